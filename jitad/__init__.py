@@ -1,0 +1,14 @@
+"""jitad: automatic differentiation by source transformation.
+
+`@jitad.differentiable` functions are parsed, normalized to a monadic A-normal form,
+differentiated in reverse mode into readable Python source, and compiled with Numba.
+"""
+from .api import Differentiable, differentiable, grad, source, value_and_grad, vjp
+from .errors import JitadError, NotDifferentiableError, UnsupportedError
+from .rules import defvjp
+
+__version__ = "0.1.0"
+
+__all__ = ["differentiable", "grad", "value_and_grad", "vjp", "source", "defvjp",
+           "Differentiable", "JitadError", "UnsupportedError", "NotDifferentiableError",
+           "__version__"]

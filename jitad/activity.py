@@ -1,0 +1,70 @@
+"""Stage 5 — activity: which values need an adjoint.
+
+Takes: a typed `Spec` and the indices of the parameters to differentiate.
+Guarantees: `active(spec, wrt)` is the set of variables that are float-typed, vary with a
+`wrt` parameter (forward dependence through differentiable operands) and influence a
+returned value (backward dependence). Only these get adjoint variables and adjoint code; ints,
+bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
+over-approximate, never drop a dependence.
+"""
+from __future__ import annotations
+
+from . import ir, rules
+from .ir import Bind, Return, SetItem, Var
+
+
+def _diff_positions(s: Bind):
+    """Indices of the operands a bind can propagate derivatives through."""
+    if s.op in ("copy", "concat", "call"):
+        return range(len(s.args))
+    if s.op == "getitem":
+        return (0,)
+    rule = rules.RULES.get(s.op)
+    if s.op in ("dot", "matmul"):
+        return (0, 1)
+    if rule is None or not rule.differentiable:
+        return ()
+    return [i for i, p in enumerate(rule.params) if p in rule.adjoints]
+
+
+def active(spec, wrt) -> set:
+    types = spec.types
+    body = spec.ir.body
+    stmts = list(ir.walk(body))
+    floaty = {v for v, t in types.items() if getattr(t, "is_float", False)}
+    varied = {spec.ir.params[i] for i in wrt} & floaty
+    changed = True
+    while changed:
+        changed = False
+        for s in stmts:
+            if isinstance(s, Bind):
+                pos = _diff_positions(s)
+                if any(isinstance(s.args[i], Var) and s.args[i].name in varied for i in pos):
+                    for t in s.targets:
+                        if t in floaty and t not in varied:
+                            varied.add(t)
+                            changed = True
+            elif isinstance(s, SetItem):
+                if isinstance(s.value, Var) and s.value.name in varied and s.array not in varied \
+                        and s.array in floaty:
+                    varied.add(s.array)
+                    changed = True
+    useful = set()
+    for s in stmts:
+        if isinstance(s, Return):
+            useful |= {a.name for a in s.values if isinstance(a, Var)}
+    changed = True
+    while changed:
+        changed = False
+        for s in reversed(stmts):
+            if isinstance(s, Bind) and any(t in useful for t in s.targets):
+                for i in _diff_positions(s):
+                    a = s.args[i]
+                    if isinstance(a, Var) and a.name not in useful:
+                        useful.add(a.name)
+                        changed = True
+            elif isinstance(s, SetItem) and s.array in useful:
+                if isinstance(s.value, Var) and s.value.name not in useful:
+                    useful.add(s.value.name)
+                    changed = True
+    return varied & useful & floaty

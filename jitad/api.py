@@ -1,0 +1,295 @@
+"""The public API: `differentiable`, `grad`, `value_and_grad`, `vjp`, `source`.
+
+Takes: plain Python functions (decorated or not) and their run-time arguments.
+Guarantees: each (function, argument signature, wrt) is transformed once per process and
+compiled once (on disk across processes); gradients come back shaped like their arguments
+(a single gradient for `wrt=int|str`, a tuple for a tuple `wrt`); the caller's arrays are
+never written; anything jitad cannot differentiate raises a `JitadError` at the user's line.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import backend as be
+from . import codegen, monadic
+from .capture import capture
+from .errors import JitadError, NotDifferentiableError
+from .fence import fence
+from .normalize import normalize
+from .typeinfer import Program, TupleTy, Ty, ty_of_value
+
+_FRONTEND: dict = {}
+
+
+def frontend(fn):
+    """capture -> fence -> normalize, once per function object (a fresh copy per use)."""
+    fn = getattr(fn, "__jitad_function__", fn)
+    f = _FRONTEND.get(fn)
+    if f is None:
+        cap = capture(fn)
+        fence(cap)
+        f = normalize(cap)
+        _FRONTEND[fn] = f
+    return copy.deepcopy(f, {id(f.captured): f.captured})
+
+
+@dataclass
+class Compiled:
+    """One specialization: the generated module and its functions."""
+
+    gen: codegen.Generated
+    module: object
+    backend: str
+    argtys: tuple
+    wrt: tuple
+
+    def fn(self, name):
+        return getattr(self.module, name)
+
+    def run(self, name, args):
+        return be.run(self.fn(name), args, self.gen, self.backend)
+
+    @property
+    def dispatcher(self):
+        """The compiled `f_vjp(params..., d_out)` (a Numba dispatcher on the numba backend)."""
+        return self.fn(self.gen.vjp)
+
+
+class Differentiable:
+    """A function jitad compiles; calling it runs the compiled forward."""
+
+    def __init__(self, fn, backend="numba"):
+        if isinstance(fn, Differentiable):
+            fn = fn.__jitad_function__
+        self.__jitad_function__ = fn
+        self.backend = backend
+        self._specs: dict = {}
+        self.last: Compiled | None = None
+        functools.update_wrapper(self, fn)
+
+    @property
+    def params(self):
+        import inspect
+        return list(inspect.signature(self.__jitad_function__).parameters)
+
+    def specialize(self, args, wrt=None) -> Compiled:
+        argtys = tuple(ty_of_value(a) for a in args)
+        key = (argtys, wrt)
+        comp = self._specs.get(key)
+        if comp is None:
+            fn = self.__jitad_function__
+            if any(isinstance(t, TupleTy) for t in argtys):
+                raise JitadError(f"{fn.__name__}: tuple arguments are not supported; pass arrays "
+                                 "or scalars")
+            prog = Program(frontend)
+            entry = prog.specialize(fn, argtys)
+            if wrt is not None:
+                for i in wrt:
+                    t = argtys[i]
+                    if not t.is_float:
+                        raise NotDifferentiableError(
+                            f"cannot differentiate {fn.__name__} with respect to argument "
+                            f"'{entry.ir.params[i]}' of type {t}: pass a float (e.g. "
+                            f"{entry.ir.params[i]}=float(...)) or a float array", entry.ir.loc,
+                            "integer argument")
+            gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None)
+            module = be.load(gen, self.backend)
+            comp = Compiled(gen, module, self.backend, argtys, wrt)
+            self._specs[key] = comp
+        self.last = comp
+        return comp
+
+    def __call__(self, *args):
+        comp = self.specialize(args)
+        return comp.run(comp.gen.primal, args)
+
+    def __repr__(self):
+        return f"<jitad.differentiable {self.__jitad_function__.__qualname__}>"
+
+
+_PLAIN: dict = {}
+
+
+def _as_differentiable(f, backend=None) -> Differentiable:
+    if isinstance(f, Differentiable):
+        return f
+    key = (f, backend or "numba")
+    d = _PLAIN.get(key)
+    if d is None:
+        d = _PLAIN[key] = Differentiable(f, backend or "numba")
+    return d
+
+
+def differentiable(fn=None, *, backend="numba"):
+    """Decorator: `@jitad.differentiable` or `@jitad.differentiable(backend="python")`."""
+    if fn is None:
+        return lambda f: Differentiable(f, backend)
+    return Differentiable(fn, backend)
+
+
+def _wrt_indices(d: Differentiable, wrt):
+    params = d.params
+    single = not isinstance(wrt, (tuple, list))
+    items = [wrt] if single else list(wrt)
+    idx = []
+    for w in items:
+        if isinstance(w, str):
+            if w not in params:
+                raise JitadError(f"{d.__name__} has no parameter named {w!r} (parameters: "
+                                 f"{', '.join(params)})")
+            idx.append(params.index(w))
+        elif isinstance(w, (int, np.integer)):
+            if not -len(params) <= w < len(params):
+                raise JitadError(f"wrt={w} is out of range: {d.__name__} has {len(params)} parameters")
+            idx.append(int(w) % len(params))
+        else:
+            raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
+    return tuple(idx), single
+
+
+class _Transformed:
+    """Shared machinery of grad / value_and_grad / vjp objects."""
+
+    def __init__(self, f, wrt, mode="compiled"):
+        self.d = _as_differentiable(f)
+        self.wrt_spec = wrt
+        self.wrt, self.single = _wrt_indices(self.d, wrt)
+        self.mode = mode
+        functools.update_wrapper(self, self.d.__jitad_function__)
+
+    def specialize(self, *args) -> Compiled:
+        return self.d.specialize(args, self.wrt)
+
+    def _scalar_check(self, comp):
+        if not comp.gen.scalar_output:
+            outs = ", ".join(map(str, comp.gen.out_types))
+            raise JitadError(f"grad needs a function with one float output; {self.d.__name__} "
+                             f"returns ({outs}). Use jitad.vjp(f, wrt=...) and call the pullback "
+                             "with a cotangent shaped like the output")
+
+    def _eager(self, args):
+        from . import eager
+        value, grads = eager.value_and_grad(self.d.__jitad_function__, self.wrt)(*args)
+        return value, (grads[0] if self.single else tuple(grads))
+
+    def _value_and_grads(self, args):
+        if self.mode == "eager":
+            return self._eager(args)
+        if self.mode != "compiled":
+            raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
+        comp = self.specialize(*args)
+        self._scalar_check(comp)
+        value, grads = comp.run(comp.gen.vjp, tuple(args) + (1.0,))
+        return value, (grads[0] if self.single else tuple(grads))
+
+    def compiled(self, *example_args):
+        """The compiled function for this signature, callable from your own `@numba.njit`
+        code: `grad(...).compiled(x, w)` returns `f_grad(x, w) -> grads` and
+        `value_and_grad(...).compiled(x, w)` returns `f_value_and_grad(x, w) -> (value, grads)`."""
+        comp = self.specialize(*example_args)
+        self._scalar_check(comp)
+        return comp.fn(self._compiled_name(comp))
+
+
+class grad(_Transformed):
+    """`jitad.grad(f, wrt=0)(*args)`: the gradient of a scalar-valued f."""
+
+    def __init__(self, f, wrt=0, mode="compiled"):
+        super().__init__(f, wrt, mode)
+
+    def __call__(self, *args):
+        return self._value_and_grads(args)[1]
+
+    def _compiled_name(self, comp):
+        return comp.gen.grad
+
+
+class value_and_grad(_Transformed):
+    """`jitad.value_and_grad(f, wrt=0)(*args) -> (value, grads)`."""
+
+    def __init__(self, f, wrt=0, mode="compiled"):
+        super().__init__(f, wrt, mode)
+
+    def __call__(self, *args):
+        return self._value_and_grads(args)
+
+    def _compiled_name(self, comp):
+        return comp.gen.value_and_grad
+
+
+class vjp(_Transformed):
+    """`y, pullback = jitad.vjp(f, wrt=0)(*args)`; `pullback(cotangent)` gives the grads.
+
+    The pullback re-runs the compiled forward-with-tape and then the adjoint with the given
+    cotangent (nothing is kept alive between the two calls)."""
+
+    def __init__(self, f, wrt=0, mode="compiled"):
+        super().__init__(f, wrt, mode)
+
+    def __call__(self, *args):
+        comp = self.specialize(*args)
+        y = comp.run(comp.gen.primal, args)
+        single = self.single
+        outs = comp.gen.out_types
+
+        def pullback(cotangent):
+            ct = _cotangent(cotangent, outs)
+            _, grads = comp.run(comp.gen.vjp, tuple(args) + (ct,))
+            return grads[0] if single else tuple(grads)
+
+        return y, pullback
+
+
+def _cotangent(ct, outs):
+    if len(outs) > 1:
+        if not isinstance(ct, tuple) or len(ct) != len(outs):
+            raise JitadError(f"the cotangent must be a tuple of {len(outs)} values, like the output")
+        return tuple(_cotangent(c, (t,)) for c, t in zip(ct, outs))
+    t = outs[0]
+    if isinstance(t, Ty) and t.ndim == 0:
+        return float(ct)
+    arr = np.asarray(ct, dtype=np.float64 if t.dtype != "f4" else np.float32)
+    if arr.ndim != t.ndim:
+        raise JitadError(f"the cotangent must have rank {t.ndim} like the output, got rank {arr.ndim}")
+    return np.ascontiguousarray(arr)
+
+
+STAGES = ("monadic", "normalized", "forward", "adjoint")
+
+
+def source(f, stage="adjoint", args=None, wrt=None) -> str:
+    """The generated code of `f` at a stage: "monadic" (do-notation of the IR), "forward"
+    (the compiled primal), "adjoint" (the fused forward-with-tape and adjoint).
+
+    "forward"/"adjoint" are specialized to a signature: pass example `args=(...)` (and `wrt`),
+    or call a gradient of `f` first and the last specialization is shown."""
+    if stage not in STAGES:
+        raise JitadError(f"unknown stage {stage!r}; choose one of {', '.join(STAGES)}")
+    if isinstance(f, _Transformed):
+        wrt = f.wrt_spec if wrt is None else wrt
+        f = f.d
+    d = _as_differentiable(f)
+    if stage in ("monadic", "normalized"):
+        return monadic.render(frontend(d.__jitad_function__))
+    if args is not None:
+        wrt_idx = _wrt_indices(d, 0 if wrt is None else wrt)[0]
+        comp = d.specialize(tuple(args), wrt_idx if stage == "adjoint" else None)
+    else:
+        comp = d.last
+        if comp is None:
+            raise JitadError(f"jitad.source({d.__name__}, {stage!r}) needs a signature: pass "
+                             "args=(example arguments) or call a gradient of it first")
+        if stage == "adjoint" and comp.gen.vjp is None:
+            raise JitadError("no gradient of this function has been compiled yet; pass args= and wrt=")
+    gen = comp.gen
+    if stage == "forward":
+        return gen.functions[gen.primal]
+    names = [n for n in gen.functions if n != gen.primal and not n.startswith(gen.primal + "_grad")
+             and n != gen.value_and_grad and n != gen.grad]
+    # the entry's own vjp last, callees' before it
+    body = [gen.functions[n] for n in names if n != gen.vjp] + [gen.functions[gen.vjp]]
+    return "\n\n".join(body)

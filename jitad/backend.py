@@ -1,0 +1,96 @@
+"""Stage 8 — backend: generated source -> a real module on disk -> Numba-compiled functions.
+
+Takes: a `codegen.Generated` and a backend name ("numba" or "python").
+Guarantees: the source is written once to `<cache>/jitad_gen_<sha>.py` (atomically, never
+rewritten: Numba's disk cache is keyed on the file, so a rewrite would invalidate it), loaded
+as a module registered in `sys.modules`, and for "numba" every generated function is wrapped
+in `numba.njit(cache=True, nogil=True)`. The file name is the hash of the full text, and the
+text contains jitad's version, every transformed function's source hash and every captured
+constant, so a changed helper or constant is a different file, never a stale cache hit.
+`run` calls a compiled function and turns a Numba typing error into a `JitadError` at the
+user's line.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+from .codegen import Generated, source_hash
+from .errors import JitadError, Loc
+
+
+def cache_dir() -> Path:
+    d = os.environ.get("JITAD_CACHE_DIR")
+    if d:
+        p = Path(d)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        p = Path(base) / "jitad"
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def write_source(text: str) -> Path:
+    name = f"jitad_gen_{source_hash(text)[:24]}"
+    path = cache_dir() / f"{name}.py"
+    if not path.exists() or path.read_text() != text:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+def load(gen: Generated, backend: str) -> types.ModuleType:
+    path = write_source(gen.source)
+    modname = path.stem + ("" if backend == "numba" else "_py")
+    mod = sys.modules.get(modname)
+    if mod is not None:
+        return mod
+    mod = types.ModuleType(modname)
+    mod.__file__ = str(path)
+    code = compile(gen.source, str(path), "exec")
+    exec(code, mod.__dict__)
+    if backend == "numba":
+        import numba
+
+        from . import _runtime_jit
+        mod.rt = _runtime_jit
+        for fname in gen.functions:
+            setattr(mod, fname, numba.njit(cache=True, nogil=True)(getattr(mod, fname)))
+    elif backend != "python":
+        raise JitadError(f"unknown backend {backend!r} (use 'numba' or 'python')")
+    sys.modules[modname] = mod
+    return mod
+
+
+def run(fn, args, gen: Generated, backend: str):
+    if backend != "numba":
+        return fn(*args)
+    from numba.core.errors import NumbaError
+    try:
+        return fn(*args)
+    except NumbaError as e:
+        raise numba_error(e, gen) from None
+
+
+def numba_error(e, gen: Generated) -> JitadError:
+    text = str(e)
+    user = None
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', text):
+        if Path(m.group(1)).name.startswith("jitad_gen_"):
+            user = gen.line_map.get(int(m.group(2)))
+            if user:
+                break
+    first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
+    first = re.sub(r"\x1b\[[0-9;]*m", "", first)
+    msg = f"Numba could not compile the generated code: {first}"
+    loc = None
+    if isinstance(user, tuple):
+        loc = Loc(user[0], user[1])
+    return JitadError(msg + "\n(run with backend='python' to debug the generated code)", loc,
+                      "numba typing")

@@ -1,0 +1,151 @@
+"""Stage 2 — fence: reject what lies outside jitad's language subset, before any rewriting.
+
+Takes: a `capture.Captured`.
+Guarantees: returns only if every node of the function is of a kind the later stages
+handle; otherwise raises `UnsupportedError` at the first offending node, naming the
+construct, with file, line, column, the source line and a caret.
+Semantic checks that need resolved names (which callables, which globals) happen in
+`normalize`, which raises the same kind of error.
+"""
+from __future__ import annotations
+
+import gast
+
+from .capture import Captured
+from .errors import UnsupportedError
+
+_STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.For,
+          gast.Break, gast.Continue, gast.Pass, gast.Expr)
+_EXPRS = (gast.BinOp, gast.UnaryOp, gast.BoolOp, gast.Compare, gast.Call, gast.Attribute,
+          gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp)
+_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.MatMult, gast.FloorDiv, gast.Mod)
+_AUX = (gast.Load, gast.Store, gast.operator, gast.unaryop, gast.boolop, gast.cmpop,
+        gast.keyword, gast.arguments, gast.FunctionDef)
+
+# Friendly names for what users most often write.
+_NAMES = {
+    "Lambda": "lambda", "ListComp": "list comprehension", "DictComp": "dict comprehension",
+    "SetComp": "set comprehension", "GeneratorExp": "generator expression", "List": "list",
+    "Dict": "dict", "Set": "set", "Starred": "star expression", "With": "with statement",
+    "Try": "try statement", "TryStar": "try statement", "Raise": "raise statement",
+    "Assert": "assert statement", "Global": "global statement", "Nonlocal": "nonlocal statement",
+    "Delete": "del statement", "Import": "import statement", "ImportFrom": "import statement",
+    "ClassDef": "class definition", "FunctionDef": "nested function definition",
+    "AsyncFunctionDef": "async function", "Yield": "yield", "YieldFrom": "yield", "Await": "await",
+    "JoinedStr": "f-string", "AnnAssign": "annotated assignment", "NamedExpr": "walrus operator :=",
+    "Match": "match statement", "AsyncFor": "async for", "AsyncWith": "async with",
+    "BitAnd": "operator &", "BitOr": "operator |", "BitXor": "operator ^", "LShift": "operator <<",
+    "RShift": "operator >>", "Invert": "operator ~", "Is": "operator is", "IsNot": "operator is not",
+    "In": "operator in", "NotIn": "operator not in",
+}
+
+
+def construct_name(node) -> str:
+    name = type(node).__name__
+    return _NAMES.get(name, name)
+
+
+def fence(cap: Captured) -> None:
+    fdef = cap.tree
+    a = fdef.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
+        bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs or a.defaults)[0]
+        raise UnsupportedError(
+            "jitad functions take plain positional parameters (no defaults, *args, **kwargs "
+            "or keyword-only parameters)", cap.loc(bad if hasattr(bad, "lineno") else fdef),
+            "parameter list")
+    for stmt in fdef.body:
+        _check(cap, stmt, in_loop=False)
+    if not _always_returns(fdef.body):
+        last = fdef.body[-1]
+        raise UnsupportedError(
+            f"{cap.name} must return a value on every path (add a `return` at the end)",
+            cap.loc(last), "missing return")
+
+
+def _always_returns(body) -> bool:
+    for s in body:
+        if isinstance(s, gast.Return):
+            return True
+        if isinstance(s, gast.If) and _always_returns(s.body) and _always_returns(s.orelse):
+            return True
+    return False
+
+
+def _fail(cap, node, message=None):
+    what = construct_name(node)
+    raise UnsupportedError(message or f"unsupported construct: {what}", cap.loc(node), what)
+
+
+def _check(cap, node, in_loop):
+    if isinstance(node, gast.stmt):
+        if not isinstance(node, _STMTS):
+            _fail(cap, node)
+        if isinstance(node, gast.Expr):
+            if isinstance(node.value, gast.Constant) and isinstance(node.value.value, str):
+                return  # docstring
+            _fail(cap, node, "expression statements have no effect jitad can use "
+                             "(calls for their side effects are not supported)")
+        if isinstance(node, (gast.Break, gast.Continue)) and not in_loop:
+            _fail(cap, node)
+        if isinstance(node, (gast.For, gast.While)) and node.orelse:
+            _fail(cap, node, f"`{'for' if isinstance(node, gast.For) else 'while'} ... else` is not supported")
+        if isinstance(node, gast.Assign):
+            if len(node.targets) != 1:
+                _fail(cap, node, "chained assignment `a = b = ...` is not supported")
+            _check_target(cap, node.targets[0])
+        if isinstance(node, gast.AugAssign):
+            _check_target(cap, node.target)
+        if isinstance(node, gast.For):
+            if not isinstance(node.target, gast.Name):
+                _fail(cap, node.target, "a for loop's target must be a single name")
+        if isinstance(node, gast.Return) and node.value is None:
+            _fail(cap, node, "a bare `return` returns None; jitad functions return values")
+        loop = in_loop or isinstance(node, (gast.For, gast.While))
+        for field in ("body", "orelse"):
+            for s in getattr(node, field, []) or []:
+                _check(cap, s, loop)
+        for field in ("value", "test", "iter", "target", "targets"):
+            v = getattr(node, field, None)
+            for e in (v if isinstance(v, list) else [v]):
+                if isinstance(e, gast.expr):
+                    _check(cap, e, loop)
+        return
+    if isinstance(node, gast.expr):
+        if not isinstance(node, _EXPRS):
+            _fail(cap, node)
+        if isinstance(node, gast.BinOp) and not isinstance(node.op, _BINOPS):
+            _fail(cap, node, f"unsupported construct: {construct_name(node.op)}")
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Invert):
+            _fail(cap, node, "unsupported construct: operator ~ (use `not` for booleans)")
+        if isinstance(node, gast.Compare):
+            for op in node.ops:
+                if isinstance(op, (gast.Is, gast.IsNot, gast.In, gast.NotIn)):
+                    _fail(cap, node, f"unsupported construct: {construct_name(op)}")
+        if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool)) \
+                and node.value is not None:
+            _fail(cap, node, f"unsupported constant of type {type(node.value).__name__}")
+        if isinstance(node, gast.Call):
+            for kw in node.keywords:
+                if kw.arg is None:
+                    _fail(cap, node, "unsupported construct: **kwargs in a call")
+    for child in gast.iter_child_nodes(node):
+        if isinstance(child, (gast.expr, gast.stmt)):
+            _check(cap, child, in_loop)
+        elif not isinstance(child, _AUX) and not isinstance(child, gast.AST):
+            pass
+
+
+def _check_target(cap, t):
+    if isinstance(t, gast.Name):
+        return
+    if isinstance(t, gast.Tuple):
+        for e in t.elts:
+            if not isinstance(e, gast.Name):
+                _fail(cap, e, "tuple assignment targets must be plain names")
+        return
+    if isinstance(t, gast.Subscript):
+        if not isinstance(t.value, gast.Name):
+            _fail(cap, t, "only `name[index] = value` writes are supported")
+        return
+    _fail(cap, t, f"cannot assign to {construct_name(t)}")

@@ -1,0 +1,202 @@
+"""The intermediate representation shared by every stage after `fence`.
+
+A function body is a list of statements in A-normal form: every operand is an atom
+(`Var` or `Const`, or an index built of atoms), and every `Bind` applies exactly one
+primitive. Control flow is structured: `If`, `While`, `For` (over a range) and a single
+`Return` at the end of the top-level body. `break`, `continue` and early `return` exist only
+transiently inside `normalize` and never leave it.
+
+The monadic reading (see `monadic.py`): a `Bind` is a step of the Tape monad, consecutive
+independent binds form a `Par` (applicative) group, the test of an `If`/`While` is a `!`
+extraction of a primal value, and `Return` is `pure`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Loc
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+@dataclass(frozen=True)
+class Const:
+    value: object
+
+    def __str__(self):
+        return repr(self.value)
+
+
+@dataclass(frozen=True)
+class Slice:
+    lower: object = None  # atom or None
+    upper: object = None
+    step: object = None
+
+    def __str__(self):
+        s = f"{_s(self.lower)}:{_s(self.upper)}"
+        return s + (f":{self.step}" if self.step is not None else "")
+
+
+@dataclass(frozen=True)
+class TupleA:
+    """A tuple of atoms, only as a static argument (a shape) or a call's operand list."""
+
+    items: tuple
+
+    def __str__(self):
+        return "(" + ", ".join(map(str, self.items)) + ("," if len(self.items) == 1 else "") + ")"
+
+
+def _s(a):
+    return "" if a is None else str(a)
+
+
+@dataclass
+class Bind:
+    """targets <- op(args).  `op` names a rule in `rules.RULES`, or one of the structural
+    ops: 'copy' (x = y), 'getitem' (args = (array, *index)), 'call' (a user function,
+    `callee`), 'shape' (targets = the dimensions), 'concat' (args = arrays; statics axis)."""
+
+    targets: tuple
+    op: str
+    args: tuple
+    loc: Loc
+    statics: dict = field(default_factory=dict)
+    callee: object = None
+
+    @property
+    def target(self):
+        return self.targets[0]
+
+
+@dataclass
+class SetItem:
+    """array[index] = value, on an array the function created."""
+
+    array: str
+    index: tuple
+    value: object
+    loc: Loc
+
+
+@dataclass
+class If:
+    test: str
+    body: list
+    orelse: list
+    loc: Loc
+
+
+@dataclass
+class While:
+    """loop { cond...; if not test: break; body... }"""
+
+    cond: list
+    test: str
+    body: list
+    loc: Loc
+
+
+@dataclass
+class For:
+    """for var in range(start, stop, step): body"""
+
+    var: str
+    start: object
+    stop: object
+    step: object
+    body: list
+    loc: Loc
+
+
+@dataclass
+class Return:
+    values: tuple
+    loc: Loc
+
+
+@dataclass
+class Par:
+    """Binds with no data dependence among them (only produced by `monadic.group`)."""
+
+    binds: list
+
+
+# transient jumps, removed by normalize
+@dataclass
+class Break:
+    loc: Loc
+
+
+@dataclass
+class Continue:
+    loc: Loc
+
+
+@dataclass
+class EarlyReturn:
+    values: tuple
+    loc: Loc
+
+
+def atom_names(a):
+    """Variable names an atom (or index component) reads."""
+    if isinstance(a, Var):
+        return [a.name]
+    if isinstance(a, Slice):
+        return [n for part in (a.lower, a.upper, a.step) for n in atom_names(part)]
+    if isinstance(a, TupleA):
+        return [n for part in a.items for n in atom_names(part)]
+    return []
+
+
+def reads(stmt):
+    """Names a simple statement reads."""
+    if isinstance(stmt, Bind):
+        return [n for a in stmt.args for n in atom_names(a)]
+    if isinstance(stmt, SetItem):
+        return [stmt.array] + [n for a in stmt.index for n in atom_names(a)] + atom_names(stmt.value)
+    if isinstance(stmt, Return):
+        return [n for a in stmt.values for n in atom_names(a)]
+    return []
+
+
+def writes(stmt):
+    if isinstance(stmt, Bind):
+        return list(stmt.targets)
+    if isinstance(stmt, For):
+        return [stmt.var]
+    return []
+
+
+def walk(block):
+    """Every statement, depth first, in source order (compound statements before their bodies)."""
+    for s in block:
+        yield s
+        if isinstance(s, If):
+            yield from walk(s.body)
+            yield from walk(s.orelse)
+        elif isinstance(s, While):
+            yield from walk(s.cond)
+            yield from walk(s.body)
+        elif isinstance(s, For):
+            yield from walk(s.body)
+        elif isinstance(s, Par):
+            yield from s.binds
+
+
+@dataclass
+class Function:
+    name: str
+    params: list
+    body: list
+    loc: Loc
+    captured: object = None
+    callees: dict = field(default_factory=dict)  # id(fn) -> python function

@@ -1,0 +1,102 @@
+"""Stage 3b — monadic form: the A-normal IR read as do-notation (Bind / Par / Bang / If / Loop / Pure).
+
+Takes: a normalized `ir.Function`.
+Guarantees: `group(block)` returns the block with maximal runs of consecutive, mutually
+independent binds (no bind of a run reads or writes what another writes) wrapped in `ir.Par`;
+this is the applicative structure the scheduler may reorder or run concurrently, found by
+dependency analysis and nothing else. `render(f)` prints the function as do-notation:
+`t <- op(args)` for a bind, `(a, b) <- par(f(x), g(y))` for an applicative group,
+`c <- !(op(args))` where a primal value is extracted for control (an `if`/`while` test), and
+`pure v` for the result. It is the form `jitad.source(f, "monadic")` shows.
+"""
+from __future__ import annotations
+
+from . import ir
+from .ir import Bind, For, If, Par, Return, SetItem, While
+
+
+def group(block):
+    out, run = [], []
+
+    def flush():
+        if len(run) > 1:
+            out.append(Par(list(run)))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for s in block:
+        if isinstance(s, Bind):
+            writes = {t for b in run for t in b.targets}
+            reads_ = {n for b in run for n in ir.reads(b)}
+            if run and (set(ir.reads(s)) & writes or set(s.targets) & (writes | reads_)):
+                flush()
+            run.append(s)
+            continue
+        flush()
+        if isinstance(s, If):
+            s = If(s.test, group(s.body), group(s.orelse), s.loc)
+        elif isinstance(s, While):
+            s = While(group(s.cond), s.test, group(s.body), s.loc)
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, s.step, group(s.body), s.loc)
+        out.append(s)
+    flush()
+    return out
+
+
+def _call(b: Bind) -> str:
+    if b.op == "copy":
+        return f"pure({b.args[0]})"
+    if b.op == "getitem":
+        return f"{b.args[0]}[{', '.join(map(str, b.args[1:]))}]"
+    op = b.callee.__name__ if b.op == "call" else b.op
+    args = [str(a) for a in b.args] + [f"{k}={v}" for k, v in b.statics.items()]
+    return f"{op}({', '.join(args)})"
+
+
+def _lhs(targets):
+    return targets[0] if len(targets) == 1 else "(" + ", ".join(targets) + ")"
+
+
+def render(f: ir.Function) -> str:
+    tests = {s.test for s in ir.walk(f.body) if isinstance(s, (If, While))}
+    lines = [f"{f.name}({', '.join(f.params)}) = do"]
+
+    def bind_line(b, ind):
+        rhs = _call(b)
+        if b.target in tests and len(b.targets) == 1:
+            rhs = f"!({rhs})"
+        lines.append(f"{ind}{_lhs(b.targets)} <- {rhs}")
+
+    def block(stmts, depth):
+        ind = "  " * depth
+        for s in stmts:
+            if isinstance(s, Bind):
+                bind_line(s, ind)
+            elif isinstance(s, Par):
+                lhs = ", ".join(_lhs(b.targets) for b in s.binds)
+                lines.append(f"{ind}({lhs}) <- par({', '.join(_call(b) for b in s.binds)})")
+            elif isinstance(s, SetItem):
+                lines.append(f"{ind}{s.array}[{', '.join(map(str, s.index))}] := {s.value}")
+            elif isinstance(s, If):
+                lines.append(f"{ind}if !{s.test} then do")
+                block(s.body, depth + 2) if s.body else lines.append(f"{ind}    pure ()")
+                if s.orelse:
+                    lines.append(f"{ind}else do")
+                    block(s.orelse, depth + 2)
+            elif isinstance(s, While):
+                lines.append(f"{ind}while do")
+                block(s.cond, depth + 2)
+                lines.append(f"{ind}    pure !{s.test}")
+                lines.append(f"{ind}  loop do")
+                block(s.body, depth + 2) if s.body else lines.append(f"{ind}    pure ()")
+            elif isinstance(s, For):
+                lines.append(f"{ind}for {s.var} in range({s.start}, {s.stop}, {s.step}) do")
+                block(s.body, depth + 2) if s.body else lines.append(f"{ind}    pure ()")
+            elif isinstance(s, Return):
+                vals = ", ".join(map(str, s.values))
+                lines.append(f"{ind}pure {vals if len(s.values) == 1 else '(' + vals + ')'}")
+
+    block(group(f.body), 1)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,678 @@
+"""Stage 3 — normalize: the fenced `gast` tree becomes structured A-normal-form IR.
+
+Takes: a fenced `capture.Captured`.
+Guarantees (the invariants of the returned `ir.Function`):
+  * every operand is an atom; every `Bind` applies one primitive of `rules.RULES` or one
+    structural op; every name a call refers to has been resolved to a rule or a user function;
+  * sugar is gone: `elif`, `+=`, tuple targets, `a if c else b`, `and`/`or` (short-circuit kept,
+    as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`);
+  * `break`, `continue` and early `return` are gone: they became boolean flags that guard the
+    rest of their block and join loop tests, so control flow is purely structured;
+  * the body ends with exactly one `Return`; `If`/`While` tests are bool-typed names computed
+    right before them and never assigned inside them;
+  * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and
+    never collide with a user name.
+"""
+from __future__ import annotations
+
+import numbers
+import types
+
+import gast
+import numpy as np
+
+from . import ir, rules
+from .capture import _MISSING, Captured
+from .errors import UnsupportedError
+from .ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
+
+_BINOP = {gast.Add: "add", gast.Sub: "sub", gast.Mult: "mul", gast.Div: "truediv",
+          gast.Pow: "pow", gast.MatMult: "matmul", gast.FloorDiv: "floordiv", gast.Mod: "mod"}
+_CMP = {gast.Lt: "lt", gast.LtE: "le", gast.Gt: "gt", gast.GtE: "ge", gast.Eq: "eq",
+        gast.NotEq: "ne"}
+_SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
+          "matmul": "matmul", "getitem": "at", "neg": "neg"}
+_DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
+           float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_"}
+
+
+class Namer:
+    """Fresh names that never collide with the user's or with each other (deterministic)."""
+
+    def __init__(self, taken):
+        self.taken = set(taken)
+
+    def fresh(self, base: str) -> str:
+        base = base.strip("_") or "t"
+        name, k = base, 1
+        while name in self.taken:
+            name = f"{base}_{k}"
+            k += 1
+        self.taken.add(name)
+        return name
+
+
+def user_names(tree) -> set:
+    return {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)} | {
+        a.id for a in tree.args.args}
+
+
+class Normalizer:
+    def __init__(self, cap: Captured):
+        self.cap = cap
+        self.namer = Namer(user_names(cap.tree) | set(cap.free))
+        self.locals = user_names(cap.tree) - set(cap.free) | set(cap.params)
+        self.callees = {}
+        self.out = None
+
+    # ---------------------------------------------------------------- helpers
+    def err(self, node, message, construct=None):
+        raise UnsupportedError(message, self.cap.loc(node), construct)
+
+    def emit(self, stmt):
+        self.out.append(stmt)
+
+    def bind(self, node, target, op, args, **kw):
+        self.emit(Bind((target,), op, tuple(args), self.cap.loc(node), **kw))
+        return Var(target)
+
+    def temp(self, hint, op):
+        return self.namer.fresh(f"{hint}_{_SHORT.get(op, op.split('.')[-1])}")
+
+    def block(self, stmts):
+        saved, self.out = self.out, []
+        for s in stmts:
+            self.stmt(s)
+        res, self.out = self.out, saved
+        return res
+
+    # ---------------------------------------------------------------- statements
+    def function(self) -> ir.Function:
+        body = self.block(self.cap.tree.body)
+        body = Structurer(self).lower_function(body)
+        return ir.Function(self.cap.name, list(self.cap.params), body, self.cap.loc(self.cap.tree),
+                           self.cap, self.callees)
+
+    def stmt(self, node):
+        loc = self.cap.loc(node)
+        if isinstance(node, gast.Assign):
+            self.assign(node.targets[0], node.value, node)
+        elif isinstance(node, gast.AugAssign):
+            t = node.target
+            op = _BINOP[type(node.op)]
+            if isinstance(t, gast.Name):
+                rhs = gast.BinOp(gast.Name(t.id, gast.Load(), None, None), node.op, node.value)
+                gast.copy_location(rhs, node)
+                self.assign(t, rhs, node)
+            else:
+                arr, index = self.subscript_parts(t)
+                old = self.bind(t, self.temp(arr, "getitem"), "getitem", (Var(arr),) + index)
+                val = self.expr(node.value, arr)
+                new = self.bind(node, self.temp(arr, op), op, (old, val))
+                self.emit(SetItem(arr, index, new, loc))
+        elif isinstance(node, gast.If):
+            test = self.test(node.test, node.body + node.orelse)
+            self.emit(If(test, self.block(node.body), self.block(node.orelse), loc))
+        elif isinstance(node, gast.While):
+            saved, self.out = self.out, []
+            test = self.test(node.test, [], fresh=True)
+            cond, self.out = self.out, saved
+            self.emit(While(cond, test, self.block(node.body), loc))
+        elif isinstance(node, gast.For):
+            self.for_loop(node)
+        elif isinstance(node, gast.Return):
+            vals = node.value.elts if isinstance(node.value, gast.Tuple) else [node.value]
+            atoms = tuple(self.expr(v, "out") for v in vals)
+            self.emit(ir.EarlyReturn(atoms, loc))
+        elif isinstance(node, gast.Break):
+            self.emit(ir.Break(loc))
+        elif isinstance(node, gast.Continue):
+            self.emit(ir.Continue(loc))
+        elif isinstance(node, (gast.Pass, gast.Expr)):
+            pass
+        else:  # the fence lets nothing else through
+            self.err(node, f"unsupported statement {type(node).__name__}")
+
+    def assign(self, target, value, node):
+        if isinstance(target, gast.Name):
+            self.expr_into(value, target.id)
+        elif isinstance(target, gast.Subscript):
+            arr, index = self.subscript_parts(target)
+            self.emit(SetItem(arr, index, self.expr(value, arr), self.cap.loc(node)))
+        elif isinstance(target, gast.Tuple):
+            names = [e.id for e in target.elts]
+            if isinstance(value, gast.Tuple):
+                if len(value.elts) != len(names):
+                    self.err(node, "tuple assignment with mismatched lengths")
+                atoms = []
+                for name, v in zip(names, value.elts):
+                    a = self.expr(v, name)
+                    if isinstance(a, Var) and a.name in names:
+                        a = self.bind(v, self.namer.fresh(f"{a.name}_old"), "copy", (a,))
+                    atoms.append(a)
+                for name, a in zip(names, atoms):
+                    self.bind(node, name, "copy", (a,))
+            elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
+                fn = self.user_callee(value.func)
+                args = tuple(self.expr(a, names[0]) for a in value.args)
+                self.emit(Bind(tuple(names), "call", args, self.cap.loc(node), callee=fn))
+            elif isinstance(value, gast.Attribute) and value.attr == "shape":
+                arr = self.expr(value.value, names[0])
+                self.emit(Bind(tuple(names), "shape", (arr,), self.cap.loc(node)))
+            else:
+                self.err(value, "a tuple can only be unpacked from a tuple, a helper's result or "
+                                "`x.shape`", "tuple unpacking")
+
+    def test(self, node, body, fresh=False):
+        """A bool-typed name for an if/while test, computed right before the statement."""
+        if _is_boolean(node):
+            atom = self.expr(node, "cond")
+        else:
+            atom = self.bind(node, self.namer.fresh("cond"), "truth", (self.expr(node, "cond"),))
+        if isinstance(atom, Const):
+            atom = self.bind(node, self.namer.fresh("cond"), "copy", (Const(bool(atom.value)),))
+        assigned = {n.id for s in body for n in gast.walk(s)
+                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        if fresh or atom.name in assigned or atom.name in self.cap.params:
+            if not atom.name.startswith("cond"):
+                atom = self.bind(node, self.namer.fresh("cond"), "copy", (atom,))
+        return atom.name
+
+    def for_loop(self, node):
+        loc = self.cap.loc(node)
+        var = node.target.id
+        it = node.iter
+        body_assigned = {n.id for s in node.body for n in gast.walk(s)
+                         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        if isinstance(it, gast.Call) and self.resolve_func(it.func) is range:
+            if it.keywords or not 1 <= len(it.args) <= 3:
+                self.err(it, "range() takes 1 to 3 positional arguments")
+            atoms = [self.expr(a, var) for a in it.args]
+            # range bounds are read once, before the loop: protect them from the body
+            atoms = [self.bind(it, self.namer.fresh(f"{var}_{k}"), "copy", (a,))
+                     if isinstance(a, Var) and a.name in body_assigned | {var} else a
+                     for a, k in zip(atoms, ("start", "stop", "step")[-len(atoms):] if len(atoms) > 1 else ("stop",))]
+            if len(atoms) == 1:
+                start, stop, step = Const(0), atoms[0], Const(1)
+            elif len(atoms) == 2:
+                (start, stop), step = atoms, Const(1)
+            else:
+                start, stop, step = atoms
+                if isinstance(step, Const) and step.value == 0:
+                    self.err(it, "range() step must not be zero")
+            self.emit(For(var, start, stop, step, self.block(node.body), loc))
+            return
+        # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
+        arr = self.expr(it, var)
+        if isinstance(arr, Const):
+            self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
+        if arr.name in body_assigned | {var}:
+            arr = self.bind(it, self.namer.fresh(f"{var}_rows"), "copy", (arr,))
+        n = self.bind(it, self.namer.fresh(f"{var}_n"), "len", (arr,))
+        idx = self.namer.fresh(f"{var}_i")
+        saved, self.out = self.out, []
+        self.bind(node.target, var, "getitem", (arr, Var(idx)))
+        head, self.out = self.out, saved
+        self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
+
+    # ---------------------------------------------------------------- expressions
+    def expr_into(self, node, target):
+        """Evaluate `node`, binding its last primitive directly to `target`."""
+        a = self.expr(node, target, into=target)
+        if not (isinstance(a, Var) and a.name == target):
+            self.bind(node, target, "copy", (a,))
+
+    def expr(self, node, hint, into=None):
+        """Lower an expression to an atom; `into` names the variable the result goes to."""
+        name = into or None
+
+        def dest(op):
+            return name if name else self.temp(hint, op)
+
+        if isinstance(node, gast.Constant):
+            if node.value is None:
+                self.err(node, "None is not a value jitad can compute with")
+            return Const(node.value)
+        if isinstance(node, gast.Name):
+            return self.name(node)
+        if isinstance(node, gast.BinOp):
+            op = _BINOP[type(node.op)]
+            a = self.expr(node.left, hint)
+            b = self.expr(node.right, hint)
+            if isinstance(a, Const) and isinstance(b, Const):
+                return Const(_fold(op, a.value, b.value, self, node))
+            return self.bind(node, dest(op), op, (a, b))
+        if isinstance(node, gast.UnaryOp):
+            a = self.expr(node.operand, hint)
+            if isinstance(node.op, gast.UAdd):
+                return a
+            op = "neg" if isinstance(node.op, gast.USub) else "not"
+            if isinstance(a, Const):
+                return Const(-a.value if op == "neg" else not a.value)
+            return self.bind(node, dest(op), op, (a,))
+        if isinstance(node, gast.Compare):
+            if len(node.ops) == 1:
+                a = self.expr(node.left, hint)
+                b = self.expr(node.comparators[0], hint)
+                return self.bind(node, dest(_CMP[type(node.ops[0])]), _CMP[type(node.ops[0])], (a, b))
+            # a < b < c  ->  (a < b) and (b < c), b evaluated once
+            parts, left = [], node.left
+            for op, right in zip(node.ops, node.comparators):
+                parts.append(gast.Compare(left, [op], [right]))
+                gast.copy_location(parts[-1], node)
+                left = right
+            return self.expr(gast.copy_location(gast.BoolOp(gast.And(), parts), node), hint, into)
+        if isinstance(node, gast.BoolOp):
+            return self.boolop(node, hint, into)
+        if isinstance(node, gast.IfExp):
+            res = name or self.namer.fresh(f"{hint}_sel")
+            test = self.test(node.test, [])
+            self.emit(If(test, self.block_expr(node.body, res), self.block_expr(node.orelse, res),
+                         self.cap.loc(node)))
+            return Var(res)
+        if isinstance(node, gast.Call):
+            return self.call(node, hint, dest)
+        if isinstance(node, gast.Attribute):
+            return self.attribute(node, hint, dest)
+        if isinstance(node, gast.Subscript):
+            if isinstance(node.value, gast.Attribute) and node.value.attr == "shape":
+                arr = self.expr(node.value.value, hint)
+                idx = node.slice
+                if not (isinstance(idx, gast.Constant) and isinstance(idx.value, int)):
+                    self.err(node, "x.shape[...] needs a constant index")
+                return self.bind(node, dest("dim"), "dim", (arr, Const(idx.value)))
+            arr = self.expr(node.value, hint)
+            if isinstance(arr, Const):
+                self.err(node, "cannot index a constant")
+            index = self.index(node.slice, hint)
+            return self.bind(node, dest("getitem") if name else self.temp(arr.name, "getitem"),
+                             "getitem", (arr,) + index)
+        if isinstance(node, gast.Tuple):
+            self.err(node, "a tuple is only allowed as a shape, in `return a, b` or in "
+                           "`a, b = ...`", "tuple value")
+        self.err(node, f"unsupported expression {type(node).__name__}")
+
+    def block_expr(self, node, target):
+        saved, self.out = self.out, []
+        self.expr_into(node, target)
+        res, self.out = self.out, saved
+        return res
+
+    def boolop(self, node, hint, into):
+        res = into or self.namer.fresh(f"{hint}_{'and' if isinstance(node.op, gast.And) else 'or'}")
+        first = self.expr(node.values[0], hint)
+        if len(node.values) == 1:
+            return first
+        rest = node.values[1:]
+        rest_node = rest[0] if len(rest) == 1 else gast.copy_location(gast.BoolOp(node.op, rest), node)
+        if isinstance(first, Const):
+            first = self.bind(node, self.namer.fresh("cond"), "copy", (first,))
+        test = first.name
+        if not _is_boolean(node.values[0]):
+            test = self.bind(node, self.namer.fresh("cond"), "truth", (first,)).name
+        elif first.name == res:
+            test = self.bind(node, self.namer.fresh("cond"), "copy", (first,)).name
+        evaluate_rest = self.block_expr(rest_node, res)
+        keep = [Bind((res,), "copy", (first,), self.cap.loc(node))]
+        if isinstance(node.op, gast.And):
+            self.emit(If(test, evaluate_rest, keep, self.cap.loc(node)))
+        else:
+            self.emit(If(test, keep, evaluate_rest, self.cap.loc(node)))
+        return Var(res)
+
+    def name(self, node):
+        if node.id in self.locals:
+            return Var(node.id)
+        obj = self.cap.resolve(node.id)
+        if obj is _MISSING:
+            self.err(node, f"name '{node.id}' is not defined", "undefined name")
+        if isinstance(obj, (bool, np.bool_)):
+            return Const(bool(obj))
+        if isinstance(obj, numbers.Integral):
+            return Const(int(obj))
+        if isinstance(obj, numbers.Real):
+            return Const(float(obj))
+        if isinstance(obj, np.ndarray):
+            self.err(node, f"the global array '{node.id}' is captured by the function; pass arrays "
+                           "as arguments (Numba would freeze a global array into the compiled code)",
+                     "global array")
+        self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here",
+                 "non-numeric global")
+
+    def resolve_func(self, node):
+        """The object a call's function expression means, or _MISSING."""
+        if isinstance(node, gast.Name):
+            if node.id in self.locals:
+                return _MISSING
+            return self.cap.resolve(node.id)
+        if isinstance(node, gast.Attribute):
+            base = self.resolve_func(node.value)
+            if isinstance(base, types.ModuleType):
+                return getattr(base, node.attr, _MISSING)
+        return _MISSING
+
+    def user_callee(self, func_node):
+        obj = self.resolve_func(func_node)
+        obj = getattr(obj, "__jitad_function__", obj)
+        if isinstance(obj, types.FunctionType) and rules.lookup_callable(obj) is None:
+            return obj
+        return None
+
+    def call(self, node, hint, dest):
+        kw = {k.arg: k.value for k in node.keywords}
+        func = node.func
+        # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
+        if isinstance(func, gast.Attribute) and self.resolve_func(func) is _MISSING:
+            if func.attr not in rules.METHODS:
+                self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
+            recv = self.expr(func.value, hint)
+            return self.prim_call(node, rules.METHODS[func.attr], [recv], node.args, kw, hint, dest)
+        obj = self.resolve_func(func)
+        callee = self.user_callee(func)
+        if callee is not None:
+            if kw:
+                self.err(node, "keyword arguments to user functions are not supported")
+            self.callees[id(callee)] = callee
+            args = tuple(self.expr(a, hint) for a in node.args)
+            target = dest(callee.__name__)
+            self.emit(Bind((target,), "call", args, self.cap.loc(node), callee=callee))
+            return Var(target)
+        prim = rules.lookup_callable(obj) if obj is not _MISSING else None
+        if prim is None:
+            what = _describe(func)
+            self.err(node, f"call to {what} is not supported (no derivative rule; see "
+                           "jitad.defvjp to add one)", f"call to {what}")
+        if obj is np.concatenate:
+            return self.concat(node, kw, hint, dest)
+        return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def prim_call(self, node, prim, pre, args, kw, hint, dest):
+        statics = {}
+        if prim in ("max2", "min2") and len(args) == 1:
+            prim = prim[:3]
+        axis_node = kw.pop("axis", None)
+        if axis_node is None and prim in rules.AXIS_FORMS and len(pre) + len(args) == 2:
+            axis_node, args = args[-1], args[:-1]
+        if axis_node is not None:
+            neg = isinstance(axis_node, gast.UnaryOp) and isinstance(axis_node.op, gast.USub)
+            c = axis_node.operand if neg else axis_node
+            if not (isinstance(c, gast.Constant) and (c.value is None or isinstance(c.value, int))):
+                self.err(node, "axis= must be a constant integer")
+            if c.value is not None:
+                if prim not in rules.AXIS_FORMS:
+                    self.err(node, f"axis= is not supported for {prim}")
+                prim = rules.AXIS_FORMS[prim]
+                statics["axis"] = -c.value if neg else c.value
+        if "dtype" in kw:
+            d = self.resolve_func(kw.pop("dtype"))
+            if d not in _DTYPES:
+                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
+            statics["dtype"] = _DTYPES[d]
+        if kw:
+            self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+        if prim in ("zeros", "ones", "empty"):
+            statics.setdefault("dtype", "np.float64")
+            shape = args[0] if len(args) == 1 else None
+            if shape is None:
+                self.err(node, f"{prim}() takes the shape (and dtype=)")
+            return self.bind(node, dest(prim), prim, (self.shape_atom(shape, hint),), statics=statics)
+        if prim == "reshape":
+            if len(args) == 1:
+                shape = self.shape_atom(args[0], hint)
+                rest = pre
+            else:
+                if pre:
+                    shape = TupleA(tuple(self.expr(a, hint) for a in args))
+                else:
+                    shape = self.shape_atom(args[1], hint)
+                    args = args[:1]
+                rest = pre
+            operands = rest + [self.expr(a, hint) for a in (args[:1] if not pre else [])]
+            return self.bind(node, dest(prim), prim, tuple(operands) + (shape,))
+        if prim == "transpose" and (len(args) + len(pre)) > 1:
+            self.err(node, "transpose with axes is not supported (only x.T / np.transpose(x))")
+        operands = pre + [self.expr(a, hint) for a in args]
+        rule = rules.RULES[prim if prim != "dot" else "dot.1.1"]
+        if len(operands) != len(rule.params):
+            self.err(node, f"{prim} takes {len(rule.params)} argument(s) here, got {len(operands)}")
+        if all(isinstance(a, Const) for a in operands) and rule.kind in ("ewf", "float", "ew", "same") \
+                and prim not in ("zeros", "ones", "empty"):
+            try:
+                return Const(eval(compile(_ast_call(prim, rule, operands), "<fold>", "eval"),
+                                  {"np": np, "math": __import__("math")}))
+            except Exception:
+                pass
+        return self.bind(node, dest(prim), prim, tuple(operands), statics=statics)
+
+    def concat(self, node, kw, hint, dest):
+        if len(node.args) != 1 or not isinstance(node.args[0], gast.Tuple):
+            self.err(node, "np.concatenate takes a tuple of arrays: np.concatenate((a, b), axis=0)")
+        axis = kw.pop("axis", None)
+        if kw or (axis is not None and not (isinstance(axis, gast.Constant) and isinstance(axis.value, int))):
+            self.err(node, "np.concatenate takes only a constant axis=")
+        parts = tuple(self.expr(e, hint) for e in node.args[0].elts)
+        return self.bind(node, dest("concat"), "concat", parts,
+                         statics={"axis": 0 if axis is None else axis.value})
+
+    def shape_atom(self, node, hint):
+        if isinstance(node, gast.Tuple):
+            return TupleA(tuple(self.expr(e, hint) for e in node.elts))
+        if isinstance(node, gast.Attribute) and node.attr == "shape":
+            arr = self.expr(node.value, hint)
+            return self.bind(node, self.temp(hint, "shape"), "shape_of", (arr,))
+        return self.expr(node, hint)
+
+    def attribute(self, node, hint, dest):
+        obj = self.resolve_func(node)
+        if obj is not _MISSING:
+            if isinstance(obj, numbers.Real):
+                return Const(float(obj) if not isinstance(obj, numbers.Integral) else int(obj))
+            self.err(node, f"{_describe(node)} cannot be used as a value here")
+        recv = self.expr(node.value, hint)
+        if node.attr == "T":
+            return self.bind(node, dest("transpose"), "transpose", (recv,))
+        if node.attr in ("size", "ndim"):
+            return self.bind(node, dest(node.attr), node.attr, (recv,))
+        if node.attr == "shape":
+            self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
+        self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")
+
+    def index(self, sl, hint):
+        parts = sl.elts if isinstance(sl, gast.Tuple) else [sl]
+        out = []
+        for p in parts:
+            if isinstance(p, gast.Slice):
+                out.append(Slice(*(None if e is None else self.expr(e, hint)
+                                   for e in (p.lower, p.upper, p.step))))
+            elif isinstance(p, gast.Constant) and p.value is None:
+                self.err(p, "np.newaxis / None indexing is not supported (use reshape)")
+            else:
+                out.append(self.expr(p, hint))
+        return tuple(out)
+
+    def subscript_parts(self, node):
+        if not isinstance(node.value, gast.Name):
+            self.err(node, "only `name[index] = value` writes are supported")
+        return node.value.id, self.index(node.slice, node.value.id)
+
+
+def _is_boolean(node) -> bool:
+    if isinstance(node, gast.Compare):
+        return True
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not):
+        return True
+    if isinstance(node, gast.Constant) and isinstance(node.value, bool):
+        return True
+    if isinstance(node, gast.BoolOp):
+        return all(_is_boolean(v) for v in node.values)
+    return False
+
+
+def _describe(func) -> str:
+    if isinstance(func, gast.Name):
+        return f"{func.id}()"
+    if isinstance(func, gast.Attribute):
+        return f"{_describe(func.value).rstrip('()')}.{func.attr}()"
+    return "this callable"
+
+
+def _fold(op, a, b, norm, node):
+    import operator
+    f = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
+         "pow": operator.pow, "floordiv": operator.floordiv, "mod": operator.mod}.get(op)
+    if f is None:
+        norm.err(node, f"cannot apply {op} to constants")
+    try:
+        return f(a, b)
+    except ZeroDivisionError:
+        norm.err(node, "division by zero in a constant expression")
+
+
+def _ast_call(prim, rule, operands):
+    import ast
+    expr = rules.substitute(rule.forward, {p: ast.Constant(a.value) for p, a in zip(rule.params, operands)})
+    return ast.Expression(expr)
+
+
+class Structurer:
+    """Removes `break`, `continue` and early `return` by flags (see the module docstring)."""
+
+    def __init__(self, norm: Normalizer):
+        self.norm = norm
+        self.namer = norm.namer
+        self.ret_flag = None
+        self.ret_vars = None
+        self.loc = None
+
+    def lower_function(self, body):
+        self.loc = self.norm.cap.loc(self.norm.cap.tree)
+        tops = [s for s in body]
+        early = any(isinstance(s, ir.EarlyReturn) for s in ir.walk(body)) and not (
+            sum(isinstance(s, ir.EarlyReturn) for s in ir.walk(body)) == 1
+            and isinstance(body[-1], ir.EarlyReturn))
+        if not early:
+            # the only return is the last top-level statement; drop what follows
+            last = next(i for i, s in enumerate(tops) if isinstance(s, ir.EarlyReturn))
+            r = tops[last]
+            return self.block(tops[:last], None) + [Return(r.values, r.loc)]
+        arity = {len(s.values) for s in ir.walk(body) if isinstance(s, ir.EarlyReturn)}
+        if len(arity) != 1:
+            r = next(s for s in ir.walk(body) if isinstance(s, ir.EarlyReturn))
+            raise UnsupportedError("every return must give the same number of values", r.loc,
+                                   "return")
+        n = arity.pop()
+        self.ret_flag = self.namer.fresh("returned")
+        base = f"{self.norm.cap.name}_result"
+        self.ret_vars = [self.namer.fresh(base if n == 1 else f"{base}{k}") for k in range(n)]
+        init = [Bind((self.ret_flag,), "copy", (Const(False),), self.loc)]
+        lowered = self.block(body, None)
+        return init + lowered + [Return(tuple(Var(v) for v in self.ret_vars), self.loc)]
+
+    def block(self, stmts, loop):
+        out = []
+        for k, s in enumerate(stmts):
+            if isinstance(s, ir.Break):
+                out.append(Bind((loop[0],), "copy", (Const(True),), s.loc))
+                return out
+            if isinstance(s, ir.Continue):
+                out.append(Bind((loop[1],), "copy", (Const(True),), s.loc))
+                return out
+            if isinstance(s, ir.EarlyReturn):
+                for v, a in zip(self.ret_vars, s.values):
+                    out.append(Bind((v,), "copy", (a,), s.loc))
+                out.append(Bind((self.ret_flag,), "copy", (Const(True),), s.loc))
+                return out
+            flags = []
+            if isinstance(s, If):
+                flags = self.jump_flags(s, loop)
+                out.append(If(s.test, self.block(s.body, loop), self.block(s.orelse, loop), s.loc))
+            elif isinstance(s, (While, For)):
+                out.extend(self.loop(s))
+                if self.ret_flag and any(isinstance(x, ir.EarlyReturn) for x in ir.walk(s.body)):
+                    flags = [self.ret_flag]
+            else:
+                out.append(s)
+            rest = stmts[k + 1:]
+            if flags and rest:
+                go = self.guard(flags, s.loc, out)
+                out.append(If(go, self.block(rest, loop), [], s.loc))
+                return out
+        return out
+
+    def jump_flags(self, s, loop):
+        """Flags a statement may set at this loop level (break/continue) or anywhere (return)."""
+        flags = []
+
+        def scan(block, nested):
+            for x in block:
+                if isinstance(x, ir.Break) and not nested and loop and loop[0] not in flags:
+                    flags.append(loop[0])
+                elif isinstance(x, ir.Continue) and not nested and loop and loop[1] not in flags:
+                    flags.append(loop[1])
+                elif isinstance(x, ir.EarlyReturn) and self.ret_flag not in flags:
+                    flags.append(self.ret_flag)
+                elif isinstance(x, If):
+                    scan(x.body, nested)
+                    scan(x.orelse, nested)
+                elif isinstance(x, (While, For)):
+                    scan(x.body, True)
+        scan([s], False)
+        return [f for f in flags if f]
+
+    def guard(self, flags, loc, out):
+        """Emit `go = not (f1 or f2 ...)` and return its name."""
+        cur = Var(flags[0])
+        for f in flags[1:]:
+            t = self.namer.fresh("jumped")
+            out.append(Bind((t,), "or", (cur, Var(f)), loc))
+            cur = Var(t)
+        go = self.namer.fresh("go")
+        out.append(Bind((go,), "not", (cur,), loc))
+        return go
+
+    def loop(self, s):
+        def direct(kind):
+            def scan(block):
+                for x in block:
+                    if isinstance(x, kind):
+                        return True
+                    if isinstance(x, If) and (scan(x.body) or scan(x.orelse)):
+                        return True
+                return False
+            return scan(s.body)
+
+        has_break, has_cont = direct(ir.Break), direct(ir.Continue)
+        has_ret = self.ret_flag is not None and any(isinstance(x, ir.EarlyReturn) for x in ir.walk(s.body))
+        pre = []
+        brk = self.namer.fresh("broke") if has_break else None
+        cont = self.namer.fresh("skip") if has_cont else None
+        body = self.block(s.body, (brk, cont))
+        if cont:
+            body = [Bind((cont,), "copy", (Const(False),), s.loc)] + body
+        exits = [f for f in (brk, self.ret_flag if has_ret else None) if f]
+        if isinstance(s, For) and not exits:
+            return [For(s.var, s.start, s.stop, s.step, body, s.loc)]
+        if brk:
+            pre.append(Bind((brk,), "copy", (Const(False),), s.loc))
+        if isinstance(s, For):
+            # a counted loop that can exit early becomes a while loop over a counter
+            k = self.namer.fresh(f"{s.var}_next")
+            pre.append(Bind((k,), "copy", (s.start,), s.loc))
+            test = self.namer.fresh("cond")
+            cond = [Bind((test,), "in_range", (Var(k), s.stop, s.step), s.loc)]
+            body = [Bind((s.var,), "copy", (Var(k),), s.loc),
+                    Bind((k,), "add", (Var(k), s.step), s.loc)] + body
+            s = While(cond, test, body, s.loc)
+        cond_stmts, test = s.cond, s.test
+        if exits:
+            new_test = self.namer.fresh("cond")
+            guard_out = []
+            go = self.guard(exits, s.loc, guard_out)
+            cond_stmts = guard_out + [If(go, cond_stmts + [Bind((new_test,), "copy", (Var(test),), s.loc)],
+                                         [Bind((new_test,), "copy", (Const(False),), s.loc)], s.loc)]
+            test = new_test
+        return pre + [While(cond_stmts, test, body, s.loc)]
+
+
+def normalize(cap: Captured) -> ir.Function:
+    return Normalizer(cap).function()

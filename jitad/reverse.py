@@ -1,0 +1,805 @@
+"""Stage 6 — reverse: the primal and the fused forward-with-tape + adjoint, as Python AST.
+
+Takes: a `Program` (typed specializations), one `Spec`, and the parameters to differentiate.
+Guarantees:
+  * `primal()` is the function itself in A-normal form (what `f(x)` runs);
+  * `vjp()` is `f_vjp(params..., d_out) -> (value, (d_p, ...))`: a forward sweep that pushes
+    onto typed tapes only the values the adjoint reads and the forward overwrites, then the
+    adjoint sweep that walks the IR backwards applying the rules of `rules.RULES`;
+  * the state (every variable, every array element written) at each point of the adjoint
+    sweep equals the forward state at the mirrored point: pops restore overwritten values,
+    `y[i] = v` is undone, branches replay the recorded test, loops run their recorded trip
+    count backwards (counted loops recompute their index instead of taping it);
+  * adjoints exist only for active variables (`activity`), start as `0.0` or
+    `np.zeros_like(x)` chosen here from the types, and are un-broadcast onto their argument;
+  * tapes: one float64, int64 and uint8 buffer with an integer top each, grown by
+    `rt.reserve` before counted loops (one check per loop) or per iteration of a `while`;
+    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten.
+"""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+from . import activity, ir, rules
+from . import pyast as P
+from .errors import UnsupportedError
+from .ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
+from .normalize import Namer
+from .typeinfer import NP_DTYPE, Ty
+
+ELEMENTWISE = ("ew", "ewf", "where", "clip", "same", "cmp")
+
+
+def rule_for(s: Bind, types):
+    if s.op in ("dot", "matmul"):
+        ra, rb = (types[a.name].ndim for a in s.args)
+        return rules.RULES[f"dot.{ra}.{rb}"]
+    return rules.RULES.get(s.op)
+
+
+def forward_expr(s: Bind, fnames, types):
+    """The right-hand side computing a bind in the forward sweep."""
+    if s.op == "copy":
+        return P.atom(s.args[0])
+    if s.op == "getitem":
+        return P.subscript(P.atom(s.args[0]), s.args[1:])
+    if s.op == "call":
+        return P.call(fnames[(id(s.callee), _argtys(s, types))], *[P.atom(a) for a in s.args])
+    if s.op == "shape":
+        return ast.Attribute(P.atom(s.args[0]), "shape", ast.Load())
+    if s.op == "concat":
+        kw = {"axis": P.const(s.statics["axis"])} if s.statics.get("axis") else {}
+        return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
+    rule = rules.RULES[s.op]
+    if s.op == "matmul":
+        rule = rules.RULES["matmul"]
+    mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
+    for k in rule.statics:
+        v = s.statics.get(k)
+        mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
+    return P.fold(rules.substitute(rule.forward, mapping))
+
+
+def _argtys(s, types):
+    return tuple(_atom_ty(a, types) for a in s.args)
+
+
+def _atom_ty(a, types):
+    from .typeinfer import TupleTy, const_ty
+    if isinstance(a, Var):
+        return types[a.name]
+    if isinstance(a, Const):
+        return const_ty(a.value)
+    return TupleTy(tuple(_atom_ty(x, types) for x in a.items))
+
+
+class Analysis:
+    """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
+
+    def __init__(self, spec, wrt, prog):
+        self.spec = spec
+        self.types = spec.types
+        self.active = activity.active(spec, wrt)
+        self.prog = prog
+        self.sites = {}      # var -> list of (stmt, loop_depth, path)
+        self.uses = {}       # var -> list of path
+        self.parent = {}     # id(block) -> (path)
+        self.top_first = {}  # var -> the first site if it is a top-level bind before any other
+        body = spec.ir.body
+        self.root = body
+        for p in spec.ir.params:
+            self.sites.setdefault(p, []).append((None, 0, (id(body),)))
+        self._scan(body, (id(body),), 0)
+        self.loop_vars = {}
+        self.needed = set()
+        self.pushed = set()
+        self._fix()
+
+    def _scan(self, block, path, depth):
+        for s in block:
+            for n in self._stmt_reads(s):
+                self.uses.setdefault(n, []).append(path)
+            if isinstance(s, Bind):
+                for t in s.targets:
+                    self.sites.setdefault(t, []).append((s, depth, path))
+            elif isinstance(s, SetItem):
+                self.uses.setdefault(s.array, []).append(path)
+            elif isinstance(s, If):
+                self._scan(s.body, path + (id(s.body),), depth)
+                self._scan(s.orelse, path + (id(s.orelse),), depth)
+            elif isinstance(s, While):
+                self._scan(s.cond, path + (id(s.cond),), depth + 1)
+                self._scan(s.body, path + (id(s.body),), depth + 1)
+            elif isinstance(s, For):
+                self.sites.setdefault(s.var, []).append((s, depth + 1, path + (id(s.body),)))
+                self._scan(s.body, path + (id(s.body),), depth + 1)
+
+    @staticmethod
+    def _stmt_reads(s):
+        if isinstance(s, (Bind, SetItem, Return)):
+            return ir.reads(s)
+        if isinstance(s, If):
+            return [s.test]
+        if isinstance(s, For):
+            return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
+        return []
+
+    # -- what the adjoint reads --------------------------------------------------------
+    def is_active_bind(self, s):
+        return isinstance(s, Bind) and any(t in self.active for t in s.targets)
+
+    def bind_reads(self, s: Bind):
+        """Variables whose values the adjoint of `s` reads."""
+        out = set()
+        if not self.is_active_bind(s):
+            return out
+        if s.op == "getitem":
+            out |= {n for a in s.args[1:] for n in ir.atom_names(a)}
+            return out
+        if s.op == "call":
+            return {n for a in s.args for n in ir.atom_names(a)}
+        if s.op in ("copy", "concat"):
+            return out
+        rule = rule_for(s, self.types)
+        for p, a in zip(rule.params, s.args):
+            if isinstance(a, Var) and a.name in self.active and p in rule.adjoints:
+                for r in rule.reads(p):
+                    if r == "y":
+                        out.add(s.target)
+                    elif r in rule.params:
+                        b = s.args[rule.params.index(r)]
+                        out |= set(ir.atom_names(b))
+        return out
+
+    def overwritten(self, v):
+        sites = self.sites.get(v, [])
+        return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
+
+    def _fix(self):
+        stmts = list(ir.walk(self.root))
+        self.loop_vars = {s.var for s in stmts if isinstance(s, For)}
+        while True:
+            needed = set()
+            for s in stmts:
+                if isinstance(s, Bind):
+                    needed |= self.bind_reads(s)
+                elif isinstance(s, SetItem) and s.array in self.active:
+                    needed |= {n for a in s.index for n in ir.atom_names(a)}
+                elif isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
+                    needed.add(s.test)
+                elif isinstance(s, For) and self.work(s.body):
+                    needed |= {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
+            # a counted loop's index is recomputed by the adjoint loop, never taped per step
+            pushed = {v for v in needed if self.overwritten(v)
+                      and not (v in self.loop_vars and len(self.sites[v]) == 1)}
+            if needed == self.needed and pushed == self.pushed:
+                break
+            self.needed, self.pushed = needed, pushed
+
+    def work(self, block) -> bool:
+        for s in block:
+            if isinstance(s, Bind) and (self.is_active_bind(s) or any(t in self.pushed for t in s.targets)):
+                return True
+            if isinstance(s, SetItem) and (s.array in self.active or s.array in self.needed):
+                return True
+            if isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
+                return True
+            if isinstance(s, (While, For)) and self.work(s.body):
+                return True
+            if isinstance(s, For) and s.var in self.pushed:
+                return True
+        return False
+
+    # -- ownership ---------------------------------------------------------------------
+    def owner(self, v):
+        paths = [p for _, _, p in self.sites.get(v, [])] + self.uses.get(v, [])
+        common = paths[0]
+        for p in paths[1:]:
+            k = 0
+            while k < min(len(common), len(p)) and common[k] == p[k]:
+                k += 1
+            common = common[:k]
+        return common[-1]
+
+    def needs_dummy(self, v):
+        """A pushed or array-adjointed variable that may be read before it is first assigned."""
+        if v in self.spec.ir.params:
+            return False
+        first = self.sites[v][0]
+        s, depth, path = first
+        top = path == (id(self.root),) and depth == 0 and isinstance(s, Bind)
+        if v in self.pushed and not top:
+            return True
+        if v in self.active and getattr(self.types[v], "ndim", 0):
+            return not _definitely_assigned(v, self._block_by_id(self.owner(v)))
+        return False
+
+    def first_site_unpushed(self, s, v):
+        """The first assignment of `v` at top level needs no push (nothing older to restore)."""
+        s0, depth, path = self.sites[v][0]
+        return s0 is s and depth == 0 and path == (id(self.root),) and v not in self.spec.ir.params
+
+    def _block_by_id(self, bid):
+        for b in _blocks(self.root):
+            if id(b) == bid:
+                return b
+        raise KeyError(bid)
+
+
+def _blocks(block):
+    yield block
+    for s in block:
+        if isinstance(s, If):
+            yield from _blocks(s.body)
+            yield from _blocks(s.orelse)
+        elif isinstance(s, While):
+            yield from _blocks(s.cond)
+            yield from _blocks(s.body)
+        elif isinstance(s, For):
+            yield from _blocks(s.body)
+
+
+def _definitely_assigned(v, block):
+    for s in block:
+        if isinstance(s, Bind) and v in s.targets:
+            return True
+        if isinstance(s, If) and _definitely_assigned(v, s.body) and _definitely_assigned(v, s.orelse):
+            return True
+    return False
+
+
+class Tapes:
+    """Names and push/pop code for the typed tapes of one generated function."""
+
+    def __init__(self, namer):
+        self.namer = namer
+        self.buffers = {}   # kind -> (tape, top)
+        self.lists = {}     # (dtype, ndim) -> list name
+
+    SCALAR = {"f8": ("f", "np.float64"), "f4": ("f", "np.float64"), "i8": ("i", "np.int64"),
+              "b1": ("b", "np.uint8")}
+
+    def kind(self, ty):
+        if ty.ndim:
+            return ("a", ty.dtype, ty.ndim)
+        return self.SCALAR[ty.dtype][0]
+
+    def buffer(self, k):
+        if k not in self.buffers:
+            self.buffers[k] = (self.namer.fresh(f"tape_{k}"), self.namer.fresh(f"top_{k}"))
+        return self.buffers[k]
+
+    def array_list(self, dtype, nd):
+        key = (dtype, nd)
+        if key not in self.lists:
+            self.lists[key] = self.namer.fresh(f"tape_{dtype}_{nd}d")
+        return self.lists[key]
+
+    def push(self, value_expr, ty):
+        k = self.kind(ty)
+        if k[0] == "a":
+            lst = self.array_list(ty.dtype, ty.ndim)
+            return [P.expr_stmt(P.call(P.dotted(f"{lst}.append"), value_expr))], None
+        tape, top = self.buffer(k)
+        return [P.assign(P.subscript(tape, [Var(top)], store=True), value_expr),
+                P.aug(top, P.const(1))], k
+
+    def pop(self, target, ty):
+        """Statements restoring `target` (a name or a store expression) from its tape."""
+        k = self.kind(ty)
+        if k[0] == "a":
+            lst = self.array_list(ty.dtype, ty.ndim)
+            return [P.assign(target, P.call(P.dotted(f"{lst}.pop")))]
+        tape, top = self.buffer(k)
+        val = P.subscript(tape, [Var(top)])
+        if k == "b":
+            val = P.call("bool", val)
+        return [P.aug(top, P.const(1), ast.Sub()), P.assign(target, val)]
+
+    def init(self, counts):
+        out = []
+        for k, (tape, top) in self.buffers.items():
+            dt = {"f": "np.float64", "i": "np.int64", "b": "np.uint8"}[k]
+            out.append(P.assign(tape, P.call("np.empty", P.const(max(8, counts.get(k, 0))), P.dotted(dt))))
+            out.append(P.assign(top, P.const(0)))
+        for (_, _), lst in self.lists.items():
+            out.append(P.assign(lst, ast.List([], ast.Load())))
+        return out
+
+    def reserve(self, counts, multiplier=None):
+        out = []
+        for k, n in sorted(counts.items()):
+            if n == 0 or k not in self.buffers:
+                continue
+            tape, top = self.buffers[k]
+            need = P.const(n) if multiplier is None else P.binop(multiplier, ast.Mult(), P.const(n))
+            out.append(P.assign(tape, P.call("rt.reserve", P.name(tape),
+                                             P.binop(P.name(top), ast.Add(), need))))
+        return out
+
+
+class Reverse:
+    def __init__(self, prog, spec, wrt, fnames, vjp_names):
+        self.prog = prog
+        self.spec = spec
+        self.wrt = tuple(wrt)
+        self.types = spec.types
+        self.fnames = fnames        # (id(fn), argtys) -> primal name
+        self.vjp_names = vjp_names  # (id(fn), argtys) -> vjp name
+        self.A = Analysis(spec, wrt, prog)
+        f = spec.ir
+        taken = {n for s in ir.walk(f.body) for n in ir.writes(s) + ir.reads(s)} | set(f.params)
+        taken |= {s.test for s in ir.walk(f.body) if isinstance(s, (If, While))}
+        taken |= set(fnames.values()) | set(vjp_names.values()) | {"np", "math", "rt", "bool", "range"}
+        self.namer = Namer(taken)
+        self.adj = {}
+        self.tapes = Tapes(self.namer)
+        self.trip_names = {}
+
+    # ------------------------------------------------------------------ naming
+    def d(self, v):
+        if v not in self.adj:
+            self.adj[v] = self.namer.fresh(f"d_{v}")
+        return self.adj[v]
+
+    def ty(self, v):
+        return self.types[v]
+
+    def zero(self, v):
+        t = self.ty(v)
+        return P.call("np.zeros_like", P.name(v)) if t.ndim else P.const(0.0)
+
+    # ------------------------------------------------------------------ primal
+    def primal(self):
+        f = self.spec.ir
+        body = self.fwd_block(f.body, tape=False)[0]
+        return _fdef(self.fnames[self.key()], f.params, body)
+
+    def key(self):
+        return (id(self.spec.fn), self.spec.argtys)
+
+    # ------------------------------------------------------------------ forward sweep
+    def fwd_block(self, block, tape=True):
+        """(statements, static push counts per tape kind, whether it has loops with pushes)."""
+        out, counts, dynamic = [], Counter(), False
+        for s in block:
+            if isinstance(s, Bind):
+                if tape:
+                    for t in s.targets:
+                        if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
+                            stmts, k = self.tapes.push(P.name(t), self.ty(t))
+                            out += stmts
+                            counts[k] += 1 if k else 0
+                if len(s.targets) == 1:
+                    out.append(P.assign(s.target, forward_expr(s, self.fnames, self.types)))
+                else:
+                    out.append(P.assign_many(s.targets, forward_expr(s, self.fnames, self.types)))
+                out[-1].jitad_loc = (s.loc.filename, s.loc.line)
+            elif isinstance(s, SetItem):
+                if tape and s.array in self.A.needed:
+                    elem = self.elem_ty(s)
+                    old = P.subscript(s.array, s.index)
+                    if elem.ndim:
+                        old = P.call(ast.Attribute(old, "copy", ast.Load()))
+                    stmts, k = self.tapes.push(old, elem)
+                    out += stmts
+                    counts[k] += 1 if k else 0
+                out.append(P.assign(P.subscript(s.array, s.index, store=True), P.atom(s.value)))
+                out[-1].jitad_loc = (s.loc.filename, s.loc.line)
+            elif isinstance(s, If):
+                b, cb, db = self.fwd_block(s.body, tape)
+                o, co, do = self.fwd_block(s.orelse, tape)
+                for k in set(cb) | set(co):
+                    counts[k] += max(cb[k], co[k])
+                dynamic |= db or do
+                out.append(ast.If(P.name(s.test), b or [ast.Pass()], o))
+            elif isinstance(s, For):
+                out += self.fwd_for(s, tape, counts)
+                dynamic = dynamic or (tape and self.A.work(s.body))
+            elif isinstance(s, While):
+                out += self.fwd_while(s, tape, counts)
+                dynamic = dynamic or (tape and self.A.work(s.body))
+            elif isinstance(s, Return):
+                if tape:
+                    continue
+                vals = [P.atom(a) for a in s.values]
+                out.append(ast.Return(vals[0] if len(vals) == 1 else ast.Tuple(vals, ast.Load())))
+        counts = Counter({k: v for k, v in counts.items() if k})
+        return out, counts, dynamic
+
+    def elem_ty(self, s: SetItem):
+        base = self.ty(s.array)
+        nd = base.ndim
+        for a in s.index:
+            if isinstance(a, Slice):
+                continue
+            t = self.types[a.name] if isinstance(a, Var) else Ty("i8")
+            if t.ndim:
+                raise UnsupportedError("writes through an index array (y[idx] = v) are not "
+                                       "supported; use a loop", s.loc, "subscript assignment")
+            nd -= 1
+        return Ty(base.dtype, nd)
+
+    def fwd_for(self, s: For, tape, counts):
+        rng = P.call("range", *self.range_args(s))
+        work = tape and self.A.work(s.body)
+        body, bc, dyn = self.fwd_block(s.body, tape)
+        pre, post = [], []
+        if work:
+            if s.var in self.A.pushed:
+                stmts, k = self.tapes.push(P.name(s.var), self.ty(s.var))
+                pre += stmts
+                counts[k] += 1
+            if self.needs_trip(s):
+                trip = self.trip(s)
+                pre.append(P.assign(trip, P.call("rt.trip_count", P.atom(s.start), P.atom(s.stop),
+                                                  P.atom(s.step))))
+                if self.in_loop(s):
+                    stmts, k = self.tapes.push(P.name(trip), Ty("i8"))
+                    post += stmts
+                    counts[k] += 1
+            if bc:
+                if dyn:
+                    body = self.tapes.reserve(bc) + body
+                else:
+                    n = P.name(self.trip(s)) if self.needs_trip(s) else \
+                        P.call("rt.trip_count", P.atom(s.start), P.atom(s.stop), P.atom(s.step))
+                    if not self.needs_trip(s) and _num_or_none(s.start) == 0 and _is_one(s.step):
+                        n = P.atom(s.stop)
+                    pre += self.tapes.reserve(bc, n)
+        return pre + [ast.For(P.name(s.var, store=True), rng, body or [ast.Pass()], [])] + post
+
+    def range_args(self, s):
+        if _num_or_none(s.start) == 0 and _is_one(s.step):
+            return [P.atom(s.stop)]
+        if _is_one(s.step):
+            return [P.atom(s.start), P.atom(s.stop)]
+        return [P.atom(s.start), P.atom(s.stop), P.atom(s.step)]
+
+    def needs_trip(self, s: For):
+        return not (_is_one(s.step) or _num_or_none(s.step) == -1)
+
+    def trip(self, s):
+        if id(s) not in self.trip_names:
+            base = f"{s.var}_trips" if isinstance(s, For) else "trips"
+            self.trip_names[id(s)] = self.namer.fresh(base)
+        return self.trip_names[id(s)]
+
+    def in_loop(self, s):
+        return self._loop_depth(self.spec.ir.body, s, 0) > 0
+
+    def _loop_depth(self, block, target, depth):
+        for x in block:
+            if x is target:
+                return depth
+            subs = []
+            if isinstance(x, If):
+                subs = [(x.body, depth), (x.orelse, depth)]
+            elif isinstance(x, While):
+                subs = [(x.cond, depth + 1), (x.body, depth + 1)]
+            elif isinstance(x, For):
+                subs = [(x.body, depth + 1)]
+            for b, dd in subs:
+                r = self._loop_depth(b, target, dd)
+                if r is not None:
+                    return r
+        return None
+
+    def fwd_while(self, s: While, tape, counts):
+        work = tape and self.A.work(s.body)
+        cond, _, _ = self.fwd_block(s.cond, tape=False)
+        body, bc, dyn = self.fwd_block(s.body, tape)
+        pre, post = [], []
+        if work:
+            trip = self.trip(s)
+            pre.append(P.assign(trip, P.const(0)))
+            body = [P.aug(trip, P.const(1))] + self.tapes.reserve(bc) + body
+            if self.in_loop(s):
+                stmts, k = self.tapes.push(P.name(trip), Ty("i8"))
+                post += stmts
+                counts[k] += 1
+        # `while <test>:` when the test is one expression, else `while True: ...; if not t: break`
+        if len(cond) == 1 and isinstance(cond[0], ast.Assign) and cond[0].targets[0].id == s.test \
+                and s.test not in self.A.needed:
+            loop = ast.While(cond[0].value, body or [ast.Pass()], [])
+        else:
+            brk = ast.If(ast.UnaryOp(ast.Not(), P.name(s.test)), [ast.Break()], [])
+            loop = ast.While(P.const(True), cond + [brk] + body, [])
+        return pre + [loop] + post
+
+    # ------------------------------------------------------------------ adjoint sweep
+    def rev_block(self, block, bid=None):
+        bid = id(block) if bid is None else bid
+        out = []
+        for v in self.owned.get(bid, []):
+            out.append(P.assign(self.d(v), self.zero(v)))
+        for s in reversed(block):
+            out += self.rev_stmt(s)
+        return out
+
+    def comment(self, loc):
+        return P.Comment(f"line {loc.line}: {loc.source_line().strip()}", loc)
+
+    def rev_stmt(self, s):
+        if isinstance(s, Bind):
+            return self.rev_bind(s)
+        if isinstance(s, SetItem):
+            return self.rev_setitem(s)
+        if isinstance(s, If):
+            if not (self.A.work(s.body) or self.A.work(s.orelse)):
+                return []
+            b = self.rev_block(s.body)
+            o = self.rev_block(s.orelse)
+            if not b:
+                return [ast.If(ast.UnaryOp(ast.Not(), P.name(s.test)), o, [])]
+            return [ast.If(P.name(s.test), b, o)]
+        if isinstance(s, For):
+            return self.rev_for(s)
+        if isinstance(s, While):
+            if not self.A.work(s.body):
+                return []
+            out = []
+            trip = self.trip(s)
+            if self.in_loop(s):
+                out += self.tapes.pop(trip, Ty("i8"))
+            body = self.rev_block(s.body)
+            out.append(ast.For(P.name("_", store=True), P.call("range", P.name(trip)), body, []))
+            return out
+        if isinstance(s, Return):
+            out = [self.comment(s.loc)] if any(isinstance(a, Var) and a.name in self.A.active
+                                               for a in s.values) else []
+            for k, a in enumerate(s.values):
+                if isinstance(a, Var) and a.name in self.A.active:
+                    seed = P.name(self.seed) if len(s.values) == 1 else \
+                        P.subscript(self.seed, [Const(k)])
+                    out.append(self.accumulate(a.name, seed, self.ty(a.name).ndim, safe=True))
+            return out
+        return []
+
+    def rev_for(self, s: For):
+        if not self.A.work(s.body):
+            return []
+        out = []
+        if self.needs_trip(s) and self.in_loop(s):
+            out += self.tapes.pop(self.trip(s), Ty("i8"))
+        body = self.rev_block(s.body)
+        start, stop, step = (P.atom(a) for a in (s.start, s.stop, s.step))
+        stepv = _num_or_none(s.step)
+        if stepv == 1:
+            rng = [P.binop(stop, ast.Sub(), P.const(1)), P.binop(P.atom(s.start), ast.Sub(), P.const(1)),
+                   P.const(-1)]
+        elif stepv == -1:
+            rng = [P.binop(stop, ast.Add(), P.const(1)), P.binop(P.atom(s.start), ast.Add(), P.const(1))]
+        else:
+            trip = P.name(self.trip(s))
+            last = P.binop(start, ast.Add(), P.binop(P.binop(trip, ast.Sub(), P.const(1)), ast.Mult(), step))
+            rng = [last, P.binop(P.atom(s.start), ast.Sub(), P.atom(s.step)),
+                   ast.UnaryOp(ast.USub(), P.atom(s.step)) if not isinstance(s.step, Const)
+                   else P.const(-s.step.value)]
+        out.append(ast.For(P.name(s.var, store=True), P.call("range", *rng), body or [ast.Pass()], []))
+        if s.var in self.A.pushed:
+            out += self.tapes.pop(s.var, self.ty(s.var))
+        return out
+
+    def accumulate(self, v, contrib, contrib_ndim, safe):
+        """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time)."""
+        t = self.ty(v)
+        if t.ndim == 0:
+            if contrib_ndim:
+                contrib = P.call("np.sum", contrib)
+            return P.aug(self.d(v), contrib)
+        if contrib_ndim == 0 or safe:
+            return P.aug(self.d(v), contrib)
+        for _ in range(contrib_ndim - t.ndim):
+            contrib = P.call("rt.sum0", contrib)
+        if t.ndim <= 2:
+            return P.expr_stmt(P.call(f"rt.accum{t.ndim}", P.name(self.d(v)), contrib))
+        return P.aug(self.d(v), contrib)
+
+    def needs_reset(self, v):
+        """Whether d_v must be zeroed after its assignment is reversed (an older value of v
+        gets adjoint contributions later in the sweep)."""
+        sites = self.A.sites[v]
+        return len(sites) > 1 or sites[0][2][-1] != self.A.owner(v)
+
+    def rev_bind(self, s: Bind):
+        t = s.target
+        active = self.A.is_active_bind(s)
+        pushed = [x for x in s.targets if x in self.A.pushed and not self.A.first_site_unpushed(s, x)]
+        if not active:
+            out = []
+            for x in reversed(pushed):
+                out += self.tapes.pop(x, self.ty(x))
+            return out
+        out = [self.comment(s.loc)]
+        arg_names = {n for a in s.args for n in ir.atom_names(a)}
+        aliased = [x for x in s.targets if x in self.A.active and x in arg_names]
+        g = {}
+        for x in s.targets:
+            if x not in self.A.active:
+                g[x] = None
+            elif x in aliased or (s.op == "call" and x in pushed):
+                gname = self.namer.fresh(f"g_{x}")
+                out.append(P.assign(gname, P.name(self.d(x))))
+                g[x] = P.name(gname)
+            else:
+                g[x] = P.name(self.d(x))
+        y = P.name(t)
+        rule = None if s.op in ("copy", "getitem", "call", "concat") else rule_for(s, self.types)
+        if pushed:
+            if rule is not None and t in pushed and any("y" in rule.reads(p) for p in rule.adjoints):
+                ynew = self.namer.fresh(f"{t}_new")
+                out.append(P.assign(ynew, P.name(t)))
+                y = P.name(ynew)
+            for x in reversed(pushed):
+                out += self.tapes.pop(x, self.ty(x))
+        for x in aliased:
+            out.append(P.assign(self.d(x), self.zero(x)))
+        out += self.contributions(s, g, y, rule)
+        for x in s.targets:
+            if x in self.A.active and x not in aliased and self.needs_reset(x):
+                out.append(P.assign(self.d(x), self.zero(x)))
+        return out
+
+    def contributions(self, s, g, y, rule):
+        out = []
+        act = lambda a: isinstance(a, Var) and a.name in self.A.active  # noqa: E731
+        gt = g[s.target]
+        if s.op == "copy":
+            a = s.args[0]
+            if act(a):
+                out.append(self.accumulate(a.name, gt, self.ty(s.target).ndim, safe=True))
+            return out
+        if s.op == "getitem":
+            a = s.args[0]
+            if not act(a):
+                return out
+            index = s.args[1:]
+            if any(isinstance(i, Var) and self.types[i.name].ndim for i in index):
+                out.append(P.expr_stmt(P.call("rt.scatter_add", P.name(self.d(a.name)),
+                                              P.atom(index[0]), gt)))
+            else:
+                out.append(P.aug(P.subscript(self.d(a.name), index), gt))
+            return out
+        if s.op == "concat":
+            axis = s.statics.get("axis", 0)
+            lo = P.const(0)
+            for a in s.args:
+                size = P.subscript(ast.Attribute(P.atom(a), "shape", ast.Load()), [Const(axis)])
+                hi = P.binop(lo, ast.Add(), size)
+                if act(a):
+                    parts = [Slice()] * axis + [Slice(lo, hi)]
+                    out.append(self.accumulate(a.name, P.subscript(gt, parts), 1, safe=True))
+                lo = hi
+            return out
+        if s.op == "call":
+            key = (id(s.callee), _argtys(s, self.types))
+            callee = self.prog.specs[key]
+            cot = []
+            for x in s.targets:
+                cot.append(g[x] if g[x] is not None else
+                           (P.call("np.zeros_like", P.name(x)) if self.ty(x).ndim else P.const(0.0)))
+            cot = cot[0] if len(cot) == 1 else ast.Tuple(cot, ast.Load())
+            grads = self.namer.fresh(f"{s.target}_grads")
+            out.append(P.assign(grads, P.subscript(
+                P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot), [Const(1)])))
+            k = 0
+            for a, ty in zip(s.args, callee.argtys):
+                if getattr(ty, "is_float", False):
+                    if act(a):
+                        out.append(self.accumulate(a.name, P.subscript(grads, [Const(k)]),
+                                                   ty.ndim, safe=True))
+                    k += 1
+            return out
+        mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
+        for k in rule.statics:
+            mapping[k] = P.const(s.statics[k]) if not isinstance(s.statics[k], str) else P.dotted(s.statics[k])
+        mapping["g"] = gt
+        mapping["y"] = y
+        res_nd = self.ty(s.target).ndim
+        for i, (p, a) in enumerate(zip(rule.params, s.args)):
+            if not act(a) or p not in rule.adjoints:
+                continue
+            contrib = P.fold(rules.substitute(rule.adjoints[p], mapping))
+            others = [b for j, b in enumerate(s.args) if j != i]
+            elementwise = rule.kind in ELEMENTWISE
+            safe = not elementwise or all(_atom_nd(b, self.types) == 0 or b == a for b in others)
+            out.append(self.accumulate(a.name, contrib, res_nd if elementwise else self.ty(a.name).ndim,
+                                       safe))
+        return out
+
+    def rev_setitem(self, s: SetItem):
+        out = []
+        arr_active = s.array in self.A.active
+        if not arr_active and s.array not in self.A.needed:
+            return out
+        if arr_active:
+            out.append(self.comment(s.loc))
+            elem = self.elem_ty(s)
+            dsub = P.subscript(self.d(s.array), s.index)
+            if isinstance(s.value, Var) and s.value.name in self.A.active:
+                out.append(self.accumulate(s.value.name, dsub, elem.ndim,
+                                           safe=self.ty(s.value.name).ndim == elem.ndim))
+            out.append(P.assign(P.subscript(self.d(s.array), s.index, store=True), P.const(0.0)))
+        if s.array in self.A.needed:
+            out += self.tapes.pop(P.subscript(s.array, s.index, store=True), self.elem_ty(s))
+        return out
+
+    # ------------------------------------------------------------------ the vjp function
+    def vjp(self):
+        f = self.spec.ir
+        A = self.A
+        self.seed = self.namer.fresh("d_out")
+        # adjoint initialisation points: each active variable at the start of its owner block
+        self.owned = {}
+        for v in sorted(A.active, key=_order(f.body, f.params)):
+            self.owned.setdefault(A.owner(v), []).append(v)
+        fwd, counts, _ = self.fwd_block(f.body, tape=True)
+        ret = f.body[-1]
+        assert isinstance(ret, Return)
+        # the value, captured before the adjoint sweep restores overwritten variables
+        values, save = [], []
+        for a in ret.values:
+            if isinstance(a, Var) and (a.name in A.pushed or any(
+                    isinstance(x, SetItem) and x.array == a.name for x in ir.walk(f.body))):
+                keep = self.namer.fresh(f"{a.name}_value")
+                val = P.name(a.name)
+                if self.ty(a.name).ndim:
+                    val = P.call(ast.Attribute(val, "copy", ast.Load()))
+                save.append(P.assign(keep, val))
+                values.append(P.name(keep))
+            else:
+                values.append(P.atom(a))
+        rev = self.rev_block(f.body)
+        predef = []
+        for v in sorted({v for v in A.pushed | A.active if v in A.sites and A.needs_dummy(v)},
+                        key=_order(f.body, f.params)):
+            predef.append(P.assign(v, self.dummy(self.ty(v))))
+        grads = []
+        for i in self.wrt:
+            p = f.params[i]
+            if p in A.active:
+                grads.append(P.name(self.d(p)))
+            else:
+                grads.append(P.call("np.zeros_like", P.name(p)) if self.ty(p).ndim else P.const(0.0))
+        value = values[0] if len(values) == 1 else ast.Tuple(values, ast.Load())
+        body = (self.tapes.init(counts) + predef + fwd + save
+                + [P.Comment("adjoint")] + rev
+                + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
+        return _fdef(self.vjp_names[self.key()], f.params + [self.seed], body)
+
+    def dummy(self, t):
+        if t.ndim == 0:
+            return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])
+        shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
+        return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+
+
+def _order(body, params):
+    seen = {p: i for i, p in enumerate(params)}
+    for s in ir.walk(body):
+        for t in ir.writes(s):
+            seen.setdefault(t, len(seen))
+    return lambda v: (seen.get(v, len(seen)), v)
+
+
+def _atom_nd(a, types):
+    if isinstance(a, Var):
+        return types[a.name].ndim
+    return 0
+
+
+def _num_or_none(a):
+    return a.value if isinstance(a, Const) else None
+
+
+def _is_one(a):
+    return isinstance(a, Const) and a.value == 1
+
+
+def _fdef(fname, params, body):
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+                         kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None,
+                           type_comment=None, lineno=0)

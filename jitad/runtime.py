@@ -1,0 +1,96 @@
+"""Run-time helpers the generated code calls as `rt.<name>`.
+
+Plain Python/NumPy functions: the `python` backend calls them as they are; the `numba`
+backend calls the `numba.njit` versions from `_runtime_jit`, so every helper here must stay
+inside Numba's nopython subset (explicit loops, no keepdims, no np.add.at).
+Guarantees: helpers never allocate when they can work in place, and `accum*`/`scatter_add`
+accumulate repeated and broadcast positions exactly (no `v[idx] += g` shortcuts).
+"""
+import numpy as np
+
+__all__ = ["reserve", "trip_count", "in_range", "accum1", "accum2", "scatter_add", "expand",
+           "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
+
+
+def reserve(buf, n):
+    """`buf` if it holds n items, else a copy at least twice as large (explicit copy loop:
+    a slice copy costs seconds of Numba compile time)."""
+    if n <= buf.shape[0]:
+        return buf
+    new = np.empty(max(n, 2 * buf.shape[0]), buf.dtype)
+    for k in range(buf.shape[0]):
+        new[k] = buf[k]
+    return new
+
+
+def trip_count(start, stop, step):
+    if step > 0:
+        return max(0, (stop - start + step - 1) // step)
+    return max(0, (start - stop - step - 1) // (-step))
+
+
+def in_range(i, stop, step):
+    return (step > 0 and i < stop) or (step < 0 and i > stop)
+
+
+def sum0(c):
+    """Sum over the leading axis (un-broadcasting a leading dimension)."""
+    return np.sum(c, axis=0)
+
+
+def accum1(d, c):
+    """d += c for rank-1 arrays, where d may be a broadcast (length-1) operand."""
+    if d.shape[0] == c.shape[0]:
+        d += c
+    else:
+        d[0] += np.sum(c)
+
+
+def accum2(d, c):
+    """d += c for rank-2 arrays, summing over axes where d has length 1."""
+    if d.shape[0] == c.shape[0] and d.shape[1] == c.shape[1]:
+        d += c
+        return
+    r = d.shape[0] != 1
+    s = d.shape[1] != 1
+    for i in range(c.shape[0]):
+        for j in range(c.shape[1]):
+            d[i if r else 0, j if s else 0] += c[i, j]
+
+
+def scatter_add(d, idx, g):
+    """d[idx] += g, accumulating repeated indices."""
+    for k in range(idx.shape[0]):
+        d[idx[k]] += g[k]
+
+
+def expand(g, axis):
+    return np.expand_dims(g, axis)
+
+
+def mean_axis(x, axis):
+    return np.sum(x, axis=axis) / x.shape[axis]
+
+
+def max_axis(x, axis):
+    if axis == 0:
+        out = x[0].copy()
+        for i in range(1, x.shape[0]):
+            for j in range(x.shape[1]):
+                if x[i, j] > out[j]:
+                    out[j] = x[i, j]
+        return out
+    out = x[:, 0].copy()
+    for i in range(x.shape[0]):
+        for j in range(1, x.shape[1]):
+            if x[i, j] > out[i]:
+                out[i] = x[i, j]
+    return out
+
+
+def min_axis(x, axis):
+    return -max_axis(-x, axis)
+
+
+def reshape_like(g, x):
+    return np.ascontiguousarray(g).reshape(x.shape)

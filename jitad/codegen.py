@@ -225,6 +225,7 @@ def _dce(fdef):
 
         walk_blocks(fdef)
         if not removed[0]:
+            _first_contribution(fdef)
             return fdef
 
 
@@ -246,3 +247,40 @@ def _strip_comments(block):
                 continue
         out.append(s)
     return out
+
+
+def _names_in(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _first_contribution(node):
+    """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
+
+    Only for scalar zeros: an array adjoint keeps its own buffer (no aliasing)."""
+    for field_name in ("body", "orelse"):
+        block = getattr(node, field_name, None)
+        if not isinstance(block, list):
+            continue
+        i = 0
+        while i < len(block):
+            s = block[i]
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                    and isinstance(s.value, ast.Constant) and s.value.value == 0.0 \
+                    and isinstance(s.value.value, float):
+                name = s.targets[0].id
+                for j in range(i + 1, len(block)):
+                    t = block[j]
+                    if isinstance(t, P.Comment):
+                        continue
+                    if name not in _names_in(t):
+                        continue
+                    if isinstance(t, ast.AugAssign) and isinstance(t.op, ast.Add) \
+                            and isinstance(t.target, ast.Name) and t.target.id == name \
+                            and name not in _names_in(t.value):
+                        block[j] = ast.Assign([ast.Name(name, ast.Store())], t.value, lineno=0)
+                        del block[i]
+                        i -= 1
+                    break
+            i += 1
+        for s in block:
+            _first_contribution(s)

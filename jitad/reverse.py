@@ -613,8 +613,16 @@ class Reverse:
                 out += self.tapes.pop(x, self.ty(x))
             return out
         out = [self.comment(s.loc)]
-        arg_names = {n for a in s.args for n in ir.atom_names(a)}
-        aliased = [x for x in s.targets if x in self.A.active and x in arg_names]
+        rule = None if s.op in ("copy", "getitem", "call", "concat") else rule_for(s, self.types)
+        arg_names = [a.name for a in s.args if isinstance(a, Var)]
+        # x = x + e: the adjoint of x passes through unchanged, no temporary, no reset
+        passthrough = None
+        if len(s.targets) == 1 and arg_names.count(t) == 1 and rule is not None:
+            p = rule.params[[i for i, a in enumerate(s.args) if isinstance(a, Var) and a.name == t][0]]
+            adj = rule.adjoints.get(p)
+            if isinstance(adj, ast.Name) and adj.id == "g":
+                passthrough = t
+        aliased = [x for x in s.targets if x in self.A.active and x in arg_names and x != passthrough]
         g = {}
         for x in s.targets:
             if x not in self.A.active:
@@ -626,7 +634,6 @@ class Reverse:
             else:
                 g[x] = P.name(self.d(x))
         y = P.name(t)
-        rule = None if s.op in ("copy", "getitem", "call", "concat") else rule_for(s, self.types)
         if pushed:
             if rule is not None and t in pushed and any("y" in rule.reads(p) for p in rule.adjoints):
                 ynew = self.namer.fresh(f"{t}_new")
@@ -636,13 +643,14 @@ class Reverse:
                 out += self.tapes.pop(x, self.ty(x))
         for x in aliased:
             out.append(P.assign(self.d(x), self.zero(x)))
-        out += self.contributions(s, g, y, rule)
+        out += self.contributions(s, g, y, rule, skip=passthrough)
         for x in s.targets:
-            if x in self.A.active and x not in aliased and self.needs_reset(x):
+            if x in self.A.active and x not in aliased and x != passthrough and self.needs_reset(x) \
+                    and self.A.sites[x][0][0] is not s:
                 out.append(P.assign(self.d(x), self.zero(x)))
-        return out
+        return out if len(out) > 1 else []
 
-    def contributions(self, s, g, y, rule):
+    def contributions(self, s, g, y, rule, skip=None):
         out = []
         act = lambda a: isinstance(a, Var) and a.name in self.A.active  # noqa: E731
         gt = g[s.target]
@@ -699,7 +707,7 @@ class Reverse:
         mapping["y"] = y
         res_nd = self.ty(s.target).ndim
         for i, (p, a) in enumerate(zip(rule.params, s.args)):
-            if not act(a) or p not in rule.adjoints:
+            if not act(a) or p not in rule.adjoints or (skip is not None and a.name == skip):
                 continue
             contrib = P.fold(rules.substitute(rule.adjoints[p], mapping))
             others = [b for j, b in enumerate(s.args) if j != i]

@@ -1,0 +1,290 @@
+"""Derivative table of jitad.eager: one line per primitive.
+
+``defvjp(f, vjp_0, vjp_1, ...)``: ``vjp_i(g, ans, *args)`` returns the adjoint of
+positional argument i of ``f(*args) == ans`` given the output adjoint ``g``
+(``None``: argument not differentiable).  Broadcasting is undone by the engine
+(core._unbroadcast), so rules may return the broadcast shape.  ``save='shapes'``:
+the rule only reads ``.shape``/``.dtype`` of array arguments and never ``ans``.
+The same subset as the compiler: elementwise math, reductions, dot/matmul/outer,
+reshape/transpose/concatenate, indexing reads and writes.
+"""
+import math
+import operator
+
+import numpy as np
+
+from .core import Masked, Sparse, defvjp, defvjp_argnum, nondiff
+
+
+# ---------------------------------------------------------------------------
+# Forward functions that are not plain numpy/math functions (argument order is
+# fixed and positional; the wrappers in ops.py / numpy_ns.py normalise calls).
+# ---------------------------------------------------------------------------
+def getitem(x, idx):
+    return x[idx]
+
+
+def setitem(x, idx, v):      # forward is core.write (copy-on-write); rule only
+    raise AssertionError("setitem is applied by core.write")
+
+
+def sum_(x, axis, keepdims):
+    return np.sum(x, axis=axis, keepdims=keepdims)
+
+
+def mean_(x, axis, keepdims):
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def max_(x, axis, keepdims):
+    return np.max(x, axis=axis, keepdims=keepdims)
+
+
+def min_(x, axis, keepdims):
+    return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def reshape(x, shape):
+    return np.reshape(x, shape)
+
+
+def transpose(x, axes):
+    return np.transpose(x, axes)
+
+
+def concatenate(axis, *xs):
+    return np.concatenate(xs, axis)
+
+
+def identity(x):
+    return x
+
+
+def copy(x):
+    return x.copy() if type(x) is np.ndarray else x
+
+
+def to_float(x):             # float(x) inside a function run by value_and_grad
+    return float(x)
+
+
+def clip(x, lo, hi):
+    return np.clip(x, lo, hi)
+
+
+def where(c, x, y):
+    return np.where(c, x, y)
+
+
+# ---------------------------------------------------------------------------
+# Helpers used by the rules
+# ---------------------------------------------------------------------------
+def _shape(x):
+    """Shape of a saved argument: an array, a core.Meta or a scalar."""
+    return getattr(x, "shape", ())
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    axis = axis if type(axis) is tuple else (axis,)
+    return tuple(a % ndim for a in axis)
+
+
+def _expand(g, x, axis, keepdims):
+    """Broadcast the adjoint of a reduction back to the shape of x."""
+    shape = _shape(x)
+    if not shape:
+        return g
+    if not keepdims:
+        g = np.expand_dims(g, _axes(axis, len(shape)))
+    return np.broadcast_to(g, shape)
+
+
+def _count(x, axis):
+    shape = _shape(x)
+    return float(np.prod([shape[a] for a in _axes(axis, len(shape))])) if shape else 1.0
+
+
+def _extreme_mask(x, ans, axis, keepdims):
+    """1/k at each of the k positions attaining the max (min) of a reduction."""
+    m = x == _expand(ans, x, axis, keepdims)
+    return m / np.sum(m, axis=axis, keepdims=True)
+
+
+def _balanced_eq(x, z, y):
+    """d max(x, y)/dx: 1 where x wins, 1/2 at ties."""
+    return (x == z) / (1.0 + (x == y))
+
+
+def _pow_dx(g, x, y):
+    if np.ndim(y) == 0 and y == 0:
+        return g * 0.0 * x
+    try:
+        return g * y * x ** (y - 1)
+    except ZeroDivisionError:          # Python float 0.0 ** negative
+        with np.errstate(divide="ignore"):
+            return g * y * np.power(float(x), y - 1)
+
+
+def _log_pos(x):
+    """log x where x > 0, else 0 (d x**y / dy is taken as 0 for x <= 0)."""
+    if np.ndim(x) == 0:
+        return math.log(x) if x > 0 else 0.0
+    return np.log(np.where(x > 0, x, 1.0))
+
+
+def _mpow_dx(g, x, y):
+    if y == 0:
+        return 0.0 * g
+    if x == 0 and y < 1:               # math.pow(0, negative) raises
+        return g * y * math.inf
+    return g * y * math.pow(x, y - 1)
+
+
+def _inside(x, lo, hi):
+    ok = np.ones(np.shape(x), bool)
+    if lo is not None:
+        ok &= x >= lo
+    if hi is not None:
+        ok &= x <= hi
+    return ok
+
+
+def _mm_dx(g, x, y):
+    """Adjoint of x in x @ y (matmul semantics, 1-D operands allowed)."""
+    if y.ndim == 1:
+        return g * y if x.ndim == 1 else np.multiply.outer(g, y)
+    if x.ndim == 1:
+        return np.matmul(y, g[..., None])[..., 0]
+    return np.matmul(g, np.swapaxes(y, -1, -2))
+
+
+def _mm_dy(g, x, y):
+    """Adjoint of y in x @ y."""
+    if x.ndim == 1:
+        return g * x if y.ndim == 1 else x[:, None] * g[..., None, :]
+    if y.ndim == 1:
+        return np.matmul(np.swapaxes(x, -1, -2), g[..., None])[..., 0]
+    return np.matmul(np.swapaxes(x, -1, -2), g)
+
+
+def _dot_dx(g, x, y):
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return g * y
+    if max(np.ndim(x), np.ndim(y)) > 2:
+        raise NotImplementedError("np.dot with >2-D operands: use np.matmul / @")
+    return _mm_dx(g, x, y)
+
+
+def _dot_dy(g, x, y):
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return g * x
+    return _mm_dy(g, x, y)
+
+
+def _part(g, axis, xs, k):
+    """Slice k of g along axis, for concatenate(xs, axis)."""
+    start = sum(x.shape[axis] for x in xs[:k])
+    idx = [slice(None)] * g.ndim
+    idx[axis] = slice(start, start + xs[k].shape[axis])
+    return g[tuple(idx)]
+
+
+def _inverse_perm(axes):
+    return tuple(np.argsort(axes)) if axes is not None else None
+
+
+# ---------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------
+# elementwise, one argument
+defvjp(np.negative,   lambda g, ans, x: -g, save="shapes")
+defvjp(np.sin,        lambda g, ans, x: g * np.cos(x))
+defvjp(np.cos,        lambda g, ans, x: -g * np.sin(x))
+defvjp(np.tan,        lambda g, ans, x: g * (1.0 + ans * ans))
+defvjp(np.exp,        lambda g, ans, x: g * ans)
+defvjp(np.expm1,      lambda g, ans, x: g * (ans + 1.0))
+defvjp(np.log,        lambda g, ans, x: g / x)
+defvjp(np.log1p,      lambda g, ans, x: g / (1.0 + x))
+defvjp(np.log2,       lambda g, ans, x: g / (x * math.log(2.0)))
+defvjp(np.log10,      lambda g, ans, x: g / (x * math.log(10.0)))
+defvjp(np.sqrt,       lambda g, ans, x: g * 0.5 / ans)
+defvjp(np.square,     lambda g, ans, x: g * 2.0 * x)
+defvjp(np.reciprocal, lambda g, ans, x: -g * ans * ans)
+defvjp(np.tanh,       lambda g, ans, x: g * (1.0 - ans * ans))
+defvjp(np.sinh,       lambda g, ans, x: g * np.cosh(x))
+defvjp(np.cosh,       lambda g, ans, x: g * np.sinh(x))
+defvjp(np.arctan,     lambda g, ans, x: g / (1.0 + x * x))
+defvjp(np.arcsin,     lambda g, ans, x: g / np.sqrt(1.0 - x * x))
+defvjp(np.arccos,     lambda g, ans, x: -g / np.sqrt(1.0 - x * x))
+defvjp(np.absolute,   lambda g, ans, x: g * np.sign(x))
+defvjp(np.fabs,       lambda g, ans, x: g * np.sign(x))
+
+# elementwise, two arguments (also the rules of the Python operators + - * / ** %)
+defvjp(np.add,        lambda g, ans, x, y: g,          lambda g, ans, x, y: g, save="shapes")
+defvjp(np.subtract,   lambda g, ans, x, y: g,          lambda g, ans, x, y: -g, save="shapes")
+defvjp(np.multiply,   lambda g, ans, x, y: g * y,      lambda g, ans, x, y: g * x)
+defvjp(np.divide,     lambda g, ans, x, y: g / y,      lambda g, ans, x, y: -g * ans / y)
+defvjp(np.power,      lambda g, ans, x, y: _pow_dx(g, x, y), lambda g, ans, x, y: g * ans * _log_pos(x))
+defvjp(np.mod,        lambda g, ans, x, y: g,          lambda g, ans, x, y: -g * np.floor_divide(x, y))
+defvjp(np.arctan2,    lambda g, ans, y, x: g * x / (x * x + y * y), lambda g, ans, y, x: -g * y / (x * x + y * y))
+defvjp(np.hypot,      lambda g, ans, x, y: g * x / ans, lambda g, ans, x, y: g * y / ans)
+defvjp(np.maximum,    lambda g, ans, x, y: g * _balanced_eq(x, ans, y), lambda g, ans, x, y: g * _balanced_eq(y, ans, x))
+defvjp(np.minimum,    lambda g, ans, x, y: g * _balanced_eq(x, ans, y), lambda g, ans, x, y: g * _balanced_eq(y, ans, x))
+defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
+defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
+
+# reductions (axis: None, int or tuple)
+defvjp(sum_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims), save="shapes")
+defvjp(mean_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) / _count(x, axis), save="shapes")
+defvjp(max_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
+defvjp(min_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
+
+# linear algebra
+defvjp(np.dot,        lambda g, ans, x, y: _dot_dx(g, x, y), lambda g, ans, x, y: _dot_dy(g, x, y))
+defvjp(np.matmul,     lambda g, ans, x, y: _mm_dx(g, x, y), lambda g, ans, x, y: _mm_dy(g, x, y))
+defvjp(np.outer,      lambda g, ans, x, y: np.reshape(g @ np.ravel(y), np.shape(x)), lambda g, ans, x, y: np.reshape(np.ravel(x) @ g, np.shape(y)))
+
+# shape and structure
+defvjp(reshape,       lambda g, ans, x, shape: np.reshape(g, _shape(x)), save="shapes")
+defvjp(transpose,     lambda g, ans, x, axes: np.transpose(g, _inverse_perm(axes)), save="shapes")
+defvjp_argnum(concatenate, lambda i, g, ans, axis, *xs: _part(g, axis, xs, i - 1), save="shapes")
+defvjp(identity,      lambda g, ans, x: g, save="shapes")
+defvjp(copy,          lambda g, ans, x: g, save="shapes")
+defvjp(to_float,      lambda g, ans, x: g, save="shapes")
+
+# indexing: x[idx] (repeated integer indices accumulate) and y[idx] = v
+defvjp(getitem,       lambda g, ans, x, idx: Sparse(x, idx, g), save="shapes")
+defvjp(setitem,       lambda g, ans, x, idx, v: Masked(g, idx), None, lambda g, ans, x, idx, v: np.array(g[idx]), save="shapes")
+
+# math module (scalars; math.* is faster than np.* on Python floats)
+defvjp(math.sin,      lambda g, ans, x: g * math.cos(x))
+defvjp(math.cos,      lambda g, ans, x: -g * math.sin(x))
+defvjp(math.tan,      lambda g, ans, x: g * (1.0 + ans * ans))
+defvjp(math.exp,      lambda g, ans, x: g * ans)
+defvjp(math.expm1,    lambda g, ans, x: g * (ans + 1.0))
+defvjp(math.log,      lambda g, ans, x, base=math.e: g / (x * math.log(base)), lambda g, ans, x, base: -g * ans / (base * math.log(base)))
+defvjp(math.log1p,    lambda g, ans, x: g / (1.0 + x))
+defvjp(math.log2,     lambda g, ans, x: g / (x * math.log(2.0)))
+defvjp(math.log10,    lambda g, ans, x: g / (x * math.log(10.0)))
+defvjp(math.sqrt,     lambda g, ans, x: g * 0.5 / ans)
+defvjp(math.tanh,     lambda g, ans, x: g * (1.0 - ans * ans))
+defvjp(math.sinh,     lambda g, ans, x: g * math.cosh(x))
+defvjp(math.cosh,     lambda g, ans, x: g * math.sinh(x))
+defvjp(math.atan,     lambda g, ans, x: g / (1.0 + x * x))
+defvjp(math.asin,     lambda g, ans, x: g / math.sqrt(1.0 - x * x))
+defvjp(math.acos,     lambda g, ans, x: -g / math.sqrt(1.0 - x * x))
+defvjp(math.atan2,    lambda g, ans, y, x: g * x / (x * x + y * y), lambda g, ans, y, x: -g * y / (x * x + y * y))
+defvjp_argnum(math.hypot, lambda i, g, ans, *xs: g * xs[i] / ans)
+defvjp(math.fabs,     lambda g, ans, x: g * ((x > 0) - (x < 0)))
+defvjp(math.pow,      lambda g, ans, x, y: _mpow_dx(g, x, y), lambda g, ans, x, y: g * ans * (math.log(x) if x > 0 else 0.0))
+
+# zero derivative almost everywhere: computed on values, recorded as constants
+nondiff(np.sign, np.floor, np.ceil, np.trunc, np.rint, np.round, np.floor_divide,
+        np.argmax, np.argmin, np.argsort, np.nonzero, np.shape, np.ndim, np.size,
+        np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less,
+        np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
+        np.logical_not, np.all, np.any, np.count_nonzero,
+        math.floor, math.ceil, math.trunc, math.isnan, math.isinf, math.isfinite,
+        operator.floordiv)

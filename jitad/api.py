@@ -54,6 +54,13 @@ class Compiled:
         return be.run(self.fn(name), args, self.gen, self.backend)
 
     @property
+    def compiled_ran(self) -> bool:
+        """True once the Numba-compiled gradient has run (not a Python fallback)."""
+        if self.backend != "numba" or self.gen.vjp is None:
+            return False
+        return len(getattr(self.fn(self.gen.vjp), "signatures", ())) > 0
+
+    @property
     def dispatcher(self):
         """The compiled `f_vjp(params..., d_out)` (a Numba dispatcher on the numba backend)."""
         return self.fn(self.gen.vjp)

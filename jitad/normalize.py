@@ -90,6 +90,7 @@ class Normalizer:
     def function(self) -> ir.Function:
         body = self.block(self.cap.tree.body)
         body = Structurer(self).lower_function(body)
+        self.check_writes(body)
         return ir.Function(self.cap.name, list(self.cap.params), body, self.cap.loc(self.cap.tree),
                            self.cap, self.callees)
 
@@ -214,6 +215,31 @@ class Normalizer:
         self.bind(node.target, var, "getitem", (arr, Var(idx)))
         head, self.out = self.out, saved
         self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
+
+    def check_writes(self, body):
+        """`y[i] = v` only on arrays this function created: a write into an argument (or a
+        view or alias of one) would mutate the caller's data and break the adjoint's replay."""
+        sites = {}
+        for s in ir.walk(body):
+            for t in ir.writes(s):
+                sites.setdefault(t, []).append(s)
+        for s in ir.walk(body):
+            if not isinstance(s, SetItem):
+                continue
+            why = None
+            if s.array in self.cap.params:
+                why = f"'{s.array}' is an argument of {self.cap.name}"
+            else:
+                for b in sites.get(s.array, []):
+                    if not (isinstance(b, Bind) and _fresh(b)):
+                        why = (f"'{s.array}' may alias another array (it is assigned from "
+                               f"{'a view or another variable' if isinstance(b, Bind) else 'a loop'})")
+                        break
+            if why:
+                raise UnsupportedError(
+                    f"{why}; jitad only writes into arrays the function creates "
+                    f"(e.g. {s.array} = {s.array}.copy() or np.zeros(...))", s.loc,
+                    "write into an array not created here")
 
     # ---------------------------------------------------------------- expressions
     def expr_into(self, node, target):
@@ -494,6 +520,20 @@ class Normalizer:
         if not isinstance(node.value, gast.Name):
             self.err(node, "only `name[index] = value` writes are supported")
         return node.value.id, self.index(node.slice, node.value.id)
+
+
+_VIEWS = ("transpose", "reshape")
+
+
+def _fresh(b: Bind) -> bool:
+    """Whether a bind always produces a new array (never a view or alias)."""
+    if b.op in ("concat",):
+        return True
+    if b.op in ("getitem", "call", "shape") or b.op in _VIEWS:
+        return False
+    if b.op == "copy":
+        return isinstance(b.args[0], Const)
+    return b.op in rules.RULES
 
 
 def _is_boolean(node) -> bool:

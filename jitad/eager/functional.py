@@ -1,0 +1,234 @@
+"""Functional entry point: ``value_and_grad(f, argnums)(*args) -> (value, grads)``.
+
+The function is run eagerly on Vars.  So that ``math.sin(x)``, ``float(x)`` and
+``y = np.zeros(n); y[i] = v`` are differentiable, f is *rebuilt* (never
+modified): ``types.FunctionType(f.__code__, patched_globals, ...)`` where the
+patched globals are a copy of f's module globals in which
+
+* the numpy and math modules are bound to jitad.eager.numpy / jitad.eager.math,
+* functions imported by name (``from math import sin``) to their eager versions,
+* the builtin ``float`` to a version that keeps Vars differentiable,
+* user functions that f refers to (helpers, itself when recursive, functions in
+  closure cells and defaults) to rebuilt copies, recursively.
+
+The rebuilt functions are memoised for one call (helpers and recursion share
+them) and made afresh on each call, so later changes to module globals are seen.
+Writes to module globals made *by f* go to the copy and are not seen by the
+module.  Library functions (numpy, scipy, the standard library, anything in
+site-packages, jitad itself) are not rebuilt; they see Vars through NumPy's
+dispatch protocols.
+"""
+import builtins
+import functools
+import math
+import sys
+import types
+
+import numpy as np
+
+from . import core, math_ns, numpy_ns, ops
+from .core import Var, ndarray
+
+# ---------------------------------------------------------------------------
+# What gets replaced
+# ---------------------------------------------------------------------------
+_MODULES = {id(np): numpy_ns, id(math): math_ns}
+_FUNCTIONS = {}
+for _name in dir(numpy_ns):
+    if not _name.startswith("_") and _name in vars(numpy_ns):
+        _orig = getattr(np, _name, None)
+        if callable(_orig) and not isinstance(_orig, type):
+            _FUNCTIONS[_orig] = getattr(numpy_ns, _name)
+for _name, _op in ops.MATH.items():
+    _FUNCTIONS[getattr(math, _name)] = _op
+_BUILTINS = {"float": ops.float_}
+
+_LIBRARIES = {"numpy", "scipy", "jitad", "autograd", "torch", "jax", "numba",
+              "pytest", "_pytest", "pluggy"}
+_STDLIB = set(getattr(sys, "stdlib_module_names", ()))
+_names_cache = {}
+
+
+def _is_user_function(fn):
+    top = (getattr(fn, "__module__", None) or "").split(".")[0]
+    if top in _LIBRARIES or top in _STDLIB:
+        return False
+    fname = fn.__code__.co_filename
+    return "site-packages" not in fname and "dist-packages" not in fname
+
+
+def _global_names(code):
+    """Names a code object (and the code nested in it) may load as globals."""
+    names = _names_cache.get(code)
+    if names is None:
+        names = set(code.co_names)
+        for c in code.co_consts:
+            if isinstance(c, types.CodeType):
+                names |= _global_names(c)
+        _names_cache[code] = names
+    return names
+
+
+class _Patcher:
+    """Rebuilds functions for one call; memoises functions and module globals."""
+
+    def __init__(self):
+        self.functions = {}
+        self.globals = {}
+
+    def replace(self, obj):
+        m = _MODULES.get(id(obj))
+        if m is not None and isinstance(obj, types.ModuleType):
+            return m
+        t = type(obj)
+        if t is types.FunctionType:
+            if _is_user_function(obj):
+                return self.rebuild(obj)
+            return obj
+        if t is functools.partial:
+            f = self.replace(obj.func)
+            return obj if f is obj.func else functools.partial(f, *obj.args, **obj.keywords)
+        try:
+            r = _FUNCTIONS.get(obj)
+        except TypeError:           # unhashable (arrays, lists, ...)
+            return obj
+        return obj if r is None else r
+
+    def _will_change(self, obj):
+        if type(obj) is types.FunctionType:
+            return _is_user_function(obj)
+        return self.replace(obj) is not obj
+
+    def rebuild(self, fn):
+        new = self.functions.get(fn)
+        if new is not None:
+            return new
+        g_orig = fn.__globals__
+        g = self.globals.get(id(g_orig))
+        if g is None:
+            g = self.globals[id(g_orig)] = dict(g_orig)
+        cells = fn.__closure__
+        fill = []
+        if cells:
+            new_cells = []
+            for cell in cells:
+                try:
+                    v = cell.cell_contents
+                except ValueError:         # empty cell: keep it shared
+                    new_cells.append(cell)
+                    continue
+                if self._will_change(v):
+                    c = types.CellType()
+                    fill.append((c, v))
+                    new_cells.append(c)
+                else:
+                    new_cells.append(cell)
+            cells = tuple(new_cells)
+        new = types.FunctionType(fn.__code__, g, fn.__name__, None, cells)
+        self.functions[fn] = new            # before recursing: cycles resolve to `new`
+        for c, v in fill:
+            c.cell_contents = self.replace(v)
+        if fn.__defaults__:
+            new.__defaults__ = tuple(self.replace(d) for d in fn.__defaults__)
+        if fn.__kwdefaults__:
+            new.__kwdefaults__ = {k: self.replace(d) for k, d in fn.__kwdefaults__.items()}
+        new.__dict__.update(fn.__dict__)
+        new.__qualname__ = fn.__qualname__
+        new.__module__ = fn.__module__
+        new.__doc__ = fn.__doc__
+        for name in _global_names(fn.__code__):
+            if name in g_orig:
+                v = g_orig[name]
+                r = self.replace(v)
+                if r is not v:
+                    g[name] = r
+            elif name in _BUILTINS:
+                g[name] = _BUILTINS[name]
+        return new
+
+
+def eager_function(f):
+    """f rebuilt so that its math/np/float names (and its helpers') are eager."""
+    return _Patcher().replace(f)
+
+
+# ---------------------------------------------------------------------------
+# value_and_grad
+# ---------------------------------------------------------------------------
+def _plain(v):
+    if type(v) is ndarray:
+        return float(v) if v.ndim == 0 and v.dtype.kind in "biuf" else v
+    if isinstance(v, (bool, int, float, np.integer, np.floating, np.bool_)):
+        return float(v)
+    return v
+
+
+def _grad_like(leaf, arg):
+    g = leaf.grad
+    if type(arg) is ndarray:
+        if g is None:
+            return np.zeros(arg.shape, dtype=leaf.value.dtype)
+        return np.asarray(g).reshape(arg.shape)
+    return 0.0 if g is None else float(g)
+
+
+def value_and_grad(f, argnums=(0,)):
+    """Return ``vg(*args) -> (value, grads)`` for a scalar-valued plain function f.
+
+    argnums: tuple of int indices of the positional arguments to differentiate
+    (an int is accepted too).  ``value`` is a float (or an ndarray if f returns
+    a non-scalar constant); ``grads`` has one entry per argnum: a float for a
+    scalar argument, an ndarray shaped like an array argument.  The caller's
+    arrays are never modified (differentiated arguments are copied; other
+    array arguments are wrapped as constant Vars, which copy before a write).
+    """
+    argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def value_and_grad_f(*args):
+        for i in argnums:
+            if not -len(args) <= i < len(args):
+                raise IndexError("argnum %d out of range for %d arguments" % (i, len(args)))
+        idx = {i % len(args) for i in argnums}
+        fn = eager_function(f)
+        leaves = {}
+        call_args = list(args)
+        for i in sorted(idx):
+            leaf = Var(args[i], requires_grad=True)
+            leaves[i] = leaf
+            call_args[i] = ops.identity(leaf)   # f may write into it; the leaf stays intact
+        for j, a in enumerate(args):
+            if j not in idx and type(a) is ndarray:
+                call_args[j] = Var(a, None)
+        with core.enable_grad():
+            out = fn(*call_args)
+            if type(out) is Var:
+                val = out.value
+                if out._node is not None:
+                    if np.size(val) != 1:
+                        raise TypeError("value_and_grad: f must return a scalar, got an "
+                                        "array of shape %s" % (np.shape(val),))
+                    out.backward()
+            else:
+                val = core.unwrap(out)
+                if isinstance(val, (list, tuple, dict)):
+                    raise TypeError("value_and_grad: f must return a scalar, got %s"
+                                    % type(out).__name__)
+        grads = tuple(_grad_like(leaves[i % len(args)], args[i % len(args)]) for i in argnums)
+        return _plain(val), grads
+
+    value_and_grad_f.__name__ = "value_and_grad_" + getattr(f, "__name__", "f")
+    value_and_grad_f.__wrapped__ = f
+    return value_and_grad_f
+
+
+def grad(f, argnums=0):
+    """Gradient only: a single value for an int argnums, a tuple for a tuple."""
+    vg = value_and_grad(f, argnums)
+    single = isinstance(argnums, int)
+
+    def grad_f(*args):
+        g = vg(*args)[1]
+        return g[0] if single else g
+
+    grad_f.__name__ = "grad_" + getattr(f, "__name__", "f")
+    return grad_f

@@ -1,0 +1,16 @@
+"""``jitad.eager.math``: the math module with differentiable versions of
+sin cos tan exp expm1 log log1p log2 log10 sqrt tanh sinh cosh atan asin acos
+atan2 hypot fabs pow (and floor/ceil/trunc/isnan/... on values).
+
+value_and_grad binds the user's ``math`` global (and names imported with
+``from math import ...``) to these.  Every other attribute is math's own.
+"""
+import math as _math
+
+from . import ops as _ops
+
+globals().update(_ops.MATH)
+
+
+def __getattr__(name):
+    return getattr(_math, name)

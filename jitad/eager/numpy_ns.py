@@ -1,0 +1,52 @@
+"""``jitad.eager.numpy``: NumPy with differentiable versions of the supported functions.
+
+value_and_grad runs the user's function with its ``np``/``numpy`` global bound
+to this module (the user's module is not changed).  Supported functions take
+and return Vars; creation functions (zeros, ones, empty, ...) return constant
+Vars so that writes into them are recorded.  Every other attribute is NumPy's
+own (np.pi, np.float64, np.linalg, ...); NumPy functions without a rule raise a
+clear error when called on a Var that requires grad.
+"""
+import numpy as _np
+
+from . import ops as _ops
+
+globals().update(_ops.ELEMENTWISE)
+
+abs = _ops.ELEMENTWISE["absolute"]
+true_divide = _ops.ELEMENTWISE["divide"]
+sum = _ops.sum
+mean = _ops.mean
+max = amax = _ops.max
+min = amin = _ops.min
+dot = _ops.dot
+matmul = _ops.matmul
+outer = _ops.outer
+reshape = _ops.reshape
+transpose = _ops.transpose
+ravel = _ops.ravel
+concatenate = _ops.concatenate
+stack = _ops.stack
+where = _ops.where
+clip = _ops.clip
+copy = _ops.copy
+zeros = _ops.zeros
+ones = _ops.ones
+empty = _ops.empty
+full = _ops.full
+eye = _ops.eye
+arange = _ops.arange
+linspace = _ops.linspace
+zeros_like = _ops.zeros_like
+ones_like = _ops.ones_like
+empty_like = _ops.empty_like
+full_like = _ops.full_like
+array = _ops.array
+asarray = _ops.asarray
+shape = _ops.shape
+ndim = _ops.ndim
+size = _ops.size
+
+
+def __getattr__(name):
+    return getattr(_np, name)

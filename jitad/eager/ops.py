@@ -1,0 +1,447 @@
+"""Eager operations built from the rules table, and their wiring.
+
+Builds the differentiable versions of the NumPy/math functions in rules.py,
+installs the operators and array methods on Var, and fills the tables used by
+Var.__array_ufunc__ / __array_function__ so that plain NumPy calls on Vars work.
+"""
+import builtins
+import math
+import operator
+
+import numpy as np
+
+from . import core, rules
+from .core import (Var, is_basic_index, make_binary, make_nondiff, make_op, make_unary,
+                   ndarray, register_view)
+
+_builtin_float = builtins.float
+
+# ---------------------------------------------------------------------------
+# Elementwise NumPy functions
+# ---------------------------------------------------------------------------
+_UNARY = [np.negative, np.sin, np.cos, np.tan, np.exp, np.expm1, np.log, np.log1p,
+          np.log2, np.log10, np.sqrt, np.square, np.reciprocal, np.tanh, np.sinh,
+          np.cosh, np.arctan, np.arcsin, np.arccos, np.absolute, np.fabs]
+_BINARY = [np.add, np.subtract, np.multiply, np.divide, np.power, np.mod, np.arctan2,
+           np.hypot, np.maximum, np.minimum, np.matmul]
+_BOOL_UFUNCS = [np.greater, np.greater_equal, np.less, np.less_equal, np.equal,
+                np.not_equal, np.logical_and, np.logical_or, np.logical_not,
+                np.isnan, np.isinf, np.isfinite]
+_STEP_UFUNCS = [np.sign, np.floor, np.ceil, np.trunc, np.rint, np.floor_divide]
+
+ELEMENTWISE = {}
+for _u in _UNARY:
+    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_unary(_u)
+for _u in _BINARY:
+    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_binary(_u)
+for _u in _BOOL_UFUNCS:
+    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_nondiff(_u, wrap=False)
+for _u in _STEP_UFUNCS:
+    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_nondiff(_u)
+
+
+def _unwrap_axis(axis):
+    if type(axis) is Var:
+        axis = axis.value
+    if isinstance(axis, (list, tuple)):
+        return tuple(int(a) for a in axis)
+    return None if axis is None else int(axis)
+
+
+def _refuse(fname, **kwargs):
+    for k, v in kwargs.items():
+        if v is not None:
+            raise NotImplementedError("jitad.eager: %s(..., %s=...) is not supported" % (fname, k))
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+_sum = make_op(rules.sum_, "sum")
+_mean = make_op(rules.mean_, "mean")
+_max = make_op(rules.max_, "max")
+_min = make_op(rules.min_, "min")
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    _refuse("sum", out=out, initial=initial, where=where)
+    return _sum(a, _unwrap_axis(axis), bool(keepdims))
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
+    _refuse("mean", out=out, where=where)
+    return _mean(a, _unwrap_axis(axis), bool(keepdims))
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _refuse("max", out=out, initial=initial, where=where)
+    return _max(a, _unwrap_axis(axis), bool(keepdims))
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _refuse("min", out=out, initial=initial, where=where)
+    return _min(a, _unwrap_axis(axis), bool(keepdims))
+
+
+# ---------------------------------------------------------------------------
+# Linear algebra
+# ---------------------------------------------------------------------------
+_dot = make_binary(np.dot)
+_outer = make_binary(np.outer)
+matmul = core.UFUNC_OPS[np.matmul]
+
+
+def dot(a, b, out=None):
+    _refuse("dot", out=out)
+    return _dot(a, b)
+
+
+def outer(a, b, out=None):
+    _refuse("outer", out=out)
+    return _outer(a, b)
+
+
+# ---------------------------------------------------------------------------
+# Shape and structure (reshape/transpose/basic indexing give views, as in NumPy)
+# ---------------------------------------------------------------------------
+_reshape = make_op(rules.reshape, "reshape")
+_transpose = make_op(rules.transpose, "transpose")
+_concatenate = make_op(rules.concatenate, "concatenate")
+_getitem = make_op(rules.getitem, "getitem")
+copy = make_unary(rules.copy, name="copy")
+identity = make_unary(rules.identity, name="identity")
+to_float = make_unary(rules.to_float, name="float")
+_copy_op = copy
+
+
+def _maybe_view(out, base, kind, info):
+    if type(base) is Var and type(out) is Var:
+        v = out.value
+        if type(v) is ndarray and v.base is not None and np.may_share_memory(v, base.value):
+            register_view(out, base, kind, info)
+    return out
+
+
+def _shape_arg(shape):
+    if type(shape) is Var:
+        shape = shape.value
+    if isinstance(shape, (list, tuple)):
+        return tuple(int(s.value if type(s) is Var else s) for s in shape)
+    return int(shape)
+
+
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    if shape is None:
+        shape = newshape
+    if order != "C":
+        raise NotImplementedError("jitad.eager: reshape(order=%r)" % (order,))
+    shape = _shape_arg(shape)
+    return _maybe_view(_reshape(a, shape), a, "reshape", shape)
+
+
+def transpose(a, axes=None):
+    axes = None if axes is None else tuple(int(i) for i in axes)
+    return _maybe_view(_transpose(a, axes), a, "transpose", axes)
+
+
+def ravel(a, order="C"):
+    return reshape(a, -1, order)
+
+
+def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
+    _refuse("concatenate", out=out, dtype=dtype)
+    arrays = list(arrays)
+    if axis is None:
+        arrays = [ravel(x) for x in arrays]
+        axis = 0
+    return _concatenate(int(axis), *arrays)
+
+
+def stack(arrays, axis=0, out=None, dtype=None, casting=None):
+    _refuse("stack", out=out, dtype=dtype)
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shape = np.shape(arrays[0].value if type(arrays[0]) is Var else arrays[0])
+    ax = axis % (len(shape) + 1)
+    new = shape[:ax] + (1,) + shape[ax:]
+    return concatenate([_reshape(x, new) for x in arrays], ax)
+
+
+_where = make_op(rules.where, "where")
+_clip = make_op(rules.clip, "clip")
+
+
+def where(condition, x=None, y=None):
+    c = condition.value if type(condition) is Var else condition
+    if x is None and y is None:
+        return np.nonzero(c)
+    return _where(c, x, y)
+
+
+_NOVALUE = object()
+
+
+def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVALUE, **kw):
+    _refuse("clip", out=out)
+    lo = a_min if a_min is not _NOVALUE else (min if min is not _NOVALUE else None)
+    hi = a_max if a_max is not _NOVALUE else (max if max is not _NOVALUE else None)
+    return _clip(a, lo, hi)
+
+
+def getitem(x, idx):
+    idx = core._norm_index(idx)
+    out = _getitem(x, idx)
+    if type(out.value) is ndarray and is_basic_index(idx):
+        register_view(out, x, "index", idx)
+    return out
+
+
+def _inverse_axes(axes):
+    return None if axes is None else tuple(int(i) for i in np.argsort(axes))
+
+
+core.VIEW_OPS.update({
+    "index": lambda base, idx: _getitem(base, idx),
+    "reshape": lambda base, shape: _reshape(base, shape),
+    "transpose": lambda base, axes: _transpose(base, axes),
+    "undo_reshape": lambda view, vi: _reshape(view, np.shape(vi.base.value)),
+    "undo_transpose": lambda view, vi: _transpose(view, _inverse_axes(vi.info)),
+})
+core.SETITEM_RULE = core.RULES[rules.setitem]
+
+
+# ---------------------------------------------------------------------------
+# Creation functions: return constant Vars, so that `y = np.zeros(n); y[i] = v`
+# records the write (a plain ndarray cannot hold a Var)
+# ---------------------------------------------------------------------------
+def _const(fn):
+    def creator(*args, **kwargs):
+        return Var(fn(*core.unwrap(args), **core.unwrap(kwargs)), None)
+    creator.__name__ = creator.__qualname__ = fn.__name__
+    creator.__doc__ = "np.%s returning a constant jitad.eager.Var" % fn.__name__
+    return creator
+
+
+zeros = _const(np.zeros)
+ones = _const(np.ones)
+empty = _const(np.empty)
+eye = _const(np.eye)
+arange = _const(np.arange)
+linspace = _const(np.linspace)
+
+
+def _like(fn):
+    def creator(a, dtype=None, *args, **kwargs):
+        av = a.value if type(a) is Var else a
+        if dtype is None and np.asarray(av).dtype.kind in "biu" and type(a) is Var \
+                and a._node is not None:
+            dtype = np.float64
+        return Var(fn(av, dtype, *args, **kwargs), None)
+    creator.__name__ = creator.__qualname__ = fn.__name__
+    return creator
+
+
+zeros_like = _like(np.zeros_like)
+ones_like = _like(np.ones_like)
+empty_like = _like(np.empty_like)
+
+
+def full(shape, fill_value, dtype=None, order="C"):
+    if type(fill_value) is Var and fill_value._node is not None:
+        return zeros(shape, dtype if dtype is not None else np.float64) + fill_value
+    return Var(np.full(_shape_arg(shape), core.unwrap(fill_value), dtype, order), None)
+
+
+def full_like(a, fill_value, dtype=None, *args, **kwargs):
+    return full(np.shape(a.value if type(a) is Var else a), fill_value,
+                dtype if dtype is not None else np.asarray(core.unwrap(a)).dtype)
+
+
+def _has_grad_var(obj):
+    if type(obj) is Var:
+        return obj._node is not None
+    if isinstance(obj, (list, tuple)):
+        return any(_has_grad_var(o) for o in obj)
+    return False
+
+
+def _build(obj):
+    """Nested lists of scalars/Vars -> one (differentiable) array Var."""
+    if isinstance(obj, (list, tuple)):
+        return stack([_build(o) for o in obj])
+    return obj if type(obj) is Var else Var(np.asarray(obj), None)
+
+
+def array(obj, dtype=None, copy=True, **kwargs):
+    if type(obj) is Var:
+        out = _copy_op(obj) if copy else obj
+        return out if dtype is None else astype(out, dtype)
+    if _has_grad_var(obj):
+        return _build(obj)
+    return Var(np.array(core.unwrap(obj), dtype=dtype, **kwargs), None)
+
+
+def asarray(obj, dtype=None, **kwargs):
+    if type(obj) is Var:
+        return obj if dtype is None else astype(obj, dtype)
+    if _has_grad_var(obj):
+        return _build(obj)
+    return Var(np.asarray(core.unwrap(obj), dtype=dtype, **kwargs), None)
+
+
+def astype(x, dtype, **kwargs):
+    dt = np.dtype(dtype)
+    if type(x) is not Var:
+        return np.asarray(x).astype(dt, **kwargs)
+    if dt.kind in "fc" and x._node is not None:
+        return copy(x) if np.asarray(x.value).dtype == dt else \
+            _astype_float(x, dt)
+    return Var(np.asarray(x.value).astype(dt, **kwargs), None)
+
+
+def _astype_float(x, dt):
+    out = copy(x)
+    out.value = np.asarray(out.value).astype(dt)
+    return out
+
+
+def shape(a):
+    return np.shape(a.value if type(a) is Var else a)
+
+
+def ndim(a):
+    return np.ndim(a.value if type(a) is Var else a)
+
+
+def size(a, axis=None):
+    return np.size(a.value if type(a) is Var else a, axis)
+
+
+for _name, _f in [("sum", sum), ("mean", mean), ("max", max), ("amax", max), ("min", min),
+                  ("amin", min), ("dot", dot), ("outer", outer), ("reshape", reshape),
+                  ("transpose", transpose), ("ravel", ravel), ("concatenate", concatenate),
+                  ("stack", stack), ("where", where), ("clip", clip), ("copy", copy),
+                  ("zeros_like", zeros_like), ("ones_like", ones_like),
+                  ("empty_like", empty_like), ("full_like", full_like), ("shape", shape),
+                  ("ndim", ndim), ("size", size), ("array", array), ("asarray", asarray)]:
+    if hasattr(np, _name):
+        core.FUNCTION_OPS[getattr(np, _name)] = _f
+
+
+# ---------------------------------------------------------------------------
+# Python operators on Var (Python semantics on values, NumPy's rules)
+# ---------------------------------------------------------------------------
+def _reflected(op):
+    def r(self, other):
+        return op(other, self)
+    return r
+
+
+def _inplace(op):
+    """a += b: NumPy updates an array in place (aliases see it); scalars rebind."""
+    def i(self, other):
+        new = op(self, other)
+        if type(self.value) is ndarray:
+            return _set_whole(self, new)
+        return new
+    return i
+
+
+def _set_whole(var, new):
+    nv = new.value if type(new) is Var else new
+    if (getattr(var, "_view_of", None) is None and type(nv) is ndarray
+            and nv.shape == var.value.shape and nv.dtype == var.value.dtype
+            and type(new) is Var and type(var._node) is not core.Leaf):
+        # whole-array update of a non-view: just rebind (value semantics)
+        var.value = nv
+        if core._grad_enabled:
+            var._node = new._node
+        core._refresh_views(var)
+        return var
+    return core.set_whole(var, new)
+
+
+def _cmp(f):
+    def c(self, other):
+        return f(self.value, other.value if type(other) is Var else other)
+    return c
+
+
+for _name, _opf, _key in [("add", operator.add, np.add), ("sub", operator.sub, np.subtract),
+                          ("mul", operator.mul, np.multiply),
+                          ("truediv", operator.truediv, np.divide),
+                          ("pow", operator.pow, np.power), ("mod", operator.mod, np.mod),
+                          ("matmul", operator.matmul, np.matmul)]:
+    _op = make_binary(_opf, _key, "__%s__" % _name)
+    setattr(Var, "__%s__" % _name, _op)
+    setattr(Var, "__r%s__" % _name, _reflected(_op))
+    setattr(Var, "__i%s__" % _name, _inplace(_op))
+
+_floordiv = make_nondiff(operator.floordiv)
+Var.__floordiv__ = _floordiv
+Var.__rfloordiv__ = _reflected(_floordiv)
+Var.__neg__ = make_unary(operator.neg, np.negative, "__neg__")
+Var.__abs__ = make_unary(operator.abs, np.absolute, "__abs__")
+Var.__pos__ = lambda self: self
+for _name, _opf in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt),
+                    ("ge", operator.ge), ("eq", operator.eq), ("ne", operator.ne)]:
+    setattr(Var, "__%s__" % _name, _cmp(_opf))
+Var.__getitem__ = getitem
+
+
+# ---------------------------------------------------------------------------
+# Array methods
+# ---------------------------------------------------------------------------
+def _shape_from_args(args):
+    return args[0] if len(args) == 1 else args
+
+
+Var.sum = lambda self, axis=None, dtype=None, out=None, keepdims=False: \
+    sum(self, axis, dtype, out, keepdims)
+Var.mean = lambda self, axis=None, dtype=None, out=None, keepdims=False: \
+    mean(self, axis, dtype, out, keepdims)
+Var.max = lambda self, axis=None, out=None, keepdims=False: max(self, axis, out, keepdims)
+Var.min = lambda self, axis=None, out=None, keepdims=False: min(self, axis, out, keepdims)
+Var.reshape = lambda self, *shape, order="C": reshape(self, _shape_from_args(shape), order)
+def _var_transpose(self, *axes):
+    if not axes or (len(axes) == 1 and axes[0] is None):
+        axes = None
+    elif len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
+        axes = tuple(axes[0])
+    return transpose(self, axes)
+
+
+Var.transpose = _var_transpose
+Var.T = property(lambda self: transpose(self))
+Var.ravel = lambda self, order="C": ravel(self, order)
+Var.flatten = lambda self, order="C": copy(ravel(self, order))
+Var.copy = lambda self: copy(self)
+Var.dot = lambda self, other: dot(self, other)
+Var.clip = lambda self, a_min=None, a_max=None: _clip(self, a_min, a_max)
+Var.astype = lambda self, dtype, **kw: astype(self, dtype, **kw)
+for _name in ("argmax", "argmin", "argsort", "nonzero", "any", "all"):
+    setattr(Var, _name, (lambda n: lambda self, *a, **k: getattr(np.asarray(self.value), n)(*a, **k))(_name))
+
+
+# ---------------------------------------------------------------------------
+# math module
+# ---------------------------------------------------------------------------
+MATH = {}
+for _f in [math.sin, math.cos, math.tan, math.exp, math.expm1, math.log1p, math.log2,
+           math.log10, math.sqrt, math.tanh, math.sinh, math.cosh, math.atan, math.asin,
+           math.acos, math.fabs]:
+    MATH[_f.__name__] = make_unary(_f)
+for _f in [math.atan2, math.pow]:
+    MATH[_f.__name__] = make_binary(_f)
+MATH["log"] = make_op(math.log, "log")
+MATH["hypot"] = make_op(math.hypot, "hypot")
+for _f in [math.floor, math.ceil, math.trunc, math.isnan, math.isinf, math.isfinite]:
+    MATH[_f.__name__] = make_nondiff(_f, wrap=False)
+
+
+def float_(x=0.0):
+    """float() inside a function run by value_and_grad: keeps Vars differentiable."""
+    if type(x) is Var:
+        return to_float(x)
+    return _builtin_float(x)

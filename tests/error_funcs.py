@@ -1,0 +1,225 @@
+"""Functions outside jitad's language subset. Each offending line carries a marker comment
+`# ERR: <what the message must name>`; tests/test_errors.py checks the error's file, line,
+caret and text against it."""
+import math
+
+import numpy as np
+
+WEIGHTS = np.ones(3)
+SCALE = 2.5
+
+
+def uses_lambda(x):
+    f = lambda t: t * 2  # ERR: lambda
+    return f(x)
+
+
+def uses_listcomp(x):
+    ys = [x * k for k in range(3)]  # ERR: list comprehension
+    return ys[0]
+
+
+def uses_list(x):
+    ys = [x, x]  # ERR: list
+    return ys[0]
+
+
+def uses_dict(x):
+    d = {"a": x}  # ERR: dict
+    return d["a"]
+
+
+def uses_with(x):
+    with open("f") as fh:  # ERR: with statement
+        pass
+    return x
+
+
+def uses_try(x):
+    try:  # ERR: try statement
+        y = x
+    except ValueError:
+        y = 0.0
+    return y
+
+
+def uses_raise(x):
+    if x > 1.0:
+        raise ValueError("no")  # ERR: raise statement
+    return x
+
+
+def uses_assert(x):
+    assert x > 0  # ERR: assert statement
+    return x
+
+
+def uses_global(x):
+    global SCALE  # ERR: global statement
+    return x
+
+
+def uses_nested_def(x):
+    def inner(t):  # ERR: nested function definition
+        return t
+    return inner(x)
+
+
+def uses_import(x):
+    import os  # ERR: import statement
+    return x
+
+
+def uses_fstring(x):
+    s = f"{x}"  # ERR: f-string
+    return x
+
+
+def uses_walrus(x):
+    if (y := x * 2) > 1:  # ERR: walrus
+        return y
+    return x
+
+
+def uses_bitand(x, n):
+    k = n & 1  # ERR: operator &
+    return x * k
+
+
+def uses_is(x):
+    if x is None:  # ERR: operator is
+        return 0.0
+    return x
+
+
+def uses_in(x, n):
+    if n in (1, 2):  # ERR: operator in
+        return x
+    return 2 * x
+
+
+def uses_chained_assign(x):
+    a = b = x  # ERR: chained assignment
+    return a + b
+
+
+def uses_for_else(x):
+    for k in range(3):  # ERR: for ... else
+        x = x * 2
+    else:
+        x = x + 1
+    return x
+
+
+def uses_bare_return(x):
+    if x > 0:
+        return  # ERR: bare `return`
+    return x
+
+
+def no_return(x):
+    y = x * 2
+    y = y + 1  # ERR: must return a value
+
+
+def uses_defaults(x, n=3):  # ERR: positional parameters
+    return x * n
+
+
+def uses_varargs(x, *rest):  # ERR: positional parameters
+    return x
+
+
+def uses_expression_statement(x):
+    np.sin(x)  # ERR: expression statements
+    return x
+
+
+def uses_unknown_call(x):
+    return np.linalg.norm(x)  # ERR: np.linalg.norm()
+
+
+def uses_unknown_method(x):
+    return x.cumsum()[0]  # ERR: .cumsum()
+
+
+def uses_global_array(x):
+    return np.sum(WEIGHTS * x)  # ERR: global array
+
+
+def uses_string(x):
+    s = "hello"  # ERR: str
+    return x
+
+
+def uses_tuple_value(x):
+    t = (x, x)  # ERR: tuple value
+    return x
+
+
+def uses_starred(x, v):
+    a = max(*v)  # ERR: star expression
+    return a * x
+
+
+def writes_argument(x, v):
+    v[0] = x  # ERR: argument
+    return np.sum(v)
+
+
+def writes_view(x, v):
+    w = v.T  # (a view of the argument)
+    w[0] = x  # ERR: may alias
+    return np.sum(w)
+
+
+def changes_rank(x, v):
+    y = x * 2.0
+    y = v * 2.0  # ERR: keep one rank
+    return np.sum(y)
+
+
+def undefined_name(x):
+    return x * not_defined_anywhere  # ERR: not defined
+
+
+def uses_tuple_unpack_from_name(x, v):
+    a, b = v  # ERR: tuple unpacking
+    return a * x
+
+
+def uses_boolean_mask(x, v):
+    return np.sum(v[v > 0.0]) * x  # ERR: boolean masks
+
+
+def axis_not_constant(x, v, k):
+    return np.sum(np.sum(v, axis=k)) * x  # ERR: constant integer
+
+
+def uses_class(x):
+    class A:  # ERR: class definition
+        pass
+    return x
+
+
+def uses_del(x):
+    y = x
+    del y  # ERR: del statement
+    return x
+
+
+def uses_yield(x):
+    yield x  # ERR: yield
+    return x
+
+
+def scalar_index(x):
+    return x[0]  # ERR: indexing a scalar
+
+
+def vector_output(x, v):
+    return v * x
+
+
+def int_recursion_without_base(x, n):
+    return int_recursion_without_base(x, n - 1) * x  # ERR: base case

@@ -1,7 +1,15 @@
-"""The `numba.njit` versions of `runtime`'s helpers (what compiled generated code calls)."""
+"""The `numba.njit` versions of `runtime`'s helpers (what compiled generated code calls).
+
+Each helper is re-bound to this module's globals, so a helper calling another helper calls
+the compiled one."""
+import types
+
 import numba
+import numpy as np  # noqa: F401  (the helpers' global `np`)
 
 from . import runtime as _py
 
 for _name in _py.__all__:
-    globals()[_name] = numba.njit(cache=True, nogil=True)(getattr(_py, _name))
+    _f = getattr(_py, _name)
+    _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
+    globals()[_name] = numba.njit(cache=True, nogil=True)(_g)

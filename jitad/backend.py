@@ -86,9 +86,17 @@ def numba_error(e, gen: Generated) -> JitadError:
             user = gen.line_map.get(int(m.group(2)))
             if user:
                 break
-    first = text.strip().splitlines()[0] if text.strip() else type(e).__name__
-    first = re.sub(r"\x1b\[[0-9;]*m", "", first)
-    msg = f"Numba could not compile the generated code: {first}"
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    detail = []
+    for line in plain.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("Failed in", "File ", "During", "<source", "^", "def ")):
+            continue
+        if line not in detail:
+            detail.append(line)
+        if len(detail) == 3:
+            break
+    msg = "Numba could not compile the generated code: " + ("; ".join(detail) or type(e).__name__)
     loc = None
     if isinstance(user, tuple):
         loc = Loc(user[0], user[1])

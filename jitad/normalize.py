@@ -403,13 +403,13 @@ class Normalizer:
             target = dest(callee.__name__)
             self.emit(Bind((target,), "call", args, self.cap.loc(node), callee=callee))
             return Var(target)
+        if obj is np.concatenate:
+            return self.concat(node, kw, hint, dest)
         prim = rules.lookup_callable(obj) if obj is not _MISSING else None
         if prim is None:
             what = _describe(func)
             self.err(node, f"call to {what} is not supported (no derivative rule; see "
                            "jitad.defvjp to add one)", f"call to {what}")
-        if obj is np.concatenate:
-            return self.concat(node, kw, hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
 
     def prim_call(self, node, prim, pre, args, kw, hint, dest):

@@ -94,7 +94,66 @@ class Analysis:
         self.loop_vars = {}
         self.needed = set()
         self.pushed = set()
+        self._check_aliasing()
         self._fix()
+
+    def _check_aliasing(self):
+        """Refuse `y[i] = v` that an alias of y (u = y, a view y[k], y.T, y.reshape) could
+        observe: the adjoint treats u as a value copied before the write, which would be a
+        silently wrong gradient. A fresh `y = ...` between the alias and the write is fine."""
+        from .normalize import _fresh
+        parents = {}   # id(stmt) -> list of (block, index) from the root
+
+        def scan(block, trail, loops):
+            for k, s in enumerate(block):
+                parents[id(s)] = (trail + [(block, k)], loops)
+                for sub, is_loop in _children(s):
+                    scan(sub, trail + [(block, k)], loops + ([id(sub)] if is_loop else []))
+        scan(self.root, [], [])
+        stmts = list(ir.walk(self.root))
+        order = {id(s): n for n, s in enumerate(stmts)}
+        writes = [s for s in stmts if isinstance(s, SetItem)]
+        for w in writes:
+            y = w.array
+            aliases = [s for s in stmts if isinstance(s, Bind) and s.args and isinstance(s.args[0], Var)
+                       and s.args[0].name == y and self._makes_alias(s)]
+            for a in aliases:
+                ta, la = parents[id(a)]
+                tw, lw = parents[id(w)]
+                shared_loop = set(la) & set(lw)
+                after = order[id(w)] > order[id(a)]
+                if not after and not shared_loop:
+                    continue
+                # the deepest block holding both: a fresh `y = ...` there, on the way from the
+                # alias to the write, ends the alias
+                k = 0
+                while k < min(len(ta), len(tw)) and ta[k][0] is tw[k][0] and ta[k][1] == tw[k][1]:
+                    k += 1
+                block = tw[k][0] if k < len(tw) else None
+                ia = ta[k][1] if k < len(ta) and ta[k][0] is block else -1
+                iw = tw[k][1] if k < len(tw) else -1
+                fresh_at = [i for i, s in enumerate(block or []) if isinstance(s, Bind)
+                            and y in s.targets and _fresh(s)]
+                if after:
+                    ok = any(ia < i < iw for i in fresh_at)
+                else:
+                    ok = any(i < iw for i in fresh_at) or any(i > ia for i in fresh_at)
+                if not ok:
+                    raise UnsupportedError(
+                        f"this write into '{y}' would also change '{a.targets[0]}', an alias of it "
+                        f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
+                        f"an alias — make a copy there ({a.targets[0]} = {y}.copy())", w.loc,
+                        "write through an alias")
+
+    def _makes_alias(self, s):
+        if s.op == "copy":
+            return True
+        if s.op in ("transpose", "reshape"):
+            return True
+        if s.op == "getitem":
+            t = self.types.get(s.target)
+            return t is not None and t.ndim > 0
+        return False
 
     def _scan(self, block, path, depth):
         for s in block:
@@ -225,6 +284,16 @@ class Analysis:
             if id(b) == bid:
                 return b
         raise KeyError(bid)
+
+
+def _children(s):
+    if isinstance(s, If):
+        return [(s.body, False), (s.orelse, False)]
+    if isinstance(s, While):
+        return [(s.cond, True), (s.body, True)]
+    if isinstance(s, For):
+        return [(s.body, True)]
+    return []
 
 
 def _blocks(block):

@@ -99,7 +99,7 @@ min(x)             = np.min(x)              :: reduce | x: g * (x == y)
 min_axis(x; axis)  = rt.min_axis(x, axis)   :: reduce | x: rt.expand(g, axis) * (x == rt.expand(y, axis))
 reshape(x, shape)  = x.reshape(shape)       :: reshape | x: rt.reshape_like(g, x)
 transpose(x)       = x.T                    :: same | x: g.T
-copy(x)            = x.copy()               :: same | x: g
+copy_array(x)      = x.copy()               :: same | x: g
 zeros(shape; dtype)      = np.zeros(shape, dtype)      :: new
 ones(shape; dtype)       = np.ones(shape, dtype)       :: new
 empty(shape; dtype)      = np.empty(shape, dtype)      :: new
@@ -114,7 +114,7 @@ _MODULES = {"math": math, "np": np}
 # Calls by object -> rule name (filled from the table plus the aliases below).
 CALLABLES: dict[int, str] = {}
 # Methods on arrays -> rule name (axis variants chosen in normalize).
-METHODS = {"reshape": "reshape", "copy": "copy", "sum": "sum", "mean": "mean", "max": "max",
+METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "mean", "max": "max",
            "min": "min", "transpose": "transpose", "dot": "dot"}
 # Reductions whose `axis=` form is a different rule.
 AXIS_FORMS = {"sum": "sum_axis", "mean": "mean_axis", "max": "max_axis", "min": "min_axis"}
@@ -189,7 +189,7 @@ def _load_table():
     for alias, target in [(np.absolute, "np.abs"), (np.sum, "sum"), (np.mean, "mean"),
                           (np.max, "max"), (np.amax, "max"), (np.min, "min"), (np.amin, "min"),
                           (np.dot, "dot"), (np.outer, "outer"), (np.reshape, "reshape"),
-                          (np.transpose, "transpose"), (np.copy, "copy"), (np.zeros, "zeros"),
+                          (np.transpose, "transpose"), (np.copy, "copy_array"), (np.zeros, "zeros"),
                           (np.ones, "ones"), (np.empty, "empty"), (np.zeros_like, "zeros_like"),
                           (np.ones_like, "ones_like"), (np.empty_like, "empty_like"),
                           (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),

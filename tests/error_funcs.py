@@ -223,3 +223,20 @@ def vector_output(x, v):
 
 def int_recursion_without_base(x, n):
     return int_recursion_without_base(x, n - 1) * x  # ERR: base case
+
+
+def write_seen_by_alias(x):
+    y = np.zeros(3)
+    u = y
+    y[0] = x  # ERR: alias
+    return np.sum(u * x)
+
+
+def write_seen_by_view_in_loop(x):
+    y = np.zeros((2, 3))
+    s = 0.0
+    for i in range(2):
+        row = y[0]
+        s = s + np.sum(row) * x
+        y[0, i] = x  # ERR: alias
+    return s

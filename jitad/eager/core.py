@@ -420,9 +420,12 @@ def nondiff(*funs):
     NONDIFF.update(funs)
 
 
-def _save(vals, shapes_only):
+def _save(vals, parents, shapes_only):
+    """Values a node keeps: with save='shapes', differentiable array inputs are
+    reduced to their Meta (static arguments such as an index array are kept)."""
     if shapes_only:
-        return tuple(Meta(v) if type(v) is ndarray else v for v in vals)
+        return tuple(Meta(v) if (p is not None and type(v) is ndarray) else v
+                     for v, p in zip(vals, parents))
     return vals
 
 
@@ -459,7 +462,8 @@ def make_op(fun, name=None):
         if fixed and len(args) > nvjps and any(p is not None for p in parents[nvjps:]):
             raise TypeError("%s: argument %d is not differentiable in jitad.eager"
                             % (op.__name__, nvjps))
-        return Var(ans, Node(vjps, tuple(parents), _save(tuple(vals), shapes_only),
+        parents = tuple(parents)
+        return Var(ans, Node(vjps, parents, _save(tuple(vals), parents, shapes_only),
                              ans if keep_ans else None))
 
     op.__name__ = name or getattr(fun, "__name__", "op")
@@ -518,7 +522,7 @@ def make_binary(fun, rule_key=None, name=None):
         ans = fun(xv, yv)
         if (xn is None and yn is None) or not _grad_enabled:
             return Var(ans, None)
-        return Var(ans, Node(vjps, (xn, yn), _save((xv, yv), True) if shapes_only
+        return Var(ans, Node(vjps, (xn, yn), _save((xv, yv), (xn, yn), True) if shapes_only
                              else (xv, yv), ans if keep_ans else None))
 
     op.__name__ = op.__qualname__ = name or getattr(fun, "__name__", "op")
@@ -588,14 +592,33 @@ class _ViewInfo:
         self.info = info      # index, or inverse axes for 'transpose'
 
 
+class _Views:
+    """Weak references to the live views of a Var (pruned as it grows; no cycles)."""
+
+    __slots__ = ("refs", "limit")
+
+    def __init__(self):
+        self.refs = []
+        self.limit = 8
+
+    def add(self, view):
+        refs = self.refs
+        if len(refs) >= self.limit:
+            refs[:] = [r for r in refs if r() is not None]
+            self.limit = 2 * len(refs) + 8
+        refs.append(weakref.ref(view))
+
+    def live(self):
+        return [w for w in (r() for r in self.refs) if w is not None]
+
+
 def register_view(view, base, kind, info):
     """Record that ``view`` aliases ``base`` (NumPy would share memory)."""
     view._view_of = _ViewInfo(base, kind, info)
     views = getattr(base, "_views", None)
     if views is None:
-        views = base._views = {}
-    k = id(view)
-    views[k] = weakref.ref(view, lambda r, d=views, k=k: d.pop(k, None))
+        views = base._views = _Views()
+    views.add(view)
     return view
 
 
@@ -606,11 +629,10 @@ VIEW_OPS = {}
 def _refresh_views(var):
     """After var changed, recompute every live view of it from its new value."""
     views = getattr(var, "_views", None)
-    if not views:
+    if views is None:
         return
-    for r in list(views.values()):
-        w = r()
-        if w is None or w._view_of.base is not var:
+    for w in views.live():
+        if w._view_of.base is not var:
             continue
         vi = w._view_of
         t = VIEW_OPS[vi.kind](var, vi.info)
@@ -801,7 +823,8 @@ class Var:
         return int(self.value)
 
     def __index__(self):
-        return self.value.__index__()
+        import operator
+        return operator.index(self.value)
 
     def __float__(self):
         if self._node is not None and _grad_enabled:
@@ -887,7 +910,8 @@ class Var:
         op = FUNCTION_OPS.get(func)
         if op is not None:
             return op(*args, **kwargs)
-        return _fallback(func, "np.%s" % func.__name__, func, args, kwargs)
+        mod = (getattr(func, "__module__", None) or "numpy").replace("numpy", "np", 1)
+        return _fallback(func, "%s.%s" % (mod, func.__name__), func, args, kwargs)
 
     # operators and methods (__add__, sum, reshape, ...) are installed by ops.py
 

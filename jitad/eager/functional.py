@@ -18,8 +18,8 @@ module.  Library functions (numpy, scipy, the standard library, anything in
 site-packages, jitad itself) are not rebuilt; they see Vars through NumPy's
 dispatch protocols.
 """
-import builtins
 import functools
+import gc
 import math
 import sys
 import types
@@ -181,44 +181,57 @@ def value_and_grad(f, argnums=(0,)):
     scalar argument, an ndarray shaped like an array argument.  The caller's
     arrays are never modified (differentiated arguments are copied; other
     array arguments are wrapped as constant Vars, which copy before a write).
+
+    Python's cyclic garbage collector is paused during the call (and restored
+    after): the graph is acyclic and freed by reference counting, and full
+    collections over a large live graph would otherwise dominate the run time.
     """
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def value_and_grad_f(*args):
+        n = len(args)
         for i in argnums:
-            if not -len(args) <= i < len(args):
-                raise IndexError("argnum %d out of range for %d arguments" % (i, len(args)))
-        idx = {i % len(args) for i in argnums}
-        fn = eager_function(f)
-        leaves = {}
-        call_args = list(args)
-        for i in sorted(idx):
-            leaf = Var(args[i], requires_grad=True)
-            leaves[i] = leaf
-            call_args[i] = ops.identity(leaf)   # f may write into it; the leaf stays intact
-        for j, a in enumerate(args):
-            if j not in idx and type(a) is ndarray:
-                call_args[j] = Var(a, None)
-        with core.enable_grad():
-            out = fn(*call_args)
-            if type(out) is Var:
-                val = out.value
-                if out._node is not None:
-                    if np.size(val) != 1:
-                        raise TypeError("value_and_grad: f must return a scalar, got an "
-                                        "array of shape %s" % (np.shape(val),))
-                    out.backward()
-            else:
-                val = core.unwrap(out)
-                if isinstance(val, (list, tuple, dict)):
-                    raise TypeError("value_and_grad: f must return a scalar, got %s"
-                                    % type(out).__name__)
-        grads = tuple(_grad_like(leaves[i % len(args)], args[i % len(args)]) for i in argnums)
-        return _plain(val), grads
+            if not -n <= i < n:
+                raise IndexError("argnum %d out of range for %d arguments" % (i, n))
+        argnums_pos = tuple(i % n for i in argnums)
+        gc_was_enabled = gc.isenabled()
+        if gc_was_enabled:
+            gc.disable()
+        try:
+            return _value_and_grad(eager_function(f), args, argnums_pos)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
 
     value_and_grad_f.__name__ = "value_and_grad_" + getattr(f, "__name__", "f")
     value_and_grad_f.__wrapped__ = f
     return value_and_grad_f
+
+
+def _value_and_grad(fn, args, argnums):
+    leaves = {}
+    call_args = list(args)
+    for i in sorted(set(argnums)):
+        leaf = leaves[i] = Var(args[i], requires_grad=True)   # copies the value
+        call_args[i] = ops.identity(leaf)   # f may write into it; the leaf stays intact
+    for j, a in enumerate(args):
+        if j not in leaves and type(a) is ndarray:
+            call_args[j] = Var(a, None)     # constant; copy-on-write protects the caller
+    with core.enable_grad():
+        out = fn(*call_args)
+        if type(out) is Var:
+            val = out.value
+            if out._node is not None:
+                if np.size(val) != 1:
+                    raise TypeError("value_and_grad: f must return a scalar, got an "
+                                    "array of shape %s" % (np.shape(val),))
+                out.backward()
+        else:
+            val = core.unwrap(out)
+            if isinstance(val, (list, tuple, dict)):
+                raise TypeError("value_and_grad: f must return a scalar, got %s"
+                                % type(out).__name__)
+    return _plain(val), tuple(_grad_like(leaves[i], args[i]) for i in argnums)
 
 
 def grad(f, argnums=0):

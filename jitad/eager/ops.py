@@ -54,6 +54,11 @@ def _refuse(fname, **kwargs):
             raise NotImplementedError("jitad.eager: %s(..., %s=...) is not supported" % (fname, k))
 
 
+def _lists(a):
+    """A list/tuple holding Vars that require grad -> one stacked Var."""
+    return _build(a) if isinstance(a, (list, tuple)) and _has_grad_var(a) else a
+
+
 # ---------------------------------------------------------------------------
 # Reductions
 # ---------------------------------------------------------------------------
@@ -65,22 +70,22 @@ _min = make_op(rules.min_, "min")
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     _refuse("sum", out=out, initial=initial, where=where)
-    return _sum(a, _unwrap_axis(axis), bool(keepdims))
+    return _sum(_lists(a), _unwrap_axis(axis), bool(keepdims))
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     _refuse("mean", out=out, where=where)
-    return _mean(a, _unwrap_axis(axis), bool(keepdims))
+    return _mean(_lists(a), _unwrap_axis(axis), bool(keepdims))
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     _refuse("max", out=out, initial=initial, where=where)
-    return _max(a, _unwrap_axis(axis), bool(keepdims))
+    return _max(_lists(a), _unwrap_axis(axis), bool(keepdims))
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     _refuse("min", out=out, initial=initial, where=where)
-    return _min(a, _unwrap_axis(axis), bool(keepdims))
+    return _min(_lists(a), _unwrap_axis(axis), bool(keepdims))
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,337 @@
+"""Reference gradients and comparison helpers for the jitad test corpus.
+
+* :func:`central_fd` -- central finite differences (no AD at all);
+* :func:`autograd_grad` -- autograd on a copy of the function whose ``np`` is
+  ``autograd.numpy`` and whose ``math`` is a shim onto ``autograd.numpy``;
+* :func:`reference_grads` -- autograd when the case allows it, else FD;
+* :func:`assert_grads_close`, :func:`snapshot`, :func:`assert_unchanged`.
+
+Gradients are returned as a tuple with one entry per index in ``wrt``, each
+shaped like the corresponding argument (a Python float for a scalar argument,
+an ``ndarray`` otherwise).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import types
+from typing import Any, Sequence
+
+import numpy as np
+
+# ---------------------------------------------------------------------------
+# small utilities
+# ---------------------------------------------------------------------------
+
+
+def _unwrap(fn):
+    """Follow ``__wrapped__`` (functools.wraps / decorator objects) to the
+    plain Python function."""
+    seen = set()
+    while hasattr(fn, "__wrapped__") and id(fn) not in seen:
+        seen.add(id(fn))
+        fn = fn.__wrapped__
+    return fn
+
+
+def _is_float_scalar(v) -> bool:
+    return isinstance(v, (float, np.floating)) and not isinstance(v, bool)
+
+
+def _as_float(v) -> float:
+    """Function value -> Python float (accepts 0-d arrays and NumPy scalars)."""
+    return float(np.asarray(v, dtype=np.float64))
+
+
+def _check_wrt(args, wrt):
+    for k in wrt:
+        a = args[k]
+        if isinstance(a, np.ndarray):
+            if a.dtype.kind != "f":
+                raise TypeError(f"argument {k} has dtype {a.dtype}; only float arrays are differentiable")
+        elif not _is_float_scalar(a):
+            raise TypeError(f"argument {k} is {type(a).__name__}; only float scalars/arrays are differentiable")
+
+
+# ---------------------------------------------------------------------------
+# finite differences
+# ---------------------------------------------------------------------------
+
+
+def central_fd(fn, args: Sequence[Any], wrt: Sequence[int], eps: float = 1e-6,
+               upcast_float32: bool = True, order: int = 2):
+    """Central finite differences of the scalar function ``fn(*args)`` with
+    respect to each argument index in ``wrt``.
+
+    The step for element ``x`` is ``h = eps * max(1, |x|)``.  ``order=2`` is
+    the plain 2-point stencil ``(f(x+h) - f(x-h)) / 2h`` (error ~1e-9 for the
+    corpus with the default eps); ``order=4`` is the 4-point stencil
+    ``(8 (f(x+h) - f(x-h)) - (f(x+2h) - f(x-2h))) / 12h``, which with
+    ``eps=1e-4`` is good to ~1e-11 (used by :func:`reference_grads`).  The
+    arguments are never modified: every evaluation gets copies.
+
+    float32 arguments: with ``upcast_float32`` (default) every float32 array
+    argument is cast to float64 for *all* evaluations, i.e. the reference is
+    the gradient of the same mathematical function evaluated in double
+    precision (safe for functions that do not depend on the dtype, which is
+    true for the corpus).  Compare a float32 gradient against it with a
+    float32 tolerance.  Without upcasting the step is raised to at least
+    ``1e-2`` for float32 arguments, which is only good to ~1e-3.
+    """
+    _check_wrt(args, wrt)
+    base = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            if upcast_float32 and a.dtype == np.float32:
+                a = a.astype(np.float64)
+            base.append(a.copy())
+        else:
+            base.append(a)
+
+    def call(override_k=None, override_v=None):
+        call_args = []
+        for k, a in enumerate(base):
+            if k == override_k:
+                call_args.append(override_v)
+            elif isinstance(a, np.ndarray):
+                call_args.append(a.copy())
+            else:
+                call_args.append(a)
+        return _as_float(fn(*call_args))
+
+    if order not in (2, 4):
+        raise ValueError("order must be 2 or 4")
+
+    def stencil(eval_at, x0, h, dtype=np.float64):
+        # eval_at(v): function value with the element set to v; points are
+        # rounded to the argument's dtype so the step actually taken is used
+        if order == 2:
+            xp = float(dtype(x0 + h))
+            xm = float(dtype(x0 - h))
+            return (eval_at(xp) - eval_at(xm)) / (xp - xm)
+        h = float(dtype(x0 + h)) - x0  # a step that is exact in binary
+        d1 = eval_at(x0 + h) - eval_at(x0 - h)
+        d2 = eval_at(x0 + 2.0 * h) - eval_at(x0 - 2.0 * h)
+        return (8.0 * d1 - d2) / (12.0 * h)
+
+    grads = []
+    for k in wrt:
+        a = base[k]
+        if isinstance(a, np.ndarray):
+            step = eps if a.dtype != np.float32 else max(eps, 1e-2)
+            g = np.zeros(a.shape, dtype=np.float64)
+            for ix in np.ndindex(*a.shape):
+                x0 = float(a[ix])
+
+                def eval_at(v, ix=ix, a=a, k=k):
+                    p = a.copy()
+                    p[ix] = v
+                    return call(k, p)
+
+                g[ix] = stencil(eval_at, x0, step * max(1.0, abs(x0)), a.dtype.type)
+            grads.append(g)
+        else:
+            x0 = float(a)
+            g = stencil(lambda v, k=k: call(k, v), x0, eps * max(1.0, abs(x0)))
+            grads.append(float(g))
+    return tuple(grads)
+
+
+# ---------------------------------------------------------------------------
+# autograd reference
+# ---------------------------------------------------------------------------
+
+_MATH_TO_ANP = {
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "asin": "arcsin",
+    "acos": "arccos",
+    "atan": "arctan",
+    "sinh": "sinh",
+    "cosh": "cosh",
+    "tanh": "tanh",
+    "exp": "exp",
+    "expm1": "expm1",
+    "log": "log",
+    "log1p": "log1p",
+    "log10": "log10",
+    "log2": "log2",
+    "sqrt": "sqrt",
+    "atan2": "arctan2",
+    "hypot": "hypot",
+    "fabs": "abs",
+    "pow": "power",
+}
+
+_math_shim = None
+
+
+def autograd_math_shim():
+    """A module object that looks like ``math`` but whose differentiable
+    functions are the ``autograd.numpy`` ones (constants such as ``pi`` and
+    every other attribute are copied from ``math``)."""
+    global _math_shim
+    if _math_shim is None:
+        import autograd.numpy as anp
+
+        shim = types.ModuleType("math_autograd_shim")
+        for name in dir(math):
+            if not name.startswith("__"):
+                setattr(shim, name, getattr(math, name))
+        for name, anp_name in _MATH_TO_ANP.items():
+            setattr(shim, name, getattr(anp, anp_name))
+        _math_shim = shim
+    return _math_shim
+
+
+def autograd_rebuild(fn):
+    """Copy of ``fn`` whose globals see ``autograd.numpy`` as ``np`` and the
+    math shim as ``math``; every other function defined in the same module as
+    ``fn`` (helpers, recursive calls) is rebuilt the same way, sharing the new
+    globals dict."""
+    import autograd.numpy as anp
+
+    fn = _unwrap(fn)
+    module_name = fn.__module__
+    g = dict(fn.__globals__)
+    for key, val in list(g.items()):
+        if val is np:
+            g[key] = anp
+        elif val is math:
+            g[key] = autograd_math_shim()
+    g["np"] = anp
+    g["math"] = autograd_math_shim()
+
+    def rebuild(f):
+        return types.FunctionType(f.__code__, g, f.__name__, f.__defaults__, f.__closure__)
+
+    for key, val in list(g.items()):
+        plain = _unwrap(val) if callable(val) else val
+        if isinstance(plain, types.FunctionType) and plain.__module__ == module_name:
+            g[key] = rebuild(plain)
+    return rebuild(fn)
+
+
+def autograd_grad(fn, args: Sequence[Any], wrt: Sequence[int]):
+    """Gradients of ``fn(*args)`` with respect to ``args[k]`` for ``k`` in
+    ``wrt``, computed by autograd on a rebuilt copy of ``fn``."""
+    import autograd
+
+    _check_wrt(args, wrt)
+    f = autograd_rebuild(fn)
+    grads = []
+    for k in wrt:
+        call_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        if not isinstance(call_args[k], np.ndarray):
+            call_args[k] = float(call_args[k])
+        g = autograd.grad(f, argnum=k)(*call_args)
+        if isinstance(args[k], np.ndarray):
+            g = np.asarray(g, dtype=np.float64).reshape(args[k].shape)
+        else:
+            g = float(g)
+        grads.append(g)
+    return tuple(grads)
+
+
+def autograd_value(fn, args):
+    """Value of the autograd-rebuilt function (sanity check of the rebuild)."""
+    f = autograd_rebuild(fn)
+    return _as_float(f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args]))
+
+
+def reference_grads(case, args=None):
+    """Reference gradients for a corpus ``Case``: autograd where
+    ``case.autograd`` is true, central finite differences otherwise."""
+    if args is None:
+        args = case.make_args()
+    if case.autograd:
+        return autograd_grad(case.fn, args, case.wrt)
+    return central_fd(case.fn, args, case.wrt, eps=1e-4, order=4)
+
+
+# ---------------------------------------------------------------------------
+# comparison and mutation checks
+# ---------------------------------------------------------------------------
+
+
+def assert_grads_close(actual, expected, rtol: float = 1e-6, atol: float = 1e-8, label: str = ""):
+    """Elementwise ``|actual - expected| <= atol + rtol * |expected|`` for
+    every entry of two gradient tuples.  Shapes must match exactly (a scalar
+    gradient must be a scalar, an array gradient an array of the argument's
+    shape)."""
+    prefix = f"[{label}] " if label else ""
+    if not isinstance(actual, (tuple, list)):
+        raise AssertionError(f"{prefix}gradients must be a tuple, got {type(actual).__name__}")
+    if len(actual) != len(expected):
+        raise AssertionError(f"{prefix}expected {len(expected)} gradients, got {len(actual)}")
+    for n, (a, e) in enumerate(zip(actual, expected)):
+        e_arr = np.asarray(e, dtype=np.float64)
+        a_arr = np.asarray(a)
+        if a_arr.shape != e_arr.shape:
+            raise AssertionError(
+                f"{prefix}gradient #{n}: shape {a_arr.shape} != expected {e_arr.shape}")
+        if a_arr.dtype.kind not in "fiu":
+            raise AssertionError(f"{prefix}gradient #{n}: non-numeric dtype {a_arr.dtype}")
+        a_arr = a_arr.astype(np.float64)
+        if not np.all(np.isfinite(a_arr)):
+            raise AssertionError(f"{prefix}gradient #{n}: non-finite values {a_arr}")
+        err = np.abs(a_arr - e_arr)
+        bound = atol + rtol * np.abs(e_arr)
+        if not np.all(err <= bound):
+            worst = np.unravel_index(np.argmax(err - bound), err.shape) if err.ndim else ()
+            raise AssertionError(
+                f"{prefix}gradient #{n} mismatch (rtol={rtol}, atol={atol}); "
+                f"worst at {worst}: actual={a_arr[worst]!r} expected={e_arr[worst]!r} "
+                f"abs err={err[worst]:.3e}\nactual=\n{a_arr}\nexpected=\n{e_arr}")
+
+
+def snapshot(args):
+    """Deep copy of an argument tuple (to detect mutation of user arrays)."""
+    return copy.deepcopy(tuple(args))
+
+
+def assert_unchanged(args, snap, label: str = ""):
+    """Every argument equals (bitwise, same dtype and shape) its snapshot."""
+    prefix = f"[{label}] " if label else ""
+    if len(args) != len(snap):
+        raise AssertionError(f"{prefix}argument count changed")
+    for k, (a, s) in enumerate(zip(args, snap)):
+        if isinstance(s, np.ndarray):
+            if not isinstance(a, np.ndarray):
+                raise AssertionError(f"{prefix}argument {k} is no longer an array")
+            if a.dtype != s.dtype or a.shape != s.shape:
+                raise AssertionError(
+                    f"{prefix}argument {k} changed dtype/shape: {a.dtype}{a.shape} vs {s.dtype}{s.shape}")
+            if not np.array_equal(a, s, equal_nan=True):
+                raise AssertionError(f"{prefix}argument {k} was mutated:\n{a}\nwas\n{s}")
+        else:
+            if type(a) is not type(s) or not (a == s or (a != a and s != s)):
+                raise AssertionError(f"{prefix}argument {k} changed: {a!r} vs {s!r}")
+
+
+# ---------------------------------------------------------------------------
+# one-call check for a gradient implementation
+# ---------------------------------------------------------------------------
+
+
+def check_value_and_grad(case, vg, label: str | None = None):
+    """Run ``value, grads = vg(*args)`` on fresh arguments of ``case`` and
+    check: the arguments were not mutated, ``value`` equals the plain
+    function's value, and ``grads`` match :func:`reference_grads` within the
+    case's tolerance.  ``vg`` is e.g. ``jitad.value_and_grad(case.fn,
+    wrt=case.wrt)``.  Returns ``(value, grads)``."""
+    label = label or case.name
+    args = case.make_args()
+    snap = snapshot(args)
+    value, grads = vg(*args)
+    assert_unchanged(args, snap, label)
+    expected_value = _as_float(case.fn(*case.make_args()))
+    v = _as_float(value)
+    v_tol = max(case.atol, 1e-12) + max(case.rtol, 1e-12) * abs(expected_value)
+    if not abs(v - expected_value) <= v_tol:
+        raise AssertionError(f"[{label}] value {v!r} != plain function value {expected_value!r}")
+    assert_grads_close(tuple(grads), reference_grads(case), rtol=case.rtol, atol=case.atol,
+                       label=label)
+    return value, grads

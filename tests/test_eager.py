@@ -1,0 +1,585 @@
+"""Tests of jitad.eager (the eager, tape-based mode).
+
+Every gradient is compared with an independent reference: central finite
+differences (always), and autograd where the function is expressible in it.
+"""
+import math
+import sys
+import time
+from math import exp as math_exp   # a name imported from math: must be routed too
+
+import numpy as np
+import pytest
+
+from jitad import eager
+from jitad.eager import Var, no_grad, tape_size, value_and_grad
+
+autograd = pytest.importorskip("autograd")
+import autograd.numpy as anp  # noqa: E402
+
+RTOL, ATOL = 1e-6, 1e-8
+
+
+# ---------------------------------------------------------------------------
+# references
+# ---------------------------------------------------------------------------
+def fd_grad(f, args, argnums, eps=1e-6):
+    """Central finite differences of a scalar function f(*args) (plain NumPy)."""
+    grads = []
+    for k in argnums:
+        a = args[k]
+        if isinstance(a, np.ndarray):
+            g = np.zeros(a.shape)
+            for i in np.ndindex(a.shape):
+                hi = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in args]
+                lo = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in args]
+                hi[k][i] += eps
+                lo[k][i] -= eps
+                g[i] = (float(f(*hi)) - float(f(*lo))) / (2 * eps)
+            grads.append(g)
+        else:
+            hi, lo = list(args), list(args)
+            hi[k] = a + eps
+            lo[k] = a - eps
+            grads.append((float(f(*hi)) - float(f(*lo))) / (2 * eps))
+    return tuple(grads)
+
+
+class _AutogradMath:
+    """The math module, onto autograd.numpy (for autograd references)."""
+    def __getattr__(self, name):
+        alias = {"atan2": "arctan2", "fabs": "abs", "pow": "power", "atan": "arctan"}
+        return getattr(anp, alias.get(name, name), getattr(math, name, None))
+
+
+def autograd_grad(f, args, argnums):
+    """autograd on a rebuilt copy of f (and its helpers) using autograd.numpy."""
+    import types
+    shim = _AutogradMath()
+    memo = {}
+
+    def rebuild(fn):
+        if fn in memo:
+            return memo[fn]
+        g = dict(fn.__globals__)
+        new = memo[fn] = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__,
+                                            fn.__closure__)
+        for name, v in fn.__globals__.items():
+            if v is np:
+                g[name] = anp
+            elif v is math:
+                g[name] = shim
+            elif v is math_exp:
+                g[name] = anp.exp
+            elif isinstance(v, types.FunctionType) and v.__module__ == __name__ \
+                    and name in fn.__code__.co_names:
+                g[name] = rebuild(v)
+        return new
+
+    return autograd.grad(rebuild(f), tuple(argnums))(*args)
+
+
+def assert_close(actual, expected, rtol=RTOL, atol=ATOL):
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        assert np.shape(a) == np.shape(e), (np.shape(a), np.shape(e))
+        np.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+
+
+def check(f, args, argnums, use_autograd=True, rtol=RTOL, atol=ATOL, fd_rtol=1e-5, fd_atol=1e-6):
+    """value_and_grad(f) against f's own value, finite differences and autograd."""
+    snap = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+    value, grads = value_and_grad(f, argnums)(*args)
+    for a, s in zip(args, snap):       # never mutates the caller's arrays
+        if isinstance(s, np.ndarray):
+            np.testing.assert_array_equal(a, s)
+    assert isinstance(value, float)
+    fresh = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+    np.testing.assert_allclose(value, float(f(*fresh)), rtol=1e-12, atol=1e-12)
+    for k, g in zip(argnums, grads):
+        if isinstance(args[k], np.ndarray):
+            assert isinstance(g, np.ndarray) and g.shape == args[k].shape
+        else:
+            assert isinstance(g, float)
+    assert_close(grads, fd_grad(f, args, argnums), rtol=fd_rtol, atol=fd_atol)
+    if use_autograd:
+        assert_close(grads, autograd_grad(f, args, argnums), rtol=rtol, atol=atol)
+    return value, grads
+
+
+rng = np.random.default_rng(1234)
+
+
+# ---------------------------------------------------------------------------
+# the issue's example: Var API, backward, .grad
+# ---------------------------------------------------------------------------
+def f_issue(x, w):
+    return np.sum(np.tanh(x * w) ** 2) + w * np.sum(x)
+
+
+def test_issue_example_var_api():
+    xv, wv = np.array([1.0, 2.0]), 0.5
+    x = Var(xv, requires_grad=True)
+    w = Var(wv, requires_grad=True)
+    y = f_issue(x, w)
+    y.backward()
+    assert isinstance(x.grad, np.ndarray) and x.grad.shape == (2,)
+    assert isinstance(w.grad, float)
+    assert_close((x.grad, w.grad), fd_grad(f_issue, (xv, wv), (0, 1)), rtol=1e-5)
+    assert_close((x.grad, w.grad), autograd_grad(f_issue, (xv, wv), (0, 1)))
+
+
+def test_backward_with_cotangent_for_nonscalar_output():
+    xv = rng.normal(size=(2, 3))
+    c = rng.normal(size=(2, 3))
+    x = Var(xv, requires_grad=True)
+    y = np.sin(x) * x
+    y.backward(c)
+    ref = autograd_grad(lambda x: np.sum(np.sin(x) * x * c), (xv,), (0,))
+    assert_close((x.grad,), ref)
+    with pytest.raises(RuntimeError, match="cotangent"):
+        (np.sin(Var(xv, requires_grad=True))).backward()
+
+
+# ---------------------------------------------------------------------------
+# control flow, math functions, helpers, recursion
+# ---------------------------------------------------------------------------
+def f_control(x, y):
+    s = 0.0
+    if x > y:
+        s = x * y
+    else:
+        s = x - y
+    k = 0
+    while s < 10.0 and k < 50:       # data-dependent trip count
+        s = s * 1.5 + math.sin(x)
+        k += 1
+    if int(k) % 2 == 0:
+        s = s + y
+    return s
+
+
+@pytest.mark.parametrize("x,y", [(1.3, 0.4), (0.2, 0.9), (-0.7, -0.1)])
+def test_if_and_while_on_data(x, y):
+    check(f_control, (x, y), (0, 1))
+
+
+def f_math(x, y):
+    a = math.sin(x) * math.cos(y) + math.tan(0.3 * x)
+    b = math.exp(0.5 * x) + math.log(y) + math.log1p(x * x) + math.sqrt(x * x + y)
+    c = math.tanh(x - y) + math.atan2(y, x) + math.hypot(x, y) + math.fabs(x - 2.0 * y)
+    d = math.pow(y, 1.7) + math.pow(x * x + 1.0, y) + math_exp(-y)
+    e = abs(y - x) + max(x, y) + x ** 3 - 1.0 / y + (x + 5.0) % 2.0
+    return a * b + c - d + e
+
+
+@pytest.mark.parametrize("x,y", [(0.7, 1.9), (1.4, 0.35)])
+def test_math_functions(x, y):
+    check(f_math, (x, y), (0, 1))
+
+
+def f_float_and_log_base(x, y):
+    return float(x) * math.log(y + 2.0, 3.0) + float(x * y) ** 2
+
+
+def test_float_and_two_argument_log_are_differentiable_in_value_and_grad():
+    check(f_float_and_log_base, (0.8, 1.7), (0, 1), use_autograd=False)
+
+
+def helper_poly(a, x):
+    return a * x * x + helper_inner(x)
+
+
+def helper_inner(x):
+    return math.sin(x) * 2.0
+
+
+def rec_power(x, n):
+    if n == 0:
+        return 1.0
+    return x * rec_power(x, n - 1)
+
+
+def rec_fib_like(x, n):
+    if n <= 1:
+        return math.sin(x) + n
+    return rec_fib_like(x, n - 1) * 0.5 + rec_fib_like(x * 1.1, n - 2)
+
+
+def f_helpers(x, a):
+    return helper_poly(a, x) + rec_power(x, 5) + rec_fib_like(x, 6)
+
+
+def test_helper_calls_and_recursion():
+    check(f_helpers, (0.8, 1.3), (0, 1))
+    # the user's module is not changed by the rebuilding
+    assert globals()["math"] is math and globals()["np"] is np
+    assert f_helpers.__globals__["helper_poly"] is helper_poly
+
+
+def test_closure_helper_and_partial():
+    import functools
+
+    def make(scale):
+        def inner(x):
+            return math.cos(x) * scale
+        def outer(x, y):
+            return inner(x) * y + math.sin(y)
+        return outer
+
+    f = make(3.0)
+    check(f, (0.4, 1.1), (0, 1), use_autograd=False)
+    g = functools.partial(lambda s, x: math.exp(s * x), 0.5)
+    v, (gx,) = value_and_grad(g, (0,))(1.2)
+    np.testing.assert_allclose(gx, 0.5 * math.exp(0.6), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# arrays: elementwise, broadcasting, reductions, linear algebra, shapes
+# ---------------------------------------------------------------------------
+def f_elementwise(A, b):
+    B = np.sin(A) * np.cos(b) + np.exp(0.1 * A) - np.log(A * A + 1.0) + np.log1p(np.abs(A))
+    C = np.sqrt(B * B + 1.0) + np.tanh(B) + np.tan(0.2 * A) + np.arctan2(A, b + 3.0)
+    D = np.hypot(A, b) + np.maximum(A, b) + np.minimum(A, 0.5) + np.sign(A) * A
+    E = np.where(A > 0.0, A * b, -A) + np.clip(A, -0.5, 0.5) + A ** 2 / (1.0 + b ** 2)
+    return np.sum(B + C + D + E - np.absolute(b))
+
+
+def test_numpy_elementwise_and_broadcasting():
+    A = rng.normal(size=(3, 4))
+    b = rng.normal(size=4)
+    check(f_elementwise, (A, b), (0, 1))
+
+
+def f_reductions(A, c):
+    s = np.sum(A * c, axis=0)                  # (4,)
+    m = np.mean(A, axis=1, keepdims=True)      # (3, 1)
+    M = np.max(A * c, axis=1)                  # (3,)
+    n = A.min(axis=0)                          # (4,)
+    return np.sum(s * n) + np.sum(m * c) + np.dot(M, M) + A.max() * np.mean(A) + c.sum()
+
+
+def test_reductions_with_axis():
+    A = rng.normal(size=(3, 4))
+    c = rng.normal(size=(3, 1))
+    check(f_reductions, (A, c), (0, 1))
+
+
+def test_max_min_ties_split_the_gradient():
+    # at ties the gradient is split evenly between the arguments (autograd's convention)
+    X = np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 0.5]])
+    f = lambda X: np.sum(np.max(X, axis=1)) + np.min(X[:, :2]) + np.maximum(X[0, 1], X[0, 2])  # noqa: E731
+    _, (g,) = value_and_grad(f, (0,))(X)
+    assert_close((g,), autograd_grad(f, (X,), (0,)))
+    np.testing.assert_allclose(g, [[1.0, 1.0, 1.0], [0.5, 0.5, 0.0]])   # min at [0, 0]
+
+
+def f_linalg(A, B, v):
+    u = np.dot(A, v)                                       # (3,)
+    return (np.sum(np.dot(A, B) ** 2) + np.dot(u, u) + np.sum(A.T @ u)
+            + np.sum(np.outer(v, u) * 0.5) + v @ v + np.sum((A @ B) @ B.T @ v))
+
+
+def test_dot_matmul_outer():
+    A = rng.normal(size=(3, 4))
+    B = rng.normal(size=(4, 2))
+    v = rng.normal(size=4)
+    check(f_linalg, (A, B, v), (0, 1, 2))
+
+
+def f_shapes(A, b):
+    R = np.reshape(A, (2, 6)).T                         # (6, 2)
+    T = np.transpose(np.reshape(A, (3, 2, 2)), (2, 0, 1))
+    C = np.concatenate([A, np.reshape(b, (1, 4)), A[:1] * 2.0], axis=0)
+    z = np.zeros_like(b) + np.ones(4) * 0.5
+    return (np.sum(R[:, 0] * R[:, 1]) + np.sum(T[1] ** 3) + np.sum(C ** 2 * 0.1)
+            + np.sum(A.ravel() * np.concatenate([b, b, b])) + np.sum(z * b) + A.shape[0])
+
+
+def test_reshape_transpose_concatenate():
+    A = rng.normal(size=(3, 4))
+    b = rng.normal(size=4)
+    check(f_shapes, (A, b), (0, 1))
+
+
+def f_gather(x, X, idx, rows):
+    return (np.sum(x[idx] ** 2 * 0.5) + np.sum(np.tanh(X[rows])) + x[2] * X[1, 2]
+            + np.sum(x[1:4] * X[0, ::2][:3]) + np.sum(X[:, 1]) * x[-1])
+
+
+def test_gather_with_repeated_indices():
+    x = rng.normal(size=6)
+    X = rng.normal(size=(4, 5))
+    idx = np.array([0, 3, 3, 3, 5, 0])
+    rows = np.array([2, 2, 0])
+    check(f_gather, (x, X, idx, rows), (0, 1))
+
+
+# ---------------------------------------------------------------------------
+# in-place writes
+# ---------------------------------------------------------------------------
+def f_writes(x, w):
+    n = x.shape[0]
+    y = np.zeros(n)
+    for i in range(n):
+        y[i] = math.sin(x[i]) * w           # write into a created array
+    for i in range(n - 1):
+        y[i + 1] += y[i] * 0.5              # read-modify-write, reads earlier writes
+    s = np.sum(np.exp(y))                   # exp saves y ...
+    y[0] = 10.0 * w                         # ... then y is overwritten: must copy
+    z = y.copy()
+    z[1:3] = x[:2] * x[:2]                  # slice write
+    return s + np.sum(y * y) + np.sum(z)
+
+
+def test_inplace_writes():
+    check(f_writes, (rng.normal(size=5), 0.7), (0, 1), use_autograd=False)
+
+
+def f_write_arg(x, c):
+    x[0] = x[1] * 3.0        # writes into the arguments (copies: caller unchanged)
+    c[1] = x[2]
+    x += c                   # in-place on arrays
+    return np.sum(x * x * c)
+
+
+def test_writes_into_arguments_do_not_touch_caller():
+    x, c = rng.normal(size=3), rng.normal(size=3)
+    check(f_write_arg, (x, c), (0,), use_autograd=False)
+
+
+def f_views(A, w):
+    B = A * 1.0
+    B[1][2] = w * 3.0        # write through a row view: reaches B
+    r = B[0]                 # live view
+    B[0, 1] = w * w          # write into the base: the view sees it
+    t = B.T
+    t[2, 0] += w             # write through a transpose
+    return np.sum(r * r) + np.sum(B ** 3)
+
+
+def test_writes_through_views_follow_numpy():
+    A = rng.normal(size=(3, 4))
+    check(f_views, (A, 0.7), (0, 1), use_autograd=False)
+
+
+def test_write_loop_reverse_pass_is_linear():
+    # y[i] = ... for i < n: the reverse pass zeroes the adjoint in place, and
+    # x[i] reads accumulate sparsely: doubling n must not quadruple the time.
+    def f(x):
+        y = np.zeros(x.shape[0])
+        for i in range(x.shape[0]):
+            y[i] = x[i] * x[i - 1]
+        return np.sum(y)
+
+    times = []
+    for n in (4000, 16000):
+        x = rng.normal(size=n)
+        t = time.perf_counter()
+        _, (g,) = value_and_grad(f, (0,))(x)
+        times.append(time.perf_counter() - t)
+        np.testing.assert_allclose(g, np.roll(x, 1) + np.roll(x, -1), rtol=1e-12)
+    assert times[1] < 10 * times[0] + 0.05, times
+
+
+def test_write_into_leaf_is_refused_and_plain_leaf_kept():
+    x = Var(np.ones(3), requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        x[0] = 2.0
+    with pytest.raises(RuntimeError, match="leaf"):
+        x[1:][0] = 2.0                       # view of a leaf
+    with no_grad():                          # allowed without recording (e.g. updates)
+        x[0] = 2.0
+    np.testing.assert_array_equal(x.value, [2.0, 1.0, 1.0])
+
+
+def test_saved_values_survive_writes_via_var_api():
+    x = Var(rng.normal(size=4), requires_grad=True)
+    y = x * 1.0
+    s = np.sin(y)            # saves y's array
+    y[0] = 0.0               # copy-on-write: s's saved value is intact
+    out = np.sum(s) + np.sum(y * x)
+    out.backward()
+    xv = x.value
+    expected = np.cos(xv) + 2 * xv
+    expected[0] = np.cos(xv[0])      # y[0] was overwritten by a constant
+    np.testing.assert_allclose(x.grad, expected, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# graph structure: diamond, long chain, accumulation, freeing
+# ---------------------------------------------------------------------------
+def test_diamond_depth_40_is_linear():
+    x0 = 1.0 + 1e-13
+    x = Var(x0, requires_grad=True)
+    n0 = tape_size()
+    t = time.perf_counter()
+    y = x
+    for _ in range(40):
+        y = y * y            # both inputs of every node are the same node
+    y.backward()
+    elapsed = time.perf_counter() - t
+    assert tape_size() - n0 == 40
+    p = 2.0 ** 40            # y = x**p, dy/dx = p * x**(p-1)
+    np.testing.assert_allclose(y.value, math.exp(p * math.log1p(1e-13)), rtol=1e-3)
+    np.testing.assert_allclose(x.grad, p * math.exp((p - 1) * math.log1p(1e-13)), rtol=1e-3)
+    assert elapsed < 0.05, elapsed
+
+    x = Var(0.3, requires_grad=True)
+    y = x
+    for _ in range(40):
+        y = (y + y) * 0.5    # identity in closed form
+    y.backward()
+    assert x.grad == 1.0
+
+
+def test_long_chain_has_no_recursion():
+    n = 200_000
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        x = Var(0.5, requires_grad=True)
+        y = x
+        for _ in range(n):
+            y = y * 1.000001
+        y.backward(retain_graph=True)
+        del y                               # deallocating a deep retained graph is fine too
+    finally:
+        sys.setrecursionlimit(old)
+    np.testing.assert_allclose(x.grad, 1.000001 ** n, rtol=1e-9)
+
+
+def test_long_chain_value_and_grad():
+    def f(x):                  # 1.5e5 nodes through the functional entry point
+        for _ in range(50_000):
+            x = np.sin(x) * 0.5 + x * 0.5
+        return x
+
+    def f_plain(x):            # the same recurrence, differentiated by hand
+        d = 1.0
+        for _ in range(50_000):
+            d *= 0.5 * math.cos(x) + 0.5
+            x = math.sin(x) * 0.5 + x * 0.5
+        return x, d
+
+    v, (g,) = value_and_grad(f, (0,))(0.3)
+    v_ref, g_ref = f_plain(0.3)
+    np.testing.assert_allclose((v, g), (v_ref, g_ref), rtol=1e-10)
+
+
+def test_gradients_accumulate():
+    x = Var(1.2, requires_grad=True)
+    y = x * x + np.sin(x) * x + x        # x used four times
+    y.backward(retain_graph=True)
+    g1 = 2 * 1.2 + math.sin(1.2) + 1.2 * math.cos(1.2) + 1
+    np.testing.assert_allclose(x.grad, g1, rtol=1e-12)
+    y.backward()                          # second backward adds into .grad
+    np.testing.assert_allclose(x.grad, 2 * g1, rtol=1e-12)
+
+
+def test_graph_is_freed_after_backward():
+    x = Var(np.array([0.5, 1.5]), requires_grad=True)
+    y = np.sum(np.exp(x) * x)
+    node = y._node
+    y.backward()
+    assert node.parents is None and node.args is None   # saved values released
+    with pytest.raises(RuntimeError, match="retain_graph=True"):
+        y.backward()
+    z = np.sum(np.exp(x))
+    z.backward(retain_graph=True)
+    z.backward()
+    np.testing.assert_allclose(x.grad, np.exp(x.value) * x.value + np.exp(x.value)
+                               + 2 * np.exp(x.value), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# what is recorded
+# ---------------------------------------------------------------------------
+def test_no_grad_records_nothing():
+    x = Var(rng.normal(size=3), requires_grad=True)
+    n0 = tape_size()
+    with no_grad():
+        y = np.sin(x) * 2.0 + x.sum() + x[0]
+        y[1] = x[2]
+        v = float(x[0])                   # allowed: no graph to drop
+    assert tape_size() == n0
+    assert not y.requires_grad and isinstance(v, float)
+
+    @no_grad()
+    def step(x):
+        return x * 3.0
+    assert not step(x).requires_grad and tape_size() == n0
+    assert (x * 3.0).requires_grad and tape_size() == n0 + 1
+
+
+def test_requires_grad_false_records_nothing():
+    x = Var(np.array([1.0, 2.0]), requires_grad=True)
+    c = Var(np.array([3.0, 4.0]))                 # requires_grad=False
+    n0 = tape_size()
+    k = np.exp(c) * c + 1.0                       # only constants: no node
+    assert tape_size() == n0 and not k.requires_grad
+    y = np.sum(x * c + k)
+    y.backward()
+    assert c.grad is None
+    np.testing.assert_allclose(x.grad, c.value)
+
+
+def test_float_of_a_grad_var_raises():
+    x = Var(2.0, requires_grad=True)
+    with pytest.raises(TypeError, match="silently be zero"):
+        float(x)
+    with pytest.raises(TypeError, match="silently be zero"):
+        math.sin(x)                   # math calls float(): outside value_and_grad
+    with pytest.raises(TypeError, match="silently be zero"):
+        np.asarray(Var(np.ones(2), requires_grad=True))
+    assert float(Var(2.0)) == 2.0     # a constant converts
+    assert bool(x > 1.0) and int(x) == 2 and (x < 1.0) is False
+
+
+def test_unsupported_numpy_function_is_a_clear_error():
+    x = Var(np.ones(3), requires_grad=True)
+    with pytest.raises(TypeError, match="not differentiable"):
+        np.linalg.norm(x)
+    assert np.linalg.norm(Var(np.ones(4))) == 2.0    # constants just compute
+
+
+# ---------------------------------------------------------------------------
+# value_and_grad contract
+# ---------------------------------------------------------------------------
+def test_value_and_grad_types_and_argnums():
+    def f(a, X, s, n):
+        return a * np.sum(X ** 2) + s * n
+
+    X = rng.normal(size=(2, 2))
+    v, g = value_and_grad(f, (1, 0, 2))(1.5, X, np.array(0.25), 3)
+    assert isinstance(v, float)
+    assert isinstance(g[0], np.ndarray) and g[0].shape == (2, 2)
+    assert isinstance(g[1], float)
+    assert isinstance(g[2], np.ndarray) and g[2].shape == ()
+    np.testing.assert_allclose(g[0], 3.0 * X, rtol=1e-12)
+    np.testing.assert_allclose(g[1], np.sum(X ** 2), rtol=1e-12)
+    np.testing.assert_allclose(g[2], 3.0, rtol=1e-12)
+    # an argument the output does not depend on gets a zero gradient
+    assert value_and_grad(lambda x, y: x * 2.0, (1,))(1.0, 2.0) == (2.0, (0.0,))
+
+
+def test_value_and_grad_rejects_array_output():
+    with pytest.raises(TypeError, match="scalar"):
+        value_and_grad(lambda x: x * 2.0, (0,))(np.ones(3))
+
+
+def test_eager_runtime_imports_only_numpy_and_stdlib():
+    import ast
+    import pathlib
+    allowed = {"numpy", "math", "sys", "dis", "weakref", "types", "functools", "gc",
+               "operator", "builtins"}
+    for path in pathlib.Path(eager.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            else:
+                continue             # relative imports stay inside jitad.eager
+            for name in names:
+                assert name.split(".")[0] in allowed, (path.name, name)

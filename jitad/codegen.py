@@ -71,7 +71,7 @@ def generate(prog, entry, wrt, want_vjp=True) -> Generated:
 
     funcs = []
     for spec in prog.order:
-        funcs.append(Reverse(prog, spec, (), fnames, vjp_names).primal())
+        funcs.append(_tidy(Reverse(prog, spec, (), fnames, vjp_names).primal()))
     out_tys = entry.out or ()
     scalar = len(out_tys) == 1 and isinstance(out_tys[0], Ty) and out_tys[0].ndim == 0 \
         and out_tys[0].is_float
@@ -82,8 +82,8 @@ def generate(prog, entry, wrt, want_vjp=True) -> Generated:
             if k == key_entry and public_vjp == vjp_names[k]:
                 continue
             spec_floats = tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_float", False))
-            funcs.append(_dce(Reverse(prog, spec, spec_floats, fnames, vjp_names).vjp()))
-        entry_vjp = _dce(Reverse(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp())
+            funcs.append(_tidy(Reverse(prog, spec, spec_floats, fnames, vjp_names).vjp()))
+        entry_vjp = _tidy(Reverse(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp())
         # recursive calls inside the public vjp must go to the all-floats vjp
         if public_vjp != vjp_names[key_entry]:
             _rename_calls(entry_vjp, public_vjp, vjp_names[key_entry])
@@ -284,3 +284,98 @@ def _first_contribution(node):
             i += 1
         for s in block:
             _first_contribution(s)
+
+
+def _tidy(fdef):
+    """Dead assignments out, then single-use temporaries folded back into their use."""
+    _dce(fdef)
+    _inline_single_use(fdef)
+    return fdef
+
+
+def _count(fdef):
+    loads, stores = {}, {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name):
+            d = loads if isinstance(n.ctx, ast.Load) else stores
+            d[n.id] = d.get(n.id, 0) + 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            loads[n.target.id] = loads.get(n.target.id, 0) + 1
+    for a in fdef.args.args:
+        stores[a.arg] = stores.get(a.arg, 0) + 1
+    return loads, stores
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, name, expr):
+        self.name, self.expr, self.done = name, expr, False
+
+    def visit_Name(self, node):
+        if node.id == self.name and isinstance(node.ctx, ast.Load) and not self.done:
+            self.done = True
+            return self.expr
+        return node
+
+
+def _simple(s):
+    return isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return))
+
+
+def _inline_single_use(fdef):
+    """`t = e; ...; use(t)` -> `use(e)` when t is stored once and loaded once, the use is a
+    later simple statement (or an `if` test) of the same block, and nothing in between writes
+    a name e reads. Evaluation order and arithmetic are unchanged; the text reads like the
+    user's expression again."""
+    loads, stores = _count(fdef)
+
+    def block(stmts):
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            for sub in ("body", "orelse"):
+                if isinstance(getattr(s, sub, None), list) and not isinstance(s, ast.FunctionDef):
+                    block(getattr(s, sub))
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+                t = s.targets[0].id
+                if loads.get(t) == 1 and stores.get(t) == 1 and _try_inline(stmts, i, t, s.value):
+                    del stmts[i]
+                    continue
+            i += 1
+
+    block(fdef.body)
+
+
+def _try_inline(stmts, i, t, expr):
+    """(Never across user lines: a Numba error must still point at the right one.)"""
+    reads = _names_in(expr)
+    line = getattr(stmts[i], "jitad_loc", None)
+    for j in range(i + 1, len(stmts)):
+        u = stmts[j]
+        if isinstance(u, P.Comment) or getattr(u, "jitad_loc", line) != line:
+            return False
+        where = u if _simple(u) else (u.test if isinstance(u, ast.If) else None)
+        if where is not None and t in _names_in(where):
+            if isinstance(u, ast.AugAssign) and isinstance(u.target, ast.Subscript) \
+                    and t in _names_in(u.target):
+                return False
+            r = _Replace(t, expr)
+            if isinstance(u, ast.If):
+                u.test = r.visit(u.test)
+            elif isinstance(u, ast.Assign):
+                u.value = r.visit(u.value)
+                if not r.done:
+                    return False
+            else:
+                r.visit(u)
+            return r.done
+        if not _simple(u):
+            return False
+        stored = {n.id for n in ast.walk(u) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        targets = u.targets if isinstance(u, ast.Assign) else [u.target] if isinstance(u, ast.AugAssign) else []
+        for tgt in targets:  # x[i] = ... and x[i] += ... write into x
+            stored |= _names_in(tgt)
+        if isinstance(u, ast.Expr):  # a helper call may write into its array arguments
+            stored |= _names_in(u)
+        if stored & reads or t in _names_in(u):
+            return False
+    return False

@@ -429,6 +429,8 @@ class Normalizer:
                     self.err(node, f"axis= is not supported for {prim}")
                 prim = rules.AXIS_FORMS[prim]
                 statics["axis"] = -c.value if neg else c.value
+        if prim in ("zeros", "ones", "empty") and len(args) == 2 and "dtype" not in kw:
+            kw["dtype"], args = args[1], args[:1]
         if "dtype" in kw:
             d = self.resolve_func(kw.pop("dtype"))
             if d not in _DTYPES:

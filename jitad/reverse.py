@@ -113,16 +113,32 @@ class Analysis:
         stmts = list(ir.walk(self.root))
         order = {id(s): n for n, s in enumerate(stmts)}
         writes = [s for s in stmts if isinstance(s, SetItem)]
+
+        def readers(name):
+            return [s for s in stmts if name in self._stmt_reads(s)]
+
         for w in writes:
             y = w.array
-            aliases = [s for s in stmts if isinstance(s, Bind) and s.args and isinstance(s.args[0], Var)
-                       and s.args[0].name == y and self._makes_alias(s)]
+            # aliases of y, transitively (u = y, v = u[1:], ...)
+            aliases, frontier = [], [y]
+            while frontier:
+                src = frontier.pop()
+                for s in stmts:
+                    if isinstance(s, Bind) and s.args and isinstance(s.args[0], Var) \
+                            and s.args[0].name == src and self._makes_alias(s) \
+                            and s.target != y and s not in aliases:
+                        aliases.append(s)
+                        frontier.append(s.target)
             for a in aliases:
                 ta, la = parents[id(a)]
                 tw, lw = parents[id(w)]
                 shared_loop = set(la) & set(lw)
                 after = order[id(w)] > order[id(a)]
                 if not after and not shared_loop:
+                    continue
+                # harmless unless the alias is read where the write can already have happened
+                if not any(self._read_after_write(r, w, a, parents, order)
+                           for r in readers(a.target) if id(r) in parents):
                     continue
                 # the deepest block holding both: a fresh `y = ...` there, on the way from the
                 # alias to the write, ends the alias
@@ -144,6 +160,22 @@ class Analysis:
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
                         f"an alias — make a copy there ({a.targets[0]} = {y}.copy())", w.loc,
                         "write through an alias")
+
+    @staticmethod
+    def _read_after_write(r, w, a, parents, order):
+        """Can `r` (a read of alias a) run after the write `w` without `a` running again?"""
+        if order[id(r)] > order[id(w)]:
+            return True
+        lr, lw = parents[id(r)][1], parents[id(w)][1]
+        common = [lid for lid in lr if lid in lw]
+        if not common:
+            return False
+        body = common[-1]  # next iteration of the innermost loop holding both
+        ta, tr = parents[id(a)][0], parents[id(r)][0]
+        ia = [k for blk, k in ta if id(blk) == body]
+        ir_ = [k for blk, k in tr if id(blk) == body]
+        a_top = ta and id(ta[-1][0]) == body
+        return not (a_top and ia and ir_ and ia[0] < ir_[0])
 
     def _makes_alias(self, s):
         if s.op == "copy":

@@ -235,8 +235,8 @@ def write_seen_by_alias(x):
 def write_seen_by_view_in_loop(x):
     y = np.zeros((2, 3))
     s = 0.0
+    row = y[0]
     for i in range(2):
-        row = y[0]
         s = s + np.sum(row) * x
         y[0, i] = x  # ERR: alias
     return s

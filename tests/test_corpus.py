@@ -1,29 +1,34 @@
-"""The gradient corpus: every case through jitad's compiled path, checked against central
-finite differences and (where the function is expressible there) autograd, with the inputs
-left untouched and the Numba-compiled gradient — not a Python fallback — doing the work."""
+"""The gradient corpus, in both modes: every case through jitad's compiled path and through
+eager mode, checked against central finite differences and (where the function is
+expressible there) autograd, with the inputs left untouched; the compiled mode must have run
+the Numba-compiled gradient (not a Python fallback), and eager must agree with it."""
 import numpy as np
 import pytest
 
 import jitad
 
 from .corpus import CASES
-from .harness import (assert_grads_close, assert_unchanged, autograd_grad, central_fd, snapshot)
+from .harness import assert_grads_close, assert_unchanged, autograd_grad, central_fd, snapshot
 
 
-def _as_tuple(g, wrt):
+def _as_tuple(g):
     return tuple(g) if isinstance(g, tuple) else (g,)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_compiled_gradient(case):
+def _compiled(case):
     vg = jitad.value_and_grad(case.fn, wrt=case.wrt)
+    return vg, vg(*case.make_args())
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_gradient(case, mode):
+    vg = jitad.value_and_grad(case.fn, wrt=case.wrt, mode=mode)
     args = case.make_args()
     snap = snapshot(args)
     value, grads = vg(*args)
-    grads = _as_tuple(grads, case.wrt)
+    grads = _as_tuple(grads)
     assert_unchanged(args, snap, case.name)
-    spec = vg.specialize(*args)
-    assert spec.backend == "numba" and spec.compiled_ran, "the compiled gradient did not run"
     expected = float(case.fn(*case.make_args()))
     assert float(value) == pytest.approx(expected, rel=max(case.rtol, 1e-12), abs=case.atol)
     fd = central_fd(case.fn, case.make_args(), case.wrt, eps=1e-4, order=4)
@@ -33,3 +38,10 @@ def test_compiled_gradient(case):
     if case.autograd:
         ag = autograd_grad(case.fn, case.make_args(), case.wrt)
         assert_grads_close(grads, ag, rtol=case.rtol, atol=case.atol, label=f"{case.name} vs autograd")
+    if mode == "compiled":
+        spec = vg.specialize(*args)
+        assert spec.backend == "numba" and spec.compiled_ran, "the compiled gradient did not run"
+    else:
+        _, (_, compiled) = _compiled(case)
+        assert_grads_close(grads, _as_tuple(compiled), rtol=max(case.rtol, 1e-9), atol=case.atol,
+                           label=f"{case.name}: eager vs compiled")

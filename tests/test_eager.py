@@ -583,3 +583,7 @@ def test_eager_runtime_imports_only_numpy_and_stdlib():
                 continue             # relative imports stay inside jitad.eager
             for name in names:
                 assert name.split(".")[0] in allowed, (path.name, name)
+
+
+# The compiler's gradient corpus runs in eager mode too: tests/test_corpus.py is parametrized
+# over both modes and compares them.

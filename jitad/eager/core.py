@@ -436,6 +436,7 @@ def make_op(fun, name=None):
     keep_ans = rule.keep_ans
     fixed = rule.argnum_vjp is None
     nvjps = len(rule.vjps)
+    nondiff_pos = [i for i, v in enumerate(rule.vjps) if v is None]
 
     def op(*args):
         anyvar = False
@@ -462,6 +463,9 @@ def make_op(fun, name=None):
         if fixed and len(args) > nvjps and any(p is not None for p in parents[nvjps:]):
             raise TypeError("%s: argument %d is not differentiable in jitad.eager"
                             % (op.__name__, nvjps))
+        for i in nondiff_pos:              # e.g. the condition of where(): zero gradient
+            if i < len(parents):
+                parents[i] = None
         parents = tuple(parents)
         return Var(ans, Node(vjps, parents, _save(tuple(vals), parents, shapes_only),
                              ans if keep_ans else None))

@@ -1,0 +1,40 @@
+"""Constructs of the subset beyond the main corpus, each against central finite differences."""
+import numpy as np
+import pytest
+
+import jitad
+
+from . import extra_funcs as ex
+from .harness import assert_grads_close, assert_unchanged, central_fd, snapshot
+
+rng = np.random.default_rng(7)
+CASES = [
+    (ex.ex_ifexp_chained, (1.3, 0.7), (0, 1)),
+    (ex.ex_ifexp_chained, (2.6, 0.7), (0, 1)),
+    (ex.ex_builtins, (0.8, rng.normal(size=4)), (0, 1)),
+    (ex.ex_iterate_1d, (rng.normal(size=5), 0.6), (0, 1)),
+    (ex.ex_slice_write, (rng.normal(size=4), 0.9), (0, 1)),
+    (ex.ex_concat_axis1, (rng.normal(size=(2, 3)), rng.normal(size=(2, 2))), (0, 1)),
+    (ex.ex_dtype_and_ones, (0.7,), (0,)),
+    (ex.ex_reshape_transpose_outer, (rng.normal(size=3), rng.normal(size=4)), (0, 1)),
+    (ex.ex_mean_axis_neg, (rng.normal(size=(3, 4)),), (0,)),
+    (ex.ex_clip_where_sign, (rng.normal(size=6), 1.3), (0, 1)),
+    (ex.ex_return_in_nested_loop, (0.5, 1.4), (0, 1)),
+    (ex.ex_return_in_nested_loop, (0.1, 0.5), (0, 1)),
+    (ex.ex_while_with_continue_and_break, (0.9, 1.2), (0, 1)),
+    (ex.ex_unpack_shape_and_helper_tuple, (rng.normal(size=(3, 2)), 0.8), (0, 1)),
+    (ex.ex_rank3, (rng.normal(size=(2, 3, 4)), 0.5), (0, 1)),
+    (ex.ex_view_recreated_each_iteration, (0.7, 1.3), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("fn,args,wrt", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)])
+def test_extra_construct(fn, args, wrt):
+    snap = snapshot(args)
+    vg = jitad.value_and_grad(fn, wrt=wrt)
+    value, grads = vg(*args)
+    assert_unchanged(args, snap)
+    assert vg.specialize(*args).compiled_ran
+    assert float(value) == pytest.approx(float(fn(*args)), rel=1e-12, abs=1e-12)
+    fd = central_fd(fn, args, wrt, eps=1e-4, order=4)
+    assert_grads_close(tuple(grads), fd, rtol=1e-6, atol=1e-7, label=fn.__name__)

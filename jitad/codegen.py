@@ -33,6 +33,8 @@ class Generated:
     scalar_output: bool = True
     out_types: tuple = ()
     functions: dict = field(default_factory=dict)  # name -> source text of that function
+    step: str | None = None        # train_step: f_step(params..., data..., state...) -> loss
+    state_params: list = field(default_factory=list)
 
 
 def _locals(spec):
@@ -43,7 +45,7 @@ def _locals(spec):
     return names
 
 
-def generate(prog, entry, wrt, want_vjp=True) -> Generated:
+def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
     taken = set()
     for spec in prog.order:
         taken |= _locals(spec)
@@ -83,13 +85,22 @@ def generate(prog, entry, wrt, want_vjp=True) -> Generated:
                 continue
             spec_floats = tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_float", False))
             funcs.append(_tidy(Reverse(prog, spec, spec_floats, fnames, vjp_names).vjp()))
+        if train is not None:
+            r = Reverse(prog, entry, wrt, fnames, vjp_names)
+            r.step_name = unique(f"{entry.name}_step")
+            step, gen.state_params = r.vjp(train=train)
+            funcs.append(_tidy(step))
+            gen.step = r.step_name
+            want_wrappers = False
+        else:
+            want_wrappers = True
         entry_vjp = _tidy(Reverse(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp())
         # recursive calls inside the public vjp must go to the all-floats vjp
         if public_vjp != vjp_names[key_entry]:
             _rename_calls(entry_vjp, public_vjp, vjp_names[key_entry])
         funcs.append(entry_vjp)
         gen.vjp = public_vjp
-        if scalar:
+        if scalar and want_wrappers:
             params = [p for p in entry.ir.params]
             args = [P.name(p) for p in params] + [P.const(1.0)]
             gen.value_and_grad = unique(f"{entry.name}_value_and_grad")
@@ -104,6 +115,8 @@ def generate(prog, entry, wrt, want_vjp=True) -> Generated:
         f"# signature: ({', '.join(f'{p}: {t}' for p, t in zip(entry.ir.params, entry.argtys))})"
         + (f"; wrt: ({', '.join(entry.ir.params[i] for i in wrt)})" if want_vjp else ""),
     ]
+    if train is not None:
+        header.append(f"# optimizer: {train!r}")
     for spec in prog.order:
         header.append(f"# source {spec.ir.name}: sha256 {spec.ir.captured.source_hash}")
     header += ["import math", "", "import numpy as np", "", "from jitad import runtime as rt", ""]

@@ -765,6 +765,8 @@ class Reverse:
             if not act(a):
                 return out
             index = s.args[1:]
+            if a.name in getattr(self, "sparse", {}):
+                return out  # a row of a row-sparse parameter: its adjoint feeds the update
             if any(isinstance(i, Var) and self.types[i.name].ndim for i in index):
                 out.append(P.expr_stmt(P.call("rt.scatter_add", P.name(self.d(a.name)),
                                               P.atom(index[0]), gt)))
@@ -836,13 +838,56 @@ class Reverse:
         return out
 
     # ------------------------------------------------------------------ the vjp function
-    def vjp(self):
+    def sparse_sites(self):
+        """Parameters read only as rows (`U[u]` at top level, u an unchanged argument or a
+        constant): their update touches those rows only, with no dense gradient."""
+        f = self.spec.ir
+        out = {}
+        for i in self.wrt:
+            p = f.params[i]
+            t = self.ty(p)
+            if not t.ndim or p not in self.A.active or len(self.A.sites[p]) != 1:
+                continue
+            sites, ok = [], True
+            for s in ir.walk(f.body):
+                if p not in self._reads_of(s):
+                    continue
+                in_top = any(s is x for x in f.body)
+                idx = s.args[1:] if isinstance(s, Bind) and s.op == "getitem" else ()
+                if not (in_top and isinstance(s, Bind) and s.op == "getitem" and s.args[0] == Var(p)
+                        and 0 < len(idx) <= t.ndim and all(self._stable_index(a) for a in idx)):
+                    ok = False
+                    break
+                if s.target in self.A.active:
+                    sites.append((idx, s.target, t.ndim - len(idx)))
+            if ok and sites:
+                out[p] = sites
+        return out
+
+    def _reads_of(self, s):
+        if isinstance(s, (Bind, SetItem, Return)):
+            return set(ir.reads(s))
+        return set(Analysis._stmt_reads(s))
+
+    def _stable_index(self, a):
+        if isinstance(a, Const):
+            return isinstance(a.value, int) and not isinstance(a.value, bool) and a.value >= 0
+        if isinstance(a, Var):
+            t = self.ty(a.name)
+            return t.dtype == "i8" and t.ndim == 0 and a.name in self.spec.ir.params \
+                and len(self.A.sites[a.name]) == 1
+        return False
+
+    def vjp(self, train=None):
         f = self.spec.ir
         A = self.A
         self.seed = self.namer.fresh("d_out")
+        self.sparse = self.sparse_sites() if train is not None else {}
         # adjoint initialisation points: each active variable at the start of its owner block
         self.owned = {}
         for v in sorted(A.active, key=_order(f.body, f.params)):
+            if v in self.sparse:
+                continue
             self.owned.setdefault(A.owner(v), []).append(v)
         fwd, counts, _ = self.fwd_block(f.body, tape=True)
         ret = f.body[-1]
@@ -873,10 +918,40 @@ class Reverse:
             else:
                 grads.append(P.call("np.zeros_like", P.name(p)) if self.ty(p).ndim else P.const(0.0))
         value = values[0] if len(values) == 1 else ast.Tuple(values, ast.Load())
+        if train is not None:
+            return self.step_function(train, fwd, save, rev, predef, counts, value)
         body = (self.tapes.init(counts) + predef + fwd + save
                 + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
         return _fdef(self.vjp_names[self.key()], f.params + [self.seed], body)
+
+    def step_function(self, opt, fwd, save, rev, predef, counts, value):
+        """`f_step(params..., data..., state...) -> loss`: forward, adjoint, then the
+        optimizer's update of every differentiated parameter, in place."""
+        from . import update
+        f = self.spec.ir
+        state_params, updates = [], []
+        for i in self.wrt:
+            p = f.params[i]
+            t = self.ty(p)
+            if not t.ndim:
+                raise UnsupportedError(f"train_step updates parameters in place: '{p}' is a scalar; "
+                                       "make it a 1-element array", f.loc, "scalar parameter")
+            state = {}
+            for s in tuple(opt.slots) + tuple(opt.scalars):
+                state[s] = self.namer.fresh(f"{p}_{s}")
+                state_params.append(state[s])
+            if p not in self.A.active:
+                continue
+            if p in self.sparse:
+                updates += update.sparse(opt, p, t.ndim, [(idx, self.d(tgt), r) for idx, tgt, r in
+                                                          self.sparse[p]], state, self.namer)
+            else:
+                updates += update.dense(opt, p, t.ndim, self.d(p), state, self.namer)
+        body = (self.tapes.init(counts) + predef + fwd + save
+                + [P.Comment("adjoint"), P.assign(self.seed, P.const(1.0))] + rev + updates
+                + [ast.Return(value)])
+        return _fdef(self.step_name, f.params + state_params, body), state_params
 
     def dummy(self, t):
         if t.ndim == 0:

@@ -1,0 +1,225 @@
+"""Training on top of the compiler: `train_step` (optimizer fused into the compiled adjoint)
+and `fit` (a compiled epoch loop around it, optionally Hogwild over threads).
+
+Takes: a scalar loss function, the parameters to train, an `optim.Optimizer`, data arrays.
+Guarantees: `step(*args, state)` runs ONE compiled function that computes the loss, its
+adjoint and the optimizer's in-place update of each parameter; parameters read only as rows
+(`U[u]`) are updated on those rows only, with no dense gradient allocated. `fit` runs whole
+epochs inside Numba (`nogil`), so the per-sample cost is the compiled step's; with
+`threads > 1` the shuffled samples are split among threads that update the shared parameters
+lock-free (Hogwild). Arguments that are not parameters are the per-sample data fields.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import backend as be
+from . import codegen, optim
+from .api import _as_differentiable, _wrt_indices, frontend
+from .errors import JitadError
+from .typeinfer import Program, ty_of_value
+
+
+@dataclass
+class TrainState:
+    """The optimizer's state arrays, in the order the compiled step takes them."""
+
+    names: list
+    arrays: list
+
+    def __getitem__(self, name):
+        return self.arrays[self.names.index(name)]
+
+    def __repr__(self):
+        return f"TrainState({', '.join(self.names)})"
+
+
+class train_step:
+    """`step = jitad.train_step(loss, wrt=("U", "V"), optimizer=jitad.optim.Adagrad(lr=0.05))`."""
+
+    def __init__(self, loss, wrt=0, optimizer="sgd"):
+        self.d = _as_differentiable(loss)
+        self.wrt, _ = _wrt_indices(self.d, wrt)
+        self.optimizer = optim.get(optimizer)
+        self._specs = {}
+        self.last = None
+
+    @property
+    def params(self):
+        return [self.d.params[i] for i in self.wrt]
+
+    def specialize(self, *args):
+        argtys = tuple(ty_of_value(a) for a in args)
+        comp = self._specs.get(argtys)
+        if comp is None:
+            fn = self.d.__jitad_function__
+            prog = Program(frontend)
+            entry = prog.specialize(fn, argtys)
+            if not (entry.out and len(entry.out) == 1 and entry.out[0].ndim == 0):
+                raise JitadError(f"train_step needs a loss with one float output; {fn.__name__} "
+                                 f"returns {', '.join(map(str, entry.out or ()))}")
+            for i in self.wrt:
+                if not argtys[i].is_float or argtys[i].ndim == 0:
+                    raise JitadError(f"train_step updates parameters in place: "
+                                     f"'{entry.ir.params[i]}' must be a float array")
+            gen = codegen.generate(prog, entry, self.wrt, train=self.optimizer)
+            module = be.load(gen, self.d.backend)
+            from .api import Compiled
+            comp = Compiled(gen, module, self.d.backend, argtys, self.wrt)
+            self._specs[argtys] = comp
+        self.last = comp
+        return comp
+
+    def init(self, *params):
+        """Zero optimizer state for these parameter arrays (in `wrt` order)."""
+        if len(params) != len(self.wrt):
+            raise JitadError(f"init takes the {len(self.wrt)} parameters {', '.join(self.params)}")
+        names, arrays = [], []
+        for p, arr in zip(self.params, params):
+            for s in self.optimizer.slots:
+                names.append(f"{p}_{s}")
+                arrays.append(np.zeros_like(arr))
+            for s in self.optimizer.scalars:
+                names.append(f"{p}_{s}")
+                arrays.append(np.zeros(1))
+        return TrainState(names, arrays)
+
+    def __call__(self, *args):
+        *args, state = args
+        if not isinstance(state, TrainState):
+            raise JitadError("the last argument of a train step is its state: step(*args, step.init(...))")
+        comp = self.specialize(*args)
+        return comp.run(comp.gen.step, tuple(args) + tuple(state.arrays))
+
+    def compiled(self, *args):
+        """The Numba dispatcher `f_step(*args, *state.arrays) -> loss`, for your own @njit code
+        (pass the example arguments without the state)."""
+        comp = self.specialize(*args)
+        return comp.fn(comp.gen.step)
+
+    def source(self):
+        comp = self.last
+        if comp is None:
+            raise JitadError("call the step once (or .specialize(*args)) before asking for its source")
+        return comp.gen.functions[comp.gen.step]
+
+
+_EPOCH = '''
+def {name}({params}, {data}, order, start, stop, {state}):
+    total = 0.0
+    for s in range(start, stop):
+        k = order[s]
+        total += step({params}, {sample}, {state})
+    return total
+'''
+
+
+def _epoch_module(step: train_step, comp, n_data):
+    params = step.params
+    data = [f"data{k}" for k in range(n_data)]
+    state = list(comp.gen.state_params) or ["_unused"]
+    name = f"{step.d.__name__}_epoch"
+    text = (f"# Generated by jitad {codegen.VERSION}: an epoch of {comp.gen.step} over shuffled samples.\n"
+            f"# step source sha256 {codegen.source_hash(comp.gen.source)}\n"
+            "import numpy as np\n" + _EPOCH.format(
+                name=name, params=", ".join(params), data=", ".join(data), state=", ".join(state),
+                sample=", ".join(f"{d}[k]" for d in data)))
+    gen = codegen.Generated(text, primal=name, functions={name: text})
+    mod = be.load(gen, comp.backend)
+    mod.step = comp.fn(comp.gen.step)
+    return getattr(mod, name), gen
+
+
+@dataclass
+class History:
+    loss: list = field(default_factory=list)       # mean loss per epoch
+    seconds: list = field(default_factory=list)    # wall time per epoch
+    samples_per_second: list = field(default_factory=list)
+
+
+def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle=True, seed=0,
+        progress=True, callbacks=()):
+    """Train `params` in place with `step` over per-sample `data` arrays for `epochs`.
+
+    Each sample k calls `step(*params, *(d[k] for d in data), *state)` inside one compiled epoch
+    loop; `threads > 1` splits each shuffled epoch among threads (Hogwild: lock-free updates of
+    the shared parameters, best when a sample touches few rows). `callbacks` are called as
+    `cb(epoch, mean_loss, history)` after each epoch. Returns the `History`."""
+    params = tuple(params)
+    data = tuple(np.ascontiguousarray(d) for d in data)
+    n = len(data[0])
+    if any(len(d) != n for d in data):
+        raise JitadError("every data array needs the same number of samples")
+    if state is None:
+        state = step.init(*params)
+    if step.d.params and len(step.params) + len(data) != len(step.d.params):
+        raise JitadError(f"{step.d.__name__} takes {len(step.d.params)} arguments: the "
+                         f"{len(step.params)} parameters then {len(step.d.params) - len(step.params)} "
+                         f"data fields; got {len(data)} data arrays")
+    if list(step.wrt) != list(range(len(step.params))):
+        raise JitadError("fit needs the trained parameters to be the loss's first arguments")
+    comp = step.specialize(*params, *(d[0] for d in data))
+    epoch_fn, _ = _epoch_module(step, comp, len(data))
+    st = tuple(state.arrays) or (np.zeros(1),)
+    rng = np.random.default_rng(seed)
+    hist = History()
+    bar = _Progress(progress)
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    try:
+        for ep in range(epochs):
+            order = rng.permutation(n) if shuffle else np.arange(n)
+            t0 = time.perf_counter()
+            if pool is None:
+                total = epoch_fn(*params, *data, order, 0, n, *st)
+            else:
+                bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+                futs = [pool.submit(epoch_fn, *params, *data, order, int(bounds[t]), int(bounds[t + 1]), *st)
+                        for t in range(threads)]
+                total = sum(f.result() for f in futs)
+            dt = time.perf_counter() - t0
+            hist.loss.append(total / n)
+            hist.seconds.append(dt)
+            hist.samples_per_second.append(n / dt if dt > 0 else float("inf"))
+            bar.update(ep + 1, epochs, hist)
+            for cb in callbacks:
+                cb(ep, hist.loss[-1], hist)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+        bar.close()
+    return hist
+
+
+class _Progress:
+    """tqdm when installed, else one plain line per epoch."""
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(unit="epoch", leave=False)
+            except ImportError:
+                self.bar = None
+
+    def update(self, ep, epochs, hist):
+        if not self.enabled:
+            return
+        msg = f"loss {hist.loss[-1]:.6g}, {hist.samples_per_second[-1]:,.0f} samples/s"
+        if self.bar is not None:
+            self.bar.total = epochs
+            self.bar.update(1)
+            self.bar.set_postfix_str(msg)
+        else:
+            print(f"epoch {ep}/{epochs}: {msg}", file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()

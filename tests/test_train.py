@@ -1,0 +1,138 @@
+"""train_step fuses the optimizer into the compiled adjoint; checked against the gradient
+(itself checked against finite differences elsewhere) plus each optimizer's formula in NumPy."""
+import numpy as np
+import pytest
+
+import jitad
+from jitad import optim
+
+from . import train_funcs as tf
+from .harness import central_fd
+
+
+def _reference_update(name, p, g, state, hyper, t=None):
+    """One step of each optimizer, written out in NumPy (independent of jitad's rule text).
+    `t`: Adam's step count when it is shared by several rows (lazy Adam)."""
+    if name == "SGD":
+        return p - hyper["lr"] * g
+    if name == "Momentum":
+        state["v"] = hyper["beta"] * state.get("v", 0.0) + g
+        return p - hyper["lr"] * state["v"]
+    if name == "Adagrad":
+        state["h"] = state.get("h", 0.0) + g * g
+        return p - hyper["lr"] * g / (np.sqrt(state["h"]) + hyper["eps"])
+    if name == "Adam":
+        b1, b2 = hyper["beta1"], hyper["beta2"]
+        state["t"] = state.get("t", 0) + 1 if t is None else t
+        state["m"] = b1 * state.get("m", 0.0) + (1 - b1) * g
+        state["v"] = b2 * state.get("v", 0.0) + (1 - b2) * g * g
+        mhat = state["m"] / (1 - b1 ** state["t"])
+        vhat = state["v"] / (1 - b2 ** state["t"])
+        return p - hyper["lr"] * mhat / (np.sqrt(vhat) + hyper["eps"])
+    raise KeyError(name)
+
+
+OPTS = [optim.SGD(lr=0.1), optim.Momentum(lr=0.1, beta=0.8), optim.Adagrad(lr=0.2),
+        optim.Adam(lr=0.05)]
+
+
+@pytest.mark.parametrize("opt", OPTS, ids=lambda o: type(o).__name__)
+def test_sparse_rows_update_matches_gradient_plus_formula(opt):
+    rng = np.random.default_rng(1)
+    U = rng.normal(size=(5, 4))
+    V = rng.normal(size=(6, 4))
+    step = jitad.train_step(tf.bpr, wrt=("U", "V"), optimizer=opt)
+    state = step.init(U, V)
+    Ur, Vr = U.copy(), V.copy()
+    sU, sV = {}, {}
+    # a repeated row (i == j) and ordinary samples; rows never read must stay untouched
+    for (u, i, j) in [(1, 2, 3), (1, 4, 4), (0, 2, 5), (1, 2, 3)]:
+        gU = np.zeros_like(Ur)
+        gV = np.zeros_like(Vr)
+        fd = central_fd(tf.bpr, (Ur, Vr, u, i, j), (0, 1), eps=1e-5, order=4)
+        g = jitad.grad(tf.bpr, wrt=(0, 1))(Ur, Vr, u, i, j)
+        np.testing.assert_allclose(g[0], fd[0], atol=1e-8)
+        np.testing.assert_allclose(g[1], fd[1], atol=1e-8)
+        gU, gV = g
+        loss_ref = tf.bpr(Ur, Vr, u, i, j)
+        # lazy (row-wise) state: only the touched rows advance
+        for P_, G, S in ((Ur, gU, sU), (Vr, gV, sV)):
+            S["step"] = S.get("step", 0) + 1   # one optimizer step per parameter per sample
+            for r in sorted({u} if P_ is Ur else {i, j}):
+                st = S.setdefault(r, {})
+                P_[r] = _reference_update(type(opt).__name__, P_[r], G[r], st, opt.hyper, S["step"])
+        loss = step(U, V, u, i, j, state)
+        assert loss == pytest.approx(loss_ref, rel=1e-12)
+        np.testing.assert_allclose(U, Ur, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(V, Vr, rtol=1e-10, atol=1e-12)
+    assert step.last.compiled_ran or step.last.backend == "numba"
+    src = step.source()
+    assert "np.zeros_like(U)" not in src and "np.zeros_like(V)" not in src
+    assert "update of the rows of V the loss read: [i], [j]" in src
+
+
+@pytest.mark.parametrize("opt", OPTS, ids=lambda o: type(o).__name__)
+def test_dense_update_matches_gradient_plus_formula(opt):
+    rng = np.random.default_rng(2)
+    W1, b1, W2 = rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(4, 2))
+    X, y = rng.normal(size=(5, 3)), rng.normal(size=(5, 2))
+    step = jitad.train_step(tf.mlp_batch, wrt=(0, 1, 2), optimizer=opt)
+    params = [W1.copy(), b1.copy(), W2.copy()]
+    ref = [W1.copy(), b1.copy(), W2.copy()]
+    states = [{}, {}, {}]
+    state = step.init(*params)
+    for _ in range(3):
+        g = jitad.grad(tf.mlp_batch, wrt=(0, 1, 2))(*ref, X, y)
+        fd = central_fd(tf.mlp_batch, (*ref, X, y), (0, 1, 2), eps=1e-5, order=4)
+        for a, b in zip(g, fd):
+            np.testing.assert_allclose(a, b, atol=1e-8)
+        loss_ref = tf.mlp_batch(*ref, X, y)
+        ref = [_reference_update(type(opt).__name__, p, gi, st, opt.hyper)
+               for p, gi, st in zip(ref, g, states)]
+        loss = step(*params, X, y, state)
+        assert loss == pytest.approx(loss_ref, rel=1e-12)
+        for p, r in zip(params, ref):
+            np.testing.assert_allclose(p, r, rtol=1e-10, atol=1e-12)
+
+
+def test_fit_trains_bpr_with_one_and_two_threads():
+    rng = np.random.default_rng(3)
+    n_users, n_items, n = 50, 80, 4000
+    users = rng.integers(0, n_users, n)
+    pos = (users * 7 + rng.integers(0, 3, n)) % n_items      # a learnable structure
+    neg = rng.integers(0, n_items, n)
+    for threads in (1, 2):
+        U = rng.normal(scale=0.1, size=(n_users, 8))
+        V = rng.normal(scale=0.1, size=(n_items, 8))
+        step = jitad.train_step(tf.bpr, wrt=("U", "V"), optimizer=optim.Adagrad(lr=0.1))
+        seen = []
+        hist = jitad.fit(step, (U, V), data=(users, pos, neg), epochs=4, threads=threads,
+                         progress=False, callbacks=[lambda ep, loss, h: seen.append(ep)])
+        assert seen == [0, 1, 2, 3]
+        assert len(hist.loss) == 4 and hist.loss[-1] < 0.8 * hist.loss[0]
+        assert all(s > 0 for s in hist.samples_per_second)
+
+
+def test_custom_optimizer_plugin():
+    @optim.register
+    class SignSGD(optim.Optimizer):
+        name = "signsgd"
+        defaults = {"lr": 0.01}
+        update = "p = p - lr * np.sign(g)"
+
+    rng = np.random.default_rng(4)
+    w, b = rng.normal(size=3), np.zeros(1)
+    x, y = rng.normal(size=3), 0.7
+    g = jitad.grad(tf.linreg, wrt=(0, 1))(w, b, x, y)
+    step = jitad.train_step(tf.linreg, wrt=(0, 1), optimizer="signsgd")
+    w2, b2 = w.copy(), b.copy()
+    step(w2, b2, x, y, step.init(w2, b2))
+    np.testing.assert_allclose(w2, w - 0.01 * np.sign(g[0]))
+    np.testing.assert_allclose(b2, b - 0.01 * np.sign(g[1]))
+    assert "signsgd" in optim.available()
+
+
+def test_scalar_parameter_is_refused():
+    step = jitad.train_step(tf.scalar_param, wrt=0, optimizer="sgd")
+    with pytest.raises(jitad.JitadError, match="float array"):
+        step(0.5, 2.0, step.init(0.5))

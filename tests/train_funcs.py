@@ -1,0 +1,25 @@
+"""Losses the training tests compile."""
+import math
+
+import numpy as np
+
+
+def bpr(U, V, u, i, j):
+    x = np.dot(U[u], V[i]) - np.dot(U[u], V[j])
+    return math.log1p(math.exp(-x))
+
+
+def linreg(w, b, x, y):
+    """A dense parameter (w) and a 1-element bias."""
+    e = np.dot(w, x) + b[0] - y
+    return e * e
+
+
+def mlp_batch(W1, b1, W2, X, y):
+    h = np.tanh(X @ W1 + b1)
+    z = h @ W2
+    return np.mean((z - y) ** 2)
+
+
+def scalar_param(a, x):
+    return a * a * x

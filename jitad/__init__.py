@@ -6,11 +6,11 @@ differentiated in reverse mode into readable Python source, and compiled with Nu
 from .api import Differentiable, differentiable, grad, source, value_and_grad, vjp
 from .errors import JitadError, NotDifferentiableError, UnsupportedError
 from . import optim
-from .rules import defvjp
+from .extend import defvjp, primitive
 from .train import TrainState, fit, train_step
 
 __version__ = "0.1.0"
 
 __all__ = ["differentiable", "grad", "value_and_grad", "vjp", "source", "defvjp",
-           "Differentiable", "optim", "train_step", "fit", "TrainState", "JitadError", "UnsupportedError", "NotDifferentiableError",
+           "Differentiable", "optim", "primitive", "train_step", "fit", "TrainState", "JitadError", "UnsupportedError", "NotDifferentiableError",
            "__version__"]

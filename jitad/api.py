@@ -30,6 +30,8 @@ def frontend(fn):
     fn = getattr(fn, "__jitad_function__", fn)
     f = _FRONTEND.get(fn)
     if f is None:
+        from . import extend
+        extend.load_plugins()
         cap = capture(fn)
         fence(cap)
         f = normalize(cap)

@@ -54,6 +54,9 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
     mod = types.ModuleType(modname)
     mod.__file__ = str(path)
     code = compile(gen.source, str(path), "exec")
+    from . import extend
+    for name in gen.primitives:
+        mod.__dict__[name] = _jit_primitive(name) if backend == "numba" else extend.PRIMITIVES[name]
     exec(code, mod.__dict__)
     if backend == "numba":
         import numba
@@ -66,6 +69,18 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
         raise JitadError(f"unknown backend {backend!r} (use 'numba' or 'python')")
     sys.modules[modname] = mod
     return mod
+
+
+_PRIMS: dict = {}
+
+
+def _jit_primitive(name):
+    from . import extend
+    f = extend.PRIMITIVES[name]
+    if _PRIMS.get(name, (None,))[0] is not f:
+        import numba
+        _PRIMS[name] = (f, numba.njit(cache=True, nogil=True)(f))
+    return _PRIMS[name][1]
 
 
 def run(fn, args, gen: Generated, backend: str):

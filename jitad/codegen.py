@@ -33,6 +33,7 @@ class Generated:
     scalar_output: bool = True
     out_types: tuple = ()
     functions: dict = field(default_factory=dict)  # name -> source text of that function
+    primitives: list = field(default_factory=list)  # user primitives the module calls
     step: str | None = None        # train_step: f_step(params..., data..., state...) -> loss
     state_params: list = field(default_factory=list)
 
@@ -121,6 +122,7 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         header.append(f"# source {spec.ir.name}: sha256 {spec.ir.captured.source_hash}")
     header += ["import math", "", "import numpy as np", "", "from jitad import runtime as rt", ""]
     lines = list(header)
+    body_start = len(lines)
     line_map = {}
     for fdef in funcs:
         lines.append("")
@@ -130,6 +132,15 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         for k, v in lmap.items():
             line_map[start + k + 1] = v
         lines += body_lines
+    from . import extend
+    prims = extend.used_primitives("\n".join(lines[body_start:]))
+    if prims:
+        # user primitives: the generated code calls them by these names (their source hash
+        # is part of this file, so editing one is a new file, not a stale cache hit)
+        extra = [f"# primitive {n}: sha256 {extend.source_hash(n)}" for n in prims]
+        lines[body_start - 6:body_start - 6] = extra
+        line_map = {k + len(extra): v for k, v in line_map.items()}
+        gen.primitives = prims
     gen.source = "\n".join(lines) + "\n"
     gen.line_map = line_map
     return gen

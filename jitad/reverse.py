@@ -874,8 +874,10 @@ class Reverse:
             return isinstance(a.value, int) and not isinstance(a.value, bool) and a.value >= 0
         if isinstance(a, Var):
             t = self.ty(a.name)
-            return t.dtype == "i8" and t.ndim == 0 and a.name in self.spec.ir.params \
-                and len(self.A.sites[a.name]) == 1
+            sites = self.A.sites.get(a.name, [])
+            # assigned once, at top level (or an argument): its value at the end is the one read
+            return t.dtype == "i8" and t.ndim == 0 and len(sites) == 1 and sites[0][1] == 0 \
+                and sites[0][2] == (id(self.spec.ir.body),)
         return False
 
     def vjp(self, train=None):

@@ -55,6 +55,8 @@ int(a)             = int(a)                 :: int
 len(a)             = len(a)                 :: int
 size(a)            = a.size                 :: int
 ndim(a)            = a.ndim                 :: int
+argmax(a)          = np.argmax(a)           :: int
+argmin(a)          = np.argmin(a)           :: int
 dim(a, k)          = a.shape[k]             :: int
 shape_of(a)        = a.shape                :: shape
 float(a)           = float(a)               :: float | a: g
@@ -115,7 +117,8 @@ _MODULES = {"math": math, "np": np}
 CALLABLES: dict[int, str] = {}
 # Methods on arrays -> rule name (axis variants chosen in normalize).
 METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "mean", "max": "max",
-           "min": "min", "transpose": "transpose", "dot": "dot"}
+           "min": "min", "transpose": "transpose", "dot": "dot",
+           "argmax": "argmax", "argmin": "argmin"}
 # Reductions whose `axis=` form is a different rule.
 AXIS_FORMS = {"sum": "sum_axis", "mean": "mean_axis", "max": "max_axis", "min": "min_axis"}
 
@@ -194,7 +197,7 @@ def _load_table():
                           (np.ones_like, "ones_like"), (np.empty_like, "empty_like"),
                           (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),
                           (builtins.float, "float"), (builtins.int, "int"), (builtins.len, "len"),
-                          (builtins.bool, "truth")]:
+                          (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin")]:
         CALLABLES[id(alias)] = target
 
 

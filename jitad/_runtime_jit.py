@@ -10,6 +10,6 @@ import numpy as np  # noqa: F401  (the helpers' global `np`)
 from . import runtime as _py
 
 for _name in _py.__all__:
-    _f = getattr(_py, _name)
+    _f = getattr(_py, "_dot1_loop" if _name == "dot1" else _name)
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
     globals()[_name] = numba.njit(cache=True, nogil=True)(_g)

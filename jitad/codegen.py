@@ -206,7 +206,12 @@ def _print_block(stmts, depth, lines, lmap, cur):
                 lines.append(f"{ind}else:")
                 _print_block(orelse, depth + 1, lines, lmap, cur)
         elif isinstance(s, ast.For):
-            lines.append(f"{ind}for {ast.unparse(s.target)} in {ast.unparse(s.iter)}:")
+            head = f"{ind}for {ast.unparse(s.target)} in {ast.unparse(s.iter)}:"
+            if len(s.body) == 1 and isinstance(s.body[0], (ast.AugAssign, ast.Assign)):
+                lines.append(f"{head} {ast.unparse(s.body[0])}")  # an element loop, one line
+                lmap[len(lines) - 1] = line
+                continue
+            lines.append(head)
             lmap[len(lines) - 1] = line
             _print_block(s.body, depth + 1, lines, lmap, cur)
         elif isinstance(s, ast.While):

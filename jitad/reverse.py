@@ -52,8 +52,8 @@ def forward_expr(s: Bind, fnames, types):
         kw = {"axis": P.const(s.statics["axis"])} if s.statics.get("axis") else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
     rule = rules.RULES[s.op]
-    if s.op == "matmul":
-        rule = rules.RULES["matmul"]
+    if s.op in ("dot", "matmul") and all(types[a.name].ndim == 1 for a in s.args):
+        rule = rules.RULES["dot.1.1"]  # a loop Numba inlines: no BLAS call for short vectors
     mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
     for k in rule.statics:
         v = s.statics.get(k)
@@ -435,6 +435,7 @@ class Reverse:
         taken |= set(fnames.values()) | set(vjp_names.values()) | {"np", "math", "rt", "bool", "range"}
         self.namer = Namer(taken)
         self.adj = {}
+        self.rank = {}
         self.tapes = Tapes(self.namer)
         self.trip_names = {}
 
@@ -442,7 +443,15 @@ class Reverse:
     def d(self, v):
         if v not in self.adj:
             self.adj[v] = self.namer.fresh(f"d_{v}")
+            self.rank[self.adj[v]] = getattr(self.types.get(v), "ndim", 0)
         return self.adj[v]
+
+    def rank_of(self, name):
+        """Rank of a name in generated code (user variables, adjoints, their temporaries)."""
+        if name in self.rank:
+            return self.rank[name]
+        t = self.types.get(name)
+        return getattr(t, "ndim", None)
 
     def ty(self, v):
         return self.types[v]
@@ -691,12 +700,66 @@ class Reverse:
                 contrib = P.call("np.sum", contrib)
             return P.aug(self.d(v), contrib)
         if contrib_ndim == 0 or safe:
+            if safe and t.ndim <= 2:
+                loop = self.scalarized(self.d(v), t.ndim, contrib)
+                if loop is not None:
+                    return loop
             return P.aug(self.d(v), contrib)
         for _ in range(contrib_ndim - t.ndim):
             contrib = P.call("rt.sum0", contrib)
         if t.ndim <= 2:
             return P.expr_stmt(P.call(f"rt.accum{t.ndim}", P.name(self.d(v)), contrib))
         return P.aug(self.d(v), contrib)
+
+    _ELEMENTWISE_CALLS = {"np.sin", "np.cos", "np.tan", "np.exp", "np.log", "np.log1p", "np.sqrt",
+                          "np.tanh", "np.sinh", "np.cosh", "np.sign", "np.expm1", "np.abs",
+                          "np.arctan", "np.square"}
+
+    def scalarized(self, target, ndim, contrib):
+        """`d += e` with every array in e shaped like d, as an element loop: no temporary
+        arrays (what dominates small per-sample adjoints). None if e is not elementwise."""
+        if not hasattr(self, "_elem_idx"):
+            self._elem_idx = [self.namer.fresh("k"), self.namer.fresh("k2")]
+        idx = self._elem_idx[:ndim]
+        ok = [True]
+        me = self
+
+        class Index(ast.NodeTransformer):
+            def visit_Name(self, node):
+                r = me.rank_of(node.id)
+                if r is None:
+                    ok[0] = False
+                elif r:
+                    if r != ndim:
+                        ok[0] = False
+                    return P.subscript(node.id, [Var(i) for i in idx])
+                return node
+
+            def visit_Call(self, node):
+                fn = ast.unparse(node.func)
+                if fn not in me._ELEMENTWISE_CALLS and not fn.startswith("math."):
+                    ok[0] = False
+                    return node
+                node.args = [self.visit(a) for a in node.args]
+                return node
+
+            def visit_Attribute(self, node):
+                ok[0] = False
+                return node
+
+            def visit_Subscript(self, node):
+                ok[0] = False
+                return node
+
+        import copy as _copy
+        body = Index().visit(_copy.deepcopy(contrib))
+        if not ok[0]:
+            return None
+        loop = [P.aug(P.subscript(target, [Var(i) for i in idx]), body)]
+        for k in reversed(range(ndim)):
+            shape = P.subscript(ast.Attribute(P.name(target), "shape", ast.Load()), [Const(k)])
+            loop = [ast.For(P.name(idx[k], store=True), P.call("range", shape), loop, [])]
+        return loop[0]
 
     def needs_reset(self, v):
         """Whether d_v must be zeroed after its assignment is reversed (an older value of v
@@ -730,6 +793,7 @@ class Reverse:
                 g[x] = None
             elif x in aliased or (s.op == "call" and x in pushed):
                 gname = self.namer.fresh(f"g_{x}")
+                self.rank[gname] = self.ty(x).ndim
                 out.append(P.assign(gname, P.name(self.d(x))))
                 g[x] = P.name(gname)
             else:
@@ -738,6 +802,7 @@ class Reverse:
         if pushed:
             if rule is not None and t in pushed and any("y" in rule.reads(p) for p in rule.adjoints):
                 ynew = self.namer.fresh(f"{t}_new")
+                self.rank[ynew] = self.ty(t).ndim
                 out.append(P.assign(ynew, P.name(t)))
                 y = P.name(ynew)
             for x in reversed(pushed):

@@ -8,8 +8,20 @@ accumulate repeated and broadcast positions exactly (no `v[idx] += g` shortcuts)
 """
 import numpy as np
 
-__all__ = ["reserve", "trip_count", "in_range", "accum1", "accum2", "scatter_add", "expand",
+__all__ = ["dot1", "reserve", "trip_count", "in_range", "accum1", "accum2", "scatter_add", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
+
+
+def dot1(a, b):
+    """The dot product of two vectors (compiled: a plain loop, inlined, no BLAS call)."""
+    return np.dot(a, b)
+
+
+def _dot1_loop(a, b):
+    s = 0.0
+    for k in range(a.shape[0]):
+        s += a[k] * b[k]
+    return s
 
 
 def reserve(buf, n):

@@ -111,20 +111,20 @@ class train_step:
 
 
 _EPOCH = '''
-def {name}({params}, {data}, order, start, stop, {state}):
+def {name}({params}, {data}, order, start, stop{state}):
     total = 0.0
     for s in range(start, stop):
         k = order[s]
-        total += step({params}, {sample}, {state})
+        total += step({params}, {sample}{state})
     return total
 '''
 
 _EPOCH_BATCHED = '''
-def {name}({params}, {data}, order, start, stop, {state}):
+def {name}({params}, {data}, order, start, stop{state}):
     total = 0.0
     for s in range(start, stop):
         lo = order[s] * {batch}
-        total += step({params}, {sample}, {state})
+        total += step({params}, {sample}{state})
     return total
 '''
 
@@ -132,7 +132,7 @@ def {name}({params}, {data}, order, start, stop, {state}):
 def _epoch_module(step: train_step, comp, n_data, batch=None):
     params = step.params
     data = [f"data{k}" for k in range(n_data)]
-    state = list(comp.gen.state_params) or ["_unused"]
+    state = "".join(f", {n}" for n in comp.gen.state_params)
     name = f"{step.d.__name__}_epoch"
     template = _EPOCH if batch is None else _EPOCH_BATCHED
     sample = ", ".join(f"{d}[k]" if batch is None else f"{d}[lo:lo + {batch}]" for d in data)
@@ -140,7 +140,7 @@ def _epoch_module(step: train_step, comp, n_data, batch=None):
             f"{'samples' if batch is None else 'mini-batches'}.\n"
             f"# step source sha256 {codegen.source_hash(comp.gen.source)}\n"
             "import numpy as np\n" + template.format(
-                name=name, params=", ".join(params), data=", ".join(data), state=", ".join(state),
+                name=name, params=", ".join(params), data=", ".join(data), state=state,
                 sample=sample, batch=batch))
     gen = codegen.Generated(text, primal=name, functions={name: text})
     mod = be.load(gen, comp.backend)
@@ -187,7 +187,7 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
     else:
         comp = step.specialize(*params, *(d[0] for d in data))
     epoch_fn, _ = _epoch_module(step, comp, len(data), batch_size)
-    st = tuple(state.arrays) or (np.zeros(1),)
+    st = tuple(state.arrays)
     rng = np.random.default_rng(seed)
     hist = History()
     bar = _Progress(progress)

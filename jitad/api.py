@@ -278,6 +278,17 @@ def source(f, stage="adjoint", args=None, wrt=None) -> str:
     or call a gradient of `f` first and the last specialization is shown."""
     if stage not in STAGES:
         raise JitadError(f"unknown stage {stage!r}; choose one of {', '.join(STAGES)}")
+    from .train import train_step
+    if isinstance(f, train_step):
+        if stage in ("monadic", "normalized"):
+            return monadic.render(frontend(f.d.__jitad_function__))
+        if args is not None:
+            f.specialize(*args)
+        if f.last is None:
+            raise JitadError("call the training step once, or pass args=(example arguments "
+                             "without the state)")
+        gen = f.last.gen
+        return gen.functions[gen.primal if stage == "forward" else gen.step]
     if isinstance(f, _Transformed):
         wrt = f.wrt_spec if wrt is None else wrt
         f = f.d

@@ -136,3 +136,32 @@ def test_scalar_parameter_is_refused():
     step = jitad.train_step(tf.scalar_param, wrt=0, optimizer="sgd")
     with pytest.raises(jitad.JitadError, match="float array"):
         step(0.5, 2.0, step.init(0.5))
+
+
+def test_step_is_callable_from_user_njit_code_and_source_shows_the_update():
+    import numba
+    rng = np.random.default_rng(5)
+    U, V = rng.normal(scale=0.1, size=(30, 4)), rng.normal(scale=0.1, size=(40, 4))
+    users, pos, neg = rng.integers(0, 30, 500), rng.integers(0, 40, 500), rng.integers(0, 40, 500)
+    step = jitad.train_step(tf.bpr, wrt=("U", "V"), optimizer=optim.Adagrad(lr=0.1))
+    state = step.init(U, V)
+    kernel = step.compiled(U, V, 0, 1, 2)
+
+    @numba.njit
+    def epoch(U, V, users, pos, neg, hU, hV):
+        total = 0.0
+        for s in range(users.shape[0]):
+            total += kernel(U, V, users[s], pos[s], neg[s], hU, hV)
+        return total
+
+    U2, V2, state2 = U.copy(), V.copy(), step.init(U, V)
+    first = epoch(U, V, users, pos, neg, *state.arrays)
+    # the same samples through the Python-level step give the same parameters
+    for s in range(500):
+        step(U2, V2, users[s], pos[s], neg[s], state2)
+    np.testing.assert_allclose(U, U2, rtol=1e-12)
+    np.testing.assert_allclose(V, V2, rtol=1e-12)
+    assert epoch(U, V, users, pos, neg, *state.arrays) < first
+    src = jitad.source(step, "adjoint")
+    assert src.startswith("def bpr_step(U, V, u, i, j, U_sum_sq, V_sum_sq):")
+    assert "Adagrad update of the rows of U the loss read: [u]" in src

@@ -68,16 +68,19 @@ def used_primitives(source: str):
     return sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in PRIMITIVES})
 
 
-_LOADED = False
+_LOADED: set = set()
+
+
+def entry_points_once(group):
+    """The loaded objects of an entry-point group, the first time it is asked for (else [])."""
+    if group in _LOADED:
+        return []
+    _LOADED.add(group)
+    return [(ep.name, ep.load()) for ep in metadata.entry_points(group=group)]
 
 
 def load_plugins():
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        obj = ep.load()
+    for _, obj in entry_points_once(ENTRY_POINT_GROUP):
         if callable(obj) and not inspect.ismodule(obj):
             obj()
 

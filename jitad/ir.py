@@ -176,20 +176,33 @@ def writes(stmt):
     return []
 
 
+def sub_blocks(s):
+    """The statement lists directly inside a compound statement."""
+    if isinstance(s, If):
+        return [s.body, s.orelse]
+    if isinstance(s, While):
+        return [s.cond, s.body]
+    if isinstance(s, For):
+        return [s.body]
+    if isinstance(s, Par):
+        return [s.binds]
+    return []
+
+
 def walk(block):
     """Every statement, depth first, in source order (compound statements before their bodies)."""
     for s in block:
         yield s
-        if isinstance(s, If):
-            yield from walk(s.body)
-            yield from walk(s.orelse)
-        elif isinstance(s, While):
-            yield from walk(s.cond)
-            yield from walk(s.body)
-        elif isinstance(s, For):
-            yield from walk(s.body)
-        elif isinstance(s, Par):
-            yield from s.binds
+        for sub in sub_blocks(s):
+            yield from walk(sub)
+
+
+def blocks(block):
+    """Every statement list, depth first, starting with `block` itself."""
+    yield block
+    for s in block:
+        for sub in sub_blocks(s):
+            yield from blocks(sub)
 
 
 @dataclass

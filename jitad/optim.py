@@ -16,7 +16,6 @@ generated code. Third-party optimizers register with `register(cls)` or the entr
 from __future__ import annotations
 
 import ast
-from importlib import metadata
 
 _REGISTRY: dict = {}
 ENTRY_POINT_GROUP = "jitad.optimizers"
@@ -116,19 +115,12 @@ def get(name_or_optimizer):
     return cls()
 
 
-_LOADED = False
-
-
 def load_plugins():
     """Register the optimizers third-party packages declare in the `jitad.optimizers` group."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        cls = ep.load()
+    from .extend import entry_points_once
+    for name, cls in entry_points_once(ENTRY_POINT_GROUP):
         if not (isinstance(cls, type) and issubclass(cls, Optimizer)):
-            raise TypeError(f"entry point {ep.name} in {ENTRY_POINT_GROUP} is not an Optimizer")
+            raise TypeError(f"entry point {name} in {ENTRY_POINT_GROUP} is not an Optimizer")
         register(cls)
 
 

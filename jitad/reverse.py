@@ -312,7 +312,7 @@ class Analysis:
         return s0 is s and depth == 0 and path == (id(self.root),) and v not in self.spec.ir.params
 
     def _block_by_id(self, bid):
-        for b in _blocks(self.root):
+        for b in ir.blocks(self.root):
             if id(b) == bid:
                 return b
         raise KeyError(bid)
@@ -326,19 +326,6 @@ def _children(s):
     if isinstance(s, For):
         return [(s.body, True)]
     return []
-
-
-def _blocks(block):
-    yield block
-    for s in block:
-        if isinstance(s, If):
-            yield from _blocks(s.body)
-            yield from _blocks(s.orelse)
-        elif isinstance(s, While):
-            yield from _blocks(s.cond)
-            yield from _blocks(s.body)
-        elif isinstance(s, For):
-            yield from _blocks(s.body)
 
 
 def _definitely_assigned(v, block):

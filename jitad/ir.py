@@ -70,6 +70,7 @@ class Bind:
     loc: Loc
     statics: dict = field(default_factory=dict)
     callee: object = None
+    inplace: bool = False  # from `x op= e`: in Python an in-place update when x is an array
 
     @property
     def target(self):

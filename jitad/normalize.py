@@ -105,6 +105,9 @@ class Normalizer:
                 rhs = gast.BinOp(gast.Name(t.id, gast.Load(), None, None), node.op, node.value)
                 gast.copy_location(rhs, node)
                 self.assign(t, rhs, node)
+                last = self.out[-1]
+                if isinstance(last, Bind) and last.targets == (t.id,):
+                    last.inplace = True
             else:
                 arr, index = self.subscript_parts(t)
                 old = self.bind(t, self.temp(arr, "getitem"), "getitem", (Var(arr),) + index)

@@ -112,6 +112,19 @@ class Analysis:
         scan(self.root, [], [])
         stmts = list(ir.walk(self.root))
         order = {id(s): n for n, s in enumerate(stmts)}
+        for s in stmts:
+            # `y += e` on an array updates y's buffer in Python; jitad computes a new array,
+            # which is the same only if nothing else refers to y's buffer
+            if isinstance(s, Bind) and s.inplace and getattr(self.types.get(s.target), "ndim", 0):
+                y = s.target
+                shared = y in self.spec.ir.params or any(
+                    isinstance(b, Bind) and not _fresh(b) for b, _, _ in self.sites.get(y, []))
+                if shared:
+                    raise UnsupportedError(
+                        f"'{y} {_OPS.get(s.op, s.op)}= ...' would update, in place, an array that "
+                        f"{'is an argument' if y in self.spec.ir.params else 'may be shared with another variable'}"
+                        f"; write {y} = {y} {_OPS.get(s.op, s.op)} ... (or copy it first)", s.loc,
+                        "in-place update of a shared array")
         writes = [s for s in stmts if isinstance(s, SetItem)]
 
         def readers(name):
@@ -316,6 +329,9 @@ class Analysis:
             if id(b) == bid:
                 return b
         raise KeyError(bid)
+
+
+_OPS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "pow": "**", "matmul": "@"}
 
 
 def _children(s):

@@ -240,3 +240,14 @@ def write_seen_by_view_in_loop(x):
         s = s + np.sum(row) * x
         y[0, i] = x  # ERR: alias
     return s
+
+
+def inplace_add_to_argument(x, v):
+    v += x  # ERR: argument
+    return np.sum(v)
+
+
+def inplace_add_to_alias(x, v):
+    w = v
+    w *= x  # ERR: shared
+    return np.sum(w) + np.sum(v)

@@ -103,3 +103,10 @@ def ex_view_recreated_each_iteration(x, w):
         s = s + np.sum(row * row) * w
         y[0, i] = x * w
     return s + np.sum(y)
+
+
+def ex_inplace_on_own_array(v, w):
+    y = v * 2.0
+    y += w
+    y *= v
+    return np.sum(y)

@@ -25,6 +25,7 @@ CASES = [
     (ex.ex_unpack_shape_and_helper_tuple, (rng.normal(size=(3, 2)), 0.8), (0, 1)),
     (ex.ex_rank3, (rng.normal(size=(2, 3, 4)), 0.5), (0, 1)),
     (ex.ex_view_recreated_each_iteration, (0.7, 1.3), (0, 1)),
+    (ex.ex_inplace_on_own_array, (rng.normal(size=3), 0.4), (0, 1)),
 ]
 
 

@@ -227,10 +227,8 @@ def _print_block(stmts, depth, lines, lmap, cur):
 def _dce(fdef):
     """Remove assignments to names that are never read (repeat until stable)."""
     while True:
+        # a name no expression loads is dead, including `x += e` whose x nothing else reads
         loads = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        # `x += e` reads x too
-        loads |= {n.target.id for n in ast.walk(fdef) if isinstance(n, ast.AugAssign)
-                  and isinstance(n.target, ast.Name) and _reads_elsewhere(fdef, n)}
         removed = [False]
 
         def keep(s):
@@ -258,14 +256,6 @@ def _dce(fdef):
             return fdef
 
 
-def _reads_elsewhere(fdef, aug):
-    name = aug.target.id
-    for n in ast.walk(fdef):
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
-            return True
-    return False
-
-
 def _strip_comments(block):
     """Drop a comment that no statement follows any more, and empty if/for bodies."""
     out = []
@@ -282,10 +272,18 @@ def _names_in(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _first_contribution(node):
+def _first_contribution(node, cache=None):
     """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
 
     Only for scalar zeros: an array adjoint keeps its own buffer (no aliasing)."""
+    cache = {} if cache is None else cache
+
+    def names(stmt):
+        got = cache.get(id(stmt))
+        if got is None or got[0] is not stmt:
+            got = cache[id(stmt)] = (stmt, _names_in(stmt))
+        return got[1]
+
     for field_name in ("body", "orelse"):
         block = getattr(node, field_name, None)
         if not isinstance(block, list):
@@ -301,7 +299,7 @@ def _first_contribution(node):
                     t = block[j]
                     if isinstance(t, P.Comment):
                         continue
-                    if name not in _names_in(t):
+                    if name not in names(t):
                         continue
                     if isinstance(t, ast.AugAssign) and isinstance(t.op, ast.Add) \
                             and isinstance(t.target, ast.Name) and t.target.id == name \
@@ -312,7 +310,7 @@ def _first_contribution(node):
                     break
             i += 1
         for s in block:
-            _first_contribution(s)
+            _first_contribution(s, cache)
 
 
 def _tidy(fdef):

@@ -275,7 +275,8 @@ def _names_in(node):
 def _first_contribution(node, cache=None):
     """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
 
-    Only for scalar zeros: an array adjoint keeps its own buffer (no aliasing)."""
+    For an array `d = np.zeros_like(x)` only when `reverse` marked the addition `jitad_fresh`:
+    e always builds a new array shaped exactly like x, so d owns its buffer either way."""
     cache = {} if cache is None else cache
 
     def names(stmt):
@@ -291,9 +292,11 @@ def _first_contribution(node, cache=None):
         i = 0
         while i < len(block):
             s = block[i]
-            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
-                    and isinstance(s.value, ast.Constant) and s.value.value == 0.0 \
-                    and isinstance(s.value.value, float):
+            scalar_zero = isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant) \
+                and isinstance(s.value.value, float) and s.value.value == 0.0
+            array_zero = isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) \
+                and ast.unparse(s.value.func) == "np.zeros_like"
+            if (scalar_zero or array_zero) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
                 name = s.targets[0].id
                 for j in range(i + 1, len(block)):
                     t = block[j]
@@ -303,7 +306,8 @@ def _first_contribution(node, cache=None):
                         continue
                     if isinstance(t, ast.AugAssign) and isinstance(t.op, ast.Add) \
                             and isinstance(t.target, ast.Name) and t.target.id == name \
-                            and name not in _names_in(t.value):
+                            and name not in _names_in(t.value) \
+                            and (scalar_zero or getattr(t, "jitad_fresh", False)):
                         block[j] = ast.Assign([ast.Name(name, ast.Store())], t.value, lineno=0)
                         del block[i]
                         i -= 1

@@ -331,6 +331,19 @@ class Analysis:
         raise KeyError(bid)
 
 
+def _fresh_expr(e):
+    """An expression that always evaluates to a newly allocated array (never a view/alias)."""
+    if isinstance(e, ast.BinOp):
+        return True
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        return _fresh_expr(e.operand)
+    if isinstance(e, ast.Call):
+        fn = ast.unparse(e.func)
+        return fn.startswith("np.") and fn not in ("np.asarray", "np.ascontiguousarray", "np.reshape",
+                                                   "np.transpose", "np.expand_dims")
+    return False
+
+
 _OPS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "pow": "**", "matmul": "@"}
 
 
@@ -695,7 +708,7 @@ class Reverse:
             out += self.tapes.pop(s.var, self.ty(s.var))
         return out
 
-    def accumulate(self, v, contrib, contrib_ndim, safe):
+    def accumulate(self, v, contrib, contrib_ndim, safe, exact=False):
         """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time)."""
         t = self.ty(v)
         if t.ndim == 0:
@@ -707,7 +720,11 @@ class Reverse:
                 loop = self.scalarized(self.d(v), t.ndim, contrib)
                 if loop is not None:
                     return loop
-            return P.aug(self.d(v), contrib)
+            stmt = P.aug(self.d(v), contrib)
+            # a new array shaped exactly like v: as v's first contribution it can be assigned
+            # instead of added to zeros (see codegen._first_contribution)
+            stmt.jitad_fresh = exact and t.dtype == "f8" and _fresh_expr(contrib)
+            return stmt
         for _ in range(contrib_ndim - t.ndim):
             contrib = P.call("rt.sum0", contrib)
         if t.ndim <= 2:
@@ -884,8 +901,12 @@ class Reverse:
             others = [b for j, b in enumerate(s.args) if j != i]
             elementwise = rule.kind in ELEMENTWISE
             safe = not elementwise or all(_atom_nd(b, self.types) == 0 or b == a for b in others)
+            # the contribution is an array shaped exactly like the argument (not a scalar that
+            # broadcasts): an elementwise rule with scalar co-operands, or a dot/outer rule
+            exact = (elementwise and safe and res_nd == self.ty(a.name).ndim) or \
+                rule.name.startswith(("dot.", "outer"))
             out.append(self.accumulate(a.name, contrib, res_nd if elementwise else self.ty(a.name).ndim,
-                                       safe))
+                                       safe, exact))
         return out
 
     def rev_setitem(self, s: SetItem):

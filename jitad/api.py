@@ -120,6 +120,20 @@ class Differentiable:
         return f"<jitad.differentiable {self.__jitad_function__.__qualname__}>"
 
 
+def _quick_key(args):
+    """A cheap key for the argument kinds (type, and dtype/rank/layout for arrays), or None."""
+    key = []
+    for a in args:
+        t = type(a)
+        if t is np.ndarray:
+            key.append((a.dtype.num, a.ndim, a.flags.c_contiguous))
+        elif t in (float, int, bool):
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
+
+
 _PLAIN: dict = {}
 
 
@@ -164,6 +178,7 @@ class _Transformed:
     """Shared machinery of grad / value_and_grad / vjp objects."""
 
     def __init__(self, f, wrt, mode="compiled"):
+        self._ran = {}
         self.d = _as_differentiable(f)
         self.wrt_spec = wrt
         self.wrt, self.single = _wrt_indices(self.d, wrt)
@@ -186,6 +201,12 @@ class _Transformed:
         return value, (grads[0] if self.single else tuple(grads))
 
     def _value_and_grads(self, args):
+        # fast path: the same argument kinds as a call that already ran
+        key = _quick_key(args)
+        comp = self._ran.get(key)
+        if comp is not None:
+            value, grads = comp.run(comp.gen.vjp, args + (1.0,))
+            return value, (grads[0] if self.single else tuple(grads))
         if self.mode == "eager":
             return self._eager(args)
         if self.mode != "compiled":
@@ -193,6 +214,8 @@ class _Transformed:
         comp = self.specialize(*args)
         self._scalar_check(comp)
         value, grads = comp.run(comp.gen.vjp, tuple(args) + (1.0,))
+        if key is not None:
+            self._ran[key] = comp
         return value, (grads[0] if self.single else tuple(grads))
 
     def compiled(self, *example_args):

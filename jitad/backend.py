@@ -86,11 +86,13 @@ def _jit_primitive(name):
 def run(fn, args, gen: Generated, backend: str):
     if backend != "numba":
         return fn(*args)
-    from numba.core.errors import NumbaError
     try:
         return fn(*args)
-    except NumbaError as e:
-        raise numba_error(e, gen) from None
+    except Exception as e:
+        from numba.core.errors import NumbaError
+        if isinstance(e, NumbaError):
+            raise numba_error(e, gen) from None
+        raise
 
 
 def numba_error(e, gen: Generated) -> JitadError:

@@ -521,3 +521,70 @@ def fd_check(f, args, wrt, grads, what, eps=1e-6, rtol=1e-5, coords_per_array=6,
             fd = (f(*hi) - f(*lo)) / (2 * h)
             worst = max(worst, abs(fd - exact) / scale)
     return {"what": what, "ok": bool(worst <= rtol), "max_rel_err": worst, "rtol": rtol}
+
+
+def scalar_loop_peers(fn, x0, p0, jax_step, slow, tslow, autograd_max=None,
+                      tangent_note="`math` bound to NumPy"):
+    """The autograd, torch, JAX and Tangent rows for a loop `fn(x, p, n)` over two scalars,
+    gradient wrt (x, p). `jax_step(x, p)` is one step of the loop in jax.numpy (for
+    `lax.fori_loop`); `slow`/`tslow` cap the sizes the eager systems / Tangent run."""
+    out = []
+    autograd, why = peer("autograd")
+    if autograd is None:
+        out.append(System("autograd", status=SKIPPED, note=why))
+    else:
+        am, _ = autograd_namespaces()
+        ga = autograd.value_and_grad(rebind(fn, math=am), argnum=(0, 1))
+        out.append(System("autograd", max_size=autograd_max or slow,
+                          version=peer_version("autograd"),
+                          make=lambda n: Case(lambda: ga(x0, p0, n))))
+
+    torch, why = peer("torch")
+    if torch is None:
+        out.append(System("torch eager", status=SKIPPED, note=why))
+    else:
+        tm, _ = torch_namespaces()
+        ft = rebind(fn, math=tm)
+
+        def torch_case(n):
+            def run():
+                x = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
+                p = torch.tensor(p0, dtype=torch.float64, requires_grad=True)
+                y = ft(x, p, n)
+                gx, gp = torch.autograd.grad(y, (x, p))
+                return y.item(), (gx.item(), gp.item())
+            return Case(run)
+        out.append(System("torch eager", max_size=slow, version=peer_version("torch"),
+                          make=torch_case))
+
+    jax, why = peer("jax")
+    if jax is None:
+        out.append(System("JAX jit(grad), lax.fori_loop", status=SKIPPED, note=why))
+    else:
+        from jax import lax
+
+        def jax_case(n):
+            def f(x, p):
+                return lax.fori_loop(0, n, lambda k, x: jax_step(x, p), x)
+            g = jax.jit(jax.value_and_grad(f, argnums=(0, 1)))   # n is static: one compile per n
+            return Case(lambda: jax.block_until_ready(g(x0, p0)))
+        out.append(System("JAX jit(grad), lax.fori_loop", version=peer_version("jax"),
+                          make=jax_case, note="n static (one compile per n)"))
+
+    tangent, why = peer("tangent")
+    if tangent is None:
+        out.append(System("Tangent", status=SKIPPED, note=why))
+    else:
+        def tangent_case(n):
+            try:
+                g = tangent.grad(rebind(fn, math=np), wrt=(0, 1), preserve_result=True, verbose=0)
+            except Exception as e:
+                raise Unsupported(_err_text(e))
+
+            def run():
+                dx, dp, y = g(x0, p0, n)
+                return y, (dx, dp)
+            return Case(run)
+        out.append(System("Tangent", max_size=tslow, version=peer_version("tangent"),
+                          make=tangent_case, note=tangent_note))
+    return out

@@ -55,6 +55,11 @@ def jitad_first_call():
     return jitad.value_and_grad(diamond, wrt=(0, 1))(X0, W0, 100)
 
 
+def _jax_step(x, w):
+    import jax.numpy as jnp
+    return (1.0 - w) * x + w * jnp.sin(x)
+
+
 def systems(ctx):
     slow = 1000 if ctx.quick else 10_000
     tslow = 1000 if ctx.quick else 100_000      # Tangent: ~0.4 µs per level
@@ -66,66 +71,8 @@ def systems(ctx):
     out.append(C.System("jitad eager", max_size=10_000 if ctx.quick else 100_000,
                         make=lambda n: C.Case(lambda: ve(X0, W0, n))))
 
-    autograd, why = C.peer("autograd")
-    if autograd is None:
-        out.append(C.System("autograd", status=C.SKIPPED, note=why))
-    else:
-        am, _ = C.autograd_namespaces()
-        ga = autograd.value_and_grad(C.rebind(diamond, math=am), argnum=(0, 1))
-        out.append(C.System("autograd", max_size=100 if ctx.quick else slow,
-                            version=C.peer_version("autograd"),
-                            make=lambda n: C.Case(lambda: ga(X0, W0, n))))
-
-    torch, why = C.peer("torch")
-    if torch is None:
-        out.append(C.System("torch eager", status=C.SKIPPED, note=why))
-    else:
-        tm, _ = C.torch_namespaces()
-        ft = C.rebind(diamond, math=tm)
-
-        def torch_case(n):
-            def run():
-                x = torch.tensor(X0, dtype=torch.float64, requires_grad=True)
-                w = torch.tensor(W0, dtype=torch.float64, requires_grad=True)
-                y = ft(x, w, n)
-                gx, gw = torch.autograd.grad(y, (x, w))
-                return y.item(), (gx.item(), gw.item())
-            return C.Case(run)
-        out.append(C.System("torch eager", max_size=slow, version=C.peer_version("torch"),
-                            make=torch_case))
-
-    jax, why = C.peer("jax")
-    if jax is None:
-        out.append(C.System("JAX jit(grad), lax.fori_loop", status=C.SKIPPED, note=why))
-    else:
-        import jax.numpy as jnp
-        from jax import lax
-
-        def jax_case(n):
-            def f(x, w):
-                return lax.fori_loop(0, n, lambda k, x: (1.0 - w) * x + w * jnp.sin(x), x)
-            g = jax.jit(jax.value_and_grad(f, argnums=(0, 1)))
-            return C.Case(lambda: jax.block_until_ready(g(X0, W0)))
-        out.append(C.System("JAX jit(grad), lax.fori_loop", version=C.peer_version("jax"),
-                            make=jax_case, note="n static (one compile per n)"))
-
-    tangent, why = C.peer("tangent")
-    if tangent is None:
-        out.append(C.System("Tangent", status=C.SKIPPED, note=why))
-    else:
-        def tangent_case(n):
-            try:
-                g = tangent.grad(C.rebind(diamond, math=np), wrt=(0, 1), preserve_result=True,
-                                 verbose=0)
-            except Exception as e:
-                raise C.Unsupported(C._err_text(e))
-
-            def run():
-                dx, dw, y = g(X0, W0, n)
-                return y, (dx, dw)
-            return C.Case(run)
-        out.append(C.System("Tangent", max_size=tslow, version=C.peer_version("tangent"),
-                            make=tangent_case, note="`math` bound to NumPy"))
+    out += C.scalar_loop_peers(diamond, X0, W0, _jax_step, slow, tslow,
+                               autograd_max=100 if ctx.quick else slow)
     return out
 
 

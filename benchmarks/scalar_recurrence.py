@@ -71,6 +71,11 @@ def jitad_first_call():
     return vg(X0, A, 1000)
 
 
+def _jax_step(x, a):
+    import jax.numpy as jnp
+    return a * x + 0.01 * jnp.sin(x)
+
+
 def systems(ctx):
     slow = 1000 if ctx.quick else 10_000         # eager systems: ~10-100 µs per step
     tslow = 1000 if ctx.quick else 100_000       # Tangent: ~4 µs per step
@@ -82,65 +87,8 @@ def systems(ctx):
     ve = jitad.value_and_grad(recurrence, wrt=(0, 1), mode="eager")
     out.append(C.System("jitad eager", max_size=slow, make=lambda n: C.Case(lambda: ve(X0, A, n))))
 
-    autograd, why = C.peer("autograd")
-    if autograd is None:
-        out.append(C.System("autograd", status=C.SKIPPED, note=why))
-    else:
-        am, anp = C.autograd_namespaces()
-        ga = autograd.value_and_grad(C.rebind(recurrence, math=am), argnum=(0, 1))
-        out.append(C.System("autograd", max_size=slow, version=C.peer_version("autograd"),
-                            make=lambda n: C.Case(lambda: ga(X0, A, n))))
-
-    torch, why = C.peer("torch")
-    if torch is None:
-        out.append(C.System("torch eager", status=C.SKIPPED, note=why))
-    else:
-        tm, _ = C.torch_namespaces()
-        ft = C.rebind(recurrence, math=tm)
-
-        def torch_case(n):
-            def run():
-                x = torch.tensor(X0, dtype=torch.float64, requires_grad=True)
-                a = torch.tensor(A, dtype=torch.float64, requires_grad=True)
-                y = ft(x, a, n)
-                gx, ga_ = torch.autograd.grad(y, (x, a))
-                return y.item(), (gx.item(), ga_.item())
-            return C.Case(run)
-        out.append(C.System("torch eager", max_size=slow, version=C.peer_version("torch"),
-                            make=torch_case))
-
-    jax, why = C.peer("jax")
-    if jax is None:
-        out.append(C.System("JAX jit(grad), lax.fori_loop", status=C.SKIPPED, note=why))
-    else:
-        import jax.numpy as jnp
-        from jax import lax
-
-        def jax_case(n):
-            def f(x, a):
-                return lax.fori_loop(0, n, lambda k, x: a * x + 0.01 * jnp.sin(x), x)
-            g = jax.jit(jax.value_and_grad(f, argnums=(0, 1)))   # n is static: one compile per n
-            return C.Case(lambda: jax.block_until_ready(g(X0, A)))
-        out.append(C.System("JAX jit(grad), lax.fori_loop", version=C.peer_version("jax"),
-                            make=jax_case, note="n static (one compile per n)"))
-
-    tangent, why = C.peer("tangent")
-    if tangent is None:
-        out.append(C.System("Tangent", status=C.SKIPPED, note=why))
-    else:
-        def tangent_case(n):
-            try:
-                g = tangent.grad(C.rebind(recurrence, math=np), wrt=(0, 1), preserve_result=True,
-                                 verbose=0)
-            except Exception as e:
-                raise C.Unsupported(C._err_text(e))
-
-            def run():
-                dx, da, y = g(X0, A, n)
-                return y, (dx, da)
-            return C.Case(run)
-        out.append(C.System("Tangent", max_size=tslow, version=C.peer_version("tangent"),
-                            make=tangent_case, note="`math` bound to NumPy (no `math.*` rules)"))
+    out += C.scalar_loop_peers(recurrence, X0, A, _jax_step, slow, tslow,
+                               tangent_note="`math` bound to NumPy (no `math.*` rules)")
     return out
 
 

@@ -11,7 +11,6 @@ lock-free (Hogwild). Arguments that are not parameters are the per-sample data f
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor

@@ -5,7 +5,6 @@ import sys
 import textwrap
 
 import numpy as np
-import pytest
 
 import jitad
 

@@ -12,7 +12,6 @@ class-dependent mean plus noise), grouped so each mini-batch of 16 shares its co
 without skipping the 19 unused fine classifiers (without: all 20 run, the chosen one is used).
 """
 import argparse
-import time
 
 import numpy as np
 

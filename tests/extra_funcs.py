@@ -110,3 +110,55 @@ def ex_inplace_on_own_array(v, w):
     y += w
     y *= v
     return np.sum(y)
+
+
+def ex_variable_step(v, w, s):
+    acc = 0.0
+    for i in range(v.shape[0] - 1, -1, -s):
+        acc = acc * w + v[i] * i
+    for i in range(1, v.shape[0], s):
+        acc = acc + math.sin(v[i] * acc)
+    return acc
+
+
+def ex_while_in_for_in_while(x, w):
+    total = 0.0
+    outer = 0
+    while outer < 3:
+        for k in range(1, 4):
+            y = x * k
+            while y < 5.0:
+                y = y * w + 0.3
+                if y > 4.5:
+                    break
+            total = total + y * k
+        outer += 1
+        x = x * 0.9
+    return total
+
+
+def ex_helper_two_signatures(x, v):
+    return scale_any(x, 2.0) + np.sum(scale_any(v, x))
+
+
+def scale_any(a, b):
+    return a * b + a * a
+
+
+def ex_helper_in_loop(v, w):
+    s = 0.0
+    for i in range(v.shape[0]):
+        p, _ = pair_sum(v[i], w)
+        _, q = pair_sum(s, v[i])
+        s = s + p * q
+    return s
+
+
+def pair_sum(a, b):
+    return a * b, a + b
+
+
+def ex_recursive_array(v, n):
+    if n == 0:
+        return np.sum(v * v)
+    return ex_recursive_array(np.tanh(v) * 1.1, n - 1) + np.sum(v)

@@ -26,6 +26,11 @@ CASES = [
     (ex.ex_rank3, (rng.normal(size=(2, 3, 4)), 0.5), (0, 1)),
     (ex.ex_view_recreated_each_iteration, (0.7, 1.3), (0, 1)),
     (ex.ex_inplace_on_own_array, (rng.normal(size=3), 0.4), (0, 1)),
+    (ex.ex_variable_step, (rng.normal(size=7), 0.8, 2), (0, 1)),
+    (ex.ex_while_in_for_in_while, (0.7, 1.3), (0, 1)),
+    (ex.ex_helper_two_signatures, (0.6, rng.normal(size=3)), (0, 1)),
+    (ex.ex_helper_in_loop, (rng.normal(size=4), 0.5), (0, 1)),
+    (ex.ex_recursive_array, (rng.normal(size=3), 3), (0,)),
 ]
 
 

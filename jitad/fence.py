@@ -97,8 +97,11 @@ def _check(cap, node, in_loop):
         if isinstance(node, gast.AugAssign):
             _check_target(cap, node.target)
         if isinstance(node, gast.For):
-            if not isinstance(node.target, gast.Name):
-                _fail(cap, node.target, "a for loop's target must be a single name")
+            t = node.target
+            pair = isinstance(t, gast.Tuple) and len(t.elts) == 2 and all(
+                isinstance(e, gast.Name) for e in t.elts)
+            if not (isinstance(t, gast.Name) or pair):
+                _fail(cap, t, "a for loop's target must be a name (or `i, x` with enumerate)")
         if isinstance(node, gast.Return) and node.value is None:
             _fail(cap, node, "a bare `return` returns None; jitad functions return values")
         loop = in_loop or isinstance(node, (gast.For, gast.While))

@@ -184,8 +184,16 @@ class Normalizer:
 
     def for_loop(self, node):
         loc = self.cap.loc(node)
-        var = node.target.id
         it = node.iter
+        if isinstance(node.target, gast.Tuple):
+            # for i, x in enumerate(X): the row loop with its index exposed
+            if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is enumerate
+                    and len(it.args) == 1 and not it.keywords):
+                self.err(node.target, "`for a, b in ...` is supported only as `for i, x in "
+                                      "enumerate(array)`", "for loop target")
+            idx, var = (e.id for e in node.target.elts)
+            return self.row_loop(node, it.args[0], var, idx, loc)
+        var = node.target.id
         body_assigned = {n.id for s in node.body for n in gast.walk(s)
                          if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         if isinstance(it, gast.Call) and self.resolve_func(it.func) is range:
@@ -207,13 +215,22 @@ class Normalizer:
             self.emit(For(var, start, stop, step, self.block(node.body), loc))
             return
         # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
+        self.row_loop(node, it, var, None, loc)
+
+    def row_loop(self, node, it, var, idx, loc):
+        body_assigned = {n.id for s in node.body for n in gast.walk(s)
+                         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         arr = self.expr(it, var)
         if isinstance(arr, Const):
             self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
         if arr.name in body_assigned | {var}:
             arr = self.bind(it, self.namer.fresh(f"{var}_rows"), "copy", (arr,))
         n = self.bind(it, self.namer.fresh(f"{var}_n"), "len", (arr,))
-        idx = self.namer.fresh(f"{var}_i")
+        if idx is None:
+            idx = self.namer.fresh(f"{var}_i")
+        elif idx in body_assigned:
+            self.err(node.target, f"the enumerate index '{idx}' is assigned in the loop body",
+                     "for loop target")
         saved, self.out = self.out, []
         self.bind(node.target, var, "getitem", (arr, Var(idx)))
         head, self.out = self.out, saved

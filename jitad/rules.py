@@ -92,6 +92,7 @@ min2(a, b)         = min(a, b)              :: ew   | a: g * (a <= b)           
 np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
 np.clip(x, lo, hi) = np.clip(x, lo, hi)     :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
 sum(x)             = np.sum(x)              :: reduce | x: g
+norm(x)            = np.linalg.norm(x)      :: reduce | x: g * x / y
 sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
@@ -197,7 +198,8 @@ def _load_table():
                           (np.ones_like, "ones_like"), (np.empty_like, "empty_like"),
                           (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),
                           (builtins.float, "float"), (builtins.int, "int"), (builtins.len, "len"),
-                          (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin")]:
+                          (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin"),
+                          (np.linalg.norm, "norm")]:
         CALLABLES[id(alias)] = target
 
 

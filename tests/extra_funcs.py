@@ -162,3 +162,14 @@ def ex_recursive_array(v, n):
     if n == 0:
         return np.sum(v * v)
     return ex_recursive_array(np.tanh(v) * 1.1, n - 1) + np.sum(v)
+
+
+def ex_enumerate_rows(X, w):
+    s = 0.0
+    for i, row in enumerate(X):
+        s = s + (i + 1) * np.dot(row, w)
+    return s * s
+
+
+def ex_norm(v, w):
+    return np.linalg.norm(v * w) + np.linalg.norm(np.outer(v, v))

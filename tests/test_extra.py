@@ -31,6 +31,8 @@ CASES = [
     (ex.ex_helper_two_signatures, (0.6, rng.normal(size=3)), (0, 1)),
     (ex.ex_helper_in_loop, (rng.normal(size=4), 0.5), (0, 1)),
     (ex.ex_recursive_array, (rng.normal(size=3), 3), (0,)),
+    (ex.ex_enumerate_rows, (rng.normal(size=(3, 2)), rng.normal(size=2)), (0, 1)),
+    (ex.ex_norm, (rng.normal(size=3), 1.7), (0, 1)),
 ]
 
 

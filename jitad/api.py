@@ -223,7 +223,8 @@ class _Transformed:
         code: `grad(...).compiled(x, w)` returns `f_grad(x, w) -> grads` and
         `value_and_grad(...).compiled(x, w)` returns `f_value_and_grad(x, w) -> (value, grads)`."""
         comp = self.specialize(*example_args)
-        self._scalar_check(comp)
+        if not isinstance(self, vjp):
+            self._scalar_check(comp)
         return comp.fn(self._compiled_name(comp))
 
 
@@ -274,6 +275,10 @@ class vjp(_Transformed):
             return grads[0] if single else tuple(grads)
 
         return y, pullback
+
+    def _compiled_name(self, comp):
+        """vjp(...).compiled(*args) is `f_vjp(*args, cotangent) -> (value, grads)`."""
+        return comp.gen.vjp
 
 
 def _cotangent(ct, outs):

@@ -173,3 +173,14 @@ def test_cli_show(tmp_path):
                           "--args", "0.5, 0.9, 10"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "def recurrence_vjp" in out.stdout
+
+
+def test_vjp_compiled_takes_the_cotangent_last():
+    v = np.array([0.1, -0.4, 0.8])
+    kernel = jitad.vjp(af.vector_out, wrt=(0, 1)).compiled(0.7, v)
+    ct = np.array([1.0, 2.0, -1.0])
+    value, (gx, gv) = kernel(0.7, v, ct)
+    np.testing.assert_allclose(value, af.vector_out(0.7, v))
+    fd = central_fd(lambda x, v: float(np.dot(ct, af.vector_out(x, v))), (0.7, v), (0, 1))
+    assert gx == pytest.approx(fd[0], rel=1e-6)
+    np.testing.assert_allclose(gv, fd[1], rtol=1e-6)

@@ -35,6 +35,7 @@ class Generated:
     functions: dict = field(default_factory=dict)  # name -> source text of that function
     primitives: list = field(default_factory=list)  # user primitives the module calls
     step: str | None = None        # train_step: f_step(params..., data..., state...) -> loss
+    apply: str | None = None       # f_apply(params..., grads..., state...): the update alone
     state_params: list = field(default_factory=list)
 
 
@@ -92,6 +93,8 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
             step, gen.state_params = r.vjp(train=train)
             funcs.append(_tidy(step))
             gen.step = r.step_name
+            gen.apply = unique(f"{entry.name}_apply")
+            funcs.append(r.apply_function(train, gen.apply, gen.state_params))
             want_wrappers = False
         else:
             want_wrappers = True

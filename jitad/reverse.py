@@ -1044,6 +1044,22 @@ class Reverse:
                 + [ast.Return(value)])
         return _fdef(self.step_name, f.params + state_params, body), state_params
 
+    def apply_function(self, opt, name, state_params):
+        """`f_apply(params..., grads..., state...)`: the optimizer's update of every
+        differentiated parameter from a given (e.g. accumulated) dense gradient."""
+        from . import update
+        f = self.spec.ir
+        params = [f.params[i] for i in self.wrt]
+        grads = [self.namer.fresh(f"g_{p}") for p in params]
+        body, k = [], 0
+        for p, g in zip(params, grads):
+            state = {}
+            for s in tuple(opt.slots) + tuple(opt.scalars):
+                state[s] = state_params[k]
+                k += 1
+            body += update.dense(opt, p, self.ty(p).ndim, g, state, self.namer)
+        return _fdef(name, params + grads + list(state_params), body + [ast.Return(P.const(0.0))])
+
     def dummy(self, t):
         if t.ndim == 0:
             return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])

@@ -15,7 +15,8 @@ from . import ir
 from .ir import Bind, For, If, Par, Return, SetItem, While
 
 
-def group(block):
+def group(block, bangs=frozenset()):
+    """`bangs`: targets extracted for control (`!`); they stay their own step, never in a Par."""
     out, run = [], []
 
     def flush():
@@ -26,7 +27,7 @@ def group(block):
         run.clear()
 
     for s in block:
-        if isinstance(s, Bind):
+        if isinstance(s, Bind) and not set(s.targets) & bangs:
             writes = {t for b in run for t in b.targets}
             reads_ = {n for b in run for n in ir.reads(b)}
             if run and (set(ir.reads(s)) & writes or set(s.targets) & (writes | reads_)):
@@ -35,11 +36,11 @@ def group(block):
             continue
         flush()
         if isinstance(s, If):
-            s = If(s.test, group(s.body), group(s.orelse), s.loc)
+            s = If(s.test, group(s.body, bangs), group(s.orelse, bangs), s.loc)
         elif isinstance(s, While):
-            s = While(group(s.cond), s.test, group(s.body), s.loc)
+            s = While(group(s.cond, bangs), s.test, group(s.body, bangs), s.loc)
         elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, group(s.body), s.loc)
+            s = For(s.var, s.start, s.stop, s.step, group(s.body, bangs), s.loc)
         out.append(s)
     flush()
     return out
@@ -98,5 +99,5 @@ def render(f: ir.Function) -> str:
                 vals = ", ".join(map(str, s.values))
                 lines.append(f"{ind}pure {vals if len(s.values) == 1 else '(' + vals + ')'}")
 
-    block(group(f.body), 1)
+    block(group(f.body, frozenset(tests)), 1)
     return "\n".join(lines) + "\n"

@@ -63,6 +63,7 @@ class Normalizer:
         self.namer = Namer(user_names(cap.tree) | set(cap.free))
         self.locals = user_names(cap.tree) - set(cap.free) | set(cap.params)
         self.callees = {}
+        self.temps = set()
         self.out = None
 
     # ---------------------------------------------------------------- helpers
@@ -77,7 +78,9 @@ class Normalizer:
         return Var(target)
 
     def temp(self, hint, op):
-        return self.namer.fresh(f"{hint}_{_SHORT.get(op, op.split('.')[-1])}")
+        name = self.namer.fresh(f"{hint}_{_SHORT.get(op, op.split('.')[-1])}")
+        self.temps.add(name)
+        return name
 
     def block(self, stmts):
         saved, self.out = self.out, []
@@ -90,6 +93,7 @@ class Normalizer:
     def function(self) -> ir.Function:
         body = self.block(self.cap.tree.body)
         body = Structurer(self).lower_function(body)
+        body = eliminate_common_temps(body, self.temps)
         self.check_writes(body)
         return ir.Function(self.cap.name, list(self.cap.params), body, self.cap.loc(self.cap.tree),
                            self.cap, self.callees)
@@ -594,6 +598,73 @@ def _ast_call(prim, rule, operands):
     import ast
     expr = rules.substitute(rule.forward, {p: ast.Constant(a.value) for p, a in zip(rule.params, operands)})
     return ast.Expression(expr)
+
+
+def eliminate_common_temps(body, temps):
+    """`t2 = op(args)` computed again in the same block, with nothing in between writing
+    `args` (or an array they index), becomes a use of the first temporary: `U[u]` read twice
+    is one row and one adjoint. Only temporaries assigned once, and only pure primitives."""
+    counts = {}
+    for s in ir.walk(body):
+        for t in ir.writes(s):
+            counts[t] = counts.get(t, 0) + 1
+    single = {t for t in temps if counts.get(t) == 1}
+    rename = {}
+
+    def atom(a):
+        if isinstance(a, Var):
+            return Var(rename.get(a.name, a.name))
+        if isinstance(a, Slice):
+            return Slice(*(None if x is None else atom(x) for x in (a.lower, a.upper, a.step)))
+        if isinstance(a, TupleA):
+            return TupleA(tuple(atom(x) for x in a.items))
+        return a
+
+    def block(stmts):
+        avail, out = {}, []
+        for s in stmts:
+            if isinstance(s, Bind):
+                s.args = tuple(atom(a) for a in s.args)
+                pure = s.op != "call" and len(s.targets) == 1 and (
+                    s.op in ("getitem", "dim", "shape_of") or s.op in rules.RULES)
+                key = (s.op, s.args, tuple(sorted(s.statics.items()))) if pure else None
+                if key is not None and key in avail and s.target in single:
+                    rename[s.target] = avail[key]
+                    continue
+                written = set(s.targets)
+                if key is not None and s.target in single and not (set(ir.reads(s)) & written):
+                    avail[key] = s.target
+            elif isinstance(s, SetItem):
+                s.index = tuple(atom(a) for a in s.index)
+                s.value = atom(s.value)
+                written = {s.array}
+            elif isinstance(s, Return):
+                s.values = tuple(atom(a) for a in s.values)
+                written = set()
+            elif isinstance(s, If):
+                s.test = rename.get(s.test, s.test)
+                s.body, s.orelse = block(s.body), block(s.orelse)
+                written = {t for x in ir.walk(s.body + s.orelse) for t in ir.writes(x)} | {
+                    x.array for x in ir.walk(s.body + s.orelse) if isinstance(x, SetItem)}
+            elif isinstance(s, (While, For)):
+                if isinstance(s, For):
+                    s.start, s.stop, s.step = atom(s.start), atom(s.stop), atom(s.step)
+                else:
+                    s.cond = block(s.cond)
+                    s.test = rename.get(s.test, s.test)
+                s.body = block(s.body)
+                inner = (s.cond if isinstance(s, While) else []) + s.body
+                written = {t for x in ir.walk(inner) for t in ir.writes(x)} | {
+                    x.array for x in ir.walk(inner) if isinstance(x, SetItem)} | set(ir.writes(s))
+            else:
+                written = set()
+            if written:
+                avail = {k: v for k, v in avail.items()
+                         if not (written & {n for a in k[1] for n in ir.atom_names(a)})}
+            out.append(s)
+        return out
+
+    return block(body)
 
 
 class Structurer:

@@ -85,9 +85,12 @@ class Differentiable:
         import inspect
         return list(inspect.signature(self.__jitad_function__).parameters)
 
-    def specialize(self, args, wrt=None) -> Compiled:
+    def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
+        """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
+        for `wrt`, or with a training step for optimizer `train`. `validate(entry, argtys)`
+        may refuse the typed function before code is generated."""
         argtys = tuple(ty_of_value(a) for a in args)
-        key = (argtys, wrt)
+        key = (argtys, wrt, None if train is None else train.key())
         comp = self._specs.get(key)
         if comp is None:
             fn = self.__jitad_function__
@@ -105,7 +108,9 @@ class Differentiable:
                             f"'{entry.ir.params[i]}' of type {t}: pass a float (e.g. "
                             f"{entry.ir.params[i]}=float(...)) or a float array", entry.ir.loc,
                             "integer argument")
-            gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None)
+            if validate is not None:
+                validate(entry, argtys)
+            gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None, train=train)
             module = be.load(gen, self.backend)
             comp = Compiled(gen, module, self.backend, argtys, wrt)
             self._specs[key] = comp

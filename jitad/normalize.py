@@ -179,8 +179,7 @@ class Normalizer:
             atom = self.bind(node, self.namer.fresh("cond"), "truth", (self.expr(node, "cond"),))
         if isinstance(atom, Const):
             atom = self.bind(node, self.namer.fresh("cond"), "copy", (Const(bool(atom.value)),))
-        assigned = {n.id for s in body for n in gast.walk(s)
-                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        assigned = _stored_names(body)
         if fresh or atom.name in assigned or atom.name in self.cap.params:
             if not atom.name.startswith("cond"):
                 atom = self.bind(node, self.namer.fresh("cond"), "copy", (atom,))
@@ -198,8 +197,7 @@ class Normalizer:
             idx, var = (e.id for e in node.target.elts)
             return self.row_loop(node, it.args[0], var, idx, loc)
         var = node.target.id
-        body_assigned = {n.id for s in node.body for n in gast.walk(s)
-                         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        body_assigned = _stored_names(node.body)
         if isinstance(it, gast.Call) and self.resolve_func(it.func) is range:
             if it.keywords or not 1 <= len(it.args) <= 3:
                 self.err(it, "range() takes 1 to 3 positional arguments")
@@ -222,8 +220,7 @@ class Normalizer:
         self.row_loop(node, it, var, None, loc)
 
     def row_loop(self, node, it, var, idx, loc):
-        body_assigned = {n.id for s in node.body for n in gast.walk(s)
-                         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        body_assigned = _stored_names(node.body)
         arr = self.expr(it, var)
         if isinstance(arr, Const):
             self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
@@ -468,19 +465,15 @@ class Normalizer:
             if shape is None:
                 self.err(node, f"{prim}() takes the shape (and dtype=)")
             return self.bind(node, dest(prim), prim, (self.shape_atom(shape, hint),), statics=statics)
-        if prim == "reshape":
-            if len(args) == 1:
-                shape = self.shape_atom(args[0], hint)
-                rest = pre
+        if prim == "reshape":  # x.reshape(3, 4), x.reshape((3, 4)), np.reshape(x, shape)
+            arr, shape_args = (pre[0], args) if pre else (self.expr(args[0], hint), args[1:])
+            if not shape_args:
+                self.err(node, "reshape needs the new shape")
+            if len(shape_args) == 1:
+                shape = self.shape_atom(shape_args[0], hint)
             else:
-                if pre:
-                    shape = TupleA(tuple(self.expr(a, hint) for a in args))
-                else:
-                    shape = self.shape_atom(args[1], hint)
-                    args = args[:1]
-                rest = pre
-            operands = rest + [self.expr(a, hint) for a in (args[:1] if not pre else [])]
-            return self.bind(node, dest(prim), prim, tuple(operands) + (shape,))
+                shape = TupleA(tuple(self.expr(a, hint) for a in shape_args))
+            return self.bind(node, dest(prim), prim, (arr, shape))
         if prim == "transpose" and (len(args) + len(pre)) > 1:
             self.err(node, "transpose with axes is not supported (only x.T / np.transpose(x))")
         operands = pre + [self.expr(a, hint) for a in args]
@@ -560,6 +553,12 @@ def _fresh(b: Bind) -> bool:
     if b.op == "copy":
         return isinstance(b.args[0], Const)
     return b.op in rules.RULES
+
+
+def _stored_names(stmts) -> set:
+    """Names the statements assign (at any depth)."""
+    return {n.id for s in stmts for n in gast.walk(s)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 
 def _is_boolean(node) -> bool:

@@ -91,7 +91,6 @@ class Analysis:
         for p in spec.ir.params:
             self.sites.setdefault(p, []).append((None, 0, (id(body),)))
         self._scan(body, (id(body),), 0)
-        self.loop_vars = {}
         self.needed = set()
         self.pushed = set()
         self._check_aliasing()
@@ -494,9 +493,7 @@ class Reverse:
                 if tape:
                     for t in s.targets:
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
-                            stmts, k = self.tapes.push(P.name(t), self.ty(t))
-                            out += stmts
-                            counts[k] += 1 if k else 0
+                            self.push(out, counts, P.name(t), self.ty(t))
                 if len(s.targets) == 1:
                     out.append(P.assign(s.target, forward_expr(s, self.fnames, self.types)))
                 else:
@@ -508,9 +505,7 @@ class Reverse:
                     old = P.subscript(s.array, s.index)
                     if elem.ndim:
                         old = P.call(ast.Attribute(old, "copy", ast.Load()))
-                    stmts, k = self.tapes.push(old, elem)
-                    out += stmts
-                    counts[k] += 1 if k else 0
+                    self.push(out, counts, old, elem)
                 out.append(P.assign(P.subscript(s.array, s.index, store=True), P.atom(s.value)))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, If):
@@ -531,8 +526,14 @@ class Reverse:
                     continue
                 vals = [P.atom(a) for a in s.values]
                 out.append(ast.Return(vals[0] if len(vals) == 1 else ast.Tuple(vals, ast.Load())))
-        counts = Counter({k: v for k, v in counts.items() if k})
         return out, counts, dynamic
+
+    def push(self, into, counts, value, ty):
+        """Append the push of `value` to `into`, counting it for the tape's reservation."""
+        stmts, kind = self.tapes.push(value, ty)
+        into += stmts
+        if kind:
+            counts[kind] += 1
 
     def elem_ty(self, s: SetItem):
         base = self.ty(s.array)
@@ -554,17 +555,13 @@ class Reverse:
         pre, post = [], []
         if work:
             if s.var in self.A.pushed:
-                stmts, k = self.tapes.push(P.name(s.var), self.ty(s.var))
-                pre += stmts
-                counts[k] += 1
+                self.push(pre, counts, P.name(s.var), self.ty(s.var))
             if self.needs_trip(s):
                 trip = self.trip(s)
                 pre.append(P.assign(trip, P.call("rt.trip_count", P.atom(s.start), P.atom(s.stop),
                                                   P.atom(s.step))))
                 if self.in_loop(s):
-                    stmts, k = self.tapes.push(P.name(trip), Ty("i8"))
-                    post += stmts
-                    counts[k] += 1
+                    self.push(post, counts, P.name(trip), Ty("i8"))
             if bc:
                 if dyn:
                     body = self.tapes.reserve(bc) + body
@@ -622,9 +619,7 @@ class Reverse:
             pre.append(P.assign(trip, P.const(0)))
             body = [P.aug(trip, P.const(1))] + self.tapes.reserve(bc) + body
             if self.in_loop(s):
-                stmts, k = self.tapes.push(P.name(trip), Ty("i8"))
-                post += stmts
-                counts[k] += 1
+                self.push(post, counts, P.name(trip), Ty("i8"))
         # `while <test>:` when the test is one expression, else `while True: ...; if not t: break`
         if len(cond) == 1 and isinstance(cond[0], ast.Assign) and cond[0].targets[0].id == s.test \
                 and s.test not in self.A.needed:

@@ -20,9 +20,8 @@ import numpy as np
 
 from . import backend as be
 from . import codegen, optim
-from .api import _as_differentiable, _wrt_indices, frontend
+from .api import _as_differentiable, _wrt_indices
 from .errors import JitadError
-from .typeinfer import Program, ty_of_value
 
 
 @dataclass
@@ -46,7 +45,6 @@ class train_step:
         self.d = _as_differentiable(loss)
         self.wrt, _ = _wrt_indices(self.d, wrt)
         self.optimizer = optim.get(optimizer)
-        self._specs = {}
         self.last = None
 
     @property
@@ -54,26 +52,18 @@ class train_step:
         return [self.d.params[i] for i in self.wrt]
 
     def specialize(self, *args):
-        argtys = tuple(ty_of_value(a) for a in args)
-        comp = self._specs.get(argtys)
-        if comp is None:
-            fn = self.d.__jitad_function__
-            prog = Program(frontend)
-            entry = prog.specialize(fn, argtys)
-            if not (entry.out and len(entry.out) == 1 and entry.out[0].ndim == 0):
-                raise JitadError(f"train_step needs a loss with one float output; {fn.__name__} "
-                                 f"returns {', '.join(map(str, entry.out or ()))}")
-            for i in self.wrt:
-                if not argtys[i].is_float or argtys[i].ndim == 0:
-                    raise JitadError(f"train_step updates parameters in place: "
-                                     f"'{entry.ir.params[i]}' must be a float array")
-            gen = codegen.generate(prog, entry, self.wrt, train=self.optimizer)
-            module = be.load(gen, self.d.backend)
-            from .api import Compiled
-            comp = Compiled(gen, module, self.d.backend, argtys, self.wrt)
-            self._specs[argtys] = comp
-        self.last = comp
-        return comp
+        self.last = self.d.specialize(args, self.wrt, train=self.optimizer, validate=self._validate)
+        return self.last
+
+    def _validate(self, entry, argtys):
+        name = entry.ir.name
+        if not (entry.out and len(entry.out) == 1 and entry.out[0].ndim == 0):
+            raise JitadError(f"train_step needs a loss with one float output; {name} "
+                             f"returns {', '.join(map(str, entry.out or ()))}")
+        for i in self.wrt:
+            if argtys[i].ndim == 0:
+                raise JitadError(f"train_step updates parameters in place: "
+                                 f"'{entry.ir.params[i]}' must be a float array")
 
     def init(self, *params):
         """Zero optimizer state for these parameter arrays (in `wrt` order)."""

@@ -12,4 +12,5 @@ from . import runtime as _py
 for _name in _py.__all__:
     _f = getattr(_py, "_dot1_loop" if _name == "dot1" else _name)
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
-    globals()[_name] = numba.njit(cache=True, nogil=True)(_g)
+    _inline = "always" if _name in _py.INLINE else "never"
+    globals()[_name] = numba.njit(cache=True, nogil=True, inline=_inline)(_g)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from . import ir
 from . import pyast as P
+from .fuse import fuse
 from .reverse import Reverse, _argtys
 from .typeinfer import Ty
 
@@ -75,7 +77,7 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
 
     funcs = []
     for spec in prog.order:
-        funcs.append(_tidy(Reverse(prog, spec, (), fnames, vjp_names).primal()))
+        funcs.append(_tidy(Reverse(prog, spec, (), fnames, vjp_names).primal(), spec.types))
     out_tys = entry.out or ()
     scalar = len(out_tys) == 1 and isinstance(out_tys[0], Ty) and out_tys[0].ndim == 0 \
         and out_tys[0].is_float
@@ -86,19 +88,20 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
             if k == key_entry and public_vjp == vjp_names[k]:
                 continue
             spec_floats = tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_float", False))
-            funcs.append(_tidy(Reverse(prog, spec, spec_floats, fnames, vjp_names).vjp()))
+            funcs.append(_tidy(Reverse(prog, spec, spec_floats, fnames, vjp_names).vjp(), spec.types))
         if train is not None:
             r = Reverse(prog, entry, wrt, fnames, vjp_names)
             r.step_name = unique(f"{entry.name}_step")
             step, gen.state_params = r.vjp(train=train)
-            funcs.append(_tidy(step))
+            funcs.append(_tidy(step, entry.types))
             gen.step = r.step_name
             gen.apply = unique(f"{entry.name}_apply")
             funcs.append(r.apply_function(train, gen.apply, gen.state_params))
             want_wrappers = False
         else:
             want_wrappers = True
-        entry_vjp = _tidy(Reverse(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp())
+        entry_vjp = _tidy(Reverse(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp(),
+                          entry.types)
         # recursive calls inside the public vjp must go to the all-floats vjp
         if public_vjp != vjp_names[key_entry]:
             _rename_calls(entry_vjp, public_vjp, vjp_names[key_entry])
@@ -123,6 +126,8 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         header.append(f"# optimizer: {train!r}")
     for spec in prog.order:
         header.append(f"# source {spec.ir.name}: sha256 {spec.ir.captured.source_hash}")
+    # Numba's cache cannot see a changed runtime helper (an inlined one above all): name it here
+    header.append(f"# runtime: sha256 {_RUNTIME_HASH}")
     header += ["import math", "", "import numpy as np", "", "from jitad import runtime as rt", ""]
     lines = list(header)
     body_start = len(lines)
@@ -168,6 +173,10 @@ def _wrapper(name, params, expr):
 
 def source_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+_RUNTIME_HASH = source_hash("".join(Path(__file__).with_name(f).read_text()
+                                     for f in ("runtime.py", "_runtime_jit.py")))[:16]
 
 
 # ---------------------------------------------------------------------- printing
@@ -320,8 +329,10 @@ def _first_contribution(node, cache=None):
             _first_contribution(s, cache)
 
 
-def _tidy(fdef):
-    """Dead assignments out, then single-use temporaries folded back into their use."""
+def _tidy(fdef, types):
+    """Element loops of one length fused (row buffers become scalars), dead assignments out,
+    then single-use temporaries folded back into their use."""
+    fuse(fdef, types)
     _dce(fdef)
     _inline_single_use(fdef)
     return fdef

@@ -8,6 +8,10 @@ accumulate repeated and broadcast positions exactly (no `v[idx] += g` shortcuts)
 """
 import numpy as np
 
+# small helpers Numba inlines into the generated code (a call with array arguments per sample
+# costs as much as the loop itself)
+INLINE = ("dot1", "in_range", "trip_count")
+
 __all__ = ["dot1", "reserve", "trip_count", "in_range", "accum1", "accum2", "scatter_add", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
 
@@ -18,6 +22,8 @@ def dot1(a, b):
 
 
 def _dot1_loop(a, b):
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("np.dot: shapes of the two vectors are not aligned")
     s = 0.0
     for k in range(a.shape[0]):
         s += a[k] * b[k]

@@ -59,10 +59,12 @@ def _c(v):
     return Const(v)
 
 
-def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None):
+def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None, guard=None):
     """Loops over the trailing `ndim` axes of `param[prefix...]` applying the update.
 
-    `grad_of(index_names)` gives the gradient element's expression."""
+    `grad_of(index_names)` gives the gradient element's expression; `guard` (an expression
+    that does not depend on the element) makes the update conditional, tested inside the
+    loop so the loop stays an element loop that `fuse` can merge with others."""
     from .ir import Var
     idx = [namer.fresh(f"{param}_i{k}") for k in range(ndim)]
     full = list(prefix) + [Var(i) for i in idx]
@@ -75,6 +77,8 @@ def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None
     for s in opt.scalars:
         mapping[s] = P.subscript(state[s], [_c(0)])
     body = [P.assign(g, grad_of([Var(i) for i in idx]))] + _instantiate(opt.statements("update"), mapping)
+    if guard is not None:
+        body = [ast.If(guard, body, [])]
     for k in reversed(range(ndim)):
         shape = P.subscript(ast.Attribute(P.name(param), "shape", ast.Load()), [_c(len(prefix) + k)])
         body = [ast.For(P.name(idx[k], store=True), P.call("range", shape), body, [])]
@@ -90,41 +94,48 @@ def dense(opt, param, ndim, dparam, state, namer):
 
 
 def sparse(opt, param, ndim, sites, state, namer):
-    """sites: list of (index atoms, row adjoint name, row rank)."""
+    """sites: list of (index atoms, row adjoint name, row rank).
+
+    Reads with the same index text (`U[u]` twice) are one row, their adjoints summed. Rows
+    whose indices may coincide at run time (`V[i]`, `V[j]`) get one flag per pair, computed
+    once; the first row of a coinciding group is updated with the group's summed gradient and
+    the others are skipped. Everything is element-wise: no whole-row temporaries."""
     rows = ", ".join(dict.fromkeys("[" + ", ".join(str(a) for a in idx) + "]" for idx, _, _ in sites))
     out = [P.Comment(f"{type(opt).__name__} update of the rows of {param} the loss read: {rows}")]
     out += per_step(opt, state)
-    # the same index read twice (U[u] in two places) is one row: merge at generation time
-    merged = []
+    groups = []                                   # [index atoms, rank, [row adjoints]]
     for idx, d, r in sites:
-        same = [k for k, (idx2, _, _) in enumerate(merged) if tuple(map(str, idx2)) == tuple(map(str, idx))]
-        if same:
-            out.append(P.aug(merged[same[0]][1], P.name(d)))
+        for g in groups:
+            if tuple(map(str, g[0])) == tuple(map(str, idx)):
+                g[2].append(d)
+                break
         else:
-            merged.append((idx, d, r))
-    sites = merged
-    skips = []
-    for m, (idx_m, d_m, _) in enumerate(sites):
-        skip = None
-        if m:
-            skip = namer.fresh(f"{param}_seen_{m}")
-            out.append(P.assign(skip, P.const(False)))
-            chain = None
-            for l_ in reversed(range(m)):
-                idx_l, d_l, _ = sites[l_]
-                test = _same(idx_m, idx_l)
-                if skips[l_] is not None:
-                    test = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), P.name(skips[l_])), test])
-                merge = [P.aug(d_l, P.name(d_m)), P.assign(skip, P.const(True))]
-                chain = ast.If(test, merge, [chain] if chain is not None else [])
-            out.append(chain)
-        skips.append(skip)
-    for m, (idx_m, d_m, r) in enumerate(sites):
-        loops = element_loops(opt, param, r, lambda ix, d=d_m: P.subscript(d, ix) if ix else P.name(d),
-                              state, namer, prefix=idx_m)
-        if skips[m] is not None:
-            loops = [ast.If(ast.UnaryOp(ast.Not(), P.name(skips[m])), loops, [])]
-        out += loops
+            groups.append([idx, r, [d]])
+    same = {}
+    for m in range(1, len(groups)):
+        for l_ in range(m):
+            same[m, l_] = namer.fresh(f"{param}_same_{m}_{l_}")
+            out.append(P.assign(same[m, l_], _same(groups[m][0], groups[l_][0])))
+
+    def elem(d, ix):
+        return P.subscript(d, ix) if ix else P.name(d)
+
+    for m, (idx, r, ds) in enumerate(groups):
+        def grad_of(ix, m=m, ds=ds):
+            g = None
+            for d in ds:
+                g = elem(d, ix) if g is None else ast.BinOp(g, ast.Add(), elem(d, ix))
+            for n in range(m + 1, len(groups)):
+                later = None
+                for d in groups[n][2]:
+                    later = elem(d, ix) if later is None else ast.BinOp(later, ast.Add(), elem(d, ix))
+                g = ast.BinOp(g, ast.Add(), ast.IfExp(P.name(same[n, m]), later, P.const(0.0)))
+            return g
+        seen = [P.name(same[m, l_]) for l_ in range(m)]
+        guard = None
+        if seen:
+            guard = ast.UnaryOp(ast.Not(), seen[0] if len(seen) == 1 else ast.BoolOp(ast.Or(), seen))
+        out += element_loops(opt, param, r, grad_of, state, namer, prefix=idx, guard=guard)
     return out
 
 

@@ -23,3 +23,15 @@ def mlp_batch(W1, b1, W2, X, y):
 
 def scalar_param(a, x):
     return a * a * x
+
+
+def triplet(U, V, u, i, j, l):
+    """Three reads of one table whose rows may coincide in any pattern."""
+    a = np.dot(U[u], V[i])
+    b = np.dot(U[u], V[j] * V[l])
+    return math.log1p(math.exp(-(a - b))) + 0.1 * np.sum(V[l] * V[l])
+
+
+def two_lengths(U, W, u, w):
+    """Rows of different lengths: their loops must not be merged."""
+    return np.sum(np.sin(U[u])) * np.sum(np.cos(W[w]))

@@ -37,8 +37,12 @@ class Generated:
     functions: dict = field(default_factory=dict)  # name -> source text of that function
     primitives: list = field(default_factory=list)  # user primitives the module calls
     step: str | None = None        # train_step: f_step(params..., data..., state...) -> loss
-    apply: str | None = None       # f_apply(params..., grads..., state...): the update alone
     state_params: list = field(default_factory=list)
+    # fit(accumulate=k): f_accumulate(params..., data..., buffers...) -> loss adds the gradient to
+    # a thread's buffers; f_apply(params..., buffers..., state...) runs the optimizer on them
+    accumulate: str | None = None
+    apply: str | None = None
+    buffers: list = field(default_factory=list)   # (kind "acc"|"marks"|"rows", param, name)
 
 
 def _locals(spec):
@@ -92,11 +96,16 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         if train is not None:
             r = Reverse(prog, entry, wrt, fnames, vjp_names)
             r.step_name = unique(f"{entry.name}_step")
-            step, gen.state_params = r.vjp(train=train)
+            step, state = r.vjp(train=train)
             funcs.append(_tidy(step, entry.types))
-            gen.step = r.step_name
+            gen.step, gen.state_params = r.step_name, [n for _, _, n in state]
+            acc = Reverse(prog, entry, wrt, fnames, vjp_names)
+            acc.step_name = gen.accumulate = unique(f"{entry.name}_accumulate")
+            acc_fn, gen.buffers = acc.vjp(train=train, accumulate=True)
+            funcs.append(_tidy(acc_fn, entry.types))
             gen.apply = unique(f"{entry.name}_apply")
-            funcs.append(r.apply_function(train, gen.apply, gen.state_params))
+            apply = Reverse(prog, entry, wrt, fnames, vjp_names).apply_function(train, gen.apply, gen.buffers, state)
+            funcs.append(_tidy(apply, entry.types))
             want_wrappers = False
         else:
             want_wrappers = True

@@ -964,8 +964,9 @@ class Reverse:
                 and sites[0][2] == (id(self.spec.ir.body),)
         return False
 
-    def vjp(self, train=None):
+    def vjp(self, train=None, accumulate=False):
         f = self.spec.ir
+        self.into_buffers = accumulate
         A = self.A
         self.seed = self.namer.fresh("d_out")
         self.sparse = self.sparse_sites() if train is not None else {}
@@ -1013,47 +1014,67 @@ class Reverse:
 
     def step_function(self, opt, fwd, save, rev, predef, counts, value):
         """`f_step(params..., data..., state...) -> loss`: forward, adjoint, then the
-        optimizer's update of every differentiated parameter, in place."""
+        optimizer's update of every differentiated parameter, in place.
+
+        With `self.into_buffers` it is `f_accumulate(params..., data..., buffers...) -> loss`
+        instead: the gradient is added to the thread's buffers (row-sparse parameters: to their
+        rows, which are also recorded) and the parameters are left alone; `f_apply` then runs
+        the optimizer on the buffers. Returns (function, its extra parameters)."""
         from . import update
         f = self.spec.ir
-        state_params, updates = [], []
+        extra, updates, marks = [], [], []
         for i in self.wrt:
             p = f.params[i]
             t = self.ty(p)
             if not t.ndim:
                 raise UnsupportedError(f"train_step updates parameters in place: '{p}' is a scalar; "
                                        "make it a 1-element array", f.loc, "scalar parameter")
-            state = {}
-            for s in tuple(opt.slots) + tuple(opt.scalars):
-                state[s] = self.namer.fresh(f"{p}_{s}")
-                state_params.append(state[s])
+            if self.into_buffers:
+                rule, state = update.Sum(), {"acc": self.namer.fresh(f"acc_{p}")}
+                extra.append(("acc", p, state["acc"]))
+                if p in self.sparse:
+                    if any(len(idx) != 1 for idx, _, _ in self.sparse[p]):
+                        raise UnsupportedError(f"fit(accumulate=...) needs the rows of '{p}' read with "
+                                               "one index", f.loc, "accumulated multi-index rows")
+                    extra += [("marks", p, self.namer.fresh(f"marks_{p}")),
+                              ("rows", p, self.namer.fresh(f"rows_{p}"))]
+                    marks += update.mark_rows(p, self.sparse[p], extra[-2][2], extra[-1][2])
+            else:
+                rule, state = opt, {}
+                for s in tuple(opt.slots) + tuple(opt.scalars):
+                    state[s] = self.namer.fresh(f"{p}_{s}")
+                    extra.append(("state", p, state[s]))
             if p not in self.A.active:
                 continue
             if p in self.sparse:
-                updates += update.sparse(opt, p, t.ndim, [(idx, self.d(tgt), r) for idx, tgt, r in
-                                                          self.sparse[p]], state, self.namer)
+                updates += update.sparse(rule, p, t.ndim, [(idx, self.d(tgt), r) for idx, tgt, r in
+                                                           self.sparse[p]], state, self.namer)
             else:
-                updates += update.dense(opt, p, t.ndim, self.d(p), state, self.namer)
+                updates += update.dense(rule, p, t.ndim, self.d(p), state, self.namer)
         body = (self.tapes.init(counts) + predef + fwd + save
-                + [P.Comment("adjoint"), P.assign(self.seed, P.const(1.0))] + rev + updates
+                + [P.Comment("adjoint"), P.assign(self.seed, P.const(1.0))] + marks + rev + updates
                 + [ast.Return(value)])
-        return _fdef(self.step_name, f.params + state_params, body), state_params
+        return _fdef(self.step_name, f.params + [n for _, _, n in extra], body), extra
 
-    def apply_function(self, opt, name, state_params):
-        """`f_apply(params..., grads..., state...)`: the optimizer's update of every
-        differentiated parameter from a given (e.g. accumulated) dense gradient."""
+    def apply_function(self, opt, name, buffers, state_params):
+        """`f_apply(params..., buffers..., state...)`: the optimizer's update of every
+        differentiated parameter from a thread's accumulated gradient (dense, or the rows the
+        buffer holds), clearing the buffer as it goes."""
         from . import update
         f = self.spec.ir
         params = [f.params[i] for i in self.wrt]
-        grads = [self.namer.fresh(f"g_{p}") for p in params]
-        body, k = [], 0
-        for p, g in zip(params, grads):
-            state = {}
-            for s in tuple(opt.slots) + tuple(opt.scalars):
-                state[s] = state_params[k]
-                k += 1
-            body += update.dense(opt, p, self.ty(p).ndim, g, state, self.namer)
-        return _fdef(name, params + grads + list(state_params), body + [ast.Return(P.const(0.0))])
+        body = []
+        for p in params:
+            state = {k: n for (kind, q, n), k in zip(
+                [e for e in state_params if e[1] == p], tuple(opt.slots) + tuple(opt.scalars))}
+            mine = {kind: n for kind, q, n in buffers if q == p}
+            if "rows" in mine:
+                body += update.apply_rows(opt, p, self.ty(p).ndim, mine["acc"], mine["marks"], mine["rows"],
+                                          state, self.namer)
+            else:
+                body += update.dense(opt, p, self.ty(p).ndim, mine["acc"], state, self.namer, zero_after=True)
+        args = params + [n for _, _, n in buffers] + [n for _, _, n in state_params]
+        return _fdef(name, args, body + [ast.Return(P.const(0.0))])
 
     def dummy(self, t):
         if t.ndim == 0:

@@ -59,7 +59,8 @@ def _c(v):
     return Const(v)
 
 
-def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None, guard=None):
+def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None, guard=None,
+                  then=None):
     """Loops over the trailing `ndim` axes of `param[prefix...]` applying the update.
 
     `grad_of(index_names)` gives the gradient element's expression; `guard` (an expression
@@ -77,6 +78,8 @@ def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None
     for s in opt.scalars:
         mapping[s] = P.subscript(state[s], [_c(0)])
     body = [P.assign(g, grad_of([Var(i) for i in idx]))] + _instantiate(opt.statements("update"), mapping)
+    if then is not None:
+        body += then([Var(i) for i in idx])
     if guard is not None:
         body = [ast.If(guard, body, [])]
     for k in reversed(range(ndim)):
@@ -85,11 +88,17 @@ def element_loops(opt, param, ndim, grad_of, state, namer, prefix=(), gname=None
     return body
 
 
-def dense(opt, param, ndim, dparam, state, namer):
-    out = [P.Comment(f"{type(opt).__name__} update of {param}")]
+def _label(opt):
+    return getattr(opt, "label", f"{type(opt).__name__} update")
+
+
+def dense(opt, param, ndim, dparam, state, namer, zero_after=False):
+    """`zero_after`: the gradient is a buffer to clear as it is consumed (`f_apply`)."""
+    out = [P.Comment(f"{_label(opt)} of {param}")]
     out += per_step(opt, state)
+    then = (lambda ix: [P.assign(P.subscript(dparam, ix), P.const(0.0))]) if zero_after else None
     out += element_loops(opt, param, ndim, lambda ix: P.subscript(dparam, ix) if ix else P.name(dparam),
-                         state, namer)
+                         state, namer, then=then)
     return out
 
 
@@ -101,7 +110,7 @@ def sparse(opt, param, ndim, sites, state, namer):
     once; the first row of a coinciding group is updated with the group's summed gradient and
     the others are skipped. Everything is element-wise: no whole-row temporaries."""
     rows = ", ".join(dict.fromkeys("[" + ", ".join(str(a) for a in idx) + "]" for idx, _, _ in sites))
-    out = [P.Comment(f"{type(opt).__name__} update of the rows of {param} the loss read: {rows}")]
+    out = [P.Comment(f"{_label(opt)} of the rows of {param} the loss read: {rows}")]
     out += per_step(opt, state)
     groups = []                                   # [index atoms, rank, [row adjoints]]
     for idx, d, r in sites:
@@ -142,3 +151,48 @@ def sparse(opt, param, ndim, sites, state, namer):
 def _same(a, b):
     tests = [ast.Compare(P.atom(x), [ast.Eq()], [P.atom(y)]) for x, y in zip(a, b)]
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
+class Sum:
+    """The rule that sums a step's gradient into a thread's buffer `acc` (`fit(accumulate=k)`):
+    inlined like an optimizer, so row-sparse parameters add only their rows."""
+
+    label = "sum into this thread's buffer the gradient"
+    slots = ("acc",)
+    scalars = ()
+    hyper: dict = {}
+
+    def statements(self, which):
+        return ast.parse("acc = acc + g").body if which == "update" else []
+
+
+def mark_rows(param, sites, marks, rows):
+    """Record each row a step reads in the thread's row list, once (`marks` says which rows
+    the list holds; `rows[0]` is its length, the rows follow)."""
+    out = [P.Comment(f"remember the rows of {param} this thread's buffer holds")]
+    for idx in dict.fromkeys(tuple(idx) for idx, _, _ in sites):
+        (i,) = idx
+        count = P.subscript(rows, [_c(0)])
+        out.append(ast.If(ast.Compare(P.subscript(marks, [i]), [ast.Eq()], [P.const(0)]), [
+            P.assign(P.subscript(marks, [i]), P.const(1)),
+            P.aug(P.subscript(rows, [_c(0)]), P.const(1)),
+            P.assign(ast.Subscript(P.name(rows), count, ast.Store()), P.atom(i))], []))
+    return out
+
+
+def apply_rows(opt, param, ndim, acc, marks, rows, state, namer):
+    """The optimizer's update of the rows a thread's buffer holds, each cleared as it is used."""
+    from .ir import Var
+    s, r = namer.fresh("s"), namer.fresh("r")
+    out = [P.Comment(f"{_label(opt)} of the rows of {param} in this thread's buffer")]
+    out += per_step(opt, state)
+    zero = (lambda ix: [P.assign(P.subscript(acc, [Var(r)] + ix), P.const(0.0))])
+    body = [P.assign(r, P.subscript(rows, [Var(s)]))]
+    body += element_loops(opt, param, ndim - 1, lambda ix: P.subscript(acc, [Var(r)] + ix), state, namer,
+                          prefix=[Var(r)], then=zero)
+    body.append(P.assign(P.subscript(marks, [Var(r)]), P.const(0)))
+    count = P.subscript(rows, [_c(0)])
+    out.append(ast.For(P.name(s, store=True), P.call("range", P.const(1), ast.BinOp(count, ast.Add(), P.const(1))),
+                       body, []))
+    out.append(P.assign(P.subscript(rows, [_c(0)]), P.const(0)))
+    return out

@@ -240,3 +240,37 @@ def test_fit_accumulates_gradients_before_one_update():
     # with two threads the same code runs (Hogwild over accumulated updates)
     jitad.fit(step, params, data=(X, y), epochs=2, batch_size=4, accumulate=2, threads=2,
               progress=False)
+
+
+@pytest.mark.parametrize("opt", [optim.SGD(lr=0.1), optim.Adagrad(lr=0.2)], ids=lambda o: type(o).__name__)
+def test_fit_accumulates_row_sparse_gradients_in_rows_only(opt):
+    """accumulate=k with row-sparse tables: the optimizer sees, once per k samples, the
+    summed gradient of each row those samples read (finite differences), and no other row."""
+    rng = np.random.default_rng(8)
+    U, V = rng.normal(size=(4, 3)), rng.normal(size=(6, 3))
+    users, pos, neg = rng.integers(0, 4, 7), rng.integers(0, 6, 7), rng.integers(0, 6, 7)
+    neg[2] = pos[2]                      # a sample reading one row twice
+    step = jitad.train_step(tf.bpr, wrt=("U", "V"), optimizer=opt)
+    live = [U.copy(), V.copy()]
+    jitad.fit(step, live, data=(users, pos, neg), epochs=1, accumulate=3, shuffle=False, progress=False)
+    refs, slots = [U.copy(), V.copy()], [{}, {}]
+    for group in (range(0, 3), range(3, 6), range(6, 7)):
+        total = [np.zeros_like(r) for r in refs]
+        touched = [set(), set()]
+        for s in group:
+            g = central_fd(tf.bpr, (*refs, users[s], pos[s], neg[s]), (0, 1), eps=1e-5, order=4)
+            total = [t + gi for t, gi in zip(total, g)]
+            touched[0].add(users[s])
+            touched[1] |= {pos[s], neg[s]}
+        for P_, G, S, rows in zip(refs, total, slots, touched):
+            for r in sorted(rows):
+                P_[r] = _reference_update(type(opt).__name__, P_[r], G[r], S.setdefault(r, {}), opt.hyper)
+    for a, b in zip(live, refs):
+        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+    comp = step.last
+    assert len(comp.fn(comp.gen.accumulate).signatures) == 1 and len(comp.fn(comp.gen.apply).signatures) == 1
+    acc_src = comp.gen.functions[comp.gen.accumulate]
+    assert "np.zeros_like" not in acc_src and "acc_V[j, k] = acc_V[j, k] + d_V_at_1" in acc_src
+    # two threads, each with its own buffers, run the same code (Hogwild over accumulated rows)
+    jitad.fit(step, live, data=(users, pos, neg), epochs=2, accumulate=2, threads=2, progress=False)
+    assert np.all(np.isfinite(live[0])) and np.all(np.isfinite(live[1]))

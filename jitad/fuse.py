@@ -108,6 +108,7 @@ def _element_loop(s, lengths, fresh_or_param, params):
         return None
     k = s.target.id
     reads, writes, scalars, local, invariant = set(), set(), set(), set(), set()
+    defined = set()    # every scalar the body assigns; `local`: those definitely assigned so far
 
     def expr_ok(e):
         for node in ast.walk(e):
@@ -145,8 +146,10 @@ def _element_loop(s, lengths, fresh_or_param, params):
             if isinstance(t, P.Comment):
                 continue
             if isinstance(t, ast.If):
+                before = set(local)
                 if not expr_ok(t.test) or not block_ok(t.body) or not block_ok(t.orelse):
                     return False
+                local.intersection_update(before)   # assigned in a branch: not definitely assigned
                 continue
             if isinstance(t, ast.Assign) and len(t.targets) == 1:
                 tgt, val = t.targets[0], t.value
@@ -161,6 +164,7 @@ def _element_loop(s, lengths, fresh_or_param, params):
                 if isinstance(t, ast.AugAssign) and tgt.id not in local:
                     return False
                 local.add(tgt.id)
+                defined.add(tgt.id)
             elif isinstance(tgt, ast.Subscript):
                 if not expr_ok(tgt):
                     return False
@@ -170,9 +174,9 @@ def _element_loop(s, lengths, fresh_or_param, params):
 
     if not block_ok(s.body):
         return None
-    if scalars & local or invariant & writes:
+    if scalars & defined or invariant & writes:
         return None  # a value carried between iterations
-    lp = _Loop(s, lengths.find((n.value.value.id, n.slice.value)), reads, writes, scalars, local)
+    lp = _Loop(s, lengths.find((n.value.value.id, n.slice.value)), reads, writes, scalars, defined)
     lp.invariant = invariant
     return lp
 

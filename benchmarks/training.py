@@ -5,12 +5,17 @@ a sample touches), but trained the way a jitad user would: the loss over the tab
 function, `jitad.train_step` fuses the update into its compiled adjoint (row-sparse: only the
 three rows read are written), and `jitad.fit` runs the epoch inside Numba.
 
-Rows: the hand-written Numba epoch; `fit` with 1 thread (checked: the same loss and U, V after
+Rows: the hand-written Numba epoch, on 1 thread and on 2 (Hogwild: each thread runs the
+hand-written loop on half the samples, writing the shared tables lock-free -- what the machine
+allows a per-sample BPR step at all); `fit` with 1 thread (checked: the same loss and U, V after
 one epoch as the hand-written one, samples in the same order); `fit` with 2 threads (Hogwild:
-lock-free row updates; nondeterministic, so its check runs the same call with 1 thread).
+lock-free row updates; nondeterministic, so both 2-thread rows are checked with 1 thread).
 Goals: `fit` ≤ 1.5× hand-written; 2 threads ≥ 1.6× faster than 1; after 10 epochs (fresh
 negatives each epoch) the held-out AUC of jitad's model within 0.01 of the hand-written model's.
 """
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
 
 import jitad
@@ -29,6 +34,18 @@ def jitad_first_call():
     U, V = bpr.init_params(4, 4)
     step = _step()
     return step(U, V, 0, 1, 2, step.init(U, V))
+
+
+_epoch_nogil = numba.njit(nogil=True)(bpr.epoch_handwritten.py_func)
+_POOL = ThreadPoolExecutor(2)
+
+
+def _hand_hogwild(U, V, users, pos, neg):
+    """The hand-written epoch on two threads, each on half the samples, sharing U and V."""
+    h = len(users) // 2
+    futs = [_POOL.submit(_epoch_nogil, U, V, users[a:b], pos[a:b], neg[a:b], bpr.LR, bpr.REG)
+            for a, b in ((0, h), (h, len(users)))]
+    return sum(f.result() for f in futs)
 
 
 def _fit_epoch(step, U, V, users, pos, neg, threads):
@@ -52,6 +69,10 @@ def systems(users, pos, neg, U0, V0):
     return [
         C.System("hand-written Numba", reference=True,
                  make=case(lambda U, V, u, p, n: bpr.epoch_handwritten(U, V, u, p, n, bpr.LR, bpr.REG))),
+        C.System("hand-written Numba, 2 threads (Hogwild)",
+                 make=case(_hand_hogwild,
+                           lambda U, V, u, p, n: bpr.epoch_handwritten(U, V, u, p, n, bpr.LR, bpr.REG)),
+                 note="the ceiling for Hogwild here; checked with the 1-thread loop"),
         C.System("jitad fit, 1 thread",
                  make=case(lambda U, V, u, p, n: _fit_epoch(step, U, V, u, p, n, 1))),
         C.System("jitad fit, 2 threads (Hogwild)",
@@ -92,12 +113,16 @@ def run(ctx):
     epochs = 2 if ctx.quick else 10
     auc_h, auc_j = auc_after(users[:n], pos[:n], U0, V0, epochs, bpr.N_ITEMS)
     one, two = "jitad fit, 1 thread", "jitad fit, 2 threads (Hogwild)"
+    hand_two = C.ratio(rows, "hand-written Numba", "hand-written Numba, 2 threads (Hogwild)", n)
     return {"title": TITLE, "size_label": "samples", "sizes": [n], "rows": rows,
             "size_names": {str(n): f"one epoch ({n:,} samples)"},
             "plot": "bars", "reference": "hand-written Numba",
             "description": f"Data: {source}. Held-out AUC after {epochs} epochs (5% of the samples "
                            f"held out, 50 random negatives each): hand-written {auc_h:.4f}, "
-                           f"jitad {auc_j:.4f}.",
+                           f"jitad {auc_j:.4f}. The hand-written loop itself runs "
+                           + (f"{hand_two:.2f}× as fast on 2 threads as on 1" if hand_two else "n/a")
+                           + ": per-sample BPR writes three shared rows every ~70 ns, and the cache "
+                           "lines of popular items move between the cores on most samples.",
             "goals": [
                 C.goal("jitad fit ≤ 1.5× hand-written", C.ratio(rows, one, "hand-written Numba", n),
                        1.5),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,6 +48,7 @@ class Compiled:
     backend: str
     argtys: tuple
     wrt: tuple
+    epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
 
     def fn(self, name):
         return getattr(self.module, name)
@@ -80,7 +81,7 @@ class Differentiable:
         self.last: Compiled | None = None
         functools.update_wrapper(self, fn)
 
-    @property
+    @functools.cached_property
     def params(self):
         import inspect
         return list(inspect.signature(self.__jitad_function__).parameters)

@@ -136,6 +136,14 @@ def {name}({params}, {data}, order, start, stop{buffers}{state}):
 
 
 def _epoch_module(step: train_step, comp, n_data, batch=None, accumulate=1):
+    """The compiled epoch loop (one per step signature and loop shape, kept on `comp`)."""
+    key = (n_data, batch, accumulate)
+    if key not in comp.epochs:
+        comp.epochs[key] = _make_epoch_module(step, comp, n_data, batch, accumulate)
+    return comp.epochs[key]
+
+
+def _make_epoch_module(step, comp, n_data, batch, accumulate):
     params = step.params
     data = [f"data{k}" for k in range(n_data)]
     state = "".join(f", {n}" for n in comp.gen.state_params)

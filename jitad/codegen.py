@@ -11,6 +11,7 @@ generated lines back to the user's lines, for errors. Dead assignments are remov
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from pathlib import Path
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from . import ir
 from . import pyast as P
 from .fuse import fuse
-from .reverse import Reverse, _argtys
+from .reverse import Reverse, callee_wrt
 from .typeinfer import Ty
 
 VERSION = "0.1.0"
@@ -72,11 +73,11 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
     for spec in prog.order:
         vjp_names[(id(spec.fn), spec.argtys)] = unique(f"{spec.name}_vjp")
     key_entry = (id(entry.fn), entry.argtys)
-    floats = tuple(i for i, t in enumerate(entry.argtys) if getattr(t, "is_float", False))
-    recursive = any(isinstance(s, ir.Bind) and s.op == "call" and (id(s.callee), _argtys(s, spec.types)) == key_entry
-                    for spec in prog.order for s in ir.walk(spec.ir.body))
+    cw = callee_wrt(prog, entry, wrt) if want_vjp else {}
+    rev = functools.partial(Reverse, callee_wrt=cw)
+    recursive = key_entry in cw
     public_vjp = vjp_names[key_entry]
-    if recursive and tuple(wrt) != floats:
+    if recursive and tuple(wrt) != cw[key_entry]:
         public_vjp = unique(f"{entry.name}_vjp_wrt")
 
     funcs = []
@@ -89,29 +90,28 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
     if want_vjp:
         for spec in prog.order:
             k = (id(spec.fn), spec.argtys)
-            if k == key_entry and public_vjp == vjp_names[k]:
+            if k not in cw or (k == key_entry and public_vjp == vjp_names[k]):
                 continue
-            spec_floats = tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_float", False))
-            funcs.append(_tidy(Reverse(prog, spec, spec_floats, fnames, vjp_names).vjp(), spec.types))
+            funcs.append(_tidy(rev(prog, spec, cw[k], fnames, vjp_names).vjp(), spec.types))
         if train is not None:
-            r = Reverse(prog, entry, wrt, fnames, vjp_names)
+            r = rev(prog, entry, wrt, fnames, vjp_names)
             r.step_name = unique(f"{entry.name}_step")
             step, state = r.vjp(train=train)
             funcs.append(_tidy(step, entry.types))
             gen.step, gen.state_params = r.step_name, [n for _, _, n in state]
-            acc = Reverse(prog, entry, wrt, fnames, vjp_names)
+            acc = rev(prog, entry, wrt, fnames, vjp_names)
             acc.step_name = gen.accumulate = unique(f"{entry.name}_accumulate")
             acc_fn, gen.buffers = acc.vjp(train=train, accumulate=True)
             funcs.append(_tidy(acc_fn, entry.types))
             gen.apply = unique(f"{entry.name}_apply")
-            apply = Reverse(prog, entry, wrt, fnames, vjp_names).apply_function(train, gen.apply, gen.buffers, state)
+            apply = rev(prog, entry, wrt, fnames, vjp_names).apply_function(train, gen.apply, gen.buffers, state)
             funcs.append(_tidy(apply, entry.types))
             want_wrappers = False
         else:
             want_wrappers = True
-        entry_vjp = _tidy(Reverse(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp(),
+        entry_vjp = _tidy(rev(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp(),
                           entry.types)
-        # recursive calls inside the public vjp must go to the all-floats vjp
+        # recursive calls inside the public vjp must go to the vjp the call sites need
         if public_vjp != vjp_names[key_entry]:
             _rename_calls(entry_vjp, public_vjp, vjp_names[key_entry])
         funcs.append(entry_vjp)

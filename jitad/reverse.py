@@ -436,8 +436,10 @@ class Tapes:
 
 
 class Reverse:
-    def __init__(self, prog, spec, wrt, fnames, vjp_names):
+    def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None):
         self.prog = prog
+        # (id(fn), argtys) -> the arguments a callee's vjp differentiates (default: its floats)
+        self.callee_wrt = callee_wrt or {}
         self.spec = spec
         self.wrt = tuple(wrt)
         self.types = spec.types
@@ -875,13 +877,11 @@ class Reverse:
             grads = self.namer.fresh(f"{s.target}_grads")
             out.append(P.assign(grads, P.subscript(
                 P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot), [Const(1)])))
-            k = 0
-            for a, ty in zip(s.args, callee.argtys):
-                if getattr(ty, "is_float", False):
-                    if act(a):
-                        out.append(self.accumulate(a.name, P.subscript(grads, [Const(k)]),
-                                                   ty.ndim, safe=True))
-                    k += 1
+            for k, pos in enumerate(self.callee_wrt.get(key, float_args(callee))):
+                a = s.args[pos]
+                if act(a):
+                    out.append(self.accumulate(a.name, P.subscript(grads, [Const(k)]),
+                                               callee.argtys[pos].ndim, safe=True))
             return out
         mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
         for k in rule.statics:
@@ -1081,6 +1081,28 @@ class Reverse:
             return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])
         shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
         return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+
+
+def float_args(spec):
+    return tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_float", False))
+
+
+def callee_wrt(prog, entry, wrt):
+    """For each function signature called with an active argument somewhere in the program,
+    the argument positions some call site needs an adjoint for -- not every float argument:
+    data a helper reads (a batch `X`) then costs no adjoint (`d_X = ... @ W.T`)."""
+    need = {}
+    for spec in prog.order:
+        A = Analysis(spec, tuple(wrt) if spec is entry else float_args(spec), prog)
+        for s in ir.walk(spec.ir.body):
+            if isinstance(s, Bind) and s.op == "call":
+                key = (id(s.callee), _argtys(s, spec.types))
+                got = need.setdefault(key, set())
+                callee = prog.specs[key]
+                for pos, a in enumerate(s.args):
+                    if isinstance(a, Var) and a.name in A.active and getattr(callee.argtys[pos], "is_float", False):
+                        got.add(pos)
+    return {k: tuple(sorted(v)) for k, v in need.items()}
 
 
 def _order(body, params):

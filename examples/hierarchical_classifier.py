@@ -12,10 +12,15 @@ class-dependent mean plus noise), grouped so each mini-batch of 16 shares its co
 without skipping the 19 unused fine classifiers (without: all 20 run, the chosen one is used).
 """
 import argparse
+import os
 
-import numpy as np
+# The tables compare fit's threads, so BLAS itself stays at one thread (fit with threads > 1
+# sets that itself; this makes the 1-thread rows comparable).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import jitad
+import numpy as np  # noqa: E402
+
+import jitad  # noqa: E402
 
 FEATURES, HIDDEN, COARSE, FINE, BATCH = 3072, 64, 20, 5, 16
 

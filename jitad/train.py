@@ -11,15 +11,15 @@ lock-free (Hogwild). Arguments that are not parameters are the per-sample data f
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import backend as be
-from . import codegen, optim
+from . import codegen, optim, threads as th
 from .api import _as_differentiable, _wrt_indices
 from .errors import JitadError
 
@@ -234,29 +234,30 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
     rng = np.random.default_rng(seed)
     hist = History()
     bar = _Progress(progress)
-    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    pool = th.pool(threads) if threads > 1 else None
+    if pool is not None:
+        th.keep_heap()
     try:
-        for ep in range(epochs):
-            order = rng.permutation(n) if shuffle else np.arange(n)
-            t0 = time.perf_counter()
-            if pool is None:
-                total = epoch_fn(*params, *data, order, 0, n, *bufs[0], *st)
-            else:
-                bounds = np.linspace(0, n, threads + 1).astype(np.int64)
-                futs = [pool.submit(epoch_fn, *params, *data, order, int(bounds[t]), int(bounds[t + 1]),
-                                    *bufs[t], *st)
-                        for t in range(threads)]
-                total = sum(f.result() for f in futs)
-            dt = time.perf_counter() - t0
-            hist.loss.append(total / n)
-            hist.seconds.append(dt)
-            hist.samples_per_second.append(n / dt if dt > 0 else float("inf"))
-            bar.update(ep + 1, epochs, hist)
-            for cb in callbacks:
-                cb(ep, hist.loss[-1], hist)
+        with th.single_threaded_blas() if pool is not None else contextlib.nullcontext():
+            for ep in range(epochs):
+                order = rng.permutation(n) if shuffle else np.arange(n)
+                t0 = time.perf_counter()
+                if pool is None:
+                    total = epoch_fn(*params, *data, order, 0, n, *bufs[0], *st)
+                else:
+                    bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+                    futs = [pool.submit(epoch_fn, *params, *data, order, int(bounds[t]), int(bounds[t + 1]),
+                                        *bufs[t], *st)
+                            for t in range(threads)]
+                    total = sum(f.result() for f in futs)
+                dt = time.perf_counter() - t0
+                hist.loss.append(total / n)
+                hist.seconds.append(dt)
+                hist.samples_per_second.append(n / dt if dt > 0 else float("inf"))
+                bar.update(ep + 1, epochs, hist)
+                for cb in callbacks:
+                    cb(ep, hist.loss[-1], hist)
     finally:
-        if pool is not None:
-            pool.shutdown()
         bar.close()
     return hist
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from . import ir
 from . import pyast as P
 from .fuse import fuse
-from .reverse import Reverse, callee_wrt
+from .reverse import Reverse, callee_wrt, split_callees
 from .typeinfer import Ty
 
 VERSION = "0.1.0"
@@ -74,7 +74,13 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         vjp_names[(id(spec.fn), spec.argtys)] = unique(f"{spec.name}_vjp")
     key_entry = (id(entry.fn), entry.argtys)
     cw = callee_wrt(prog, entry, wrt) if want_vjp else {}
-    rev = functools.partial(Reverse, callee_wrt=cw)
+    split, fused = {}, set(cw)
+    if want_vjp:
+        once, elsewhere = split_callees(prog, entry, wrt, cw)
+        for k in sorted(once, key=lambda k: fnames[k]):
+            split[k] = (unique(f"{fnames[k]}_fwd"), unique(f"{fnames[k]}_bwd"))
+        fused = (set(cw) - once) | elsewhere
+    rev = functools.partial(Reverse, callee_wrt=cw, split_names=split)
     recursive = key_entry in cw
     public_vjp = vjp_names[key_entry]
     if recursive and tuple(wrt) != cw[key_entry]:
@@ -92,7 +98,11 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
             k = (id(spec.fn), spec.argtys)
             if k not in cw or (k == key_entry and public_vjp == vjp_names[k]):
                 continue
-            funcs.append(_tidy(rev(prog, spec, cw[k], fnames, vjp_names).vjp(), spec.types))
+            if k in fused:
+                funcs.append(_tidy(rev(prog, spec, cw[k], fnames, vjp_names).vjp(), spec.types))
+            if k in split:
+                for half in rev(prog, spec, cw[k], fnames, vjp_names).vjp(split=split[k]):
+                    funcs.append(_tidy(half, spec.types))
         if train is not None:
             r = rev(prog, entry, wrt, fnames, vjp_names)
             r.step_name = unique(f"{entry.name}_step")

@@ -436,10 +436,13 @@ class Tapes:
 
 
 class Reverse:
-    def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None):
+    def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None, split_names=None):
         self.prog = prog
         # (id(fn), argtys) -> the arguments a callee's vjp differentiates (default: its floats)
         self.callee_wrt = callee_wrt or {}
+        # (id(fn), argtys) -> (fwd, bwd) names of callees cut in two (see split_functions)
+        self.split_names = split_names or {}
+        self.saved = {}             # id(call bind) -> the local holding that call's saved state
         self.spec = spec
         self.wrt = tuple(wrt)
         self.types = spec.types
@@ -496,7 +499,12 @@ class Reverse:
                     for t in s.targets:
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
                             self.push(out, counts, P.name(t), self.ty(t))
-                if len(s.targets) == 1:
+                split = self.split_call(s, block) if tape else None
+                if split is not None:
+                    self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
+                    out.append(P.assign_many([s.target, self.saved[id(s)]], P.call(
+                        split[0], *[P.atom(a) for a in s.args])))
+                elif len(s.targets) == 1:
                     out.append(P.assign(s.target, forward_expr(s, self.fnames, self.types)))
                 else:
                     out.append(P.assign_many(s.targets, forward_expr(s, self.fnames, self.types)))
@@ -529,6 +537,14 @@ class Reverse:
                 vals = [P.atom(a) for a in s.values]
                 out.append(ast.Return(vals[0] if len(vals) == 1 else ast.Tuple(vals, ast.Load())))
         return out, counts, dynamic
+
+    def split_call(self, s, block):
+        """(fwd, bwd) names if `s` calls a split callee once: at the function's top level, with
+        an adjoint to propagate."""
+        if not (s.op == "call" and len(s.targets) == 1 and block is self.spec.ir.body
+                and self.A.is_active_bind(s)):
+            return None
+        return self.split_names.get((id(s.callee), _argtys(s, self.types)))
 
     def push(self, into, counts, value, ty):
         """Append the push of `value` to `into`, counting it for the tape's reservation."""
@@ -875,8 +891,13 @@ class Reverse:
                            (P.call("np.zeros_like", P.name(x)) if self.ty(x).ndim else P.const(0.0)))
             cot = cot[0] if len(cot) == 1 else ast.Tuple(cot, ast.Load())
             grads = self.namer.fresh(f"{s.target}_grads")
-            out.append(P.assign(grads, P.subscript(
-                P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot), [Const(1)])))
+            if id(s) in self.saved:     # its forward ran once already; its state was kept
+                bwd = self.split_names[key][1]
+                out.append(P.assign(grads, P.call(bwd, *[P.atom(a) for a in s.args],
+                                                  P.name(self.saved[id(s)]), cot)))
+            else:
+                out.append(P.assign(grads, P.subscript(
+                    P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot), [Const(1)])))
             for k, pos in enumerate(self.callee_wrt.get(key, float_args(callee))):
                 a = s.args[pos]
                 if act(a):
@@ -964,7 +985,9 @@ class Reverse:
                 and sites[0][2] == (id(self.spec.ir.body),)
         return False
 
-    def vjp(self, train=None, accumulate=False):
+    def vjp(self, train=None, accumulate=False, split=None):
+        """The fused `f_vjp`; with `train`, the training step (see step_function); with
+        `split=(fwd_name, bwd_name)`, the two halves (see split_functions)."""
         f = self.spec.ir
         self.into_buffers = accumulate
         A = self.A
@@ -1007,10 +1030,35 @@ class Reverse:
         value = values[0] if len(values) == 1 else ast.Tuple(values, ast.Load())
         if train is not None:
             return self.step_function(train, fwd, save, rev, predef, counts, value)
-        body = (self.tapes.init(counts) + predef + fwd + save
-                + [P.Comment("adjoint")] + rev
+        first = self.tapes.init(counts) + predef + fwd + save
+        if split is not None:
+            return self.split_functions(split, first, rev, value, grads)
+        body = (first + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
         return _fdef(self.vjp_names[self.key()], f.params + [self.seed], body)
+
+    def split_functions(self, names, first, rev, value, grads):
+        """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value, saved)` and
+        `g_bwd(args, saved, d_out) -> grads`, `saved` being every local the adjoint reads that
+        the forward assigned (tapes, their tops, last values). A caller that calls g once keeps
+        `saved` instead of running g's forward again inside its adjoint."""
+        f = self.spec.ir
+        stored = {n.id for st in first for n in ast.walk(st) if isinstance(n, ast.Name)
+                  and isinstance(n.ctx, ast.Store)}
+        loops = {st.target.id for r in rev for st in ast.walk(r) if isinstance(st, ast.For)}
+        used = {n.id for st in rev for n in ast.walk(st) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load)}
+        used |= {st.target.id for r in rev for st in ast.walk(r)
+                 if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name)}
+        live = sorted((stored & used) - set(f.params) - loops, key=lambda n: (not n.startswith("tape"), n))
+        saved = self.namer.fresh("saved")
+        pack = ast.Tuple([P.name(n) for n in live], ast.Load())
+        fwd = _fdef(names[0], f.params, first + [ast.Return(ast.Tuple([value, pack], ast.Load()))])
+        unpack = [ast.Assign([ast.Tuple([P.name(n, store=True) for n in live], ast.Store())], P.name(saved),
+                             lineno=0)] if live else []
+        bwd = _fdef(names[1], f.params + [saved, self.seed],
+                    unpack + [P.Comment("adjoint")] + rev + [ast.Return(ast.Tuple(grads, ast.Load()))])
+        return fwd, bwd
 
     def step_function(self, opt, fwd, save, rev, predef, counts, value):
         """`f_step(params..., data..., state...) -> loss`: forward, adjoint, then the
@@ -1103,6 +1151,29 @@ def callee_wrt(prog, entry, wrt):
                     if isinstance(a, Var) and a.name in A.active and getattr(callee.argtys[pos], "is_float", False):
                         got.add(pos)
     return {k: tuple(sorted(v)) for k, v in need.items()}
+
+
+def split_callees(prog, entry, wrt, cw):
+    """Callee signatures worth cutting into forward and backward halves: called once (at a
+    differentiated function's top level, with an adjoint) and calling nothing themselves;
+    and the signatures some other call site still needs the fused vjp of."""
+    once, elsewhere = set(), set()
+    for spec in prog.order:
+        key = (id(spec.fn), spec.argtys)
+        if spec is not entry and key not in cw:
+            continue
+        A = Analysis(spec, tuple(wrt) if spec is entry else cw[key], prog)
+        top = {id(s) for s in spec.ir.body}
+        for s in ir.walk(spec.ir.body):
+            if isinstance(s, Bind) and s.op == "call" and A.is_active_bind(s):
+                k = (id(s.callee), _argtys(s, spec.types))
+                callee = prog.specs[k]
+                leaf = not any(isinstance(t, Bind) and t.op == "call" for t in ir.walk(callee.ir.body))
+                if id(s) in top and len(s.targets) == 1 and leaf and k != (id(entry.fn), entry.argtys):
+                    once.add(k)
+                else:
+                    elsewhere.add(k)
+    return once, elsewhere
 
 
 def _order(body, params):

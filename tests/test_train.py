@@ -240,6 +240,10 @@ def test_fit_accumulates_gradients_before_one_update():
     # with two threads the same code runs (Hogwild over accumulated updates)
     jitad.fit(step, params, data=(X, y), epochs=2, batch_size=4, accumulate=2, threads=2,
               progress=False)
+    # on threads, a model with dense parameters accumulates by default
+    jitad.fit(step, params, data=(X, y), epochs=1, batch_size=4, threads=2, progress=False)
+    assert (2, 4, jitad.train.DENSE_THREADS_ACCUMULATE) in step.last.epochs
+    assert all(np.all(np.isfinite(p)) for p in params)
 
 
 @pytest.mark.parametrize("opt", [optim.SGD(lr=0.1), optim.Adagrad(lr=0.2)], ids=lambda o: type(o).__name__)
@@ -277,3 +281,6 @@ def test_fit_accumulates_row_sparse_gradients_in_rows_only(opt):
     # two threads, each with its own buffers, run the same code (Hogwild over accumulated rows)
     jitad.fit(step, live, data=(users, pos, neg), epochs=2, accumulate=2, threads=2, progress=False)
     assert np.all(np.isfinite(live[0])) and np.all(np.isfinite(live[1]))
+    # only row-sparse tables: threads update per sample by default
+    jitad.fit(step, live, data=(users, pos, neg), epochs=1, threads=2, progress=False)
+    assert (3, None, 1) in comp.epochs

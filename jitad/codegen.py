@@ -260,6 +260,7 @@ def _dce(fdef):
     while True:
         # a name no expression loads is dead, including `x += e` whose x nothing else reads
         loads = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        loads |= {a.arg for a in fdef.args.args}   # `p += e` on a parameter writes the caller's array
         removed = [False]
 
         def keep(s):

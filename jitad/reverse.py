@@ -443,6 +443,7 @@ class Reverse:
         # (id(fn), argtys) -> (fwd, bwd) names of callees cut in two (see split_functions)
         self.split_names = split_names or {}
         self.saved = {}             # id(call bind) -> the local holding that call's saved state
+        self.adjoint_buffers = {}   # parameter -> the thread buffer its adjoint adds into
         self.spec = spec
         self.wrt = tuple(wrt)
         self.types = spec.types
@@ -652,7 +653,8 @@ class Reverse:
         bid = id(block) if bid is None else bid
         out = []
         for v in self.owned.get(bid, []):
-            out.append(P.assign(self.d(v), self.zero(v)))
+            if v not in self.adjoint_buffers:
+                out.append(P.assign(self.d(v), self.zero(v)))
         for s in reversed(block):
             out += self.rev_stmt(s)
         return out
@@ -993,6 +995,12 @@ class Reverse:
         A = self.A
         self.seed = self.namer.fresh("d_out")
         self.sparse = self.sparse_sites() if train is not None else {}
+        if accumulate:   # dense parameters: the adjoint sweep adds straight into the buffers
+            for i in self.wrt:
+                p = f.params[i]
+                if p not in self.sparse and self.ty(p).ndim and p in A.active:
+                    self.adjoint_buffers[p] = self.adj[p] = self.namer.fresh(f"acc_{p}")
+                    self.rank[self.adj[p]] = self.ty(p).ndim
         # adjoint initialisation points: each active variable at the start of its owner block
         self.owned = {}
         for v in sorted(A.active, key=_order(f.body, f.params)):
@@ -1078,8 +1086,11 @@ class Reverse:
                 raise UnsupportedError(f"train_step updates parameters in place: '{p}' is a scalar; "
                                        "make it a 1-element array", f.loc, "scalar parameter")
             if self.into_buffers:
-                rule, state = update.Sum(), {"acc": self.namer.fresh(f"acc_{p}")}
+                rule = update.Sum()
+                state = {"acc": self.adjoint_buffers.get(p) or self.namer.fresh(f"acc_{p}")}
                 extra.append(("acc", p, state["acc"]))
+                if p in self.adjoint_buffers:
+                    continue     # its adjoint was summed into the buffer as it was computed
                 if p in self.sparse:
                     if any(len(idx) != 1 for idx, _, _ in self.sparse[p]):
                         raise UnsupportedError(f"fit(accumulate=...) needs the rows of '{p}' read with "

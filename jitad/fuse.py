@@ -11,9 +11,10 @@ allocation, one sweep over the row — what a hand-written per-sample step does.
 
 When loops are merged (all three must hold, else nothing changes):
 * *Element loops*: `for k in range(A.shape[c])` whose body indexes arrays only as
-  `B[..., k]` (k last, the other indices loop-invariant names or constants), assigns only
-  array elements or scalars it defines before reading (no reductions carried between
-  iterations), and calls nothing but `math.*`.
+  `B[..., k]` (k last, the other indices loop-invariant names or constants) or reads a
+  parameter's element that does not depend on k (an optimizer's step count `t[0]`), assigns
+  only array elements or scalars it defines before reading (no reductions carried between
+  iterations), and calls only elementwise scalar functions (`math.*`, `np.sqrt`, ...).
 * *Same length*: the trip counts are provably equal, from facts in the function:
   `d = np.zeros_like(x)` (d has x's shape), `x = P[i]` with scalar indices (x's axes are P's
   trailing axes), `rt.dot1(a, b)` (checks that the lengths agree).

@@ -211,7 +211,7 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
     touches only those rows (each once per k samples). The default (`None`) is 1 on one
     thread or when every trained parameter is row-sparse (a BPR step writes three rows;
     buffering them costs more than it saves), else 4: with threads, a dense model whose every
-    step writes every weight makes the cores fight over those cache lines
+    step writes every weight makes the cores fight over those cache lines.
     `callbacks` are called as `cb(epoch, mean_loss, history)` after each epoch. Returns the
     `History` (mean loss per sample, or per mini-batch)."""
     params = tuple(params)

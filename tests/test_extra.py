@@ -46,3 +46,23 @@ def test_extra_construct(fn, args, wrt):
     assert float(value) == pytest.approx(float(fn(*args)), rel=1e-12, abs=1e-12)
     fd = central_fd(fn, args, wrt, eps=1e-4, order=4)
     assert_grads_close(tuple(grads), fd, rtol=1e-6, atol=1e-7, label=fn.__name__)
+
+
+def test_helper_called_once_is_split_and_differentiates_only_what_the_caller_needs():
+    """hp_array calls helper_layer(W, x) once at top level: its forward must not run again in
+    the adjoint (g_fwd/g_bwd, no g_vjp), and with wrt=x alone the helper computes no adjoint
+    for W."""
+    from . import corpus_funcs as cf
+    x, W = rng.normal(size=3), rng.normal(size=(3, 3))
+    for wrt in ((0,), (0, 1)):
+        g = jitad.grad(cf.hp_array, wrt=wrt)
+        got = g(x, W)
+        got = got if isinstance(got, tuple) else (got,)
+        assert_grads_close(got, central_fd(cf.hp_array, (x, W), wrt, order=4), rtol=1e-7)
+        comp = g.specialize(x, W)
+        assert comp.compiled_ran
+        src = comp.gen.source
+        assert "helper_layer_fwd(W, x)" in src and "helper_layer_bwd(W, x, h_saved" in src
+        assert "def helper_layer_vjp" not in src
+        bwd = comp.gen.functions["helper_layer_bwd"]
+        assert ("np.outer(d_out_matmul, x)" in bwd) == (wrt == (0, 1)), bwd   # the adjoint of W

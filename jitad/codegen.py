@@ -300,10 +300,6 @@ def _strip_comments(block):
     return out
 
 
-def _names_in(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
 def _first_contribution(node, cache=None):
     """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
 
@@ -314,7 +310,7 @@ def _first_contribution(node, cache=None):
     def names(stmt):
         got = cache.get(id(stmt))
         if got is None or got[0] is not stmt:
-            got = cache[id(stmt)] = (stmt, _names_in(stmt))
+            got = cache[id(stmt)] = (stmt, P.names_in(stmt))
         return got[1]
 
     for field_name in ("body", "orelse"):
@@ -338,7 +334,7 @@ def _first_contribution(node, cache=None):
                         continue
                     if isinstance(t, ast.AugAssign) and isinstance(t.op, ast.Add) \
                             and isinstance(t.target, ast.Name) and t.target.id == name \
-                            and name not in _names_in(t.value) \
+                            and name not in P.names_in(t.value) \
                             and (scalar_zero or getattr(t, "jitad_fresh", False)):
                         block[j] = ast.Assign([ast.Name(name, ast.Store())], t.value, lineno=0)
                         del block[i]
@@ -412,16 +408,16 @@ def _inline_single_use(fdef):
 
 def _try_inline(stmts, i, t, expr):
     """(Never across user lines: a Numba error must still point at the right one.)"""
-    reads = _names_in(expr)
+    reads = P.names_in(expr)
     line = getattr(stmts[i], "jitad_loc", None)
     for j in range(i + 1, len(stmts)):
         u = stmts[j]
         if isinstance(u, P.Comment) or getattr(u, "jitad_loc", line) != line:
             return False
         where = u if _simple(u) else (u.test if isinstance(u, ast.If) else None)
-        if where is not None and t in _names_in(where):
+        if where is not None and t in P.names_in(where):
             if isinstance(u, ast.AugAssign) and isinstance(u.target, ast.Subscript) \
-                    and t in _names_in(u.target):
+                    and t in P.names_in(u.target):
                 return False
             r = _Replace(t, expr)
             if isinstance(u, ast.If):
@@ -438,9 +434,9 @@ def _try_inline(stmts, i, t, expr):
         stored = {n.id for n in ast.walk(u) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         targets = u.targets if isinstance(u, ast.Assign) else [u.target] if isinstance(u, ast.AugAssign) else []
         for tgt in targets:  # x[i] = ... and x[i] += ... write into x
-            stored |= _names_in(tgt)
+            stored |= P.names_in(tgt)
         if isinstance(u, ast.Expr):  # a helper call may write into its array arguments
-            stored |= _names_in(u)
-        if stored & reads or t in _names_in(u):
+            stored |= P.names_in(u)
+        if stored & reads or t in P.names_in(u):
             return False
     return False

@@ -87,10 +87,11 @@ def _scalar_atom(node, types):
 class _Loop:
     """An element loop, with what its body reads and writes."""
 
-    def __init__(self, node, length, arrays_read, arrays_written, scalars_read, locals_):
+    def __init__(self, node, length, arrays_read, arrays_written, scalars_read, locals_, invariant):
         self.node, self.length = node, length
         self.arrays_read, self.arrays_written = arrays_read, arrays_written
         self.scalars_read, self.locals = scalars_read, locals_
+        self.invariant = invariant     # parameters read at an element that does not depend on k
 
     @property
     def var(self):
@@ -116,7 +117,7 @@ def _element_loop(s, lengths, fresh_or_param, params):
             if isinstance(node, ast.Subscript):
                 parts = _index_parts(node)
                 if isinstance(node.value, ast.Name) and node.value.id in params \
-                        and isinstance(node.ctx, ast.Load) and k not in _all_names(node.slice) \
+                        and isinstance(node.ctx, ast.Load) and k not in P.names_in(node.slice) \
                         and all(isinstance(p, ast.Constant) or (isinstance(p, ast.Name) and p.id not in local)
                                 for p in parts):
                     invariant.add(node.value.id)   # a parameter's element read in every iteration
@@ -177,9 +178,8 @@ def _element_loop(s, lengths, fresh_or_param, params):
         return None
     if scalars & defined or invariant & writes:
         return None  # a value carried between iterations
-    lp = _Loop(s, lengths.find((n.value.value.id, n.slice.value)), reads, writes, scalars, defined)
-    lp.invariant = invariant
-    return lp
+    return _Loop(s, lengths.find((n.value.value.id, n.slice.value)), reads, writes, scalars, defined,
+                 invariant)
 
 
 def _single(fdef):
@@ -329,13 +329,10 @@ def _commutes(s, loops, bases):
 
 def _pick_var(loops):
     for lp in loops:
-        if all(lp.var == o.var or lp.var not in _all_names(o.node) for o in loops):
+        if all(lp.var == o.var or lp.var not in P.names_in(o.node) for o in loops):
             return lp.var
     return None
 
-
-def _all_names(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 # ---------------------------------------------------------------- scalar replacement
@@ -353,9 +350,9 @@ def _scalarize(stmts):
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                 and isinstance(s.value, ast.Call) and ast.unparse(s.value.func) == "np.zeros_like":
             d = s.targets[0].id
-            users = [t for t in stmts[i + 1:] if d in _all_names(t)]
+            users = [t for t in stmts[i + 1:] if d in P.names_in(t)]
             if len(users) == 1 and getattr(users[0], "jitad_fused", False) \
-                    and d not in _all_names(users[0].iter) and _only_elements(users[0], d):
+                    and d not in P.names_in(users[0].iter) and _only_elements(users[0], d):
                 loop = users[0]
                 _ToScalar(d, loop.target.id).visit(loop)
                 loop.body.insert(0, P.assign(d, P.const(0.0)))

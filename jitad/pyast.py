@@ -24,6 +24,11 @@ class Comment(ast.stmt):
         self.loc = loc
 
 
+def names_in(node):
+    """Every name a node mentions (loaded or stored)."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
 def name(n, store=False):
     return ast.Name(n, ast.Store() if store else ast.Load())
 

@@ -1102,7 +1102,7 @@ class Reverse:
                 rule, state = opt, {}
                 for s in tuple(opt.slots) + tuple(opt.scalars):
                     state[s] = self.namer.fresh(f"{p}_{s}")
-                    extra.append(("state", p, state[s]))
+                    extra.append((s, p, state[s]))
             if p not in self.A.active:
                 continue
             if p in self.sparse:
@@ -1124,8 +1124,7 @@ class Reverse:
         params = [f.params[i] for i in self.wrt]
         body = []
         for p in params:
-            state = {k: n for (kind, q, n), k in zip(
-                [e for e in state_params if e[1] == p], tuple(opt.slots) + tuple(opt.scalars))}
+            state = {slot: n for slot, q, n in state_params if q == p}
             mine = {kind: n for kind, q, n in buffers if q == p}
             if "rows" in mine:
                 body += update.apply_rows(opt, p, self.ty(p).ndim, mine["acc"], mine["marks"], mine["rows"],

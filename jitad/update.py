@@ -126,20 +126,20 @@ def sparse(opt, param, ndim, sites, state, namer):
             same[m, l_] = namer.fresh(f"{param}_same_{m}_{l_}")
             out.append(P.assign(same[m, l_], _same(groups[m][0], groups[l_][0])))
 
-    def elem(d, ix):
-        return P.subscript(d, ix) if ix else P.name(d)
+    def total(terms):
+        g = terms[0]
+        for t in terms[1:]:
+            g = ast.BinOp(g, ast.Add(), t)
+        return g
+
+    def rows_of(ds, ix):   # a group's row adjoints at element ix, summed
+        return total([P.subscript(d, ix) if ix else P.name(d) for d in ds])
 
     for m, (idx, r, ds) in enumerate(groups):
         def grad_of(ix, m=m, ds=ds):
-            g = None
-            for d in ds:
-                g = elem(d, ix) if g is None else ast.BinOp(g, ast.Add(), elem(d, ix))
-            for n in range(m + 1, len(groups)):
-                later = None
-                for d in groups[n][2]:
-                    later = elem(d, ix) if later is None else ast.BinOp(later, ast.Add(), elem(d, ix))
-                g = ast.BinOp(g, ast.Add(), ast.IfExp(P.name(same[n, m]), later, P.const(0.0)))
-            return g
+            return total([rows_of(ds, ix)] + [
+                ast.IfExp(P.name(same[n, m]), rows_of(groups[n][2], ix), P.const(0.0))
+                for n in range(m + 1, len(groups))])
         seen = [P.name(same[m, l_]) for l_ in range(m)]
         guard = None
         if seen:

@@ -30,6 +30,7 @@ def fenced(text, lang="python"):
 def how_it_works() -> str:
     f = example.glide
     src = inspect.getsource(f)
+    header = "import math\n\nimport jitad\n\n\n"      # the page's python blocks run in a test
     cap = capture(f)
     fence(cap)
     value, grads = jitad.value_and_grad(f, wrt=("x", "w"))(3.0, 0.8)
@@ -41,7 +42,7 @@ This page follows one function through every stage of the pipeline. It has a `wh
 count depends on the data and an `if` inside it, so neither JAX's `jit` (Python control flow on
 a traced value) nor a tape-free symbolic approach handles it directly.
 
-{fenced(src)}
+{fenced(header + src)}
 
 ```python
 jitad.value_and_grad(glide, wrt=("x", "w"))(3.0, 0.8)
@@ -101,10 +102,12 @@ of taping it. Codegen prints the result with `# line N:` comments that point bac
 user's source, removes dead assignments and folds single-use temporaries back into
 expressions. `jitad.source(glide, "adjoint")`:
 
+<!-- no-run: generated code -->
 {fenced(jitad.source(f, "adjoint"))}
 
 The compiled forward (`jitad.source(glide, "forward")`) is the normalized function itself:
 
+<!-- no-run: generated code -->
 {fenced(jitad.source(f, "forward", args=(3.0, 0.8)))}
 
 ## 8. backend (`jitad/backend.py`)

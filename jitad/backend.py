@@ -20,7 +20,7 @@ import types
 from pathlib import Path
 
 from .codegen import Generated, source_hash
-from .errors import JitadError, Loc
+from .errors import IndexOutOfRange, JitadError, Loc
 
 
 def cache_dir() -> Path:
@@ -84,15 +84,33 @@ def _jit_primitive(name):
 
 
 def run(fn, args, gen: Generated, backend: str):
-    if backend != "numba":
-        return fn(*args)
     try:
         return fn(*args)
+    except IndexError as e:
+        err = index_error(e, gen)
+        if err is None:
+            raise
+        raise err from None
     except Exception as e:
         from numba.core.errors import NumbaError
-        if isinstance(e, NumbaError):
+        if backend == "numba" and isinstance(e, NumbaError):
             raise numba_error(e, gen) from None
         raise
+
+
+def index_error(e: IndexError, gen: Generated) -> IndexOutOfRange | None:
+    """A generated bounds check's `IndexError("file.py:line:col", index, size)` at the user's
+    line (see `bounds`), or None for any other IndexError."""
+    if len(e.args) != 3 or not isinstance(e.args[0], str):
+        return None
+    site, index, size = e.args
+    name, line, col = (site.rsplit(":", 2) + ["", ""])[:3]
+    for where in gen.line_map.values():
+        if isinstance(where, tuple) and Path(where[0]).name == name and str(where[1]) == line:
+            return IndexOutOfRange(f"index {index} is out of bounds for an axis of size {size}",
+                                   Loc(where[0], where[1], int(col) if col.isdigit() else 0),
+                                   "index out of range")
+    return None
 
 
 def numba_error(e, gen: Generated) -> JitadError:

@@ -63,3 +63,7 @@ class UnsupportedError(JitadError):
 
 class NotDifferentiableError(JitadError):
     """A value jitad was asked to differentiate through, or with respect to, that it cannot."""
+
+
+class IndexOutOfRange(JitadError, IndexError):
+    """An index outside its array at run time (an `IndexError`, as Python would raise)."""

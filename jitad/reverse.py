@@ -22,6 +22,7 @@ import ast
 from collections import Counter
 
 from . import activity, ir, rules
+from .bounds import Bounds
 from . import pyast as P
 from .errors import UnsupportedError
 from .ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
@@ -259,9 +260,53 @@ class Analysis:
         sites = self.sites.get(v, [])
         return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
 
+    def view_bases(self):
+        """name -> the arrays whose storage it may share: a view (`s[0]`, `s.T`, a reshape),
+        the same array under another name (`u = s`), or a helper's result that is not a fresh
+        array (it may be a view of the helper's array arguments)."""
+        out = {}
+        for s in ir.walk(self.root):
+            if not isinstance(s, Bind):
+                continue
+            if s.op == "call":
+                if self._returns_fresh(s):
+                    continue
+                args = [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
+                for t in s.targets:
+                    if getattr(self.types.get(t), "ndim", 0):
+                        out.setdefault(t, set()).update(args)
+            elif self._makes_alias(s) and isinstance(s.args[0], Var) \
+                    and getattr(self.types.get(s.target), "ndim", 0):
+                out.setdefault(s.target, set()).add(s.args[0].name)
+        return out
+
+    def _returns_fresh(self, s):
+        """Whether a call's array results are arrays its callee created (never its arguments
+        or views of them)."""
+        from .normalize import _fresh
+        callee = self.prog.specs.get((id(s.callee), _argtys(s, self.types)))
+        if callee is None:
+            return False
+        sites = {}
+        for x in ir.walk(callee.ir.body):
+            if isinstance(x, Bind):
+                for t in x.targets:
+                    sites.setdefault(t, []).append(x)
+        ret = callee.ir.body[-1]
+        for a in ret.values:
+            if isinstance(a, Var) and getattr(callee.types.get(a.name), "ndim", 0):
+                if a.name in callee.ir.params or not all(_fresh(b) for b in sites.get(a.name, [])):
+                    return False
+        return True
+
     def _fix(self):
+        """The least fixed point of `needed` (what the adjoint reads) and `pushed` (what the
+        forward must keep because it overwrites it). A value read through a view is a read of
+        the view's base: the base is needed too, so writes into it (`s[0] = y`) are undone in
+        the adjoint and the view sees, at each mirrored point, what the forward saw."""
         stmts = list(ir.walk(self.root))
         self.loop_vars = {s.var for s in stmts if isinstance(s, For)}
+        bases = self.view_bases()
         while True:
             needed = set()
             for s in stmts:
@@ -273,6 +318,12 @@ class Analysis:
                     needed.add(s.test)
                 elif isinstance(s, For) and self.work(s.body):
                     needed |= {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
+            frontier = list(needed)
+            while frontier:
+                for b in bases.get(frontier.pop(), ()):
+                    if b not in needed:
+                        needed.add(b)
+                        frontier.append(b)
             # a counted loop's index is recomputed by the adjoint loop, never taped per step
             pushed = {v for v in needed if self.overwritten(v)
                       and not (v in self.loop_vars and len(self.sites[v]) == 1)}
@@ -450,6 +501,7 @@ class Reverse:
         self.fnames = fnames        # (id(fn), argtys) -> primal name
         self.vjp_names = vjp_names  # (id(fn), argtys) -> vjp name
         self.A = Analysis(spec, wrt, prog)
+        self.bounds = Bounds(spec)
         f = spec.ir
         taken = {n for s in ir.walk(f.body) for n in ir.writes(s) + ir.reads(s)} | set(f.params)
         taken |= {s.test for s in ir.walk(f.body) if isinstance(s, (If, While))}
@@ -492,14 +544,21 @@ class Reverse:
 
     # ------------------------------------------------------------------ forward sweep
     def fwd_block(self, block, tape=True):
-        """(statements, static push counts per tape kind, whether it has loops with pushes)."""
-        out, counts, dynamic = [], Counter(), False
+        """(statements, pushes per tape kind the caller must reserve, whether it re-reserves).
+
+        Tape capacity is proven segment by segment: the caller reserves room for every push
+        up to the block's first statement that reserves for itself (a loop with pushes, or a
+        branch holding one); such a statement only guarantees room for its own pushes, so the
+        pushes after it, up to the next one, get their own `rt.reserve` right after it."""
+        segs = [(Counter(), [])]      # (push counts, statements) per segment
         for s in block:
+            counts, out = segs[-1]
             if isinstance(s, Bind):
                 if tape:
                     for t in s.targets:
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
                             self.push(out, counts, P.name(t), self.ty(t))
+                out += self.bounds.checks(s)
                 split = self.split_call(s, block) if tape else None
                 if split is not None:
                     self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
@@ -511,6 +570,7 @@ class Reverse:
                     out.append(P.assign_many(s.targets, forward_expr(s, self.fnames, self.types)))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, SetItem):
+                out += self.bounds.checks(s)
                 if tape and s.array in self.A.needed:
                     elem = self.elem_ty(s)
                     old = P.subscript(s.array, s.index)
@@ -524,20 +584,26 @@ class Reverse:
                 o, co, do = self.fwd_block(s.orelse, tape)
                 for k in set(cb) | set(co):
                     counts[k] += max(cb[k], co[k])
-                dynamic |= db or do
                 out.append(ast.If(P.name(s.test), b or [ast.Pass()], o))
-            elif isinstance(s, For):
-                out += self.fwd_for(s, tape, counts)
-                dynamic = dynamic or (tape and self.A.work(s.body))
-            elif isinstance(s, While):
-                out += self.fwd_while(s, tape, counts)
-                dynamic = dynamic or (tape and self.A.work(s.body))
+                if db or do:
+                    segs.append((Counter(), []))
+            elif isinstance(s, (For, While)):
+                stmts, reserves, post = (self.fwd_for if isinstance(s, For) else self.fwd_while)(
+                    s, tape, counts)
+                out += stmts
+                if reserves:
+                    segs.append((Counter(), []))
+                for value, ty in post:
+                    self.push(segs[-1][1], segs[-1][0], value, ty)
             elif isinstance(s, Return):
                 if tape:
                     continue
                 vals = [P.atom(a) for a in s.values]
                 out.append(ast.Return(vals[0] if len(vals) == 1 else ast.Tuple(vals, ast.Load())))
-        return out, counts, dynamic
+        out = list(segs[0][1])
+        for counts, stmts in segs[1:]:
+            out += self.tapes.reserve(counts) + stmts
+        return out, segs[0][0], len(segs) > 1
 
     def split_call(self, s, block):
         """(fwd, bwd) names if `s` calls a split callee once: at the function's top level, with
@@ -568,6 +634,8 @@ class Reverse:
         return Ty(base.dtype, nd)
 
     def fwd_for(self, s: For, tape, counts):
+        """(statements up to the loop, whether it reserves tape room itself, pushes after it).
+        Pushes before the loop count in `counts`."""
         rng = P.call("range", *self.range_args(s))
         work = tape and self.A.work(s.body)
         body, bc, dyn = self.fwd_block(s.body, tape)
@@ -580,7 +648,7 @@ class Reverse:
                 pre.append(P.assign(trip, P.call("rt.trip_count", P.atom(s.start), P.atom(s.stop),
                                                   P.atom(s.step))))
                 if self.in_loop(s):
-                    self.push(post, counts, P.name(trip), Ty("i8"))
+                    post.append((P.name(trip), Ty("i8")))
             if bc:
                 if dyn:
                     body = self.tapes.reserve(bc) + body
@@ -590,7 +658,8 @@ class Reverse:
                     if not self.needs_trip(s) and _num_or_none(s.start) == 0 and _is_one(s.step):
                         n = P.atom(s.stop)
                     pre += self.tapes.reserve(bc, n)
-        return pre + [ast.For(P.name(s.var, store=True), rng, body or [ast.Pass()], [])] + post
+        loop = ast.For(P.name(s.var, store=True), rng, body or [ast.Pass()], [])
+        return self.bounds.hoisted(s) + pre + [loop], work and bool(bc or dyn), post
 
     def range_args(self, s):
         if _num_or_none(s.start) == 0 and _is_one(s.step):
@@ -629,6 +698,7 @@ class Reverse:
         return None
 
     def fwd_while(self, s: While, tape, counts):
+        """As `fwd_for`: (statements up to the loop, whether it reserves, pushes after it)."""
         work = tape and self.A.work(s.body)
         cond, _, _ = self.fwd_block(s.cond, tape=False)
         body, bc, dyn = self.fwd_block(s.body, tape)
@@ -638,7 +708,7 @@ class Reverse:
             pre.append(P.assign(trip, P.const(0)))
             body = [P.aug(trip, P.const(1))] + self.tapes.reserve(bc) + body
             if self.in_loop(s):
-                self.push(post, counts, P.name(trip), Ty("i8"))
+                post.append((P.name(trip), Ty("i8")))
         # `while <test>:` when the test is one expression, else `while True: ...; if not t: break`
         if len(cond) == 1 and isinstance(cond[0], ast.Assign) and cond[0].targets[0].id == s.test \
                 and s.test not in self.A.needed:
@@ -646,7 +716,7 @@ class Reverse:
         else:
             brk = ast.If(ast.UnaryOp(ast.Not(), P.name(s.test)), [ast.Break()], [])
             loop = ast.While(P.const(True), cond + [brk] + body, [])
-        return pre + [loop] + post
+        return pre + [loop], work and bool(bc or dyn), post
 
     # ------------------------------------------------------------------ adjoint sweep
     def rev_block(self, block, bid=None):

@@ -10,9 +10,9 @@ import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself)
-INLINE = ("dot1", "in_range", "trip_count")
+INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range")
 
-__all__ = ["dot1", "reserve", "trip_count", "in_range", "accum1", "accum2", "scatter_add", "expand",
+__all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range", "accum1", "accum2", "scatter_add", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
 
 
@@ -49,6 +49,32 @@ def trip_count(start, stop, step):
 
 def in_range(i, stop, step):
     return (step > 0 and i < stop) or (step < 0 and i > stop)
+
+
+def check_index(i, n, site):
+    """IndexError(site, i, n) unless -n <= i < n (Python's rule; Numba checks nothing)."""
+    if i < -n or i >= n:
+        raise IndexError(site, i, n)
+
+
+def check_indices(idx, n, site):
+    """check_index for every entry of an index array."""
+    for k in range(idx.shape[0]):
+        if idx[k] < -n or idx[k] >= n:
+            raise IndexError(site, idx[k], n)
+
+
+def check_range(start, stop, step, scale, offset, n, site):
+    """check_index of `scale * i + offset` for every i in range(start, stop, step): its values
+    are monotone in i, so checking the first and the last covers them all."""
+    trips = trip_count(start, stop, step)
+    if trips > 0:
+        first = scale * start + offset
+        last = scale * (start + (trips - 1) * step) + offset
+        if first < -n or first >= n:
+            raise IndexError(site, first, n)
+        if last < -n or last >= n:
+            raise IndexError(site, last, n)
 
 
 def sum0(c):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +50,12 @@ class Compiled:
     argtys: tuple
     wrt: tuple
     epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
+    captured: tuple = ()    # every transformed function's capture (free names it read)
+
+    def stale(self) -> bool:
+        """Whether a global or closure variable a transformed function reads now means another
+        value than when this was generated (its constants are inlined in the code)."""
+        return any(c.changed() is not None for c in self.captured)
 
     def fn(self, name):
         return getattr(self.module, name)
@@ -69,21 +76,46 @@ class Compiled:
         return self.fn(self.gen.vjp)
 
 
+class Transform:
+    """What jitad's transformations (`grad`, `value_and_grad`, `vjp`, `train_step`) return.
+    Transforming one again (`grad(grad(f))`) is refused until transformations compose: the
+    source jitad would read is `f`'s, not the code that runs."""
+
+
+def plain_function(fn):
+    """The plain Python function to transform for `fn`, or a JitadError saying why not."""
+    if isinstance(fn, Differentiable):
+        return fn.__jitad_function__
+    if isinstance(fn, Transform):
+        raise JitadError(f"{type(fn).__name__}({getattr(fn, '__name__', '...')}) is already a "
+                         "transformed function; transforming it again (e.g. grad(grad(f))) is not "
+                         "supported yet -- differentiate the plain function f")
+    if not inspect.isfunction(fn):
+        raise JitadError(f"jitad transforms plain Python functions (defined with `def`), got "
+                         f"{type(fn).__name__} {fn!r}")
+    return fn
+
+
+def _copy_names(wrapper, fn):
+    """The function's name and docs on a wrapper -- but no `__wrapped__`: the wrapper does not
+    run `fn`'s code, so tools that follow `__wrapped__` to the source must not find it."""
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(wrapper, attr, getattr(fn, attr, None))
+
+
 class Differentiable:
     """A function jitad compiles; calling it runs the compiled forward."""
 
     def __init__(self, fn, backend="numba"):
-        if isinstance(fn, Differentiable):
-            fn = fn.__jitad_function__
+        fn = plain_function(fn)
         self.__jitad_function__ = fn
         self.backend = backend
         self._specs: dict = {}
         self.last: Compiled | None = None
-        functools.update_wrapper(self, fn)
+        functools.update_wrapper(self, fn)     # it runs fn's code (compiled): `__wrapped__` is fn
 
     @functools.cached_property
     def params(self):
-        import inspect
         return list(inspect.signature(self.__jitad_function__).parameters)
 
     def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
@@ -93,6 +125,9 @@ class Differentiable:
         argtys = tuple(ty_of_value(a) for a in args)
         key = (argtys, wrt, None if train is None else train.key())
         comp = self._specs.get(key)
+        if comp is not None and comp.stale():
+            self.forget(comp)
+            comp = None
         if comp is None:
             fn = self.__jitad_function__
             if any(isinstance(t, TupleTy) for t in argtys):
@@ -113,10 +148,17 @@ class Differentiable:
                 validate(entry, argtys)
             gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None, train=train)
             module = be.load(gen, self.backend)
-            comp = Compiled(gen, module, self.backend, argtys, wrt)
+            comp = Compiled(gen, module, self.backend, argtys, wrt,
+                            captured=tuple(sp.ir.captured for sp in prog.order))
             self._specs[key] = comp
         self.last = comp
         return comp
+
+    def forget(self, comp: Compiled):
+        """Drop every specialization and front-end result that read a changed free name."""
+        for c in comp.captured:
+            _FRONTEND.pop(c.fn, None)
+        self._specs.clear()
 
     def __call__(self, *args):
         comp = self.specialize(args)
@@ -146,6 +188,7 @@ _PLAIN: dict = {}
 def _as_differentiable(f, backend=None) -> Differentiable:
     if isinstance(f, Differentiable):
         return f
+    f = plain_function(f)
     key = (f, backend or "numba")
     d = _PLAIN.get(key)
     if d is None:
@@ -180,7 +223,7 @@ def _wrt_indices(d: Differentiable, wrt):
     return tuple(idx), single
 
 
-class _Transformed:
+class _Transformed(Transform):
     """Shared machinery of grad / value_and_grad / vjp objects."""
 
     def __init__(self, f, wrt, mode="compiled"):
@@ -189,7 +232,7 @@ class _Transformed:
         self.wrt_spec = wrt
         self.wrt, self.single = _wrt_indices(self.d, wrt)
         self.mode = mode
-        functools.update_wrapper(self, self.d.__jitad_function__)
+        _copy_names(self, self.d.__jitad_function__)
 
     def specialize(self, *args) -> Compiled:
         return self.d.specialize(args, self.wrt)
@@ -210,6 +253,9 @@ class _Transformed:
         # fast path: the same argument kinds as a call that already ran
         key = _quick_key(args)
         comp = self._ran.get(key)
+        if comp is not None and comp.stale():
+            self._ran.clear()
+            comp = None
         if comp is not None:
             value, grads = comp.run(comp.gen.vjp, args + (1.0,))
             return value, (grads[0] if self.single else tuple(grads))
@@ -276,7 +322,7 @@ class vjp(_Transformed):
         outs = comp.gen.out_types
 
         def pullback(cotangent):
-            ct = _cotangent(cotangent, outs)
+            ct = _cotangent(cotangent, outs, y)
             _, grads = comp.run(comp.gen.vjp, tuple(args) + (ct,))
             return grads[0] if single else tuple(grads)
 
@@ -287,17 +333,20 @@ class vjp(_Transformed):
         return comp.gen.vjp
 
 
-def _cotangent(ct, outs):
+def _cotangent(ct, outs, y):
+    """The cotangent as the compiled vjp takes it, checked against the output `y` it pairs with
+    (a wrong shape would otherwise be truncated or read past its end)."""
     if len(outs) > 1:
         if not isinstance(ct, tuple) or len(ct) != len(outs):
             raise JitadError(f"the cotangent must be a tuple of {len(outs)} values, like the output")
-        return tuple(_cotangent(c, (t,)) for c, t in zip(ct, outs))
+        return tuple(_cotangent(c, (t,), v) for c, t, v in zip(ct, outs, y))
     t = outs[0]
+    if np.shape(ct) != np.shape(y):
+        raise JitadError(f"the cotangent must have the output's shape {np.shape(y)}, got shape "
+                         f"{np.shape(ct)}")
     if isinstance(t, Ty) and t.ndim == 0:
         return float(ct)
     arr = np.asarray(ct, dtype=np.float64 if t.dtype != "f4" else np.float32)
-    if arr.ndim != t.ndim:
-        raise JitadError(f"the cotangent must have rank {t.ndim} like the output, got rank {arr.ndim}")
     return np.ascontiguousarray(arr)
 
 

@@ -5,14 +5,21 @@ Guarantees: `Captured.tree` is the `gast.FunctionDef` of that function (decorato
 whose node positions are the user's real file lines and columns; `Captured.resolve(name)`
 maps every free name (closure cell, global, builtin) to the object it means, so later stages
 never look a name up again; `loc(node)` turns any node into an `errors.Loc`.
+The source is the source of `fn.__code__` -- the code Python runs, never a `__wrapped__`
+function's -- and it is checked to compile to the same instructions as `fn.__code__`, so a
+file edited after its import is refused instead of differentiated.
+`Captured.changed()` tells whether a free name now means another object (a rebound global or
+closure variable): the API re-specializes when it does.
 Invariants: no node is mutated after capture (later stages build new IR).
 """
 from __future__ import annotations
 
 import builtins
+import dis
 import hashlib
 import inspect
 import textwrap
+import types
 from dataclasses import dataclass, field
 
 import gast
@@ -31,6 +38,27 @@ class Captured:
     source: str
     params: list[str]
     free: dict[str, object] = field(default_factory=dict)
+    # where each free name was found: a closure cell, or the globals dict (also for builtins,
+    # which a later global of the same name would shadow)
+    origin: dict[str, object] = field(default_factory=dict)
+
+    def changed(self) -> str | None:
+        """The first free name that now means another object than at capture, or None.
+        Numbers compare by value (re-running `lr = 0.1` makes a new float, not a new value)."""
+        for name, was in self.free.items():
+            where = self.origin[name]
+            if isinstance(where, dict):
+                now = where.get(name, _MISSING)
+                if now is _MISSING:
+                    now = getattr(builtins, name, _MISSING)
+            else:
+                try:
+                    now = where.cell_contents
+                except ValueError:
+                    return name
+            if now is not was and not _same_number(now, was):
+                return name
+        return None
 
     def loc(self, node) -> Loc:
         line = getattr(node, "lineno", None) or self.tree.lineno
@@ -52,13 +80,20 @@ def capture(fn) -> Captured:
     if not inspect.isfunction(fn):
         raise JitadError(f"jitad can only transform plain Python functions, got {type(fn).__name__}")
     try:
-        lines, first = inspect.getsourcelines(fn)
+        # the source of the code that runs: `fn.__code__`, never a `__wrapped__` function
+        # (`functools.wraps` makes `inspect.getsource(wrapper)` show the wrapped one)
+        lines, first = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError) as e:
         raise JitadError(
             f"cannot read the source of {fn.__qualname__} ({e}); jitad needs functions defined in a file"
         ) from None
-    filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    filename = inspect.getsourcefile(fn.__code__) or fn.__code__.co_filename
     raw = "".join(lines)
+    if not same_code(raw, fn.__code__):
+        raise JitadError(
+            f"the source of {fn.__qualname__} in {filename} is not the code Python runs for it "
+            "(the file was edited after it was imported?); jitad differentiates the code that "
+            "runs: reload the module or re-run the definition")
     text = textwrap.dedent(raw)
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
     module = gast.parse(text)
@@ -77,32 +112,75 @@ def capture(fn) -> Captured:
                 node.end_col_offset += indent
     params = [a.id for a in tree.args.args]
     cap = Captured(fn, fn.__name__, tree, filename, raw, params)
-    cap.free = _free_names(fn, tree)
+    cap.free, cap.origin = _free_names(fn, tree)
     return cap
 
 
-def _free_names(fn, tree) -> dict[str, object]:
+def _same_number(a, b) -> bool:
+    return type(a) is type(b) and type(a) in (int, float, bool, complex) and (a == b or (a != a and b != b))
+
+
+# how a name is loaded or stored depends on where it lives (a closure cell in the real
+# function, a global when its source is compiled alone), so these compare as one family;
+# PUSH_NULL and the cell set-up differ for the same reason
+_LOADS = {"LOAD_GLOBAL", "LOAD_DEREF", "LOAD_NAME", "LOAD_FAST", "LOAD_CLOSURE",
+          "LOAD_CLASSDEREF", "LOAD_FAST_CHECK"}
+_STORES = {"STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"}
+_SETUP = {"PUSH_NULL", "COPY_FREE_VARS", "MAKE_CELL", "RESUME", "NOP", "CACHE", "EXTENDED_ARG"}
+
+
+def _shape(code) -> list:
+    out = []
+    for ins in dis.get_instructions(code):
+        op = ins.opname
+        if op in _SETUP:
+            continue
+        if op in _LOADS:
+            out.append(("load", ins.argval))
+        elif op in _STORES:
+            out.append(("store", ins.argval))
+        elif op in ("LOAD_ATTR", "LOAD_METHOD"):   # the choice depends on `import` in the file
+            out.append(("attr", ins.argval))
+        elif ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
+            out.append((op, None))          # targets move with the set-up instructions
+        elif isinstance(ins.argval, types.CodeType):
+            out.append((op, tuple(_shape(ins.argval))))
+        else:
+            out.append((op, repr(ins.argval)))
+    return out
+
+
+def same_code(source: str, code) -> bool:
+    """Whether `source` (a `def`, as `inspect` read it) compiles to the instructions of
+    `code`, the function Python runs: false when the file changed after the import."""
+    try:
+        module = compile(textwrap.dedent(source), code.co_filename, "exec")
+    except SyntaxError:
+        return False
+    fns = [c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name]
+    return len(fns) == 1 and _shape(fns[0]) == _shape(code)
+
+
+def _free_names(fn, tree):
+    """(name -> object, name -> where it was found) for the names `fn` reads but never assigns."""
     local = set(a.id for a in tree.args.args)
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
             local.add(node.id)
-    cells = {}
-    if fn.__closure__:
-        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-            try:
-                cells[name] = cell.cell_contents
-            except ValueError:
-                pass
-    free = {}
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    free, origin = {}, {}
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and node.id not in local:
             name = node.id
             if name in free:
                 continue
             if name in cells:
-                free[name] = cells[name]
+                try:
+                    free[name], origin[name] = cells[name].cell_contents, cells[name]
+                except ValueError:   # an empty cell: not defined yet
+                    pass
             elif name in fn.__globals__:
-                free[name] = fn.__globals__[name]
+                free[name], origin[name] = fn.__globals__[name], fn.__globals__
             elif hasattr(builtins, name):
-                free[name] = getattr(builtins, name)
-    return free
+                free[name], origin[name] = getattr(builtins, name), fn.__globals__
+    return free, origin

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import backend as be
 from . import codegen, optim, threads as th
-from .api import _as_differentiable, _wrt_indices
+from .api import Transform, _as_differentiable, _wrt_indices
 from .errors import JitadError
 
 
@@ -44,7 +44,7 @@ class TrainState:
         return f"TrainState({', '.join(self.names)})"
 
 
-class train_step:
+class train_step(Transform):
     """`step = jitad.train_step(loss, wrt=("U", "V"), optimizer=jitad.optim.Adagrad(lr=0.05))`."""
 
     def __init__(self, loss, wrt=0, optimizer="sgd"):

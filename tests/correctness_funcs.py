@@ -1,0 +1,188 @@
+"""Functions for tests/test_correctness.py: the silent-wrong-result cases of issue 9, reduced."""
+import functools
+import math
+
+import numpy as np
+
+
+# -- a view read, then overwritten ---------------------------------------------------------
+def row_alias(w, st):
+    s = st.copy()
+    total = 0.0
+    for t in range(2):
+        y = w * s[0]
+        s[0] = y
+        total += np.sum(y)
+    return total
+
+
+def scale_row(r, w):
+    return r * w + 0.1
+
+
+def row_alias_helper(w, st):
+    s = st.copy()
+    total = 0.0
+    for i in range(2):
+        y = scale_row(s[2 * i], w)
+        s[2 * i] = np.tanh(y)
+        total += np.sum(y * y)
+    return total
+
+
+def view_then_write_in_branch(w, st):
+    s = st.copy()
+    total = 0.0
+    for t in range(3):
+        r = s[1]
+        z = np.sin(r * w)
+        total += np.sum(z * r)
+        if total < 100.0:
+            s[1] = z * 2.0
+    return total
+
+
+def transposed_view(w, st):
+    s = st.copy()
+    total = 0.0
+    for t in range(2):
+        v = s.T
+        y = np.sum(v[0] * w)
+        s[0, 0] = y
+        total += y * y
+    return total
+
+
+# -- tape capacity -------------------------------------------------------------------------
+def push_after_inner_loop(x, n, m, a):
+    main = np.zeros(m)
+    tot = 0.0
+    for i in range(n):
+        for j in range(m):
+            t = 0.0
+            for k in range(a):
+                t += math.sin(x * (k + 1.0))
+            main[j] = t * x
+        tot += np.sum(main * main)
+    return tot
+
+
+def push_after_while(x, n, a):
+    tot = 0.0
+    for i in range(n):
+        t = x
+        c = 0
+        while c < a:
+            t = math.sin(t) + x
+            c += 1
+        tot = tot * 0.5 + t * t
+    return tot
+
+
+def push_after_branch_loop(x, n, a):
+    tot = 0.0
+    for i in range(n):
+        t = x * i
+        if i % 2 == 0:
+            for k in range(a):
+                t = math.cos(t) * x
+            t = t * t
+        tot = math.sin(tot) + t
+    return tot
+
+
+# -- index bounds ----------------------------------------------------------------------
+def read_at(x, i):
+    return x[i] * 2.0
+
+
+def write_at(x, i):
+    s = np.zeros(3)
+    s[i] = x[0]
+    return np.sum(s * s)
+
+
+def gather(x, idx):
+    return np.sum(x[idx] * x[idx])
+
+
+def shifted_loop(x, n):
+    s = 0.0
+    for i in range(n):
+        s += x[i] * x[i + 1]
+    return s
+
+
+def strided_loop(x, n):
+    s = 0.0
+    for i in range(n):
+        s += x[2 * i + 1] * x[i]
+    return s
+
+
+def read_2d(x, i, j):
+    return x[i, j] * x[i, j]
+
+
+def guarded_read(x, n):
+    s = 0.0
+    for i in range(n):
+        if i < x.shape[0]:
+            s += x[i] * x[i]
+    return s
+
+
+def rows_sum(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * x[i]
+    for row in x:
+        s += row * 2.0
+    return s
+
+
+def bpr_loss(U, V, u, i, j):
+    x = np.dot(U[u], V[i]) - np.dot(U[u], V[j])
+    return math.log1p(math.exp(-x))
+
+
+# -- captured values -----------------------------------------------------------------------
+SCALE = 2.0
+
+
+def uses_global(x):
+    return SCALE * x * x
+
+
+def make_closure(c):
+    def f(x):
+        return c * math.sin(x)
+    return f
+
+
+def helper_a(x):
+    return x * x
+
+
+def calls_helper(x):
+    return helper_a(x) + x
+
+
+def doubled(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        return 2.0 * fn(x)
+    return wrapper
+
+
+@doubled
+def cube(x):
+    return x * x * x
+
+
+def cube_plain(x):
+    return x * x * x
+
+
+def vector_out(x):
+    return x * x

@@ -1,0 +1,192 @@
+"""Regression tests for the silent wrong results of issue 9: views read then overwritten, tape
+capacity, transforms of transforms, indices out of range, captured values that change, and
+source that is not the code that runs. Gradients are checked against central finite
+differences and eager mode; every compiled gradient must have run compiled."""
+import importlib
+import math
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import jitad
+from jitad.errors import IndexOutOfRange
+
+from . import correctness_funcs as cf
+from .harness import assert_grads_close, assert_unchanged, central_fd, snapshot
+
+
+def check(fn, args, wrt=(0,), rtol=1e-6, atol=1e-8):
+    """Compiled vs finite differences vs eager; inputs untouched; the compiled path ran."""
+    vg = jitad.value_and_grad(fn, wrt=wrt)
+    snap = snapshot(args)
+    value, grads = vg(*args)
+    assert_unchanged(args, snap, fn.__name__)
+    assert vg.specialize(*args).compiled_ran
+    assert float(value) == pytest.approx(float(fn(*args)), rel=1e-12, abs=1e-12)
+    fd = central_fd(fn, args, wrt, eps=1e-4, order=4)
+    assert_grads_close(grads, fd, rtol=rtol, atol=atol, label=f"{fn.__name__} vs finite differences")
+    _, eager = jitad.value_and_grad(fn, wrt=wrt, mode="eager")(*args)
+    assert_grads_close(grads, eager, rtol=1e-9, atol=1e-12, label=f"{fn.__name__}: compiled vs eager")
+    return grads
+
+
+# -- views ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("fn", [cf.row_alias, cf.row_alias_helper, cf.view_then_write_in_branch,
+                                cf.transposed_view], ids=lambda f: f.__name__)
+def test_view_read_then_overwritten(fn):
+    rng = np.random.default_rng(1)
+    w = rng.uniform(0.5, 1.5, 3)
+    st = rng.uniform(-1.0, 1.0, (4, 3))
+    if fn is cf.transposed_view:
+        st = rng.uniform(-1.0, 1.0, (3, 4))
+    check(fn, (w, st), wrt=(0, 1))
+
+
+# -- tape capacity: a grid of trip counts around the reservation sizes ---------------------
+@pytest.mark.parametrize("n,m,a", [(0, 2, 2), (1, 1, 0), (1, 1, 1), (2, 3, 1), (3, 4, 5), (2, 1, 8),
+                                   (1, 9, 3), (4, 2, 9), (5, 5, 2)])
+def test_push_after_inner_loop(n, m, a):
+    check(cf.push_after_inner_loop, (0.7, n, m, a))
+
+
+@pytest.mark.parametrize("n,a", [(0, 3), (1, 0), (1, 1), (3, 7), (9, 1), (6, 17)])
+def test_push_after_while_and_branch_loops(n, a):
+    check(cf.push_after_while, (0.4, n, a))
+    check(cf.push_after_branch_loop, (0.3, n, a))
+
+
+# -- transforms of transforms --------------------------------------------------------------
+@pytest.mark.parametrize("outer", [jitad.grad, jitad.value_and_grad, jitad.vjp])
+def test_transforming_a_transform_is_refused(outer):
+    for inner in (jitad.grad(cf.cube_plain), jitad.value_and_grad(cf.cube_plain),
+                  jitad.vjp(cf.cube_plain), jitad.train_step(cf.bpr_loss, wrt=("U", "V"))):
+        with pytest.raises(jitad.JitadError, match="already a transformed function"):
+            outer(inner)(2.0)
+
+
+def test_other_callables_are_refused():
+    for obj in (np.sin, math.sin, lambda_like := object()):
+        with pytest.raises(jitad.JitadError, match="plain Python functions"):
+            jitad.grad(obj)(1.0)
+    del lambda_like
+
+
+def test_a_wrapper_is_differentiated_as_the_code_that_runs():
+    # functools.wraps makes inspect.getsource(cube) show the inner def; the code that runs is
+    # the wrapper, 2 * x**3
+    assert jitad.grad(cf.cube)(2.0) == pytest.approx(24.0)
+    assert jitad.grad(cf.cube, mode="eager")(2.0) == pytest.approx(24.0)
+
+
+# -- index bounds ----------------------------------------------------------------------
+def _raises_at(fn, args, line_text, index):
+    with pytest.raises(IndexError) as info:
+        jitad.grad(fn)(*args)
+    err = info.value
+    assert isinstance(err, IndexOutOfRange) and isinstance(err, jitad.JitadError)
+    assert err.loc.filename == cf.__file__
+    assert line_text in err.loc.source_line()
+    assert f"index {index} " in str(err)
+    with pytest.raises(IndexError):          # the compiled primal checks too
+        jitad.differentiable(fn)(*args)
+
+
+def test_index_out_of_range_raises_at_the_users_line():
+    x = np.arange(1.0, 6.0)
+    _raises_at(cf.read_at, (x, 5), "return x[i] * 2.0", 5)
+    _raises_at(cf.read_at, (x, -6), "return x[i] * 2.0", -6)
+    _raises_at(cf.write_at, (x, 3), "s[i] = x[0]", 3)
+    _raises_at(cf.gather, (x, np.array([0, 5])), "x[idx]", 5)
+    _raises_at(cf.shifted_loop, (x, 5), "x[i + 1]", 5)
+    _raises_at(cf.strided_loop, (x, 3), "x[2 * i + 1]", 5)
+    _raises_at(cf.read_2d, (np.ones((2, 3)), 1, 3), "x[i, j]", 3)
+    _raises_at(cf.read_2d, (np.ones((2, 3)), 2, 0), "x[i, j]", 2)
+
+
+def test_indices_in_range_give_the_right_gradient():
+    x = np.arange(1.0, 6.0)
+    check(cf.read_at, (x, 4))
+    check(cf.read_at, (x, -5))
+    check(cf.write_at, (x, -1))
+    check(cf.gather, (x, np.array([0, 4, 4, -1])))
+    check(cf.shifted_loop, (x, 4))
+    check(cf.shifted_loop, (x, 0))
+    check(cf.strided_loop, (x, 2))
+    check(cf.read_2d, (np.ones((2, 3)) * 1.5, -2, 2))
+    # a guarded access past the end never runs: no check may fire before the loop
+    check(cf.guarded_read, (x, 9))
+
+
+def test_proven_indices_are_not_checked():
+    src = jitad.source(cf.rows_sum, "forward", args=(np.ones(3),))
+    assert "check" not in src, src
+    src = jitad.source(cf.shifted_loop, "forward", args=(np.ones(3), 2))
+    assert src.count("rt.check_range") == 2 and "rt.check_index" not in src, src
+
+
+def test_training_with_ids_out_of_range_raises():
+    rng = np.random.default_rng(0)
+    U, V = rng.normal(size=(5, 4)), rng.normal(size=(6, 4))
+    users, items = np.array([0, 1, 5]), np.array([1, 2, 3])     # user 5 does not exist
+    step = jitad.train_step(cf.bpr_loss, wrt=("U", "V"), optimizer=jitad.optim.SGD(lr=0.1))
+    with pytest.raises(IndexError):
+        jitad.fit(step, (U, V), data=(users, items, items[::-1].copy()), epochs=1)
+    state = step.init(U, V)
+    with pytest.raises(IndexError):
+        step(U, V, 7, 1, 2, state)
+
+
+def test_pullback_checks_the_cotangent_shape():
+    y, pullback = jitad.vjp(cf.vector_out)(np.ones(3))
+    assert np.allclose(pullback(np.ones(3)), 2.0)
+    for bad in (np.ones(2), np.ones(4), np.ones((3, 1)), 1.0):
+        with pytest.raises(jitad.JitadError, match="shape"):
+            pullback(bad)
+
+
+# -- captured values and stale source ------------------------------------------------------
+def test_a_changed_global_is_followed():
+    g = jitad.grad(cf.uses_global)
+    assert g(1.5) == pytest.approx(2 * cf.SCALE * 1.5)
+    old = cf.SCALE
+    try:
+        cf.SCALE = 5.0
+        assert g(1.5) == pytest.approx(2 * 5.0 * 1.5)
+        assert jitad.differentiable(cf.uses_global)(1.0) == pytest.approx(5.0)
+    finally:
+        cf.SCALE = old
+    assert g(1.5) == pytest.approx(2 * old * 1.5)
+
+
+def test_a_changed_helper_and_closure_are_followed():
+    g = jitad.grad(cf.calls_helper)
+    assert g(2.0) == pytest.approx(5.0)
+    old = cf.helper_a
+    try:
+        cf.helper_a = cf.cube_plain
+        assert g(2.0) == pytest.approx(13.0)
+    finally:
+        cf.helper_a = old
+    f = cf.make_closure(3.0)
+    gf = jitad.grad(f)
+    assert gf(0.5) == pytest.approx(3.0 * math.cos(0.5))
+    f.__closure__[0].cell_contents = 4.0
+    assert gf(0.5) == pytest.approx(4.0 * math.cos(0.5))
+
+
+def test_source_edited_after_import_is_refused(tmp_path, monkeypatch):
+    mod = tmp_path / "edited_mod.py"
+    mod.write_text("def f(x):\n    return x * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    m = importlib.import_module("edited_mod")
+    try:
+        mod.write_text(textwrap.dedent("""\
+            def f(x):
+                return x * x * x
+            """))
+        with pytest.raises(jitad.JitadError, match="not the code Python runs"):
+            jitad.grad(m.f)(2.0)
+    finally:
+        sys.modules.pop("edited_mod", None)

@@ -131,7 +131,7 @@ def test_training_with_ids_out_of_range_raises():
     U, V = rng.normal(size=(5, 4)), rng.normal(size=(6, 4))
     users, items = np.array([0, 1, 5]), np.array([1, 2, 3])     # user 5 does not exist
     step = jitad.train_step(cf.bpr_loss, wrt=("U", "V"), optimizer=jitad.optim.SGD(lr=0.1))
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexOutOfRange, match="index 5 is out of bounds"):
         jitad.fit(step, (U, V), data=(users, items, items[::-1].copy()), epochs=1)
     state = step.init(U, V)
     with pytest.raises(IndexError):

@@ -137,8 +137,7 @@ class Analysis:
             while frontier:
                 src = frontier.pop()
                 for s in stmts:
-                    if isinstance(s, Bind) and s.args and isinstance(s.args[0], Var) \
-                            and s.args[0].name == src and self._makes_alias(s) \
+                    if isinstance(s, Bind) and src in self.alias_sources(s) \
                             and s.target != y and s not in aliases:
                         aliases.append(s)
                         frontier.append(s.target)
@@ -260,24 +259,28 @@ class Analysis:
         sites = self.sites.get(v, [])
         return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
 
+    def alias_sources(self, s) -> list:
+        """The arrays whose storage the result of bind `s` may share: the operand of a view
+        (`s[0]`, `s.T`, a reshape) or of `u = s`, and every array argument of a helper whose
+        result is not an array it created (`def first(s): return s[0]`)."""
+        if not isinstance(s, Bind) or not getattr(self.types.get(s.target), "ndim", 0):
+            return []
+        if s.op == "call":
+            if self._returns_fresh(s):
+                return []
+            return [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
+        if self._makes_alias(s) and isinstance(s.args[0], Var):
+            return [s.args[0].name]
+        return []
+
     def view_bases(self):
-        """name -> the arrays whose storage it may share: a view (`s[0]`, `s.T`, a reshape),
-        the same array under another name (`u = s`), or a helper's result that is not a fresh
-        array (it may be a view of the helper's array arguments)."""
+        """name -> the arrays whose storage it may share (see `alias_sources`)."""
         out = {}
         for s in ir.walk(self.root):
-            if not isinstance(s, Bind):
-                continue
-            if s.op == "call":
-                if self._returns_fresh(s):
-                    continue
-                args = [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
+            for b in self.alias_sources(s):
                 for t in s.targets:
                     if getattr(self.types.get(t), "ndim", 0):
-                        out.setdefault(t, set()).update(args)
-            elif self._makes_alias(s) and isinstance(s.args[0], Var) \
-                    and getattr(self.types.get(s.target), "ndim", 0):
-                out.setdefault(s.target, set()).add(s.args[0].name)
+                        out.setdefault(t, set()).add(b)
         return out
 
     def _returns_fresh(self, s):

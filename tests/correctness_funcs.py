@@ -186,3 +186,21 @@ def cube_plain(x):
 
 def vector_out(x):
     return x * x
+
+
+def first_row(s):
+    return s[0]
+
+
+def alias_through_helper(w, st):
+    s = st.copy()
+    r = first_row(s)             # a view of s, made by a helper
+    s[0] = w * 3.0               # ... which this write changes before r is read
+    return np.sum(r * w)
+
+
+def fresh_from_helper(w, st):
+    s = st.copy()
+    r = scale_row(s[0], w)       # a new array: the write below cannot change it
+    s[0] = w * 3.0
+    return np.sum(r * w) + np.sum(s * s)

@@ -190,3 +190,11 @@ def test_source_edited_after_import_is_refused(tmp_path, monkeypatch):
             jitad.grad(m.f)(2.0)
     finally:
         sys.modules.pop("edited_mod", None)
+
+
+def test_a_write_seen_through_a_helpers_view_is_refused():
+    w, st = np.array([1.0, 2.0]), np.array([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(jitad.JitadError, match="alias") as info:
+        jitad.grad(cf.alias_through_helper, wrt=(0, 1))(w, st)
+    assert "s[0] = w * 3.0" in info.value.loc.source_line()
+    check(cf.fresh_from_helper, (w, st), wrt=(0, 1))

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import backend as be
 from . import codegen, monadic
-from .capture import capture
+from .capture import capture, first_changed
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
 from .normalize import normalize
@@ -51,11 +51,12 @@ class Compiled:
     wrt: tuple
     epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
     captured: tuple = ()    # every transformed function's capture (free names it read)
+    watch: tuple = ()       # their free names, flat (see capture.first_changed)
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
         value than when this was generated (its constants are inlined in the code)."""
-        return any(c.changed() is not None for c in self.captured)
+        return first_changed(self.watch) is not None
 
     def fn(self, name):
         return getattr(self.module, name)
@@ -148,8 +149,9 @@ class Differentiable:
                 validate(entry, argtys)
             gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None, train=train)
             module = be.load(gen, self.backend)
-            comp = Compiled(gen, module, self.backend, argtys, wrt,
-                            captured=tuple(sp.ir.captured for sp in prog.order))
+            captured = tuple(sp.ir.captured for sp in prog.order)
+            comp = Compiled(gen, module, self.backend, argtys, wrt, captured=captured,
+                            watch=tuple(w for c in captured for w in c.watch()))
             self._specs[key] = comp
         self.last = comp
         return comp

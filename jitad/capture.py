@@ -8,8 +8,8 @@ never look a name up again; `loc(node)` turns any node into an `errors.Loc`.
 The source is the source of `fn.__code__` -- the code Python runs, never a `__wrapped__`
 function's -- and it is checked to compile to the same instructions as `fn.__code__`, so a
 file edited after its import is refused instead of differentiated.
-`Captured.changed()` tells whether a free name now means another object (a rebound global or
-closure variable): the API re-specializes when it does.
+`first_changed(captured.watch())` tells whether a free name now means another object (a
+rebound global or closure variable): the API re-specializes when it does.
 Invariants: no node is mutated after capture (later stages build new IR).
 """
 from __future__ import annotations
@@ -42,23 +42,9 @@ class Captured:
     # which a later global of the same name would shadow)
     origin: dict[str, object] = field(default_factory=dict)
 
-    def changed(self) -> str | None:
-        """The first free name that now means another object than at capture, or None.
-        Numbers compare by value (re-running `lr = 0.1` makes a new float, not a new value)."""
-        for name, was in self.free.items():
-            where = self.origin[name]
-            if isinstance(where, dict):
-                now = where.get(name, _MISSING)
-                if now is _MISSING:
-                    now = getattr(builtins, name, _MISSING)
-            else:
-                try:
-                    now = where.cell_contents
-                except ValueError:
-                    return name
-            if now is not was and not _same_number(now, was):
-                return name
-        return None
+    def watch(self) -> tuple:
+        """(where, name, object) for each free name: what `first_changed` checks."""
+        return tuple((self.origin[name], name, obj) for name, obj in self.free.items())
 
     def loc(self, node) -> Loc:
         line = getattr(node, "lineno", None) or self.tree.lineno
@@ -74,6 +60,24 @@ class Captured:
     @property
     def source_hash(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()[:16]
+
+
+def first_changed(watch) -> str | None:
+    """The first free name of a `Captured.watch()` that now means another object, or None.
+    Numbers compare by value (re-running `lr = 0.1` makes a new float, not a new value)."""
+    for where, name, was in watch:
+        if type(where) is dict:
+            now = where.get(name, _MISSING)
+            if now is _MISSING:
+                now = getattr(builtins, name, _MISSING)
+        else:
+            try:
+                now = where.cell_contents
+            except ValueError:
+                return name
+        if now is not was and not _same_number(now, was):
+            return name
+    return None
 
 
 def capture(fn) -> Captured:

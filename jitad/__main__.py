@@ -6,6 +6,7 @@ Prints the generated source of a function at a stage (monadic, forward, adjoint)
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -33,24 +34,69 @@ def _load(spec: str):
     return getattr(mod, name)
 
 
+# what --args may call: array constructors of literals (never eval: the string is data)
+_CONSTRUCTORS = {"ones": np.ones, "zeros": np.zeros, "full": np.full, "array": np.array,
+                 "arange": np.arange, "linspace": np.linspace, "eye": np.eye}
+_DTYPES = {"float64": np.float64, "float32": np.float32, "int64": np.int64, "bool_": np.bool_}
+
+
+def parse_args(text: str) -> tuple:
+    """Example arguments from a string of literals: numbers, True/False, tuples and lists,
+    and `np.ones(3)`, `np.zeros((2, 3))`, `np.array([...])`, `np.full`, `np.arange`,
+    `np.linspace`, `np.eye` of literals (with `dtype=np.float32` etc.). Nothing is evaluated
+    as Python code."""
+    try:
+        tree = ast.parse(f"({text},)", mode="eval").body
+    except SyntaxError as e:
+        raise JitadError(f"--args is not a list of literals: {e.msg}") from None
+    return _literal(tree)
+
+
+def _literal(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _literal(node.operand)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.Tuple):
+        return tuple(_literal(e) for e in node.elts)
+    if isinstance(node, ast.List):
+        return [_literal(e) for e in node.elts]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id in ("np", "numpy") and node.attr in _DTYPES:
+        return _DTYPES[node.attr]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "numpy") \
+            and node.func.attr in _CONSTRUCTORS:
+        args = [_literal(a) for a in node.args]
+        kwargs = {k.arg: _literal(k.value) for k in node.keywords if k.arg in ("dtype",)}
+        if len(kwargs) != len(node.keywords):
+            raise JitadError("--args: only dtype= is accepted as a keyword")
+        return _CONSTRUCTORS[node.func.attr](*args, **kwargs)
+    raise JitadError(f"--args accepts numbers, tuples, lists and np.ones/zeros/full/array/arange/"
+                     f"linspace/eye of them; not {ast.unparse(node)!r}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m jitad", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
     show = sub.add_parser("show", help="print the generated source of a function")
     show.add_argument("target", help="path/to/file.py:function")
     show.add_argument("--stage", default="adjoint", choices=api.STAGES)
-    show.add_argument("--args", default=None, help="example arguments, a Python expression "
-                      "(np is available), e.g. \"1.0, np.ones(3), 10\"")
+    show.add_argument("--args", default=None, help="example arguments: literals and array "
+                      "constructors of literals, e.g. \"1.0, np.ones(3), 10\" (never evaluated "
+                      "as code)")
     show.add_argument("--wrt", default=None, help="parameters to differentiate, by name or "
                       "index, comma separated (default: every float argument)")
     ns = parser.parse_args(argv)
     fn = _load(ns.target)
-    d = api._as_differentiable(fn)
     try:
+        d = api._as_differentiable(fn)
         if ns.args is None:
             args = tuple(1.0 for _ in d.params)
         else:
-            args = eval(f"({ns.args},)", {"np": np, "numpy": np})
+            args = parse_args(ns.args)
         if ns.wrt is None:
             wrt = tuple(i for i, a in enumerate(args) if isinstance(a, float)
                         or (isinstance(a, np.ndarray) and a.dtype.kind == "f"))

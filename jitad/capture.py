@@ -115,7 +115,8 @@ def capture(fn) -> Captured:
             if getattr(node, "end_col_offset", None) is not None:
                 node.end_col_offset += indent
     params = [a.id for a in tree.args.args]
-    cap = Captured(fn, fn.__name__, tree, filename, raw, params)
+    # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
+    cap = Captured(fn, tree.name, tree, filename, raw, params)
     cap.free, cap.origin = _free_names(fn, tree)
     return cap
 

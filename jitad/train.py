@@ -153,7 +153,7 @@ def _make_epoch_module(step, comp, n_data, batch, accumulate):
     params = step.params
     data = [f"data{k}" for k in range(n_data)]
     state = "".join(f", {n}" for n in comp.gen.state_params)
-    name = f"{step.d.__name__}_epoch"
+    name = f"{comp.gen.primal}_epoch"     # an identifier jitad generated
     template = _EPOCH if batch is None else _EPOCH_BATCHED
     sample = ", ".join(f"{d}[k]" if batch is None else f"{d}[lo:lo + {batch}]" for d in data)
     fields = dict(name=name, params=", ".join(params), data=", ".join(data), state=state,

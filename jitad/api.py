@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,11 +25,19 @@ from .normalize import normalize
 from .typeinfer import Program, TupleTy, Ty, ty_of_value
 
 _FRONTEND: dict = {}
+# transformations run one at a time: `ast.parse` is not safe to call from several threads at
+# once, and a function's first callers must all get the one specialization
+_TRANSFORMING = threading.RLock()
 
 
 def frontend(fn):
     """capture -> fence -> normalize, once per function object (a fresh copy per use)."""
     fn = getattr(fn, "__jitad_function__", fn)
+    with _TRANSFORMING:
+        return _frontend(fn)
+
+
+def _frontend(fn):
     f = _FRONTEND.get(fn)
     if f is None:
         from . import extend
@@ -126,35 +135,40 @@ class Differentiable:
         argtys = tuple(ty_of_value(a) for a in args)
         key = (argtys, wrt, None if train is None else train.key())
         comp = self._specs.get(key)
-        if comp is not None and comp.stale():
-            self.forget(comp)
-            comp = None
-        if comp is None:
-            fn = self.__jitad_function__
-            if any(isinstance(t, TupleTy) for t in argtys):
-                raise JitadError(f"{fn.__name__}: tuple arguments are not supported; pass arrays "
-                                 "or scalars")
-            prog = Program(frontend)
-            entry = prog.specialize(fn, argtys)
-            if wrt is not None:
-                for i in wrt:
-                    t = argtys[i]
-                    if not t.is_float:
-                        raise NotDifferentiableError(
-                            f"cannot differentiate {fn.__name__} with respect to argument "
-                            f"'{entry.ir.params[i]}' of type {t}: pass a float (e.g. "
-                            f"{entry.ir.params[i]}=float(...)) or a float array", entry.ir.loc,
-                            "integer argument")
-            if validate is not None:
-                validate(entry, argtys)
-            gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None, train=train)
-            module = be.load(gen, self.backend)
-            captured = tuple(sp.ir.captured for sp in prog.order)
-            comp = Compiled(gen, module, self.backend, argtys, wrt, captured=captured,
-                            watch=tuple(w for c in captured for w in c.watch()))
-            self._specs[key] = comp
+        if comp is None or comp.stale():
+            with _TRANSFORMING:      # one transformation at a time; the others then find it
+                comp = self._specs.get(key)
+                if comp is not None and comp.stale():
+                    self.forget(comp)
+                    comp = None
+                if comp is None:
+                    comp = self._specs[key] = self._generate(argtys, wrt, train, validate)
         self.last = comp
         return comp
+
+    def _generate(self, argtys, wrt, train, validate) -> Compiled:
+        fn = self.__jitad_function__
+        if any(isinstance(t, TupleTy) for t in argtys):
+            raise JitadError(f"{fn.__name__}: tuple arguments are not supported; pass arrays "
+                             "or scalars")
+        prog = Program(frontend)
+        entry = prog.specialize(fn, argtys)
+        if wrt is not None:
+            for i in wrt:
+                t = argtys[i]
+                if not t.is_float:
+                    raise NotDifferentiableError(
+                        f"cannot differentiate {fn.__name__} with respect to argument "
+                        f"'{entry.ir.params[i]}' of type {t}: pass a float (e.g. "
+                        f"{entry.ir.params[i]}=float(...)) or a float array", entry.ir.loc,
+                        "integer argument")
+        if validate is not None:
+            validate(entry, argtys)
+        gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None, train=train)
+        module = be.load(gen, self.backend)
+        captured = tuple(sp.ir.captured for sp in prog.order)
+        return Compiled(gen, module, self.backend, argtys, wrt, captured=captured,
+                        watch=tuple(w for c in captured for w in c.watch()))
 
     def forget(self, comp: Compiled):
         """Drop every specialization and front-end result that read a changed free name."""
@@ -211,6 +225,8 @@ def _wrt_indices(d: Differentiable, wrt):
     items = [wrt] if single else list(wrt)
     idx = []
     for w in items:
+        if isinstance(w, (bool, np.bool_)):
+            raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
         if isinstance(w, str):
             if w not in params:
                 raise JitadError(f"{d.__name__} has no parameter named {w!r} (parameters: "

@@ -4,13 +4,13 @@ Each helper is re-bound to this module's globals, so a helper calling another he
 the compiled one."""
 import types
 
-import numba
 import numpy as np  # noqa: F401  (the helpers' global `np`)
 
 from . import runtime as _py
+from .cache import njit
 
 for _name in _py.__all__:
     _f = getattr(_py, "_dot1_loop" if _name == "dot1" else _name)
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
     _inline = "always" if _name in _py.INLINE else "never"
-    globals()[_name] = numba.njit(cache=True, nogil=True, inline=_inline)(_g)
+    globals()[_name] = njit(_g, nogil=True, inline=_inline)

@@ -1,10 +1,10 @@
 """Stage 8 — backend: generated source -> a real module on disk -> Numba-compiled functions.
 
 Takes: a `codegen.Generated` and a backend name ("numba" or "python").
-Guarantees: the source is written once to `<cache>/jitad_gen_<sha>.py` (atomically, never
-rewritten: Numba's disk cache is keyed on the file, so a rewrite would invalidate it), loaded
+Guarantees: the source is written once to `<cache>/jitad_gen_<sha>.py` (by `cache`:
+atomically, never rewritten unless damaged -- Numba's disk cache is keyed on the file), loaded
 as a module registered in `sys.modules`, and for "numba" every generated function is wrapped
-in `numba.njit(cache=True, nogil=True)`. The file name is the hash of the full text, and the
+in `cache.njit(..., nogil=True)` (Numba's disk cache, self-healing). The file name is the hash of the full text, and the
 text contains jitad's version, every transformed function's source hash and every captured
 constant, so a changed helper or constant is a different file, never a stale cache hit.
 `run` calls a compiled function and turns a Numba typing error into a `JitadError` at the
@@ -12,41 +12,18 @@ user's line.
 """
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 import types
 from pathlib import Path
 
-from .codegen import Generated, source_hash
+from . import cache
+from .codegen import Generated
 from .errors import IndexOutOfRange, JitadError, Loc
 
 
-def cache_dir() -> Path:
-    d = os.environ.get("JITAD_CACHE_DIR")
-    if d:
-        p = Path(d)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        p = Path(base) / "jitad"
-    p.mkdir(parents=True, exist_ok=True)
-    return p
-
-
-def write_source(text: str) -> Path:
-    name = f"jitad_gen_{source_hash(text)[:24]}"
-    path = cache_dir() / f"{name}.py"
-    if not path.exists() or path.read_text() != text:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    return path
-
-
 def load(gen: Generated, backend: str) -> types.ModuleType:
-    path = write_source(gen.source)
+    path = cache.write_source(gen.source)
     modname = path.stem + ("" if backend == "numba" else "_py")
     mod = sys.modules.get(modname)
     if mod is not None:
@@ -59,12 +36,10 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
         mod.__dict__[name] = _jit_primitive(name) if backend == "numba" else extend.PRIMITIVES[name]
     exec(code, mod.__dict__)
     if backend == "numba":
-        import numba
-
         from . import _runtime_jit
         mod.rt = _runtime_jit
         for fname in gen.functions:
-            setattr(mod, fname, numba.njit(cache=True, nogil=True)(getattr(mod, fname)))
+            setattr(mod, fname, cache.njit(getattr(mod, fname), nogil=True))
     elif backend != "python":
         raise JitadError(f"unknown backend {backend!r} (use 'numba' or 'python')")
     sys.modules[modname] = mod
@@ -78,8 +53,7 @@ def _jit_primitive(name):
     from . import extend
     f = extend.PRIMITIVES[name]
     if _PRIMS.get(name, (None,))[0] is not f:
-        import numba
-        _PRIMS[name] = (f, numba.njit(cache=True, nogil=True)(f))
+        _PRIMS[name] = (f, cache.njit(f, nogil=True))
     return _PRIMS[name][1]
 
 

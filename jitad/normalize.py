@@ -11,11 +11,24 @@ Guarantees (the invariants of the returned `ir.Function`):
   * the body ends with exactly one `Return`; `If`/`While` tests are bool-typed names computed
     right before them and never assigned inside them;
   * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and
-    never collide with a user name.
+    never collide with a user name;
+  * no variable has a name generated code reads as a global (`np`, `math`, `rt`, `range`,
+    `bool`, the builtins and primitives the rule templates call, `_`): a user local or
+    parameter with such a name is renamed everywhere to a fresh one (`rt` -> `rt_1`), and
+    `Function.renamed` maps each new name back to the user's (for messages);
+  * a call goes to a user helper only if the callee is a plain Python function of the user's
+    code (`is_user_helper`): a library function (NumPy, SciPy, the standard library, any
+    installed package) is never transformed; without a rule it is refused at the user's call,
+    named as the user spelled it ("np.eye has no derivative rule in jitad ...").
 """
 from __future__ import annotations
 
+import copy
+import functools
 import numbers
+import os
+import site
+import sysconfig
 import types
 
 import gast
@@ -57,11 +70,47 @@ def user_names(tree) -> set:
         a.id for a in tree.args.args}
 
 
+# Names generated code reads as globals or binds itself: the modules its header imports, the
+# builtins `reverse`, `update` and the rule templates call, and `_` (the counter of a replayed
+# `while`). A user local with one of these names is renamed (see `reserved_names`).
+GENERATED_GLOBALS = frozenset({"np", "math", "rt", "_", "range", "bool", "int", "float", "len",
+                               "min", "max", "abs"})
+
+
+def reserved_names() -> set:
+    """Every name a user local must not have in generated code: `GENERATED_GLOBALS`, the
+    globals the derivative rules' templates mention (`rules.TEMPLATE_GLOBALS`, which grows
+    with `defvjp`) and the names user primitives are called by (`prim_<name>`)."""
+    from . import extend
+    return set(GENERATED_GLOBALS) | rules.TEMPLATE_GLOBALS | set(extend.PRIMITIVES)
+
+
+def rename_locals(cap: Captured):
+    """(tree, params, renamed): the function's tree with every local (parameter or assigned
+    name) that collides with `reserved_names()` renamed to a fresh name derived from it
+    (`rt` -> `rt_1`), consistently; `renamed` maps each new name back to the user's. The
+    captured tree itself is never modified (a renamed copy is returned)."""
+    names = user_names(cap.tree)
+    local = names - set(cap.free) | set(cap.params)
+    reserved = reserved_names()
+    clash = sorted(local & reserved)
+    if not clash:
+        return cap.tree, list(cap.params), {}
+    namer = Namer(names | set(cap.free) | reserved)
+    mapping = {n: namer.fresh(n) for n in clash}
+    tree = copy.deepcopy(cap.tree)
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and node.id in mapping:
+            node.id = mapping[node.id]
+    return tree, [mapping.get(p, p) for p in cap.params], {v: k for k, v in mapping.items()}
+
+
 class Normalizer:
     def __init__(self, cap: Captured):
         self.cap = cap
-        self.namer = Namer(user_names(cap.tree) | set(cap.free))
-        self.locals = user_names(cap.tree) - set(cap.free) | set(cap.params)
+        self.tree, self.params, self.renamed = rename_locals(cap)
+        self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
+        self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
         self.callees = {}
         self.temps = set()
         self.out = None
@@ -91,12 +140,14 @@ class Normalizer:
 
     # ---------------------------------------------------------------- statements
     def function(self) -> ir.Function:
-        body = self.block(self.cap.tree.body)
+        body = self.block(self.tree.body)
         body = Structurer(self).lower_function(body)
         body = eliminate_common_temps(body, self.temps)
         self.check_writes(body)
-        return ir.Function(self.cap.name, list(self.cap.params), body, self.cap.loc(self.cap.tree),
-                           self.cap, self.callees)
+        f = ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
+                        self.cap, self.callees)
+        f.renamed = dict(self.renamed)  # generated name -> the user's, for messages
+        return f
 
     def stmt(self, node):
         loc = self.cap.loc(node)
@@ -180,7 +231,7 @@ class Normalizer:
         if isinstance(atom, Const):
             atom = self.bind(node, self.namer.fresh("cond"), "copy", (Const(bool(atom.value)),))
         assigned = _stored_names(body)
-        if fresh or atom.name in assigned or atom.name in self.cap.params:
+        if fresh or atom.name in assigned or atom.name in self.params:
             if not atom.name.startswith("cond"):
                 atom = self.bind(node, self.namer.fresh("cond"), "copy", (atom,))
         return atom.name
@@ -248,18 +299,19 @@ class Normalizer:
             if not isinstance(s, SetItem):
                 continue
             why = None
-            if s.array in self.cap.params:
-                why = f"'{s.array}' is an argument of {self.cap.name}"
+            user = self.renamed.get(s.array, s.array)
+            if s.array in self.params:
+                why = f"'{user}' is an argument of {self.cap.name}"
             else:
                 for b in sites.get(s.array, []):
                     if not (isinstance(b, Bind) and _fresh(b)):
-                        why = (f"'{s.array}' may alias another array (it is assigned from "
+                        why = (f"'{user}' may alias another array (it is assigned from "
                                f"{'a view or another variable' if isinstance(b, Bind) else 'a loop'})")
                         break
             if why:
                 raise UnsupportedError(
                     f"{why}; jitad only writes into arrays the function creates "
-                    f"(e.g. {s.array} = {s.array}.copy() or np.zeros(...))", s.loc,
+                    f"(e.g. {user} = {user}.copy() or np.zeros(...))", s.loc,
                     "write into an array not created here")
 
     # ---------------------------------------------------------------- expressions
@@ -399,10 +451,10 @@ class Normalizer:
         return _MISSING
 
     def user_callee(self, func_node):
+        """The user helper a call's function expression means, or None (see `is_user_helper`)."""
         obj = self.resolve_func(func_node)
-        obj = getattr(obj, "__jitad_function__", obj)
-        if isinstance(obj, types.FunctionType) and rules.lookup_callable(obj) is None:
-            return obj
+        if is_user_helper(obj):
+            return getattr(obj, "__jitad_function__", obj)
         return None
 
     def call(self, node, hint, dest):
@@ -429,8 +481,11 @@ class Normalizer:
         prim = rules.lookup_callable(obj) if obj is not _MISSING else None
         if prim is None:
             what = _describe(func)
-            self.err(node, f"call to {what} is not supported (no derivative rule; see "
-                           "jitad.defvjp to add one)", f"call to {what}")
+            if obj is _MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
+                self.err(func, f"name '{func.id}' is not defined", "undefined name")
+            spelled = what[:-2] if what.endswith("()") else what
+            self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
+                           "add one)", f"call to {what}")
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
 
     def prim_call(self, node, prim, pre, args, kw, hint, dest):
@@ -542,6 +597,57 @@ class Normalizer:
 
 
 _VIEWS = ("transpose", "reshape")
+
+# Packages whose functions are never user helpers, wherever they are installed (jitad itself
+# and NumPy may be editable installs outside site-packages).
+LIBRARY_PACKAGES = frozenset({"numpy", "scipy", "math", "numba", "jitad", "builtins"})
+
+
+@functools.lru_cache(maxsize=None)
+def _library_roots() -> tuple:
+    """The directories the interpreter's standard library and installed packages live in."""
+    paths = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        p = sysconfig.get_paths().get(key)
+        if p:
+            paths.add(p)
+    try:
+        paths.update(site.getsitepackages())
+        paths.add(site.getusersitepackages())
+    except AttributeError:  # some embedded interpreters have a reduced `site`
+        pass
+    return tuple(sorted({os.path.realpath(p) for p in paths}))
+
+
+def is_library(fn) -> bool:
+    """Whether a function belongs to a library rather than to the user's code: its module is
+    one of `LIBRARY_PACKAGES`, or its file lies in the standard library or in an installed
+    package (site-packages / dist-packages; an editable install of the user's own package lives
+    in the user's tree and counts as user code)."""
+    mod = getattr(fn, "__module__", None) or ""
+    if mod.partition(".")[0] in LIBRARY_PACKAGES:
+        return True
+    code = getattr(fn, "__code__", None)
+    filename = getattr(code, "co_filename", "") or ""
+    if not filename or filename.startswith("<"):
+        return False
+    path = os.path.realpath(filename)
+    parts = path.split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return True
+    return any(path.startswith(root + os.sep) for root in _library_roots())
+
+
+def is_user_helper(obj) -> bool:
+    """Whether a called object is a helper jitad transforms like the function itself: a plain
+    Python function with no derivative rule that is the user's code, not a library's (a
+    library function without a rule is refused at the call instead of transformed). A function
+    decorated with `@jitad.differentiable` is always a helper, wherever it is defined."""
+    if rules.lookup_callable(obj) is not None:
+        return False
+    if hasattr(obj, "__jitad_function__"):
+        return isinstance(obj.__jitad_function__, types.FunctionType)
+    return isinstance(obj, types.FunctionType) and not is_library(obj)
 
 
 def _fresh(b: Bind) -> bool:

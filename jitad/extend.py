@@ -6,6 +6,11 @@ Guarantees: after `@jitad.primitive(x="...")`, calls to the function inside diff
 code are a single primitive: its forward is the function itself (compiled with Numba on the
 numba backend), its adjoint is the given template. The generated module's header carries a
 hash of the primitive's source, so editing it invalidates the disk cache.
+`defvjp` either takes effect or raises `JitadError` at the call: a rule is always attached to
+a callable user code can call (a user function, a library callable given as an object or by
+its dotted name such as "math.erf", or a built-in rule it replaces), and its templates are
+checked when it is defined (they parse, adjoints name parameters, every other name is one
+generated code can see). Rules apply to functions transformed after the call.
 Plugins: packages declare entry points in the group `jitad.rules`; each names a callable
 (run once, typically calling `primitive`/`defvjp`) or a module (imported), loaded the first
 time jitad transforms a function.
@@ -42,11 +47,17 @@ def primitive(fn=None, *, kind="ewf", **adjoints):
         if unknown:
             raise JitadError(f"{f.__name__} has no parameter {sorted(unknown)[0]!r}")
         gname = f"prim_{f.__name__}"
+        before = PRIMITIVES.get(gname)
         PRIMITIVES[gname] = f
         forward = f"{gname}({', '.join(params)})"
-        rule_name = f"user.{f.__name__}"
-        rules._register(rule_name, params, (), forward, kind, dict(adjoints))
-        rules.CALLABLES[id(f)] = rule_name
+        try:
+            rules.define(f"user.{f.__name__}", forward, kind, params, dict(adjoints), target=f)
+        except JitadError:
+            if before is None:
+                del PRIMITIVES[gname]
+            else:
+                PRIMITIVES[gname] = before
+            raise
         f.__jitad_primitive__ = gname
         return f
 
@@ -85,10 +96,39 @@ def load_plugins():
             obj()
 
 
-def defvjp(fn_or_name, forward=None, kind="ewf", **adjoints):
-    """`jitad.defvjp(my_fn, x="...")` — the rule of a user primitive (a function), like
-    `@jitad.primitive(x="...")`; or `jitad.defvjp("name", "forward expr", x="...")` for a
-    rule over an expression template (see `rules.defvjp`)."""
-    if inspect.isfunction(fn_or_name):
-        return primitive(fn_or_name, kind=kind, **adjoints)
-    return rules.defvjp(fn_or_name, forward, kind, **adjoints)
+def defvjp(fn_or_name, forward=None, kind="ewf", params=None, **adjoints):
+    """Give a callable a derivative rule; every form takes effect or raises `JitadError`.
+
+    * `jitad.defvjp(my_fn, x="...")` — your own function becomes a primitive, exactly like
+      `@jitad.primitive(x="...")` (its forward is the function itself, compiled by Numba);
+    * `jitad.defvjp("math.erf", "math.erf(x)", x="...")` — a library callable named by its
+      dotted path, with a forward template (see `rules.defvjp`);
+    * `jitad.defvjp(np.cumsum, x="...")` or `jitad.defvjp(scipy.special.expit, "1.0 / (1.0 +
+      np.exp(-x))", x="...")` — a library callable passed as an object; without a forward
+      template, its spelling in generated code (`np.cumsum(x)`) is the forward, with the
+      parameters `params=` or else the adjoints' names in order.
+    Returns the rule's name."""
+    if isinstance(fn_or_name, str):
+        if forward is None:
+            raise JitadError(f"defvjp({fn_or_name!r}) needs the forward template, e.g. "
+                             f"jitad.defvjp({fn_or_name!r}, \"{fn_or_name}(x)\", x=\"...\")")
+        return rules.defvjp(fn_or_name, forward, kind, params, **adjoints)
+    fn = getattr(fn_or_name, "__jitad_function__", fn_or_name)   # @jitad.differentiable
+    from .normalize import is_library
+    if inspect.isfunction(fn) and not is_library(fn) and forward is None:
+        if params is not None:
+            raise JitadError("params= is for templates; a function's parameters are its own")
+        primitive(fn, kind=kind, **adjoints)
+        return f"user.{fn.__name__}"
+    if not callable(fn):
+        raise JitadError(f"defvjp takes a callable or its dotted name, got {type(fn).__name__}")
+    spelled = rules.spelling(fn)
+    name = spelled or f"{getattr(fn, '__module__', None) or 'callable'}.{getattr(fn, '__qualname__', type(fn).__name__)}"
+    if forward is None:
+        if spelled is None:
+            raise JitadError(f"defvjp({name}): generated code cannot call this function itself "
+                             "(it sees only np., math. and rt.); give the forward template, "
+                             "e.g. jitad.defvjp(fn, \"1.0 / (1.0 + np.exp(-x))\", x=\"...\")")
+        params = tuple(params if params is not None else adjoints)
+        forward = f"{spelled}({', '.join(params)})"
+    return rules.define(name, forward, kind, params, adjoints, target=fn)

@@ -11,14 +11,16 @@ What it takes
 * ``value_and_grad(f, argnums)``: a plain Python function (the same one the
   compiler takes) and a tuple of argument indices; returns
   ``(*args) -> (value, grads)`` with plain floats/ndarrays.  f is rebuilt (not
-  modified) with ``math``/``np``/``float``/helper names bound to eager versions,
-  so ``math.sin``, ``np.zeros`` + writes, helpers and recursion are recorded.
+  modified) with ``math``/``np``/``np.linalg``/``float``/``max``/``min``/helper
+  names bound to eager versions, so ``math.sin``, ``np.zeros`` + writes,
+  ``max(a, b)``, helpers and recursion are recorded.
 * The primitive subset of the compiler (see ``rules.py``, one line per rule):
   + - * / ** %, unary -, abs, comparisons; math sin cos tan exp log log1p sqrt
   tanh atan2 hypot fabs pow (and a few more); np ufuncs, where, clip, sign,
-  sum/mean/max/min (with axis), dot, @, outer, reshape, transpose/.T,
-  concatenate/stack, zeros/ones/empty/full/*_like, x[i], x[i, j], slices,
-  x[int_array] and writes ``y[idx] = v`` / ``y[idx] += v``.
+  sum/mean/max/min (with axis), linalg.norm, dot, @, outer, reshape,
+  transpose/.T, concatenate/stack, zeros/ones/empty/full/*_like, linspace and
+  arange (differentiable in their float start/stop/step; the length is not),
+  x[i], x[i, j], slices, x[int_array] and writes ``y[idx] = v`` / ``y[idx] += v``.
 
 What it guarantees
 ------------------
@@ -27,22 +29,44 @@ What it guarantees
   fine) and touches each node once (a depth-n diamond costs O(n)).
 * Broadcasting is undone in the adjoints; ``x[idx]`` with repeated indices
   accumulates (np.add.at).
-* ``float()``/``np.asarray()``/``.item()`` of a Var that requires grad raise
-  instead of silently cutting the graph; ``bool()``, comparisons and ``int()``
-  read the value, so Python control flow on data works.
-* In-place writes (``y[idx] = v``, ``y[idx] += v``, ``a += b`` on arrays) have
+* The conventions of the compiled mode at non-differentiable points: a tie of
+  ``np.max``/``np.min``/``.max()``/``.min()`` (per reduced slice with ``axis=``)
+  splits the cotangent evenly among the tied entries; a tie of
+  ``np.maximum``/``np.minimum`` and of the builtins ``max(a, b)``/``min(a, b)``
+  gives each side g/2 (under value_and_grad; a plain call on Vars runs Python's
+  builtin, which picks one argument); ``np.clip`` passes g where lo <= x <= hi
+  (bounds included); ``abs``/``np.abs``/``math.fabs`` give g * sign(x) (0 at 0).
+* What eager mode cannot differentiate raises a ``jitad.JitadError`` (from
+  ``jitad.errors``) while the operation is recorded, before any backward pass,
+  located at the user's file and line (the innermost frame outside jitad and
+  NumPy) and naming the construct: a NumPy function or array method with no
+  rule (``np.cumsum``, ``np.linalg.inv``, ``x.prod()``, ``np.add.at`` ...) on a
+  Var that requires grad, ``float()``/``np.asarray()``/``.item()``/``.tolist()``
+  of one (which would cut the graph), a write into a leaf, a differentiable
+  write into an integer array or with repeated indices, and, in
+  value_and_grad, an int/bool argument in argnums or a non-scalar output.
+  The same calls on values that are not differentiated (constants, no_grad,
+  int/bool results such as ``np.argsort(x)``) run as plain NumPy; a float array
+  they return is a constant Var.  ``bool()``, comparisons and ``int()`` read
+  the value, so Python control flow on data works.  Errors plain NumPy would
+  raise on the same values (shape mismatches, ``bool`` of a vector) are NumPy's.
+* In-place writes (``y[idx] = v``, ``y[idx] += v``, ``a += b`` on arrays,
+  ``np.add(a, b, out=y)``, ``y.fill(v)``, ``y.sort()`` on a constant) have
   value semantics with copy-on-write: a write never changes a value that a
   recorded node saved.  The array is written in place only when nothing else
   references it (reference count), otherwise it is copied first.  Writes into a
   view (``A[i][j] = v``, a slice, ``x.T``, ``x.reshape(...)``) are written back
   into the base Var, and live views of a written Var are recomputed, as with
-  NumPy.  Writes into a leaf that requires grad are refused (outside no_grad).
+  NumPy.  Writes into a leaf that requires grad are refused (outside no_grad);
+  under value_and_grad the function's arguments are copies, so it may write
+  into them and the caller's arrays never change.
 * ``backward()`` frees the graph (saved values) unless ``retain_graph=True``;
   a second backward through a freed graph raises a clear error.
-* value_and_grad never modifies the caller's arrays.
+* value_and_grad never modifies the caller's arrays; each gradient has its
+  argument's shape and float dtype.
 * ``tape_size()`` counts the nodes recorded so far (``no_grad`` adds none).
-* Depends only on NumPy and the standard library (not on the compiler).
-  Recording state is global: not thread-safe.
+* Depends only on NumPy, the standard library and ``jitad.errors`` (not on the
+  compiler).  Recording state is global: not thread-safe.
 """
 from . import rules  # noqa: F401  (registers the derivative table)
 from . import ops  # noqa: F401  (installs operators/methods on Var)

@@ -2,8 +2,8 @@
 
 Layout of the graph
 -------------------
-A ``Var`` is the user's handle: ``value`` (a Python/NumPy scalar or an ndarray)
-and ``_node``.  ``_node`` is ``None`` for a constant (needs no gradient), a
+A ``Var`` is the user's handle: ``value`` (a Python/NumPy scalar or an ndarray),
+``_node``, and ``_views``/``_view_of`` (None unless views are involved).  ``_node`` is ``None`` for a constant (needs no gradient), a
 ``Leaf`` for a user input created with ``requires_grad=True``, or a ``Node``
 recorded by an operation.  A ``Node`` holds, for each input position ``i``, the
 parent node and the rule ``vjps[i](g, ans, *args)`` that maps the output
@@ -17,12 +17,24 @@ The reverse pass (``backward``) is Kahn's algorithm over the nodes reachable
 from the output: one iterative pass counts consumers, a second pops a node once
 all its consumers have contributed.  No recursion, every node and edge is
 visited once (a diamond of depth n costs O(n)).
+
+Everything the reverse pass needs is checked when a node is recorded: an
+operation eager mode cannot differentiate raises ``refuse(...)`` (a
+``jitad.errors.JitadError`` at ``user_loc()``, the innermost frame outside
+jitad and NumPy) during the forward call, so backward() never meets an
+unsupported node.  NumPy calls with no eager rule go through ``_fallback``
+(plain NumPy unless a Var that requires grad is involved and the result holds
+floats); ndarray attributes Var lacks go through ``Var.__getattr__`` to the
+same policy.
 """
 import dis
+import os
 import sys
 import weakref
 
 import numpy as np
+
+from ..errors import JitadError, Loc, NotDifferentiableError, UnsupportedError
 
 ndarray = np.ndarray
 _getrefcount = sys.getrefcount
@@ -30,6 +42,51 @@ _getrefcount = sys.getrefcount
 # Module state (single-threaded by design: eager mode runs Python code).
 _grad_enabled = True
 _nodes_created = 0
+
+
+# ----------------------------------------------------------------------------
+# Errors at the user's line
+# ----------------------------------------------------------------------------
+# Frames in these directories are not the user's: jitad itself, and NumPy (whose
+# Python-level functions sit between a user's call and __array_function__).
+_INTERNAL_DIRS = (
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,   # jitad/
+    os.path.dirname(os.path.abspath(np.__file__)) + os.sep,                 # numpy/
+)
+
+
+def _is_internal(filename):
+    if filename.startswith("<__array_function__"):
+        return True
+    return not filename.startswith("<") and os.path.abspath(filename).startswith(_INTERNAL_DIRS)
+
+
+def user_loc():
+    """Loc of the innermost frame on the stack outside jitad and NumPy (None if none).
+
+    The column range is that of the instruction running in that frame (Python
+    >= 3.11), i.e. the call or operator that reached jitad.eager."""
+    f = sys._getframe(1)
+    while f is not None and _is_internal(f.f_code.co_filename):
+        f = f.f_back
+    if f is None:
+        return None
+    code = f.f_code
+    line, col, end_col = f.f_lineno, 0, None
+    positions = getattr(code, "co_positions", None)
+    if positions is not None and f.f_lasti >= 0:
+        for k, pos in enumerate(positions()):
+            if k == f.f_lasti // 2:
+                if pos[0] is not None and pos[2] is not None:
+                    line, col = pos[0], pos[2]
+                    end_col = pos[3] if pos[1] == pos[0] else None
+                break
+    return Loc(code.co_filename, line, col, end_col, code.co_name)
+
+
+def refuse(message, construct, cls=NotDifferentiableError):
+    """The JitadError for an operation eager mode cannot record, at the user's line."""
+    return cls(message, user_loc(), construct)
 
 
 # ----------------------------------------------------------------------------
@@ -461,8 +518,8 @@ def make_op(fun, name=None):
             return Var(ans, None)
         vjps = rule.vjps if fixed else rule.vjps_for(len(args))
         if fixed and len(args) > nvjps and any(p is not None for p in parents[nvjps:]):
-            raise TypeError("%s: argument %d is not differentiable in jitad.eager"
-                            % (op.__name__, nvjps))
+            raise refuse("%s: argument %d has no eager derivative rule; it is a Var that "
+                         "requires grad" % (op.__name__, nvjps), op.__name__)
         for i in nondiff_pos:              # e.g. the condition of where(): zero gradient
             if i < len(parents):
                 parents[i] = None
@@ -483,9 +540,9 @@ def make_unary(fun, rule_key=None, name=None):
     keep_ans = rule.keep_ans
     shapes_only = rule.shapes_only
 
-    def op(x):
-        if type(x) is not Var:
-            return fun(x)
+    def op(x, **kwargs):
+        if kwargs or type(x) is not Var:   # out=, where= ...: NumPy's dispatch (fallback)
+            return fun(x, **kwargs)
         xv = x.value
         ans = fun(xv)
         n = x._node
@@ -506,7 +563,9 @@ def make_binary(fun, rule_key=None, name=None):
     keep_ans = rule.keep_ans
     shapes_only = rule.shapes_only
 
-    def op(x, y):
+    def op(x, y, **kwargs):
+        if kwargs:                          # out=, where= ...: NumPy's dispatch (fallback)
+            return fun(x, y, **kwargs)
         if type(x) is Var:
             xv = x.value
             xn = x._node
@@ -619,7 +678,7 @@ class _Views:
 def register_view(view, base, kind, info):
     """Record that ``view`` aliases ``base`` (NumPy would share memory)."""
     view._view_of = _ViewInfo(base, kind, info)
-    views = getattr(base, "_views", None)
+    views = base._views
     if views is None:
         views = base._views = _Views()
     views.add(view)
@@ -632,7 +691,7 @@ VIEW_OPS = {}
 
 def _refresh_views(var):
     """After var changed, recompute every live view of it from its new value."""
-    views = getattr(var, "_views", None)
+    views = var._views
     if views is None:
         return
     for w in views.live():
@@ -647,8 +706,8 @@ def _refresh_views(var):
 
 
 _LEAF_WRITE_MSG = ("in-place write into a leaf Var that requires grad (or into a view "
-                   "of one). Its gradient would be ambiguous. Write into a copy "
-                   "(y = x.copy(); y[i] = v), or wrap the write in no_grad().")
+                   "of one): its gradient would be ambiguous. Write into a copy "
+                   "(y = x.copy(); y[i] = v), or wrap the write in no_grad()")
 
 
 def write(var, idx, v):
@@ -665,8 +724,8 @@ def write(var, idx, v):
         b = var
         while b is not None:
             if type(b._node) is Leaf:
-                raise RuntimeError(_LEAF_WRITE_MSG)
-            vi = getattr(b, "_view_of", None)
+                raise refuse(_LEAF_WRITE_MSG, "write into a leaf")
+            vi = b._view_of
             b = vi.base if vi is not None else None
     a = var.value
     if type(a) is not ndarray:
@@ -681,11 +740,12 @@ def write(var, idx, v):
     n = var._node
     record = _grad_enabled and (n is not None or vn is not None)
     if record and vn is not None and a.dtype.kind not in "fc":
-        raise TypeError("writing a differentiable value into an array of dtype %s "
-                        "would truncate it; create the array with a float dtype" % a.dtype)
+        raise refuse("writing a differentiable value into an array of dtype %s would "
+                     "truncate it; create the array with a float dtype" % a.dtype,
+                     "write into an integer array")
     if record and vn is not None and not is_basic_index(idx) and _has_repeats(idx):
-        raise NotImplementedError("y[idx] = v with repeated indices in idx is not "
-                                  "differentiable (which write wins is unspecified)")
+        raise refuse("y[idx] = v with repeated indices in idx is not differentiable (which "
+                     "write wins is unspecified)", "write with repeated indices")
     if not (a.base is None and a.flags.writeable and _getrefcount(a) <= _RC_EXCLUSIVE):
         a = a.copy()
     a[idx] = vv
@@ -696,7 +756,7 @@ def write(var, idx, v):
         node = n
     var.value = a
     var._node = node
-    vi = getattr(var, "_view_of", None)
+    vi = var._view_of
     if vi is not None:
         _write_back(vi, var)
     else:
@@ -741,22 +801,35 @@ def _float_value(value):
         value = value.value
     if isinstance(value, ndarray):
         if value.dtype.kind == "c":
-            raise TypeError("complex values are not supported by jitad.eager")
+            raise refuse("complex values are not differentiated by jitad.eager", "complex value")
         dt = value.dtype if value.dtype.kind == "f" else np.float64
         return np.array(value, dtype=dt, copy=True)
     if isinstance(value, (int, float, bool, np.integer, np.floating, np.bool_)):
         return float(value)
     a = np.asarray(value)
     if a.dtype.kind not in "biuf":
-        raise TypeError("cannot make a differentiable Var from %r" % (value,))
+        raise refuse("cannot make a differentiable Var from a value of type %s (dtype %s)"
+                     % (type(value).__name__, a.dtype), "requires_grad=True")
     return np.array(a, dtype=np.float64)
 
 
-_FLOAT_MSG = ("%s() of a Var that requires grad would drop it from the graph (its "
-              "gradient would silently be zero). Keep it a Var, read .value explicitly "
-              "if you mean a constant, or run the function through "
-              "jitad.eager.value_and_grad, which routes math.* and float() to "
-              "differentiable versions.")
+_CONVERSION_HINT = {
+    "float()": "float() (which math.* functions and a write into a plain ndarray also call)",
+    "complex()": "complex()",
+    ".item()": ".item()",
+    ".tolist()": ".tolist()",
+    "np.asarray()": "np.asarray() (which np.array([...]) and a write into a plain ndarray "
+                    "also call)",
+}
+
+
+def _conversion_error(what):
+    return refuse(
+        "%s of a Var that requires grad would drop it from the graph (its gradient would "
+        "silently be zero). Keep it a Var (np.sin rather than math.sin, eager.numpy.zeros "
+        "rather than a plain ndarray), read .value if you mean a constant, or run the function "
+        "through jitad.grad(f, mode='eager'), which routes math.*, float() and np.* to "
+        "differentiable versions" % _CONVERSION_HINT[what], what)
 
 
 class Var:
@@ -771,6 +844,9 @@ class Var:
     __array_priority__ = 1000.0
 
     def __init__(self, value, requires_grad=False):
+        # _views/_view_of always exist (None: no views / not a view): reading them never
+        # reaches __getattr__
+        self._views = self._view_of = None
         if requires_grad is None or type(requires_grad) is Node:
             # internal fast path: result of an operation (None: constant)
             self.value = value
@@ -832,28 +908,31 @@ class Var:
 
     def __float__(self):
         if self._node is not None and _grad_enabled:
-            raise TypeError(_FLOAT_MSG % "float")
+            raise _conversion_error("float()")
         return float(self.value)
 
     def __complex__(self):
         if self._node is not None and _grad_enabled:
-            raise TypeError(_FLOAT_MSG % "complex")
+            raise _conversion_error("complex()")
         return complex(self.value)
 
-    def item(self):
+    def item(self, *args):
         if self._node is not None and _grad_enabled:
-            raise TypeError(_FLOAT_MSG % ".item")
-        return self.value.item() if hasattr(self.value, "item") else self.value
+            raise _conversion_error(".item()")
+        return np.asarray(self.value).item(*args)
 
     def tolist(self):
         if self._node is not None and _grad_enabled:
-            raise TypeError(_FLOAT_MSG % ".tolist")
+            raise _conversion_error(".tolist()")
         return np.asarray(self.value).tolist()
 
     def __array__(self, dtype=None, copy=None):
         if self._node is not None and _grad_enabled:
-            raise TypeError(_FLOAT_MSG % "numpy.asarray")
+            raise _conversion_error("np.asarray()")
         return np.asarray(self.value, dtype=dtype)
+
+    def __format__(self, spec):
+        return format(self.value, spec)
 
     def __round__(self, ndigits=None):
         return round(self.value, ndigits) if ndigits is not None else round(self.value)
@@ -902,13 +981,20 @@ class Var:
 
     # -- NumPy dispatch --------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if method == "__call__" and not kwargs:
+        if method == "__call__":
             op = UFUNC_OPS.get(ufunc)
             if op is not None:
-                return op(*inputs)
-        return _fallback(ufunc, "np.%s%s" % (ufunc.__name__, "" if method == "__call__"
-                                            else "." + method),
-                         getattr(ufunc, method), inputs, kwargs)
+                if not kwargs:
+                    return op(*inputs)
+                if len(kwargs) == 1 and "out" in kwargs:      # np.add(x, y, out=z)
+                    return _write_outputs(kwargs["out"], op(*inputs))
+        name = "np.%s%s" % (ufunc.__name__, "" if method == "__call__" else "." + method)
+        if method == "at":                                    # np.add.at(y, idx, v)
+            return _inplace_fallback(ufunc, name, inputs[0],
+                                     lambda a: getattr(ufunc, method)(a, *unwrap(inputs[1:]),
+                                                                      **unwrap(kwargs)),
+                                     inputs[1:], kwargs)
+        return _fallback(ufunc, name, getattr(ufunc, method), inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         op = FUNCTION_OPS.get(func)
@@ -917,6 +1003,41 @@ class Var:
         mod = (getattr(func, "__module__", None) or "numpy").replace("numpy", "np", 1)
         return _fallback(func, "%s.%s" % (mod, func.__name__), func, args, kwargs)
 
+    def __getattr__(self, name):
+        # Reached only when normal lookup fails: an ndarray attribute or method that
+        # Var has no eager version of (see the module docstring of jitad.eager).
+        if name[:1] == "_":
+            raise AttributeError(name)
+        if not hasattr(ndarray, name):
+            raise AttributeError("'Var' object has no attribute %r" % name)
+        op = ATTR_OPS.get(name)
+        if op is not None:
+            return op(self)
+        v = self.value
+        attr = getattr(v if type(v) is ndarray else np.asarray(v), name)
+        if not callable(attr):
+            if (name in _METADATA or is_constant_result(attr) or self._node is None
+                    or not _grad_enabled):
+                return attr
+            raise refuse(".%s of a Var that requires grad has no eager derivative rule"
+                         % name, "." + name)
+        construct = ".%s()" % name
+        if name in _INPLACE_METHODS:
+            if type(v) is not ndarray:
+                raise AttributeError("'%s' object (the value of this Var) has no attribute %r"
+                                     % (type(v).__name__, name))
+            return lambda *args, **kwargs: _inplace_fallback(
+                None, construct, self,
+                lambda a: getattr(a, name)(*unwrap(args), **unwrap(kwargs)), args, kwargs)
+        if name in _REFUSED_METHODS:
+            raise refuse("%s is not supported by jitad.eager: %s" % (construct,
+                                                                     _REFUSED_METHODS[name]),
+                         construct, UnsupportedError)
+        func = getattr(np, name, None)
+        return lambda *args, **kwargs: _fallback(
+            func, construct, lambda a, *r, **k: getattr(np.asarray(a), name)(*r, **k),
+            (self,) + args, kwargs)
+
     # operators and methods (__add__, sum, reshape, ...) are installed by ops.py
 
     def __setitem__(self, idx, v):
@@ -924,6 +1045,14 @@ class Var:
 
 
 UFUNC_OPS = {}      # numpy ufunc -> eager op   (filled by ops.py)
+ATTR_OPS = {}       # ndarray attribute name -> eager function of the Var (filled by ops.py)
+# ndarray attributes that describe memory layout: read from the value, never refused
+_METADATA = frozenset(("strides", "itemsize", "nbytes", "flags", "device"))
+# ndarray methods that change the array in place (see _inplace_fallback)
+_INPLACE_METHODS = frozenset(("sort", "partition", "put", "itemset", "setfield"))
+_REFUSED_METHODS = {"resize": "it changes the shape in place; use np.resize(x, shape) or "
+                              "x.reshape(shape)",
+                    "setflags": "a Var's value is managed by jitad.eager (copy-on-write)"}
 FUNCTION_OPS = {}   # numpy function -> eager op (filled by ops.py)
 
 
@@ -950,14 +1079,102 @@ def unwrap(obj):
     return obj
 
 
+def _contains_var(obj):
+    t = type(obj)
+    if t is Var:
+        return True
+    if t is tuple or t is list:
+        return any(_contains_var(o) for o in obj)
+    if t is dict:
+        return any(_contains_var(o) for o in obj.values())
+    return False
+
+
+def is_constant_result(obj):
+    """True if obj holds no float values: None, bools, ints, strings, dtypes, int/bool
+    arrays, and tuples/lists of those.  Such a result has no derivative."""
+    if obj is None:
+        return True
+    t = type(obj)
+    if t is bool or t is int or t is str:
+        return True
+    if t is ndarray:
+        return obj.dtype.kind in "biuSUmM"
+    if isinstance(obj, (np.integer, np.bool_, np.dtype)):
+        return True
+    if isinstance(obj, (tuple, list)):
+        return all(is_constant_result(o) for o in obj)
+    return False
+
+
+_NO_RULE = "%s has no eager derivative rule; it was called on a Var that requires grad"
+
+
 def _fallback(func, name, call, args, kwargs):
+    """A NumPy function (ufunc method, array method) that has no eager rule.
+
+    Without a Var that requires grad among its arguments (or under no_grad) it is
+    plain NumPy on the values; a float array result comes back as a constant Var
+    (so that a later ``y[i] = v`` into it is recorded).  With one, it still runs
+    on the values, and a result with no float values (ints, bools, indices) or
+    a function in NONDIFF comes back as is; a float result is refused with a
+    NotDifferentiableError at the user's line, before anything is recorded.
+    An ``out=`` naming Vars is written with value semantics (``write``).
+    """
+    out = kwargs.get("out")
+    if out is not None and _contains_var(out):
+        kw = dict(kwargs)
+        del kw["out"]
+        return _write_outputs(out, _fallback(func, name, call, args, kw))
     if _grad_enabled and (_contains_grad_var(args) or _contains_grad_var(kwargs)):
-        if func in NONDIFF:
-            return call(*unwrap(args), **unwrap(kwargs))
-        raise TypeError("%s is not differentiable in jitad.eager (supported: see "
-                        "jitad/eager/rules.py); it was called on a Var that requires grad"
-                        % name)
-    return call(*unwrap(args), **unwrap(kwargs))
+        try:
+            ans = call(*unwrap(args), **unwrap(kwargs))
+        except Exception:
+            if func in NONDIFF:
+                raise
+            raise refuse(_NO_RULE % name, name) from None
+        if func in NONDIFF or is_constant_result(ans):
+            return ans
+        raise refuse(_NO_RULE % name, name)
+    ans = call(*unwrap(args), **unwrap(kwargs))
+    if type(ans) is ndarray and ans.dtype.kind in "fc" and (_contains_var(args)
+                                                             or _contains_var(kwargs)):
+        return Var(ans, None)
+    return ans
+
+
+def _write_outputs(out, ans):
+    """``out=`` of a NumPy call: write each result into its target (Vars by ``write``)."""
+    single = type(out) is not tuple
+    targets = (out,) if single else out
+    results = (ans,) if (single or len(out) == 1) else ans
+    for t, r in zip(targets, results):
+        if type(t) is Var:
+            write(t, Ellipsis, r)
+        else:
+            t[...] = r       # a plain ndarray: only constants convert (else a JitadError)
+    return out if single or len(out) > 1 else out[0]
+
+
+def _inplace_fallback(func, name, target, apply, args, kwargs):
+    """A NumPy operation that changes ``target`` in place (``np.add.at(y, ...)``,
+    ``y.sort()``, ``y.fill(v)`` ...) and has no eager rule.
+
+    With a Var that requires grad involved it is refused; otherwise it is applied
+    to a copy of the value, which is then written back with ``write`` (so values
+    saved by recorded nodes never change).  Returns what the operation returned."""
+    if type(target) is not Var:
+        if _grad_enabled and (_contains_grad_var(args) or _contains_grad_var(kwargs)):
+            raise refuse(_NO_RULE % name, name)
+        return apply(target)
+    if _grad_enabled and (target._node is not None or _contains_grad_var(args)
+                          or _contains_grad_var(kwargs)):
+        raise refuse("%s changes an array in place and has no eager derivative rule; it "
+                     "was called with a Var that requires grad" % name, name)
+    a = np.array(target.value, copy=True)
+    ans = apply(a)
+    write(target, Ellipsis, a)
+    return ans
 
 
 _RC_EXCLUSIVE = _rc_probe(Var(np.zeros(1), None))

@@ -7,7 +7,11 @@ patched globals are a copy of f's module globals in which
 
 * the numpy and math modules are bound to jitad.eager.numpy / jitad.eager.math,
 * functions imported by name (``from math import sin``) to their eager versions,
-* the builtin ``float`` to a version that keeps Vars differentiable,
+* the builtin ``float`` to a version that keeps Vars differentiable, and the
+  builtins ``max``/``min`` to versions that, on scalar Vars, are np.maximum /
+  np.minimum (several arguments: np.max / np.min of them), so ties split the
+  cotangent as in the compiled mode; anything else is Python's builtin,
+* ``numpy.linalg`` (imported as a module) to one whose ``norm`` is differentiable,
 * user functions that f refers to (helpers, itself when recursive, functions in
   closure cells and defaults) to rebuilt copies, recursively.
 
@@ -17,6 +21,10 @@ Writes to module globals made *by f* go to the copy and are not seen by the
 module.  Library functions (numpy, scipy, the standard library, anything in
 site-packages, jitad itself) are not rebuilt; they see Vars through NumPy's
 dispatch protocols.
+
+value_and_grad refuses, with a ``jitad.JitadError`` at f's ``def`` line, an
+int/bool argument in argnums and a non-scalar output (as the compiled mode does);
+errors inside f are raised at f's own line (see core.refuse).
 """
 import functools
 import gc
@@ -26,13 +34,14 @@ import types
 
 import numpy as np
 
+from ..errors import JitadError, Loc, NotDifferentiableError
 from . import core, math_ns, numpy_ns, ops
 from .core import Var, ndarray
 
 # ---------------------------------------------------------------------------
 # What gets replaced
 # ---------------------------------------------------------------------------
-_MODULES = {id(np): numpy_ns, id(math): math_ns}
+_MODULES = {id(np): numpy_ns, id(math): math_ns, id(np.linalg): numpy_ns.linalg}
 _FUNCTIONS = {}
 for _name in dir(numpy_ns):
     if not _name.startswith("_") and _name in vars(numpy_ns):
@@ -41,7 +50,8 @@ for _name in dir(numpy_ns):
             _FUNCTIONS[_orig] = getattr(numpy_ns, _name)
 for _name, _op in ops.MATH.items():
     _FUNCTIONS[getattr(math, _name)] = _op
-_BUILTINS = {"float": ops.float_}
+_FUNCTIONS[np.linalg.norm] = ops.norm
+_BUILTINS = {"float": ops.float_, "max": ops.max_builtin, "min": ops.min_builtin}
 
 _LIBRARIES = {"numpy", "scipy", "jitad", "autograd", "torch", "jax", "numba",
               "pytest", "_pytest", "pluggy"}
@@ -164,11 +174,13 @@ def _plain(v):
 
 
 def _grad_like(leaf, arg):
+    """The gradient shaped like arg, with its float dtype (float32 stays float32, as in
+    the compiled mode; the reverse pass itself accumulates in float64)."""
     g = leaf.grad
     if type(arg) is ndarray:
         if g is None:
             return np.zeros(arg.shape, dtype=leaf.value.dtype)
-        return np.asarray(g).reshape(arg.shape)
+        return np.asarray(g, dtype=leaf.value.dtype).reshape(arg.shape)
     return 0.0 if g is None else float(g)
 
 
@@ -176,9 +188,10 @@ def value_and_grad(f, argnums=(0,)):
     """Return ``vg(*args) -> (value, grads)`` for a scalar-valued plain function f.
 
     argnums: tuple of int indices of the positional arguments to differentiate
-    (an int is accepted too).  ``value`` is a float (or an ndarray if f returns
+    (an int is accepted too); each must be a float or a float array (an int or
+    bool one is a JitadError).  ``value`` is a float (or an ndarray if f returns
     a non-scalar constant); ``grads`` has one entry per argnum: a float for a
-    scalar argument, an ndarray shaped like an array argument.  The caller's
+    scalar argument, an ndarray shaped like an array argument, with its dtype.  The caller's
     arrays are never modified (differentiated arguments are copied; other
     array arguments are wrapped as constant Vars, which copy before a write).
 
@@ -209,6 +222,7 @@ def value_and_grad(f, argnums=(0,)):
 
 
 def _value_and_grad(fn, args, argnums):
+    _check_differentiable_args(fn, args, argnums)
     leaves = {}
     call_args = list(args)
     for i in sorted(set(argnums)):
@@ -223,15 +237,51 @@ def _value_and_grad(fn, args, argnums):
             val = out.value
             if out._node is not None:
                 if np.size(val) != 1:
-                    raise TypeError("value_and_grad: f must return a scalar, got an "
-                                    "array of shape %s" % (np.shape(val),))
+                    raise JitadError("value_and_grad needs a function with one float output; "
+                                     "%s returned an array of shape %s (use a vjp with a "
+                                     "cotangent)" % (fn.__name__, np.shape(val)),
+                                     _def_loc(fn), "non-scalar output")
                 out.backward()
         else:
             val = core.unwrap(out)
             if isinstance(val, (list, tuple, dict)):
-                raise TypeError("value_and_grad: f must return a scalar, got %s"
-                                % type(out).__name__)
+                raise JitadError("value_and_grad needs a function with one float output; "
+                                 "%s returned a %s" % (fn.__name__, type(out).__name__),
+                                 _def_loc(fn), "non-scalar output")
     return _plain(val), tuple(_grad_like(leaves[i], args[i]) for i in argnums)
+
+
+def _def_loc(fn):
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    return Loc(code.co_filename, code.co_firstlineno, 0, None, code.co_name)
+
+
+def _param_name(fn, i):
+    code = getattr(fn, "__code__", None)
+    if code is not None and i < code.co_argcount:
+        return code.co_varnames[i]
+    return "#%d" % i
+
+
+def _check_differentiable_args(fn, args, argnums):
+    """Integer and bool arguments are never differentiated (as in the compiled mode)."""
+    for i in argnums:
+        a = args[i]
+        if type(a) is Var:
+            a = a.value
+        kind = (a.dtype.kind if isinstance(a, (ndarray, np.generic))
+                else "b" if isinstance(a, bool) else "i" if isinstance(a, int) else "f")
+        if kind in "biu":
+            name = _param_name(fn, i)
+            what = "bool" if kind == "b" else "int"
+            if isinstance(a, ndarray):
+                what += " array"
+            raise NotDifferentiableError(
+                "cannot differentiate %s with respect to argument '%s' of type %s: pass a "
+                "float (e.g. %s=float(...)) or a float array" % (fn.__name__, name, what, name),
+                _def_loc(fn), "integer argument")
 
 
 def grad(f, argnums=0):

@@ -2,10 +2,14 @@
 
 value_and_grad runs the user's function with its ``np``/``numpy`` global bound
 to this module (the user's module is not changed).  Supported functions take
-and return Vars; creation functions (zeros, ones, empty, ...) return constant
-Vars so that writes into them are recorded.  Every other attribute is NumPy's
-own (np.pi, np.float64, np.linalg, ...); NumPy functions without a rule raise a
-clear error when called on a Var that requires grad.
+and return Vars; creation functions (zeros, ones, empty, eye, ...) return
+constant Vars so that writes into them are recorded, and ``linspace``/``arange``
+are differentiable in their float start/stop/step.  The elementwise functions
+keep their ufunc methods (``np.add.reduce``, ``np.add.at`` ...).  ``linalg`` is
+NumPy's with a differentiable ``norm``.  Every other attribute is NumPy's own
+(np.pi, np.float64, ...); a NumPy function without a rule runs as NumPy on
+values that are not differentiated and raises a ``jitad.JitadError`` at the
+user's line on a Var that requires grad (see core._fallback).
 """
 import numpy as _np
 
@@ -46,6 +50,21 @@ asarray = _ops.asarray
 shape = _ops.shape
 ndim = _ops.ndim
 size = _ops.size
+
+
+
+
+class _Linalg:
+    """``np.linalg`` with a differentiable ``norm`` (ord=None); the rest is NumPy's own
+    (it refuses cleanly on a Var that requires grad)."""
+
+    norm = staticmethod(_ops.norm)
+
+    def __getattr__(self, name):
+        return getattr(_np.linalg, name)
+
+
+linalg = _Linalg()
 
 
 def __getattr__(name):

@@ -2,7 +2,12 @@
 
 Builds the differentiable versions of the NumPy/math functions in rules.py,
 installs the operators and array methods on Var, and fills the tables used by
-Var.__array_ufunc__ / __array_function__ so that plain NumPy calls on Vars work.
+Var.__array_ufunc__ / __array_function__ / __getattr__ (UFUNC_OPS,
+FUNCTION_OPS, ATTR_OPS) so that plain NumPy calls on Vars work.  Arguments with
+no rule (``initial=``, ``ord=``, ``order='F'``, an integer ``dtype=`` ...) go
+to core._fallback: plain NumPy, refused only on a Var that requires grad.
+``out=`` is written with value semantics (core.write).  Also the builtins
+``max``/``min`` that value_and_grad binds (ties split as np.maximum/np.max).
 """
 import builtins
 import math
@@ -38,6 +43,13 @@ for _u in _BOOL_UFUNCS:
     ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_nondiff(_u, wrap=False)
 for _u in _STEP_UFUNCS:
     ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_nondiff(_u)
+# The eager versions stand in for the ufuncs in jitad.eager.numpy: keep the ufunc's
+# methods and attributes (np.add.reduce, np.maximum.accumulate, np.add.at ...), which
+# reach Var.__array_ufunc__ and so run as NumPy or refuse cleanly.
+for _u in _UNARY + _BINARY + _BOOL_UFUNCS + _STEP_UFUNCS:
+    for _attr in ("reduce", "accumulate", "reduceat", "outer", "at", "nin", "nout", "nargs",
+                  "ntypes", "types", "identity", "signature"):
+        setattr(core.UFUNC_OPS[_u], _attr, getattr(_u, _attr))
 
 
 def _unwrap_axis(axis):
@@ -48,10 +60,18 @@ def _unwrap_axis(axis):
     return None if axis is None else int(axis)
 
 
-def _refuse(fname, **kwargs):
-    for k, v in kwargs.items():
-        if v is not None:
-            raise NotImplementedError("jitad.eager: %s(..., %s=...) is not supported" % (fname, k))
+def _given(**kwargs):
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def _other_form(np_func, construct, args, kwargs):
+    """A call with arguments eager mode has no rule for (``initial=``, ``ord=``, an
+    integer ``dtype=`` ...): plain NumPy, refused only on a Var that requires grad."""
+    return core._fallback(np_func, construct, np_func, args, kwargs)
+
+
+def _float_dtype(dtype):
+    return dtype is None or np.dtype(dtype).kind == "f"
 
 
 def _lists(a):
@@ -68,24 +88,45 @@ _max = make_op(rules.max_, "max")
 _min = make_op(rules.min_, "min")
 
 
+def _reduction(op, np_func, name, a, axis, keepdims, dtype, out, extra):
+    if not _float_dtype(dtype):
+        extra = dict(extra, dtype=dtype)
+    if extra:
+        return _other_form(np_func, "np.%s(..., %s=...)" % (name, next(iter(extra))), (a,),
+                           dict(axis=axis, keepdims=keepdims, out=out, **extra))
+    r = op(_lists(a), _unwrap_axis(axis), bool(keepdims))
+    return r if out is None else core._write_outputs(out, r)
+
+
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-    _refuse("sum", out=out, initial=initial, where=where)
-    return _sum(_lists(a), _unwrap_axis(axis), bool(keepdims))
+    return _reduction(_sum, np.sum, "sum", a, axis, keepdims, dtype, out,
+                      _given(initial=initial, where=where))
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
-    _refuse("mean", out=out, where=where)
-    return _mean(_lists(a), _unwrap_axis(axis), bool(keepdims))
+    return _reduction(_mean, np.mean, "mean", a, axis, keepdims, dtype, out,
+                      _given(where=where))
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    _refuse("max", out=out, initial=initial, where=where)
-    return _max(_lists(a), _unwrap_axis(axis), bool(keepdims))
+    return _reduction(_max, np.max, "max", a, axis, keepdims, None, out,
+                      _given(initial=initial, where=where))
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    _refuse("min", out=out, initial=initial, where=where)
-    return _min(_lists(a), _unwrap_axis(axis), bool(keepdims))
+    return _reduction(_min, np.min, "min", a, axis, keepdims, None, out,
+                      _given(initial=initial, where=where))
+
+
+_norm = make_op(rules.norm_, "norm")
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """np.linalg.norm with ord=None (2-norm of a vector, Frobenius of a matrix)."""
+    if ord is not None:
+        return _other_form(np.linalg.norm, "np.linalg.norm(..., ord=...)", (x,),
+                           dict(ord=ord, axis=axis, keepdims=keepdims))
+    return _norm(_lists(x), _unwrap_axis(axis), bool(keepdims))
 
 
 # ---------------------------------------------------------------------------
@@ -97,13 +138,17 @@ matmul = core.UFUNC_OPS[np.matmul]
 
 
 def dot(a, b, out=None):
-    _refuse("dot", out=out)
-    return _dot(a, b)
+    if (np.ndim(core.unwrap(a)) > 2 or np.ndim(core.unwrap(b)) > 2) and core._grad_enabled \
+            and (_has_grad_var(a) or _has_grad_var(b)):
+        raise core.refuse("np.dot of an array with more than 2 dimensions has no eager "
+                          "derivative rule (use np.matmul or @)", "np.dot")
+    r = _dot(a, b)
+    return r if out is None else core._write_outputs(out, r)
 
 
 def outer(a, b, out=None):
-    _refuse("outer", out=out)
-    return _outer(a, b)
+    r = _outer(a, b)
+    return r if out is None else core._write_outputs(out, r)
 
 
 # ---------------------------------------------------------------------------
@@ -139,13 +184,16 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if shape is None:
         shape = newshape
     if order != "C":
-        raise NotImplementedError("jitad.eager: reshape(order=%r)" % (order,))
+        return _other_form(np.reshape, "np.reshape(..., order=%r)" % (order,), (a, shape),
+                           dict(order=order))
     shape = _shape_arg(shape)
     return _maybe_view(_reshape(a, shape), a, "reshape", shape)
 
 
 def transpose(a, axes=None):
-    axes = None if axes is None else tuple(int(i) for i in axes)
+    if axes is not None:      # normalised: the adjoint inverts the permutation
+        nd = np.ndim(core.unwrap(a))
+        axes = tuple(int(i) % nd if nd else int(i) for i in axes)
     return _maybe_view(_transpose(a, axes), a, "transpose", axes)
 
 
@@ -154,7 +202,10 @@ def ravel(a, order="C"):
 
 
 def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
-    _refuse("concatenate", out=out, dtype=dtype)
+    extra = _given(out=out, dtype=dtype, casting=casting)
+    if extra:
+        return _other_form(np.concatenate, "np.concatenate(..., %s=...)" % next(iter(extra)),
+                           (arrays,), dict(axis=axis, **extra))
     arrays = list(arrays)
     if axis is None:
         arrays = [ravel(x) for x in arrays]
@@ -163,7 +214,10 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
 
 
 def stack(arrays, axis=0, out=None, dtype=None, casting=None):
-    _refuse("stack", out=out, dtype=dtype)
+    extra = _given(out=out, dtype=dtype, casting=casting)
+    if extra:
+        return _other_form(np.stack, "np.stack(..., %s=...)" % next(iter(extra)),
+                           (arrays,), dict(axis=axis, **extra))
     arrays = list(arrays)
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -188,10 +242,12 @@ _NOVALUE = object()
 
 
 def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVALUE, **kw):
-    _refuse("clip", out=out)
     lo = a_min if a_min is not _NOVALUE else (min if min is not _NOVALUE else None)
     hi = a_max if a_max is not _NOVALUE else (max if max is not _NOVALUE else None)
-    return _clip(a, lo, hi)
+    if kw:
+        return _other_form(np.clip, "np.clip(..., %s=...)" % next(iter(kw)), (a, lo, hi), kw)
+    r = _clip(a, lo, hi)
+    return r if out is None else core._write_outputs(out, r)
 
 
 def getitem(x, idx):
@@ -232,8 +288,50 @@ zeros = _const(np.zeros)
 ones = _const(np.ones)
 empty = _const(np.empty)
 eye = _const(np.eye)
-arange = _const(np.arange)
-linspace = _const(np.linspace)
+_linspace = make_op(rules.linspace_, "linspace")
+_arange = make_op(rules.arange_, "arange")
+
+
+def _constant(value):
+    return value if type(value) is Var else Var(value, None)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, **kw):
+    """np.linspace, differentiable in start and stop:
+    out[k] = start + (stop - start) * k / div, div = num - 1 (endpoint) or num."""
+    num = operator.index(core.unwrap(num))
+    diff = (core._grad_enabled and (_has_grad_var(start) or _has_grad_var(stop))
+            and _float_dtype(dtype) and not kw)
+    if not diff:
+        r = np.linspace(core.unwrap(start), core.unwrap(stop), num, endpoint, retstep,
+                        dtype, axis, **kw)
+        return (_constant(r[0]), r[1]) if retstep else _constant(r)
+    out = _linspace(start, stop, num, bool(endpoint), dtype, int(axis))
+    if not retstep:
+        return out
+    div = num - 1 if endpoint else num
+    return out, ((stop - start) / div if div > 0 else np.nan)
+
+
+def arange(*args, **kwargs):
+    """np.arange, differentiable in a float start and step: out[k] = start + step * k.
+    The length (a function of start, stop and step) is not differentiated."""
+    names = ("start", "stop", "step", "dtype")
+    given = dict(zip(names, args)) if len(args) != 1 else {"stop": args[0]}
+    rest = dict(kwargs)
+    for k in names:
+        if k in rest:
+            given[k] = rest.pop(k)
+    start, stop, step = given.get("start"), given.get("stop"), given.get("step")
+    if stop is None:                      # np.arange(start=5.0): the range [0, 5)
+        start, stop = None, start
+    if core._grad_enabled and not rest and (_has_grad_var(start) or _has_grad_var(step)):
+        out = _arange(0 if start is None else start, core.unwrap(stop),
+                      1 if step is None else step, given.get("dtype"))
+        if out.value.dtype.kind in "fc":
+            return out
+        return Var(out.value, None)       # an integer dtype: piecewise constant
+    return Var(np.arange(*core.unwrap(args), **core.unwrap(kwargs)), None)
 
 
 def _like(fn):
@@ -329,9 +427,11 @@ for _name, _f in [("sum", sum), ("mean", mean), ("max", max), ("amax", max), ("m
                   ("stack", stack), ("where", where), ("clip", clip), ("copy", copy),
                   ("zeros_like", zeros_like), ("ones_like", ones_like),
                   ("empty_like", empty_like), ("full_like", full_like), ("shape", shape),
-                  ("ndim", ndim), ("size", size), ("array", array), ("asarray", asarray)]:
+                  ("ndim", ndim), ("size", size), ("array", array), ("asarray", asarray),
+                  ("linspace", linspace)]:
     if hasattr(np, _name):
         core.FUNCTION_OPS[getattr(np, _name)] = _f
+core.FUNCTION_OPS[np.linalg.norm] = norm
 
 
 # ---------------------------------------------------------------------------
@@ -355,7 +455,7 @@ def _inplace(op):
 
 def _set_whole(var, new):
     nv = new.value if type(new) is Var else new
-    if (getattr(var, "_view_of", None) is None and type(nv) is ndarray
+    if (var._view_of is None and type(nv) is ndarray
             and nv.shape == var.value.shape and nv.dtype == var.value.dtype
             and type(new) is Var and type(var._node) is not core.Leaf):
         # whole-array update of a non-view: just rebind (value semantics)
@@ -402,12 +502,14 @@ def _shape_from_args(args):
     return args[0] if len(args) == 1 else args
 
 
-Var.sum = lambda self, axis=None, dtype=None, out=None, keepdims=False: \
-    sum(self, axis, dtype, out, keepdims)
-Var.mean = lambda self, axis=None, dtype=None, out=None, keepdims=False: \
-    mean(self, axis, dtype, out, keepdims)
-Var.max = lambda self, axis=None, out=None, keepdims=False: max(self, axis, out, keepdims)
-Var.min = lambda self, axis=None, out=None, keepdims=False: min(self, axis, out, keepdims)
+Var.sum = lambda self, axis=None, dtype=None, out=None, keepdims=False, **kw: \
+    sum(self, axis, dtype, out, keepdims, **kw)
+Var.mean = lambda self, axis=None, dtype=None, out=None, keepdims=False, **kw: \
+    mean(self, axis, dtype, out, keepdims, **kw)
+Var.max = lambda self, axis=None, out=None, keepdims=False, **kw: \
+    max(self, axis, out, keepdims, **kw)
+Var.min = lambda self, axis=None, out=None, keepdims=False, **kw: \
+    min(self, axis, out, keepdims, **kw)
 Var.reshape = lambda self, *shape, order="C": reshape(self, _shape_from_args(shape), order)
 def _var_transpose(self, *axes):
     if not axes or (len(axes) == 1 and axes[0] is None):
@@ -423,10 +525,73 @@ Var.ravel = lambda self, order="C": ravel(self, order)
 Var.flatten = lambda self, order="C": copy(ravel(self, order))
 Var.copy = lambda self: copy(self)
 Var.dot = lambda self, other: dot(self, other)
-Var.clip = lambda self, a_min=None, a_max=None: _clip(self, a_min, a_max)
+Var.clip = lambda self, *args, **kwargs: clip(self, *args, **kwargs)
 Var.astype = lambda self, dtype, **kw: astype(self, dtype, **kw)
+Var.fill = lambda self, value: core.write(self, Ellipsis, value)   # returns None, as NumPy
 for _name in ("argmax", "argmin", "argsort", "nonzero", "any", "all"):
     setattr(Var, _name, (lambda n: lambda self, *a, **k: getattr(np.asarray(self.value), n)(*a, **k))(_name))
+
+
+def _matrix_transpose(x):
+    nd = np.ndim(x.value)
+    if nd < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
+    return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+# ndarray attributes that Var computes through Var.__getattr__ (core.ATTR_OPS)
+core.ATTR_OPS.update({
+    "real": lambda x: getitem(x, Ellipsis) if type(x.value) is ndarray else identity(x),
+    "imag": lambda x: Var(np.zeros_like(x.value), None),
+    "mT": _matrix_transpose,
+})
+
+
+# ---------------------------------------------------------------------------
+# Bitwise operators (bool/int arrays given as arguments) and divmod: not differentiated
+# ---------------------------------------------------------------------------
+for _name, _opf in [("and", operator.and_), ("or", operator.or_), ("xor", operator.xor),
+                    ("lshift", operator.lshift), ("rshift", operator.rshift)]:
+    _op = make_nondiff(_opf, "__%s__" % _name)
+    setattr(Var, "__%s__" % _name, _op)
+    setattr(Var, "__r%s__" % _name, _reflected(_op))
+Var.__invert__ = make_nondiff(operator.invert, "__invert__")
+Var.__divmod__ = lambda self, other: (self // other, self % other)
+Var.__rdivmod__ = lambda self, other: (other // self, other % self)
+
+
+# ---------------------------------------------------------------------------
+# Builtins max(a, b) and min(a, b) inside value_and_grad (ties split the cotangent)
+# ---------------------------------------------------------------------------
+def _extreme_builtin(builtin, pair, reduce, name):
+    def extreme(*args, **kwargs):
+        if kwargs or not args:
+            return builtin(*args, **kwargs)
+        if len(args) == 1:
+            a = args[0]
+            if type(a) is Var:        # max(x) over a vector Var: the reduction np.max(x)
+                return reduce(a) if np.ndim(a.value) == 1 else builtin(a)
+            items = a if isinstance(a, (list, tuple)) else list(a)
+        else:
+            items = args
+        if not any(type(i) is Var for i in items) or \
+                any(np.ndim(i.value if type(i) is Var else i) != 0 for i in items):
+            return builtin(items)     # Python's own semantics (and errors)
+        if len(items) == 1:
+            return items[0]
+        if len(items) == 2:
+            return pair(items[0], items[1])
+        return reduce(_build(list(items)))
+
+    extreme.__name__ = extreme.__qualname__ = name
+    extreme.__doc__ = ("builtin %s inside value_and_grad: on scalar Vars it is np.%s (two "
+                       "arguments: np.%simum), so a tie splits the cotangent evenly."
+                       % (name, name, name))
+    return extreme
+
+
+max_builtin = _extreme_builtin(builtins.max, core.UFUNC_OPS[np.maximum], max, "max")
+min_builtin = _extreme_builtin(builtins.min, core.UFUNC_OPS[np.minimum], min, "min")
 
 
 # ---------------------------------------------------------------------------

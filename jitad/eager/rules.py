@@ -6,7 +6,14 @@ positional argument i of ``f(*args) == ans`` given the output adjoint ``g``
 (core._unbroadcast), so rules may return the broadcast shape.  ``save='shapes'``:
 the rule only reads ``.shape``/``.dtype`` of array arguments and never ``ans``.
 The same subset as the compiler: elementwise math, reductions, dot/matmul/outer,
-reshape/transpose/concatenate, indexing reads and writes.
+reshape/transpose/concatenate, indexing reads and writes, and linspace/arange
+(differentiable in their endpoints/start/step, not in their length).
+
+At non-differentiable points the rules follow the compiled mode's convention
+(jitad/rules.py), which is autograd's and JAX's for ties: a max/min reduction
+splits g evenly among the entries equal to the result (per reduced slice);
+maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi;
+abs and fabs give g * sign(x).
 """
 import math
 import operator
@@ -76,6 +83,18 @@ def where(c, x, y):
     return np.where(c, x, y)
 
 
+def norm_(x, axis, keepdims):
+    return np.linalg.norm(x, axis=axis, keepdims=keepdims)
+
+
+def linspace_(start, stop, num, endpoint, dtype, axis):
+    return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, axis=axis)
+
+
+def arange_(start, stop, step, dtype):
+    return np.arange(start, stop, step, dtype=dtype)
+
+
 # ---------------------------------------------------------------------------
 # Helpers used by the rules
 # ---------------------------------------------------------------------------
@@ -112,9 +131,23 @@ def _extreme_mask(x, ans, axis, keepdims):
     return m / np.sum(m, axis=axis, keepdims=True)
 
 
-def _balanced_eq(x, z, y):
-    """d max(x, y)/dx: 1 where x wins, 1/2 at ties."""
-    return (x == z) / (1.0 + (x == y))
+def _wins(x, y, strict):
+    """d max(x, y)/dx (strict: x > y) or d min(x, y)/dx (strict: x < y): 1 where x
+    wins, 1/2 at a tie (the cotangent is split evenly, as in autograd and JAX)."""
+    return strict + 0.5 * (x == y)
+
+
+def _lin_t(num, endpoint):
+    """k / div for the samples of linspace (0 for the single sample of num=1)."""
+    div = num - 1 if endpoint else num
+    k = np.arange(num, dtype=np.float64)
+    return k / div if div > 0 else k * 0.0
+
+
+def _lin_sum(g, t, axis):
+    """sum over the sample axis of g * t: the adjoint of an endpoint of linspace."""
+    c = np.tensordot(t, np.moveaxis(g, axis, 0), axes=(0, 0))
+    return c[()] if c.ndim == 0 else c
 
 
 def _pow_dx(g, x, y):
@@ -172,8 +205,8 @@ def _mm_dy(g, x, y):
 def _dot_dx(g, x, y):
     if np.ndim(x) == 0 or np.ndim(y) == 0:
         return g * y
-    if max(np.ndim(x), np.ndim(y)) > 2:
-        raise NotImplementedError("np.dot with >2-D operands: use np.matmul / @")
+    if max(np.ndim(x), np.ndim(y)) > 2:    # refused when recorded (ops.dot): unreachable
+        raise AssertionError("np.dot with >2-D operands reached the reverse pass")
     return _mm_dx(g, x, y)
 
 
@@ -230,8 +263,8 @@ defvjp(np.power,      lambda g, ans, x, y: _pow_dx(g, x, y), lambda g, ans, x, y
 defvjp(np.mod,        lambda g, ans, x, y: g,          lambda g, ans, x, y: -g * np.floor_divide(x, y))
 defvjp(np.arctan2,    lambda g, ans, y, x: g * x / (x * x + y * y), lambda g, ans, y, x: -g * y / (x * x + y * y))
 defvjp(np.hypot,      lambda g, ans, x, y: g * x / ans, lambda g, ans, x, y: g * y / ans)
-defvjp(np.maximum,    lambda g, ans, x, y: g * _balanced_eq(x, ans, y), lambda g, ans, x, y: g * _balanced_eq(y, ans, x))
-defvjp(np.minimum,    lambda g, ans, x, y: g * _balanced_eq(x, ans, y), lambda g, ans, x, y: g * _balanced_eq(y, ans, x))
+defvjp(np.maximum,    lambda g, ans, x, y: g * _wins(x, y, x > y), lambda g, ans, x, y: g * _wins(y, x, y > x))
+defvjp(np.minimum,    lambda g, ans, x, y: g * _wins(x, y, x < y), lambda g, ans, x, y: g * _wins(y, x, y < x))
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
 defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
 
@@ -240,6 +273,7 @@ defvjp(sum_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keep
 defvjp(mean_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) / _count(x, axis), save="shapes")
 defvjp(max_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
 defvjp(min_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
+defvjp(norm_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * x / _expand(ans, x, axis, keepdims))
 
 # linear algebra
 defvjp(np.dot,        lambda g, ans, x, y: _dot_dx(g, x, y), lambda g, ans, x, y: _dot_dy(g, x, y))
@@ -253,6 +287,14 @@ defvjp_argnum(concatenate, lambda i, g, ans, axis, *xs: _part(g, axis, xs, i - 1
 defvjp(identity,      lambda g, ans, x: g, save="shapes")
 defvjp(copy,          lambda g, ans, x: g, save="shapes")
 defvjp(to_float,      lambda g, ans, x: g, save="shapes")
+
+# creation with differentiable endpoints (the length is not differentiated)
+defvjp(linspace_,     lambda g, ans, start, stop, num, endpoint, dtype, axis: _lin_sum(g, 1.0 - _lin_t(num, endpoint), axis),
+                      lambda g, ans, start, stop, num, endpoint, dtype, axis: _lin_sum(g, _lin_t(num, endpoint), axis),
+                      None, None, None, None, save="shapes")
+defvjp(arange_,       lambda g, ans, start, stop, step, dtype: np.sum(g), None,
+                      lambda g, ans, start, stop, step, dtype: np.dot(g, np.arange(g.shape[0], dtype=g.dtype)),
+                      None, save="shapes")
 
 # indexing: x[idx] (repeated integer indices accumulate) and y[idx] = v
 defvjp(getitem,       lambda g, ans, x, idx: Sparse(x, idx, g), save="shapes")
@@ -277,7 +319,7 @@ defvjp(math.asin,     lambda g, ans, x: g / math.sqrt(1.0 - x * x))
 defvjp(math.acos,     lambda g, ans, x: -g / math.sqrt(1.0 - x * x))
 defvjp(math.atan2,    lambda g, ans, y, x: g * x / (x * x + y * y), lambda g, ans, y, x: -g * y / (x * x + y * y))
 defvjp_argnum(math.hypot, lambda i, g, ans, *xs: g * xs[i] / ans)
-defvjp(math.fabs,     lambda g, ans, x: g * ((x > 0) - (x < 0)))
+defvjp(math.fabs,     lambda g, ans, x: g * np.sign(x))
 defvjp(math.pow,      lambda g, ans, x, y: _mpow_dx(g, x, y), lambda g, ans, x, y: g * ans * (math.log(x) if x > 0 else 0.0))
 
 # zero derivative almost everywhere: computed on values, recorded as constants

@@ -1,0 +1,277 @@
+"""Eager mode refuses what it cannot differentiate with a jitad.JitadError at the user's line.
+
+Each refused function below marks its offending line with ``# ERR: <construct>``.  The
+error must be a JitadError (never a TypeError/NotImplementedError/AttributeError from inside
+jitad), raised while the operation is recorded (the forward call, before any backward pass),
+located at this file and that line, naming the construct, with the source line and a caret.
+The same operations on values that are not differentiated run as plain NumPy.
+"""
+import inspect
+import math
+import re
+import traceback
+
+import numpy as np
+import pytest
+
+import jitad
+from jitad import eager
+from jitad.errors import JitadError
+
+FILE = inspect.getsourcefile(lambda: None)
+
+
+def _marked(fn):
+    """(line number, construct) of the ERR marker inside fn."""
+    lines, first = inspect.getsourcelines(fn)
+    for k, text in enumerate(lines):
+        m = re.search(r"# ERR: (.+)$", text)
+        if m:
+            return first + k, m.group(1).strip()
+    raise AssertionError(f"no ERR marker in {fn.__name__}")
+
+
+# ---------------------------------------------------------------------------
+# functions run through jitad.grad(f, mode="eager"); x is a float vector
+# ---------------------------------------------------------------------------
+def uses_cumsum(x):
+    c = np.cumsum(x * 2.0)  # ERR: np.cumsum
+    return np.sum(c)
+
+
+def uses_sort(x):
+    return np.sum(np.sort(x) * np.arange(3.0))  # ERR: np.sort
+
+
+def uses_inv(x):
+    A = np.outer(x, x) + np.eye(3)
+    return np.sum(np.linalg.inv(A))  # ERR: np.linalg.inv
+
+
+def uses_einsum(x):
+    return np.einsum("i,i->", x, x)  # ERR: np.einsum
+
+
+def uses_cumsum_method(x):
+    y = x * 1.5
+    return y.cumsum()[-1]  # ERR: .cumsum()
+
+
+def uses_prod_method(x):
+    return x.prod()  # ERR: .prod()
+
+
+def sorts_in_place(x):
+    y = x * 1.0
+    y.sort()  # ERR: .sort()
+    return y[0]
+
+
+def reads_flat(x):
+    return x.flat[1]  # ERR: .flat
+
+
+def writes_into_int_array(x):
+    y = np.zeros(3, dtype=np.int64)
+    y[0] = x[1]  # ERR: write into an integer array
+    return np.sum(y) + x[0]
+
+
+def writes_repeated_indices(x):
+    y = np.zeros(3)
+    y[np.array([0, 0])] = x[:2]  # ERR: repeated indices
+    return np.sum(y)
+
+
+def sum_with_initial(x):
+    return np.sum(x, initial=1.0)  # ERR: np.sum(..., initial=...)
+
+
+def dot_of_3d(x):
+    T = np.ones((2, 3, 3)) * x
+    return np.sum(np.dot(T, x))  # ERR: np.dot
+
+
+def ufunc_reduce(x):
+    return np.add.reduce(x * x)  # ERR: np.add.reduce
+
+
+def ufunc_at(x):
+    y = np.zeros(3)
+    np.add.at(y, np.array([0, 0, 1]), x)  # ERR: np.add.at
+    return np.sum(y)
+
+
+def ufunc_with_dtype(x):
+    return np.sum(np.exp(x, dtype=np.float64))  # ERR: np.exp
+
+
+def _helper(v):
+    return np.sum(np.cumprod(v))  # ERR: np.cumprod
+
+
+def calls_a_helper(x):
+    return _helper(x) * 2.0
+
+
+GRAD_CASES = [uses_cumsum, uses_sort, uses_inv, uses_einsum, uses_cumsum_method, uses_prod_method,
+              sorts_in_place, reads_flat, writes_into_int_array, writes_repeated_indices,
+              sum_with_initial, dot_of_3d, ufunc_reduce, ufunc_at, ufunc_with_dtype, _helper]
+
+
+def _check(err, fn, tb):
+    line, construct = _marked(fn)
+    text = str(err)
+    assert isinstance(err, JitadError), type(err)
+    assert construct in text, text
+    assert err.loc is not None and err.loc.filename == FILE, (err.loc, text)
+    assert err.loc.line == line, (err.loc.line, line, text)
+    assert f'File "{FILE}", line {line}' in text
+    src = open(FILE).read().splitlines()[line - 1]
+    assert src.strip() in text
+    assert re.search(r"\n\s*\^+\s*$", text), text
+    assert "Traceback" not in text
+    # the JitadError itself, not wrapped in (or chained to) an internal exception
+    assert err.__cause__ is None and (err.__context__ is None or err.__suppress_context__)
+    # raised while recording the forward call: no backward pass had started
+    frames = [f.name for f in traceback.extract_tb(tb)]
+    assert "backward" not in frames, frames
+
+
+@pytest.mark.parametrize("fn", GRAD_CASES, ids=lambda f: f.__name__)
+def test_refused_at_the_users_line(fn):
+    target = calls_a_helper if fn is _helper else fn
+    x = np.array([0.5, -1.0, 2.0])
+    with pytest.raises(JitadError) as info:
+        jitad.grad(target, mode="eager")(x)
+    _check(info.value, fn, info.tb)
+    # the same through jitad.eager.value_and_grad
+    with pytest.raises(JitadError) as info:
+        eager.value_and_grad(target, (0,))(x)
+    _check(info.value, fn, info.tb)
+
+
+def test_caret_under_the_call():
+    with pytest.raises(JitadError) as info:
+        jitad.grad(uses_cumsum, mode="eager")(np.array([0.5, -1.0, 2.0]))
+    lines = str(info.value).splitlines()
+    src, caret = lines[-2], lines[-1]
+    start = caret.index("^")
+    assert src[start:start + len(caret.strip())] == "np.cumsum(x * 2.0)", (src, caret)
+
+
+# ---------------------------------------------------------------------------
+# the Var API on a plain (undecorated) function
+# ---------------------------------------------------------------------------
+def var_writes_into_leaf(x):
+    x[0] = 2.0  # ERR: write into a leaf
+    return np.sum(x)
+
+
+def var_math_on_grad_var(x):
+    return math.sin(x[0]) + np.sum(x)  # ERR: float()
+
+
+def var_list_to_array(x):
+    return np.sum(np.array([x[0], x[1]]))  # ERR: np.asarray()
+
+
+def var_unsupported_method(x):
+    return x.std()  # ERR: .std()
+
+
+@pytest.mark.parametrize("fn", [var_writes_into_leaf, var_math_on_grad_var, var_list_to_array,
+                                var_unsupported_method], ids=lambda f: f.__name__)
+def test_var_api_refused_at_the_users_line(fn):
+    x = eager.Var(np.array([0.5, -1.0, 2.0]), requires_grad=True)
+    with pytest.raises(JitadError) as info:
+        fn(x)
+    _check(info.value, fn, info.tb)
+
+
+def test_math_and_array_literals_work_under_value_and_grad():
+    # the same functions are differentiable when eager mode runs them (math.* and
+    # np.array are routed to eager versions), except a write into the argument x
+    # itself, which value_and_grad allows on a copy (the caller's array is unchanged)
+    x = np.array([0.5, -1.0, 2.0])
+    g = jitad.grad(var_math_on_grad_var, mode="eager")(x)
+    np.testing.assert_allclose(g, [1.0 + math.cos(0.5), 1.0, 1.0], rtol=1e-12)
+    g = jitad.grad(var_list_to_array, mode="eager")(x)
+    np.testing.assert_allclose(g, [1.0, 1.0, 0.0])
+    g = jitad.grad(var_writes_into_leaf, mode="eager")(x)
+    np.testing.assert_allclose(g, [0.0, 1.0, 1.0])
+    np.testing.assert_array_equal(x, [0.5, -1.0, 2.0])
+
+
+# ---------------------------------------------------------------------------
+# integer arguments, non-scalar outputs
+# ---------------------------------------------------------------------------
+def int_argument(x, n):
+    return x * n
+
+
+def test_integer_argument_is_refused_like_compiled_mode():
+    with pytest.raises(JitadError, match="integer argument") as info:
+        jitad.grad(int_argument, wrt=1, mode="eager")(1.5, 3)
+    assert info.value.loc.filename == FILE
+    assert info.value.loc.line == int_argument.__code__.co_firstlineno
+    assert "'n'" in str(info.value)
+    with pytest.raises(JitadError, match="integer argument"):
+        eager.value_and_grad(lambda v: np.sum(v * 1.0), 0)(np.arange(3))
+    assert jitad.grad(int_argument, wrt=0, mode="eager")(1.5, 3) == 3.0
+
+
+def test_array_output_is_refused():
+    with pytest.raises(JitadError, match="one float output"):
+        jitad.grad(lambda x: x * 2.0, mode="eager")(np.ones(3))
+
+
+# ---------------------------------------------------------------------------
+# what is not differentiated keeps working as plain NumPy
+# ---------------------------------------------------------------------------
+def not_differentiated(x, c, idx):
+    order = np.argsort(x)                       # int result of a Var that requires grad
+    k = int(x[0] > 0.0) + len(x)               # int()/len()/comparisons read values
+    near = np.isclose(x, 0.5)                   # bool result
+    pos = np.searchsorted(np.sort(c), 0.0)      # sort of a constant array
+    cs = np.cumsum(c)                           # cumsum of a constant array
+    cs[0] = x[1]                                # a differentiable write into its result
+    m = c.copy()
+    m.sort()                                    # in-place sort of a constant: on a copy
+    u = c.prod() + np.linalg.det(np.outer(c, c) + np.eye(3)) + c.std()
+    if bool(x[2] > 1.0) and not near[1]:
+        u = u + 1.0
+    mask = (c > 0.0) & ~(c > 5.0)               # bitwise operators on constant Vars
+    w = np.add.reduce(c) + np.maximum.accumulate(c)[-1] + float(np.sum(mask))
+    return (np.sum(x[order] * m) + k * np.sum(cs) + pos + u + w + np.sum(x[idx])
+            + np.sum(np.where(idx > 0, 1.0, 0.0)))
+
+
+def test_plain_numpy_on_values_that_are_not_differentiated():
+    x = np.array([0.5, -1.0, 2.0])
+    c = np.array([3.0, -2.0, 1.0])
+    idx = np.array([2, 2, 0])
+    c0 = c.copy()
+    v, g = jitad.value_and_grad(not_differentiated, wrt=0, mode="eager")(x, c, idx)
+    np.testing.assert_array_equal(c, c0)        # the in-place sort did not reach the caller
+    assert v == pytest.approx(not_differentiated(x.copy(), c.copy(), idx))
+    eps = 1e-6
+    fd = np.array([(not_differentiated(x + eps * e, c.copy(), idx)
+                    - not_differentiated(x - eps * e, c.copy(), idx)) / (2 * eps)
+                   for e in np.eye(3)])
+    np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-7)
+
+
+def test_var_api_plain_numpy_on_constants_and_int_results():
+    c = eager.Var(np.array([3.0, 1.0, 2.0]))                   # a constant Var
+    np.testing.assert_array_equal(np.cumsum(c).value, [3.0, 4.0, 6.0])
+    np.testing.assert_array_equal(c.cumsum().value, [3.0, 4.0, 6.0])
+    assert c.prod() == 6.0 and c.strides == (8,) and c.nbytes == 24
+    x = eager.Var(np.array([3.0, 1.0, 2.0]), requires_grad=True)
+    assert np.argsort(x).tolist() == [1, 2, 0] and x.argmax() == 0
+    assert np.isclose(x, 1.0).tolist() == [False, True, False]
+    assert x.strides == (8,) and x.itemsize == 8
+    with eager.no_grad():                                        # nothing is recorded
+        np.testing.assert_array_equal(np.cumsum(x).value, [3.0, 4.0, 6.0])
+    with pytest.raises(AttributeError):
+        x.no_such_attribute

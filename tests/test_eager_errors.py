@@ -275,3 +275,28 @@ def test_var_api_plain_numpy_on_constants_and_int_results():
         np.testing.assert_array_equal(np.cumsum(x).value, [3.0, 4.0, 6.0])
     with pytest.raises(AttributeError):
         x.no_such_attribute
+
+
+def test_int_and_bool_of_a_var_read_the_value():
+    # fine: a scalar drives control flow / indexing; int() is not differentiated
+    x = eager.Var(np.array([2.7, -1.0]), requires_grad=True)
+    assert int(x[0]) == 2 and bool(x[0] > 1.0) and not bool(x[1] > 0.0)
+    assert np.arange(4.0)[x[0] > 0.0 and 1 or 0] == 1.0
+    # not fine in plain NumPy either: the same exceptions as NumPy's
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(x > 0.0)
+    with pytest.raises(TypeError):
+        int(x)
+
+
+def test_write_of_a_grad_var_into_a_plain_ndarray_names_the_cause():
+    # outside value_and_grad np.zeros is NumPy's: it cannot hold a Var.  NumPy turns the
+    # conversion error into its own ValueError; the JitadError is its cause.
+    x = eager.Var(np.array([0.5, 1.0]), requires_grad=True)
+    y = np.zeros(2)
+    with pytest.raises(ValueError) as info:
+        y[0] = x[0]
+    assert isinstance(info.value.__cause__, JitadError)
+    assert "float()" in str(info.value.__cause__)
+    with pytest.raises(JitadError, match="np.asarray"):
+        y[:] = x

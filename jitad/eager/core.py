@@ -1008,6 +1008,8 @@ class Var:
         # Var has no eager version of (see the module docstring of jitad.eager).
         if name[:1] == "_":
             raise AttributeError(name)
+        if name in Var.__dict__:          # a Var property raised AttributeError: re-raise it
+            return object.__getattribute__(self, name)
         if not hasattr(ndarray, name):
             raise AttributeError("'Var' object has no attribute %r" % name)
         op = ATTR_OPS.get(name)

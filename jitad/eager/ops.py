@@ -122,7 +122,14 @@ _norm = make_op(rules.norm_, "norm")
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """np.linalg.norm with ord=None (2-norm of a vector, Frobenius of a matrix)."""
+    """np.linalg.norm with ord=None (2-norm of a vector, Frobenius of a matrix), and the
+    ord=2 of a vector / ord='fro' of a matrix that equal it; other ords: core._fallback."""
+    if ord is not None:
+        nd = np.ndim(core.unwrap(x))
+        vector = (axis is None and nd == 1) or isinstance(axis, (int, np.integer))
+        matrix = (axis is None and nd == 2) or (isinstance(axis, tuple) and len(axis) == 2)
+        if (ord == 2 and not isinstance(ord, str) and vector) or (ord == "fro" and matrix):
+            ord = None
     if ord is not None:
         return _other_form(np.linalg.norm, "np.linalg.norm(..., ord=...)", (x,),
                            dict(ord=ord, axis=axis, keepdims=keepdims))

@@ -19,6 +19,8 @@ from jitad import eager
 from jitad.errors import JitadError
 
 FILE = inspect.getsourcefile(lambda: None)
+with open(FILE) as _f:
+    SOURCE = _f.read().splitlines()
 
 
 def _marked(fn):
@@ -127,8 +129,7 @@ def _check(err, fn, tb):
     assert err.loc is not None and err.loc.filename == FILE, (err.loc, text)
     assert err.loc.line == line, (err.loc.line, line, text)
     assert f'File "{FILE}", line {line}' in text
-    src = open(FILE).read().splitlines()[line - 1]
-    assert src.strip() in text
+    assert SOURCE[line - 1].strip() in text
     assert re.search(r"\n\s*\^+\s*$", text), text
     assert "Traceback" not in text
     # the JitadError itself, not wrapped in (or chained to) an internal exception

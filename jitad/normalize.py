@@ -705,6 +705,12 @@ def _ast_call(prim, rule, operands):
     return ast.Expression(expr)
 
 
+def _typed(atoms):
+    """The types of an argument list's constants: `x ** 2` and `x ** 2.0` (equal as `Const`s)
+    are different computations (int and float results)."""
+    return tuple(type(a.value) if isinstance(a, Const) else None for a in atoms)
+
+
 def eliminate_common_temps(body, temps):
     """`t2 = op(args)` computed again in the same block, with nothing in between writing
     `args` (or an array they index), becomes a use of the first temporary: `U[u]` read twice
@@ -732,7 +738,7 @@ def eliminate_common_temps(body, temps):
                 s.args = tuple(atom(a) for a in s.args)
                 pure = s.op != "call" and len(s.targets) == 1 and (
                     s.op in ("getitem", "dim", "shape_of") or s.op in rules.RULES)
-                key = (s.op, s.args, tuple(sorted(s.statics.items()))) if pure else None
+                key = (s.op, s.args, _typed(s.args), tuple(sorted(s.statics.items()))) if pure else None
                 if key is not None and key in avail and s.target in single:
                     rename[s.target] = avail[key]
                     continue

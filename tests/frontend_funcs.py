@@ -400,3 +400,7 @@ def tie_builtin_max(a, b):
 
 def tie_builtin_min(a, b):
     return min(a, b) * 3.0
+
+
+def int_and_float_constants(x, n):
+    return x * (n + 1) + x * (n + 1.0) + x ** 2 + x ** 2.0

@@ -358,3 +358,10 @@ def test_ties_of_builtin_max_min(fn):
     assert compiled_grads(fn, (1.5, 1.5), (0, 1)) == (1.5, 1.5)
     check_fd(fn, (1.5, 0.5), (0, 1))
     check_fd(fn, (0.5, 1.5), (0, 1))
+
+
+def test_equal_int_and_float_constants_are_not_one_computation():
+    src = jitad.source(ff.int_and_float_constants, "monadic")
+    assert "add(n, 1)" in src and "add(n, 1.0)" in src, src
+    assert "pow(x, 2)" in src and "pow(x, 2.0)" in src, src
+    check_fd(ff.int_and_float_constants, (0.7, 3), (0,))

@@ -23,6 +23,7 @@ from collections import Counter
 
 from . import activity, ir, rules
 from .bounds import Bounds
+from .flow import Flow
 from . import pyast as P
 from .errors import UnsupportedError
 from .ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
@@ -87,6 +88,7 @@ class Analysis:
         self.uses = {}       # var -> list of path
         self.parent = {}     # id(block) -> (path)
         self.top_first = {}  # var -> the first site if it is a top-level bind before any other
+        self.loop_blocks = set()   # ids of loop bodies (and while conditions)
         body = spec.ir.body
         self.root = body
         for p in spec.ir.params:
@@ -98,20 +100,13 @@ class Analysis:
         self._fix()
 
     def _check_aliasing(self):
-        """Refuse `y[i] = v` that an alias of y (u = y, a view y[k], y.T, y.reshape) could
-        observe: the adjoint treats u as a value copied before the write, which would be a
-        silently wrong gradient. A fresh `y = ...` between the alias and the write is fine."""
+        """Refuse `y[i] = v` that an alias of y (u = y, a view y[k], y.T, y.reshape, a helper's
+        view) could observe -- some run makes the alias, writes, then reads the alias without
+        making it again: the adjoint treats u as a value copied before the write, which would
+        be a silently wrong gradient. A fresh `y = ...` between the alias and the write, or
+        the alias made again between the write and the read, is fine (`flow` decides)."""
         from .normalize import _fresh
-        parents = {}   # id(stmt) -> list of (block, index) from the root
-
-        def scan(block, trail, loops):
-            for k, s in enumerate(block):
-                parents[id(s)] = (trail + [(block, k)], loops)
-                for sub, is_loop in _children(s):
-                    scan(sub, trail + [(block, k)], loops + ([id(sub)] if is_loop else []))
-        scan(self.root, [], [])
         stmts = list(ir.walk(self.root))
-        order = {id(s): n for n, s in enumerate(stmts)}
         for s in stmts:
             # `y += e` on an array updates y's buffer in Python; jitad computes a new array,
             # which is the same only if nothing else refers to y's buffer
@@ -126,10 +121,13 @@ class Analysis:
                         f"; write {y} = {y} {_OPS.get(s.op, s.op)} ... (or copy it first)", s.loc,
                         "in-place update of a shared array")
         writes = [s for s in stmts if isinstance(s, SetItem)]
-
-        def readers(name):
-            return [s for s in stmts if name in self._stmt_reads(s)]
-
+        if not writes:
+            return
+        flow = Flow(self.root)
+        defs = {}
+        for s in stmts:
+            for t in ir.writes(s):
+                defs.setdefault(t, []).append(s)
         for w in writes:
             y = w.array
             # aliases of y, transitively (u = y, v = u[1:], ...)
@@ -141,53 +139,20 @@ class Analysis:
                             and s.target != y and s not in aliases:
                         aliases.append(s)
                         frontier.append(s.target)
+            # a fresh `y = ...` after the alias was made points y at another buffer
+            rebinds = [s for s in defs.get(y, []) if isinstance(s, Bind) and _fresh(s)]
             for a in aliases:
-                ta, la = parents[id(a)]
-                tw, lw = parents[id(w)]
-                shared_loop = set(la) & set(lw)
-                after = order[id(w)] > order[id(a)]
-                if not after and not shared_loop:
+                # the write changes what the alias shows when some run makes the alias, then
+                # writes (y not rebound in between), then reads the alias (not made again)
+                if not flow.reaches(a, w, avoid=rebinds):
                     continue
-                # harmless unless the alias is read where the write can already have happened
-                if not any(self._read_after_write(r, w, a, parents, order)
-                           for r in readers(a.target) if id(r) in parents):
-                    continue
-                # the deepest block holding both: a fresh `y = ...` there, on the way from the
-                # alias to the write, ends the alias
-                k = 0
-                while k < min(len(ta), len(tw)) and ta[k][0] is tw[k][0] and ta[k][1] == tw[k][1]:
-                    k += 1
-                block = tw[k][0] if k < len(tw) else None
-                ia = ta[k][1] if k < len(ta) and ta[k][0] is block else -1
-                iw = tw[k][1] if k < len(tw) else -1
-                fresh_at = [i for i, s in enumerate(block or []) if isinstance(s, Bind)
-                            and y in s.targets and _fresh(s)]
-                if after:
-                    ok = any(ia < i < iw for i in fresh_at)
-                else:
-                    ok = any(i < iw for i in fresh_at) or any(i > ia for i in fresh_at)
-                if not ok:
+                if any(flow.reaches(w, r, avoid=defs.get(a.target, []))
+                       for r in stmts if a.target in self._stmt_reads(r)):
                     raise UnsupportedError(
                         f"this write into '{y}' would also change '{a.targets[0]}', an alias of it "
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
                         f"an alias — make a copy there ({a.targets[0]} = {y}.copy())", w.loc,
                         "write through an alias")
-
-    @staticmethod
-    def _read_after_write(r, w, a, parents, order):
-        """Can `r` (a read of alias a) run after the write `w` without `a` running again?"""
-        if order[id(r)] > order[id(w)]:
-            return True
-        lr, lw = parents[id(r)][1], parents[id(w)][1]
-        common = [lid for lid in lr if lid in lw]
-        if not common:
-            return False
-        body = common[-1]  # next iteration of the innermost loop holding both
-        ta, tr = parents[id(a)][0], parents[id(r)][0]
-        ia = [k for blk, k in ta if id(blk) == body]
-        ir_ = [k for blk, k in tr if id(blk) == body]
-        a_top = ta and id(ta[-1][0]) == body
-        return not (a_top and ia and ir_ and ia[0] < ir_[0])
 
     def _makes_alias(self, s):
         if s.op == "copy":
@@ -212,9 +177,11 @@ class Analysis:
                 self._scan(s.body, path + (id(s.body),), depth)
                 self._scan(s.orelse, path + (id(s.orelse),), depth)
             elif isinstance(s, While):
+                self.loop_blocks |= {id(s.cond), id(s.body)}
                 self._scan(s.cond, path + (id(s.cond),), depth + 1)
                 self._scan(s.body, path + (id(s.body),), depth + 1)
             elif isinstance(s, For):
+                self.loop_blocks.add(id(s.body))
                 self.sites.setdefault(s.var, []).append((s, depth + 1, path + (id(s.body),)))
                 self._scan(s.body, path + (id(s.body),), depth + 1)
 
@@ -359,6 +326,17 @@ class Analysis:
             common = common[:k]
         return common[-1]
 
+    def runs_once_first(self, s, v):
+        """Whether `s` is the first assignment of `v` and runs once per run of the block that
+        owns v's adjoint (no loop between them): then no older value of v exists whose
+        adjoint the sweep could still reach, and d_v needs no reset after s."""
+        first, _, path = self.sites[v][0]
+        if first is not s:
+            return False
+        owner = self.owner(v)
+        below = path[path.index(owner) + 1:] if owner in path else path
+        return not any(b in self.loop_blocks for b in below)
+
     def needs_dummy(self, v):
         """A pushed or array-adjointed variable that may be read before it is first assigned."""
         if v in self.spec.ir.params:
@@ -398,16 +376,6 @@ def _fresh_expr(e):
 
 
 _OPS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "pow": "**", "matmul": "@"}
-
-
-def _children(s):
-    if isinstance(s, If):
-        return [(s.body, False), (s.orelse, False)]
-    if isinstance(s, While):
-        return [(s.cond, True), (s.body, True)]
-    if isinstance(s, For):
-        return [(s.body, True)]
-    return []
 
 
 def _definitely_assigned(v, block):
@@ -920,7 +888,7 @@ class Reverse:
         out += self.contributions(s, g, y, rule, skip=passthrough)
         for x in s.targets:
             if x in self.A.active and x not in aliased and x != passthrough and self.needs_reset(x) \
-                    and self.A.sites[x][0][0] is not s:
+                    and not self.A.runs_once_first(s, x):
                 out.append(P.assign(self.d(x), self.zero(x)))
         return out if len(out) > 1 else []
 

@@ -204,3 +204,56 @@ def fresh_from_helper(w, st):
     r = scale_row(s[0], w)       # a new array: the write below cannot change it
     s[0] = w * 3.0
     return np.sum(r * w) + np.sum(s * s)
+
+
+# -- writes an alias may observe: decided on the control-flow graph ------------------------
+def dead_view_around_loop(x):       # the row view is dead before the next iteration's write
+    S = np.zeros((3, 4))
+    for i in range(2):
+        S[2] += x
+        u = np.sin(S[i])
+    return np.sum(S) + np.sum(u)
+
+
+def view_made_before_loop(x):       # r is read after the loop's write changed it
+    S = np.zeros((3, 4))
+    r = S[1]
+    t = 0.0
+    for i in range(2):
+        S[1] += x
+        t = np.sum(r * x)
+    return t
+
+
+def view_rebound_before_write(x):   # S points at another buffer before the write
+    S = np.zeros(4)
+    r = S[1:]
+    S = np.ones(4)
+    S[1] = x[0]
+    return np.sum(r * x[1:]) + np.sum(S * x)
+
+
+def view_read_next_iteration(x):    # r from the last iteration, after this one's write
+    S = np.zeros((3, 4))
+    t = 0.0
+    for i in range(3):
+        if i > 0:
+            t += np.sum(r * x)
+        r = S[0]
+        S[0] = x * i
+    return t + np.sum(S)
+
+
+def loop_local_read_after_loop(x):
+    for j in range(3):
+        t = x[j] * 2.0
+    return t
+
+
+def loop_local_nested(x):
+    s = 0.0
+    for i in range(2):
+        for j in range(3):
+            t = x[j] * x[i]
+        s += t * x[i]
+    return s

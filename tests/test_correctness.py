@@ -198,3 +198,19 @@ def test_a_write_seen_through_a_helpers_view_is_refused():
         jitad.grad(cf.alias_through_helper, wrt=(0, 1))(w, st)
     assert "s[0] = w * 3.0" in info.value.loc.source_line()
     check(cf.fresh_from_helper, (w, st), wrt=(0, 1))
+
+
+def test_writes_an_alias_observes_are_decided_on_the_flow_graph():
+    x = np.array([0.5, -0.25, 0.75, 1.0])
+    check(cf.dead_view_around_loop, (x,))
+    check(cf.view_rebound_before_write, (x,))
+    for fn in (cf.view_made_before_loop, cf.view_read_next_iteration):
+        with pytest.raises(jitad.JitadError, match="alias"):
+            jitad.grad(fn)(x)
+
+
+def test_a_loop_local_read_after_its_loop():
+    # the adjoint of t reaches only the last iteration's assignment
+    x = np.array([0.1, 0.2, 0.3])
+    assert np.allclose(check(cf.loop_local_read_after_loop, (x,)), [0.0, 0.0, 2.0])
+    check(cf.loop_local_nested, (x,))

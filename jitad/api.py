@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import sys
 import threading
 from dataclasses import dataclass, field
 
@@ -177,11 +178,20 @@ class Differentiable:
         self._specs.clear()
 
     def __call__(self, *args):
+        if any(_is_eager_var(a) for a in args):
+            # recording for eager mode (`y = f(Var(...)); y.backward()`): run the plain function
+            from .eager import eager_function
+            return eager_function(self.__jitad_function__)(*args)
         comp = self.specialize(args)
         return comp.run(comp.gen.primal, args)
 
     def __repr__(self):
         return f"<jitad.differentiable {self.__jitad_function__.__qualname__}>"
+
+
+def _is_eager_var(a) -> bool:
+    eager = sys.modules.get("jitad.eager.core")      # no Var can exist before eager is imported
+    return eager is not None and isinstance(a, eager.Var)
 
 
 def _quick_key(args):

@@ -257,3 +257,12 @@ def loop_local_nested(x):
             t = x[j] * x[i]
         s += t * x[i]
     return s
+
+
+def loop_variable_reused(x, X):     # two loops assign `row`: each iteration resets its adjoint
+    s = 0.0
+    for row in X:
+        s += np.sum(row) * x
+    for row in X:
+        s = s + row[1]
+    return s

@@ -214,3 +214,18 @@ def test_a_loop_local_read_after_its_loop():
     x = np.array([0.1, 0.2, 0.3])
     assert np.allclose(check(cf.loop_local_read_after_loop, (x,)), [0.0, 0.0, 2.0])
     check(cf.loop_local_nested, (x,))
+
+
+def test_a_loop_variable_reused_by_two_loops():
+    X = np.arange(6.0).reshape(2, 3) / 7 + 0.1
+    g = check(cf.loop_variable_reused, (1.5, X), wrt=(0, 1))
+    assert np.allclose(g[1], [[1.5, 2.5, 1.5], [1.5, 2.5, 1.5]])
+
+
+def test_a_decorated_function_called_with_an_eager_var_records_eagerly():
+    from jitad import eager
+    f = jitad.differentiable(cf.cube_plain)
+    x = eager.Var(np.array([1.0, 2.0]), requires_grad=True)
+    y = f(x)
+    y.backward(np.ones(2))
+    assert np.allclose(x.grad, 3.0 * np.array([1.0, 2.0]) ** 2)

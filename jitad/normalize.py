@@ -354,13 +354,23 @@ class Normalizer:
                 a = self.expr(node.left, hint)
                 b = self.expr(node.comparators[0], hint)
                 return self.bind(node, dest(_CMP[type(node.ops[0])]), _CMP[type(node.ops[0])], (a, b))
-            # a < b < c  ->  (a < b) and (b < c), b evaluated once
+            # a < b < c  ->  (a < b) and (b < c): as in Python, each operand is evaluated
+            # once, and only if the comparisons before it held (b goes to a temporary)
             parts, left = [], node.left
-            for op, right in zip(node.ops, node.comparators):
-                parts.append(gast.Compare(left, [op], [right]))
-                gast.copy_location(parts[-1], node)
+            for k, (op, right) in enumerate(zip(node.ops, node.comparators)):
+                right_eval = right
+                if k < len(node.ops) - 1 and not _simple(right):
+                    t = self.namer.fresh(f"{hint}_cmp")
+                    self.locals.add(t)
+                    right_eval = gast.copy_location(
+                        gast.NamedExpr(gast.Name(t, gast.Store(), None, None), right), right)
+                    right = gast.copy_location(gast.Name(t, gast.Load(), None, None), right)
+                parts.append(gast.copy_location(gast.Compare(left, [op], [right_eval]), node))
                 left = right
             return self.expr(gast.copy_location(gast.BoolOp(gast.And(), parts), node), hint, into)
+        if isinstance(node, gast.NamedExpr):  # only from the chained comparisons above
+            self.expr_into(node.value, node.target.id)
+            return Var(node.target.id)
         if isinstance(node, gast.BoolOp):
             return self.boolop(node, hint, into)
         if isinstance(node, gast.IfExp):
@@ -665,6 +675,13 @@ def _stored_names(stmts) -> set:
     """Names the statements assign (at any depth)."""
     return {n.id for s in stmts for n in gast.walk(s)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _simple(node) -> bool:
+    """A name or a constant: evaluating it twice costs nothing."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+        node = node.operand
+    return isinstance(node, (gast.Name, gast.Constant))
 
 
 def _is_boolean(node) -> bool:

@@ -404,3 +404,15 @@ def tie_builtin_min(a, b):
 
 def int_and_float_constants(x, n):
     return x * (n + 1) + x * (n + 1.0) + x ** 2 + x ** 2.0
+
+
+def chain_calls(x, v):
+    if 0.0 < helper_sin(x) < np.sum(v * x) < 3.0:
+        return x * 2.0
+    return x * x
+
+
+def chain_guarded_index(x, v, i):
+    if i < 3 < v.shape[0] + 0 * v[i]:
+        return x * v[i]
+    return x

@@ -180,9 +180,18 @@ def test_library_or_user_code():
     (ff.chain_constant, (0.5,), (0,)),
     (ff.chain_constant_while, (0.7,), (0,)),
     (ff.chain_mixed, (0.7, np.array([0.5, -1.0, 1.7])), (0, 1)),
+    (ff.chain_calls, (0.3, np.array([0.5, 1.0, 2.0])), (0, 1)),
+    (ff.chain_calls, (1.3, np.array([0.5, 1.0, 2.0])), (0, 1)),
+    (ff.chain_guarded_index, (0.3, np.array([0.5, 1.0, 2.0]), 7), (0,)),
+    (ff.chain_guarded_index, (0.3, np.ones(5), 1), (0, 1)),
 ], ids=lambda c: getattr(c, "__name__", None) or str(c))
 def test_chained_comparisons(fn, args, wrt):
     check_fd(fn, args, wrt)
+
+
+def test_chained_comparison_evaluates_each_operand_once():
+    src = jitad.source(ff.chain_calls, "monadic")
+    assert src.count("helper_sin(x)") == 1 and src.count("sum(") == 1, src
 
 
 # ------------------------------------------------------------------ 4. defvjp

@@ -1089,7 +1089,7 @@ class Reverse:
     def split_functions(self, names, first, rev, value, grads):
         """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value, saved)` and
         `g_bwd(args, saved, d_out) -> grads`, `saved` being every local the adjoint reads that
-        the forward assigned (tapes, their tops, last values). A caller that calls g once keeps
+        the forward assigned (tapes, their tops, last values -- of reassigned parameters too). A caller that calls g once keeps
         `saved` instead of running g's forward again inside its adjoint."""
         f = self.spec.ir
         stored = {n.id for st in first for n in ast.walk(st) if isinstance(n, ast.Name)
@@ -1099,7 +1099,9 @@ class Reverse:
                 and isinstance(n.ctx, ast.Load)}
         used |= {st.target.id for r in rev for st in ast.walk(r)
                  if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name)}
-        live = sorted((stored & used) - set(f.params) - loops, key=lambda n: (not n.startswith("tape"), n))
+        # a parameter the forward reassigns is saved too: the adjoint starts from its last value,
+        # and g_bwd gets the caller's (the value on entry)
+        live = sorted((stored & used) - loops, key=lambda n: (not n.startswith("tape"), n))
         saved = self.namer.fresh("saved")
         pack = ast.Tuple([P.name(n) for n in live], ast.Load())
         fwd = _fdef(names[0], f.params, first + [ast.Return(ast.Tuple([value, pack], ast.Load()))])

@@ -147,10 +147,6 @@ def _poisson_args():
     return (0.3 * rng.normal(size=3), 0.2, X, y)
 
 
-def xfail9(reason):
-    return pytest.mark.xfail(strict=True, reason=f"issue 9: {reason}")
-
-
 # (id, function, args factory, wrt, autograd expressible, rtol, atol, marks)
 CASES = [
     ("gmm", mf.gmm_objective, _gmm_args, (0, 1, 2), False, 1e-6, 1e-7, ()),
@@ -166,10 +162,7 @@ CASES = [
     ("black_scholes", mf.black_scholes_call, lambda: (100.0, 95.0, 0.5, 0.03, 0.25),
      (0, 1, 2, 3, 4), True, 1e-6, 1e-8, ()),
     ("black_scholes_otm", mf.black_scholes_call, lambda: (80.0, 120.0, 0.25, 0.01, 0.2),
-     (0, 1, 2, 3, 4), True, 1e-6, 1e-10,
-     xfail9("erf_approx reassigns its parameter (x = -x for x < 0) and norm_cdf calls it "
-            "outside a loop: the split helper's bwd reads the entry value of x; wrong "
-            "gradient, no error")),
+     (0, 1, 2, 3, 4), True, 1e-6, 1e-10, ()),
     ("gp_rbf_cholesky", mf.gp_nll, _gp_args, (0, 1, 2, 3), False, 1e-6, 1e-8, ()),
     ("ode_rk4", mf.ode_rk4_loss, _rk4_args, (0, 1), False, 1e-6, 1e-9, ()),
     ("ode_euler", mf.ode_euler_loss, lambda: (2.0, 1.0, 0.05, 30), (0, 1, 2), True, 1e-7, 1e-9, ()),
@@ -262,9 +255,6 @@ def array_param_reassigned(v):
     return _double_sumsq(v) + 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: a helper called outside a loop that reassigns "
-                   "its parameter: its bwd gets the caller's argument (the entry value) where "
-                   "the adjoint needs the reassigned value; wrong gradient, no error (since da0f19d)")
 @pytest.mark.parametrize("fn,arg", [
     (param_reassigned_in_if, -0.7),
     (param_reassigned, -0.7),

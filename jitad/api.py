@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import backend as be
-from . import codegen, monadic
+from . import codegen, monadic, rules
 from .capture import capture, first_changed
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
@@ -39,14 +39,14 @@ def frontend(fn):
 
 
 def _frontend(fn):
-    f = _FRONTEND.get(fn)
-    if f is None:
-        from . import extend
-        extend.load_plugins()
+    from . import extend
+    extend.load_plugins()
+    version, f = _FRONTEND.get(fn, (None, None))
+    if version != rules.VERSION:      # a rule registered since (defvjp) may change the IR
         cap = capture(fn)
         fence(cap)
         f = normalize(cap)
-        _FRONTEND[fn] = f
+        _FRONTEND[fn] = (rules.VERSION, f)
     return copy.deepcopy(f, {id(f.captured): f.captured})
 
 
@@ -62,11 +62,13 @@ class Compiled:
     epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
     captured: tuple = ()    # every transformed function's capture (free names it read)
     watch: tuple = ()       # their free names, flat (see capture.first_changed)
+    rules_version: int = -1  # rules.VERSION it was generated under
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
-        value than when this was generated (its constants are inlined in the code)."""
-        return first_changed(self.watch) is not None
+        value than when this was generated (its constants are inlined in the code), or a
+        derivative rule was registered since (`defvjp`)."""
+        return self.rules_version != rules.VERSION or first_changed(self.watch) is not None
 
     def fn(self, name):
         return getattr(self.module, name)
@@ -169,7 +171,8 @@ class Differentiable:
         module = be.load(gen, self.backend)
         captured = tuple(sp.ir.captured for sp in prog.order)
         return Compiled(gen, module, self.backend, argtys, wrt, captured=captured,
-                        watch=tuple(w for c in captured for w in c.watch()))
+                        watch=tuple(w for c in captured for w in c.watch()),
+                        rules_version=rules.VERSION)
 
     def forget(self, comp: Compiled):
         """Drop every specialization and front-end result that read a changed free name."""

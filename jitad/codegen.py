@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from . import ir
 from . import pyast as P
 from .fuse import fuse
+from .normalize import reserved_names
 from .reverse import Reverse, callee_wrt, split_callees
 from .typeinfer import Ty
 
@@ -44,6 +45,7 @@ class Generated:
     accumulate: str | None = None
     apply: str | None = None
     buffers: list = field(default_factory=list)   # (kind "acc"|"marks"|"rows", param, name)
+    wrt_params: list = field(default_factory=list)  # the differentiated parameters' IR names
 
 
 def _locals(spec):
@@ -60,9 +62,11 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         taken |= _locals(spec)
     fnames, vjp_names, used = {}, {}, set()
 
+    reserved = reserved_names()     # module globals the generated code reads (np, rt, max ...)
+
     def unique(base):
         n, k = base, 1
-        while n in taken or n in used or n in ("np", "math", "rt"):
+        while n in taken or n in used or n in reserved:
             n = f"{base}_{k}"
             k += 1
         used.add(n)
@@ -92,7 +96,8 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
     out_tys = entry.out or ()
     scalar = len(out_tys) == 1 and isinstance(out_tys[0], Ty) and out_tys[0].ndim == 0 \
         and out_tys[0].is_float
-    gen = Generated("", fnames[key_entry], scalar_output=scalar, out_types=out_tys)
+    gen = Generated("", fnames[key_entry], scalar_output=scalar, out_types=out_tys,
+                    wrt_params=[entry.ir.params[i] for i in wrt])
     if want_vjp:
         for spec in prog.order:
             k = (id(spec.fn), spec.argtys)

@@ -214,3 +214,8 @@ class Function:
     loc: Loc
     captured: object = None
     callees: dict = field(default_factory=dict)  # id(fn) -> python function
+    renamed: dict = field(default_factory=dict)  # a renamed local -> the user's name for it
+
+    def user_name(self, name: str) -> str:
+        """How the user wrote a variable (`rt_1` -> `rt`), for messages."""
+        return self.renamed.get(name, name)

@@ -144,10 +144,8 @@ class Normalizer:
         body = Structurer(self).lower_function(body)
         body = eliminate_common_temps(body, self.temps)
         self.check_writes(body)
-        f = ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
-                        self.cap, self.callees)
-        f.renamed = dict(self.renamed)  # generated name -> the user's, for messages
-        return f
+        return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
+                           self.cap, self.callees, dict(self.renamed))
 
     def stmt(self, node):
         loc = self.cap.loc(node)

@@ -115,10 +115,11 @@ class Analysis:
                 shared = y in self.spec.ir.params or any(
                     isinstance(b, Bind) and not _fresh(b) for b, _, _ in self.sites.get(y, []))
                 if shared:
+                    u, op = self.spec.ir.user_name(y), _OPS.get(s.op, s.op)
                     raise UnsupportedError(
-                        f"'{y} {_OPS.get(s.op, s.op)}= ...' would update, in place, an array that "
+                        f"'{u} {op}= ...' would update, in place, an array that "
                         f"{'is an argument' if y in self.spec.ir.params else 'may be shared with another variable'}"
-                        f"; write {y} = {y} {_OPS.get(s.op, s.op)} ... (or copy it first)", s.loc,
+                        f"; write {u} = {u} {op} ... (or copy it first)", s.loc,
                         "in-place update of a shared array")
         writes = [s for s in stmts if isinstance(s, SetItem)]
         if not writes:
@@ -148,10 +149,11 @@ class Analysis:
                     continue
                 if any(flow.reaches(w, r, avoid=defs.get(a.target, []))
                        for r in stmts if a.target in self._stmt_reads(r)):
+                    u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(a.target)
                     raise UnsupportedError(
-                        f"this write into '{y}' would also change '{a.targets[0]}', an alias of it "
+                        f"this write into '{u}' would also change '{v}', an alias of it "
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
-                        f"an alias — make a copy there ({a.targets[0]} = {y}.copy())", w.loc,
+                        f"an alias — make a copy there ({v} = {u}.copy())", w.loc,
                         "write through an alias")
 
     def _makes_alias(self, s):

@@ -165,7 +165,8 @@ class Inferer:
             return
         if isinstance(old, TupleTy) or isinstance(ty, TupleTy) or old.ndim != ty.ndim:
             raise UnsupportedError(
-                f"'{name}' is {old} in one place and {ty} here; a variable must keep one rank",
+                f"'{self.spec.ir.user_name(name)}' is {old} in one place and {ty} here; a "
+                "variable must keep one rank",
                 loc, "type change")
         new = Ty(promote(old, ty), old.ndim)
         if new != old:

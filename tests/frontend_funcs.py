@@ -416,3 +416,12 @@ def chain_guarded_index(x, v, i):
     if i < 3 < v.shape[0] + 0 * v[i]:
         return x * v[i]
     return x
+
+
+def fit_loss(order, k, u, i):
+    """A loss for fit whose parameters are named like the epoch loop's locals."""
+    return np.sum(order[u] * k[i]) ** 2 * 0.5 + 0.01 * np.sum(k * k)
+
+
+def fe_later(x):
+    return fe_scaled(x) * 1.0

@@ -374,3 +374,38 @@ def test_equal_int_and_float_constants_are_not_one_computation():
     assert "add(n, 1)" in src and "add(n, 1.0)" in src, src
     assert "pow(x, 2)" in src and "pow(x, 2.0)" in src, src
     check_fd(ff.int_and_float_constants, (0.7, 3), (0,))
+
+
+# ------------------------------------------------------------------ names in fit and codegen
+@pytest.mark.parametrize("accumulate", [1, 2])
+def test_fit_with_parameters_named_like_the_epoch_loops_locals(accumulate):
+    rng = np.random.default_rng(3)
+    order, k = rng.normal(size=(4, 3)), rng.normal(size=(5, 3))
+    users, items = np.array([0, 1, 2, 3]), np.array([4, 3, 2, 1])
+    step = jitad.train_step(ff.fit_loss, wrt=("order", "k"), optimizer=jitad.optim.SGD(lr=0.1))
+    ref = [order.copy(), k.copy()]
+    jitad.fit(step, (order, k), data=(users, items), epochs=1, shuffle=False, progress=False,
+              accumulate=accumulate)
+    for start in range(0, 4, accumulate):
+        total = [np.zeros_like(r) for r in ref]
+        for s in range(start, start + accumulate):
+            g = central_fd(ff.fit_loss, (*ref, users[s], items[s]), (0, 1), eps=1e-5, order=4)
+            total = [t + gi for t, gi in zip(total, g)]
+        ref = [r - 0.1 * t for r, t in zip(ref, total)]
+    np.testing.assert_allclose(order, ref[0], rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(k, ref[1], rtol=1e-7, atol=1e-9)
+
+
+def test_a_helper_named_like_a_builtin():
+    v = np.array([-1.0, 2.0])
+    from . import shadow_funcs
+    (gx, gv) = compiled_grads(shadow_funcs.calls_user_max, (1.5, v), (0, 1))
+    assert gx == pytest.approx(3.0)
+    np.testing.assert_allclose(gv, np.sign(v))
+
+
+def test_a_rule_defined_after_first_use_takes_effect(rule_table):
+    (g,) = compiled_grads(ff.fe_later, (0.5,), (0,))
+    assert g == pytest.approx(1.0)                  # transformed as a helper: 2x
+    jitad.defvjp(ff.fe_scaled, x="6.0 * g * x")     # now a primitive with a scaled rule
+    assert jitad.grad(ff.fe_later)(0.5) == pytest.approx(3.0)

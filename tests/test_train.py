@@ -275,7 +275,7 @@ def test_fit_accumulates_row_sparse_gradients_in_rows_only(opt):
     # the compiled epoch ran (it calls f_accumulate and f_apply; loaded from Numba's disk cache
     # the callees' own dispatchers stay unused, so ask the epoch loop)
     epoch_fn, epoch_gen = comp.epochs[(3, None, 3)]
-    assert len(epoch_fn.signatures) == 1 and "accumulate(U, V, data0[k]" in epoch_gen.source
+    assert len(epoch_fn.signatures) == 1 and "accumulate(param0, param1, data0[k]" in epoch_gen.source
     acc_src = comp.gen.functions[comp.gen.accumulate]
     assert "np.zeros_like" not in acc_src and "acc_V[j, k] = acc_V[j, k] + d_V_at_1" in acc_src
     # two threads, each with its own buffers, run the same code (Hogwild over accumulated rows)

@@ -1,0 +1,1481 @@
+"""Differential fuzzer: random programs of jitad's language, checked three ways.
+
+What it takes
+-------------
+* A seed.  ``generate(seed, size, without)`` builds, from a ``random.Random`` seeded with
+  those three alone, one Python module in jitad's supported subset (docs/language.md):
+  zero to two helper functions and
+  ``f(x, M, w, n)`` with ``x`` a float vector of length ``L``, ``M`` a float ``R x L`` matrix,
+  ``w`` a float and ``n`` an int loop bound in ``1..R``.  The module also defines
+  ``fuzz_args()`` (the arguments, as literals) and ``WRT`` (the differentiated arguments), so a
+  program file is self-contained: it reproduces from its text alone.
+* A program file.  ``check_file(path)`` imports it (jitad reads source with
+  ``inspect.getsource``, so programs always live in real files) and runs
+
+  1. the plain Python function (the reference value);
+  2. ``jitad.value_and_grad(f, wrt=WRT)`` (compiled) and the same with ``mode="eager"``;
+  3. central finite differences at two step sizes.
+
+  ``backend="python"`` runs the compiled mode's generated source without Numba: the same
+  adjoint without a second of compilation per program, for fast screening and minimizing.
+* A failing program file.  ``minimize(source, ...)`` deletes statements, unwraps compound
+  statements and replaces operations by their operands while the failure keeps its
+  signature (class and which mode is wrong), so a reproducer is a few lines.
+
+What it guarantees
+------------------
+* Every outcome is one of ``ok``, ``refused`` (a ``JitadError`` in both modes), ``disagree``
+  (a value, gradient or input array differs beyond tolerance), ``crash`` (any other exception
+  in either mode, or a ``JitadError`` in one mode only) or ``skipped`` (the program is not
+  checkable at this point: non-finite or huge values, finite differences that disagree across
+  step sizes, i.e. a branch decision or kink within a step of the point).
+* Compiled and eager gradients are compared with each other regardless of finite differences;
+  finite differences decide which mode is wrong when both can be trusted.
+* The caller's arrays are compared bit for bit after each gradient call.
+* The generator is deterministic: the same seed, size and ``without`` give the same text on
+  every machine.  ``without`` leaves constructs out (``FEATURES``), to look past an open bug.
+
+Invariants of the generated programs (what the generator maintains, not what jitad checks)
+------------------------------------------------------------------------------------------
+* Every name is assigned before it is read on every path: a name declared inside a block is
+  only read later in that block.  A variable keeps one kind (float, vector, matrix).
+* Arrays are only written when the function created them (``np.zeros``, ``.copy()``, array
+  arithmetic), never through a view or an alias; arguments are never written.
+* Every index is in bounds: loop variables carry their largest value and are reduced ``% dim``
+  when they could exceed it.  Loops run at most a handful of times; ``while`` loops carry a
+  counter that is incremented first in the body, so ``continue`` cannot loop forever.
+* Values stay bounded: each expression carries a magnitude estimate and is squashed
+  (``tanh``/``sin``/``atan``) past ``CAP``; a variable updated inside a loop it was declared
+  outside of is updated only by bounded forms (``t = tanh(...)``, ``t += tanh(...)``, a convex
+  mix, a scale by a factor below one), so nothing grows geometrically; ``log`` and ``sqrt``
+  only see ``1 + a*a``, ``exp`` only bounded arguments, divisions only ``1 + a*a``.
+
+Run ``python -m tests.fuzz --help`` for the campaign CLI (``--n``, ``--seed``, ``--size``,
+``--jobs``, ``--backend``, ``--without``, ``--out``, ``--show``, ``--check``, ``--minimize``).
+``NUMBA_BOUNDSCHECK=1`` is set before Numba can be imported, so tape overruns surface as
+``IndexError`` instead of garbage.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
+
+import argparse  # noqa: E402
+import ast  # noqa: E402
+import importlib.util  # noqa: E402
+import inspect  # noqa: E402
+import itertools  # noqa: E402
+import math  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+import warnings  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+L = 4          # length of the vector argument and of every row
+R = 3          # rows of the matrix argument; the int argument n is in 1..R
+CAP = 30.0     # an expression whose magnitude estimate exceeds CAP is squashed
+ARG_BOUND = 1.2  # float arguments are drawn from [-ARG_BOUND, ARG_BOUND]
+PARAM_BOUND = 3.0  # helpers assume their float arguments are at most this large
+
+CLASSES = ("ok", "refused", "disagree", "crash", "skipped")
+
+# tolerances (per gradient element; `scale` is max(1, largest |gradient element|))
+CE_RTOL, CE_ATOL = 1e-7, 1e-9     # compiled vs eager: the same arithmetic, other order
+FD_RTOL, FD_ATOL = 1e-5, 1e-7     # a mode vs finite differences
+FD_STEPS = (1e-5, 1e-6)           # relative step sizes; they must agree to 1e-6
+VALUE_RTOL = 1e-9                 # compiled/eager value vs the plain Python value
+HUGE = 1e8                        # values beyond this are not checked (skipped)
+
+# per size: statements in f, deepest loop nest, statements per block, helper counts to draw
+# from, expression depth.  "small" keeps Numba's compile time near a second per program.
+# constructs the generator can be told to leave out (--without), e.g. while a bug is open
+FEATURES = {
+    "leak": "variables of a loop body (and the loop variable) read after the loop",
+    "view": "a row read into a new value, then written back, in a loop (y = c * s[k]; s[k] = y)",
+    "helpers": "helper functions",
+    "while": "data-dependent while loops",
+    "rows": "for r in M / enumerate(M)",
+    "break": "break and continue",
+    "return": "early return",
+}
+
+SIZES = {
+    "small": dict(stmts=(2, 4), loops=2, block=(1, 1, 2), helpers=(0, 0, 0, 0, 1), depth=2,
+                  matmul=0.1),
+    "normal": dict(stmts=(5, 12), loops=3, block=(1, 2, 2, 3), helpers=(0, 0, 1, 1, 2), depth=3,
+                   matmul=1.0),
+    "large": dict(stmts=(12, 24), loops=3, block=(1, 2, 3, 4), helpers=(0, 1, 2, 2), depth=3,
+                  matmul=1.0),
+}
+
+# ----------------------------------------------------------------------------------------------
+# generator
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Var:
+    name: str
+    kind: str          # "f" float, "v" vector (L,), "m" matrix (R, L)
+    bound: float       # magnitude estimate of its elements
+    owned: bool        # an array the function created: it may be written
+    level: int         # loop depth where it was declared
+    guards: int = 0    # break/continue/return statements emitted before its declaration
+
+
+@dataclass
+class IntVar:
+    name: str
+    hi: int            # largest value it takes
+
+
+@dataclass
+class Helper:
+    name: str
+    params: tuple      # kinds of the parameters
+    ret: str           # kind of the result
+    bound: float
+
+
+@dataclass
+class Program:
+    seed: int
+    size: str
+    source: str
+
+
+def _fmt(c: float) -> str:
+    return repr(float(c))
+
+
+def _strip(e: str) -> str:
+    """Drop one pair of outer parentheses when they enclose the whole expression."""
+    if not (e.startswith("(") and e.endswith(")")):
+        return e
+    depth = 0
+    for k, ch in enumerate(e):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and k < len(e) - 1:
+            return e
+    return e[1:-1]
+
+
+def _fresh_array(kind: str, e: str) -> str:
+    """`e` as a new array: a bare name, row or slice of an array gets `.copy()` (never alias)."""
+    if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
+        return f"{e}.copy()"
+    return e
+
+
+class _Gen:
+    """One function body at a time; `lines` collects the module text."""
+
+    def __init__(self, rng: random.Random, helpers: list[Helper], cfg: dict,
+                 without: frozenset = frozenset()):
+        self.rng = rng
+        self.cfg = cfg
+        self.without = without
+        self.helpers = helpers
+        self.lines: list[str] = []
+        self.indent = 1
+        self.scopes: list[dict[str, Var | IntVar]] = [{}]
+        self.trips: list[int] = []       # largest trip count of each enclosing loop
+        self.counter = itertools.count()
+        self.budget = 0
+        self.in_helper = False
+        self.rows: list[str] = []         # `for r in M` row variables in scope (views of M)
+        self.guards = 0                   # break/continue/return statements emitted so far
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+    def emit(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+    def fresh(self, prefix: str) -> str:
+        return f"{prefix}{next(self.counter)}"
+
+    def _visible(self) -> list:
+        seen: dict = {}
+        for scope in self.scopes:
+            seen.update(scope)
+        return list(seen.values())
+
+    def vars(self, kind: str | None = None, owned: bool | None = None) -> list[Var]:
+        """Float, vector and matrix variables in scope."""
+        return [v for v in self._visible() if isinstance(v, Var)
+                and (kind is None or v.kind == kind) and (owned is None or v.owned == owned)]
+
+    @property
+    def ints(self) -> list[IntVar]:
+        """Int loop variables in scope."""
+        return [v for v in self._visible() if isinstance(v, IntVar)]
+
+    def declare(self, name, kind, bound, owned=False) -> Var:
+        v = Var(name, kind, bound, owned, len(self.trips), self.guards)
+        self.scopes[-1][name] = v
+        return v
+
+    def mult(self, v: Var) -> int:
+        """How many times a statement here can run per run of v's declaring block."""
+        return math.prod(self.trips[v.level:]) if len(self.trips) > v.level else 1
+
+    def carried(self, v: Var) -> bool:
+        return v.level < len(self.trips)
+
+    def pick(self, options):
+        """options: list of (weight, value); zero weights are dropped."""
+        options = [(w, o) for w, o in options if w > 0]
+        total = sum(w for w, _ in options)
+        r = self.rng.random() * total
+        for w, o in options:
+            r -= w
+            if r <= 0:
+                return o
+        return options[-1][1]
+
+    def const(self, lo=-1.0, hi=1.0) -> str:
+        return _fmt(round(self.rng.uniform(lo, hi), 2))
+
+    # -- indices ----------------------------------------------------------------------------------
+    def index(self, dim: int) -> str:
+        rng = self.rng
+        opts = [(2, lambda: str(rng.randrange(dim))), (0.3, lambda: "-1")]
+        if not self.in_helper:
+            opts.append((0.7, lambda: "n - 1"))
+        for iv in self.ints:
+            if iv.hi < 0:
+                continue
+            if iv.hi < dim:
+                opts.append((4, lambda iv=iv: iv.name))
+                opts.append((0.7, lambda iv=iv: f"{dim - 1} - {iv.name}"))
+            else:
+                opts.append((3, lambda iv=iv: f"{iv.name} % {dim}"))
+            opts.append((1, lambda iv=iv: f"({iv.name} + 1) % {dim}"))
+            opts.append((0.7, lambda iv=iv: f"(2 * {iv.name}) % {dim}"))
+        if len(self.ints) >= 2:
+            a, b = rng.sample(self.ints, 2)
+            opts.append((1, lambda: f"({a.name} + {b.name}) % {dim}"))
+        return self.pick(opts)()
+
+    # -- expressions: each returns (text, magnitude estimate) ---------------------------------
+    def squash(self, kind: str, e: str, b: float, force=False) -> tuple[str, float]:
+        if b <= CAP and not force:
+            return e, b
+        e = _strip(e)
+        if kind == "f":
+            fn = self.pick([(3, "math.tanh"), (1, "math.sin"), (1, "math.atan")])
+        else:
+            fn = self.pick([(3, "np.tanh"), (1, "np.sin"), (1, "np.arctan")])
+        return f"{fn}({e})", (1.6 if "atan" in fn else 1.0)
+
+    def leaf(self, kind: str) -> tuple[str, float]:
+        if kind == "f":
+            opts = [(2, lambda: (self.const(-2, 2), 2.0))]
+            for v in self.vars("f"):
+                opts.append((3, lambda v=v: (v.name, v.bound)))
+            for v in self.vars("v"):
+                opts.append((1.5, lambda v=v: (f"{v.name}[{self.index(L)}]", v.bound)))
+            for v in self.vars("m"):
+                opts.append((1.5, lambda v=v: (f"{v.name}[{self.index(R)}, {self.index(L)}]",
+                                               v.bound)))
+                opts.append((0.3, lambda v=v: (f"{v.name}[{self.index(R)}][{self.index(L)}]",
+                                               v.bound)))
+            for r in self.rows:
+                opts.append((1.5, lambda r=r: (f"{r}[{self.index(L)}]", ARG_BOUND)))
+            for iv in self.ints:
+                opts.append((0.4, lambda iv=iv: (f"float({iv.name})", float(max(iv.hi, 1)))))
+            return self.pick(opts)()
+        if kind == "v":
+            opts = []
+            for v in self.vars("v"):
+                opts.append((3, lambda v=v: (v.name, v.bound)))
+                opts.append((0.2, lambda v=v: (f"{v.name}[::-1]", v.bound)))
+            for v in self.vars("m"):
+                opts.append((2, lambda v=v: (f"{v.name}[{self.index(R)}]", v.bound)))
+            for r in self.rows:
+                opts.append((2, lambda r=r: (r, ARG_BOUND)))
+            if not opts:
+                opts.append((1, lambda: (f"np.ones({L})", 1.0)))
+            return self.pick(opts)()
+        opts = [(1, lambda v=v: (v.name, v.bound)) for v in self.vars("m")]
+        if not opts:
+            opts.append((1, lambda: (f"np.ones(({R}, {L}))", 1.0)))
+        return self.pick(opts)()
+
+    def expr(self, kind: str, depth: int) -> tuple[str, float]:
+        if depth <= 0 or self.rng.random() < 0.25:
+            return self.leaf(kind)
+        return {"f": self.fexpr, "v": self.vexpr, "m": self.mexpr}[kind](depth)
+
+    def call(self, ret: str, depth: int):
+        hs = [h for h in self.helpers if h.ret == ret]
+        if not hs:
+            return None
+        h = self.rng.choice(hs)
+        args = []
+        for p in h.params:
+            e, b = self.expr(p, depth - 1)
+            if b > PARAM_BOUND:
+                e, b = self.squash(p, e, b, force=True)
+            args.append(_strip(e))
+        return f"{h.name}({', '.join(args)})", h.bound
+
+    def fexpr(self, depth: int) -> tuple[str, float]:
+        rng = self.rng
+        d = depth - 1
+
+        def binop():
+            (a, ba), (b, bb) = self.expr("f", d), self.expr("f", d)
+            op = self.pick([(3, "+"), (2, "-"), (3, "*")])
+            return f"({a} {op} {b})", (ba * bb if op == "*" else ba + bb)
+
+        def unary():
+            a, ba = self.expr("f", d)
+            s = _strip(a)
+            t, tb = self.leaf("f")
+            return self.pick([
+                (3, lambda: (f"math.tanh({s})", 1.0)),
+                (2, lambda: (f"math.sin({s})", 1.0)),
+                (2, lambda: (f"math.cos({s})", 1.0)),
+                (1, lambda: (f"math.atan({s})", 1.6)),
+                (1, lambda: (f"math.exp({s})", math.exp(ba)) if ba <= 3 else
+                 (f"math.exp(math.tanh({s}))", math.e)),
+                (1, lambda: (f"math.exp(-({t} * {t}))", 1.0)),
+                (1, lambda: (f"math.log(1.0 + {t} * {t})", math.log1p(tb * tb))),
+                (1, lambda: (f"math.log1p({t} * {t})", math.log1p(tb * tb))),
+                (1, lambda: (f"math.sqrt(1.0 + {t} * {t})", math.sqrt(1 + tb * tb))),
+                (0.5, lambda: (f"math.expm1(math.tanh({s}))", 2.0)),
+                (0.5, lambda: (f"math.sinh({s})", math.sinh(ba)) if ba <= 3 else
+                 (f"math.tanh({s})", 1.0)),
+                (1, lambda: (f"({a} ** 2)", ba * ba)),
+                (1, lambda: (f"(-{a})", ba)),
+                (0.4, lambda: (f"abs({s})", ba)),
+                (0.4, lambda: (f"math.fabs({s})", ba)),
+                (1, lambda: (f"({a} / (1.0 + {t} * {t}))", ba)),
+                (0.5, lambda: (f"({a} / (2.0 + math.cos({_strip(t)})))", ba)),
+            ])()
+
+        def minmax():
+            (a, ba), (b, bb) = self.expr("f", d), self.expr("f", d)
+            fn = rng.choice(["max", "min"])
+            return f"{fn}({_strip(a)}, {_strip(b)})", max(ba, bb)
+
+        def reduce_v():
+            u, bu = self.expr("v", d)
+            s = _strip(u)
+            v, bv = self.expr("v", d)
+            return self.pick([
+                (3, lambda: (f"np.sum({s})", L * bu)),
+                (1, lambda: (f"{u}.sum()" if u == s else f"({s}).sum()", L * bu)),
+                (2, lambda: (f"np.mean({s})", bu)),
+                (3, lambda: (f"np.dot({s}, {_strip(v)})", L * bu * bv)),
+                (0.5, lambda: (f"({u} @ {v})", L * bu * bv)),
+                (0.4, lambda: (f"np.max({s})", bu)),
+                (0.4, lambda: (f"np.min({s})", bu)),
+                (0.5, lambda: (f"np.sum({u}[1:3])", 2 * bu)),
+                (0.5, lambda: (f"np.dot({u}[:2], {v}[2:])", 2 * bu * bv)),
+            ])()
+
+        def reduce_m():
+            a, ba = self.expr("m", d)
+            s = _strip(a)
+            return self.pick([
+                (2, lambda: (f"np.sum({s})", R * L * ba)),
+                (1, lambda: (f"np.mean({s})", ba)),
+                (0.5, lambda: (f"np.sum(np.sum({s}, axis=0))", R * L * ba)),
+                (0.5, lambda: (f"np.sum(np.mean({s}, axis=1))", R * ba)),
+            ])()
+
+        def element():
+            v, b = self.expr("v", d)
+            if v.isidentifier():
+                return f"{v}[{self.index(L)}]", b
+            return self.leaf("f")
+
+        def ternary():
+            (a, ba), (b, bb) = self.expr("f", d), self.expr("f", d)
+            return f"({_strip(a)} if {self.cond(1)} else {_strip(b)})", max(ba, bb)
+
+        opts = [(6, binop), (4, unary), (0.6, minmax), (3, reduce_v), (1, reduce_m),
+                (1, element), (0.5, ternary)]
+        if any(h.ret == "f" for h in self.helpers):
+            opts.append((2, lambda: self.call("f", depth)))
+        return self.pick(opts)()
+
+    def vexpr(self, depth: int) -> tuple[str, float]:
+        d = depth - 1
+
+        def binop():
+            (a, ba), (b, bb) = self.expr("v", d), self.expr("v", d)
+            op = self.pick([(3, "+"), (2, "-"), (3, "*")])
+            return f"({a} {op} {b})", (ba * bb if op == "*" else ba + bb)
+
+        def scalar_op():
+            (a, ba), (s, bs) = self.expr("v", d), self.expr("f", d)
+            return self.pick([
+                (3, lambda: (f"({a} * {s})", ba * bs)),
+                (2, lambda: (f"({s} * {a})", ba * bs)),
+                (2, lambda: (f"({a} + {s})", ba + bs)),
+                (1, lambda: (f"({s} - {a})", ba + bs)),
+            ])()
+
+        def unary():
+            a, ba = self.expr("v", d)
+            s = _strip(a)
+            t, tb = self.leaf("v")
+            return self.pick([
+                (3, lambda: (f"np.tanh({s})", 1.0)),
+                (2, lambda: (f"np.sin({s})", 1.0)),
+                (1, lambda: (f"np.cos({s})", 1.0)),
+                (1, lambda: (f"np.exp(np.tanh({s}))", math.e)),
+                (1, lambda: (f"np.log(1.0 + {t} * {t})", math.log1p(tb * tb))),
+                (1, lambda: (f"np.sqrt(1.0 + {t} * {t})", math.sqrt(1 + tb * tb))),
+                (1, lambda: (f"({a} / (1.0 + {t} * {t}))", ba)),
+                (1, lambda: (f"np.square({s})", ba * ba)),
+                (0.5, lambda: (f"({a} ** 2)", ba * ba)),
+                (1, lambda: (f"(-{a})", ba)),
+                (0.3, lambda: (f"np.abs({s})", ba)),
+                (0.4, lambda: (f"np.maximum({s}, {self.const()})", max(ba, 1.0))),
+                (0.3, lambda: (f"np.arctan({s})", 1.6)),
+            ])()
+
+        def from_matrix():
+            a, ba = self.expr("m", d)
+            s = _strip(a)
+            u, bu = self.expr("v", d)
+            b2, bb2 = self.leaf("m")
+            mm = self.cfg["matmul"]   # matrix products: the slowest to compile
+            return self.pick([
+                (2, lambda: (f"np.sum({s}, axis=0)", R * ba)),
+                (1, lambda: (f"np.mean({s}, axis=0)", ba)),
+                (mm, lambda: (f"np.dot(np.dot({s}, {_strip(u)}), {b2})", R * L * ba * bu * bb2)),
+                (mm / 2, lambda: (f"(({a} @ {u}) @ {b2})", R * L * ba * bu * bb2)),
+                (mm / 2, lambda: (f"np.dot({b2}.T, np.tanh({a} @ {u}))", R * bb2)),
+            ])()
+
+        def concat():
+            (a, ba), (b, bb) = self.leaf("v"), self.leaf("v")
+            k = self.rng.randrange(1, L)
+            return f"np.concatenate(({a}[:{k}], {b}[{k}:]))", max(ba, bb)
+
+        opts = [(5, binop), (4, scalar_op), (4, unary), (1.5, from_matrix), (0.4, concat)]
+        if any(h.ret == "v" for h in self.helpers):
+            opts.append((1.5, lambda: self.call("v", depth)))
+        return self.pick(opts)()
+
+    def mexpr(self, depth: int) -> tuple[str, float]:
+        d = depth - 1
+
+        def binop():
+            (a, ba), (b, bb) = self.expr("m", d), self.expr("m", d)
+            op = self.pick([(3, "+"), (1, "-"), (2, "*")])
+            return f"({a} {op} {b})", (ba * bb if op == "*" else ba + bb)
+
+        def broadcast():
+            (a, ba) = self.expr("m", d)
+            if self.rng.random() < 0.5:
+                u, bu = self.expr("v", d)
+            else:
+                u, bu = self.expr("f", d)
+            op = self.pick([(2, "*"), (1, "+")])
+            return f"({a} {op} {u})", (ba * bu if op == "*" else ba + bu)
+
+        def unary():
+            a, ba = self.expr("m", d)
+            return self.pick([(3, (f"np.tanh({_strip(a)})", 1.0)), (1, (f"np.sin({_strip(a)})", 1.0)),
+                              (1, (f"(-{a})", ba))])
+
+        return self.pick([(2, binop), (2, broadcast), (1, unary)])()
+
+    def cond(self, depth: int = 2) -> str:
+        rng = self.rng
+
+        def compare():
+            a, _ = self.expr("f", 1)
+            op = rng.choice(["<", ">", "<=", ">="])
+            if rng.random() < 0.6:
+                return f"{a} {op} {self.const(-0.5, 0.5)}"
+            b, _ = self.expr("f", 1)
+            return f"{a} {op} {b}"
+
+        def chained():
+            a, _ = self.expr("f", 1)
+            lo = round(rng.uniform(-1.0, 0.0), 2)
+            return f"{_fmt(lo)} < {a} < {_fmt(lo + round(rng.uniform(0.3, 1.5), 2))}"
+
+        def on_ints():
+            iv = rng.choice(self.ints)
+            return self.pick([(2, f"{iv.name} % 2 == 0"), (1, f"{iv.name} > 0"),
+                              (1, f"{iv.name} == {rng.randrange(max(iv.hi, 0) + 1)}")])
+
+        opts = [(6, compare), (1, chained)]
+        if self.ints:
+            opts.append((1.5, on_ints))
+        if depth > 1:
+            opts += [(1, lambda: f"({self.cond(depth - 1)}) and ({self.cond(depth - 1)})"),
+                     (1, lambda: f"({self.cond(depth - 1)}) or ({self.cond(depth - 1)})"),
+                     (0.5, lambda: f"not ({self.cond(depth - 1)})")]
+        return self.pick(opts)()
+
+    # -- statements -----------------------------------------------------------------------------
+    def ret_expr(self) -> str:
+        """A float combining every variable in scope (so every computation reaches the output)."""
+        terms = []
+        for v in self.vars():
+            if v.kind == "f":
+                t = v.name
+            elif v.kind == "v":
+                t = self.pick([(3, f"np.sum({v.name})"), (1, f"np.dot({v.name}, {v.name})"),
+                               (1, f"np.mean({v.name})")])
+            else:
+                t = self.pick([(3, f"np.sum({v.name})"), (1, f"np.mean({v.name})")])
+            if self.rng.random() < 0.3:
+                t = f"{self.const(0.2, 1.5)} * {t}"
+            terms.append(t)
+        if not terms:
+            return _strip(self.expr("f", 2)[0])
+        return " + ".join(terms)
+
+    def assign_rhs(self, v: Var, depth: int = 2) -> tuple[str, str]:
+        """(operator, rhs) updating v, bounded when v is carried around an enclosing loop."""
+        kind, rng = v.kind, self.rng
+        e, b = self.expr(kind, depth)
+        if not self.carried(v):
+            op = self.pick([(3, "="), (1, "+="), (0.5, "-=")])
+            e, b = self.squash(kind, e, b)
+            v.bound = b if op == "=" else v.bound + b
+            return op, _fresh_array(kind, _strip(e)) if op == "=" else _strip(e)
+        form = self.pick([(3, "squash"), (3, "incr"), (1, "mix"), (0.5, "scale")])
+        if form == "squash":
+            e, b = self.squash(kind, e, b, force=True)
+            v.bound = max(v.bound, b)
+            return "=", _strip(e)
+        if form == "incr":
+            if b > ARG_BOUND:
+                e, b = self.squash(kind, e, b, force=True)
+            v.bound += self.mult(v) * b
+            return rng.choice(["+=", "-="]), _strip(e)
+        if form == "mix":
+            e, b = self.squash(kind, e, b, force=True)
+            v.bound = max(v.bound, b)
+            return "=", f"0.5 * {v.name} + 0.5 * {e}"
+        return "*=", self.const(-0.95, 0.95)
+
+    def stmt(self, level: int) -> None:
+        self.budget -= 1
+        in_loop = bool(self.trips)
+        n_loops = len(self.trips)
+        owned_v, owned_m = self.vars("v", True), self.vars("m", True)
+        opts = [
+            (4, self.s_new_f), (2, self.s_new_v), (0.8, self.s_new_m),
+            (3 if self.vars("f") else 0, lambda: self.s_set("f")),
+            (1.5 if self.vars("v", True) else 0, lambda: self.s_set("v")),
+            (3 if owned_v else 0, self.s_write_v),
+            (3 if owned_m else 0, self.s_write_m_row),
+            (1.5 if owned_m else 0, self.s_write_m_elem),
+            (0.5 if len(self.vars("f")) >= 2 else 0, self.s_swap),
+        ]
+        deeper = n_loops < self.cfg["loops"]
+        on = self.on
+        if self.budget > 1 and level < 3:
+            opts += [(2.5, lambda: self.s_if(level)),
+                     (3 if deeper else 0, lambda: self.s_for(level)),
+                     (0.8 * on("rows") if deeper and not self.in_helper else 0,
+                      lambda: self.s_for_rows(level)),
+                     (1.2 * on("while") if deeper else 0, lambda: self.s_while(level)),
+                     (1.2 if n_loops < self.cfg["loops"] - 1 else 0,
+                      lambda: self.s_reduce_loop(level)),
+                     (1.2 * on("view") if (owned_m or owned_v) and deeper else 0,
+                      self.s_view_pattern)]
+        if in_loop:
+            opts += [(0.8 * on("break"), lambda: self.emit_guarded("break")),
+                     (0.8 * on("break"), lambda: self.emit_guarded("continue"))]
+        if not self.in_helper and level > 0:
+            opts.append((0.6 * on("return"), lambda: self.emit_guarded(f"return {self.ret_expr()}")))
+        self.pick(opts)()
+
+    def on(self, feature: str) -> int:
+        """1 when `feature` may be generated, 0 when the caller asked to leave it out."""
+        return 0 if feature in self.without else 1
+
+    def emit_guarded(self, what: str) -> None:
+        self.guards += 1
+        self.emit(f"if {self.cond()}:")
+        self.indent += 1
+        self.emit(what)
+        self.indent -= 1
+
+    def block(self, n: int, level: int) -> dict[str, Var]:
+        """n statements (at least one) in a new scope; returns the scope's variables."""
+        self.scopes.append({})
+        self.block_stmts(max(n, 1), level)
+        return self.scopes.pop()
+
+    def block_stmts(self, n: int, level: int) -> None:
+        for _ in range(n):
+            self.stmt(level)
+
+    def small(self) -> int:
+        return self.rng.choice(self.cfg["block"])
+
+    def s_new_f(self) -> None:
+        e, b = self.squash("f", *self.expr("f", self.cfg["depth"]))
+        name = self.fresh("t")
+        self.emit(f"{name} = {_strip(e)}")
+        self.declare(name, "f", b)
+
+    def s_new_v(self) -> None:
+        rng = self.rng
+        name = self.fresh("u")
+        if rng.random() < 0.3:
+            main = 0 if self.in_helper else 1     # x and M are f's arguments
+            e, b = self.pick([(2 * main, ("x.copy()", ARG_BOUND)), (2, (f"np.zeros({L})", 0.0)),
+                              (main, ("np.zeros_like(x)", 0.0)), (1, (f"np.ones({L})", 1.0))])
+        else:
+            e, b = self.squash("v", *self.expr("v", self.cfg["depth"]))
+            e = _fresh_array("v", _strip(e))
+        self.emit(f"{name} = {e}")
+        self.declare(name, "v", b, owned=True)
+
+    def s_new_m(self) -> None:
+        name = self.fresh("S")
+        main = 0 if self.in_helper else 1
+        e, b = self.pick([(3 * main, ("M.copy()", ARG_BOUND)), (2, (f"np.zeros(({R}, {L}))", 0.0)),
+                          (main, ("np.zeros_like(M)", 0.0)), (2, (None, None))])
+        if e is None:
+            e, b = self.squash("m", *self.expr("m", 2))
+            e = _fresh_array("m", _strip(e))
+        self.emit(f"{name} = {e}")
+        self.declare(name, "m", b, owned=True)
+
+    def s_set(self, kind: str) -> None:
+        cands = self.vars(kind) if kind == "f" else self.vars(kind, True)
+        v = self.rng.choice(cands)
+        op, e = self.assign_rhs(v)
+        self.emit(f"{v.name} {op} {e}")
+
+    def _write(self, v: Var, target: str, kind: str) -> None:
+        e, b = self.expr(kind, 2)
+        op = self.pick([(3, "="), (2, "+=")])
+        if self.carried(v):
+            if op == "=":
+                e, b = self.squash(kind, e, b, force=True)
+                v.bound = max(v.bound, b)
+            else:
+                if b > ARG_BOUND:
+                    e, b = self.squash(kind, e, b, force=True)
+                v.bound += self.mult(v) * b
+        else:
+            e, b = self.squash(kind, e, b)
+            v.bound = max(v.bound, b) if op == "=" else v.bound + b
+        self.emit(f"{target} {op} {_strip(e)}")
+
+    def s_write_v(self) -> None:
+        v = self.rng.choice(self.vars("v", True))
+        self._write(v, f"{v.name}[{self.index(L)}]", "f")
+
+    def s_write_m_row(self) -> None:
+        v = self.rng.choice(self.vars("m", True))
+        self._write(v, f"{v.name}[{self.index(R)}]", "v")
+
+    def s_write_m_elem(self) -> None:
+        v = self.rng.choice(self.vars("m", True))
+        self._write(v, f"{v.name}[{self.index(R)}, {self.index(L)}]", "f")
+
+    def s_swap(self) -> None:
+        a, b = self.rng.sample(self.vars("f"), 2)
+        if self.carried(a) or self.carried(b):
+            a.bound = b.bound = max(a.bound, b.bound)
+        else:
+            a.bound, b.bound = b.bound, a.bound
+        self.emit(f"{a.name}, {b.name} = {b.name}, {a.name}")
+
+    def s_if(self, level: int) -> None:
+        self.emit(f"if {self.cond()}:")
+        self.indent += 1
+        self.block(self.small(), level + 1)
+        self.indent -= 1
+        while self.rng.random() < 0.25:
+            self.emit(f"elif {self.cond()}:")
+            self.indent += 1
+            self.block(self.small(), level + 1)
+            self.indent -= 1
+        if self.rng.random() < 0.5:
+            self.emit("else:")
+            self.indent += 1
+            self.block(self.small(), level + 1)
+            self.indent -= 1
+
+    def range_header(self) -> tuple[str, int, int, bool]:
+        """(range(...) text, largest trip count, largest loop-variable value, runs at least
+        once)."""
+        opts = [(2, ("range(2)", 2, 1, True)), (1, ("range(3)", 3, 2, True)),
+                (1, (f"range({L})", L, L - 1, True))]
+        if not self.in_helper:
+            opts += [(5, ("range(n)", R, R - 1, True)), (1, ("range(1, n)", R - 1, R - 1, False)),
+                     (1, ("range(n - 1, -1, -1)", R, R - 1, True)),
+                     (0.5, ("range(0, n, 2)", 2, 2, True))]
+        for iv in self.ints:
+            if 0 <= iv.hi <= 5:
+                opts += [(1.5, (f"range({iv.name} + 1)", iv.hi + 1, iv.hi, True)),
+                         (1, (f"range({iv.name})", max(iv.hi, 0), iv.hi - 1, False))]
+        return self.pick(opts)
+
+    def loop_body(self, level: int, trips: int, ints: list[IntVar], rows: list[str],
+                  runs: bool = False) -> None:
+        """The body of a loop.  When the loop surely runs (`runs`), the variables its body
+        assigns on every iteration (before any break/continue/return) and the loop variable
+        may stay readable after it: they hold the last iteration's values."""
+        self.indent += 1
+        self.trips.append(trips)
+        self.rows.extend(rows)
+        guards = self.guards
+        self.scopes.append({iv.name: iv for iv in ints})
+        self.block_stmts(self.small() + 1, level + 1)
+        scope = self.scopes.pop()
+        del self.rows[len(self.rows) - len(rows):]
+        self.trips.pop()
+        self.indent -= 1
+        if runs and self.on("leak") and self.rng.random() < 0.5:
+            for v in scope.values():
+                if isinstance(v, Var) and v.guards == guards:
+                    v.level = len(self.trips)
+                    self.scopes[-1][v.name] = v
+                elif isinstance(v, IntVar) and self.guards == guards and self.rng.random() < 0.5:
+                    self.scopes[-1][v.name] = v
+
+    def s_for(self, level: int) -> None:
+        text, trips, hi, runs = self.range_header()
+        i = self.fresh("i")
+        self.emit(f"for {i} in {text}:")
+        self.loop_body(level, trips, [IntVar(i, hi)], [], runs)
+
+    def s_for_rows(self, level: int) -> None:
+        r = self.fresh("r")
+        if self.rng.random() < 0.5:
+            self.emit(f"for {r} in M:")
+            self.loop_body(level, R, [], [r], True)
+        else:
+            i = self.fresh("i")
+            self.emit(f"for {i}, {r} in enumerate(M):")
+            self.loop_body(level, R, [IntVar(i, R - 1)], [r], True)
+
+    def s_while(self, level: int) -> None:
+        k = self.fresh("k")
+        limit = self.rng.randint(2, 5)
+        self.emit(f"{k} = 0")
+        self.emit(f"while {k} < {limit} and {self.cond(1)}:")
+        self.emit(f"    {k} += 1")
+        self.loop_body(level, limit, [IntVar(k, limit)], [])
+
+    def s_reduce_loop(self, level: int) -> None:
+        """acc = 0; for ...: (stmts; acc += ...; stmts); consume acc -- pushes before, inside
+        and after an inner loop."""
+        rng = self.rng
+        kind = self.pick([(3, "f"), (1, "v")])
+        acc = self.fresh("a")
+        self.emit(f"{acc} = {'0.0' if kind == 'f' else f'np.zeros({L})'}")
+        var = self.declare(acc, kind, 0.0, owned=True)
+        text, trips, hi, _ = self.range_header()
+        i = self.fresh("i")
+        self.emit(f"for {i} in {text}:")
+        self.indent += 1
+        self.trips.append(trips)
+        self.scopes.append({i: IntVar(i, hi)})
+        if rng.random() < 0.5:
+            self.stmt(level + 1)
+        e, b = self.expr(kind, 2)
+        if b > ARG_BOUND:
+            e, b = self.squash(kind, e, b, force=True)
+        self.emit(f"{acc} += {_strip(e)}")
+        var.bound = trips * b
+        if rng.random() < 0.5:
+            self.stmt(level + 1)
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+        # consume right after the loop: a write, an update or a new variable
+        targets = []
+        if kind == "f":
+            targets += [(2, f"{v.name}[{self.index(L)}]") for v in self.vars("v", True) if v is not var]
+            targets += [(2, f"{v.name}[{self.index(R)}, {self.index(L)}]") for v in self.vars("m", True)]
+        else:
+            targets += [(3, f"{v.name}[{self.index(R)}]") for v in self.vars("m", True)]
+        e, b = self.expr(kind, 1)
+        rhs = f"{acc} * {_strip(e)}" if rng.random() < 0.4 else acc
+        if targets:
+            tgt = self.pick(targets)
+            name = tgt.split("[")[0]
+            owner = next(v for v in self.vars() if v.name == name)
+            rhs, rb = self.squash(kind, rhs, var.bound * (b if "*" in rhs else 1.0),
+                                  force=self.carried(owner))
+            self.emit(f"{tgt} = {_strip(rhs)}")
+            owner.bound = max(owner.bound, rb)
+        else:
+            name = self.fresh("t" if kind == "f" else "u")
+            rhs, rb = self.squash(kind, rhs, var.bound * (b if "*" in rhs else 1.0))
+            self.emit(f"{name} = {_strip(rhs)}" + (".copy()" if rhs == acc and kind == "v" else ""))
+            self.declare(name, kind, rb, owned=kind != "f")
+
+    def s_view_pattern(self) -> None:
+        """A row/element read into a new value, then written back, in a loop (y = c * s[k];
+        s[k] = y; acc += sum(y))."""
+        rng = self.rng
+        mats, vecs = self.vars("m", True), self.vars("v", True)
+        use_m = mats and (not vecs or rng.random() < 0.6)
+        arr = rng.choice(mats if use_m else vecs)
+        outer = 0 if self.in_helper else 1      # helpers have no w and no n
+        c = self.pick([(2 * outer, "w"), (1, self.const(-1.0, 1.0)), (outer, "math.tanh(w)")]
+                      + [(1, v.name) for v in self.vars("f") if v.bound <= 1.0])
+        text, trips, hi = self.pick([(3, ("range(2)", 2, 1)), (2 * outer, ("range(n)", R, R - 1)),
+                                     (1, ("range(3)", 3, 2))])
+        i = self.fresh("i")
+        y = self.fresh("y")
+        accs = [v for v in self.vars("f") if not self.carried(v)]
+        self.emit(f"for {i} in {text}:")
+        self.indent += 1
+        self.trips.append(trips)
+        self.scopes.append({i: IntVar(i, hi)})
+        idx = self.index(R if use_m else L)
+        self.emit(f"{y} = {c} * {arr.name}[{idx}]")
+        self.emit(f"{arr.name}[{idx}] = {y}")
+        arr.bound = max(arr.bound, ARG_BOUND * arr.bound)
+        if accs:
+            acc = rng.choice(accs)
+            red = f"np.sum({y})" if use_m else y
+            self.emit(f"{acc.name} += {red}")
+            acc.bound += trips * arr.bound * (L if use_m else 1)
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+
+    # -- functions ----------------------------------------------------------------------------
+    def helper(self, h: Helper, names: list[str]) -> list[str]:
+        self.lines = []
+        self.in_helper = True
+        self.emit_def(f"def {h.name}({', '.join(names)}):")
+        self.scopes = [{}]
+        for nm, kind in zip(names, h.params):
+            self.declare(nm, kind, PARAM_BOUND)
+        self.budget = self.rng.randint(1, 3)
+        self.block_stmts(self.budget, 1)
+        e, b = self.expr(h.ret, 2)
+        e, b = self.squash(h.ret, e, b)
+        if h.ret == "v" and _strip(e).isidentifier():
+            e = f"{_strip(e)} * 1.0"
+        self.emit(f"return {_strip(e)}")
+        h.bound = b
+        return self.lines
+
+    def emit_def(self, text: str) -> None:
+        self.lines.append(text)
+
+    def main(self, n_stmts: int) -> list[str]:
+        self.lines = []
+        self.in_helper = False
+        self.emit_def("def f(x, M, w, n):")
+        self.scopes = [{}]
+        self.declare("x", "v", ARG_BOUND)
+        self.declare("M", "m", ARG_BOUND)
+        self.declare("w", "f", ARG_BOUND)
+        # a few owned arrays and an accumulator to start with, so writes are likely
+        self.emit("acc = 0.0")
+        self.declare("acc", "f", 0.0)
+        if self.rng.random() < 0.8:
+            self.s_new_v()
+        if self.rng.random() < 0.7:
+            self.s_new_m()
+        self.budget = n_stmts
+        while self.budget > 0:
+            self.stmt(0)
+        self.emit(f"return {self.ret_expr()}")
+        return self.lines
+
+
+def generate(seed: int, size: str = "normal", without=()) -> Program:
+    """The program for `seed` (deterministic): module text with helpers, f, fuzz_args, WRT.
+    `without` leaves constructs out (see FEATURES), e.g. one with an open bug; the same seed,
+    size and `without` give the same program."""
+    without = frozenset(without)
+    if without - set(FEATURES):
+        raise ValueError(f"unknown features {sorted(without - set(FEATURES))}; "
+                         f"choose from {', '.join(FEATURES)}")
+    tag = f"-without-{','.join(sorted(without))}" if without else ""
+    rng = random.Random(f"jitad-fuzz-{seed}-{size}{tag}")
+    cfg = SIZES[size]
+    helpers: list[Helper] = []
+    out = [f"# jitad fuzz program: seed {seed}, size {size}"
+           + (f", without {','.join(sorted(without))}" if without else ""),
+           "import math", "", "import numpy as np", "", ""]
+    gen = _Gen(rng, helpers, cfg, without)
+    kinds = [(("f", "f"), "f", ["a", "b"]), (("v", "f"), "f", ["r", "a"]),
+             (("v", "f"), "v", ["r", "a"])]
+    n_helpers = rng.choice(cfg["helpers"]) * gen.on("helpers")
+    for k in range(n_helpers):
+        params, ret, names = rng.choice(kinds)
+        h = Helper(f"g{k}", params, ret, 1.0)
+        out += gen.helper(h, names) + ["", ""]
+        helpers.append(h)
+    gen.counter = itertools.count()
+    out += gen.main(rng.randint(*cfg["stmts"])) + ["", ""]
+    x = [round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)]
+    M = [[round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)] for _ in range(R)]
+    w = round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4)
+    n = rng.randint(1, R)
+    out += ["def fuzz_args():",
+            f"    x = np.array({x!r})",
+            f"    M = np.array({M!r})",
+            f"    return x, M, {w!r}, {n}",
+            "", "", "WRT = (0, 1, 2)", ""]
+    return Program(seed, size, "\n".join(out))
+
+
+# ----------------------------------------------------------------------------------------------
+# checker
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    cls: str                   # one of CLASSES
+    signature: str             # class and kind of failure, for grouping distinct failures
+    detail: str                # one readable line
+    report: list[str] = field(default_factory=list)   # values and gradients, for the out dir
+    seconds: float = 0.0
+
+
+_loaded = itertools.count()
+
+
+def load_module(path: Path):
+    """Import a program file under a fresh module name (a changed file is a new module)."""
+    name = f"jitad_fuzz_{Path(path).stem}_{next(_loaded)}"
+    spec = importlib.util.spec_from_file_location(name, str(path))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _copy_args(args):
+    return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+
+
+def _unchanged(args, snap) -> list[int]:
+    return [k for k, (a, s) in enumerate(zip(args, snap))
+            if isinstance(s, np.ndarray) and not (a.dtype == s.dtype and a.shape == s.shape
+                                                   and np.array_equal(a, s, equal_nan=True))]
+
+
+def _flat(grads) -> np.ndarray:
+    return np.concatenate([np.ravel(np.asarray(g, dtype=np.float64)) for g in grads])
+
+
+def _plain(f, args) -> float:
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(f(*_copy_args(args)))
+
+
+def finite_differences(f, args, wrt, rel_step: float) -> np.ndarray:
+    """Central differences of the plain function, flattened in `wrt` order; step
+    rel_step * max(1, |element|)."""
+    out = []
+    for k in wrt:
+        a = args[k]
+        if isinstance(a, np.ndarray):
+            for idx in np.ndindex(a.shape):
+                h = rel_step * max(1.0, abs(a[idx]))
+                ap, am = a.copy(), a.copy()
+                ap[idx] += h
+                am[idx] -= h
+                hp, hm = ap[idx] - a[idx], a[idx] - am[idx]
+                fp = _plain(f, args[:k] + (ap,) + args[k + 1:])
+                fm = _plain(f, args[:k] + (am,) + args[k + 1:])
+                out.append((fp - fm) / (hp + hm))
+        else:
+            h = rel_step * max(1.0, abs(a))
+            fp = _plain(f, args[:k] + (a + h,) + args[k + 1:])
+            fm = _plain(f, args[:k] + (a - h,) + args[k + 1:])
+            out.append((fp - fm) / ((a + h) - (a - h)))
+    return np.array(out)
+
+
+def _run_mode(f, args, wrt, mode, backend="numba"):
+    """(value, grads, modified-arg indices) or the exception raised.  backend="python" runs
+    the compiled mode's generated source without Numba (fast: used to minimize)."""
+    import jitad
+    call_args = _copy_args(args)
+    snap = _copy_args(args)
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if mode == "compiled" and backend != "numba":
+                f = jitad.differentiable(f, backend=backend)
+            value, grads = jitad.value_and_grad(f, wrt=wrt, mode=mode)(*call_args)
+    except Exception as e:  # noqa: BLE001 -- every exception is a finding
+        return e
+    return value, tuple(grads), _unchanged(call_args, snap)
+
+
+def _exc_line(e: BaseException) -> str:
+    first = (str(e).strip().splitlines() or [""])[0]
+    return f"{type(e).__name__}: {first}"[:300]
+
+
+def _mismatch(a: np.ndarray, b: np.ndarray, rtol: float, atol: float, slack=None) -> np.ndarray:
+    scale = max(1.0, float(np.max(np.abs(b))) if b.size else 1.0)
+    tol = atol * scale + rtol * np.abs(b) + (0.0 if slack is None else slack)
+    return np.abs(a - b) > tol
+
+
+def _describe(mask: np.ndarray, f, args, wrt) -> str:
+    """Which arguments (by name) hold the mismatching elements."""
+    params = list(inspect.signature(f).parameters)
+    names, k0 = [], 0
+    for k in wrt:
+        size = np.size(args[k])
+        if mask[k0:k0 + size].any():
+            names.append(params[k])
+        k0 += size
+    return ", ".join(names)
+
+
+def check_module(mod, backend: str = "numba") -> Outcome:
+    """Check `mod.f` at `mod.fuzz_args()` three ways; see the module docstring for classes."""
+    import jitad
+    t0 = time.perf_counter()
+    out = _check(mod, jitad.JitadError, backend)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def _check(mod, JitadError, backend) -> Outcome:
+    f, args, wrt = mod.f, tuple(mod.fuzz_args()), tuple(mod.WRT)
+    rep = [f"args = {args!r}", f"wrt = {wrt}"]
+    try:
+        plain = _plain(f, args)
+    except Exception as e:  # noqa: BLE001
+        return Outcome("skipped", "skipped:invalid", f"the plain function raised {_exc_line(e)}",
+                       rep)
+    rep.append(f"plain value = {plain!r}")
+    if not math.isfinite(plain) or abs(plain) > HUGE:
+        return Outcome("skipped", "skipped:huge", f"plain value {plain!r}", rep)
+    res = {m: _run_mode(f, args, wrt, m, backend) for m in ("compiled", "eager")}
+    for m, r in res.items():
+        if isinstance(r, BaseException):
+            rep.append(f"{m}: raised {_exc_line(r)}")
+            if not isinstance(r, JitadError):
+                rep.append("".join(traceback.format_exception(r)[-6:]).rstrip())
+        else:
+            rep.append(f"{m}: value = {r[0]!r}")
+            rep.append(f"{m}: grads = {r[1]!r}")
+    rc, re_ = res["compiled"], res["eager"]
+    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
+    if errs:
+        if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
+            e = errs["compiled"]
+            construct = getattr(e, "construct", None) or e.message.split(":")[0][:60]
+            return Outcome("refused", f"refused:{construct}", _exc_line(e), rep)
+        parts = []
+        for m, e in errs.items():
+            parts.append(f"{m} raised {_exc_line(e)}")
+        for m in ("compiled", "eager"):
+            if m not in errs:
+                parts.append(f"{m} ran")
+        if len(errs) == 1 and isinstance(next(iter(errs.values())), JitadError):
+            (m, e), = errs.items()
+            construct = getattr(e, "construct", None) or "?"
+            return Outcome("crash", f"crash:{m}-only-refusal:{construct}", "; ".join(parts), rep)
+        kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
+        return Outcome("crash", f"crash:{kinds}", "; ".join(parts), rep)
+    for m, r in res.items():
+        if r[2]:
+            return Outcome("disagree", f"disagree:{m}-modified-input",
+                           f"{m} modified argument(s) {r[2]}", rep)
+    for m, r in res.items():
+        shapes = [np.shape(g) for g in r[1]]
+        want = [np.shape(args[k]) for k in wrt]
+        if shapes != want:
+            return Outcome("disagree", f"disagree:{m}-grad-shape",
+                           f"{m} gradient shapes {shapes}, arguments {want}", rep)
+    gc, ge = _flat(rc[1]), _flat(re_[1])
+    finite = {"compiled": bool(np.all(np.isfinite(gc)) and math.isfinite(rc[0])),
+              "eager": bool(np.all(np.isfinite(ge)) and math.isfinite(re_[0]))}
+    if not any(finite.values()):
+        return Outcome("skipped", "skipped:non-finite", "non-finite gradients in both modes", rep)
+    if not all(finite.values()):
+        bad = [m for m, ok in finite.items() if not ok][0]
+        return Outcome("disagree", f"disagree:{bad}-non-finite",
+                       f"{bad} gave non-finite values, the other mode did not", rep)
+    for m, r in res.items():
+        if abs(r[0] - plain) > VALUE_RTOL * max(1.0, abs(plain)):
+            return Outcome("disagree", f"disagree:{m}-value",
+                           f"{m} value {r[0]!r} != plain {plain!r}", rep)
+    # finite differences (may be unreliable near a branch decision or a kink)
+    try:
+        fd1, fd2 = (finite_differences(f, args, wrt, h) for h in FD_STEPS)
+    except Exception as e:  # noqa: BLE001
+        fd1 = fd2 = None
+        rep.append(f"finite differences raised {_exc_line(e)}")
+    fd_ok = (fd1 is not None and bool(np.all(np.isfinite(fd1)) and np.all(np.isfinite(fd2)))
+             and not _mismatch(fd1, fd2, 1e-6, 1e-8).any())
+    if fd1 is not None:
+        rep.append(f"finite differences (h={FD_STEPS[1]}) = {fd2!r}")
+        rep.append(f"finite differences reliable: {fd_ok}")
+    if np.max(np.abs(gc)) > HUGE or np.max(np.abs(ge)) > HUGE:
+        return Outcome("skipped", "skipped:huge", "gradients beyond 1e8", rep)
+    ce = _mismatch(gc, ge, CE_RTOL, CE_ATOL)
+    if ce.any():
+        where = _describe(ce, f, args, wrt)
+        if fd_ok:
+            slack = 2 * np.abs(fd1 - fd2)
+            wrong = [m for m, g in (("compiled", gc), ("eager", ge))
+                     if _mismatch(g, fd2, FD_RTOL, FD_ATOL, slack).any()]
+            if not wrong:
+                # both within the finite-difference tolerance: blame the one much further off
+                scale = max(1.0, float(np.max(np.abs(fd2))))
+                noise = max(float(np.max(np.abs(fd1 - fd2))) / scale, 1e-10)
+                err = {m: float(np.max(np.abs(g - fd2))) / scale
+                       for m, g in (("compiled", gc), ("eager", ge))}
+                wrong = [m for m, e in err.items()
+                         if e > 100 * noise and e > 10 * min(err.values())]
+            who = "+".join(wrong) if wrong else "neither-vs-fd"
+            return Outcome("disagree", f"disagree:{who}-wrong",
+                           f"compiled and eager gradients differ (d/{where}); "
+                           f"{' and '.join(wrong) or 'neither'} differ(s) from finite differences",
+                           rep)
+        return Outcome("disagree", "disagree:compiled-vs-eager",
+                       f"compiled and eager gradients differ (d/{where}); finite differences "
+                       "unreliable here", rep)
+    if not fd_ok:
+        return Outcome("skipped", "skipped:fd-unreliable",
+                       "finite differences disagree across step sizes", rep)
+    bad = _mismatch(gc, fd2, FD_RTOL, FD_ATOL, 2 * np.abs(fd1 - fd2))
+    if bad.any():
+        return Outcome("disagree", "disagree:both-vs-fd",
+                       f"both modes differ from finite differences (d/{_describe(bad, f, args, wrt)})",
+                       rep)
+    return Outcome("ok", "ok", "", rep)
+
+
+def check_file(path, backend: str = "numba") -> Outcome:
+    """Import a program file (generated or a regression) and check it."""
+    try:
+        mod = load_module(Path(path))
+    except Exception as e:  # noqa: BLE001
+        return Outcome("skipped", "skipped:invalid", f"import failed: {_exc_line(e)}")
+    return check_module(mod, backend)
+
+
+def check_source(source: str, workdir: Path, stem: str, backend: str = "numba") -> Outcome:
+    path = Path(workdir) / f"{stem}.py"
+    path.write_text(source)
+    return check_file(path, backend)
+
+
+def check_seed(seed: int, size: str, workdir: Path, backend: str = "numba", without=()
+               ) -> tuple[Program, Outcome]:
+    prog = generate(seed, size, without)
+    return prog, check_source(prog.source, workdir, f"prog_{size}_{seed}", backend)
+
+
+# ----------------------------------------------------------------------------------------------
+# failing-program files and minimization
+# ----------------------------------------------------------------------------------------------
+
+
+def failure_text(source: str, out: Outcome, seed=None) -> str:
+    """A program file annotated with what was wrong (comments only: it still runs)."""
+    head = [f"# seed: {seed}" if seed is not None else "# seed: -",
+            f"# class: {out.cls}", f"# signature: {out.signature}", f"# detail: {out.detail}"]
+    head += ["#   " + line for r in out.report for line in r.splitlines()]
+    return "\n".join(head) + "\n" + source
+
+
+def header(path) -> dict:
+    """The `# key: value` lines at the top of a program file."""
+    info = {}
+    for line in Path(path).read_text().splitlines():
+        m = re.match(r"#\s*(\w[\w-]*):\s*(.*)", line)
+        if not line.startswith("#"):
+            break
+        if m and m.group(1) not in info:
+            info[m.group(1)] = m.group(2).strip()
+    return info
+
+
+def _stmt_lists(tree):
+    """Every statement list inside function definitions (bodies and else branches)."""
+    for node in ast.walk(tree):
+        for fld in ("body", "orelse"):
+            lst = getattr(node, fld, None)
+            if isinstance(lst, list) and lst and isinstance(lst[0], ast.stmt) \
+                    and not isinstance(node, ast.Module):
+                yield node, fld
+
+
+def _candidates(source: str):
+    """Smaller variants of a program, most promising first."""
+    tree = ast.parse(source)
+    funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in ("fuzz_args",)]
+    # 1. drop a whole helper function
+    for k, node in enumerate(tree.body):
+        if isinstance(node, ast.FunctionDef) and node.name not in ("f", "fuzz_args"):
+            t = ast.parse(source)
+            del t.body[k]
+            yield ast.unparse(t)
+    # 2. drop a statement / replace a compound statement by one of its bodies
+    spots = []
+    for fn in funcs:
+        for owner, fld in _stmt_lists(fn):
+            for k in range(len(getattr(owner, fld))):
+                spots.append((owner, fld, k))
+    for s in reversed(range(len(spots))):
+        owner, fld, k = spots[s]
+        node = getattr(owner, fld)[k]
+        subs = [[]]
+        if isinstance(node, ast.If):
+            subs += [node.body, node.orelse]
+        if isinstance(node, (ast.For, ast.While)):
+            pre = []
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+                pre = [ast.parse(f"{node.target.id} = 0").body[0]]
+            subs.append(pre + node.body)
+        for sub in subs:
+            lst = getattr(owner, fld)
+            saved = list(lst)
+            new = lst[:k] + list(sub) + lst[k + 1:]
+            if not new and fld != "orelse":
+                new = [ast.Pass()]        # a body cannot be empty; an else branch can
+            lst[:] = new
+            yield ast.unparse(tree)
+            lst[:] = saved
+    # 3. simplify an expression: an operand or argument in place of the operation
+    exprs = []
+    for fn in funcs:
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.BinOp, ast.Call, ast.IfExp, ast.BoolOp, ast.UnaryOp)):
+                exprs.append(node)
+    for node in reversed(exprs):
+        if isinstance(node, ast.BinOp):
+            kids = [node.left, node.right]
+        elif isinstance(node, ast.Call):
+            kids = list(node.args)
+        elif isinstance(node, ast.IfExp):
+            kids = [node.body, node.orelse]
+        elif isinstance(node, ast.BoolOp):
+            kids = list(node.values)
+        else:
+            kids = [node.operand]
+        for kid in kids:
+            yield _replace(tree, node, kid)
+    # 4. shorter ranges
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            for lit in ("1", "2"):
+                yield _replace(tree, node, ast.parse(f"range({lit})", mode="eval").body)
+
+
+def _names_resolve(source: str) -> bool:
+    """Every name a function reads is a parameter, assigned in it, or a module-level name (a
+    name read only on a path that never runs is still a program jitad rightly refuses)."""
+    import builtins
+    tree = ast.parse(source)
+    module = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    module |= {a.asname or a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    module |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+               if isinstance(t, ast.Name)}
+    for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+        known = {a.arg for a in fn.args.args} | module | set(dir(builtins))
+        known |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+                  and isinstance(n.ctx, ast.Store)}
+        if any(isinstance(n, ast.Name) and n.id not in known for n in ast.walk(fn)):
+            return False
+    return True
+
+
+def _replace(tree, old, new) -> str:
+    """Source of `tree` with node `old` replaced by `new` (the tree is left as it was)."""
+    for parent in ast.walk(tree):
+        for fld, val in ast.iter_fields(parent):
+            if val is old:
+                setattr(parent, fld, new)
+                try:
+                    return ast.unparse(tree)
+                finally:
+                    setattr(parent, fld, old)
+            if isinstance(val, list) and any(item is old for item in val):
+                k = next(k for k, item in enumerate(val) if item is old)
+                val[k] = new
+                try:
+                    return ast.unparse(tree)
+                finally:
+                    val[k] = old
+    raise ValueError("node not in tree")
+
+
+def minimize(source: str, workdir: Path, want: str | None = None, log=None,
+             max_checks: int = 400) -> tuple[str, Outcome]:
+    """Greedy reduction: keep any smaller variant whose outcome signature is `want` (default:
+    the signature of `source`).  Returns the reduced source and its outcome."""
+    log = log or _log
+    workdir = Path(workdir)
+    n = itertools.count()
+    best = check_source(source, workdir, f"min_{next(n)}")
+    want = want or best.signature
+    if want == "ok" or best.signature != want:
+        raise ValueError(f"the program's outcome is {best.signature}, not {want}")
+    # the generated source run without Numba compiles in milliseconds: reduce with it when it
+    # shows the same failure, and confirm the result with Numba
+    backend = "numba"
+    if check_source(source, workdir, f"min_{next(n)}", "python").signature == want:
+        backend = "python"
+    log(f"  reducing with backend={backend}")
+    source = ast.unparse(ast.parse(source))
+    checks = 0
+    changed = True
+    while changed and checks < max_checks:
+        changed = False
+        seen = set()
+        for cand in _candidates(source):
+            if cand in seen or len(cand) >= len(source) or not _names_resolve(cand):
+                continue
+            seen.add(cand)
+            checks += 1
+            out = check_source(cand, workdir, f"min_{next(n)}", backend)
+            if out.signature == want:
+                source, best, changed = cand, out, True
+                log(f"  reduced to {len(source)} chars ({checks} checks)")
+                break
+            if checks >= max_checks:
+                break
+    if backend != "numba":
+        best = check_source(source, workdir, f"min_{next(n)}")
+        if best.signature != want:
+            log(f"  with Numba the reduced program gives {best.signature}")
+    return source, best
+
+
+# ----------------------------------------------------------------------------------------------
+# campaign
+# ----------------------------------------------------------------------------------------------
+
+_WORKDIR: Path | None = None
+
+
+def _log(*a) -> None:
+    print(*a, flush=True)
+
+
+def _worker_init(base: str) -> None:
+    global _WORKDIR
+    _WORKDIR = Path(tempfile.mkdtemp(prefix="w", dir=base))
+    os.environ.setdefault("JITAD_CACHE_DIR", str(Path(base) / "cache"))
+
+
+def _worker(task):
+    seed, size, backend, without = task
+    prog, out = check_seed(seed, size, _WORKDIR, backend, without)
+    return seed, prog.source, out
+
+
+def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
+                 out_dir: Path | None = None, log=None, backend: str = "numba",
+                 without=()) -> dict:
+    """Check programs seed..seed+n-1; write failing ones to out_dir; return totals.
+    backend="python" runs the compiled mode's generated source without Numba: the same
+    adjoint, hundreds of times faster to start, but it cannot see Numba-only faults."""
+    import multiprocessing as mp
+    log = log or _log
+    base = tempfile.mkdtemp(prefix="jitad-fuzz-")
+    os.environ.setdefault("JITAD_CACHE_DIR", str(Path(base) / "cache"))
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    totals = {c: 0 for c in CLASSES}
+    buckets: dict[str, list[int]] = {}
+    tasks = [(s, size, backend, tuple(without)) for s in range(seed, seed + n)]
+    t0 = time.perf_counter()
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(jobs, initializer=_worker_init, initargs=(base,), maxtasksperchild=150) as pool:
+        for done, (s, source, out) in enumerate(pool.imap_unordered(_worker, tasks), 1):
+            totals[out.cls] += 1
+            buckets.setdefault(out.signature, []).append(s)
+            if out_dir is not None and out.cls in ("disagree", "crash", "refused"):
+                Path(out_dir, f"{out.cls}_{size}_{s}.py").write_text(failure_text(source, out, s))
+            if out.cls in ("disagree", "crash"):
+                log(f"\nseed {s}: {out.cls}: {out.detail}")
+            line = " ".join(f"{c}={totals[c]}" for c in CLASSES)
+            if done % 10 == 0 or done == n or out.cls in ("disagree", "crash"):
+                log(f"[{done}/{n}] {line}  {time.perf_counter() - t0:.0f}s")
+    summary = {"totals": totals, "buckets": {k: sorted(v) for k, v in sorted(buckets.items())},
+               "n": n, "seed": seed, "size": size, "backend": backend, "without": list(without),
+               "seconds": round(time.perf_counter() - t0, 1)}
+    if out_dir is not None:
+        lines = [f"{k}: {len(v)}  seeds {v[:20]}" for k, v in summary["buckets"].items()]
+        Path(out_dir, "summary.txt").write_text(
+            f"n={n} seed={seed} size={size} backend={backend} without={','.join(without)} "
+            f"seconds={summary['seconds']}\n"
+            + " ".join(f"{c}={totals[c]}" for c in CLASSES) + "\n\n" + "\n".join(lines) + "\n")
+    return summary
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__.split("\n")[0])
+    p.add_argument("--n", type=int, default=100, help="number of programs")
+    p.add_argument("--seed", type=int, default=0, help="first seed (programs use seed..seed+n-1)")
+    p.add_argument("--size", choices=sorted(SIZES), default="normal")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--backend", choices=("numba", "python"), default="numba",
+                   help="python: the generated adjoint without Numba (fast screening)")
+    p.add_argument("--out", type=Path, default=None, help="directory for failing programs")
+    p.add_argument("--without", default="", metavar="F,G",
+                   help="leave constructs out: " + "; ".join(f"{k}: {v}" for k, v in FEATURES.items()))
+    p.add_argument("--show", type=int, metavar="SEED", help="print the program for SEED and exit")
+    p.add_argument("--check", type=Path, nargs="+", metavar="FILE", help="check program files")
+    p.add_argument("--minimize", type=Path, metavar="FILE",
+                   help="reduce a failing program file; writes FILE.min.py")
+    a = p.parse_args(argv)
+    without = tuple(w for w in a.without.split(",") if w)
+    if a.show is not None:
+        print(generate(a.show, a.size, without).source)
+        return 0
+    if a.check:
+        work = Path(tempfile.mkdtemp(prefix="jitad-fuzz-check-"))
+        bad = 0
+        for path in a.check:
+            out = check_source(Path(path).read_text(), work, f"check_{Path(path).stem}")
+            print(f"{path}: {out.cls} {out.signature} {out.detail}")
+            if out.cls != "ok":
+                for line in out.report:
+                    print("   ", line)
+            bad += out.cls in ("disagree", "crash")
+        return 1 if bad else 0
+    if a.minimize:
+        work = Path(tempfile.mkdtemp(prefix="jitad-fuzz-min-"))
+        src = a.minimize.read_text()
+        reduced, out = minimize(src, work)
+        dest = a.minimize.with_suffix(".min.py")
+        dest.write_text(failure_text(reduced, out, header(a.minimize).get("seed")))
+        print(f"{dest}: {out.signature}: {out.detail}")
+        print(reduced)
+        return 0
+    s = run_campaign(a.n, a.seed, a.size, a.jobs, a.out, backend=a.backend, without=without)
+    print("\ntotals: " + " ".join(f"{c}={s['totals'][c]}" for c in CLASSES)
+          + f"  ({s['seconds']} s)")
+    for k, v in s["buckets"].items():
+        if not k.startswith("ok"):
+            print(f"  {k}: {len(v)} (seeds {', '.join(map(str, v[:8]))}{' ...' if len(v) > 8 else ''})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

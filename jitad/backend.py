@@ -87,12 +87,24 @@ def index_error(e: IndexError, gen: Generated) -> IndexOutOfRange | None:
     return None
 
 
+def _user_line(gen: Generated, line: int):
+    """The user's (file, line) for a generated line; a line jitad added (a tape push, a loop
+    header) takes its statement's: the next mapped line, else the previous one."""
+    for k in (0, 1, 2, 3, -1, -2, -3):
+        user = gen.line_map.get(line + k)
+        if user:
+            return user
+    return None
+
+
 def numba_error(e, gen: Generated) -> JitadError:
     text = str(e)
     user = None
-    for m in re.finditer(r'File "([^"]+)", line (\d+)', text):
-        if Path(m.group(1)).name.startswith("jitad_gen_"):
-            user = gen.line_map.get(int(m.group(2)))
+    # Numba names generated lines as `File "<path>", line N` or `defined at <path> (N)`
+    for m in re.finditer(r'File "([^"]+)", line (\d+)|at (\S+jitad_gen_\w+\.py) \((\d+)\)', text):
+        path, line = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if Path(path).name.startswith("jitad_gen_"):
+            user = _user_line(gen, int(line))
             if user:
                 break
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)

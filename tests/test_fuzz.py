@@ -36,8 +36,6 @@ QUICK_SIZE = "small"
 # Seeds of the quick budget that hit a known, open bug (with the outcome signature it gives):
 # an expected failure while it gives that signature; delete the entry when the bug is fixed.
 KNOWN_FAILING: dict[int, tuple[str, str]] = {
-    5: ("crash:compiled-only-refusal:write through an alias",
-        "fuzz_regressions/refused_row_read_after_write_in_loop.py"),
     15: ("disagree:eager-wrong", "fuzz_regressions/eager_elem_iadd_after_saved_reference.py"),
     31: ("crash:compiled:UnboundLocalError",
          "fuzz_regressions/helper_ternary_saved_value_unbound.py"),

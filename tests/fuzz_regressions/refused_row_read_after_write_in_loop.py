@@ -4,7 +4,7 @@
 #   that the next iteration's write `S[2] = x` would change ("this write into 'S' would also
 #   change 'S_at', an alias of it made at line ...").  The same statements without the loop
 #   are accepted, and so is a row read placed before the write in the body without a branch.
-# xfail: alias check keeps a dead row view alive around the loop
+# fixed: ee25451 (writes an alias observes decided on a control-flow graph)
 import numpy as np
 
 

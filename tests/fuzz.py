@@ -1326,20 +1326,21 @@ def _replace(tree, old, new) -> str:
 
 
 def minimize(source: str, workdir: Path, want: str | None = None, log=None,
-             max_checks: int = 400) -> tuple[str, Outcome]:
-    """Greedy reduction: keep any smaller variant whose outcome signature is `want` (default:
-    the signature of `source`).  Returns the reduced source and its outcome."""
+             max_checks: int = 400, backend: str = "numba") -> tuple[str, Outcome]:
+    """Greedy reduction: keep any smaller variant whose outcome signature (with `backend`) is
+    `want` (default: the signature of `source`).  Returns the reduced source and its outcome."""
     log = log or _log
     workdir = Path(workdir)
     n = itertools.count()
-    best = check_source(source, workdir, f"min_{next(n)}")
+    confirm = backend
+    best = check_source(source, workdir, f"min_{next(n)}", backend)
     want = want or best.signature
     if want == "ok" or best.signature != want:
         raise ValueError(f"the program's outcome is {best.signature}, not {want}")
     # the generated source run without Numba compiles in milliseconds: reduce with it when it
     # shows the same failure, and confirm the result with Numba
-    backend = "numba"
-    if check_source(source, workdir, f"min_{next(n)}", "python").signature == want:
+    if backend == "numba" and check_source(source, workdir, f"min_{next(n)}",
+                                           "python").signature == want:
         backend = "python"
     log(f"  reducing with backend={backend}")
     source = ast.unparse(ast.parse(source))
@@ -1360,8 +1361,8 @@ def minimize(source: str, workdir: Path, want: str | None = None, log=None,
                 break
             if checks >= max_checks:
                 break
-    if backend != "numba":
-        best = check_source(source, workdir, f"min_{next(n)}")
+    if backend != confirm:
+        best = check_source(source, workdir, f"min_{next(n)}", confirm)
         if best.signature != want:
             log(f"  with Numba the reduced program gives {best.signature}")
     return source, best
@@ -1437,7 +1438,8 @@ def main(argv=None) -> int:
     p.add_argument("--size", choices=sorted(SIZES), default="normal")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--backend", choices=("numba", "python"), default="numba",
-                   help="python: the generated adjoint without Numba (fast screening)")
+                   help="python: the generated adjoint without Numba (fast screening); also "
+                        "the backend --check and --minimize use")
     p.add_argument("--out", type=Path, default=None, help="directory for failing programs")
     p.add_argument("--without", default="", metavar="F,G",
                    help="leave constructs out: " + "; ".join(f"{k}: {v}" for k, v in FEATURES.items()))
@@ -1454,7 +1456,8 @@ def main(argv=None) -> int:
         work = Path(tempfile.mkdtemp(prefix="jitad-fuzz-check-"))
         bad = 0
         for path in a.check:
-            out = check_source(Path(path).read_text(), work, f"check_{Path(path).stem}")
+            out = check_source(Path(path).read_text(), work, f"check_{Path(path).stem}",
+                               a.backend)
             print(f"{path}: {out.cls} {out.signature} {out.detail}")
             if out.cls != "ok":
                 for line in out.report:
@@ -1464,7 +1467,7 @@ def main(argv=None) -> int:
     if a.minimize:
         work = Path(tempfile.mkdtemp(prefix="jitad-fuzz-min-"))
         src = a.minimize.read_text()
-        reduced, out = minimize(src, work)
+        reduced, out = minimize(src, work, backend=a.backend)
         dest = a.minimize.with_suffix(".min.py")
         dest.write_text(failure_text(reduced, out, header(a.minimize).get("seed")))
         print(f"{dest}: {out.signature}: {out.detail}")

@@ -20,6 +20,7 @@ Longer campaigns: ``python -m tests.fuzz --n 2000 --jobs 2 --out DIR``.
 """
 from __future__ import annotations
 
+import itertools
 import os
 
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")  # effective when Numba is not imported yet
@@ -90,3 +91,14 @@ def test_regression(path, workdir):
     if out.cls != expect and "xfail" in info:
         pytest.xfail(info["xfail"])
     assert out.cls == expect, _explain(path.read_text(), out)
+
+
+def test_minimizer_candidates_are_smaller_programs():
+    source = fuzz.generate(7, "normal").source
+    cands = list(itertools.islice(fuzz._candidates(source), 200))
+    assert cands
+    for cand in cands:
+        compile(cand, "<candidate>", "exec")
+    assert any(len(c) < len(source) for c in cands)
+    assert fuzz._names_resolve(source)
+    assert not fuzz._names_resolve(source.replace("return ", "return undefined_name + ", 1))

@@ -383,7 +383,14 @@ def backward(var, cotangent=None, retain_graph=False):
             continue
         args = n.args
         ans = n.ans
-        for i, p in enumerate(n.parents):
+        # Inputs in reverse order: a setitem node's Masked adjoint of the overwritten array
+        # (position 0) may zero g in place, so it must come after the rule of the written
+        # value (position 2), which reads g[idx].
+        ps = n.parents
+        i = len(ps)
+        while i:
+            i -= 1
+            p = ps[i]
             if p is None:
                 continue
             c = vjps[i](g, ans, *args)

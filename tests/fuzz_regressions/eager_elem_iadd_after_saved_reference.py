@@ -4,7 +4,10 @@
 #   the history of element 2: eager d/dx[2] is 4.0, right is 2.1.  In the original
 #   program the reference was s = np.tanh(u[::-1]); the order of the terms of the return
 #   matters (np.sum(s) + np.sum(u * u) happens to be right).
-# xfail: eager copy-on-write of `y[i] += v` while a recorded node references y
+# fixed: the root cause was in the reverse pass, not copy-on-write: the setitem node's
+#   adjoint of the overwritten array (g with g[idx] = 0, zeroed in place when the engine
+#   owns g) was formed before the adjoint of the written value (g[idx]) whenever the array's
+#   node already had another consumer; backward() now visits a node's inputs last to first
 import numpy as np
 
 

@@ -3,7 +3,10 @@
 #   read (u[3] * M) before `u[2] += 0.39`; eager loses part of the gradient of x and M.
 #   Likely the same root cause as eager_elem_iadd_after_saved_reference.py (copy-on-write
 #   of an element `+=` while a recorded node references the array).
-# xfail: eager copy-on-write of `y[i] += v` while a recorded node references y
+# fixed: the root cause was in the reverse pass, not copy-on-write: the setitem node's
+#   adjoint of the overwritten array (g with g[idx] = 0, zeroed in place when the engine
+#   owns g) was formed before the adjoint of the written value (g[idx]) whenever the array's
+#   node already had another consumer; backward() now visits a node's inputs last to first
 import numpy as np
 
 

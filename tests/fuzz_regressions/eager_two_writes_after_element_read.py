@@ -4,7 +4,10 @@
 #   s[1] = x[3] keep only the second write's history: eager d/dx[3] is 1.0, right is 2.0.
 #   One write, or no element read before them, is right.  Likely the root cause of the
 #   other eager_* regressions too (copy-on-write of writes into a referenced array).
-# xfail: eager copy-on-write loses an earlier write's history
+# fixed: the root cause was in the reverse pass, not copy-on-write: the setitem node's
+#   adjoint of the overwritten array (g with g[idx] = 0, zeroed in place when the engine
+#   owns g) was formed before the adjoint of the written value (g[idx]) whenever the array's
+#   node already had another consumer; backward() now visits a node's inputs last to first
 import numpy as np
 
 

@@ -3,7 +3,10 @@
 #   y3 = t1 * S0[i]; S0[i] = y3 in a loop, after an element read acc = tanh(S0[1, 2]).
 #   Each of these removed (the element read, the w accumulator, np.sum(S0) in the return)
 #   makes eager right again: likely eager's copy-on-write of row writes (reference counts).
-# xfail: eager copy-on-write of a row write while recorded nodes reference the array
+# fixed: the root cause was in the reverse pass, not copy-on-write: the setitem node's
+#   adjoint of the overwritten array (g with g[idx] = 0, zeroed in place when the engine
+#   owns g) was formed before the adjoint of the written value (g[idx]) whenever the array's
+#   node already had another consumer; backward() now visits a node's inputs last to first
 import math
 
 import numpy as np

@@ -2,7 +2,8 @@
 
 Takes: a function body of `ir` statements (normalized: `If`, `For`, `While`, simple statements).
 Guarantees: `Flow(body).reaches(a, b, avoid)` is True when some execution runs statement `b`
-after statement `a` without running any statement of `avoid` in between (loops go round, so a
+after statement `a` (or from the function's entry, `a=None`) without running any statement of
+`avoid` in between (loops go round, so a
 statement can reach itself or an earlier one). A compound statement stands for its test (an
 `If`'s branch decision, a `For`'s next-iteration check, a `While`'s loop head), so an analysis
 can ask about simple statements and decisions alike.
@@ -19,7 +20,7 @@ _EXIT = 0
 class Flow:
     def __init__(self, body):
         self.succ: dict = {}        # id(statement) -> ids of the statements that may follow it
-        self._block(body, _EXIT)
+        self.entry = self._block(body, _EXIT)
 
     def _block(self, stmts, cont):
         """Wire `stmts` so that the last flows into `cont`; the id control enters by."""
@@ -45,9 +46,10 @@ class Flow:
         return id(s)
 
     def reaches(self, a, b, avoid=()) -> bool:
-        """Can `b` run after `a` with none of `avoid` running in between?"""
+        """Can `b` run after `a` with none of `avoid` running in between? `a=None` is the
+        function's entry."""
         blocked = {id(x) for x in avoid}
-        seen, frontier = set(), list(self.succ.get(id(a), ()))
+        seen, frontier = set(), [self.entry] if a is None else list(self.succ.get(id(a), ()))
         while frontier:
             n = frontier.pop()
             if n == id(b):

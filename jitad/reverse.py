@@ -89,6 +89,7 @@ class Analysis:
         self.parent = {}     # id(block) -> (path)
         self.top_first = {}  # var -> the first site if it is a top-level bind before any other
         self.loop_blocks = set()   # ids of loop bodies (and while conditions)
+        self.path_of = {}          # id(statement) -> ids of the blocks holding it, outermost first
         body = spec.ir.body
         self.root = body
         for p in spec.ir.params:
@@ -105,30 +106,28 @@ class Analysis:
         making it again: the adjoint treats u as a value copied before the write, which would
         be a silently wrong gradient. A fresh `y = ...` between the alias and the write, or
         the alias made again between the write and the read, is fine (`flow` decides)."""
-        from .normalize import _fresh
         stmts = list(ir.walk(self.root))
-        for s in stmts:
-            # `y += e` on an array updates y's buffer in Python; jitad computes a new array,
-            # which is the same only if nothing else refers to y's buffer
-            if isinstance(s, Bind) and s.inplace and getattr(self.types.get(s.target), "ndim", 0):
-                y = s.target
-                shared = y in self.spec.ir.params or any(
-                    isinstance(b, Bind) and not _fresh(b) for b, _, _ in self.sites.get(y, []))
-                if shared:
-                    u, op = self.spec.ir.user_name(y), _OPS.get(s.op, s.op)
-                    raise UnsupportedError(
-                        f"'{u} {op}= ...' would update, in place, an array that "
-                        f"{'is an argument' if y in self.spec.ir.params else 'may be shared with another variable'}"
-                        f"; write {u} = {u} {op} ... (or copy it first)", s.loc,
-                        "in-place update of a shared array")
-        writes = [s for s in stmts if isinstance(s, SetItem)]
-        if not writes:
-            return
         flow = Flow(self.root)
         defs = {}
         for s in stmts:
             for t in ir.writes(s):
                 defs.setdefault(t, []).append(s)
+        for s in stmts:
+            # `y += e` on an array updates y's buffer in Python; jitad computes a new array,
+            # which is the same only if nothing else can refer to y's buffer here
+            if isinstance(s, Bind) and s.inplace and getattr(self.types.get(s.target), "ndim", 0):
+                y = s.target
+                param, other = self._shared_defs(y, s, defs, flow)
+                if param or other:
+                    u, op = self.spec.ir.user_name(y), _OPS.get(s.op, s.op)
+                    raise UnsupportedError(
+                        f"'{u} {op}= ...' would update, in place, an array that "
+                        f"{'is an argument' if param else 'may be shared with another variable'}"
+                        f"; write {u} = {u} {op} ... (or copy it first)", s.loc,
+                        "in-place update of a shared array")
+        writes = [s for s in stmts if isinstance(s, SetItem)]
+        for w in writes:
+            self._check_write_target(w, defs, flow)
         for w in writes:
             y = w.array
             # aliases of y, transitively (u = y, v = u[1:], ...)
@@ -141,7 +140,7 @@ class Analysis:
                         aliases.append(s)
                         frontier.append(s.target)
             # a fresh `y = ...` after the alias was made points y at another buffer
-            rebinds = [s for s in defs.get(y, []) if isinstance(s, Bind) and _fresh(s)]
+            rebinds = [s for s in defs.get(y, []) if self._new_array(s)]
             for a in aliases:
                 # the write changes what the alias shows when some run makes the alias, then
                 # writes (y not rebound in between), then reads the alias (not made again)
@@ -168,6 +167,7 @@ class Analysis:
 
     def _scan(self, block, path, depth):
         for s in block:
+            self.path_of[id(s)] = path
             for n in self._stmt_reads(s):
                 self.uses.setdefault(n, []).append(path)
             if isinstance(s, Bind):
@@ -228,6 +228,43 @@ class Analysis:
         sites = self.sites.get(v, [])
         return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
 
+    def _new_array(self, b) -> bool:
+        """Whether bind `b` always gives an array no one else refers to."""
+        from .normalize import _fresh
+        if isinstance(b, Bind) and b.op == "call":
+            return self._returns_fresh(b)
+        return isinstance(b, Bind) and _fresh(b)
+
+    def _shared_defs(self, y, at, defs, flow):
+        """(whether y may still be the argument at `at`, a definition of y that may make it
+        share its buffer -- a view, another variable, a loop variable -- and reaches `at`
+        with no new array assigned to y in between, or None)."""
+        fresh = [b for b in defs.get(y, []) if self._new_array(b)]
+        param = y in self.spec.ir.params and flow.reaches(None, at, avoid=fresh)
+        other = next((b for b in defs.get(y, []) if not self._new_array(b)
+                      and flow.reaches(b, at, avoid=fresh)), None)
+        return param, other
+
+    def _check_write_target(self, w, defs, flow):
+        """`y[i] = v` only into an array this function created: every definition of y that can
+        reach the write (the argument itself, a view, another variable, a loop variable) must
+        be a new array. A write into the caller's data would change it and break the
+        adjoint's replay; `x = x.copy(); x[i] = v` is fine."""
+        y = w.array
+        user = self.spec.ir.user_name(y)
+        param, other = self._shared_defs(y, w, defs, flow)
+        why = None
+        if param:
+            why = f"'{user}' is an argument of {self.spec.ir.name}"
+        elif other is not None:
+            why = (f"'{user}' may alias another array (it is assigned from "
+                   f"{'a view or another variable' if isinstance(other, Bind) else 'a loop'})")
+        if why:
+            raise UnsupportedError(
+                f"{why}; jitad only writes into arrays the function creates "
+                f"(e.g. {user} = {user}.copy() or np.zeros(...))", w.loc,
+                "write into an array not created here")
+
     def alias_sources(self, s) -> list:
         """The arrays whose storage the result of bind `s` may share: the operand of a view
         (`s[0]`, `s.T`, a reshape) or of `u = s`, and every array argument of a helper whose
@@ -277,19 +314,26 @@ class Analysis:
         the view's base: the base is needed too, so writes into it (`s[0] = y`) are undone in
         the adjoint and the view sees, at each mirrored point, what the forward saw."""
         stmts = list(ir.walk(self.root))
-        self.loop_vars = {s.var for s in stmts if isinstance(s, For)}
+        loops = {s.var: s for s in stmts if isinstance(s, For)}
+        self.loop_vars = set(loops)
         bases = self.view_bases()
         while True:
-            needed = set()
+            needed, after_loop = set(), set()
             for s in stmts:
+                reads = set()
                 if isinstance(s, Bind):
-                    needed |= self.bind_reads(s)
+                    reads = self.bind_reads(s)
                 elif isinstance(s, SetItem) and s.array in self.active:
-                    needed |= {n for a in s.index for n in ir.atom_names(a)}
+                    reads = {n for a in s.index for n in ir.atom_names(a)}
                 elif isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
-                    needed.add(s.test)
+                    reads = {s.test}
                 elif isinstance(s, For) and self.work(s.body):
-                    needed |= {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
+                    reads = {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
+                needed |= reads
+                # a loop variable the adjoint reads outside its loop (`s[j] = ...` after
+                # `for j`): the reversed loop leaves it at its first value, so it is kept
+                after_loop |= {v for v in reads & set(loops)
+                               if id(loops[v].body) not in self.path_of.get(id(s), ())}
             frontier = list(needed)
             while frontier:
                 for b in bases.get(frontier.pop(), ()):
@@ -298,7 +342,7 @@ class Analysis:
                         frontier.append(b)
             # a counted loop's index is recomputed by the adjoint loop, never taped per step
             pushed = {v for v in needed if self.overwritten(v)
-                      and not (v in self.loop_vars and len(self.sites[v]) == 1)}
+                      and not (v in self.loop_vars and len(self.sites[v]) == 1 and v not in after_loop)}
             if needed == self.needed and pushed == self.pushed:
                 break
             self.needed, self.pushed = needed, pushed
@@ -1091,22 +1135,32 @@ class Reverse:
     def split_functions(self, names, first, rev, value, grads):
         """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value, saved)` and
         `g_bwd(args, saved, d_out) -> grads`, `saved` being every local the adjoint reads that
-        the forward assigned (tapes, their tops, last values -- of reassigned parameters too). A caller that calls g once keeps
-        `saved` instead of running g's forward again inside its adjoint."""
+        the forward assigned (tapes, their tops, last values -- of reassigned parameters and
+        loop variables too). A caller that calls g once keeps `saved` instead of running g's
+        forward again inside its adjoint."""
         f = self.spec.ir
         stored = {n.id for st in first for n in ast.walk(st) if isinstance(n, ast.Name)
                   and isinstance(n.ctx, ast.Store)}
-        loops = {st.target.id for r in rev for st in ast.walk(r) if isinstance(st, ast.For)}
         used = {n.id for st in rev for n in ast.walk(st) if isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Load)}
         used |= {st.target.id for r in rev for st in ast.walk(r)
                  if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name)}
         # a parameter the forward reassigns is saved too: the adjoint starts from its last value,
-        # and g_bwd gets the caller's (the value on entry)
-        live = sorted((stored & used) - loops, key=lambda n: (not n.startswith("tape"), n))
+        # and g_bwd gets the caller's (the value on entry); so is a loop variable (the adjoint
+        # may read its value after the loop)
+        live = sorted(stored & used, key=lambda n: (not n.startswith("tape"), n))
+        # a saved local the forward may not assign (one arm of an `if`, a loop that runs no
+        # trip) starts as a typed dummy, so the pack never reads an unbound name
+        certain = {t.id for st in first if isinstance(st, (ast.Assign, ast.AugAssign))
+                   for t in ast.walk(st.targets[0] if isinstance(st, ast.Assign) else st.target)
+                   if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)} | set(f.params)
+        trips = set(self.trip_names.values())
+        dummies = [P.assign(n, self.dummy(self.ty(n)) if n in self.types else P.const(0))
+                   for n in live if n not in certain and (n in self.types or n in trips)]
         saved = self.namer.fresh("saved")
         pack = ast.Tuple([P.name(n) for n in live], ast.Load())
-        fwd = _fdef(names[0], f.params, first + [ast.Return(ast.Tuple([value, pack], ast.Load()))])
+        fwd = _fdef(names[0], f.params,
+                    dummies + first + [ast.Return(ast.Tuple([value, pack], ast.Load()))])
         unpack = [ast.Assign([ast.Tuple([P.name(n, store=True) for n in live], ast.Store())], P.name(saved),
                              lineno=0)] if live else []
         bwd = _fdef(names[1], f.params + [saved, self.seed],

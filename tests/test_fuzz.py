@@ -38,8 +38,6 @@ QUICK_SIZE = "small"
 # an expected failure while it gives that signature; delete the entry when the bug is fixed.
 KNOWN_FAILING: dict[int, tuple[str, str]] = {
     15: ("disagree:eager-wrong", "fuzz_regressions/eager_elem_iadd_after_saved_reference.py"),
-    31: ("crash:compiled:UnboundLocalError",
-         "fuzz_regressions/helper_ternary_saved_value_unbound.py"),
 }
 
 REGRESSION_DIR = Path(__file__).parent / "fuzz_regressions"

@@ -6,7 +6,6 @@
 #   Same family as helper_ternary_saved_value_unbound.py: saved values assigned on some
 #   paths only.
 # backend: python
-# xfail: split helper saves an elif condition that was not evaluated
 import numpy as np
 
 

@@ -5,7 +5,6 @@
 #   code: ... Variable 'i' is not defined"; with backend="python": UnboundLocalError 'i'.
 #   The split helper's generated code does not define the loop variable where the code
 #   after the loop (or the saved state) reads it.  The same statements in f are right.
-# xfail: a helper's loop variable read after its loop is undefined in the generated code
 import numpy as np
 
 

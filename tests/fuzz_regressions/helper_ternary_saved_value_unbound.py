@@ -5,7 +5,6 @@
 #   UnboundLocalError "cannot access local variable 't_add'".  With Numba the gradient
 #   happens to be right: the saved slot is read uninitialized and not used on that path.
 # backend: python
-# xfail: split helper saves a temporary assigned on one arm of `a if c else b`
 import numpy as np
 
 

@@ -6,7 +6,6 @@
 #   0.86], right [4.0, 1.1, 2.1, 0.86].  With s[2] instead of s[j], or an inner loop whose
 #   body does not use j, it is right.  Guess: in the outer loop's reverse sweep the adjoint
 #   of s[j] = ... reads j as the reversed inner loop left it, not its value after the loop.
-# xfail: an inner loop variable used as an index after its loop, in an outer loop
 import numpy as np
 
 

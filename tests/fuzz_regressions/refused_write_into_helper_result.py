@@ -4,7 +4,6 @@
 #   "'u' may alias another array (it is assigned from a view or another variable)".  An
 #   in-place update of it (u -= x) is refused the same way ("in-place update of a shared
 #   array").  The helper's result is a fresh array, so the write is safe.
-# xfail: a helper's created result is taken for a view of its arguments
 import numpy as np
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import functools
 import numbers
+import operator
 import os
 import site
 import sysconfig
@@ -143,7 +144,6 @@ class Normalizer:
         body = self.block(self.tree.body)
         body = Structurer(self).lower_function(body)
         body = eliminate_common_temps(body, self.temps)
-        self.check_writes(body)
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
                            self.cap, self.callees, dict(self.renamed))
 
@@ -169,12 +169,18 @@ class Normalizer:
                 self.emit(SetItem(arr, index, new, loc))
         elif isinstance(node, gast.If):
             test = self.test(node.test, node.body + node.orelse)
-            self.emit(If(test, self.block(node.body), self.block(node.orelse), loc))
+            if isinstance(test, Const):
+                self.out.extend(self.block(node.body if test.value else node.orelse))
+            else:
+                self.emit(If(test, self.block(node.body), self.block(node.orelse), loc))
         elif isinstance(node, gast.While):
             saved, self.out = self.out, []
             test = self.test(node.test, [], fresh=True)
+            if isinstance(test, Const) and test.value:
+                test = self.bind(node, self.namer.fresh("cond"), "copy", (test,)).name
             cond, self.out = self.out, saved
-            self.emit(While(cond, test, self.block(node.body), loc))
+            if not isinstance(test, Const):       # `while False:` never runs
+                self.emit(While(cond, test, self.block(node.body), loc))
         elif isinstance(node, gast.For):
             self.for_loop(node)
         elif isinstance(node, gast.Return):
@@ -221,13 +227,15 @@ class Normalizer:
                                 "`x.shape`", "tuple unpacking")
 
     def test(self, node, body, fresh=False):
-        """A bool-typed name for an if/while test, computed right before the statement."""
+        """A bool-typed name for an if/while test, computed right before the statement, or a
+        `Const` when the test is a constant (`if 0 < 1 < 2:`): no branch is generated for a
+        decision Numba would fold away under code that still reads its values."""
         if _is_boolean(node):
             atom = self.expr(node, "cond")
         else:
             atom = self.bind(node, self.namer.fresh("cond"), "truth", (self.expr(node, "cond"),))
-        if isinstance(atom, Const):
-            atom = self.bind(node, self.namer.fresh("cond"), "copy", (Const(bool(atom.value)),))
+        if isinstance(atom, Const):      # decided now: the caller keeps only the branch taken
+            return Const(bool(atom.value))
         assigned = _stored_names(body)
         if fresh or atom.name in assigned or atom.name in self.params:
             if not atom.name.startswith("cond"):
@@ -286,32 +294,6 @@ class Normalizer:
         head, self.out = self.out, saved
         self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
 
-    def check_writes(self, body):
-        """`y[i] = v` only on arrays this function created: a write into an argument (or a
-        view or alias of one) would mutate the caller's data and break the adjoint's replay."""
-        sites = {}
-        for s in ir.walk(body):
-            for t in ir.writes(s):
-                sites.setdefault(t, []).append(s)
-        for s in ir.walk(body):
-            if not isinstance(s, SetItem):
-                continue
-            why = None
-            user = self.renamed.get(s.array, s.array)
-            if s.array in self.params:
-                why = f"'{user}' is an argument of {self.cap.name}"
-            else:
-                for b in sites.get(s.array, []):
-                    if not (isinstance(b, Bind) and _fresh(b)):
-                        why = (f"'{user}' may alias another array (it is assigned from "
-                               f"{'a view or another variable' if isinstance(b, Bind) else 'a loop'})")
-                        break
-            if why:
-                raise UnsupportedError(
-                    f"{why}; jitad only writes into arrays the function creates "
-                    f"(e.g. {user} = {user}.copy() or np.zeros(...))", s.loc,
-                    "write into an array not created here")
-
     # ---------------------------------------------------------------- expressions
     def expr_into(self, node, target):
         """Evaluate `node`, binding its last primitive directly to `target`."""
@@ -351,7 +333,10 @@ class Normalizer:
             if len(node.ops) == 1:
                 a = self.expr(node.left, hint)
                 b = self.expr(node.comparators[0], hint)
-                return self.bind(node, dest(_CMP[type(node.ops[0])]), _CMP[type(node.ops[0])], (a, b))
+                op = _CMP[type(node.ops[0])]
+                if isinstance(a, Const) and isinstance(b, Const):
+                    return Const(bool(getattr(operator, op)(a.value, b.value)))
+                return self.bind(node, dest(op), op, (a, b))
             # a < b < c  ->  (a < b) and (b < c): as in Python, each operand is evaluated
             # once, and only if the comparisons before it held (b goes to a temporary)
             parts, left = [], node.left
@@ -374,8 +359,11 @@ class Normalizer:
         if isinstance(node, gast.IfExp):
             res = name or self.namer.fresh(f"{hint}_sel")
             test = self.test(node.test, [])
-            self.emit(If(test, self.block_expr(node.body, res), self.block_expr(node.orelse, res),
-                         self.cap.loc(node)))
+            if isinstance(test, Const):
+                self.out.extend(self.block_expr(node.body if test.value else node.orelse, res))
+            else:
+                self.emit(If(test, self.block_expr(node.body, res),
+                             self.block_expr(node.orelse, res), self.cap.loc(node)))
             return Var(res)
         if isinstance(node, gast.Call):
             return self.call(node, hint, dest)
@@ -412,8 +400,10 @@ class Normalizer:
             return first
         rest = node.values[1:]
         rest_node = rest[0] if len(rest) == 1 else gast.copy_location(gast.BoolOp(node.op, rest), node)
-        if isinstance(first, Const):
-            first = self.bind(node, self.namer.fresh("cond"), "copy", (first,))
+        if isinstance(first, Const):      # decided now, as Python would: the first or the rest
+            if bool(first.value) == isinstance(node.op, gast.Or):
+                return first
+            return self.expr(rest_node, hint, into)
         test = first.name
         if not _is_boolean(node.values[0]):
             test = self.bind(node, self.namer.fresh("cond"), "truth", (first,)).name

@@ -9,7 +9,6 @@
 #   (if 0.5 > 1.0) and a chain with a data operand (0.12 < x[0] < 0.51) compile.  Guess:
 #   the chain's later comparison, evaluated only when the earlier held (898c782), is folded
 #   by Numba so the branch's adjoint reads values no path defines.
-# xfail: chained comparison of constants: Numba prunes a branch the adjoint still reads
 import numpy as np
 
 

@@ -14,7 +14,9 @@ an ``ndarray`` otherwise).
 from __future__ import annotations
 
 import copy
+import inspect
 import math
+import re
 import types
 from typing import Any, Sequence
 
@@ -335,3 +337,14 @@ def check_value_and_grad(case, vg, label: str | None = None):
     assert_grads_close(tuple(grads), reference_grads(case), rtol=case.rtol, atol=case.atol,
                        label=label)
     return value, grads
+
+
+def error_marker(fn):
+    """(line number, expected text) of the `# ERR: <text>` marker in fn's source: where a
+    test expects jitad's error to point, and what it should name."""
+    lines, first = inspect.getsourcelines(fn)
+    for k, text in enumerate(lines):
+        m = re.search(r"# ERR: (.+)$", text)
+        if m:
+            return first + k, m.group(1).strip()
+    raise AssertionError(f"no ERR marker in {fn.__name__}")

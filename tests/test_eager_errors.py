@@ -18,19 +18,13 @@ import jitad
 from jitad import eager
 from jitad.errors import JitadError
 
+from .harness import error_marker
+
 FILE = inspect.getsourcefile(lambda: None)
 with open(FILE) as _f:
     SOURCE = _f.read().splitlines()
 
 
-def _marked(fn):
-    """(line number, construct) of the ERR marker inside fn."""
-    lines, first = inspect.getsourcelines(fn)
-    for k, text in enumerate(lines):
-        m = re.search(r"# ERR: (.+)$", text)
-        if m:
-            return first + k, m.group(1).strip()
-    raise AssertionError(f"no ERR marker in {fn.__name__}")
 
 
 # ---------------------------------------------------------------------------
@@ -122,7 +116,7 @@ GRAD_CASES = [uses_cumsum, uses_sort, uses_inv, uses_einsum, uses_cumsum_method,
 
 
 def _check(err, fn, tb):
-    line, construct = _marked(fn)
+    line, construct = error_marker(fn)
     text = str(err)
     assert isinstance(err, JitadError), type(err)
     assert construct in text, text

@@ -10,19 +10,12 @@ import jitad
 from jitad.errors import JitadError
 
 from . import error_funcs as ef
+from .harness import error_marker
 
 FILE = inspect.getsourcefile(ef)
 SOURCE = open(FILE).read().splitlines()
 
 
-def _marked(fn):
-    """(line number, expected text) of the ERR marker inside fn."""
-    lines, first = inspect.getsourcelines(fn)
-    for k, text in enumerate(lines):
-        m = re.search(r"# ERR: (.+)$", text)
-        if m:
-            return first + k, m.group(1).strip()
-    raise AssertionError(f"no ERR marker in {fn.__name__}")
 
 
 ARGS = {
@@ -35,7 +28,7 @@ CASES = [f for name, f in vars(ef).items()
 
 @pytest.mark.parametrize("fn", CASES, ids=lambda f: f.__name__)
 def test_unsupported_construct_is_reported_at_the_users_line(fn):
-    line, expected = _marked(fn)
+    line, expected = error_marker(fn)
     params = list(inspect.signature(fn).parameters)
     args = tuple(ARGS[p] for p in params if p in ARGS)
     with pytest.raises(JitadError) as info:

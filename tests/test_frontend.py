@@ -17,7 +17,7 @@ from jitad.errors import JitadError
 from jitad.normalize import GENERATED_GLOBALS, is_library, is_user_helper, reserved_names
 
 from . import frontend_funcs as ff
-from .harness import assert_grads_close, autograd_grad, central_fd
+from .harness import assert_grads_close, autograd_grad, central_fd, error_marker
 
 FILE = inspect.getsourcefile(ff)
 
@@ -43,13 +43,6 @@ def check_fd(fn, args, wrt, rtol=1e-6, atol=1e-7):
     return grads
 
 
-def _marked(fn):
-    lines, first = inspect.getsourcelines(fn)
-    for k, text in enumerate(lines):
-        m = re.search(r"# ERR: (.+)$", text)
-        if m:
-            return first + k, m.group(1).strip()
-    raise AssertionError(f"no ERR marker in {fn.__name__}")
 
 
 @pytest.fixture
@@ -134,7 +127,7 @@ LIBRARY_CASES = [
 
 @pytest.mark.parametrize("fn,args", LIBRARY_CASES, ids=lambda c: getattr(c, "__name__", ""))
 def test_library_function_without_rule_is_refused_at_the_users_line(fn, args):
-    line, expected = _marked(fn)
+    line, expected = error_marker(fn)
     with pytest.raises(JitadError) as info:
         jitad.grad(fn)(*args)
     err, text = info.value, str(info.value)

@@ -226,7 +226,9 @@ class Masked:
     """Adjoint of the overwritten input of ``y[idx] = v``: g with g[idx] = 0.
 
     When the engine owns g (nobody else holds it) it is zeroed in place, so a
-    loop of n writes costs O(n) in the reverse pass, not O(n * size).
+    loop of n writes costs O(n) in the reverse pass, not O(n * size).  It must
+    be the last reader of g: the rule of the written value (input 2) reads
+    g[idx], so backward() visits a node's inputs last to first.
     """
 
     __slots__ = ("g", "idx", "owned", "shape")

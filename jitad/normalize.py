@@ -143,6 +143,7 @@ class Normalizer:
     def function(self) -> ir.Function:
         body = self.block(self.tree.body)
         body = Structurer(self).lower_function(body)
+        body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
                            self.cap, self.callees, dict(self.renamed))
@@ -714,6 +715,71 @@ def _typed(atoms):
     """The types of an argument list's constants: `x ** 2` and `x ** 2.0` (equal as `Const`s)
     are different computations (int and float results)."""
     return tuple(type(a.value) if isinstance(a, Const) else None for a in atoms)
+
+
+_DECISIONS = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
+              "eq": operator.eq, "ne": operator.ne, "not": operator.not_, "truth": bool,
+              "or": lambda a, b: a or b}
+
+
+def fold_constant_decisions(body):
+    """Decide now every branch whose test follows from constants alone (`returned = False;
+    go = not returned; if go:`, `flag = True; if flag:`, `acc = 0.0; if acc <= 0.17:`) and
+    keep only the branch taken; a `while` whose test is constant False is dropped. Numba prunes
+    such branches itself, and a pruned branch that assigned a value the generated adjoint still
+    reads is a compile error ("Unsupported assignment encountered: Undefined"). The constants
+    are tracked along control flow: a variable is known only where every path gives it the
+    same constant; a loop forgets what its body assigns."""
+    def assigned(stmts):
+        return {t for x in ir.walk(stmts) for t in ir.writes(x)}
+
+    def value(a, env):
+        if isinstance(a, Const):
+            return a
+        return env.get(a.name) if isinstance(a, Var) else None
+
+    def block(stmts, env):
+        out = []
+        for s in stmts:
+            if isinstance(s, Bind):
+                vals = [value(a, env) for a in s.args]
+                known = len(s.targets) == 1 and all(v is not None for v in vals) and (
+                    s.op == "copy" or s.op in _DECISIONS)
+                for t in s.targets:
+                    env.pop(t, None)
+                if known:
+                    args = [v.value for v in vals]
+                    res = args[0] if s.op == "copy" else _DECISIONS[s.op](*args)
+                    if s.op != "copy" or isinstance(res, (bool, int, float)):
+                        env[s.target] = Const(res if s.op == "copy" else bool(res))
+                out.append(s)
+            elif isinstance(s, If):
+                test = env.get(s.test)
+                if test is not None:            # decided: the branch taken, in place
+                    out += block(s.body if test.value else s.orelse, env)
+                    continue
+                e1, e2 = dict(env), dict(env)
+                s.body, s.orelse = block(s.body, e1), block(s.orelse, e2)
+                env.clear()
+                env.update({k: v for k, v in e1.items() if e2.get(k) == v
+                            and type(e2.get(k).value) is type(v.value)})
+                out.append(s)
+            elif isinstance(s, (For, While)):
+                inner = (s.cond if isinstance(s, While) else []) + s.body
+                for t in assigned(inner) | set(ir.writes(s)):
+                    env.pop(t, None)
+                if isinstance(s, While):
+                    s.cond = block(s.cond, env)
+                    if env.get(s.test) == Const(False):
+                        out += s.cond              # the test runs once and says no
+                        continue
+                s.body = block(s.body, dict(env))
+                out.append(s)
+            else:
+                out.append(s)
+        return out
+
+    return block(body, {})
 
 
 def eliminate_common_temps(body, temps):

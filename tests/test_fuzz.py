@@ -37,7 +37,6 @@ QUICK_SIZE = "small"
 # Seeds of the quick budget that hit a known, open bug (with the outcome signature it gives):
 # an expected failure while it gives that signature; delete the entry when the bug is fixed.
 KNOWN_FAILING: dict[int, tuple[str, str]] = {
-    15: ("disagree:eager-wrong", "fuzz_regressions/eager_elem_iadd_after_saved_reference.py"),
 }
 
 REGRESSION_DIR = Path(__file__).parent / "fuzz_regressions"

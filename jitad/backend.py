@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import cache
 from .codegen import Generated
-from .errors import IndexOutOfRange, JitadError, Loc
+from .errors import IndexOutOfRange, JitadError, Loc, TapeLimitError
 
 
 def load(gen: Generated, backend: str) -> types.ModuleType:
@@ -60,8 +60,8 @@ def _jit_primitive(name):
 def run(fn, args, gen: Generated, backend: str):
     try:
         return fn(*args)
-    except IndexError as e:
-        err = index_error(e, gen)
+    except (IndexError, MemoryError) as e:
+        err = check_error(e, gen)
         if err is None:
             raise
         raise err from None
@@ -72,19 +72,53 @@ def run(fn, args, gen: Generated, backend: str):
         raise
 
 
+def check_error(e: Exception, gen: Generated) -> JitadError | None:
+    """A failed run-time check of the generated code (an index out of range, a tape over its
+    limit) as a JitadError at the user's line; None for any other exception."""
+    if isinstance(e, IndexError):
+        return index_error(e, gen)
+    if isinstance(e, MemoryError):
+        return tape_error(e, gen)
+    return None
+
+
+def tape_error(e: MemoryError, gen: Generated) -> TapeLimitError | None:
+    """`rt.check_tape`'s MemoryError("file.py:line:col", used, limit) at the loop's line."""
+    if len(e.args) != 3 or not isinstance(e.args[0], str):
+        return None
+    site, used, limit = e.args
+    loc = _site_loc(site, gen)
+    if loc is None:
+        return None
+    return TapeLimitError(
+        f"this loop's tape holds {used:,} bytes, over the limit of {limit:,} "
+        "(JITAD_MAX_TAPE_BYTES): does it ever end? (raise the limit for a long but finite "
+        "loop)", loc, "tape limit")
+
+
+def _site_loc(site: str, gen: Generated):
+    """The user's Loc of a check's "file.py:line:col" site, or None."""
+    name, line, col = (site.rsplit(":", 2) + ["", ""])[:3]
+    if not line.isdigit():
+        return None
+    files = {where[0] for where in gen.line_map.values() if isinstance(where, tuple)}
+    for path in sorted(files, key=lambda p: Path(p).name != name):
+        if Path(path).name == name:
+            return Loc(path, int(line), int(col) if col.isdigit() else 0)
+    return None
+
+
 def index_error(e: IndexError, gen: Generated) -> IndexOutOfRange | None:
     """A generated bounds check's `IndexError("file.py:line:col", index, size)` at the user's
     line (see `bounds`), or None for any other IndexError."""
     if len(e.args) != 3 or not isinstance(e.args[0], str):
         return None
     site, index, size = e.args
-    name, line, col = (site.rsplit(":", 2) + ["", ""])[:3]
-    for where in gen.line_map.values():
-        if isinstance(where, tuple) and Path(where[0]).name == name and str(where[1]) == line:
-            return IndexOutOfRange(f"index {index} is out of bounds for an axis of size {size}",
-                                   Loc(where[0], where[1], int(col) if col.isdigit() else 0),
-                                   "index out of range")
-    return None
+    loc = _site_loc(site, gen)
+    if loc is None:
+        return None
+    return IndexOutOfRange(f"index {index} is out of bounds for an axis of size {size}", loc,
+                           "index out of range")
 
 
 def _user_line(gen: Generated, line: int):

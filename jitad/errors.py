@@ -67,3 +67,7 @@ class NotDifferentiableError(JitadError):
 
 class IndexOutOfRange(JitadError, IndexError):
     """An index outside its array at run time (an `IndexError`, as Python would raise)."""
+
+
+class TapeLimitError(JitadError, MemoryError):
+    """A `while` loop whose tape passed `$JITAD_MAX_TAPE_BYTES` (a `MemoryError`)."""

@@ -22,7 +22,7 @@ import ast
 from collections import Counter
 
 from . import activity, ir, rules
-from .bounds import Bounds
+from .bounds import Bounds, site_of
 from .flow import Flow
 from . import pyast as P
 from .errors import UnsupportedError
@@ -491,6 +491,23 @@ class Tapes:
             out.append(P.assign(lst, ast.List([], ast.Load())))
         return out
 
+    ITEM_BYTES = {"f": 8, "i": 8, "b": 1}
+    LIST_ITEM_BYTES = 64    # an array pushed on a list: at least its header (its data unknown)
+
+    def bytes_used(self):
+        """An expression for the bytes the tapes hold now (arrays on lists counted at their
+        header's size: a lower bound)."""
+        terms = [P.binop(P.const(self.ITEM_BYTES[k]), ast.Mult(), P.name(top)) if self.ITEM_BYTES[k] > 1
+                 else P.name(top) for k, (_, top) in sorted(self.buffers.items())]
+        terms += [P.binop(P.const(self.LIST_ITEM_BYTES), ast.Mult(), P.call("len", P.name(lst)))
+                  for _, lst in sorted(self.lists.items())]
+        if not terms:
+            return None
+        out = terms[0]
+        for t in terms[1:]:
+            out = P.binop(out, ast.Add(), t)
+        return out
+
     def reserve(self, counts, multiplier=None):
         out = []
         for k, n in sorted(counts.items()):
@@ -723,7 +740,11 @@ class Reverse:
         if work:
             trip = self.trip(s)
             pre.append(P.assign(trip, P.const(0)))
-            body = [P.aug(trip, P.const(1))] + self.tapes.reserve(bc) + body
+            # a loop that never ends must not take all the memory: its tape is bounded
+            used = self.tapes.bytes_used()
+            limit = [] if used is None else [P.expr_stmt(P.call(
+                "rt.check_tape", used, P.const(max_tape_bytes()), P.const(site_of(s.loc))))]
+            body = [P.aug(trip, P.const(1))] + limit + self.tapes.reserve(bc) + body
             if self.in_loop(s):
                 post.append((P.name(trip), Ty("i8")))
         # `while <test>:` when the test is one expression, else `while True: ...; if not t: break`
@@ -1238,6 +1259,17 @@ class Reverse:
             return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])
         shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
         return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+
+
+DEFAULT_MAX_TAPE_BYTES = 8 * 2 ** 30
+
+
+def max_tape_bytes() -> int:
+    """The most a `while` loop's tapes may hold: `$JITAD_MAX_TAPE_BYTES`, else 8 GiB (a fixed
+    default, so generated code does not depend on the machine)."""
+    import os
+    text = os.environ.get("JITAD_MAX_TAPE_BYTES", "")
+    return int(text) if text.strip().isdigit() else DEFAULT_MAX_TAPE_BYTES
 
 
 def float_args(spec):

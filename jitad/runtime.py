@@ -10,9 +10,10 @@ import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself)
-INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range")
+INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape")
 
-__all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range", "accum1", "accum2", "scatter_add", "expand",
+__all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
+           "check_tape", "accum1", "accum2", "scatter_add", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
 
 
@@ -75,6 +76,13 @@ def check_range(start, stop, step, scale, offset, n, site):
             raise IndexError(site, first, n)
         if last < -n or last >= n:
             raise IndexError(site, last, n)
+
+
+def check_tape(used, limit, site):
+    """MemoryError(site, used, limit) once a `while` loop's tapes hold more than `limit` bytes
+    (a loop that never ends would otherwise fill the memory; compiled code ignores Ctrl-C)."""
+    if used > limit:
+        raise MemoryError(site, used, limit)
 
 
 def sum0(c):

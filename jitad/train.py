@@ -271,8 +271,8 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
                 bar.update(ep + 1, epochs, hist)
                 for cb in callbacks:
                     cb(ep, hist.loss[-1], hist)
-    except IndexError as e:     # a sample's id outside its table: at the loss's line
-        err = be.index_error(e, comp.gen)
+    except (IndexError, MemoryError) as e:   # a sample's id outside its table: at the loss's line
+        err = be.check_error(e, comp.gen)
         if err is None:
             raise
         raise err from None

@@ -266,3 +266,9 @@ def loop_variable_reused(x, X):     # two loops assign `row`: each iteration res
     for row in X:
         s = s + row[1]
     return s
+
+
+def never_ends(x):
+    while x > -1.0:               # sin keeps x above -1: it never stops
+        x = math.sin(x) + 0.5 * x
+    return x

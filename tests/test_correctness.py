@@ -229,3 +229,13 @@ def test_a_decorated_function_called_with_an_eager_var_records_eagerly():
     y = f(x)
     y.backward(np.ones(2))
     assert np.allclose(x.grad, 3.0 * np.array([1.0, 2.0]) ** 2)
+
+
+def test_a_loop_that_never_ends_stops_at_the_tape_limit(monkeypatch):
+    from jitad.errors import TapeLimitError
+    monkeypatch.setenv("JITAD_MAX_TAPE_BYTES", "4000000")
+    with pytest.raises(MemoryError) as info:
+        jitad.grad(cf.never_ends)(0.5)
+    err = info.value
+    assert isinstance(err, TapeLimitError) and isinstance(err, jitad.JitadError)
+    assert "while x > -1.0" in err.loc.source_line() and "JITAD_MAX_TAPE_BYTES" in str(err)

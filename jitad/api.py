@@ -74,6 +74,8 @@ class Compiled:
         return getattr(self.module, name)
 
     def run(self, name, args):
+        if name in self.gen.depth_args:          # a recursive entry starts at depth 0
+            args = tuple(args) + (0,)
         return be.run(self.fn(name), args, self.gen, self.backend)
 
     @property

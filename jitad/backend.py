@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import cache
 from .codegen import Generated
-from .errors import IndexOutOfRange, JitadError, Loc, TapeLimitError
+from .errors import IndexOutOfRange, JitadError, Loc, RecursionLimitError, TapeLimitError
 
 
 def load(gen: Generated, backend: str) -> types.ModuleType:
@@ -60,7 +60,7 @@ def _jit_primitive(name):
 def run(fn, args, gen: Generated, backend: str):
     try:
         return fn(*args)
-    except (IndexError, MemoryError) as e:
+    except (IndexError, MemoryError, RecursionError) as e:
         err = check_error(e, gen)
         if err is None:
             raise
@@ -79,6 +79,12 @@ def check_error(e: Exception, gen: Generated) -> JitadError | None:
         return index_error(e, gen)
     if isinstance(e, MemoryError):
         return tape_error(e, gen)
+    if isinstance(e, RecursionError) and len(e.args) == 3 and isinstance(e.args[0], str):
+        site, depth, limit = e.args
+        loc = _site_loc(site, gen)
+        return None if loc is None else RecursionLimitError(
+            f"recursion deeper than {limit:,} levels (JITAD_MAX_RECURSION): does it reach its "
+            "base case? (raise the limit for a deeper but finite recursion)", loc, "recursion limit")
     return None
 
 

@@ -21,6 +21,7 @@ from . import pyast as P
 from .fuse import fuse
 from .normalize import reserved_names
 from .reverse import Reverse, callee_wrt, split_callees
+from .reverse import _argtys as argtys
 from .typeinfer import Ty
 
 VERSION = "0.1.0"
@@ -46,6 +47,8 @@ class Generated:
     apply: str | None = None
     buffers: list = field(default_factory=list)   # (kind "acc"|"marks"|"rows", param, name)
     wrt_params: list = field(default_factory=list)  # the differentiated parameters' IR names
+    # functions that take a trailing recursion depth (the entry is recursive): callers pass 0
+    depth_args: set = field(default_factory=set)
 
 
 def _locals(spec):
@@ -84,7 +87,8 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         for k in sorted(once, key=lambda k: fnames[k]):
             split[k] = (unique(f"{fnames[k]}_fwd"), unique(f"{fnames[k]}_bwd"))
         fused = (set(cw) - once) | elsewhere
-    rev = functools.partial(Reverse, callee_wrt=cw, split_names=split)
+    cycles = recursive_keys(prog)
+    rev = functools.partial(Reverse, callee_wrt=cw, split_names=split, recursive=cycles)
     recursive = key_entry in cw
     public_vjp = vjp_names[key_entry]
     if recursive and tuple(wrt) != cw[key_entry]:
@@ -92,12 +96,16 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
 
     funcs = []
     for spec in prog.order:
-        funcs.append(_tidy(Reverse(prog, spec, (), fnames, vjp_names).primal(), spec.types))
+        funcs.append(_tidy(Reverse(prog, spec, (), fnames, vjp_names, recursive=cycles).primal(),
+                           spec.types))
     out_tys = entry.out or ()
     scalar = len(out_tys) == 1 and isinstance(out_tys[0], Ty) and out_tys[0].ndim == 0 \
         and out_tys[0].is_float
     gen = Generated("", fnames[key_entry], scalar_output=scalar, out_types=out_tys,
                     wrt_params=[entry.ir.params[i] for i in wrt])
+    recursive_entry = key_entry in cycles
+    if recursive_entry:
+        gen.depth_args = {gen.primal}
     if want_vjp:
         for spec in prog.order:
             k = (id(spec.fn), spec.argtys)
@@ -131,9 +139,12 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
             _rename_calls(entry_vjp, public_vjp, vjp_names[key_entry])
         funcs.append(entry_vjp)
         gen.vjp = public_vjp
+        if recursive_entry:
+            gen.depth_args |= {gen.vjp} | ({gen.step, gen.accumulate} if train else set())
         if scalar and want_wrappers:
             params = [p for p in entry.ir.params]
-            args = [P.name(p) for p in params] + [P.const(1.0)]
+            args = [P.name(p) for p in params] + [P.const(1.0)] + (
+                [P.const(0)] if gen.vjp in gen.depth_args else [])
             gen.value_and_grad = unique(f"{entry.name}_value_and_grad")
             funcs.append(_wrapper(gen.value_and_grad, params, P.call(public_vjp, *args)))
             gen.grad = unique(f"{entry.name}_grad")
@@ -179,6 +190,28 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
     return gen
 
 
+def recursive_keys(prog) -> frozenset:
+    """The specializations (id(fn), argtys) on a cycle of the call graph: f calls f, or f
+    calls g calls f. They count their depth (see `Reverse.depth_check`)."""
+    calls = {}
+    for spec in prog.order:
+        key = (id(spec.fn), spec.argtys)
+        calls[key] = {(id(s.callee), argtys(s, spec.types))
+                      for s in ir.walk(spec.ir.body) if isinstance(s, ir.Bind) and s.op == "call"}
+    out = set()
+    for key in calls:
+        seen, frontier = set(), list(calls[key])
+        while frontier:
+            k = frontier.pop()
+            if k == key:
+                out.add(key)
+                break
+            if k not in seen:
+                seen.add(k)
+                frontier.extend(calls.get(k, ()))
+    return frozenset(out)
+
+
 def _override(d, k, v):
     d = dict(d)
     d[k] = v
@@ -213,7 +246,10 @@ def comment_text(text: str) -> str:
 
 def print_function(fdef):
     lines, lmap = [], {}
-    args = ", ".join(a.arg for a in fdef.args.args)
+    names = [a.arg for a in fdef.args.args]
+    defaults = [ast.unparse(d) for d in fdef.args.defaults]
+    args = ", ".join(names[:len(names) - len(defaults)]
+                     + [f"{n}={d}" for n, d in zip(names[len(names) - len(defaults):], defaults)])
     lines.append(f"def {fdef.name}({args}):")
     _print_block(fdef.body, 1, lines, lmap, None)
     return lines, lmap

@@ -71,3 +71,7 @@ class IndexOutOfRange(JitadError, IndexError):
 
 class TapeLimitError(JitadError, MemoryError):
     """A `while` loop whose tape passed `$JITAD_MAX_TAPE_BYTES` (a `MemoryError`)."""
+
+
+class RecursionLimitError(JitadError, RecursionError):
+    """Compiled recursion deeper than `$JITAD_MAX_RECURSION` (a `RecursionError`)."""

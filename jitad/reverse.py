@@ -521,8 +521,11 @@ class Tapes:
 
 
 class Reverse:
-    def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None, split_names=None):
+    def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None, split_names=None,
+                 recursive=frozenset()):
         self.prog = prog
+        # (id(fn), argtys) of the functions in a recursion cycle: they take a `depth` argument
+        self.recursive = recursive
         # (id(fn), argtys) -> the arguments a callee's vjp differentiates (default: its floats)
         self.callee_wrt = callee_wrt or {}
         # (id(fn), argtys) -> (fwd, bwd) names of callees cut in two (see split_functions)
@@ -541,6 +544,7 @@ class Reverse:
         taken |= {s.test for s in ir.walk(f.body) if isinstance(s, (If, While))}
         taken |= set(fnames.values()) | set(vjp_names.values()) | {"np", "math", "rt", "bool", "range"}
         self.namer = Namer(taken)
+        self.depth = self.namer.fresh("depth") if self.key() in recursive else None
         self.adj = {}
         self.rank = {}
         self.tapes = Tapes(self.namer)
@@ -571,7 +575,24 @@ class Reverse:
     def primal(self):
         f = self.spec.ir
         body = self.fwd_block(f.body, tape=False)[0]
-        return _fdef(self.fnames[self.key()], f.params, body)
+        return _fdef(self.fnames[self.key()], f.params, self.depth_check() + body, self.depth)
+
+    def depth_check(self):
+        """A recursive function's first statement: RecursionError past the limit, as Python
+        raises (a compiled recursion that deep would overflow the C stack and crash)."""
+        if not self.depth:
+            return []
+        return [P.expr_stmt(P.call("rt.check_depth", P.name(self.depth), P.const(max_recursion()),
+                                   P.const(site_of(self.spec.ir.loc))))]
+
+    def call_depth(self, key):
+        """The extra argument of a call to `key` if it is recursive: depth + 1 from a caller
+        in the recursion, 0 from one outside it."""
+        if key not in self.recursive:
+            return []
+        if self.depth:
+            return [P.binop(P.name(self.depth), ast.Add(), P.const(1))]
+        return [P.const(0)]
 
     def key(self):
         return (id(self.spec.fn), self.spec.argtys)
@@ -598,10 +619,12 @@ class Reverse:
                     self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
                     out.append(P.assign_many([s.target, self.saved[id(s)]], P.call(
                         split[0], *[P.atom(a) for a in s.args])))
-                elif len(s.targets) == 1:
-                    out.append(P.assign(s.target, forward_expr(s, self.fnames, self.types)))
                 else:
-                    out.append(P.assign_many(s.targets, forward_expr(s, self.fnames, self.types)))
+                    rhs = forward_expr(s, self.fnames, self.types)
+                    if s.op == "call":
+                        rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
+                    out.append(P.assign(s.target, rhs) if len(s.targets) == 1
+                               else P.assign_many(s.targets, rhs))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, SetItem):
                 out += self.bounds.checks(s)
@@ -1007,7 +1030,8 @@ class Reverse:
                                                   P.name(self.saved[id(s)]), cot)))
             else:
                 out.append(P.assign(grads, P.subscript(
-                    P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot), [Const(1)])))
+                    P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot, *self.call_depth(key)),
+                    [Const(1)])))
             for k, pos in enumerate(self.callee_wrt.get(key, float_args(callee))):
                 a = s.args[pos]
                 if act(a):
@@ -1151,7 +1175,8 @@ class Reverse:
             return self.split_functions(split, first, rev, value, grads)
         body = (first + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
-        return _fdef(self.vjp_names[self.key()], f.params + [self.seed], body)
+        return _fdef(self.vjp_names[self.key()], f.params + [self.seed], self.depth_check() + body,
+                     self.depth)
 
     def split_functions(self, names, first, rev, value, grads):
         """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value, saved)` and
@@ -1233,7 +1258,8 @@ class Reverse:
         body = (self.tapes.init(counts) + predef + fwd + save
                 + [P.Comment("adjoint"), P.assign(self.seed, P.const(1.0))] + marks + rev + updates
                 + [ast.Return(value)])
-        return _fdef(self.step_name, f.params + [n for _, _, n in extra], body), extra
+        return _fdef(self.step_name, f.params + [n for _, _, n in extra], self.depth_check() + body,
+                     self.depth), extra
 
     def apply_function(self, opt, name, buffers, state_params):
         """`f_apply(params..., buffers..., state...)`: the optimizer's update of every
@@ -1259,6 +1285,17 @@ class Reverse:
             return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])
         shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
         return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+
+
+DEFAULT_MAX_RECURSION = 20000
+
+
+def max_recursion() -> int:
+    """How deep compiled recursion may go: `$JITAD_MAX_RECURSION`, else 20000 (deep enough for
+    any recursion Python's default limit allows, shallow enough for the C stack)."""
+    import os
+    text = os.environ.get("JITAD_MAX_RECURSION", "")
+    return int(text) if text.strip().isdigit() else DEFAULT_MAX_RECURSION
 
 
 DEFAULT_MAX_TAPE_BYTES = 8 * 2 ** 30
@@ -1339,7 +1376,11 @@ def _is_one(a):
     return isinstance(a, Const) and a.value == 1
 
 
-def _fdef(fname, params, body):
+def _fdef(fname, params, body, depth=None):
+    """`def fname(params...)`, with `depth` last when the function is recursive (a caller
+    outside the recursion passes 0, a recursive call depth + 1). Not a default argument:
+    Numba's disk cache crashes on recursive functions with one."""
+    params = list(params) + ([depth] if depth else [])
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
                          kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     return ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None,

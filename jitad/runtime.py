@@ -10,10 +10,11 @@ import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself)
-INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape")
+INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+          "check_depth")
 
 __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
-           "check_tape", "accum1", "accum2", "scatter_add", "expand",
+           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
 
 
@@ -83,6 +84,12 @@ def check_tape(used, limit, site):
     (a loop that never ends would otherwise fill the memory; compiled code ignores Ctrl-C)."""
     if used > limit:
         raise MemoryError(site, used, limit)
+
+
+def check_depth(depth, limit, site):
+    """RecursionError(site, depth, limit) past `limit` levels of compiled recursion."""
+    if depth > limit:
+        raise RecursionError(site, depth, limit)
 
 
 def sum0(c):

@@ -110,7 +110,7 @@ def {name}({params}, {data}, order, start, stop{state}):
     total = 0.0
     for s in range(start, stop):
         k = order[s]
-        total += step({params}, {sample}{state})
+        total += step({params}, {sample}{state}{depth})
     return total
 '''
 
@@ -119,7 +119,7 @@ def {name}({params}, {data}, order, start, stop{state}):
     total = 0.0
     for s in range(start, stop):
         lo = order[s] * {batch}
-        total += step({params}, {sample}{state})
+        total += step({params}, {sample}{state}{depth})
     return total
 '''
 
@@ -130,7 +130,7 @@ def {name}({params}, {data}, order, start, stop{buffers}{state}):
     count = 0
     for s in range(start, stop):
         {index}
-        total += accumulate({params}, {sample}{buffers})
+        total += accumulate({params}, {sample}{buffers}{depth})
         count += 1
         if count == {accumulate}:
             apply({params}{buffers}{state})
@@ -159,7 +159,8 @@ def _make_epoch_module(step, comp, n_data, batch, accumulate):
     template = _EPOCH if batch is None else _EPOCH_BATCHED
     sample = ", ".join(f"{d}[k]" if batch is None else f"{d}[lo:lo + {batch}]" for d in data)
     fields = dict(name=name, params=", ".join(params), data=", ".join(data), state=state,
-                  sample=sample, batch=batch)
+                  sample=sample, batch=batch,
+                  depth=", 0" if comp.gen.step in comp.gen.depth_args else "")  # a recursive loss
     if accumulate > 1:
         template = _EPOCH_ACCUMULATE
         fields.update(accumulate=accumulate, buffers="".join(f", buffer{k}" for k in range(len(comp.gen.buffers))),
@@ -271,7 +272,7 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
                 bar.update(ep + 1, epochs, hist)
                 for cb in callbacks:
                     cb(ep, hist.loss[-1], hist)
-    except (IndexError, MemoryError) as e:   # a sample's id outside its table: at the loss's line
+    except (IndexError, MemoryError, RecursionError) as e:   # a failed check: at the user's line
         err = be.check_error(e, comp.gen)
         if err is None:
             raise

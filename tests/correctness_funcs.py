@@ -272,3 +272,9 @@ def never_ends(x):
     while x > -1.0:               # sin keeps x above -1: it never stops
         x = math.sin(x) + 0.5 * x
     return x
+
+
+def no_base_case(x, n):           # n never reaches 0 for n < 0
+    if n == 0:
+        return x
+    return math.sin(no_base_case(x, n - 1))

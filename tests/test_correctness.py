@@ -239,3 +239,15 @@ def test_a_loop_that_never_ends_stops_at_the_tape_limit(monkeypatch):
     err = info.value
     assert isinstance(err, TapeLimitError) and isinstance(err, jitad.JitadError)
     assert "while x > -1.0" in err.loc.source_line() and "JITAD_MAX_TAPE_BYTES" in str(err)
+
+
+def test_recursion_without_end_stops_at_the_depth_limit(monkeypatch):
+    from jitad.errors import RecursionLimitError
+    assert jitad.grad(cf.no_base_case)(0.3, 3) == pytest.approx(
+        math.cos(math.sin(math.sin(0.3))) * math.cos(math.sin(0.3)) * math.cos(0.3))
+    monkeypatch.setenv("JITAD_MAX_RECURSION", "500")
+    for call in (jitad.grad(cf.no_base_case), jitad.differentiable(cf.no_base_case)):
+        with pytest.raises(RecursionError) as info:
+            call(0.3, -1)
+        assert isinstance(info.value, RecursionLimitError)
+        assert "def no_base_case" in info.value.loc.source_line()

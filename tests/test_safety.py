@@ -186,3 +186,34 @@ def test_cache_warning_is_a_user_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert cache.untrusted(cache.cache_dir(), directory=True) is None
+
+
+RECURSIVE = textwrap.dedent("""\
+    import math, sys
+    import jitad
+
+    def rsum(x, n):
+        if n <= 0:
+            return 0.0
+        return math.sin(x) + rsum(x * 0.5, n - 1)
+
+    if sys.argv[1] == "primal":
+        print("value", jitad.differentiable(rsum)(0.5, 3))
+    else:
+        print("grad", jitad.grad(rsum)(0.5, 3))
+    """)
+
+
+def test_recursion_loaded_from_the_disk_cache(tmp_path):
+    """A recursive function compiled by one process and loaded by the next (Numba's cache of
+    recursive functions crashed with a default depth argument)."""
+    path = tmp_path / "rec.py"
+    path.write_text(RECURSIVE)
+    env = dict(os.environ, JITAD_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=ROOT)
+    want = {"primal": sum(np.sin(0.5 * 0.5 ** k) for k in range(3)),
+            "grad": sum(0.5 ** k * np.cos(0.5 * 0.5 ** k) for k in range(3))}
+    for mode in ("primal", "grad", "grad", "primal"):
+        out = subprocess.run([sys.executable, str(path), mode], capture_output=True, text=True,
+                             env=env, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert float(out.stdout.split()[-1]) == pytest.approx(want[mode], rel=1e-12)

@@ -60,7 +60,7 @@ def _jit_primitive(name):
 def run(fn, args, gen: Generated, backend: str):
     try:
         return fn(*args)
-    except (IndexError, MemoryError, RecursionError) as e:
+    except CHECKED as e:
         err = check_error(e, gen)
         if err is None:
             raise
@@ -72,34 +72,32 @@ def run(fn, args, gen: Generated, backend: str):
         raise
 
 
+# The run-time checks of generated code (`bounds`, `rt.check_tape`, `rt.check_depth`) raise
+# `Exc("file.py:line:col", a, b)`: which jitad error each becomes, and its message.
+CHECKS = (
+    (IndexError, IndexOutOfRange, "index out of range",
+     lambda index, size: f"index {index} is out of bounds for an axis of size {size}"),
+    (MemoryError, TapeLimitError, "tape limit",
+     lambda used, limit: f"this loop's tape holds {used:,} bytes, over the limit of {limit:,} "
+                         "(JITAD_MAX_TAPE_BYTES): does it ever end? (raise the limit for a long "
+                         "but finite loop)"),
+    (RecursionError, RecursionLimitError, "recursion limit",
+     lambda depth, limit: f"recursion deeper than {limit:,} levels (JITAD_MAX_RECURSION): does "
+                          "it reach its base case? (raise the limit for a deeper but finite "
+                          "recursion)"),
+)
+CHECKED = tuple(exc for exc, _, _, _ in CHECKS)
+
+
 def check_error(e: Exception, gen: Generated) -> JitadError | None:
     """A failed run-time check of the generated code (an index out of range, a tape over its
-    limit) as a JitadError at the user's line; None for any other exception."""
-    if isinstance(e, IndexError):
-        return index_error(e, gen)
-    if isinstance(e, MemoryError):
-        return tape_error(e, gen)
-    if isinstance(e, RecursionError) and len(e.args) == 3 and isinstance(e.args[0], str):
-        site, depth, limit = e.args
-        loc = _site_loc(site, gen)
-        return None if loc is None else RecursionLimitError(
-            f"recursion deeper than {limit:,} levels (JITAD_MAX_RECURSION): does it reach its "
-            "base case? (raise the limit for a deeper but finite recursion)", loc, "recursion limit")
+    limit, a recursion too deep) as a JitadError at the user's line; None for any other
+    exception."""
+    for exc, error, construct, message in CHECKS:
+        if isinstance(e, exc) and len(e.args) == 3 and isinstance(e.args[0], str):
+            loc = _site_loc(e.args[0], gen)
+            return None if loc is None else error(message(*e.args[1:]), loc, construct)
     return None
-
-
-def tape_error(e: MemoryError, gen: Generated) -> TapeLimitError | None:
-    """`rt.check_tape`'s MemoryError("file.py:line:col", used, limit) at the loop's line."""
-    if len(e.args) != 3 or not isinstance(e.args[0], str):
-        return None
-    site, used, limit = e.args
-    loc = _site_loc(site, gen)
-    if loc is None:
-        return None
-    return TapeLimitError(
-        f"this loop's tape holds {used:,} bytes, over the limit of {limit:,} "
-        "(JITAD_MAX_TAPE_BYTES): does it ever end? (raise the limit for a long but finite "
-        "loop)", loc, "tape limit")
 
 
 def _site_loc(site: str, gen: Generated):
@@ -112,19 +110,6 @@ def _site_loc(site: str, gen: Generated):
         if Path(path).name == name:
             return Loc(path, int(line), int(col) if col.isdigit() else 0)
     return None
-
-
-def index_error(e: IndexError, gen: Generated) -> IndexOutOfRange | None:
-    """A generated bounds check's `IndexError("file.py:line:col", index, size)` at the user's
-    line (see `bounds`), or None for any other IndexError."""
-    if len(e.args) != 3 or not isinstance(e.args[0], str):
-        return None
-    site, index, size = e.args
-    loc = _site_loc(site, gen)
-    if loc is None:
-        return None
-    return IndexOutOfRange(f"index {index} is out of bounds for an axis of size {size}", loc,
-                           "index out of range")
 
 
 def _user_line(gen: Generated, line: int):

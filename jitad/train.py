@@ -272,7 +272,7 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
                 bar.update(ep + 1, epochs, hist)
                 for cb in callbacks:
                     cb(ep, hist.loss[-1], hist)
-    except (IndexError, MemoryError, RecursionError) as e:   # a failed check: at the user's line
+    except be.CHECKED as e:      # a failed run-time check (an id outside its table): at the user's line
         err = be.check_error(e, comp.gen)
         if err is None:
             raise

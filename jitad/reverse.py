@@ -1287,26 +1287,22 @@ class Reverse:
         return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
 
 
-DEFAULT_MAX_RECURSION = 20000
+def _env_limit(name: str, default: int) -> int:
+    import os
+    text = os.environ.get(name, "").strip()
+    return int(text) if text.isdigit() else default
 
 
 def max_recursion() -> int:
     """How deep compiled recursion may go: `$JITAD_MAX_RECURSION`, else 20000 (deep enough for
     any recursion Python's default limit allows, shallow enough for the C stack)."""
-    import os
-    text = os.environ.get("JITAD_MAX_RECURSION", "")
-    return int(text) if text.strip().isdigit() else DEFAULT_MAX_RECURSION
-
-
-DEFAULT_MAX_TAPE_BYTES = 8 * 2 ** 30
+    return _env_limit("JITAD_MAX_RECURSION", 20000)
 
 
 def max_tape_bytes() -> int:
     """The most a `while` loop's tapes may hold: `$JITAD_MAX_TAPE_BYTES`, else 8 GiB (a fixed
     default, so generated code does not depend on the machine)."""
-    import os
-    text = os.environ.get("JITAD_MAX_TAPE_BYTES", "")
-    return int(text) if text.strip().isdigit() else DEFAULT_MAX_TAPE_BYTES
+    return _env_limit("JITAD_MAX_TAPE_BYTES", 8 * 2 ** 30)
 
 
 def float_args(spec):

@@ -13,6 +13,7 @@ import functools
 import inspect
 import sys
 import threading
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,7 +26,18 @@ from .fence import fence
 from .normalize import normalize
 from .typeinfer import Program, TupleTy, Ty, ty_of_value
 
-_FRONTEND: dict = {}
+def cache_of(fn) -> dict:
+    """jitad's in-process cache for one function, kept on the function object itself (its
+    front-end result, its implicit `Differentiable`): it lives and dies with the function, so
+    closures made by the thousand do not pile up in a global table. A wrapper that copied
+    the function's `__dict__` (`functools.wraps`) does not share it: the cache names its owner."""
+    cache = fn.__dict__.get("__jitad_cache__")
+    if cache is None or cache["owner"]() is not fn:
+        cache = {"owner": weakref.ref(fn)}
+        fn.__dict__["__jitad_cache__"] = cache
+    return cache
+
+
 # transformations run one at a time: `ast.parse` is not safe to call from several threads at
 # once, and a function's first callers must all get the one specialization
 _TRANSFORMING = threading.RLock()
@@ -41,12 +53,13 @@ def frontend(fn):
 def _frontend(fn):
     from . import extend
     extend.load_plugins()
-    version, f = _FRONTEND.get(fn, (None, None))
+    cache = cache_of(fn)
+    version, f = cache.get("frontend", (None, None))
     if version != rules.VERSION:      # a rule registered since (defvjp) may change the IR
         cap = capture(fn)
         fence(cap)
         f = normalize(cap)
-        _FRONTEND[fn] = (rules.VERSION, f)
+        cache["frontend"] = (rules.VERSION, f)
     return copy.deepcopy(f, {id(f.captured): f.captured})
 
 
@@ -179,7 +192,7 @@ class Differentiable:
     def forget(self, comp: Compiled):
         """Drop every specialization and front-end result that read a changed free name."""
         for c in comp.captured:
-            _FRONTEND.pop(c.fn, None)
+            cache_of(c.fn).pop("frontend", None)
         self._specs.clear()
 
     def __call__(self, *args):
@@ -213,17 +226,15 @@ def _quick_key(args):
     return tuple(key)
 
 
-_PLAIN: dict = {}
-
-
 def _as_differentiable(f, backend=None) -> Differentiable:
     if isinstance(f, Differentiable):
         return f
     f = plain_function(f)
-    key = (f, backend or "numba")
-    d = _PLAIN.get(key)
+    cache = cache_of(f)
+    key = ("differentiable", backend or "numba")
+    d = cache.get(key)
     if d is None:
-        d = _PLAIN[key] = Differentiable(f, backend or "numba")
+        d = cache[key] = Differentiable(f, backend or "numba")
     return d
 
 

@@ -217,3 +217,36 @@ def test_recursion_loaded_from_the_disk_cache(tmp_path):
                              env=env, timeout=300)
         assert out.returncode == 0, out.stderr
         assert float(out.stdout.split()[-1]) == pytest.approx(want[mode], rel=1e-12)
+
+
+def make_closure(c):
+    def f(x):
+        return c * x * x
+    return f
+
+
+def test_functions_are_not_kept_alive():
+    """In-process caches live on the function objects: closures made and dropped by the
+    hundred are freed (they were kept in global tables forever)."""
+    import gc
+    import weakref
+    refs = []
+    for k in range(50):
+        f = make_closure(2.0)
+        refs.append(weakref.ref(f))
+        assert jitad.grad(f)(3.0) == pytest.approx(12.0)
+        del f
+    gc.collect()
+    assert sum(r() is not None for r in refs) == 0
+
+
+def test_a_wrapper_that_copied_the_dict_has_its_own_cache():
+    import functools
+    f = make_closure(1.0)
+    assert jitad.grad(f)(2.0) == pytest.approx(4.0)
+
+    @functools.wraps(f)                    # copies f.__dict__, jitad's cache included
+    def wrapper(x):
+        return 3.0 * f(x)
+
+    assert jitad.grad(wrapper)(2.0) == pytest.approx(12.0)

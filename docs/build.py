@@ -92,8 +92,8 @@ none.
 
 ## 6. reverse (`jitad/reverse.py`) and 7. codegen (`jitad/codegen.py`)
 
-Reverse mode walks the IR backwards, applying one rule per primitive from the table in
-`jitad/rules.py` (a line such as `sin(x) = {{m}}.sin(x) :: ewf | x: g * {{m}}.cos(x)`). The forward
+Reverse mode walks the IR backwards, applying the adjoint rule of each primitive
+(`jitad/primitives/`, built from one table line such as `sin(x) = {{m}}.sin(x) :: ewf | x: g * {{m}}.cos(x)`). The forward
 sweep pushes onto a typed tape only what the adjoint reads *and* the forward overwrites: here the
 old `x` before each update and the branch taken (a `uint8`); the `while` records its trip count
 and the adjoint runs the body's adjoint that many times, popping as it goes. Counted `for`

@@ -9,22 +9,13 @@ over-approximate, never drop a dependence.
 """
 from __future__ import annotations
 
-from . import ir, rules
+from . import ir
 from .ir import Bind, Return, SetItem, Var
 
 
 def _diff_positions(s: Bind):
     """Indices of the operands a bind can propagate derivatives through."""
-    if s.op in ("copy", "concat", "call"):
-        return range(len(s.args))
-    if s.op == "getitem":
-        return (0,)
-    rule = rules.RULES.get(s.op)
-    if s.op in ("dot", "matmul"):
-        return (0, 1)
-    if rule is None or not rule.differentiable:
-        return ()
-    return [i for i, p in enumerate(rule.params) if p in rule.adjoints]
+    return s.op.diff_args(len(s.args))
 
 
 def active(spec, wrt) -> set:

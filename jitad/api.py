@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import backend as be
-from . import codegen, monadic, rules
+from . import codegen, monadic, primitives
 from .capture import capture, first_changed
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
 from .normalize import normalize
-from .typeinfer import Program, TupleTy, Ty, ty_of_value
+from .typeinfer import Program
+from .types import TupleTy, Ty, ty_of_value
 
 def cache_of(fn) -> dict:
     """jitad's in-process cache for one function, kept on the function object itself (its
@@ -55,11 +56,11 @@ def _frontend(fn):
     extend.load_plugins()
     cache = cache_of(fn)
     version, f = cache.get("frontend", (None, None))
-    if version != rules.VERSION:      # a rule registered since (defvjp) may change the IR
+    if version != primitives.version():      # a rule registered since (defvjp) may change the IR
         cap = capture(fn)
         fence(cap)
         f = normalize(cap)
-        cache["frontend"] = (rules.VERSION, f)
+        cache["frontend"] = (primitives.version(), f)
     return copy.deepcopy(f, {id(f.captured): f.captured})
 
 
@@ -75,13 +76,13 @@ class Compiled:
     epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
     captured: tuple = ()    # every transformed function's capture (free names it read)
     watch: tuple = ()       # their free names, flat (see capture.first_changed)
-    rules_version: int = -1  # rules.VERSION it was generated under
+    rules_version: int = -1  # primitives.version() it was generated under
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
         value than when this was generated (its constants are inlined in the code), or a
         derivative rule was registered since (`defvjp`)."""
-        return self.rules_version != rules.VERSION or first_changed(self.watch) is not None
+        return self.rules_version != primitives.version() or first_changed(self.watch) is not None
 
     def fn(self, name):
         return getattr(self.module, name)
@@ -187,7 +188,7 @@ class Differentiable:
         captured = tuple(sp.ir.captured for sp in prog.order)
         return Compiled(gen, module, self.backend, argtys, wrt, captured=captured,
                         watch=tuple(w for c in captured for w in c.watch()),
-                        rules_version=rules.VERSION)
+                        rules_version=primitives.version())
 
     def forget(self, comp: Compiled):
         """Drop every specialization and front-end result that read a changed free name."""

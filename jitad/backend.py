@@ -33,7 +33,7 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
     code = compile(gen.source, str(path), "exec")
     from . import extend
     for name in gen.primitives:
-        mod.__dict__[name] = _jit_primitive(name) if backend == "numba" else extend.PRIMITIVES[name]
+        mod.__dict__[name] = _jit_primitive(name) if backend == "numba" else extend.USER_FUNCTIONS[name]
     exec(code, mod.__dict__)
     if backend == "numba":
         from . import _runtime_jit
@@ -51,7 +51,7 @@ _PRIMS: dict = {}
 
 def _jit_primitive(name):
     from . import extend
-    f = extend.PRIMITIVES[name]
+    f = extend.USER_FUNCTIONS[name]
     if _PRIMS.get(name, (None,))[0] is not f:
         _PRIMS[name] = (f, cache.njit(f, nogil=True))
     return _PRIMS[name][1]

@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from . import ir
 from . import pyast as P
 from .ir import Bind, Const, For, SetItem, Slice, TupleA, Var
+from .primitives import COPY, GETITEM, SHAPE, get
+
+ADD, SUB, MUL, DIM, LEN = (get(n) for n in ("add", "sub", "mul", "dim", "len"))
 
 
 @dataclass(frozen=True)
@@ -90,13 +93,13 @@ class Bounds:
             return None
         s = self._def(atom.name)
         if isinstance(s, Bind):
-            if s.op == "dim" and isinstance(s.args[0], Var):
+            if s.op is DIM and isinstance(s.args[0], Var):
                 return self.dim(s.args[0].name, s.args[1].value)
-            if s.op == "len" and isinstance(s.args[0], Var):
+            if s.op is LEN and isinstance(s.args[0], Var):
                 return self.dim(s.args[0].name, 0)
-            if s.op == "shape" and isinstance(s.args[0], Var):
+            if s.op is SHAPE and isinstance(s.args[0], Var):
                 return self.dim(s.args[0].name, s.targets.index(atom.name))
-            if s.op == "copy" and len(s.targets) == 1:
+            if s.op is COPY and len(s.targets) == 1:
                 return self.size(s.args[0])
         return ("var", atom.name)
 
@@ -108,13 +111,12 @@ class Bounds:
         if s is None:
             return ("dim", arr, k)
         if isinstance(s, Bind) and len(s.targets) == 1:
-            if s.op in ("zeros", "ones", "empty"):
+            if s.op.from_shape:
                 shape = s.args[0]
                 if isinstance(shape, TupleA):
                     return self.size(shape.items[k]) if k < len(shape.items) else None
                 return self.size(shape) if k == 0 else None
-            if s.op in ("zeros_like", "ones_like", "empty_like", "copy_array", "copy") \
-                    and isinstance(s.args[0], Var):
+            if s.op.keeps_shape and isinstance(s.args[0], Var):
                 return self.dim(s.args[0].name, k)
         return ("dim", arr, k)
 
@@ -126,23 +128,24 @@ class Bounds:
         if not (isinstance(s, Bind) and any(s is x for x in body_top) and len(s.args) == 2):
             return None
         a, b = s.args
-        if s.op in ("add", "sub", "mul") and isinstance(b, Const) and isinstance(a, Var):
+        if s.op in (ADD, SUB, MUL) and isinstance(b, Const) and isinstance(a, Var):
             base, c = self._affine(a.name, loop, body_top), b.value
-        elif s.op in ("add", "mul") and isinstance(a, Const) and isinstance(b, Var):
+        elif s.op in (ADD, MUL) and isinstance(a, Const) and isinstance(b, Var):
             base, c = self._affine(b.name, loop, body_top), a.value
         else:
             return None
         if base is None or not isinstance(c, int) or isinstance(c, bool):
             return None
         scale, offset = base
-        return {"add": (scale, offset + c), "sub": (scale, offset - c),
-                "mul": (scale * c, offset * c)}[s.op]
+        if s.op is MUL:
+            return scale * c, offset * c
+        return scale, s.op.impl(offset, c)
 
     # -- what to check -----------------------------------------------------------------
     def _index_parts(self, s):
         if isinstance(s, SetItem):
             return s.array, s.index, s.loc
-        if isinstance(s, Bind) and s.op == "getitem" and isinstance(s.args[0], Var):
+        if isinstance(s, Bind) and s.op is GETITEM and isinstance(s.args[0], Var):
             return s.args[0].name, s.args[1:], s.loc
         return None
 
@@ -173,7 +176,7 @@ class Bounds:
             if n in self._loop_of:
                 out.append(self._loop_of[n])
             s = self._def(n)
-            if isinstance(s, Bind) and s.op in ("add", "sub", "mul"):
+            if isinstance(s, Bind) and s.op in (ADD, SUB, MUL):
                 stack += [a.name for a in s.args if isinstance(a, Var)]
         return out
 

@@ -20,9 +20,10 @@ from . import ir
 from . import pyast as P
 from .fuse import fuse
 from .normalize import reserved_names
+from .primitives import CALL
 from .reverse import Reverse, callee_wrt, split_callees
 from .reverse import _argtys as argtys
-from .typeinfer import Ty
+from .types import Ty
 
 VERSION = "0.1.0"
 
@@ -197,7 +198,7 @@ def recursive_keys(prog) -> frozenset:
     for spec in prog.order:
         key = (id(spec.fn), spec.argtys)
         calls[key] = {(id(s.callee), argtys(s, spec.types))
-                      for s in ir.walk(spec.ir.body) if isinstance(s, ir.Bind) and s.op == "call"}
+                      for s in ir.walk(spec.ir.body) if isinstance(s, ir.Bind) and s.op is CALL}
     out = set()
     for key in calls:
         seen, frontier = set(), list(calls[key])

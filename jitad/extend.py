@@ -22,11 +22,11 @@ import hashlib
 import inspect
 from importlib import metadata
 
-from . import rules
+from . import primitives
 from .errors import JitadError
 
 ENTRY_POINT_GROUP = "jitad.rules"
-PRIMITIVES: dict = {}   # generated-module name -> function
+USER_FUNCTIONS: dict = {}   # generated-module name -> function
 
 
 def primitive(fn=None, *, kind="ewf", **adjoints):
@@ -47,16 +47,16 @@ def primitive(fn=None, *, kind="ewf", **adjoints):
         if unknown:
             raise JitadError(f"{f.__name__} has no parameter {sorted(unknown)[0]!r}")
         gname = f"prim_{f.__name__}"
-        before = PRIMITIVES.get(gname)
-        PRIMITIVES[gname] = f
+        before = USER_FUNCTIONS.get(gname)
+        USER_FUNCTIONS[gname] = f
         forward = f"{gname}({', '.join(params)})"
         try:
-            rules.define(f"user.{f.__name__}", forward, kind, params, dict(adjoints), target=f)
+            primitives.define(f"user.{f.__name__}", forward, kind, params, dict(adjoints), target=f)
         except JitadError:
             if before is None:
-                del PRIMITIVES[gname]
+                del USER_FUNCTIONS[gname]
             else:
-                PRIMITIVES[gname] = before
+                USER_FUNCTIONS[gname] = before
             raise
         f.__jitad_primitive__ = gname
         return f
@@ -65,7 +65,7 @@ def primitive(fn=None, *, kind="ewf", **adjoints):
 
 
 def source_hash(gname: str) -> str:
-    f = PRIMITIVES[gname]
+    f = USER_FUNCTIONS[gname]
     try:
         src = inspect.getsource(f)
     except (OSError, TypeError):
@@ -76,7 +76,7 @@ def source_hash(gname: str) -> str:
 def used_primitives(source: str):
     """Names of user primitives a generated module's text calls."""
     tree = ast.parse(source)
-    return sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in PRIMITIVES})
+    return sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in USER_FUNCTIONS})
 
 
 _LOADED: set = set()
@@ -102,7 +102,7 @@ def defvjp(fn_or_name, forward=None, kind="ewf", params=None, **adjoints):
     * `jitad.defvjp(my_fn, x="...")` — your own function becomes a primitive, exactly like
       `@jitad.primitive(x="...")` (its forward is the function itself, compiled by Numba);
     * `jitad.defvjp("math.erf", "math.erf(x)", x="...")` — a library callable named by its
-      dotted path, with a forward template (see `rules.defvjp`);
+      dotted path, with a forward template (see `primitives.define.defvjp`);
     * `jitad.defvjp(np.cumsum, x="...")` or `jitad.defvjp(scipy.special.expit, "1.0 / (1.0 +
       np.exp(-x))", x="...")` — a library callable passed as an object; without a forward
       template, its spelling in generated code (`np.cumsum(x)`) is the forward, with the
@@ -112,7 +112,7 @@ def defvjp(fn_or_name, forward=None, kind="ewf", params=None, **adjoints):
         if forward is None:
             raise JitadError(f"defvjp({fn_or_name!r}) needs the forward template, e.g. "
                              f"jitad.defvjp({fn_or_name!r}, \"{fn_or_name}(x)\", x=\"...\")")
-        return rules.defvjp(fn_or_name, forward, kind, params, **adjoints)
+        return primitives.defvjp(fn_or_name, forward, kind, params, **adjoints)
     fn = getattr(fn_or_name, "__jitad_function__", fn_or_name)   # @jitad.differentiable
     from .normalize import is_library
     if inspect.isfunction(fn) and not is_library(fn) and forward is None:
@@ -122,7 +122,7 @@ def defvjp(fn_or_name, forward=None, kind="ewf", params=None, **adjoints):
         return f"user.{fn.__name__}"
     if not callable(fn):
         raise JitadError(f"defvjp takes a callable or its dotted name, got {type(fn).__name__}")
-    spelled = rules.spelling(fn)
+    spelled = primitives.spelling(fn)
     name = spelled or f"{getattr(fn, '__module__', None) or 'callable'}.{getattr(fn, '__qualname__', type(fn).__name__)}"
     if forward is None:
         if spelled is None:
@@ -131,4 +131,4 @@ def defvjp(fn_or_name, forward=None, kind="ewf", params=None, **adjoints):
                              "e.g. jitad.defvjp(fn, \"1.0 / (1.0 + np.exp(-x))\", x=\"...\")")
         params = tuple(params if params is not None else adjoints)
         forward = f"{spelled}({', '.join(params)})"
-    return rules.define(name, forward, kind, params, adjoints, target=fn)
+    return primitives.define(name, forward, kind, params, adjoints, target=fn)

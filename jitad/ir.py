@@ -60,12 +60,12 @@ def _s(a):
 
 @dataclass
 class Bind:
-    """targets <- op(args).  `op` names a rule in `rules.RULES`, or one of the structural
-    ops: 'copy' (x = y), 'getitem' (args = (array, *index)), 'call' (a user function,
-    `callee`), 'shape' (targets = the dimensions), 'concat' (args = arrays; statics axis)."""
+    """targets <- op(args).  `op` is a `primitives.Primitive`: one of the rule table's, or a
+    structural one: COPY (x = y), GETITEM (args = (array, *index)), CALL (a user function,
+    `callee`), SHAPE (targets = the dimensions), CONCAT (args = arrays; statics axis)."""
 
     targets: tuple
-    op: str
+    op: object   # primitives.Primitive
     args: tuple
     loc: Loc
     statics: dict = field(default_factory=dict)
@@ -219,3 +219,9 @@ class Function:
     def user_name(self, name: str) -> str:
         """How the user wrote a variable (`rt_1` -> `rt`), for messages."""
         return self.renamed.get(name, name)
+
+
+def fresh_result(b: Bind) -> bool:
+    """Whether a bind always produces a new array (never a view of, or another name for, an
+    existing one): its primitive says so, or it names a constant (`y = 0.0`)."""
+    return b.op.fresh or (b.op.view and b.op.structural and isinstance(b.args[0], Const))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from . import ir
 from .ir import Bind, For, If, Par, Return, SetItem, While
+from .primitives import CALL, COPY, GETITEM
 
 
 def group(block, bangs=frozenset()):
@@ -47,11 +48,11 @@ def group(block, bangs=frozenset()):
 
 
 def _call(b: Bind) -> str:
-    if b.op == "copy":
+    if b.op is COPY:
         return f"pure({b.args[0]})"
-    if b.op == "getitem":
+    if b.op is GETITEM:
         return f"{b.args[0]}[{', '.join(map(str, b.args[1:]))}]"
-    op = b.callee.__name__ if b.op == "call" else b.op
+    op = b.callee.__name__ if b.op is CALL else b.op.name
     args = [str(a) for a in b.args] + [f"{k}={v}" for k, v in b.statics.items()]
     return f"{op}({', '.join(args)})"
 

@@ -2,8 +2,8 @@
 
 Takes: a fenced `capture.Captured`.
 Guarantees (the invariants of the returned `ir.Function`):
-  * every operand is an atom; every `Bind` applies one primitive of `rules.RULES` or one
-    structural op; every name a call refers to has been resolved to a rule or a user function;
+  * every operand is an atom; every `Bind` applies one `Primitive` (a table rule or a
+    structural one); every name a call refers to has been resolved to a rule or a user function;
   * sugar is gone: `elif`, `+=`, tuple targets, `a if c else b`, `and`/`or` (short-circuit kept,
     as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`);
   * `break`, `continue` and early `return` are gone: they became boolean flags that guard the
@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import functools
 import numbers
-import operator
 import os
 import site
 import sysconfig
@@ -35,15 +34,21 @@ import types
 import gast
 import numpy as np
 
-from . import ir, rules
+from . import ir
 from .capture import _MISSING, Captured
 from .errors import UnsupportedError
 from .ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
+from .primitives import (CALL, CONCAT, COPY, GETITEM, METHODS, SHAPE, TEMPLATE_GLOBALS, get,
+                         lookup_callable, substitute)
 
-_BINOP = {gast.Add: "add", gast.Sub: "sub", gast.Mult: "mul", gast.Div: "truediv",
-          gast.Pow: "pow", gast.MatMult: "matmul", gast.FloorDiv: "floordiv", gast.Mod: "mod"}
-_CMP = {gast.Lt: "lt", gast.LtE: "le", gast.Gt: "gt", gast.GtE: "ge", gast.Eq: "eq",
-        gast.NotEq: "ne"}
+_BINOP = {gast.Add: get("add"), gast.Sub: get("sub"), gast.Mult: get("mul"),
+          gast.Div: get("truediv"), gast.Pow: get("pow"), gast.MatMult: get("matmul"),
+          gast.FloorDiv: get("floordiv"), gast.Mod: get("mod")}
+_CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: get("ge"),
+        gast.Eq: get("eq"), gast.NotEq: get("ne")}
+NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
+    get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
+                     "in_range", "add"))
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
@@ -80,10 +85,10 @@ GENERATED_GLOBALS = frozenset({"np", "math", "rt", "_", "range", "bool", "int", 
 
 def reserved_names() -> set:
     """Every name a user local must not have in generated code: `GENERATED_GLOBALS`, the
-    globals the derivative rules' templates mention (`rules.TEMPLATE_GLOBALS`, which grows
+    globals the derivative rules' templates mention (`primitives.TEMPLATE_GLOBALS`, which grows
     with `defvjp`) and the names user primitives are called by (`prim_<name>`)."""
     from . import extend
-    return set(GENERATED_GLOBALS) | rules.TEMPLATE_GLOBALS | set(extend.PRIMITIVES)
+    return set(GENERATED_GLOBALS) | TEMPLATE_GLOBALS | set(extend.USER_FUNCTIONS)
 
 
 def rename_locals(cap: Captured):
@@ -128,6 +133,7 @@ class Normalizer:
         return Var(target)
 
     def temp(self, hint, op):
+        op = getattr(op, "name", op)
         name = self.namer.fresh(f"{hint}_{_SHORT.get(op, op.split('.')[-1])}")
         self.temps.add(name)
         return name
@@ -164,7 +170,7 @@ class Normalizer:
                     last.inplace = True
             else:
                 arr, index = self.subscript_parts(t)
-                old = self.bind(t, self.temp(arr, "getitem"), "getitem", (Var(arr),) + index)
+                old = self.bind(t, self.temp(arr, "getitem"), GETITEM, (Var(arr),) + index)
                 val = self.expr(node.value, arr)
                 new = self.bind(node, self.temp(arr, op), op, (old, val))
                 self.emit(SetItem(arr, index, new, loc))
@@ -178,7 +184,7 @@ class Normalizer:
             saved, self.out = self.out, []
             test = self.test(node.test, [], fresh=True)
             if isinstance(test, Const) and test.value:
-                test = self.bind(node, self.namer.fresh("cond"), "copy", (test,)).name
+                test = self.bind(node, self.namer.fresh("cond"), COPY, (test,)).name
             cond, self.out = self.out, saved
             if not isinstance(test, Const):       # `while False:` never runs
                 self.emit(While(cond, test, self.block(node.body), loc))
@@ -212,17 +218,17 @@ class Normalizer:
                 for name, v in zip(names, value.elts):
                     a = self.expr(v, name)
                     if isinstance(a, Var) and a.name in names:
-                        a = self.bind(v, self.namer.fresh(f"{a.name}_old"), "copy", (a,))
+                        a = self.bind(v, self.namer.fresh(f"{a.name}_old"), COPY, (a,))
                     atoms.append(a)
                 for name, a in zip(names, atoms):
-                    self.bind(node, name, "copy", (a,))
+                    self.bind(node, name, COPY, (a,))
             elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
                 fn = self.user_callee(value.func)
                 args = tuple(self.expr(a, names[0]) for a in value.args)
-                self.emit(Bind(tuple(names), "call", args, self.cap.loc(node), callee=fn))
+                self.emit(Bind(tuple(names), CALL, args, self.cap.loc(node), callee=fn))
             elif isinstance(value, gast.Attribute) and value.attr == "shape":
                 arr = self.expr(value.value, names[0])
-                self.emit(Bind(tuple(names), "shape", (arr,), self.cap.loc(node)))
+                self.emit(Bind(tuple(names), SHAPE, (arr,), self.cap.loc(node)))
             else:
                 self.err(value, "a tuple can only be unpacked from a tuple, a helper's result or "
                                 "`x.shape`", "tuple unpacking")
@@ -234,13 +240,13 @@ class Normalizer:
         if _is_boolean(node):
             atom = self.expr(node, "cond")
         else:
-            atom = self.bind(node, self.namer.fresh("cond"), "truth", (self.expr(node, "cond"),))
+            atom = self.bind(node, self.namer.fresh("cond"), TRUTH, (self.expr(node, "cond"),))
         if isinstance(atom, Const):      # decided now: the caller keeps only the branch taken
             return Const(bool(atom.value))
         assigned = _stored_names(body)
         if fresh or atom.name in assigned or atom.name in self.params:
             if not atom.name.startswith("cond"):
-                atom = self.bind(node, self.namer.fresh("cond"), "copy", (atom,))
+                atom = self.bind(node, self.namer.fresh("cond"), COPY, (atom,))
         return atom.name
 
     def for_loop(self, node):
@@ -261,7 +267,7 @@ class Normalizer:
                 self.err(it, "range() takes 1 to 3 positional arguments")
             atoms = [self.expr(a, var) for a in it.args]
             # range bounds are read once, before the loop: protect them from the body
-            atoms = [self.bind(it, self.namer.fresh(f"{var}_{k}"), "copy", (a,))
+            atoms = [self.bind(it, self.namer.fresh(f"{var}_{k}"), COPY, (a,))
                      if isinstance(a, Var) and a.name in body_assigned | {var} else a
                      for a, k in zip(atoms, ("start", "stop", "step")[-len(atoms):] if len(atoms) > 1 else ("stop",))]
             if len(atoms) == 1:
@@ -283,15 +289,15 @@ class Normalizer:
         if isinstance(arr, Const):
             self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
         if arr.name in body_assigned | {var}:
-            arr = self.bind(it, self.namer.fresh(f"{var}_rows"), "copy", (arr,))
-        n = self.bind(it, self.namer.fresh(f"{var}_n"), "len", (arr,))
+            arr = self.bind(it, self.namer.fresh(f"{var}_rows"), COPY, (arr,))
+        n = self.bind(it, self.namer.fresh(f"{var}_n"), LEN, (arr,))
         if idx is None:
             idx = self.namer.fresh(f"{var}_i")
         elif idx in body_assigned:
             self.err(node.target, f"the enumerate index '{idx}' is assigned in the loop body",
                      "for loop target")
         saved, self.out = self.out, []
-        self.bind(node.target, var, "getitem", (arr, Var(idx)))
+        self.bind(node.target, var, GETITEM, (arr, Var(idx)))
         head, self.out = self.out, saved
         self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
 
@@ -300,14 +306,14 @@ class Normalizer:
         """Evaluate `node`, binding its last primitive directly to `target`."""
         a = self.expr(node, target, into=target)
         if not (isinstance(a, Var) and a.name == target):
-            self.bind(node, target, "copy", (a,))
+            self.bind(node, target, COPY, (a,))
 
     def expr(self, node, hint, into=None):
         """Lower an expression to an atom; `into` names the variable the result goes to."""
         name = into or None
 
         def dest(op):
-            return name if name else self.temp(hint, op)
+            return name if name else self.temp(hint, op)  # op: a primitive or a name hint
 
         if isinstance(node, gast.Constant):
             if node.value is None:
@@ -326,9 +332,9 @@ class Normalizer:
             a = self.expr(node.operand, hint)
             if isinstance(node.op, gast.UAdd):
                 return a
-            op = "neg" if isinstance(node.op, gast.USub) else "not"
+            op = NEG if isinstance(node.op, gast.USub) else NOT
             if isinstance(a, Const):
-                return Const(-a.value if op == "neg" else not a.value)
+                return Const(-a.value if op is NEG else not a.value)
             return self.bind(node, dest(op), op, (a,))
         if isinstance(node, gast.Compare):
             if len(node.ops) == 1:
@@ -336,7 +342,7 @@ class Normalizer:
                 b = self.expr(node.comparators[0], hint)
                 op = _CMP[type(node.ops[0])]
                 if isinstance(a, Const) and isinstance(b, Const):
-                    return Const(bool(getattr(operator, op)(a.value, b.value)))
+                    return Const(bool(op.impl(a.value, b.value)))
                 return self.bind(node, dest(op), op, (a, b))
             # a < b < c  ->  (a < b) and (b < c): as in Python, each operand is evaluated
             # once, and only if the comparisons before it held (b goes to a temporary)
@@ -376,13 +382,13 @@ class Normalizer:
                 idx = node.slice
                 if not (isinstance(idx, gast.Constant) and isinstance(idx.value, int)):
                     self.err(node, "x.shape[...] needs a constant index")
-                return self.bind(node, dest("dim"), "dim", (arr, Const(idx.value)))
+                return self.bind(node, dest("dim"), DIM, (arr, Const(idx.value)))
             arr = self.expr(node.value, hint)
             if isinstance(arr, Const):
                 self.err(node, "cannot index a constant")
             index = self.index(node.slice, hint)
             return self.bind(node, dest("getitem") if name else self.temp(arr.name, "getitem"),
-                             "getitem", (arr,) + index)
+                             GETITEM, (arr,) + index)
         if isinstance(node, gast.Tuple):
             self.err(node, "a tuple is only allowed as a shape, in `return a, b` or in "
                            "`a, b = ...`", "tuple value")
@@ -407,11 +413,11 @@ class Normalizer:
             return self.expr(rest_node, hint, into)
         test = first.name
         if not _is_boolean(node.values[0]):
-            test = self.bind(node, self.namer.fresh("cond"), "truth", (first,)).name
+            test = self.bind(node, self.namer.fresh("cond"), TRUTH, (first,)).name
         elif first.name == res:
-            test = self.bind(node, self.namer.fresh("cond"), "copy", (first,)).name
+            test = self.bind(node, self.namer.fresh("cond"), COPY, (first,)).name
         evaluate_rest = self.block_expr(rest_node, res)
-        keep = [Bind((res,), "copy", (first,), self.cap.loc(node))]
+        keep = [Bind((res,), COPY, (first,), self.cap.loc(node))]
         if isinstance(node.op, gast.And):
             self.emit(If(test, evaluate_rest, keep, self.cap.loc(node)))
         else:
@@ -461,10 +467,10 @@ class Normalizer:
         func = node.func
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is _MISSING:
-            if func.attr not in rules.METHODS:
+            if func.attr not in METHODS:
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
             recv = self.expr(func.value, hint)
-            return self.prim_call(node, rules.METHODS[func.attr], [recv], node.args, kw, hint, dest)
+            return self.prim_call(node, get(METHODS[func.attr]), [recv], node.args, kw, hint, dest)
         obj = self.resolve_func(func)
         callee = self.user_callee(func)
         if callee is not None:
@@ -473,11 +479,11 @@ class Normalizer:
             self.callees[id(callee)] = callee
             args = tuple(self.expr(a, hint) for a in node.args)
             target = dest(callee.__name__)
-            self.emit(Bind((target,), "call", args, self.cap.loc(node), callee=callee))
+            self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
         if obj is np.concatenate:
             return self.concat(node, kw, hint, dest)
-        prim = rules.lookup_callable(obj) if obj is not _MISSING else None
+        prim = lookup_callable(obj) if obj is not _MISSING else None
         if prim is None:
             what = _describe(func)
             if obj is _MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
@@ -489,10 +495,10 @@ class Normalizer:
 
     def prim_call(self, node, prim, pre, args, kw, hint, dest):
         statics = {}
-        if prim in ("max2", "min2") and len(args) == 1:
-            prim = prim[:3]
+        if prim.one_arg_form is not None and len(args) == 1:
+            prim = prim.one_arg_form
         axis_node = kw.pop("axis", None)
-        if axis_node is None and prim in rules.AXIS_FORMS and len(pre) + len(args) == 2:
+        if axis_node is None and prim.axis_form is not None and len(pre) + len(args) == 2:
             axis_node, args = args[-1], args[:-1]
         if axis_node is not None:
             neg = isinstance(axis_node, gast.UnaryOp) and isinstance(axis_node.op, gast.USub)
@@ -500,11 +506,11 @@ class Normalizer:
             if not (isinstance(c, gast.Constant) and (c.value is None or isinstance(c.value, int))):
                 self.err(node, "axis= must be a constant integer")
             if c.value is not None:
-                if prim not in rules.AXIS_FORMS:
+                if prim.axis_form is None:
                     self.err(node, f"axis= is not supported for {prim}")
-                prim = rules.AXIS_FORMS[prim]
+                prim = prim.axis_form
                 statics["axis"] = -c.value if neg else c.value
-        if prim in ("zeros", "ones", "empty") and len(args) == 2 and "dtype" not in kw:
+        if prim.from_shape and len(args) == 2 and "dtype" not in kw:
             kw["dtype"], args = args[1], args[:1]
         if "dtype" in kw:
             d = self.resolve_func(kw.pop("dtype"))
@@ -513,13 +519,13 @@ class Normalizer:
             statics["dtype"] = _DTYPES[d]
         if kw:
             self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
-        if prim in ("zeros", "ones", "empty"):
+        if prim.from_shape:
             statics.setdefault("dtype", "np.float64")
             shape = args[0] if len(args) == 1 else None
             if shape is None:
                 self.err(node, f"{prim}() takes the shape (and dtype=)")
             return self.bind(node, dest(prim), prim, (self.shape_atom(shape, hint),), statics=statics)
-        if prim == "reshape":  # x.reshape(3, 4), x.reshape((3, 4)), np.reshape(x, shape)
+        if prim.shape_arg:  # x.reshape(3, 4), x.reshape((3, 4)), np.reshape(x, shape)
             arr, shape_args = (pre[0], args) if pre else (self.expr(args[0], hint), args[1:])
             if not shape_args:
                 self.err(node, "reshape needs the new shape")
@@ -528,16 +534,14 @@ class Normalizer:
             else:
                 shape = TupleA(tuple(self.expr(a, hint) for a in shape_args))
             return self.bind(node, dest(prim), prim, (arr, shape))
-        if prim == "transpose" and (len(args) + len(pre)) > 1:
+        if prim is TRANSPOSE and (len(args) + len(pre)) > 1:
             self.err(node, "transpose with axes is not supported (only x.T / np.transpose(x))")
         operands = pre + [self.expr(a, hint) for a in args]
-        rule = rules.RULES[prim if prim != "dot" else "dot.1.1"]
-        if len(operands) != len(rule.params):
-            self.err(node, f"{prim} takes {len(rule.params)} argument(s) here, got {len(operands)}")
-        if all(isinstance(a, Const) for a in operands) and rule.kind in ("ewf", "float", "ew", "same") \
-                and prim not in ("zeros", "ones", "empty"):
+        if len(operands) != len(prim.params):
+            self.err(node, f"{prim} takes {len(prim.params)} argument(s) here, got {len(operands)}")
+        if all(isinstance(a, Const) for a in operands) and prim.foldable:
             try:
-                return Const(eval(compile(_ast_call(prim, rule, operands), "<fold>", "eval"),
+                return Const(eval(compile(_ast_call(prim, operands), "<fold>", "eval"),
                                   {"np": np, "math": __import__("math")}))
             except Exception:
                 pass
@@ -550,7 +554,7 @@ class Normalizer:
         if kw or (axis is not None and not (isinstance(axis, gast.Constant) and isinstance(axis.value, int))):
             self.err(node, "np.concatenate takes only a constant axis=")
         parts = tuple(self.expr(e, hint) for e in node.args[0].elts)
-        return self.bind(node, dest("concat"), "concat", parts,
+        return self.bind(node, dest("concat"), CONCAT, parts,
                          statics={"axis": 0 if axis is None else axis.value})
 
     def shape_atom(self, node, hint):
@@ -558,7 +562,7 @@ class Normalizer:
             return TupleA(tuple(self.expr(e, hint) for e in node.elts))
         if isinstance(node, gast.Attribute) and node.attr == "shape":
             arr = self.expr(node.value, hint)
-            return self.bind(node, self.temp(hint, "shape"), "shape_of", (arr,))
+            return self.bind(node, self.temp(hint, "shape"), SHAPE_OF, (arr,))
         return self.expr(node, hint)
 
     def attribute(self, node, hint, dest):
@@ -569,9 +573,9 @@ class Normalizer:
             self.err(node, f"{_describe(node)} cannot be used as a value here")
         recv = self.expr(node.value, hint)
         if node.attr == "T":
-            return self.bind(node, dest("transpose"), "transpose", (recv,))
+            return self.bind(node, dest("transpose"), TRANSPOSE, (recv,))
         if node.attr in ("size", "ndim"):
-            return self.bind(node, dest(node.attr), node.attr, (recv,))
+            return self.bind(node, dest(node.attr), get(node.attr), (recv,))
         if node.attr == "shape":
             self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
         self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")
@@ -594,8 +598,6 @@ class Normalizer:
             self.err(node, "only `name[index] = value` writes are supported")
         return node.value.id, self.index(node.slice, node.value.id)
 
-
-_VIEWS = ("transpose", "reshape")
 
 # Packages whose functions are never user helpers, wherever they are installed (jitad itself
 # and NumPy may be editable installs outside site-packages).
@@ -642,22 +644,11 @@ def is_user_helper(obj) -> bool:
     Python function with no derivative rule that is the user's code, not a library's (a
     library function without a rule is refused at the call instead of transformed). A function
     decorated with `@jitad.differentiable` is always a helper, wherever it is defined."""
-    if rules.lookup_callable(obj) is not None:
+    if lookup_callable(obj) is not None:
         return False
     if hasattr(obj, "__jitad_function__"):
         return isinstance(obj.__jitad_function__, types.FunctionType)
     return isinstance(obj, types.FunctionType) and not is_library(obj)
-
-
-def _fresh(b: Bind) -> bool:
-    """Whether a bind always produces a new array (never a view or alias)."""
-    if b.op in ("concat",):
-        return True
-    if b.op in ("getitem", "call", "shape") or b.op in _VIEWS:
-        return False
-    if b.op == "copy":
-        return isinstance(b.args[0], Const)
-    return b.op in rules.RULES
 
 
 def _stored_names(stmts) -> set:
@@ -694,20 +685,17 @@ def _describe(func) -> str:
 
 
 def _fold(op, a, b, norm, node):
-    import operator
-    f = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
-         "pow": operator.pow, "floordiv": operator.floordiv, "mod": operator.mod}.get(op)
-    if f is None:
+    if op.impl is None:
         norm.err(node, f"cannot apply {op} to constants")
     try:
-        return f(a, b)
+        return op.impl(a, b)
     except ZeroDivisionError:
         norm.err(node, "division by zero in a constant expression")
 
 
-def _ast_call(prim, rule, operands):
+def _ast_call(prim, operands):
     import ast
-    expr = rules.substitute(rule.forward, {p: ast.Constant(a.value) for p, a in zip(rule.params, operands)})
+    expr = substitute(prim.forward, {p: ast.Constant(a.value) for p, a in zip(prim.params, operands)})
     return ast.Expression(expr)
 
 
@@ -715,11 +703,6 @@ def _typed(atoms):
     """The types of an argument list's constants: `x ** 2` and `x ** 2.0` (equal as `Const`s)
     are different computations (int and float results)."""
     return tuple(type(a.value) if isinstance(a, Const) else None for a in atoms)
-
-
-_DECISIONS = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
-              "eq": operator.eq, "ne": operator.ne, "not": operator.not_, "truth": bool,
-              "or": lambda a, b: a or b}
 
 
 def fold_constant_decisions(body):
@@ -744,14 +727,14 @@ def fold_constant_decisions(body):
             if isinstance(s, Bind):
                 vals = [value(a, env) for a in s.args]
                 known = len(s.targets) == 1 and all(v is not None for v in vals) and (
-                    s.op == "copy" or s.op in _DECISIONS)
+                    s.op is COPY or s.op.decision)
                 for t in s.targets:
                     env.pop(t, None)
                 if known:
                     args = [v.value for v in vals]
-                    res = args[0] if s.op == "copy" else _DECISIONS[s.op](*args)
-                    if s.op != "copy" or isinstance(res, (bool, int, float)):
-                        env[s.target] = Const(res if s.op == "copy" else bool(res))
+                    res = args[0] if s.op is COPY else s.op.impl(*args)
+                    if s.op is not COPY or isinstance(res, (bool, int, float)):
+                        env[s.target] = Const(res if s.op is COPY else bool(res))
                 out.append(s)
             elif isinstance(s, If):
                 test = env.get(s.test)
@@ -807,8 +790,7 @@ def eliminate_common_temps(body, temps):
         for s in stmts:
             if isinstance(s, Bind):
                 s.args = tuple(atom(a) for a in s.args)
-                pure = s.op != "call" and len(s.targets) == 1 and (
-                    s.op in ("getitem", "dim", "shape_of") or s.op in rules.RULES)
+                pure = s.op.reusable and len(s.targets) == 1
                 key = (s.op, s.args, _typed(s.args), tuple(sorted(s.statics.items()))) if pure else None
                 if key is not None and key in avail and s.target in single:
                     rename[s.target] = avail[key]
@@ -879,7 +861,7 @@ class Structurer:
         self.ret_flag = self.namer.fresh("returned")
         base = f"{self.norm.cap.name}_result"
         self.ret_vars = [self.namer.fresh(base if n == 1 else f"{base}{k}") for k in range(n)]
-        init = [Bind((self.ret_flag,), "copy", (Const(False),), self.loc)]
+        init = [Bind((self.ret_flag,), COPY, (Const(False),), self.loc)]
         lowered = self.block(body, None)
         return init + lowered + [Return(tuple(Var(v) for v in self.ret_vars), self.loc)]
 
@@ -887,15 +869,15 @@ class Structurer:
         out = []
         for k, s in enumerate(stmts):
             if isinstance(s, ir.Break):
-                out.append(Bind((loop[0],), "copy", (Const(True),), s.loc))
+                out.append(Bind((loop[0],), COPY, (Const(True),), s.loc))
                 return out
             if isinstance(s, ir.Continue):
-                out.append(Bind((loop[1],), "copy", (Const(True),), s.loc))
+                out.append(Bind((loop[1],), COPY, (Const(True),), s.loc))
                 return out
             if isinstance(s, ir.EarlyReturn):
                 for v, a in zip(self.ret_vars, s.values):
-                    out.append(Bind((v,), "copy", (a,), s.loc))
-                out.append(Bind((self.ret_flag,), "copy", (Const(True),), s.loc))
+                    out.append(Bind((v,), COPY, (a,), s.loc))
+                out.append(Bind((self.ret_flag,), COPY, (Const(True),), s.loc))
                 return out
             flags = []
             if isinstance(s, If):
@@ -939,10 +921,10 @@ class Structurer:
         cur = Var(flags[0])
         for f in flags[1:]:
             t = self.namer.fresh("jumped")
-            out.append(Bind((t,), "or", (cur, Var(f)), loc))
+            out.append(Bind((t,), OR, (cur, Var(f)), loc))
             cur = Var(t)
         go = self.namer.fresh("go")
-        out.append(Bind((go,), "not", (cur,), loc))
+        out.append(Bind((go,), NOT, (cur,), loc))
         return go
 
     def loop(self, s):
@@ -963,28 +945,28 @@ class Structurer:
         cont = self.namer.fresh("skip") if has_cont else None
         body = self.block(s.body, (brk, cont))
         if cont:
-            body = [Bind((cont,), "copy", (Const(False),), s.loc)] + body
+            body = [Bind((cont,), COPY, (Const(False),), s.loc)] + body
         exits = [f for f in (brk, self.ret_flag if has_ret else None) if f]
         if isinstance(s, For) and not exits:
             return [For(s.var, s.start, s.stop, s.step, body, s.loc)]
         if brk:
-            pre.append(Bind((brk,), "copy", (Const(False),), s.loc))
+            pre.append(Bind((brk,), COPY, (Const(False),), s.loc))
         if isinstance(s, For):
             # a counted loop that can exit early becomes a while loop over a counter
             k = self.namer.fresh(f"{s.var}_next")
-            pre.append(Bind((k,), "copy", (s.start,), s.loc))
+            pre.append(Bind((k,), COPY, (s.start,), s.loc))
             test = self.namer.fresh("cond")
-            cond = [Bind((test,), "in_range", (Var(k), s.stop, s.step), s.loc)]
-            body = [Bind((s.var,), "copy", (Var(k),), s.loc),
-                    Bind((k,), "add", (Var(k), s.step), s.loc)] + body
+            cond = [Bind((test,), IN_RANGE, (Var(k), s.stop, s.step), s.loc)]
+            body = [Bind((s.var,), COPY, (Var(k),), s.loc),
+                    Bind((k,), ADD, (Var(k), s.step), s.loc)] + body
             s = While(cond, test, body, s.loc)
         cond_stmts, test = s.cond, s.test
         if exits:
             new_test = self.namer.fresh("cond")
             guard_out = []
             go = self.guard(exits, s.loc, guard_out)
-            cond_stmts = guard_out + [If(go, cond_stmts + [Bind((new_test,), "copy", (Var(test),), s.loc)],
-                                         [Bind((new_test,), "copy", (Const(False),), s.loc)], s.loc)]
+            cond_stmts = guard_out + [If(go, cond_stmts + [Bind((new_test,), COPY, (Var(test),), s.loc)],
+                                         [Bind((new_test,), COPY, (Const(False),), s.loc)], s.loc)]
             test = new_test
         return pre + [While(cond_stmts, test, body, s.loc)]
 

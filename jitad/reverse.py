@@ -5,7 +5,7 @@ Guarantees:
   * `primal()` is the function itself in A-normal form (what `f(x)` runs);
   * `vjp()` is `f_vjp(params..., d_out) -> (value, (d_p, ...))`: a forward sweep that pushes
     onto typed tapes only the values the adjoint reads and the forward overwrites, then the
-    adjoint sweep that walks the IR backwards applying the rules of `rules.RULES`;
+    adjoint sweep that walks the IR backwards applying the adjoint rules of its primitives;
   * the state (every variable, every array element written) at each point of the adjoint
     sweep equals the forward state at the mirrored point: pops restore overwritten values,
     `y[i] = v` is undone, branches replay the recorded test, loops run their recorded trip
@@ -21,46 +21,44 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from . import activity, ir, rules
+from . import activity, ir
 from .bounds import Bounds, site_of
 from .flow import Flow
 from . import pyast as P
 from .errors import UnsupportedError
 from .ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
 from .normalize import Namer
-from .typeinfer import NP_DTYPE, Ty
-
-ELEMENTWISE = ("ew", "ewf", "where", "clip", "same", "cmp")
-
+from .primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, substitute
+from .types import NP_DTYPE, Ty
 
 def rule_for(s: Bind, types):
-    if s.op in ("dot", "matmul"):
-        ra, rb = (types[a.name].ndim for a in s.args)
-        return rules.RULES[f"dot.{ra}.{rb}"]
-    return rules.RULES.get(s.op)
+    """The primitive whose rules apply to `s` at its operands' ranks (`dot` -> `dot.2.1`)."""
+    if s.op.variants:
+        return s.op.variant(types[a.name].ndim for a in s.args)
+    return s.op
 
 
 def forward_expr(s: Bind, fnames, types):
     """The right-hand side computing a bind in the forward sweep."""
-    if s.op == "copy":
+    if s.op is COPY:
         return P.atom(s.args[0])
-    if s.op == "getitem":
+    if s.op is GETITEM:
         return P.subscript(P.atom(s.args[0]), s.args[1:])
-    if s.op == "call":
+    if s.op is CALL:
         return P.call(fnames[(id(s.callee), _argtys(s, types))], *[P.atom(a) for a in s.args])
-    if s.op == "shape":
+    if s.op is SHAPE:
         return ast.Attribute(P.atom(s.args[0]), "shape", ast.Load())
-    if s.op == "concat":
+    if s.op is CONCAT:
         kw = {"axis": P.const(s.statics["axis"])} if s.statics.get("axis") else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
-    rule = rules.RULES[s.op]
-    if s.op in ("dot", "matmul") and all(types[a.name].ndim == 1 for a in s.args):
-        rule = rules.RULES["dot.1.1"]  # a loop Numba inlines: no BLAS call for short vectors
+    rule = s.op
+    if s.op.variants and all(types[a.name].ndim == 1 for a in s.args):
+        rule = s.op.variant((1, 1))  # a loop Numba inlines: no BLAS call for short vectors
     mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
     for k in rule.statics:
         v = s.statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
-    return P.fold(rules.substitute(rule.forward, mapping))
+    return P.fold(substitute(rule.forward, mapping))
 
 
 def _argtys(s, types):
@@ -68,7 +66,7 @@ def _argtys(s, types):
 
 
 def _atom_ty(a, types):
-    from .typeinfer import TupleTy, const_ty
+    from .types import TupleTy, const_ty
     if isinstance(a, Var):
         return types[a.name]
     if isinstance(a, Const):
@@ -119,7 +117,7 @@ class Analysis:
                 y = s.target
                 param, other = self._shared_defs(y, s, defs, flow)
                 if param or other:
-                    u, op = self.spec.ir.user_name(y), _OPS.get(s.op, s.op)
+                    u, op = self.spec.ir.user_name(y), s.op.symbol or s.op.name
                     raise UnsupportedError(
                         f"'{u} {op}= ...' would update, in place, an array that "
                         f"{'is an argument' if param else 'may be shared with another variable'}"
@@ -156,14 +154,10 @@ class Analysis:
                         "write through an alias")
 
     def _makes_alias(self, s):
-        if s.op == "copy":
-            return True
-        if s.op in ("transpose", "reshape"):
-            return True
-        if s.op == "getitem":
+        if s.op is GETITEM:        # a view unless it is one element
             t = self.types.get(s.target)
             return t is not None and t.ndim > 0
-        return False
+        return s.op.view
 
     def _scan(self, block, path, depth):
         for s in block:
@@ -206,12 +200,12 @@ class Analysis:
         out = set()
         if not self.is_active_bind(s):
             return out
-        if s.op == "getitem":
+        if s.op is GETITEM:
             out |= {n for a in s.args[1:] for n in ir.atom_names(a)}
             return out
-        if s.op == "call":
+        if s.op is CALL:
             return {n for a in s.args for n in ir.atom_names(a)}
-        if s.op in ("copy", "concat"):
+        if s.op is COPY or s.op is CONCAT:
             return out
         rule = rule_for(s, self.types)
         for p, a in zip(rule.params, s.args):
@@ -230,10 +224,9 @@ class Analysis:
 
     def _new_array(self, b) -> bool:
         """Whether bind `b` always gives an array no one else refers to."""
-        from .normalize import _fresh
-        if isinstance(b, Bind) and b.op == "call":
+        if isinstance(b, Bind) and b.op is CALL:
             return self._returns_fresh(b)
-        return isinstance(b, Bind) and _fresh(b)
+        return isinstance(b, Bind) and ir.fresh_result(b)
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it
@@ -271,7 +264,7 @@ class Analysis:
         result is not an array it created (`def first(s): return s[0]`)."""
         if not isinstance(s, Bind) or not getattr(self.types.get(s.target), "ndim", 0):
             return []
-        if s.op == "call":
+        if s.op is CALL:
             if self._returns_fresh(s):
                 return []
             return [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
@@ -292,7 +285,6 @@ class Analysis:
     def _returns_fresh(self, s):
         """Whether a call's array results are arrays its callee created (never its arguments
         or views of them)."""
-        from .normalize import _fresh
         callee = self.prog.specs.get((id(s.callee), _argtys(s, self.types)))
         if callee is None:
             return False
@@ -304,7 +296,7 @@ class Analysis:
         ret = callee.ir.body[-1]
         for a in ret.values:
             if isinstance(a, Var) and getattr(callee.types.get(a.name), "ndim", 0):
-                if a.name in callee.ir.params or not all(_fresh(b) for b in sites.get(a.name, [])):
+                if a.name in callee.ir.params or not all(ir.fresh_result(b) for b in sites.get(a.name, [])):
                     return False
         return True
 
@@ -419,9 +411,6 @@ def _fresh_expr(e):
         return fn.startswith("np.") and fn not in ("np.asarray", "np.ascontiguousarray", "np.reshape",
                                                    "np.transpose", "np.expand_dims")
     return False
-
-
-_OPS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "pow": "**", "matmul": "@"}
 
 
 def _definitely_assigned(v, block):
@@ -621,7 +610,7 @@ class Reverse:
                         split[0], *[P.atom(a) for a in s.args])))
                 else:
                     rhs = forward_expr(s, self.fnames, self.types)
-                    if s.op == "call":
+                    if s.op is CALL:
                         rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
                     out.append(P.assign(s.target, rhs) if len(s.targets) == 1
                                else P.assign_many(s.targets, rhs))
@@ -665,7 +654,7 @@ class Reverse:
     def split_call(self, s, block):
         """(fwd, bwd) names if `s` calls a split callee once: at the function's top level, with
         an adjoint to propagate."""
-        if not (s.op == "call" and len(s.targets) == 1 and block is self.spec.ir.body
+        if not (s.op is CALL and len(s.targets) == 1 and block is self.spec.ir.body
                 and self.A.is_active_bind(s)):
             return None
         return self.split_names.get((id(s.callee), _argtys(s, self.types)))
@@ -943,7 +932,7 @@ class Reverse:
                 out += self.tapes.pop(x, self.ty(x))
             return out
         out = [self.comment(s.loc)]
-        rule = None if s.op in ("copy", "getitem", "call", "concat") else rule_for(s, self.types)
+        rule = None if s.op.structural else rule_for(s, self.types)
         arg_names = [a.name for a in s.args if isinstance(a, Var)]
         # x = x + e: the adjoint of x passes through unchanged, no temporary, no reset
         passthrough = None
@@ -957,7 +946,7 @@ class Reverse:
         for x in s.targets:
             if x not in self.A.active:
                 g[x] = None
-            elif x in aliased or (s.op == "call" and x in pushed):
+            elif x in aliased or (s.op is CALL and x in pushed):
                 gname = self.namer.fresh(f"g_{x}")
                 self.rank[gname] = self.ty(x).ndim
                 out.append(P.assign(gname, P.name(self.d(x))))
@@ -966,7 +955,7 @@ class Reverse:
                 g[x] = P.name(self.d(x))
         y = P.name(t)
         if pushed:
-            if rule is not None and t in pushed and any("y" in rule.reads(p) for p in rule.adjoints):
+            if rule is not None and t in pushed and rule.reads_result():
                 ynew = self.namer.fresh(f"{t}_new")
                 self.rank[ynew] = self.ty(t).ndim
                 out.append(P.assign(ynew, P.name(t)))
@@ -986,12 +975,12 @@ class Reverse:
         out = []
         act = lambda a: isinstance(a, Var) and a.name in self.A.active  # noqa: E731
         gt = g[s.target]
-        if s.op == "copy":
+        if s.op is COPY:
             a = s.args[0]
             if act(a):
                 out.append(self.accumulate(a.name, gt, self.ty(s.target).ndim, safe=True))
             return out
-        if s.op == "getitem":
+        if s.op is GETITEM:
             a = s.args[0]
             if not act(a):
                 return out
@@ -1004,7 +993,7 @@ class Reverse:
             else:
                 out.append(P.aug(P.subscript(self.d(a.name), index), gt))
             return out
-        if s.op == "concat":
+        if s.op is CONCAT:
             axis = s.statics.get("axis", 0)
             lo = P.const(0)
             for a in s.args:
@@ -1015,7 +1004,7 @@ class Reverse:
                     out.append(self.accumulate(a.name, P.subscript(gt, parts), 1, safe=True))
                 lo = hi
             return out
-        if s.op == "call":
+        if s.op is CALL:
             key = (id(s.callee), _argtys(s, self.types))
             callee = self.prog.specs[key]
             cot = []
@@ -1047,14 +1036,13 @@ class Reverse:
         for i, (p, a) in enumerate(zip(rule.params, s.args)):
             if not act(a) or p not in rule.adjoints or (skip is not None and a.name == skip):
                 continue
-            contrib = P.fold(rules.substitute(rule.adjoints[p], mapping))
+            contrib = P.fold(substitute(rule.adjoints[p], mapping))
             others = [b for j, b in enumerate(s.args) if j != i]
-            elementwise = rule.kind in ELEMENTWISE
+            elementwise = rule.elementwise
             safe = not elementwise or all(_atom_nd(b, self.types) == 0 or b == a for b in others)
             # the contribution is an array shaped exactly like the argument (not a scalar that
             # broadcasts): an elementwise rule with scalar co-operands, or a dot/outer rule
-            exact = (elementwise and safe and res_nd == self.ty(a.name).ndim) or \
-                rule.name.startswith(("dot.", "outer"))
+            exact = (elementwise and safe and res_nd == self.ty(a.name).ndim) or rule.exact
             out.append(self.accumulate(a.name, contrib, res_nd if elementwise else self.ty(a.name).ndim,
                                        safe, exact))
         return out
@@ -1092,8 +1080,8 @@ class Reverse:
                 if p not in self._reads_of(s):
                     continue
                 in_top = any(s is x for x in f.body)
-                idx = s.args[1:] if isinstance(s, Bind) and s.op == "getitem" else ()
-                if not (in_top and isinstance(s, Bind) and s.op == "getitem" and s.args[0] == Var(p)
+                idx = s.args[1:] if isinstance(s, Bind) and s.op is GETITEM else ()
+                if not (in_top and isinstance(s, Bind) and s.op is GETITEM and s.args[0] == Var(p)
                         and 0 < len(idx) <= t.ndim and all(self._stable_index(a) for a in idx)):
                     ok = False
                     break
@@ -1317,7 +1305,7 @@ def callee_wrt(prog, entry, wrt):
     for spec in prog.order:
         A = Analysis(spec, tuple(wrt) if spec is entry else float_args(spec), prog)
         for s in ir.walk(spec.ir.body):
-            if isinstance(s, Bind) and s.op == "call":
+            if isinstance(s, Bind) and s.op is CALL:
                 key = (id(s.callee), _argtys(s, spec.types))
                 got = need.setdefault(key, set())
                 callee = prog.specs[key]
@@ -1339,10 +1327,10 @@ def split_callees(prog, entry, wrt, cw):
         A = Analysis(spec, tuple(wrt) if spec is entry else cw[key], prog)
         top = {id(s) for s in spec.ir.body}
         for s in ir.walk(spec.ir.body):
-            if isinstance(s, Bind) and s.op == "call" and A.is_active_bind(s):
+            if isinstance(s, Bind) and s.op is CALL and A.is_active_bind(s):
                 k = (id(s.callee), _argtys(s, spec.types))
                 callee = prog.specs[k]
-                leaf = not any(isinstance(t, Bind) and t.op == "call" for t in ir.walk(callee.ir.body))
+                leaf = not any(isinstance(t, Bind) and t.op is CALL for t in ir.walk(callee.ir.body))
                 if id(s) in top and len(s.targets) == 1 and leaf and k != (id(entry.fn), entry.argtys):
                     once.add(k)
                 else:

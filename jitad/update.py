@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from . import pyast as P
-from .rules import substitute
+from .primitives.templates import substitute
 
 
 def _store(node):

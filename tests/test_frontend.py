@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import jitad
-from jitad import extend, rules
+from jitad import extend, primitives
 from jitad.errors import JitadError
 from jitad.normalize import GENERATED_GLOBALS, is_library, is_user_helper, reserved_names
 
@@ -48,11 +48,11 @@ def check_fd(fn, args, wrt, rtol=1e-6, atol=1e-7):
 @pytest.fixture
 def rule_table():
     """Undo every rule a test adds (the table is process-wide)."""
-    saved = (dict(rules.RULES), dict(rules.CALLABLES), dict(rules._KEEP), dict(extend.PRIMITIVES))
+    saved, user = primitives.core.snapshot(), dict(extend.USER_FUNCTIONS)
     yield
-    for live, old in zip((rules.RULES, rules.CALLABLES, rules._KEEP, extend.PRIMITIVES), saved):
-        live.clear()
-        live.update(old)
+    primitives.core.restore(saved)
+    extend.USER_FUNCTIONS.clear()
+    extend.USER_FUNCTIONS.update(user)
 
 
 V = np.array([0.5, -1.0, 2.0])
@@ -81,8 +81,8 @@ def test_reserved_names_cover_what_generated_code_reads():
     assert {"np", "math", "rt", "bool", "range", "int", "float", "len", "min", "max", "abs"} <= names
     assert "prim_fe_softplus" in names                  # user primitives' names
     # every global a rule template reads is reserved
-    for rule in rules.RULES.values():
-        for tree in [rule.forward, *rule.adjoints.values()]:
+    for rule in primitives.PRIMITIVES.values():
+        for tree in [t for t in [rule.forward, *rule.adjoints.values()] if t is not None]:
             for n in (x.id for x in __import__("ast").walk(tree) if type(x).__name__ == "Name"):
                 assert n in names or n in rule.params or n in rule.statics or n in ("g", "y"), (rule.name, n)
 
@@ -191,7 +191,7 @@ def test_chained_comparison_evaluates_each_operand_once():
 
 
 def test_defvjp_by_dotted_name_takes_effect(rule_table):
-    assert rules.defvjp("math.erf", "math.erf(x)",
+    assert primitives.defvjp("math.erf", "math.erf(x)",
                         x="g * 2.0 / math.sqrt(math.pi) * math.exp(-x * x)") == "math.erf"
     # math.erf and `from math import erf` (the same object) both use the rule
     grads = check_fd(ff.calls_erf, (0.4,), (0,))
@@ -209,7 +209,7 @@ def test_defvjp_through_jitad_namespace_scipy_and_numpy(rule_table):
 
 def test_defvjp_with_a_library_callable_object(rule_table):
     name = jitad.defvjp(math.erfc, x="-g * 2.0 / math.sqrt(math.pi) * math.exp(-x * x)")
-    assert name == "math.erfc" and rules.RULES[name].params == ("x",)
+    assert name == "math.erfc" and primitives.get(name).params == ("x",)
     check_fd(ff.calls_erfc, (0.3,), (0,))
 
 
@@ -233,7 +233,7 @@ def test_defvjp_on_a_decorated_helper(rule_table):
 
 def test_defvjp_replaces_a_builtin_rule(rule_table):
     jitad.defvjp("max", "np.max(x)", kind="reduce", x="g * (x == y)")
-    assert rules.RULES["max"].adjoints["x"] is not None
+    assert primitives.get("max").adjoints["x"] is not None
     (g,) = compiled_grads(ff.tie_max_replaced_rule, (np.array([1.0, 3.0, 3.0]),), (0,))
     np.testing.assert_array_equal(g, [0.0, 2.0, 2.0])
 
@@ -252,10 +252,10 @@ def test_defvjp_replaces_a_builtin_rule(rule_table):
     (("math.erf",), {"x": "g"}, "needs the forward template"),
 ], ids=lambda c: str(c)[:40])
 def test_defvjp_refuses_what_it_cannot_use(rule_table, args, kw, expected):
-    before = (dict(rules.RULES), dict(rules.CALLABLES))
+    before = (dict(primitives.PRIMITIVES), dict(primitives.CALLABLES), primitives.version())
     with pytest.raises(JitadError, match=re.escape(expected)):
         jitad.defvjp(*args, **kw)
-    assert (dict(rules.RULES), dict(rules.CALLABLES)) == before
+    assert (dict(primitives.PRIMITIVES), dict(primitives.CALLABLES), primitives.version()) == before
 
 
 def test_primitive_templates_are_checked_when_declared(rule_table):
@@ -263,7 +263,7 @@ def test_primitive_templates_are_checked_when_declared(rule_table):
         jitad.defvjp(ff.fe_scaled, x="g * (")
     with pytest.raises(JitadError, match="no parameter"):
         jitad.defvjp(ff.fe_scaled, z="g")
-    assert rules.lookup_callable(ff.fe_scaled) is None and "prim_fe_scaled" not in extend.PRIMITIVES
+    assert primitives.lookup_callable(ff.fe_scaled) is None and "prim_fe_scaled" not in extend.USER_FUNCTIONS
 
 
 # ------------------------------------------------------------------ 5a. pow at a zero base

@@ -9,7 +9,7 @@ import pytest
 
 from jitad import runtime as rt
 from jitad.fuse import fuse
-from jitad.typeinfer import Ty
+from jitad.types import Ty
 
 TYPES = {"u": Ty("i8"), "i": Ty("i8"), "j": Ty("i8"), "U": Ty("f8", 2), "V": Ty("f8", 2),
          "a": Ty("f8", 1), "b": Ty("f8", 1), "c": Ty("f8")}

@@ -1,0 +1,230 @@
+"""The built-in primitives: the one-line rule table, and the structural operations.
+
+Takes: nothing (run once, when `jitad.primitives` is imported).
+Guarantees: every primitive compiled code supports is registered in `core.PRIMITIVES`, each
+library callable that means one in `core.CALLABLES`, each array method in `METHODS`.
+The table is sugar for `Primitive(...)`: one readable line per operation,
+
+    name(params; statics) = forward :: kind | param: adjoint | param: adjoint
+
+with `kind` the type rule (`typerules.KINDS`), which also sets the structural facts
+(elementwise, fresh, view, foldable). Templates read their parameters, `g` (the cotangent of
+the result) and `y` (the result); see `templates` for how they are instantiated.
+One template serves Python scalars and arrays alike (no `np.where`, no `if`): a guard is
+arithmetic on comparisons, e.g. `a + (a == 0)`.
+Conventions: `a ** b` has d/db = 0 where a == 0 (no `log(0) * 0`) and d/da = 0 where b == 0;
+ties of `max`/`min` (reductions, axis forms, `np.maximum`/`np.minimum`, builtin `max(a, b)`)
+split the cotangent evenly among the tied entries, as autograd and JAX do.
+A primitive with no adjoint lines is not differentiable (its result is never active).
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+import operator
+
+import numpy as np
+
+from . import typerules
+from .core import Primitive, alias, get, register
+
+TABLE = r"""
+add(a, b)          = a + b                  :: ew   | a: g                      | b: g
+sub(a, b)          = a - b                  :: ew   | a: g                      | b: -g
+mul(a, b)          = a * b                  :: ew   | a: g * b                  | b: g * a
+truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -g * y / b
+pow(a, b)          = a ** b                 :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+mod(a, b)          = a % b                  :: ew   | a: g                      | b: -g * ((a - y) / b)
+floordiv(a, b)     = a // b                 :: ew
+neg(a)             = -a                     :: same | a: -g
+matmul(a, b)       = a @ b                  :: dot
+dot(a, b)          = np.dot(a, b)           :: dot
+dot.1.1(a, b)      = rt.dot1(a, b)          :: dot  | a: g * b                  | b: g * a
+dot.2.1(a, b)      = np.dot(a, b)           :: dot  | a: np.outer(g, b)         | b: a.T @ g
+dot.1.2(a, b)      = np.dot(a, b)           :: dot  | a: b @ g                  | b: np.outer(a, g)
+dot.2.2(a, b)      = np.dot(a, b)           :: dot  | a: g @ b.T                | b: a.T @ g
+outer(a, b)        = np.outer(a, b)         :: outer | a: g @ b                 | b: a @ g
+lt(a, b)           = a < b                  :: cmp
+le(a, b)           = a <= b                 :: cmp
+gt(a, b)           = a > b                  :: cmp
+ge(a, b)           = a >= b                 :: cmp
+eq(a, b)           = a == b                 :: cmp
+ne(a, b)           = a != b                 :: cmp
+not(a)             = not a                  :: bool
+or(a, b)           = a or b                 :: bool
+truth(a)           = bool(a)                :: bool
+in_range(i, stop, step) = rt.in_range(i, stop, step) :: bool
+trip_count(start, stop, step) = rt.trip_count(start, stop, step) :: int
+int(a)             = int(a)                 :: int
+len(a)             = len(a)                 :: int
+size(a)            = a.size                 :: int
+ndim(a)            = a.ndim                 :: int
+argmax(a)          = np.argmax(a)           :: int
+argmin(a)          = np.argmin(a)           :: int
+dim(a, k)          = a.shape[k]             :: int
+shape_of(a)        = a.shape                :: shape
+# float(a) as a product: Numba has no float(bool) (`float(0.0 < x < 1.0)`)
+float(a)           = a * 1.0                :: float | a: g
+sin(x)             = {m}.sin(x)             :: ewf  | x: g * {m}.cos(x)
+cos(x)             = {m}.cos(x)             :: ewf  | x: -g * {m}.sin(x)
+tan(x)             = {m}.tan(x)             :: ewf  | x: g * (1.0 + y * y)
+sinh(x)            = {m}.sinh(x)            :: ewf  | x: g * {m}.cosh(x)
+cosh(x)            = {m}.cosh(x)            :: ewf  | x: g * {m}.sinh(x)
+tanh(x)            = {m}.tanh(x)            :: ewf  | x: g * (1.0 - y * y)
+exp(x)             = {m}.exp(x)             :: ewf  | x: g * y
+expm1(x)           = {m}.expm1(x)           :: ewf  | x: g * (y + 1.0)
+log(x)             = {m}.log(x)             :: ewf  | x: g / x
+log1p(x)           = {m}.log1p(x)           :: ewf  | x: g / (1.0 + x)
+sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: g * 0.5 / y
+math.atan(x)       = math.atan(x)           :: ewf  | x: g / (1.0 + x * x)
+np.arctan(x)       = np.arctan(x)           :: ewf  | x: g / (1.0 + x * x)
+math.atan2(a, b)   = math.atan2(a, b)       :: ewf  | a: g * b / (a * a + b * b) | b: -g * a / (a * a + b * b)
+np.arctan2(a, b)   = np.arctan2(a, b)       :: ewf  | a: g * b / (a * a + b * b) | b: -g * a / (a * a + b * b)
+hypot(a, b)        = {m}.hypot(a, b)        :: ewf  | a: g * a / y              | b: g * b / y
+math.fabs(x)       = math.fabs(x)           :: ewf  | x: g * np.sign(x)
+np.abs(x)          = np.abs(x)              :: same | x: g * np.sign(x)
+abs(x)             = abs(x)                 :: same | x: g * np.sign(x)
+math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+np.power(a, b)     = np.power(a, b)         :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+np.square(x)       = np.square(x)           :: same | x: 2.0 * g * x
+np.sign(x)         = np.sign(x)             :: same
+np.floor(x)        = np.floor(x)            :: same
+math.floor(x)      = math.floor(x)          :: int
+np.maximum(a, b)   = np.maximum(a, b)       :: ew   | a: g * ((a > b) + 0.5 * (a == b)) | b: g * ((a < b) + 0.5 * (a == b))
+np.minimum(a, b)   = np.minimum(a, b)       :: ew   | a: g * ((a < b) + 0.5 * (a == b)) | b: g * ((a > b) + 0.5 * (a == b))
+max2(a, b)         = max(a, b)              :: ew   | a: g * ((a > b) + 0.5 * (a == b)) | b: g * ((a < b) + 0.5 * (a == b))
+min2(a, b)         = min(a, b)              :: ew   | a: g * ((a < b) + 0.5 * (a == b)) | b: g * ((a > b) + 0.5 * (a == b))
+np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
+np.clip(x, lo, hi) = np.clip(x, lo, hi)     :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
+sum(x)             = np.sum(x)              :: reduce | x: g
+norm(x)            = np.linalg.norm(x)      :: reduce | x: g * x / y
+sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)
+mean(x)            = np.mean(x)             :: reduce | x: g / x.size
+mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
+max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
+max_axis(x; axis)  = rt.max_axis(x, axis)   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
+min(x)             = np.min(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
+min_axis(x; axis)  = rt.min_axis(x, axis)   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
+reshape(x, shape)  = x.reshape(shape)       :: reshape | x: rt.reshape_like(g, x)
+transpose(x)       = x.T                    :: same | x: g.T
+copy_array(x)      = x.copy()               :: same | x: g
+zeros(shape; dtype)      = np.zeros(shape, dtype)      :: new
+ones(shape; dtype)       = np.ones(shape, dtype)       :: new
+empty(shape; dtype)      = np.empty(shape, dtype)      :: new
+zeros_like(x)      = np.zeros_like(x)       :: like
+ones_like(x)       = np.ones_like(x)        :: like
+empty_like(x)      = np.empty_like(x)       :: like
+"""
+
+# Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
+_MODULES = {"math": math, "np": np}
+
+# Array methods -> primitive name (axis variants chosen by the primitive's `axis_form`).
+METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "mean", "max": "max",
+           "min": "min", "transpose": "transpose", "dot": "dot",
+           "argmax": "argmax", "argmin": "argmin"}
+
+# Python implementations, for folding constants at transformation time.
+_IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
+          "truediv": operator.truediv, "pow": operator.pow, "floordiv": operator.floordiv,
+          "mod": operator.mod, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+          "ge": operator.ge, "eq": operator.eq, "ne": operator.ne, "not": operator.not_,
+          "truth": bool, "or": lambda a, b: a or b}
+
+_ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
+_FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
+
+
+def parse_line(line: str):
+    """(name, params, statics, forward, kind, {param: adjoint}) of one table line."""
+    head, rest = line.split("=", 1)
+    forward, tail = rest.split("::", 1)
+    parts = [p.strip() for p in tail.split("|")]
+    name, sig = head.strip().split("(", 1)
+    params, _, statics = sig.rstrip(") ").partition(";")
+    params = tuple(p.strip() for p in params.split(",") if p.strip())
+    statics = tuple(p.strip() for p in statics.split(",") if p.strip())
+    adj = {}
+    for p in parts[1:]:
+        k, v = p.split(":", 1)
+        adj[k.strip()] = v.strip()
+    return name.strip(), params, statics, forward.strip(), parts[0], adj
+
+
+def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Primitive:
+    """The `Primitive` a rule line (or `defvjp`) describes."""
+    return Primitive(
+        name, params, statics, forward=ast.parse(forward, mode="eval").body,
+        adjoints={k: ast.parse(v, mode="eval").body for k, v in adjoints.items()},
+        type_rule=typerules.KINDS[kind], kind=kind, impl=_IMPLS.get(name),
+        elementwise=kind in _ELEMENTWISE_KINDS, exact=name.startswith(("dot.", "outer")),
+        view=name in ("transpose", "reshape"), fresh=name not in ("transpose", "reshape"),
+        foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
+        decision=kind in ("cmp", "bool") and name in _IMPLS)
+
+
+def _load_table():
+    for raw in TABLE.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, params, statics, forward, kind, adj = parse_line(line)
+        if "{m}" in forward:
+            for mname, mod in _MODULES.items():
+                if hasattr(mod, name):
+                    register(make(f"{mname}.{name}", params, statics, forward.replace("{m}", mname),
+                                  "ewf" if mname == "np" else "float",
+                                  {k: v.replace("{m}", mname) for k, v in adj.items()}),
+                             getattr(mod, name))
+        else:
+            target = None
+            if name.startswith(("np.", "math.")):
+                mname, attr = name.split(".", 1)
+                target = getattr(_MODULES[mname], attr)
+            register(make(name, params, statics, forward, kind, adj), target)
+    for target, name in [(np.absolute, "np.abs"), (np.sum, "sum"), (np.mean, "mean"),
+                         (np.max, "max"), (np.amax, "max"), (np.min, "min"), (np.amin, "min"),
+                         (np.dot, "dot"), (np.outer, "outer"), (np.reshape, "reshape"),
+                         (np.transpose, "transpose"), (np.copy, "copy_array"), (np.zeros, "zeros"),
+                         (np.ones, "ones"), (np.empty, "empty"), (np.zeros_like, "zeros_like"),
+                         (np.ones_like, "ones_like"), (np.empty_like, "empty_like"),
+                         (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),
+                         (builtins.float, "float"), (builtins.int, "int"), (builtins.len, "len"),
+                         (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin"),
+                         (np.linalg.norm, "norm")]:
+        alias(target, name)
+    # the facts of particular primitives the table's kinds do not say
+    for short in ("sum", "mean", "max", "min"):
+        whole, axis = get(short), get(f"{short}_axis")
+        whole.axis_form, axis.whole = axis, whole
+        axis.max_rank = None if short == "sum" else 2
+    get("mean").float_result = get("mean_axis").float_result = True
+    get("max2").one_arg_form, get("min2").one_arg_form = get("max"), get("min")
+    for p in ("zeros", "ones", "empty"):
+        get(p).from_shape = True
+    get("reshape").shape_arg = True
+    for name, symbol in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("pow", "**"),
+                         ("matmul", "@"), ("floordiv", "//"), ("mod", "%")):
+        get(name).symbol = symbol
+    for p in ("zeros_like", "ones_like", "empty_like", "copy_array"):
+        get(p).keeps_shape = True
+    for p in ("dot", "matmul"):
+        get(p).variants = {(ra, rb): get(f"dot.{ra}.{rb}") for ra in (1, 2) for rb in (1, 2)}
+        get(p).exact = True
+
+
+_load_table()
+
+
+# The structural primitives: made by the passes themselves, printed by `reverse`/`codegen`.
+COPY = register(Primitive("copy", ("x",), type_rule=typerules.same, structural=True, fresh=False,
+                          view=True, reusable=False, diff_args="all"))
+COPY.keeps_shape = True
+GETITEM = register(Primitive("getitem", ("x",), type_rule=typerules.subscript, structural=True,
+                             fresh=False, diff_args=(0,)))
+CALL = register(Primitive("call", structural=True, fresh=False, reusable=False, diff_args="all"))
+SHAPE = register(Primitive("shape", ("x",), structural=True, fresh=False, reusable=False,
+                           diff_args=()))
+CONCAT = register(Primitive("concat", type_rule=typerules.same, structural=True, reusable=False,
+                            diff_args="all"))

@@ -1,0 +1,87 @@
+"""Value types: the kind, rank and dtype of a value, as specializations are keyed on.
+
+Takes: run-time values (`ty_of_value`) or constants (`const_ty`).
+Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1'),
+`TupleTy` for tuples; `promote`/`floaty` give NumPy's result dtype for mixed operands within
+this set. Read by type inference and by the primitives' type rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import JitadError
+
+
+@dataclass(frozen=True)
+class Ty:
+    dtype: str  # 'f8' 'f4' 'i8' 'b1'
+    ndim: int = 0
+
+    @property
+    def is_float(self):
+        return self.dtype in ("f8", "f4")
+
+    @property
+    def is_array(self):
+        return self.ndim > 0
+
+    def __str__(self):
+        base = {"f8": "float", "f4": "float32", "i8": "int", "b1": "bool"}[self.dtype]
+        return base if self.ndim == 0 else f"{base}[{','.join(':' * self.ndim)}]"
+
+
+@dataclass(frozen=True)
+class TupleTy:
+    items: tuple
+
+    def __str__(self):
+        return "(" + ", ".join(map(str, self.items)) + ")"
+
+
+F8, I8, B1 = Ty("f8"), Ty("i8"), Ty("b1")
+_ORDER = {"b1": 0, "i8": 1, "f4": 2, "f8": 3}
+NP_DTYPE = {"f8": "np.float64", "f4": "np.float32", "i8": "np.int64", "b1": "np.bool_"}
+
+
+def ty_of_value(v) -> Ty:
+    """The signature type of a run-time argument (what specializations are keyed on)."""
+    if isinstance(v, (bool, np.bool_)):
+        return B1
+    if isinstance(v, (int, np.integer)):
+        return I8
+    if isinstance(v, (float, np.floating)):
+        return Ty("f4") if isinstance(v, np.float32) else F8
+    if isinstance(v, np.ndarray):
+        k = v.dtype
+        if k == np.float64:
+            return Ty("f8", v.ndim)
+        if k == np.float32:
+            return Ty("f4", v.ndim)
+        if k.kind in "iu":
+            return Ty("i8", v.ndim)
+        if k == np.bool_:
+            return Ty("b1", v.ndim)
+        raise JitadError(f"arrays of dtype {k} are not supported (use float64, float32, int or bool)")
+    if isinstance(v, tuple):
+        return TupleTy(tuple(ty_of_value(x) for x in v))
+    raise JitadError(f"arguments of type {type(v).__name__} are not supported "
+                     "(pass floats, ints, bools or NumPy arrays)")
+
+
+def promote(*tys) -> str:
+    return max((t.dtype for t in tys), key=_ORDER.__getitem__)
+
+
+def floaty(*tys) -> str:
+    d = promote(*tys)
+    return d if d in ("f8", "f4") else "f8"
+
+
+def const_ty(v) -> Ty:
+    if isinstance(v, bool):
+        return B1
+    if isinstance(v, int):
+        return I8
+    return F8

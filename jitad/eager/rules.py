@@ -15,11 +15,14 @@ splits g evenly among the entries equal to the result (per reduced slice);
 maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi;
 abs and fabs give g * sign(x).
 """
+import ast
 import math
 import operator
 
 import numpy as np
 
+from ..primitives import lookup_callable
+from ..primitives.templates import substitute
 from .core import Masked, Sparse, defvjp, defvjp_argnum, nondiff
 
 
@@ -96,6 +99,38 @@ def arange_(start, stop, step, dtype):
 
 
 # ---------------------------------------------------------------------------
+# Rules read from the compiled mode's primitives
+# ---------------------------------------------------------------------------
+def _float64(v):
+    """A Python float as np.float64, so that a rule divides by zero as NumPy and Numba do
+    (inf, nan) instead of raising ZeroDivisionError."""
+    return np.float64(v) if type(v) is float else v
+
+
+def from_primitive(prim):
+    """(the eager rules, save=) of a primitive: `vjp(g, ans, *args)` per parameter (None where
+    it has no adjoint), built from its adjoint templates -- the expression the compiled mode
+    generates, evaluated on the operands' values (`y` is `ans`); `save="shapes"` when no
+    template reads an operand or the result."""
+    vjps = []
+    for p in prim.params:
+        if p not in prim.adjoints:
+            vjps.append(None)
+            continue
+        body = substitute(prim.adjoints[p], {
+            "y": ast.Name("ans", ast.Load()),
+            **{q: ast.Call(ast.Name("_float64", ast.Load()), [ast.Name(q, ast.Load())], [])
+               for q in prim.params}})
+        args = ast.arguments([], [ast.arg(a) for a in ("g", "ans", *prim.params)], None, [], [],
+                             None, [])
+        tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
+        code = compile(tree, f"<jitad rule {prim.name}: {p}>", "eval")
+        vjps.append(eval(code, {"np": np, "math": math, "_float64": _float64}))
+    reads = any(prim.reads(p) for p in prim.adjoints)
+    return vjps, "values" if reads else "shapes"
+
+
+# ---------------------------------------------------------------------------
 # Helpers used by the rules
 # ---------------------------------------------------------------------------
 def _shape(x):
@@ -131,12 +166,6 @@ def _extreme_mask(x, ans, axis, keepdims):
     return m / np.sum(m, axis=axis, keepdims=True)
 
 
-def _wins(x, y, strict):
-    """d max(x, y)/dx (strict: x > y) or d min(x, y)/dx (strict: x < y): 1 where x
-    wins, 1/2 at a tie (the cotangent is split evenly, as in autograd and JAX)."""
-    return strict + 0.5 * (x == y)
-
-
 def _lin_t(num, endpoint):
     """k / div for the samples of linspace (0 for the single sample of num=1)."""
     div = num - 1 if endpoint else num
@@ -148,31 +177,6 @@ def _lin_sum(g, t, axis):
     """sum over the sample axis of g * t: the adjoint of an endpoint of linspace."""
     c = np.tensordot(t, np.moveaxis(g, axis, 0), axes=(0, 0))
     return c[()] if c.ndim == 0 else c
-
-
-def _pow_dx(g, x, y):
-    if np.ndim(y) == 0 and y == 0:
-        return g * 0.0 * x
-    try:
-        return g * y * x ** (y - 1)
-    except ZeroDivisionError:          # Python float 0.0 ** negative
-        with np.errstate(divide="ignore"):
-            return g * y * np.power(float(x), y - 1)
-
-
-def _log_pos(x):
-    """log x where x > 0, else 0 (d x**y / dy is taken as 0 for x <= 0)."""
-    if np.ndim(x) == 0:
-        return math.log(x) if x > 0 else 0.0
-    return np.log(np.where(x > 0, x, 1.0))
-
-
-def _mpow_dx(g, x, y):
-    if y == 0:
-        return 0.0 * g
-    if x == 0 and y < 1:               # math.pow(0, negative) raises
-        return g * y * math.inf
-    return g * y * math.pow(x, y - 1)
 
 
 def _inside(x, lo, hi):
@@ -231,40 +235,18 @@ def _inverse_perm(axes):
 # ---------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------
-# elementwise, one argument
-defvjp(np.negative,   lambda g, ans, x: -g, save="shapes")
-defvjp(np.sin,        lambda g, ans, x: g * np.cos(x))
-defvjp(np.cos,        lambda g, ans, x: -g * np.sin(x))
-defvjp(np.tan,        lambda g, ans, x: g * (1.0 + ans * ans))
-defvjp(np.exp,        lambda g, ans, x: g * ans)
-defvjp(np.expm1,      lambda g, ans, x: g * (ans + 1.0))
-defvjp(np.log,        lambda g, ans, x: g / x)
-defvjp(np.log1p,      lambda g, ans, x: g / (1.0 + x))
-defvjp(np.log2,       lambda g, ans, x: g / (x * math.log(2.0)))
-defvjp(np.log10,      lambda g, ans, x: g / (x * math.log(10.0)))
-defvjp(np.sqrt,       lambda g, ans, x: g * 0.5 / ans)
-defvjp(np.square,     lambda g, ans, x: g * 2.0 * x)
-defvjp(np.reciprocal, lambda g, ans, x: -g * ans * ans)
-defvjp(np.tanh,       lambda g, ans, x: g * (1.0 - ans * ans))
-defvjp(np.sinh,       lambda g, ans, x: g * np.cosh(x))
-defvjp(np.cosh,       lambda g, ans, x: g * np.sinh(x))
-defvjp(np.arctan,     lambda g, ans, x: g / (1.0 + x * x))
-defvjp(np.arcsin,     lambda g, ans, x: g / np.sqrt(1.0 - x * x))
-defvjp(np.arccos,     lambda g, ans, x: -g / np.sqrt(1.0 - x * x))
-defvjp(np.absolute,   lambda g, ans, x: g * np.sign(x))
-defvjp(np.fabs,       lambda g, ans, x: g * np.sign(x))
-
-# elementwise, two arguments (also the rules of the Python operators + - * / ** %)
-defvjp(np.add,        lambda g, ans, x, y: g,          lambda g, ans, x, y: g, save="shapes")
-defvjp(np.subtract,   lambda g, ans, x, y: g,          lambda g, ans, x, y: -g, save="shapes")
-defvjp(np.multiply,   lambda g, ans, x, y: g * y,      lambda g, ans, x, y: g * x)
-defvjp(np.divide,     lambda g, ans, x, y: g / y,      lambda g, ans, x, y: -g * ans / y)
-defvjp(np.power,      lambda g, ans, x, y: _pow_dx(g, x, y), lambda g, ans, x, y: g * ans * _log_pos(x))
-defvjp(np.mod,        lambda g, ans, x, y: g,          lambda g, ans, x, y: -g * np.floor_divide(x, y))
-defvjp(np.arctan2,    lambda g, ans, y, x: g * x / (x * x + y * y), lambda g, ans, y, x: -g * y / (x * x + y * y))
-defvjp(np.hypot,      lambda g, ans, x, y: g * x / ans, lambda g, ans, x, y: g * y / ans)
-defvjp(np.maximum,    lambda g, ans, x, y: g * _wins(x, y, x > y), lambda g, ans, x, y: g * _wins(y, x, y > x))
-defvjp(np.minimum,    lambda g, ans, x, y: g * _wins(x, y, x < y), lambda g, ans, x, y: g * _wins(y, x, y < x))
+# elementwise math and the Python operators + - * / ** % (the ufuncs Var's operators call):
+# the adjoint templates of the compiled mode's primitives, evaluated on NumPy values -- one
+# rule for both modes
+for _f in (np.negative, np.sin, np.cos, np.tan, np.exp, np.expm1, np.log, np.log1p, np.log2,
+           np.log10, np.sqrt, np.square, np.reciprocal, np.tanh, np.sinh, np.cosh, np.arctan,
+           np.arcsin, np.arccos, np.absolute, np.fabs, np.add, np.subtract, np.multiply,
+           np.divide, np.power, np.mod, np.arctan2, np.hypot, np.maximum, np.minimum,
+           math.sin, math.cos, math.tan, math.exp, math.expm1, math.log1p, math.log2, math.log10,
+           math.sqrt, math.tanh, math.sinh, math.cosh, math.atan, math.asin, math.acos,
+           math.atan2, math.fabs, math.pow):
+    _vjps, _save = from_primitive(lookup_callable(_f))
+    defvjp(_f, *_vjps, save=_save)
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
 defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
 
@@ -300,27 +282,10 @@ defvjp(arange_,       lambda g, ans, start, stop, step, dtype: np.sum(g), None,
 defvjp(getitem,       lambda g, ans, x, idx: Sparse(x, idx, g), save="shapes")
 defvjp(setitem,       lambda g, ans, x, idx, v: Masked(g, idx), None, lambda g, ans, x, idx, v: np.array(g[idx]), save="shapes")
 
-# math module (scalars; math.* is faster than np.* on Python floats)
-defvjp(math.sin,      lambda g, ans, x: g * math.cos(x))
-defvjp(math.cos,      lambda g, ans, x: -g * math.sin(x))
-defvjp(math.tan,      lambda g, ans, x: g * (1.0 + ans * ans))
-defvjp(math.exp,      lambda g, ans, x: g * ans)
-defvjp(math.expm1,    lambda g, ans, x: g * (ans + 1.0))
+# math functions eager mode calls in forms compiled mode does not have (yet): math.log(x, base),
+# math.hypot(*xs)
 defvjp(math.log,      lambda g, ans, x, base=math.e: g / (x * math.log(base)), lambda g, ans, x, base: -g * ans / (base * math.log(base)))
-defvjp(math.log1p,    lambda g, ans, x: g / (1.0 + x))
-defvjp(math.log2,     lambda g, ans, x: g / (x * math.log(2.0)))
-defvjp(math.log10,    lambda g, ans, x: g / (x * math.log(10.0)))
-defvjp(math.sqrt,     lambda g, ans, x: g * 0.5 / ans)
-defvjp(math.tanh,     lambda g, ans, x: g * (1.0 - ans * ans))
-defvjp(math.sinh,     lambda g, ans, x: g * math.cosh(x))
-defvjp(math.cosh,     lambda g, ans, x: g * math.sinh(x))
-defvjp(math.atan,     lambda g, ans, x: g / (1.0 + x * x))
-defvjp(math.asin,     lambda g, ans, x: g / math.sqrt(1.0 - x * x))
-defvjp(math.acos,     lambda g, ans, x: -g / math.sqrt(1.0 - x * x))
-defvjp(math.atan2,    lambda g, ans, y, x: g * x / (x * x + y * y), lambda g, ans, y, x: -g * y / (x * x + y * y))
 defvjp_argnum(math.hypot, lambda i, g, ans, *xs: g * xs[i] / ans)
-defvjp(math.fabs,     lambda g, ans, x: g * np.sign(x))
-defvjp(math.pow,      lambda g, ans, x, y: _mpow_dx(g, x, y), lambda g, ans, x, y: g * ans * (math.log(x) if x > 0 else 0.0))
 
 # zero derivative almost everywhere: computed on values, recorded as constants
 nondiff(np.sign, np.floor, np.ceil, np.trunc, np.rint, np.round, np.floor_divide,

@@ -76,13 +76,22 @@ exp(x)             = {m}.exp(x)             :: ewf  | x: g * y
 expm1(x)           = {m}.expm1(x)           :: ewf  | x: g * (y + 1.0)
 log(x)             = {m}.log(x)             :: ewf  | x: g / x
 log1p(x)           = {m}.log1p(x)           :: ewf  | x: g / (1.0 + x)
+log2(x)            = {m}.log2(x)            :: ewf  | x: g / (x * 0.6931471805599453)
+log10(x)           = {m}.log10(x)           :: ewf  | x: g / (x * 2.302585092994046)
 sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: g * 0.5 / y
 math.atan(x)       = math.atan(x)           :: ewf  | x: g / (1.0 + x * x)
 np.arctan(x)       = np.arctan(x)           :: ewf  | x: g / (1.0 + x * x)
+math.asin(x)       = math.asin(x)           :: float | x: g / math.sqrt(1.0 - x * x)
+np.arcsin(x)       = np.arcsin(x)           :: ewf  | x: g / np.sqrt(1.0 - x * x)
+math.acos(x)       = math.acos(x)           :: float | x: -g / math.sqrt(1.0 - x * x)
+np.arccos(x)       = np.arccos(x)           :: ewf  | x: -g / np.sqrt(1.0 - x * x)
+# 1.0 / x: np.reciprocal of an integer is an integer
+np.reciprocal(x)   = 1.0 / x                :: ewf  | x: -g * y * y
 math.atan2(a, b)   = math.atan2(a, b)       :: ewf  | a: g * b / (a * a + b * b) | b: -g * a / (a * a + b * b)
 np.arctan2(a, b)   = np.arctan2(a, b)       :: ewf  | a: g * b / (a * a + b * b) | b: -g * a / (a * a + b * b)
 hypot(a, b)        = {m}.hypot(a, b)        :: ewf  | a: g * a / y              | b: g * b / y
 math.fabs(x)       = math.fabs(x)           :: ewf  | x: g * np.sign(x)
+np.fabs(x)         = np.fabs(x)             :: ewf  | x: g * np.sign(x)
 np.abs(x)          = np.abs(x)              :: same | x: g * np.sign(x)
 abs(x)             = abs(x)                 :: same | x: g * np.sign(x)
 math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
@@ -183,7 +192,9 @@ def _load_table():
                 mname, attr = name.split(".", 1)
                 target = getattr(_MODULES[mname], attr)
             register(make(name, params, statics, forward, kind, adj), target)
-    for target, name in [(np.absolute, "np.abs"), (np.sum, "sum"), (np.mean, "mean"),
+    for target, name in [(np.add, "add"), (np.subtract, "sub"), (np.multiply, "mul"),
+                         (np.divide, "truediv"), (np.negative, "neg"), (np.mod, "mod"),
+                         (np.absolute, "np.abs"), (np.sum, "sum"), (np.mean, "mean"),
                          (np.max, "max"), (np.amax, "max"), (np.min, "min"), (np.amin, "min"),
                          (np.dot, "dot"), (np.outer, "outer"), (np.reshape, "reshape"),
                          (np.transpose, "transpose"), (np.copy, "copy_array"), (np.zeros, "zeros"),

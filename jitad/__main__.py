@@ -92,7 +92,7 @@ def main(argv=None):
     ns = parser.parse_args(argv)
     fn = _load(ns.target)
     try:
-        d = api._as_differentiable(fn)
+        d = api.as_differentiable(fn)
         if ns.args is None:
             args = tuple(1.0 for _ in d.params)
         else:

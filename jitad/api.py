@@ -1,4 +1,4 @@
-"""The public API: `differentiable`, `grad`, `value_and_grad`, `vjp`, `source`.
+"""The public API: `grad`, `value_and_grad`, `vjp`, `source` (and `differentiable`).
 
 Takes: plain Python functions (decorated or not) and their run-time arguments.
 Guarantees: each (function, argument signature, wrt) is transformed once per process and
@@ -8,210 +8,13 @@ never written; anything jitad cannot differentiate raises a `JitadError` at the 
 """
 from __future__ import annotations
 
-import copy
-import functools
-import inspect
-import sys
-import threading
-import weakref
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from . import backend as be
-from . import codegen, monadic, primitives
-from .capture import capture, first_changed
-from .errors import JitadError, NotDifferentiableError
-from .fence import fence
-from .normalize import normalize
-from .typeinfer import Program
-from .types import TupleTy, Ty, ty_of_value
-
-def cache_of(fn) -> dict:
-    """jitad's in-process cache for one function, kept on the function object itself (its
-    front-end result, its implicit `Differentiable`): it lives and dies with the function, so
-    closures made by the thousand do not pile up in a global table. A wrapper that copied
-    the function's `__dict__` (`functools.wraps`) does not share it: the cache names its owner."""
-    cache = fn.__dict__.get("__jitad_cache__")
-    if cache is None or cache["owner"]() is not fn:
-        cache = {"owner": weakref.ref(fn)}
-        fn.__dict__["__jitad_cache__"] = cache
-    return cache
-
-
-# transformations run one at a time: `ast.parse` is not safe to call from several threads at
-# once, and a function's first callers must all get the one specialization
-_TRANSFORMING = threading.RLock()
-
-
-def frontend(fn):
-    """capture -> fence -> normalize, once per function object (a fresh copy per use)."""
-    fn = getattr(fn, "__jitad_function__", fn)
-    with _TRANSFORMING:
-        return _frontend(fn)
-
-
-def _frontend(fn):
-    from . import extend
-    extend.load_plugins()
-    cache = cache_of(fn)
-    version, f = cache.get("frontend", (None, None))
-    if version != primitives.version():      # a rule registered since (defvjp) may change the IR
-        cap = capture(fn)
-        fence(cap)
-        f = normalize(cap)
-        cache["frontend"] = (primitives.version(), f)
-    return copy.deepcopy(f, {id(f.captured): f.captured})
-
-
-@dataclass
-class Compiled:
-    """One specialization: the generated module and its functions."""
-
-    gen: codegen.Generated
-    module: object
-    backend: str
-    argtys: tuple
-    wrt: tuple
-    epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
-    captured: tuple = ()    # every transformed function's capture (free names it read)
-    watch: tuple = ()       # their free names, flat (see capture.first_changed)
-    rules_version: int = -1  # primitives.version() it was generated under
-
-    def stale(self) -> bool:
-        """Whether a global or closure variable a transformed function reads now means another
-        value than when this was generated (its constants are inlined in the code), or a
-        derivative rule was registered since (`defvjp`)."""
-        return self.rules_version != primitives.version() or first_changed(self.watch) is not None
-
-    def fn(self, name):
-        return getattr(self.module, name)
-
-    def run(self, name, args):
-        if name in self.gen.depth_args:          # a recursive entry starts at depth 0
-            args = tuple(args) + (0,)
-        return be.run(self.fn(name), args, self.gen, self.backend)
-
-    @property
-    def compiled_ran(self) -> bool:
-        """True once the Numba-compiled gradient has run (not a Python fallback)."""
-        if self.backend != "numba" or self.gen.vjp is None:
-            return False
-        return len(getattr(self.fn(self.gen.vjp), "signatures", ())) > 0
-
-    @property
-    def dispatcher(self):
-        """The compiled `f_vjp(params..., d_out)` (a Numba dispatcher on the numba backend)."""
-        return self.fn(self.gen.vjp)
-
-
-class Transform:
-    """What jitad's transformations (`grad`, `value_and_grad`, `vjp`, `train_step`) return.
-    Transforming one again (`grad(grad(f))`) is refused until transformations compose: the
-    source jitad would read is `f`'s, not the code that runs."""
-
-
-def plain_function(fn):
-    """The plain Python function to transform for `fn`, or a JitadError saying why not."""
-    if isinstance(fn, Differentiable):
-        return fn.__jitad_function__
-    if isinstance(fn, Transform):
-        raise JitadError(f"{type(fn).__name__}({getattr(fn, '__name__', '...')}) is already a "
-                         "transformed function; transforming it again (e.g. grad(grad(f))) is not "
-                         "supported yet -- differentiate the plain function f")
-    if not inspect.isfunction(fn):
-        raise JitadError(f"jitad transforms plain Python functions (defined with `def`), got "
-                         f"{type(fn).__name__} {fn!r}")
-    return fn
-
-
-def _copy_names(wrapper, fn):
-    """The function's name and docs on a wrapper -- but no `__wrapped__`: the wrapper does not
-    run `fn`'s code, so tools that follow `__wrapped__` to the source must not find it."""
-    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
-        setattr(wrapper, attr, getattr(fn, attr, None))
-
-
-class Differentiable:
-    """A function jitad compiles; calling it runs the compiled forward."""
-
-    def __init__(self, fn, backend="numba"):
-        fn = plain_function(fn)
-        self.__jitad_function__ = fn
-        self.backend = backend
-        self._specs: dict = {}
-        self.last: Compiled | None = None
-        functools.update_wrapper(self, fn)     # it runs fn's code (compiled): `__wrapped__` is fn
-
-    @functools.cached_property
-    def params(self):
-        return list(inspect.signature(self.__jitad_function__).parameters)
-
-    def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
-        """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
-        for `wrt`, or with a training step for optimizer `train`. `validate(entry, argtys)`
-        may refuse the typed function before code is generated."""
-        argtys = tuple(ty_of_value(a) for a in args)
-        key = (argtys, wrt, None if train is None else train.key())
-        comp = self._specs.get(key)
-        if comp is None or comp.stale():
-            with _TRANSFORMING:      # one transformation at a time; the others then find it
-                comp = self._specs.get(key)
-                if comp is not None and comp.stale():
-                    self.forget(comp)
-                    comp = None
-                if comp is None:
-                    comp = self._specs[key] = self._generate(argtys, wrt, train, validate)
-        self.last = comp
-        return comp
-
-    def _generate(self, argtys, wrt, train, validate) -> Compiled:
-        fn = self.__jitad_function__
-        if any(isinstance(t, TupleTy) for t in argtys):
-            raise JitadError(f"{fn.__name__}: tuple arguments are not supported; pass arrays "
-                             "or scalars")
-        prog = Program(frontend)
-        entry = prog.specialize(fn, argtys)
-        if wrt is not None:
-            for i in wrt:
-                t = argtys[i]
-                if not t.is_float:
-                    raise NotDifferentiableError(
-                        f"cannot differentiate {fn.__name__} with respect to argument "
-                        f"'{entry.ir.params[i]}' of type {t}: pass a float (e.g. "
-                        f"{entry.ir.params[i]}=float(...)) or a float array", entry.ir.loc,
-                        "integer argument")
-        if validate is not None:
-            validate(entry, argtys)
-        gen = codegen.generate(prog, entry, wrt or (), want_vjp=wrt is not None, train=train)
-        module = be.load(gen, self.backend)
-        captured = tuple(sp.ir.captured for sp in prog.order)
-        return Compiled(gen, module, self.backend, argtys, wrt, captured=captured,
-                        watch=tuple(w for c in captured for w in c.watch()),
-                        rules_version=primitives.version())
-
-    def forget(self, comp: Compiled):
-        """Drop every specialization and front-end result that read a changed free name."""
-        for c in comp.captured:
-            cache_of(c.fn).pop("frontend", None)
-        self._specs.clear()
-
-    def __call__(self, *args):
-        if any(_is_eager_var(a) for a in args):
-            # recording for eager mode (`y = f(Var(...)); y.backward()`): run the plain function
-            from .eager import eager_function
-            return eager_function(self.__jitad_function__)(*args)
-        comp = self.specialize(args)
-        return comp.run(comp.gen.primal, args)
-
-    def __repr__(self):
-        return f"<jitad.differentiable {self.__jitad_function__.__qualname__}>"
-
-
-def _is_eager_var(a) -> bool:
-    eager = sys.modules.get("jitad.eager.core")      # no Var can exist before eager is imported
-    return eager is not None and isinstance(a, eager.Var)
-
+from . import monadic, pipeline
+from .differentiable import Compiled, Transform, as_differentiable, copy_names, wrt_indices
+from .errors import JitadError
+from .pipeline import frontend
+from .types import Ty
 
 def _quick_key(args):
     """A cheap key for the argument kinds (type, and dtype/rank/layout for arrays), or None."""
@@ -227,57 +30,16 @@ def _quick_key(args):
     return tuple(key)
 
 
-def _as_differentiable(f, backend=None) -> Differentiable:
-    if isinstance(f, Differentiable):
-        return f
-    f = plain_function(f)
-    cache = cache_of(f)
-    key = ("differentiable", backend or "numba")
-    d = cache.get(key)
-    if d is None:
-        d = cache[key] = Differentiable(f, backend or "numba")
-    return d
-
-
-def differentiable(fn=None, *, backend="numba"):
-    """Decorator: `@jitad.differentiable` or `@jitad.differentiable(backend="python")`."""
-    if fn is None:
-        return lambda f: Differentiable(f, backend)
-    return Differentiable(fn, backend)
-
-
-def _wrt_indices(d: Differentiable, wrt):
-    params = d.params
-    single = not isinstance(wrt, (tuple, list))
-    items = [wrt] if single else list(wrt)
-    idx = []
-    for w in items:
-        if isinstance(w, (bool, np.bool_)):
-            raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
-        if isinstance(w, str):
-            if w not in params:
-                raise JitadError(f"{d.__name__} has no parameter named {w!r} (parameters: "
-                                 f"{', '.join(params)})")
-            idx.append(params.index(w))
-        elif isinstance(w, (int, np.integer)):
-            if not -len(params) <= w < len(params):
-                raise JitadError(f"wrt={w} is out of range: {d.__name__} has {len(params)} parameters")
-            idx.append(int(w) % len(params))
-        else:
-            raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
-    return tuple(idx), single
-
-
 class _Transformed(Transform):
     """Shared machinery of grad / value_and_grad / vjp objects."""
 
     def __init__(self, f, wrt, mode="compiled"):
         self._ran = {}
-        self.d = _as_differentiable(f)
+        self.d = as_differentiable(f)
         self.wrt_spec = wrt
-        self.wrt, self.single = _wrt_indices(self.d, wrt)
+        self.wrt, self.single = wrt_indices(self.d, wrt)
         self.mode = mode
-        _copy_names(self, self.d.__jitad_function__)
+        copy_names(self, self.d.__jitad_function__)
 
     def specialize(self, *args) -> Compiled:
         return self.d.specialize(args, self.wrt)
@@ -395,36 +157,32 @@ def _cotangent(ct, outs, y):
     return np.ascontiguousarray(arr)
 
 
-STAGES = ("monadic", "normalized", "forward", "adjoint")
+STAGES = ("monadic", "normalized", "forward", "adjoint") + pipeline.PASS_NAMES
 
 
 def source(f, stage="adjoint", args=None, wrt=None) -> str:
     """The generated code of `f` at a stage: "monadic" (do-notation of the IR), "forward"
-    (the compiled primal), "adjoint" (the fused forward-with-tape and adjoint).
+    (the compiled primal), "adjoint" (the fused forward-with-tape and adjoint), or what any
+    pass of the pipeline has produced (`jitad.pipeline.PASS_NAMES`: "capture", "normalize",
+    "specialize", "plan", "primal", ..., "module").
 
-    "forward"/"adjoint" are specialized to a signature: pass example `args=(...)` (and `wrt`),
-    or call a gradient of `f` first and the last specialization is shown."""
+    Stages after "normalize" are specialized to a signature: pass example `args=(...)` (and
+    `wrt`), or call a gradient of `f` first and the last specialization is shown."""
     if stage not in STAGES:
         raise JitadError(f"unknown stage {stage!r}; choose one of {', '.join(STAGES)}")
-    from .train import train_step
-    if isinstance(f, train_step):
-        if stage in ("monadic", "normalized"):
-            return monadic.render(frontend(f.d.__jitad_function__))
-        if args is not None:
-            f.specialize(*args)
-        if f.last is None:
-            raise JitadError("call the training step once, or pass args=(example arguments "
-                             "without the state)")
-        gen = f.last.gen
-        return gen.functions[gen.primal if stage == "forward" else gen.step]
+    if hasattr(f, "source_at"):              # a training step shows its own functions
+        return f.source_at(stage, args)
     if isinstance(f, _Transformed):
         wrt = f.wrt_spec if wrt is None else wrt
         f = f.d
-    d = _as_differentiable(f)
+    d = as_differentiable(f)
     if stage in ("monadic", "normalized"):
         return monadic.render(frontend(d.__jitad_function__))
+    if stage in pipeline.PASS_NAMES:
+        return d.text_after(stage, args, None if wrt is None and args is None else
+                            wrt_indices(d, 0 if wrt is None else wrt)[0])
     if args is not None:
-        wrt_idx = _wrt_indices(d, 0 if wrt is None else wrt)[0]
+        wrt_idx = wrt_indices(d, 0 if wrt is None else wrt)[0]
         comp = d.specialize(tuple(args), wrt_idx if stage == "adjoint" else None)
     else:
         comp = d.last

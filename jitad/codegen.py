@@ -11,12 +11,11 @@ generated lines back to the user's lines, for errors. Dead assignments are remov
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 from pathlib import Path
 from dataclasses import dataclass, field
 
-from . import ir
+from . import __version__, ir
 from . import pyast as P
 from .fuse import fuse
 from .normalize import reserved_names
@@ -25,7 +24,6 @@ from .reverse import Reverse, callee_wrt, split_callees
 from .reverse import _argtys as argtys
 from .types import Ty
 
-VERSION = "0.1.0"
 
 
 @dataclass
@@ -60,108 +58,151 @@ def _locals(spec):
     return names
 
 
-def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
+@dataclass
+class Plan:
+    """What the code-generation passes share: the names of every generated function (unique,
+    derived from the user's) and which callee specializations are differentiated how."""
+
+    taken: set
+    reserved: set
+    fnames: dict = field(default_factory=dict)      # (id(fn), argtys) -> primal name
+    vjp_names: dict = field(default_factory=dict)   # (id(fn), argtys) -> vjp name
+    used: set = field(default_factory=set)
+    callee_wrt: dict = field(default_factory=dict)  # key -> the parameters differentiated
+    split: dict = field(default_factory=dict)       # key -> (fwd name, bwd name)
+    fused: set = field(default_factory=set)         # keys whose vjp re-runs their forward
+    cycles: frozenset = frozenset()                 # keys on a cycle of the call graph
+    entry: tuple = ()
+    public_vjp: str | None = None
+
+    def unique(self, base):
+        n, k = base, 1
+        while n in self.taken or n in self.used or n in self.reserved:
+            n = f"{base}_{k}"
+            k += 1
+        self.used.add(n)
+        return n
+
+    def reverse(self, prog, spec, wrt, vjp_names=None):
+        return Reverse(prog, spec, wrt, self.fnames, vjp_names or self.vjp_names,
+                       callee_wrt=self.callee_wrt, split_names=self.split, recursive=self.cycles)
+
+
+def plan(job):
+    """Pass `plan`: names for every function the module will hold, and how each callee is
+    differentiated (fused re-run, or split into forward and backward halves)."""
+    prog, entry, wrt = job.prog, job.entry, job.wrt
     taken = set()
     for spec in prog.order:
         taken |= _locals(spec)
-    fnames, vjp_names, used = {}, {}, set()
-
-    reserved = reserved_names()     # module globals the generated code reads (np, rt, max ...)
-
-    def unique(base):
-        n, k = base, 1
-        while n in taken or n in used or n in reserved:
-            n = f"{base}_{k}"
-            k += 1
-        used.add(n)
-        return n
-
+    pl = Plan(taken, reserved_names())     # module globals the generated code reads (np, rt, max ...)
     for spec in prog.order:
-        fnames[(id(spec.fn), spec.argtys)] = unique(spec.name)
+        pl.fnames[(id(spec.fn), spec.argtys)] = pl.unique(spec.name)
     for spec in prog.order:
-        vjp_names[(id(spec.fn), spec.argtys)] = unique(f"{spec.name}_vjp")
-    key_entry = (id(entry.fn), entry.argtys)
-    cw = callee_wrt(prog, entry, wrt) if want_vjp else {}
-    split, fused = {}, set(cw)
-    if want_vjp:
-        once, elsewhere = split_callees(prog, entry, wrt, cw)
-        for k in sorted(once, key=lambda k: fnames[k]):
-            split[k] = (unique(f"{fnames[k]}_fwd"), unique(f"{fnames[k]}_bwd"))
-        fused = (set(cw) - once) | elsewhere
-    cycles = recursive_keys(prog)
-    rev = functools.partial(Reverse, callee_wrt=cw, split_names=split, recursive=cycles)
-    recursive = key_entry in cw
-    public_vjp = vjp_names[key_entry]
-    if recursive and tuple(wrt) != cw[key_entry]:
-        public_vjp = unique(f"{entry.name}_vjp_wrt")
-
-    funcs = []
-    for spec in prog.order:
-        funcs.append(_tidy(Reverse(prog, spec, (), fnames, vjp_names, recursive=cycles).primal(),
-                           spec.types))
+        pl.vjp_names[(id(spec.fn), spec.argtys)] = pl.unique(f"{spec.name}_vjp")
+    pl.entry = (id(entry.fn), entry.argtys)
+    if job.want_vjp:
+        pl.callee_wrt = callee_wrt(prog, entry, wrt)
+        once, elsewhere = split_callees(prog, entry, wrt, pl.callee_wrt)
+        for k in sorted(once, key=lambda k: pl.fnames[k]):
+            pl.split[k] = (pl.unique(f"{pl.fnames[k]}_fwd"), pl.unique(f"{pl.fnames[k]}_bwd"))
+        pl.fused = (set(pl.callee_wrt) - once) | elsewhere
+    pl.cycles = recursive_keys(prog)
+    pl.public_vjp = pl.vjp_names[pl.entry]
+    if pl.entry in pl.callee_wrt and tuple(wrt) != pl.callee_wrt[pl.entry]:
+        pl.public_vjp = pl.unique(f"{entry.name}_vjp_wrt")
     out_tys = entry.out or ()
     scalar = len(out_tys) == 1 and isinstance(out_tys[0], Ty) and out_tys[0].ndim == 0 \
         and out_tys[0].is_float
-    gen = Generated("", fnames[key_entry], scalar_output=scalar, out_types=out_tys,
-                    wrt_params=[entry.ir.params[i] for i in wrt])
-    recursive_entry = key_entry in cycles
-    if recursive_entry:
-        gen.depth_args = {gen.primal}
-    if want_vjp:
-        for spec in prog.order:
-            k = (id(spec.fn), spec.argtys)
-            if k not in cw or (k == key_entry and public_vjp == vjp_names[k]):
-                continue
-            if k in fused:
-                funcs.append(_tidy(rev(prog, spec, cw[k], fnames, vjp_names).vjp(), spec.types))
-            if k in split:
-                for half in rev(prog, spec, cw[k], fnames, vjp_names).vjp(split=split[k]):
-                    funcs.append(_tidy(half, spec.types))
-        if train is not None:
-            r = rev(prog, entry, wrt, fnames, vjp_names)
-            r.step_name = unique(f"{entry.name}_step")
-            step, state = r.vjp(train=train)
-            funcs.append(_tidy(step, entry.types))
-            gen.step, gen.state_params = r.step_name, [n for _, _, n in state]
-            acc = rev(prog, entry, wrt, fnames, vjp_names)
-            acc.step_name = gen.accumulate = unique(f"{entry.name}_accumulate")
-            acc_fn, gen.buffers = acc.vjp(train=train, accumulate=True)
-            funcs.append(_tidy(acc_fn, entry.types))
-            gen.apply = unique(f"{entry.name}_apply")
-            apply = rev(prog, entry, wrt, fnames, vjp_names).apply_function(train, gen.apply, gen.buffers, state)
-            funcs.append(_tidy(apply, entry.types))
-            want_wrappers = False
-        else:
-            want_wrappers = True
-        entry_vjp = _tidy(rev(prog, entry, wrt, fnames, _override(vjp_names, key_entry, public_vjp)).vjp(),
-                          entry.types)
-        # recursive calls inside the public vjp must go to the vjp the call sites need
-        if public_vjp != vjp_names[key_entry]:
-            _rename_calls(entry_vjp, public_vjp, vjp_names[key_entry])
-        funcs.append(entry_vjp)
-        gen.vjp = public_vjp
-        if recursive_entry:
-            gen.depth_args |= {gen.vjp} | ({gen.step, gen.accumulate} if train else set())
-        if scalar and want_wrappers:
-            params = [p for p in entry.ir.params]
-            args = [P.name(p) for p in params] + [P.const(1.0)] + (
-                [P.const(0)] if gen.vjp in gen.depth_args else [])
-            gen.value_and_grad = unique(f"{entry.name}_value_and_grad")
-            funcs.append(_wrapper(gen.value_and_grad, params, P.call(public_vjp, *args)))
-            gen.grad = unique(f"{entry.name}_grad")
-            res = P.subscript(P.call(public_vjp, *args), [ir.Const(1)])
-            if len(wrt) == 1:
-                res = P.subscript(res, [ir.Const(0)])
-            funcs.append(_wrapper(gen.grad, params, res))
+    job.plan = pl
+    job.gen = Generated("", pl.fnames[pl.entry], scalar_output=scalar, out_types=out_tys,
+                        wrt_params=[entry.ir.params[i] for i in wrt])
+    if pl.entry in pl.cycles:
+        job.gen.depth_args = {job.gen.primal}
+    job.funcs = []
+
+
+def primal(job):
+    """Pass `primal`: every specialization as a plain function (what `f(x)` runs)."""
+    for spec in job.prog.order:
+        job.funcs.append(_tidy(Reverse(job.prog, spec, (), job.plan.fnames, job.plan.vjp_names,
+                                       recursive=job.plan.cycles).primal(), spec.types))
+
+
+def callee_adjoints(job):
+    """Pass `callee_adjoints`: the vjp (fused) or forward/backward halves (split) of every
+    differentiated callee."""
+    pl = job.plan
+    for spec in job.prog.order:
+        k = (id(spec.fn), spec.argtys)
+        if k not in pl.callee_wrt or (k == pl.entry and pl.public_vjp == pl.vjp_names[k]):
+            continue
+        if k in pl.fused:
+            job.funcs.append(_tidy(pl.reverse(job.prog, spec, pl.callee_wrt[k]).vjp(), spec.types))
+        if k in pl.split:
+            for half in pl.reverse(job.prog, spec, pl.callee_wrt[k]).vjp(split=pl.split[k]):
+                job.funcs.append(_tidy(half, spec.types))
+
+
+def training(job):
+    """Pass `training`: for `train_step`, the step (loss, gradient and update in one
+    function), the accumulating step and the apply function `fit` uses."""
+    pl, gen, entry, wrt, train = job.plan, job.gen, job.entry, job.wrt, job.train
+    r = pl.reverse(job.prog, entry, wrt)
+    r.step_name = pl.unique(f"{entry.name}_step")
+    step, state = r.vjp(train=train)
+    job.funcs.append(_tidy(step, entry.types))
+    gen.step, gen.state_params = r.step_name, [n for _, _, n in state]
+    acc = pl.reverse(job.prog, entry, wrt)
+    acc.step_name = gen.accumulate = pl.unique(f"{entry.name}_accumulate")
+    acc_fn, gen.buffers = acc.vjp(train=train, accumulate=True)
+    job.funcs.append(_tidy(acc_fn, entry.types))
+    gen.apply = pl.unique(f"{entry.name}_apply")
+    apply = pl.reverse(job.prog, entry, wrt).apply_function(train, gen.apply, gen.buffers, state)
+    job.funcs.append(_tidy(apply, entry.types))
+
+
+def entry_adjoint(job):
+    """Pass `entry_adjoint`: the entry's vjp `f_vjp(params..., d_out) -> (value, grads)` and,
+    for a scalar function outside training, the `f_value_and_grad`/`f_grad` wrappers."""
+    pl, gen, entry, wrt = job.plan, job.gen, job.entry, job.wrt
+    names = _override(pl.vjp_names, pl.entry, pl.public_vjp)
+    entry_vjp = _tidy(pl.reverse(job.prog, entry, wrt, names).vjp(), entry.types)
+    # recursive calls inside the public vjp must go to the vjp the call sites need
+    if pl.public_vjp != pl.vjp_names[pl.entry]:
+        _rename_calls(entry_vjp, pl.public_vjp, pl.vjp_names[pl.entry])
+    job.funcs.append(entry_vjp)
+    gen.vjp = pl.public_vjp
+    if pl.entry in pl.cycles:
+        gen.depth_args |= {gen.vjp} | ({gen.step, gen.accumulate} if job.train else set())
+    if gen.scalar_output and job.train is None:
+        params = list(entry.ir.params)
+        args = [P.name(p) for p in params] + [P.const(1.0)] + (
+            [P.const(0)] if gen.vjp in gen.depth_args else [])
+        gen.value_and_grad = pl.unique(f"{entry.name}_value_and_grad")
+        job.funcs.append(_wrapper(gen.value_and_grad, params, P.call(pl.public_vjp, *args)))
+        gen.grad = pl.unique(f"{entry.name}_grad")
+        res = P.subscript(P.call(pl.public_vjp, *args), [ir.Const(1)])
+        if len(wrt) == 1:
+            res = P.subscript(res, [ir.Const(0)])
+        job.funcs.append(_wrapper(gen.grad, params, res))
+
+
+def module(job):
+    """Pass `module`: the module's text -- a header naming what it was generated from (source
+    hashes of every function, the runtime and user primitives: the cache key), the imports,
+    every function printed with `# line N:` comments -- and the map from its lines to the
+    user's."""
+    gen, entry, wrt = job.gen, job.entry, job.wrt
     header = [
-        f"# Generated by jitad {VERSION} from {entry.ir.name}() in {comment_text(entry.ir.loc.filename)}. "
+        f"# Generated by jitad {__version__} from {entry.ir.name}() in {comment_text(entry.ir.loc.filename)}. "
         "Do not edit.",
         f"# signature: ({', '.join(f'{p}: {t}' for p, t in zip(entry.ir.params, entry.argtys))})"
-        + (f"; wrt: ({', '.join(entry.ir.params[i] for i in wrt)})" if want_vjp else ""),
+        + (f"; wrt: ({', '.join(entry.ir.params[i] for i in wrt)})" if job.want_vjp else ""),
     ]
-    if train is not None:
-        header.append(f"# optimizer: {comment_text(repr(train))}")
-    for spec in prog.order:
+    if job.train is not None:
+        header.append(f"# optimizer: {comment_text(repr(job.train))}")
+    for spec in job.prog.order:
         header.append(f"# source {spec.ir.name}: sha256 {spec.ir.captured.source_hash}")
     # Numba's cache cannot see a changed runtime helper (an inlined one above all): name it here
     header.append(f"# runtime: sha256 {_RUNTIME_HASH}")
@@ -169,7 +210,7 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
     lines = list(header)
     body_start = len(lines)
     line_map = {}
-    for fdef in funcs:
+    for fdef in job.funcs:
         lines.append("")
         start = len(lines)
         body_lines, lmap = print_function(fdef)
@@ -188,7 +229,6 @@ def generate(prog, entry, wrt, want_vjp=True, train=None) -> Generated:
         gen.primitives = prims
     gen.source = "\n".join(lines) + "\n"
     gen.line_map = line_map
-    return gen
 
 
 def recursive_keys(prog) -> frozenset:

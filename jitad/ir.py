@@ -225,3 +225,35 @@ def fresh_result(b: Bind) -> bool:
     """Whether a bind always produces a new array (never a view of, or another name for, an
     existing one): its primitive says so, or it names a constant (`y = 0.0`)."""
     return b.op.fresh or (b.op.view and b.op.structural and isinstance(b.args[0], Const))
+
+
+def verify(f: Function):
+    """Check the IR's invariants (see the module docstring); an AssertionError names the first
+    statement that breaks one. Run after every IR pass when JITAD_VERIFY=1."""
+    from .primitives import CALL
+    atoms = (Var, Const, Slice, TupleA)
+
+    def check_block(block, top):
+        for k, s in enumerate(block):
+            where = f"{f.name}: {s!r:.200}"
+            assert not isinstance(s, (Break, Continue, EarlyReturn)), f"a jump left normalize: {where}"
+            if isinstance(s, Bind):
+                assert s.targets and all(isinstance(t, str) for t in s.targets), where
+                assert hasattr(s.op, "diff_args"), f"a bind's op is not a Primitive: {where}"
+                assert all(isinstance(a, atoms) for a in s.args), f"a non-atom operand: {where}"
+                assert (s.callee is not None) == (s.op is CALL), where
+            elif isinstance(s, SetItem):
+                assert isinstance(s.array, str) and isinstance(s.value, atoms), where
+            elif isinstance(s, (If, While)):
+                assert isinstance(s.test, str), where
+            elif isinstance(s, For):
+                assert isinstance(s.var, str), where
+            elif isinstance(s, Return):
+                assert top and k == len(block) - 1, f"a Return not at the end of the body: {where}"
+            elif not isinstance(s, Par):
+                raise AssertionError(f"not an IR statement: {where}")
+            for sub in sub_blocks(s):
+                check_block(sub, False)
+
+    check_block(f.body, True)
+    assert f.body and isinstance(f.body[-1], Return), f"{f.name}: the body does not end in a Return"

@@ -1,0 +1,235 @@
+"""Functions jitad compiles: `Differentiable`, its specializations (`Compiled`), and what
+every transformation shares.
+
+Takes: plain Python functions (decorated or not) and the argument signatures they are called
+with.
+Guarantees: each (function, argument signature, wrt, optimizer) is run through the back end
+(`pipeline.BACKEND`) once per process -- again only when a value it captured changed or a rule
+was registered since (`Compiled.stale`) -- and compiled once (on disk across processes); a
+function jitad cannot transform (a transformed function, a non-`def` callable) is refused by
+`plain_function` with a `JitadError`; `wrt_indices` maps `wrt` (indices or names) to indices.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import backend as be
+from . import codegen, pipeline, primitives
+from .capture import first_changed
+from .errors import JitadError
+from .pipeline import _TRANSFORMING, cache_of, frontend
+from .types import TupleTy, ty_of_value
+
+
+@dataclass
+class Compiled:
+    """One specialization: the generated module and its functions."""
+
+    gen: codegen.Generated
+    module: object
+    backend: str
+    argtys: tuple
+    wrt: tuple
+    epochs: dict = field(default_factory=dict)   # fit's compiled epoch loops, by loop shape
+    captured: tuple = ()    # every transformed function's capture (free names it read)
+    watch: tuple = ()       # their free names, flat (see capture.first_changed)
+    rules_version: int = -1  # primitives.version() it was generated under
+    first_calls: set = field(default_factory=set)   # functions called once already
+
+    def stale(self) -> bool:
+        """Whether a global or closure variable a transformed function reads now means another
+        value than when this was generated (its constants are inlined in the code), or a
+        derivative rule was registered since (`defvjp`)."""
+        return self.rules_version != primitives.version() or first_changed(self.watch) is not None
+
+    def fn(self, name):
+        return getattr(self.module, name)
+
+    def run(self, name, args):
+        if name in self.gen.depth_args:          # a recursive entry starts at depth 0
+            args = tuple(args) + (0,)
+        fn = self.fn(name)
+        if name in self.first_calls:
+            return be.run(fn, args, self.gen, self.backend)
+        t0 = time.perf_counter()
+        out = be.run(fn, args, self.gen, self.backend)
+        self.first_calls.add(name)
+        pipeline.first_call(name, time.perf_counter() - t0)
+        return out
+
+    @property
+    def compiled_ran(self) -> bool:
+        """True once the Numba-compiled gradient has run (not a Python fallback)."""
+        if self.backend != "numba" or self.gen.vjp is None:
+            return False
+        return len(getattr(self.fn(self.gen.vjp), "signatures", ())) > 0
+
+    @property
+    def dispatcher(self):
+        """The compiled `f_vjp(params..., d_out)` (a Numba dispatcher on the numba backend)."""
+        return self.fn(self.gen.vjp)
+
+
+class Transform:
+    """What jitad's transformations (`grad`, `value_and_grad`, `vjp`, `train_step`) return.
+    Transforming one again (`grad(grad(f))`) is refused until transformations compose: the
+    source jitad would read is `f`'s, not the code that runs."""
+
+
+def plain_function(fn):
+    """The plain Python function to transform for `fn`, or a JitadError saying why not."""
+    if isinstance(fn, Differentiable):
+        return fn.__jitad_function__
+    if isinstance(fn, Transform):
+        raise JitadError(f"{type(fn).__name__}({getattr(fn, '__name__', '...')}) is already a "
+                         "transformed function; transforming it again (e.g. grad(grad(f))) is not "
+                         "supported yet -- differentiate the plain function f")
+    if not inspect.isfunction(fn):
+        raise JitadError(f"jitad transforms plain Python functions (defined with `def`), got "
+                         f"{type(fn).__name__} {fn!r}")
+    return fn
+
+
+def copy_names(wrapper, fn):
+    """The function's name and docs on a wrapper -- but no `__wrapped__`: the wrapper does not
+    run `fn`'s code, so tools that follow `__wrapped__` to the source must not find it."""
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(wrapper, attr, getattr(fn, attr, None))
+
+
+class Differentiable:
+    """A function jitad compiles; calling it runs the compiled forward."""
+
+    def __init__(self, fn, backend="numba"):
+        fn = plain_function(fn)
+        self.__jitad_function__ = fn
+        self.backend = backend
+        self._specs: dict = {}
+        self.last: Compiled | None = None
+        functools.update_wrapper(self, fn)     # it runs fn's code (compiled): `__wrapped__` is fn
+
+    @functools.cached_property
+    def params(self):
+        return list(inspect.signature(self.__jitad_function__).parameters)
+
+    def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
+        """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
+        for `wrt`, or with a training step for optimizer `train`. `validate(entry, argtys)`
+        may refuse the typed function before code is generated."""
+        argtys = tuple(ty_of_value(a) for a in args)
+        key = (argtys, wrt, None if train is None else train.key())
+        comp = self._specs.get(key)
+        if comp is None or comp.stale():
+            with _TRANSFORMING:      # one transformation at a time; the others then find it
+                comp = self._specs.get(key)
+                if comp is not None and comp.stale():
+                    self.forget(comp)
+                    comp = None
+                if comp is None:
+                    comp = self._specs[key] = self._generate(argtys, wrt, train, validate)
+        self.last = comp
+        return comp
+
+    def _generate(self, argtys, wrt, train, validate) -> Compiled:
+        fn = self.__jitad_function__
+        if any(isinstance(t, TupleTy) for t in argtys):
+            raise JitadError(f"{fn.__name__}: tuple arguments are not supported; pass arrays "
+                             "or scalars")
+        job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, validate))
+        captured = tuple(sp.ir.captured for sp in job.prog.order)
+        return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=captured,
+                        watch=tuple(w for c in captured for w in c.watch()),
+                        rules_version=primitives.version())
+
+    def job(self, argtys, wrt=None, train=None, validate=None) -> pipeline.Job:
+        """The back end's job for a signature (see `pipeline.BACKEND`)."""
+        return pipeline.Job(self.__jitad_function__, argtys, wrt or (), want_vjp=wrt is not None,
+                            train=train, backend=self.backend, validate=validate,
+                            frontend=frontend)
+
+    def text_after(self, stage, args=None, wrt=None, train=None) -> str:
+        """What the pipeline holds after pass `stage` (see `pipeline.stage_text`), for the
+        signature of `args` (or of the last specialization) and `wrt`."""
+        fn = self.__jitad_function__
+        if stage in (p.name for p in pipeline.FRONTEND):
+            job = pipeline.run(pipeline.FRONTEND, pipeline.Job(fn), stop_after=stage)
+            return pipeline.stage_text(job, stage)
+        if args is not None:
+            argtys = tuple(ty_of_value(a) for a in args)
+        elif self.last is not None:
+            argtys, wrt = self.last.argtys, self.last.wrt if wrt is None else wrt
+        else:
+            raise JitadError(f"jitad.source({self.__name__}, {stage!r}) needs a signature: pass "
+                             "args=(example arguments) or call the function first")
+        with _TRANSFORMING:
+            job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train), stop_after=stage)
+        return pipeline.stage_text(job, stage)
+
+    def forget(self, comp: Compiled):
+        """Drop every specialization and front-end result that read a changed free name."""
+        for c in comp.captured:
+            cache_of(c.fn).pop("frontend", None)
+        self._specs.clear()
+
+    def __call__(self, *args):
+        if any(_is_eager_var(a) for a in args):
+            # recording for eager mode (`y = f(Var(...)); y.backward()`): run the plain function
+            from .eager import eager_function
+            return eager_function(self.__jitad_function__)(*args)
+        comp = self.specialize(args)
+        return comp.run(comp.gen.primal, args)
+
+    def __repr__(self):
+        return f"<jitad.differentiable {self.__jitad_function__.__qualname__}>"
+
+
+def _is_eager_var(a) -> bool:
+    eager = sys.modules.get("jitad.eager.core")      # no Var can exist before eager is imported
+    return eager is not None and isinstance(a, eager.Var)
+
+
+def as_differentiable(f, backend=None) -> Differentiable:
+    if isinstance(f, Differentiable):
+        return f
+    f = plain_function(f)
+    cache = cache_of(f)
+    key = ("differentiable", backend or "numba")
+    d = cache.get(key)
+    if d is None:
+        d = cache[key] = Differentiable(f, backend or "numba")
+    return d
+
+
+def differentiable(fn=None, *, backend="numba"):
+    """Decorator: `@jitad.differentiable` or `@jitad.differentiable(backend="python")`."""
+    if fn is None:
+        return lambda f: Differentiable(f, backend)
+    return Differentiable(fn, backend)
+
+
+def wrt_indices(d: Differentiable, wrt):
+    params = d.params
+    single = not isinstance(wrt, (tuple, list))
+    items = [wrt] if single else list(wrt)
+    idx = []
+    for w in items:
+        if isinstance(w, (bool, np.bool_)):
+            raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
+        if isinstance(w, str):
+            if w not in params:
+                raise JitadError(f"{d.__name__} has no parameter named {w!r} (parameters: "
+                                 f"{', '.join(params)})")
+            idx.append(params.index(w))
+        elif isinstance(w, (int, np.integer)):
+            if not -len(params) <= w < len(params):
+                raise JitadError(f"wrt={w} is out of range: {d.__name__} has {len(params)} parameters")
+            idx.append(int(w) % len(params))
+        else:
+            raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")
+    return tuple(idx), single

@@ -1,0 +1,243 @@
+"""The pipeline: every pass from a Python function to a loaded module, and the one driver.
+
+Takes: a plain Python function; for the back end also an argument signature, the parameters
+to differentiate (or none: the primal only) and an optimizer (for `train_step`).
+Guarantees: `FRONTEND` (capture -> fence -> normalize) turns one function into its IR;
+`BACKEND` (specialize -> check -> plan -> primal -> callee_adjoints -> training ->
+entry_adjoint -> module -> load) turns an entry function and a signature into a loaded
+module. Each pass is a `Pass`: a name, what it reads and produces (fields of `Job`), and
+when it applies; `run` is the only driver -- `api`, `vjp` and `train_step` differ only in the
+job they give it. Per pass it checks the inputs exist, times the pass (`JITAD_TIMINGS=1`
+prints every run's timings to stderr, and the first call of each compiled function, which is
+Numba's compile), verifies the IR after IR passes when `JITAD_VERIFY=1` (the test suite sets
+it), and names the pass in any internal error. `stage_text` renders a job after any pass:
+what `jitad.source(f, stage)` prints.
+Invariants: passes run in the order listed; a pass only reads fields an earlier pass (or the
+job's creator) produced.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import sys
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+
+from . import codegen, ir, monadic, primitives
+from . import backend as be
+from .capture import capture
+from .errors import JitadError, NotDifferentiableError
+from .fence import fence
+from .normalize import normalize
+
+
+@dataclass
+class Job:
+    """What the passes read and produce."""
+
+    fn: object                       # the plain Python function (the entry, for the back end)
+    argtys: tuple = ()
+    wrt: tuple = ()
+    want_vjp: bool = False
+    train: object = None             # an optimizer, for train_step
+    backend: str = "numba"
+    validate: object = None          # (entry, argtys) -> None, may refuse the typed entry
+    frontend: object = None          # fn -> ir.Function, for the callees `specialize` reaches
+    # produced by the passes
+    captured: object = None
+    ir: object = None
+    prog: object = None
+    entry: object = None
+    plan: object = None
+    funcs: list | None = None
+    gen: object = None
+    module: object = None
+    timings: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: object                      # Job -> None
+    reads: tuple
+    produces: tuple
+    when: object = None              # Job -> bool; None: always
+    makes_ir: bool = False           # verify the IR after it (JITAD_VERIFY=1)
+
+
+# -- the passes' bodies that are not functions of another module ------------------------------
+def _capture(job):
+    job.captured = capture(job.fn)
+
+
+def _fence(job):
+    fence(job.captured)
+
+
+def _normalize(job):
+    job.ir = normalize(job.captured)
+
+
+def _specialize(job):
+    from .typeinfer import Program
+    job.prog = Program(job.frontend)
+    job.entry = job.prog.specialize(job.fn, job.argtys)
+
+
+def _check(job):
+    """Only float parameters are differentiated; `validate` may refuse the typed entry."""
+    entry = job.entry
+    for i in job.wrt if job.want_vjp else ():
+        t = job.argtys[i]
+        if not t.is_float:
+            p = entry.ir.params[i]
+            raise NotDifferentiableError(
+                f"cannot differentiate {job.fn.__name__} with respect to argument '{p}' of type "
+                f"{t}: pass a float (e.g. {p}=float(...)) or a float array", entry.ir.loc,
+                "integer argument")
+    if job.validate is not None:
+        job.validate(entry, job.argtys)
+
+
+def _load(job):
+    job.module = be.load(job.gen, job.backend)
+
+
+def _verify(job):
+    for spec in job.prog.order if job.prog is not None else ():
+        ir.verify(spec.ir)
+    if job.ir is not None:
+        ir.verify(job.ir)
+
+
+FRONTEND = (
+    Pass("capture", _capture, ("fn",), ("captured",)),
+    Pass("fence", _fence, ("captured",), ()),
+    Pass("normalize", _normalize, ("captured",), ("ir",), makes_ir=True),
+)
+
+BACKEND = (
+    Pass("specialize", _specialize, ("fn", "argtys", "frontend"), ("prog", "entry"), makes_ir=True),
+    Pass("check", _check, ("entry",), ()),
+    Pass("plan", codegen.plan, ("prog", "entry"), ("plan", "gen", "funcs")),
+    Pass("primal", codegen.primal, ("prog", "plan"), ("funcs",)),
+    Pass("callee_adjoints", codegen.callee_adjoints, ("prog", "plan"), ("funcs",),
+         when=lambda job: job.want_vjp),
+    Pass("training", codegen.training, ("prog", "plan", "train"), ("funcs",),
+         when=lambda job: job.want_vjp and job.train is not None),
+    Pass("entry_adjoint", codegen.entry_adjoint, ("prog", "plan"), ("funcs",),
+         when=lambda job: job.want_vjp),
+    Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
+    Pass("load", _load, ("gen",), ("module",)),
+)
+
+PASS_NAMES = tuple(p.name for p in FRONTEND + BACKEND)
+
+
+def _flag(name):
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def run(passes, job: Job, stop_after: str | None = None) -> Job:
+    """Run `passes` on `job` in order (up to and including `stop_after`)."""
+    verify = _flag("JITAD_VERIFY")
+    for p in passes:
+        if p.when is not None and not p.when(job):
+            if p.name == stop_after:
+                break
+            continue
+        missing = [r for r in p.reads if getattr(job, r) is None and r != "train"]
+        if missing:
+            raise AssertionError(f"jitad pass {p.name!r} reads {missing}, which no pass produced")
+        t0 = time.perf_counter()
+        try:
+            p.run(job)
+        except JitadError:
+            raise
+        except Exception as e:    # an internal error: say in which pass, on which function
+            if hasattr(e, "add_note"):
+                e.add_note(f"(jitad: in pass {p.name!r} on {getattr(job.fn, '__qualname__', job.fn)})")
+            raise
+        job.timings.append((p.name, time.perf_counter() - t0))
+        if verify and p.makes_ir:
+            _verify(job)
+        if p.name == stop_after:
+            break
+    if _flag("JITAD_TIMINGS"):
+        report(job, passes)
+    return job
+
+
+def report(job: Job, passes):
+    what = getattr(job.fn, "__qualname__", str(job.fn))
+    if passes is BACKEND:
+        sig = ", ".join(map(str, job.argtys))
+        what += f"({sig})" + (f" wrt {tuple(job.wrt)}" if job.want_vjp else "")
+    times = ", ".join(f"{n} {t * 1e3:.1f} ms" for n, t in job.timings)
+    total = sum(t for _, t in job.timings)
+    print(f"jitad: {what}: {times}; total {total * 1e3:.1f} ms", file=sys.stderr)
+
+
+def first_call(name: str, seconds: float):
+    """Called by the API after the first call of a compiled function (Numba compiles then)."""
+    if _flag("JITAD_TIMINGS"):
+        print(f"jitad: {name}: first call (Numba compile and run) {seconds:.3f} s", file=sys.stderr)
+
+
+def stage_text(job: Job, stage: str) -> str:
+    """The job rendered after pass `stage`: the captured source, the IR in do-notation, the
+    typed IR, the functions generated so far, or the module's text."""
+    if stage in ("capture", "fence"):
+        return job.captured.source
+    if stage == "normalize":
+        return monadic.render(job.ir)
+    if stage in ("specialize", "check"):
+        out = []
+        for spec in job.prog.order:
+            types = "\n".join(f"#   {k}: {v}" for k, v in sorted(spec.types.items()))
+            sig = ", ".join(map(str, spec.argtys))
+            out.append(f"# {spec.name}({sig})\n{types}\n{monadic.render(spec.ir)}")
+        return "\n\n".join(out)
+    if stage == "plan":
+        pl = job.plan
+        return "\n".join([f"primal {v}" for v in pl.fnames.values()] +
+                         [f"vjp {v}" for v in pl.vjp_names.values()] +
+                         [f"split {a} {b}" for a, b in pl.split.values()])
+    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint"):
+        return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
+    return job.gen.source
+
+
+# -- the front end, once per function ----------------------------------------------------------
+def cache_of(fn) -> dict:
+    """jitad's in-process cache for one function, kept on the function object itself (its
+    front-end result, its implicit `Differentiable`): it lives and dies with the function, so
+    closures made by the thousand do not pile up in a global table. A wrapper that copied
+    the function's `__dict__` (`functools.wraps`) does not share it: the cache names its owner."""
+    cache = fn.__dict__.get("__jitad_cache__")
+    if cache is None or cache["owner"]() is not fn:
+        cache = {"owner": weakref.ref(fn)}
+        fn.__dict__["__jitad_cache__"] = cache
+    return cache
+
+
+# transformations run one at a time: `ast.parse` is not safe to call from several threads at
+# once, and a function's first callers must all get the one specialization
+_TRANSFORMING = threading.RLock()
+
+
+def frontend(fn):
+    """The IR of `fn` (`FRONTEND`), once per function object and primitives version; every
+    caller gets its own copy (later passes may annotate it)."""
+    fn = getattr(fn, "__jitad_function__", fn)
+    with _TRANSFORMING:
+        from . import extend
+        extend.load_plugins()
+        cache = cache_of(fn)
+        version, f = cache.get("frontend", (None, None))
+        if version != primitives.version():   # a rule registered since (defvjp) may change the IR
+            f = run(FRONTEND, Job(fn)).ir
+            cache["frontend"] = (primitives.version(), f)
+        return copy.deepcopy(f, {id(f.captured): f.captured})

@@ -90,7 +90,7 @@ Only values that depend on a differentiated input *and* reach the output get adj
 and the temporaries computed from them. The loop tests, the trip counter and the constants get
 none.
 
-## 6. reverse (`jitad/reverse.py`) and 7. codegen (`jitad/codegen.py`)
+## 6. reverse (`jitad/ad/`) and 7. codegen (`jitad/codegen.py`)
 
 Reverse mode walks the IR backwards, applying the adjoint rule of each primitive
 (`jitad/primitives/`, built from one table line such as `sin(x) = {{m}}.sin(x) :: ewf | x: g * {{m}}.cos(x)`). The forward

@@ -4,7 +4,7 @@ Takes: a `Program`, the entry `Spec` and the differentiated parameters.
 Guarantees: `generate(...)` returns a `Generated` with the module source and the names of the
 entry's functions. The text is deterministic (the same function, signature and jitad
 version give the same bytes in every process): names come from the user's names through
-`normalize.Namer`, iteration is in program order, and nothing depends on ids or hashes of
+`names.Namer`, iteration is in program order, and nothing depends on ids or hashes of
 objects. Each adjoint block is preceded by `# line N: <user source>`; `line_map` maps
 generated lines back to the user's lines, for errors. Dead assignments are removed.
 """
@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from . import __version__, ir
 from . import pyast as P
 from .fuse import fuse
-from .normalize import reserved_names
+from .names import reserved_names
 from .primitives import CALL
-from .reverse import Reverse, callee_wrt, split_callees
-from .reverse import _argtys as argtys
+from .ad import Reverse, callee_wrt, split_callees
+from .types import arg_types as argtys
 from .types import Ty
 
 
@@ -266,8 +266,7 @@ def _rename_calls(fdef, old, new):
 
 
 def _wrapper(name, params, expr):
-    from .reverse import _fdef
-    return _fdef(name, params, [ast.Return(expr)])
+    return P.function_def(name, params, [ast.Return(expr)])
 
 
 def source_hash(text: str) -> str:

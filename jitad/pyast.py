@@ -141,3 +141,14 @@ class _Folder(ast.NodeTransformer):
 
 def fold(node):
     return _Folder().visit(node)
+
+
+def function_def(fname, params, body, depth=None):
+    """`def fname(params...)`, with `depth` last when the function is recursive (a caller
+    outside the recursion passes 0, a recursive call depth + 1). Not a default argument:
+    Numba's disk cache crashes on recursive functions with one."""
+    params = list(params) + ([depth] if depth else [])
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+                         kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None,
+                           type_comment=None, lineno=0)

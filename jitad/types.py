@@ -85,3 +85,18 @@ def const_ty(v) -> Ty:
     if isinstance(v, int):
         return I8
     return F8
+
+
+def atom_type(a, types: dict):
+    """The type of an IR atom: a variable's (from `types`), a constant's, a tuple's items'."""
+    from .ir import Const, Var
+    if isinstance(a, Var):
+        return types[a.name]
+    if isinstance(a, Const):
+        return const_ty(a.value)
+    return TupleTy(tuple(atom_type(x, types) for x in a.items))
+
+
+def arg_types(s, types: dict) -> tuple:
+    """The types of a bind's operands (with the callee, the key of a call's specialization)."""
+    return tuple(atom_type(a, types) for a in s.args)

@@ -1,0 +1,10 @@
+"""Reverse-mode differentiation of the typed IR.
+
+`analysis` decides what the adjoint needs and refuses what it cannot differentiate; `tapes`
+are the typed stacks between the sweeps and their run-time limits; `reverse` generates the
+primal and the fused forward-with-tape + adjoint sweeps; `calls` plans how callees are
+differentiated; `training` adds the optimizer's update for `train_step`.
+"""
+from .calls import callee_wrt, float_args, split_callees  # noqa: F401
+from .reverse import Reverse, forward_expr, rule_for  # noqa: F401
+from .tapes import max_recursion, max_tape_bytes  # noqa: F401

@@ -1,0 +1,361 @@
+"""What the adjoint needs, for one specialization and the parameters to differentiate.
+
+Takes: a typed `Spec`, the differentiated parameters, the `Program` (for callees).
+Guarantees: `Analysis` knows every variable's assignment sites (loop depth, enclosing blocks),
+which variables are active (`activity`), which values the adjoint reads (`needed`, closed
+under "is a view of": a value read through a view is a read of its base) and which of those
+the forward overwrites and so must push (`pushed`); it refuses, at the user's line, writes it
+cannot differentiate: into an array the function did not create, through an alias a later read
+observes, in-place updates of a shared array (decided on the control-flow graph, `flow`).
+"""
+from __future__ import annotations
+
+from .. import activity, ir
+
+from ..errors import UnsupportedError
+from ..flow import Flow
+from ..ir import Bind, For, If, Return, SetItem, Var, While
+from ..primitives import CALL, CONCAT, COPY, GETITEM
+from ..types import arg_types as _argtys
+
+
+def rule_for(s: Bind, types):
+    """The primitive whose rules apply to `s` at its operands' ranks (`dot` -> `dot.2.1`)."""
+    if s.op.variants:
+        return s.op.variant(types[a.name].ndim for a in s.args)
+    return s.op
+
+
+class Analysis:
+    """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
+
+    def __init__(self, spec, wrt, prog):
+        self.spec = spec
+        self.types = spec.types
+        self.active = activity.active(spec, wrt)
+        self.prog = prog
+        self.sites = {}      # var -> list of (stmt, loop_depth, path)
+        self.uses = {}       # var -> list of path
+        self.parent = {}     # id(block) -> (path)
+        self.top_first = {}  # var -> the first site if it is a top-level bind before any other
+        self.loop_blocks = set()   # ids of loop bodies (and while conditions)
+        self.path_of = {}          # id(statement) -> ids of the blocks holding it, outermost first
+        body = spec.ir.body
+        self.root = body
+        for p in spec.ir.params:
+            self.sites.setdefault(p, []).append((None, 0, (id(body),)))
+        self._scan(body, (id(body),), 0)
+        self.needed = set()
+        self.pushed = set()
+        self._check_aliasing()
+        self._fix()
+
+    def _check_aliasing(self):
+        """Refuse `y[i] = v` that an alias of y (u = y, a view y[k], y.T, y.reshape, a helper's
+        view) could observe -- some run makes the alias, writes, then reads the alias without
+        making it again: the adjoint treats u as a value copied before the write, which would
+        be a silently wrong gradient. A fresh `y = ...` between the alias and the write, or
+        the alias made again between the write and the read, is fine (`flow` decides)."""
+        stmts = list(ir.walk(self.root))
+        flow = Flow(self.root)
+        defs = {}
+        for s in stmts:
+            for t in ir.writes(s):
+                defs.setdefault(t, []).append(s)
+        for s in stmts:
+            # `y += e` on an array updates y's buffer in Python; jitad computes a new array,
+            # which is the same only if nothing else can refer to y's buffer here
+            if isinstance(s, Bind) and s.inplace and getattr(self.types.get(s.target), "ndim", 0):
+                y = s.target
+                param, other = self._shared_defs(y, s, defs, flow)
+                if param or other:
+                    u, op = self.spec.ir.user_name(y), s.op.symbol or s.op.name
+                    raise UnsupportedError(
+                        f"'{u} {op}= ...' would update, in place, an array that "
+                        f"{'is an argument' if param else 'may be shared with another variable'}"
+                        f"; write {u} = {u} {op} ... (or copy it first)", s.loc,
+                        "in-place update of a shared array")
+        writes = [s for s in stmts if isinstance(s, SetItem)]
+        for w in writes:
+            self._check_write_target(w, defs, flow)
+        for w in writes:
+            y = w.array
+            # aliases of y, transitively (u = y, v = u[1:], ...)
+            aliases, frontier = [], [y]
+            while frontier:
+                src = frontier.pop()
+                for s in stmts:
+                    if isinstance(s, Bind) and src in self.alias_sources(s) \
+                            and s.target != y and s not in aliases:
+                        aliases.append(s)
+                        frontier.append(s.target)
+            # a fresh `y = ...` after the alias was made points y at another buffer
+            rebinds = [s for s in defs.get(y, []) if self._new_array(s)]
+            for a in aliases:
+                # the write changes what the alias shows when some run makes the alias, then
+                # writes (y not rebound in between), then reads the alias (not made again)
+                if not flow.reaches(a, w, avoid=rebinds):
+                    continue
+                if any(flow.reaches(w, r, avoid=defs.get(a.target, []))
+                       for r in stmts if a.target in self._stmt_reads(r)):
+                    u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(a.target)
+                    raise UnsupportedError(
+                        f"this write into '{u}' would also change '{v}', an alias of it "
+                        f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
+                        f"an alias — make a copy there ({v} = {u}.copy())", w.loc,
+                        "write through an alias")
+
+    def _makes_alias(self, s):
+        if s.op is GETITEM:        # a view unless it is one element
+            t = self.types.get(s.target)
+            return t is not None and t.ndim > 0
+        return s.op.view
+
+    def _scan(self, block, path, depth):
+        for s in block:
+            self.path_of[id(s)] = path
+            for n in self._stmt_reads(s):
+                self.uses.setdefault(n, []).append(path)
+            if isinstance(s, Bind):
+                for t in s.targets:
+                    self.sites.setdefault(t, []).append((s, depth, path))
+            elif isinstance(s, SetItem):
+                self.uses.setdefault(s.array, []).append(path)
+            elif isinstance(s, If):
+                self._scan(s.body, path + (id(s.body),), depth)
+                self._scan(s.orelse, path + (id(s.orelse),), depth)
+            elif isinstance(s, While):
+                self.loop_blocks |= {id(s.cond), id(s.body)}
+                self._scan(s.cond, path + (id(s.cond),), depth + 1)
+                self._scan(s.body, path + (id(s.body),), depth + 1)
+            elif isinstance(s, For):
+                self.loop_blocks.add(id(s.body))
+                self.sites.setdefault(s.var, []).append((s, depth + 1, path + (id(s.body),)))
+                self._scan(s.body, path + (id(s.body),), depth + 1)
+
+    @staticmethod
+    def _stmt_reads(s):
+        if isinstance(s, (Bind, SetItem, Return)):
+            return ir.reads(s)
+        if isinstance(s, If):
+            return [s.test]
+        if isinstance(s, For):
+            return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
+        return []
+
+    # -- what the adjoint reads --------------------------------------------------------
+    def is_active_bind(self, s):
+        return isinstance(s, Bind) and any(t in self.active for t in s.targets)
+
+    def bind_reads(self, s: Bind):
+        """Variables whose values the adjoint of `s` reads."""
+        out = set()
+        if not self.is_active_bind(s):
+            return out
+        if s.op is GETITEM:
+            out |= {n for a in s.args[1:] for n in ir.atom_names(a)}
+            return out
+        if s.op is CALL:
+            return {n for a in s.args for n in ir.atom_names(a)}
+        if s.op is COPY or s.op is CONCAT:
+            return out
+        rule = rule_for(s, self.types)
+        for p, a in zip(rule.params, s.args):
+            if isinstance(a, Var) and a.name in self.active and p in rule.adjoints:
+                for r in rule.reads(p):
+                    if r == "y":
+                        out.add(s.target)
+                    elif r in rule.params:
+                        b = s.args[rule.params.index(r)]
+                        out |= set(ir.atom_names(b))
+        return out
+
+    def overwritten(self, v):
+        sites = self.sites.get(v, [])
+        return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
+
+    def _new_array(self, b) -> bool:
+        """Whether bind `b` always gives an array no one else refers to."""
+        if isinstance(b, Bind) and b.op is CALL:
+            return self._returns_fresh(b)
+        return isinstance(b, Bind) and ir.fresh_result(b)
+
+    def _shared_defs(self, y, at, defs, flow):
+        """(whether y may still be the argument at `at`, a definition of y that may make it
+        share its buffer -- a view, another variable, a loop variable -- and reaches `at`
+        with no new array assigned to y in between, or None)."""
+        fresh = [b for b in defs.get(y, []) if self._new_array(b)]
+        param = y in self.spec.ir.params and flow.reaches(None, at, avoid=fresh)
+        other = next((b for b in defs.get(y, []) if not self._new_array(b)
+                      and flow.reaches(b, at, avoid=fresh)), None)
+        return param, other
+
+    def _check_write_target(self, w, defs, flow):
+        """`y[i] = v` only into an array this function created: every definition of y that can
+        reach the write (the argument itself, a view, another variable, a loop variable) must
+        be a new array. A write into the caller's data would change it and break the
+        adjoint's replay; `x = x.copy(); x[i] = v` is fine."""
+        y = w.array
+        user = self.spec.ir.user_name(y)
+        param, other = self._shared_defs(y, w, defs, flow)
+        why = None
+        if param:
+            why = f"'{user}' is an argument of {self.spec.ir.name}"
+        elif other is not None:
+            why = (f"'{user}' may alias another array (it is assigned from "
+                   f"{'a view or another variable' if isinstance(other, Bind) else 'a loop'})")
+        if why:
+            raise UnsupportedError(
+                f"{why}; jitad only writes into arrays the function creates "
+                f"(e.g. {user} = {user}.copy() or np.zeros(...))", w.loc,
+                "write into an array not created here")
+
+    def alias_sources(self, s) -> list:
+        """The arrays whose storage the result of bind `s` may share: the operand of a view
+        (`s[0]`, `s.T`, a reshape) or of `u = s`, and every array argument of a helper whose
+        result is not an array it created (`def first(s): return s[0]`)."""
+        if not isinstance(s, Bind) or not getattr(self.types.get(s.target), "ndim", 0):
+            return []
+        if s.op is CALL:
+            if self._returns_fresh(s):
+                return []
+            return [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
+        if self._makes_alias(s) and isinstance(s.args[0], Var):
+            return [s.args[0].name]
+        return []
+
+    def view_bases(self):
+        """name -> the arrays whose storage it may share (see `alias_sources`)."""
+        out = {}
+        for s in ir.walk(self.root):
+            for b in self.alias_sources(s):
+                for t in s.targets:
+                    if getattr(self.types.get(t), "ndim", 0):
+                        out.setdefault(t, set()).add(b)
+        return out
+
+    def _returns_fresh(self, s):
+        """Whether a call's array results are arrays its callee created (never its arguments
+        or views of them)."""
+        callee = self.prog.specs.get((id(s.callee), _argtys(s, self.types)))
+        if callee is None:
+            return False
+        sites = {}
+        for x in ir.walk(callee.ir.body):
+            if isinstance(x, Bind):
+                for t in x.targets:
+                    sites.setdefault(t, []).append(x)
+        ret = callee.ir.body[-1]
+        for a in ret.values:
+            if isinstance(a, Var) and getattr(callee.types.get(a.name), "ndim", 0):
+                if a.name in callee.ir.params or not all(ir.fresh_result(b) for b in sites.get(a.name, [])):
+                    return False
+        return True
+
+    def _fix(self):
+        """The least fixed point of `needed` (what the adjoint reads) and `pushed` (what the
+        forward must keep because it overwrites it). A value read through a view is a read of
+        the view's base: the base is needed too, so writes into it (`s[0] = y`) are undone in
+        the adjoint and the view sees, at each mirrored point, what the forward saw."""
+        stmts = list(ir.walk(self.root))
+        loops = {s.var: s for s in stmts if isinstance(s, For)}
+        self.loop_vars = set(loops)
+        bases = self.view_bases()
+        while True:
+            needed, after_loop = set(), set()
+            for s in stmts:
+                reads = set()
+                if isinstance(s, Bind):
+                    reads = self.bind_reads(s)
+                elif isinstance(s, SetItem) and s.array in self.active:
+                    reads = {n for a in s.index for n in ir.atom_names(a)}
+                elif isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
+                    reads = {s.test}
+                elif isinstance(s, For) and self.work(s.body):
+                    reads = {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
+                needed |= reads
+                # a loop variable the adjoint reads outside its loop (`s[j] = ...` after
+                # `for j`): the reversed loop leaves it at its first value, so it is kept
+                after_loop |= {v for v in reads & set(loops)
+                               if id(loops[v].body) not in self.path_of.get(id(s), ())}
+            frontier = list(needed)
+            while frontier:
+                for b in bases.get(frontier.pop(), ()):
+                    if b not in needed:
+                        needed.add(b)
+                        frontier.append(b)
+            # a counted loop's index is recomputed by the adjoint loop, never taped per step
+            pushed = {v for v in needed if self.overwritten(v)
+                      and not (v in self.loop_vars and len(self.sites[v]) == 1 and v not in after_loop)}
+            if needed == self.needed and pushed == self.pushed:
+                break
+            self.needed, self.pushed = needed, pushed
+
+    def work(self, block) -> bool:
+        for s in block:
+            if isinstance(s, Bind) and (self.is_active_bind(s) or any(t in self.pushed for t in s.targets)):
+                return True
+            if isinstance(s, SetItem) and (s.array in self.active or s.array in self.needed):
+                return True
+            if isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
+                return True
+            if isinstance(s, (While, For)) and self.work(s.body):
+                return True
+            if isinstance(s, For) and s.var in self.pushed:
+                return True
+        return False
+
+    # -- ownership ---------------------------------------------------------------------
+    def owner(self, v):
+        paths = [p for _, _, p in self.sites.get(v, [])] + self.uses.get(v, [])
+        common = paths[0]
+        for p in paths[1:]:
+            k = 0
+            while k < min(len(common), len(p)) and common[k] == p[k]:
+                k += 1
+            common = common[:k]
+        return common[-1]
+
+    def runs_once_first(self, s, v):
+        """Whether `s` is the first assignment of `v` and runs once per run of the block that
+        owns v's adjoint (no loop between them): then no older value of v exists whose
+        adjoint the sweep could still reach, and d_v needs no reset after s."""
+        first, _, path = self.sites[v][0]
+        if first is not s:
+            return False
+        owner = self.owner(v)
+        below = path[path.index(owner) + 1:] if owner in path else path
+        return not any(b in self.loop_blocks for b in below)
+
+    def needs_dummy(self, v):
+        """A pushed or array-adjointed variable that may be read before it is first assigned."""
+        if v in self.spec.ir.params:
+            return False
+        first = self.sites[v][0]
+        s, depth, path = first
+        top = path == (id(self.root),) and depth == 0 and isinstance(s, Bind)
+        if v in self.pushed and not top:
+            return True
+        if v in self.active and getattr(self.types[v], "ndim", 0):
+            return not _definitely_assigned(v, self._block_by_id(self.owner(v)))
+        return False
+
+    def first_site_unpushed(self, s, v):
+        """The first assignment of `v` at top level needs no push (nothing older to restore)."""
+        s0, depth, path = self.sites[v][0]
+        return s0 is s and depth == 0 and path == (id(self.root),) and v not in self.spec.ir.params
+
+    def _block_by_id(self, bid):
+        for b in ir.blocks(self.root):
+            if id(b) == bid:
+                return b
+        raise KeyError(bid)
+
+
+def _definitely_assigned(v, block):
+    for s in block:
+        if isinstance(s, Bind) and v in s.targets:
+            return True
+        if isinstance(s, If) and _definitely_assigned(v, s.body) and _definitely_assigned(v, s.orelse):
+            return True
+    return False

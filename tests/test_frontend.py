@@ -14,7 +14,8 @@ import pytest
 import jitad
 from jitad import extend, primitives
 from jitad.errors import JitadError
-from jitad.normalize import GENERATED_GLOBALS, is_library, is_user_helper, reserved_names
+from jitad.names import GENERATED_GLOBALS, reserved_names
+from jitad.normalize import is_library, is_user_helper
 
 from . import frontend_funcs as ff
 from .harness import assert_grads_close, autograd_grad, central_fd, error_marker

@@ -1,45 +1,31 @@
-"""Stage 3 — normalize: the fenced `gast` tree becomes structured A-normal-form IR.
+"""A-normal form: the fenced tree lowered to IR statements, one primitive per `Bind`.
 
 Takes: a fenced `capture.Captured`.
-Guarantees (the invariants of the returned `ir.Function`):
-  * every operand is an atom; every `Bind` applies one `Primitive` (a table rule or a
-    structural one); every name a call refers to has been resolved to a rule or a user function;
-  * sugar is gone: `elif`, `+=`, tuple targets, `a if c else b`, `and`/`or` (short-circuit kept,
-    as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`);
-  * `break`, `continue` and early `return` are gone: they became boolean flags that guard the
-    rest of their block and join loop tests, so control flow is purely structured;
-  * the body ends with exactly one `Return`; `If`/`While` tests are bool-typed names computed
-    right before them and never assigned inside them;
-  * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and
-    never collide with a user name;
-  * no variable has a name generated code reads as a global (`np`, `math`, `rt`, `range`,
-    `bool`, the builtins and primitives the rule templates call, `_`): a user local or
-    parameter with such a name is renamed everywhere to a fresh one (`rt` -> `rt_1`), and
-    `Function.renamed` maps each new name back to the user's (for messages);
-  * a call goes to a user helper only if the callee is a plain Python function of the user's
-    code (`is_user_helper`): a library function (NumPy, SciPy, the standard library, any
-    installed package) is never transformed; without a rule it is refused at the user's call,
-    named as the user spelled it ("np.eye has no derivative rule in jitad ...").
+Guarantees: `normalize(cap)` is the function's IR with the invariants of the package
+docstring: `Normalizer` lowers expressions to atoms and statements to `Bind`/`SetItem`/`If`/
+`While`/`For`, resolving every call to a primitive or a user helper; `structure.Structurer`
+then removes the jumps; `simplify` decides constant branches and shares common temporaries.
 """
 from __future__ import annotations
 
 import copy
-import functools
 import numbers
-import os
-import site
-import sysconfig
 import types
 
 import gast
 import numpy as np
 
-from . import ir
-from .capture import _MISSING, Captured
-from .errors import UnsupportedError
-from .ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
-from .primitives import (CALL, CONCAT, COPY, GETITEM, METHODS, SHAPE, TEMPLATE_GLOBALS, get,
-                         lookup_callable, substitute)
+from .. import ir
+from ..capture import _MISSING, Captured
+from ..errors import UnsupportedError
+from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
+from ..names import Namer, reserved_names, user_names
+from ..primitives import (CALL, CONCAT, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable,
+                          substitute)
+from .calls import is_user_helper
+from .simplify import eliminate_common_temps, fold_constant_decisions
+from .structure import Structurer
+
 
 _BINOP = {gast.Add: get("add"), gast.Sub: get("sub"), gast.Mult: get("mul"),
           gast.Div: get("truediv"), gast.Pow: get("pow"), gast.MatMult: get("matmul"),
@@ -53,42 +39,6 @@ _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "po
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
            float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_"}
-
-
-class Namer:
-    """Fresh names that never collide with the user's or with each other (deterministic)."""
-
-    def __init__(self, taken):
-        self.taken = set(taken)
-
-    def fresh(self, base: str) -> str:
-        base = base.strip("_") or "t"
-        name, k = base, 1
-        while name in self.taken:
-            name = f"{base}_{k}"
-            k += 1
-        self.taken.add(name)
-        return name
-
-
-def user_names(tree) -> set:
-    return {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)} | {
-        a.id for a in tree.args.args}
-
-
-# Names generated code reads as globals or binds itself: the modules its header imports, the
-# builtins `reverse`, `update` and the rule templates call, and `_` (the counter of a replayed
-# `while`). A user local with one of these names is renamed (see `reserved_names`).
-GENERATED_GLOBALS = frozenset({"np", "math", "rt", "_", "range", "bool", "int", "float", "len",
-                               "min", "max", "abs"})
-
-
-def reserved_names() -> set:
-    """Every name a user local must not have in generated code: `GENERATED_GLOBALS`, the
-    globals the derivative rules' templates mention (`primitives.TEMPLATE_GLOBALS`, which grows
-    with `defvjp`) and the names user primitives are called by (`prim_<name>`)."""
-    from . import extend
-    return set(GENERATED_GLOBALS) | TEMPLATE_GLOBALS | set(extend.USER_FUNCTIONS)
 
 
 def rename_locals(cap: Captured):
@@ -601,56 +551,6 @@ class Normalizer:
 
 # Packages whose functions are never user helpers, wherever they are installed (jitad itself
 # and NumPy may be editable installs outside site-packages).
-LIBRARY_PACKAGES = frozenset({"numpy", "scipy", "math", "numba", "jitad", "builtins"})
-
-
-@functools.lru_cache(maxsize=None)
-def _library_roots() -> tuple:
-    """The directories the interpreter's standard library and installed packages live in."""
-    paths = set()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        p = sysconfig.get_paths().get(key)
-        if p:
-            paths.add(p)
-    try:
-        paths.update(site.getsitepackages())
-        paths.add(site.getusersitepackages())
-    except AttributeError:  # some embedded interpreters have a reduced `site`
-        pass
-    return tuple(sorted({os.path.realpath(p) for p in paths}))
-
-
-def is_library(fn) -> bool:
-    """Whether a function belongs to a library rather than to the user's code: its module is
-    one of `LIBRARY_PACKAGES`, or its file lies in the standard library or in an installed
-    package (site-packages / dist-packages; an editable install of the user's own package lives
-    in the user's tree and counts as user code)."""
-    mod = getattr(fn, "__module__", None) or ""
-    if mod.partition(".")[0] in LIBRARY_PACKAGES:
-        return True
-    code = getattr(fn, "__code__", None)
-    filename = getattr(code, "co_filename", "") or ""
-    if not filename or filename.startswith("<"):
-        return False
-    path = os.path.realpath(filename)
-    parts = path.split(os.sep)
-    if "site-packages" in parts or "dist-packages" in parts:
-        return True
-    return any(path.startswith(root + os.sep) for root in _library_roots())
-
-
-def is_user_helper(obj) -> bool:
-    """Whether a called object is a helper jitad transforms like the function itself: a plain
-    Python function with no derivative rule that is the user's code, not a library's (a
-    library function without a rule is refused at the call instead of transformed). A function
-    decorated with `@jitad.differentiable` is always a helper, wherever it is defined."""
-    if lookup_callable(obj) is not None:
-        return False
-    if hasattr(obj, "__jitad_function__"):
-        return isinstance(obj.__jitad_function__, types.FunctionType)
-    return isinstance(obj, types.FunctionType) and not is_library(obj)
-
-
 def _stored_names(stmts) -> set:
     """Names the statements assign (at any depth)."""
     return {n.id for s in stmts for n in gast.walk(s)
@@ -697,278 +597,6 @@ def _ast_call(prim, operands):
     import ast
     expr = substitute(prim.forward, {p: ast.Constant(a.value) for p, a in zip(prim.params, operands)})
     return ast.Expression(expr)
-
-
-def _typed(atoms):
-    """The types of an argument list's constants: `x ** 2` and `x ** 2.0` (equal as `Const`s)
-    are different computations (int and float results)."""
-    return tuple(type(a.value) if isinstance(a, Const) else None for a in atoms)
-
-
-def fold_constant_decisions(body):
-    """Decide now every branch whose test follows from constants alone (`returned = False;
-    go = not returned; if go:`, `flag = True; if flag:`, `acc = 0.0; if acc <= 0.17:`) and
-    keep only the branch taken; a `while` whose test is constant False is dropped. Numba prunes
-    such branches itself, and a pruned branch that assigned a value the generated adjoint still
-    reads is a compile error ("Unsupported assignment encountered: Undefined"). The constants
-    are tracked along control flow: a variable is known only where every path gives it the
-    same constant; a loop forgets what its body assigns."""
-    def assigned(stmts):
-        return {t for x in ir.walk(stmts) for t in ir.writes(x)}
-
-    def value(a, env):
-        if isinstance(a, Const):
-            return a
-        return env.get(a.name) if isinstance(a, Var) else None
-
-    def block(stmts, env):
-        out = []
-        for s in stmts:
-            if isinstance(s, Bind):
-                vals = [value(a, env) for a in s.args]
-                known = len(s.targets) == 1 and all(v is not None for v in vals) and (
-                    s.op is COPY or s.op.decision)
-                for t in s.targets:
-                    env.pop(t, None)
-                if known:
-                    args = [v.value for v in vals]
-                    res = args[0] if s.op is COPY else s.op.impl(*args)
-                    if s.op is not COPY or isinstance(res, (bool, int, float)):
-                        env[s.target] = Const(res if s.op is COPY else bool(res))
-                out.append(s)
-            elif isinstance(s, If):
-                test = env.get(s.test)
-                if test is not None:            # decided: the branch taken, in place
-                    out += block(s.body if test.value else s.orelse, env)
-                    continue
-                e1, e2 = dict(env), dict(env)
-                s.body, s.orelse = block(s.body, e1), block(s.orelse, e2)
-                env.clear()
-                env.update({k: v for k, v in e1.items() if e2.get(k) == v
-                            and type(e2.get(k).value) is type(v.value)})
-                out.append(s)
-            elif isinstance(s, (For, While)):
-                inner = (s.cond if isinstance(s, While) else []) + s.body
-                for t in assigned(inner) | set(ir.writes(s)):
-                    env.pop(t, None)
-                if isinstance(s, While):
-                    s.cond = block(s.cond, env)
-                    if env.get(s.test) == Const(False):
-                        out += s.cond              # the test runs once and says no
-                        continue
-                s.body = block(s.body, dict(env))
-                out.append(s)
-            else:
-                out.append(s)
-        return out
-
-    return block(body, {})
-
-
-def eliminate_common_temps(body, temps):
-    """`t2 = op(args)` computed again in the same block, with nothing in between writing
-    `args` (or an array they index), becomes a use of the first temporary: `U[u]` read twice
-    is one row and one adjoint. Only temporaries assigned once, and only pure primitives."""
-    counts = {}
-    for s in ir.walk(body):
-        for t in ir.writes(s):
-            counts[t] = counts.get(t, 0) + 1
-    single = {t for t in temps if counts.get(t) == 1}
-    rename = {}
-
-    def atom(a):
-        if isinstance(a, Var):
-            return Var(rename.get(a.name, a.name))
-        if isinstance(a, Slice):
-            return Slice(*(None if x is None else atom(x) for x in (a.lower, a.upper, a.step)))
-        if isinstance(a, TupleA):
-            return TupleA(tuple(atom(x) for x in a.items))
-        return a
-
-    def block(stmts):
-        avail, out = {}, []
-        for s in stmts:
-            if isinstance(s, Bind):
-                s.args = tuple(atom(a) for a in s.args)
-                pure = s.op.reusable and len(s.targets) == 1
-                key = (s.op, s.args, _typed(s.args), tuple(sorted(s.statics.items()))) if pure else None
-                if key is not None and key in avail and s.target in single:
-                    rename[s.target] = avail[key]
-                    continue
-                written = set(s.targets)
-                if key is not None and s.target in single and not (set(ir.reads(s)) & written):
-                    avail[key] = s.target
-            elif isinstance(s, SetItem):
-                s.index = tuple(atom(a) for a in s.index)
-                s.value = atom(s.value)
-                written = {s.array}
-            elif isinstance(s, Return):
-                s.values = tuple(atom(a) for a in s.values)
-                written = set()
-            elif isinstance(s, If):
-                s.test = rename.get(s.test, s.test)
-                s.body, s.orelse = block(s.body), block(s.orelse)
-                written = {t for x in ir.walk(s.body + s.orelse) for t in ir.writes(x)} | {
-                    x.array for x in ir.walk(s.body + s.orelse) if isinstance(x, SetItem)}
-            elif isinstance(s, (While, For)):
-                if isinstance(s, For):
-                    s.start, s.stop, s.step = atom(s.start), atom(s.stop), atom(s.step)
-                else:
-                    s.cond = block(s.cond)
-                    s.test = rename.get(s.test, s.test)
-                s.body = block(s.body)
-                inner = (s.cond if isinstance(s, While) else []) + s.body
-                written = {t for x in ir.walk(inner) for t in ir.writes(x)} | {
-                    x.array for x in ir.walk(inner) if isinstance(x, SetItem)} | set(ir.writes(s))
-            else:
-                written = set()
-            if written:
-                avail = {k: v for k, v in avail.items()
-                         if not (written & {n for a in k[1] for n in ir.atom_names(a)})}
-            out.append(s)
-        return out
-
-    return block(body)
-
-
-class Structurer:
-    """Removes `break`, `continue` and early `return` by flags (see the module docstring)."""
-
-    def __init__(self, norm: Normalizer):
-        self.norm = norm
-        self.namer = norm.namer
-        self.ret_flag = None
-        self.ret_vars = None
-        self.loc = None
-
-    def lower_function(self, body):
-        self.loc = self.norm.cap.loc(self.norm.cap.tree)
-        tops = [s for s in body]
-        early = any(isinstance(s, ir.EarlyReturn) for s in ir.walk(body)) and not (
-            sum(isinstance(s, ir.EarlyReturn) for s in ir.walk(body)) == 1
-            and isinstance(body[-1], ir.EarlyReturn))
-        if not early:
-            # the only return is the last top-level statement; drop what follows
-            last = next(i for i, s in enumerate(tops) if isinstance(s, ir.EarlyReturn))
-            r = tops[last]
-            return self.block(tops[:last], None) + [Return(r.values, r.loc)]
-        arity = {len(s.values) for s in ir.walk(body) if isinstance(s, ir.EarlyReturn)}
-        if len(arity) != 1:
-            r = next(s for s in ir.walk(body) if isinstance(s, ir.EarlyReturn))
-            raise UnsupportedError("every return must give the same number of values", r.loc,
-                                   "return")
-        n = arity.pop()
-        self.ret_flag = self.namer.fresh("returned")
-        base = f"{self.norm.cap.name}_result"
-        self.ret_vars = [self.namer.fresh(base if n == 1 else f"{base}{k}") for k in range(n)]
-        init = [Bind((self.ret_flag,), COPY, (Const(False),), self.loc)]
-        lowered = self.block(body, None)
-        return init + lowered + [Return(tuple(Var(v) for v in self.ret_vars), self.loc)]
-
-    def block(self, stmts, loop):
-        out = []
-        for k, s in enumerate(stmts):
-            if isinstance(s, ir.Break):
-                out.append(Bind((loop[0],), COPY, (Const(True),), s.loc))
-                return out
-            if isinstance(s, ir.Continue):
-                out.append(Bind((loop[1],), COPY, (Const(True),), s.loc))
-                return out
-            if isinstance(s, ir.EarlyReturn):
-                for v, a in zip(self.ret_vars, s.values):
-                    out.append(Bind((v,), COPY, (a,), s.loc))
-                out.append(Bind((self.ret_flag,), COPY, (Const(True),), s.loc))
-                return out
-            flags = []
-            if isinstance(s, If):
-                flags = self.jump_flags(s, loop)
-                out.append(If(s.test, self.block(s.body, loop), self.block(s.orelse, loop), s.loc))
-            elif isinstance(s, (While, For)):
-                out.extend(self.loop(s))
-                if self.ret_flag and any(isinstance(x, ir.EarlyReturn) for x in ir.walk(s.body)):
-                    flags = [self.ret_flag]
-            else:
-                out.append(s)
-            rest = stmts[k + 1:]
-            if flags and rest:
-                go = self.guard(flags, s.loc, out)
-                out.append(If(go, self.block(rest, loop), [], s.loc))
-                return out
-        return out
-
-    def jump_flags(self, s, loop):
-        """Flags a statement may set at this loop level (break/continue) or anywhere (return)."""
-        flags = []
-
-        def scan(block, nested):
-            for x in block:
-                if isinstance(x, ir.Break) and not nested and loop and loop[0] not in flags:
-                    flags.append(loop[0])
-                elif isinstance(x, ir.Continue) and not nested and loop and loop[1] not in flags:
-                    flags.append(loop[1])
-                elif isinstance(x, ir.EarlyReturn) and self.ret_flag not in flags:
-                    flags.append(self.ret_flag)
-                elif isinstance(x, If):
-                    scan(x.body, nested)
-                    scan(x.orelse, nested)
-                elif isinstance(x, (While, For)):
-                    scan(x.body, True)
-        scan([s], False)
-        return [f for f in flags if f]
-
-    def guard(self, flags, loc, out):
-        """Emit `go = not (f1 or f2 ...)` and return its name."""
-        cur = Var(flags[0])
-        for f in flags[1:]:
-            t = self.namer.fresh("jumped")
-            out.append(Bind((t,), OR, (cur, Var(f)), loc))
-            cur = Var(t)
-        go = self.namer.fresh("go")
-        out.append(Bind((go,), NOT, (cur,), loc))
-        return go
-
-    def loop(self, s):
-        def direct(kind):
-            def scan(block):
-                for x in block:
-                    if isinstance(x, kind):
-                        return True
-                    if isinstance(x, If) and (scan(x.body) or scan(x.orelse)):
-                        return True
-                return False
-            return scan(s.body)
-
-        has_break, has_cont = direct(ir.Break), direct(ir.Continue)
-        has_ret = self.ret_flag is not None and any(isinstance(x, ir.EarlyReturn) for x in ir.walk(s.body))
-        pre = []
-        brk = self.namer.fresh("broke") if has_break else None
-        cont = self.namer.fresh("skip") if has_cont else None
-        body = self.block(s.body, (brk, cont))
-        if cont:
-            body = [Bind((cont,), COPY, (Const(False),), s.loc)] + body
-        exits = [f for f in (brk, self.ret_flag if has_ret else None) if f]
-        if isinstance(s, For) and not exits:
-            return [For(s.var, s.start, s.stop, s.step, body, s.loc)]
-        if brk:
-            pre.append(Bind((brk,), COPY, (Const(False),), s.loc))
-        if isinstance(s, For):
-            # a counted loop that can exit early becomes a while loop over a counter
-            k = self.namer.fresh(f"{s.var}_next")
-            pre.append(Bind((k,), COPY, (s.start,), s.loc))
-            test = self.namer.fresh("cond")
-            cond = [Bind((test,), IN_RANGE, (Var(k), s.stop, s.step), s.loc)]
-            body = [Bind((s.var,), COPY, (Var(k),), s.loc),
-                    Bind((k,), ADD, (Var(k), s.step), s.loc)] + body
-            s = While(cond, test, body, s.loc)
-        cond_stmts, test = s.cond, s.test
-        if exits:
-            new_test = self.namer.fresh("cond")
-            guard_out = []
-            go = self.guard(exits, s.loc, guard_out)
-            cond_stmts = guard_out + [If(go, cond_stmts + [Bind((new_test,), COPY, (Var(test),), s.loc)],
-                                         [Bind((new_test,), COPY, (Const(False),), s.loc)], s.loc)]
-            test = new_test
-        return pre + [While(cond_stmts, test, body, s.loc)]
 
 
 def normalize(cap: Captured) -> ir.Function:

@@ -304,8 +304,13 @@ def _print_block(stmts, depth, lines, lmap, cur):
     for s in stmts:
         if isinstance(s, P.Comment) and s.text == last_comment:
             continue
+        # one comment per source line: a repeat is dropped unless a block came in between
+        # (an element loop printed on one line is not a block)
+        element_loop = isinstance(s, ast.For) and len(s.body) == 1 \
+            and isinstance(s.body[0], (ast.AugAssign, ast.Assign))
         last_comment = s.text if isinstance(s, P.Comment) else (
-            None if isinstance(s, (ast.If, ast.For, ast.While)) else last_comment)
+            None if isinstance(s, (ast.If, ast.For, ast.While)) and not element_loop
+            else last_comment)
         line = getattr(s, "jitad_loc", None) or cur
         if isinstance(s, P.Comment):
             lines.append(ind + "# " + comment_text(s.text))
@@ -438,8 +443,83 @@ def _tidy(fdef, types):
     then single-use temporaries folded back into their use."""
     fuse(fdef, types)
     _dce(fdef)
+    _propagate_copies(fdef)
+    _dce(fdef)
     _inline_single_use(fdef)
     return fdef
+
+
+def _writes_name(node, name) -> bool:
+    """Whether a statement (at any depth) binds `name`: assigns it, updates it (`name += e`,
+    which rebinds a scalar) or uses it as a loop variable."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
+            return True
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+            return True
+    return False
+
+
+def _loads_of(node, name) -> int:
+    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name
+               and isinstance(n.ctx, ast.Load))
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node):
+        if node.id == self.old and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Name(self.new, ast.Load()), node)
+        return node
+
+
+def _propagate_copies(fdef):
+    """`a = b` (two names, `a` assigned nowhere else and not a parameter) -> every read of `a`
+    reads `b`, when all of them come later in the same block, before anything binds `b` again
+    (a statement that both reads `a` and binds `b` must be a simple one: it reads first). The
+    adjoint's chains of copies (`d_a = d_out; d_b = d_a`) then read as one name. For arrays
+    `a` and `b` are one object either way, so in-place writes through either are unchanged."""
+    loads, stores = _count(fdef)
+
+    def block(stmts):
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            for sub in ("body", "orelse"):
+                if isinstance(getattr(s, sub, None), list):
+                    block(getattr(s, sub))
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 \
+                    and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name):
+                a, b = s.targets[0].id, s.value.id
+                uses = loads.get(a, 0)
+                if a != b and stores.get(a) == 1 and uses and _copy_reach(stmts, i, a, b, uses):
+                    for u in stmts[i + 1:]:
+                        _Rename(a, b).visit(u)
+                    loads[b] = loads.get(b, 0) + uses
+                    loads[a] = 0
+                    del stmts[i]
+                    continue
+            i += 1
+
+    block(fdef.body)
+
+
+def _copy_reach(stmts, i, a, b, uses) -> bool:
+    found = 0
+    for u in stmts[i + 1:]:
+        n = _loads_of(u, a) + sum(1 for x in ast.walk(u) if isinstance(x, ast.AugAssign)
+                                  and isinstance(x.target, ast.Name) and x.target.id == a)
+        rebinds = _writes_name(u, b)
+        if n and rebinds and not _simple(u):
+            return False
+        found += n
+        if found == uses:
+            return True
+        if rebinds:
+            return False
+    return False
 
 
 def _count(fdef):

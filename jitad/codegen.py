@@ -483,24 +483,36 @@ def _propagate_copies(fdef):
     `a` and `b` are one object either way, so in-place writes through either are unchanged."""
     loads, stores = _count(fdef)
 
+    def drop(stmts, i, s):
+        if not isinstance(s.value, ast.Name):
+            return False
+        a, b = s.targets[0].id, s.value.id
+        uses = loads.get(a, 0)
+        if a == b or stores.get(a) != 1 or not uses or not _copy_reach(stmts, i, a, b, uses):
+            return False
+        for u in stmts[i + 1:]:
+            _Rename(a, b).visit(u)
+        loads[b] = loads.get(b, 0) + uses
+        loads[a] = 0
+        return True
+
+    _drop_assignments(fdef, drop)
+
+
+def _drop_assignments(fdef, drop):
+    """Visit every `name = expr` of `fdef` (inner blocks first) and delete those for which
+    `drop(block, index, statement)` -- which may rewrite the statements after it -- is true."""
     def block(stmts):
         i = 0
         while i < len(stmts):
             s = stmts[i]
             for sub in ("body", "orelse"):
-                if isinstance(getattr(s, sub, None), list):
+                if isinstance(getattr(s, sub, None), list) and not isinstance(s, ast.FunctionDef):
                     block(getattr(s, sub))
             if isinstance(s, ast.Assign) and len(s.targets) == 1 \
-                    and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name):
-                a, b = s.targets[0].id, s.value.id
-                uses = loads.get(a, 0)
-                if a != b and stores.get(a) == 1 and uses and _copy_reach(stmts, i, a, b, uses):
-                    for u in stmts[i + 1:]:
-                        _Rename(a, b).visit(u)
-                    loads[b] = loads.get(b, 0) + uses
-                    loads[a] = 0
-                    del stmts[i]
-                    continue
+                    and isinstance(s.targets[0], ast.Name) and drop(stmts, i, s):
+                del stmts[i]
+                continue
             i += 1
 
     block(fdef.body)
@@ -557,21 +569,11 @@ def _inline_single_use(fdef):
     user's expression again."""
     loads, stores = _count(fdef)
 
-    def block(stmts):
-        i = 0
-        while i < len(stmts):
-            s = stmts[i]
-            for sub in ("body", "orelse"):
-                if isinstance(getattr(s, sub, None), list) and not isinstance(s, ast.FunctionDef):
-                    block(getattr(s, sub))
-            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
-                t = s.targets[0].id
-                if loads.get(t) == 1 and stores.get(t) == 1 and _try_inline(stmts, i, t, s.value):
-                    del stmts[i]
-                    continue
-            i += 1
+    def drop(stmts, i, s):
+        t = s.targets[0].id
+        return loads.get(t) == 1 and stores.get(t) == 1 and _try_inline(stmts, i, t, s.value)
 
-    block(fdef.body)
+    _drop_assignments(fdef, drop)
 
 
 def _try_inline(stmts, i, t, expr):

@@ -1,5 +1,7 @@
 """train_step fuses the optimizer into the compiled adjoint; checked against the gradient
 (itself checked against finite differences elsewhere) plus each optimizer's formula in NumPy."""
+import re
+
 import numpy as np
 import pytest
 
@@ -106,7 +108,7 @@ def test_three_reads_of_one_table_merge_coinciding_rows(opt):
                                   lambda k, s: {s[0]} if k == 0 else set(s[1:]))
     src = step.source()
     # V[i]'s adjoint lives only in the loop that updates V's rows: a scalar there
-    assert "d_V_at = np.zeros_like" not in src and "d_V_at = d_a * U_at[k]" in src, src
+    assert "d_V_at = np.zeros_like" not in src and re.search(r"d_V_at = \w+ \* U_at\[k\]", src), src
     assert "V_same_2_1 = l == j" in src
 
 

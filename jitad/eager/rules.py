@@ -117,10 +117,14 @@ def from_primitive(prim):
         if p not in prim.adjoints:
             vjps.append(None)
             continue
-        body = substitute(prim.adjoints[p], {
-            "y": ast.Name("ans", ast.Load()),
-            **{q: ast.Call(ast.Name("_float64", ast.Load()), [ast.Name(q, ast.Load())], [])
-               for q in prim.params}})
+        template = prim.adjoints[p]
+        # only a template that divides or raises to a power needs NumPy's scalar semantics
+        # (an extra call per backward step otherwise)
+        divides = any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.Pow, ast.Mod))
+                      for n in ast.walk(template))
+        wrap = {q: ast.Call(ast.Name("_float64", ast.Load()), [ast.Name(q, ast.Load())], [])
+                for q in prim.params} if divides else {}
+        body = substitute(template, {"y": ast.Name("ans", ast.Load()), **wrap})
         args = ast.arguments([], [ast.arg(a) for a in ("g", "ans", *prim.params)], None, [], [],
                              None, [])
         tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))

@@ -93,7 +93,8 @@ hypot(a, b)        = {m}.hypot(a, b)        :: ewf  | a: g * a / y              
 math.fabs(x)       = math.fabs(x)           :: ewf  | x: g * np.sign(x)
 np.fabs(x)         = np.fabs(x)             :: ewf  | x: g * np.sign(x)
 np.abs(x)          = np.abs(x)              :: same | x: g * np.sign(x)
-abs(x)             = abs(x)                 :: same | x: g * np.sign(x)
+# builtin abs through np.abs: Numba has no abs() of an array
+abs(x)             = np.abs(x)              :: same | x: g * np.sign(x)
 math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
 np.power(a, b)     = np.power(a, b)         :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
 np.square(x)       = np.square(x)           :: same | x: 2.0 * g * x
@@ -105,7 +106,8 @@ np.minimum(a, b)   = np.minimum(a, b)       :: ew   | a: g * ((a < b) + 0.5 * (a
 max2(a, b)         = max(a, b)              :: ew   | a: g * ((a > b) + 0.5 * (a == b)) | b: g * ((a < b) + 0.5 * (a == b))
 min2(a, b)         = min(a, b)              :: ew   | a: g * ((a < b) + 0.5 * (a == b)) | b: g * ((a > b) + 0.5 * (a == b))
 np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
-np.clip(x, lo, hi) = np.clip(x, lo, hi)     :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
+# clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
+np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
 sum(x)             = np.sum(x)              :: reduce | x: g
 norm(x)            = np.linalg.norm(x)      :: reduce | x: g * x / y
 sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)

@@ -1,0 +1,737 @@
+"""Every primitive the compiled mode supports, at random points and at ties, in both modes.
+
+The table below (``TABLE``) is this file's own list of the operations jitad's compiled mode
+differentiates, as user code spells them -- written by hand from docs/language.md and the rule
+tables, never read from jitad at run time. One row is one spelling:
+
+    P(expr, variants, family, more=..., dom=..., ok=..., ties=..., xfail=..., alone=...)
+
+* ``expr``: the spelling over its operands (``a + b``, ``np.clip(x, lo, hi)``); a few rows are
+  statement snippets (``y = np.zeros(3); y[1] = a; y``) whose last line is the result. The
+  operands are the free names, in order of appearance.
+* ``variants``: the operand shapes to try, one letter per operand (``SHAPES``; ``i``/``j`` int
+  index arrays, ``c``/``k`` bool arrays): ``"ss vs mv"`` is scalar/scalar, vector/scalar,
+  matrix/vector. ``more``: further variants, run only with ``JITAD_PRIMITIVES_FULL=1``
+  (every spelling x every shape class: ~300 cases, ~4 CPU-minutes of Numba compiles); the
+  default run keeps every scalar variant (cheap) and the array variants that exercise each
+  rule once plus every rank-dependent rule (axis forms, dot/@ by rank, transposes, reshapes,
+  concatenation along 1, 2-D indexing) and a few broadcasts.
+* ``dom``: the domain each operand is drawn from (``DOMAINS``; default ``any``); ``ok``: a
+  predicate the random point must satisfy (away from a kink or a jump), redrawn until it does.
+* ``ties``: points where the derivative is not unique, with the documented convention's result
+  written out (``Tie``): the cotangent of ``max``/``min`` (reductions, axis forms,
+  ``np.maximum``/``np.minimum``, builtin ``max``/``min``) is split evenly among tied entries,
+  ``clip`` passes it to ``x`` where ``lo <= x <= hi``, ``a ** b`` has d/db = 0 where
+  ``a == 0`` and d/da = 0 where ``b == 0``.
+* ``xfail``: a known disagreement (strict: the test fails once it is fixed); ``alone``: the
+  spelling gets its own generated function, so that its compile failure stays local.
+
+Each (row, variant) is a term ``np.sum(expr * w)`` (``expr`` alone when it is a scalar) with
+its own operands and random weights ``w``. The terms of one family and rank (the largest
+operand rank: 0, 1 or 2+) are summed in ONE generated function (written to a temporary .py
+file: jitad reads the source), compiled once per session and shared by the tests of all its
+terms. The terms share no operand, so each gradient belongs to exactly one term and a failure
+names the term (and the generated source shows it as ``# [k] <spelling>[<variant>]``).
+
+Checks, per term at a random point: the compiled value and gradients equal the eager ones
+(rtol 1e-9, atol 1e-12), the Numba-compiled gradient ran, the arguments are unchanged after
+both calls, the value equals the plain function's, and both modes agree with central finite
+differences (4-point stencil, rtol 1e-5, atol 1e-7 scaled by the gradient's size). At a tie
+(no finite-difference reference): compiled == eager, and the term's gradients equal the
+convention's values written in the table.
+
+Compile time: Numba needs ~0.5 s per array term (~2 s for some 2-D ones), so on a machine with
+two or more cores a helper process (``_helper_main``) compiles the groups from the last one
+backwards into jitad's disk cache while the tests compile from the first one forwards; a group
+the helper compiled loads from the cache in milliseconds (not under pytest-xdist, whose workers
+already use the other cores). ``JITAD_PRIMITIVES_HELPER=0`` turns
+it off (everything compiles in the test process). ``JITAD_PRIMITIVES_SEED=<n>`` draws other
+random points.
+
+A new primitive is one more row.
+"""
+from __future__ import annotations
+
+import ast
+import importlib.util
+import math
+import os
+import subprocess
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import jitad
+
+from .harness import assert_grads_close, assert_unchanged, central_fd, snapshot
+
+SEED = int(os.environ.get("JITAD_PRIMITIVES_SEED", "0"))
+# every variant of the table (several minutes of Numba compiles) instead of the default subset
+FULL = os.environ.get("JITAD_PRIMITIVES_FULL", "") not in ("", "0")
+
+# operand shapes, one letter each; "i"/"j" are int index arrays, "c"/"k" bool arrays (never
+# differentiated)
+SHAPES = {"s": (), "v": (3,), "u": (2,), "m": (2, 3), "n": (3, 2), "t": (2, 3, 2)}
+INDEX = {"i": (4, 3), "j": (3, 2)}        # (length, exclusive bound): "i" indexes a (3,) vector
+BOOLS = {"c": (3,), "k": (2, 3)}
+# random domains: (low, high); "nz" draws |x| in the range with a random sign
+DOMAINS = {"any": (-2.0, 2.0), "pos": (0.5, 2.0), "unit": (-1.0, 1.0), "nz": (0.3, 2.0),
+           "gt-1": (-0.6, 2.0), "in1": (-0.9, 0.9), "lo": (-1.2, -0.3), "hi": (0.3, 1.2)}
+
+CE_RTOL, CE_ATOL = 1e-9, 1e-12        # compiled vs eager
+FD_RTOL, FD_ATOL = 1e-5, 1e-7         # a mode vs finite differences (atol times the scale)
+TIE_RTOL, TIE_ATOL = 1e-12, 1e-12     # a mode vs the convention's value written in the table
+GAP = 0.05                            # random points stay this far from kinks
+
+
+def _apart(*names):
+    """ok-predicate: the values of these operands, all together, are pairwise GAP apart (away
+    from every tie of max/min/maximum/clip)."""
+    def ok(**ops):
+        flat = np.sort(np.concatenate([np.ravel(ops[n]) for n in names]))
+        return flat.size < 2 or float(np.min(np.diff(flat))) > GAP
+    return ok
+
+
+def _frac_ok(q):
+    """Every element of q is GAP away from an integer (away from the jumps of // % floor)."""
+    f = np.asarray(q) - np.floor(q)
+    return bool(np.all((f > GAP) & (f < 1.0 - GAP)))
+
+
+@dataclass
+class Tie:
+    """A point where the derivative is not unique: operand values (their shapes pick the
+    variant), the weights of an array result (default ones), and the gradient the documented
+    convention gives for each float operand."""
+    args: dict
+    expect: dict
+    w: object = None
+    xfail: str | None = None
+
+
+@dataclass
+class P:
+    expr: str
+    variants: str                 # always run
+    family: str
+    more: str = ""                # run with JITAD_PRIMITIVES_FULL=1 only (compile time)
+    dom: dict = field(default_factory=dict)
+    ok: object = None
+    ties: list = field(default_factory=list)
+    xfail: object = None          # a reason (every variant) or {variant: reason}
+    alone: bool = False           # its own generated function (a compile failure stays local)
+
+
+TABLE = [
+    # -- math module and builtins, scalars ------------------------------------------------------
+    P("math.sin(x)", "s", "math"),
+    P("math.cos(x)", "s", "math"),
+    P("math.tan(x)", "s", "math", dom=dict(x="unit")),
+    P("math.sinh(x)", "s", "math"),
+    P("math.cosh(x)", "s", "math"),
+    P("math.tanh(x)", "s", "math"),
+    P("math.exp(x)", "s", "math"),
+    P("math.expm1(x)", "s", "math"),
+    P("math.log(x)", "s", "math", dom=dict(x="pos")),
+    P("math.log1p(x)", "s", "math", dom=dict(x="gt-1")),
+    P("math.sqrt(x)", "s", "math", dom=dict(x="pos")),
+    P("math.atan(x)", "s", "math"),
+    P("math.log2(x)", "s", "math", dom=dict(x="pos")),
+    P("math.log10(x)", "s", "math", dom=dict(x="pos")),
+    P("math.asin(x)", "s", "math", dom=dict(x="in1")),
+    P("math.acos(x)", "s", "math", dom=dict(x="in1")),
+    P("math.atan2(a, b)", "ss", "math", dom=dict(a="nz", b="nz")),
+    P("math.hypot(a, b)", "ss", "math", dom=dict(a="nz", b="nz")),
+    P("math.fabs(x)", "s", "math", dom=dict(x="nz")),
+    P("math.pow(a, b)", "ss", "math", dom=dict(a="pos"),
+      ties=[Tie(dict(a=0.0, b=2.5), dict(a=0.0, b=0.0)),           # d/db = 0 where a == 0
+            Tie(dict(a=0.0, b=0.0), dict(a=0.0, b=0.0)),           # d/da = 0 where b == 0
+            Tie(dict(a=1.5, b=0.0), dict(a=0.0, b=math.log(1.5)))]),
+    P("x * math.floor(x)", "s", "math", ok=lambda x: _frac_ok(x)),
+    P("abs(x)", "s", "math", dom=dict(x="nz")),
+    P("float(x)", "s", "math"),
+    P("float(x * x)", "s", "math"),
+    P("max(a, b)", "ss", "math", ok=_apart("a", "b"),
+      ties=[Tie(dict(a=1.5, b=1.5), dict(a=0.5, b=0.5))]),
+    P("min(a, b)", "ss", "math", ok=_apart("a", "b"),
+      ties=[Tie(dict(a=-0.25, b=-0.25), dict(a=0.5, b=0.5))]),
+    P("math.sin(a) * math.exp(b) + math.pi - math.e", "ss", "math"),
+
+    # -- arithmetic operators -------------------------------------------------------------------
+    P("a + b", "ss vs", "arith", more="sv vv mv ms mm"),
+    P("a - b", "ss sv", "arith", more="vs vv sm"),
+    P("a * b", "ss vv mv", "arith", more="vs sv vm"),
+    P("a / b", "ss vs", "arith", more="sv vv mv", dom=dict(b="nz")),
+    P("a ** b", "ss vv", "arith", more="vs sv mv", dom=dict(a="pos"),
+      ties=[Tie(dict(a=0.0, b=2.5), dict(a=0.0, b=0.0)),
+            Tie(dict(a=0.0, b=0.0), dict(a=0.0, b=0.0)),
+            Tie(dict(a=[0.0, 1.5, 0.0], b=[2.0, 3.0, 1.5]), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[0.0, 2.0 * 3.0 * 1.5 ** 2, 0.0],
+                            b=[0.0, 2.0 * 1.5 ** 3 * math.log(1.5), 0.0])),
+            Tie(dict(a=[1.0, 2.0, 0.5], b=[2.0, 0.0, 2.0]),
+                expect=dict(a=[2.0, 0.0, 1.0], b=[0.0, math.log(2.0), 0.25 * math.log(0.5)])),
+            Tie(dict(a=[0.0, 2.0, 0.5], b=[0.0, 0.0, 2.0]),
+                expect=dict(a=[0.0, 0.0, 1.0], b=[0.0, math.log(2.0), 0.25 * math.log(0.5)]))]),
+    P("a % b", "ss sv", "arith", more="vs vv mv", dom=dict(b="nz"),
+      ok=lambda a, b: _frac_ok(np.divide(a, b))),
+    P("a * (a // b)", "ss", "arith", more="vv", dom=dict(b="nz"),
+      ok=lambda a, b: _frac_ok(np.divide(a, b))),
+    P("-x", "s v", "arith", more="m"),
+    P("x ** 2", "s", "arith", more="v"),
+    P("x ** 3", "s", "arith", more="v"),
+    P("x ** 0.5", "s", "arith", more="v", dom=dict(x="pos")),
+    P("x ** -1.5", "s", "arith", more="v", dom=dict(x="pos")),
+    P("2.0 ** x", "s", "arith", more="v"),
+    P("(a + 1.0) * (b - 2.0) / (3.0 + a * a)", "ss", "arith", more="vv"),
+
+    # -- NumPy elementwise, one operand ---------------------------------------------------------
+    P("np.sin(x)", "s v", "ufunc"),
+    P("np.cos(x)", "s v", "ufunc"),
+    P("np.tan(x)", "s v", "ufunc", dom=dict(x="unit")),
+    P("np.sinh(x)", "s v", "ufunc"),
+    P("np.cosh(x)", "s v", "ufunc"),
+    P("np.tanh(x)", "s v", "ufunc", more="m"),
+    P("np.exp(x)", "s v", "ufunc", more="m"),
+    P("np.expm1(x)", "s v", "ufunc"),
+    P("np.log(x)", "s v", "ufunc", more="m", dom=dict(x="pos")),
+    P("np.log1p(x)", "s v", "ufunc", dom=dict(x="gt-1")),
+    P("np.sqrt(x)", "s v", "ufunc", more="m", dom=dict(x="pos")),
+    P("np.arctan(x)", "s v", "ufunc"),
+    P("np.log2(x)", "s v", "ufunc", dom=dict(x="pos")),
+    P("np.log10(x)", "s", "ufunc", more="v", dom=dict(x="pos")),
+    P("np.arcsin(x)", "s v", "ufunc", dom=dict(x="in1")),
+    P("np.arccos(x)", "s", "ufunc", more="v", dom=dict(x="in1")),
+    P("np.reciprocal(x)", "s v", "ufunc", dom=dict(x="nz")),
+    P("np.negative(x)", "s", "ufunc", more="v"),
+    P("np.square(x)", "s v", "ufunc", more="m"),
+    P("np.abs(x)", "s v", "ufunc", more="m", dom=dict(x="nz")),
+    P("np.absolute(x)", "s v", "ufunc", dom=dict(x="nz")),
+    P("np.fabs(x)", "s v", "ufunc", dom=dict(x="nz")),
+    P("abs(x)", "v", "ufunc", dom=dict(x="nz")),
+    P("x * np.sign(x)", "s", "ufunc", more="v", dom=dict(x="nz")),
+    P("x * np.floor(x)", "s", "ufunc", more="v", ok=lambda x: _frac_ok(x)),
+
+    # -- NumPy elementwise, two or three operands -----------------------------------------------
+    P("np.add(a, b)", "ss vs", "binary", more="vv mv"),
+    P("np.subtract(a, b)", "ss", "binary", more="sv vv"),
+    P("np.multiply(a, b)", "ss", "binary", more="vv mv"),
+    P("np.divide(a, b)", "ss", "binary", more="vs vv", dom=dict(b="nz")),
+    P("np.mod(a, b)", "ss", "binary", more="sv vv", dom=dict(b="nz"),
+      ok=lambda a, b: _frac_ok(np.divide(a, b))),
+    P("np.maximum(a, b)", "ss vs vv", "binary", more="sv mv", ok=_apart("a", "b"),
+      ties=[Tie(dict(a=0.7, b=0.7), dict(a=0.5, b=0.5)),
+            Tie(dict(a=[1.0, 2.0, 3.0], b=[1.0, 0.0, 3.0]), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[0.5, 2.0, 1.5], b=[0.5, 0.0, 1.5])),
+            Tie(dict(a=[1.0, 2.0, 2.0], b=2.0), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[0.0, 1.0, 1.5], b=1.0 + 1.0 + 1.5)),
+            Tie(dict(a=[[1.0, 2.0, 3.0], [0.0, 2.0, 5.0]], b=[1.0, 2.0, 4.0]),
+                expect=dict(a=[[0.5, 0.5, 0.0], [0.0, 0.5, 1.0]], b=[1.5, 1.0, 1.0]))]),
+    P("np.minimum(a, b)", "ss sv", "binary", more="vs vv mv", ok=_apart("a", "b"),
+      ties=[Tie(dict(a=-1.0, b=-1.0), dict(a=0.5, b=0.5)),
+            Tie(dict(a=-1.0, b=[-1.0, 0.0, -2.0]), w=[1.0, 2.0, 3.0],
+                expect=dict(a=0.5 + 2.0 + 0.0, b=[0.5, 0.0, 3.0])),
+            Tie(dict(a=[1.0, 2.0, 3.0], b=[1.0, 4.0, 3.0]), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[0.5, 2.0, 1.5], b=[0.5, 0.0, 1.5])),
+            Tie(dict(a=[1.0, 2.0, 2.0], b=2.0), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[1.0, 1.0, 1.5], b=0.0 + 1.0 + 1.5))]),
+    P("np.power(a, b)", "ss vs", "binary", more="sv vv mv", dom=dict(a="pos"),
+      ties=[Tie(dict(a=0.0, b=3.0), dict(a=0.0, b=0.0)),
+            Tie(dict(a=[0.0, 1.5, 0.0], b=2.0), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[0.0, 2.0 * 2.0 * 1.5, 0.0], b=2.0 * 1.5 ** 2 * math.log(1.5))),
+            Tie(dict(a=[0.0, 1.5, 0.0], b=[2.0, 3.0, 1.5]), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[0.0, 2.0 * 3.0 * 1.5 ** 2, 0.0],
+                            b=[0.0, 2.0 * 1.5 ** 3 * math.log(1.5), 0.0])),
+            Tie(dict(a=[0.0, 2.0, 0.5], b=[0.0, 0.0, 2.0]),
+                expect=dict(a=[0.0, 0.0, 1.0], b=[0.0, math.log(2.0), 0.25 * math.log(0.5)]))]),
+    P("np.arctan2(a, b)", "ss vs", "binary", more="vv mv", dom=dict(a="nz", b="nz")),
+    P("np.hypot(a, b)", "ss sv", "binary", more="vv mv", dom=dict(a="nz", b="nz")),
+    P("np.where(c, a, b)", "cvs", "binary", more="cvv csv kmv"),
+    P("np.where(a > b, a * b, b - a)", "ss", "binary", more="vv", ok=_apart("a", "b")),
+    P("np.clip(x, lo, hi)", "vss", "binary", more="mss", dom=dict(lo="lo", hi="hi"),
+      ok=_apart("x", "lo", "hi"),
+      ties=[Tie(dict(x=[-1.0, 0.2, 1.0], lo=-1.0, hi=1.0), w=[1.0, 2.0, 3.0],
+                expect=dict(x=[1.0, 2.0, 3.0], lo=0.0, hi=0.0)),      # x == lo and x == hi
+            Tie(dict(x=[-1.0, -2.0, 2.0], lo=-1.0, hi=1.0), w=[1.0, 2.0, 3.0],
+                expect=dict(x=[1.0, 0.0, 0.0], lo=2.0, hi=3.0)),
+            Tie(dict(x=[0.5, 0.5, 0.5], lo=0.5, hi=0.5), w=[1.0, 2.0, 3.0],
+                expect=dict(x=[1.0, 2.0, 3.0], lo=0.0, hi=0.0))]),   # lo == x == hi
+    P("np.clip(x, lo, hi)", "sss", "binary", dom=dict(lo="lo", hi="hi"),
+      ok=_apart("x", "lo", "hi")),
+
+    # -- reductions -----------------------------------------------------------------------------
+    P("np.sum(x)", "v", "reduce", more="m t"),
+    P("x.sum()", "v", "reduce", more="m"),
+    P("np.sum(x, axis=1)", "m", "reduce"),
+    P("np.sum(x, axis=0)", "", "reduce", more="m t"),
+    P("np.sum(x, axis=-1)", "", "reduce", more="m"),
+    P("x.sum(axis=0)", "", "reduce", more="m"),
+    P("np.mean(x)", "v", "reduce", more="m"),
+    P("x.mean()", "v", "reduce", more="m"),
+    P("np.mean(x, axis=0)", "m", "reduce"),
+    P("np.mean(x, axis=1)", "", "reduce", more="m"),
+    P("x.mean(axis=1)", "", "reduce", more="m"),
+    P("np.max(x)", "v m", "reduce", ok=_apart("x"),
+      ties=[Tie(dict(x=[1.0, 3.0, 3.0]), dict(x=[0.0, 0.5, 0.5])),
+            Tie(dict(x=[[1.0, 3.0, 0.0], [3.0, 2.0, 3.0]]),
+                dict(x=[[0.0, 1 / 3, 0.0], [1 / 3, 0.0, 1 / 3]]))]),
+    P("x.max()", "v", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[3.0, 1.0, 3.0]), dict(x=[0.5, 0.0, 0.5]))]),
+    P("np.amax(x)", "v", "reduce", ok=_apart("x"),
+      ties=[Tie(dict(x=[2.0, 2.0, 2.0]), dict(x=[1 / 3, 1 / 3, 1 / 3]))]),
+    P("np.max(x, axis=1)", "m", "reduce", ok=_apart("x"),
+      ties=[Tie(dict(x=[[1.0, 3.0, 3.0], [2.0, 2.0, 1.0]]), w=[1.0, 2.0],
+                expect=dict(x=[[0.0, 0.5, 0.5], [1.0, 1.0, 0.0]])),
+            Tie(dict(x=[[4.0, 4.0, 4.0], [0.0, 1.0, 1.0]]), w=[3.0, 1.0],
+                expect=dict(x=[[1.0, 1.0, 1.0], [0.0, 0.5, 0.5]]))]),
+    P("np.max(x, axis=0)", "", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[[1.0, 3.0, 2.0], [1.0, 2.0, 2.0]]), w=[1.0, 2.0, 3.0],
+                expect=dict(x=[[0.5, 2.0, 1.5], [0.5, 0.0, 1.5]]))]),
+    P("x.max(axis=1)", "", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[[4.0, 4.0, 4.0], [0.0, 1.0, 1.0]]), w=[3.0, 1.0],
+                expect=dict(x=[[1.0, 1.0, 1.0], [0.0, 0.5, 0.5]]))]),
+    P("np.min(x)", "v", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[1.0, 3.0, 1.0]), dict(x=[0.5, 0.0, 0.5])),
+            Tie(dict(x=[[0.0, 1.0, 0.0], [2.0, 0.0, 5.0]]),
+                dict(x=[[1 / 3, 0.0, 1 / 3], [0.0, 1 / 3, 0.0]]))]),
+    P("x.min()", "v", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[2.0, 2.0, 5.0]), dict(x=[0.5, 0.5, 0.0]))]),
+    P("np.amin(x)", "v", "reduce", ok=_apart("x"),
+      ties=[Tie(dict(x=[4.0, 4.0, 4.0]), dict(x=[1 / 3, 1 / 3, 1 / 3]))]),
+    P("np.min(x, axis=1)", "", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[[1.0, 3.0, 1.0], [2.0, 2.0, 2.0]]), w=[1.0, 3.0],
+                expect=dict(x=[[0.5, 0.0, 0.5], [1.0, 1.0, 1.0]]))]),
+    P("np.min(x, axis=0)", "", "reduce", more="m", ok=_apart("x"),
+      ties=[Tie(dict(x=[[1.0, 3.0, 2.0], [1.0, 2.0, 2.0]]), w=[1.0, 2.0, 3.0],
+                expect=dict(x=[[0.5, 0.0, 1.5], [0.5, 2.0, 1.5]]))]),
+    P("x.min(axis=0)", "m", "reduce", ok=_apart("x"),
+      ties=[Tie(dict(x=[[0.0, 5.0, 5.0], [0.0, 6.0, 5.0]]),
+                expect=dict(x=[[0.5, 1.0, 0.5], [0.5, 0.0, 0.5]])),
+            Tie(dict(x=[[1.0, 3.0, 2.0], [1.0, 2.0, 2.0]]), w=[1.0, 2.0, 3.0],
+                expect=dict(x=[[0.5, 0.0, 1.5], [0.5, 2.0, 1.5]]))]),
+    P("np.linalg.norm(x)", "v", "reduce", more="m"),
+    P("x[np.argmax(x)]", "v", "reduce", ok=_apart("x")),
+    P("x[np.argmin(x)] * 2.0", "", "reduce", more="v", ok=_apart("x")),
+
+    # -- linear algebra -------------------------------------------------------------------------
+    P("np.dot(a, b)", "vv mv", "linalg", more="um mn"),
+    P("a @ b", "um mn", "linalg", more="vv mv"),
+    P("a.dot(b)", "", "linalg", more="vv mn"),
+    P("np.outer(a, b)", "uv", "linalg", more="vv"),
+
+    # -- shapes, copies, creation ---------------------------------------------------------------
+    P("x.T", "m", "shape"),
+    P("np.transpose(x)", "", "shape", more="m"),
+    P("x.reshape((3, 2))", "m", "shape"),
+    P("x.reshape(6)", "", "shape", more="m"),
+    P("x.reshape((3, 1))", "v", "shape"),
+    P("np.reshape(x, (3, 2))", "", "shape", more="m"),
+    P("x.copy()", "v", "shape", more="m"),
+    P("np.copy(x)", "", "shape", more="v"),
+    P("np.concatenate((a, b))", "", "shape", more="vv"),
+    P("np.concatenate((a, b, a), axis=0)", "vu", "shape"),
+    P("np.concatenate((a, b), axis=0)", "", "shape", more="mm"),
+    P("np.concatenate((a, b), axis=1)", "mm", "shape"),
+    P("x * len(x) + x.size + x.ndim", "", "shape", more="v"),
+    P("x * x.shape[1] - x.size", "", "shape", more="m"),
+    P("x * np.ones_like(x) + np.zeros(3) + len(x)", "v", "shape"),
+
+    # -- indexing and writes --------------------------------------------------------------------
+    P("x[1]", "", "index", more="v"),
+    P("x[-1]", "v", "index"),
+    P("x[1:3]", "v", "index"),
+    P("x[::2]", "", "index", more="v"),
+    P("x[idx]", "vi", "index", more="mj"),
+    P("x[1, 2]", "m", "index"),
+    P("x[1]", "", "index", more="m"),
+    P("x[:, 1]", "m", "index"),
+    P("x[0:2, 1:]", "", "index", more="m"),
+    P("y = np.zeros(3)\ny[1] = a\ny[2] += a * b\ny", "ss", "index"),
+    P("y = x.copy()\ny[0] = a\ny[1:3] += x[0:2]\ny", "vs", "index"),
+    P("y = np.zeros((2, 3))\ny[1] = x\ny[0, 1:] = x[:2] * x[2]\ny", "", "index", more="v"),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# terms, groups and the generated module
+# ---------------------------------------------------------------------------------------------
+
+_NOT_OPERANDS = {"np", "math", "abs", "max", "min", "float", "int", "len", "range"}
+
+
+def _parse(expr):
+    """(statements before the result, the result expression, operand names in order)."""
+    mod = ast.parse(expr)
+    *stmts, last = mod.body
+    assert isinstance(last, ast.Expr), f"{expr!r}: the last line must be an expression"
+    names = sorted((n for n in ast.walk(mod) if isinstance(n, ast.Name)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    stored = {n.id for n in names if isinstance(n.ctx, ast.Store)}
+    operands = []
+    for n in names:
+        if n.id not in stored and n.id not in _NOT_OPERANDS and n.id not in operands:
+            operands.append(n.id)
+    return stmts, last.value, tuple(operands), stored
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names, k):
+        self.names, self.k = names, k
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            return ast.copy_location(ast.Name(f"{node.id}_{self.k}", node.ctx), node)
+        return node
+
+
+def _float_code(code):
+    return code in SHAPES
+
+
+def _draw(rng, code, dom):
+    if code in SHAPES:
+        lo, hi = DOMAINS[dom]
+        shape = SHAPES[code]
+        x = rng.uniform(lo, hi, size=shape)
+        if dom == "nz":
+            x = x * rng.choice([-1.0, 1.0], size=shape)
+        return float(x) if shape == () else x
+    if code in INDEX:
+        n, bound = INDEX[code]
+        return rng.integers(0, bound, size=n).astype(np.int64)
+    return rng.random(BOOLS[code]) < 0.5
+
+
+def _eval(stmts, result, ops):
+    ns = {"np": np, "math": math}
+    ns.update({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in ops.items()})
+    exec(compile(ast.Module(body=list(stmts), type_ignores=[]), "<term>", "exec"), ns)
+    return eval(compile(ast.Expression(result), "<term>", "eval"), ns)
+
+
+def _code_of(value):
+    shape = np.shape(value)
+    for code, s in SHAPES.items():
+        if s == shape:
+            return code
+    raise AssertionError(f"no shape code for {shape}")
+
+
+@dataclass
+class Term:
+    row: P
+    variant: str
+    id: str
+    group: str
+    operands: tuple
+    stmts: list
+    result: ast.expr
+    stored: set
+    args: dict            # operand -> random value
+    w_shape: tuple | None  # weights' shape, None for a scalar result
+    w: object = None
+    k: int = -1           # index in its group
+    params: tuple = ()    # the group function's parameter names of the operands
+    marks: tuple = ()
+
+
+def _term(row, variant):
+    stmts, result, operands, stored = _parse(row.expr)
+    assert len(variant) == len(operands), f"{row.expr!r}: variant {variant!r} for {operands}"
+    tid = f"{row.expr.replace(chr(10), '; ')}[{variant}]"
+    rng = np.random.default_rng([SEED, zlib.crc32(tid.encode())])
+    for _ in range(1000):
+        args = {n: _draw(rng, c, row.dom.get(n, "any")) for n, c in zip(operands, variant)}
+        if row.ok is None or row.ok(**args):
+            break
+    else:
+        raise AssertionError(f"{tid}: no random point satisfies ok")
+    out = _eval(stmts, result, args)
+    w_shape = None if np.ndim(out) == 0 else np.shape(out)
+    w = None if w_shape is None else rng.uniform(-1.5, 1.5, size=w_shape)
+    rank = max(len(SHAPES.get(c, (0,))) for c in variant)
+    group = f"{row.family}_{min(rank, 2)}d"
+    if row.alone:
+        group += "_" + "".join(ch if ch.isalnum() else "_" for ch in tid)
+    reason = row.xfail.get(variant) if isinstance(row.xfail, dict) else row.xfail
+    marks = (pytest.mark.xfail(strict=True, reason=reason),) if reason else ()
+    return Term(row, variant, tid, group, operands, stmts, result, stored, args, w_shape, w,
+                marks=marks)
+
+
+def _variants(row):
+    return row.variants.split() + (row.more.split() if FULL else [])
+
+
+TERMS = [_term(row, v) for row in TABLE for v in _variants(row)]
+_ids = [t.id for t in TERMS]
+assert len(set(_ids)) == len(_ids), "duplicate (spelling, variant) rows"
+
+GROUPS: dict[str, list] = {}
+for _t in TERMS:
+    _t.k = len(GROUPS.setdefault(_t.group, []))
+    _t.params = tuple(f"{n}_{_t.k}" for n in _t.operands)
+    GROUPS[_t.group].append(_t)
+
+
+def _source():
+    """The generated module: one function per group, one term per table (row, variant)."""
+    out = ["import math", "import numpy as np", ""]
+    for group, terms in GROUPS.items():
+        params, body, totals = [], [], []
+        for t in terms:
+            ren = _Rename(set(t.operands) | t.stored, t.k)
+            params.extend(t.params)
+            body.append(f"    # [{t.k}] {t.id}")
+            body.extend("    " + ast.unparse(ren.visit(s)) for s in
+                        (ast.parse(ast.unparse(s)).body[0] for s in t.stmts))
+            expr = ast.unparse(ren.visit(ast.parse(ast.unparse(t.result), mode="eval").body))
+            if t.w_shape is None:
+                body.append(f"    t_{t.k} = {expr}")
+            else:
+                params.append(f"w_{t.k}")
+                body.append(f"    t_{t.k} = np.sum(({expr}) * w_{t.k})")
+            totals.append(f"t_{t.k}")
+        out.append(f"def f_{group}({', '.join(params)}):")
+        out.extend(body)
+        out.append(f"    return {' + '.join(totals)}")
+        out.append("")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# running a group in both modes (compiled once per session, shared by the group's tests)
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    args: list
+    compiled: tuple
+    eager: tuple
+    plain: float
+    compiled_ran: bool
+
+
+class Group:
+    def __init__(self, name, fn, terms):
+        self.name, self.fn, self.terms = name, fn, terms
+        self.params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+        codes = {}
+        for t in terms:
+            codes.update(zip(t.params, t.variant))
+        self.wrt = tuple(i for i, p in enumerate(self.params) if _float_code(codes.get(p, "w")))
+        self.compiled_vg = jitad.value_and_grad(fn, wrt=self.wrt)
+        self.eager_vg = jitad.value_and_grad(fn, wrt=self.wrt, mode="eager")
+        self._random = None
+
+    def args(self, term=None, override=None, w=None):
+        """Arguments at the random point, with `term`'s operands (and weights) replaced."""
+        vals = {}
+        for t in self.terms:
+            for n, p in zip(t.operands, t.params):
+                vals[p] = t.args[n]
+            if t.w_shape is not None:
+                vals[f"w_{t.k}"] = t.w
+        if term is not None:
+            for n, p in zip(term.operands, term.params):
+                v = override[n]
+                vals[p] = float(v) if np.ndim(v) == 0 else np.array(v, dtype=np.float64)
+            if term.w_shape is not None:
+                vals[f"w_{term.k}"] = (np.ones(term.w_shape) if w is None
+                                       else np.array(w, dtype=np.float64))
+        return [vals[p] for p in self.params]
+
+    def run(self, args):
+        snap = snapshot(args)
+        compiled = self.compiled_vg(*args)
+        assert_unchanged(args, snap, f"{self.name}: compiled mode")
+        spec = self.compiled_vg.specialize(*args)
+        ran = spec.backend == "numba" and spec.compiled_ran
+        eager = self.eager_vg(*args)
+        assert_unchanged(args, snap, f"{self.name}: eager mode")
+        plain = float(self.fn(*snapshot(args)))
+        return Outcome(args, compiled, eager, plain, ran)
+
+    def random(self):
+        if self._random is None:
+            try:
+                self._random = self.run(self.args())
+            except Exception as e:          # one compile per session, even when it fails
+                self._random = e
+        if isinstance(self._random, Exception):
+            raise self._random
+        return self._random
+
+    def grads_of(self, term, grads):
+        """The entries of a full gradient tuple that belong to `term`'s float operands."""
+        pos = {self.params[i]: j for j, i in enumerate(self.wrt)}
+        return tuple(grads[pos[p]] for p, c in zip(term.params, term.variant) if _float_code(c))
+
+    def wrt_of(self, term):
+        return tuple(self.params.index(p) for p, c in zip(term.params, term.variant)
+                     if _float_code(c))
+
+
+# The generated module, its groups, and the helper process (see `_helper_main`): one per
+# session, made by the first test that needs them.
+_STATE: dict = {}
+# not under pytest-xdist: there the other cores already run other test files
+HELPER = os.environ.get("JITAD_PRIMITIVES_HELPER", "1") != "0" and (os.cpu_count() or 1) > 1 \
+    and "PYTEST_XDIST_WORKER" not in os.environ
+HELPER_WAIT = 600.0     # seconds to wait for a group the helper claimed before compiling it here
+
+
+def _import_terms(path, modname):
+    spec = importlib.util.spec_from_file_location(modname, str(path))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _claim(claims: Path, name: str) -> bool:
+    """Atomically claim the compile of group `name` for this process (False: claimed already)."""
+    try:
+        os.close(os.open(claims / f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+
+
+def _helper_main(path, modname, claims, *names):
+    """Run by the helper process: compile the groups from the last one backwards into jitad's
+    disk cache (the same JITAD_CACHE_DIR, inherited), while the test process compiles from the
+    first one forwards; each group is compiled by whichever process claims it first, and the
+    other finds it in the cache (milliseconds). This only spreads Numba's compile time over two
+    cores: the tests themselves run, check and time nothing here."""
+    mod = _import_terms(path, modname)
+    claims = Path(claims)
+    for name in reversed(names):
+        if not _claim(claims, name):
+            break                       # the test process got here first: it has the rest
+        try:
+            g = Group(name, getattr(mod, f"f_{name}"), GROUPS[name])
+            g.compiled_vg(*g.args())
+        except Exception:               # the test process reports it when it compiles again
+            pass
+        finally:
+            (claims / f"{name}.done").touch()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _workspace(tmp_path_factory, request):
+    """Write the generated module, import it, start the helper on the groups the selected
+    tests use (in the order they run); stop the helper at the end."""
+    root = tmp_path_factory.mktemp("primitives")
+    path = root / "primitive_terms.py"
+    path.write_text(_source())
+    modname = f"_jitad_primitive_terms_{os.getpid()}"
+    _STATE.update(module=_import_terms(path, modname), groups={}, claims=None, helper=None)
+    needed = {}
+    for item in request.session.items:
+        if getattr(item, "function", None) in (test_random_point, test_tie):
+            needed[item.callspec.params["term"].group] = True
+    if HELPER and len(needed) > 1:
+        claims = root / "claims"
+        claims.mkdir()
+        log = open(root / "helper.log", "w")
+        code = ("import sys; from tests.test_primitives import _helper_main; "
+                "_helper_main(*sys.argv[1:])")
+        _STATE["claims"] = claims
+        _STATE["helper"] = subprocess.Popen(
+            [sys.executable, "-c", code, str(path), modname, str(claims), *needed],
+            cwd=str(Path(__file__).resolve().parents[1]), stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+    yield
+    helper = _STATE.get("helper")
+    if helper is not None and helper.poll() is None:
+        helper.kill()
+    if helper is not None:
+        helper.wait()
+    _STATE.clear()
+
+
+def _group(name) -> Group:
+    groups = _STATE["groups"]
+    if name not in groups:
+        claims, helper = _STATE["claims"], _STATE["helper"]
+        if claims is not None and not _claim(claims, name):
+            deadline = time.monotonic() + HELPER_WAIT
+            while (not (claims / f"{name}.done").exists() and helper.poll() is None
+                   and time.monotonic() < deadline):
+                time.sleep(0.05)
+        groups[name] = Group(name, getattr(_STATE["module"], f"f_{name}"), GROUPS[name])
+    return groups[name]
+
+
+def _check_modes_agree(g, res, label):
+    """compiled value/gradients == eager ones (the whole group), the compiled gradient ran, and
+    the value is the plain function's."""
+    assert res.compiled_ran, f"[{label}] the Numba-compiled gradient did not run"
+    cv, cg = res.compiled
+    ev, eg = res.eager
+    assert float(cv) == pytest.approx(float(ev), rel=CE_RTOL, abs=CE_ATOL), \
+        f"[{label}] value: compiled {cv!r} != eager {ev!r}"
+    assert float(cv) == pytest.approx(res.plain, rel=CE_RTOL, abs=CE_ATOL), \
+        f"[{label}] value: compiled {cv!r} != plain function {res.plain!r}"
+    assert len(cg) == len(eg) == len(g.wrt)
+
+
+# ---------------------------------------------------------------------------------------------
+# the tests
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("term", [pytest.param(t, id=t.id, marks=t.marks) for t in TERMS])
+def test_random_point(term):
+    g = _group(term.group)
+    res = g.random()
+    label = f"{term.id} in f_{g.name} (JITAD_PRIMITIVES_SEED={SEED})"
+    _check_modes_agree(g, res, label)
+    comp = g.grads_of(term, res.compiled[1])
+    eager = g.grads_of(term, res.eager[1])
+    assert_grads_close(comp, eager, rtol=CE_RTOL, atol=CE_ATOL, label=f"{label}: compiled vs eager")
+    fd = central_fd(g.fn, res.args, g.wrt_of(term), eps=1e-4, order=4)
+    scale = max([1.0] + [float(np.max(np.abs(x))) for x in fd])
+    for mode, grads in (("compiled", comp), ("eager", eager)):
+        assert_grads_close(grads, fd, rtol=FD_RTOL, atol=FD_ATOL * scale,
+                           label=f"{label}: {mode} vs finite differences")
+
+
+def _tie_params():
+    out = []
+    for row in TABLE:
+        for n, tie in enumerate(row.ties):
+            _, _, operands, _ = _parse(row.expr)
+            variant = "".join(_code_of(tie.args[o]) for o in operands)
+            assert variant in row.variants.split() + row.more.split(), \
+                f"{row.expr!r}: tie {tie.args} has no variant {variant!r} in the table"
+            terms = [t for t in TERMS if t.row is row and t.variant == variant]
+            if not terms:
+                continue        # a variant of JITAD_PRIMITIVES_FULL=1 only
+            marks = ((pytest.mark.xfail(strict=True, reason=tie.xfail),
+                      pytest.mark.filterwarnings("ignore::RuntimeWarning")) if tie.xfail else ())
+            out.append(pytest.param(terms[0], tie, id=f"{terms[0].id}-tie{n}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("term, tie", _tie_params())
+def test_tie(term, tie):
+    g = _group(term.group)
+    g.random()   # compile (or re-raise the group's failure)
+    res = g.run(g.args(term, tie.args, tie.w))
+    label = f"{term.id} in f_{g.name} at {tie.args}"
+    _check_modes_agree(g, res, label)
+    assert_grads_close(tuple(res.compiled[1]), tuple(res.eager[1]), rtol=CE_RTOL, atol=CE_ATOL,
+                       label=f"{label}: compiled vs eager")
+    expect = tuple(tie.expect[n] if np.ndim(tie.expect[n]) == 0
+                   else np.array(tie.expect[n], dtype=np.float64)
+                   for n, c in zip(term.operands, term.variant) if _float_code(c))
+    for mode in ("compiled", "eager"):
+        grads = g.grads_of(term, getattr(res, mode)[1])
+        assert_grads_close(grads, expect, rtol=TIE_RTOL, atol=TIE_ATOL,
+                           label=f"{label}: {mode} vs the documented convention")

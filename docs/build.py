@@ -143,9 +143,26 @@ def error_examples() -> str:
     return "\n\n".join(out)
 
 
+def callables_with_rules(namespace, prefix="") -> str:
+    """The callables of a module that have a primitive, as `name name ...` (from the registry:
+    the list cannot drift from what jitad supports)."""
+    from jitad import primitives
+    names = sorted(n for n in dir(namespace) if not n.startswith("_")
+                   and callable(getattr(namespace, n, None))
+                   and primitives.lookup_callable(getattr(namespace, n)) is not None)
+    return " ".join(prefix + n for n in names)
+
+
 def language() -> str:
+    import builtins
+    import math
+
+    import numpy as np
     template = (HERE / "language.md.in").read_text()
-    return template.replace("{{ERROR_EXAMPLES}}", error_examples())
+    return (template.replace("{{ERROR_EXAMPLES}}", error_examples())
+            .replace("{{MATH}}", callables_with_rules(math))
+            .replace("{{NUMPY}}", callables_with_rules(np) + " " + callables_with_rules(np.linalg, "linalg."))
+            .replace("{{BUILTINS}}", callables_with_rules(builtins)))
 
 
 TARGETS = {"how-it-works.md": how_it_works, "language.md": language}

@@ -1068,14 +1068,8 @@ FUNCTION_OPS = {}   # numpy function -> eager op (filled by ops.py)
 
 
 def _contains_grad_var(obj):
-    t = type(obj)
-    if t is Var:
-        return obj._node is not None
-    if t is tuple or t is list:
-        return any(_contains_grad_var(o) for o in obj)
-    if t is dict:
-        return any(_contains_grad_var(o) for o in obj.values())
-    return False
+    """Whether obj (or a list/tuple/dict inside it) holds a Var that requires grad."""
+    return _contains_var(obj, grad_only=True)
 
 
 def unwrap(obj):
@@ -1090,14 +1084,15 @@ def unwrap(obj):
     return obj
 
 
-def _contains_var(obj):
+def _contains_var(obj, grad_only=False):
+    """Whether obj (or a list/tuple/dict inside it) holds a Var (one that requires grad)."""
     t = type(obj)
     if t is Var:
-        return True
+        return obj._node is not None or not grad_only
     if t is tuple or t is list:
-        return any(_contains_var(o) for o in obj)
+        return any(_contains_var(o, grad_only) for o in obj)
     if t is dict:
-        return any(_contains_var(o) for o in obj.values())
+        return any(_contains_var(o, grad_only) for o in obj.values())
     return False
 
 

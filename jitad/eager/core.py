@@ -34,7 +34,7 @@ import weakref
 
 import numpy as np
 
-from ..errors import JitadError, Loc, NotDifferentiableError, UnsupportedError
+from ..errors import Loc, NotDifferentiableError, UnsupportedError
 
 ndarray = np.ndarray
 _getrefcount = sys.getrefcount

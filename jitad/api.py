@@ -1,4 +1,5 @@
-"""The public API: `grad`, `value_and_grad`, `vjp`, `source` (and `differentiable`).
+"""The public transformations: `grad`, `value_and_grad`, `vjp`, and `source` (the generated
+code after any pass). `differentiable` lives in `differentiable.py`.
 
 Takes: plain Python functions (decorated or not) and their run-time arguments.
 Guarantees: each (function, argument signature, wrt) is transformed once per process and

@@ -26,7 +26,7 @@ import gast
 
 from .errors import JitadError, Loc
 
-_MISSING = object()
+MISSING = object()
 
 
 @dataclass
@@ -54,8 +54,8 @@ class Captured:
         return Loc(self.filename, line, col, end_col, self.name)
 
     def resolve(self, name: str):
-        """The object a free name means, or `_MISSING`."""
-        return self.free.get(name, _MISSING)
+        """The object a free name means, or `MISSING`."""
+        return self.free.get(name, MISSING)
 
     @property
     def source_hash(self) -> str:
@@ -67,9 +67,9 @@ def first_changed(watch) -> str | None:
     Numbers compare by value (re-running `lr = 0.1` makes a new float, not a new value)."""
     for where, name, was in watch:
         if type(where) is dict:
-            now = where.get(name, _MISSING)
-            if now is _MISSING:
-                now = getattr(builtins, name, _MISSING)
+            now = where.get(name, MISSING)
+            if now is MISSING:
+                now = getattr(builtins, name, MISSING)
         else:
             try:
                 now = where.cell_contents

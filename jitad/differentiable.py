@@ -23,7 +23,7 @@ from . import backend as be
 from . import codegen, pipeline, primitives
 from .capture import first_changed
 from .errors import JitadError
-from .pipeline import _TRANSFORMING, cache_of, frontend
+from .pipeline import TRANSFORMING, cache_of, frontend
 from .types import TupleTy, ty_of_value
 
 
@@ -126,7 +126,7 @@ class Differentiable:
         key = (argtys, wrt, None if train is None else train.key())
         comp = self._specs.get(key)
         if comp is None or comp.stale():
-            with _TRANSFORMING:      # one transformation at a time; the others then find it
+            with TRANSFORMING:      # one transformation at a time; the others then find it
                 comp = self._specs.get(key)
                 if comp is not None and comp.stale():
                     self.forget(comp)
@@ -167,7 +167,7 @@ class Differentiable:
         else:
             raise JitadError(f"jitad.source({self.__name__}, {stage!r}) needs a signature: pass "
                              "args=(example arguments) or call the function first")
-        with _TRANSFORMING:
+        with TRANSFORMING:
             job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train), stop_after=stage)
         return pipeline.stage_text(job, stage)
 

@@ -225,14 +225,14 @@ def cache_of(fn) -> dict:
 
 # transformations run one at a time: `ast.parse` is not safe to call from several threads at
 # once, and a function's first callers must all get the one specialization
-_TRANSFORMING = threading.RLock()
+TRANSFORMING = threading.RLock()
 
 
 def frontend(fn):
     """The IR of `fn` (`FRONTEND`), once per function object and primitives version; every
     caller gets its own copy (later passes may annotate it)."""
     fn = getattr(fn, "__jitad_function__", fn)
-    with _TRANSFORMING:
+    with TRANSFORMING:
         from . import extend
         extend.load_plugins()
         cache = cache_of(fn)

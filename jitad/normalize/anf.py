@@ -16,7 +16,7 @@ import gast
 import numpy as np
 
 from .. import ir
-from ..capture import _MISSING, Captured
+from ..capture import MISSING, Captured
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
@@ -378,7 +378,7 @@ class Normalizer:
         if node.id in self.locals:
             return Var(node.id)
         obj = self.cap.resolve(node.id)
-        if obj is _MISSING:
+        if obj is MISSING:
             self.err(node, f"name '{node.id}' is not defined", "undefined name")
         if isinstance(obj, (bool, np.bool_)):
             return Const(bool(obj))
@@ -394,16 +394,16 @@ class Normalizer:
                  "non-numeric global")
 
     def resolve_func(self, node):
-        """The object a call's function expression means, or _MISSING."""
+        """The object a call's function expression means, or MISSING."""
         if isinstance(node, gast.Name):
             if node.id in self.locals:
-                return _MISSING
+                return MISSING
             return self.cap.resolve(node.id)
         if isinstance(node, gast.Attribute):
             base = self.resolve_func(node.value)
             if isinstance(base, types.ModuleType):
-                return getattr(base, node.attr, _MISSING)
-        return _MISSING
+                return getattr(base, node.attr, MISSING)
+        return MISSING
 
     def user_callee(self, func_node):
         """The user helper a call's function expression means, or None (see `is_user_helper`)."""
@@ -416,7 +416,7 @@ class Normalizer:
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
-        if isinstance(func, gast.Attribute) and self.resolve_func(func) is _MISSING:
+        if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
             recv = self.expr(func.value, hint)
@@ -433,10 +433,10 @@ class Normalizer:
             return Var(target)
         if obj is np.concatenate:
             return self.concat(node, kw, hint, dest)
-        prim = lookup_callable(obj) if obj is not _MISSING else None
+        prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = _describe(func)
-            if obj is _MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
+            if obj is MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
                 self.err(func, f"name '{func.id}' is not defined", "undefined name")
             spelled = what[:-2] if what.endswith("()") else what
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
@@ -517,7 +517,7 @@ class Normalizer:
 
     def attribute(self, node, hint, dest):
         obj = self.resolve_func(node)
-        if obj is not _MISSING:
+        if obj is not MISSING:
             if isinstance(obj, numbers.Real):
                 return Const(float(obj) if not isinstance(obj, numbers.Integral) else int(obj))
             self.err(node, f"{_describe(node)} cannot be used as a value here")

@@ -17,7 +17,6 @@ job's creator) produced.
 """
 from __future__ import annotations
 
-import copy
 import os
 import sys
 import threading
@@ -229,8 +228,9 @@ TRANSFORMING = threading.RLock()
 
 
 def frontend(fn):
-    """The IR of `fn` (`FRONTEND`), once per function object and primitives version; every
-    caller gets its own copy (later passes may annotate it)."""
+    """The IR of `fn` (`FRONTEND`), once per function object and primitives version. Every
+    caller gets the same object: no later pass changes the IR (`ir.verify` and the type rules'
+    invariant), so specializations share it."""
     fn = getattr(fn, "__jitad_function__", fn)
     with TRANSFORMING:
         from . import extend
@@ -240,4 +240,4 @@ def frontend(fn):
         if version != primitives.version():   # a rule registered since (defvjp) may change the IR
             f = run(FRONTEND, Job(fn)).ir
             cache["frontend"] = (primitives.version(), f)
-        return copy.deepcopy(f, {id(f.captured): f.captured})
+        return f

@@ -41,3 +41,7 @@ def array_writes(x):
     for i in range(1, x.shape[0]):
         y[i] = y[i - 1] * 0.5 + x[i] ** 2
     return np.sum(y)
+
+
+def axis_reductions(x, M):
+    return np.sum(x, axis=-1) + np.sum(np.max(M, axis=-1)) + np.mean(M, axis=0)[1]

@@ -20,10 +20,22 @@ from ..types import arg_types as _argtys
 
 
 def rule_for(s: Bind, types):
-    """The primitive whose rules apply to `s` at its operands' ranks (`dot` -> `dot.2.1`)."""
+    """The primitive whose rules apply to `s` at its operands' ranks (`dot` -> `dot.2.1`; an
+    axis reduction of a 1-D array -> the whole reduction)."""
     if s.op.variants:
         return s.op.variant(types[a.name].ndim for a in s.args)
+    if s.op.whole is not None and types[s.args[0].name].ndim == 1:
+        return s.op.whole
     return s.op
+
+
+def bind_statics(s: Bind, types) -> dict:
+    """A bind's static arguments as generated code uses them: an axis counted from the end
+    (`axis=-1`) becomes the positive axis of its operand's rank."""
+    statics = dict(s.statics)
+    if "axis" in statics and s.op.whole is not None:
+        statics["axis"] %= types[s.args[0].name].ndim
+    return statics
 
 
 class Analysis:

@@ -29,7 +29,7 @@ from ..ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
 from ..names import Namer
 from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, substitute
 from ..types import NP_DTYPE, Ty, arg_types as _argtys
-from .analysis import Analysis, rule_for
+from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
 from .tapes import Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
@@ -48,12 +48,13 @@ def forward_expr(s: Bind, fnames, types):
     if s.op is CONCAT:
         kw = {"axis": P.const(s.statics["axis"])} if s.statics.get("axis") else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
-    rule = s.op
-    if s.op.variants and all(types[a.name].ndim == 1 for a in s.args):
-        rule = s.op.variant((1, 1))  # a loop Numba inlines: no BLAS call for short vectors
+    rule = rule_for(s, types)
+    if s.op.variants and rule is not s.op.variant((1, 1)):
+        rule = s.op     # `@` stays `@`; only 1-D products become dot.1.1 (a loop Numba inlines)
+    statics = bind_statics(s, types)
     mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
     for k in rule.statics:
-        v = s.statics.get(k)
+        v = statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
     return P.fold(substitute(rule.forward, mapping))
 
@@ -591,7 +592,8 @@ class Reverse(TrainingCode):
             return out
         mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
         for k in rule.statics:
-            mapping[k] = P.const(s.statics[k]) if not isinstance(s.statics[k], str) else P.dotted(s.statics[k])
+            v = bind_statics(s, self.types)[k]
+            mapping[k] = P.const(v) if not isinstance(v, str) else P.dotted(v)
         mapping["g"] = gt
         mapping["y"] = y
         res_nd = self.ty(s.target).ndim

@@ -5,9 +5,10 @@ Guarantees: each rule returns the result's `Ty` (dtype and rank) or raises an
 `UnsupportedError` at the bind's line saying which operand form is not supported.
 `KINDS` names the rules for the one-line table and `defvjp(kind=...)`; a primitive holds the
 function itself, so no pass dispatches on these names.
-Invariants: `reduce` settles the axis of a reduction (a negative axis becomes positive; an
-axis reduction of a 1-D array becomes the whole reduction) on the bind, the one rewrite a type
-rule makes, because the choice needs the operand's rank.
+Invariants: a type rule never changes the bind (the IR is shared by every specialization of a
+function); what depends on the operands' ranks -- a negative axis, an axis reduction of a 1-D
+array being the whole reduction -- is settled where code is generated (`ad.analysis.rule_for`,
+`bind_statics`).
 """
 from __future__ import annotations
 
@@ -69,10 +70,6 @@ def reduction(prim, s, args):
     if prim.max_rank is not None and a.ndim > prim.max_rank:
         raise UnsupportedError(f"{word}(axis=) supports arrays of rank <= {prim.max_rank}",
                                s.loc, prim.name)
-    s.statics["axis"] = ax % a.ndim
-    if a.ndim == 1:  # reducing the only axis: the plain reduction
-        s.op = prim.whole
-        del s.statics["axis"]
     return Ty(dtype, a.ndim - 1)
 
 

@@ -1,12 +1,16 @@
-"""Stage 7 — codegen: Python AST of every generated function -> one module's source text.
+"""Stage 7 — codegen: the passes from a typed program to one module's source text.
 
-Takes: a `Program`, the entry `Spec` and the differentiated parameters.
-Guarantees: `generate(...)` returns a `Generated` with the module source and the names of the
-entry's functions. The text is deterministic (the same function, signature and jitad
-version give the same bytes in every process): names come from the user's names through
-`names.Namer`, iteration is in program order, and nothing depends on ids or hashes of
-objects. Each adjoint block is preceded by `# line N: <user source>`; `line_map` maps
-generated lines back to the user's lines, for errors. Dead assignments are removed.
+Takes: a `pipeline.Job` holding the `Program`, the entry `Spec`, the differentiated parameters
+(and an optimizer for `train_step`).
+Guarantees: the passes `plan` (every generated name; how callees are differentiated), `primal`,
+`callee_adjoints`, `training`, `entry_adjoint` (Python AST of each function, tidied: element
+loops fused, copies propagated, dead assignments removed, single-use temporaries folded back)
+and `module` (the text) leave in `job.gen` a `Generated` with the module source and the names
+of the entry's functions. The text is deterministic (the same function, signature and jitad
+version give the same bytes in every process): names come from the user's names, iteration is
+in program order, and nothing depends on ids or hashes of objects. Each adjoint block is
+preceded by `# line N: <user source>` (once per line); `line_map` maps generated lines back to
+the user's lines, for errors.
 """
 from __future__ import annotations
 

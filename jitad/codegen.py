@@ -525,8 +525,7 @@ def _drop_assignments(fdef, drop):
 def _copy_reach(stmts, i, a, b, uses) -> bool:
     found = 0
     for u in stmts[i + 1:]:
-        n = _loads_of(u, a) + sum(1 for x in ast.walk(u) if isinstance(x, ast.AugAssign)
-                                  and isinstance(x.target, ast.Name) and x.target.id == a)
+        n = _loads_of(u, a)      # (`a` is assigned once: no `a += ...` anywhere)
         rebinds = _writes_name(u, b)
         if n and rebinds and not _simple(u):
             return False

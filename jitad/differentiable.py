@@ -40,7 +40,10 @@ class Compiled:
     captured: tuple = ()    # every transformed function's capture (free names it read)
     watch: tuple = ()       # their free names, flat (see capture.first_changed)
     rules_version: int = -1  # primitives.version() it was generated under
-    first_calls: set = field(default_factory=set)   # functions called once already
+    # JITAD_TIMINGS=1: each function's first call (Numba's compile) is timed and reported;
+    # otherwise a call pays one test of `timed`
+    timed: bool = field(default_factory=lambda: pipeline.timings_on())
+    called: set = field(default_factory=set)
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
@@ -54,12 +57,11 @@ class Compiled:
     def run(self, name, args):
         if name in self.gen.depth_args:          # a recursive entry starts at depth 0
             args = tuple(args) + (0,)
-        fn = self.fn(name)
-        if name in self.first_calls:
-            return be.run(fn, args, self.gen, self.backend)
+        if not self.timed or name in self.called:
+            return be.run(self.fn(name), args, self.gen, self.backend)
         t0 = time.perf_counter()
-        out = be.run(fn, args, self.gen, self.backend)
-        self.first_calls.add(name)
+        out = be.run(self.fn(name), args, self.gen, self.backend)
+        self.called.add(name)
         pipeline.first_call(name, time.perf_counter() - t0)
         return out
 

@@ -230,7 +230,7 @@ def fresh_result(b: Bind) -> bool:
 def verify(f: Function):
     """Check the IR's invariants (see the module docstring); an AssertionError names the first
     statement that breaks one. Run after every IR pass when JITAD_VERIFY=1."""
-    from .primitives import CALL
+    from .primitives import CALL, Primitive
     atoms = (Var, Const, Slice, TupleA)
 
     def check_block(block, top):
@@ -239,7 +239,7 @@ def verify(f: Function):
             assert not isinstance(s, (Break, Continue, EarlyReturn)), f"a jump left normalize: {where}"
             if isinstance(s, Bind):
                 assert s.targets and all(isinstance(t, str) for t in s.targets), where
-                assert hasattr(s.op, "diff_args"), f"a bind's op is not a Primitive: {where}"
+                assert isinstance(s.op, Primitive), f"a bind's op is not a Primitive: {where}"
                 assert all(isinstance(a, atoms) for a in s.args), f"a non-atom operand: {where}"
                 assert (s.callee is not None) == (s.op is CALL), where
             elif isinstance(s, SetItem):

@@ -147,7 +147,7 @@ def run(passes, job: Job, stop_after: str | None = None) -> Job:
             if p.name == stop_after:
                 break
             continue
-        missing = [r for r in p.reads if getattr(job, r) is None and r != "train"]
+        missing = [r for r in p.reads if getattr(job, r) is None]
         if missing:
             raise AssertionError(f"jitad pass {p.name!r} reads {missing}, which no pass produced")
         t0 = time.perf_counter()
@@ -160,11 +160,14 @@ def run(passes, job: Job, stop_after: str | None = None) -> Job:
                 e.add_note(f"(jitad: in pass {p.name!r} on {getattr(job.fn, '__qualname__', job.fn)})")
             raise
         job.timings.append((p.name, time.perf_counter() - t0))
+        missing = [r for r in p.produces if getattr(job, r) is None]
+        if missing:
+            raise AssertionError(f"jitad pass {p.name!r} did not produce {missing}")
         if verify and p.makes_ir:
             _verify(job)
         if p.name == stop_after:
             break
-    if _flag("JITAD_TIMINGS"):
+    if timings_on():
         report(job, passes)
     return job
 
@@ -179,10 +182,13 @@ def report(job: Job, passes):
     print(f"jitad: {what}: {times}; total {total * 1e3:.1f} ms", file=sys.stderr)
 
 
+def timings_on() -> bool:
+    return _flag("JITAD_TIMINGS")
+
+
 def first_call(name: str, seconds: float):
     """Called by the API after the first call of a compiled function (Numba compiles then)."""
-    if _flag("JITAD_TIMINGS"):
-        print(f"jitad: {name}: first call (Numba compile and run) {seconds:.3f} s", file=sys.stderr)
+    print(f"jitad: {name}: first call (Numba compile and run) {seconds:.3f} s", file=sys.stderr)
 
 
 def stage_text(job: Job, stage: str) -> str:

@@ -40,13 +40,9 @@ differences (4-point stencil, rtol 1e-5, atol 1e-7 scaled by the gradient's size
 (no finite-difference reference): compiled == eager, and the term's gradients equal the
 convention's values written in the table.
 
-Compile time: Numba needs ~0.5 s per array term (~2 s for some 2-D ones), so on a machine with
-two or more cores a helper process (``_helper_main``) compiles the groups from the last one
-backwards into jitad's disk cache while the tests compile from the first one forwards; a group
-the helper compiled loads from the cache in milliseconds (not under pytest-xdist, whose workers
-already use the other cores). ``JITAD_PRIMITIVES_HELPER=0`` turns
-it off (everything compiles in the test process). ``JITAD_PRIMITIVES_SEED=<n>`` draws other
-random points.
+Compile time: Numba needs ~0.5 s per array term (~2 s for some 2-D ones); under pytest-xdist
+this file runs in one worker while the other cores run the rest of the suite.
+``JITAD_PRIMITIVES_SEED=<n>`` draws other random points.
 
 A new primitive is one more row.
 """
@@ -56,12 +52,9 @@ import ast
 import importlib.util
 import math
 import os
-import subprocess
 import sys
-import time
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -577,13 +570,8 @@ class Group:
                      if _float_code(c))
 
 
-# The generated module, its groups, and the helper process (see `_helper_main`): one per
-# session, made by the first test that needs them.
+# The generated module and its groups: one per session, made by the first test that needs them.
 _STATE: dict = {}
-# not under pytest-xdist: there the other cores already run other test files
-HELPER = os.environ.get("JITAD_PRIMITIVES_HELPER", "1") != "0" and (os.cpu_count() or 1) > 1 \
-    and "PYTEST_XDIST_WORKER" not in os.environ
-HELPER_WAIT = 600.0     # seconds to wait for a group the helper claimed before compiling it here
 
 
 def _import_terms(path, modname):
@@ -594,77 +582,21 @@ def _import_terms(path, modname):
     return mod
 
 
-def _claim(claims: Path, name: str) -> bool:
-    """Atomically claim the compile of group `name` for this process (False: claimed already)."""
-    try:
-        os.close(os.open(claims / f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        return True
-    except FileExistsError:
-        return False
-
-
-def _helper_main(path, modname, claims, *names):
-    """Run by the helper process: compile the groups from the last one backwards into jitad's
-    disk cache (the same JITAD_CACHE_DIR, inherited), while the test process compiles from the
-    first one forwards; each group is compiled by whichever process claims it first, and the
-    other finds it in the cache (milliseconds). This only spreads Numba's compile time over two
-    cores: the tests themselves run, check and time nothing here."""
-    mod = _import_terms(path, modname)
-    claims = Path(claims)
-    for name in reversed(names):
-        if not _claim(claims, name):
-            break                       # the test process got here first: it has the rest
-        try:
-            g = Group(name, getattr(mod, f"f_{name}"), GROUPS[name])
-            g.compiled_vg(*g.args())
-        except Exception:               # the test process reports it when it compiles again
-            pass
-        finally:
-            (claims / f"{name}.done").touch()
-
-
 @pytest.fixture(scope="module", autouse=True)
-def _workspace(tmp_path_factory, request):
-    """Write the generated module, import it, start the helper on the groups the selected
-    tests use (in the order they run); stop the helper at the end."""
+def _workspace(tmp_path_factory):
+    """Write the generated module and import it."""
     root = tmp_path_factory.mktemp("primitives")
     path = root / "primitive_terms.py"
     path.write_text(_source())
     modname = f"_jitad_primitive_terms_{os.getpid()}"
-    _STATE.update(module=_import_terms(path, modname), groups={}, claims=None, helper=None)
-    needed = {}
-    for item in request.session.items:
-        if getattr(item, "function", None) in (test_random_point, test_tie):
-            needed[item.callspec.params["term"].group] = True
-    if HELPER and len(needed) > 1:
-        claims = root / "claims"
-        claims.mkdir()
-        log = open(root / "helper.log", "w")
-        code = ("import sys; from tests.test_primitives import _helper_main; "
-                "_helper_main(*sys.argv[1:])")
-        _STATE["claims"] = claims
-        _STATE["helper"] = subprocess.Popen(
-            [sys.executable, "-c", code, str(path), modname, str(claims), *needed],
-            cwd=str(Path(__file__).resolve().parents[1]), stdout=log, stderr=subprocess.STDOUT)
-        log.close()
+    _STATE.update(module=_import_terms(path, modname), groups={})
     yield
-    helper = _STATE.get("helper")
-    if helper is not None and helper.poll() is None:
-        helper.kill()
-    if helper is not None:
-        helper.wait()
     _STATE.clear()
 
 
 def _group(name) -> Group:
     groups = _STATE["groups"]
     if name not in groups:
-        claims, helper = _STATE["claims"], _STATE["helper"]
-        if claims is not None and not _claim(claims, name):
-            deadline = time.monotonic() + HELPER_WAIT
-            while (not (claims / f"{name}.done").exists() and helper.poll() is None
-                   and time.monotonic() < deadline):
-                time.sleep(0.05)
         groups[name] = Group(name, getattr(_STATE["module"], f"f_{name}"), GROUPS[name])
     return groups[name]
 

@@ -591,8 +591,9 @@ class Reverse(TrainingCode):
                                                callee.argtys[pos].ndim, safe=True))
             return out
         mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
+        statics = bind_statics(s, self.types)
         for k in rule.statics:
-            v = bind_statics(s, self.types)[k]
+            v = statics[k]
             mapping[k] = P.const(v) if not isinstance(v, str) else P.dotted(v)
         mapping["g"] = gt
         mapping["y"] = y

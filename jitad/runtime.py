@@ -15,7 +15,10 @@ INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check
 
 __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
            "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "expand",
-           "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0"]
+           "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
+           "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
+           "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
+           "scan_into"]
 
 
 def dot1(a, b):
@@ -92,6 +95,14 @@ def check_depth(depth, limit, site):
         raise RecursionError(site, depth, limit)
 
 
+def sum_keep(c, k, n):
+    """c summed over axis k, keeping it, when the array it is un-broadcast onto has length
+    n == 1 there (rank >= 3 adjoints); c itself otherwise."""
+    if n == 1 and c.shape[k] != 1:
+        return np.expand_dims(np.sum(c, axis=k), k)
+    return np.asarray(c)
+
+
 def sum0(c):
     """Sum over the leading axis (un-broadcasting a leading dimension)."""
     return np.sum(c, axis=0)
@@ -131,24 +142,155 @@ def mean_axis(x, axis):
     return np.sum(x, axis=axis) / x.shape[axis]
 
 
+def as3(x, axis):
+    """x as a contiguous (outer, n, inner) array, `n` its length along `axis` (any rank)."""
+    outer = 1
+    inner = 1
+    for k in range(axis):
+        outer *= x.shape[k]
+    for k in range(axis + 1, x.ndim):
+        inner *= x.shape[k]
+    return np.ascontiguousarray(x).reshape((outer, x.shape[axis], inner))
+
+
 def max_axis(x, axis):
-    if axis == 0:
-        out = x[0].copy()
-        for i in range(1, x.shape[0]):
-            for j in range(x.shape[1]):
-                if x[i, j] > out[j]:
-                    out[j] = x[i, j]
-        return out
-    out = x[:, 0].copy()
-    for i in range(x.shape[0]):
-        for j in range(1, x.shape[1]):
-            if x[i, j] > out[i]:
-                out[i] = x[i, j]
+    """The maximum along `axis`, as an (outer, inner) matrix (the caller reshapes it)."""
+    t = as3(x, axis)
+    out = t[:, 0, :].copy()
+    for i in range(t.shape[0]):
+        for k in range(1, t.shape[1]):
+            for j in range(t.shape[2]):
+                if t[i, k, j] > out[i, j]:
+                    out[i, j] = t[i, k, j]
     return out
 
 
 def min_axis(x, axis):
     return -max_axis(-x, axis)
+
+
+def prod_axis(x, axis):
+    """The product along `axis`, as an (outer, inner) matrix (the caller reshapes it)."""
+    t = as3(x, axis)
+    out = np.ones((t.shape[0], t.shape[2]), t.dtype)
+    for i in range(t.shape[0]):
+        for k in range(t.shape[1]):
+            for j in range(t.shape[2]):
+                out[i, j] *= t[i, k, j]
+    return out
+
+
+def others_into(t, out):
+    """out[i, k, j] = the product of t[i, :, j] without its k-th entry (prefix times suffix
+    products: no division, exact where an entry is zero)."""
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            acc = 1.0
+            for k in range(t.shape[1]):
+                out[i, k, j] = acc
+                acc *= t[i, k, j]
+            acc = 1.0
+            for k in range(t.shape[1] - 1, -1, -1):
+                out[i, k, j] *= acc
+                acc *= t[i, k, j]
+
+
+def prod_others(x):
+    """Each entry: the product of all the other entries of x (shaped like x)."""
+    t = np.ascontiguousarray(x).reshape((1, x.size, 1))
+    out = np.empty(t.shape)
+    others_into(t, out)
+    return out.reshape(x.shape)
+
+
+def prod_others_axis(x, axis):
+    """Each entry: the product of the other entries along `axis` (shaped like x)."""
+    t = as3(x, axis)
+    out = np.empty(t.shape)
+    others_into(t, out)
+    return out.reshape(x.shape)
+
+
+def scan_into(t, out, reverse):
+    n = t.shape[1]
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            acc = 0.0
+            for m in range(n):
+                k = n - 1 - m if reverse else m
+                acc += t[i, k, j]
+                out[i, k, j] = acc
+
+
+def rcumsum(g):
+    """The cumulative sum from the end (the adjoint of np.cumsum of a vector)."""
+    t = np.ascontiguousarray(g).reshape((1, g.size, 1))
+    out = np.empty(t.shape, t.dtype)
+    scan_into(t, out, True)
+    return out.reshape(g.shape)
+
+
+def cumsum_axis(x, axis):
+    t = as3(x, axis)
+    out = np.empty(t.shape, t.dtype)
+    scan_into(t, out, False)
+    return out.reshape(x.shape)
+
+
+def rcumsum_axis(g, axis):
+    t = as3(g, axis)
+    out = np.empty(t.shape, t.dtype)
+    scan_into(t, out, True)
+    return out.reshape(g.shape)
+
+
+def cumprod_adjoint(x, g):
+    """The adjoint of y = np.cumprod(x) for vectors: dx_i = prod(x[:i]) * s_i with
+    s_i = g_i + x_{i+1} s_{i+1} (no division: exact where an entry is zero)."""
+    n = x.shape[0]
+    out = np.empty(n)
+    s = 0.0
+    for i in range(n - 1, -1, -1):
+        s = g[i] + (x[i + 1] * s if i + 1 < n else 0.0)
+        out[i] = s
+    acc = 1.0
+    for i in range(n):
+        out[i] *= acc
+        acc *= x[i]
+    return out
+
+
+def diff_adjoint1(g):
+    """The adjoint of np.diff of a vector."""
+    n = g.shape[0]
+    out = np.zeros(n + 1, g.dtype)
+    for k in range(n):
+        out[k] -= g[k]
+        out[k + 1] += g[k]
+    return out
+
+
+def diff_adjoint2(g):
+    """The adjoint of np.diff of a matrix (along its last axis)."""
+    out = np.zeros((g.shape[0], g.shape[1] + 1), g.dtype)
+    for i in range(g.shape[0]):
+        for k in range(g.shape[1]):
+            out[i, k] -= g[i, k]
+            out[i, k + 1] += g[i, k]
+    return out
+
+
+def diag_embed(g, x):
+    """A matrix shaped like x, zero but for g on its diagonal (the adjoint of np.diag(x))."""
+    out = np.zeros(x.shape, g.dtype)
+    for k in range(g.shape[0]):
+        out[k, k] = g[k]
+    return out
+
+
+def lin_t(n):
+    """np.linspace(0, 1, n): each point's weight on linspace's stop."""
+    return np.linspace(0.0, 1.0, n)
 
 
 def reshape_like(g, x):

@@ -140,7 +140,7 @@ def uses_unknown_call(x):
 
 
 def uses_unknown_method(x):
-    return x.cumsum()[0]  # ERR: .cumsum()
+    return x.repeat(2)[0]  # ERR: .repeat()
 
 
 def uses_global_array(x):

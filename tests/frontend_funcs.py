@@ -8,7 +8,7 @@ from math import erf
 
 import numpy as np
 import scipy.special
-from numpy import eye as eye_
+from numpy import vander as vander_
 
 import jitad
 
@@ -158,13 +158,13 @@ def train_loss(rt, W, u, i):
 # ------------------------------------------------------------------ library functions
 
 
-def uses_eye(x):
-    a = np.eye(3)  # ERR: np.eye has no derivative rule in jitad
+def uses_vander(x):
+    a = np.vander(np.ones(3))  # ERR: np.vander has no derivative rule in jitad
     return np.sum(a * x)
 
 
-def uses_eye_alias(x):
-    a = eye_(3)  # ERR: eye_ has no derivative rule in jitad
+def uses_vander_alias(x):
+    a = vander_(np.ones(3))  # ERR: vander_ has no derivative rule in jitad
     return np.sum(a * x)
 
 
@@ -178,13 +178,13 @@ def uses_row_stack(x, v):
     return np.sum(m) * x
 
 
-def uses_inv(x, m):
-    y = np.linalg.inv(m * x)  # ERR: np.linalg.inv has no derivative rule in jitad
+def uses_pinv(x, m):
+    y = np.linalg.pinv(m * x)  # ERR: np.linalg.pinv has no derivative rule in jitad
     return np.sum(y)
 
 
-def uses_cumsum(v):
-    return np.sum(np.cumsum(v))  # ERR: np.cumsum has no derivative rule in jitad
+def uses_sort(v):
+    return np.sum(np.sort(v))  # ERR: np.sort has no derivative rule in jitad
 
 
 def uses_expit(x):

@@ -877,9 +877,9 @@ def test_float_of_a_grad_var_raises():
 
 def test_unsupported_numpy_function_is_a_clear_error():
     x = Var(np.ones(3), requires_grad=True)
-    with pytest.raises(JitadError, match="np.cumsum has no eager derivative rule"):
-        np.cumsum(x)
-    np.testing.assert_array_equal(np.cumsum(Var(np.ones(3))).value, [1.0, 2.0, 3.0])  # constants compute
+    with pytest.raises(JitadError, match="np.median has no eager derivative rule"):
+        np.median(x)
+    assert np.median(Var(np.ones(3))) == 1.0  # constants compute
     assert np.argsort(x).tolist() == [0, 1, 2]       # integer results are not differentiated
 
 

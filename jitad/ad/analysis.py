@@ -33,8 +33,8 @@ def bind_statics(s: Bind, types) -> dict:
     """A bind's static arguments as generated code uses them: an axis counted from the end
     (`axis=-1`) becomes the positive axis of its operand's rank."""
     statics = dict(s.statics)
-    if "axis" in statics and s.op.whole is not None:
-        statics["axis"] %= types[s.args[0].name].ndim
+    if isinstance(statics.get("axis"), int) and isinstance(s.args[0], Var):
+        statics["axis"] %= types[s.args[0].name].ndim + s.op.new_axis
     return statics
 
 

@@ -49,7 +49,7 @@ def forward_expr(s: Bind, fnames, types):
         kw = {"axis": P.const(s.statics["axis"])} if s.statics.get("axis") else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
     rule = rule_for(s, types)
-    if s.op.variants and rule is not s.op.variant((1, 1)):
+    if s.op.symbol is not None and s.op.variants and rule is not s.op.variant((1, 1)):
         rule = s.op     # `@` stays `@`; only 1-D products become dot.1.1 (a loop Numba inlines)
     statics = bind_statics(s, types)
     mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
@@ -427,6 +427,10 @@ class Reverse(TrainingCode):
             contrib = P.call("rt.sum0", contrib)
         if t.ndim <= 2:
             return P.expr_stmt(P.call(f"rt.accum{t.ndim}", P.name(self.d(v)), contrib))
+        # rank >= 3: sum over the axes where v has length 1 (x[:, None, :] - x[None, :, :])
+        for k in range(t.ndim):
+            size = P.subscript(ast.Attribute(P.name(v), "shape", ast.Load()), [Const(k)])
+            contrib = P.call("rt.sum_keep", contrib, P.const(k), size)
         return P.aug(self.d(v), contrib)
 
     _ELEMENTWISE_CALLS = {"np.sin", "np.cos", "np.tan", "np.exp", "np.log", "np.log1p", "np.sqrt",

@@ -70,6 +70,7 @@ What it guarantees
 """
 from . import rules  # noqa: F401  (registers the derivative table)
 from . import ops  # noqa: F401  (installs operators/methods on Var)
+from . import from_primitives  # noqa: F401  (eager ops of the other primitives)
 from . import math_ns as math
 from . import numpy_ns as numpy
 from .core import Var, backward, enable_grad, is_grad_enabled, no_grad, tape_size

@@ -21,6 +21,7 @@ import operator
 
 import numpy as np
 
+from .. import runtime
 from ..primitives import lookup_callable
 from ..primitives.templates import substitute
 from .core import Masked, Sparse, defvjp, defvjp_argnum, nondiff
@@ -107,7 +108,7 @@ def _float64(v):
     return np.float64(v) if type(v) is float else v
 
 
-def from_primitive(prim):
+def from_primitive(prim, statics=None):
     """(the eager rules, save=) of a primitive: `vjp(g, ans, *args)` per parameter (None where
     it has no adjoint), built from its adjoint templates -- the expression the compiled mode
     generates, evaluated on the operands' values (`y` is `ans`); `save="shapes"` when no
@@ -124,12 +125,14 @@ def from_primitive(prim):
                       for n in ast.walk(template))
         wrap = {q: ast.Call(ast.Name("_float64", ast.Load()), [ast.Name(q, ast.Load())], [])
                 for q in prim.params} if divides else {}
-        body = substitute(template, {"y": ast.Name("ans", ast.Load()), **wrap})
+        consts = {k: ast.parse(v, mode="eval").body if isinstance(v, str) else ast.Constant(v)
+                  for k, v in (statics or {}).items()}
+        body = substitute(template, {"y": ast.Name("ans", ast.Load()), **wrap, **consts})
         args = ast.arguments([], [ast.arg(a) for a in ("g", "ans", *prim.params)], None, [], [],
                              None, [])
         tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
         code = compile(tree, f"<jitad rule {prim.name}: {p}>", "eval")
-        vjps.append(eval(code, {"np": np, "math": math, "_float64": _float64}))
+        vjps.append(eval(code, {"np": np, "math": math, "rt": runtime, "_float64": _float64}))
     reads = any(prim.reads(p) for p in prim.adjoints)
     return vjps, "values" if reads else "shapes"
 

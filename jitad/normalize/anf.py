@@ -22,6 +22,7 @@ from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import (CALL, CONCAT, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable,
                           substitute)
+from ..primitives.forms import reduction_steps
 from .calls import is_user_helper
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structure import Structurer
@@ -35,6 +36,8 @@ _CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: g
 NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
+TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL = (get(n) for n in ("transpose_axes", "expand_dims",
+                                                          "keep_all"))
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
@@ -329,13 +332,16 @@ class Normalizer:
         if isinstance(node, gast.Subscript):
             if isinstance(node.value, gast.Attribute) and node.value.attr == "shape":
                 arr = self.expr(node.value.value, hint)
-                idx = node.slice
-                if not (isinstance(idx, gast.Constant) and isinstance(idx.value, int)):
+                k = _static_value(node.slice, self.resolve_func)
+                if not isinstance(k, int) or isinstance(k, bool):
                     self.err(node, "x.shape[...] needs a constant index")
-                return self.bind(node, dest("dim"), DIM, (arr, Const(idx.value)))
+                return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
             arr = self.expr(node.value, hint)
             if isinstance(arr, Const):
                 self.err(node, "cannot index a constant")
+            parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+            if any(self.is_newaxis(p) or _is_ellipsis(p) for p in parts):
+                return self.new_axes(node, arr, parts, hint, dest)
             index = self.index(node.slice, hint)
             return self.bind(node, dest("getitem") if name else self.temp(arr.name, "getitem"),
                              GETITEM, (arr,) + index)
@@ -443,39 +449,73 @@ class Normalizer:
                            "add one)", f"call to {what}")
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
 
+    def static(self, value_node, node, what):
+        """The compile-time value of a call's constant argument (an int, a tuple of ints, a
+        bool, None), or an error naming `what`."""
+        v = _static_value(value_node, self.resolve_func)
+        if v is MISSING:
+            self.err(node, f"{what} must be a constant here (jitad fixes ranks and axes when it "
+                           "compiles)", what)
+        return v
+
     def prim_call(self, node, prim, pre, args, kw, hint, dest):
         statics = {}
         if prim.one_arg_form is not None and len(args) == 1:
             prim = prim.one_arg_form
+        if prim.arity_forms is not None:
+            n = len(pre) + len(args) + sum(k in ("start", "stop", "step") for k in kw)
+            if n not in prim.arity_forms:
+                self.err(node, f"{prim} takes 1 to 3 arguments here")
+            prim = prim.arity_forms[n]
+        keepdims = False
+        if "keepdims" in kw:
+            keepdims = self.static(kw.pop("keepdims"), node, "keepdims=")
+            if prim.axis_form is None:
+                self.err(node, f"keepdims= is not supported for {prim}")
         axis_node = kw.pop("axis", None)
         if axis_node is None and prim.axis_form is not None and len(pre) + len(args) == 2:
             axis_node, args = args[-1], args[:-1]
+        if prim.axis_form is not None:
+            axis = None if axis_node is None else self.static(axis_node, node, "axis=")
+            if kw:
+                self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+            x = pre[0] if pre else self.expr(args[0], hint)
+            if len(pre) + len(args) != 1:
+                self.err(node, f"{prim} takes one array (and axis=, keepdims=)")
+            return self.reduce(node, prim, x, axis, keepdims, hint, dest)
+        if prim is TRANSPOSE and (len(args) + len(pre)) > 1:
+            axes_nodes = args if pre else args[1:]
+            axes = self.static(axes_nodes[0] if len(axes_nodes) == 1 else
+                               gast.Tuple(list(axes_nodes), gast.Load()), node, "axes")
+            if not (isinstance(axes, tuple) and sorted(a % len(axes) for a in axes) == list(range(len(axes)))):
+                self.err(node, "transpose axes must be a permutation of the axes")
+            axes = tuple(a % len(axes) for a in axes)
+            x = pre[0] if pre else self.expr(args[0], hint)
+            inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
+            return self.bind(node, dest(prim), TRANSPOSE_AXES, (x,),
+                             statics={"axes": axes, "inverse": inverse})
         if axis_node is not None:
-            neg = isinstance(axis_node, gast.UnaryOp) and isinstance(axis_node.op, gast.USub)
-            c = axis_node.operand if neg else axis_node
-            if not (isinstance(c, gast.Constant) and (c.value is None or isinstance(c.value, int))):
-                self.err(node, "axis= must be a constant integer")
-            if c.value is not None:
-                if prim.axis_form is None:
-                    self.err(node, f"axis= is not supported for {prim}")
-                prim = prim.axis_form
-                statics["axis"] = -c.value if neg else c.value
+            if "axis" not in prim.statics:
+                self.err(node, f"axis= is not supported for {prim}")
+            kw["axis"] = axis_node
         if prim.from_shape and len(args) == 2 and "dtype" not in kw:
             kw["dtype"], args = args[1], args[:1]
         if "dtype" in kw:
             d = self.resolve_func(kw.pop("dtype"))
-            if d not in _DTYPES:
+            if d not in _DTYPES or "dtype" not in prim.statics:
                 self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
             statics["dtype"] = _DTYPES[d]
-        if kw:
-            self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
         if prim.from_shape:
+            if kw:
+                self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
             statics.setdefault("dtype", "np.float64")
             shape = args[0] if len(args) == 1 else None
             if shape is None:
                 self.err(node, f"{prim}() takes the shape (and dtype=)")
             return self.bind(node, dest(prim), prim, (self.shape_atom(shape, hint),), statics=statics)
         if prim.shape_arg:  # x.reshape(3, 4), x.reshape((3, 4)), np.reshape(x, shape)
+            if kw:
+                self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
             arr, shape_args = (pre[0], args) if pre else (self.expr(args[0], hint), args[1:])
             if not shape_args:
                 self.err(node, "reshape needs the new shape")
@@ -483,12 +523,30 @@ class Normalizer:
                 shape = self.shape_atom(shape_args[0], hint)
             else:
                 shape = TupleA(tuple(self.expr(a, hint) for a in shape_args))
-            return self.bind(node, dest(prim), prim, (arr, shape))
-        if prim is TRANSPOSE and (len(args) + len(pre)) > 1:
-            self.err(node, "transpose with axes is not supported (only x.T / np.transpose(x))")
-        operands = pre + [self.expr(a, hint) for a in args]
-        if len(operands) != len(prim.params):
-            self.err(node, f"{prim} takes {len(prim.params)} argument(s) here, got {len(operands)}")
+            return self.bind(node, dest(prim), prim, (arr,) + (shape,))
+        # positional arguments past the operands are the statics, in order (np.expand_dims(x, 1))
+        nparams = len(prim.params) - len(pre)
+        for name, a in zip(prim.statics, args[nparams:]):
+            kw.setdefault(name, a)
+        args = args[:nparams]
+        for name in prim.statics:
+            if name in kw and name != "dtype":
+                statics[name] = self.static(kw.pop(name), node, f"{name}=")
+            elif name not in statics and name != "dtype":
+                self.err(node, f"{prim}() needs {name}= here (jitad fixes ranks when it compiles)")
+        slots = list(pre) + [self.operand(a, p, hint) for a, p in zip(args, prim.params[len(pre):])]
+        for p in prim.params[len(slots):]:
+            if p in kw:
+                slots.append(self.operand(kw.pop(p), p, hint))
+            elif p in prim.defaults:
+                slots.append(Const(prim.defaults[p]))
+            else:
+                break
+        if kw:
+            self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+        if len(slots) != len(prim.params):
+            self.err(node, f"{prim} takes {len(prim.params)} argument(s) here, got {len(slots)}")
+        operands = slots
         if all(isinstance(a, Const) for a in operands) and prim.foldable:
             try:
                 return Const(eval(compile(_ast_call(prim, operands), "<fold>", "eval"),
@@ -496,6 +554,24 @@ class Normalizer:
             except Exception:
                 pass
         return self.bind(node, dest(prim), prim, tuple(operands), statics=statics)
+
+    def operand(self, node, param, hint):
+        """One operand of a primitive call; a parameter called `shape` takes a shape."""
+        return self.shape_atom(node, hint) if param == "shape" else self.expr(node, hint)
+
+    def reduce(self, node, prim, x, axis, keepdims, hint, dest):
+        """A reduction over no axis (the whole array), one axis or a tuple of axes, and its
+        keepdims=True form: a chain of one-axis reductions, then one `expand_dims` per axis."""
+        try:
+            steps = reduction_steps(prim, axis, keepdims)
+        except ValueError as e:
+            self.err(node, str(e))
+        cur = x
+        for k, (p, statics) in enumerate(steps):
+            target = dest(prim) if k == len(steps) - 1 else self.temp(hint, p)
+            operands = (cur, x) if p is KEEP_ALL else (cur,)
+            cur = self.bind(node, target, p, operands, statics=statics)
+        return cur
 
     def concat(self, node, kw, hint, dest):
         if len(node.args) != 1 or not isinstance(node.args[0], gast.Tuple):
@@ -542,6 +618,52 @@ class Normalizer:
             else:
                 out.append(self.expr(p, hint))
         return tuple(out)
+
+    def is_newaxis(self, node):
+        return ((isinstance(node, gast.Constant) and node.value is None)
+                or (isinstance(node, gast.Attribute) and self.resolve_func(node) is None))
+
+    def new_axes(self, node, arr, parts, hint, dest):
+        """x[:, None], x[None], x[..., None], x[0, ...]: the index without its `None`s and `...`,
+        then one `expand_dims` per `None` at the axis it makes in the result (counted from the
+        end after a `...`)."""
+        ell = [k for k, p in enumerate(parts) if _is_ellipsis(p)]
+        if len(ell) > 1:
+            self.err(node, "an index can only have one ellipsis (...)")
+        before, after = (parts[:ell[0]], parts[ell[0] + 1:]) if ell else (parts, [])
+        core_after = [p for p in after if not self.is_newaxis(p)]
+        if any(not _full_slice(p) for p in core_after):
+            self.err(node, "only None and : may follow ... in an index (x[..., None])",
+                     "index after ...")
+        positions, out_axes = [], 0
+        for p in before:
+            if self.is_newaxis(p):
+                positions.append(out_axes)
+                out_axes += 1
+            elif isinstance(p, gast.Slice):
+                out_axes += 1
+            elif not (isinstance(_static_value(p, self.resolve_func), int)):
+                if any(self.is_newaxis(q) for q in before[before.index(p):]):
+                    self.err(node, "None after a computed index: write the index first, "
+                                   "then add the axis (y = x[i]; y[:, None])", "None index")
+        from_end = 0
+        for p in reversed(after):
+            if self.is_newaxis(p):
+                positions.append(-(from_end + 1))
+            from_end += 1
+        core = [p for p in before if not self.is_newaxis(p)]
+        cur = arr
+        if any(not _full_slice(p) for p in core):
+            index = self.index(gast.Tuple(core, gast.Load()), hint)
+            cur = self.bind(node, self.temp(arr.name, "getitem"), GETITEM, (arr,) + index)
+        ordered = sorted(p for p in positions if p >= 0) + sorted((p for p in positions if p < 0),
+                                                                  reverse=True)
+        for k, p in enumerate(ordered):
+            target = dest("expand_dims") if k == len(ordered) - 1 else self.temp(hint, EXPAND_DIMS)
+            cur = self.bind(node, target, EXPAND_DIMS, (cur,), statics={"axis": p})
+        if not ordered:
+            cur = self.bind(node, dest("copy"), COPY, (cur,))
+        return cur
 
     def subscript_parts(self, node):
         if not isinstance(node.value, gast.Name):
@@ -591,6 +713,31 @@ def _fold(op, a, b, norm, node):
         return op.impl(a, b)
     except ZeroDivisionError:
         norm.err(node, "division by zero in a constant expression")
+
+
+def _is_ellipsis(node) -> bool:
+    return isinstance(node, gast.Constant) and node.value is Ellipsis
+
+
+def _full_slice(node) -> bool:
+    return isinstance(node, gast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
+def _static_value(node, resolve):
+    """The Python value of a constant argument: numbers (negative too), bools, None and tuples
+    of them; `np.newaxis`/module constants through `resolve`. MISSING if it is not constant."""
+    if isinstance(node, gast.Constant):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        v = _static_value(node.operand, resolve)
+        return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else MISSING
+    if isinstance(node, gast.Tuple):
+        vals = tuple(_static_value(e, resolve) for e in node.elts)
+        return MISSING if MISSING in vals else vals
+    if isinstance(node, gast.Attribute):
+        v = resolve(node)
+        return v if v is None or isinstance(v, (int, float)) else MISSING
+    return MISSING
 
 
 def _ast_call(prim, operands):

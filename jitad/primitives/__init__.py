@@ -1,12 +1,13 @@
 """Primitives: one object per operation, holding every rule it has.
 
-`core` defines `Primitive` and the registry; `typerules` the result-type rules; `templates`
+`core` defines `Primitive` and the registry; `typerules` the result-type rules; `forms` the
+chains of primitives a call with constant arguments means (axis tuples, keepdims); `templates`
 how rule templates are instantiated; `table` the built-in primitives (the one-line rule
 table and the structural operations); `define` registration from outside (`defvjp`).
 Every pass and mode reads these objects; none compares operation names.
 """
 from . import core, table  # noqa: F401  (table registers the built-in primitives)
-from .core import (CALLABLES, PRIMITIVES, TEMPLATE_GLOBALS, Primitive, find, get,  # noqa: F401
+from .core import (CALLABLES, PRIMITIVES, TEMPLATE_GLOBALS, Primitive, callables, find, get,  # noqa: F401
                    lookup_callable, version)
 from .define import define, defvjp, resolve, spelling  # noqa: F401
 from .table import CALL, CONCAT, COPY, GETITEM, METHODS, SHAPE  # noqa: F401

@@ -48,7 +48,9 @@ class Primitive:
 
     Facts of particular call forms (None/False unless set by the table):
     axis_form    the primitive of the `axis=` form (`sum` -> `sum_axis`); `whole` the reverse
-    max_rank     the highest operand rank an axis form supports
+    arity_forms  the primitive of each operand count (`np.arange(n)`, `(a, b)`, `(a, b, s)`)
+    defaults     values of trailing operands a call may leave out (`np.triu(m)`: k=0)
+    new_axis     its `axis` static counts in the result's rank (`expand_dims`), not the operand's
     float_result a reduction whose result is float for integer operands (`mean`)
     one_arg_form the primitive of a one-argument call (`max(x)` -> the reduction `max`)
     from_shape   made from a shape and a dtype (`np.zeros((n, 3), dtype)`)
@@ -57,8 +59,9 @@ class Primitive:
     symbol       its Python operator (`+`, `**`, `@`), for messages
     """
 
-    axis_form = whole = max_rank = one_arg_form = symbol = None
-    float_result = from_shape = shape_arg = keeps_shape = False
+    axis_form = whole = one_arg_form = symbol = arity_forms = None
+    float_result = from_shape = shape_arg = keeps_shape = new_axis = False
+    defaults: dict = {}
 
     def __init__(self, name, params=(), statics=(), *, forward=None, adjoints=None,
                  type_rule=None, kind=None, impl=None, elementwise=False, exact=False,
@@ -99,15 +102,17 @@ class Primitive:
 
     @property
     def differentiable(self) -> bool:
-        return bool(self.adjoints) or bool(self._diff_args)
+        return (bool(self.adjoints) or bool(self._diff_args)
+                or any(v.differentiable for v in self.variants.values()))
 
     def diff_args(self, nargs: int):
-        """Indices of the operands derivatives flow through."""
+        """Indices of the operands derivatives flow through (through any of its variants)."""
         if self._diff_args == "all":
             return range(nargs)
         if self._diff_args is not None:
             return tuple(i for i in self._diff_args if i < nargs)
-        return [i for i, p in enumerate(self.params) if p in self.adjoints]
+        return sorted({i for p in (self, *self.variants.values())
+                       for i, name in enumerate(p.params) if name in p.adjoints})
 
     def reads(self, param: str) -> set:
         """Names (params, statics, 'y') the adjoint of `param` reads besides `g`."""
@@ -166,6 +171,12 @@ def alias(target, name: str):
     """Calls to the callable `target` use the primitive `name`."""
     CALLABLES[id(target)] = name
     _KEEP.setdefault(f"alias:{id(target)}", target)
+
+
+def callables():
+    """(callable, primitive) for every library callable that means a primitive."""
+    return [(target, PRIMITIVES[CALLABLES[id(target)]]) for target in _KEEP.values()
+            if CALLABLES.get(id(target)) in PRIMITIVES]
 
 
 def get(name: str) -> Primitive:

@@ -114,9 +114,9 @@ sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
 max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
-max_axis(x; axis)  = rt.max_axis(x, axis)   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
+max_axis(x; axis)  = rt.max_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
 min(x)             = np.min(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
-min_axis(x; axis)  = rt.min_axis(x, axis)   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
+min_axis(x; axis)  = rt.min_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
 reshape(x, shape)  = x.reshape(shape)       :: reshape | x: rt.reshape_like(g, x)
 transpose(x)       = x.T                    :: same | x: g.T
 copy_array(x)      = x.copy()               :: same | x: g
@@ -126,6 +126,49 @@ empty(shape; dtype)      = np.empty(shape, dtype)      :: new
 zeros_like(x)      = np.zeros_like(x)       :: like
 ones_like(x)       = np.ones_like(x)        :: like
 empty_like(x)      = np.empty_like(x)       :: like
+full(shape, fill_value) = np.full(shape, fill_value) :: full | fill_value: np.sum(g)
+full_like(a, fill_value) = np.full_like(a, fill_value) :: full_like | fill_value: np.sum(g)
+eye(n)             = np.eye(n)              :: eye
+identity(n)        = np.identity(n)         :: eye
+arange1(stop)      = np.arange(stop)        :: arange
+arange2(start, stop) = np.arange(start, stop) :: arange | start: np.sum(g)
+arange3(start, stop, step) = np.arange(start, stop, step) :: arange | start: np.sum(g) | step: np.sum(g * np.arange(g.shape[0]))
+linspace(start, stop, num) = np.linspace(start, stop, num) :: linspace | start: np.sum(g * (1.0 - rt.lin_t(g.shape[0]))) | stop: np.sum(g * rt.lin_t(g.shape[0]))
+# axes: expand_dims (x[:, None], keepdims=True), squeeze(axis=), ravel, permutations
+expand_dims(x; axis) = np.expand_dims(x, axis) :: up | x: rt.reshape_like(g, x)
+squeeze(x; axis)   = np.ascontiguousarray(x).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: down | x: rt.reshape_like(g, x)
+keep_all(s, x)     = np.full(1, s)          :: keep_all
+keep_all.0.1(s, x) = np.full(1, s)          :: keep_all | s: np.sum(g)
+keep_all.0.2(s, x) = np.full((1, 1), s)     :: keep_all | s: np.sum(g)
+keep_all.0.3(s, x) = np.full((1, 1, 1), s)  :: keep_all | s: np.sum(g)
+keep_all.0.4(s, x) = np.full((1, 1, 1, 1), s) :: keep_all | s: np.sum(g)
+ravel(x)           = np.ravel(x)            :: flat | x: rt.reshape_like(g, x)
+flatten(x)         = x.flatten()            :: flat | x: rt.reshape_like(g, x)
+transpose_axes(x; axes, inverse) = np.transpose(x, axes) :: permute | x: np.transpose(g, inverse)
+swapaxes(x; axis1, axis2) = np.swapaxes(x, axis1, axis2) :: same | x: np.swapaxes(g, axis1, axis2)
+flip(x)            = np.flip(x)             :: same | x: np.flip(g)
+# scans and products (no division: a zero entry gets the product of the others)
+prod(x)            = np.prod(x)             :: reduce | x: g * rt.prod_others(x)
+prod_axis(x; axis) = rt.prod_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: reduce | x: rt.expand(g, axis) * rt.prod_others_axis(x, axis)
+cumsum(x)          = np.cumsum(x)           :: flat | x: rt.reshape_like(rt.rcumsum(g), x)
+cumsum_axis(x; axis) = rt.cumsum_axis(x, axis) :: same | x: rt.rcumsum_axis(g, axis)
+cumprod(x)         = np.cumprod(x)          :: flat | x: rt.reshape_like(rt.cumprod_adjoint(np.ravel(x), g), x)
+diff(x)            = np.diff(x)             :: same
+diff.1(x)          = np.diff(x)             :: same | x: rt.diff_adjoint1(g)
+diff.2(x)          = np.diff(x)             :: same | x: rt.diff_adjoint2(g)
+# matrices
+diag(x)            = np.diag(x)             :: diag
+diag.1(x)          = np.diag(x)             :: diag | x: np.diag(g)
+diag.2(x)          = np.diag(x)             :: diag | x: rt.diag_embed(g, x)
+trace(x)           = np.trace(x)            :: mscalar | x: g * np.eye(x.shape[0], x.shape[1])
+triu(m, k)         = np.triu(m, k)          :: matrix | m: np.triu(g, k)
+tril(m, k)         = np.tril(m, k)          :: matrix | m: np.tril(g, k)
+det(x)             = np.linalg.det(x)       :: mscalar | x: g * y * np.linalg.inv(x).T
+inv(x)             = np.linalg.inv(x)       :: matrix | x: -(y.T @ g @ y.T)
+solve(a, b)        = np.linalg.solve(a, b)  :: solve
+solve.2.1(a, b)    = np.linalg.solve(a, b)  :: solve | a: -np.outer(np.linalg.solve(a.T, g), y) | b: np.linalg.solve(a.T, g)
+solve.2.2(a, b)    = np.linalg.solve(a, b)  :: solve | a: -(np.linalg.solve(a.T, g) @ y.T) | b: np.linalg.solve(a.T, g)
+cross(a, b)        = np.cross(a, b)         :: ew | a: np.cross(b, g) | b: np.cross(g, a)
 """
 
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
@@ -134,7 +177,9 @@ _MODULES = {"math": math, "np": np}
 # Array methods -> primitive name (axis variants chosen by the primitive's `axis_form`).
 METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "mean", "max": "max",
            "min": "min", "transpose": "transpose", "dot": "dot",
-           "argmax": "argmax", "argmin": "argmin"}
+           "argmax": "argmax", "argmin": "argmin", "prod": "prod", "cumsum": "cumsum",
+           "cumprod": "cumprod", "ravel": "ravel", "flatten": "flatten", "squeeze": "squeeze",
+           "trace": "trace", "swapaxes": "swapaxes"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -143,6 +188,9 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "ge": operator.ge, "eq": operator.eq, "ne": operator.ne, "not": operator.not_,
           "truth": bool, "or": lambda a, b: a or b}
 
+# results that may share their operand's buffer (NumPy and Numba return views)
+_VIEWS = ("transpose", "reshape", "expand_dims", "squeeze", "ravel", "transpose_axes", "swapaxes",
+          "flip")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
 
@@ -170,7 +218,7 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         adjoints={k: ast.parse(v, mode="eval").body for k, v in adjoints.items()},
         type_rule=typerules.KINDS[kind], kind=kind, impl=_IMPLS.get(name),
         elementwise=kind in _ELEMENTWISE_KINDS, exact=name.startswith(("dot.", "outer")),
-        view=name in ("transpose", "reshape"), fresh=name not in ("transpose", "reshape"),
+        view=name in _VIEWS, fresh=name not in _VIEWS,
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)
 
@@ -205,13 +253,29 @@ def _load_table():
                          (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),
                          (builtins.float, "float"), (builtins.int, "int"), (builtins.len, "len"),
                          (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin"),
-                         (np.linalg.norm, "norm")]:
+                         (np.linalg.norm, "norm"), (np.full, "full"), (np.full_like, "full_like"),
+                         (np.eye, "eye"), (np.identity, "identity"), (np.arange, "arange1"),
+                         (np.linspace, "linspace"), (np.expand_dims, "expand_dims"),
+                         (np.squeeze, "squeeze"), (np.ravel, "ravel"), (np.flip, "flip"),
+                         (np.prod, "prod"), (np.cumsum, "cumsum"), (np.cumprod, "cumprod"),
+                         (np.diff, "diff"), (np.diag, "diag"), (np.trace, "trace"),
+                         (np.triu, "triu"), (np.tril, "tril"), (np.linalg.det, "det"),
+                         (np.linalg.inv, "inv"), (np.linalg.solve, "solve"), (np.cross, "cross"),
+                         (np.swapaxes, "swapaxes")]:
         alias(target, name)
     # the facts of particular primitives the table's kinds do not say
-    for short in ("sum", "mean", "max", "min"):
+    for short in ("sum", "mean", "max", "min", "prod", "cumsum"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
-        axis.max_rank = None if short == "sum" else 2
+    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]),
+                        ("diag", [(1,), (2,)]), ("keep_all", [(0, r) for r in range(1, 5)])):
+        get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
+    get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}
+    get("linspace").defaults = {"num": 50}
+    get("triu").defaults = get("tril").defaults = {"k": 0}
+    for p in ("det", "inv", "trace"):
+        get(p).float_result = p != "trace"
+    get("expand_dims").new_axis = True
     get("mean").float_result = get("mean_axis").float_result = True
     get("max2").one_arg_form, get("min2").one_arg_form = get("max"), get("min")
     for p in ("zeros", "ones", "empty"):

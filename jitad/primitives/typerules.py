@@ -67,9 +67,6 @@ def reduction(prim, s, args):
     if not -a.ndim <= ax < a.ndim:
         raise UnsupportedError(f"axis {ax} is out of range for a rank-{a.ndim} array",
                                s.loc, "axis")
-    if prim.max_rank is not None and a.ndim > prim.max_rank:
-        raise UnsupportedError(f"{word}(axis=) supports arrays of rank <= {prim.max_rank}",
-                               s.loc, prim.name)
     return Ty(dtype, a.ndim - 1)
 
 
@@ -110,10 +107,101 @@ def where(prim, s, args):
     return Ty(promote(args[1], args[2]), _nd(args))
 
 
+def add_axis(prim, s, args):
+    """expand_dims, x[:, None]: one more axis."""
+    return Ty(args[0].dtype, args[0].ndim + 1)
+
+
+def drop_axis(prim, s, args):
+    """squeeze(x, axis=k)."""
+    if args[0].ndim == 0:
+        raise UnsupportedError(f"{prim.name}() of a scalar", s.loc, prim.name)
+    return Ty(args[0].dtype, args[0].ndim - 1)
+
+
+def flat(prim, s, args):
+    """ravel, flatten, cumsum without an axis: a vector."""
+    if args[0].ndim == 0:
+        raise UnsupportedError(f"{prim.name}() of a scalar", s.loc, prim.name)
+    return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 1)
+
+
+def matrix_new(prim, s, args):
+    """eye(n), identity(n): a float matrix."""
+    return Ty("f8", 2)
+
+
+def _matrix(prim, s, a):
+    if a.ndim != 2:
+        raise UnsupportedError(f"{prim.name}() takes a matrix (rank 2), got rank {a.ndim}",
+                               s.loc, prim.name)
+
+
+def diagonal(prim, s, args):
+    """diag(v) -> matrix, diag(M) -> vector."""
+    a = args[0]
+    if a.ndim not in (1, 2):
+        raise UnsupportedError("diag() takes a vector or a matrix", s.loc, prim.name)
+    return Ty(a.dtype, 3 - a.ndim)
+
+
+def matrix_scalar(prim, s, args):
+    """trace, det: a scalar of a matrix."""
+    _matrix(prim, s, args[0])
+    return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 0)
+
+
+def matrix_same(prim, s, args):
+    """inv, triu, tril: a matrix of a matrix."""
+    _matrix(prim, s, args[0])
+    return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 2)
+
+
+def solve(prim, s, args):
+    a, b = args
+    _matrix(prim, s, a)
+    if b.ndim not in (1, 2):
+        raise UnsupportedError("solve(a, b) takes a vector or a matrix b", s.loc, prim.name)
+    return Ty(floaty(a, b), b.ndim)
+
+
+def full(prim, s, args):
+    """full(shape, value)."""
+    return Ty(promote(*_arrays(args[1:])), _rank_of_shape(args[0]))
+
+
+def full_like(prim, s, args):
+    return Ty(args[0].dtype, args[0].ndim)
+
+
+def arange(prim, s, args):
+    return Ty(promote(*_arrays(args)), 1)
+
+
+def linspace(prim, s, args):
+    return Ty("f8", 1)
+
+
+def keep_all(prim, s, args):
+    """A whole reduction with keepdims=True: the reduced value in a shape of ones."""
+    return Ty(args[0].dtype, args[1].ndim)
+
+
+def permute(prim, s, args):
+    a = args[0]
+    axes = s.statics.get("axes")
+    if axes is not None and len(axes) != a.ndim:
+        raise UnsupportedError(f"axes {axes} do not match a rank-{a.ndim} array", s.loc, prim.name)
+    return a
+
+
 KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
          "bool": boolean, "int": integer, "float": scalar_float, "reduce": reduction,
          "dot": product, "outer": outer, "reshape": reshape, "new": new, "like": same,
-         "shape": shape, "where": where, "clip": elementwise}
+         "shape": shape, "where": where, "clip": elementwise, "up": add_axis, "down": drop_axis,
+         "flat": flat, "eye": matrix_new, "diag": diagonal, "mscalar": matrix_scalar,
+         "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,
+         "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute}
 
 
 def subscript(prim, s, args):

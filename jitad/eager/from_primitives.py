@@ -1,0 +1,139 @@
+"""Eager versions of the NumPy functions that have a compiled primitive and no hand-written
+eager op: the same primitive objects, evaluated on values.
+
+Takes: the primitive registry (`primitives.callables()`), after `rules` and `ops` filled
+`core.FUNCTION_OPS` with the hand-written ops.
+Guarantees: every other NumPy (non-ufunc) function with a primitive gets an entry in
+`core.FUNCTION_OPS` that reads its call as compiled mode does -- the operand count picks an
+arity form (`np.arange`), trailing operands take the primitive's defaults, arguments past the
+operands (or named by keyword) are its statics (`np.expand_dims(x, 1)`), `axis=`/`keepdims=`
+of a reduction follow `forms.reduction_steps`, the operands' ranks pick a variant -- then runs
+the primitive's forward template on the values and records its adjoint templates
+(`rules.from_primitive`) as the node's rules. A call form the primitive does not have is
+refused with a `JitadError` at the user's line, as compiled mode refuses it.
+Invariants: one eager op per (primitive, statics), built on first use and cached.
+"""
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+
+from .. import runtime
+from ..primitives import METHODS, callables, get
+from ..primitives.forms import reduction_steps
+from ..primitives.templates import substitute
+from . import core
+from .rules import from_primitive
+
+_OPS: dict = {}
+_KEEP_ALL = get("keep_all")
+
+
+def _static_node(v):
+    return ast.parse(v, mode="eval").body if isinstance(v, str) else ast.Constant(v)
+
+
+def primitive_op(prim, statics):
+    """The eager op computing `prim` with these statics on positional operands."""
+    key = (prim.name, tuple(sorted(statics.items())))
+    op = _OPS.get(key)
+    if op is None:
+        body = substitute(prim.forward, {k: _static_node(v) for k, v in statics.items()})
+        args = ast.arguments([], [ast.arg(p) for p in prim.params], None, [], [], None, [])
+        tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
+        fwd = eval(compile(tree, f"<jitad eager {prim.name}>", "eval"),
+                   {"np": np, "math": math, "rt": runtime})
+        if prim.adjoints:
+            vjps, save = from_primitive(prim, statics)
+            core.defvjp(fwd, *vjps, save=save)
+        else:
+            core.nondiff(fwd)
+            core.defvjp(fwd, *([None] * len(prim.params)), save="shapes")
+        op = _OPS[key] = core.make_op(fwd, prim.name.split(".")[0])
+    return op
+
+
+def _settle(prim, statics, operands):
+    """The variant for the operands' ranks, and an axis counted from the end made positive."""
+    ranks = [np.ndim(core.unwrap(a)) for a in operands]
+    if prim.variants:
+        prim = prim.variant(ranks)
+    elif prim.whole is not None and ranks[0] == 1:
+        prim, statics = prim.whole, {}
+    if isinstance(statics.get("axis"), int):
+        statics = dict(statics, axis=statics["axis"] % (ranks[0] + prim.new_axis))
+    return prim, statics
+
+
+def _refuse(name, message):
+    return core.refuse(f"{name}: {message}", f"{name}()")
+
+
+def call_op(target, prim):
+    """The eager version of the library function `target`, which means `prim`."""
+    name = "np." + getattr(target, "__name__", prim.name)
+
+    def op(*args, **kwargs):
+        p, args, kwargs = prim, list(args), dict(kwargs)
+        if p.arity_forms is not None:
+            n = len(args) + sum(k in kwargs for k in ("start", "stop", "step"))
+            if n not in p.arity_forms:
+                raise _refuse(name, "takes 1 to 3 arguments here")
+            p = p.arity_forms[n]
+        if p.axis_form is not None:
+            axis = kwargs.pop("axis", args.pop(1) if len(args) > 1 else None)
+            keepdims = kwargs.pop("keepdims", False)
+            if kwargs or len(args) != 1:
+                raise _refuse(name, "takes one array (and axis=, keepdims=)")
+            try:
+                steps = reduction_steps(p, axis, keepdims)
+            except ValueError as e:
+                raise _refuse(name, str(e)) from None
+            x = cur = args[0]
+            for q, statics in steps:
+                operands = (cur, x) if q is _KEEP_ALL else (cur,)
+                q, statics = _settle(q, statics, operands)
+                cur = primitive_op(q, statics)(*operands)
+            return cur
+        nparams = len(p.params)
+        for s, a in zip(p.statics, args[nparams:]):
+            kwargs.setdefault(s, a)
+        operands = args[:nparams]
+        statics = {s: kwargs.pop(s) for s in p.statics if s in kwargs}
+        for q in p.params[len(operands):]:
+            if q in kwargs:
+                operands.append(kwargs.pop(q))
+            elif q in p.defaults:
+                operands.append(p.defaults[q])
+        if kwargs or len(operands) != nparams or len(statics) != len(p.statics):
+            raise _refuse(name, "this form of the call is not supported (see docs/language.md)")
+        q, statics = _settle(p, statics, operands)
+        return primitive_op(q, statics)(*operands)
+
+    op.__name__ = op.__qualname__ = getattr(target, "__name__", prim.name)
+    return op
+
+
+def install():
+    """Add an eager op for every NumPy function with a primitive and no hand-written op."""
+    for target, prim in callables():
+        if (target in core.FUNCTION_OPS or isinstance(target, np.ufunc) or prim.forward is None
+                or prim.structural or not (getattr(target, "__module__", "") or "").startswith("numpy")):
+            continue
+        core.FUNCTION_OPS[target] = call_op(target, prim)
+    # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
+    by_prim = {prim.name: target for target, prim in callables()
+               if core.FUNCTION_OPS.get(target) is not None}
+    for method, pname in METHODS.items():
+        target = by_prim.get(pname)
+        if method not in core.ATTR_OPS and method not in core.Var.__dict__ and target is not None:
+            core.ATTR_OPS[method] = _method(core.FUNCTION_OPS[target])
+
+
+def _method(op):
+    return lambda var: lambda *args, **kwargs: op(var, *args, **kwargs)
+
+
+install()

@@ -1,0 +1,34 @@
+"""Call forms: which primitives a library call with constant arguments means.
+
+Takes: a primitive and the constant arguments of a call (`axis=`, `keepdims=`).
+Guarantees: `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
+axes and/or with `keepdims=True` is (both modes build their computation from it, so they
+agree); it raises `ValueError` with the message to show at the user's call.
+Invariants: pure; axes may be negative (counted from the end), their meaning is settled
+against the operand's rank where code is generated.
+"""
+from __future__ import annotations
+
+from .core import Primitive, get
+
+
+def reduction_steps(prim: Primitive, axis, keepdims: bool):
+    """[(primitive, statics), ...] computing `prim(x, axis=axis, keepdims=keepdims)` one step
+    at a time; `keep_all` takes (result, x). `axis`: None, an int or a tuple of ints."""
+    axes = () if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        raise ValueError("axis= must be a constant integer or a tuple of them")
+    if len(set(axes)) != len(axes):
+        raise ValueError("axis= repeats an axis")
+    if any(a < 0 for a in axes) and any(a >= 0 for a in axes):
+        raise ValueError("axis= mixes negative and non-negative axes; write them all one way")
+    if not isinstance(keepdims, bool):
+        raise ValueError("keepdims= takes True or False")
+    # reducing the last-counted axes first keeps the others' numbers valid
+    order = sorted(axes, reverse=all(a >= 0 for a in axes))
+    steps = [(prim.axis_form, {"axis": a}) for a in order] or [(prim, {})]
+    if keepdims:
+        # re-inserting the first-counted axes first puts each where it was
+        ends = sorted(axes, reverse=any(a < 0 for a in axes))
+        steps += [(get("expand_dims"), {"axis": a}) for a in ends] or [(get("keep_all"), {})]
+    return steps

@@ -158,10 +158,12 @@ def language() -> str:
     import math
 
     import numpy as np
+    import scipy.special
     template = (HERE / "language.md.in").read_text()
     return (template.replace("{{ERROR_EXAMPLES}}", error_examples())
             .replace("{{MATH}}", callables_with_rules(math))
             .replace("{{NUMPY}}", callables_with_rules(np) + " " + callables_with_rules(np.linalg, "linalg."))
+            .replace("{{SCIPY}}", callables_with_rules(scipy.special))
             .replace("{{BUILTINS}}", callables_with_rules(builtins)))
 
 

@@ -9,6 +9,8 @@ import numpy as np  # noqa: F401  (the helpers' global `np`)
 from . import runtime as _py
 from .cache import njit
 
+math = _py.math    # the helpers' global `math`
+
 for _name in _py.__all__:
     _f = getattr(_py, "_dot1_loop" if _name == "dot1" else _name)
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)

@@ -6,6 +6,8 @@ inside Numba's nopython subset (explicit loops, no keepdims, no np.add.at).
 Guarantees: helpers never allocate when they can work in place, and `accum*`/`scatter_add`
 accumulate repeated and broadcast positions exactly (no `v[idx] += g` shortcuts).
 """
+import math
+
 import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
@@ -18,7 +20,7 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
-           "scan_into"]
+           "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis"]
 
 
 def dot1(a, b):
@@ -295,3 +297,86 @@ def lin_t(n):
 
 def reshape_like(g, x):
     return np.ascontiguousarray(g).reshape(x.shape)
+
+
+# Elementwise special functions (scipy.special's, which Numba cannot call): a scalar gives a
+# float, an array of any rank an array of its shape. `isinstance` is settled when Numba types
+# the call, so each specialization keeps one branch.
+
+def erf(x):
+    """math.erf elementwise."""
+    if isinstance(x, (int, float)):
+        return math.erf(x)
+    f = np.ascontiguousarray(x).ravel()
+    out = np.empty(f.shape[0])
+    for k in range(f.shape[0]):
+        out[k] = math.erf(f[k])
+    return out.reshape(x.shape)
+
+
+def erfc(x):
+    """math.erfc elementwise."""
+    if isinstance(x, (int, float)):
+        return math.erfc(x)
+    f = np.ascontiguousarray(x).ravel()
+    out = np.empty(f.shape[0])
+    for k in range(f.shape[0]):
+        out[k] = math.erfc(f[k])
+    return out.reshape(x.shape)
+
+
+def gammaln(x):
+    """log|gamma(x)| (math.lgamma) elementwise."""
+    if isinstance(x, (int, float)):
+        return math.lgamma(x)
+    f = np.ascontiguousarray(x).ravel()
+    out = np.empty(f.shape[0])
+    for k in range(f.shape[0]):
+        out[k] = math.lgamma(f[k])
+    return out.reshape(x.shape)
+
+
+def digamma1(x):
+    """The digamma function psi(x) = d/dx log|gamma(x)| of a scalar (nan at 0, -1, -2 ...):
+    the reflection psi(x) = psi(1 - x) - pi / tan(pi x) for x < 0, the recurrence
+    psi(x) = psi(x + 1) - 1/x up to x >= 10, then the asymptotic series (error < 1e-14)."""
+    x = float(x)
+    if x <= 0.0 and x == math.floor(x):
+        return math.nan
+    r = 0.0
+    if x < 0.0:
+        r = -math.pi / math.tan(math.pi * x)
+        x = 1.0 - x
+    while x < 10.0:
+        r -= 1.0 / x
+        x += 1.0
+    f = 1.0 / (x * x)
+    series = f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))))
+    return r + math.log(x) - 0.5 / x - series
+
+
+def digamma(x):
+    """digamma1 elementwise."""
+    if isinstance(x, (int, float)):
+        return digamma1(x)
+    f = np.ascontiguousarray(x).ravel()
+    out = np.empty(f.shape[0])
+    for k in range(f.shape[0]):
+        out[k] = digamma1(f[k])
+    return out.reshape(x.shape)
+
+
+def logsumexp(x):
+    """log(sum(exp(x))) of a whole array, shifted by its max (no overflow); -inf for an
+    array of -inf, inf if an entry is inf."""
+    m = np.max(x)
+    if not np.isfinite(m):
+        return m + 0.0
+    return m + np.log(np.sum(np.exp(x - m)))
+
+
+def logsumexp_axis(x, axis):
+    """logsumexp along `axis` of a rank-2 array."""
+    m = max_axis(x, axis)
+    m = np.where(np.isfinite(m), m, 0.0)
+    return m + np.log(np.sum(np.exp(x - np.expand_dims(m, axis)), axis=axis))

@@ -187,16 +187,16 @@ def uses_sort(v):
     return np.sum(np.sort(v))  # ERR: np.sort has no derivative rule in jitad
 
 
-def uses_expit(x):
-    return scipy.special.expit(x)  # ERR: scipy.special.expit has no derivative rule in jitad
+def uses_ndtr(x):
+    return scipy.special.ndtr(x)  # ERR: scipy.special.ndtr has no derivative rule in jitad
 
 
 def uses_stdlib(v):
     return statistics.fmean(v)  # ERR: statistics.fmean has no derivative rule in jitad
 
 
-def uses_erf(x):
-    return math.erf(x) * 3.0  # ERR: math.erf has no derivative rule in jitad
+def uses_ldexp(x):
+    return math.ldexp(x, 2) * 3.0  # ERR: math.ldexp has no derivative rule in jitad
 
 
 # ------------------------------------------------------------------ rules added by defvjp

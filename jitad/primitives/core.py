@@ -16,6 +16,7 @@ Room for forward mode: `tangents` holds a tangent template per parameter (empty 
 from __future__ import annotations
 
 import ast
+import sys
 
 _NOTHING = object()
 
@@ -137,6 +138,9 @@ PRIMITIVES: dict[str, Primitive] = {}
 # id(callable) -> Primitive name (by id: NumPy ufuncs are not all hashable alike)
 CALLABLES: dict[int, str] = {}
 _KEEP: dict = {}     # name -> the callable registered for it (kept alive: CALLABLES is by id)
+# (module, attribute, primitive name): callables of a module jitad does not import itself
+# (scipy.special), bound once the module is loaded -- code that calls one has imported it
+PENDING: list = []
 # Names the templates read that are not placeholders (`np`, `math`, `rt`, builtins such as
 # `max`, user primitives' `prim_<name>`): globals of the generated module, which a user's local
 # variable must never shadow (normalize renames such locals).
@@ -173,10 +177,31 @@ def alias(target, name: str):
     _KEEP.setdefault(f"alias:{id(target)}", target)
 
 
+def alias_when_imported(module: str, attr: str, name: str):
+    """Calls to `module.attr` use the primitive `name`, once `module` is imported."""
+    PENDING.append((module, attr, name))
+
+
+def _bind_pending():
+    for entry in list(PENDING):
+        mod = sys.modules.get(entry[0])
+        if mod is not None:
+            PENDING.remove(entry)
+            target = getattr(mod, entry[1], None)
+            if target is not None:
+                alias(target, entry[2])
+
+
 def callables():
-    """(callable, primitive) for every library callable that means a primitive."""
-    return [(target, PRIMITIVES[CALLABLES[id(target)]]) for target in _KEEP.values()
-            if CALLABLES.get(id(target)) in PRIMITIVES]
+    """[(callable, primitive)] of every registered library callable (and alias)."""
+    _bind_pending()
+    out, seen = [], set()
+    for obj in _KEEP.values():
+        prim = lookup_callable(obj)
+        if prim is not None and id(obj) not in seen:
+            seen.add(id(obj))
+            out.append((obj, prim))
+    return out
 
 
 def get(name: str) -> Primitive:
@@ -192,6 +217,9 @@ def lookup_callable(obj):
     """The primitive a callable object means (or the function a `@jitad.differentiable`
     wrapper holds), or None."""
     name = CALLABLES.get(id(obj))
+    if name is None and PENDING:
+        _bind_pending()
+        name = CALLABLES.get(id(obj))
     if name is None and hasattr(obj, "__jitad_function__"):
         name = CALLABLES.get(id(obj.__jitad_function__))
     return None if name is None else PRIMITIVES.get(name)
@@ -204,12 +232,12 @@ def version() -> int:
 def snapshot():
     """The registry's state, for `restore` (tests that register rules undo them with it)."""
     return (dict(PRIMITIVES), {n: dict(p.__dict__) for n, p in PRIMITIVES.items()},
-            dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS))
+            dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING))
 
 
 def restore(state):
     global VERSION
-    prims, fields, callables, keep, names = state
+    prims, fields, callables, keep, names, pending = state
     for name, p in prims.items():
         p.__dict__.clear()
         p.__dict__.update(fields[name])
@@ -218,4 +246,5 @@ def restore(state):
         table.update(old)
     TEMPLATE_GLOBALS.clear()
     TEMPLATE_GLOBALS.update(names)
+    PENDING[:] = pending
     VERSION += 1

@@ -27,7 +27,7 @@ import operator
 import numpy as np
 
 from . import typerules
-from .core import Primitive, alias, get, register
+from .core import Primitive, alias, alias_when_imported, get, register
 
 TABLE = r"""
 add(a, b)          = a + b                  :: ew   | a: g                      | b: g
@@ -79,6 +79,51 @@ log1p(x)           = {m}.log1p(x)           :: ewf  | x: g / (1.0 + x)
 log2(x)            = {m}.log2(x)            :: ewf  | x: g / (x * 0.6931471805599453)
 log10(x)           = {m}.log10(x)           :: ewf  | x: g / (x * 2.302585092994046)
 sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: g * 0.5 / y
+# issue 12: more elementwise math (NumPy, math, scipy.special); steps have no adjoint lines
+np.arcsinh(x)      = np.arcsinh(x)          :: ewf  | x: g / np.sqrt(x * x + 1.0)
+math.asinh(x)      = math.asinh(x)          :: float | x: g / math.sqrt(x * x + 1.0)
+np.arccosh(x)      = np.arccosh(x)          :: ewf  | x: g / np.sqrt(x * x - 1.0)
+math.acosh(x)      = math.acosh(x)          :: float | x: g / math.sqrt(x * x - 1.0)
+np.arctanh(x)      = np.arctanh(x)          :: ewf  | x: g / (1.0 - x * x)
+math.atanh(x)      = math.atanh(x)          :: float | x: g / (1.0 - x * x)
+exp2(x)            = {m}.exp2(x)            :: ewf  | x: g * y * 0.6931471805599453
+np.cbrt(x)         = np.cbrt(x)             :: ewf  | x: g / (3.0 * y * y)
+degrees(x)         = {m}.degrees(x)         :: ewf  | x: g * 57.29577951308232
+radians(x)         = {m}.radians(x)         :: ewf  | x: g * 0.017453292519943295
+# sinc'(0) = 0: the guard keeps 0 / 0 out
+np.sinc(x)         = np.sinc(x)             :: ewf  | x: g * (np.cos(np.pi * x) - y) / (x + (x == 0))
+np.positive(x)     = np.positive(x)         :: same | x: g
+np.logaddexp(a, b) = np.logaddexp(a, b)     :: ewf  | a: g * np.exp(a - y)      | b: g * np.exp(b - y)
+np.logaddexp2(a, b) = np.logaddexp2(a, b)   :: ewf  | a: g * np.exp2(a - y)     | b: g * np.exp2(b - y)
+np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+np.fmod(a, b)      = np.fmod(a, b)          :: ew   | a: g                      | b: -g * ((a - y) / b)
+# copysign: d/da is +-1 by the sign bits of a and b (+-0 included); b only chooses a sign
+copysign(a, b)     = {m}.copysign(a, b)     :: ewf  | a: g * {m}.copysign(1.0, a) * {m}.copysign(1.0, b)
+math.erf(x)        = math.erf(x)            :: float | x: g * 1.1283791670955126 * math.exp(-x * x)
+math.erfc(x)       = math.erfc(x)           :: float | x: -g * 1.1283791670955126 * math.exp(-x * x)
+math.lgamma(x)     = math.lgamma(x)         :: float | x: g * rt.digamma(x)
+math.gamma(x)      = math.gamma(x)          :: float | x: g * y * rt.digamma(x)
+# math.log(x, base), log(x) / log(base) as Python computes it (math.log(x) is its one_arg_form)
+log_base(x, base)  = math.log(x) / math.log(base) :: float | x: g / (x * math.log(base)) | base: -g * y / (base * math.log(base))
+scipy.special.erf(x) = rt.erf(x)            :: ewf  | x: g * 1.1283791670955126 * np.exp(-x * x)
+scipy.special.erfc(x) = rt.erfc(x)          :: ewf  | x: -g * 1.1283791670955126 * np.exp(-x * x)
+scipy.special.gammaln(x) = rt.gammaln(x)    :: ewf  | x: g * rt.digamma(x)
+# expit through tanh: no overflow for large |x|
+scipy.special.expit(x) = 0.5 + 0.5 * np.tanh(0.5 * x) :: ewf | x: g * y * (1.0 - y)
+scipy.special.logit(x) = np.log(x / (1.0 - x)) :: ewf | x: g / (x * (1.0 - x))
+# xlogy(0, b) = xlog1py(0, b) = 0 for every b, and its derivative in b there is 0
+scipy.special.xlogy(a, b) = a * np.log(b * (a != 0) + (a == 0)) :: ewf | a: g * np.log(b) | b: g * a / (b * (a != 0) + (a == 0))
+scipy.special.xlog1py(a, b) = a * np.log1p(b * (a != 0)) :: ewf | a: g * np.log1p(b) | b: g * a / (1.0 + b * (a != 0))
+scipy.special.logsumexp(x) = rt.logsumexp(x) :: reduce | x: g * np.exp(x - y)
+scipy.special.logsumexp_axis(x; axis) = rt.logsumexp_axis(x, axis) :: reduce | x: rt.expand(g, axis) * np.exp(x - rt.expand(y, axis))
+np.ceil(x)         = np.ceil(x)             :: same
+np.trunc(x)        = np.trunc(x)            :: same
+np.fix(x)          = np.trunc(x)            :: same
+np.rint(x)         = np.rint(x)             :: same
+np.round(x)        = np.round(x)            :: same
+np.heaviside(a, b) = (a > 0) * 1.0 + b * (a == 0) :: ewf
+math.ceil(x)       = math.ceil(x)           :: int
+math.trunc(x)      = math.trunc(x)          :: int
 math.atan(x)       = math.atan(x)           :: ewf  | x: g / (1.0 + x * x)
 np.arctan(x)       = np.arctan(x)           :: ewf  | x: g / (1.0 + x * x)
 math.asin(x)       = math.asin(x)           :: float | x: g / math.sqrt(1.0 - x * x)
@@ -238,7 +283,10 @@ def _load_table():
                              getattr(mod, name))
         else:
             target = None
-            if name.startswith(("np.", "math.")):
+            if name.startswith("scipy.special."):
+                if not name.endswith("_axis"):
+                    alias_when_imported("scipy.special", name.rsplit(".", 1)[1], name)
+            elif name.startswith(("np.", "math.")):
                 mname, attr = name.split(".", 1)
                 target = getattr(_MODULES[mname], attr)
             register(make(name, params, statics, forward, kind, adj), target)
@@ -263,6 +311,7 @@ def _load_table():
                          (np.linalg.inv, "inv"), (np.linalg.solve, "solve"), (np.cross, "cross"),
                          (np.swapaxes, "swapaxes")]:
         alias(target, name)
+    _load_issue12()
     # the facts of particular primitives the table's kinds do not say
     for short in ("sum", "mean", "max", "min", "prod", "cumsum"):
         whole, axis = get(short), get(f"{short}_axis")
@@ -289,6 +338,19 @@ def _load_table():
     for p in ("dot", "matmul"):
         get(p).variants = {(ra, rb): get(f"dot.{ra}.{rb}") for ra in (1, 2) for rb in (1, 2)}
         get(p).exact = True
+
+
+def _load_issue12():
+    """Aliases and facts of the issue-12 lines (elementwise math, logsumexp)."""
+    for target, name in [(np.true_divide, "truediv"), (np.remainder, "mod"),
+                         (np.deg2rad, "np.radians"), (np.rad2deg, "np.degrees"),
+                         (np.around, "np.round"), (math.log, "log_base")]:
+        alias(target, name)
+    get("log_base").one_arg_form = get("math.log")
+    whole, axis = get("scipy.special.logsumexp"), get("scipy.special.logsumexp_axis")
+    whole.axis_form, axis.whole = axis, whole
+    axis.max_rank = 2
+    whole.float_result = axis.float_result = True
 
 
 _load_table()

@@ -11,7 +11,8 @@ patched globals are a copy of f's module globals in which
   builtins ``max``/``min`` to versions that, on scalar Vars, are np.maximum /
   np.minimum (several arguments: np.max / np.min of them), so ties split the
   cotangent as in the compiled mode; anything else is Python's builtin,
-* ``numpy.linalg`` (imported as a module) to one whose ``norm`` is differentiable,
+* ``numpy.linalg`` (imported as a module) to one whose ``norm`` is differentiable, and
+  ``scipy``/``scipy.special`` to ones whose ``logsumexp`` is (``scipy_special``),
 * user functions that f refers to (helpers, itself when recursive, functions in
   closure cells and defaults) to rebuilt copies, recursively.
 
@@ -51,6 +52,16 @@ for _name in dir(numpy_ns):
 for _name, _op in ops.MATH.items():
     _FUNCTIONS[getattr(math, _name)] = _op
 _FUNCTIONS[np.linalg.norm] = ops.norm
+try:
+    import scipy
+    import scipy.special
+
+    from . import scipy_special
+except ImportError:       # scipy is a dependency of jitad; eager mode works without it
+    pass
+else:
+    _MODULES.update({id(scipy): scipy_special.SCIPY, id(scipy.special): scipy_special})
+    _FUNCTIONS[scipy.special.logsumexp] = ops.logsumexp
 _BUILTINS = {"float": ops.float_, "max": ops.max_builtin, "min": ops.min_builtin}
 
 _LIBRARIES = {"numpy", "scipy", "jitad", "autograd", "torch", "jax", "numba",

@@ -1,6 +1,8 @@
-"""``jitad.eager.math``: the math module with differentiable versions of
-sin cos tan exp expm1 log log1p log2 log10 sqrt tanh sinh cosh atan asin acos
-atan2 hypot fabs pow (and floor/ceil/trunc/isnan/... on values).
+"""``jitad.eager.math``: the math module with differentiable versions of every math function
+the compiled mode has a rule for (sin cos tan exp expm1 log log1p log2 log10 sqrt tanh sinh
+cosh atan asin acos asinh acosh atanh atan2 hypot fabs pow erf erfc lgamma gamma exp2
+degrees radians copysign ...: read from the primitives, see ops.MATH), and
+floor/ceil/trunc/isnan/... on values.
 
 value_and_grad binds the user's ``math`` global (and names imported with
 ``from math import ...``) to these.  Every other attribute is math's own.

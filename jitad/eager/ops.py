@@ -24,29 +24,34 @@ _builtin_float = builtins.float
 # ---------------------------------------------------------------------------
 # Elementwise NumPy functions
 # ---------------------------------------------------------------------------
-_UNARY = [np.negative, np.sin, np.cos, np.tan, np.exp, np.expm1, np.log, np.log1p,
-          np.log2, np.log10, np.sqrt, np.square, np.reciprocal, np.tanh, np.sinh,
-          np.cosh, np.arctan, np.arcsin, np.arccos, np.absolute, np.fabs]
-_BINARY = [np.add, np.subtract, np.multiply, np.divide, np.power, np.mod, np.arctan2,
-           np.hypot, np.maximum, np.minimum, np.matmul]
+# the elementwise ufuncs with a primitive (rules.ELEMENTWISE/STEPS: NumPy's and scipy.special's)
+# (_PARTIAL: differentiable in some operands only, np.copysign)
+_UNARY = [u for u, _ in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 1]
+_BINARY = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 2
+           and len(p.adjoints) == 2] + [np.matmul]
+_PARTIAL = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 2
+            and len(p.adjoints) < 2]
 _BOOL_UFUNCS = [np.greater, np.greater_equal, np.less, np.less_equal, np.equal,
                 np.not_equal, np.logical_and, np.logical_or, np.logical_not,
                 np.isnan, np.isinf, np.isfinite]
-_STEP_UFUNCS = [np.sign, np.floor, np.ceil, np.trunc, np.rint, np.floor_divide]
+_STEP_UFUNCS = [u for u, _ in rules.STEPS if isinstance(u, np.ufunc)] + [np.floor_divide]
 
-ELEMENTWISE = {}
-for _u in _UNARY:
-    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_unary(_u)
-for _u in _BINARY:
-    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_binary(_u)
-for _u in _BOOL_UFUNCS:
-    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_nondiff(_u, wrap=False)
-for _u in _STEP_UFUNCS:
-    ELEMENTWISE[_u.__name__] = core.UFUNC_OPS[_u] = make_nondiff(_u)
+ELEMENTWISE = {}      # NumPy's (jitad.eager.numpy)
+SPECIAL = {}          # scipy.special's (jitad.eager.scipy_special)
+for _group, _make in ((_UNARY, make_unary), (_BINARY, make_binary), (_PARTIAL, make_op),
+                      (_BOOL_UFUNCS, lambda u: make_nondiff(u, wrap=False)),
+                      (_STEP_UFUNCS, make_nondiff)):
+    for _u in _group:
+        _table = ELEMENTWISE if getattr(np, _u.__name__, None) is _u else SPECIAL
+        _table[_u.__name__] = core.UFUNC_OPS[_u] = _make(_u)
+# elementwise NumPy functions that are not ufuncs (np.sinc): through __array_function__
+for _f, _prim in rules.ELEMENTWISE:
+    if not isinstance(_f, np.ufunc) and getattr(np, _f.__name__, None) is _f:
+        ELEMENTWISE[_f.__name__] = core.FUNCTION_OPS[_f] = make_unary(_f)
 # The eager versions stand in for the ufuncs in jitad.eager.numpy: keep the ufunc's
 # methods and attributes (np.add.reduce, np.maximum.accumulate, np.add.at ...), which
 # reach Var.__array_ufunc__ and so run as NumPy or refuse cleanly.
-for _u in _UNARY + _BINARY + _BOOL_UFUNCS + _STEP_UFUNCS:
+for _u in _UNARY + _BINARY + _PARTIAL + _BOOL_UFUNCS + _STEP_UFUNCS:
     for _attr in ("reduce", "accumulate", "reduceat", "outer", "at", "nin", "nout", "nargs",
                   "ntypes", "types", "identity", "signature"):
         setattr(core.UFUNC_OPS[_u], _attr, getattr(_u, _attr))
@@ -116,6 +121,19 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _reduction(_min, np.min, "min", a, axis, keepdims, None, out,
                       _given(initial=initial, where=where))
+
+
+_logsumexp = make_op(rules.logsumexp_, "logsumexp")
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """scipy.special.logsumexp without b= and return_sign= (those: core._fallback)."""
+    if b is not None or return_sign:
+        import scipy.special
+        return _other_form(scipy.special.logsumexp, "scipy.special.logsumexp(..., %s=...)"
+                           % ("b" if b is not None else "return_sign"), (a,),
+                           dict(axis=axis, b=b, keepdims=keepdims, return_sign=return_sign))
+    return _logsumexp(_lists(a), _unwrap_axis(axis), bool(keepdims))
 
 
 _norm = make_op(rules.norm_, "norm")
@@ -605,15 +623,14 @@ min_builtin = _extreme_builtin(builtins.min, core.UFUNC_OPS[np.minimum], min, "m
 # math module
 # ---------------------------------------------------------------------------
 MATH = {}
-for _f in [math.sin, math.cos, math.tan, math.exp, math.expm1, math.log1p, math.log2,
-           math.log10, math.sqrt, math.tanh, math.sinh, math.cosh, math.atan, math.asin,
-           math.acos, math.fabs]:
-    MATH[_f.__name__] = make_unary(_f)
-for _f in [math.atan2, math.pow]:
-    MATH[_f.__name__] = make_binary(_f)
+for _f, _prim in rules.ELEMENTWISE:
+    if getattr(math, getattr(_f, "__name__", ""), None) is _f:
+        MATH[_f.__name__] = (make_unary if len(_prim.params) == 1 else make_binary
+                             if len(_prim.adjoints) == 2 else make_op)(_f)
 MATH["log"] = make_op(math.log, "log")
 MATH["hypot"] = make_op(math.hypot, "hypot")
-for _f in [math.floor, math.ceil, math.trunc, math.isnan, math.isinf, math.isfinite]:
+for _f in [f for f, _ in rules.STEPS if getattr(math, f.__name__, None) is f] + \
+        [math.isnan, math.isinf, math.isfinite]:
     MATH[_f.__name__] = make_nondiff(_f, wrap=False)
 
 

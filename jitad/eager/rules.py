@@ -16,13 +16,14 @@ maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi;
 abs and fabs give g * sign(x).
 """
 import ast
+import importlib
 import math
 import operator
 
 import numpy as np
 
-from .. import runtime
-from ..primitives import lookup_callable
+from .. import runtime as rt
+from ..primitives.core import callables
 from ..primitives.templates import substitute
 from .core import Masked, Sparse, defvjp, defvjp_argnum, nondiff
 
@@ -53,6 +54,11 @@ def max_(x, axis, keepdims):
 
 def min_(x, axis, keepdims):
     return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def logsumexp_(x, axis, keepdims):
+    import scipy.special
+    return scipy.special.logsumexp(x, axis=axis, keepdims=keepdims)
 
 
 def reshape(x, shape):
@@ -132,7 +138,7 @@ def from_primitive(prim, statics=None):
                              None, [])
         tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
         code = compile(tree, f"<jitad rule {prim.name}: {p}>", "eval")
-        vjps.append(eval(code, {"np": np, "math": math, "rt": runtime, "_float64": _float64}))
+        vjps.append(eval(code, {"np": np, "math": math, "rt": rt, "_float64": _float64}))
     reads = any(prim.reads(p) for p in prim.adjoints)
     return vjps, "values" if reads else "shapes"
 
@@ -243,16 +249,34 @@ def _inverse_perm(axes):
 # The table
 # ---------------------------------------------------------------------------
 # elementwise math and the Python operators + - * / ** % (the ufuncs Var's operators call):
-# the adjoint templates of the compiled mode's primitives, evaluated on NumPy values -- one
-# rule for both modes
-for _f in (np.negative, np.sin, np.cos, np.tan, np.exp, np.expm1, np.log, np.log1p, np.log2,
-           np.log10, np.sqrt, np.square, np.reciprocal, np.tanh, np.sinh, np.cosh, np.arctan,
-           np.arcsin, np.arccos, np.absolute, np.fabs, np.add, np.subtract, np.multiply,
-           np.divide, np.power, np.mod, np.arctan2, np.hypot, np.maximum, np.minimum,
-           math.sin, math.cos, math.tan, math.exp, math.expm1, math.log1p, math.log2, math.log10,
-           math.sqrt, math.tanh, math.sinh, math.cosh, math.atan, math.asin, math.acos,
-           math.atan2, math.fabs, math.pow):
-    _vjps, _save = from_primitive(lookup_callable(_f))
+# every elementwise primitive with a library callable (a NumPy or scipy.special ufunc, a math
+# function), its rules the adjoint templates of the compiled mode's primitive, evaluated on
+# NumPy values -- one rule for both modes. ELEMENTWISE: [(callable, primitive)] of those with
+# adjoints; STEPS: those without (floor, sign, round ...), zero gradient.
+def _elementwise_callables():
+    diff, steps = [], []
+    for f, prim in callables():
+        if f in _BY_HAND:
+            continue
+        if isinstance(f, np.ufunc) or getattr(math, getattr(f, "__name__", ""), None) is f:
+            if not (prim.elementwise or prim.kind in ("float", "int")):
+                continue
+        elif not (getattr(np, getattr(f, "__name__", ""), None) is f and prim.elementwise
+                  and (prim.kind in ("ew", "ewf") or not prim.differentiable)):
+            continue      # NumPy functions that are not ufuncs: np.sinc, np.round, np.fix
+        (diff if prim.differentiable else steps).append((f, prim))
+    return diff, steps
+
+
+try:        # scipy.special's ufuncs are bound to their primitives once it is imported
+    importlib.import_module("scipy.special")
+except ImportError:
+    pass
+# math.log(x[, base]) and math.hypot(*xs) take a varying number of arguments: rules below
+_BY_HAND = (math.log, math.hypot)
+ELEMENTWISE, STEPS = _elementwise_callables()
+for _f, _prim in ELEMENTWISE:
+    _vjps, _save = from_primitive(_prim)
     defvjp(_f, *_vjps, save=_save)
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
 defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
@@ -262,6 +286,7 @@ defvjp(sum_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keep
 defvjp(mean_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) / _count(x, axis), save="shapes")
 defvjp(max_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
 defvjp(min_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
+defvjp(logsumexp_,     lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * np.exp(x - _expand(ans, x, axis, keepdims)))
 defvjp(norm_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * x / _expand(ans, x, axis, keepdims))
 
 # linear algebra
@@ -295,6 +320,7 @@ defvjp(math.log,      lambda g, ans, x, base=math.e: g / (x * math.log(base)), l
 defvjp_argnum(math.hypot, lambda i, g, ans, *xs: g * xs[i] / ans)
 
 # zero derivative almost everywhere: computed on values, recorded as constants
+nondiff(*(f for f, _ in STEPS))
 nondiff(np.sign, np.floor, np.ceil, np.trunc, np.rint, np.round, np.floor_divide,
         np.argmax, np.argmin, np.argsort, np.nonzero, np.shape, np.ndim, np.size,
         np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less,

@@ -1,0 +1,32 @@
+"""``jitad.eager.scipy_special``: scipy.special with differentiable versions of the functions
+jitad has rules for (erf erfc expit logit gammaln xlogy xlog1py, logsumexp without b= and
+return_sign=).
+
+value_and_grad binds the user's ``scipy.special`` (and ``scipy``, through `SCIPY`, and
+``logsumexp`` imported by name) to these. The elementwise ones are ufuncs, so they also work
+on Vars through NumPy's dispatch however they are reached. Every other attribute is
+scipy.special's own.
+"""
+import scipy as _scipy
+import scipy.special as _special
+
+from . import ops as _ops
+
+globals().update(_ops.SPECIAL)
+logsumexp = _ops.logsumexp
+
+
+def __getattr__(name):
+    return getattr(_special, name)
+
+
+class _Scipy:
+    """``scipy`` whose ``special`` is this module; the rest is scipy's own."""
+
+    def __getattr__(self, name):
+        if name == "special":
+            return __import__(__name__, fromlist=["_"])
+        return getattr(_scipy, name)
+
+
+SCIPY = _Scipy()

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+import scipy.special
 
 import jitad
 
@@ -74,7 +75,8 @@ INDEX = {"i": (4, 3), "j": (3, 2)}        # (length, exclusive bound): "i" index
 BOOLS = {"c": (3,), "k": (2, 3)}
 # random domains: (low, high); "nz" draws |x| in the range with a random sign
 DOMAINS = {"any": (-2.0, 2.0), "pos": (0.5, 2.0), "unit": (-1.0, 1.0), "nz": (0.3, 2.0),
-           "gt-1": (-0.6, 2.0), "in1": (-0.9, 0.9), "lo": (-1.2, -0.3), "hi": (0.3, 1.2)}
+           "gt-1": (-0.6, 2.0), "in1": (-0.9, 0.9), "lo": (-1.2, -0.3), "hi": (0.3, 1.2),
+           "gt1": (1.2, 3.0), "p01": (0.1, 0.9)}
 
 CE_RTOL, CE_ATOL = 1e-9, 1e-12        # compiled vs eager
 FD_RTOL, FD_ATOL = 1e-5, 1e-7         # a mode vs finite differences (atol times the scale)
@@ -89,6 +91,11 @@ def _apart(*names):
         flat = np.sort(np.concatenate([np.ravel(ops[n]) for n in names]))
         return flat.size < 2 or float(np.min(np.diff(flat))) > GAP
     return ok
+
+
+def _half_ok(q):
+    """Every element of q is GAP away from a half-integer (away from the jumps of rint, round)."""
+    return _frac_ok(np.asarray(q) + 0.5)
 
 
 def _frac_ok(q):
@@ -155,6 +162,22 @@ TABLE = [
     P("min(a, b)", "ss", "math", ok=_apart("a", "b"),
       ties=[Tie(dict(a=-0.25, b=-0.25), dict(a=0.5, b=0.5))]),
     P("math.sin(a) * math.exp(b) + math.pi - math.e", "ss", "math"),
+    P("math.asinh(x)", "s", "math"),
+    P("math.acosh(x)", "s", "math", dom=dict(x="gt1")),
+    P("math.atanh(x)", "s", "math", dom=dict(x="in1")),
+    P("math.erf(x)", "s", "math"),
+    P("math.erfc(x)", "s", "math"),
+    P("math.lgamma(x)", "s", "math", dom=dict(x="pos")),
+    P("math.lgamma(x - 3.0)", "s", "math", dom=dict(x="p01")),       # digamma's reflection
+    P("math.gamma(x)", "s", "math", dom=dict(x="pos")),
+    P("math.exp2(x)", "s", "math"),
+    P("math.degrees(x)", "s", "math"),
+    P("math.radians(x)", "s", "math"),
+    P("math.log(a, b)", "ss", "math", dom=dict(a="pos", b="gt1")),
+    P("math.copysign(a, b)", "ss", "math", dom=dict(a="nz", b="nz"),
+      ties=[Tie(dict(a=0.0, b=-1.5), dict(a=-1.0, b=0.0))]),
+    P("x * math.ceil(x)", "s", "math", ok=lambda x: _frac_ok(x)),
+    P("x * math.trunc(x)", "s", "math", ok=lambda x: _frac_ok(x)),
 
     # -- arithmetic operators -------------------------------------------------------------------
     P("a + b", "ss vs", "arith", more="sv vv mv ms mm"),
@@ -209,6 +232,24 @@ TABLE = [
     P("abs(x)", "v", "ufunc", dom=dict(x="nz")),
     P("x * np.sign(x)", "s", "ufunc", more="v", dom=dict(x="nz")),
     P("x * np.floor(x)", "s", "ufunc", more="v", ok=lambda x: _frac_ok(x)),
+    P("np.arcsinh(x)", "s v", "ufunc"),
+    P("np.arccosh(x)", "s v", "ufunc", dom=dict(x="gt1")),
+    P("np.arctanh(x)", "s v", "ufunc", dom=dict(x="in1")),
+    P("np.exp2(x)", "s v", "ufunc"),
+    P("np.cbrt(x)", "s v", "ufunc", dom=dict(x="nz")),
+    P("np.degrees(x)", "s", "ufunc", more="v"),
+    P("np.radians(x)", "s v", "ufunc"),
+    P("np.deg2rad(x)", "s", "ufunc", more="v"),
+    P("np.rad2deg(x)", "s v", "ufunc"),
+    P("np.sinc(x)", "s v", "ufunc", ties=[Tie(dict(x=0.0), dict(x=0.0))]),
+    P("np.positive(x)", "s", "ufunc", more="v"),
+    P("x * np.ceil(x)", "s v", "ufunc", ok=lambda x: _frac_ok(x)),
+    P("x * np.trunc(x)", "s", "ufunc", more="v", ok=lambda x: _frac_ok(x)),
+    P("x * np.fix(x)", "s v", "ufunc", ok=lambda x: _frac_ok(x)),
+    P("x * np.rint(x)", "s v", "ufunc", ok=lambda x: _half_ok(x)),
+    P("x * np.round(x)", "s v", "ufunc", ok=lambda x: _half_ok(x)),
+    P("x * np.around(x)", "s", "ufunc", more="v", ok=lambda x: _half_ok(x)),
+    P("x * np.heaviside(x, 0.5)", "s v", "ufunc", dom=dict(x="nz")),
 
     # -- NumPy elementwise, two or three operands -----------------------------------------------
     P("np.add(a, b)", "ss vs", "binary", more="vv mv"),
@@ -243,6 +284,16 @@ TABLE = [
             Tie(dict(a=[0.0, 2.0, 0.5], b=[0.0, 0.0, 2.0]),
                 expect=dict(a=[0.0, 0.0, 1.0], b=[0.0, math.log(2.0), 0.25 * math.log(0.5)]))]),
     P("np.arctan2(a, b)", "ss vs", "binary", more="vv mv", dom=dict(a="nz", b="nz")),
+    P("np.true_divide(a, b)", "ss", "binary", more="vv", dom=dict(b="nz")),
+    P("np.float_power(a, b)", "ss vs", "binary", more="vv", dom=dict(a="pos"),
+      ties=[Tie(dict(a=0.0, b=2.5), dict(a=0.0, b=0.0))]),
+    P("np.remainder(a, b)", "ss", "binary", more="vv", dom=dict(b="nz"),
+      ok=lambda a, b: _frac_ok(np.divide(a, b))),
+    P("np.fmod(a, b)", "ss sv", "binary", more="vv", dom=dict(b="nz"),
+      ok=lambda a, b: _frac_ok(np.divide(a, b))),
+    P("np.logaddexp(a, b)", "ss vv", "binary"),
+    P("np.logaddexp2(a, b)", "ss vs", "binary"),
+    P("np.copysign(a, b)", "ss vs", "binary", dom=dict(a="nz", b="nz")),
     P("np.hypot(a, b)", "ss sv", "binary", more="vv mv", dom=dict(a="nz", b="nz")),
     P("np.where(c, a, b)", "cvs", "binary", more="cvv csv kmv"),
     P("np.where(a > b, a * b, b - a)", "ss", "binary", more="vv", ok=_apart("a", "b")),
@@ -256,6 +307,25 @@ TABLE = [
                 expect=dict(x=[1.0, 2.0, 3.0], lo=0.0, hi=0.0))]),   # lo == x == hi
     P("np.clip(x, lo, hi)", "sss", "binary", dom=dict(lo="lo", hi="hi"),
       ok=_apart("x", "lo", "hi")),
+
+    # -- scipy.special ---------------------------------------------------------------------------
+    P("scipy.special.erf(x)", "s v", "special"),
+    P("scipy.special.erfc(x)", "s v", "special"),
+    P("scipy.special.expit(x)", "s v", "special"),
+    P("scipy.special.logit(x)", "s v", "special", dom=dict(x="p01")),
+    P("scipy.special.gammaln(x)", "s v", "special", dom=dict(x="pos"), more="m"),
+    P("scipy.special.gammaln(x - 3.0)", "s", "special", more="v", dom=dict(x="p01")),
+    P("scipy.special.xlogy(a, b)", "ss vv", "special", dom=dict(b="pos"),
+      ties=[Tie(dict(a=0.0, b=2.0), dict(a=math.log(2.0), b=0.0)),
+            Tie(dict(a=[0.0, 1.5, 0.0], b=[0.5, 2.0, 3.0]), w=[1.0, 2.0, 3.0],
+                expect=dict(a=[math.log(0.5), 2.0 * math.log(2.0), 3.0 * math.log(3.0)],
+                            b=[0.0, 2.0 * 1.5 / 2.0, 0.0]))]),
+    P("scipy.special.xlog1py(a, b)", "ss vs", "special", dom=dict(b="gt-1"),
+      ties=[Tie(dict(a=0.0, b=0.5), dict(a=math.log1p(0.5), b=0.0))]),
+    P("scipy.special.logsumexp(x)", "v m", "special"),
+    P("scipy.special.logsumexp(x, axis=1)", "m", "special"),
+    P("scipy.special.logsumexp(x, axis=0)", "m", "special"),
+    P("scipy.special.logsumexp(x, 0)", "", "special", more="m"),
 
     # -- reductions -----------------------------------------------------------------------------
     P("np.sum(x)", "v", "reduce", more="m t"),
@@ -390,7 +460,7 @@ TABLE = [
 # terms, groups and the generated module
 # ---------------------------------------------------------------------------------------------
 
-_NOT_OPERANDS = {"np", "math", "abs", "max", "min", "float", "int", "len", "range"}
+_NOT_OPERANDS = {"np", "math", "scipy", "abs", "max", "min", "float", "int", "len", "range"}
 
 
 def _parse(expr):
@@ -437,7 +507,7 @@ def _draw(rng, code, dom):
 
 
 def _eval(stmts, result, ops):
-    ns = {"np": np, "math": math}
+    ns = {"np": np, "math": math, "scipy": scipy}
     ns.update({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in ops.items()})
     exec(compile(ast.Module(body=list(stmts), type_ignores=[]), "<term>", "exec"), ns)
     return eval(compile(ast.Expression(result), "<term>", "eval"), ns)
@@ -510,7 +580,7 @@ for _t in TERMS:
 
 def _source():
     """The generated module: one function per group, one term per table (row, variant)."""
-    out = ["import math", "import numpy as np", ""]
+    out = ["import math", "import numpy as np", "import scipy.special", ""]
     for group, terms in GROUPS.items():
         params, body, totals = [], [], []
         for t in terms:
@@ -703,3 +773,16 @@ def test_tie(term, tie):
         grads = g.grads_of(term, getattr(res, mode)[1])
         assert_grads_close(grads, expect, rtol=TIE_RTOL, atol=TIE_ATOL,
                            label=f"{label}: {mode} vs the documented convention")
+
+
+def test_runtime_digamma_matches_scipy():
+    """rt.digamma (the derivative of gammaln/lgamma) against scipy.special.digamma, in Python
+    and compiled, over positive and negative arguments (poles excluded)."""
+    from jitad import _runtime_jit, runtime
+    x = np.concatenate([np.linspace(-9.7, 40.0, 997), [1e-6, 0.5, 1.4616321449683622, 1e4]])
+    ref = scipy.special.digamma(x)
+    for mod in (runtime, _runtime_jit):
+        got = mod.digamma(x)
+        assert np.all(np.abs(got - ref) <= 1e-12 * np.maximum(1.0, np.abs(ref))), mod
+        assert mod.digamma(2.5) == pytest.approx(scipy.special.digamma(2.5), rel=1e-13)
+        assert math.isnan(mod.digamma(-2.0))

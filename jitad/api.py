@@ -78,11 +78,12 @@ class _Transformed(Transform):
             self._ran[key] = comp
         return value, (grads[0] if self.single else tuple(grads))
 
-    def compiled(self, *example_args):
+    def compiled(self, *example_args, **kwargs):
         """The compiled function for this signature, callable from your own `@numba.njit`
         code: `grad(...).compiled(x, w)` returns `f_grad(x, w) -> grads` and
-        `value_and_grad(...).compiled(x, w)` returns `f_value_and_grad(x, w) -> (value, grads)`."""
-        comp = self.specialize(*example_args)
+        `value_and_grad(...).compiled(x, w)` returns `f_value_and_grad(x, w) -> (value, grads)`
+        (it takes every parameter, defaults included, positionally)."""
+        comp = self.specialize(*self.d.bind(example_args, kwargs))
         if not isinstance(self, vjp):
             self._scalar_check(comp)
         return comp.fn(self._compiled_name(comp))
@@ -94,8 +95,8 @@ class grad(_Transformed):
     def __init__(self, f, wrt=0, mode="compiled"):
         super().__init__(f, wrt, mode)
 
-    def __call__(self, *args):
-        return self._value_and_grads(args)[1]
+    def __call__(self, *args, **kwargs):
+        return self._value_and_grads(self.d.bind(args, kwargs))[1]
 
     def _compiled_name(self, comp):
         return comp.gen.grad
@@ -107,8 +108,8 @@ class value_and_grad(_Transformed):
     def __init__(self, f, wrt=0, mode="compiled"):
         super().__init__(f, wrt, mode)
 
-    def __call__(self, *args):
-        return self._value_and_grads(args)
+    def __call__(self, *args, **kwargs):
+        return self._value_and_grads(self.d.bind(args, kwargs))
 
     def _compiled_name(self, comp):
         return comp.gen.value_and_grad
@@ -123,7 +124,8 @@ class vjp(_Transformed):
     def __init__(self, f, wrt=0, mode="compiled"):
         super().__init__(f, wrt, mode)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        args = self.d.bind(args, kwargs)
         comp = self.specialize(*args)
         y = comp.run(comp.gen.primal, args)
         single = self.single

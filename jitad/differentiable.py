@@ -120,6 +120,28 @@ class Differentiable:
     def params(self):
         return list(inspect.signature(self.__jitad_function__).parameters)
 
+    def bind(self, args, kwargs):
+        """The call's arguments as one positional tuple: keyword arguments put in their place
+        and defaults filled in, as Python would (`loss(w, X, y)` of `def loss(w, X, y,
+        lam=0.1)`); `args` itself when it already names every parameter."""
+        if not kwargs and len(args) == len(self.params):
+            return args
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise JitadError(f"{self.__name__}(): {e}") from None
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    @functools.cached_property
+    def _signature(self):
+        sig = inspect.signature(self.__jitad_function__)
+        for p in sig.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise JitadError(f"{self.__name__} takes *{p.name}: jitad needs a fixed list "
+                                 "of parameters")
+        return sig
+
     def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
         """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
         for `wrt`, or with a training step for optimizer `train`. `validate(entry, argtys)`
@@ -179,11 +201,12 @@ class Differentiable:
             cache_of(c.fn).pop("frontend", None)
         self._specs.clear()
 
-    def __call__(self, *args):
-        if any(_is_eager_var(a) for a in args):
+    def __call__(self, *args, **kwargs):
+        if any(_is_eager_var(a) for a in args) or any(_is_eager_var(a) for a in kwargs.values()):
             # recording for eager mode (`y = f(Var(...)); y.backward()`): run the plain function
             from .eager import eager_function
-            return eager_function(self.__jitad_function__)(*args)
+            return eager_function(self.__jitad_function__)(*args, **kwargs)
+        args = self.bind(args, kwargs)
         comp = self.specialize(args)
         return comp.run(comp.gen.primal, args)
 

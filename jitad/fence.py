@@ -48,10 +48,10 @@ def construct_name(node) -> str:
 def fence(cap: Captured) -> None:
     fdef = cap.tree
     a = fdef.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
-        bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs or a.defaults)[0]
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+        bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
         raise UnsupportedError(
-            "jitad functions take plain positional parameters (no defaults, *args, **kwargs "
+            "jitad functions take plain parameters, with or without defaults (no *args, **kwargs "
             "or keyword-only parameters)", cap.loc(bad if hasattr(bad, "lineno") else fdef),
             "parameter list")
     for stmt in fdef.body:

@@ -20,6 +20,7 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
+           "check_len", "check_split", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis"]
 
 
@@ -288,6 +289,34 @@ def diag_embed(g, x):
     for k in range(g.shape[0]):
         out[k, k] = g[k]
     return out
+
+
+def check_len(n, k):
+    """ValueError unless an array of length n unpacks into k names."""
+    if n != k:
+        raise ValueError("cannot unpack an array of this length into this many names")
+    return n
+
+
+def check_split(n, k):
+    """ValueError unless np.split can cut length n into k equal parts."""
+    if n % k != 0:
+        raise ValueError("array split does not result in an equal division")
+    return n
+
+
+def cholesky_adjoint(L, g):
+    """The adjoint of L = np.linalg.cholesky(A) (Murray 2016), symmetric: with
+    P = tril(L.T @ g) with its diagonal halved, A_bar = sym(L^-T P L^-1)."""
+    P = L.T @ g
+    n = P.shape[0]
+    for i in range(n):
+        P[i, i] *= 0.5
+        for j in range(i + 1, n):
+            P[i, j] = 0.0
+    Y = np.linalg.solve(L.T, P)
+    X = np.linalg.solve(L.T, np.ascontiguousarray(Y.T)).T
+    return 0.5 * (X + X.T)
 
 
 def lin_t(n):

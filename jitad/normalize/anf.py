@@ -9,6 +9,7 @@ then removes the jumps; `simplify` decides constant branches and shares common t
 from __future__ import annotations
 
 import copy
+import inspect
 import numbers
 import types
 
@@ -36,8 +37,10 @@ _CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: g
 NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
-TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL = (get(n) for n in ("transpose_axes", "expand_dims",
-                                                          "keep_all"))
+TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_LEN, CHECK_SPLIT, FLOORDIV, MUL = (
+    get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_len", "check_split",
+                     "floordiv", "mul"))
+_SPLITS = (np.split, np.array_split)
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
@@ -177,14 +180,65 @@ class Normalizer:
                     self.bind(node, name, COPY, (a,))
             elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
                 fn = self.user_callee(value.func)
-                args = tuple(self.expr(a, names[0]) for a in value.args)
+                self.callees[id(fn)] = fn
+                args = self.helper_args(value, fn, {k.arg: k.value for k in value.keywords},
+                                        names[0])
                 self.emit(Bind(tuple(names), CALL, args, self.cap.loc(node), callee=fn))
             elif isinstance(value, gast.Attribute) and value.attr == "shape":
                 arr = self.expr(value.value, names[0])
                 self.emit(Bind(tuple(names), SHAPE, (arr,), self.cap.loc(node)))
+            elif isinstance(value, gast.Call) and self.parts_of(value) is not None:
+                # sign, logdet = np.linalg.slogdet(S): one primitive per element
+                parts = self.parts_of(value)
+                if len(parts) != len(names):
+                    self.err(node, f"{_describe(value.func)} returns {len(parts)} values, "
+                                   f"not {len(names)}", "tuple unpacking")
+                operands = [self.expr(a, names[0]) for a in value.args]
+                if value.keywords or len(operands) != len(parts[0].params):
+                    self.err(value, f"{_describe(value.func)} takes {len(parts[0].params)} "
+                                    "argument(s) here")
+                for name, p in zip(names, parts):
+                    self.bind(node, name, p, operands)
+            elif isinstance(value, gast.Call) and self.resolve_func(value.func) in _SPLITS:
+                self.split(node, names, value)
             else:
-                self.err(value, "a tuple can only be unpacked from a tuple, a helper's result or "
-                                "`x.shape`", "tuple unpacking")
+                # a, b = x: the rows of an array
+                arr = self.expr(value, names[0])
+                if isinstance(arr, Const):
+                    self.err(value, "cannot unpack a constant", "tuple unpacking")
+                n = self.bind(node, self.temp(names[0], "len"), LEN, (arr,))
+                self.bind(node, self.temp(names[0], "check"), CHECK_LEN,
+                          (n, Const(len(names))))
+                rows = [self.bind(node, self.temp(arr.name, "getitem"), GETITEM, (arr, Const(k)))
+                        for k in range(len(names))]
+                for name, r in zip(names, rows):
+                    self.bind(node, name, COPY, (r,))
+
+    def parts_of(self, call):
+        """The per-element primitives of a library call that returns a tuple, or None."""
+        obj = self.resolve_func(call.func)
+        prim = lookup_callable(obj) if obj is not MISSING else None
+        return prim.parts if prim is not None and prim.parts else None
+
+    def split(self, node, names, call):
+        """a, b, c = np.split(x, 3) (or np.array_split, axis=k): equal slices along the axis."""
+        kw = {k.arg: k.value for k in call.keywords}
+        if len(call.args) != 2 or set(kw) - {"axis"}:
+            self.err(call, "np.split(x, k) takes an array and a constant number of sections")
+        k = self.static(call.args[1], call, "the number of sections")
+        axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
+        if k != len(names) or not isinstance(axis, int) or axis < 0:
+            self.err(call, f"np.split(x, {k}) here must make {len(names)} parts along a "
+                           "non-negative constant axis", "np.split")
+        arr = self.expr(call.args[0], names[0])
+        n = self.bind(node, self.temp(names[0], "dim"), DIM, (arr, Const(axis)))
+        self.bind(node, self.temp(names[0], "check"), CHECK_SPLIT, (n, Const(k)))
+        size = self.bind(node, self.temp(names[0], "size"), FLOORDIV, (n, Const(k)))
+        lo = Const(0)
+        for j, name in enumerate(names):
+            hi = self.bind(node, self.temp(name, "hi"), MUL, (size, Const(j + 1)))
+            self.bind(node, name, GETITEM, (arr,) + (Slice(),) * axis + (Slice(lo, hi),))
+            lo = hi
 
     def test(self, node, body, fresh=False):
         """A bool-typed name for an if/while test, computed right before the statement, or a
@@ -336,6 +390,13 @@ class Normalizer:
                 if not isinstance(k, int) or isinstance(k, bool):
                     self.err(node, "x.shape[...] needs a constant index")
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
+            if isinstance(node.value, gast.Call) and self.parts_of(node.value) is not None:
+                # np.linalg.slogdet(S)[1]: the primitive of that element
+                parts, k = self.parts_of(node.value), _static_value(node.slice, self.resolve_func)
+                if not isinstance(k, int) or not -len(parts) <= k < len(parts):
+                    self.err(node, "index the tuple with a constant", "tuple index")
+                operands = [self.expr(a, hint) for a in node.value.args]
+                return self.bind(node, dest(parts[k]), parts[k], operands)
             arr = self.expr(node.value, hint)
             if isinstance(arr, Const):
                 self.err(node, "cannot index a constant")
@@ -430,10 +491,8 @@ class Normalizer:
         obj = self.resolve_func(func)
         callee = self.user_callee(func)
         if callee is not None:
-            if kw:
-                self.err(node, "keyword arguments to user functions are not supported")
             self.callees[id(callee)] = callee
-            args = tuple(self.expr(a, hint) for a in node.args)
+            args = self.helper_args(node, callee, kw, hint)
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
@@ -458,8 +517,44 @@ class Normalizer:
                            "compiles)", what)
         return v
 
+    def helper_args(self, node, callee, kw, hint):
+        """A helper call's arguments in the order of its parameters, as Python binds them:
+        keyword arguments put in place, a left-out parameter given its default (a number)."""
+        if any(isinstance(a, gast.Starred) for a in node.args):
+            self.err(node, "*args in a call is not supported")
+        try:
+            params = list(inspect.signature(callee).parameters.values())
+        except (TypeError, ValueError):
+            self.err(node, f"cannot read the parameters of {callee.__name__}")
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
+            self.err(node, f"{callee.__name__} takes *args, **kwargs or keyword-only "
+                           "parameters: jitad needs a fixed list of parameters")
+        if len(node.args) > len(params):
+            self.err(node, f"{callee.__name__}() takes {len(params)} arguments, "
+                           f"got {len(node.args)}")
+        out = [self.expr(a, hint) for a in node.args]
+        for p in params[len(node.args):]:
+            if p.name in kw:
+                out.append(self.expr(kw.pop(p.name), hint))
+            elif p.default is inspect.Parameter.empty:
+                self.err(node, f"{callee.__name__}() is missing its argument {p.name!r}")
+            elif isinstance(p.default, (bool, int, float)):
+                out.append(Const(p.default))
+            else:
+                self.err(node, f"the default {p.default!r} of {callee.__name__}'s parameter "
+                               f"{p.name!r} is not a number: pass the argument",
+                         "default argument")
+        if kw:
+            name = next(iter(kw))
+            self.err(node, f"{callee.__name__}() got an unexpected or repeated keyword "
+                           f"argument {name!r}")
+        return tuple(out)
+
     def prim_call(self, node, prim, pre, args, kw, hint, dest):
         statics = {}
+        if prim.parts:
+            self.err(node, f"{_describe(node.func)} returns a tuple: unpack it "
+                           "(a, b = ...) or index it with a constant", "tuple result")
         if prim.one_arg_form is not None and len(args) == 1:
             prim = prim.one_arg_form
         if prim.arity_forms is not None:

@@ -52,6 +52,7 @@ class Primitive:
     arity_forms  the primitive of each operand count (`np.arange(n)`, `(a, b)`, `(a, b, s)`)
     defaults     values of trailing operands a call may leave out (`np.triu(m)`: k=0)
     new_axis     its `axis` static counts in the result's rank (`expand_dims`), not the operand's
+    parts        a call returning a tuple: one primitive per element (`np.linalg.slogdet`)
     float_result a reduction whose result is float for integer operands (`mean`)
     one_arg_form the primitive of a one-argument call (`max(x)` -> the reduction `max`)
     from_shape   made from a shape and a dtype (`np.zeros((n, 3), dtype)`)
@@ -60,7 +61,7 @@ class Primitive:
     symbol       its Python operator (`+`, `**`, `@`), for messages
     """
 
-    axis_form = whole = one_arg_form = symbol = arity_forms = None
+    axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = False
     defaults: dict = {}
 

@@ -213,6 +213,12 @@ inv(x)             = np.linalg.inv(x)       :: matrix | x: -(y.T @ g @ y.T)
 solve(a, b)        = np.linalg.solve(a, b)  :: solve
 solve.2.1(a, b)    = np.linalg.solve(a, b)  :: solve | a: -np.outer(np.linalg.solve(a.T, g), y) | b: np.linalg.solve(a.T, g)
 solve.2.2(a, b)    = np.linalg.solve(a, b)  :: solve | a: -(np.linalg.solve(a.T, g) @ y.T) | b: np.linalg.solve(a.T, g)
+slogdet.sign(x)    = np.linalg.slogdet(x)[0] :: mscalar
+slogdet.logabs(x)  = np.linalg.slogdet(x)[1] :: mscalar | x: g * np.linalg.inv(x).T
+cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y, g)
+# the checks of unpacking: `a, b = x` needs len(x) == 2, np.split(x, k) equal parts
+check_len(n, k)    = rt.check_len(n, k)     :: int
+check_split(n, k)  = rt.check_split(n, k)   :: int
 cross(a, b)        = np.cross(a, b)         :: ew | a: np.cross(b, g) | b: np.cross(g, a)
 """
 
@@ -309,6 +315,7 @@ def _load_table():
                          (np.diff, "diff"), (np.diag, "diag"), (np.trace, "trace"),
                          (np.triu, "triu"), (np.tril, "tril"), (np.linalg.det, "det"),
                          (np.linalg.inv, "inv"), (np.linalg.solve, "solve"), (np.cross, "cross"),
+                         (np.linalg.cholesky, "cholesky"),
                          (np.swapaxes, "swapaxes")]:
         alias(target, name)
     _load_issue12()
@@ -325,6 +332,10 @@ def _load_table():
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"
     get("expand_dims").new_axis = True
+    slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
+    slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
+    for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
+        get(p).float_result = True
     get("mean").float_result = get("mean_axis").float_result = True
     get("max2").one_arg_form, get("min2").one_arg_form = get("max"), get("min")
     for p in ("zeros", "ones", "empty"):

@@ -215,7 +215,7 @@ class Differentiable:
 
 
 def _is_eager_var(a) -> bool:
-    eager = sys.modules.get("jitad.eager.core")      # no Var can exist before eager is imported
+    eager = sys.modules.get("jitad.eager.var")      # no Var can exist before eager is imported
     return eager is not None and isinstance(a, eager.Var)
 
 

@@ -73,7 +73,8 @@ from . import ops  # noqa: F401  (installs operators/methods on Var)
 from . import from_primitives  # noqa: F401  (eager ops of the other primitives)
 from . import math_ns as math
 from . import numpy_ns as numpy
-from .core import Var, backward, enable_grad, is_grad_enabled, no_grad, tape_size
+from .graph import enable_grad, is_grad_enabled, no_grad, tape_size
+from .var import Var, backward
 from .functional import eager_function, grad, value_and_grad
 
 __all__ = ["Var", "no_grad", "enable_grad", "is_grad_enabled", "tape_size", "backward",

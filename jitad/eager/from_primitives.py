@@ -2,9 +2,9 @@
 eager op: the same primitive objects, evaluated on values.
 
 Takes: the primitive registry (`primitives.callables()`), after `rules` and `ops` filled
-`core.FUNCTION_OPS` with the hand-written ops.
+`dispatch.FUNCTION_OPS` with the hand-written ops.
 Guarantees: every other NumPy (non-ufunc) function with a primitive gets an entry in
-`core.FUNCTION_OPS` that reads its call as compiled mode does -- the operand count picks an
+`dispatch.FUNCTION_OPS` that reads its call as compiled mode does -- the operand count picks an
 arity form (`np.arange`), trailing operands take the primitive's defaults, arguments past the
 operands (or named by keyword) are its statics (`np.expand_dims(x, 1)`), `axis=`/`keepdims=`
 of a reduction follow `forms.reduction_steps`, the operands' ranks pick a variant -- then runs
@@ -24,7 +24,10 @@ from .. import runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.forms import reduction_steps
 from ..primitives.templates import substitute
-from . import core
+from .dispatch import ATTR_OPS, FUNCTION_OPS, unwrap
+from .record import defvjp, make_op, nondiff
+from .refusal import refuse
+from .var import Var
 from .rules import from_primitive
 
 _OPS: dict = {}
@@ -47,17 +50,17 @@ def primitive_op(prim, statics):
                    {"np": np, "math": math, "rt": runtime})
         if prim.adjoints:
             vjps, save = from_primitive(prim, statics)
-            core.defvjp(fwd, *vjps, save=save)
+            defvjp(fwd, *vjps, save=save)
         else:
-            core.nondiff(fwd)
-            core.defvjp(fwd, *([None] * len(prim.params)), save="shapes")
-        op = _OPS[key] = core.make_op(fwd, prim.name.split(".")[0])
+            nondiff(fwd)
+            defvjp(fwd, *([None] * len(prim.params)), save="shapes")
+        op = _OPS[key] = make_op(fwd, prim.name.split(".")[0])
     return op
 
 
 def _settle(prim, statics, operands):
     """The variant for the operands' ranks, and an axis counted from the end made positive."""
-    ranks = [np.ndim(core.unwrap(a)) for a in operands]
+    ranks = [np.ndim(unwrap(a)) for a in operands]
     if prim.variants:
         prim = prim.variant(ranks)
     elif prim.whole is not None and ranks[0] == 1:
@@ -68,7 +71,7 @@ def _settle(prim, statics, operands):
 
 
 def _refuse(name, message):
-    return core.refuse(f"{name}: {message}", f"{name}()")
+    return refuse(f"{name}: {message}", f"{name}()")
 
 
 def call_op(target, prim):
@@ -116,20 +119,40 @@ def call_op(target, prim):
     return op
 
 
+def split(x, sections, axis=0):
+    """np.split / np.array_split of a Var into `sections` equal parts (compiled mode's form)."""
+    n = np.shape(unwrap(x))[axis]
+    if not isinstance(sections, int) or n % sections:
+        raise refuse("np.split: jitad splits into a constant number of equal parts",
+                     "np.split()")
+    m = n // sections
+    lead = (slice(None),) * axis
+    return [x[lead + (slice(k * m, (k + 1) * m),)] for k in range(sections)]
+
+
+def slogdet_parts(parts):
+    """np.linalg.slogdet: the tuple of its parts' eager ops."""
+    return lambda x: tuple(primitive_op(p, {})(x) for p in parts)
+
+
 def install():
     """Add an eager op for every NumPy function with a primitive and no hand-written op."""
     for target, prim in callables():
-        if (target in core.FUNCTION_OPS or isinstance(target, np.ufunc) or prim.forward is None
+        if prim.parts and target not in FUNCTION_OPS:
+            FUNCTION_OPS[target] = slogdet_parts(prim.parts)
+            continue
+        if (target in FUNCTION_OPS or isinstance(target, np.ufunc) or prim.forward is None
                 or prim.structural or not (getattr(target, "__module__", "") or "").startswith("numpy")):
             continue
-        core.FUNCTION_OPS[target] = call_op(target, prim)
+        FUNCTION_OPS[target] = call_op(target, prim)
+    FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()
-               if core.FUNCTION_OPS.get(target) is not None}
+               if FUNCTION_OPS.get(target) is not None}
     for method, pname in METHODS.items():
         target = by_prim.get(pname)
-        if method not in core.ATTR_OPS and method not in core.Var.__dict__ and target is not None:
-            core.ATTR_OPS[method] = _method(core.FUNCTION_OPS[target])
+        if method not in ATTR_OPS and method not in Var.__dict__ and target is not None:
+            ATTR_OPS[method] = _method(FUNCTION_OPS[target])
 
 
 def _method(op):

@@ -25,7 +25,7 @@ dispatch protocols.
 
 value_and_grad refuses, with a ``jitad.JitadError`` at f's ``def`` line, an
 int/bool argument in argnums and a non-scalar output (as the compiled mode does);
-errors inside f are raised at f's own line (see core.refuse).
+errors inside f are raised at f's own line (see refusal.refuse).
 """
 import functools
 import gc
@@ -36,8 +36,12 @@ import types
 import numpy as np
 
 from ..errors import JitadError, Loc, NotDifferentiableError
-from . import core, math_ns, numpy_ns, ops
-from .core import Var, ndarray
+from . import math_ns, numpy_ns, ops
+from .dispatch import unwrap
+from .graph import enable_grad
+from .var import Var
+
+ndarray = np.ndarray
 
 # ---------------------------------------------------------------------------
 # What gets replaced
@@ -242,7 +246,7 @@ def _value_and_grad(fn, args, argnums):
     for j, a in enumerate(args):
         if j not in leaves and type(a) is ndarray:
             call_args[j] = Var(a, None)     # constant; copy-on-write protects the caller
-    with core.enable_grad():
+    with enable_grad():
         out = fn(*call_args)
         if type(out) is Var:
             val = out.value
@@ -254,7 +258,7 @@ def _value_and_grad(fn, args, argnums):
                                      _def_loc(fn), "non-scalar output")
                 out.backward()
         else:
-            val = core.unwrap(out)
+            val = unwrap(out)
             if isinstance(val, (list, tuple, dict)):
                 raise JitadError("value_and_grad needs a function with one float output; "
                                  "%s returned a %s" % (fn.__name__, type(out).__name__),

@@ -9,7 +9,7 @@ keep their ufunc methods (``np.add.reduce``, ``np.add.at`` ...).  ``linalg`` is
 NumPy's with a differentiable ``norm``.  Every other attribute is NumPy's own
 (np.pi, np.float64, ...); a NumPy function without a rule runs as NumPy on
 values that are not differentiated and raises a ``jitad.JitadError`` at the
-user's line on a Var that requires grad (see core._fallback).
+user's line on a Var that requires grad (see dispatch.fallback).
 """
 import numpy as _np
 

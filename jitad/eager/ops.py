@@ -5,8 +5,8 @@ installs the operators and array methods on Var, and fills the tables used by
 Var.__array_ufunc__ / __array_function__ / __getattr__ (UFUNC_OPS,
 FUNCTION_OPS, ATTR_OPS) so that plain NumPy calls on Vars work.  Arguments with
 no rule (``initial=``, ``ord=``, ``order='F'``, an integer ``dtype=`` ...) go
-to core._fallback: plain NumPy, refused only on a Var that requires grad.
-``out=`` is written with value semantics (core.write).  Also the builtins
+to dispatch.fallback: plain NumPy, refused only on a Var that requires grad.
+``out=`` is written with value semantics (views.write).  Also the builtins
 ``max``/``min`` that value_and_grad binds (ties split as np.maximum/np.max).
 """
 import builtins
@@ -15,10 +15,15 @@ import operator
 
 import numpy as np
 
-from . import core, rules
-from .core import (Var, is_basic_index, make_binary, make_nondiff, make_op, make_unary,
-                   ndarray, register_view)
+from . import dispatch, graph, rules, views
+from .dispatch import unwrap
+from .graph import Leaf
+from .record import RULES, make_binary, make_nondiff, make_op, make_unary
+from .refusal import refuse
+from .var import Var
+from .views import is_basic_index, register_view
 
+ndarray = np.ndarray
 _builtin_float = builtins.float
 
 # ---------------------------------------------------------------------------
@@ -43,18 +48,18 @@ for _group, _make in ((_UNARY, make_unary), (_BINARY, make_binary), (_PARTIAL, m
                       (_STEP_UFUNCS, make_nondiff)):
     for _u in _group:
         _table = ELEMENTWISE if getattr(np, _u.__name__, None) is _u else SPECIAL
-        _table[_u.__name__] = core.UFUNC_OPS[_u] = _make(_u)
+        _table[_u.__name__] = dispatch.UFUNC_OPS[_u] = _make(_u)
 # elementwise NumPy functions that are not ufuncs (np.sinc): through __array_function__
 for _f, _prim in rules.ELEMENTWISE:
     if not isinstance(_f, np.ufunc) and getattr(np, _f.__name__, None) is _f:
-        ELEMENTWISE[_f.__name__] = core.FUNCTION_OPS[_f] = make_unary(_f)
+        ELEMENTWISE[_f.__name__] = dispatch.FUNCTION_OPS[_f] = make_unary(_f)
 # The eager versions stand in for the ufuncs in jitad.eager.numpy: keep the ufunc's
 # methods and attributes (np.add.reduce, np.maximum.accumulate, np.add.at ...), which
 # reach Var.__array_ufunc__ and so run as NumPy or refuse cleanly.
 for _u in _UNARY + _BINARY + _PARTIAL + _BOOL_UFUNCS + _STEP_UFUNCS:
     for _attr in ("reduce", "accumulate", "reduceat", "outer", "at", "nin", "nout", "nargs",
                   "ntypes", "types", "identity", "signature"):
-        setattr(core.UFUNC_OPS[_u], _attr, getattr(_u, _attr))
+        setattr(dispatch.UFUNC_OPS[_u], _attr, getattr(_u, _attr))
 
 
 def _unwrap_axis(axis):
@@ -72,7 +77,7 @@ def _given(**kwargs):
 def _other_form(np_func, construct, args, kwargs):
     """A call with arguments eager mode has no rule for (``initial=``, ``ord=``, an
     integer ``dtype=`` ...): plain NumPy, refused only on a Var that requires grad."""
-    return core._fallback(np_func, construct, np_func, args, kwargs)
+    return dispatch.fallback(np_func, construct, np_func, args, kwargs)
 
 
 def _float_dtype(dtype):
@@ -100,7 +105,7 @@ def _reduction(op, np_func, name, a, axis, keepdims, dtype, out, extra):
         return _other_form(np_func, "np.%s(..., %s=...)" % (name, next(iter(extra))), (a,),
                            dict(axis=axis, keepdims=keepdims, out=out, **extra))
     r = op(_lists(a), _unwrap_axis(axis), bool(keepdims))
-    return r if out is None else core._write_outputs(out, r)
+    return r if out is None else dispatch.write_outputs(out, r)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
@@ -127,7 +132,7 @@ _logsumexp = make_op(rules.logsumexp_, "logsumexp")
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """scipy.special.logsumexp without b= and return_sign= (those: core._fallback)."""
+    """scipy.special.logsumexp without b= and return_sign= (those: dispatch.fallback)."""
     if b is not None or return_sign:
         import scipy.special
         return _other_form(scipy.special.logsumexp, "scipy.special.logsumexp(..., %s=...)"
@@ -141,9 +146,9 @@ _norm = make_op(rules.norm_, "norm")
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """np.linalg.norm with ord=None (2-norm of a vector, Frobenius of a matrix), and the
-    ord=2 of a vector / ord='fro' of a matrix that equal it; other ords: core._fallback."""
+    ord=2 of a vector / ord='fro' of a matrix that equal it; other ords: dispatch.fallback."""
     if ord is not None:
-        nd = np.ndim(core.unwrap(x))
+        nd = np.ndim(unwrap(x))
         vector = (axis is None and nd == 1) or isinstance(axis, (int, np.integer))
         matrix = (axis is None and nd == 2) or (isinstance(axis, tuple) and len(axis) == 2)
         if (ord == 2 and not isinstance(ord, str) and vector) or (ord == "fro" and matrix):
@@ -159,21 +164,21 @@ def norm(x, ord=None, axis=None, keepdims=False):
 # ---------------------------------------------------------------------------
 _dot = make_binary(np.dot)
 _outer = make_binary(np.outer)
-matmul = core.UFUNC_OPS[np.matmul]
+matmul = dispatch.UFUNC_OPS[np.matmul]
 
 
 def dot(a, b, out=None):
-    if (np.ndim(core.unwrap(a)) > 2 or np.ndim(core.unwrap(b)) > 2) and core._grad_enabled \
+    if (np.ndim(unwrap(a)) > 2 or np.ndim(unwrap(b)) > 2) and graph.grad_enabled \
             and (_has_grad_var(a) or _has_grad_var(b)):
-        raise core.refuse("np.dot of an array with more than 2 dimensions has no eager "
-                          "derivative rule (use np.matmul or @)", "np.dot")
+        raise refuse("np.dot of an array with more than 2 dimensions has no eager "
+                     "derivative rule (use np.matmul or @)", "np.dot")
     r = _dot(a, b)
-    return r if out is None else core._write_outputs(out, r)
+    return r if out is None else dispatch.write_outputs(out, r)
 
 
 def outer(a, b, out=None):
     r = _outer(a, b)
-    return r if out is None else core._write_outputs(out, r)
+    return r if out is None else dispatch.write_outputs(out, r)
 
 
 # ---------------------------------------------------------------------------
@@ -217,7 +222,7 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
 
 def transpose(a, axes=None):
     if axes is not None:      # normalised: the adjoint inverts the permutation
-        nd = np.ndim(core.unwrap(a))
+        nd = np.ndim(unwrap(a))
         axes = tuple(int(i) % nd if nd else int(i) for i in axes)
     return _maybe_view(_transpose(a, axes), a, "transpose", axes)
 
@@ -272,11 +277,11 @@ def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVA
     if kw:
         return _other_form(np.clip, "np.clip(..., %s=...)" % next(iter(kw)), (a, lo, hi), kw)
     r = _clip(a, lo, hi)
-    return r if out is None else core._write_outputs(out, r)
+    return r if out is None else dispatch.write_outputs(out, r)
 
 
 def getitem(x, idx):
-    idx = core._norm_index(idx)
+    idx = views.norm_index(idx)
     out = _getitem(x, idx)
     if type(out.value) is ndarray and is_basic_index(idx):
         register_view(out, x, "index", idx)
@@ -287,14 +292,14 @@ def _inverse_axes(axes):
     return None if axes is None else tuple(int(i) for i in np.argsort(axes))
 
 
-core.VIEW_OPS.update({
+views.VIEW_OPS.update({
     "index": lambda base, idx: _getitem(base, idx),
     "reshape": lambda base, shape: _reshape(base, shape),
     "transpose": lambda base, axes: _transpose(base, axes),
     "undo_reshape": lambda view, vi: _reshape(view, np.shape(vi.base.value)),
     "undo_transpose": lambda view, vi: _transpose(view, _inverse_axes(vi.info)),
 })
-core.SETITEM_RULE = core.RULES[rules.setitem]
+views.SETITEM_RULE = RULES[rules.setitem]
 
 
 # ---------------------------------------------------------------------------
@@ -303,7 +308,7 @@ core.SETITEM_RULE = core.RULES[rules.setitem]
 # ---------------------------------------------------------------------------
 def _const(fn):
     def creator(*args, **kwargs):
-        return Var(fn(*core.unwrap(args), **core.unwrap(kwargs)), None)
+        return Var(fn(*unwrap(args), **unwrap(kwargs)), None)
     creator.__name__ = creator.__qualname__ = fn.__name__
     creator.__doc__ = "np.%s returning a constant jitad.eager.Var" % fn.__name__
     return creator
@@ -324,11 +329,11 @@ def _constant(value):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, **kw):
     """np.linspace, differentiable in start and stop:
     out[k] = start + (stop - start) * k / div, div = num - 1 (endpoint) or num."""
-    num = operator.index(core.unwrap(num))
-    diff = (core._grad_enabled and (_has_grad_var(start) or _has_grad_var(stop))
+    num = operator.index(unwrap(num))
+    diff = (graph.grad_enabled and (_has_grad_var(start) or _has_grad_var(stop))
             and _float_dtype(dtype) and not kw)
     if not diff:
-        r = np.linspace(core.unwrap(start), core.unwrap(stop), num, endpoint, retstep,
+        r = np.linspace(unwrap(start), unwrap(stop), num, endpoint, retstep,
                         dtype, axis, **kw)
         return (_constant(r[0]), r[1]) if retstep else _constant(r)
     out = _linspace(start, stop, num, bool(endpoint), dtype, int(axis))
@@ -350,13 +355,13 @@ def arange(*args, **kwargs):
     start, stop, step = given.get("start"), given.get("stop"), given.get("step")
     if stop is None:                      # np.arange(start=5.0): the range [0, 5)
         start, stop = None, start
-    if core._grad_enabled and not rest and (_has_grad_var(start) or _has_grad_var(step)):
-        out = _arange(0 if start is None else start, core.unwrap(stop),
+    if graph.grad_enabled and not rest and (_has_grad_var(start) or _has_grad_var(step)):
+        out = _arange(0 if start is None else start, unwrap(stop),
                       1 if step is None else step, given.get("dtype"))
         if out.value.dtype.kind in "fc":
             return out
         return Var(out.value, None)       # an integer dtype: piecewise constant
-    return Var(np.arange(*core.unwrap(args), **core.unwrap(kwargs)), None)
+    return Var(np.arange(*unwrap(args), **unwrap(kwargs)), None)
 
 
 def _like(fn):
@@ -378,12 +383,12 @@ empty_like = _like(np.empty_like)
 def full(shape, fill_value, dtype=None, order="C"):
     if type(fill_value) is Var and fill_value._node is not None:
         return zeros(shape, dtype if dtype is not None else np.float64) + fill_value
-    return Var(np.full(_shape_arg(shape), core.unwrap(fill_value), dtype, order), None)
+    return Var(np.full(_shape_arg(shape), unwrap(fill_value), dtype, order), None)
 
 
 def full_like(a, fill_value, dtype=None, *args, **kwargs):
     return full(np.shape(a.value if type(a) is Var else a), fill_value,
-                dtype if dtype is not None else np.asarray(core.unwrap(a)).dtype)
+                dtype if dtype is not None else np.asarray(unwrap(a)).dtype)
 
 
 def _has_grad_var(obj):
@@ -407,7 +412,7 @@ def array(obj, dtype=None, copy=True, **kwargs):
         return out if dtype is None else astype(out, dtype)
     if _has_grad_var(obj):
         return _build(obj)
-    return Var(np.array(core.unwrap(obj), dtype=dtype, **kwargs), None)
+    return Var(np.array(unwrap(obj), dtype=dtype, **kwargs), None)
 
 
 def asarray(obj, dtype=None, **kwargs):
@@ -415,7 +420,7 @@ def asarray(obj, dtype=None, **kwargs):
         return obj if dtype is None else astype(obj, dtype)
     if _has_grad_var(obj):
         return _build(obj)
-    return Var(np.asarray(core.unwrap(obj), dtype=dtype, **kwargs), None)
+    return Var(np.asarray(unwrap(obj), dtype=dtype, **kwargs), None)
 
 
 def astype(x, dtype, **kwargs):
@@ -455,8 +460,8 @@ for _name, _f in [("sum", sum), ("mean", mean), ("max", max), ("amax", max), ("m
                   ("ndim", ndim), ("size", size), ("array", array), ("asarray", asarray),
                   ("linspace", linspace)]:
     if hasattr(np, _name):
-        core.FUNCTION_OPS[getattr(np, _name)] = _f
-core.FUNCTION_OPS[np.linalg.norm] = norm
+        dispatch.FUNCTION_OPS[getattr(np, _name)] = _f
+dispatch.FUNCTION_OPS[np.linalg.norm] = norm
 
 
 # ---------------------------------------------------------------------------
@@ -482,14 +487,14 @@ def _set_whole(var, new):
     nv = new.value if type(new) is Var else new
     if (var._view_of is None and type(nv) is ndarray
             and nv.shape == var.value.shape and nv.dtype == var.value.dtype
-            and type(new) is Var and type(var._node) is not core.Leaf):
+            and type(new) is Var and type(var._node) is not Leaf):
         # whole-array update of a non-view: just rebind (value semantics)
         var.value = nv
-        if core._grad_enabled:
+        if graph.grad_enabled:
             var._node = new._node
-        core._refresh_views(var)
+        views.refresh_views(var)
         return var
-    return core.set_whole(var, new)
+    return views.set_whole(var, new)
 
 
 def _cmp(f):
@@ -552,7 +557,7 @@ Var.copy = lambda self: copy(self)
 Var.dot = lambda self, other: dot(self, other)
 Var.clip = lambda self, *args, **kwargs: clip(self, *args, **kwargs)
 Var.astype = lambda self, dtype, **kw: astype(self, dtype, **kw)
-Var.fill = lambda self, value: core.write(self, Ellipsis, value)   # returns None, as NumPy
+Var.fill = lambda self, value: views.write(self, Ellipsis, value)   # returns None, as NumPy
 for _name in ("argmax", "argmin", "argsort", "nonzero", "any", "all"):
     setattr(Var, _name, (lambda n: lambda self, *a, **k: getattr(np.asarray(self.value), n)(*a, **k))(_name))
 
@@ -564,8 +569,8 @@ def _matrix_transpose(x):
     return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
 
 
-# ndarray attributes that Var computes through Var.__getattr__ (core.ATTR_OPS)
-core.ATTR_OPS.update({
+# ndarray attributes that Var computes through Var.__getattr__ (dispatch.ATTR_OPS)
+dispatch.ATTR_OPS.update({
     "real": lambda x: getitem(x, Ellipsis) if type(x.value) is ndarray else identity(x),
     "imag": lambda x: Var(np.zeros_like(x.value), None),
     "mT": _matrix_transpose,
@@ -615,8 +620,8 @@ def _extreme_builtin(builtin, pair, reduce, name):
     return extreme
 
 
-max_builtin = _extreme_builtin(builtins.max, core.UFUNC_OPS[np.maximum], max, "max")
-min_builtin = _extreme_builtin(builtins.min, core.UFUNC_OPS[np.minimum], min, "min")
+max_builtin = _extreme_builtin(builtins.max, dispatch.UFUNC_OPS[np.maximum], max, "max")
+min_builtin = _extreme_builtin(builtins.min, dispatch.UFUNC_OPS[np.minimum], min, "min")
 
 
 # ---------------------------------------------------------------------------

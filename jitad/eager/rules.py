@@ -3,7 +3,7 @@
 ``defvjp(f, vjp_0, vjp_1, ...)``: ``vjp_i(g, ans, *args)`` returns the adjoint of
 positional argument i of ``f(*args) == ans`` given the output adjoint ``g``
 (``None``: argument not differentiable).  Broadcasting is undone by the engine
-(core._unbroadcast), so rules may return the broadcast shape.  ``save='shapes'``:
+(graph.reverse_pass), so rules may return the broadcast shape.  ``save='shapes'``:
 the rule only reads ``.shape``/``.dtype`` of array arguments and never ``ans``.
 The same subset as the compiler: elementwise math, reductions, dot/matmul/outer,
 reshape/transpose/concatenate, indexing reads and writes, and linspace/arange
@@ -25,7 +25,8 @@ import numpy as np
 from .. import runtime as rt
 from ..primitives.core import callables
 from ..primitives.templates import substitute
-from .core import Masked, Sparse, defvjp, defvjp_argnum, nondiff
+from .graph import Masked, Sparse
+from .record import defvjp, defvjp_argnum, nondiff
 
 
 # ---------------------------------------------------------------------------
@@ -36,8 +37,8 @@ def getitem(x, idx):
     return x[idx]
 
 
-def setitem(x, idx, v):      # forward is core.write (copy-on-write); rule only
-    raise AssertionError("setitem is applied by core.write")
+def setitem(x, idx, v):      # forward is views.write (copy-on-write); rule only
+    raise AssertionError("setitem is applied by views.write")
 
 
 def sum_(x, axis, keepdims):
@@ -147,7 +148,7 @@ def from_primitive(prim, statics=None):
 # Helpers used by the rules
 # ---------------------------------------------------------------------------
 def _shape(x):
-    """Shape of a saved argument: an array, a core.Meta or a scalar."""
+    """Shape of a saved argument: an array, a graph.Meta or a scalar."""
     return getattr(x, "shape", ())
 
 

@@ -13,7 +13,7 @@ on, returns a Var holding a new `graph.Node`; otherwise a constant Var (or the p
 when no argument is a Var). A Var that requires grad in a position with no rule is refused
 at the user's line when the node would be recorded. `make_nondiff` computes on values only.
 Invariants: the operations here are the hot path of eager mode: each reads the recording
-flag once (``graph.grad_enabled``) and builds at most one Node and one Var per call.
+flag at most once (``graph.grad_enabled``) and builds at most one Node and one Var per call.
 """
 import dis
 

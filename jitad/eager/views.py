@@ -31,6 +31,9 @@ ndarray = np.ndarray
 _getrefcount = sys.getrefcount
 
 
+# The reference count of an array that only its Var holds, counted as write() counts it
+# (a local `a = var.value` and getrefcount's argument): write() changes an array in place
+# only at or below this count.
 def _rc_probe(var):
     a = var.value
     return _getrefcount(a)

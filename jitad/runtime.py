@@ -16,7 +16,7 @@ INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check
           "check_depth")
 
 __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
-           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "expand",
+           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
@@ -129,6 +129,14 @@ def accum2(d, c):
     for i in range(c.shape[0]):
         for j in range(c.shape[1]):
             d[i if r else 0, j if s else 0] += c[i, j]
+
+
+def scatter_add2(d, rows, cols, g):
+    """d[rows, cols] += g, accumulating repeated (row, col) pairs."""
+    if rows.shape[0] != cols.shape[0]:
+        raise ValueError("shape mismatch: the two index arrays must have the same length")
+    for k in range(rows.shape[0]):
+        d[rows[k], cols[k]] += g[k]
 
 
 def scatter_add(d, idx, g):
@@ -405,7 +413,15 @@ def logsumexp(x):
 
 
 def logsumexp_axis(x, axis):
-    """logsumexp along `axis` of a rank-2 array."""
+    """logsumexp along `axis` (any rank), as an (outer, inner) matrix (the caller reshapes it)."""
+    t = as3(x, axis)
     m = max_axis(x, axis)
-    m = np.where(np.isfinite(m), m, 0.0)
-    return m + np.log(np.sum(np.exp(x - np.expand_dims(m, axis)), axis=axis))
+    out = np.empty(m.shape)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            mm = m[i, j] if np.isfinite(m[i, j]) else 0.0
+            acc = 0.0
+            for k in range(t.shape[1]):
+                acc += np.exp(t[i, k, j] - mm)
+            out[i, j] = mm + np.log(acc)
+    return out

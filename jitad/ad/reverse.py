@@ -175,8 +175,11 @@ class Reverse(TrainingCode):
                     rhs = forward_expr(s, self.fnames, self.types)
                     if s.op is CALL:
                         rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
-                    out.append(P.assign(s.target, rhs) if len(s.targets) == 1
-                               else P.assign_many(s.targets, rhs))
+                    if s.op.effect:     # a check: a statement of its own, never dropped
+                        out.append(P.expr_stmt(rhs))
+                    else:
+                        out.append(P.assign(s.target, rhs) if len(s.targets) == 1
+                                   else P.assign_many(s.targets, rhs))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, SetItem):
                 out += self.bounds.checks(s)
@@ -554,9 +557,10 @@ class Reverse(TrainingCode):
             index = s.args[1:]
             if a.name in getattr(self, "sparse", {}):
                 return out  # a row of a row-sparse parameter: its adjoint feeds the update
-            if any(isinstance(i, Var) and self.types[i.name].ndim for i in index):
-                out.append(P.expr_stmt(P.call("rt.scatter_add", P.name(self.d(a.name)),
-                                              P.atom(index[0]), gt)))
+            arrays = [i for i in index if isinstance(i, Var) and self.types[i.name].ndim]
+            if arrays:
+                out.append(P.expr_stmt(P.call(f"rt.scatter_add{len(arrays) if len(arrays) > 1 else ''}",
+                                              P.name(self.d(a.name)), *map(P.atom, arrays), gt)))
             else:
                 out.append(P.aug(P.subscript(self.d(a.name), index), gt))
             return out

@@ -76,7 +76,10 @@ def _refuse(name, message):
 
 def call_op(target, prim):
     """The eager version of the library function `target`, which means `prim`."""
-    name = "np." + getattr(target, "__name__", prim.name)
+    module = (getattr(target, "__module__", "") or "numpy").replace("numpy", "np", 1)
+    name = module.split(".")[0] + "." + getattr(target, "__name__", prim.name)
+    if module.startswith("scipy"):
+        name = "scipy.special." + getattr(target, "__name__", prim.name)
 
     def op(*args, **kwargs):
         p, args, kwargs = prim, list(args), dict(kwargs)
@@ -133,6 +136,15 @@ def split(x, sections, axis=0):
 def slogdet_parts(parts):
     """np.linalg.slogdet: the tuple of its parts' eager ops."""
     return lambda x: tuple(primitive_op(p, {})(x) for p in parts)
+
+
+def library_ops(package):
+    """{callable: eager op} for the non-ufunc functions of `package` ("scipy") with a primitive,
+    for the namespaces value_and_grad binds (scipy.special.softmax ...)."""
+    return {target: call_op(target, prim) for target, prim in callables()
+            if (getattr(target, "__module__", "") or "").startswith(package)
+            and not isinstance(target, np.ufunc) and prim.forward is not None
+            and not prim.structural}
 
 
 def install():

@@ -66,6 +66,10 @@ except ImportError:       # scipy is a dependency of jitad; eager mode works wit
 else:
     _MODULES.update({id(scipy): scipy_special.SCIPY, id(scipy.special): scipy_special})
     _FUNCTIONS[scipy.special.logsumexp] = ops.logsumexp
+    for _orig in list(vars(scipy.special).values()):
+        _op = getattr(scipy_special, getattr(_orig, "__name__", ""), None)
+        if callable(_orig) and _op is not None and _op is not _orig and _orig not in _FUNCTIONS:
+            _FUNCTIONS[_orig] = _op
 _BUILTINS = {"float": ops.float_, "max": ops.max_builtin, "min": ops.min_builtin}
 
 _LIBRARIES = {"numpy", "scipy", "jitad", "autograd", "torch", "jax", "numba",
@@ -109,7 +113,7 @@ class _Patcher:
         if t is types.FunctionType:
             if _is_user_function(obj):
                 return self.rebuild(obj)
-            return obj
+            return _FUNCTIONS.get(obj, obj)    # a library's Python function (scipy.special.softmax)
         if t is functools.partial:
             f = self.replace(obj.func)
             return obj if f is obj.func else functools.partial(f, *obj.args, **obj.keywords)
@@ -121,7 +125,7 @@ class _Patcher:
 
     def _will_change(self, obj):
         if type(obj) is types.FunctionType:
-            return _is_user_function(obj)
+            return _is_user_function(obj) or obj in _FUNCTIONS
         return self.replace(obj) is not obj
 
     def rebuild(self, fn):

@@ -11,8 +11,11 @@ import scipy as _scipy
 import scipy.special as _special
 
 from . import ops as _ops
+from .from_primitives import library_ops as _library_ops
 
 globals().update(_ops.SPECIAL)
+# softmax, log_softmax ...: the eager versions of scipy.special's primitives
+globals().update({f.__name__: op for f, op in _library_ops("scipy").items()})
 logsumexp = _ops.logsumexp
 
 

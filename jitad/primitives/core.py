@@ -49,10 +49,13 @@ class Primitive:
 
     Facts of particular call forms (None/False unless set by the table):
     axis_form    the primitive of the `axis=` form (`sum` -> `sum_axis`); `whole` the reverse
+    reduces      a reduction: its axis= may be a tuple, it takes keepdims=
     arity_forms  the primitive of each operand count (`np.arange(n)`, `(a, b)`, `(a, b, s)`)
     defaults     values of trailing operands a call may leave out (`np.triu(m)`: k=0)
     new_axis     its `axis` static counts in the result's rank (`expand_dims`), not the operand's
     parts        a call returning a tuple: one primitive per element (`np.linalg.slogdet`)
+    effect       a check run for its error (`a, b = x` needs len(x) == 2): printed as a
+                 statement of its own, whose result nothing reads
     float_result a reduction whose result is float for integer operands (`mean`)
     one_arg_form the primitive of a one-argument call (`max(x)` -> the reduction `max`)
     from_shape   made from a shape and a dtype (`np.zeros((n, 3), dtype)`)
@@ -62,7 +65,7 @@ class Primitive:
     """
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
-    float_result = from_shape = shape_arg = keeps_shape = new_axis = False
+    float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     defaults: dict = {}
 
     def __init__(self, name, params=(), statics=(), *, forward=None, adjoints=None,

@@ -2,7 +2,7 @@
 
 Takes: a primitive and the constant arguments of a call (`axis=`, `keepdims=`).
 Guarantees: `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
-axes and/or with `keepdims=True` is (both modes build their computation from it, so they
+axes and/or with `keepdims=True` is (for an axis form that keeps the rank, the one step) (both modes build their computation from it, so they
 agree); it raises `ValueError` with the message to show at the user's call.
 Invariants: pure; axes may be negative (counted from the end), their meaning is settled
 against the operand's rank where code is generated.
@@ -15,6 +15,13 @@ from .core import Primitive, get
 def reduction_steps(prim: Primitive, axis, keepdims: bool):
     """[(primitive, statics), ...] computing `prim(x, axis=axis, keepdims=keepdims)` one step
     at a time; `keep_all` takes (result, x). `axis`: None, an int or a tuple of ints."""
+    if not prim.reduces:    # an axis form that keeps the rank (cumsum, softmax): one axis
+        if isinstance(axis, tuple) or keepdims:
+            raise ValueError(f"{prim.name.split('.')[-1]}() takes one constant axis= (no tuple, "
+                             "no keepdims=)")
+        if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
+            raise ValueError("axis= must be a constant integer")
+        return [(prim, {})] if axis is None else [(prim.axis_form, {"axis": axis})]
     axes = () if axis is None else axis if isinstance(axis, tuple) else (axis,)
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
         raise ValueError("axis= must be a constant integer or a tuple of them")

@@ -115,7 +115,11 @@ scipy.special.logit(x) = np.log(x / (1.0 - x)) :: ewf | x: g / (x * (1.0 - x))
 scipy.special.xlogy(a, b) = a * np.log(b * (a != 0) + (a == 0)) :: ewf | a: g * np.log(b) | b: g * a / (b * (a != 0) + (a == 0))
 scipy.special.xlog1py(a, b) = a * np.log1p(b * (a != 0)) :: ewf | a: g * np.log1p(b) | b: g * a / (1.0 + b * (a != 0))
 scipy.special.logsumexp(x) = rt.logsumexp(x) :: reduce | x: g * np.exp(x - y)
-scipy.special.logsumexp_axis(x; axis) = rt.logsumexp_axis(x, axis) :: reduce | x: rt.expand(g, axis) * np.exp(x - rt.expand(y, axis))
+scipy.special.softmax(x) = np.exp(x - rt.logsumexp(x)) :: same | x: y * (g - np.sum(g * y))
+scipy.special.softmax_axis(x; axis) = np.exp(x - rt.expand(rt.logsumexp_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]), axis)) :: same | x: y * (g - rt.expand(np.sum(g * y, axis=axis), axis))
+scipy.special.log_softmax(x) = x - rt.logsumexp(x) :: same | x: g - np.exp(y) * np.sum(g)
+scipy.special.log_softmax_axis(x; axis) = x - rt.expand(rt.logsumexp_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]), axis) :: same | x: g - np.exp(y) * rt.expand(np.sum(g, axis=axis), axis)
+scipy.special.logsumexp_axis(x; axis) = rt.logsumexp_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: reduce | x: rt.expand(g, axis) * np.exp(x - rt.expand(y, axis))
 np.ceil(x)         = np.ceil(x)             :: same
 np.trunc(x)        = np.trunc(x)            :: same
 np.fix(x)          = np.trunc(x)            :: same
@@ -155,6 +159,7 @@ np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   
 np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
 sum(x)             = np.sum(x)              :: reduce | x: g
 norm(x)            = np.linalg.norm(x)      :: reduce | x: g * x / y
+norm_axis(x; axis) = np.sqrt(np.sum(x * x, axis=axis)) :: reduce | x: x * rt.expand(g / y, axis)
 sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
@@ -264,7 +269,7 @@ def parse_line(line: str):
 
 def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Primitive:
     """The `Primitive` a rule line (or `defvjp`) describes."""
-    return Primitive(
+    prim = Primitive(
         name, params, statics, forward=ast.parse(forward, mode="eval").body,
         adjoints={k: ast.parse(v, mode="eval").body for k, v in adjoints.items()},
         type_rule=typerules.KINDS[kind], kind=kind, impl=_IMPLS.get(name),
@@ -272,6 +277,8 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         view=name in _VIEWS, fresh=name not in _VIEWS,
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)
+    prim.reduces = kind == "reduce"
+    return prim
 
 
 def _load_table():
@@ -320,7 +327,7 @@ def _load_table():
         alias(target, name)
     _load_issue12()
     # the facts of particular primitives the table's kinds do not say
-    for short in ("sum", "mean", "max", "min", "prod", "cumsum"):
+    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]),
@@ -334,6 +341,7 @@ def _load_table():
     get("expand_dims").new_axis = True
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
+    get("check_len").effect = get("check_split").effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
         get(p).float_result = True
     get("mean").float_result = get("mean_axis").float_result = True
@@ -358,9 +366,9 @@ def _load_issue12():
                          (np.around, "np.round"), (math.log, "log_base")]:
         alias(target, name)
     get("log_base").one_arg_form = get("math.log")
-    whole, axis = get("scipy.special.logsumexp"), get("scipy.special.logsumexp_axis")
-    whole.axis_form, axis.whole = axis, whole
-    axis.max_rank = 2
+    for short in ("logsumexp", "softmax", "log_softmax"):
+        whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
+        whole.axis_form, axis.whole = axis, whole
     whole.float_result = axis.float_result = True
 
 

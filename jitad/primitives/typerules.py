@@ -206,7 +206,7 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
 
 def subscript(prim, s, args):
     """x[index]: each integer index drops an axis, a slice keeps it; one rank-1 integer array
-    may be the only index (a gather)."""
+    may be the only index (a gather), or a matrix takes two (x[rows, cols])."""
     from ..ir import Slice
     base = args[0]
     if base is None:
@@ -232,8 +232,11 @@ def subscript(prim, s, args):
         else:
             raise UnsupportedError("only integer index arrays of rank 1 are supported "
                                    "(no boolean masks)", s.loc, "subscript")
+    if arrays > 1 and arrays == len(index) == base.ndim == 2:
+        return Ty(base.dtype, 1)       # x[rows, cols]: the entries at (rows[k], cols[k])
     if arrays > 1 or (arrays and len(index) > 1):
-        raise UnsupportedError("an index array must be the only index (x[idx])", s.loc, "subscript")
+        raise UnsupportedError("an index array must be the only index (x[idx]), or a matrix "
+                               "takes two of them (x[rows, cols])", s.loc, "subscript")
     return Ty(base.dtype, nd)
 
 

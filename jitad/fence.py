@@ -17,7 +17,8 @@ from .errors import UnsupportedError
 _STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.For,
           gast.Break, gast.Continue, gast.Pass, gast.Expr)
 _EXPRS = (gast.BinOp, gast.UnaryOp, gast.BoolOp, gast.Compare, gast.Call, gast.Attribute,
-          gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp)
+          gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp,
+          gast.List)   # a list written out, as a call's argument: normalize checks where
 _BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.MatMult, gast.FloorDiv, gast.Mod)
 _AUX = (gast.Load, gast.Store, gast.operator, gast.unaryop, gast.boolop, gast.cmpop,
         gast.keyword, gast.arguments, gast.FunctionDef)
@@ -98,10 +99,11 @@ def _check(cap, node, in_loop):
             _check_target(cap, node.target)
         if isinstance(node, gast.For):
             t = node.target
-            pair = isinstance(t, gast.Tuple) and len(t.elts) == 2 and all(
+            names = isinstance(t, gast.Tuple) and len(t.elts) >= 2 and all(
                 isinstance(e, gast.Name) for e in t.elts)
-            if not (isinstance(t, gast.Name) or pair):
-                _fail(cap, t, "a for loop's target must be a name (or `i, x` with enumerate)")
+            if not (isinstance(t, gast.Name) or names):
+                _fail(cap, t, "a for loop's target must be a name (or `i, x` with enumerate, "
+                              "`a, b` with zip)")
         if isinstance(node, gast.Return) and node.value is None:
             _fail(cap, node, "a bare `return` returns None; jitad functions return values")
         loop = in_loop or isinstance(node, (gast.For, gast.While))

@@ -291,11 +291,15 @@ def diff_adjoint2(g):
     return out
 
 
-def diag_embed(g, x):
-    """A matrix shaped like x, zero but for g on its diagonal (the adjoint of np.diag(x))."""
+def diag_embed(g, x, k):
+    """A matrix shaped like x, zero but for g on its k-th diagonal (the adjoint of
+    np.diag(x, k))."""
     out = np.zeros(x.shape, g.dtype)
-    for k in range(g.shape[0]):
-        out[k, k] = g[k]
+    for m in range(g.shape[0]):
+        if k >= 0:
+            out[m, m + k] = g[m]
+        else:
+            out[m - k, m] = g[m]
     return out
 
 

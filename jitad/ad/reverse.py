@@ -46,7 +46,8 @@ def forward_expr(s: Bind, fnames, types):
     if s.op is SHAPE:
         return ast.Attribute(P.atom(s.args[0]), "shape", ast.Load())
     if s.op is CONCAT:
-        kw = {"axis": P.const(s.statics["axis"])} if s.statics.get("axis") else {}
+        axis = bind_statics(s, types)["axis"]
+        kw = {"axis": P.const(axis)} if axis else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
     rule = rule_for(s, types)
     if s.op.symbol is not None and s.op.variants and rule is not s.op.variant((1, 1)):
@@ -565,7 +566,7 @@ class Reverse(TrainingCode):
                 out.append(P.aug(P.subscript(self.d(a.name), index), gt))
             return out
         if s.op is CONCAT:
-            axis = s.statics.get("axis", 0)
+            axis = bind_statics(s, self.types)["axis"]
             lo = P.const(0)
             for a in s.args:
                 size = P.subscript(ast.Attribute(P.atom(a), "shape", ast.Load()), [Const(axis)])

@@ -104,6 +104,8 @@ def call_op(target, prim):
                 cur = primitive_op(q, statics)(*operands)
             return cur
         nparams = len(p.params)
+        if len(args) > nparams + len(p.statics):
+            raise _refuse(name, f"takes at most {nparams + len(p.statics)} argument(s) here")
         for s, a in zip(p.statics, args[nparams:]):
             kwargs.setdefault(s, a)
         operands = args[:nparams]
@@ -133,6 +135,20 @@ def split(x, sections, axis=0):
     return [x[lead + (slice(k * m, (k + 1) * m),)] for k in range(sections)]
 
 
+def _stacker(part, axis):
+    """np.vstack / np.hstack / np.column_stack: each part to the rank the result needs, then
+    one np.concatenate (as compiled mode builds them)."""
+    def op(tup):
+        parts = [part(p) for p in tup]
+        ax = axis if axis is not None else (0 if np.ndim(unwrap(parts[0])) == 1 else 1)
+        return FUNCTION_OPS[np.concatenate](parts, axis=ax)
+    return op
+
+
+def _column(p):
+    return np.expand_dims(p, 1) if np.ndim(unwrap(p)) == 1 else p
+
+
 def slogdet_parts(parts):
     """np.linalg.slogdet: the tuple of its parts' eager ops."""
     return lambda x: tuple(primitive_op(p, {})(x) for p in parts)
@@ -158,6 +174,9 @@ def install():
             continue
         FUNCTION_OPS[target] = call_op(target, prim)
     FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
+    FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
+    FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)
+    FUNCTION_OPS[np.column_stack] = _stacker(_column, 1)
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()
                if FUNCTION_OPS.get(target) is not None}

@@ -23,7 +23,7 @@ from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import (CALL, CONCAT, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable,
                           substitute)
-from ..primitives.forms import reduction_steps
+from ..primitives.forms import HSTACK_AXIS, reduction_steps
 from .calls import is_user_helper
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structure import Structurer
@@ -41,6 +41,9 @@ TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_LEN, CHECK_SPLIT, FLOORDIV, MUL = (
     get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_len", "check_split",
                      "floordiv", "mul"))
 _SPLITS = (np.split, np.array_split)
+_STACKS = (np.stack, np.vstack, np.hstack, np.column_stack, np.array, np.asarray)
+STACK_PART, ATLEAST_1D, ATLEAST_2D, AS_COLUMN, MIN2 = (
+    get(n) for n in ("stack_part", "atleast_1d", "atleast_2d", "as_column", "min2"))
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
@@ -260,13 +263,17 @@ class Normalizer:
         loc = self.cap.loc(node)
         it = node.iter
         if isinstance(node.target, gast.Tuple):
-            # for i, x in enumerate(X): the row loop with its index exposed
-            if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is enumerate
-                    and len(it.args) == 1 and not it.keywords):
-                self.err(node.target, "`for a, b in ...` is supported only as `for i, x in "
-                                      "enumerate(array)`", "for loop target")
-            idx, var = (e.id for e in node.target.elts)
-            return self.row_loop(node, it.args[0], var, idx, loc)
+            names = [e.id for e in node.target.elts]
+            fn = self.resolve_func(it.func) if isinstance(it, gast.Call) else MISSING
+            if fn is enumerate and len(it.args) == 1 and not it.keywords and len(names) == 2:
+                # for i, x in enumerate(X): the row loop with its index exposed
+                return self.row_loop(node, [it.args[0]], names[1:], names[0], loc)
+            if fn is zip and len(it.args) == len(names) and not it.keywords:
+                # for a, b in zip(A, B): the rows of each, as far as the shortest goes
+                return self.row_loop(node, it.args, names, None, loc)
+            self.err(node.target, "`for a, b in ...` is supported as `for i, x in "
+                                  "enumerate(array)` and `for a, b in zip(A, B)`",
+                     "for loop target")
         var = node.target.id
         body_assigned = _stored_names(node.body)
         if isinstance(it, gast.Call) and self.resolve_func(it.func) is range:
@@ -288,23 +295,29 @@ class Normalizer:
             self.emit(For(var, start, stop, step, self.block(node.body), loc))
             return
         # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
-        self.row_loop(node, it, var, None, loc)
+        self.row_loop(node, [it], [var], None, loc)
 
-    def row_loop(self, node, it, var, idx, loc):
+    def row_loop(self, node, its, names, idx, loc):
+        """for row in X (and enumerate, zip): a counted loop whose body first reads the rows."""
         body_assigned = _stored_names(node.body)
-        arr = self.expr(it, var)
-        if isinstance(arr, Const):
-            self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
-        if arr.name in body_assigned | {var}:
-            arr = self.bind(it, self.namer.fresh(f"{var}_rows"), COPY, (arr,))
-        n = self.bind(it, self.namer.fresh(f"{var}_n"), LEN, (arr,))
+        arrs, n = [], None
+        for it, var in zip(its, names):
+            arr = self.expr(it, var)
+            if isinstance(arr, Const):
+                self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
+            if arr.name in body_assigned | set(names):
+                arr = self.bind(it, self.namer.fresh(f"{var}_rows"), COPY, (arr,))
+            rows = self.bind(it, self.namer.fresh(f"{var}_n"), LEN, (arr,))
+            n = rows if n is None else self.bind(it, self.namer.fresh(f"{var}_n"), MIN2, (n, rows))
+            arrs.append(arr)
         if idx is None:
-            idx = self.namer.fresh(f"{var}_i")
+            idx = self.namer.fresh(f"{names[0]}_i")
         elif idx in body_assigned:
             self.err(node.target, f"the enumerate index '{idx}' is assigned in the loop body",
                      "for loop target")
         saved, self.out = self.out, []
-        self.bind(node.target, var, GETITEM, (arr, Var(idx)))
+        for arr, var in zip(arrs, names):
+            self.bind(node.target, var, GETITEM, (arr, Var(idx)))
         head, self.out = self.out, saved
         self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
 
@@ -406,6 +419,9 @@ class Normalizer:
             index = self.index(node.slice, hint)
             return self.bind(node, dest("getitem") if name else self.temp(arr.name, "getitem"),
                              GETITEM, (arr,) + index)
+        if isinstance(node, gast.List):
+            self.err(node, "unsupported construct: list (a list is supported written out as the "
+                           "argument of np.array, np.stack, np.concatenate ...)", "list")
         if isinstance(node, gast.Tuple):
             self.err(node, "a tuple is only allowed as a shape, in `return a, b` or in "
                            "`a, b = ...`", "tuple value")
@@ -496,8 +512,8 @@ class Normalizer:
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
-        if obj is np.concatenate:
-            return self.concat(node, kw, hint, dest)
+        if obj is np.concatenate or obj in _STACKS:
+            return self.concat(node, obj, kw, hint, dest)
         prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = _describe(func)
@@ -621,6 +637,10 @@ class Normalizer:
             return self.bind(node, dest(prim), prim, (arr,) + (shape,))
         # positional arguments past the operands are the statics, in order (np.expand_dims(x, 1))
         nparams = len(prim.params) - len(pre)
+        if len(args) > nparams + len(prim.statics):
+            self.err(node, f"{_describe(node.func)} takes at most "
+                           f"{len(prim.params) + len(prim.statics) - len(pre)} argument(s) here, "
+                           f"got {len(args)}")
         for name, a in zip(prim.statics, args[nparams:]):
             kw.setdefault(name, a)
         args = args[:nparams]
@@ -668,15 +688,48 @@ class Normalizer:
             cur = self.bind(node, target, p, operands, statics=statics)
         return cur
 
-    def concat(self, node, kw, hint, dest):
-        if len(node.args) != 1 or not isinstance(node.args[0], gast.Tuple):
-            self.err(node, "np.concatenate takes a tuple of arrays: np.concatenate((a, b), axis=0)")
-        axis = kw.pop("axis", None)
-        if kw or (axis is not None and not (isinstance(axis, gast.Constant) and isinstance(axis.value, int))):
-            self.err(node, "np.concatenate takes only a constant axis=")
-        parts = tuple(self.expr(e, hint) for e in node.args[0].elts)
-        return self.bind(node, dest("concat"), CONCAT, parts,
-                         statics={"axis": 0 if axis is None else axis.value})
+    def concat(self, node, fn, kw, hint, dest):
+        """np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack and np.array of a
+        tuple or list written out: each part made to the rank the result needs, then one
+        concatenation (nested lists in np.array are stacks of stacks)."""
+        name = _describe(node.func)
+        if len(node.args) != 1 or not isinstance(node.args[0], (gast.Tuple, gast.List)):
+            self.err(node, f"{name} takes a tuple or list of arrays written out: "
+                           f"{name[:-2]}((a, b))", name)
+        dtype = kw.pop("dtype", None)
+        if dtype is not None and (fn not in (np.array, np.asarray)
+                                  or self.resolve_func(dtype) not in (float, np.float64)):
+            self.err(node, "dtype= is only supported as np.array(..., dtype=float)")
+        axis = self.static(kw.pop("axis"), node, "axis=") if "axis" in kw else 0
+        if kw or not isinstance(axis, int) or isinstance(axis, bool):
+            self.err(node, f"{name} takes only a constant integer axis=")
+        if fn in (np.array, np.asarray):
+            return self.stack(node.args[0], hint, dest)
+        wrap = {np.stack: STACK_PART, np.vstack: ATLEAST_2D, np.hstack: ATLEAST_1D,
+                np.column_stack: AS_COLUMN}.get(fn)
+        parts = []
+        for e in node.args[0].elts:
+            a = self.expr(e, hint)
+            if wrap is not None:
+                a = self.bind(e, self.temp(hint, wrap), wrap, (a,),
+                              statics={"axis": axis} if wrap is STACK_PART else {})
+            parts.append(a)
+        axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.column_stack: 1}.get(fn, axis)
+        return self.bind(node, dest("concat"), CONCAT, tuple(parts), statics={"axis": axis})
+
+    def stack(self, lst, hint, dest):
+        """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked."""
+        if not isinstance(lst, (gast.Tuple, gast.List)) or not lst.elts:
+            self.err(lst, "np.array takes a non-empty list or tuple written out", "np.array")
+        parts = []
+        for e in lst.elts:
+            a = self.stack(e, hint, lambda op: self.temp(hint, op)) \
+                if isinstance(e, (gast.Tuple, gast.List)) else self.expr(e, hint)
+            if isinstance(a, Const):
+                a = Const(float(a.value))
+            parts.append(self.bind(e, self.temp(hint, STACK_PART), STACK_PART, (a,),
+                                   statics={"axis": 0}))
+        return self.bind(lst, dest("concat"), CONCAT, tuple(parts), statics={"axis": 0})
 
     def shape_atom(self, node, hint):
         if isinstance(node, gast.Tuple):

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from .core import Primitive, get
 
+# the `axis` static of np.hstack's concatenation: 0 for vectors, else 1 (settled by the parts'
+# rank where code is generated)
+HSTACK_AXIS = "hstack"
+
 
 def reduction_steps(prim: Primitive, axis, keepdims: bool):
     """[(primitive, statics), ...] computing `prim(x, axis=axis, keepdims=keepdims)` one step

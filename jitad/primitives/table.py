@@ -192,6 +192,15 @@ keep_all.0.1(s, x) = np.full(1, s)          :: keep_all | s: np.sum(g)
 keep_all.0.2(s, x) = np.full((1, 1), s)     :: keep_all | s: np.sum(g)
 keep_all.0.3(s, x) = np.full((1, 1, 1), s)  :: keep_all | s: np.sum(g)
 keep_all.0.4(s, x) = np.full((1, 1, 1, 1), s) :: keep_all | s: np.sum(g)
+# the parts of np.stack / np.array([...]) / vstack / hstack / column_stack (then a concat)
+stack_part(x; axis) = np.expand_dims(x, axis) :: up | x: rt.reshape_like(g, x)
+stack_part.0(x; axis) = np.full(1, x)       :: up | x: np.sum(g)
+atleast_1d(x)      = np.atleast_1d(x)       :: at_least_1 | x: rt.reshape_like(g, x)
+atleast_1d.0(x)    = np.full(1, x)          :: at_least_1 | x: np.sum(g)
+atleast_2d(x)      = np.atleast_2d(x)       :: at_least_2 | x: rt.reshape_like(g, x)
+as_column(x)       = np.atleast_2d(x)       :: at_least_2
+as_column.1(x)     = np.expand_dims(x, 1)   :: at_least_2 | x: rt.reshape_like(g, x)
+as_column.2(x)     = x.copy()               :: at_least_2 | x: g
 ravel(x)           = np.ravel(x)            :: flat | x: rt.reshape_like(g, x)
 flatten(x)         = x.flatten()            :: flat | x: rt.reshape_like(g, x)
 transpose_axes(x; axes, inverse) = np.transpose(x, axes) :: permute | x: np.transpose(g, inverse)
@@ -207,9 +216,9 @@ diff(x)            = np.diff(x)             :: same
 diff.1(x)          = np.diff(x)             :: same | x: rt.diff_adjoint1(g)
 diff.2(x)          = np.diff(x)             :: same | x: rt.diff_adjoint2(g)
 # matrices
-diag(x)            = np.diag(x)             :: diag
-diag.1(x)          = np.diag(x)             :: diag | x: np.diag(g)
-diag.2(x)          = np.diag(x)             :: diag | x: rt.diag_embed(g, x)
+diag(x, k)         = np.diag(x, k)          :: diag
+diag.1.0(x, k)     = np.diag(x, k)          :: diag | x: np.diag(g, k)
+diag.2.0(x, k)     = np.diag(x, k)          :: diag | x: rt.diag_embed(g, x, k)
 trace(x)           = np.trace(x)            :: mscalar | x: g * np.eye(x.shape[0], x.shape[1])
 triu(m, k)         = np.triu(m, k)          :: matrix | m: np.triu(g, k)
 tril(m, k)         = np.tril(m, k)          :: matrix | m: np.tril(g, k)
@@ -245,7 +254,7 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truth": bool, "or": lambda a, b: a or b}
 
 # results that may share their operand's buffer (NumPy and Numba return views)
-_VIEWS = ("transpose", "reshape", "expand_dims", "squeeze", "ravel", "transpose_axes", "swapaxes",
+_VIEWS = ("transpose", "reshape", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
           "flip")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
@@ -273,7 +282,8 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         name, params, statics, forward=ast.parse(forward, mode="eval").body,
         adjoints={k: ast.parse(v, mode="eval").body for k, v in adjoints.items()},
         type_rule=typerules.KINDS[kind], kind=kind, impl=_IMPLS.get(name),
-        elementwise=kind in _ELEMENTWISE_KINDS, exact=name.startswith(("dot.", "outer")),
+        elementwise=kind in _ELEMENTWISE_KINDS,
+        exact=name.startswith(("dot.", "outer", "solve.", "keep_all.", "diag.")),
         view=name in _VIEWS, fresh=name not in _VIEWS,
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)
@@ -322,7 +332,8 @@ def _load_table():
                          (np.diff, "diff"), (np.diag, "diag"), (np.trace, "trace"),
                          (np.triu, "triu"), (np.tril, "tril"), (np.linalg.det, "det"),
                          (np.linalg.inv, "inv"), (np.linalg.solve, "solve"), (np.cross, "cross"),
-                         (np.linalg.cholesky, "cholesky"),
+                         (np.linalg.cholesky, "cholesky"), (np.atleast_1d, "atleast_1d"),
+                         (np.atleast_2d, "atleast_2d"),
                          (np.swapaxes, "swapaxes")]:
         alias(target, name)
     _load_issue12()
@@ -330,15 +341,17 @@ def _load_table():
     for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
-    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]),
-                        ("diag", [(1,), (2,)]), ("keep_all", [(0, r) for r in range(1, 5)])):
+    get("stack_part").variants = {(0,): get("stack_part.0")}
+    get("atleast_1d").variants = {(0,): get("atleast_1d.0")}
+    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
+                        ("diag", [(1, 0), (2, 0)]), ("keep_all", [(0, r) for r in range(1, 5)])):
         get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
     get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}
     get("linspace").defaults = {"num": 50}
-    get("triu").defaults = get("tril").defaults = {"k": 0}
+    get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"
-    get("expand_dims").new_axis = True
+    get("expand_dims").new_axis = get("stack_part").new_axis = get("stack_part.0").new_axis = True
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
     get("check_len").effect = get("check_split").effect = True

@@ -112,6 +112,14 @@ def add_axis(prim, s, args):
     return Ty(args[0].dtype, args[0].ndim + 1)
 
 
+def at_least_1(prim, s, args):
+    return Ty(args[0].dtype, max(1, args[0].ndim))
+
+
+def at_least_2(prim, s, args):
+    return Ty(args[0].dtype, max(2, args[0].ndim))
+
+
 def drop_axis(prim, s, args):
     """squeeze(x, axis=k)."""
     if args[0].ndim == 0:
@@ -201,7 +209,8 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "shape": shape, "where": where, "clip": elementwise, "up": add_axis, "down": drop_axis,
          "flat": flat, "eye": matrix_new, "diag": diagonal, "mscalar": matrix_scalar,
          "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,
-         "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute}
+         "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
+         "at_least_1": at_least_1, "at_least_2": at_least_2}
 
 
 def subscript(prim, s, args):

@@ -233,7 +233,7 @@ cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y
 # the checks of unpacking: `a, b = x` needs len(x) == 2, np.split(x, k) equal parts
 check_len(n, k)    = rt.check_len(n, k)     :: int
 check_split(n, k)  = rt.check_split(n, k)   :: int
-cross(a, b)        = np.cross(a, b)         :: ew | a: np.cross(b, g) | b: np.cross(g, a)
+cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
 """
 
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
@@ -283,7 +283,7 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         adjoints={k: ast.parse(v, mode="eval").body for k, v in adjoints.items()},
         type_rule=typerules.KINDS[kind], kind=kind, impl=_IMPLS.get(name),
         elementwise=kind in _ELEMENTWISE_KINDS,
-        exact=name.startswith(("dot.", "outer", "solve.", "keep_all.", "diag.")),
+        exact=name.startswith(("dot.", "outer", "solve.", "keep_all.", "diag.", "cross")),
         view=name in _VIEWS, fresh=name not in _VIEWS,
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)

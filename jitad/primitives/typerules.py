@@ -210,7 +210,7 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "flat": flat, "eye": matrix_new, "diag": diagonal, "mscalar": matrix_scalar,
          "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,
          "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
-         "at_least_1": at_least_1, "at_least_2": at_least_2}
+         "at_least_1": at_least_1, "at_least_2": at_least_2, "cross": elementwise}
 
 
 def subscript(prim, s, args):

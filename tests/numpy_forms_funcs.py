@@ -1,0 +1,99 @@
+"""NumPy as people write it (issue 12): functions using the call forms, indexing and argument
+forms jitad takes since then, each mixing several (tests/test_numpy_forms.py)."""
+import math
+
+import numpy as np
+import scipy.special
+from scipy.special import logsumexp, softmax
+
+
+def layer_norm(x, W, b, eps=1e-5, act=True):
+    h = x @ W + b
+    m = h.mean(axis=-1, keepdims=True)
+    v = ((h - m) ** 2).mean(axis=-1, keepdims=True)
+    h = (h - m) / np.sqrt(v + eps)
+    return np.tanh(h) if act else h
+
+
+def defaults_and_keywords(W, b, x, y, lam=0.1, eps=1e-5):
+    q = layer_norm(x, W, b, act=False)
+    return np.mean((q[:, 0] - y) ** 2) + lam * np.sum(W ** 2) + eps
+
+
+def reductions(X, T):
+    a = np.sum(X, axis=1, keepdims=True) * np.max(X, axis=0, keepdims=True)
+    b = np.sum(T, axis=(0, 2)) ** 2
+    d = np.prod(X, axis=0) + np.cumsum(X, axis=1)[:, -1].sum() + np.prod(X[0])
+    return np.sum(a) + np.sum(b) + np.sum(d) + np.sum(X, keepdims=True)[0, 0]
+
+
+def new_axes(X, v):
+    d = X[:, None, :] - X[None, :, :]
+    k = np.exp(-np.sum(d ** 2, axis=-1))
+    outer = v[:, np.newaxis] * v[None, :]
+    return np.sum(k) + np.sum(outer) + np.sum(X[..., None] * 2.0) + X.shape[-1] * np.sum(v)
+
+
+def scans_and_shapes(v, X):
+    r = np.cumsum(v) ** 2 + np.cumprod(v) + np.diff(np.concatenate((v, v))).sum()
+    s = np.ravel(X) * np.arange(X.size) + X.flatten()
+    t = np.transpose(X, (1, 0)) @ X + np.swapaxes(X, 0, 1) @ X
+    u = np.flip(v) * v + np.squeeze(np.expand_dims(v, 0), axis=0)
+    return np.sum(r) + np.sum(s) + np.sum(t) + np.sum(u)
+
+
+def matrices(X, v):
+    n = v.shape[0]
+    A = X @ X.T + np.eye(n)
+    sign, logdet = np.linalg.slogdet(A)
+    L = np.linalg.cholesky(A)
+    x = np.linalg.solve(A, v)
+    B = np.diag(v) + np.diag(v[:2], 1) + np.triu(A, 1) + np.tril(A, -1)
+    return (np.sum(x * v) + np.linalg.det(A) + np.trace(np.linalg.inv(A)) + sign * logdet
+            + 2.0 * np.sum(np.log(np.diag(L))) + np.sum(B ** 2) + np.sum(np.cross(v, x)))
+
+
+def creation(a, b, s):
+    t = np.linspace(a, b, 7)
+    grid = np.full((2, 3), s) + np.full_like(np.ones(3), a)
+    r = np.arange(a, 10.0, 4.0)
+    return np.sum(t ** 2) + np.sum(grid ** 2) + np.sum(r * s) + np.sum(np.identity(3) * b)
+
+
+def stacks_and_lists(a, b, s):
+    A = np.stack((a, b))
+    B = np.stack([a, b], axis=-1)
+    C = np.vstack((a, b)) + np.vstack((A, A))[:2]
+    D = np.hstack((a, b, a))
+    E = np.column_stack((a, b))
+    F = np.array([s, s * 2.0, 1.0])
+    G = np.array([[s, 1.0], [s * s, 2.0]])
+    return (np.sum(A * A) + np.sum(B[:, 0] * B[:, 1]) + np.sum(C) + np.sum(D ** 2)
+            + np.sum(E @ G) + np.sum(F ** 2) + np.sum(np.concatenate([a, b]) ** 3))
+
+
+def unpacking_and_loops(W, xs, ys):
+    a, b = W[:2]
+    i, f, o = np.split(xs[0], 3)
+    total = a * b + np.sum(i * f - o)
+    for x, y in zip(xs, ys):
+        total += (np.dot(W, x) - y) ** 2
+    for k, x in enumerate(xs):
+        total += k * np.sum(x * W)
+    return total
+
+
+def classifier(W, X, labels):
+    z = X @ W
+    p = softmax(z, axis=-1)
+    lse = logsumexp(z, axis=1, keepdims=True)
+    logp = scipy.special.log_softmax(z, axis=1)
+    n = X.shape[0]
+    nll = -np.log(p[np.arange(n), labels]).mean()
+    Xn = X / np.linalg.norm(X, axis=1, keepdims=True)
+    return nll + np.sum(lse ** 2) * 0.01 + np.sum(logp * 0.1) + np.sum(Xn @ W) + math.sqrt(2.0)
+
+
+def unpack_too_many(v):
+    a, b = v
+    return a * b

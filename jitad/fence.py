@@ -127,7 +127,7 @@ def _check(cap, node, in_loop):
             for op in node.ops:
                 if isinstance(op, (gast.Is, gast.IsNot, gast.In, gast.NotIn)):
                     _fail(cap, node, f"unsupported construct: {construct_name(op)}")
-        if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool)) \
+        if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool, str)) \
                 and node.value is not None and node.value is not Ellipsis:
             _fail(cap, node, f"unsupported constant of type {type(node.value).__name__}")
         if isinstance(node, gast.Call):

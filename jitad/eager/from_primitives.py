@@ -89,12 +89,18 @@ def call_op(target, prim):
                 raise _refuse(name, "takes 1 to 3 arguments here")
             p = p.arity_forms[n]
         if p.axis_form is not None:
-            axis = kwargs.pop("axis", args.pop(1) if len(args) > 1 else None)
-            keepdims = kwargs.pop("keepdims", False)
-            if kwargs or len(args) != 1:
+            if not args or len(args) - 1 > len(p.call_order):
                 raise _refuse(name, "takes one array (and axis=, keepdims=)")
+            for k, a in zip(p.call_order, args[1:]):
+                kwargs[k] = a
+            args = args[:1]
+            axis = kwargs.pop("axis", None)
+            keepdims = kwargs.pop("keepdims", False)
+            statics = {k: kwargs.pop(k, p.defaults.get(k)) for k in p.statics if k != "axis"}
+            if kwargs:
+                raise _refuse(name, f"keyword argument {next(iter(kwargs))}= is not supported")
             try:
-                steps = reduction_steps(p, axis, keepdims)
+                steps = reduction_steps(p, axis, keepdims, statics)
             except ValueError as e:
                 raise _refuse(name, str(e)) from None
             x = cur = args[0]

@@ -338,6 +338,9 @@ class Normalizer:
         if isinstance(node, gast.Constant):
             if node.value is None:
                 self.err(node, "None is not a value jitad can compute with")
+            if isinstance(node.value, str):
+                self.err(node, "a string is only supported as a constant argument of a library "
+                               "call (ord='fro')", "string constant")
             return Const(node.value)
         if isinstance(node, gast.Name):
             return self.name(node)
@@ -583,17 +586,25 @@ class Normalizer:
             keepdims = self.static(kw.pop("keepdims"), node, "keepdims=")
             if prim.axis_form is None:
                 self.err(node, f"keepdims= is not supported for {prim}")
-        axis_node = kw.pop("axis", None)
-        if axis_node is None and prim.axis_form is not None and len(pre) + len(args) == 2:
-            axis_node, args = args[-1], args[:-1]
         if prim.axis_form is not None:
-            axis = None if axis_node is None else self.static(axis_node, node, "axis=")
+            # x.sum(1), np.linalg.norm(x, "fro"): arguments after the array, in NumPy's order
+            nx = 1 - len(pre)
+            if len(args) < nx or len(args) - nx > len(prim.call_order):
+                self.err(node, f"{prim} takes one array (and axis=, keepdims=)")
+            for name, a in zip(prim.call_order, args[nx:]):
+                if name in kw:
+                    self.err(node, f"{name} given twice")
+                kw[name] = a
+            x = pre[0] if pre else self.expr(args[0], hint)
+            axis = None if kw.get("axis") is None else self.static(kw.pop("axis"), node, "axis=")
+            kw.pop("axis", None)
+            if "keepdims" in kw:
+                keepdims = self.static(kw.pop("keepdims"), node, "keepdims=")
+            statics = {k: self.static(kw.pop(k), node, f"{k}=") for k in prim.statics if k in kw}
             if kw:
                 self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
-            x = pre[0] if pre else self.expr(args[0], hint)
-            if len(pre) + len(args) != 1:
-                self.err(node, f"{prim} takes one array (and axis=, keepdims=)")
-            return self.reduce(node, prim, x, axis, keepdims, hint, dest)
+            return self.reduce(node, prim, x, axis, keepdims, statics, hint, dest)
+        axis_node = kw.pop("axis", None)
         if prim is TRANSPOSE and (len(args) + len(pre)) > 1:
             axes_nodes = args if pre else args[1:]
             axes = self.static(axes_nodes[0] if len(axes_nodes) == 1 else
@@ -674,11 +685,13 @@ class Normalizer:
         """One operand of a primitive call; a parameter called `shape` takes a shape."""
         return self.shape_atom(node, hint) if param == "shape" else self.expr(node, hint)
 
-    def reduce(self, node, prim, x, axis, keepdims, hint, dest):
+    def reduce(self, node, prim, x, axis, keepdims, statics, hint, dest):
         """A reduction over no axis (the whole array), one axis or a tuple of axes, and its
         keepdims=True form: a chain of one-axis reductions, then one `expand_dims` per axis."""
         try:
-            steps = reduction_steps(prim, axis, keepdims)
+            statics = {**{k: v for k, v in prim.defaults.items() if k in prim.statics},
+                       **statics}
+            steps = reduction_steps(prim, axis, keepdims, statics)
         except ValueError as e:
             self.err(node, str(e))
         cur = x

@@ -50,6 +50,8 @@ class Primitive:
     Facts of particular call forms (None/False unless set by the table):
     axis_form    the primitive of the `axis=` form (`sum` -> `sum_axis`); `whole` the reverse
     reduces      a reduction: its axis= may be a tuple, it takes keepdims=
+    chains       a reduction over a tuple of axes is the chain of one-axis ones (not `var`)
+    call_order   the names of a call's arguments after the array, in NumPy's order
     arity_forms  the primitive of each operand count (`np.arange(n)`, `(a, b)`, `(a, b, s)`)
     defaults     values of trailing operands a call may leave out (`np.triu(m)`: k=0)
     new_axis     its `axis` static counts in the result's rank (`expand_dims`), not the operand's
@@ -66,6 +68,8 @@ class Primitive:
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
+    chains = True
+    call_order = ("axis",)
     defaults: dict = {}
 
     def __init__(self, name, params=(), statics=(), *, forward=None, adjoints=None,

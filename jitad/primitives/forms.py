@@ -16,9 +16,17 @@ from .core import Primitive, get
 HSTACK_AXIS = "hstack"
 
 
-def reduction_steps(prim: Primitive, axis, keepdims: bool):
+def reduction_steps(prim: Primitive, axis, keepdims: bool, statics=None):
     """[(primitive, statics), ...] computing `prim(x, axis=axis, keepdims=keepdims)` one step
-    at a time; `keep_all` takes (result, x). `axis`: None, an int or a tuple of ints."""
+    at a time; `keep_all` takes (result, x). `axis`: None, an int or a tuple of ints.
+    `statics`: the call's other constant arguments (`ddof=`, `ord=`), given to each step of
+    the reduction itself."""
+    steps = _steps(prim, axis, keepdims)
+    return [(p, {**(statics or {}), **st} if p is prim or p is prim.axis_form else st)
+            for p, st in steps]
+
+
+def _steps(prim, axis, keepdims):
     if not prim.reduces:    # an axis form that keeps the rank (cumsum, softmax): one axis
         if isinstance(axis, tuple) or keepdims:
             raise ValueError(f"{prim.name.split('.')[-1]}() takes one constant axis= (no tuple, "
@@ -31,6 +39,8 @@ def reduction_steps(prim: Primitive, axis, keepdims: bool):
         raise ValueError("axis= must be a constant integer or a tuple of them")
     if len(set(axes)) != len(axes):
         raise ValueError("axis= repeats an axis")
+    if len(axes) > 1 and not prim.chains:
+        raise ValueError(f"{prim.name.split('.')[-1]}() takes one axis here, not a tuple")
     if any(a < 0 for a in axes) and any(a >= 0 for a in axes):
         raise ValueError("axis= mixes negative and non-negative axes; write them all one way")
     if not isinstance(keepdims, bool):

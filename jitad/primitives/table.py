@@ -158,8 +158,12 @@ np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
 np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
 sum(x)             = np.sum(x)              :: reduce | x: g
-norm(x)            = np.linalg.norm(x)      :: reduce | x: g * x / y
-norm_axis(x; axis) = np.sqrt(np.sum(x * x, axis=axis)) :: reduce | x: x * rt.expand(g / y, axis)
+norm(x; ord)       = np.linalg.norm(x)      :: norm | x: g * x / y
+norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
+var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce | x: g * 2.0 * (x - np.mean(x)) / (x.size - ddof)
+var_axis(x; axis, ddof) = np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof) :: reduce | x: rt.expand(g, axis) * 2.0 * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
+std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) :: reduce | x: g * (x - np.mean(x)) / ((x.size - ddof) * y)
+std_axis(x; axis, ddof) = np.sqrt(np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof)) :: reduce | x: rt.expand(g / y, axis) * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
@@ -244,7 +248,7 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "min": "min", "transpose": "transpose", "dot": "dot",
            "argmax": "argmax", "argmin": "argmin", "prod": "prod", "cumsum": "cumsum",
            "cumprod": "cumprod", "ravel": "ravel", "flatten": "flatten", "squeeze": "squeeze",
-           "trace": "trace", "swapaxes": "swapaxes"}
+           "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -333,12 +337,13 @@ def _load_table():
                          (np.triu, "triu"), (np.tril, "tril"), (np.linalg.det, "det"),
                          (np.linalg.inv, "inv"), (np.linalg.solve, "solve"), (np.cross, "cross"),
                          (np.linalg.cholesky, "cholesky"), (np.atleast_1d, "atleast_1d"),
+                         (np.var, "var"), (np.std, "std"),
                          (np.atleast_2d, "atleast_2d"),
                          (np.swapaxes, "swapaxes")]:
         alias(target, name)
     _load_issue12()
     # the facts of particular primitives the table's kinds do not say
-    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm"):
+    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm", "var", "std"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     get("stack_part").variants = {(0,): get("stack_part.0")}
@@ -348,6 +353,13 @@ def _load_table():
         get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
     get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}
     get("linspace").defaults = {"num": 50}
+    for short in ("var", "std"):
+        for p in (get(short), get(f"{short}_axis")):
+            p.defaults, p.chains, p.float_result = {"ddof": 0}, False, True
+            p.call_order = ("axis", "dtype", "out", "ddof", "keepdims")
+    for p in (get("norm"), get("norm_axis")):
+        p.defaults, p.reduces = {"ord": None}, True
+        p.call_order = ("ord", "axis", "keepdims")
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"

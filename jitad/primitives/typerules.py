@@ -70,6 +70,20 @@ def reduction(prim, s, args):
     return Ty(dtype, a.ndim - 1)
 
 
+def norm(prim, s, args):
+    """np.linalg.norm: the 2-norm of vectors (whole or along an axis) and the Frobenius norm
+    of matrices; other `ord=` are refused."""
+    ord_ = s.statics.get("ord")
+    if ord_ not in (None, "fro", 2):
+        raise UnsupportedError(f"norm(ord={ord_!r}) is not supported (only the 2-norm and "
+                               "'fro')", s.loc, "norm(ord=)")
+    if ord_ == 2 and args[0].ndim == 2 and "axis" not in s.statics:
+        raise UnsupportedError("norm(M, 2) of a matrix is its largest singular value, which "
+                               "jitad does not differentiate ('fro' is supported)", s.loc,
+                               "norm(ord=2)")
+    return reduction(prim, s, args)
+
+
 def product(prim, s, args):
     a, b = args
     if not (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2):
@@ -210,7 +224,8 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "flat": flat, "eye": matrix_new, "diag": diagonal, "mscalar": matrix_scalar,
          "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,
          "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
-         "at_least_1": at_least_1, "at_least_2": at_least_2, "cross": elementwise}
+         "at_least_1": at_least_1, "at_least_2": at_least_2, "cross": elementwise,
+         "norm": norm}
 
 
 def subscript(prim, s, args):

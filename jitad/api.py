@@ -66,6 +66,7 @@ class _Transformed(Transform):
             comp = None
         if comp is not None:
             value, grads = comp.run(comp.gen.vjp, args + (1.0,))
+            grads = comp.regroup(grads, args)
             return value, (grads[0] if self.single else tuple(grads))
         if self.mode == "eager":
             return self._eager(args)
@@ -74,6 +75,7 @@ class _Transformed(Transform):
         comp = self.specialize(*args)
         self._scalar_check(comp)
         value, grads = comp.run(comp.gen.vjp, tuple(args) + (1.0,))
+        grads = comp.regroup(grads, args)
         if key is not None:
             self._ran[key] = comp
         return value, (grads[0] if self.single else tuple(grads))
@@ -134,6 +136,7 @@ class vjp(_Transformed):
         def pullback(cotangent):
             ct = _cotangent(cotangent, outs, y)
             _, grads = comp.run(comp.gen.vjp, tuple(args) + (ct,))
+            grads = comp.regroup(grads, args)
             return grads[0] if single else tuple(grads)
 
         return y, pullback

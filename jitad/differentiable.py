@@ -24,7 +24,21 @@ from . import codegen, pipeline, primitives
 from .capture import first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
-from .types import TupleTy, ty_of_value
+from .types import TupleTy, Ty, rebuild, ty_of_value
+
+
+def flatten_args(args, arities):
+    """The arguments with each tuple (list) argument replaced by its elements."""
+    out = []
+    for k, a in enumerate(args):
+        if k < len(arities) and arities[k] is not None:
+            if not isinstance(a, (tuple, list)) or len(a) != arities[k]:
+                raise JitadError(f"argument {k} must be a tuple of {arities[k]} values, like the "
+                                 "call this was compiled for")
+            out.extend(a)
+        else:
+            out.append(a)
+    return tuple(out)
 
 
 @dataclass
@@ -44,6 +58,16 @@ class Compiled:
     # otherwise a call pays one test of `timed`
     timed: bool = field(default_factory=lambda: pipeline.timings_on())
     called: set = field(default_factory=set)
+    arities: tuple = ()     # per parameter: the length of the tuple it was given, or None
+
+    def regroup(self, grads, args):
+        """The gradients of the entry's flat parameters regrouped like the arguments: a tuple
+        (list, namedtuple) argument gets one of its kind."""
+        if not any(self.arities):
+            return grads
+        it = iter(grads)
+        return tuple(rebuild(args[w], [next(it) for _ in range(self.arities[w])])
+                     if self.arities[w] is not None else next(it) for w in self.wrt)
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
@@ -55,6 +79,8 @@ class Compiled:
         return getattr(self.module, name)
 
     def run(self, name, args):
+        if any(self.arities):                     # a tuple argument: its elements, one by one
+            args = flatten_args(args, self.arities)
         if name in self.gen.depth_args:          # a recursive entry starts at depth 0
             args = tuple(args) + (0,)
         if not self.timed or name in self.called:
@@ -161,21 +187,42 @@ class Differentiable:
         return comp
 
     def _generate(self, argtys, wrt, train, validate) -> Compiled:
-        fn = self.__jitad_function__
-        if any(isinstance(t, TupleTy) for t in argtys):
-            raise JitadError(f"{fn.__name__}: tuple arguments are not supported; pass arrays "
-                             "or scalars")
         job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, validate))
         captured = tuple(sp.ir.captured for sp in job.prog.order)
         return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=captured,
                         watch=tuple(w for c in captured for w in c.watch()),
-                        rules_version=primitives.version())
+                        rules_version=primitives.version(),
+                        arities=tuple(len(t.items) if isinstance(t, TupleTy) else None
+                                      for t in argtys))
 
     def job(self, argtys, wrt=None, train=None, validate=None) -> pipeline.Job:
-        """The back end's job for a signature (see `pipeline.BACKEND`)."""
-        return pipeline.Job(self.__jitad_function__, argtys, wrt or (), want_vjp=wrt is not None,
+        """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a
+        tuple (or list) of arrays and scalars becomes one parameter per element: the front end
+        of this function is made for that (`frontend(fn, tuples)`), `wrt` names each element."""
+        fn = self.__jitad_function__
+        tuples = tuple((p, len(t.items)) for p, t in zip(self.params, argtys)
+                       if isinstance(t, TupleTy))
+        if tuples:
+            if train is not None:
+                raise JitadError(f"{fn.__name__}: train_step takes arrays and scalars, not "
+                                 "tuples; pass the parameters one by one")
+            for t in argtys:
+                if isinstance(t, TupleTy) and not all(isinstance(x, Ty) for x in t.items):
+                    raise JitadError(f"{fn.__name__}: a tuple argument holds arrays and scalars "
+                                     "(no nested tuples)")
+            starts, flat = [], []
+            for t in argtys:
+                starts.append(len(flat))
+                flat.extend(t.items if isinstance(t, TupleTy) else [t])
+            if wrt is not None:
+                wrt = tuple(starts[w] + k for w in wrt
+                            for k in range(len(argtys[w].items) if isinstance(argtys[w], TupleTy)
+                                           else 1))
+            argtys = tuple(flat)
+        front = (lambda f: frontend(f, tuples if f is fn else ())) if tuples else frontend
+        return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None,
                             train=train, backend=self.backend, validate=validate,
-                            frontend=frontend)
+                            frontend=front)
 
     def text_after(self, stage, args=None, wrt=None, train=None) -> str:
         """What the pipeline holds after pass `stage` (see `pipeline.stage_text`), for the

@@ -44,6 +44,7 @@ class Job:
     backend: str = "numba"
     validate: object = None          # (entry, argtys) -> None, may refuse the typed entry
     frontend: object = None          # fn -> ir.Function, for the callees `specialize` reaches
+    tuples: tuple = ()               # (parameter, length) of each parameter given a tuple
     # produced by the passes
     captured: object = None
     ir: object = None
@@ -76,7 +77,7 @@ def _fence(job):
 
 
 def _normalize(job):
-    job.ir = normalize(job.captured)
+    job.ir = normalize(job.captured, job.tuples)
 
 
 def _specialize(job):
@@ -233,17 +234,19 @@ def cache_of(fn) -> dict:
 TRANSFORMING = threading.RLock()
 
 
-def frontend(fn):
-    """The IR of `fn` (`FRONTEND`), once per function object and primitives version. Every
-    caller gets the same object: no later pass changes the IR (`ir.verify` and the type rules'
-    invariant), so specializations share it."""
+def frontend(fn, tuples=()):
+    """The IR of `fn` (`FRONTEND`), once per function object, primitives version and set of
+    tuple parameters (`tuples`: (name, length) pairs). Every caller gets the same object: no
+    later pass changes the IR (`ir.verify` and the type rules' invariant), so specializations
+    share it."""
     fn = getattr(fn, "__jitad_function__", fn)
     with TRANSFORMING:
         from . import extend
         extend.load_plugins()
         cache = cache_of(fn)
-        version, f = cache.get("frontend", (None, None))
+        key = ("frontend", tuples) if tuples else "frontend"
+        version, f = cache.get(key, (None, None))
         if version != primitives.version():   # a rule registered since (defvjp) may change the IR
-            f = run(FRONTEND, Job(fn)).ir
-            cache["frontend"] = (primitives.version(), f)
+            f = run(FRONTEND, Job(fn, tuples=tuples)).ir
+            cache[key] = (primitives.version(), f)
         return f

@@ -64,10 +64,20 @@ def ty_of_value(v) -> Ty:
         if k == np.bool_:
             return Ty("b1", v.ndim)
         raise JitadError(f"arrays of dtype {k} are not supported (use float64, float32, int or bool)")
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):
         return TupleTy(tuple(ty_of_value(x) for x in v))
     raise JitadError(f"arguments of type {type(v).__name__} are not supported "
                      "(pass floats, ints, bools or NumPy arrays)")
+
+
+def rebuild(like, items):
+    """A container like the argument `like` (tuple, list, namedtuple) holding `items` (the
+    gradient of a tuple argument has the argument's structure)."""
+    if isinstance(like, list):
+        return list(items)
+    if hasattr(like, "_make"):
+        return type(like)._make(items)
+    return tuple(items)
 
 
 def promote(*tys) -> str:

@@ -36,6 +36,7 @@ import types
 import numpy as np
 
 from ..errors import JitadError, Loc, NotDifferentiableError
+from ..types import rebuild
 from . import math_ns, numpy_ns, ops
 from .dispatch import unwrap
 from .graph import enable_grad
@@ -241,6 +242,23 @@ def value_and_grad(f, argnums=(0,)):
 
 
 def _value_and_grad(fn, args, argnums):
+    # a tuple or list argument (params = (W, b)): one leaf per element, regrouped after
+    groups = {i: a for i, a in enumerate(args) if isinstance(a, (tuple, list))}
+    if groups:
+        flat, pos = [], {}
+        for i, a in enumerate(args):
+            pos[i] = list(range(len(flat), len(flat) + (len(a) if i in groups else 1)))
+            flat.extend(a if i in groups else [a])
+        flat_argnums = [k for i in argnums for k in pos[i]]
+
+        def flat_fn(*xs):
+            return fn(*(rebuild(args[i], [xs[k] for k in pos[i]]) if i in groups else xs[pos[i][0]]
+                        for i in range(len(args))))
+        flat_fn.__name__ = fn.__name__
+        val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums)
+        it = iter(g)
+        return val, tuple(rebuild(args[i], [next(it) for _ in pos[i]]) if i in groups else next(it)
+                          for i in argnums)
     _check_differentiable_args(fn, args, argnums)
     leaves = {}
     call_args = list(args)

@@ -71,7 +71,7 @@ def rename_locals(cap: Captured):
 
 
 class Normalizer:
-    def __init__(self, cap: Captured):
+    def __init__(self, cap: Captured, tuples=None):
         self.cap = cap
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
@@ -79,6 +79,21 @@ class Normalizer:
         self.callees = {}
         self.temps = set()
         self.out = None
+        # a parameter given a tuple (params = (W, b)): one parameter per element, and the name
+        # stands for the tuple of them (read by unpacking, params[k] and len(params))
+        self.tuples = {}
+        for name, n in dict(tuples or {}).items():
+            name = {v: k for k, v in self.renamed.items()}.get(name, name)
+            parts = [self.namer.fresh(f"{name}_{k}") for k in range(n)]
+            at = self.params.index(name)
+            self.params[at:at + 1] = parts
+            self.locals |= set(parts)
+            self.tuples[name] = tuple(Var(p) for p in parts)
+        assigned = _stored_names(self.tree.body)
+        for name in self.tuples:
+            if name in assigned:
+                raise UnsupportedError(f"the tuple argument '{name}' is assigned to; unpack it "
+                                       "into new names", cap.loc(self.tree), "tuple argument")
 
     # ---------------------------------------------------------------- helpers
     def err(self, node, message, construct=None):
@@ -190,6 +205,13 @@ class Normalizer:
             elif isinstance(value, gast.Attribute) and value.attr == "shape":
                 arr = self.expr(value.value, names[0])
                 self.emit(Bind(tuple(names), SHAPE, (arr,), self.cap.loc(node)))
+            elif isinstance(value, gast.Name) and value.id in self.tuples:
+                parts = self.tuples[value.id]
+                if len(parts) != len(names):
+                    self.err(node, f"'{value.id}' holds {len(parts)} values, not {len(names)}",
+                             "tuple unpacking")
+                for name, a in zip(names, parts):
+                    self.bind(node, name, COPY, (a,))
             elif isinstance(value, gast.Call) and self.parts_of(value) is not None:
                 # sign, logdet = np.linalg.slogdet(S): one primitive per element
                 parts = self.parts_of(value)
@@ -406,6 +428,12 @@ class Normalizer:
                 if not isinstance(k, int) or isinstance(k, bool):
                     self.err(node, "x.shape[...] needs a constant index")
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
+            if isinstance(node.value, gast.Name) and node.value.id in self.tuples:
+                parts, k = self.tuples[node.value.id], _static_value(node.slice, self.resolve_func)
+                if not isinstance(k, int) or not -len(parts) <= k < len(parts):
+                    self.err(node, f"index the tuple argument '{node.value.id}' with a constant "
+                                   f"in range(-{len(parts)}, {len(parts)})", "tuple index")
+                return parts[k]
             if isinstance(node.value, gast.Call) and self.parts_of(node.value) is not None:
                 # np.linalg.slogdet(S)[1]: the primitive of that element
                 parts, k = self.parts_of(node.value), _static_value(node.slice, self.resolve_func)
@@ -461,6 +489,9 @@ class Normalizer:
         return Var(res)
 
     def name(self, node):
+        if node.id in self.tuples:
+            self.err(node, f"'{node.id}' is a tuple argument: unpack it (a, b = {node.id}) or "
+                           f"index it with a constant ({node.id}[0])", "tuple argument")
         if node.id in self.locals:
             return Var(node.id)
         obj = self.cap.resolve(node.id)
@@ -508,6 +539,9 @@ class Normalizer:
             recv = self.expr(func.value, hint)
             return self.prim_call(node, get(METHODS[func.attr]), [recv], node.args, kw, hint, dest)
         obj = self.resolve_func(func)
+        if (obj is len and len(node.args) == 1 and isinstance(node.args[0], gast.Name)
+                and node.args[0].id in self.tuples):
+            return Const(len(self.tuples[node.args[0].id]))
         callee = self.user_callee(func)
         if callee is not None:
             self.callees[id(callee)] = callee
@@ -907,5 +941,7 @@ def _ast_call(prim, operands):
     return ast.Expression(expr)
 
 
-def normalize(cap: Captured) -> ir.Function:
-    return Normalizer(cap).function()
+def normalize(cap: Captured, tuples=None) -> ir.Function:
+    """The IR of a captured function; `tuples` names the parameters given tuples, with their
+    lengths (each becomes one parameter per element)."""
+    return Normalizer(cap, tuples).function()

@@ -16,7 +16,7 @@ INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check
           "check_depth")
 
 __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
-           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2", "expand",
+           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
@@ -129,6 +129,26 @@ def accum2(d, c):
     for i in range(c.shape[0]):
         for j in range(c.shape[1]):
             d[i if r else 0, j if s else 0] += c[i, j]
+
+
+def bmm(a, b):
+    """a @ b for stacks of matrices (rank 3 @ rank 3), one matrix product per slice."""
+    first = np.ascontiguousarray(a[0]) @ np.ascontiguousarray(b[0])
+    out = np.empty((a.shape[0],) + first.shape, first.dtype)
+    out[0] = first
+    for k in range(1, a.shape[0]):
+        out[k] = np.ascontiguousarray(a[k]) @ np.ascontiguousarray(b[k])
+    return out
+
+
+def rows(a):
+    """A rank-3 array as the matrix of its rows, (n * m, k)."""
+    return np.ascontiguousarray(a).reshape((a.shape[0] * a.shape[1], a.shape[2]))
+
+
+def bmm32(a, b):
+    """a @ b for a stack of matrices times one matrix: one product over all the rows."""
+    return (rows(a) @ np.ascontiguousarray(b)).reshape((a.shape[0], a.shape[1], b.shape[1]))
 
 
 def scatter_add2(d, rows, cols, g):

@@ -50,8 +50,8 @@ def forward_expr(s: Bind, fnames, types):
         kw = {"axis": P.const(axis)} if axis else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
     rule = rule_for(s, types)
-    if s.op.symbol is not None and s.op.variants and rule is not s.op.variant((1, 1)):
-        rule = s.op     # `@` stays `@`; only 1-D products become dot.1.1 (a loop Numba inlines)
+    if s.op.symbol is not None and rule.by_operator:
+        rule = s.op     # `@` of matrices stays `@` (dot.1.1 is a loop Numba inlines, rank 3 a loop)
     statics = bind_statics(s, types)
     mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
     for k in rule.statics:

@@ -64,10 +64,13 @@ class Primitive:
     shape_arg    its second operand is a shape (`reshape(x, (n, 3))`, `x.reshape(n, 3)`)
     keeps_shape  its result has its first operand's shape (`zeros_like`, `.copy()`, `y = x`)
     symbol       its Python operator (`+`, `**`, `@`), for messages
+    by_operator  a rank variant the operator itself computes (`a @ b` of matrices stays `@`)
+    batches      a product of rank-3 arrays is one product per matrix (`@`, not `np.dot`)
     """
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
+    by_operator = batches = False
     chains = True
     call_order = ("axis",)
     defaults: dict = {}

@@ -44,6 +44,8 @@ dot.1.1(a, b)      = rt.dot1(a, b)          :: dot  | a: g * b                  
 dot.2.1(a, b)      = np.dot(a, b)           :: dot  | a: np.outer(g, b)         | b: a.T @ g
 dot.1.2(a, b)      = np.dot(a, b)           :: dot  | a: b @ g                  | b: np.outer(a, g)
 dot.2.2(a, b)      = np.dot(a, b)           :: dot  | a: g @ b.T                | b: a.T @ g
+dot.3.3(a, b)      = rt.bmm(a, b)           :: dot  | a: rt.bmm(g, np.swapaxes(b, 1, 2)) | b: rt.bmm(np.swapaxes(a, 1, 2), g)
+dot.3.2(a, b)      = rt.bmm32(a, b)         :: dot  | a: rt.bmm32(g, b.T)         | b: rt.rows(a).T @ rt.rows(g)
 outer(a, b)        = np.outer(a, b)         :: outer | a: g @ b                 | b: a @ g
 lt(a, b)           = a < b                  :: cmp
 le(a, b)           = a <= b                 :: cmp
@@ -381,7 +383,11 @@ def _load_table():
         get(p).keeps_shape = True
     for p in ("dot", "matmul"):
         get(p).variants = {(ra, rb): get(f"dot.{ra}.{rb}") for ra in (1, 2) for rb in (1, 2)}
+        get(p).variants.update({(3, 3): get("dot.3.3"), (3, 2): get("dot.3.2")})
         get(p).exact = True
+    get("matmul").batches = True
+    for ranks in ((1, 2), (2, 1), (2, 2)):     # the operator itself computes these (`a @ b`)
+        get("dot.%d.%d" % ranks).by_operator = True
 
 
 def _load_issue12():

@@ -84,14 +84,21 @@ def norm(prim, s, args):
     return reduction(prim, s, args)
 
 
+_PRODUCT_RANKS = {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2, (3, 3): 3, (3, 2): 3}
+
+
 def product(prim, s, args):
     a, b = args
-    if not (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2):
-        raise UnsupportedError("dot/@ supports arrays of rank 1 and 2 (use * for scalars)",
+    if (a.ndim, b.ndim) not in _PRODUCT_RANKS:
+        raise UnsupportedError("dot/@ supports arrays of rank 1 and 2, and stacks of matrices "
+                               "(rank 3) times matrices or stacks (use * for scalars)",
                                s.loc, prim.name)
     if not (a.is_float and b.is_float):
         raise UnsupportedError("dot/@ needs float arrays", s.loc, prim.name)
-    return Ty(promote(a, b), {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2}[(a.ndim, b.ndim)])
+    if (a.ndim, b.ndim) in ((3, 3), (3, 2)) and not prim.batches:
+        raise UnsupportedError("np.dot of a rank-3 array is not a batched product: use @ "
+                               "(np.matmul)", s.loc, prim.name)
+    return Ty(promote(a, b), _PRODUCT_RANKS[(a.ndim, b.ndim)])
 
 
 def outer(prim, s, args):

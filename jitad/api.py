@@ -42,8 +42,8 @@ class _Transformed(Transform):
         self.mode = mode
         copy_names(self, self.d.__jitad_function__)
 
-    def specialize(self, *args) -> Compiled:
-        return self.d.specialize(args, self.wrt)
+    def specialize(self, *args, **kwargs) -> Compiled:
+        return self.d.specialize(self.d.bind(args, kwargs), self.wrt)
 
     def _scalar_check(self, comp):
         if not comp.gen.scalar_output:

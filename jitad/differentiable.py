@@ -152,21 +152,16 @@ class Differentiable:
         lam=0.1)`); `args` itself when it already names every parameter."""
         if not kwargs and len(args) == len(self.params):
             return args
+        sig = inspect.signature(self.__jitad_function__)
+        if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY)
+               for p in sig.parameters.values()):
+            return args      # *args, keyword-only: the front end refuses them at their line
         try:
-            bound = self._signature.bind(*args, **kwargs)
+            bound = sig.bind(*args, **kwargs)
         except TypeError as e:
             raise JitadError(f"{self.__name__}(): {e}") from None
         bound.apply_defaults()
         return tuple(bound.arguments.values())
-
-    @functools.cached_property
-    def _signature(self):
-        sig = inspect.signature(self.__jitad_function__)
-        for p in sig.parameters.values():
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                raise JitadError(f"{self.__name__} takes *{p.name}: jitad needs a fixed list "
-                                 "of parameters")
-        return sig
 
     def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
         """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp

@@ -122,11 +122,11 @@ def no_return(x):
     y = y + 1  # ERR: must return a value
 
 
-def uses_defaults(x, n=3):  # ERR: positional parameters
+def uses_defaults(x, *, n=3):  # ERR: keyword-only parameters
     return x * n
 
 
-def uses_varargs(x, *rest):  # ERR: positional parameters
+def uses_varargs(x, *rest):  # ERR: plain parameters
     return x
 
 
@@ -184,7 +184,7 @@ def undefined_name(x):
 
 
 def uses_tuple_unpack_from_name(x, v):
-    a, b = v  # ERR: tuple unpacking
+    a, b = 2.0  # ERR: cannot unpack a constant
     return a * x
 
 

@@ -132,7 +132,11 @@ def call_op(target, prim):
 
 def split(x, sections, axis=0):
     """np.split / np.array_split of a Var into `sections` equal parts (compiled mode's form)."""
-    n = np.shape(unwrap(x))[axis]
+    shape = np.shape(unwrap(x))
+    if not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
+        raise refuse("np.split: axis= must be a constant axis of the array", "np.split()")
+    axis %= len(shape)
+    n = shape[axis]
     if not isinstance(sections, int) or n % sections:
         raise refuse("np.split: jitad splits into a constant number of equal parts",
                      "np.split()")

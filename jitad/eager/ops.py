@@ -236,7 +236,8 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
     if extra:
         return _other_form(np.concatenate, "np.concatenate(..., %s=...)" % next(iter(extra)),
                            (arrays,), dict(axis=axis, **extra))
-    arrays = list(arrays)
+    # a part written as a list ([0.0]) is the array of it, as in NumPy
+    arrays = [np.asarray(x) if isinstance(x, (list, tuple)) else x for x in arrays]
     if axis is None:
         arrays = [ravel(x) for x in arrays]
         axis = 0

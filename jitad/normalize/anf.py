@@ -756,7 +756,9 @@ class Normalizer:
                 np.column_stack: AS_COLUMN}.get(fn)
         parts = []
         for e in node.args[0].elts:
-            a = self.expr(e, hint)
+            # np.concatenate(([0.0], u, [0.0])): a list written out is an array
+            a = (self.stack(e, hint, lambda op: self.temp(hint, op))
+                 if isinstance(e, (gast.List, gast.Tuple)) else self.expr(e, hint))
             if wrap is not None:
                 a = self.bind(e, self.temp(hint, wrap), wrap, (a,),
                               statics={"axis": axis} if wrap is STACK_PART else {})

@@ -173,7 +173,7 @@ max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum
 max_axis(x; axis)  = rt.max_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
 min(x)             = np.min(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
 min_axis(x; axis)  = rt.min_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / np.sum(x == rt.expand(y, axis), axis=axis), axis) * (x == rt.expand(y, axis))
-reshape(x, shape)  = x.reshape(shape)       :: reshape | x: rt.reshape_like(g, x)
+reshape(x, shape)  = np.ascontiguousarray(x).reshape(shape) :: reshape | x: rt.reshape_like(g, x)
 transpose(x)       = x.T                    :: same | x: g.T
 copy_array(x)      = x.copy()               :: same | x: g
 zeros(shape; dtype)      = np.zeros(shape, dtype)      :: new

@@ -19,7 +19,7 @@ Guarantees (the invariants of the returned `ir.Function`):
   * a call goes to a user helper only if the callee is a plain Python function of the user's
     code (`is_user_helper`): a library function (NumPy, SciPy, the standard library, any
     installed package) is never transformed; without a rule it is refused at the user's call,
-    named as the user spelled it ("np.eye has no derivative rule in jitad ...").
+    named as the user spelled it ("np.sort has no derivative rule in jitad ...").
 """
 from .anf import normalize, rename_locals  # noqa: F401
 from .calls import is_library, is_user_helper  # noqa: F401

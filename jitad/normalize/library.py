@@ -1,0 +1,337 @@
+"""Library calls: how a call of a NumPy/SciPy/math function becomes primitives (the part of
+ANF lowering that reads the primitives' call forms).
+
+Takes: the `Normalizer` state (a mixin of it: `expr`, `bind`, `temp`, `err`, `shape_atom`).
+Guarantees: a library call with its arguments becomes binds of primitives: arity forms
+(`np.arange`), defaults and statics given by position or keyword (`np.expand_dims(x, 1)`,
+`ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
+eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
+into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
+(`x[:, None]`, `x[..., None]`). Every argument a primitive does not take, and every value that
+must be constant and is not, is a `JitadError` at the call.
+Invariants: a constant argument is read from the source (`static_value`), never evaluated;
+nothing here depends on the operands' ranks (those are settled where code is generated).
+"""
+from __future__ import annotations
+
+import math
+
+import gast
+import numpy as np
+
+from ..capture import MISSING
+from ..ir import Const, Slice, TupleA
+from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, substitute
+from ..primitives.forms import HSTACK_AXIS, reduction_steps
+
+TRANSPOSE, DIM, LEN = get("transpose"), get("dim"), get("len")
+TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
+    get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_split", "floordiv",
+                     "mul"))
+STACK_PART, ATLEAST_1D, ATLEAST_2D, AS_COLUMN = (
+    get(n) for n in ("stack_part", "atleast_1d", "atleast_2d", "as_column"))
+SPLITS = (np.split, np.array_split)
+STACKS = (np.stack, np.vstack, np.hstack, np.column_stack, np.array, np.asarray)
+_DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
+           float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_"}
+
+
+class LibraryCalls:
+    """The library-call half of `anf.Normalizer` (see the module docstring)."""
+
+    def parts_of(self, call):
+        """The per-element primitives of a library call that returns a tuple, or None."""
+        obj = self.resolve_func(call.func)
+        prim = lookup_callable(obj) if obj is not MISSING else None
+        return prim.parts if prim is not None and prim.parts else None
+
+    def split(self, node, names, call):
+        """a, b, c = np.split(x, 3) (or np.array_split, axis=k): equal slices along the axis."""
+        kw = {k.arg: k.value for k in call.keywords}
+        if len(call.args) != 2 or set(kw) - {"axis"}:
+            self.err(call, "np.split(x, k) takes an array and a constant number of sections")
+        k = self.static(call.args[1], call, "the number of sections")
+        axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
+        if k != len(names) or not isinstance(axis, int) or axis < 0:
+            self.err(call, f"np.split(x, {k}) here must make {len(names)} parts along a "
+                           "non-negative constant axis", "np.split")
+        arr = self.expr(call.args[0], names[0])
+        n = self.bind(node, self.temp(names[0], "dim"), DIM, (arr, Const(axis)))
+        self.bind(node, self.temp(names[0], "check"), CHECK_SPLIT, (n, Const(k)))
+        size = self.bind(node, self.temp(names[0], "size"), FLOORDIV, (n, Const(k)))
+        lo = Const(0)
+        for j, name in enumerate(names):
+            hi = self.bind(node, self.temp(name, "hi"), MUL, (size, Const(j + 1)))
+            self.bind(node, name, GETITEM, (arr,) + (Slice(),) * axis + (Slice(lo, hi),))
+            lo = hi
+
+    def static(self, value_node, node, what):
+        """The compile-time value of a call's constant argument (an int, a tuple of ints, a
+        bool, None), or an error naming `what`."""
+        v = static_value(value_node, self.resolve_func)
+        if v is MISSING:
+            self.err(node, f"{what} must be a constant here (jitad fixes ranks and axes when it "
+                           "compiles)", what)
+        return v
+
+    def prim_call(self, node, prim, pre, args, kw, hint, dest):
+        statics = {}
+        if prim.parts:
+            self.err(node, f"{describe(node.func)} returns a tuple: unpack it "
+                           "(a, b = ...) or index it with a constant", "tuple result")
+        if prim.one_arg_form is not None and len(args) == 1:
+            prim = prim.one_arg_form
+        if prim.arity_forms is not None:
+            n = len(pre) + len(args) + sum(k in ("start", "stop", "step") for k in kw)
+            if n not in prim.arity_forms:
+                self.err(node, f"{prim} takes 1 to 3 arguments here")
+            prim = prim.arity_forms[n]
+        keepdims = False
+        if "keepdims" in kw:
+            keepdims = self.static(kw.pop("keepdims"), node, "keepdims=")
+            if prim.axis_form is None:
+                self.err(node, f"keepdims= is not supported for {prim}")
+        if prim.axis_form is not None:
+            # x.sum(1), np.linalg.norm(x, "fro"): arguments after the array, in NumPy's order
+            nx = 1 - len(pre)
+            if len(args) < nx or len(args) - nx > len(prim.call_order):
+                self.err(node, f"{prim} takes one array (and axis=, keepdims=)")
+            for name, a in zip(prim.call_order, args[nx:]):
+                if name in kw:
+                    self.err(node, f"{name} given twice")
+                kw[name] = a
+            x = pre[0] if pre else self.expr(args[0], hint)
+            axis = None if kw.get("axis") is None else self.static(kw.pop("axis"), node, "axis=")
+            kw.pop("axis", None)
+            if "keepdims" in kw:
+                keepdims = self.static(kw.pop("keepdims"), node, "keepdims=")
+            statics = {k: self.static(kw.pop(k), node, f"{k}=") for k in prim.statics if k in kw}
+            if kw:
+                self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+            return self.reduce(node, prim, x, axis, keepdims, statics, hint, dest)
+        axis_node = kw.pop("axis", None)
+        if prim is TRANSPOSE and (len(args) + len(pre)) > 1:
+            axes_nodes = args if pre else args[1:]
+            axes = self.static(axes_nodes[0] if len(axes_nodes) == 1 else
+                               gast.Tuple(list(axes_nodes), gast.Load()), node, "axes")
+            if not (isinstance(axes, tuple) and sorted(a % len(axes) for a in axes) == list(range(len(axes)))):
+                self.err(node, "transpose axes must be a permutation of the axes")
+            axes = tuple(a % len(axes) for a in axes)
+            x = pre[0] if pre else self.expr(args[0], hint)
+            inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
+            return self.bind(node, dest(prim), TRANSPOSE_AXES, (x,),
+                             statics={"axes": axes, "inverse": inverse})
+        if axis_node is not None:
+            if "axis" not in prim.statics:
+                self.err(node, f"axis= is not supported for {prim}")
+            kw["axis"] = axis_node
+        if prim.from_shape and len(args) == 2 and "dtype" not in kw:
+            kw["dtype"], args = args[1], args[:1]
+        if "dtype" in kw:
+            d = self.resolve_func(kw.pop("dtype"))
+            if d not in _DTYPES or "dtype" not in prim.statics:
+                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
+            statics["dtype"] = _DTYPES[d]
+        if prim.from_shape:
+            if kw:
+                self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+            statics.setdefault("dtype", "np.float64")
+            shape = args[0] if len(args) == 1 else None
+            if shape is None:
+                self.err(node, f"{prim}() takes the shape (and dtype=)")
+            return self.bind(node, dest(prim), prim, (self.shape_atom(shape, hint),), statics=statics)
+        if prim.shape_arg:  # x.reshape(3, 4), x.reshape((3, 4)), np.reshape(x, shape)
+            if kw:
+                self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+            arr, shape_args = (pre[0], args) if pre else (self.expr(args[0], hint), args[1:])
+            if not shape_args:
+                self.err(node, "reshape needs the new shape")
+            if len(shape_args) == 1:
+                shape = self.shape_atom(shape_args[0], hint)
+            else:
+                shape = TupleA(tuple(self.expr(a, hint) for a in shape_args))
+            return self.bind(node, dest(prim), prim, (arr,) + (shape,))
+        # positional arguments past the operands are the statics, in order (np.expand_dims(x, 1))
+        nparams = len(prim.params) - len(pre)
+        if len(args) > nparams + len(prim.statics):
+            self.err(node, f"{describe(node.func)} takes at most "
+                           f"{len(prim.params) + len(prim.statics) - len(pre)} argument(s) here, "
+                           f"got {len(args)}")
+        for name, a in zip(prim.statics, args[nparams:]):
+            kw.setdefault(name, a)
+        args = args[:nparams]
+        for name in prim.statics:
+            if name in kw and name != "dtype":
+                statics[name] = self.static(kw.pop(name), node, f"{name}=")
+            elif name not in statics and name != "dtype":
+                self.err(node, f"{prim}() needs {name}= here (jitad fixes ranks when it compiles)")
+        slots = list(pre) + [self.operand(a, p, hint) for a, p in zip(args, prim.params[len(pre):])]
+        for p in prim.params[len(slots):]:
+            if p in kw:
+                slots.append(self.operand(kw.pop(p), p, hint))
+            elif p in prim.defaults:
+                slots.append(Const(prim.defaults[p]))
+            else:
+                break
+        if kw:
+            self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
+        if len(slots) != len(prim.params):
+            self.err(node, f"{prim} takes {len(prim.params)} argument(s) here, got {len(slots)}")
+        operands = slots
+        if all(isinstance(a, Const) for a in operands) and prim.foldable:
+            try:
+                return Const(eval(compile(ast_call(prim, operands), "<fold>", "eval"),
+                                  {"np": np, "math": math}))
+            except Exception:
+                pass
+        return self.bind(node, dest(prim), prim, tuple(operands), statics=statics)
+
+    def operand(self, node, param, hint):
+        """One operand of a primitive call; a parameter called `shape` takes a shape."""
+        return self.shape_atom(node, hint) if param == "shape" else self.expr(node, hint)
+
+    def reduce(self, node, prim, x, axis, keepdims, statics, hint, dest):
+        """A reduction over no axis (the whole array), one axis or a tuple of axes, and its
+        keepdims=True form: a chain of one-axis reductions, then one `expand_dims` per axis."""
+        try:
+            statics = {**{k: v for k, v in prim.defaults.items() if k in prim.statics},
+                       **statics}
+            steps = reduction_steps(prim, axis, keepdims, statics)
+        except ValueError as e:
+            self.err(node, str(e))
+        cur = x
+        for k, (p, statics) in enumerate(steps):
+            target = dest(prim) if k == len(steps) - 1 else self.temp(hint, p)
+            operands = (cur, x) if p is KEEP_ALL else (cur,)
+            cur = self.bind(node, target, p, operands, statics=statics)
+        return cur
+
+    def concat(self, node, fn, kw, hint, dest):
+        """np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack and np.array of a
+        tuple or list written out: each part made to the rank the result needs, then one
+        concatenation (nested lists in np.array are stacks of stacks)."""
+        name = describe(node.func)
+        if len(node.args) != 1 or not isinstance(node.args[0], (gast.Tuple, gast.List)):
+            self.err(node, f"{name} takes a tuple or list of arrays written out: "
+                           f"{name[:-2]}((a, b))", name)
+        dtype = kw.pop("dtype", None)
+        if dtype is not None and (fn not in (np.array, np.asarray)
+                                  or self.resolve_func(dtype) not in (float, np.float64)):
+            self.err(node, "dtype= is only supported as np.array(..., dtype=float)")
+        axis = self.static(kw.pop("axis"), node, "axis=") if "axis" in kw else 0
+        if kw or not isinstance(axis, int) or isinstance(axis, bool):
+            self.err(node, f"{name} takes only a constant integer axis=")
+        if fn in (np.array, np.asarray):
+            return self.stack(node.args[0], hint, dest)
+        wrap = {np.stack: STACK_PART, np.vstack: ATLEAST_2D, np.hstack: ATLEAST_1D,
+                np.column_stack: AS_COLUMN}.get(fn)
+        parts = []
+        for e in node.args[0].elts:
+            # np.concatenate(([0.0], u, [0.0])): a list written out is an array
+            a = (self.stack(e, hint, lambda op: self.temp(hint, op))
+                 if isinstance(e, (gast.List, gast.Tuple)) else self.expr(e, hint))
+            if wrap is not None:
+                a = self.bind(e, self.temp(hint, wrap), wrap, (a,),
+                              statics={"axis": axis} if wrap is STACK_PART else {})
+            parts.append(a)
+        axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.column_stack: 1}.get(fn, axis)
+        return self.bind(node, dest("concat"), CONCAT, tuple(parts), statics={"axis": axis})
+
+    def stack(self, lst, hint, dest):
+        """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked."""
+        if not isinstance(lst, (gast.Tuple, gast.List)) or not lst.elts:
+            self.err(lst, "np.array takes a non-empty list or tuple written out", "np.array")
+        parts = []
+        for e in lst.elts:
+            a = self.stack(e, hint, lambda op: self.temp(hint, op)) \
+                if isinstance(e, (gast.Tuple, gast.List)) else self.expr(e, hint)
+            if isinstance(a, Const):
+                a = Const(float(a.value))
+            parts.append(self.bind(e, self.temp(hint, STACK_PART), STACK_PART, (a,),
+                                   statics={"axis": 0}))
+        return self.bind(lst, dest("concat"), CONCAT, tuple(parts), statics={"axis": 0})
+
+    def is_newaxis(self, node):
+        return ((isinstance(node, gast.Constant) and node.value is None)
+                or (isinstance(node, gast.Attribute) and self.resolve_func(node) is None))
+
+    def new_axes(self, node, arr, parts, hint, dest):
+        """x[:, None], x[None], x[..., None], x[0, ...]: the index without its `None`s and `...`,
+        then one `expand_dims` per `None` at the axis it makes in the result (counted from the
+        end after a `...`)."""
+        ell = [k for k, p in enumerate(parts) if is_ellipsis(p)]
+        if len(ell) > 1:
+            self.err(node, "an index can only have one ellipsis (...)")
+        before, after = (parts[:ell[0]], parts[ell[0] + 1:]) if ell else (parts, [])
+        core_after = [p for p in after if not self.is_newaxis(p)]
+        if any(not full_slice(p) for p in core_after):
+            self.err(node, "only None and : may follow ... in an index (x[..., None])",
+                     "index after ...")
+        positions, out_axes = [], 0
+        for p in before:
+            if self.is_newaxis(p):
+                positions.append(out_axes)
+                out_axes += 1
+            elif isinstance(p, gast.Slice):
+                out_axes += 1
+            elif not (isinstance(static_value(p, self.resolve_func), int)):
+                if any(self.is_newaxis(q) for q in before[before.index(p):]):
+                    self.err(node, "None after a computed index: write the index first, "
+                                   "then add the axis (y = x[i]; y[:, None])", "None index")
+        from_end = 0
+        for p in reversed(after):
+            if self.is_newaxis(p):
+                positions.append(-(from_end + 1))
+            from_end += 1
+        core = [p for p in before if not self.is_newaxis(p)]
+        cur = arr
+        if any(not full_slice(p) for p in core):
+            index = self.index(gast.Tuple(core, gast.Load()), hint)
+            cur = self.bind(node, self.temp(arr.name, "getitem"), GETITEM, (arr,) + index)
+        ordered = sorted(p for p in positions if p >= 0) + sorted((p for p in positions if p < 0),
+                                                                  reverse=True)
+        for k, p in enumerate(ordered):
+            target = dest("expand_dims") if k == len(ordered) - 1 else self.temp(hint, EXPAND_DIMS)
+            cur = self.bind(node, target, EXPAND_DIMS, (cur,), statics={"axis": p})
+        if not ordered:
+            cur = self.bind(node, dest("copy"), COPY, (cur,))
+        return cur
+
+
+def is_ellipsis(node) -> bool:
+    return isinstance(node, gast.Constant) and node.value is Ellipsis
+
+
+def full_slice(node) -> bool:
+    return isinstance(node, gast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
+def static_value(node, resolve):
+    """The Python value of a constant argument: numbers (negative too), bools, None and tuples
+    of them; `np.newaxis`/module constants through `resolve`. MISSING if it is not constant."""
+    if isinstance(node, gast.Constant):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        v = static_value(node.operand, resolve)
+        return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else MISSING
+    if isinstance(node, gast.Tuple):
+        vals = tuple(static_value(e, resolve) for e in node.elts)
+        return MISSING if MISSING in vals else vals
+    if isinstance(node, gast.Attribute):
+        v = resolve(node)
+        return v if v is None or isinstance(v, (int, float)) else MISSING
+    return MISSING
+
+
+def ast_call(prim, operands):
+    import ast
+    expr = substitute(prim.forward, {p: ast.Constant(a.value) for p, a in zip(prim.params, operands)})
+    return ast.Expression(expr)
+
+
+def describe(func) -> str:
+    if isinstance(func, gast.Name):
+        return f"{func.id}()"
+    if isinstance(func, gast.Attribute):
+        return f"{describe(func.value).rstrip('()')}.{func.attr}()"
+    return "this callable"

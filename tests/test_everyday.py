@@ -51,7 +51,7 @@ REFUSED = {
 # compiled in the default run: one model of each kind
 DEFAULT = {"logistic_regression", "softmax_regression_onehot", "causal_self_attention",
            "black_scholes_call", "cosine_embedding_loss", "heat_inverse_problem", "ackley",
-           "dirichlet_energy", "matrix_factorization_loss", "multi_head_attention",
+           "dirichlet_energy", "matrix_factorization_loss",
            "triplet_loss", "quantile_regression_loss"}
 
 

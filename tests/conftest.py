@@ -11,3 +11,16 @@ os.environ.setdefault("JITAD_VERIFY", "1")
 # Gradient tests run with Numba's bounds checking on: a tape or index access outside its array
 # fails a test instead of reading garbage (set before Numba is imported).
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
+
+
+# The files that compile the most start first, so that under pytest-xdist (--dist loadfile) the
+# longest one is not the last to start while the other worker idles (longest-first scheduling).
+_HEAVY_FIRST = ("test_primitives.py", "test_corpus.py", "test_benchmarks_smoke.py",
+                "test_examples.py", "test_everyday.py", "test_numpy_forms.py", "test_models.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        name = os.path.basename(str(item.fspath))
+        return _HEAVY_FIRST.index(name) if name in _HEAVY_FIRST else len(_HEAVY_FIRST)
+    items.sort(key=rank)     # stable: the order inside each file is kept

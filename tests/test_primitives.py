@@ -422,7 +422,7 @@ TABLE = [
     P("x.mean(axis=-1, keepdims=True)", "", "axes", more="t"),
     P("np.max(x, axis=0, keepdims=True)", "m", "axis_extrema", ok=_apart("x")),
     P("np.sum(x, keepdims=True)", "m", "axes"),
-    P("np.sum(x, axis=(0, 2))", "t", "axes"),
+    P("np.sum(x, axis=(0, 2))", "", "axes", more="t"),
     P("np.mean(x, axis=(-1, -2), keepdims=True)", "", "axes", more="t"),
     P("np.max(x, axis=1)", "", "axis_extrema", more="t", ok=_apart("x")),
     P("np.min(x, axis=-1)", "", "axis_extrema", more="t", ok=_apart("x")),

@@ -24,7 +24,8 @@ def reductions(X, T):
     a = np.sum(X, axis=1, keepdims=True) * np.max(X, axis=0, keepdims=True)
     b = np.sum(T, axis=(0, 2)) ** 2
     d = np.prod(X, axis=0) + np.cumsum(X, axis=1)[:, -1].sum() + np.prod(X[0])
-    return np.sum(a) + np.sum(b) + np.sum(d) + np.sum(X, keepdims=True)[0, 0]
+    e = np.sum(X[0], axis=0, keepdims=True) * X[0]      # a 1-D axis reduction kept: shape (1,)
+    return np.sum(a) + np.sum(b) + np.sum(d) + np.sum(X, keepdims=True)[0, 0] + np.sum(e)
 
 
 def new_axes(X, v):

@@ -192,6 +192,7 @@ arange3(start, stop, step) = np.arange(start, stop, step) :: arange | start: np.
 linspace(start, stop, num) = np.linspace(start, stop, num) :: linspace | start: np.sum(g * (1.0 - rt.lin_t(g.shape[0]))) | stop: np.sum(g * rt.lin_t(g.shape[0]))
 # axes: expand_dims (x[:, None], keepdims=True), squeeze(axis=), ravel, permutations
 expand_dims(x; axis) = np.expand_dims(x, axis) :: up | x: rt.reshape_like(g, x)
+expand_dims.0(x; axis) = np.full(1, x)      :: up | x: np.sum(g)
 squeeze(x; axis)   = np.ascontiguousarray(x).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: down | x: rt.reshape_like(g, x)
 keep_all(s, x)     = np.full(1, s)          :: keep_all
 keep_all.0.1(s, x) = np.full(1, s)          :: keep_all | s: np.sum(g)
@@ -349,6 +350,7 @@ def _load_table():
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     get("stack_part").variants = {(0,): get("stack_part.0")}
+    get("expand_dims").variants = {(0,): get("expand_dims.0")}
     get("atleast_1d").variants = {(0,): get("atleast_1d.0")}
     for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
                         ("diag", [(1, 0), (2, 0)]), ("keep_all", [(0, r) for r in range(1, 5)])):
@@ -365,7 +367,8 @@ def _load_table():
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"
-    get("expand_dims").new_axis = get("stack_part").new_axis = get("stack_part.0").new_axis = True
+    for p in ("expand_dims", "expand_dims.0", "stack_part", "stack_part.0"):
+        get(p).new_axis = True
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
     get("check_len").effect = get("check_split").effect = True

@@ -25,7 +25,8 @@ def reductions(X, T):
     b = np.sum(T, axis=(0, 2)) ** 2
     d = np.prod(X, axis=0) + np.cumsum(X, axis=1)[:, -1].sum() + np.prod(X[0])
     e = np.sum(X[0], axis=0, keepdims=True) * X[0]      # a 1-D axis reduction kept: shape (1,)
-    return np.sum(a) + np.sum(b) + np.sum(d) + np.sum(X, keepdims=True)[0, 0] + np.sum(e)
+    f = np.var(X[0], axis=0, ddof=1)        # an axis form of a vector keeps its ddof=
+    return np.sum(a) + np.sum(b) + np.sum(d) + np.sum(X, keepdims=True)[0, 0] + np.sum(e) + f
 
 
 def new_axes(X, v):

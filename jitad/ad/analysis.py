@@ -16,29 +16,22 @@ from ..errors import UnsupportedError
 from ..flow import Flow
 from ..ir import Bind, For, If, Return, SetItem, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM
-from ..primitives.forms import HSTACK_AXIS
+from ..primitives.forms import rule_at, settle_statics
 from ..types import arg_types as _argtys
 
 
+def _ranks(s: Bind, types):
+    return [types[a.name].ndim if isinstance(a, Var) else 0 for a in s.args]
+
+
 def rule_for(s: Bind, types):
-    """The primitive whose rules apply to `s` at its operands' ranks (`dot` -> `dot.2.1`; an
-    axis reduction of a 1-D array -> the whole reduction)."""
-    if s.op.variants:
-        return s.op.variant(types[a.name].ndim if isinstance(a, Var) else 0 for a in s.args)
-    if s.op.whole is not None and types[s.args[0].name].ndim == 1:
-        return s.op.whole
-    return s.op
+    """The primitive whose rules apply to `s` at its operands' ranks (`forms.rule_at`)."""
+    return rule_at(s.op, _ranks(s, types))
 
 
 def bind_statics(s: Bind, types) -> dict:
-    """A bind's static arguments as generated code uses them: an axis counted from the end
-    (`axis=-1`) becomes the positive axis of its operand's rank."""
-    statics = dict(s.statics)
-    if statics.get("axis") == HSTACK_AXIS:     # np.hstack: along 0 for vectors, else along 1
-        statics["axis"] = 0 if types[s.args[0].name].ndim == 1 else 1
-    if isinstance(statics.get("axis"), int) and isinstance(s.args[0], Var):
-        statics["axis"] %= types[s.args[0].name].ndim + s.op.new_axis
-    return statics
+    """A bind's static arguments as generated code uses them (`forms.settle_statics`)."""
+    return settle_statics(s.op, s.statics, _ranks(s, types))
 
 
 class Analysis:

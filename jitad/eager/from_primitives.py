@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import runtime
 from ..primitives import METHODS, callables, get
-from ..primitives.forms import reduction_steps
+from ..primitives.forms import reduction_steps, rule_at, settle_statics
 from ..primitives.templates import substitute
 from .dispatch import ATTR_OPS, FUNCTION_OPS, unwrap
 from .record import defvjp, make_op, nondiff
@@ -59,15 +59,11 @@ def primitive_op(prim, statics):
 
 
 def _settle(prim, statics, operands):
-    """The variant for the operands' ranks, and an axis counted from the end made positive."""
+    """The rules and statics at the operands' ranks, as compiled code uses them."""
     ranks = [np.ndim(unwrap(a)) for a in operands]
-    if prim.variants:
-        prim = prim.variant(ranks)
-    elif prim.whole is not None and ranks[0] == 1:
-        prim, statics = prim.whole, {}
-    if isinstance(statics.get("axis"), int):
-        statics = dict(statics, axis=statics["axis"] % (ranks[0] + prim.new_axis))
-    return prim, statics
+    rule = rule_at(prim, ranks)
+    statics = settle_statics(prim, statics, ranks)
+    return rule, {k: v for k, v in statics.items() if k in rule.statics}
 
 
 def _refuse(name, message):

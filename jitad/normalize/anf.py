@@ -38,7 +38,7 @@ _CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: g
 NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
-CHECK_LEN, EXPAND_DIMS, MIN2 = (get(n) for n in ("check_len", "expand_dims", "min2"))
+CHECK_LEN, MIN2 = get("check_len"), get("min2")
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 

@@ -14,6 +14,7 @@ nothing here depends on the operands' ranks (those are settled where code is gen
 """
 from __future__ import annotations
 
+import ast
 import math
 
 import gast
@@ -103,7 +104,7 @@ class LibraryCalls:
             x = pre[0] if pre else self.expr(args[0], hint)
             axis = None if kw.get("axis") is None else self.static(kw.pop("axis"), node, "axis=")
             kw.pop("axis", None)
-            if "keepdims" in kw:
+            if "keepdims" in kw:      # given by position (call_order)
                 keepdims = self.static(kw.pop("keepdims"), node, "keepdims=")
             statics = {k: self.static(kw.pop(k), node, f"{k}=") for k in prim.statics if k in kw}
             if kw:
@@ -324,7 +325,6 @@ def static_value(node, resolve):
 
 
 def ast_call(prim, operands):
-    import ast
     expr = substitute(prim.forward, {p: ast.Constant(a.value) for p, a in zip(prim.params, operands)})
     return ast.Expression(expr)
 

@@ -1,7 +1,8 @@
 """Call forms: which primitives a library call with constant arguments means.
 
 Takes: a primitive and the constant arguments of a call (`axis=`, `keepdims=`).
-Guarantees: `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
+Guarantees: `rule_at` and `settle_statics` are the rules and statics of a primitive at its
+operands' ranks (both modes generate or evaluate from them); `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
 axes and/or with `keepdims=True` is (for an axis form that keeps the rank, the one step) (both modes build their computation from it, so they
 agree); it raises `ValueError` with the message to show at the user's call.
 Invariants: pure; axes may be negative (counted from the end), their meaning is settled
@@ -14,6 +15,29 @@ from .core import Primitive, get
 # the `axis` static of np.hstack's concatenation: 0 for vectors, else 1 (settled by the parts'
 # rank where code is generated)
 HSTACK_AXIS = "hstack"
+
+
+def rule_at(prim: Primitive, ranks) -> Primitive:
+    """The primitive whose rules apply at these operand ranks (`dot` -> `dot.2.1`; an axis
+    reduction of a vector -> the whole reduction)."""
+    ranks = tuple(ranks)
+    if prim.variants:
+        return prim.variant(ranks)
+    if prim.whole is not None and ranks[0] == 1:
+        return prim.whole
+    return prim
+
+
+def settle_statics(prim: Primitive, statics: dict, ranks) -> dict:
+    """The statics as code uses them at these operand ranks: an axis counted from the end
+    made positive (counted in the result for `new_axis` primitives), np.hstack's axis
+    decided."""
+    statics = dict(statics)
+    if statics.get("axis") == HSTACK_AXIS:     # np.hstack: along 0 for vectors, else along 1
+        statics["axis"] = 0 if ranks[0] == 1 else 1
+    if isinstance(statics.get("axis"), int) and ranks[0] + prim.new_axis:
+        statics["axis"] %= ranks[0] + prim.new_axis
+    return statics
 
 
 def reduction_steps(prim: Primitive, axis, keepdims: bool, statics=None):

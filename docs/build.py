@@ -121,7 +121,7 @@ changed helper or constant is a different file — never a stale Numba cache hit
 """
 
 
-ERRORS = ["uses_listcomp", "writes_argument", "uses_unknown_call", "write_seen_by_alias",
+ERRORS = ["uses_dictcomp", "writes_argument", "uses_unknown_call", "write_seen_by_alias",
           "changes_rank"]
 
 

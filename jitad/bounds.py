@@ -226,7 +226,7 @@ class Bounds:
                 continue
             else:
                 fn = "rt.check_index"
-            out.append(P.expr_stmt(P.call(fn, P.atom(a), _dim(arr, axis), P.const(site_of(loc)))))
+            out.append(P.expr_stmt(P.call(fn, P.atom(a), self._dim(arr, axis), P.const(site_of(loc)))))
         return out
 
     def _const_in(self, arr, axis, k):
@@ -239,9 +239,11 @@ class Bounds:
         for c in self.loop_checks.get(id(loop), []):
             out.append(P.expr_stmt(P.call(
                 "rt.check_range", P.atom(loop.start), P.atom(loop.stop), P.atom(loop.step),
-                P.const(c.scale), P.const(c.offset), _dim(c.array, c.axis), P.const(c.site))))
+                P.const(c.scale), P.const(c.offset), self._dim(c.array, c.axis), P.const(c.site))))
         return out
 
-
-def _dim(arr, axis):
-    return P.subscript(ast.Attribute(P.name(arr), "shape", ast.Load()), [Const(axis)])
+    def _dim(self, arr, axis):
+        """The length of an axis in generated code (a list's: its len)."""
+        if getattr(self.types.get(arr), "is_list", False):
+            return P.call("len", P.name(arr))
+        return P.subscript(ast.Attribute(P.name(arr), "shape", ast.Load()), [Const(axis)])

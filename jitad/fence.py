@@ -18,7 +18,7 @@ _STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.Fo
           gast.Break, gast.Continue, gast.Pass, gast.Expr)
 _EXPRS = (gast.BinOp, gast.UnaryOp, gast.BoolOp, gast.Compare, gast.Call, gast.Attribute,
           gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp,
-          gast.List)   # a list written out, as a call's argument: normalize checks where
+          gast.List, gast.ListComp, gast.GeneratorExp)   # lists: normalize checks where
 _BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.MatMult, gast.FloorDiv, gast.Mod)
 _AUX = (gast.Load, gast.Store, gast.operator, gast.unaryop, gast.boolop, gast.cmpop,
         gast.keyword, gast.arguments, gast.FunctionDef)
@@ -85,6 +85,12 @@ def _check(cap, node, in_loop):
         if isinstance(node, gast.Expr):
             if isinstance(node.value, gast.Constant) and isinstance(node.value.value, str):
                 return  # docstring
+            v = node.value
+            if isinstance(v, gast.Call) and isinstance(v.func, gast.Attribute) \
+                    and v.func.attr == "append":
+                for e in [v.func.value, *v.args]:
+                    _check(cap, e, in_loop)
+                return  # hs.append(h): normalize checks hs is a list
             _fail(cap, node, "expression statements have no effect jitad can use "
                              "(calls for their side effects are not supported)")
         if isinstance(node, (gast.Break, gast.Continue)) and not in_loop:
@@ -130,6 +136,16 @@ def _check(cap, node, in_loop):
         if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool, str)) \
                 and node.value is not None and node.value is not Ellipsis:
             _fail(cap, node, f"unsupported constant of type {type(node.value).__name__}")
+        if isinstance(node, (gast.ListComp, gast.GeneratorExp)):
+            for gen in node.generators:
+                if gen.is_async:
+                    _fail(cap, node, "async comprehensions are not supported")
+                t = gen.target
+                if not (isinstance(t, gast.Name) or (isinstance(t, gast.Tuple) and all(
+                        isinstance(e, gast.Name) for e in t.elts))):
+                    _fail(cap, t, "a comprehension's target must be a name (or `a, b`)")
+                for e in [gen.iter, *gen.ifs]:
+                    _check(cap, e, in_loop)
         if isinstance(node, gast.Call):
             for kw in node.keywords:
                 if kw.arg is None:

@@ -21,7 +21,8 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_split", "cholesky_adjoint",
-           "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis"]
+           "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
+           "stack_list", "concat_list", "unconcat", "list_accum"]
 
 
 def dot1(a, b):
@@ -163,6 +164,53 @@ def scatter_add(d, idx, g):
     """d[idx] += g, accumulating repeated indices."""
     for k in range(idx.shape[0]):
         d[idx[k]] += g[k]
+
+
+def stack_list(l):
+    """np.stack(l) / np.array(l) of a list of numbers or of arrays of one shape."""
+    if len(l) == 0:
+        raise ValueError("need at least one array to stack")
+    shape = np.asarray(l[0]).shape
+    out = np.empty((len(l),) + shape, np.asarray(l[0]).dtype)
+    for k in range(len(l)):
+        if np.asarray(l[k]).shape != shape:
+            raise ValueError("all input arrays must have the same shape")
+        out[k] = l[k]
+    return out
+
+
+def concat_list(l):
+    """np.concatenate(l) of a list of arrays (along axis 0)."""
+    if len(l) == 0:
+        raise ValueError("need at least one array to concatenate")
+    n = 0
+    for e in l:
+        if e.shape[1:] != l[0].shape[1:]:
+            raise ValueError("all the input array dimensions except for the concatenation "
+                             "axis must match exactly")
+        n += e.shape[0]
+    out = np.empty((n,) + l[0].shape[1:], l[0].dtype)
+    at = 0
+    for e in l:
+        out[at:at + e.shape[0]] = e
+        at += e.shape[0]
+    return out
+
+
+def unconcat(g, l):
+    """The pieces of g (the adjoint of concat_list(l)) that belong to each element of l."""
+    out = []
+    at = 0
+    for e in l:
+        out.append(g[at:at + e.shape[0]])
+        at += e.shape[0]
+    return out
+
+
+def list_accum(d, c):
+    """d[k] += c[k] for every element of the list adjoint d (c: an array or a list)."""
+    for k in range(len(d)):
+        d[k] += c[k]
 
 
 def expand(g, axis):

@@ -18,6 +18,7 @@ from .errors import JitadError, UnsupportedError
 from .types import I8, TupleTy, Ty, const_ty, promote
 from .ir import Bind, Const, For, If, Return, SetItem, TupleA, Var, While
 from .primitives import CALL, GETITEM, SHAPE
+from .primitives.lists import LIST_APPEND, LIST_NEW
 
 
 @dataclass
@@ -78,6 +79,9 @@ class Inferer:
                 break
         for s in ir.walk(f.body):
             for t in ir.writes(s):
+                if t not in self.types and isinstance(s, Bind) and s.op is LIST_NEW:
+                    raise UnsupportedError(f"the list '{f.user_name(t)}' is never appended to: "
+                                           "jitad cannot tell what it holds", s.loc, "empty list")
                 if t not in self.types:
                     raise JitadError(f"could not infer the type of '{t}' (a recursive function "
                                      "needs a base case that returns without recursing)", s.loc)
@@ -90,6 +94,13 @@ class Inferer:
             return
         if old == ty:
             return
+        if old.is_list or ty.is_list:
+            user = self.spec.ir.user_name(name)
+            raise UnsupportedError(
+                f"the list '{user}' holds {old.elem} in one place and {ty.elem} here; a list "
+                "holds values of one type (append floats: float(x))" if old.is_list and ty.is_list
+                else f"'{user}' is {old} in one place and {ty} here; a list stays a list",
+                loc, "type change")
         if isinstance(old, TupleTy) or isinstance(ty, TupleTy) or old.ndim != ty.ndim:
             raise UnsupportedError(
                 f"'{self.spec.ir.user_name(name)}' is {old} in one place and {ty} here; a "
@@ -157,6 +168,10 @@ class Inferer:
                                        s.loc, "shape")
             for t in s.targets:
                 self.set(t, I8, s.loc)
+            return
+        if s.op is LIST_APPEND:      # `hs = []` has no type of its own: its appends give it one
+            if args[1] is not None:
+                self.set(s.target, s.op.result_type(s, args), s.loc)
             return
         if s.op is not GETITEM and any(a is None for a in args if not isinstance(a, TupleTy)):
             return

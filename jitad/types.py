@@ -2,7 +2,8 @@
 
 Takes: run-time values (`ty_of_value`) or constants (`const_ty`).
 Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1'),
-`TupleTy` for tuples; `promote`/`floaty` give NumPy's result dtype for mixed operands within
+`TupleTy` for tuples, `ListTy` for a list the function builds (`hs = []; hs.append(h)`);
+`promote`/`floaty` give NumPy's result dtype for mixed operands within
 this set. Read by type inference and by the primitives' type rules.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .errors import JitadError
 class Ty:
     dtype: str  # 'f8' 'f4' 'i8' 'b1'
     ndim: int = 0
+    is_list = False
 
     @property
     def is_float(self):
@@ -35,9 +37,39 @@ class Ty:
 @dataclass(frozen=True)
 class TupleTy:
     items: tuple
+    is_list = False
 
     def __str__(self):
         return "(" + ", ".join(map(str, self.items)) + ")"
+
+
+@dataclass(frozen=True)
+class ListTy:
+    """A list of values of one type that the function builds (`hs = []`, `hs.append(h)`).
+    For rank decisions it counts as one axis more than its elements (`np.stack(hs)`'s
+    rank); `is_list` tells it from an array wherever that matters (adjoints, tapes)."""
+
+    elem: Ty
+    is_list = True
+
+    @property
+    def dtype(self):
+        return self.elem.dtype
+
+    @property
+    def ndim(self):
+        return self.elem.ndim + 1
+
+    @property
+    def is_float(self):
+        return self.elem.is_float
+
+    @property
+    def is_array(self):
+        return False
+
+    def __str__(self):
+        return f"list[{self.elem}]"
 
 
 F8, I8, B1 = Ty("f8"), Ty("i8"), Ty("b1")

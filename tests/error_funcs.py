@@ -14,14 +14,14 @@ def uses_lambda(x):
     return f(x)
 
 
-def uses_listcomp(x):
-    ys = [x * k for k in range(3)]  # ERR: list comprehension
+def uses_dictcomp(x):
+    ys = {k: x * k for k in range(3)}  # ERR: dict comprehension
     return ys[0]
 
 
-def uses_list(x):
-    ys = [x, x]  # ERR: list
-    return ys[0]
+def uses_list_as_value(x):
+    ys = [x, x]
+    return ys * 2  # ERR: list value
 
 
 def uses_dict(x):

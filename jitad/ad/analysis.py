@@ -17,6 +17,7 @@ from ..flow import Flow
 from ..ir import Bind, For, If, Return, SetItem, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM
 from ..primitives.forms import rule_at, settle_statics
+from ..primitives.lists import LIST_APPEND
 from ..types import arg_types as _argtys
 
 
@@ -224,6 +225,9 @@ class Analysis:
         result is not an array it created (`def first(s): return s[0]`)."""
         if not isinstance(s, Bind) or not getattr(self.types.get(s.target), "ndim", 0):
             return []
+        if s.op is LIST_APPEND:     # the list holds the appended array itself
+            x = s.args[1]
+            return [x.name] if isinstance(x, Var) and self.types[x.name].ndim else []
         if s.op is CALL:
             if self._returns_fresh(s):
                 return []
@@ -282,6 +286,9 @@ class Analysis:
                 elif isinstance(s, For) and self.work(s.body):
                     reads = {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
                 needed |= reads
+                # a list's adjoint starts as zeros shaped like its elements: it reads the list
+                if isinstance(s, Bind) and s.op is LIST_APPEND and s.target in self.active:
+                    needed.add(s.target)
                 # a loop variable the adjoint reads outside its loop (`s[j] = ...` after
                 # `for j`): the reversed loop leaves it at its first value, so it is kept
                 after_loop |= {v for v in reads & set(loops)

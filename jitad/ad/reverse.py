@@ -28,6 +28,7 @@ from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
 from ..names import Namer
 from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, substitute
+from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import NP_DTYPE, Ty, arg_types as _argtys
 from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
@@ -45,6 +46,10 @@ def forward_expr(s: Bind, fnames, types):
         return P.call(fnames[(id(s.callee), _argtys(s, types))], *[P.atom(a) for a in s.args])
     if s.op is SHAPE:
         return ast.Attribute(P.atom(s.args[0]), "shape", ast.Load())
+    if s.op is LIST_NEW:
+        return ast.List([], ast.Load())
+    if s.op is LIST_APPEND:     # printed as a statement: the list is updated in place
+        return P.call(ast.Attribute(P.atom(s.args[0]), "append", ast.Load()), P.atom(s.args[1]))
     if s.op is CONCAT:
         axis = bind_statics(s, types)["axis"]
         kw = {"axis": P.const(axis)} if axis else {}
@@ -107,7 +112,9 @@ class Reverse(TrainingCode):
     def d(self, v):
         if v not in self.adj:
             self.adj[v] = self.namer.fresh(f"d_{v}")
-            self.rank[self.adj[v]] = getattr(self.types.get(v), "ndim", 0)
+            t = self.types.get(v)
+            # a list's adjoint is a list: never indexed as an array (`scalarized`)
+            self.rank[self.adj[v]] = None if getattr(t, "is_list", False) else getattr(t, "ndim", 0)
         return self.adj[v]
 
     def rank_of(self, name):
@@ -122,6 +129,10 @@ class Reverse(TrainingCode):
 
     def zero(self, v):
         t = self.ty(v)
+        if t.is_list:       # [np.zeros_like(e) for e in hs]: one zero per element
+            e = self.namer.fresh("e")
+            zero = P.call("np.zeros_like", P.name(e)) if t.elem.ndim else P.const(0.0)
+            return ast.ListComp(zero, [ast.comprehension(P.name(e, store=True), P.name(v), [], 0)])
         return P.call("np.zeros_like", P.name(v)) if t.ndim else P.const(0.0)
 
     # ------------------------------------------------------------------ primal
@@ -162,7 +173,7 @@ class Reverse(TrainingCode):
         for s in block:
             counts, out = segs[-1]
             if isinstance(s, Bind):
-                if tape:
+                if tape and s.op is not LIST_APPEND:    # an append is undone by a pop
                     for t in s.targets:
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
                             self.push(out, counts, P.name(t), self.ty(t))
@@ -176,7 +187,7 @@ class Reverse(TrainingCode):
                     rhs = forward_expr(s, self.fnames, self.types)
                     if s.op is CALL:
                         rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
-                    if s.op.effect:     # a check: a statement of its own, never dropped
+                    if s.op.effect or s.op is LIST_APPEND:   # a check, an append: statements
                         out.append(P.expr_stmt(rhs))
                     else:
                         out.append(P.assign(s.target, rhs) if len(s.targets) == 1
@@ -413,6 +424,8 @@ class Reverse(TrainingCode):
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False):
         """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time)."""
         t = self.ty(v)
+        if t.is_list:       # element by element (contrib: an array along axis 0, or a list)
+            return P.expr_stmt(P.call("rt.list_accum", P.name(self.d(v)), contrib))
         if t.ndim == 0:
             if contrib_ndim:
                 contrib = P.call("np.sum", contrib)
@@ -493,7 +506,33 @@ class Reverse(TrainingCode):
         sites = self.A.sites[v]
         return len(sites) > 1 or sites[0][2][-1] != self.A.owner(v)
 
+    def rev_list(self, s: Bind):
+        """The adjoint of `hs = []` (restore the list an earlier run of it made, if taped) and
+        of `hs.append(x)`: d_x gets the last element of d_hs, and both lists shrink by one,
+        so the list and its adjoint are as they were before the append."""
+        hs = s.target
+        out = []
+        if s.op is LIST_NEW:
+            if hs in self.A.pushed and not self.A.first_site_unpushed(s, hs):
+                out += self.tapes.pop(hs, self.ty(hs))
+            if hs in self.A.active and self.needs_reset(hs) and not self.A.runs_once_first(s, hs):
+                out.append(P.assign(self.d(hs), self.zero(hs)))
+            return out
+        x = s.args[1]
+        if hs in self.A.active:
+            last = P.call(P.dotted(f"{self.d(hs)}.pop"))
+            if isinstance(x, Var) and x.name in self.A.active:
+                out += [self.comment(s.loc),
+                        self.accumulate(x.name, last, self.ty(x.name).ndim, safe=True)]
+            else:
+                out.append(P.expr_stmt(last))
+        if hs in self.A.needed or hs in self.A.active:
+            out.append(P.expr_stmt(P.call(P.dotted(f"{hs}.pop"))))
+        return out
+
     def rev_bind(self, s: Bind):
+        if s.op is LIST_NEW or s.op is LIST_APPEND:
+            return self.rev_list(s)
         t = s.target
         active = self.A.is_active_bind(s)
         pushed = [x for x in s.targets if x in self.A.pushed and not self.A.first_site_unpushed(s, x)]
@@ -733,6 +772,9 @@ class Reverse(TrainingCode):
         return fwd, bwd
 
     def dummy(self, t):
+        if t.is_list:       # an empty list of t's element type
+            return ast.ListComp(self.dummy(t.elem), [ast.comprehension(
+                P.name("_", store=True), P.call("range", P.const(0)), [], 0)])
         if t.ndim == 0:
             return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])
         shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())

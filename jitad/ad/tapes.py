@@ -26,6 +26,8 @@ class Tapes:
               "b1": ("b", "np.uint8")}
 
     def kind(self, ty):
+        if ty.is_list:      # a list object (made again in a loop): on a list of lists
+            return ("a", f"list_{ty.dtype}", ty.elem.ndim)
         if ty.ndim:
             return ("a", ty.dtype, ty.ndim)
         return self.SCALAR[ty.dtype][0]
@@ -44,7 +46,7 @@ class Tapes:
     def push(self, value_expr, ty):
         k = self.kind(ty)
         if k[0] == "a":
-            lst = self.array_list(ty.dtype, ty.ndim)
+            lst = self.array_list(*k[1:])
             return [P.expr_stmt(P.call(P.dotted(f"{lst}.append"), value_expr))], None
         tape, top = self.buffer(k)
         return [P.assign(P.subscript(tape, [Var(top)], store=True), value_expr),
@@ -54,7 +56,7 @@ class Tapes:
         """Statements restoring `target` (a name or a store expression) from its tape."""
         k = self.kind(ty)
         if k[0] == "a":
-            lst = self.array_list(ty.dtype, ty.ndim)
+            lst = self.array_list(*k[1:])
             return [P.assign(target, P.call(P.dotted(f"{lst}.pop")))]
         tape, top = self.buffer(k)
         val = P.subscript(tape, [Var(top)])

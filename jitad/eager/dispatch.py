@@ -39,7 +39,7 @@ FUNCTION_OPS = {}   # numpy function -> eager op (filled by ops.py)
 
 def _contains_grad_var(obj):
     """Whether obj (or a list/tuple/dict inside it) holds a Var that requires grad."""
-    return _contains_var(obj, grad_only=True)
+    return contains_var(obj, grad_only=True)
 
 
 def unwrap(obj):
@@ -54,15 +54,15 @@ def unwrap(obj):
     return obj
 
 
-def _contains_var(obj, grad_only=False):
+def contains_var(obj, grad_only=False):
     """Whether obj (or a list/tuple/dict inside it) holds a Var (one that requires grad)."""
     t = type(obj)
     if t is Var:
         return obj._node is not None or not grad_only
     if t is tuple or t is list:
-        return any(_contains_var(o, grad_only) for o in obj)
+        return any(contains_var(o, grad_only) for o in obj)
     if t is dict:
-        return any(_contains_var(o, grad_only) for o in obj.values())
+        return any(contains_var(o, grad_only) for o in obj.values())
     return False
 
 
@@ -98,7 +98,7 @@ def fallback(func, name, call, args, kwargs):
     An ``out=`` naming Vars is written with value semantics (``write``).
     """
     out = kwargs.get("out")
-    if out is not None and _contains_var(out):
+    if out is not None and contains_var(out):
         kw = dict(kwargs)
         del kw["out"]
         return write_outputs(out, fallback(func, name, call, args, kw))
@@ -113,8 +113,8 @@ def fallback(func, name, call, args, kwargs):
             return ans
         raise refuse(_NO_RULE % name, name)
     ans = call(*unwrap(args), **unwrap(kwargs))
-    if type(ans) is ndarray and ans.dtype.kind in "fc" and (_contains_var(args)
-                                                             or _contains_var(kwargs)):
+    if type(ans) is ndarray and ans.dtype.kind in "fc" and (contains_var(args)
+                                                             or contains_var(kwargs)):
         return Var(ans, None)
     return ans
 

@@ -9,11 +9,17 @@ keep their ufunc methods (``np.add.reduce``, ``np.add.at`` ...).  ``linalg`` is
 NumPy's with a differentiable ``norm``.  Every other attribute is NumPy's own
 (np.pi, np.float64, ...); a NumPy function without a rule runs as NumPy on
 values that are not differentiated and raises a ``jitad.JitadError`` at the
-user's line on a Var that requires grad (see dispatch.fallback).
+user's line on a Var that requires grad (see dispatch.fallback). A list or tuple holding
+Vars given to any other NumPy function is read as ``np.array(list)``, as NumPy reads it
+(``np.std(losses)`` of a list the function built).
 """
+import functools as _functools
+import types as _types
+
 import numpy as _np
 
 from . import ops as _ops
+from .dispatch import contains_var
 
 globals().update(_ops.ELEMENTWISE)
 
@@ -67,5 +73,22 @@ class _Linalg:
 linalg = _Linalg()
 
 
+def _lists_as_arrays(func):
+    """`func` reading its list/tuple arguments that hold Vars as arrays of them."""
+    @_functools.wraps(func)
+    def call(*args, **kwargs):
+        args = [array(a) if type(a) in (list, tuple) and contains_var(a) else a for a in args]
+        return func(*args, **kwargs)
+    return call
+
+
+_WRAPPED = {}
+
+
 def __getattr__(name):
-    return getattr(_np, name)
+    obj = getattr(_np, name)
+    if not callable(obj) or isinstance(obj, (type, _np.ufunc, _types.ModuleType)):
+        return obj
+    if name not in _WRAPPED:
+        _WRAPPED[name] = _lists_as_arrays(obj)
+    return _WRAPPED[name]

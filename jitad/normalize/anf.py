@@ -26,6 +26,7 @@ from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
+from .lists import ListForms, list_names, list_phases
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structure import Structurer
 
@@ -63,12 +64,15 @@ def rename_locals(cap: Captured):
     return tree, [mapping.get(p, p) for p in cap.params], {v: k for k, v in mapping.items()}
 
 
-class Normalizer(LibraryCalls):
+class Normalizer(LibraryCalls, ListForms):
     def __init__(self, cap: Captured, tuples=None):
         self.cap = cap
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
+        self.tree, phases = list_phases(self.tree, self.namer)
+        self.locals |= set(phases)
+        self.renamed.update(phases)
         self.callees = {}
         self.temps = set()
         self.out = None
@@ -82,6 +86,24 @@ class Normalizer(LibraryCalls):
             self.params[at:at + 1] = parts
             self.locals |= set(parts)
             self.tuples[name] = tuple(Var(p) for p in parts)
+        # names assigned a list display or comprehension: lists everywhere (see `lists`)
+        self.lists = list_names(self.tree)
+        for node in gast.walk(self.tree):
+            bad = None
+            if isinstance(node, gast.Assign) and not isinstance(node.value, (gast.List, gast.ListComp)):
+                bad = [n for n in gast.walk(node.targets[0]) if isinstance(n, gast.Name)
+                       and isinstance(n.ctx, gast.Store) and n.id in self.lists]
+            elif isinstance(node, (gast.For, gast.AugAssign)):
+                bad = [n for n in gast.walk(node.target) if isinstance(n, gast.Name)
+                       and isinstance(n.ctx, gast.Store) and n.id in self.lists]
+            if bad:
+                self.err(node, f"'{bad[0].id}' is a list elsewhere in {cap.name}; a list "
+                               "variable is only assigned lists (hs = [] ...) and grown with "
+                               ".append()", "list variable")
+        for p in self.params:
+            if p in self.lists:
+                self.err(self.tree, f"the parameter '{p}' is assigned a list: use a new name "
+                                    "for the list", "list variable")
         assigned = _stored_names(self.tree.body)
         for name in self.tuples:
             if name in assigned:
@@ -165,15 +187,22 @@ class Normalizer(LibraryCalls):
             self.emit(ir.Break(loc))
         elif isinstance(node, gast.Continue):
             self.emit(ir.Continue(loc))
+        elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
+            self.append(node)        # the fence lets only `hs.append(e)` through
         elif isinstance(node, (gast.Pass, gast.Expr)):
             pass
         else:  # the fence lets nothing else through
             self.err(node, f"unsupported statement {type(node).__name__}")
 
     def assign(self, target, value, node):
-        if isinstance(target, gast.Name):
+        if isinstance(target, gast.Name) and target.id in self.lists:
+            self.assign_list(target.id, value, node)
+        elif isinstance(target, gast.Name):
             self.expr_into(value, target.id)
         elif isinstance(target, gast.Subscript):
+            if isinstance(target.value, gast.Name) and target.value.id in self.lists:
+                self.err(target, "writing into a list (hs[i] = v) is not supported; build the "
+                                 "list with .append(), or write into an array", "list write")
             arr, index = self.subscript_parts(target)
             self.emit(SetItem(arr, index, self.expr(value, arr), self.cap.loc(node)))
         elif isinstance(target, gast.Tuple):
@@ -291,9 +320,12 @@ class Normalizer(LibraryCalls):
         body_assigned = _stored_names(node.body)
         arrs, n = [], None
         for it, var in zip(its, names):
-            arr = self.expr(it, var)
+            arr = self.list_value(it, var) if self.is_list_node(it) else self.expr(it, var)
             if isinstance(arr, Const):
                 self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
+            if arr.name in self.lists and arr.name in _appended(node.body):
+                self.err(it, f"the loop appends to the list '{arr.name}' it runs over",
+                         "for loop over a list")
             if arr.name in body_assigned | set(names):
                 arr = self.bind(it, self.namer.fresh(f"{var}_rows"), COPY, (arr,))
             rows = self.bind(it, self.namer.fresh(f"{var}_n"), LEN, (arr,))
@@ -408,7 +440,8 @@ class Normalizer(LibraryCalls):
                     self.err(node, "index the tuple with a constant", "tuple index")
                 operands = [self.expr(a, hint) for a in node.value.args]
                 return self.bind(node, dest(parts[k]), parts[k], operands)
-            arr = self.expr(node.value, hint)
+            arr = self.list_value(node.value, hint) if self.is_list_node(node.value) \
+                else self.expr(node.value, hint)
             if isinstance(arr, Const):
                 self.err(node, "cannot index a constant")
             parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
@@ -417,6 +450,9 @@ class Normalizer(LibraryCalls):
             index = self.index(node.slice, hint)
             return self.bind(node, dest("getitem") if name else self.temp(arr.name, "getitem"),
                              GETITEM, (arr,) + index)
+        if isinstance(node, (gast.ListComp, gast.GeneratorExp)):
+            self.err(node, "a comprehension is supported assigned to a name (hs = [...]) or "
+                           "given to a NumPy function, len() or sum()", "list comprehension")
         if isinstance(node, gast.List):
             self.err(node, "unsupported construct: list (a list is supported written out as the "
                            "argument of np.array, np.stack, np.concatenate ...)", "list")
@@ -456,6 +492,8 @@ class Normalizer(LibraryCalls):
         return Var(res)
 
     def name(self, node):
+        if node.id in self.lists:
+            self.list_misuse(node)
         if node.id in self.tuples:
             self.err(node, f"'{node.id}' is a tuple argument: unpack it (a, b = {node.id}) or "
                            f"index it with a constant ({node.id}[0])", "tuple argument")
@@ -516,6 +554,9 @@ class Normalizer(LibraryCalls):
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
+        listed = self.list_call(node, obj, kw, hint, dest)
+        if listed is not None:
+            return listed
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
         prim = lookup_callable(obj) if obj is not MISSING else None
@@ -609,6 +650,13 @@ def _stored_names(stmts) -> set:
     """Names the statements assign (at any depth)."""
     return {n.id for s in stmts for n in gast.walk(s)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _appended(stmts) -> set:
+    """Names the statements call .append() on (at any depth)."""
+    return {n.func.value.id for s in stmts for n in gast.walk(s)
+            if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+            and n.func.attr == "append" and isinstance(n.func.value, gast.Name)}
 
 
 def _simple(node) -> bool:

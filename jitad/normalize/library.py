@@ -101,7 +101,7 @@ class LibraryCalls:
                 if name in kw:
                     self.err(node, f"{name} given twice")
                 kw[name] = a
-            x = pre[0] if pre else self.expr(args[0], hint)
+            x = pre[0] if pre else self.array_arg(args[0], hint)
             axis = None if kw.get("axis") is None else self.static(kw.pop("axis"), node, "axis=")
             kw.pop("axis", None)
             if "keepdims" in kw:      # given by position (call_order)
@@ -118,7 +118,7 @@ class LibraryCalls:
             if not (isinstance(axes, tuple) and sorted(a % len(axes) for a in axes) == list(range(len(axes)))):
                 self.err(node, "transpose axes must be a permutation of the axes")
             axes = tuple(a % len(axes) for a in axes)
-            x = pre[0] if pre else self.expr(args[0], hint)
+            x = pre[0] if pre else self.array_arg(args[0], hint)
             inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
             return self.bind(node, dest(prim), TRANSPOSE_AXES, (x,),
                              statics={"axes": axes, "inverse": inverse})
@@ -189,7 +189,7 @@ class LibraryCalls:
 
     def operand(self, node, param, hint):
         """One operand of a primitive call; a parameter called `shape` takes a shape."""
-        return self.shape_atom(node, hint) if param == "shape" else self.expr(node, hint)
+        return self.shape_atom(node, hint) if param == "shape" else self.array_arg(node, hint)
 
     def reduce(self, node, prim, x, axis, keepdims, statics, hint, dest):
         """A reduction over no axis (the whole array), one axis or a tuple of axes, and its

@@ -3,10 +3,11 @@
 `core` defines `Primitive` and the registry; `typerules` the result-type rules; `forms` the
 chains of primitives a call with constant arguments means (axis tuples, keepdims); `templates`
 how rule templates are instantiated; `table` the built-in primitives (the one-line rule
-table and the structural operations); `define` registration from outside (`defvjp`).
+table and the structural operations); `lists` the list primitives;
+`define` registration from outside (`defvjp`).
 Every pass and mode reads these objects; none compares operation names.
 """
-from . import core, table  # noqa: F401  (table registers the built-in primitives)
+from . import core, lists, table  # noqa: F401  (table and lists register the built-ins)
 from .core import (CALLABLES, PRIMITIVES, TEMPLATE_GLOBALS, Primitive, callables, find, get,  # noqa: F401
                    lookup_callable, version)
 from .define import define, defvjp, resolve, spelling  # noqa: F401

@@ -245,6 +245,13 @@ def subscript(prim, s, args):
     if base.ndim == 0:
         raise UnsupportedError("indexing a scalar", s.loc, "subscript")
     index = s.args[1:]
+    if base.is_list:          # hs[i], hs[-1]: one element
+        t = args[1] if len(index) == 1 else None
+        if len(index) != 1 or isinstance(index[0], Slice) or (t is not None and (
+                t.ndim or t.dtype != "i8")):
+            raise UnsupportedError("a list is indexed by one integer (hs[i], hs[-1]); for more, "
+                                   "make it an array first (np.stack(hs))", s.loc, "list index")
+        return base.elem if t is not None else None
     if len(index) > base.ndim:
         raise UnsupportedError(f"too many indices for a rank-{base.ndim} array", s.loc, "subscript")
     nd = base.ndim

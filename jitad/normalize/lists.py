@@ -1,0 +1,200 @@
+"""Lists a function builds: `hs = []`, `[a, b]`, comprehensions, `hs.append(h)`, and where a
+list may go (the part of ANF lowering that knows which names are lists).
+
+Takes: the `Normalizer` state (a mixin of it: `expr`, `bind`, `stmt`, `temp`, `err`, `namer`).
+Guarantees: a name assigned a list display or a list comprehension anywhere in the function
+is a list everywhere (`list_names`; assigning it anything else is an error at that line),
+except the idiom `xs = np.array(xs)` once at the top level after the list is complete, which
+makes two variables of the name (`list_phases`). A
+list is made by `LIST_NEW` and grown by `LIST_APPEND`; a display `[a, b]` is the new list and
+one append per element; a comprehension `[e for x in xs if c]` is the new list and a `for`
+loop (with its `if`) appending `e`, its variables renamed so they never clash with the
+function's own (Python scopes them to the comprehension). `sum(e for x in xs)` is the sum of
+that list. A list goes to `len`, `hs[i]` (one integer), `for x in hs` (and `zip`,
+`enumerate`), NumPy's stacking functions (`np.stack/array/asarray/concatenate/vstack/hstack`,
+their own list primitives) and any other NumPy function, which reads it as `np.array(hs)`,
+as NumPy does (`LIST_STACK`). Anywhere else -- an operator (`hs * 2` repeats a list in
+Python), a helper's argument, a return value, `u = hs`, `hs[i] = v` -- is a `JitadError`.
+Invariants: nothing here depends on types (a list's element type comes from its appends, in
+`typeinfer`).
+"""
+from __future__ import annotations
+
+import builtins
+import copy
+
+import gast
+import numpy as np
+
+from ..ir import Var
+from ..primitives import get
+from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_HSTACK, LIST_NEW, LIST_STACK,
+                                LIST_VSTACK)
+
+LEN = get("len")
+_STACK_OF = {np.stack: LIST_STACK, np.array: LIST_STACK, np.asarray: LIST_STACK,
+             np.concatenate: LIST_CONCAT, np.vstack: LIST_VSTACK, np.hstack: LIST_HSTACK}
+_DISPLAYS = (gast.List, gast.ListComp)
+
+
+def list_phases(tree, namer):
+    """(tree, {new name: user's name}): `xs = []; ... xs.append(x) ...; xs = np.array(xs)` -- a list name
+    made an array once, at the function's top level, after every display and append of it --
+    is two variables: the list (renamed `xs_list` up to and including that assignment's
+    right-hand side) and the array after. The tree is copied if anything is renamed."""
+    body = tree.body
+    renames = {}
+    for name in sorted(list_names(tree)):
+        rebinds = [k for k, s in enumerate(body) if _assigns(s, name) and not _is_display(s.value)]
+        if len(rebinds) != 1:
+            continue
+        r = rebinds[0]
+        if any(_grows(s, name) for s in body[r + 1:]) or any(
+                isinstance(n, gast.Assign) and _assigns(n, name) and not _is_display(n.value)
+                for s in body[:r] for n in gast.walk(s)):
+            continue
+        renames[name] = (r, namer.fresh(f"{name}_list"))
+    if not renames:
+        return tree, {}
+    tree = copy.deepcopy(tree)
+    for name, (r, new) in renames.items():
+        for part in tree.body[:r] + [tree.body[r].value]:
+            for n in gast.walk(part):
+                if isinstance(n, gast.Name) and n.id == name:
+                    n.id = new
+    return tree, {new: name for name, (_, new) in renames.items()}
+
+
+def _assigns(s, name):
+    return isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name) \
+        and s.targets[0].id == name
+
+
+def _is_display(value):
+    return isinstance(value, _DISPLAYS)
+
+
+def _grows(stmt, name):
+    """Whether the statement makes `name` a list or appends to it (at any depth)."""
+    for n in gast.walk(stmt):
+        if isinstance(n, gast.Assign) and _assigns(n, name) and _is_display(n.value):
+            return True
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) \
+                and n.func.attr == "append" and isinstance(n.func.value, gast.Name) \
+                and n.func.value.id == name:
+            return True
+    return False
+
+
+def list_names(tree) -> set:
+    """The names assigned a list display or comprehension somewhere in the function."""
+    return {n.targets[0].id for n in gast.walk(tree)
+            if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)
+            and isinstance(n.value, _DISPLAYS)}
+
+
+class ListForms:
+    """The list half of `anf.Normalizer` (see the module docstring)."""
+
+    def is_list_node(self, node) -> bool:
+        return (isinstance(node, gast.Name) and node.id in self.lists) or isinstance(
+            node, (gast.ListComp, gast.GeneratorExp))
+
+    def list_misuse(self, node):
+        self.err(node, f"the list '{node.id}' is used as a value here; a list goes to len(), "
+                       f"{node.id}[i], for loops and NumPy functions (np.array({node.id}), "
+                       f"np.stack({node.id}), np.sum({node.id}), ...)", "list value")
+
+    # -- making lists ------------------------------------------------------------------
+    def assign_list(self, name, value, node):
+        """name = [a, b] / [] / [e for x in xs]: a new list, then its elements appended."""
+        self.bind(node, name, LIST_NEW, ())
+        if isinstance(value, gast.List):
+            for e in value.elts:
+                self.bind(e, name, LIST_APPEND, (Var(name), self.expr(e, name)))
+        else:
+            self.comprehension(name, value)
+
+    def comprehension(self, name, comp):
+        """[elt for t in it if c ...] appended to the list `name`, as nested for loops."""
+        rename = {}
+        for gen in comp.generators:
+            for n in gast.walk(gen.target):
+                if isinstance(n, gast.Name):
+                    rename.setdefault(n.id, self.namer.fresh(n.id))
+        self.locals |= set(rename.values())
+
+        def renamed(e):
+            e = copy.deepcopy(e)
+            for n in gast.walk(e):
+                if isinstance(n, gast.Name) and n.id in rename:
+                    n.id = rename[n.id]
+            return e
+
+        where = lambda new: gast.copy_location(new, comp)  # noqa: E731
+        append = gast.Call(where(gast.Attribute(where(gast.Name(name, gast.Load(), None, None)),
+                                                "append", gast.Load())),
+                           [renamed(comp.elt)], [])
+        body = [where(gast.Expr(where(append)))]
+        for k in reversed(range(len(comp.generators))):
+            gen = comp.generators[k]
+            for test in reversed(gen.ifs):
+                body = [where(gast.If(renamed(test), body, []))]
+            it = gen.iter if k == 0 else renamed(gen.iter)   # the first is read outside
+            body = [where(gast.For(renamed(gen.target), it, body, [], None))]
+        for s in body:
+            self.stmt(s)
+
+    def list_value(self, node, hint):
+        """The list a list node means (a list name, or a comprehension made into a new list)."""
+        if isinstance(node, gast.Name):
+            return Var(node.id)
+        name = self.namer.fresh(f"{hint}_list")
+        self.lists.add(name)
+        self.locals.add(name)
+        self.assign_list(name, node, node)
+        return Var(name)
+
+    def append(self, stmt):
+        """hs.append(e) as a statement."""
+        call = stmt.value
+        lst = call.func.value
+        if not (isinstance(lst, gast.Name) and lst.id in self.lists):
+            self.err(stmt, ".append() is supported on a list the function builds "
+                           "(hs = [] ... hs.append(h))", ".append()")
+        if len(call.args) != 1 or call.keywords:
+            self.err(call, "list.append() takes one argument")
+        self.bind(stmt, lst.id, LIST_APPEND, (Var(lst.id),
+                                              self.expr(call.args[0], lst.id)))
+
+    # -- where lists go ----------------------------------------------------------------
+    def array_arg(self, node, hint):
+        """An array operand of a NumPy function: a list is read as np.array(list)."""
+        if self.is_list_node(node):
+            lst = self.list_value(node, hint)
+            return self.bind(node, self.temp(hint, "stack"), LIST_STACK, (lst,))
+        return self.expr(node, hint)
+
+    def list_call(self, node, fn, kw, hint, dest):
+        """A call with a list as its only argument that means something of its own: the
+        stacking functions, len(), sum(); None for any other call."""
+        if len(node.args) != 1 or not self.is_list_node(node.args[0]):
+            return None
+        if fn is builtins.len and not kw:
+            return self.bind(node, dest("len"), LEN, (self.list_value(node.args[0], hint),))
+        if fn is builtins.sum and not kw:
+            # sum(hs): hs[0] + hs[1] + ... (an empty list sums to 0), the stack summed on axis 0
+            stacked = self.array_arg(node.args[0], hint)
+            return self.reduce(node, get("sum"), stacked, 0, False, {}, hint, dest)
+        prim = _STACK_OF.get(fn)
+        if prim is None:
+            return None
+        dtype = kw.pop("dtype", None)
+        if dtype is not None and (prim is not LIST_STACK
+                                  or self.resolve_func(dtype) not in (float, np.float64)):
+            self.err(node, "dtype= is only supported as np.array(..., dtype=float)")
+        axis = self.static(kw.pop("axis"), node, "axis=") if "axis" in kw else 0
+        if kw or axis != 0:
+            self.err(node, f"{fn.__name__} of a list is supported along axis 0 (stack it, then "
+                           "move the axis)", f"np.{fn.__name__}")
+        return self.bind(node, dest("stack"), prim, (self.list_value(node.args[0], hint),))

@@ -220,6 +220,8 @@ class Bounds:
         for axis, a in self._axes(index):
             if self._proven(arr, axis, a):
                 continue
+            if isinstance(a, Var) and self.types[a.name].dtype == "b1" and self.types[a.name].ndim:
+                continue            # a mask: rt.mask_get/mask_put check its shape
             if isinstance(a, Var) and self.types[a.name].ndim:
                 fn = "rt.check_indices"
             elif isinstance(a, Const) and self._const_in(arr, axis, a.value):

@@ -22,7 +22,8 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_split", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
-           "stack_list", "concat_list", "unconcat", "list_accum"]
+           "stack_list", "concat_list", "unconcat", "list_accum",
+           "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2"]
 
 
 def dot1(a, b):
@@ -211,6 +212,108 @@ def list_accum(d, c):
     """d[k] += c[k] for every element of the list adjoint d (c: an array or a list)."""
     for k in range(len(d)):
         d[k] += c[k]
+
+
+def check_mask(m, shape):
+    if m.shape != shape[:m.ndim]:
+        raise IndexError("boolean index did not match the indexed array's shape")
+
+
+def mask_get(x, m):
+    """x[m] for a boolean mask m shaped like x (its entries) or like x's first axis (rows)."""
+    check_mask(m, x.shape)
+    if m.ndim == x.ndim:
+        out = np.empty(np.count_nonzero(m), x.dtype)
+        k = 0
+        flat = m.ravel()
+        for j in range(flat.shape[0]):
+            if flat[j]:
+                out[k] = x.flat[j]
+                k += 1
+        return out
+    rows = np.nonzero(m)[0]
+    out = np.empty((rows.shape[0],) + x.shape[1:], x.dtype)
+    for k in range(rows.shape[0]):
+        out[k] = x[rows[k]]
+    return out
+
+
+def mask_put(y, m, v):
+    """y[m] = v (v broadcast to the selected entries or rows)."""
+    check_mask(m, y.shape)
+    n = np.count_nonzero(m)
+    if m.ndim == y.ndim:
+        vals = np.broadcast_to(np.asarray(v), (n,))
+        k = 0
+        flat = m.ravel()
+        for j in range(flat.shape[0]):
+            if flat[j]:
+                y.flat[j] = vals[k]
+                k += 1
+        return
+    rows = np.nonzero(m)[0]
+    vals = np.broadcast_to(np.asarray(v), (n,) + y.shape[1:])
+    for k in range(rows.shape[0]):
+        y[rows[k]] = vals[k]
+
+
+def mask_add(d, m, g):
+    """d[m] += g (the adjoint of the read x[m])."""
+    if m.ndim == d.ndim:
+        k = 0
+        flat = m.ravel()
+        for j in range(flat.shape[0]):
+            if flat[j]:
+                d.flat[j] += g[k]
+                k += 1
+        return
+    rows = np.nonzero(m)[0]
+    for k in range(rows.shape[0]):
+        d[rows[k]] += g[k]
+
+
+def put(y, idx, v):
+    """y[idx] = v for an integer index array (a repeated index keeps the last value, as NumPy)."""
+    vals = np.broadcast_to(np.asarray(v), (idx.shape[0],) + y.shape[1:])
+    for k in range(idx.shape[0]):
+        y[idx[k]] = vals[k]
+
+
+def put2(y, rows, cols, v):
+    """y[rows, cols] = v."""
+    if rows.shape[0] != cols.shape[0]:
+        raise ValueError("shape mismatch: the two index arrays must have the same length")
+    vals = np.broadcast_to(np.asarray(v), rows.shape)
+    for k in range(rows.shape[0]):
+        y[rows[k], cols[k]] = vals[k]
+
+
+def take_last(d, idx):
+    """d[idx] where only the last occurrence of each index reads d (the adjoint of a write
+    y[idx] = v: an earlier occurrence's value was overwritten, its adjoint is 0)."""
+    n = d.shape[0]
+    out = np.zeros((idx.shape[0],) + d.shape[1:], d.dtype)
+    seen = np.zeros(n, np.bool_)
+    for k in range(idx.shape[0] - 1, -1, -1):
+        i = idx[k] + n if idx[k] < 0 else idx[k]
+        if not seen[i]:
+            seen[i] = True
+            out[k] = d[i]
+    return out
+
+
+def take_last2(d, rows, cols):
+    """d[rows, cols] where only the last occurrence of each pair reads d (see take_last)."""
+    n, m = d.shape[0], d.shape[1]
+    out = np.zeros(rows.shape[0], d.dtype)
+    seen = np.zeros((n, m), np.bool_)
+    for k in range(rows.shape[0] - 1, -1, -1):
+        i = rows[k] + n if rows[k] < 0 else rows[k]
+        j = cols[k] + m if cols[k] < 0 else cols[k]
+        if not seen[i, j]:
+            seen[i, j] = True
+            out[k] = d[i, j]
+    return out
 
 
 def expand(g, axis):

@@ -188,8 +188,9 @@ def uses_tuple_unpack_from_name(x, v):
     return a * x
 
 
-def uses_boolean_mask(x, v):
-    return np.sum(v[v > 0.0]) * x  # ERR: boolean masks
+def uses_boolean_mask_with_another_index(x, v):
+    M = np.outer(v, v)
+    return np.sum(M[v > 0.0, 0]) * x  # ERR: boolean mask
 
 
 def axis_not_constant(x, v, k):

@@ -339,6 +339,27 @@ def check_value_and_grad(case, vg, label: str | None = None):
     return value, grads
 
 
+def check_both_modes(fn, args, wrt, kwargs=None):
+    """The compiled gradient of fn (the compiled path ran) against central finite differences
+    and the eager one against the compiled one; the value against the plain function's; the
+    arguments unchanged by either mode."""
+    import jitad
+    kwargs = kwargs or {}
+    snap = snapshot(args)
+    vg = jitad.value_and_grad(fn, wrt=wrt)
+    value, grads = vg(*args, **kwargs)
+    assert_unchanged(args, snap, "compiled")
+    assert vg.specialize(*vg.d.bind(args, kwargs)).compiled_ran
+    expected = _as_float(fn(*args, **kwargs))
+    if not abs(_as_float(value) - expected) <= 1e-12 + 1e-10 * abs(expected):
+        raise AssertionError(f"value {value!r} != plain function value {expected!r}")
+    fd = central_fd(lambda *a: fn(*a, **kwargs), args, wrt, eps=1e-4, order=4)
+    assert_grads_close(tuple(grads), fd, rtol=1e-6, atol=1e-8, label="compiled vs FD")
+    eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args, **kwargs)
+    assert_unchanged(args, snap, "eager")
+    assert_grads_close(tuple(eager), tuple(grads), rtol=1e-9, atol=1e-12, label="eager vs compiled")
+
+
 def error_marker(fn):
     """(line number, expected text) of the `# ERR: <text>` marker in fn's source: where a
     test expects jitad's error to point, and what it should name."""

@@ -1,6 +1,7 @@
 """Lists the function builds (issue 12): `hs = []`, `hs.append(h)`, displays, comprehensions
 and where lists go -- np.stack/np.array/np.concatenate/np.vstack/np.hstack, other NumPy
-functions, len(), sum(), hs[i], for loops (tests/test_lists.py)."""
+functions, len(), sum(), hs[i], for loops; and the indexing that selects or writes several
+entries: boolean masks, writes through index arrays (tests/test_lists.py)."""
 import numpy as np
 
 
@@ -75,3 +76,25 @@ def appends_in_branches_and_while(w, n):
             kept.append(-0.5 * x)
         i += 1
     return np.sum(np.stack(kept) ** 2) + len(kept)
+
+
+def masks(x, W):
+    pos = x[x > 0]
+    rows = W[np.sum(W, axis=1) > 0]
+    Y = W * 2.0
+    Y[W < 0] = 0.0
+    z = x.copy()
+    z[x < 0] = x[x < 0] ** 2
+    return np.sum(pos ** 2) + np.sum(rows ** 3) + np.sum(Y ** 2) + np.sum(z * x)
+
+
+def index_writes(x, W, rows, cols, idx):
+    M = W.copy()
+    M[rows, cols] = 0.0
+    v = np.zeros(5)
+    v[idx] = x[:3] * 2.0          # idx repeats 1: the last value stays, as NumPy writes
+    u = x.copy()
+    u[idx] += x[:3]
+    T = np.zeros((5, 3))
+    T[idx] = W[:3]
+    return np.sum(M ** 2) + np.sum(v * x[:5]) + np.sum(u ** 2) + np.sum(T * W[:5] ** 2)

@@ -74,8 +74,8 @@ def writes_into_int_array(x):
 
 
 def writes_repeated_indices(x):
-    y = np.zeros(3)
-    y[np.array([0, 0])] = x[:2]  # ERR: repeated indices
+    y = np.zeros((3, 3))
+    y[:, np.array([0, 0])] = x[:2]  # ERR: repeated indices
     return np.sum(y)
 
 

@@ -1,5 +1,6 @@
-"""Lists the function builds (issue 12), in both modes against central finite differences;
-the compiled path ran; the arguments unchanged; misuses refused at the user's line."""
+"""Lists the function builds, boolean masks and writes through index arrays (issue 12), in
+both modes against central finite differences; the compiled path ran; the arguments
+unchanged; misuses refused at the user's line."""
 import numpy as np
 import pytest
 
@@ -7,7 +8,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import lists_funcs as lf
-from .harness import assert_grads_close, assert_unchanged, central_fd, snapshot
+from .harness import check_both_modes
 
 RNG = np.random.default_rng(121)
 
@@ -24,22 +25,15 @@ CASES = [
     (lf.lists_made_in_loops, (_r(3), _r(3, 3)), (0, 1)),
     (lf.helper_builds_a_list, (_r(3), 0.8), (0, 1)),
     (lf.appends_in_branches_and_while, (0.3 * _r(3), 6), (0,)),
+    (lf.masks, (_r(6), _r(4, 3)), (0, 1)),
+    (lf.index_writes, (_r(6), _r(6, 3), np.array([0, 2, 2]), np.array([1, 0, 0]),
+                       np.array([1, 4, 1])), (0, 1)),
 ]
 
 
 @pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
-def test_lists_in_both_modes(fn, args, wrt):
-    snap = snapshot(args)
-    vg = jitad.value_and_grad(fn, wrt=wrt)
-    value, grads = vg(*args)
-    assert_unchanged(args, snap, "compiled")
-    assert vg.specialize(*vg.d.bind(args, {})).compiled_ran
-    assert float(value) == pytest.approx(float(fn(*args)), rel=1e-10, abs=1e-12)
-    fd = central_fd(fn, args, wrt, eps=1e-4, order=4)
-    assert_grads_close(tuple(grads), fd, rtol=1e-6, atol=1e-8, label="compiled vs FD")
-    eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
-    assert_unchanged(args, snap, "eager")
-    assert_grads_close(tuple(eager), tuple(grads), rtol=1e-9, atol=1e-12, label="eager vs compiled")
+def test_lists_and_indexing_in_both_modes(fn, args, wrt):
+    check_both_modes(fn, args, wrt)
 
 
 def test_the_adjoint_pops_the_list_it_grew():

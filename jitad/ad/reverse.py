@@ -24,7 +24,6 @@ from collections import Counter
 from .. import ir
 from .. import pyast as P
 from ..bounds import Bounds, site_of
-from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
 from ..names import Namer
 from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, substitute
@@ -41,7 +40,7 @@ def forward_expr(s: Bind, fnames, types):
     if s.op is COPY:
         return P.atom(s.args[0])
     if s.op is GETITEM:
-        return P.subscript(P.atom(s.args[0]), s.args[1:])
+        return read_at(P.atom(s.args[0]), s.args[1:], types)
     if s.op is CALL:
         return P.call(fnames[(id(s.callee), _argtys(s, types))], *[P.atom(a) for a in s.args])
     if s.op is SHAPE:
@@ -63,6 +62,34 @@ def forward_expr(s: Bind, fnames, types):
         v = statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
     return P.fold(substitute(rule.forward, mapping))
+
+
+def index_arrays(index, types):
+    """("mask", [m]) for a boolean mask, ("take", [idx]) or ("take", [rows, cols]) for integer
+    index arrays, None for an index of integers and slices (see `typerules.subscript`)."""
+    arrays = [a for a in index if isinstance(a, Var) and types[a.name].ndim]
+    if not arrays:
+        return None
+    return ("mask" if types[arrays[0].name].dtype == "b1" else "take"), arrays
+
+
+def read_at(arr, index, types):
+    """arr[index] (a boolean mask through `rt.mask_get`)."""
+    adv = index_arrays(index, types)
+    if adv is not None and adv[0] == "mask":
+        return P.call("rt.mask_get", arr, P.atom(adv[1][0]))
+    return P.subscript(arr, index)
+
+
+def write_at(arr, index, value, types):
+    """arr[index] = value; through index arrays or a mask by `rt.put/put2/mask_put` (a
+    repeated index keeps the last value, as in NumPy)."""
+    adv = index_arrays(index, types)
+    if adv is None:
+        return P.assign(P.subscript(arr, index, store=True), value)
+    kind, arrays = adv
+    fn = "rt.mask_put" if kind == "mask" else ("rt.put2" if len(arrays) == 2 else "rt.put")
+    return P.expr_stmt(P.call(fn, P.name(arr), *map(P.atom, arrays), value))
 
 
 def _fresh_expr(e):
@@ -197,11 +224,11 @@ class Reverse(TrainingCode):
                 out += self.bounds.checks(s)
                 if tape and s.array in self.A.needed:
                     elem = self.elem_ty(s)
-                    old = P.subscript(s.array, s.index)
-                    if elem.ndim:
+                    old = read_at(P.name(s.array), s.index, self.types)
+                    if elem.ndim and index_arrays(s.index, self.types) is None:
                         old = P.call(ast.Attribute(old, "copy", ast.Load()))
                     self.push(out, counts, old, elem)
-                out.append(P.assign(P.subscript(s.array, s.index, store=True), P.atom(s.value)))
+                out.append(write_at(s.array, s.index, P.atom(s.value), self.types))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, If):
                 b, cb, db = self.fwd_block(s.body, tape)
@@ -245,17 +272,11 @@ class Reverse(TrainingCode):
             counts[kind] += 1
 
     def elem_ty(self, s: SetItem):
-        base = self.ty(s.array)
-        nd = base.ndim
-        for a in s.index:
-            if isinstance(a, Slice):
-                continue
-            t = self.types[a.name] if isinstance(a, Var) else Ty("i8")
-            if t.ndim:
-                raise UnsupportedError("writes through an index array (y[idx] = v) are not "
-                                       "supported; use a loop", s.loc, "subscript assignment")
-            nd -= 1
-        return Ty(base.dtype, nd)
+        """The type of y[index] for a write y[index] = v (`typerules.subscript`'s)."""
+        read = Bind((s.array,), GETITEM, (Var(s.array),) + tuple(s.index), s.loc)
+        return GETITEM.result_type(read, [self.ty(s.array)] + [
+            None if isinstance(a, Slice) else self.types[a.name] if isinstance(a, Var)
+            else Ty("i8") for a in s.index])
 
     def fwd_for(self, s: For, tape, counts):
         """(statements up to the loop, whether it reserves tape room itself, pushes after it).
@@ -598,7 +619,10 @@ class Reverse(TrainingCode):
             if a.name in getattr(self, "sparse", {}):
                 return out  # a row of a row-sparse parameter: its adjoint feeds the update
             arrays = [i for i in index if isinstance(i, Var) and self.types[i.name].ndim]
-            if arrays:
+            if arrays and self.types[arrays[0].name].dtype == "b1":
+                out.append(P.expr_stmt(P.call("rt.mask_add", P.name(self.d(a.name)),
+                                              P.atom(arrays[0]), gt)))
+            elif arrays:
                 out.append(P.expr_stmt(P.call(f"rt.scatter_add{len(arrays) if len(arrays) > 1 else ''}",
                                               P.name(self.d(a.name)), *map(P.atom, arrays), gt)))
             else:
@@ -665,16 +689,26 @@ class Reverse(TrainingCode):
         arr_active = s.array in self.A.active
         if not arr_active and s.array not in self.A.needed:
             return out
+        adv = index_arrays(s.index, self.types)
         if arr_active:
             out.append(self.comment(s.loc))
             elem = self.elem_ty(s)
             dsub = P.subscript(self.d(s.array), s.index)
+            if adv is not None:     # an entry written twice got the last value: only it reads
+                kind, arrays = adv
+                fn = "rt.mask_get" if kind == "mask" else f"rt.take_last{'2' if len(arrays) == 2 else ''}"
+                dsub = P.call(fn, P.name(self.d(s.array)), *map(P.atom, arrays))
             if isinstance(s.value, Var) and s.value.name in self.A.active:
                 out.append(self.accumulate(s.value.name, dsub, elem.ndim,
                                            safe=self.ty(s.value.name).ndim == elem.ndim))
-            out.append(P.assign(P.subscript(self.d(s.array), s.index, store=True), P.const(0.0)))
+            out.append(write_at(self.d(s.array), s.index, P.const(0.0), self.types))
         if s.array in self.A.needed:
-            out += self.tapes.pop(P.subscript(s.array, s.index, store=True), self.elem_ty(s))
+            if adv is None:
+                out += self.tapes.pop(P.subscript(s.array, s.index, store=True), self.elem_ty(s))
+            else:
+                old = self.namer.fresh(f"{s.array}_old")
+                out += self.tapes.pop(old, self.elem_ty(s))
+                out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
     def vjp(self, train=None, accumulate=False, split=None):

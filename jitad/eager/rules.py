@@ -41,6 +41,35 @@ def setitem(x, idx, v):      # forward is views.write (copy-on-write); rule only
     raise AssertionError("setitem is applied by views.write")
 
 
+def leading_arrays(idx):
+    """The integer index arrays of `idx` if they lead it (y[idx], y[rows, cols]), else None."""
+    parts = idx if type(idx) is tuple else (idx,)
+    k = 0
+    while k < len(parts) and type(parts[k]) is np.ndarray and parts[k].dtype.kind in "iu":
+        k += 1
+    if any(type(p) is np.ndarray and p.dtype.kind in "iu" for p in parts[k:]):
+        return None
+    return parts[:k]
+
+
+def last_written(g, idx):
+    """g[idx], the cotangent of what y[idx] = v stored: where the index arrays repeat an entry,
+    the last occurrence is the value that stayed (as compiled code writes, and NumPy does),
+    the earlier ones get 0."""
+    out = np.array(g[idx])
+    arrays = leading_arrays(idx)
+    if not arrays:
+        return out
+    cols = [np.ravel(a) % g.shape[k] for k, a in enumerate(np.broadcast_arrays(*arrays))]
+    keys = np.stack(cols, axis=1)
+    n = len(keys)
+    _, first = np.unique(keys[::-1], axis=0, return_index=True)
+    kept = np.zeros(n, bool)
+    kept[n - 1 - first] = True
+    out.reshape((n,) + out.shape[len(arrays[0].shape):])[~kept] = 0.0
+    return out
+
+
 def sum_(x, axis, keepdims):
     return np.sum(x, axis=axis, keepdims=keepdims)
 
@@ -313,7 +342,7 @@ defvjp(arange_,       lambda g, ans, start, stop, step, dtype: np.sum(g), None,
 
 # indexing: x[idx] (repeated integer indices accumulate) and y[idx] = v
 defvjp(getitem,       lambda g, ans, x, idx: Sparse(x, idx, g), save="shapes")
-defvjp(setitem,       lambda g, ans, x, idx, v: Masked(g, idx), None, lambda g, ans, x, idx, v: np.array(g[idx]), save="shapes")
+defvjp(setitem,       lambda g, ans, x, idx, v: Masked(g, idx), None, lambda g, ans, x, idx, v: last_written(g, idx), save="shapes")
 
 # math functions eager mode calls in forms compiled mode does not have (yet): math.log(x, base),
 # math.hypot(*xs)

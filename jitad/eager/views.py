@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from . import graph
+from . import graph, rules
 from .graph import Leaf, Meta, Node
 from .refusal import refuse
 from .var import Var
@@ -160,9 +160,10 @@ def write(var, idx, v):
         raise refuse("writing a differentiable value into an array of dtype %s would "
                      "truncate it; create the array with a float dtype" % a.dtype,
                      "write into an integer array")
-    if record and vn is not None and not is_basic_index(idx) and _has_repeats(idx):
-        raise refuse("y[idx] = v with repeated indices in idx is not differentiable (which "
-                     "write wins is unspecified)", "write with repeated indices")
+    if record and vn is not None and not is_basic_index(idx) and _has_repeats(idx) \
+            and rules.leading_arrays(idx) is None:
+        raise refuse("y[idx] = v with repeated indices in idx is supported with the index "
+                     "arrays first (y[idx] = v, y[rows, cols] = v)", "write with repeated indices")
     if not (a.base is None and a.flags.writeable and _getrefcount(a) <= _RC_EXCLUSIVE):
         a = a.copy()
     a[idx] = vv

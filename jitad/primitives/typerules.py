@@ -237,7 +237,8 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
 
 def subscript(prim, s, args):
     """x[index]: each integer index drops an axis, a slice keeps it; one rank-1 integer array
-    may be the only index (a gather), or a matrix takes two (x[rows, cols])."""
+    may be the only index (a gather), or a matrix takes two (x[rows, cols]); a boolean mask
+    the only index (x[x > 0], X[keep]): the entries or rows it selects."""
     from ..ir import Slice
     base = args[0]
     if base is None:
@@ -265,11 +266,17 @@ def subscript(prim, s, args):
             raise UnsupportedError("array indices must be integers", s.loc, "subscript")
         if t.ndim == 0:
             nd -= 1
-        elif t.ndim == 1 and t.dtype == "i8":
+        elif t.dtype == "b1":      # x[mask]: the entries (mask shaped like x) or rows selected
+            if len(index) != 1 or t.ndim not in (1, base.ndim):
+                raise UnsupportedError("a boolean mask is the only index, shaped like the array "
+                                       "(x[x > 0]) or like its first axis (X[keep])", s.loc,
+                                       "boolean mask")
+            return Ty(base.dtype, 1 if t.ndim == base.ndim else base.ndim)
+        elif t.ndim == 1:
             arrays += 1
         else:
-            raise UnsupportedError("only integer index arrays of rank 1 are supported "
-                                   "(no boolean masks)", s.loc, "subscript")
+            raise UnsupportedError("only integer index arrays of rank 1 are supported", s.loc,
+                                   "subscript")
     if arrays > 1 and arrays == len(index) == base.ndim == 2:
         return Ty(base.dtype, 1)       # x[rows, cols]: the entries at (rows[k], cols[k])
     if arrays > 1 or (arrays and len(index) > 1):

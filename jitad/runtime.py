@@ -23,7 +23,13 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "check_len", "check_split", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "concat_list", "unconcat", "list_accum",
-           "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2"]
+           "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
+           "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
+           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
+           "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat",
+           "kron_adjoint1", "kron_adjoint2", "mesh", "cummax", "cummax_adjoint",
+           "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
+           "log_ndtr"]
 
 
 def dot1(a, b):
@@ -600,3 +606,349 @@ def logsumexp_axis(x, axis):
                 acc += np.exp(t[i, k, j] - mm)
             out[i, j] = mm + np.log(acc)
     return out
+
+
+# -- issue 12, NumPy as people write it: padding, convolution, repeats, scans, decompositions.
+# Each forward helper computes what NumPy computes; each *_adjoint helper is its transpose.
+
+def pad1(x, pw, c):
+    """np.pad(x, pw, constant_values=c) of a vector; pw: ((before, after),)."""
+    b, a = pw[0]
+    out = np.full(x.shape[0] + b + a, c, x.dtype)
+    out[b:b + x.shape[0]] = x
+    return out
+
+
+def pad2(x, pw, c):
+    (b0, a0), (b1, a1) = pw[0], pw[1]
+    out = np.full((x.shape[0] + b0 + a0, x.shape[1] + b1 + a1), c, x.dtype)
+    out[b0:b0 + x.shape[0], b1:b1 + x.shape[1]] = x
+    return out
+
+
+def pad3(x, pw, c):
+    (b0, a0), (b1, a1), (b2, a2) = pw[0], pw[1], pw[2]
+    out = np.full((x.shape[0] + b0 + a0, x.shape[1] + b1 + a1, x.shape[2] + b2 + a2), c, x.dtype)
+    out[b0:b0 + x.shape[0], b1:b1 + x.shape[1], b2:b2 + x.shape[2]] = x
+    return out
+
+
+def unpad1(g, pw):
+    b, a = pw[0]
+    return g[b:g.shape[0] - a].copy()
+
+
+def unpad2(g, pw):
+    (b0, a0), (b1, a1) = pw[0], pw[1]
+    return g[b0:g.shape[0] - a0, b1:g.shape[1] - a1].copy()
+
+
+def unpad3(g, pw):
+    (b0, a0), (b1, a1), (b2, a2) = pw[0], pw[1], pw[2]
+    return g[b0:g.shape[0] - a0, b1:g.shape[1] - a1, b2:g.shape[2] - a2].copy()
+
+
+def conv_window(n, m, mode):
+    """(first index, length) of np.convolve's mode (0 full, 1 same, 2 valid) in the full
+    convolution of lengths n and m."""
+    lo, hi = min(n, m), max(n, m)
+    if mode == 0:
+        return 0, n + m - 1
+    if mode == 1:
+        return (lo - 1) // 2, hi
+    return lo - 1, hi - lo + 1
+
+
+def convolve(a, v, mode):
+    """np.convolve(a, v, mode) of float vectors (mode: 0 full, 1 same, 2 valid)."""
+    n, m = a.shape[0], v.shape[0]
+    if n == 0 or m == 0:
+        raise ValueError("np.convolve: an operand is empty")
+    full = np.zeros(n + m - 1)
+    for j in range(m):
+        full[j:j + n] += a * v[j]
+    lo, size = conv_window(n, m, mode)
+    return full[lo:lo + size].copy()
+
+
+def conv_adjoint(g, other, n, mode):
+    """The adjoint of np.convolve(a, other, mode) in `a` (of length n): g put back in the full
+    convolution, correlated with `other` (convolution is symmetric in its operands)."""
+    m = other.shape[0]
+    lo, size = conv_window(n, m, mode)
+    full = np.zeros(n + m - 1)
+    full[lo:lo + size] = g
+    d = np.zeros(n)
+    for j in range(m):
+        d += full[j:j + n] * other[j]
+    return d
+
+
+def vander(x, N, increasing):
+    """np.vander(x, N, increasing) of a vector (N None: len(x)), by repeated products."""
+    cols = x.shape[0] if N is None else N
+    out = np.empty((x.shape[0], cols))
+    for i in range(x.shape[0]):
+        p = 1.0
+        for j in range(cols):
+            out[i, j if increasing else cols - 1 - j] = p
+            p *= x[i]
+    return out
+
+
+def vander_adjoint(x, g, increasing):
+    """sum_j g[i, j] * d/dx x[i] ** p_j, with p_j the power of column j (no 0 ** -1)."""
+    cols = g.shape[1]
+    d = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        p = 1.0     # x ** (k - 1) for the power k
+        for k in range(1, cols):
+            d[i] += g[i, k if increasing else cols - 1 - k] * k * p
+            p *= x[i]
+    return d
+
+
+def repeat1(x, k):
+    """np.repeat(x, k) of a vector, k >= 0."""
+    if k < 0:
+        raise ValueError("np.repeat: negative repeats")
+    out = np.empty(x.shape[0] * k, x.dtype)
+    for i in range(x.shape[0]):
+        for j in range(k):
+            out[i * k + j] = x[i]
+    return out
+
+
+def repeat2(x, k, axis):
+    """np.repeat(x, k, axis) of a matrix (axis 0 or 1), k >= 0."""
+    if k < 0:
+        raise ValueError("np.repeat: negative repeats")
+    n, m = x.shape
+    out = np.empty((n * k, m) if axis == 0 else (n, m * k), x.dtype)
+    for i in range(n):
+        for j in range(m):
+            for r in range(k):
+                if axis == 0:
+                    out[i * k + r, j] = x[i, j]
+                else:
+                    out[i, j * k + r] = x[i, j]
+    return out
+
+
+def repeat_adjoint1(g, k):
+    d = np.zeros(g.shape[0] // k if k else 0)
+    for i in range(d.shape[0]):
+        for j in range(k):
+            d[i] += g[i * k + j]
+    return d
+
+
+def repeat_adjoint2(g, k, axis):
+    n, m = (g.shape[0] // k, g.shape[1]) if axis == 0 else (g.shape[0], g.shape[1] // k)
+    d = np.zeros((n, m))
+    for i in range(n):
+        for j in range(m):
+            for r in range(k):
+                d[i, j] += g[i * k + r, j] if axis == 0 else g[i, j * k + r]
+    return d
+
+
+def tile1(x, reps):
+    """np.tile(x, r) of a vector; reps: (r,)."""
+    n = x.shape[0]
+    out = np.empty(n * reps[0], x.dtype)
+    for r in range(reps[0]):
+        out[r * n:(r + 1) * n] = x
+    return out
+
+
+def tile2(x, reps):
+    """np.tile(x, (r0, r1)) of a matrix."""
+    n, m = x.shape
+    out = np.empty((n * reps[0], m * reps[1]), x.dtype)
+    for a in range(reps[0]):
+        for b in range(reps[1]):
+            out[a * n:(a + 1) * n, b * m:(b + 1) * m] = x
+    return out
+
+
+def untile1(g, reps):
+    n = g.shape[0] // reps[0]
+    d = np.zeros(n)
+    for r in range(reps[0]):
+        d += g[r * n:(r + 1) * n]
+    return d
+
+
+def untile2(g, reps):
+    n, m = g.shape[0] // reps[0], g.shape[1] // reps[1]
+    d = np.zeros((n, m))
+    for a in range(reps[0]):
+        for b in range(reps[1]):
+            d += g[a * n:(a + 1) * n, b * m:(b + 1) * m]
+    return d
+
+
+def roll_axis(x, shift, axis):
+    """np.roll(x, shift, axis) (any rank)."""
+    t = as3(x, axis)
+    n = t.shape[1]
+    out = np.empty_like(t)
+    for k in range(n):
+        out[:, (k + shift) % n, :] = t[:, k, :]
+    return out.reshape(x.shape)
+
+
+def roll_flat(x, shift):
+    """np.roll(x, shift) without an axis: the flattened array rolled, in x's shape."""
+    f = np.ascontiguousarray(x).ravel()
+    n = f.shape[0]
+    out = np.empty_like(f)
+    for k in range(n):
+        out[(k + shift) % n] = f[k]
+    return out.reshape(x.shape)
+
+
+def kron_adjoint1(g, other, first):
+    """The adjoint of np.kron(a, b) of vectors in a (first) or b."""
+    n, m = (g.shape[0] // other.shape[0], other.shape[0]) if first else (other.shape[0], g.shape[0] // other.shape[0])
+    g2 = np.ascontiguousarray(g).reshape((n, m))
+    return g2 @ other if first else other @ g2
+
+
+def kron_adjoint2(g, other, first):
+    """The adjoint of np.kron(a, b) of matrices in a (first) or b:
+    kron(a, b)[i * p + k, j * q + l] = a[i, j] * b[k, l]."""
+    if first:
+        p, q = other.shape
+        n, m = g.shape[0] // p, g.shape[1] // q
+    else:
+        n, m = other.shape
+        p, q = g.shape[0] // n, g.shape[1] // m
+    d = np.zeros((n, m) if first else (p, q))
+    for i in range(n):
+        for j in range(m):
+            for k in range(p):
+                for l in range(q):
+                    if first:
+                        d[i, j] += g[i * p + k, j * q + l] * other[k, l]
+                    else:
+                        d[k, l] += g[i * p + k, j * q + l] * other[i, j]
+    return d
+
+
+def mesh(v, n, as_rows):
+    """np.meshgrid's parts: v as each of n rows (as_rows) or as each of n columns."""
+    out = np.empty((n, v.shape[0]) if as_rows else (v.shape[0], n), v.dtype)
+    for i in range(v.shape[0]):
+        for j in range(n):
+            if as_rows:
+                out[j, i] = v[i]
+            else:
+                out[i, j] = v[i]
+    return out
+
+
+def cummax(x, axis):
+    """np.maximum.accumulate(x, axis) (any rank)."""
+    t = as3(x, axis)
+    out = t.copy()
+    for i in range(t.shape[0]):
+        for k in range(1, t.shape[1]):
+            for j in range(t.shape[2]):
+                if out[i, k - 1, j] > out[i, k, j]:
+                    out[i, k, j] = out[i, k - 1, j]
+    return out.reshape(x.shape)
+
+
+def cummax_adjoint(x, g, axis):
+    """The adjoint of np.maximum.accumulate(x, axis): each entry's cotangent goes to the
+    position of the running maximum (the first entry attaining it)."""
+    t = as3(x, axis)
+    gt = as3(g, axis)
+    d = np.zeros(t.shape)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            at = 0
+            for k in range(t.shape[1]):
+                if t[i, k, j] > t[i, at, j]:
+                    at = k
+                d[i, at, j] += gt[i, k, j]
+    return d.reshape(x.shape)
+
+
+def eigh_w_adjoint(x, g):
+    """The adjoint of the eigenvalues of a symmetric matrix: V diag(g) V^T (symmetric)."""
+    w, v = np.linalg.eigh(x)
+    return (v * g) @ v.T
+
+
+def eigh_v_adjoint(x, g):
+    """The adjoint of the eigenvectors of a symmetric matrix with distinct eigenvalues:
+    V (F o (V^T g)) V^T with F[i, j] = 1 / (w[j] - w[i]) off the diagonal, made symmetric
+    (the derivative along symmetric perturbations)."""
+    w, v = np.linalg.eigh(x)
+    n = w.shape[0]
+    m = v.T @ g
+    for i in range(n):
+        for j in range(n):
+            m[i, j] = 0.0 if i == j else m[i, j] / (w[j] - w[i])
+    d = v @ m @ v.T
+    return 0.5 * (d + d.T)
+
+
+def qr_adjoint(x, gq, gr):
+    """The adjoint of the reduced QR decomposition of a square or tall full-rank matrix
+    (Walter & Lehmann 2018; Seeger et al. 2017): with M = R gR^T - gQ^T Q and copyltu(M) its
+    lower triangle mirrored, A_bar = (gQ + Q copyltu(M)) R^-T."""
+    if x.shape[0] < x.shape[1]:
+        raise ValueError("jitad differentiates np.linalg.qr of square or tall matrices only")
+    q, r = np.linalg.qr(x)
+    m = r @ gr.T - gq.T @ q
+    n = m.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            m[i, j] = m[j, i]
+    b = gq + q @ m
+    return np.linalg.solve(r, np.ascontiguousarray(b.T)).T
+
+
+def ndtr1(z):
+    """The standard normal CDF of a scalar, by erfc in both tails (no cancellation)."""
+    if z < 0.0:
+        return 0.5 * math.erfc(-z * 0.7071067811865476)
+    return 1.0 - 0.5 * math.erfc(z * 0.7071067811865476)
+
+
+def log_ndtr1(z):
+    """log of the standard normal CDF of a scalar: log(erfc) in the lower tail, its asymptotic
+    series below -20 (where erfc underflows), log1p in the upper tail."""
+    if z < -20.0:
+        s = 1.0 / (z * z)
+        series = 1.0 - s * (1.0 - s * (3.0 - s * (15.0 - s * (105.0 - s * 945.0))))
+        return -0.5 * z * z - math.log(-z) - 0.9189385332046727 + math.log(series)
+    if z < 0.0:
+        return math.log(0.5 * math.erfc(-z * 0.7071067811865476))
+    return math.log1p(-0.5 * math.erfc(z * 0.7071067811865476))
+
+
+def ndtr(x):
+    """ndtr1 elementwise."""
+    if isinstance(x, (int, float)):
+        return ndtr1(x)
+    f = np.ascontiguousarray(x).ravel()
+    out = np.empty(f.shape[0])
+    for k in range(f.shape[0]):
+        out[k] = ndtr1(f[k])
+    return out.reshape(x.shape)
+
+
+def log_ndtr(x):
+    """log_ndtr1 elementwise."""
+    if isinstance(x, (int, float)):
+        return log_ndtr1(x)
+    f = np.ascontiguousarray(x).ravel()
+    out = np.empty(f.shape[0])
+    for k in range(f.shape[0]):
+        out[k] = log_ndtr1(f[k])
+    return out.reshape(x.shape)

@@ -27,7 +27,7 @@ def _ranks(s: Bind, types):
 
 def rule_for(s: Bind, types):
     """The primitive whose rules apply to `s` at its operands' ranks (`forms.rule_at`)."""
-    return rule_at(s.op, _ranks(s, types))
+    return rule_at(s.op, _ranks(s, types), s.statics)
 
 
 def bind_statics(s: Bind, types) -> dict:

@@ -22,7 +22,9 @@ import numpy as np
 
 from .. import runtime
 from ..primitives import METHODS, callables, get
-from ..primitives.forms import reduction_steps, rule_at, settle_statics
+from ..errors import UnsupportedError
+from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
+from ..types import Ty
 from ..primitives.templates import substitute
 from .dispatch import ATTR_OPS, FUNCTION_OPS, unwrap
 from .record import defvjp, make_op, nondiff
@@ -61,9 +63,37 @@ def primitive_op(prim, statics):
 def _settle(prim, statics, operands):
     """The rules and statics at the operands' ranks, as compiled code uses them."""
     ranks = [np.ndim(unwrap(a)) for a in operands]
-    rule = rule_at(prim, ranks)
+    rule = rule_at(prim, ranks, statics)
     statics = settle_statics(prim, statics, ranks)
     return rule, {k: v for k, v in statics.items() if k in rule.statics}
+
+
+class _Call:
+    """What a type rule reads of a call (its statics; no location: `refuse` finds the user's
+    line)."""
+    loc = None
+
+    def __init__(self, statics):
+        self.statics = statics
+
+
+def check_types(prim, statics, operands):
+    """The primitive's type rule on the operands' types: a form compiled mode refuses (a
+    rank, a dtype) is refused here too, with the same message, at the user's line."""
+    if prim.type_rule is None or not prim.checks_in_eager:
+        return
+    tys = []
+    for a in operands:
+        v = unwrap(a)
+        if v is None:
+            tys.append(None)
+            continue
+        v = np.asarray(v)
+        tys.append(Ty(v.dtype.str[1:] if v.dtype.kind != "b" else "b1", v.ndim))
+    try:
+        prim.result_type(_Call(statics), tys)
+    except UnsupportedError as e:
+        raise refuse(e.message, e.construct, UnsupportedError) from None
 
 
 def _refuse(name, message):
@@ -79,6 +109,9 @@ def call_op(target, prim):
 
     def op(*args, **kwargs):
         p, args, kwargs = prim, list(args), dict(kwargs)
+        if (p.one_arg_form is not None and min(len(args), p.positional or len(args)) == 1
+                and not set(kwargs) & set(p.params)):
+            p = p.one_arg_form
         if p.arity_forms is not None:
             n = len(args) + sum(k in kwargs for k in ("start", "stop", "step"))
             if n not in p.arity_forms:
@@ -105,20 +138,26 @@ def call_op(target, prim):
                 q, statics = _settle(q, statics, operands)
                 cur = primitive_op(q, statics)(*operands)
             return cur
-        nparams = len(p.params)
+        nparams = len(p.params) if p.positional is None else p.positional
         if len(args) > nparams + len(p.statics):
             raise _refuse(name, f"takes at most {nparams + len(p.statics)} argument(s) here")
         for s, a in zip(p.statics, args[nparams:]):
             kwargs.setdefault(s, a)
         operands = args[:nparams]
-        statics = {s: kwargs.pop(s) for s in p.statics if s in kwargs}
+        statics = {s: kwargs.pop(s) if s in kwargs else p.defaults[s] for s in p.statics
+                   if s in kwargs or s in p.defaults}
         for q in p.params[len(operands):]:
             if q in kwargs:
                 operands.append(kwargs.pop(q))
             elif q in p.defaults:
                 operands.append(p.defaults[q])
-        if kwargs or len(operands) != nparams or len(statics) != len(p.statics):
+        if kwargs or len(operands) != len(p.params) or len(statics) != len(p.statics):
             raise _refuse(name, "this form of the call is not supported (see docs/language.md)")
+        try:
+            statics = read_statics(p, statics)
+        except ValueError as e:
+            raise _refuse(name, str(e)) from None
+        check_types(p, statics, operands)
         q, statics = _settle(p, statics, operands)
         return primitive_op(q, statics)(*operands)
 
@@ -155,9 +194,31 @@ def _column(p):
     return np.expand_dims(p, 1) if np.ndim(unwrap(p)) == 1 else p
 
 
-def slogdet_parts(parts):
-    """np.linalg.slogdet: the tuple of its parts' eager ops."""
-    return lambda x: tuple(primitive_op(p, {})(x) for p in parts)
+def tuple_parts(target, parts):
+    """A call returning a tuple (np.linalg.slogdet, np.meshgrid): the tuple of its parts' eager
+    ops, its statics read as compiled mode reads them."""
+    first = parts[0]
+    name = "np." + getattr(target, "__name__", first.name)
+
+    def op(*args, **kwargs):
+        args = list(args)
+        for s, a in zip(first.statics, args[len(first.params):]):
+            kwargs.setdefault(s, a)
+        args = args[:len(first.params)]
+        if set(kwargs) - set(first.statics) or len(args) != len(first.params):
+            raise _refuse(name, "this form of the call is not supported (see docs/language.md)")
+        statics = {s: kwargs[s] if s in kwargs else first.defaults[s] for s in first.statics}
+        try:
+            statics = read_statics(first, statics)
+        except ValueError as e:
+            raise _refuse(name, str(e)) from None
+        check_types(first, statics, args)
+        out = []
+        for p in parts:
+            q, st = _settle(p, statics, args)
+            out.append(primitive_op(q, st)(*args))
+        return tuple(out)
+    return op
 
 
 def library_ops(package):
@@ -173,7 +234,7 @@ def install():
     """Add an eager op for every NumPy function with a primitive and no hand-written op."""
     for target, prim in callables():
         if prim.parts and target not in FUNCTION_OPS:
-            FUNCTION_OPS[target] = slogdet_parts(prim.parts)
+            FUNCTION_OPS[target] = tuple_parts(target, prim.parts)
             continue
         if (target in FUNCTION_OPS or isinstance(target, np.ufunc) or prim.forward is None
                 or prim.structural or not (getattr(target, "__module__", "") or "").startswith("numpy")):

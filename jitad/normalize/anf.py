@@ -24,6 +24,7 @@ from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
+from ..primitives.core import has_methods
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, list_names, list_phases
@@ -240,12 +241,9 @@ class Normalizer(LibraryCalls, ListForms):
                 if len(parts) != len(names):
                     self.err(node, f"{describe(value.func)} returns {len(parts)} values, "
                                    f"not {len(names)}", "tuple unpacking")
-                operands = [self.expr(a, names[0]) for a in value.args]
-                if value.keywords or len(operands) != len(parts[0].params):
-                    self.err(value, f"{describe(value.func)} takes {len(parts[0].params)} "
-                                    "argument(s) here")
+                operands, statics = self.parts_call(value, parts, names[0])
                 for name, p in zip(names, parts):
-                    self.bind(node, name, p, operands)
+                    self.bind(node, name, p, operands, statics=statics)
             elif isinstance(value, gast.Call) and self.resolve_func(value.func) in SPLITS:
                 self.split(node, names, value)
             else:
@@ -438,8 +436,8 @@ class Normalizer(LibraryCalls, ListForms):
                 parts, k = self.parts_of(node.value), static_value(node.slice, self.resolve_func)
                 if not isinstance(k, int) or not -len(parts) <= k < len(parts):
                     self.err(node, "index the tuple with a constant", "tuple index")
-                operands = [self.expr(a, hint) for a in node.value.args]
-                return self.bind(node, dest(parts[k]), parts[k], operands)
+                operands, statics = self.parts_call(node.value, parts, hint)
+                return self.bind(node, dest(parts[k]), parts[k], operands, statics=statics)
             arr = self.list_value(node.value, hint) if self.is_list_node(node.value) \
                 else self.expr(node.value, hint)
             if isinstance(arr, Const):
@@ -523,7 +521,9 @@ class Normalizer(LibraryCalls, ListForms):
             return self.cap.resolve(node.id)
         if isinstance(node, gast.Attribute):
             base = self.resolve_func(node.value)
-            if isinstance(base, types.ModuleType):
+            # a module, or an object with primitives among its methods (np.maximum.accumulate,
+            # scipy.stats.norm.cdf)
+            if isinstance(base, types.ModuleType) or (base is not MISSING and has_methods(base)):
                 return getattr(base, node.attr, MISSING)
         return MISSING
 

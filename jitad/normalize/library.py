@@ -23,7 +23,7 @@ import numpy as np
 from ..capture import MISSING
 from ..ir import Const, Slice, TupleA
 from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, substitute
-from ..primitives.forms import HSTACK_AXIS, reduction_steps
+from ..primitives.forms import HSTACK_AXIS, read_statics, reduction_steps
 
 TRANSPOSE, DIM, LEN = get("transpose"), get("dim"), get("len")
 TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
@@ -45,6 +45,26 @@ class LibraryCalls:
         obj = self.resolve_func(call.func)
         prim = lookup_callable(obj) if obj is not MISSING else None
         return prim.parts if prim is not None and prim.parts else None
+
+    def parts_call(self, call, parts, hint):
+        """(operands, statics) of a call returning a tuple (`np.linalg.slogdet(S)`,
+        `np.meshgrid(x, y, indexing="ij")`): the parts share their parameters and statics."""
+        first = parts[0]
+        kw = {k.arg: k.value for k in call.keywords}
+        args = list(call.args)
+        for name, a in zip(first.statics, args[len(first.params):]):
+            kw.setdefault(name, a)
+        args = args[:len(first.params)]
+        if set(kw) - set(first.statics) or len(args) != len(first.params):
+            self.err(call, f"{describe(call.func)} takes {len(first.params)} argument(s) here"
+                     + (f" and {', '.join(n + '=' for n in first.statics)}" if first.statics else ""))
+        statics = {n: self.static(kw[n], call, f"{n}=") if n in kw else first.defaults[n]
+                   for n in first.statics}
+        try:
+            statics = read_statics(first, statics)
+        except ValueError as e:
+            self.err(call, f"{describe(call.func)}: {e}")
+        return [self.expr(a, hint) for a in args], statics
 
     def split(self, node, names, call):
         """a, b, c = np.split(x, 3) (or np.array_split, axis=k): equal slices along the axis."""
@@ -80,7 +100,8 @@ class LibraryCalls:
         if prim.parts:
             self.err(node, f"{describe(node.func)} returns a tuple: unpack it "
                            "(a, b = ...) or index it with a constant", "tuple result")
-        if prim.one_arg_form is not None and len(args) == 1:
+        if (prim.one_arg_form is not None and min(len(args), prim.positional or len(args)) == 1
+                and not set(kw) & set(prim.params)):
             prim = prim.one_arg_form
         if prim.arity_forms is not None:
             n = len(pre) + len(args) + sum(k in ("start", "stop", "step") for k in kw)
@@ -153,7 +174,7 @@ class LibraryCalls:
                 shape = TupleA(tuple(self.expr(a, hint) for a in shape_args))
             return self.bind(node, dest(prim), prim, (arr,) + (shape,))
         # positional arguments past the operands are the statics, in order (np.expand_dims(x, 1))
-        nparams = len(prim.params) - len(pre)
+        nparams = (len(prim.params) if prim.positional is None else prim.positional) - len(pre)
         if len(args) > nparams + len(prim.statics):
             self.err(node, f"{describe(node.func)} takes at most "
                            f"{len(prim.params) + len(prim.statics) - len(pre)} argument(s) here, "
@@ -164,8 +185,14 @@ class LibraryCalls:
         for name in prim.statics:
             if name in kw and name != "dtype":
                 statics[name] = self.static(kw.pop(name), node, f"{name}=")
+            elif name in prim.defaults and name not in statics:
+                statics[name] = prim.defaults[name]
             elif name not in statics and name != "dtype":
                 self.err(node, f"{prim}() needs {name}= here (jitad fixes ranks when it compiles)")
+        try:
+            statics = read_statics(prim, statics)
+        except ValueError as e:
+            self.err(node, f"{describe(node.func)}: {e}")
         slots = list(pre) + [self.operand(a, p, hint) for a, p in zip(args, prim.params[len(pre):])]
         for p in prim.params[len(slots):]:
             if p in kw:

@@ -66,11 +66,22 @@ class Primitive:
     symbol       its Python operator (`+`, `**`, `@`), for messages
     by_operator  a rank variant the operator itself computes (`a @ b` of matrices stays `@`)
     batches      a product of rank-3 arrays is one product per matrix (`@`, not `np.dot`)
+    at_ranks     (ranks, statics) -> (primitive, statics): the rules of a call at its operands'
+                 ranks when they are made from the statics (an einsum's subscripts, a
+                 tensordot's axes, moveaxis' permutation); see `forms.rule_at`
+    positional   how many operands a call gives by position (None: all); the arguments after
+                 them are its statics (`np.average(x, axis)`: weights= only by keyword)
+    checks_in_eager  eager mode runs its type rule on a call's values too (the same refusals)
+    read_statics statics -> statics as code uses them (`mode="same"` -> a number, a pad width
+                 as pairs per axis), raising ValueError with the message for the user's call;
+                 both modes read a call's constants through it
     """
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     by_operator = batches = False
+    at_ranks = read_statics = positional = None
+    checks_in_eager = False
     chains = True
     call_order = ("axis",)
     defaults: dict = {}
@@ -149,6 +160,10 @@ PRIMITIVES: dict[str, Primitive] = {}
 # id(callable) -> Primitive name (by id: NumPy ufuncs are not all hashable alike)
 CALLABLES: dict[int, str] = {}
 _KEEP: dict = {}     # name -> the callable registered for it (kept alive: CALLABLES is by id)
+# (id(owner), attribute) -> primitive name: methods bound to an object that calls reach as an
+# attribute chain (`np.maximum.accumulate`, `scipy.stats.norm.cdf`): a bound method is a new
+# object at each access, so they are known by their owner and name
+METHODS_OF: dict[tuple, str] = {}
 # (module, attribute, primitive name): callables of a module jitad does not import itself
 # (scipy.special), bound once the module is loaded -- code that calls one has imported it
 PENDING: list = []
@@ -193,13 +208,34 @@ def alias_when_imported(module: str, attr: str, name: str):
     PENDING.append((module, attr, name))
 
 
+def alias_method(owner, attr: str, name: str):
+    """Calls to `owner.attr` (a bound method, a ufunc's method) use the primitive `name`."""
+    METHODS_OF[(id(owner), attr)] = name
+    _KEEP.setdefault(f"owner:{id(owner)}", owner)
+
+
+def has_methods(obj) -> bool:
+    """Whether some primitive is a method of `obj` (an attribute chain may go through it)."""
+    if PENDING:
+        _bind_pending()
+    return any(k[0] == id(obj) for k in METHODS_OF)
+
+
 def _bind_pending():
     for entry in list(PENDING):
         mod = sys.modules.get(entry[0])
         if mod is not None:
             PENDING.remove(entry)
-            target = getattr(mod, entry[1], None)
-            if target is not None:
+            *path, attr = entry[1].split(".")
+            owner = mod
+            for part in path:
+                owner = getattr(owner, part, None)
+            target = getattr(owner, attr, None) if owner is not None else None
+            if target is None:
+                continue
+            if path:        # scipy.stats.norm.cdf: a method of the object scipy.stats.norm
+                alias_method(owner, attr, entry[2])
+            else:
                 alias(target, entry[2])
 
 
@@ -213,6 +249,15 @@ def callables():
             seen.add(id(obj))
             out.append((obj, prim))
     return out
+
+
+def methods():
+    """[(owner, attribute, primitive)] of every primitive reached as a method of an object
+    (`np.maximum.accumulate`, `scipy.stats.norm.cdf` once scipy.stats is imported)."""
+    _bind_pending()
+    owners = {id(o): o for k, o in _KEEP.items() if k.startswith("owner:")}
+    return [(owners[i], attr, PRIMITIVES[name]) for (i, attr), name in METHODS_OF.items()
+            if i in owners and name in PRIMITIVES]
 
 
 def get(name: str) -> Primitive:
@@ -231,6 +276,8 @@ def lookup_callable(obj):
     if name is None and PENDING:
         _bind_pending()
         name = CALLABLES.get(id(obj))
+    if name is None and getattr(obj, "__self__", None) is not None:
+        name = METHODS_OF.get((id(obj.__self__), getattr(obj, "__name__", None)))
     if name is None and hasattr(obj, "__jitad_function__"):
         name = CALLABLES.get(id(obj.__jitad_function__))
     return None if name is None else PRIMITIVES.get(name)
@@ -243,16 +290,17 @@ def version() -> int:
 def snapshot():
     """The registry's state, for `restore` (tests that register rules undo them with it)."""
     return (dict(PRIMITIVES), {n: dict(p.__dict__) for n, p in PRIMITIVES.items()},
-            dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING))
+            dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING), dict(METHODS_OF))
 
 
 def restore(state):
     global VERSION
-    prims, fields, callables, keep, names, pending = state
+    prims, fields, callables, keep, names, pending, methods = state
     for name, p in prims.items():
         p.__dict__.clear()
         p.__dict__.update(fields[name])
-    for table, old in ((PRIMITIVES, prims), (CALLABLES, callables), (_KEEP, keep)):
+    for table, old in ((PRIMITIVES, prims), (CALLABLES, callables), (_KEEP, keep),
+                       (METHODS_OF, methods)):
         table.clear()
         table.update(old)
     TEMPLATE_GLOBALS.clear()

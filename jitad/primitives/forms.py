@@ -17,10 +17,12 @@ from .core import Primitive, get
 HSTACK_AXIS = "hstack"
 
 
-def rule_at(prim: Primitive, ranks) -> Primitive:
+def rule_at(prim: Primitive, ranks, statics=None) -> Primitive:
     """The primitive whose rules apply at these operand ranks (`dot` -> `dot.2.1`; an axis
-    reduction of a vector -> the whole reduction)."""
+    reduction of a vector -> the whole reduction; an einsum's own primitive)."""
     ranks = tuple(ranks)
+    if prim.at_ranks is not None:
+        return prim.at_ranks(ranks, statics or {})[0]
     if prim.variants:
         return prim.variant(ranks)
     if prim.whole is not None and ranks[0] == 1:
@@ -33,11 +35,19 @@ def settle_statics(prim: Primitive, statics: dict, ranks) -> dict:
     made positive (counted in the result for `new_axis` primitives), np.hstack's axis
     decided."""
     statics = dict(statics)
+    if prim.at_ranks is not None:
+        return prim.at_ranks(tuple(ranks), statics)[1]
     if statics.get("axis") == HSTACK_AXIS:     # np.hstack: along 0 for vectors, else along 1
         statics["axis"] = 0 if ranks[0] == 1 else 1
     if isinstance(statics.get("axis"), int) and ranks[0] + prim.new_axis:
         statics["axis"] %= ranks[0] + prim.new_axis
     return statics
+
+
+def read_statics(prim: Primitive, statics: dict) -> dict:
+    """A call's constant arguments as code uses them (`Primitive.read_statics`); ValueError
+    with the message for the user's call."""
+    return prim.read_statics(dict(statics)) if prim.read_statics is not None else statics
 
 
 def reduction_steps(prim: Primitive, axis, keepdims: bool, statics=None):
@@ -77,3 +87,150 @@ def _steps(prim, axis, keepdims):
         ends = sorted(axes, reverse=any(a < 0 for a in axes))
         steps += [(get("expand_dims"), {"axis": a}) for a in ends] or [(get("keep_all"), {})]
     return steps
+
+
+# -- issue 12: the constants of NumPy calls as code uses them (`Primitive.read_statics`) and
+# the rules they choose at the operands' ranks (`Primitive.at_ranks`)
+
+def _int(v, what, low=None):
+    if not isinstance(v, int) or isinstance(v, bool) or (low is not None and v < low):
+        raise ValueError(f"{what} must be a constant integer" + (f" >= {low}" if low else "")
+                         + f", got {v!r}")
+    return v
+
+
+def _axis_or_none(v):
+    return None if v is None else _int(v, "axis=")
+
+
+def _choice(v, what, choices):
+    if v not in choices:
+        raise ValueError(f"{what}={v!r} is not supported (one of "
+                         f"{', '.join(map(repr, choices))})")
+    return choices.index(v)
+
+
+def pad_statics(st):
+    """np.pad: constant mode only, a constant number as the fill, pad widths as one
+    (before, after) pair for every axis or one pair per axis."""
+    if st["mode"] != "constant":
+        raise ValueError(f"mode={st['mode']!r} is not supported (only mode='constant')")
+    c = st["constant_values"]
+    if not isinstance(c, (int, float)) or isinstance(c, bool):
+        raise ValueError("constant_values= must be one constant number")
+    pw = st["pad_width"]
+    if isinstance(pw, int) and not isinstance(pw, bool):
+        pw = ((pw, pw),)
+    elif isinstance(pw, tuple) and len(pw) == 2 and all(isinstance(p, int) for p in pw):
+        pw = (pw,)
+    if not (isinstance(pw, tuple) and pw and all(
+            isinstance(p, tuple) and len(p) == 2 and all(
+                isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in p)
+            for p in pw)):
+        raise ValueError("pad_width must be a constant int, (before, after) or one such pair "
+                         "per axis, all >= 0")
+    return {"pad_width": pw, "mode": "constant", "constant_values": float(c)}
+
+
+def pad_at(ranks, st):
+    r = ranks[0]
+    pw = st["pad_width"] * r if len(st["pad_width"]) == 1 else st["pad_width"]
+    return get(f"pad.{min(max(r, 1), 3)}"), {"pad_width": pw,
+                                            "constant_values": st["constant_values"]}
+
+
+def convolve_statics(st):
+    return {"mode": _choice(st["mode"], "mode", ("full", "same", "valid"))}
+
+
+def vander_statics(st):
+    if st["N"] is not None:
+        _int(st["N"], "N", 0)
+    if not isinstance(st["increasing"], bool):
+        raise ValueError("increasing= must be True or False")
+    return st
+
+
+def repeat_statics(st):
+    return {"repeats": _int(st["repeats"], "repeats (one constant for every entry)", 1),
+            "axis": _axis_or_none(st["axis"])}
+
+
+def repeat_at(ranks, st):
+    if ranks[0] == 2:
+        return get("repeat.2"), {"repeats": st["repeats"], "axis": st["axis"] % 2}
+    return get("repeat.1"), {"repeats": st["repeats"]}
+
+
+def tile_statics(st):
+    reps = st["reps"]
+    reps = (reps,) if isinstance(reps, int) else reps
+    if not (isinstance(reps, tuple) and 1 <= len(reps) <= 2
+            and all(isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in reps)):
+        raise ValueError("reps must be a constant int >= 1 or a pair of them")
+    return {"reps": reps}
+
+
+def tile_at(ranks, st):
+    reps = st["reps"]
+    out = max(ranks[0], len(reps))
+    reps = (1,) * (out - len(reps)) + reps
+    name = "tile.1" if out == 1 else "tile.1.2" if ranks[0] == 1 else "tile.2"
+    return get(name), {"reps": reps}
+
+
+def roll_statics(st):
+    return {"axis": _axis_or_none(st["axis"])}
+
+
+def roll_at(ranks, st):
+    if st["axis"] is None:
+        return get("roll_flat"), {}
+    return get("roll_axis"), {"axis": st["axis"] % max(ranks[0], 1)}
+
+
+def meshgrid_statics(st):
+    return {"indexing": _choice(st["indexing"], "indexing", ("xy", "ij"))}
+
+
+def _axes(v, what):
+    v = (v,) if isinstance(v, int) else v
+    if not (isinstance(v, tuple) and all(isinstance(a, int) and not isinstance(a, bool)
+                                         for a in v)):
+        raise ValueError(f"{what} must be a constant int or a tuple of them")
+    return v
+
+
+def moveaxis_statics(st):
+    src, dst = _axes(st["source"], "source"), _axes(st["destination"], "destination")
+    if len(src) != len(dst):
+        raise ValueError("source and destination must name as many axes")
+    return {"source": src, "destination": dst}
+
+
+def moveaxis_at(ranks, st):
+    r = ranks[0]
+    src = [a % r for a in st["source"]]
+    dst = [a % r for a in st["destination"]]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("np.moveaxis: repeated axis")
+    order = [a for a in range(r) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    axes = tuple(order)
+    return get("transpose_axes"), {"axes": axes,
+                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+
+
+def average_statics(st):
+    return {"axis": _axis_or_none(st["axis"])}
+
+
+def average_at(ranks, st):
+    if st["axis"] is None or ranks[0] == 1:
+        return get("average_whole"), {}
+    return get("average_axis"), {"axis": st["axis"] % ranks[0]}
+
+
+def scan_statics(st):
+    return {"axis": _int(st["axis"], "axis=")}

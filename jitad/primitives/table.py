@@ -27,7 +27,8 @@ import operator
 import numpy as np
 
 from . import typerules
-from .core import Primitive, alias, alias_when_imported, get, register
+from . import forms
+from .core import Primitive, alias, alias_method, alias_when_imported, get, register
 
 TABLE = r"""
 add(a, b)          = a + b                  :: ew   | a: g                      | b: g
@@ -241,6 +242,50 @@ cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y
 check_len(n, k)    = rt.check_len(n, k)     :: int
 check_split(n, k)  = rt.check_split(n, k)   :: int
 cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
+# issue 12, NumPy as people write it: the rules at each rank (a family's `at_ranks` in `forms`
+# picks one from the call's constants); the adjoints are the forward's transposes
+pad(x; pad_width, mode, constant_values) = rt.pad1(x, pad_width, constant_values) :: pad
+pad.1(x; pad_width, constant_values) = rt.pad1(x, pad_width, constant_values) :: pad | x: rt.unpad1(g, pad_width)
+pad.2(x; pad_width, constant_values) = rt.pad2(x, pad_width, constant_values) :: pad | x: rt.unpad2(g, pad_width)
+pad.3(x; pad_width, constant_values) = rt.pad3(x, pad_width, constant_values) :: pad | x: rt.unpad3(g, pad_width)
+np.convolve(a, v; mode) = rt.convolve(a, v, mode) :: convolve | a: rt.conv_adjoint(g, v, a.shape[0], mode) | v: rt.conv_adjoint(g, a, v.shape[0], mode)
+np.vander(x; N, increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing)
+repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat
+repeat.1(x; repeats) = rt.repeat1(x, repeats) :: repeat | x: rt.repeat_adjoint1(g, repeats)
+repeat.2(x; repeats, axis) = rt.repeat2(x, repeats, axis) :: repeat | x: rt.repeat_adjoint2(g, repeats, axis)
+tile(x; reps)      = rt.tile1(x, reps)      :: tile
+tile.1(x; reps)    = rt.tile1(x, reps)      :: tile | x: rt.untile1(g, reps)
+tile.1.2(x; reps)  = rt.tile2(np.expand_dims(x, 0), reps) :: tile | x: rt.untile2(g, reps)[0]
+tile.2(x; reps)    = rt.tile2(x, reps)      :: tile | x: rt.untile2(g, reps)
+roll(x, shift; axis) = rt.roll_flat(x, shift) :: roll
+roll_flat(x, shift) = rt.roll_flat(x, shift) :: roll | x: rt.roll_flat(g, -shift)
+roll_axis(x, shift; axis) = rt.roll_axis(x, shift, axis) :: roll | x: rt.roll_axis(g, -shift, axis)
+kron(a, b)         = np.kron(a, b)          :: kron
+kron.1.1(a, b)     = np.kron(np.ascontiguousarray(a), np.ascontiguousarray(b))          :: kron | a: rt.kron_adjoint1(g, b, True) | b: rt.kron_adjoint1(g, a, False)
+kron.2.2(a, b)     = np.kron(np.ascontiguousarray(a), np.ascontiguousarray(b))          :: kron | a: rt.kron_adjoint2(g, b, True) | b: rt.kron_adjoint2(g, a, False)
+# np.meshgrid's two parts; indexing: 0 for "xy", 1 for "ij"
+meshgrid.x(x, y; indexing) = rt.mesh(x, y.shape[0], indexing == 0) :: meshgrid | x: np.sum(g, axis=indexing)
+meshgrid.y(x, y; indexing) = rt.mesh(y, x.shape[0], indexing == 1) :: meshgrid | y: np.sum(g, axis=1 - indexing)
+np.diagonal(x, offset) = np.diag(x, offset) :: mdiagonal | x: rt.diag_embed(g, x, offset)
+np.moveaxis(x; source, destination) = np.moveaxis(x, source, destination) :: moveaxis
+np.average(x, weights; axis) = np.sum(x * weights) / np.sum(weights) :: average
+average_whole(x, weights) = np.sum(x * weights) / np.sum(weights) :: average | x: g * weights / np.sum(weights) | weights: g * (x - y) / np.sum(weights)
+average_axis(x, weights; axis) = np.sum(x * weights, axis=axis) / np.sum(weights, axis=axis) :: average | x: rt.expand(g / np.sum(weights, axis=axis), axis) * weights | weights: rt.expand(g / np.sum(weights, axis=axis), axis) * (x - rt.expand(y, axis))
+# symmetric eigenproblems (distinct eigenvalues) and QR (square or tall, full rank); the
+# adjoints are symmetric / recompute the decomposition
+eigh.w(x)          = np.linalg.eigh(x)[0]   :: eigenvalues | x: rt.eigh_w_adjoint(x, g)
+eigh.v(x)          = np.linalg.eigh(x)[1]   :: matrix | x: rt.eigh_v_adjoint(x, g)
+np.linalg.eigvalsh(x) = np.linalg.eigvalsh(x) :: eigenvalues | x: rt.eigh_w_adjoint(x, g)
+qr.q(x)            = np.linalg.qr(x)[0]     :: matrix | x: rt.qr_adjoint(x, g, np.zeros((x.shape[1], x.shape[1])))
+qr.r(x)            = np.linalg.qr(x)[1]     :: matrix | x: rt.qr_adjoint(x, np.zeros((x.shape[0], x.shape[1])), g)
+# np.maximum.accumulate / np.minimum.accumulate: the cotangent goes to the running extreme
+cummax(x; axis)    = rt.cummax(x, axis)     :: scan | x: rt.cummax_adjoint(x, g, axis)
+cummin(x; axis)    = -rt.cummax(-x, axis)   :: scan | x: rt.cummax_adjoint(-x, g, axis)
+# scipy.stats.norm, by erfc in the tails (rt.ndtr, rt.log_ndtr); 0.3989... = 1/sqrt(2 pi)
+scipy.stats.norm.cdf(x, loc, scale) = rt.ndtr((x - loc) / scale) :: ewf | x: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | loc: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | scale: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 * (x - loc) / (scale * scale)
+scipy.stats.norm.pdf(x, loc, scale) = np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale :: ewf | x: -g * y * (x - loc) / (scale * scale) | loc: g * y * (x - loc) / (scale * scale) | scale: g * y * (((x - loc) / scale) ** 2 - 1.0) / scale
+scipy.stats.norm.logpdf(x, loc, scale) = -0.5 * ((x - loc) / scale) ** 2 - np.log(scale) - 0.9189385332046727 :: ewf | x: -g * (x - loc) / (scale * scale) | loc: g * (x - loc) / (scale * scale) | scale: g * (((x - loc) / scale) ** 2 - 1.0) / scale
+scipy.stats.norm.logcdf(x, loc, scale) = rt.log_ndtr((x - loc) / scale) :: ewf | x: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | loc: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | scale: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) * (x - loc) / (scale * scale)
 """
 
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
@@ -251,7 +296,8 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "min": "min", "transpose": "transpose", "dot": "dot",
            "argmax": "argmax", "argmin": "argmin", "prod": "prod", "cumsum": "cumsum",
            "cumprod": "cumprod", "ravel": "ravel", "flatten": "flatten", "squeeze": "squeeze",
-           "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std"}
+           "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std",
+           "repeat": "repeat", "diagonal": "np.diagonal"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -261,7 +307,7 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truth": bool, "or": lambda a, b: a or b}
 
 # results that may share their operand's buffer (NumPy and Numba return views)
-_VIEWS = ("transpose", "reshape", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
+_VIEWS = ("transpose", "reshape", "np.moveaxis", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
           "flip")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
@@ -317,8 +363,10 @@ def _load_table():
                 if not name.endswith("_axis"):
                     alias_when_imported("scipy.special", name.rsplit(".", 1)[1], name)
             elif name.startswith(("np.", "math.")):
-                mname, attr = name.split(".", 1)
-                target = getattr(_MODULES[mname], attr)
+                mname, *path = name.split(".")
+                target = _MODULES[mname]
+                for attr in path:       # np.linalg.eigvalsh
+                    target = getattr(target, attr)
             register(make(name, params, statics, forward, kind, adj), target)
     for target, name in [(np.add, "add"), (np.subtract, "sub"), (np.multiply, "mul"),
                          (np.divide, "truediv"), (np.negative, "neg"), (np.mod, "mod"),
@@ -400,6 +448,64 @@ def _load_issue12():
                          (np.around, "np.round"), (math.log, "log_base")]:
         alias(target, name)
     get("log_base").one_arg_form = get("math.log")
+    _load_numpy_forms()
+
+
+def _load_numpy_forms():
+    """The call forms of the issue-12 NumPy functions: targets, defaults, how their constants
+    are read (`forms.*_statics`) and which rules they choose (`forms.*_at`)."""
+    for target, name in [(np.pad, "pad"), (np.repeat, "repeat"), (np.tile, "tile"),
+                         (np.roll, "roll"), (np.kron, "kron")]:
+        alias(target, name)
+    fam = {n: get(n) for n in ("pad", "np.convolve", "np.vander", "repeat", "tile", "roll",
+                               "np.moveaxis", "np.average", "cummax", "cummin", "np.diagonal",
+                               "kron")}
+    fam["pad"].defaults = {"mode": "constant", "constant_values": 0.0}
+    fam["np.convolve"].defaults = {"mode": "full"}
+    fam["np.vander"].defaults = {"N": None, "increasing": False}
+    fam["repeat"].defaults = {"axis": None}
+    fam["roll"].defaults = {"axis": None}
+    fam["np.average"].defaults = {"axis": None}
+    fam["np.diagonal"].defaults = {"offset": 0}
+    fam["cummax"].defaults = fam["cummin"].defaults = {"axis": 0}
+    for name, statics, at in [("pad", forms.pad_statics, forms.pad_at),
+                              ("np.convolve", forms.convolve_statics, None),
+                              ("np.vander", forms.vander_statics, None),
+                              ("repeat", forms.repeat_statics, forms.repeat_at),
+                              ("tile", forms.tile_statics, forms.tile_at),
+                              ("roll", forms.roll_statics, forms.roll_at),
+                              ("np.moveaxis", forms.moveaxis_statics, forms.moveaxis_at),
+                              ("np.average", forms.average_statics, forms.average_at),
+                              ("cummax", forms.scan_statics, None),
+                              ("cummin", forms.scan_statics, None)]:
+        fam[name].read_statics, fam[name].at_ranks = statics, at
+    # a family whose rules its at_ranks picks: derivatives flow through its operands
+    for name, args in (("pad", (0,)), ("repeat", (0,)), ("tile", (0,)), ("roll", (0,)),
+                       ("np.moveaxis", (0,)), ("np.average", (0, 1))):
+        fam[name]._diff_args = args
+    fam["kron"].variants = {(1, 1): get("kron.1.1"), (2, 2): get("kron.2.2")}
+    fam["np.average"].one_arg_form = get("mean")
+    fam["np.average"].positional = 1            # np.average(x, axis): weights only by keyword
+    fam["np.average"].float_result = True
+    for p in [*fam.values(), get("meshgrid.x"), get("eigh.w"), get("np.linalg.eigvalsh"),
+              get("qr.q")]:
+        p.checks_in_eager = True
+    meshgrid = register(Primitive("meshgrid", ("x", "y"), ("indexing",)), np.meshgrid)
+    meshgrid.parts = (get("meshgrid.x"), get("meshgrid.y"))
+    get("meshgrid.x").defaults = {"indexing": "xy"}
+    get("meshgrid.x").read_statics = forms.meshgrid_statics
+    eigh = register(Primitive("eigh", ("x",)), np.linalg.eigh)
+    eigh.parts = (get("eigh.w"), get("eigh.v"))
+    qr = register(Primitive("qr", ("x",)), np.linalg.qr)
+    qr.parts = (get("qr.q"), get("qr.r"))
+    for p in ("eigh.w", "eigh.v", "np.linalg.eigvalsh", "qr.q", "qr.r"):
+        get(p).float_result = True
+    alias_method(np.maximum, "accumulate", "cummax")
+    alias_method(np.minimum, "accumulate", "cummin")
+    for part in ("cdf", "pdf", "logpdf", "logcdf"):
+        name = f"scipy.stats.norm.{part}"
+        get(name).defaults = {"loc": 0.0, "scale": 1.0}
+        alias_when_imported("scipy.stats", f"norm.{part}", name)
     for short in ("logsumexp", "softmax", "log_softmax"):
         whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
         whole.axis_form, axis.whole = axis, whole

@@ -224,6 +224,106 @@ def permute(prim, s, args):
     return a
 
 
+def _ranks(prim, s, args, allowed, what):
+    ranks = tuple(a.ndim for a in _arrays(args))
+    if ranks not in allowed:
+        raise UnsupportedError(f"{prim.name.split('.')[0]}() takes {what}, got rank(s) "
+                               f"{', '.join(map(str, ranks))}", s.loc, prim.name)
+    return ranks
+
+
+def pad(prim, s, args):
+    """np.pad: arrays of rank 1 to 3, a pad width for every axis or one for all."""
+    (r,) = _ranks(prim, s, args[:1], [(1,), (2,), (3,)], "an array of rank 1 to 3")
+    if len(s.statics["pad_width"]) not in (1, r):
+        raise UnsupportedError(f"pad_width gives {len(s.statics['pad_width'])} axes for a "
+                               f"rank-{r} array", s.loc, "np.pad")
+    return args[0]
+
+
+def convolve(prim, s, args):
+    _ranks(prim, s, args, [(1, 1)], "two vectors")
+    return Ty(floaty(*args), 1)
+
+
+def vander(prim, s, args):
+    _ranks(prim, s, args[:1], [(1,)], "a vector")
+    return Ty(floaty(args[0]), 2)
+
+
+def repeat(prim, s, args):
+    (r,) = _ranks(prim, s, args[:1], [(1,), (2,)], "a vector or a matrix")
+    if r == 2 and s.statics.get("axis") is None:
+        raise UnsupportedError("np.repeat of a matrix needs axis= here (or repeat "
+                               "np.ravel(x))", s.loc, "np.repeat")
+    return args[0]
+
+
+def tile(prim, s, args):
+    (r,) = _ranks(prim, s, args, [(1,), (2,)], "a vector or a matrix")
+    return Ty(args[0].dtype, max(r, len(s.statics["reps"])))
+
+
+def roll(prim, s, args):
+    if args[0].ndim == 0:
+        raise UnsupportedError("np.roll of a scalar", s.loc, "np.roll")
+    if not isinstance(args[1], Ty) or args[1].ndim or args[1].dtype != "i8":
+        raise UnsupportedError("np.roll(x, shift): shift must be one integer (no tuple)",
+                               s.loc, "np.roll")
+    return args[0]
+
+
+def kron(prim, s, args):
+    (r, _) = _ranks(prim, s, args, [(1, 1), (2, 2)], "two vectors or two matrices")
+    return Ty(promote(*args), r)
+
+
+def meshgrid(prim, s, args):
+    _ranks(prim, s, args, [(1, 1)], "two vectors")
+    return Ty(promote(*args), 2)
+
+
+def matrix_diagonal(prim, s, args):
+    _matrix(prim, s, args[0])
+    return Ty(args[0].dtype, 1)
+
+
+def moveaxis(prim, s, args):
+    r = args[0].ndim
+    for a in s.statics["source"] + s.statics["destination"]:
+        if not -r <= a < r:
+            raise UnsupportedError(f"axis {a} is out of range for a rank-{r} array", s.loc,
+                                   "np.moveaxis")
+    return args[0]
+
+
+def average(prim, s, args):
+    x, w = args
+    if x.ndim == 0 or w.ndim != x.ndim:
+        raise UnsupportedError("np.average(x, weights=w) takes weights shaped like x "
+                               "(an array)", s.loc, "np.average")
+    axis = s.statics.get("axis")
+    if axis is not None and not -x.ndim <= axis < x.ndim:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{x.ndim} array",
+                               s.loc, "axis")
+    return Ty(floaty(x, w), 0 if axis is None else x.ndim - 1)
+
+
+def eigenvalues(prim, s, args):
+    _matrix(prim, s, args[0])
+    return Ty(floaty(args[0]), 1)
+
+
+def scan(prim, s, args):
+    x = args[0]
+    if x.ndim == 0:
+        raise UnsupportedError(f"{prim.name}() of a scalar", s.loc, prim.name)
+    if not -x.ndim <= s.statics["axis"] < x.ndim:
+        raise UnsupportedError(f"axis {s.statics['axis']} is out of range for a rank-{x.ndim} "
+                               "array", s.loc, "axis")
+    return x
+
+
 KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
          "bool": boolean, "int": integer, "float": scalar_float, "reduce": reduction,
          "dot": product, "outer": outer, "reshape": reshape, "new": new, "like": same,
@@ -232,7 +332,10 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,
          "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
          "at_least_1": at_least_1, "at_least_2": at_least_2, "cross": elementwise,
-         "norm": norm}
+         "norm": norm, "pad": pad, "convolve": convolve, "vander": vander, "repeat": repeat,
+         "tile": tile, "roll": roll, "kron": kron, "meshgrid": meshgrid,
+         "mdiagonal": matrix_diagonal, "moveaxis": moveaxis, "average": average,
+         "eigenvalues": eigenvalues, "scan": scan}
 
 
 def subscript(prim, s, args):

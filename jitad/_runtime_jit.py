@@ -11,8 +11,8 @@ from .cache import njit
 
 math = _py.math    # the helpers' global `math`
 
-for _name in _py.__all__:
-    _f = getattr(_py, "_dot1_loop" if _name == "dot1" else _name)
+for _name in ("_einsum_strides",) + tuple(_py.__all__):
+    _f = getattr(_py, _py.COMPILED_AS.get(_name, _name))
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
     _inline = "always" if _name in _py.INLINE else "never"
     globals()[_name] = njit(_g, nogil=True, inline=_inline)

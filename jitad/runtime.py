@@ -29,7 +29,11 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat",
            "kron_adjoint1", "kron_adjoint2", "mesh", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
-           "log_ndtr"]
+           "log_ndtr", "einsum_core"]
+
+# helpers whose compiled version is another function of this module (a loop Numba compiles
+# where the Python version calls NumPy)
+COMPILED_AS = {"dot1": "_dot1_loop", "einsum_core": "_einsum_loop"}
 
 
 def dot1(a, b):
@@ -952,3 +956,77 @@ def log_ndtr(x):
     for k in range(f.shape[0]):
         out[k] = log_ndtr1(f[k])
     return out.reshape(x.shape)
+
+
+def _einsum_strides(x, letters, dims):
+    """Per letter, the step in x's flat (C-order) buffer; ValueError if an axis's length is
+    not its letter's size. Letters < 0 mark a stand-in operand (np.ones(1)): no steps."""
+    st = np.zeros(len(dims), np.int64)
+    step = 1
+    for k in range(len(letters) - 1, -1, -1):
+        L = letters[k]
+        if L >= 0:
+            if x.shape[k] != dims[L]:
+                raise ValueError("np.einsum: an operand's shape does not match the subscripts")
+            st[L] += step
+            step *= x.shape[k]
+    return st
+
+
+def _einsum_loop(dims, lo, a, la, b, lb, c, lc):
+    """einsum_core as one loop over every letter's range (an odometer), the offsets of each
+    operand and of the output moved by their strides."""
+    n = len(dims)
+    so = np.zeros(n, np.int64)
+    step = 1
+    for k in range(len(lo) - 1, -1, -1):
+        if lo[k] >= 0:
+            so[lo[k]] += step
+            step *= dims[lo[k]]
+    out = np.zeros(step)
+    sa, sb, sc = _einsum_strides(a, la, dims), _einsum_strides(b, lb, dims), _einsum_strides(c, lc, dims)
+    fa, fb, fc = np.ascontiguousarray(a).ravel(), np.ascontiguousarray(b).ravel(), np.ascontiguousarray(c).ravel()
+    total = 1
+    for L in range(n):
+        total *= dims[L]
+    idx = np.zeros(n, np.int64)
+    oa = ob = oc = oo = 0
+    for _ in range(total):
+        out[oo] += fa[oa] * fb[ob] * fc[oc]
+        L = n - 1
+        while L >= 0:
+            idx[L] += 1
+            oa += sa[L]
+            ob += sb[L]
+            oc += sc[L]
+            oo += so[L]
+            if idx[L] < dims[L]:
+                break
+            oa -= sa[L] * dims[L]
+            ob -= sb[L] * dims[L]
+            oc -= sc[L] * dims[L]
+            oo -= so[L] * dims[L]
+            idx[L] = 0
+            L -= 1
+    return out
+
+
+def einsum_core(dims, lo, a, la, b, lb, c, lc):
+    """The summation of up to three operands (each with its letter tuple; a stand-in is
+    np.ones(1) with (-1,)) into the letters `lo` ((-1,) for a scalar), as a flat float array;
+    `dims` gives each letter's size. An output letter may repeat (written on the diagonal,
+    zero elsewhere) or be in no operand (constant along it): what adjoints need.
+    Compiled: `_einsum_loop`; here np.einsum where it can."""
+    ops = [(x, l) for x, l in ((a, la), (b, lb), (c, lc)) if l[0] >= 0]
+    out = [L for L in lo if L >= 0]
+    present = {L for _, l in ops for L in l}
+    if ops and len(set(out)) == len(out) and all(L in present for L in out):
+        args = []
+        for x, l in ops:
+            for k, L in enumerate(l):
+                if x.shape[k] != dims[L]:
+                    raise ValueError("np.einsum: an operand's shape does not match the "
+                                     "subscripts")
+            args += [x, list(l)]
+        return np.ascontiguousarray(np.einsum(*args, out), dtype=np.float64).ravel()
+    return _einsum_loop(dims, lo, a, la, b, lb, c, lc)

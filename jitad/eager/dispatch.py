@@ -35,6 +35,7 @@ _REFUSED_METHODS = {"resize": "it changes the shape in place; use np.resize(x, s
                               "x.reshape(shape)",
                     "setflags": "a Var's value is managed by jitad.eager (copy-on-write)"}
 FUNCTION_OPS = {}   # numpy function -> eager op (filled by ops.py)
+UFUNC_METHOD_OPS = {}   # (numpy ufunc, method name) -> eager op (filled by from_primitives)
 
 
 def _contains_grad_var(obj):
@@ -164,6 +165,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
                 return op(*inputs)
             if len(kwargs) == 1 and "out" in kwargs:      # np.add(x, y, out=z)
                 return write_outputs(kwargs["out"], op(*inputs))
+    else:
+        op = UFUNC_METHOD_OPS.get((ufunc, method))     # np.maximum.accumulate(x)
+        if op is not None and "out" not in kwargs:
+            return op(*inputs, **kwargs)
     name = "np.%s%s" % (ufunc.__name__, "" if method == "__call__" else "." + method)
     if method == "at":                                    # np.add.at(y, idx, v)
         return _inplace_fallback(ufunc, name, inputs[0],

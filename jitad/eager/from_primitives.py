@@ -22,11 +22,12 @@ import numpy as np
 
 from .. import runtime
 from ..primitives import METHODS, callables, get
+from ..primitives.core import methods
 from ..errors import UnsupportedError
 from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
 from ..types import Ty
 from ..primitives.templates import substitute
-from .dispatch import ATTR_OPS, FUNCTION_OPS, unwrap
+from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, unwrap
 from .record import defvjp, make_op, nondiff
 from .refusal import refuse
 from .var import Var
@@ -100,15 +101,27 @@ def _refuse(name, message):
     return refuse(f"{name}: {message}", f"{name}()")
 
 
-def call_op(target, prim):
-    """The eager version of the library function `target`, which means `prim`."""
+def call_op(target, prim, name=None):
+    """The eager version of the library function `target`, which means `prim` (`name`: how
+    messages spell it)."""
     module = (getattr(target, "__module__", "") or "numpy").replace("numpy", "np", 1)
-    name = module.split(".")[0] + "." + getattr(target, "__name__", prim.name)
-    if module.startswith("scipy"):
-        name = "scipy.special." + getattr(target, "__name__", prim.name)
+    if name is None:
+        name = module.split(".")[0] + "." + getattr(target, "__name__", prim.name)
+        if module.startswith("scipy"):
+            name = "scipy.special." + getattr(target, "__name__", prim.name)
 
     def op(*args, **kwargs):
         p, args, kwargs = prim, list(args), dict(kwargs)
+        if p.from_subscripts is not None:         # np.einsum("ij,jk->ik", a, b)
+            if kwargs or not args:
+                raise _refuse(name, "takes the constant subscripts and the operands (no "
+                                    "keyword arguments)")
+            try:
+                spec = p.from_subscripts(args[0], len(args) - 1)
+            except ValueError as e:
+                raise _refuse(name, str(e)) from None
+            check_types(spec, {}, args[1:])
+            return primitive_op(spec, {})(*args[1:])
         if (p.one_arg_form is not None and min(len(args), p.positional or len(args)) == 1
                 and not set(kwargs) & set(p.params)):
             p = p.one_arg_form
@@ -230,6 +243,15 @@ def library_ops(package):
             and not prim.structural}
 
 
+def method_ops(owner):
+    """{attribute: eager op} of the primitives that are methods of `owner` (scipy.stats.norm's
+    cdf, pdf, logpdf, logcdf), spelled as `owner`'s module spells them."""
+    where = getattr(type(owner), "__module__", "").split(".")[0]
+    label = getattr(owner, "name", type(owner).__name__)
+    return {attr: call_op(getattr(owner, attr), prim, f"{where}.stats.{label}.{attr}")
+            for o, attr, prim in methods() if o is owner}
+
+
 def install():
     """Add an eager op for every NumPy function with a primitive and no hand-written op."""
     for target, prim in callables():
@@ -240,6 +262,10 @@ def install():
                 or prim.structural or not (getattr(target, "__module__", "") or "").startswith("numpy")):
             continue
         FUNCTION_OPS[target] = call_op(target, prim)
+    for owner, attr, prim in methods():     # np.maximum.accumulate
+        if isinstance(owner, np.ufunc):
+            UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
+                                                      f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)

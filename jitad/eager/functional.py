@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import JitadError, Loc, NotDifferentiableError
 from ..types import rebuild
-from . import math_ns, numpy_ns, ops
+from . import math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
 from .graph import enable_grad
 from .var import Var
@@ -107,6 +107,9 @@ class _Patcher:
         self.globals = {}
 
     def replace(self, obj):
+        stand_in = scipy_stats.bind().get(id(obj))      # scipy.stats, norm (once imported)
+        if stand_in is not None:
+            return stand_in
         m = _MODULES.get(id(obj))
         if m is not None and isinstance(obj, types.ModuleType):
             return m

@@ -29,7 +29,11 @@ class _Scipy:
     def __getattr__(self, name):
         if name == "special":
             return __import__(__name__, fromlist=["_"])
-        return getattr(_scipy, name)
+        obj = getattr(_scipy, name)
+        if name == "stats":         # scipy.stats.norm.cdf: the eager distributions
+            from . import scipy_stats
+            return scipy_stats.bind().get(id(obj), obj)
+        return obj
 
 
 SCIPY = _Scipy()

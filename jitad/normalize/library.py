@@ -100,6 +100,17 @@ class LibraryCalls:
         if prim.parts:
             self.err(node, f"{describe(node.func)} returns a tuple: unpack it "
                            "(a, b = ...) or index it with a constant", "tuple result")
+        if prim.from_subscripts is not None:      # np.einsum("ij,jk->ik", a, b)
+            if kw or pre or not args:
+                self.err(node, f"{describe(node.func)} takes the constant subscripts and the "
+                               "operands (no keyword arguments)")
+            try:
+                spec = prim.from_subscripts(self.static(args[0], node, "the subscripts"),
+                                            len(args) - 1)
+            except ValueError as e:
+                self.err(node, f"{describe(node.func)}: {e}")
+            operands = tuple(self.expr(a, hint) for a in args[1:])
+            return self.bind(node, dest("einsum"), spec, operands)
         if (prim.one_arg_form is not None and min(len(args), prim.positional or len(args)) == 1
                 and not set(kw) & set(prim.params)):
             prim = prim.one_arg_form

@@ -69,6 +69,8 @@ class Primitive:
     at_ranks     (ranks, statics) -> (primitive, statics): the rules of a call at its operands'
                  ranks when they are made from the statics (an einsum's subscripts, a
                  tensordot's axes, moveaxis' permutation); see `forms.rule_at`
+    from_subscripts  (constant first argument, operand count) -> the primitive of a call that
+                 takes its constant first and any number of operands (`np.einsum`)
     positional   how many operands a call gives by position (None: all); the arguments after
                  them are its statics (`np.average(x, axis)`: weights= only by keyword)
     checks_in_eager  eager mode runs its type rule on a call's values too (the same refusals)
@@ -80,7 +82,7 @@ class Primitive:
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     by_operator = batches = False
-    at_ranks = read_statics = positional = None
+    at_ranks = read_statics = positional = from_subscripts = None
     checks_in_eager = False
     chains = True
     call_order = ("axis",)

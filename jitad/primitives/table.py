@@ -27,7 +27,7 @@ import operator
 import numpy as np
 
 from . import typerules
-from . import forms
+from . import einsum, forms
 from .core import Primitive, alias, alias_method, alias_when_imported, get, register
 
 TABLE = r"""
@@ -500,6 +500,7 @@ def _load_numpy_forms():
     qr.parts = (get("qr.q"), get("qr.r"))
     for p in ("eigh.w", "eigh.v", "np.linalg.eigvalsh", "qr.q", "qr.r"):
         get(p).float_result = True
+    _load_summations()
     alias_method(np.maximum, "accumulate", "cummax")
     alias_method(np.minimum, "accumulate", "cummin")
     for part in ("cdf", "pdf", "logpdf", "logcdf"):
@@ -510,6 +511,29 @@ def _load_numpy_forms():
         whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     whole.float_result = axis.float_result = True
+
+
+def _load_summations():
+    """np.einsum, np.tensordot and np.inner: each call is the summation `einsum.of` makes for
+    its subscripts (einsum's constant string; tensordot's and inner's operand ranks)."""
+    fam = register(Primitive("np.einsum", ("subscripts",), forward=ast.parse("None", mode="eval").body),
+                   np.einsum)
+    fam.from_subscripts, fam._diff_args = einsum.from_subscripts, "all"
+
+    def tensordot_at(ranks, st):
+        return einsum.tensordot(ranks, st["axes"]), {}
+
+    def inner_at(ranks, st):
+        return einsum.inner(ranks), {}
+
+    for name, target, statics, at in (("np.tensordot", np.tensordot, ("axes",), tensordot_at),
+                                      ("np.inner", np.inner, (), inner_at)):
+        p = register(Primitive(name, ("a", "b"), statics, type_rule=einsum.family_type_rule(at),
+                               forward=ast.parse(f"{name}(a, b)", mode="eval").body,
+                               diff_args=(0, 1)), target)
+        p.at_ranks, p.checks_in_eager, p.float_result = at, True, True
+    get("np.tensordot").defaults = {"axes": 2}
+    get("np.tensordot").read_statics = einsum.tensordot_axes
 
 
 _load_table()

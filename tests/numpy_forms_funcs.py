@@ -5,6 +5,7 @@ import math
 import numpy as np
 import scipy.special
 from scipy.special import logsumexp, softmax
+from scipy.stats import norm
 
 
 def layer_norm(x, W, b, eps=1e-5, act=True):
@@ -99,3 +100,54 @@ def classifier(W, X, labels):
 def unpack_too_many(v):
     a, b = v
     return a * b
+
+
+def padded_signal(a, v, x):
+    s = np.convolve(np.pad(a, (1, 2), constant_values=0.5), v, mode="same")
+    k = np.roll(np.repeat(s, 2), 1) + np.tile(v, 6)[:s.shape[0] * 2]
+    V = np.vander(x, 3)
+    X, Y = np.meshgrid(x, v)
+    return np.sum(k ** 2) + np.sum(V @ x[:3]) + np.sum(X * Y) + np.average(s, weights=np.abs(s) + 1.0)
+
+
+def summations(A, B, v):
+    C = np.einsum("ij,jk->ik", A, B)
+    q = np.einsum("i,ij,j", v[:3], A @ A.T, v[:3])
+    t = np.tensordot(A, B.T, axes=((1,), (1,))) + np.inner(A, B.T)
+    K = np.kron(A[:2, :2], np.eye(2))
+    return np.sum(C ** 2) + q + np.sum(t ** 2) + np.einsum("ii", K) + np.sum(np.diagonal(C) * A.diagonal()[:2])
+
+
+def running_extremes(x, X):
+    best = np.maximum.accumulate(x)
+    low = np.minimum.accumulate(X, axis=0)
+    return np.sum(best * np.arange(x.shape[0])) + np.sum(np.moveaxis(low, 0, 1) ** 2)
+
+
+def probit(w, X, y):
+    z = X @ w
+    return -np.sum(y * norm.logcdf(z) + (1.0 - y) * norm.logcdf(-z)) + np.sum(norm.logpdf(w, scale=2.0))
+
+
+def decompositions(S, A):
+    lam, V = np.linalg.eigh(S @ S.T + np.diag(np.arange(S.shape[0]) * 1.0))
+    Q, R = np.linalg.qr(A)
+    return np.sum(lam ** 2) + np.sum((V[:, -1] * S[:, 0]) ** 2) + np.sum(R ** 2) + np.sum(np.abs(Q @ R - A))
+
+
+def refused_fill_diagonal(v):
+    A = np.zeros((3, 3))
+    np.fill_diagonal(A, v[0])
+    return np.sum(A)
+
+
+def refused_einsum_ellipsis(A):
+    return np.sum(np.einsum("i...->i", A))
+
+
+def refused_pad_mode(x):
+    return np.sum(np.pad(x, 1, mode="edge"))
+
+
+def refused_repeat_no_axis(X):
+    return np.sum(np.repeat(X, 2))

@@ -1,5 +1,7 @@
 """NumPy as people write it (issue 12): each function of numpy_forms_funcs in both modes
 against central finite differences, the compiled path ran, the arguments unchanged."""
+import os
+
 import numpy as np
 import pytest
 
@@ -26,10 +28,19 @@ CASES = [
     (nf.stacks_and_lists, (_r(3), _r(3), 0.7), (0, 1, 2), {}),
     (nf.unpacking_and_loops, (_r(3), _r(4, 3), _r(5)), (0, 1, 2), {}),
     (nf.classifier, (_r(3, 4), _r(6, 3), np.array([0, 1, 3, 3, 2, 0])), (0, 1), {}),
+    (nf.padded_signal, (_r(6), _r(3), _r(4)), (0, 1, 2), {}),
+    (nf.summations, (_r(3, 4), _r(4, 2), _r(5)), (0, 1, 2), {}),
+    (nf.running_extremes, (_r(6), _r(3, 4)), (0, 1), {}),
+    (nf.probit, (_r(3), _r(8, 3), (RNG.random(8) < 0.5) * 1.0), (0,), {}),
+    # LAPACK calls and their adjoints compile for minutes: with JITAD_PRIMITIVES_FULL=1 only
+    pytest.param(nf.decompositions, (_r(3, 3), _r(4, 3)), (0, 1), {}, marks=pytest.mark.skipif(
+        os.environ.get("JITAD_PRIMITIVES_FULL", "") in ("", "0"),
+        reason="compile time: JITAD_PRIMITIVES_FULL=1"), id="decompositions"),
 ]
 
 
-@pytest.mark.parametrize("fn,args,wrt,kwargs", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("fn,args,wrt,kwargs", CASES,
+                         ids=[getattr(c, "id", None) or c[0].__name__ for c in CASES])
 def test_both_modes_match_finite_differences(fn, args, wrt, kwargs):
     check_both_modes(fn, args, wrt, kwargs)
 
@@ -46,3 +57,13 @@ def test_a_call_with_an_argument_too_many_is_refused():
 
     with pytest.raises(JitadError):
         jitad.grad(extra)(np.ones(3))
+
+
+def test_refusals_are_at_the_users_line_in_both_modes():
+    """Forms the issue-12 functions do not take are a JitadError at the call, in both modes."""
+    for fn, arg in [(nf.refused_fill_diagonal, np.ones(3)), (nf.refused_einsum_ellipsis, np.ones((2, 2))),
+                    (nf.refused_pad_mode, np.ones(3)), (nf.refused_repeat_no_axis, np.ones((2, 2)))]:
+        for mode in ("compiled", "eager"):
+            with pytest.raises(JitadError) as e:
+                jitad.grad(fn, mode=mode)(arg)
+            assert "numpy_forms_funcs.py" in str(e.value), (fn.__name__, mode, str(e.value))

@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 import scipy.special
+import scipy.stats
 
 import jitad
 
@@ -453,6 +454,52 @@ TABLE = [
     P("np.cross(a, b)", "vv", "matrix"),
     P("np.full(3, x) + np.full_like(v, x)", "sv", "matrix"),
     P("np.linspace(a, b, 5) * np.sum(np.arange(a, 10.0, 4.0))", "ss", "matrix"),
+    # ------------------------------------------- issue 12: NumPy as people write it
+    P("np.pad(x, (1, 2), constant_values=0.5)", "v", "forms12"),
+    P("np.pad(x, ((1, 0), (0, 2)), mode='constant')", "m", "forms12"),
+    P("np.pad(x, 1)", "", "forms12", more="t"),
+    P("np.convolve(a, b)", "vu", "forms12"),
+    P("np.convolve(a, b, mode='same') + np.convolve(b, a, 'valid')[0]", "vu", "forms12"),
+    P("np.vander(x, 4) + np.vander(x, increasing=True)[0, 0]", "v", "forms12"),
+    P("np.repeat(x, 2)", "v", "forms12"),
+    P("np.repeat(x, 2, axis=1) + x.repeat(2, axis=-1)", "m", "forms12"),
+    P("np.tile(x, 2)", "v", "forms12", more="m"),
+    P("np.tile(x, (2, 1))", "m", "forms12", more="v"),
+    P("np.roll(x, 1)", "v", "forms12"),
+    P("np.roll(x, -1, axis=1) + np.roll(x, 2)", "m", "forms12"),
+    P("np.kron(a, b)", "uv", "forms12", more="mn"),
+    P("X, Y = np.meshgrid(a, b)\nX * Y ** 2", "vu", "forms12"),
+    P("P, Q = np.meshgrid(a, b, indexing='ij')\nP ** 2 * Q", "vu", "forms12"),
+    P("np.diagonal(x) + x.diagonal(1)", "m", "forms12"),
+    P("np.moveaxis(x, 0, 1)", "m", "forms12"),
+    P("np.moveaxis(x, 0, -1)", "", "forms12", more="t"),
+    P("np.atleast_2d(x) * 2.0", "v", "forms12"),
+    P("np.atleast_1d(x) * 2.0", "s", "forms12"),
+    P("np.average(x, weights=p)", "vv", "forms12", dom=dict(p="pos")),
+    P("np.average(x, axis=1, weights=p) + np.average(x, 0)[0]", "mm", "forms12", dom=dict(p="pos")),
+    P("np.maximum.accumulate(x)", "v", "forms12", ok=_apart("x"),
+      ties=[Tie(dict(x=[1.0, 3.0, 3.0]), dict(x=[1.0, 2.0, 0.0]))]),
+    P("np.minimum.accumulate(x, axis=0) + np.maximum.accumulate(x, axis=1)", "m", "forms12",
+      ok=_apart("x")),
+    P("np.einsum('ij,jk->ik', a, b)", "mn", "sums12"),
+    P("np.einsum('i,i', a, b)", "vv", "sums12"),
+    P("np.einsum('ii->i', x @ x.T) + np.einsum('ij->', x)", "m", "sums12"),
+    P("np.einsum('ij,jk,k->i', a, b, c)", "mnu", "sums12"),
+    P("np.einsum('ijk->kj', x)", "", "sums12", more="t"),
+    P("np.tensordot(a, b, axes=1) + np.tensordot(a, a.T, axes=((0, 1), (1, 0)))", "mn", "sums12"),
+    P("np.tensordot(a, b)", "mm", "sums12"),
+    P("np.inner(a, b)", "vv", "sums12", more="mm"),
+    # the decompositions compile LAPACK calls and their adjoints for minutes: FULL only
+    P("np.linalg.eigh(x @ x.T + np.diag(np.arange(2.0)))[0]", "", "decomp12", more="m"),
+    P("lam, V = np.linalg.eigh(x @ x.T + np.diag(np.arange(2.0)))\nV ** 2 * lam", "", "decomp12", more="m"),
+    P("np.linalg.eigvalsh(x @ x.T)", "", "decomp12", more="m"),
+    P("Q, R = np.linalg.qr(x.T)\nQ @ R[:, :1] + np.sum(Q * x.T)", "", "decomp12", more="m"),
+    P("np.linalg.qr(x @ x.T + np.eye(2))[1]", "", "decomp12", more="m"),
+    P("scipy.stats.norm.cdf(x) + scipy.stats.norm.pdf(x)", "s v", "stats12"),
+    P("scipy.stats.norm.logcdf(x, a, b)", "sss", "stats12", more="vss", dom=dict(b="pos")),
+    P("scipy.stats.norm.logcdf(x - 30.0) + scipy.stats.norm.cdf(x - 30.0)", "s", "stats12"),
+    P("scipy.stats.norm.logpdf(x, loc=a, scale=b) * scipy.stats.norm.pdf(x, scale=b)", "sss",
+      "stats12", more="vss", dom=dict(b="pos")),
 ]
 
 
@@ -580,7 +627,7 @@ for _t in TERMS:
 
 def _source():
     """The generated module: one function per group, one term per table (row, variant)."""
-    out = ["import math", "import numpy as np", "import scipy.special", ""]
+    out = ["import math", "import numpy as np", "import scipy.special", "import scipy.stats", ""]
     for group, terms in GROUPS.items():
         params, body, totals = [], [], []
         for t in terms:

@@ -24,7 +24,7 @@ from .. import runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import methods
 from ..errors import UnsupportedError
-from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
+from ..primitives.forms import REFUSED_CALLS, read_statics, reduction_steps, rule_at, settle_statics
 from ..types import Ty
 from ..primitives.templates import substitute
 from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, unwrap
@@ -243,6 +243,12 @@ def library_ops(package):
             and not prim.structural}
 
 
+def _refusing(target, why):
+    def op(*args, **kwargs):
+        raise refuse(why, f"np.{target.__name__}()", UnsupportedError)
+    return op
+
+
 def method_ops(owner):
     """{attribute: eager op} of the primitives that are methods of `owner` (scipy.stats.norm's
     cdf, pdf, logpdf, logcdf), spelled as `owner`'s module spells them."""
@@ -266,6 +272,8 @@ def install():
         if isinstance(owner, np.ufunc):
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
+    for target, why in REFUSED_CALLS.items():
+        FUNCTION_OPS[target] = _refusing(target, why)
     FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)

@@ -25,6 +25,7 @@ from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
 from ..primitives.core import has_methods
+from ..primitives.forms import REFUSED_CALLS
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, list_names, list_phases
@@ -557,6 +558,8 @@ class Normalizer(LibraryCalls, ListForms):
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed
+        if obj in REFUSED_CALLS:
+            self.err(node, REFUSED_CALLS[obj], describe(func))
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
         prim = lookup_callable(obj) if obj is not MISSING else None

@@ -85,12 +85,9 @@ def _check(cap, node, in_loop):
         if isinstance(node, gast.Expr):
             if isinstance(node.value, gast.Constant) and isinstance(node.value.value, str):
                 return  # docstring
-            v = node.value
-            if isinstance(v, gast.Call) and isinstance(v.func, gast.Attribute) \
-                    and v.func.attr == "append":
-                for e in [v.func.value, *v.args]:
-                    _check(cap, e, in_loop)
-                return  # hs.append(h): normalize checks hs is a list
+            if isinstance(node.value, gast.Call):
+                _check(cap, node.value, in_loop)
+                return  # hs.append(h): normalize checks hs is a list (and refuses other calls)
             _fail(cap, node, "expression statements have no effect jitad can use "
                              "(calls for their side effects are not supported)")
         if isinstance(node, (gast.Break, gast.Continue)) and not in_loop:

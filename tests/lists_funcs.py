@@ -97,4 +97,6 @@ def index_writes(x, W, rows, cols, idx):
     u[idx] += x[:3]
     T = np.zeros((5, 3))
     T[idx] = W[:3]
-    return np.sum(M ** 2) + np.sum(v * x[:5]) + np.sum(u ** 2) + np.sum(T * W[:5] ** 2)
+    S = W[:3] @ W[:3].T
+    np.fill_diagonal(S, x[0] * 2.0)        # S[k, k] = v, in place
+    return np.sum(M ** 2) + np.sum(v * x[:5]) + np.sum(u ** 2) + np.sum(T * W[:5] ** 2) + np.sum(S ** 2)

@@ -135,12 +135,6 @@ def decompositions(S, A):
     return np.sum(lam ** 2) + np.sum((V[:, -1] * S[:, 0]) ** 2) + np.sum(R ** 2) + np.sum(np.abs(Q @ R - A))
 
 
-def refused_fill_diagonal(v):
-    A = np.zeros((3, 3))
-    np.fill_diagonal(A, v[0])
-    return np.sum(A)
-
-
 def refused_einsum_ellipsis(A):
     return np.sum(np.einsum("i...->i", A))
 

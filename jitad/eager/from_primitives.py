@@ -24,7 +24,7 @@ from .. import runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import methods
 from ..errors import UnsupportedError
-from ..primitives.forms import REFUSED_CALLS, read_statics, reduction_steps, rule_at, settle_statics
+from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
 from ..types import Ty
 from ..primitives.templates import substitute
 from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, unwrap
@@ -243,10 +243,13 @@ def library_ops(package):
             and not prim.structural}
 
 
-def _refusing(target, why):
-    def op(*args, **kwargs):
-        raise refuse(why, f"np.{target.__name__}()", UnsupportedError)
-    return op
+def _fill_diagonal(a, val, wrap=False):
+    """np.fill_diagonal(A, v) of a matrix: the recorded write A[k, k] = v (as compiled mode)."""
+    if wrap or np.ndim(a) != 2:
+        raise refuse("np.fill_diagonal(A, v) takes a matrix (no wrap=)", "np.fill_diagonal()",
+                     UnsupportedError)
+    k = np.arange(min(np.shape(a)))
+    a[k, k] = val
 
 
 def method_ops(owner):
@@ -272,8 +275,7 @@ def install():
         if isinstance(owner, np.ufunc):
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
-    for target, why in REFUSED_CALLS.items():
-        FUNCTION_OPS[target] = _refusing(target, why)
+    FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
     FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)

@@ -25,7 +25,6 @@ from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
 from ..primitives.core import has_methods
-from ..primitives.forms import REFUSED_CALLS
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, list_names, list_phases
@@ -190,7 +189,7 @@ class Normalizer(LibraryCalls, ListForms):
         elif isinstance(node, gast.Continue):
             self.emit(ir.Continue(loc))
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
-            self.append(node)        # the fence lets only `hs.append(e)` through
+            self.call_statement(node)
         elif isinstance(node, (gast.Pass, gast.Expr)):
             pass
         else:  # the fence lets nothing else through
@@ -558,8 +557,6 @@ class Normalizer(LibraryCalls, ListForms):
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed
-        if obj in REFUSED_CALLS:
-            self.err(node, REFUSED_CALLS[obj], describe(func))
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
         prim = lookup_callable(obj) if obj is not MISSING else None
@@ -571,6 +568,16 @@ class Normalizer(LibraryCalls, ListForms):
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def call_statement(self, stmt):
+        """A call for its effect: `hs.append(h)` or `np.fill_diagonal(A, v)`; nothing else."""
+        call = stmt.value
+        if isinstance(call.func, gast.Attribute) and call.func.attr == "append":
+            return self.append(stmt)
+        if self.resolve_func(call.func) is np.fill_diagonal:
+            return self.fill_diagonal(stmt, call)
+        self.err(stmt, "expression statements have no effect jitad can use (calls for their "
+                       "side effects are not supported)", "Expr")
 
     def helper_args(self, node, callee, kw, hint):
         """A helper call's arguments in the order of its parameters, as Python binds them:

@@ -21,7 +21,7 @@ import gast
 import numpy as np
 
 from ..capture import MISSING
-from ..ir import Const, Slice, TupleA
+from ..ir import Const, SetItem, Slice, TupleA
 from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, substitute
 from ..primitives.forms import HSTACK_AXIS, read_statics, reduction_steps
 
@@ -85,6 +85,21 @@ class LibraryCalls:
             hi = self.bind(node, self.temp(name, "hi"), MUL, (size, Const(j + 1)))
             self.bind(node, name, GETITEM, (arr,) + (Slice(),) * axis + (Slice(lo, hi),))
             lo = hi
+
+    def fill_diagonal(self, stmt, call):
+        """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through
+        two index arrays (`rt.put2`), into an array the function created (checked as any write)."""
+        kw = {k.arg: k.value for k in call.keywords}
+        wrap = self.static(kw.pop("wrap"), call, "wrap=") if "wrap" in kw else False
+        if len(call.args) != 2 or kw or wrap or not isinstance(call.args[0], gast.Name):
+            self.err(call, "np.fill_diagonal(A, v) takes a matrix the function created and a "
+                           "value (no wrap=)", "np.fill_diagonal")
+        name = call.args[0].id
+        A = self.expr(call.args[0], name)
+        n, m = (self.bind(call, self.temp(name, "dim"), DIM, (A, Const(k))) for k in (0, 1))
+        k = self.bind(call, self.temp(name, "n"), get("min2"), (n, m))
+        diag = self.bind(call, self.temp(name, "arange"), get("arange1"), (k,))
+        self.emit(SetItem(name, (diag, diag), self.expr(call.args[1], name), self.cap.loc(stmt)))
 
     def static(self, value_node, node, what):
         """The compile-time value of a call's constant argument (an int, a tuple of ints, a

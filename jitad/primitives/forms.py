@@ -10,16 +10,8 @@ against the operand's rank where code is generated.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from .core import Primitive, get
-
-# library calls refused on purpose, with why and what to write instead (both modes)
-REFUSED_CALLS = {
-    np.fill_diagonal: "np.fill_diagonal(A, v) changes A in place, which jitad does not "
-                      "differentiate; write the diagonal with a loop (for i in range(n): "
-                      "A[i, i] = v) or build it (A = A + np.diag(v))",
-}
 
 # the `axis` static of np.hstack's concatenation: 0 for vectors, else 1 (settled by the parts'
 # rank where code is generated)

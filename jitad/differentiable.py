@@ -24,18 +24,16 @@ from . import codegen, pipeline, primitives
 from .capture import first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
-from .types import TupleTy, Ty, rebuild, ty_of_value
+from .types import is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
 
 
-def flatten_args(args, arities):
-    """The arguments with each tuple (list) argument replaced by its elements."""
+def flatten_args(args, structs):
+    """The arguments with each structured one (tuple, list, dict, nested) replaced by its arrays
+    and scalars, checked against the structure the code was compiled for."""
     out = []
     for k, a in enumerate(args):
-        if k < len(arities) and arities[k] is not None:
-            if not isinstance(a, (tuple, list)) or len(a) != arities[k]:
-                raise JitadError(f"argument {k} must be a tuple of {arities[k]} values, like the "
-                                 "call this was compiled for")
-            out.extend(a)
+        if k < len(structs) and structs[k] is not None:
+            out.extend(leaves(a, structs[k]))
         else:
             out.append(a)
     return tuple(out)
@@ -58,16 +56,16 @@ class Compiled:
     # otherwise a call pays one test of `timed`
     timed: bool = field(default_factory=lambda: pipeline.timings_on())
     called: set = field(default_factory=set)
-    arities: tuple = ()     # per parameter: the length of the tuple it was given, or None
+    structs: tuple = ()     # per parameter: the type of the structure it was given, or None
 
     def regroup(self, grads, args):
         """The gradients of the entry's flat parameters regrouped like the arguments: a tuple
-        (list, namedtuple) argument gets one of its kind."""
-        if not any(self.arities):
+        (list, namedtuple, dict, nested) argument gets one of its structure."""
+        if not any(self.structs):
             return grads
         it = iter(grads)
-        return tuple(rebuild(args[w], [next(it) for _ in range(self.arities[w])])
-                     if self.arities[w] is not None else next(it) for w in self.wrt)
+        return tuple(rebuild(args[w], it) if self.structs[w] is not None else next(it)
+                     for w in self.wrt)
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
@@ -79,8 +77,8 @@ class Compiled:
         return getattr(self.module, name)
 
     def run(self, name, args):
-        if any(self.arities):                     # a tuple argument: its elements, one by one
-            args = flatten_args(args, self.arities)
+        if any(self.structs):                     # a tuple argument: its elements, one by one
+            args = flatten_args(args, self.structs)
         if name in self.gen.depth_args:          # a recursive entry starts at depth 0
             args = tuple(args) + (0,)
         if not self.timed or name in self.called:
@@ -187,37 +185,30 @@ class Differentiable:
         return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=captured,
                         watch=tuple(w for c in captured for w in c.watch()),
                         rules_version=primitives.version(),
-                        arities=tuple(len(t.items) if isinstance(t, TupleTy) else None
-                                      for t in argtys))
+                        structs=tuple(t if is_structured(t) else None for t in argtys))
 
     def job(self, argtys, wrt=None, train=None, validate=None) -> pipeline.Job:
         """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a
-        tuple (or list) of arrays and scalars becomes one parameter per element: the front end
-        of this function is made for that (`frontend(fn, tuples)`), `wrt` names each element."""
+        structure (a tuple, list, namedtuple or dict of arrays and scalars, nested too) becomes
+        one parameter per array or scalar: the front end of this function is made for that
+        structure (`frontend(fn, forms)`), `wrt` names each of them."""
         fn = self.__jitad_function__
-        tuples = tuple((p, len(t.items)) for p, t in zip(self.params, argtys)
-                       if isinstance(t, TupleTy))
-        if tuples:
+        forms = tuple((p, ("struct", structure(t))) for p, t in zip(self.params, argtys)
+                      if is_structured(t))
+        if forms:
             if train is not None:
                 raise JitadError(f"{fn.__name__}: train_step takes arrays and scalars, not "
-                                 "tuples; pass the parameters one by one")
-            for t in argtys:
-                if isinstance(t, TupleTy) and not all(isinstance(x, Ty) for x in t.items):
-                    raise JitadError(f"{fn.__name__}: a tuple argument holds arrays and scalars "
-                                     "(no nested tuples)")
+                                 "tuples, lists or dicts; pass the parameters one by one")
             starts, flat = [], []
             for t in argtys:
                 starts.append(len(flat))
-                flat.extend(t.items if isinstance(t, TupleTy) else [t])
+                flat.extend(leaf_types(t))
             if wrt is not None:
-                wrt = tuple(starts[w] + k for w in wrt
-                            for k in range(len(argtys[w].items) if isinstance(argtys[w], TupleTy)
-                                           else 1))
+                wrt = tuple(starts[w] + k for w in wrt for k in range(len(leaf_types(argtys[w]))))
             argtys = tuple(flat)
-        front = (lambda f: frontend(f, tuples if f is fn else ())) if tuples else frontend
         return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None,
                             train=train, backend=self.backend, validate=validate,
-                            frontend=front)
+                            frontend=frontend, forms=forms)
 
     def text_after(self, stage, args=None, wrt=None, train=None) -> str:
         """What the pipeline holds after pass `stage` (see `pipeline.stage_text`), for the
@@ -240,7 +231,9 @@ class Differentiable:
     def forget(self, comp: Compiled):
         """Drop every specialization and front-end result that read a changed free name."""
         for c in comp.captured:
-            cache_of(c.fn).pop("frontend", None)
+            cache = cache_of(c.fn)
+            for key in [k for k in cache if k == "frontend" or k[:1] == ("frontend",)]:
+                del cache[key]
         self._specs.clear()
 
     def __call__(self, *args, **kwargs):

@@ -102,11 +102,9 @@ def _check(cap, node, in_loop):
             _check_target(cap, node.target)
         if isinstance(node, gast.For):
             t = node.target
-            names = isinstance(t, gast.Tuple) and len(t.elts) >= 2 and all(
-                isinstance(e, gast.Name) for e in t.elts)
-            if not (isinstance(t, gast.Name) or names):
+            if not (isinstance(t, gast.Name) or _names(t)):
                 _fail(cap, t, "a for loop's target must be a name (or `i, x` with enumerate, "
-                              "`a, b` with zip)")
+                              "`a, b` with zip, nested over tuple arguments)")
         if isinstance(node, gast.Return) and node.value is None:
             _fail(cap, node, "a bare `return` returns None; jitad functions return values")
         loop = in_loop or isinstance(node, (gast.For, gast.While))
@@ -154,13 +152,20 @@ def _check(cap, node, in_loop):
             pass
 
 
+def _names(t) -> bool:
+    """A tuple of two or more names, nested tuples of names too (`(W1, b1), (W2, b2) = ...`)."""
+    return isinstance(t, gast.Tuple) and len(t.elts) >= 2 and all(
+        isinstance(e, gast.Name) or _names(e) for e in t.elts)
+
+
 def _check_target(cap, t):
     if isinstance(t, gast.Name):
         return
     if isinstance(t, gast.Tuple):
         for e in t.elts:
-            if not isinstance(e, gast.Name):
-                _fail(cap, e, "tuple assignment targets must be plain names")
+            if not isinstance(e, gast.Name) and not _names(e):
+                _fail(cap, e, "tuple assignment targets must be plain names (nested tuples of "
+                              "them when unpacking tuple arguments)")
         return
     if isinstance(t, gast.Subscript):
         if not isinstance(t.value, gast.Name):

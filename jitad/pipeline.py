@@ -30,6 +30,7 @@ from .capture import capture
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
 from .normalize import normalize
+from .normalize.structs import Specialized, specialized
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Job:
     backend: str = "numba"
     validate: object = None          # (entry, argtys) -> None, may refuse the typed entry
     frontend: object = None          # fn -> ir.Function, for the callees `specialize` reaches
-    tuples: tuple = ()               # (parameter, length) of each parameter given a tuple
+    forms: tuple = ()                # (parameter, form): the entry's structured parameters
     # produced by the passes
     captured: object = None
     ir: object = None
@@ -77,13 +78,14 @@ def _fence(job):
 
 
 def _normalize(job):
-    job.ir = normalize(job.captured, job.tuples)
+    job.ir = normalize(job.captured, job.forms)
 
 
 def _specialize(job):
     from .typeinfer import Program
     job.prog = Program(job.frontend)
-    job.entry = job.prog.specialize(job.fn, job.argtys)
+    entry = specialized(job.fn, job.forms) if job.forms else job.fn
+    job.entry = job.prog.specialize(entry, job.argtys)
 
 
 def _check(job):
@@ -234,19 +236,21 @@ def cache_of(fn) -> dict:
 TRANSFORMING = threading.RLock()
 
 
-def frontend(fn, tuples=()):
-    """The IR of `fn` (`FRONTEND`), once per function object, primitives version and set of
-    tuple parameters (`tuples`: (name, length) pairs). Every caller gets the same object: no
-    later pass changes the IR (`ir.verify` and the type rules' invariant), so specializations
-    share it."""
+def frontend(fn, forms=()):
+    """The IR of `fn` (`FRONTEND`), once per function object, primitives version and
+    specialization of its parameters (`forms`: (name, form) pairs, see `normalize.structs`; a
+    `Specialized` helper carries its own). Every caller gets the same object: no later pass
+    changes the IR (`ir.verify` and the type rules' invariant), so specializations share it."""
+    if isinstance(fn, Specialized):
+        fn, forms = fn.fn, fn.forms
     fn = getattr(fn, "__jitad_function__", fn)
     with TRANSFORMING:
         from . import extend
         extend.load_plugins()
         cache = cache_of(fn)
-        key = ("frontend", tuples) if tuples else "frontend"
+        key = ("frontend", forms) if forms else "frontend"
         version, f = cache.get(key, (None, None))
         if version != primitives.version():   # a rule registered since (defvjp) may change the IR
-            f = run(FRONTEND, Job(fn, tuples=tuples)).ir
+            f = run(FRONTEND, Job(fn, forms=forms)).ir
             cache[key] = (primitives.version(), f)
         return f

@@ -2,9 +2,12 @@
 
 Takes: run-time values (`ty_of_value`) or constants (`const_ty`).
 Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1'),
-`TupleTy` for tuples, `ListTy` for a list the function builds (`hs = []; hs.append(h)`);
-`promote`/`floaty` give NumPy's result dtype for mixed operands within
-this set. Read by type inference and by the primitives' type rules.
+`TupleTy` for tuples, lists and namedtuples and `DictTy` for dicts of string keys (the
+structured arguments: nested too), `ListTy` for a list the function builds (`hs = []`,
+`hs.append(h)`); `promote`/`floaty` give NumPy's result dtype for mixed
+operands within this set; `structure`, `leaf_types`, `leaves` and `rebuild` take a structured
+argument apart into its arrays and scalars (depth first) and build one like it back. Read by
+type inference, the primitives' type rules and both modes' argument handling.
 """
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ class Ty:
 class TupleTy:
     items: tuple
     is_list = False
+    fields: tuple | None = None      # a namedtuple's field names
 
     def __str__(self):
         return "(" + ", ".join(map(str, self.items)) + ")"
@@ -70,6 +74,15 @@ class ListTy:
 
     def __str__(self):
         return f"list[{self.elem}]"
+class DictTy:
+    """A dict of string keys (in their order) -> values, as an argument."""
+
+    keys: tuple
+    items: tuple
+    is_list = False
+
+    def __str__(self):
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(self.keys, self.items)) + "}"
 
 
 F8, I8, B1 = Ty("f8"), Ty("i8"), Ty("b1")
@@ -97,19 +110,69 @@ def ty_of_value(v) -> Ty:
             return Ty("b1", v.ndim)
         raise JitadError(f"arrays of dtype {k} are not supported (use float64, float32, int or bool)")
     if isinstance(v, (tuple, list)):
-        return TupleTy(tuple(ty_of_value(x) for x in v))
+        return TupleTy(tuple(ty_of_value(x) for x in v), getattr(type(v), "_fields", None))
+    if isinstance(v, dict):
+        if not all(type(k) is str for k in v):
+            bad = next(k for k in v if type(k) is not str)
+            raise JitadError(f"a dict argument needs string keys (got the key {bad!r})")
+        return DictTy(tuple(v), tuple(ty_of_value(x) for x in v.values()))
     raise JitadError(f"arguments of type {type(v).__name__} are not supported "
                      "(pass floats, ints, bools or NumPy arrays)")
 
 
+def is_structured(t) -> bool:
+    return isinstance(t, (TupleTy, DictTy))
+
+
+def structure(t):
+    """What the front end needs of a structured type: its nesting, namedtuple fields and dict
+    keys, not its arrays' types (None for an array or scalar)."""
+    if isinstance(t, TupleTy):
+        return ("seq", tuple(structure(x) for x in t.items), t.fields)
+    if isinstance(t, DictTy):
+        return ("dict", tuple(structure(x) for x in t.items), t.keys)
+    return None
+
+
+def leaf_types(t) -> list:
+    """The types of a structured type's arrays and scalars, depth first."""
+    if is_structured(t):
+        return [x for i in t.items for x in leaf_types(i)]
+    return [t]
+
+
+def leaves(v, t=None) -> list:
+    """The arrays and scalars of a (nested) tuple, list or dict argument, depth first; with `t`,
+    checked to have the structure of type `t` (the call the code was compiled for)."""
+    if t is not None and is_structured(t):
+        ok = (isinstance(v, dict) and isinstance(t, DictTy) and tuple(v) == t.keys) or (
+            isinstance(v, (tuple, list)) and isinstance(t, TupleTy) and len(v) == len(t.items))
+        if not ok:
+            raise JitadError(f"an argument must be {t}, like the call this was compiled for")
+        return [x for a, i in zip(v.values() if isinstance(v, dict) else v, t.items)
+                for x in leaves(a, i)]
+    if t is None and isinstance(v, (tuple, list, dict)):
+        return [x for a in (v.values() if isinstance(v, dict) else v) for x in leaves(a)]
+    return [v]
+
+
 def rebuild(like, items):
-    """A container like the argument `like` (tuple, list, namedtuple) holding `items` (the
-    gradient of a tuple argument has the argument's structure)."""
-    if isinstance(like, list):
-        return list(items)
-    if hasattr(like, "_make"):
-        return type(like)._make(items)
-    return tuple(items)
+    """A value with the structure of the argument `like` (tuple, list, namedtuple, dict, nested)
+    holding the values of the iterator `items` in place of its arrays and scalars: the gradient
+    of a structured argument has the argument's structure (a dict its keys, in their order)."""
+    it = iter(items)
+    return _rebuild(like, it)
+
+
+def _rebuild(like, it):
+    if isinstance(like, dict):
+        return {k: _rebuild(v, it) for k, v in like.items()}
+    if isinstance(like, (tuple, list)):
+        parts = [_rebuild(v, it) for v in like]
+        if isinstance(like, list):
+            return parts
+        return type(like)._make(parts) if hasattr(like, "_make") else tuple(parts)
+    return next(it)
 
 
 def promote(*tys) -> str:

@@ -300,7 +300,13 @@ def assert_unchanged(args, snap, label: str = ""):
     if len(args) != len(snap):
         raise AssertionError(f"{prefix}argument count changed")
     for k, (a, s) in enumerate(zip(args, snap)):
-        if isinstance(s, np.ndarray):
+        if isinstance(s, (tuple, list, dict)):       # a structured argument: its contents
+            if type(a) is not type(s) or len(a) != len(s) or (
+                    isinstance(s, dict) and list(a) != list(s)):
+                raise AssertionError(f"{prefix}argument {k} changed: {a!r} vs {s!r}")
+            parts = (list(a.values()), list(s.values())) if isinstance(s, dict) else (a, s)
+            assert_unchanged(tuple(parts[0]), tuple(parts[1]), f"{label} argument {k}")
+        elif isinstance(s, np.ndarray):
             if not isinstance(a, np.ndarray):
                 raise AssertionError(f"{prefix}argument {k} is no longer an array")
             if a.dtype != s.dtype or a.shape != s.shape:

@@ -36,7 +36,7 @@ import types
 import numpy as np
 
 from ..errors import JitadError, Loc, NotDifferentiableError
-from ..types import rebuild
+from ..types import leaves as leaves_of, rebuild, ty_of_value
 from . import math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
 from .graph import enable_grad
@@ -245,13 +245,17 @@ def value_and_grad(f, argnums=(0,)):
 
 
 def _value_and_grad(fn, args, argnums):
-    # a tuple or list argument (params = (W, b)): one leaf per element, regrouped after
-    groups = {i: a for i, a in enumerate(args) if isinstance(a, (tuple, list))}
+    # a structured argument (a tuple, list, namedtuple or dict of arrays, nested too): one leaf
+    # per array or scalar, the containers rebuilt around them for f and for the gradient
+    groups = {i: a for i, a in enumerate(args) if isinstance(a, (tuple, list, dict))}
     if groups:
         flat, pos = [], {}
         for i, a in enumerate(args):
-            pos[i] = list(range(len(flat), len(flat) + (len(a) if i in groups else 1)))
-            flat.extend(a if i in groups else [a])
+            if isinstance(a, dict):
+                ty_of_value(a)            # string keys, as compiled mode requires
+            items = leaves_of(a) if i in groups else [a]
+            pos[i] = list(range(len(flat), len(flat) + len(items)))
+            flat.extend(items)
         flat_argnums = [k for i in argnums for k in pos[i]]
 
         def flat_fn(*xs):
@@ -260,8 +264,7 @@ def _value_and_grad(fn, args, argnums):
         flat_fn.__name__ = fn.__name__
         val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums)
         it = iter(g)
-        return val, tuple(rebuild(args[i], [next(it) for _ in pos[i]]) if i in groups else next(it)
-                          for i in argnums)
+        return val, tuple(rebuild(args[i], it) if i in groups else next(it) for i in argnums)
     _check_differentiable_args(fn, args, argnums)
     leaves = {}
     call_args = list(args)

@@ -5,8 +5,8 @@ Guarantees: `normalize(cap)` is the function's IR with the invariants of the pac
 docstring: `Normalizer` lowers expressions to atoms and statements to `Bind`/`SetItem`/`If`/
 `While`/`For`, resolving every call to a primitive or a user helper (library calls through
 its `library.LibraryCalls` half); `structure.Structurer` then removes the jumps; `simplify`
-decides constant branches and shares common temporaries. A parameter given a tuple
-(`tuples`) becomes one parameter per element.
+decides constant branches and shares common temporaries. A parameter given a structure or
+a constant (`forms`) is read as `structs.StructArgs` says.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, list_names, list_phases
 from .simplify import eliminate_common_temps, fold_constant_decisions
+from .structs import StructArgs, specialized
 from .structure import Structurer
 
 
@@ -65,8 +66,8 @@ def rename_locals(cap: Captured):
     return tree, [mapping.get(p, p) for p in cap.params], {v: k for k, v in mapping.items()}
 
 
-class Normalizer(LibraryCalls, ListForms):
-    def __init__(self, cap: Captured, tuples=None):
+class Normalizer(LibraryCalls, ListForms, StructArgs):
+    def __init__(self, cap: Captured, forms=None):
         self.cap = cap
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
@@ -77,16 +78,8 @@ class Normalizer(LibraryCalls, ListForms):
         self.callees = {}
         self.temps = set()
         self.out = None
-        # a parameter given a tuple (params = (W, b)): one parameter per element, and the name
-        # stands for the tuple of them (read by unpacking, params[k] and len(params))
-        self.tuples = {}
-        for name, n in dict(tuples or {}).items():
-            name = {v: k for k, v in self.renamed.items()}.get(name, name)
-            parts = [self.namer.fresh(f"{name}_{k}") for k in range(n)]
-            at = self.params.index(name)
-            self.params[at:at + 1] = parts
-            self.locals |= set(parts)
-            self.tuples[name] = tuple(Var(p) for p in parts)
+        # parameters given a structure (params = (W, b)) or a constant (axis=-1)
+        self.init_forms(forms)
         # names assigned a list display or comprehension: lists everywhere (see `lists`)
         self.lists = list_names(self.tree)
         for node in gast.walk(self.tree):
@@ -105,11 +98,6 @@ class Normalizer(LibraryCalls, ListForms):
             if p in self.lists:
                 self.err(self.tree, f"the parameter '{p}' is assigned a list: use a new name "
                                     "for the list", "list variable")
-        assigned = _stored_names(self.tree.body)
-        for name in self.tuples:
-            if name in assigned:
-                raise UnsupportedError(f"the tuple argument '{name}' is assigned to; unpack it "
-                                       "into new names", cap.loc(self.tree), "tuple argument")
 
     # ---------------------------------------------------------------- helpers
     def err(self, node, message, construct=None):
@@ -196,6 +184,8 @@ class Normalizer(LibraryCalls, ListForms):
             self.err(node, f"unsupported statement {type(node).__name__}")
 
     def assign(self, target, value, node):
+        if self.struct_assign(target, value, node):
+            return
         if isinstance(target, gast.Name) and target.id in self.lists:
             self.assign_list(target.id, value, node)
         elif isinstance(target, gast.Name):
@@ -220,21 +210,13 @@ class Normalizer(LibraryCalls, ListForms):
                 for name, a in zip(names, atoms):
                     self.bind(node, name, COPY, (a,))
             elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
-                fn = self.user_callee(value.func)
+                fn, args = self.helper_args(value, self.user_callee(value.func),
+                                            {k.arg: k.value for k in value.keywords}, names[0])
                 self.callees[id(fn)] = fn
-                args = self.helper_args(value, fn, {k.arg: k.value for k in value.keywords},
-                                        names[0])
                 self.emit(Bind(tuple(names), CALL, args, self.cap.loc(node), callee=fn))
             elif isinstance(value, gast.Attribute) and value.attr == "shape":
                 arr = self.expr(value.value, names[0])
                 self.emit(Bind(tuple(names), SHAPE, (arr,), self.cap.loc(node)))
-            elif isinstance(value, gast.Name) and value.id in self.tuples:
-                parts = self.tuples[value.id]
-                if len(parts) != len(names):
-                    self.err(node, f"'{value.id}' holds {len(parts)} values, not {len(names)}",
-                             "tuple unpacking")
-                for name, a in zip(names, parts):
-                    self.bind(node, name, COPY, (a,))
             elif isinstance(value, gast.Call) and self.parts_of(value) is not None:
                 # sign, logdet = np.linalg.slogdet(S): one primitive per element
                 parts = self.parts_of(value)
@@ -276,6 +258,8 @@ class Normalizer(LibraryCalls, ListForms):
         return atom.name
 
     def for_loop(self, node):
+        if self.struct_loop(node):          # over a tuple argument: unrolled
+            return
         loc = self.cap.loc(node)
         it = node.iter
         if isinstance(node.target, gast.Tuple):
@@ -379,6 +363,9 @@ class Normalizer(LibraryCalls, ListForms):
                 return Const(-a.value if op is NEG else not a.value)
             return self.bind(node, dest(op), op, (a,))
         if isinstance(node, gast.Compare):
+            decided = self.static_compare(node)
+            if decided is not None:
+                return decided
             if len(node.ops) == 1:
                 a = self.expr(node.left, hint)
                 b = self.expr(node.comparators[0], hint)
@@ -417,6 +404,9 @@ class Normalizer(LibraryCalls, ListForms):
         if isinstance(node, gast.Call):
             return self.call(node, hint, dest)
         if isinstance(node, gast.Attribute):
+            element = self.struct_value(node)      # a namedtuple argument's field
+            if element is not None:
+                return element
             return self.attribute(node, hint, dest)
         if isinstance(node, gast.Subscript):
             if isinstance(node.value, gast.Attribute) and node.value.attr == "shape":
@@ -425,12 +415,9 @@ class Normalizer(LibraryCalls, ListForms):
                 if not isinstance(k, int) or isinstance(k, bool):
                     self.err(node, "x.shape[...] needs a constant index")
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
-            if isinstance(node.value, gast.Name) and node.value.id in self.tuples:
-                parts, k = self.tuples[node.value.id], static_value(node.slice, self.resolve_func)
-                if not isinstance(k, int) or not -len(parts) <= k < len(parts):
-                    self.err(node, f"index the tuple argument '{node.value.id}' with a constant "
-                                   f"in range(-{len(parts)}, {len(parts)})", "tuple index")
-                return parts[k]
+            element = self.struct_value(node)      # params[0], p["W"]: a structure's element
+            if element is not None:
+                return element
             if isinstance(node.value, gast.Call) and self.parts_of(node.value) is not None:
                 # np.linalg.slogdet(S)[1]: the primitive of that element
                 parts, k = self.parts_of(node.value), static_value(node.slice, self.resolve_func)
@@ -492,9 +479,8 @@ class Normalizer(LibraryCalls, ListForms):
     def name(self, node):
         if node.id in self.lists:
             self.list_misuse(node)
-        if node.id in self.tuples:
-            self.err(node, f"'{node.id}' is a tuple argument: unpack it (a, b = {node.id}) or "
-                           f"index it with a constant ({node.id}[0])", "tuple argument")
+        if node.id in self.structs:
+            return self.struct_value(node)
         if node.id in self.locals:
             return Var(node.id)
         obj = self.cap.resolve(node.id)
@@ -544,13 +530,14 @@ class Normalizer(LibraryCalls, ListForms):
             recv = self.expr(func.value, hint)
             return self.prim_call(node, get(METHODS[func.attr]), [recv], node.args, kw, hint, dest)
         obj = self.resolve_func(func)
-        if (obj is len and len(node.args) == 1 and isinstance(node.args[0], gast.Name)
-                and node.args[0].id in self.tuples):
-            return Const(len(self.tuples[node.args[0].id]))
+        if obj is len and len(node.args) == 1 and self.struct_of(node.args[0]) is not None:
+            n = self.static_of(node)               # len(params)
+            if n is not MISSING:
+                return Const(n)
         callee = self.user_callee(func)
         if callee is not None:
+            callee, args = self.helper_args(node, callee, kw, hint)
             self.callees[id(callee)] = callee
-            args = self.helper_args(node, callee, kw, hint)
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
@@ -580,8 +567,10 @@ class Normalizer(LibraryCalls, ListForms):
                        "side effects are not supported)", "Expr")
 
     def helper_args(self, node, callee, kw, hint):
-        """A helper call's arguments in the order of its parameters, as Python binds them:
-        keyword arguments put in place, a left-out parameter given its default (a number)."""
+        """(callee, arguments) of a helper call: its arguments in the order of its parameters,
+        as Python binds them (keyword arguments put in place, a left-out parameter given its
+        default); a structure passed as its elements and a constant the helper needs fixed
+        given to the callee (`StructArgs.pass_arg`: then the callee is a `Specialized`)."""
         if any(isinstance(a, gast.Starred) for a in node.args):
             self.err(node, "*args in a call is not supported")
         try:
@@ -594,23 +583,21 @@ class Normalizer(LibraryCalls, ListForms):
         if len(node.args) > len(params):
             self.err(node, f"{callee.__name__}() takes {len(params)} arguments, "
                            f"got {len(node.args)}")
-        out = [self.expr(a, hint) for a in node.args]
+        out, forms = [], []
+        for p, a in zip(params, node.args):
+            self.pass_arg(node, callee, p, a, None, hint, out, forms)
         for p in params[len(node.args):]:
             if p.name in kw:
-                out.append(self.expr(kw.pop(p.name), hint))
+                self.pass_arg(node, callee, p, kw.pop(p.name), None, hint, out, forms)
             elif p.default is inspect.Parameter.empty:
                 self.err(node, f"{callee.__name__}() is missing its argument {p.name!r}")
-            elif isinstance(p.default, (bool, int, float)):
-                out.append(Const(p.default))
             else:
-                self.err(node, f"the default {p.default!r} of {callee.__name__}'s parameter "
-                               f"{p.name!r} is not a number: pass the argument",
-                         "default argument")
+                self.pass_arg(node, callee, p, None, p.default, hint, out, forms)
         if kw:
             name = next(iter(kw))
             self.err(node, f"{callee.__name__}() got an unexpected or repeated keyword "
                            f"argument {name!r}")
-        return tuple(out)
+        return (specialized(callee, tuple(forms)) if forms else callee), tuple(out)
 
     def shape_atom(self, node, hint):
         if isinstance(node, gast.Tuple):
@@ -651,7 +638,10 @@ class Normalizer(LibraryCalls, ListForms):
     def subscript_parts(self, node):
         if not isinstance(node.value, gast.Name):
             self.err(node, "only `name[index] = value` writes are supported")
-        return node.value.id, self.index(node.slice, node.value.id)
+        arr = node.value.id
+        if arr in self.structs:                 # W[0] = v, W an element of a tuple argument
+            arr = self.struct_value(node.value).name
+        return arr, self.index(node.slice, arr)
 
 
 # Packages whose functions are never user helpers, wherever they are installed (jitad itself
@@ -697,7 +687,7 @@ def _fold(op, a, b, norm, node):
         norm.err(node, "division by zero in a constant expression")
 
 
-def normalize(cap: Captured, tuples=None) -> ir.Function:
-    """The IR of a captured function; `tuples` names the parameters given tuples, with their
-    lengths (each becomes one parameter per element)."""
-    return Normalizer(cap, tuples).function()
+def normalize(cap: Captured, forms=None) -> ir.Function:
+    """The IR of a captured function; `forms` names the parameters given a structure or a
+    constant, with it (see `structs`)."""
+    return Normalizer(cap, forms).function()

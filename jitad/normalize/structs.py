@@ -1,0 +1,536 @@
+"""Structured values and constant parameters: what a function's specialization fixes before
+it is normalized.
+
+Takes: the `Normalizer` state (a mixin of it: `expr`, `bind`, `err`, `stmt`, `resolve_func`,
+`namer`, `params`, `locals`, `tree`, `renamed`, `cap`).
+Guarantees:
+  * a parameter given a structure -- a tuple, list, namedtuple or dict (string keys) of arrays
+    and scalars, nested too; `forms` holds ("struct", `types.structure(...)`) for it -- becomes
+    one parameter per array or scalar, depth first; its name stands for a `Struct` of them,
+    read by unpacking (nested targets too), constant indices, slices with constant bounds,
+    string keys and namedtuple fields (`params[-1]`, `layers[:-1]`, `p["Wz"]`, `p.W`), `len`,
+    and `for` loops over it -- directly, through `zip`, `enumerate`, `reversed`, `.values()`,
+    `.keys()`, `.items()`, or `range(len(...))` indexing it -- which are unrolled, since each
+    element may have its own shape and rank;
+  * a name given an element of a structure by an assignment or a loop target that is its only
+    assignment outside branches (`W, b = params[0]`) is another name for that element, not a
+    copy; otherwise it is a variable (an array or scalar; a structure is refused there);
+  * a parameter given a constant (("const", repr, value) in `forms`: an int, bool, string,
+    None or tuple of numbers) is that constant everywhere in the function's tree, so a call
+    that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
+    it is decided; `==`/`!=` between constant strings or None is decided too;
+  * a call of a user helper (`pass_arg`) passes a structured argument as its arrays and
+    scalars, and a constant argument the helper needs as a static value (a string, None, a
+    tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
+    `static_params`) as part of the callee: a `Specialized` helper, interned per (function,
+    forms), which `pipeline.frontend` normalizes for those forms.
+Invariants: no IR variable holds a structure or a string; a refusal names the user's line.
+"""
+from __future__ import annotations
+
+import copy
+import inspect
+from collections import Counter
+
+import gast
+
+from ..capture import MISSING
+from ..errors import JitadError
+from ..ir import Const, Var
+from ..primitives import COPY
+from .calls import is_user_helper
+from .library import static_value
+
+
+class Struct:
+    """A structure known when the function is normalized: its items are atoms (the Vars of a
+    spread parameter, constants) or Structs; `keys` are a dict's keys or a namedtuple's fields."""
+
+    __slots__ = ("kind", "items", "keys")
+
+    def __init__(self, kind, items, keys=None):
+        self.kind, self.items, self.keys = kind, tuple(items), keys
+
+    def form(self):
+        return (self.kind, tuple(x.form() if isinstance(x, Struct) else None for x in self.items),
+                self.keys)
+
+    def leaves(self) -> list:
+        return [a for x in self.items for a in (x.leaves() if isinstance(x, Struct) else [x])]
+
+    def describe(self) -> str:
+        if self.kind == "dict":
+            return f"a dict with keys {', '.join(map(repr, self.keys))}"
+        return f"a tuple of {len(self.items)} values"
+
+
+class Specialized:
+    """A user helper as one call site sees it: some parameters given a structure or a constant
+    (`forms`). Interned (`specialized`), so `id()` keys a specialization as a function does."""
+
+    def __init__(self, fn, forms):
+        self.fn, self.forms = fn, forms
+        self.__name__ = fn.__name__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+
+    def __repr__(self):
+        return f"<{self.__qualname__} specialized on {dict(self.forms)}>"
+
+
+def specialized(fn, forms) -> Specialized:
+    from ..pipeline import cache_of
+    cache = cache_of(fn)
+    key = ("specialized", forms)
+    s = cache.get(key)
+    if s is None:
+        s = cache[key] = Specialized(fn, forms)
+    return s
+
+
+def const_form(value):
+    return ("const", repr(value), value)
+
+
+def _stores(stmts) -> Counter:
+    return Counter(n.id for s in stmts for n in gast.walk(s)
+                   if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store))
+
+
+def _branch_stores(stmts) -> set:
+    """Names assigned somewhere inside an `if` or `while`."""
+    out = set()
+    for s in stmts:
+        for n in gast.walk(s):
+            if isinstance(n, (gast.If, gast.While)):
+                out |= set(_stores(n.body + n.orelse))
+    return out
+
+
+_ANALYSING: set = set()
+
+
+def helper_facts(fn):
+    """(static, stored) for a user helper: the parameters it hands to a library call or to
+    `.shape[...]` (where an int may have to be a constant) without assigning them, and the
+    parameters it assigns. Read from its source, once per function object."""
+    from ..capture import capture
+    from ..pipeline import cache_of
+    cache = cache_of(fn)
+    got = cache.get("helper_facts")
+    if got is not None:
+        return got
+    if id(fn) in _ANALYSING:          # a recursive helper: its own calls add nothing
+        return frozenset(), frozenset()
+    _ANALYSING.add(id(fn))
+    try:
+        cap = capture(fn)
+        stored = frozenset(_stores(cap.tree.body))
+        params = set(cap.params) - stored
+        local = {n.id for n in gast.walk(cap.tree) if isinstance(n, gast.Name)} - set(cap.free)
+
+        def names(node):
+            return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and n.id in params}
+
+        def resolve(func):
+            if isinstance(func, gast.Name):
+                return MISSING if func.id in local else cap.resolve(func.id)
+            if isinstance(func, gast.Attribute):
+                base = resolve(func.value)
+                return MISSING if base is MISSING else getattr(base, func.attr, MISSING)
+            return MISSING
+
+        static = set()
+        for s in cap.tree.body:
+            for node in gast.walk(s):
+                if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Attribute) \
+                        and node.value.attr == "shape":
+                    static |= names(node.slice)
+                if not isinstance(node, gast.Call):
+                    continue
+                obj = resolve(node.func)
+                if getattr(obj, "__module__", None) == "builtins":
+                    continue                          # range(n), len, float(n): values do
+                if is_user_helper(obj):
+                    inner = getattr(obj, "__jitad_function__", obj)
+                    inner_static = helper_facts(inner)[0]
+                    plist = list(inspect.signature(inner).parameters)
+                    for p, a in zip(plist, node.args):
+                        if p in inner_static:
+                            static |= names(a)
+                    for k in node.keywords:
+                        if k.arg in inner_static:
+                            static |= names(k.value)
+                    continue
+                for a in list(node.args) + [k.value for k in node.keywords]:
+                    static |= names(a)
+        got = (frozenset(static), stored)
+    except (JitadError, TypeError, ValueError, OSError):
+        got = (frozenset(), frozenset())
+    finally:
+        _ANALYSING.discard(id(fn))
+    cache["helper_facts"] = got
+    return got
+
+
+def _const_node(value, like):
+    if isinstance(value, tuple):
+        node = gast.Tuple([_const_node(v, like) for v in value], gast.Load())
+    else:
+        node = gast.Constant(value, None)
+    return gast.copy_location(node, like)
+
+
+class _Substitute(gast.NodeTransformer):
+    def __init__(self, consts):
+        self.consts = consts
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load) and node.id in self.consts:
+            return _const_node(self.consts[node.id], node)
+        return node
+
+
+class StructArgs:
+    """The Normalizer's half that knows structures and constant parameters."""
+
+    def init_forms(self, forms):
+        self.structs = {}                # name -> Struct, or the atom an element name stands for
+        self.stores = _stores(self.tree.body)
+        self.branch_stores = _branch_stores(self.tree.body)
+        user = {v: k for k, v in self.renamed.items()}
+        consts = {}
+        for name, form in forms or ():
+            name = user.get(name, name)
+            if form[0] == "const":
+                if self.stores[name]:
+                    self.err(self.tree, f"the parameter '{name}' is given the constant "
+                                        f"{form[2]!r} by a call and assigned to in "
+                                        f"{self.cap.name}: use a new name", "constant argument")
+                consts[name] = form[2]
+                continue
+            struct, parts = self.spread(name, form[1])
+            at = self.params.index(name)
+            self.params[at:at + 1] = parts
+            self.locals |= set(parts)
+            self.structs[name] = struct
+            if self.stores[name]:
+                self.err(self.tree, f"the tuple argument '{name}' is assigned to; unpack it "
+                                    "into new names", "tuple argument")
+        if consts:
+            self.tree = copy.deepcopy(self.tree)
+            self.tree.body = [_Substitute(consts).visit(s) for s in self.tree.body]
+            self.params = [p for p in self.params if p not in consts]
+
+    def spread(self, base, shape):
+        """(Struct or Var, parameter names) for a parameter of structure `shape`."""
+        if shape is None:
+            p = self.namer.fresh(base)
+            return Var(p), [p]
+        kind, children, keys = shape
+        items, parts = [], []
+        for k, child in enumerate(children):
+            label = keys[k] if keys and str(keys[k]).isidentifier() else str(k)
+            item, ps = self.spread(f"{base}_{label}", child)
+            items.append(item)
+            parts += ps
+        return Struct(kind, items, keys), parts
+
+    # ------------------------------------------------------------ reading structures
+    def static_of(self, node):
+        """The value of a constant expression (numbers, strings, None, tuples, `len` of a
+        structure, an element name that stands for a constant, + - * // of them), or MISSING."""
+        v = static_value(node, self.resolve_func)
+        if v is not MISSING:
+            return v
+        if isinstance(node, gast.Name):
+            a = self.structs.get(node.id)
+            if isinstance(a, Const):
+                return a.value
+            if node.id not in self.locals:
+                g = self.cap.resolve(node.id)
+                if isinstance(g, (int, str)) or g is None:
+                    return g
+            return MISSING
+        if isinstance(node, gast.Call) and self.resolve_func(node.func) is len \
+                and len(node.args) == 1:
+            s = self.struct_of(node.args[0])
+            return len(s.items) if isinstance(s, Struct) else MISSING
+        if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult,
+                                                                  gast.FloorDiv)):
+            a, b = self.static_of(node.left), self.static_of(node.right)
+            if type(a) is int and type(b) is int:
+                if isinstance(node.op, gast.FloorDiv):
+                    return a // b if b else MISSING
+                return {gast.Add: a + b, gast.Sub: a - b, gast.Mult: a * b}[type(node.op)]
+        return MISSING
+
+    def struct_of(self, node, literal=False):
+        """What an expression means when it reads a structure: a Struct, the atom of one of its
+        arrays or scalars, or None when it does not read one. `literal`: a tuple or list
+        written out (not all constants) is a Struct of its elements (a helper's argument, a
+        loop's iterable)."""
+        if isinstance(node, gast.Name):
+            return self.structs.get(node.id)
+        if isinstance(node, gast.Subscript):
+            base = self.struct_of(node.value)
+            return self.element(base, node) if isinstance(base, Struct) else None
+        if isinstance(node, gast.Attribute):
+            base = self.struct_of(node.value)
+            if not isinstance(base, Struct):
+                return None
+            if base.kind == "seq" and base.keys and node.attr in base.keys:
+                return base.items[base.keys.index(node.attr)]
+            self.err(node, f"{base.describe()} has no attribute .{node.attr}",
+                     "structure attribute")
+        if isinstance(node, (gast.Tuple, gast.List)) and literal:
+            if static_value(node, self.resolve_func) is not MISSING:
+                return None
+            items = []
+            for e in node.elts:
+                s = self.struct_of(e, literal=True)
+                items.append(s if s is not None else self.expr(e, "item"))
+            return Struct("seq", items)
+        if isinstance(node, gast.Call):
+            return self.struct_call(node)
+        return None
+
+    def struct_call(self, node):
+        func = node.func
+        if isinstance(func, gast.Attribute):
+            base = self.struct_of(func.value)
+            if not isinstance(base, Struct):
+                return None
+            if base.kind == "dict" and func.attr in ("values", "keys", "items") \
+                    and not node.args and not node.keywords:
+                keys = [Const(k) for k in base.keys]
+                return Struct("seq", {"values": base.items, "keys": keys,
+                                      "items": [Struct("seq", kv)
+                                                for kv in zip(keys, base.items)]}[func.attr])
+            how = ("its elements with d['key'], .values(), .keys() or .items()"
+                   if base.kind == "dict" else "it by unpacking or with a constant index")
+            self.err(node, f".{func.attr}() of {base.describe()} is not supported: read {how}",
+                     f".{func.attr}() of a structure")
+        obj = self.resolve_func(func)
+        if obj not in (zip, enumerate, reversed, list, tuple) or node.keywords:
+            return None
+        args = [self.struct_of(a, literal=True) for a in node.args]
+        if not args or not all(isinstance(a, Struct) for a in args):
+            if any(isinstance(a, Struct) for a in args):
+                self.err(node, f"{obj.__name__}() of a tuple argument and an array is not "
+                               "supported", "structure")
+            return None
+        seqs = [self.iterated(a) for a in args]
+        if obj is zip:
+            return Struct("seq", [Struct("seq", xs) for xs in zip(*seqs)])
+        if len(args) != 1:
+            self.err(node, f"{obj.__name__}() takes one argument here")
+        if obj is enumerate:
+            return Struct("seq", [Struct("seq", (Const(k), x)) for k, x in enumerate(seqs[0])])
+        if obj is reversed:
+            return Struct("seq", seqs[0][::-1])
+        return Struct("seq", seqs[0])
+
+    @staticmethod
+    def iterated(s: Struct):
+        """What iterating a structure gives: a dict its keys, a sequence its items."""
+        return [Const(k) for k in s.keys] if s.kind == "dict" else list(s.items)
+
+    def element(self, base: Struct, node):
+        sl = node.slice
+        what = base.describe()
+        if isinstance(sl, gast.Slice):
+            bounds = [None if e is None else self.static_of(e) for e in (sl.lower, sl.upper, sl.step)]
+            if base.kind == "dict" or any(b is MISSING or not (b is None or type(b) is int)
+                                          for b in bounds):
+                self.err(node, f"slice {what} with constant bounds", "structure slice")
+            if bounds[2] == 0:
+                self.err(node, "slice step cannot be zero")
+            return Struct("seq", base.items[slice(*bounds)])
+        k = self.static_of(sl)
+        if base.kind == "dict":
+            if not isinstance(k, str) or k not in base.keys:
+                self.err(node, f"{what}: index it with one of its keys as a constant string"
+                         if not isinstance(k, str) else f"{k!r} is not a key of {what}",
+                         "dict argument")
+            return base.items[base.keys.index(k)]
+        n = len(base.items)
+        if type(k) is not int or not -n <= k < n:
+            self.err(node, f"index {what} with a constant in range(-{n}, {n})", "tuple index")
+        return base.items[k]
+
+    def struct_value(self, node):
+        """The atom an expression reading a structure stands for, or None if it reads none;
+        a whole structure (or a key) used as a value is refused."""
+        s = self.struct_of(node)
+        if s is None:
+            return None
+        if isinstance(s, Struct):
+            spelled = node.id if isinstance(node, gast.Name) else "this"
+            self.err(node, f"'{spelled}' is {s.describe()}: unpack it ({'a, b = ' + spelled}), "
+                           "index it with a constant, loop over it, or pass it to a helper",
+                     "tuple argument")
+        if isinstance(s, Const) and isinstance(s.value, str):
+            self.err(node, "a dict key is only supported as a constant index of its dict",
+                     "string value")
+        return s
+
+    def static_compare(self, node):
+        """`a == b` / `a != b` between constant strings or None, decided (a Const), or None."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (gast.Eq, gast.NotEq)):
+            return None
+        a, b = self.static_of(node.left), self.static_of(node.comparators[0])
+        if a is MISSING or b is MISSING or not any(isinstance(v, str) or v is None
+                                                    for v in (a, b)):
+            return None
+        return Const((a == b) == isinstance(node.ops[0], gast.Eq))
+
+    # ------------------------------------------------------------ binding structures
+    def struct_assign(self, target, value, node) -> bool:
+        """`W, b = params[0]`, `layer = params[1]`, `(W1, b1), (W2, b2) = params`: True if done."""
+        if isinstance(value, (gast.Tuple, gast.List)):
+            return False
+        nested = isinstance(target, gast.Tuple) and not all(isinstance(e, gast.Name)
+                                                             for e in target.elts)
+        v = self.struct_of(value)
+        if v is None or isinstance(target, gast.Subscript):
+            if nested:
+                self.err(target, "nested unpacking is supported for tuple arguments",
+                         "nested unpacking")
+            return False
+        self.bind_target(target, v, node)
+        return True
+
+    def bind_target(self, target, v, node, scoped=()):
+        """Bind a target to a structure's element; `scoped`: loop targets the loop body does
+        not assign, which stand for their element inside the loop whatever else assigns them."""
+        if isinstance(target, gast.Name):
+            name = target.id
+            alias = name in scoped or (self.stores[name] <= 1 and name not in self.branch_stores)
+            if isinstance(v, Struct) or (isinstance(v, Const) and isinstance(v.value, str)):
+                if not alias:
+                    what = v.describe() if isinstance(v, Struct) else "a dict key"
+                    self.err(target, f"'{name}' holds {what} here and is assigned elsewhere "
+                                     "too (or in a branch): give it a name of its own",
+                             "structure variable")
+                self.structs[name] = v
+            elif alias:
+                self.structs[name] = v
+            else:
+                self.bind(node, name, COPY, (v,))
+            return
+        n = len(target.elts)
+        if not isinstance(v, Struct) or v.kind == "dict":
+            self.err(target, f"cannot unpack {v.describe() if isinstance(v, Struct) else 'an element'}"
+                             f" into {n} names here", "tuple unpacking")
+        if len(v.items) != n:
+            self.err(target, f"{v.describe()} cannot be unpacked into {n} names",
+                     "tuple unpacking")
+        for t, x in zip(target.elts, v.items):
+            self.bind_target(t, x, node, scoped)
+
+    def struct_loop(self, node) -> bool:
+        """A `for` loop over a structure, unrolled: True if done."""
+        items = None
+        s = self.struct_of(node.iter, literal=True)
+        if isinstance(s, Struct):
+            items = self.iterated(s)
+        elif s is not None:
+            self.err(node.iter, "a for loop over an element of a tuple argument iterates over "
+                                "an array's rows: not supported here", "for loop")
+        else:
+            items = self.unrolled_range(node)
+        if items is None:
+            if isinstance(node.target, gast.Tuple) and not all(
+                    isinstance(e, gast.Name) for e in node.target.elts):
+                self.err(node.target, "nested loop targets are supported over tuple arguments",
+                         "for loop target")
+            return False
+        for sub in node.body:
+            for n in _jumps(sub):
+                self.err(n, "break/continue in a loop over a tuple argument (which jitad "
+                            "unrolls) is not supported", "break in an unrolled loop")
+        inside = _stores(node.body)
+        scoped = {n.id for n in gast.walk(node.target) if isinstance(n, gast.Name)} - set(inside)
+        for item in items:
+            self.bind_target(node.target, item, node, scoped)
+            for sub in node.body:
+                self.stmt(sub)
+        for name in scoped:    # assigned elsewhere too: the name means its variable after the loop
+            if self.stores[name] > 1 or name in self.branch_stores:
+                self.structs.pop(name, None)
+        return True
+
+    def unrolled_range(self, node):
+        """`for i in range(len(params)): ... params[i] ...`: the indices, or None."""
+        it = node.iter
+        if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is range
+                and isinstance(node.target, gast.Name) and not it.keywords
+                and 1 <= len(it.args) <= 3 and node.target.id not in _stores(node.body)):
+            return None
+        var = node.target.id
+        if not any(isinstance(n, gast.Subscript) and _root(n.value) in self.structs
+                   and any(isinstance(m, gast.Name) and m.id == var for m in gast.walk(n.slice))
+                   for sub in node.body for n in gast.walk(sub)):
+            return None
+        bounds = [self.static_of(a) for a in it.args]
+        if any(type(b) is not int for b in bounds):
+            return None
+        return [Const(k) for k in range(*bounds)]
+
+    # ------------------------------------------------------------ helper calls
+    def pass_arg(self, call, callee, param, node, default, hint, out, forms):
+        """One argument of a helper call: appended to `out` as atoms (a structure as its
+        arrays and scalars); a structure or a constant the helper needs fixed goes to `forms`."""
+        name = param.name
+        if node is not None:
+            s = self.struct_of(node, literal=True)
+            if isinstance(s, Struct):
+                leaves = s.leaves()
+                if any(isinstance(a, Const) and isinstance(a.value, str) for a in leaves):
+                    self.err(node, "a structure holding dict keys cannot be passed to a helper")
+                forms.append((name, ("struct", s.form())))
+                out.extend(leaves)
+                return
+            if s is None:
+                value = static_value(node, self.resolve_func)
+                if not (isinstance(value, (str, tuple)) or value is None) or \
+                        isinstance(node, gast.Attribute):
+                    s = self.expr(node, hint)
+            if s is not None:
+                if not isinstance(s, Const):
+                    out.append(s)
+                    return
+                value = s.value
+        else:
+            value = default
+        static, stored = helper_facts(callee)
+        if name not in stored and (isinstance(value, (str, tuple, bool)) or value is None
+                                   or (type(value) is int and name in static)):
+            forms.append((name, const_form(value)))
+        elif isinstance(value, (bool, int, float)) and not isinstance(value, str):
+            out.append(Const(value))
+        elif node is None:
+            self.err(call, f"the default {value!r} of {callee.__name__}'s parameter "
+                                    f"{name!r} is not a number: pass the argument",
+                     "default argument")
+        else:
+            self.err(node, f"{callee.__name__} assigns to its parameter {name!r}, so it cannot "
+                           f"be given the constant {value!r}", "constant argument")
+
+
+def _root(node):
+    while isinstance(node, (gast.Subscript, gast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
+
+
+def _jumps(stmt):
+    """The break/continue statements of `stmt` that leave the loop around it."""
+    if isinstance(stmt, (gast.Break, gast.Continue)):
+        yield stmt
+        return
+    if isinstance(stmt, (gast.For, gast.While)):
+        return
+    for field in ("body", "orelse"):
+        for s in getattr(stmt, field, []) or []:
+            yield from _jumps(s)

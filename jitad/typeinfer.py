@@ -21,6 +21,9 @@ from .primitives import CALL, GETITEM, SHAPE
 from .primitives.lists import LIST_APPEND, LIST_NEW
 
 
+MAX_VARIANTS = 24        # specializations of one function in one program
+
+
 @dataclass
 class Spec:
     """One function specialized to one argument signature."""
@@ -40,12 +43,19 @@ class Program:
         self.specs: dict = {}
         self.order: list = []
         self._names: set = set()
+        self._count: dict = {}
 
     def specialize(self, fn, argtys) -> Spec:
         key = (id(fn), argtys)
         if key in self.specs:
             return self.specs[key]
         f = self.frontend(fn)
+        self._count[f.captured.fn] = n = self._count.get(f.captured.fn, 0) + 1
+        if n > MAX_VARIANTS:     # a recursion whose constant argument never settles
+            raise JitadError(f"{f.name}() is specialized on more than {MAX_VARIANTS} argument "
+                             "signatures or constant arguments (a recursion whose constant "
+                             "argument changes at every call?): pass that argument as a "
+                             "variable", f.loc)
         if len(argtys) != len(f.params):
             raise JitadError(f"{f.name}() takes {len(f.params)} arguments, got {len(argtys)}", f.loc)
         base = f.name

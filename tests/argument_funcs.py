@@ -178,3 +178,13 @@ def assigns_ord(x, ord):
     if ord == "fro":
         ord = 2
     return np.linalg.norm(x, ord=ord)
+
+
+def grows(x, n):
+    if np.sum(x) > 10.0:
+        return x
+    return grows(x * 1.5 + np.full(3, n), n + 1)
+
+
+def changing_constant(x):
+    return np.sum(grows(x, 1))

@@ -175,3 +175,8 @@ def test_namedtuple_gradient_is_a_namedtuple():
 
     g = jitad.grad(f)(NT(np.ones(2), 0.5), np.array([1.0, 2.0]))
     assert type(g) is NT and g.a.tolist() == [1.0, 2.0] and g.b == 3.0
+
+
+def test_a_recursion_that_keeps_changing_a_constant_argument_is_refused():
+    with pytest.raises(JitadError, match="pass that argument as a variable"):
+        jitad.grad(af.changing_constant)(np.ones(3))

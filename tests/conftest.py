@@ -16,7 +16,8 @@ os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
 # The files that compile the most start first, so that under pytest-xdist (--dist loadfile) the
 # longest one is not the last to start while the other worker idles (longest-first scheduling).
 _HEAVY_FIRST = ("test_primitives.py", "test_corpus.py", "test_benchmarks_smoke.py",
-                "test_examples.py", "test_everyday.py", "test_numpy_forms.py", "test_models.py")
+                "test_examples.py", "test_everyday.py", "test_arguments.py", "test_numpy_forms.py",
+                "test_models.py")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -232,7 +232,8 @@ class Differentiable:
         """Drop every specialization and front-end result that read a changed free name."""
         for c in comp.captured:
             cache = cache_of(c.fn)
-            for key in [k for k in cache if k == "frontend" or k[:1] == ("frontend",)]:
+            for key in [k for k in cache if k in ("frontend", "helper_facts")
+                        or k[:1] == ("frontend",)]:
                 del cache[key]
         self._specs.clear()
 

@@ -29,7 +29,7 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat",
            "kron_adjoint1", "kron_adjoint2", "mesh", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
-           "log_ndtr", "einsum_core"]
+           "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
@@ -556,6 +556,24 @@ def gammaln(x):
     for k in range(f.shape[0]):
         out[k] = math.lgamma(f[k])
     return out.reshape(x.shape)
+
+
+def multigammaln(a, d):
+    """log of the multivariate gamma function of dimension d (scipy.special.multigammaln)."""
+    if d < 1 or a <= 0.5 * (d - 1):
+        raise ValueError("multigammaln needs d >= 1 and a > (d - 1) / 2")
+    out = 0.25 * d * (d - 1) * math.log(math.pi)
+    for j in range(d):
+        out += math.lgamma(a - 0.5 * j)
+    return out
+
+
+def multidigamma(a, d):
+    """d/da multigammaln(a, d): the sum of digamma(a - j / 2), j < d."""
+    out = 0.0
+    for j in range(d):
+        out += digamma1(a - 0.5 * j)
+    return out
 
 
 def digamma1(x):

@@ -99,4 +99,9 @@ def index_writes(x, W, rows, cols, idx):
     T[idx] = W[:3]
     S = W[:3] @ W[:3].T
     np.fill_diagonal(S, x[0] * 2.0)        # S[k, k] = v, in place
-    return np.sum(M ** 2) + np.sum(v * x[:5]) + np.sum(u ** 2) + np.sum(T * W[:5] ** 2) + np.sum(S ** 2)
+    L = np.zeros((3, 3))
+    L[np.tril_indices(3)] = x              # a triangle filled from a vector
+    r, c = np.triu_indices(3, 1)
+    upper = S[r, c]
+    return (np.sum(M ** 2) + np.sum(v * x[:5]) + np.sum(u ** 2) + np.sum(T * W[:5] ** 2)
+            + np.sum(S ** 2) + np.sum((L @ L.T) ** 2) + np.sum(upper ** 3))

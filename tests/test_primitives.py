@@ -316,6 +316,7 @@ TABLE = [
     P("scipy.special.logit(x)", "s v", "special", dom=dict(x="p01")),
     P("scipy.special.gammaln(x)", "s v", "special", dom=dict(x="pos"), more="m"),
     P("scipy.special.gammaln(x - 3.0)", "s", "special", more="v", dom=dict(x="p01")),
+    P("scipy.special.multigammaln(x + 2.0, 3)", "s", "special", dom=dict(x="pos")),
     P("scipy.special.xlogy(a, b)", "ss vv", "special", dom=dict(b="pos"),
       ties=[Tie(dict(a=0.0, b=2.0), dict(a=math.log(2.0), b=0.0)),
             Tie(dict(a=[0.0, 1.5, 0.0], b=[0.5, 2.0, 3.0]), w=[1.0, 2.0, 3.0],

@@ -631,6 +631,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
                                    for e in (p.lower, p.upper, p.step))))
             elif isinstance(p, gast.Constant) and p.value is None:
                 self.err(p, "np.newaxis / None indexing is not supported (use reshape)")
+            elif isinstance(p, gast.Call) and self.parts_of(p) is not None:
+                # L[np.tril_indices(d)]: the tuple's arrays are the index
+                parts = self.parts_of(p)
+                operands, statics = self.parts_call(p, parts, hint)
+                out += [self.bind(p, self.temp(hint, part), part, operands, statics=statics)
+                        for part in parts]
             else:
                 out.append(self.expr(p, hint))
         return tuple(out)

@@ -55,6 +55,11 @@ class LibraryCalls:
         for name, a in zip(first.statics, args[len(first.params):]):
             kw.setdefault(name, a)
         args = args[:len(first.params)]
+        for name in first.params[len(args):]:      # np.tril_indices(n): k=0
+            if name in kw:
+                args.append(kw.pop(name))
+            elif name in first.defaults:
+                args.append(gast.Constant(first.defaults[name], None))
         if set(kw) - set(first.statics) or len(args) != len(first.params):
             self.err(call, f"{describe(call.func)} takes {len(first.params)} argument(s) here"
                      + (f" and {', '.join(n + '=' for n in first.statics)}" if first.statics else ""))

@@ -111,6 +111,7 @@ log_base(x, base)  = math.log(x) / math.log(base) :: float | x: g / (x * math.lo
 scipy.special.erf(x) = rt.erf(x)            :: ewf  | x: g * 1.1283791670955126 * np.exp(-x * x)
 scipy.special.erfc(x) = rt.erfc(x)          :: ewf  | x: -g * 1.1283791670955126 * np.exp(-x * x)
 scipy.special.gammaln(x) = rt.gammaln(x)    :: ewf  | x: g * rt.digamma(x)
+scipy.special.multigammaln(a, d) = rt.multigammaln(a, d) :: float | a: g * rt.multidigamma(a, d)
 # expit through tanh: no overflow for large |x|
 scipy.special.expit(x) = 0.5 + 0.5 * np.tanh(0.5 * x) :: ewf | x: g * y * (1.0 - y)
 scipy.special.logit(x) = np.log(x / (1.0 - x)) :: ewf | x: g / (x * (1.0 - x))
@@ -263,6 +264,11 @@ roll_axis(x, shift; axis) = rt.roll_axis(x, shift, axis) :: roll | x: rt.roll_ax
 kron(a, b)         = np.kron(a, b)          :: kron
 kron.1.1(a, b)     = np.kron(np.ascontiguousarray(a), np.ascontiguousarray(b))          :: kron | a: rt.kron_adjoint1(g, b, True) | b: rt.kron_adjoint1(g, a, False)
 kron.2.2(a, b)     = np.kron(np.ascontiguousarray(a), np.ascontiguousarray(b))          :: kron | a: rt.kron_adjoint2(g, b, True) | b: rt.kron_adjoint2(g, a, False)
+# np.tril_indices(n, k) / np.triu_indices(n, k): the rows and columns of a triangle (integers)
+tril_indices.rows(n, k) = np.tril_indices(n, k)[0] :: indices
+tril_indices.cols(n, k) = np.tril_indices(n, k)[1] :: indices
+triu_indices.rows(n, k) = np.triu_indices(n, k)[0] :: indices
+triu_indices.cols(n, k) = np.triu_indices(n, k)[1] :: indices
 # np.meshgrid's two parts; indexing: 0 for "xy", 1 for "ij"
 meshgrid.x(x, y; indexing) = rt.mesh(x, y.shape[0], indexing == 0) :: meshgrid | x: np.sum(g, axis=indexing)
 meshgrid.y(x, y; indexing) = rt.mesh(y, x.shape[0], indexing == 1) :: meshgrid | y: np.sum(g, axis=1 - indexing)
@@ -494,6 +500,10 @@ def _load_numpy_forms():
     meshgrid.parts = (get("meshgrid.x"), get("meshgrid.y"))
     get("meshgrid.x").defaults = {"indexing": "xy"}
     get("meshgrid.x").read_statics = forms.meshgrid_statics
+    for tri in ("tril_indices", "triu_indices"):
+        whole = register(Primitive(tri, ("n", "k")), getattr(np, tri))
+        whole.parts = (get(f"{tri}.rows"), get(f"{tri}.cols"))
+        get(f"{tri}.rows").defaults = {"k": 0}
     eigh = register(Primitive("eigh", ("x",)), np.linalg.eigh)
     eigh.parts = (get("eigh.w"), get("eigh.v"))
     qr = register(Primitive("qr", ("x",)), np.linalg.qr)

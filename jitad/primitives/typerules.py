@@ -48,6 +48,13 @@ def integer(prim, s, args):
     return I8
 
 
+def indices(prim, s, args):
+    """Integer index arrays made from integers (np.tril_indices(n, k)'s rows and columns)."""
+    if any(a.ndim or a.dtype not in ("i8", "b1") for a in args):
+        raise UnsupportedError(f"{prim.name.split('.')[0]}() takes integers", s.loc, prim.name)
+    return Ty("i8", 1)
+
+
 def scalar_float(prim, s, args):
     if any(a.ndim for a in _arrays(args)):
         raise UnsupportedError(f"{prim.name}() takes scalars; use the np. function for arrays",
@@ -335,7 +342,7 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "norm": norm, "pad": pad, "convolve": convolve, "vander": vander, "repeat": repeat,
          "tile": tile, "roll": roll, "kron": kron, "meshgrid": meshgrid,
          "mdiagonal": matrix_diagonal, "moveaxis": moveaxis, "average": average,
-         "eigenvalues": eigenvalues, "scan": scan}
+         "eigenvalues": eigenvalues, "scan": scan, "indices": indices}
 
 
 def subscript(prim, s, args):

@@ -707,8 +707,10 @@ def conv_adjoint(g, other, n, mode):
 
 
 def vander(x, N, increasing):
-    """np.vander(x, N, increasing) of a vector (N None: len(x)), by repeated products."""
-    cols = x.shape[0] if N is None else N
+    """np.vander(x, N, increasing) of a vector (N -1: len(x)), by repeated products."""
+    if N < -1:
+        raise ValueError("negative dimensions are not allowed")
+    cols = x.shape[0] if N == -1 else N
     out = np.empty((x.shape[0], cols))
     for i in range(x.shape[0]):
         p = 1.0

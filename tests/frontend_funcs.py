@@ -8,7 +8,7 @@ from math import erf
 
 import numpy as np
 import scipy.special
-from numpy import vander as vander_
+from numpy import nanmedian as nanmedian_
 
 import jitad
 
@@ -158,18 +158,18 @@ def train_loss(rt, W, u, i):
 # ------------------------------------------------------------------ library functions
 
 
-def uses_vander(x):
-    a = np.vander(np.ones(3))  # ERR: np.vander has no derivative rule in jitad
+def uses_nanmedian(x):
+    a = np.nanmedian(np.ones(3))  # ERR: np.nanmedian has no derivative rule in jitad
     return np.sum(a * x)
 
 
-def uses_vander_alias(x):
-    a = vander_(np.ones(3))  # ERR: vander_ has no derivative rule in jitad
+def uses_nanmedian_alias(x):
+    a = nanmedian_(np.ones(3))  # ERR: nanmedian_ has no derivative rule in jitad
     return np.sum(a * x)
 
 
-def uses_triu_indices(x):
-    r = np.triu_indices(3)  # ERR: np.triu_indices has no derivative rule in jitad
+def uses_unravel_index(x):
+    r = np.unravel_index(3, (2, 2))  # ERR: np.unravel_index has no derivative rule in jitad
     return x
 
 

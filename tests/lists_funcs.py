@@ -85,7 +85,8 @@ def masks(x, W):
     Y[W < 0] = 0.0
     z = x.copy()
     z[x < 0] = x[x < 0] ** 2
-    return np.sum(pos ** 2) + np.sum(rows ** 3) + np.sum(Y ** 2) + np.sum(z * x)
+    a, b = np.split(np.outer(W[0], x), 2, axis=-1)      # along the last axis
+    return np.sum(pos ** 2) + np.sum(rows ** 3) + np.sum(Y ** 2) + np.sum(z * x) + np.sum(a * b)
 
 
 def index_writes(x, W, rows, cols, idx):

@@ -29,8 +29,6 @@ NAMES = list(ev.WRT)
 
 # the models jitad refuses today, and the construct that stops each (first refusal)
 REFUSED = {
-    "polynomial_fit_vander": "np.vander(x, len(coeffs)): N from the length of an argument",
-    "vae_negative_elbo": "np.split along a negative axis",
 }
 
 # compiled in the default run: one model of each kind

@@ -25,7 +25,7 @@ from ..ir import Const, SetItem, Slice, TupleA
 from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, substitute
 from ..primitives.forms import HSTACK_AXIS, read_statics, reduction_steps
 
-TRANSPOSE, DIM, LEN = get("transpose"), get("dim"), get("len")
+TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
 TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
     get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_split", "floordiv",
                      "mul"))
@@ -78,17 +78,26 @@ class LibraryCalls:
             self.err(call, "np.split(x, k) takes an array and a constant number of sections")
         k = self.static(call.args[1], call, "the number of sections")
         axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
-        if k != len(names) or not isinstance(axis, int) or axis < 0:
+        if k != len(names) or not isinstance(axis, int) or isinstance(axis, bool):
             self.err(call, f"np.split(x, {k}) here must make {len(names)} parts along a "
-                           "non-negative constant axis", "np.split")
+                           "constant axis", "np.split")
         arr = self.expr(call.args[0], names[0])
         n = self.bind(node, self.temp(names[0], "dim"), DIM, (arr, Const(axis)))
         self.bind(node, self.temp(names[0], "check"), CHECK_SPLIT, (n, Const(k)))
         size = self.bind(node, self.temp(names[0], "size"), FLOORDIV, (n, Const(k)))
+        if axis < 0:    # counted from the end: slice the axis moved to the front, move it back
+            arr = self.bind(node, self.temp(names[0], "moved"), MOVEAXIS, (arr,),
+                            statics={"source": (axis,), "destination": (0,)})
         lo = Const(0)
         for j, name in enumerate(names):
             hi = self.bind(node, self.temp(name, "hi"), MUL, (size, Const(j + 1)))
-            self.bind(node, name, GETITEM, (arr,) + (Slice(),) * axis + (Slice(lo, hi),))
+            index = (Slice(lo, hi),) if axis < 0 else (Slice(),) * axis + (Slice(lo, hi),)
+            if axis < 0:
+                part = self.bind(node, self.temp(name, "part"), GETITEM, (arr,) + index)
+                self.bind(node, name, MOVEAXIS, (part,),
+                          statics={"source": (0,), "destination": (axis,)})
+            else:
+                self.bind(node, name, GETITEM, (arr,) + index)
             lo = hi
 
     def fill_diagonal(self, stmt, call):

@@ -145,8 +145,6 @@ def convolve_statics(st):
 
 
 def vander_statics(st):
-    if st["N"] is not None:
-        _int(st["N"], "N", 0)
     if not isinstance(st["increasing"], bool):
         raise ValueError("increasing= must be True or False")
     return st

@@ -250,7 +250,7 @@ pad.1(x; pad_width, constant_values) = rt.pad1(x, pad_width, constant_values) ::
 pad.2(x; pad_width, constant_values) = rt.pad2(x, pad_width, constant_values) :: pad | x: rt.unpad2(g, pad_width)
 pad.3(x; pad_width, constant_values) = rt.pad3(x, pad_width, constant_values) :: pad | x: rt.unpad3(g, pad_width)
 np.convolve(a, v; mode) = rt.convolve(a, v, mode) :: convolve | a: rt.conv_adjoint(g, v, a.shape[0], mode) | v: rt.conv_adjoint(g, a, v.shape[0], mode)
-np.vander(x; N, increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing)
+np.vander(x, N; increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing)
 repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat
 repeat.1(x; repeats) = rt.repeat1(x, repeats) :: repeat | x: rt.repeat_adjoint1(g, repeats)
 repeat.2(x; repeats, axis) = rt.repeat2(x, repeats, axis) :: repeat | x: rt.repeat_adjoint2(g, repeats, axis)
@@ -468,7 +468,7 @@ def _load_numpy_forms():
                                "kron")}
     fam["pad"].defaults = {"mode": "constant", "constant_values": 0.0}
     fam["np.convolve"].defaults = {"mode": "full"}
-    fam["np.vander"].defaults = {"N": None, "increasing": False}
+    fam["np.vander"].defaults = {"N": -1, "increasing": False}    # N -1: len(x)
     fam["repeat"].defaults = {"axis": None}
     fam["roll"].defaults = {"axis": None}
     fam["np.average"].defaults = {"axis": None}

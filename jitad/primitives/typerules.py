@@ -255,6 +255,8 @@ def convolve(prim, s, args):
 
 def vander(prim, s, args):
     _ranks(prim, s, args[:1], [(1,)], "a vector")
+    if args[1].ndim or args[1].dtype not in ("i8", "b1"):
+        raise UnsupportedError("np.vander's N is an integer", s.loc, "np.vander")
     return Ty(floaty(args[0]), 2)
 
 

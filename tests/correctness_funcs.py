@@ -278,3 +278,28 @@ def no_base_case(x, n):           # n never reaches 0 for n < 0
     if n == 0:
         return x
     return math.sin(no_base_case(x, n - 1))
+
+
+# -- adjoints of values whose shape changes from one iteration to the next ---------------------
+def causal_prefix_attention(q, K, V):
+    """Attention over a growing prefix: s, p and K[:t + 1] get longer every step. Their
+    adjoints used to start as zeros shaped like the last step's values (a NaN gradient, or
+    an IndexError under bounds checking)."""
+    out = 0.0
+    for t in range(K.shape[0]):
+        s = K[:t + 1] @ q
+        p = np.exp(s - np.max(s))
+        p = p / np.sum(p)
+        out += np.sum(p @ V[:t + 1])
+    return out
+
+
+def list_of_varying_length(x, M):
+    """A list made in each iteration, grown under a test: its stack's length varies."""
+    acc = 0.0
+    for i in range(M.shape[0]):
+        hs = [math.sin(i) * x[0]]
+        if M[i, 0] > 0.0:
+            hs.append(x[1] * M[i, 1])
+        acc = acc + np.sum(np.stack(hs) ** 2)
+    return acc

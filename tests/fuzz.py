@@ -105,6 +105,8 @@ FEATURES = {
     "rows": "for r in M / enumerate(M)",
     "break": "break and continue",
     "return": "early return",
+    "lists": "lists built with append (in loops, under ifs) or comprehensions, then stacked, "
+             "summed, indexed or iterated",
 }
 
 SIZES = {
@@ -593,6 +595,8 @@ class _Gen:
                      (1.2 * on("while") if deeper else 0, lambda: self.s_while(level)),
                      (1.2 if n_loops < self.cfg["loops"] - 1 else 0,
                       lambda: self.s_reduce_loop(level)),
+                     (1.0 * on("lists") if n_loops < self.cfg["loops"] - 1 else 0,
+                      lambda: self.s_list_loop(level)),
                      (1.2 * on("view") if (owned_m or owned_v) and deeper else 0,
                       self.s_view_pattern)]
         if in_loop:
@@ -824,6 +828,61 @@ class _Gen:
             rhs, rb = self.squash(kind, rhs, var.bound * (b if "*" in rhs else 1.0))
             self.emit(f"{name} = {_strip(rhs)}" + (".copy()" if rhs == acc and kind == "v" else ""))
             self.declare(name, kind, rb, owned=kind != "f")
+
+    def s_list_loop(self, level: int) -> None:
+        """hs = [e] (or a comprehension); for ...: (stmts; hs.append(e), maybe under an if;
+        stmts); then one use of the list: np.stack/np.sum/np.mean/sum()/hs[-1]/len()/a loop
+        over it -- appends in loops and branches popped back by the adjoint."""
+        rng = self.rng
+        kind = self.pick([(3, "f"), (2, "v")])
+        hs = self.fresh("hs")
+        e, b = self.squash(kind, *self.expr(kind, 2), force=True)
+        if rng.random() < 0.3:      # a comprehension over a small range, reading its variable
+            k = self.fresh("k")
+            self.scopes.append({k: IntVar(k, 2)})
+            c, cb = self.squash(kind, *self.expr(kind, 2), force=True)
+            self.scopes.pop()
+            self.emit(f"{hs} = [{_strip(c)} for {k} in range(3)]")
+            count, b = 3, max(b, cb)
+        else:
+            self.emit(f"{hs} = [{_strip(e)}]")
+            text, trips, hi, _ = self.range_header()
+            i = self.fresh("i")
+            self.emit(f"for {i} in {text}:")
+            self.indent += 1
+            self.trips.append(trips)
+            self.scopes.append({i: IntVar(i, hi)})
+            if rng.random() < 0.4:
+                self.stmt(level + 1)
+            a, ab = self.squash(kind, *self.expr(kind, 2), force=True)
+            if rng.random() < 0.3:
+                self.emit(f"if {self.cond()}:")
+                self.emit(f"    {hs}.append({_strip(a)})")
+            else:
+                self.emit(f"{hs}.append({_strip(a)})")
+            if rng.random() < 0.3:
+                self.stmt(level + 1)
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+            count, b = trips + 1, max(b, ab)
+        size = 1 if kind == "f" else L
+        opts = [(2, ("f", f"np.sum(np.stack({hs}) ** 2)", count * size * b * b)),
+                (1, ("f", f"np.mean({hs})", b)),
+                (1, (kind, f"{hs}[-1]", b)),
+                (1, (kind, f"sum({hs})", count * b)),
+                (1, ("f", f"len({hs}) * 0.1", count * 0.1))]
+        out_kind, rhs, rb = self.pick(opts)
+        if rng.random() < 0.3:      # a loop over the list
+            h, acc = self.fresh("h"), self.fresh("a")
+            self.emit(f"{acc} = 0.0")
+            self.emit(f"for {h} in {hs}:")
+            self.emit(f"    {acc} += np.sum(np.sin({h}))")
+            out_kind, rhs, rb = "f", acc, count * size
+        name = self.fresh("t" if out_kind == "f" else "u")
+        rhs, rb = self.squash(out_kind, rhs, rb)
+        self.emit(f"{name} = {_strip(rhs)}" + (" + 0.0" if out_kind == "v" else ""))
+        self.declare(name, out_kind, rb, owned=out_kind != "f")
 
     def s_view_pattern(self) -> None:
         """A row/element read into a new value, then written back, in a loop (y = c * s[k];

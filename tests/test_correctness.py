@@ -251,3 +251,12 @@ def test_recursion_without_end_stops_at_the_depth_limit(monkeypatch):
             call(0.3, -1)
         assert isinstance(info.value, RecursionLimitError)
         assert "def no_base_case" in info.value.loc.source_line()
+
+
+# -- adjoints of values whose shape changes in a loop ------------------------------------------
+def test_shapes_that_change_between_iterations():
+    rng = np.random.default_rng(9)
+    check(cf.causal_prefix_attention, (rng.normal(size=3), rng.normal(size=(4, 3)),
+                                       rng.normal(size=(4, 2))), wrt=(0, 1, 2))
+    M = np.array([[0.5, 1.0], [-0.3, 2.0], [0.7, -1.0]])
+    check(cf.list_of_varying_length, (np.array([0.4, -0.8]), M), wrt=(0, 1))

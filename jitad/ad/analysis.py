@@ -14,7 +14,7 @@ from .. import activity, ir
 
 from ..errors import UnsupportedError
 from ..flow import Flow
-from ..ir import Bind, For, If, Return, SetItem, Var, While
+from ..ir import Bind, For, If, Return, SetItem, Slice, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM
 from ..primitives.forms import rule_at, settle_statics
 from ..primitives.lists import LIST_APPEND
@@ -273,8 +273,13 @@ class Analysis:
         loops = {s.var: s for s in stmts if isinstance(s, For)}
         self.loop_vars = set(loops)
         bases = self.view_bases()
+        # an adjoint made inside a loop starts as zeros shaped like its variable: if that shape
+        # changes from one iteration to the next (x[:i], a list grown in the loop), the
+        # variable's value of each iteration is kept, so the zeros have that iteration's shape
+        reshaped = {v for v in self.shape_variant() if v in self.active
+                    and any(b in self.loop_blocks for b in self.path_of_owner(v))}
         while True:
-            needed, after_loop = set(), set()
+            needed, after_loop = set(reshaped), set()
             for s in stmts:
                 reads = set()
                 if isinstance(s, Bind):
@@ -305,6 +310,57 @@ class Analysis:
             if needed == self.needed and pushed == self.pushed:
                 break
             self.needed, self.pushed = needed, pushed
+
+    def path_of_owner(self, v):
+        """The blocks enclosing the block that owns v's adjoint (that block included)."""
+        owner = self.owner(v)
+        for _, _, path in self.sites.get(v, []):
+            if owner in path:
+                return path[:path.index(owner) + 1]
+        return (owner,)
+
+    def shape_variant(self) -> set:
+        """Arrays (and lists) assigned in a loop whose shape may differ between its iterations:
+        their shape follows a slice bound, an integer operand of a shape-making primitive
+        (np.zeros(n), np.arange(i), a helper's int argument) or a list length that the loop
+        changes, or another such array. Conservative: elementwise arithmetic keeps its
+        operands' shapes, an integer index x[i] drops an axis whatever i is."""
+        in_loop = [s for s in ir.walk(self.root) if isinstance(s, Bind)
+                   and any(b in self.loop_blocks for b in self.path_of.get(id(s), ()))]
+        varying = {t for s in in_loop for t in s.targets} | self.loop_vars_all()
+        out = {s.target for s in in_loop if s.op is LIST_APPEND}
+
+        def int_atom(a):
+            return isinstance(a, Var) and a.name in varying and not self._arrayish(a.name) \
+                and getattr(self.types.get(a.name), "dtype", "") in ("i8", "b1")
+
+        changed = True
+        while changed:
+            changed = False
+            for s in in_loop:
+                if s.target in out or not any(self._arrayish(t) for t in s.targets):
+                    continue
+                arrays = [a for a in s.args if isinstance(a, Var) and self._arrayish(a.name)]
+                if any(a.name in out for a in arrays):
+                    hit = True
+                elif s.op is GETITEM:
+                    hit = any(isinstance(a, Slice) and any(int_atom(x) for x in (a.lower, a.upper, a.step))
+                              for a in s.args[1:])
+                else:
+                    hit = not s.op.elementwise and any(
+                        int_atom(x) for a in s.args
+                        for x in (a.items if isinstance(a, ir.TupleA) else (a,)))
+                if hit:
+                    out |= set(s.targets)
+                    changed = True
+        return out
+
+    def _arrayish(self, name):
+        t = self.types.get(name)
+        return t is not None and (t.is_list or getattr(t, "ndim", 0) > 0)
+
+    def loop_vars_all(self):
+        return {s.var for s in ir.walk(self.root) if isinstance(s, For)}
 
     def work(self, block) -> bool:
         for s in block:

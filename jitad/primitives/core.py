@@ -74,12 +74,13 @@ class Primitive:
     positional   how many operands a call gives by position (None: all); the arguments after
                  them are its statics (`np.average(x, axis)`: weights= only by keyword)
     checks_in_eager  eager mode runs its type rule on a call's values too (the same refusals)
+    on_scalar    the primitive of a whole reduction of a number (`np.sum(2.0)` is 2.0)
     read_statics statics -> statics as code uses them (`mode="same"` -> a number, a pad width
                  as pairs per axis), raising ValueError with the message for the user's call;
                  both modes read a call's constants through it
     """
 
-    axis_form = whole = one_arg_form = symbol = arity_forms = parts = None
+    axis_form = whole = one_arg_form = symbol = arity_forms = parts = on_scalar = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     by_operator = batches = False
     at_ranks = read_statics = positional = from_subscripts = None

@@ -26,6 +26,8 @@ def rule_at(prim: Primitive, ranks, statics=None) -> Primitive:
         return prim.at_ranks(ranks, statics or {})[0]
     if prim.variants:
         return prim.variant(ranks)
+    if prim.on_scalar is not None and ranks and ranks[0] == 0:
+        return prim.on_scalar
     if prim.whole is not None and ranks[0] == 1:
         return prim.whole
     return prim

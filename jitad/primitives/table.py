@@ -162,6 +162,9 @@ np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
 np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
 sum(x)             = np.sum(x)              :: reduce | x: g
+# a whole reduction of a number is the number (np.sum(2.0), np.max(t)); a mean of one, a float
+scalar_same(x)     = x                      :: same   | x: g
+scalar_float(x)    = x * 1.0                :: ewf    | x: g
 norm(x; ord)       = np.linalg.norm(x)      :: norm | x: g * x / y
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
 var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce | x: g * 2.0 * (x - np.mean(x)) / (x.size - ddof)
@@ -500,6 +503,9 @@ def _load_numpy_forms():
     meshgrid.parts = (get("meshgrid.x"), get("meshgrid.y"))
     get("meshgrid.x").defaults = {"indexing": "xy"}
     get("meshgrid.x").read_statics = forms.meshgrid_statics
+    for name in ("sum", "max", "min", "prod"):
+        get(name).on_scalar = get("scalar_same")
+    get("mean").on_scalar = get("scalar_float")
     for tri in ("tril_indices", "triu_indices"):
         whole = register(Primitive(tri, ("n", "k")), getattr(np, tri))
         whole.parts = (get(f"{tri}.rows"), get(f"{tri}.cols"))

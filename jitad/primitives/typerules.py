@@ -65,6 +65,8 @@ def scalar_float(prim, s, args):
 def reduction(prim, s, args):
     a = args[0]
     word = prim.name.split("_")[0]
+    if a.ndim == 0 and prim.on_scalar is not None and "axis" not in s.statics:
+        return prim.on_scalar.result_type(s, args)
     if a.ndim == 0:
         raise UnsupportedError(f"{word}() of a scalar", s.loc, prim.name)
     dtype = floaty(a) if prim.float_result else a.dtype

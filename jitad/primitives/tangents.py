@@ -1,0 +1,178 @@
+"""Tangent rules (forward mode): what each primitive's result moves by when its operands move.
+
+Takes: the registered primitives (`table`, `lists`; run when `jitad.primitives` is imported,
+after them) and, on demand, the summations `einsum.of` makes.
+Guarantees: `Primitive.tangents` holds, for every built-in primitive with adjoints (rank
+variants and axis forms included) except those listed in `NO_TANGENT_YET`, one AST template
+per differentiable parameter: its contribution to the result's tangent, in the template
+language of the adjoints -- placeholders are the parameters, the statics, `y` (the result)
+and `t` (the tangent of that parameter). The result's tangent is the sum of the contributions
+of the operands that have one. `rules(prim)` returns a primitive's tangents, deriving those
+of an `einsum.of` summation (multilinear: the forward with `t` in place of the operand).
+Three ways to state a rule, all ending in the same `tangents` dict:
+  * `SYMMETRIC`: primitives whose Jacobian is symmetric (elementwise math, `softmax`): the
+    tangent is the adjoint template read with `t` for `g`, so the two modes cannot drift;
+  * `LINEAR`: primitives linear in each operand (reshapes, reductions by sums, products,
+    stacking): the tangent of an operand is the forward template with `t` in its place;
+  * `TABLE`: the rest, one line each, `name | param: template | param: template`.
+Invariants: an elementwise contribution may have a lower rank than the result (`a + b`, a
+scalar `a`); the forward pass broadcasts it (shape rules are the pass's, not the rules').
+A primitive with adjoints but no tangent makes `jvp` raise a `JitadError` at the user's line
+(never a silent zero); `missing()` lists them (the tests keep it to `NO_TANGENT_YET`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from . import core
+from .core import PRIMITIVES
+
+# the Jacobian is symmetric (diagonal for elementwise math): the tangent is the adjoint with t for g
+SYMMETRIC = """
+add sub mul truediv pow mod neg float sin cos tan sinh cosh tanh exp expm1 log log1p log2 log10
+sqrt np.arcsinh math.asinh np.arccosh math.acosh np.arctanh math.atanh exp2 np.cbrt degrees
+radians np.sinc np.positive np.logaddexp np.logaddexp2 np.float_power np.fmod copysign math.erf
+math.erfc math.lgamma math.gamma log_base scipy.special.erf scipy.special.erfc
+scipy.special.gammaln scipy.special.multigammaln scipy.special.expit scipy.special.logit
+scipy.special.xlogy scipy.special.xlog1py scipy.special.softmax scipy.special.softmax_axis
+math.atan np.arctan math.asin np.arcsin math.acos np.arccos np.reciprocal math.atan2 np.arctan2
+hypot math.fabs np.fabs np.abs abs math.pow np.power np.square np.maximum np.minimum max2 min2
+np.where np.clip scipy.stats.norm.cdf scipy.stats.norm.pdf scipy.stats.norm.logpdf
+scipy.stats.norm.logcdf
+"""
+
+# linear in each operand: the tangent is the forward with t in the operand's place
+LINEAR = """
+dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 outer cross kron.1.1 kron.2.2 np.convolve
+sum sum_axis mean mean_axis transpose transpose_axes swapaxes flip copy_array reshape
+cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
+expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
+as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
+full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
+meshgrid.x meshgrid.y list_stack list_concat list_hstack.1 list_hstack.2 list_vstack.2
+list_vstack.3
+"""
+
+TABLE = r"""
+arange2            | start: np.full(y.shape[0], t)
+arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
+linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])
+max                | x: np.sum(t * (x == y)) / np.sum(x == y)
+min                | x: np.sum(t * (x == y)) / np.sum(x == y)
+max_axis           | x: np.sum(t * (x == rt.expand(y, axis)), axis=axis) / np.sum(x == rt.expand(y, axis), axis=axis)
+min_axis           | x: np.sum(t * (x == rt.expand(y, axis)), axis=axis) / np.sum(x == rt.expand(y, axis), axis=axis)
+prod               | x: np.sum(t * rt.prod_others(x))
+prod_axis          | x: np.sum(t * rt.prod_others_axis(x, axis), axis=axis)
+norm               | x: np.sum(x * t) / y
+norm_axis          | x: np.sum(x * t, axis=axis) / y
+var                | x: 2.0 * np.sum((x - np.mean(x)) * t) / (x.size - ddof)
+var_axis           | x: 2.0 * np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) * t, axis=axis) / (x.shape[axis] - ddof)
+std                | x: np.sum((x - np.mean(x)) * t) / ((x.size - ddof) * y)
+std_axis           | x: np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) * t, axis=axis) / ((x.shape[axis] - ddof) * y)
+scipy.special.logsumexp | x: np.sum(t * np.exp(x - y))
+scipy.special.logsumexp_axis | x: np.sum(t * np.exp(x - rt.expand(y, axis)), axis=axis)
+scipy.special.log_softmax | x: t - np.sum(np.exp(y) * t)
+scipy.special.log_softmax_axis | x: t - rt.expand(np.sum(np.exp(y) * t, axis=axis), axis)
+average_whole      | x: np.sum(t * weights) / np.sum(weights) | weights: np.sum(t * (x - y)) / np.sum(weights)
+average_axis       | x: np.sum(t * weights, axis=axis) / np.sum(weights, axis=axis) | weights: np.sum(t * (x - rt.expand(y, axis)), axis=axis) / np.sum(weights, axis=axis)
+pad.1              | x: rt.pad1(t, pad_width, 0.0)
+pad.2              | x: rt.pad2(t, pad_width, 0.0)
+pad.3              | x: rt.pad3(t, pad_width, 0.0)
+det                | x: y * np.trace(np.linalg.solve(x, t))
+slogdet.logabs     | x: np.trace(np.linalg.solve(x, t))
+inv                | x: -(y @ t @ y)
+solve.2.1          | a: -np.linalg.solve(a, t @ y) | b: np.linalg.solve(a, t)
+solve.2.2          | a: -np.linalg.solve(a, t @ y) | b: np.linalg.solve(a, t)
+# cholesky reads the lower triangle: dL = L phi(L^-1 S L^-T), S the symmetric matrix that
+# triangle means, phi the lower triangle with its diagonal halved
+cholesky           | x: y @ (np.tril(np.linalg.solve(y, np.linalg.solve(y, np.tril(t) + np.tril(t, -1).T).T)) - 0.5 * np.diag(np.diag(np.linalg.solve(y, np.linalg.solve(y, np.tril(t) + np.tril(t, -1).T).T))))
+# eigenvalues of a symmetric matrix (lower triangle read): dw_i = v_i . S v_i
+eigh.w             | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
+np.linalg.eigvalsh | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
+"""
+
+# primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line
+NO_TANGENT_YET = ("cumprod", "cummax", "cummin", "np.vander", "eigh.v", "qr.q", "qr.r")
+
+
+def _template(text):
+    return ast.parse(text.strip(), mode="eval").body
+
+
+class _ForG(ast.NodeTransformer):
+    def visit_Name(self, node):
+        return ast.Name("t", ast.Load()) if node.id == "g" else node
+
+
+class _Put(ast.NodeTransformer):
+    """The forward template with the operand `p` replaced by `t`."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def visit_Name(self, node):
+        return ast.Name("t", ast.Load()) if node.id == self.p else node
+
+
+def _names(text):
+    """The primitives a list names: `sin` means `np.sin` and `math.sin` where both exist."""
+    out = []
+    for n in text.split():
+        found = [PRIMITIVES[k] for k in (n, f"np.{n}", f"math.{n}") if k in PRIMITIVES]
+        if n in PRIMITIVES:
+            found = found[:1] + [p for p in found[1:] if p.name != n]
+        if not found:
+            raise AssertionError(f"tangents: no primitive {n!r}")
+        out += found
+    return out
+
+
+def symmetric(prim):
+    return {p: _ForG().visit(copy.deepcopy(a)) for p, a in prim.adjoints.items()}
+
+
+def linear(prim):
+    return {p: _Put(p).visit(copy.deepcopy(prim.forward)) for p in prim.adjoints}
+
+
+def _load():
+    for prim in _names(SYMMETRIC):
+        prim.tangents = symmetric(prim)
+    for prim in _names(LINEAR):
+        prim.tangents = linear(prim)
+    for raw in TABLE.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, *parts = [x.strip() for x in line.split("|")]
+        rules = {}
+        for part in parts:
+            k, v = part.split(":", 1)
+            rules[k.strip()] = _template(v)
+        PRIMITIVES[name].tangents = rules
+
+
+def rules(prim) -> dict:
+    """The tangent templates of a primitive (a summation's derived on first use)."""
+    if not prim.tangents and prim.adjoints and prim.name not in PRIMITIVES:
+        from . import einsum
+        if any(prim is q for q in einsum._CACHE.values()):
+            prim.tangents = linear(prim)
+    return prim.tangents
+
+
+def missing() -> list:
+    """Names of the registered primitives (variants included) with adjoints and no tangents."""
+    seen, out = set(), []
+    for p in core.PRIMITIVES.values():
+        for q in (p, *p.variants.values()):
+            if id(q) in seen:
+                continue
+            seen.add(id(q))
+            if q.adjoints and set(q.adjoints) - set(q.tangents):
+                out.append(q.name)
+    return sorted(out)
+
+
+_load()

@@ -1,5 +1,5 @@
-"""The public transformations: `grad`, `value_and_grad`, `vjp`, and `source` (the generated
-code after any pass). `differentiable` lives in `differentiable.py`.
+"""The public transformations: `grad`, `value_and_grad`, `vjp`, forward mode's `jvp` and the
+Jacobians `jacfwd`/`jacrev` (= `jacobian`), and `source` (the generated code after any pass). `differentiable` lives in `differentiable.py`.
 
 Takes: plain Python functions (decorated or not) and their run-time arguments.
 Guarantees: each (function, argument signature, wrt) is transformed once per process and
@@ -146,6 +146,151 @@ class vjp(_Transformed):
         return comp.gen.vjp
 
 
+class jvp(_Transformed):
+    """`y, y_dot = jitad.jvp(f, wrt=0)(*args, tangents=v)`: the value and its directional
+    derivative along `v` (shaped like the `wrt` argument; a tuple for a tuple `wrt`), by the
+    generated forward-mode code: one tangent statement beside each primal one, no tape.
+    `mode="eager"` evaluates the same tangent rules on NumPy values, statement by statement."""
+
+    def __init__(self, f, wrt=0, mode="compiled"):
+        super().__init__(f, wrt, mode)
+
+    def __call__(self, *args, tangents=None, **kwargs):
+        if tangents is None:
+            raise JitadError("jvp needs tangents=: the direction, shaped like the argument "
+                             "(a tuple of them for a tuple wrt)")
+        args = self.d.bind(args, kwargs)
+        tans = (tangents,) if self.single else tuple(tangents)
+        if len(tans) != len(self.wrt):
+            raise JitadError(f"jvp: {len(self.wrt)} tangents expected (one per wrt), got {len(tans)}")
+        for i, v in zip(self.wrt, tans):
+            if np.shape(v) != np.shape(args[i]):
+                raise JitadError(f"the tangent of {self.d.params[i]!r} must have its shape "
+                                 f"{np.shape(args[i])}, got {np.shape(v)}")
+        if self.mode == "eager":
+            from .eager.forward import jvp_eager
+            return jvp_eager(self.d.__jitad_function__, args, self.wrt, tans)
+        if self.mode != "compiled":
+            raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
+        comp = self.specialize(*args)
+        return comp.run(comp.gen.jvp, tuple(args) + _tangent_args(comp, args, self.wrt, tans))
+
+    def specialize(self, *args, **kwargs) -> Compiled:
+        return self.d.specialize(self.d.bind(args, kwargs), self.wrt, mode="jvp")
+
+    def _compiled_name(self, comp):
+        """jvp(...).compiled(*args) is `f_jvp(*args, *tangents) -> (value, tangent)` (a tangent
+        for each parameter of `comp.gen.jvp_args`, the wrt ones)."""
+        return comp.gen.jvp
+
+
+def _tangent_args(comp, args, wrt, tans):
+    """The tangent arguments the jvp function takes (`gen.jvp_args`, positions among the flat
+    parameters: a structured argument is one per leaf): the given ones, zeros for the others
+    (a recursive entry may take tangents its recursive calls need)."""
+    flat_args, given = [], {}
+    for i, a in enumerate(args):
+        leaves = _leaves(a, comp, i)
+        if i in wrt:
+            for k, v in enumerate(_leaves(tans[wrt.index(i)], comp, i)):
+                given[len(flat_args) + k] = v
+        flat_args += leaves
+    out = []
+    for pos in comp.gen.jvp_args:
+        a, v = flat_args[pos], given.get(pos)
+        if v is None:
+            v = np.zeros(np.shape(a)) if np.ndim(a) else 0.0
+        elif np.ndim(a) == 0:
+            v = float(v)
+        else:
+            v = np.ascontiguousarray(np.asarray(v, dtype=np.asarray(a).dtype))
+        out.append(v)
+    return tuple(out)
+
+
+def _leaves(a, comp, i):
+    if comp.structs and i < len(comp.structs) and comp.structs[i] is not None:
+        from .types import leaves
+        return list(leaves(a, comp.structs[i]))
+    return [a]
+
+
+class _Jacobian(_Transformed):
+    how = ""
+
+    def __init__(self, f, wrt=0, mode="compiled"):
+        super().__init__(f, wrt, mode)
+
+    def __call__(self, *args, **kwargs):
+        args = self.d.bind(args, kwargs)
+        if self.mode == "eager":
+            return self._eager_jacobian(args)
+        if self.mode != "compiled":
+            raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
+        comp = self.specialize(*args)
+        name = comp.gen.jacfwd if self.how == "jvp" else comp.gen.jacrev
+        if name is None or any(comp.structs):
+            raise JitadError(f"{type(self).__name__} needs a function of arrays and numbers "
+                             f"with one output; {self.d.__name__} returns "
+                             f"({', '.join(map(str, comp.gen.out_types))})")
+        blocks = comp.run(name, tuple(args))
+        y_shape = _out_shape(comp, args)
+        jacs = []
+        for i, b in zip(self.wrt, blocks):
+            x_shape = np.shape(args[i])
+            b = np.asarray(b)
+            if self.how == "jvp":
+                b = b.reshape(int(np.prod(x_shape)), -1).T
+            jacs.append(np.ascontiguousarray(b).reshape(y_shape + x_shape))
+        return jacs[0] if self.single else tuple(jacs)
+
+    def _eager_jacobian(self, args):
+        from .eager.forward import jvp_eager
+        jacs = []
+        for i in self.wrt:
+            x = np.asarray(args[i], dtype=float)
+            cols = []
+            for k in range(x.size):
+                e = np.zeros(x.size)
+                e[k] = 1.0
+                tans = tuple(e.reshape(x.shape) if j == i else
+                             (np.zeros_like(np.asarray(args[j], dtype=float)) if np.ndim(args[j]) else 0.0)
+                             for j in self.wrt)
+                cols.append(np.asarray(jvp_eager(self.d.__jitad_function__, args, self.wrt, tans)[1]))
+            y_shape = cols[0].shape
+            jacs.append(np.moveaxis(np.array(cols), 0, -1).reshape(y_shape + x.shape))
+        return jacs[0] if self.single else tuple(jacs)
+
+    def specialize(self, *args, **kwargs) -> Compiled:
+        return self.d.specialize(self.d.bind(args, kwargs), self.wrt,
+                                 mode="jvp" if self.how == "jvp" else "jacrev")
+
+
+def _out_shape(comp, args):
+    t = comp.gen.out_types[0]
+    if t.ndim == 0:
+        return ()
+    y = comp.run(comp.gen.primal, tuple(args))
+    return np.shape(y)
+
+
+class jacfwd(_Jacobian):
+    """`J = jitad.jacfwd(f, wrt=0)(*args)`: the Jacobian, shaped `f(...).shape + x.shape`, by
+    forward mode: one compiled call looping over the basis vectors of x, each a jvp."""
+
+    how = "jvp"
+
+
+class jacrev(_Jacobian):
+    """`J = jitad.jacrev(f, wrt=0)(*args)`: the Jacobian, shaped `f(...).shape + x.shape`, by
+    reverse mode: one compiled call looping over the output's basis cotangents, each a vjp."""
+
+    how = "vjp"
+
+
+jacobian = jacrev
+
+
 def _cotangent(ct, outs, y):
     """The cotangent as the compiled vjp takes it, checked against the output `y` it pairs with
     (a wrong shape would otherwise be truncated or read past its end)."""
@@ -163,12 +308,13 @@ def _cotangent(ct, outs, y):
     return np.ascontiguousarray(arr)
 
 
-STAGES = ("monadic", "normalized", "forward", "adjoint") + pipeline.PASS_NAMES
+STAGES = ("monadic", "normalized", "forward", "adjoint", "jvp") + pipeline.PASS_NAMES
 
 
 def source(f, stage="adjoint", args=None, wrt=None) -> str:
     """The generated code of `f` at a stage: "monadic" (do-notation of the IR), "forward"
-    (the compiled primal), "adjoint" (the fused forward-with-tape and adjoint), or what any
+    (the compiled primal), "adjoint" (the fused forward-with-tape and adjoint), "jvp" (the
+    forward-mode tangent functions, callees' first), or what any
     pass of the pipeline has produced (`jitad.pipeline.PASS_NAMES`: "capture", "normalize",
     "specialize", "plan", "primal", ..., "module").
 
@@ -187,6 +333,19 @@ def source(f, stage="adjoint", args=None, wrt=None) -> str:
     if stage in pipeline.PASS_NAMES:
         return d.text_after(stage, args, None if wrt is None and args is None else
                             wrt_indices(d, 0 if wrt is None else wrt)[0])
+    if stage == "jvp":
+        if args is not None:
+            comp = d.specialize(tuple(args), wrt_indices(d, 0 if wrt is None else wrt)[0],
+                                mode="jvp")
+        else:
+            comp = next((c for c in reversed(list(d._specs.values())) if c.gen.jvp), None)
+            if comp is None:
+                raise JitadError(f"jitad.source({d.__name__}, 'jvp') needs a signature: pass "
+                                 "args=(example arguments) or call jitad.jvp of it first")
+        gen = comp.gen
+        names = [n for n in gen.functions if n.endswith("_jvp") or n == gen.jvp]
+        names = [n for n in names if n != gen.jvp] + [gen.jvp]
+        return "\n\n".join(gen.functions[n] for n in names)
     if args is not None:
         wrt_idx = wrt_indices(d, 0 if wrt is None else wrt)[0]
         comp = d.specialize(tuple(args), wrt_idx if stage == "adjoint" else None)

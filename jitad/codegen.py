@@ -24,7 +24,7 @@ from . import pyast as P
 from .fuse import fuse
 from .names import reserved_names
 from .primitives import CALL
-from .ad import Reverse, callee_wrt, split_callees
+from .ad import Forward, Reverse, callee_wrt, split_callees, tangent_args
 from .types import arg_types as argtys
 from .types import Ty
 
@@ -52,6 +52,12 @@ class Generated:
     wrt_params: list = field(default_factory=list)  # the differentiated parameters' IR names
     # functions that take a trailing recursion depth (the entry is recursive): callers pass 0
     depth_args: set = field(default_factory=set)
+    # forward mode: f_jvp(params..., tangents of jvp_args...) -> (value, tangent); f_jacfwd
+    # (params...) -> one (x.size, y.size) block per wrt (see `tangent`); f_jacrev likewise
+    jvp: str | None = None
+    jvp_args: tuple = ()
+    jacfwd: str | None = None
+    jacrev: str | None = None
 
 
 def _locals(spec):
@@ -190,6 +196,85 @@ def entry_adjoint(job):
         if len(wrt) == 1:
             res = P.subscript(res, [ir.Const(0)])
         job.funcs.append(_wrapper(gen.grad, params, res))
+
+
+def tangent(job):
+    """Pass `tangent` (forward mode): every specialization's jvp `f_jvp(params..., d_p...) ->
+    (value, tangent)`, taking tangents for the entry's `wrt` and, in callees, for the
+    arguments some call site moves (`tangent_args`); then `f_jacfwd`, the Jacobian by a loop
+    over basis vectors inside one compiled call."""
+    pl, gen, entry, wrt = job.plan, job.gen, job.entry, job.wrt
+    targs = tangent_args(job.prog, entry, wrt, callee_wrt(job.prog, entry, wrt))
+    names = {(id(sp.fn), sp.argtys): pl.unique(f"{sp.name}_jvp") for sp in job.prog.order}
+    for spec in job.prog.order:
+        fwd = Forward(job.prog, spec, targs[(id(spec.fn), spec.argtys)], pl.fnames, names, targs,
+                      recursive=pl.cycles)
+        job.funcs.append(_tidy(fwd.jvp(), spec.types))
+    gen.jvp, gen.jvp_args = names[pl.entry], targs[pl.entry]
+    if pl.entry in pl.cycles:
+        gen.depth_args |= {gen.jvp}
+    out = entry.out or ()
+    if len(out) == 1 and isinstance(out[0], Ty):
+        gen.jacfwd = pl.unique(f"{entry.name}_jacfwd")
+        job.funcs.append(_jacobian_loop(gen.jacfwd, entry, wrt, pl, gen, "jvp"))
+
+
+def jacobian(job):
+    """Pass `jacobian` (jacrev): `f_jacrev(params...)`, the Jacobian by a loop over the
+    output's basis cotangents calling the vjp, inside one compiled call."""
+    gen, entry = job.gen, job.entry
+    out = entry.out or ()
+    if len(out) == 1 and isinstance(out[0], Ty):
+        gen.jacrev = job.plan.unique(f"{entry.name}_jacrev")
+        job.funcs.append(_jacobian_loop(gen.jacrev, entry, job.wrt, job.plan, gen, "vjp"))
+
+
+def _jacobian_loop(name, entry, wrt, pl, gen, how):
+    """The Jacobian of a one-output entry: per differentiated parameter p, a (p.size, y.size)
+    array (forward: row k is the tangent for the k-th basis vector of p) or a (y.size,
+    p.size) one (reverse: row k is the gradient for the k-th basis cotangent); a scalar p or
+    y is a length-1 axis. The caller reshapes it to y.shape + p.shape."""
+    params = list(entry.ir.params)
+    depth = [P.const(0)] if (how == "jvp" and gen.jvp in gen.depth_args) or \
+        (how == "vjp" and gen.vjp in gen.depth_args) else []
+    pdepth = [P.const(0)] if gen.primal in gen.depth_args else []
+    y_nd = entry.out[0].ndim
+    lines = [f"y = {gen.primal}({', '.join(params + [ast.unparse(d) for d in pdepth])})",
+             "ny = " + ("y.size" if y_nd else "1")]
+    results = []
+    for k, i in enumerate(wrt):
+        p, nd = params[i], entry.argtys[i].ndim
+        n = f"{p}.size" if nd else "1"
+        jac = f"jac_{k}"
+        results.append(jac)
+        if how == "jvp":
+            lines.append(f"{jac} = np.empty(({n}, ny))")
+            lines.append(f"basis = np.zeros({n})")
+            lines.append(f"for k in range({n}):")
+            lines.append("    basis[k] = 1.0")
+            tans = []
+            for j in gen.jvp_args:
+                if j == i:
+                    tans.append(f"basis.reshape({p}.shape)" if nd else "1.0")
+                else:
+                    q = params[j]
+                    tans.append(f"np.zeros_like({q})" if entry.argtys[j].ndim else "0.0")
+            call = f"{gen.jvp}({', '.join(params + tans + [ast.unparse(d) for d in depth])})[1]"
+            lines.append(f"    {jac}[k] = " + (f"np.ravel({call})" if y_nd else call))
+            lines.append("    basis[k] = 0.0")
+        else:
+            lines.append(f"{jac} = np.empty((ny, {n}))")
+            lines.append("seed = np.zeros(ny)")
+            lines.append("for k in range(ny):")
+            lines.append("    seed[k] = 1.0")
+            ct = "seed.reshape(y.shape)" if y_nd else "1.0"
+            pos = list(wrt).index(i)
+            call = f"{gen.vjp}({', '.join(params + [ct] + [ast.unparse(d) for d in depth])})[1][{pos}]"
+            lines.append(f"    {jac}[k] = " + (f"np.ravel({call})" if nd else call))
+            lines.append("    seed[k] = 0.0")
+    lines.append(f"return ({', '.join(results)},)")
+    text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
+    return ast.parse(text).body[0]
 
 
 def module(job):

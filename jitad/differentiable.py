@@ -91,10 +91,12 @@ class Compiled:
 
     @property
     def compiled_ran(self) -> bool:
-        """True once the Numba-compiled gradient has run (not a Python fallback)."""
-        if self.backend != "numba" or self.gen.vjp is None:
+        """True once the Numba-compiled gradient (or jvp, or Jacobian) has run (not a Python
+        fallback)."""
+        if self.backend != "numba":
             return False
-        return len(getattr(self.fn(self.gen.vjp), "signatures", ())) > 0
+        names = [n for n in (self.gen.vjp, self.gen.jvp, self.gen.jacfwd, self.gen.jacrev) if n]
+        return any(len(getattr(self.fn(n), "signatures", ())) > 0 for n in names)
 
     @property
     def dispatcher(self):
@@ -161,12 +163,13 @@ class Differentiable:
         bound.apply_defaults()
         return tuple(bound.arguments.values())
 
-    def specialize(self, args, wrt=None, train=None, validate=None) -> Compiled:
+    def specialize(self, args, wrt=None, train=None, validate=None, mode=None) -> Compiled:
         """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
-        for `wrt`, or with a training step for optimizer `train`. `validate(entry, argtys)`
-        may refuse the typed function before code is generated."""
+        for `wrt`, or with a training step for optimizer `train`; `mode="jvp"`: with the
+        jvp (forward mode) and jacfwd for `wrt` instead, `mode="jacrev"`: the vjp and jacrev.
+        `validate(entry, argtys)` may refuse the typed function before code is generated."""
         argtys = tuple(ty_of_value(a) for a in args)
-        key = (argtys, wrt, None if train is None else train.key())
+        key = (argtys, wrt, None if train is None else train.key()) + ((mode,) if mode else ())
         comp = self._specs.get(key)
         if comp is None or comp.stale():
             with TRANSFORMING:      # one transformation at a time; the others then find it
@@ -175,19 +178,19 @@ class Differentiable:
                     self.forget(comp)
                     comp = None
                 if comp is None:
-                    comp = self._specs[key] = self._generate(argtys, wrt, train, validate)
+                    comp = self._specs[key] = self._generate(argtys, wrt, train, validate, mode)
         self.last = comp
         return comp
 
-    def _generate(self, argtys, wrt, train, validate) -> Compiled:
-        job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, validate))
+    def _generate(self, argtys, wrt, train, validate, mode=None) -> Compiled:
+        job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, validate, mode))
         captured = tuple(sp.ir.captured for sp in job.prog.order)
         return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=captured,
                         watch=tuple(w for c in captured for w in c.watch()),
                         rules_version=primitives.version(),
                         structs=tuple(t if is_structured(t) else None for t in argtys))
 
-    def job(self, argtys, wrt=None, train=None, validate=None) -> pipeline.Job:
+    def job(self, argtys, wrt=None, train=None, validate=None, mode=None) -> pipeline.Job:
         """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a
         structure (a tuple, list, namedtuple or dict of arrays and scalars, nested too) becomes
         one parameter per array or scalar: the front end of this function is made for that
@@ -206,11 +209,12 @@ class Differentiable:
             if wrt is not None:
                 wrt = tuple(starts[w] + k for w in wrt for k in range(len(leaf_types(argtys[w]))))
             argtys = tuple(flat)
-        return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None,
-                            train=train, backend=self.backend, validate=validate,
+        return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None and mode != "jvp",
+                            want_jvp=mode == "jvp", jacobian=mode == "jacrev", train=train,
+                            backend=self.backend, validate=validate,
                             frontend=frontend, forms=forms)
 
-    def text_after(self, stage, args=None, wrt=None, train=None) -> str:
+    def text_after(self, stage, args=None, wrt=None, train=None, mode=None) -> str:
         """What the pipeline holds after pass `stage` (see `pipeline.stage_text`), for the
         signature of `args` (or of the last specialization) and `wrt`."""
         fn = self.__jitad_function__
@@ -225,7 +229,8 @@ class Differentiable:
             raise JitadError(f"jitad.source({self.__name__}, {stage!r}) needs a signature: pass "
                              "args=(example arguments) or call the function first")
         with TRANSFORMING:
-            job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train), stop_after=stage)
+            job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, mode=mode),
+                               stop_after=stage)
         return pipeline.stage_text(job, stage)
 
     def forget(self, comp: Compiled):

@@ -4,8 +4,8 @@ Takes: a plain Python function; for the back end also an argument signature, the
 to differentiate (or none: the primal only) and an optimizer (for `train_step`).
 Guarantees: `FRONTEND` (capture -> fence -> normalize) turns one function into its IR;
 `BACKEND` (specialize -> check -> plan -> primal -> callee_adjoints -> training ->
-entry_adjoint -> module -> load) turns an entry function and a signature into a loaded
-module. Each pass is a `Pass`: a name, what it reads and produces (fields of `Job`), and
+entry_adjoint -> tangent -> jacobian -> module -> load; `tangent` is forward mode's) turns an
+entry function and a signature into a loaded module. Each pass is a `Pass`: a name, what it reads and produces (fields of `Job`), and
 when it applies; `run` is the only driver -- `api`, `vjp` and `train_step` differ only in the
 job they give it. Per pass it checks the inputs exist, times the pass (`JITAD_TIMINGS=1`
 prints every run's timings to stderr, and the first call of each compiled function, which is
@@ -41,6 +41,8 @@ class Job:
     argtys: tuple = ()
     wrt: tuple = ()
     want_vjp: bool = False
+    want_jvp: bool = False           # forward mode: the jvp functions (and the entry's jacfwd)
+    jacobian: bool = False           # with want_vjp: the entry's jacrev
     train: object = None             # an optimizer, for train_step
     backend: str = "numba"
     validate: object = None          # (entry, argtys) -> None, may refuse the typed entry
@@ -91,7 +93,7 @@ def _specialize(job):
 def _check(job):
     """Only float parameters are differentiated; `validate` may refuse the typed entry."""
     entry = job.entry
-    for i in job.wrt if job.want_vjp else ():
+    for i in job.wrt if job.want_vjp or job.want_jvp else ():
         t = job.argtys[i]
         if not t.is_float:
             p = entry.ir.params[i]
@@ -131,6 +133,9 @@ BACKEND = (
          when=lambda job: job.want_vjp and job.train is not None),
     Pass("entry_adjoint", codegen.entry_adjoint, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp),
+    Pass("tangent", codegen.tangent, ("prog", "plan"), ("funcs",), when=lambda job: job.want_jvp),
+    Pass("jacobian", codegen.jacobian, ("prog", "plan"), ("funcs",),
+         when=lambda job: job.want_vjp and job.jacobian),
     Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
     Pass("load", _load, ("gen",), ("module",)),
 )
@@ -213,7 +218,7 @@ def stage_text(job: Job, stage: str) -> str:
         return "\n".join([f"primal {v}" for v in pl.fnames.values()] +
                          [f"vjp {v}" for v in pl.vjp_names.values()] +
                          [f"split {a} {b}" for a, b in pl.split.values()])
-    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint"):
+    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "tangent", "jacobian"):
         return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
     return job.gen.source
 

@@ -1,10 +1,12 @@
-"""Reverse-mode differentiation of the typed IR.
+"""Differentiation of the typed IR: reverse mode, and forward mode (`forward`: the jvp).
 
 `analysis` decides what the adjoint needs and refuses what it cannot differentiate; `tapes`
 are the typed stacks between the sweeps and their run-time limits; `reverse` generates the
 primal and the fused forward-with-tape + adjoint sweeps; `calls` plans how callees are
-differentiated; `training` adds the optimizer's update for `train_step`.
+differentiated; `training` adds the optimizer's update for `train_step`; `forward` generates the tangent
+(jvp) functions.
 """
 from .calls import callee_wrt, float_args, split_callees  # noqa: F401
 from .reverse import Reverse, forward_expr, rule_for  # noqa: F401
 from .tapes import max_recursion, max_tape_bytes  # noqa: F401
+from .forward import Forward, tangent_args  # noqa: F401

@@ -1,0 +1,230 @@
+"""Eager forward mode: `jvp(f, mode="eager")`, dual numbers over the normalized IR.
+
+Takes: a plain function (its IR from the front end, the same `normalize` output the compiler
+reads), its arguments, the positions to differentiate and their tangents.
+Guarantees: `jvp_eager` runs the function statement by statement on NumPy values, each
+variable carrying a (value, tangent) pair -- a dual number; a variable with no tangent has a
+zero one -- and returns `(value, tangent)` like the compiled `jvp`. Every primitive's value is
+its forward template and its tangent the sum of its tangent templates
+(`primitives.tangents`), evaluated with NumPy and `jitad.runtime`'s Python helpers: the very
+rules the compiled forward mode instantiates, so the two modes cannot drift on the rules,
+while control flow, indexing, writes, helpers and recursion are interpreted here, independent
+of the generated code and of Numba. A primitive with adjoints and no tangent rule is a
+`JitadError` at the user's line, as in compiled mode.
+Invariants: the caller's arrays are never written (parameters are copied before the run);
+a tangent aliases what its value aliases (`u = y`, `y[k]`), and a fresh result gets a fresh
+tangent, so `y[i] = v` writes the tangent of v into the tangent of y.
+"""
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+
+from .. import runtime as rt
+from ..errors import JitadError
+from ..ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
+from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE
+from ..primitives import tangents as T
+from ..primitives.forms import rule_at, settle_statics
+from ..primitives.lists import LIST_APPEND, LIST_NEW
+
+_CODE: dict = {}          # id(template) -> (template, compiled code)
+_GLOBALS = {"np": np, "math": math, "rt": rt}
+
+
+def _eval(tree, names):
+    got = _CODE.get(id(tree))
+    if got is None or got[0] is not tree:
+        code = compile(ast.fix_missing_locations(ast.Expression(tree)), "<jitad rule>", "eval")
+        got = _CODE[id(tree)] = (tree, code)
+    return eval(got[1], dict(_GLOBALS), names)
+
+
+def _static(v):
+    if isinstance(v, str) and v.startswith(("np.", "math.")):
+        return eval(v, dict(_GLOBALS))
+    return v
+
+
+def _is_float(v):
+    if isinstance(v, list):
+        return all(_is_float(e) for e in v) if v else True
+    return np.asarray(v).dtype.kind == "f"
+
+
+def _rank(v):
+    return np.ndim(v[0]) + 1 if isinstance(v, list) and v else np.ndim(v)
+
+
+def _zero(v):
+    if isinstance(v, list):
+        return [_zero(e) for e in v]
+    return np.zeros(np.shape(v)) if np.ndim(v) else 0.0
+
+
+class _Run:
+    def __init__(self, fn):
+        from ..pipeline import frontend
+        self.frontend = frontend
+        self.f = frontend(fn)
+        self.val, self.tan = {}, {}
+
+    def atom(self, a):
+        if isinstance(a, Var):
+            return self.val[a.name]
+        if isinstance(a, Const):
+            return a.value
+        if isinstance(a, Slice):
+            return slice(*(None if p is None else self.atom(p) for p in (a.lower, a.upper, a.step)))
+        if isinstance(a, TupleA):
+            return tuple(self.atom(x) for x in a.items)
+        return a
+
+    def t(self, a):
+        return self.tan.get(a.name) if isinstance(a, Var) else None
+
+    def index(self, parts):
+        idx = tuple(self.atom(p) for p in parts)
+        return idx[0] if len(idx) == 1 else idx
+
+    def set(self, name, value, tangent):
+        self.val[name] = value
+        if tangent is None or not _is_float(value):
+            self.tan.pop(name, None)
+        else:
+            self.tan[name] = tangent
+
+    # ------------------------------------------------------------------ statements
+    def block(self, block):
+        for s in block:
+            if isinstance(s, Bind):
+                self.bind(s)
+            elif isinstance(s, SetItem):
+                self.setitem(s)
+            elif isinstance(s, If):
+                self.block(s.body if self.val[s.test] else s.orelse)
+            elif isinstance(s, While):
+                while True:
+                    self.block(s.cond)
+                    if not self.val[s.test]:
+                        break
+                    self.block(s.body)
+            elif isinstance(s, For):
+                for k in range(self.atom(s.start), self.atom(s.stop), self.atom(s.step)):
+                    self.set(s.var, k, None)
+                    self.block(s.body)
+            elif isinstance(s, Return):
+                return
+
+    def setitem(self, s: SetItem):
+        idx = self.index(s.index)
+        arr, v = self.val[s.array], self.atom(s.value)
+        dv = self.t(s.value)
+        darr = self.tan.get(s.array)
+        if darr is None and dv is not None and _is_float(arr):
+            darr = self.tan[s.array] = np.zeros(np.shape(arr))
+        arr[idx] = v
+        if darr is not None:
+            darr[idx] = 0.0 if dv is None else dv
+
+    def bind(self, s: Bind):
+        op, args = s.op, s.args
+        if op is COPY:
+            return self.set(s.target, self.atom(args[0]), self.t(args[0]))
+        if op is GETITEM:
+            idx = self.index(args[1:])
+            d = self.t(args[0])
+            return self.set(s.target, self.atom(args[0])[idx], None if d is None else d[idx])
+        if op is SHAPE:
+            for t, n in zip(s.targets, np.shape(self.atom(args[0]))):
+                self.set(t, n, None)
+            return
+        if op is CALL:
+            return self.call(s)
+        if op is LIST_NEW:
+            return self.set(s.target, [], [])
+        if op is LIST_APPEND:
+            lst, x = self.atom(args[0]), self.atom(args[1])
+            dl = self.tan.get(args[0].name)
+            if dl is None:
+                dl = [_zero(e) for e in lst]
+            lst.append(x)
+            dx = self.t(args[1])
+            dl.append(_zero(x) if dx is None else dx)
+            return self.set(s.target, lst, dl)
+        ranks = [_rank(self.atom(a)) for a in args]
+        if op is CONCAT:
+            axis = settle_statics(op, s.statics, ranks).get("axis", 0)
+            vals = [self.atom(a) for a in args]
+            y = np.concatenate(vals, axis=axis)
+            if all(self.t(a) is None for a in args):
+                return self.set(s.target, y, None)
+            return self.set(s.target, y, np.concatenate(
+                [_zero(v) if self.t(a) is None else self.t(a) for a, v in zip(args, vals)], axis=axis))
+        rule = rule_at(op, ranks, s.statics)
+        statics = settle_statics(op, s.statics, ranks)
+        names = {p: self.atom(a) for p, a in zip(rule.params, args)}
+        for k in rule.statics:
+            names[k] = _static(statics.get(k))
+        y = _eval(rule.forward, names)
+        if op.effect:
+            return
+        total = None
+        moving = [(p, a) for p, a in zip(rule.params, args) if self.t(a) is not None
+                  and p in rule.adjoints]
+        rules = T.rules(rule) if moving else {}
+        for p, a in moving:
+            if p not in rules:
+                raise JitadError(
+                    f"forward mode (jvp) has no tangent rule for {rule.name}'s argument {p!r} "
+                    "yet (its adjoint exists: use grad/vjp/jacrev, or add a rule to "
+                    "jitad/primitives/tangents.py)", s.loc, rule.name)
+            c = _eval(rules[p], {**names, "y": y, "t": self.t(a)})
+            total = c if total is None else total + c
+        if total is not None and np.ndim(y):
+            total = np.array(np.broadcast_to(total, np.shape(y)), dtype=float)  # fresh, shaped like y
+        self.set(s.target, y, total)
+
+    def call(self, s: Bind):
+        callee = _Run.__new__(_Run)
+        callee.frontend = self.frontend
+        callee.f = self.frontend(s.callee)
+        callee.val, callee.tan = {}, {}
+        for p, a in zip(callee.f.params, s.args):
+            callee.set(p, self.atom(a), self.t(a))
+        values, tangents = callee.run()
+        if len(s.targets) == 1:
+            return self.set(s.target, values[0], tangents[0])
+        for t, v, d in zip(s.targets, values, tangents):
+            self.set(t, v, d)
+
+    def run(self):
+        self.block(self.f.body)
+        ret = self.f.body[-1]
+        values = [self.atom(a) for a in ret.values]
+        tangents = [self.t(a) for a in ret.values]
+        return values, tangents
+
+
+def jvp_eager(fn, args, wrt, tangents):
+    """(value, tangent) of `fn(*args)` along `tangents` (one per position in `wrt`)."""
+    if any(isinstance(a, (tuple, list, dict)) for a in args):
+        raise JitadError("jvp(mode='eager') takes arrays and numbers (pass structures' leaves "
+                         "one by one, or use the compiled mode)")
+    run = _Run(fn)
+    given = dict(zip(wrt, tangents))
+    for p, a in zip(run.f.params, args):
+        a = np.array(a) if isinstance(a, np.ndarray) else a
+        i = run.f.params.index(p)
+        d = given.get(i)
+        if d is not None:
+            a = np.array(a, dtype=float) if np.ndim(a) else float(a)
+            d = np.array(d, dtype=float) if np.ndim(a) else float(d)
+        run.set(p, a, d)
+    values, tans = run.run()
+    tans = [_zero(v) if d is None else d for v, d in zip(values, tans)]
+    if len(values) == 1:
+        return values[0], tans[0]
+    return tuple(values), tuple(tans)

@@ -86,7 +86,7 @@ class _Transformed(Transform):
         `value_and_grad(...).compiled(x, w)` returns `f_value_and_grad(x, w) -> (value, grads)`
         (it takes every parameter, defaults included, positionally)."""
         comp = self.specialize(*self.d.bind(example_args, kwargs))
-        if not isinstance(self, vjp):
+        if not isinstance(self, (vjp, jvp)):
             self._scalar_check(comp)
         return comp.fn(self._compiled_name(comp))
 

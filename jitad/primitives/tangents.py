@@ -51,7 +51,7 @@ expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 meshgrid.x meshgrid.y list_stack list_concat list_hstack.1 list_hstack.2 list_vstack.2
-list_vstack.3
+list_vstack.3 scalar_same scalar_float
 """
 
 TABLE = r"""

@@ -38,8 +38,11 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
     if backend == "numba":
         from . import _runtime_jit
         mod.rt = _runtime_jit
+        # Numba's disk cache cannot reload a recursive function (numba/numba#6061: the second
+        # process crashes), so a module with recursion is compiled in memory every time
         for fname in gen.functions:
-            setattr(mod, fname, cache.njit(getattr(mod, fname), nogil=True))
+            setattr(mod, fname, cache.njit(getattr(mod, fname), nogil=True,
+                                           disk=not gen.recursive))
     elif backend != "python":
         raise JitadError(f"unknown backend {backend!r} (use 'numba' or 'python')")
     sys.modules[modname] = mod

@@ -109,10 +109,13 @@ def _hash(text):
     return source_hash(text)[:24]
 
 
-def njit(fn, **options):
-    """`numba.njit(cache=True, **options)(fn)` with a self-healing, trust-checked disk cache."""
+def njit(fn, disk=True, **options):
+    """`numba.njit(cache=True, **options)(fn)` with a self-healing, trust-checked disk cache
+    (`disk=False`: compiled in memory only)."""
     import numba
     disp = numba.njit(cache=False, **options)(fn)
+    if not disk:
+        return disp
     try:
         disp._cache = _healing_cache_class()(fn)
     except Exception as e:            # no usable cache location: compile in memory only

@@ -42,6 +42,7 @@ class Generated:
     out_types: tuple = ()
     functions: dict = field(default_factory=dict)  # name -> source text of that function
     primitives: list = field(default_factory=list)  # user primitives the module calls
+    recursive: bool = False        # some function recurses: compiled without the disk cache
     step: str | None = None        # train_step: f_step(params..., data..., state...) -> loss
     state_params: list = field(default_factory=list)
     # fit(accumulate=k): f_accumulate(params..., data..., buffers...) -> loss adds the gradient to
@@ -127,6 +128,7 @@ def plan(job):
     job.plan = pl
     job.gen = Generated("", pl.fnames[pl.entry], scalar_output=scalar, out_types=out_tys,
                         wrt_params=[entry.ir.params[i] for i in wrt])
+    job.gen.recursive = bool(pl.cycles)
     if pl.entry in pl.cycles:
         job.gen.depth_args = {job.gen.primal}
     job.funcs = []

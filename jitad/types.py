@@ -74,6 +74,9 @@ class ListTy:
 
     def __str__(self):
         return f"list[{self.elem}]"
+
+
+@dataclass(frozen=True)
 class DictTy:
     """A dict of string keys (in their order) -> values, as an argument."""
 

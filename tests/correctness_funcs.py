@@ -303,3 +303,17 @@ def list_of_varying_length(x, M):
             hs.append(x[1] * M[i, 1])
         acc = acc + np.sum(np.stack(hs) ** 2)
     return acc
+
+
+def shrinking_in_a_loop(x):
+    """A name rebound to a shorter slice of itself (a binomial tree's backward induction): the
+    adjoint restarted as zeros shaped like the shorter value (a silently wrong gradient)."""
+    for i in range(2):
+        x = x[1:] * 2.0
+    return np.sum(x)
+
+
+def shrinking_once(k):
+    v = k * np.ones(3)
+    v = v[:-1]
+    return np.sum(v * v)

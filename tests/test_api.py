@@ -184,3 +184,14 @@ def test_vjp_compiled_takes_the_cotangent_last():
     fd = central_fd(lambda x, v: float(np.dot(ct, af.vector_out(x, v))), (0.7, v), (0, 1))
     assert gx == pytest.approx(fd[0], rel=1e-6)
     np.testing.assert_allclose(gv, fd[1], rtol=1e-6)
+
+
+def test_a_recursive_function_runs_again_in_a_new_process(tmp_path):
+    """Numba's disk cache cannot reload a recursive function (numba/numba#6061: the second
+    process crashed); a module with recursion is compiled in memory each time instead."""
+    cache = tmp_path / "cache"
+    (tmp_path / "mod.py").write_text(
+        "def rec(x, n):\n    if n <= 0:\n        return x\n    return rec(x * x * 0.5 + 0.1, n - 1) + x\n\n\n"
+        "def f(x, w):\n    return rec(w, 3) * x\n")
+    first = _run_child(tmp_path, cache)
+    assert _run_child(tmp_path, cache) == first

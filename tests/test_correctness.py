@@ -260,3 +260,5 @@ def test_shapes_that_change_between_iterations():
                                        rng.normal(size=(4, 2))), wrt=(0, 1, 2))
     M = np.array([[0.5, 1.0], [-0.3, 2.0], [0.7, -1.0]])
     check(cf.list_of_varying_length, (np.array([0.4, -0.8]), M), wrt=(0, 1))
+    check(cf.shrinking_in_a_loop, (rng.normal(size=4),))
+    check(cf.shrinking_once, (0.7,))

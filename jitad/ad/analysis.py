@@ -273,11 +273,12 @@ class Analysis:
         loops = {s.var: s for s in stmts if isinstance(s, For)}
         self.loop_vars = set(loops)
         bases = self.view_bases()
-        # an adjoint made inside a loop starts as zeros shaped like its variable: if that shape
-        # changes from one iteration to the next (x[:i], a list grown in the loop), the
-        # variable's value of each iteration is kept, so the zeros have that iteration's shape
+        # an adjoint starts (and restarts, after an assignment is undone) as zeros shaped like
+        # its variable: if that shape changes between assignments (v = v[:-1], K[:t + 1] in a
+        # loop, a list grown in the loop), each value is kept, so the zeros have its shape
         reshaped = {v for v in self.shape_variant() if v in self.active
-                    and any(b in self.loop_blocks for b in self.path_of_owner(v))}
+                    and (len(self.sites.get(v, ())) > 1
+                         or any(b in self.loop_blocks for b in self.path_of_owner(v)))}
         while True:
             needed, after_loop = set(reshaped), set()
             for s in stmts:
@@ -320,15 +321,17 @@ class Analysis:
         return (owner,)
 
     def shape_variant(self) -> set:
-        """Arrays (and lists) assigned in a loop whose shape may differ between its iterations:
-        their shape follows a slice bound, an integer operand of a shape-making primitive
-        (np.zeros(n), np.arange(i), a helper's int argument) or a list length that the loop
-        changes, or another such array. Conservative: elementwise arithmetic keeps its
-        operands' shapes, an integer index x[i] drops an axis whatever i is."""
-        in_loop = [s for s in ir.walk(self.root) if isinstance(s, Bind)
-                   and any(b in self.loop_blocks for b in self.path_of.get(id(s), ()))]
-        varying = {t for s in in_loop for t in s.targets} | self.loop_vars_all()
-        out = {s.target for s in in_loop if s.op is LIST_APPEND}
+        """Arrays (and lists) whose shape may differ from one assignment to the next: made by
+        slicing with bounds (`v = v[:-1]`, `K[:t + 1]`), by concatenating, by a list grown in a
+        loop, by a shape-making primitive with an integer a loop changes (np.zeros(n),
+        np.arange(i), a helper's int argument), or by arithmetic on such an array.
+        Conservative: elementwise arithmetic of other arrays keeps their shapes, an integer
+        index x[i] drops an axis whatever i is."""
+        binds = [s for s in ir.walk(self.root) if isinstance(s, Bind)]
+        in_loop = {id(s) for s in binds
+                   if any(b in self.loop_blocks for b in self.path_of.get(id(s), ()))}
+        varying = {t for s in binds if id(s) in in_loop for t in s.targets} | self.loop_vars_all()
+        out = {s.target for s in binds if s.op is LIST_APPEND and id(s) in in_loop}
 
         def int_atom(a):
             return isinstance(a, Var) and a.name in varying and not self._arrayish(a.name) \
@@ -337,14 +340,14 @@ class Analysis:
         changed = True
         while changed:
             changed = False
-            for s in in_loop:
+            for s in binds:
                 if s.target in out or not any(self._arrayish(t) for t in s.targets):
                     continue
                 arrays = [a for a in s.args if isinstance(a, Var) and self._arrayish(a.name)]
-                if any(a.name in out for a in arrays):
+                if any(a.name in out for a in arrays) or s.op is CONCAT:
                     hit = True
                 elif s.op is GETITEM:
-                    hit = any(isinstance(a, Slice) and any(int_atom(x) for x in (a.lower, a.upper, a.step))
+                    hit = any(isinstance(a, Slice) and any(x is not None for x in (a.lower, a.upper, a.step))
                               for a in s.args[1:])
                 else:
                     hit = not s.op.elementwise and any(

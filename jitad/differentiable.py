@@ -24,7 +24,7 @@ from . import codegen, pipeline, primitives
 from .capture import first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
-from .types import is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
+from .types import NoneTy, is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
 
 
 def flatten_args(args, structs):
@@ -196,8 +196,13 @@ class Differentiable:
         one parameter per array or scalar: the front end of this function is made for that
         structure (`frontend(fn, forms)`), `wrt` names each of them."""
         fn = self.__jitad_function__
-        forms = tuple((p, ("struct", structure(t))) for p, t in zip(self.params, argtys)
+        forms = tuple((p, ("const", None, None) if isinstance(t, NoneTy) else
+                       ("struct", structure(t))) for p, t in zip(self.params, argtys)
                       if is_structured(t))
+        for w in wrt or ():
+            if isinstance(argtys[w], NoneTy):
+                raise JitadError(f"cannot differentiate {fn.__name__} with respect to "
+                                 f"'{self.params[w]}': it is None here")
         if forms:
             if train is not None:
                 raise JitadError(f"{fn.__name__}: train_step takes arrays and scalars, not "

@@ -19,7 +19,8 @@ _STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.Fo
 _EXPRS = (gast.BinOp, gast.UnaryOp, gast.BoolOp, gast.Compare, gast.Call, gast.Attribute,
           gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp,
           gast.List, gast.ListComp, gast.GeneratorExp)   # lists: normalize checks where
-_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.MatMult, gast.FloorDiv, gast.Mod)
+_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.MatMult, gast.FloorDiv, gast.Mod,
+           gast.BitAnd, gast.BitOr, gast.BitXor)
 _AUX = (gast.Load, gast.Store, gast.operator, gast.unaryop, gast.boolop, gast.cmpop,
         gast.keyword, gast.arguments, gast.FunctionDef)
 
@@ -122,11 +123,12 @@ def _check(cap, node, in_loop):
             _fail(cap, node)
         if isinstance(node, gast.BinOp) and not isinstance(node.op, _BINOPS):
             _fail(cap, node, f"unsupported construct: {construct_name(node.op)}")
-        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Invert):
-            _fail(cap, node, "unsupported construct: operator ~ (use `not` for booleans)")
         if isinstance(node, gast.Compare):
-            for op in node.ops:
-                if isinstance(op, (gast.Is, gast.IsNot, gast.In, gast.NotIn)):
+            for op, right in zip(node.ops, node.comparators):
+                none = any(isinstance(e, gast.Constant) and e.value is None
+                           for e in (node.left, right))
+                if isinstance(op, (gast.In, gast.NotIn)) or (
+                        isinstance(op, (gast.Is, gast.IsNot)) and not none):
                     _fail(cap, node, f"unsupported construct: {construct_name(op)}")
         if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool, str)) \
                 and node.value is not None and node.value is not Ellipsis:

@@ -119,12 +119,30 @@ def ty_of_value(v) -> Ty:
             bad = next(k for k in v if type(k) is not str)
             raise JitadError(f"a dict argument needs string keys (got the key {bad!r})")
         return DictTy(tuple(v), tuple(ty_of_value(x) for x in v.values()))
+    if v is None:
+        return NONE
     raise JitadError(f"arguments of type {type(v).__name__} are not supported "
                      "(pass floats, ints, bools or NumPy arrays)")
 
 
+@dataclass(frozen=True)
+class NoneTy:
+    """None given as an argument (`def loss(x, y, alpha=None)`): a structure with nothing in it,
+    the parameter a constant in the function (`alpha is None` is decided)."""
+
+    is_list = False
+    is_float = False
+    items = ()
+
+    def __str__(self):
+        return "None"
+
+
+NONE = NoneTy()
+
+
 def is_structured(t) -> bool:
-    return isinstance(t, (TupleTy, DictTy))
+    return isinstance(t, (TupleTy, DictTy, NoneTy))
 
 
 def structure(t):
@@ -147,6 +165,10 @@ def leaf_types(t) -> list:
 def leaves(v, t=None) -> list:
     """The arrays and scalars of a (nested) tuple, list or dict argument, depth first; with `t`,
     checked to have the structure of type `t` (the call the code was compiled for)."""
+    if isinstance(t, NoneTy):
+        if v is not None:
+            raise JitadError("an argument must be None, like the call this was compiled for")
+        return []
     if t is not None and is_structured(t):
         ok = (isinstance(v, dict) and isinstance(t, DictTy) and tuple(v) == t.keys) or (
             isinstance(v, (tuple, list)) and isinstance(t, TupleTy) and len(v) == len(t.items))

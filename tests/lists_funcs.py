@@ -106,3 +106,19 @@ def index_writes(x, W, rows, cols, idx):
     upper = S[r, c]
     return (np.sum(M ** 2) + np.sum(v * x[:5]) + np.sum(u ** 2) + np.sum(T * W[:5] ** 2)
             + np.sum(S ** 2) + np.sum((L @ L.T) ** 2) + np.sum(upper ** 3))
+
+
+def masks_orders_and_options(beta, y, times, alpha=None):
+    """Boolean and integer helpers (~, &, |, isnan, argsort, flatnonzero), `is None` on an
+    optional argument, a list stacked along axis 1, and copies made in a tuple assignment."""
+    valid = ~np.isnan(y) & (np.isfinite(y) | False)
+    r = y[valid] - beta[0]
+    order = np.argsort(-times)
+    w = 1.0 if alpha is None else alpha[0]
+    p, v = beta.copy(), times.copy()
+    for _ in range(2):
+        v += 0.5 * beta
+        p += v
+    cols = np.stack([beta * k for k in range(3)], axis=1)
+    return (np.sum(r ** 2) * w + np.sum(np.cumsum(np.exp(beta[order]))) + np.sum(p ** 2)
+            + np.sum(cols[:, 2]) + np.sum(beta[np.flatnonzero(valid) % 3]))

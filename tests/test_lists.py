@@ -28,6 +28,8 @@ CASES = [
     (lf.masks, (_r(6), _r(4, 3)), (0, 1)),
     (lf.index_writes, (_r(6), _r(6, 3), np.array([0, 2, 2]), np.array([1, 0, 0]),
                        np.array([1, 4, 1])), (0, 1)),
+    (lf.masks_orders_and_options, (_r(3), np.array([1.0, np.nan, 3.0, 0.5]), _r(3)), (0,)),
+    (lf.masks_orders_and_options, (_r(3), np.array([1.0, np.nan, 3.0, 0.5]), _r(3), _r(2)), (0, 3)),
 ]
 
 

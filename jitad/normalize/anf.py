@@ -35,13 +35,14 @@ from .structure import Structurer
 
 _BINOP = {gast.Add: get("add"), gast.Sub: get("sub"), gast.Mult: get("mul"),
           gast.Div: get("truediv"), gast.Pow: get("pow"), gast.MatMult: get("matmul"),
-          gast.FloorDiv: get("floordiv"), gast.Mod: get("mod")}
+          gast.FloorDiv: get("floordiv"), gast.Mod: get("mod"), gast.BitAnd: get("bitand"),
+          gast.BitOr: get("bitor"), gast.BitXor: get("bitxor")}
 _CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: get("ge"),
         gast.Eq: get("eq"), gast.NotEq: get("ne")}
 NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
-CHECK_LEN, MIN2 = get("check_len"), get("min2")
+CHECK_LEN, MIN2, INVERT = get("check_len"), get("min2"), get("invert")
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -202,13 +203,22 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
                 if len(value.elts) != len(names):
                     self.err(node, "tuple assignment with mismatched lengths")
                 atoms = []
-                for name, v in zip(names, value.elts):
+                for j, (name, v) in enumerate(zip(names, value.elts)):
+                    later = {n.id for e in value.elts[j + 1:] for n in gast.walk(e)
+                             if isinstance(n, gast.Name)}
+                    if name not in later and name not in names[:j] and not isinstance(v, gast.Name):
+                        # p, v = p0.copy(), v0.copy(): nothing evaluated later reads the name,
+                        # so the value goes straight to it (a new array stays a new array)
+                        self.expr_into(v, name)
+                        atoms.append(None)
+                        continue
                     a = self.expr(v, name)
                     if isinstance(a, Var) and a.name in names:
                         a = self.bind(v, self.namer.fresh(f"{a.name}_old"), COPY, (a,))
                     atoms.append(a)
                 for name, a in zip(names, atoms):
-                    self.bind(node, name, COPY, (a,))
+                    if a is not None:
+                        self.bind(node, name, COPY, (a,))
             elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
                 fn, args = self.helper_args(value, self.user_callee(value.func),
                                             {k.arg: k.value for k in value.keywords}, names[0])
@@ -358,9 +368,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
             a = self.expr(node.operand, hint)
             if isinstance(node.op, gast.UAdd):
                 return a
-            op = NEG if isinstance(node.op, gast.USub) else NOT
+            op = {gast.USub: NEG, gast.Invert: INVERT}.get(type(node.op), NOT)
             if isinstance(a, Const):
-                return Const(-a.value if op is NEG else not a.value)
+                return Const(op.impl(a.value) if op is INVERT else -a.value if op is NEG
+                             else not a.value)
             return self.bind(node, dest(op), op, (a,))
         if isinstance(node, gast.Compare):
             decided = self.static_compare(node)

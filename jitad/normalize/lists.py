@@ -194,7 +194,13 @@ class ListForms:
                                   or self.resolve_func(dtype) not in (float, np.float64)):
             self.err(node, "dtype= is only supported as np.array(..., dtype=float)")
         axis = self.static(kw.pop("axis"), node, "axis=") if "axis" in kw else 0
-        if kw or axis != 0:
-            self.err(node, f"{fn.__name__} of a list is supported along axis 0 (stack it, then "
-                           "move the axis)", f"np.{fn.__name__}")
-        return self.bind(node, dest("stack"), prim, (self.list_value(node.args[0], hint),))
+        if kw or not isinstance(axis, int) or (axis != 0 and prim is not LIST_STACK):
+            self.err(node, f"{fn.__name__} of a list is supported along axis 0 (np.stack along "
+                           "any axis)", f"np.{fn.__name__}")
+        lst = self.list_value(node.args[0], hint)
+        if axis == 0:
+            return self.bind(node, dest("stack"), prim, (lst,))
+        # np.stack(hs, axis=k): the stack along axis 0, its first axis moved to k
+        stacked = self.bind(node, self.temp(hint, "stack"), prim, (lst,))
+        return self.bind(node, dest("moveaxis"), get("np.moveaxis"), (stacked,),
+                         statics={"source": (0,), "destination": (axis,)})

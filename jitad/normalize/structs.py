@@ -375,7 +375,14 @@ class StructArgs:
         return s
 
     def static_compare(self, node):
-        """`a == b` / `a != b` between constant strings or None, decided (a Const), or None."""
+        """`a == b` / `a != b` between constant strings or None, decided (a Const), or None;
+        `x is None` / `x is not None` always decided: a value jitad computes with (a number,
+        an array, a list) is never None, so only a constant None is."""
+        if len(node.ops) == 1 and isinstance(node.ops[0], (gast.Is, gast.IsNot)):
+            a, b = self.static_of(node.left), self.static_of(node.comparators[0])
+            if a is not None and b is not None:
+                self.err(node, "`is` is supported as `x is None` / `x is not None`", "operator is")
+            return Const((a is None and b is None) == isinstance(node.ops[0], gast.Is))
         if len(node.ops) != 1 or not isinstance(node.ops[0], (gast.Eq, gast.NotEq)):
             return None
         a, b = self.static_of(node.left), self.static_of(node.comparators[0])

@@ -55,6 +55,22 @@ ge(a, b)           = a >= b                 :: cmp
 eq(a, b)           = a == b                 :: cmp
 ne(a, b)           = a != b                 :: cmp
 not(a)             = not a                  :: bool
+invert(a)          = ~a                     :: bits
+bitand(a, b)       = a & b                  :: bits
+bitor(a, b)        = a | b                  :: bits
+bitxor(a, b)       = a ^ b                  :: bits
+# tests and orders of values: booleans and integers, never differentiated
+np.isnan(a)        = np.isnan(a)            :: cmp
+np.isfinite(a)     = np.isfinite(a)         :: cmp
+np.isinf(a)        = np.isinf(a)            :: cmp
+np.logical_not(a)  = np.logical_not(a)      :: cmp
+np.logical_and(a, b) = np.logical_and(a, b) :: cmp
+np.logical_or(a, b) = np.logical_or(a, b)   :: cmp
+np.logical_xor(a, b) = np.logical_xor(a, b) :: cmp
+np.argsort(a)      = np.argsort(a)          :: int_like
+np.flatnonzero(a)  = np.flatnonzero(a)      :: int_vector
+np.count_nonzero(a) = np.count_nonzero(a)   :: int
+np.searchsorted(a, v) = np.searchsorted(a, v) :: int_like2
 or(a, b)           = a or b                 :: bool
 truth(a)           = bool(a)                :: bool
 in_range(i, stop, step) = rt.in_range(i, stop, step) :: bool
@@ -313,6 +329,8 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truediv": operator.truediv, "pow": operator.pow, "floordiv": operator.floordiv,
           "mod": operator.mod, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
           "ge": operator.ge, "eq": operator.eq, "ne": operator.ne, "not": operator.not_,
+          "invert": operator.invert, "bitand": operator.and_, "bitor": operator.or_,
+          "bitxor": operator.xor,
           "truth": bool, "or": lambda a, b: a or b}
 
 # results that may share their operand's buffer (NumPy and Numba return views)
@@ -437,7 +455,8 @@ def _load_table():
         get(p).from_shape = True
     get("reshape").shape_arg = True
     for name, symbol in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("pow", "**"),
-                         ("matmul", "@"), ("floordiv", "//"), ("mod", "%")):
+                         ("matmul", "@"), ("floordiv", "//"), ("mod", "%"), ("bitand", "&"),
+                         ("bitor", "|"), ("bitxor", "^"), ("invert", "~")):
         get(name).symbol = symbol
     for p in ("zeros_like", "ones_like", "empty_like", "copy_array"):
         get(p).keeps_shape = True

@@ -48,6 +48,30 @@ def integer(prim, s, args):
     return I8
 
 
+def bits(prim, s, args):
+    """~, &, |, ^ of booleans (masks) or integers."""
+    if any(a.dtype not in ("b1", "i8") for a in _arrays(args)):
+        raise UnsupportedError(f"operator {prim.symbol or prim.name} takes booleans or integers "
+                               "(masks: (x > 0) & (y < 1))", s.loc, prim.name)
+    return Ty(promote(*_arrays(args)), _nd(args))
+
+
+def int_like(prim, s, args):
+    """Integers shaped like the first operand (np.argsort)."""
+    if prim.name == "np.argsort" and args[0].ndim != 1:
+        raise UnsupportedError("np.argsort here takes a vector", s.loc, prim.name)
+    return Ty("i8", args[0].ndim)
+
+
+def int_like2(prim, s, args):
+    """Integers shaped like the second operand (np.searchsorted(a, v))."""
+    return Ty("i8", args[1].ndim)
+
+
+def int_vector(prim, s, args):
+    return Ty("i8", 1)
+
+
 def indices(prim, s, args):
     """Integer index arrays made from integers (np.tril_indices(n, k)'s rows and columns)."""
     if any(a.ndim or a.dtype not in ("i8", "b1") for a in args):
@@ -346,7 +370,9 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "norm": norm, "pad": pad, "convolve": convolve, "vander": vander, "repeat": repeat,
          "tile": tile, "roll": roll, "kron": kron, "meshgrid": meshgrid,
          "mdiagonal": matrix_diagonal, "moveaxis": moveaxis, "average": average,
-         "eigenvalues": eigenvalues, "scan": scan, "indices": indices}
+         "eigenvalues": eigenvalues, "scan": scan, "indices": indices,
+         "int_like": int_like, "int_like2": int_like2, "int_vector": int_vector,
+         "bits": bits}
 
 
 def subscript(prim, s, args):

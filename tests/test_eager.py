@@ -916,7 +916,7 @@ def test_eager_runtime_imports_only_numpy_and_stdlib():
     import ast
     import pathlib
     allowed = {"numpy", "math", "sys", "os", "dis", "weakref", "types", "functools", "gc",
-               "operator", "builtins", "ast", "importlib", "copy", "__future__", "scipy"}
+               "operator", "builtins", "ast", "importlib", "copy", "__future__", "scipy", "string"}
     root = pathlib.Path(eager.__file__).parent.parent
     for path in [*root.joinpath("eager").glob("*.py"), *root.joinpath("primitives").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):

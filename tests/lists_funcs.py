@@ -110,7 +110,8 @@ def index_writes(x, W, rows, cols, idx):
 
 def masks_orders_and_options(beta, y, times, alpha=None):
     """Boolean and integer helpers (~, &, |, isnan, argsort, flatnonzero), `is None` on an
-    optional argument, a list stacked along axis 1, and copies made in a tuple assignment."""
+    optional argument, a list stacked along axis 1, copies made in a tuple assignment, and
+    np.diff along an axis."""
     valid = ~np.isnan(y) & (np.isfinite(y) | False)
     r = y[valid] - beta[0]
     order = np.argsort(-times)
@@ -121,4 +122,5 @@ def masks_orders_and_options(beta, y, times, alpha=None):
         p += v
     cols = np.stack([beta * k for k in range(3)], axis=1)
     return (np.sum(r ** 2) * w + np.sum(np.cumsum(np.exp(beta[order]))) + np.sum(p ** 2)
-            + np.sum(cols[:, 2]) + np.sum(beta[np.flatnonzero(valid) % 3]))
+            + np.sum(cols[:, 2]) + np.sum(beta[np.flatnonzero(valid) % 3])
+            + np.sum(np.diff(cols, axis=0) ** 2) + np.sum(np.diff(cols, 2, axis=-1) ** 3))

@@ -178,6 +178,18 @@ def call_op(target, prim, name=None):
     return op
 
 
+def diff(x, n=1, axis=-1):
+    """np.diff(x, n, axis=k) as compiled mode computes it: n differences of slices along k."""
+    shape = np.shape(unwrap(x))
+    if not isinstance(n, int) or n < 0 or not isinstance(axis, int) \
+            or not -len(shape) <= axis < len(shape):
+        raise refuse("np.diff: n and axis= must be constants (an axis of the array)", "np.diff()")
+    axis %= len(shape)
+    for _ in range(n):
+        x = x[(slice(None),) * axis + (slice(1, None),)] - x[(slice(None),) * axis + (slice(None, -1),)]
+    return x
+
+
 def split(x, sections, axis=0):
     """np.split / np.array_split of a Var into `sections` equal parts (compiled mode's form)."""
     shape = np.shape(unwrap(x))
@@ -277,6 +289,9 @@ def install():
                                                       f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
     FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
+    plain_diff = FUNCTION_OPS.get(np.diff)
+    FUNCTION_OPS[np.diff] = lambda a, n=1, axis=-1: (
+        plain_diff(a) if n == 1 and axis == -1 and plain_diff is not None else diff(a, n, axis))
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)
     FUNCTION_OPS[np.column_stack] = _stacker(_column, 1)

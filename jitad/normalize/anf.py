@@ -552,6 +552,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
+        if obj is np.diff and (kw or len(node.args) > 1):
+            return self.diff(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed

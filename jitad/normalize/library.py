@@ -100,6 +100,37 @@ class LibraryCalls:
                 self.bind(node, name, GETITEM, (arr,) + index)
             lo = hi
 
+    def diff(self, node, kw, hint, dest):
+        """np.diff(x, n, axis=k): n differences of the slices along axis k (an axis counted from
+        the end: along the axis moved to the front, moved back)."""
+        args = dict(zip(("a", "n", "axis"), node.args))
+        for name in ("a", "n", "axis"):
+            if name in kw:
+                if name in args:
+                    self.err(node, f"np.diff got {name} twice")
+                args[name] = kw.pop(name)
+        if kw or "a" not in args or len(node.args) > 3:
+            self.err(node, "np.diff(x, n, axis=k) takes an array and constants n and axis")
+        n = self.static(args["n"], node, "n") if "n" in args else 1
+        axis = self.static(args["axis"], node, "axis=") if "axis" in args else -1
+        if not isinstance(n, int) or n < 0 or not isinstance(axis, int):
+            self.err(node, "np.diff's n and axis= are constant integers", "np.diff")
+        x = self.array_arg(args["a"], hint)
+        if axis < 0:
+            x = self.bind(node, self.temp(hint, "moved"), MOVEAXIS, (x,),
+                          statics={"source": (axis,), "destination": (0,)})
+        k = max(axis, 0)
+        for _ in range(n):
+            hi = self.bind(node, self.temp(hint, "getitem"), GETITEM,
+                           (x,) + (Slice(),) * k + (Slice(Const(1), None),))
+            lo = self.bind(node, self.temp(hint, "getitem"), GETITEM,
+                           (x,) + (Slice(),) * k + (Slice(None, Const(-1)),))
+            x = self.bind(node, self.temp(hint, "sub"), get("sub"), (hi, lo))
+        if axis < 0:
+            x = self.bind(node, self.temp(hint, "moved"), MOVEAXIS, (x,),
+                          statics={"source": (0,), "destination": (axis,)})
+        return x
+
     def fill_diagonal(self, stmt, call):
         """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through
         two index arrays (`rt.put2`), into an array the function created (checked as any write)."""

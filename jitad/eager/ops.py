@@ -237,7 +237,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
         return _other_form(np.concatenate, "np.concatenate(..., %s=...)" % next(iter(extra)),
                            (arrays,), dict(axis=axis, **extra))
     # a part written as a list ([0.0]) is the array of it, as in NumPy
-    arrays = [np.asarray(x) if isinstance(x, (list, tuple)) else x for x in arrays]
+    arrays = [array(x) if isinstance(x, (list, tuple)) else x for x in arrays]
     if axis is None:
         arrays = [ravel(x) for x in arrays]
         axis = 0

@@ -1050,3 +1050,468 @@ def einsum_core(dims, lo, a, la, b, lb, c, lc):
             args += [x, list(l)]
         return np.ascontiguousarray(np.einsum(*args, out), dtype=np.float64).ravel()
     return _einsum_loop(dims, lo, a, la, b, lb, c, lc)
+
+
+# -- issue 12, autograd's scipy.special: scalar kernels (`*1`) and their elementwise versions.
+# A helper of two operands takes them already broadcast to one shape (the table's templates
+# pass `a + 0.0 * b`), so it only loops.
+
+def gamma1(x):
+    """scipy.special.gamma of a scalar: inf at 0 (-inf at -0.0), nan at the negative
+    integers, inf past the overflow (math.gamma raises in Python there)."""
+    if x == math.floor(x) and x <= 0.0:
+        if x == 0.0:
+            return math.copysign(math.inf, x)
+        return math.nan
+    if x > 171.7:
+        return math.inf
+    return math.gamma(x)
+
+
+def rgamma1(x):
+    """1 / gamma(x): 0 at the poles and where gamma overflows."""
+    if x == math.floor(x) and x <= 0.0:
+        return 0.0
+    if x > 171.7:
+        return 0.0
+    return 1.0 / math.gamma(x)
+
+
+def rgamma_deriv1(x):
+    """d/dx 1/gamma(x) = -digamma(x) / gamma(x); (-1)^n n! at the pole x = -n."""
+    if x == math.floor(x) and x <= 0.0:
+        n = int(-x)
+        f = 1.0
+        for k in range(2, n + 1):
+            f *= k
+        return f if n % 2 == 0 else -f
+    return -digamma1(x) * rgamma1(x)
+
+
+def stirling_corr(x):
+    """lgamma(x) - ((x - 0.5) log x - x + log(2 pi) / 2) for x >= 10 (error < 1e-16)."""
+    f = 1.0 / (x * x)
+    return (1.0 / x) * (1.0 / 12 - f * (1.0 / 360 - f * (1.0 / 1260 - f * (
+        1.0 / 1680 - f * (1.0 / 1188 - f * (691.0 / 360360 - f * (1.0 / 156)))))))
+
+
+def betaln1(a, b):
+    """log|B(a, b)|; for large arguments by Stirling differences (no cancellation between
+    lgamma(a + b) and the others)."""
+    lo, hi = min(a, b), max(a, b)
+    if lo >= 10.0:
+        return (-lo * math.log1p(hi / lo) - (hi - 0.5) * math.log1p(lo / hi)
+                - 0.5 * math.log(lo) + 0.9189385332046727 + stirling_corr(lo)
+                + stirling_corr(hi) - stirling_corr(lo + hi))
+    if hi >= 10.0 and lo > 0.0:
+        return (math.lgamma(lo) - (hi - 0.5) * math.log1p(lo / hi) - lo * math.log(lo + hi)
+                + lo + stirling_corr(hi) - stirling_corr(lo + hi))
+    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+
+
+def gamma_sign(x):
+    if x > 0.0 or x == math.floor(x):
+        return 1.0
+    return -1.0 if int(math.floor(x)) % 2 != 0 else 1.0
+
+
+def beta1(a, b):
+    """B(a, b) = gamma(a) gamma(b) / gamma(a + b); inf where a or b is a pole and a + b is not."""
+    if a > 0.0 and b > 0.0:
+        return math.exp(betaln1(a, b))
+    pa = a == math.floor(a) and a <= 0.0
+    pb = b == math.floor(b) and b <= 0.0
+    s = a + b
+    if pa or pb:
+        if s == math.floor(s) and s <= 0.0:
+            return math.nan
+        return math.inf
+    if s == math.floor(s) and s <= 0.0:
+        return 0.0
+    return (gamma_sign(a) * gamma_sign(b) * gamma_sign(s)
+            * math.exp(math.lgamma(a) + math.lgamma(b) - math.lgamma(s)))
+
+
+def hurwitz_polygamma(n, x):
+    """polygamma(n, x) for n >= 1: the recurrence up to x >= 2n + 20, then the asymptotic
+    series (-1)^(n+1) [(n-1)!/x^n + n!/(2 x^(n+1)) + sum B_2k (2k+n-1)!/((2k)! x^(2k+n))]."""
+    fact = 1.0                      # n!
+    for k in range(2, n + 1):
+        fact *= k
+    sign = 1.0 if n % 2 == 1 else -1.0      # (-1)^(n+1)
+    acc = 0.0
+    lim = 2.0 * n + 20.0
+    while x < lim:
+        acc += 1.0 / x ** (n + 1)
+        x += 1.0
+    # sum over k of B_2k / (2k)! * (2k+n-1)! / x^(2k+n), built term by term
+    b2k = (1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6,
+           -3617.0 / 510, 43867.0 / 798, -174611.0 / 330)
+    s = fact / n / x ** n + 0.5 * fact / x ** (n + 1)
+    # t_k = (2k+n-1)! / ((2k)! x^(2k+n)), from t_1 = (n+1)! / (2 x^(n+2))
+    t = fact * (n + 1) / (2.0 * x ** (n + 2))
+    for k in range(1, 11):
+        s += b2k[k - 1] * t
+        t *= (2 * k + n) * (2 * k + n + 1) / ((2 * k + 1) * (2 * k + 2) * x * x)
+    return sign * (s + fact * acc)
+
+
+def polygamma1(n, x):
+    """The n-th derivative of digamma at a scalar x (n >= 0; nan at the poles)."""
+    if n < 0:
+        return math.nan
+    if n == 0:
+        return digamma1(x)
+    x = float(x)
+    if x <= 0.0 and x == math.floor(x):
+        return math.inf if n % 2 == 1 else math.nan
+    return hurwitz_polygamma(n, x)
+
+
+def erf_halley(y, x):
+    """x with erf(x) = y, by Halley steps from x (|y| < 0.5: no cancellation in erf(x) - y)."""
+    for _ in range(50):
+        f = math.erf(x) - y
+        d = 1.1283791670955126 * math.exp(-x * x)
+        u = f / d
+        step = u / (1.0 + x * u)
+        x -= step
+        if abs(step) <= 1e-16 * abs(x):
+            break
+    return x
+
+
+def erfcinv1(z):
+    """x with erfc(x) = z, 0 < z < 2 (inf at 0, -inf at 2, nan outside): Halley steps on
+    erfc(x) - z for z < 0.5 (erfc is accurate relative to its small value), on erf otherwise."""
+    if not 0.0 < z < 2.0:
+        if z == 0.0:
+            return math.inf
+        if z == 2.0:
+            return -math.inf
+        return math.nan
+    sign = 1.0
+    if z > 1.0:         # erfcinv(z) = -erfcinv(2 - z); 2 - z is exact there
+        sign = -1.0
+        z = 2.0 - z
+    if z >= 0.5:
+        y = 1.0 - z
+        return sign * erf_halley(y, 0.886226925452758 * y * (1.0 + 0.2617993877991494 * y * y))
+    t = math.sqrt(-math.log(z))
+    x = math.sqrt(max(-math.log(z * 1.772453850905516 * t), 0.25))
+    for _ in range(100):
+        f = math.erfc(x) - z
+        d = -1.1283791670955126 * math.exp(-x * x)
+        if d == 0.0:
+            break
+        u = f / d
+        step = u / (1.0 + x * u)
+        x -= step
+        if abs(step) <= 1e-16 * abs(x):
+            break
+    return sign * x
+
+
+def erfinv1(y):
+    """x with erf(x) = y, -1 < y < 1 (+-inf at +-1, nan outside)."""
+    if not -1.0 < y < 1.0:
+        if y == 1.0:
+            return math.inf
+        if y == -1.0:
+            return -math.inf
+        return math.nan
+    if abs(y) < 0.5:
+        return erf_halley(y, 0.886226925452758 * y * (1.0 + 0.2617993877991494 * y * y))
+    x = erfcinv1(1.0 - abs(y))
+    return x if y > 0.0 else -x
+
+
+def bessel_i_series(x, nu):
+    """I_nu(x) for nu in (0, 1) by its power series (positive terms: accurate for |x| <= 20)."""
+    q = 0.25 * x * x
+    term = 1.0 if nu == 0 else 0.5 * x
+    s = term
+    k = 0
+    while True:
+        k += 1
+        term *= q / (k * (k + nu))
+        s += term
+        if abs(term) <= 1e-17 * abs(s):
+            break
+    return s
+
+
+def bessel_ie_asym(ax, nu):
+    """e^-x I_nu(x) for x > 20 by the asymptotic series in 1/x (terms until they stop
+    shrinking: the smallest is about e^-2x)."""
+    mu = 4.0 * nu * nu
+    term = 1.0
+    s = 1.0
+    for k in range(1, 60):
+        nxt = -term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * ax)
+        if abs(nxt) >= abs(term):
+            break
+        term = nxt
+        s += term
+        if abs(term) <= 1e-17 * abs(s):
+            break
+    return s / math.sqrt(6.283185307179586 * ax)
+
+
+def i0e1(x):
+    """exp(-|x|) I_0(x)."""
+    ax = abs(x)
+    if ax <= 20.0:
+        return bessel_i_series(ax, 0) * math.exp(-ax)
+    return bessel_ie_asym(ax, 0)
+
+
+def i1e1(x):
+    """exp(-|x|) I_1(x) (odd)."""
+    ax = abs(x)
+    if ax <= 20.0:
+        v = bessel_i_series(ax, 1) * math.exp(-ax)
+    else:
+        v = bessel_ie_asym(ax, 1)
+    return v if x >= 0.0 else -v
+
+
+def i01(x):
+    """The modified Bessel function I_0 (inf past overflow)."""
+    ax = abs(x)
+    if ax <= 20.0:
+        return bessel_i_series(ax, 0)
+    if ax > 713.0:
+        return math.inf
+    return bessel_ie_asym(ax, 0) * math.exp(ax)
+
+
+def i11(x):
+    """The modified Bessel function I_1 (odd)."""
+    ax = abs(x)
+    if ax <= 20.0:
+        v = bessel_i_series(ax, 1)
+    elif ax > 713.0:
+        v = math.inf
+    else:
+        v = bessel_ie_asym(ax, 1) * math.exp(ax)
+    return v if x >= 0.0 else -v
+
+
+def entr1(x):
+    """-x log x (0 at 0, -inf below)."""
+    if x > 0.0:
+        return -x * math.log(x)
+    if x == 0.0:
+        return 0.0
+    return -math.inf if x < 0.0 else math.nan
+
+
+def rel_entr1(x, y):
+    """x log(x / y) for x, y > 0; 0 at x = 0 <= y; inf otherwise."""
+    if x > 0.0 and y > 0.0:
+        return x * math.log(x / y)
+    if x == 0.0 and y >= 0.0:
+        return 0.0
+    if x != x or y != y:
+        return math.nan
+    return math.inf
+
+
+def kl_div1(x, y):
+    """x log(x / y) - x + y for x, y > 0; y at x = 0 <= y; inf otherwise."""
+    if x > 0.0 and y > 0.0:
+        return x * math.log(x / y) - x + y
+    if x == 0.0 and y >= 0.0:
+        return y
+    if x != x or y != y:
+        return math.nan
+    return math.inf
+
+
+def log_step1(z):
+    """0 where z >= 0, -inf where z < 0 (a log-density's support, added to it)."""
+    return 0.0 if z >= 0.0 else -math.inf
+
+
+def log_count1(k):
+    """0 where k is a non-negative integer, -inf elsewhere (a pmf's support)."""
+    return 0.0 if k >= 0.0 and k == math.floor(k) else -math.inf
+
+
+def gamma(x):
+    """gamma1 elementwise."""
+    if isinstance(x, (int, float)):
+        return gamma1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = gamma1(v[k])
+    return out.reshape(x.shape)
+
+def rgamma(x):
+    """rgamma1 elementwise."""
+    if isinstance(x, (int, float)):
+        return rgamma1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = rgamma1(v[k])
+    return out.reshape(x.shape)
+
+def rgamma_deriv(x):
+    """rgamma_deriv1 elementwise."""
+    if isinstance(x, (int, float)):
+        return rgamma_deriv1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = rgamma_deriv1(v[k])
+    return out.reshape(x.shape)
+
+def erfinv(x):
+    """erfinv1 elementwise."""
+    if isinstance(x, (int, float)):
+        return erfinv1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = erfinv1(v[k])
+    return out.reshape(x.shape)
+
+def erfcinv(x):
+    """erfcinv1 elementwise."""
+    if isinstance(x, (int, float)):
+        return erfcinv1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = erfcinv1(v[k])
+    return out.reshape(x.shape)
+
+def i0(x):
+    """i01 elementwise."""
+    if isinstance(x, (int, float)):
+        return i01(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = i01(v[k])
+    return out.reshape(x.shape)
+
+def i1(x):
+    """i11 elementwise."""
+    if isinstance(x, (int, float)):
+        return i11(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = i11(v[k])
+    return out.reshape(x.shape)
+
+def i0e(x):
+    """i0e1 elementwise."""
+    if isinstance(x, (int, float)):
+        return i0e1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = i0e1(v[k])
+    return out.reshape(x.shape)
+
+def i1e(x):
+    """i1e1 elementwise."""
+    if isinstance(x, (int, float)):
+        return i1e1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = i1e1(v[k])
+    return out.reshape(x.shape)
+
+def entr(x):
+    """entr1 elementwise."""
+    if isinstance(x, (int, float)):
+        return entr1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = entr1(v[k])
+    return out.reshape(x.shape)
+
+def log_step(x):
+    """log_step1 elementwise."""
+    if isinstance(x, (int, float)):
+        return log_step1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = log_step1(v[k])
+    return out.reshape(x.shape)
+
+def log_count(x):
+    """log_count1 elementwise."""
+    if isinstance(x, (int, float)):
+        return log_count1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = log_count1(v[k])
+    return out.reshape(x.shape)
+
+def beta(a, b):
+    """beta1 elementwise (a and b of one shape)."""
+    if isinstance(a, (int, float)):
+        return beta1(a, b)
+    u = np.ascontiguousarray(a).ravel()
+    v = np.ascontiguousarray(b).ravel()
+    out = np.empty(u.shape[0])
+    for k in range(u.shape[0]):
+        out[k] = beta1(u[k], v[k])
+    return out.reshape(a.shape)
+
+def betaln(a, b):
+    """betaln1 elementwise (a and b of one shape)."""
+    if isinstance(a, (int, float)):
+        return betaln1(a, b)
+    u = np.ascontiguousarray(a).ravel()
+    v = np.ascontiguousarray(b).ravel()
+    out = np.empty(u.shape[0])
+    for k in range(u.shape[0]):
+        out[k] = betaln1(u[k], v[k])
+    return out.reshape(a.shape)
+
+def rel_entr(a, b):
+    """rel_entr1 elementwise (a and b of one shape)."""
+    if isinstance(a, (int, float)):
+        return rel_entr1(a, b)
+    u = np.ascontiguousarray(a).ravel()
+    v = np.ascontiguousarray(b).ravel()
+    out = np.empty(u.shape[0])
+    for k in range(u.shape[0]):
+        out[k] = rel_entr1(u[k], v[k])
+    return out.reshape(a.shape)
+
+def kl_div(a, b):
+    """kl_div1 elementwise (a and b of one shape)."""
+    if isinstance(a, (int, float)):
+        return kl_div1(a, b)
+    u = np.ascontiguousarray(a).ravel()
+    v = np.ascontiguousarray(b).ravel()
+    out = np.empty(u.shape[0])
+    for k in range(u.shape[0]):
+        out[k] = kl_div1(u[k], v[k])
+    return out.reshape(a.shape)
+
+def polygamma(n, x):
+    """polygamma1(n, .) elementwise (n one integer)."""
+    if isinstance(x, (int, float)):
+        return polygamma1(n, x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = polygamma1(n, v[k])
+    return out.reshape(x.shape)
+
+
+__all__ += ['gamma1', 'rgamma1', 'rgamma_deriv1', 'erfinv1', 'erfcinv1', 'i01', 'i11', 'i0e1', 'i1e1', 'entr1', 'log_step1', 'log_count1', 'beta1', 'betaln1', 'rel_entr1', 'kl_div1', 'gamma', 'rgamma', 'rgamma_deriv', 'erfinv', 'erfcinv', 'i0', 'i1', 'i0e', 'i1e', 'entr', 'log_step', 'log_count', 'beta', 'betaln', 'rel_entr', 'kl_div', 'polygamma1', 'polygamma', 'stirling_corr', 'gamma_sign', 'hurwitz_polygamma', 'erf_halley', 'bessel_i_series', 'bessel_ie_asym']

@@ -187,8 +187,8 @@ def uses_sort(v):
     return np.sum(np.sort(v))  # ERR: np.sort has no derivative rule in jitad
 
 
-def uses_ndtr(x):
-    return scipy.special.ndtr(x)  # ERR: scipy.special.ndtr has no derivative rule in jitad
+def uses_ndtri(x):
+    return scipy.special.ndtri(x)  # ERR: scipy.special.ndtri has no derivative rule in jitad
 
 
 def uses_stdlib(v):

@@ -120,7 +120,7 @@ LIBRARY_CASES = [
     (ff.uses_row_stack, (0.5, V.copy())),
     (ff.uses_pinv, (0.5, np.eye(2) + 1.0)),
     (ff.uses_sort, (V.copy(),)),
-    (ff.uses_ndtr, (0.5,)),
+    (ff.uses_ndtri, (0.5,)),
     (ff.uses_stdlib, (V.copy(),)),
     (ff.uses_ldexp, (0.5,)),
 ]

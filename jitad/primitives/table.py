@@ -311,6 +311,29 @@ scipy.stats.norm.cdf(x, loc, scale) = rt.ndtr((x - loc) / scale) :: ewf | x: g *
 scipy.stats.norm.pdf(x, loc, scale) = np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale :: ewf | x: -g * y * (x - loc) / (scale * scale) | loc: g * y * (x - loc) / (scale * scale) | scale: g * y * (((x - loc) / scale) ** 2 - 1.0) / scale
 scipy.stats.norm.logpdf(x, loc, scale) = -0.5 * ((x - loc) / scale) ** 2 - np.log(scale) - 0.9189385332046727 :: ewf | x: -g * (x - loc) / (scale * scale) | loc: g * (x - loc) / (scale * scale) | scale: g * (((x - loc) / scale) ** 2 - 1.0) / scale
 scipy.stats.norm.logcdf(x, loc, scale) = rt.log_ndtr((x - loc) / scale) :: ewf | x: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | loc: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | scale: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) * (x - loc) / (scale * scale)
+# issue 12, autograd's scipy.special: the kernels are in rt (Numba cannot call scipy); a kernel
+# of two operands takes them broadcast to one shape (`a + 0.0 * b`)
+scipy.special.digamma(x) = rt.digamma(x)    :: ewf  | x: g * rt.polygamma(1, x)
+scipy.special.polygamma(n, x) = rt.polygamma(n, x) :: polygamma | x: g * rt.polygamma(n + 1, x)
+scipy.special.gamma(x) = rt.gamma(x)        :: ewf  | x: g * y * rt.digamma(x)
+scipy.special.rgamma(x) = rt.rgamma(x)      :: ewf  | x: g * rt.rgamma_deriv(x)
+scipy.special.beta(a, b) = rt.beta(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * y * (rt.digamma(a) - rt.digamma(a + b)) | b: g * y * (rt.digamma(b) - rt.digamma(a + b))
+scipy.special.betaln(a, b) = rt.betaln(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * (rt.digamma(a) - rt.digamma(a + b)) | b: g * (rt.digamma(b) - rt.digamma(a + b))
+# 0.8862... = sqrt(pi) / 2: erfinv'(x) = sqrt(pi) / 2 exp(erfinv(x)^2)
+scipy.special.erfinv(x) = rt.erfinv(x)      :: ewf  | x: g * 0.886226925452758 * np.exp(y * y)
+scipy.special.erfcinv(x) = rt.erfcinv(x)    :: ewf  | x: -g * 0.886226925452758 * np.exp(y * y)
+# modified Bessel functions: I0' = I1, I1' = I0 - I1 / x (1/2 at 0); the e^-|x| forms also
+# carry -sign(x) times themselves
+scipy.special.i0(x) = rt.i0(x)              :: ewf  | x: g * rt.i1(x)
+scipy.special.i1(x) = rt.i1(x)              :: ewf  | x: g * (rt.i0(x) - y / (x + (x == 0)) - 0.5 * (x == 0))
+scipy.special.i0e(x) = rt.i0e(x)            :: ewf  | x: g * (rt.i1e(x) - np.sign(x) * y)
+scipy.special.i1e(x) = rt.i1e(x)            :: ewf  | x: g * (rt.i0e(x) - y / (x + (x == 0)) - 0.5 * (x == 0) - np.sign(x) * y)
+scipy.special.ndtr(x) = rt.ndtr(x)          :: ewf  | x: g * 0.3989422804014327 * np.exp(-0.5 * x * x)
+scipy.special.log_ndtr(x) = rt.log_ndtr(x)  :: ewf  | x: g * np.exp(-0.5 * x * x - 0.9189385332046727 - y)
+scipy.special.entr(x) = rt.entr(x)          :: ewf  | x: -g * (1.0 + np.log(x))
+scipy.special.rel_entr(a, b) = rt.rel_entr(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * (np.log(a / b) + 1.0) | b: -g * a / b
+scipy.special.kl_div(a, b) = rt.kl_div(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * np.log(a / b) | b: g * (1.0 - a / b)
+scipy.special.softplus(x) = np.logaddexp(0.0, x) :: ewf | x: g * (0.5 + 0.5 * np.tanh(0.5 * x))
 """
 
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
@@ -542,6 +565,7 @@ def _load_numpy_forms():
         name = f"scipy.stats.norm.{part}"
         get(name).defaults = {"loc": 0.0, "scale": 1.0}
         alias_when_imported("scipy.stats", f"norm.{part}", name)
+    get("scipy.special.polygamma").checks_in_eager = True
     for short in ("logsumexp", "softmax", "log_softmax"):
         whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
         whole.axis_form, axis.whole = axis, whole

@@ -375,6 +375,21 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "bits": bits}
 
 
+# -- issue 12, autograd's functions: the type rules of the later additions
+
+
+def polygamma(prim, s, args):
+    """scipy.special.polygamma(n, x): n one integer (the order), x elementwise."""
+    n, x = args
+    if not isinstance(n, Ty) or n.ndim or n.dtype not in ("i8", "b1"):
+        raise UnsupportedError("scipy.special.polygamma(n, x) takes one integer n (the order)",
+                               s.loc, prim.name)
+    return Ty(floaty(x), x.ndim)
+
+
+KINDS.update({"polygamma": polygamma})
+
+
 def subscript(prim, s, args):
     """x[index]: each integer index drops an axis, a slice keeps it; one rank-1 integer array
     may be the only index (a gather), or a matrix takes two (x[rows, cols]); a boolean mask

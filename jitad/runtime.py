@@ -1515,3 +1515,252 @@ def polygamma(n, x):
 
 
 __all__ += ['gamma1', 'rgamma1', 'rgamma_deriv1', 'erfinv1', 'erfcinv1', 'i01', 'i11', 'i0e1', 'i1e1', 'entr1', 'log_step1', 'log_count1', 'beta1', 'betaln1', 'rel_entr1', 'kl_div1', 'gamma', 'rgamma', 'rgamma_deriv', 'erfinv', 'erfcinv', 'i0', 'i1', 'i0e', 'i1e', 'entr', 'log_step', 'log_count', 'beta', 'betaln', 'rel_entr', 'kl_div', 'polygamma1', 'polygamma', 'stirling_corr', 'gamma_sign', 'hurwitz_polygamma', 'erf_halley', 'bessel_i_series', 'bessel_ie_asym']
+
+
+# -- issue 12, autograd's NumPy functions: flips, sorting, broadcasting, np.gradient, and the
+# adjoints of np.linalg.pinv and np.linalg.svd
+
+def fliplr(x):
+    """np.fliplr(x) as a new array."""
+    return x[:, ::-1].copy()
+
+
+def flipud(x):
+    """np.flipud(x) as a new array."""
+    return x[::-1].copy()
+
+
+def rot90(x, k):
+    """np.rot90(x, k) of a matrix (k taken mod 4)."""
+    k = k % 4
+    m, n = x.shape
+    if k == 0:
+        return x.copy()
+    if k == 2:
+        out = np.empty((m, n), x.dtype)
+        for i in range(m):
+            for j in range(n):
+                out[i, j] = x[m - 1 - i, n - 1 - j]
+        return out
+    out = np.empty((n, m), x.dtype)
+    for i in range(n):
+        for j in range(m):
+            if k == 1:
+                out[i, j] = x[j, n - 1 - i]
+            else:
+                out[i, j] = x[m - 1 - j, i]
+    return out
+
+
+def nan_to_num1(v):
+    if v != v:
+        return 0.0
+    if v == math.inf:
+        return 1.7976931348623157e308
+    if v == -math.inf:
+        return -1.7976931348623157e308
+    return v
+
+
+def nan_to_num(x):
+    """np.nan_to_num(x): nan -> 0, +-inf -> the largest finite floats."""
+    if isinstance(x, (int, float)):
+        return nan_to_num1(float(x))
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = nan_to_num1(v[k])
+    return out.reshape(x.shape)
+
+
+def sort_axis(x, axis):
+    """np.sort(x, axis) (any rank >= 1), through a stable argsort of each lane."""
+    t = as3(x, axis)
+    out = np.empty(t.shape, t.dtype)
+    buf = np.empty(t.shape[1], t.dtype)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            for k in range(t.shape[1]):
+                buf[k] = t[i, k, j]
+            perm = np.argsort(buf, kind="mergesort")
+            for k in range(t.shape[1]):
+                out[i, k, j] = buf[perm[k]]
+    return out.reshape(x.shape)
+
+
+def sort_adjoint(x, g, axis):
+    """The adjoint of np.sort(x, axis): g's k-th entry of each lane goes back to the entry
+    the stable argsort put k-th (ties: in NumPy's stable order)."""
+    t = as3(x, axis)
+    gt = as3(g, axis)
+    d = np.zeros(t.shape)
+    buf = np.empty(t.shape[1], t.dtype)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            for k in range(t.shape[1]):
+                buf[k] = t[i, k, j]
+            perm = np.argsort(buf, kind="mergesort")
+            for k in range(t.shape[1]):
+                d[i, perm[k], j] += gt[i, k, j]
+    return d.reshape(x.shape)
+
+
+def gradient1(x):
+    """np.gradient of a vector: central differences inside, one-sided at the two ends."""
+    n = x.shape[0]
+    if n < 2:
+        raise ValueError("np.gradient needs at least 2 entries")
+    out = np.empty(n)
+    out[0] = x[1] - x[0]
+    out[n - 1] = x[n - 1] - x[n - 2]
+    for i in range(1, n - 1):
+        out[i] = 0.5 * (x[i + 1] - x[i - 1])
+    return out
+
+
+def gradient1_adjoint(g):
+    """The transpose of gradient1."""
+    n = g.shape[0]
+    d = np.zeros(n)
+    d[1] += g[0]
+    d[0] -= g[0]
+    d[n - 1] += g[n - 1]
+    d[n - 2] -= g[n - 1]
+    for i in range(1, n - 1):
+        d[i + 1] += 0.5 * g[i]
+        d[i - 1] -= 0.5 * g[i]
+    return d
+
+
+def broadcast_index(k, out_shape, x_shape, lead):
+    """The flat index in x (C order) of the entry flat index k of its broadcast to out_shape
+    (x's axes are the last ones; an axis of length 1 repeats)."""
+    src = 0
+    stride = 1
+    for a in range(len(out_shape) - 1, -1, -1):
+        i = k % out_shape[a]
+        k //= out_shape[a]
+        b = a - lead
+        if b >= 0:
+            if x_shape[b] != 1:
+                src += i * stride
+            stride *= x_shape[b]
+    return src
+
+
+def broadcast_to(x, shape):
+    """np.broadcast_to(x, shape) as a new array (ValueError where NumPy raises)."""
+    if isinstance(x, (int, float)):
+        return np.full(shape, x)
+    lead = len(shape) - x.ndim
+    if lead < 0:
+        raise ValueError("np.broadcast_to: the shape has fewer axes than the array")
+    for b in range(x.ndim):
+        if x.shape[b] != 1 and x.shape[b] != shape[b + lead]:
+            raise ValueError("np.broadcast_to: the array does not broadcast to that shape")
+    out = np.empty(shape, x.dtype)
+    flat = out.reshape(out.size)
+    src = np.ascontiguousarray(x).ravel()
+    for k in range(flat.shape[0]):
+        flat[k] = src[broadcast_index(k, out.shape, x.shape, lead)]
+    return out
+
+
+def unbroadcast(g, x):
+    """The adjoint of broadcast_to(x, g.shape): g summed back onto x's shape."""
+    if isinstance(x, (int, float)):
+        return np.sum(g)
+    lead = g.ndim - x.ndim
+    d = np.zeros(x.size)
+    gf = np.ascontiguousarray(g).ravel()
+    for k in range(gf.shape[0]):
+        d[broadcast_index(k, g.shape, x.shape, lead)] += gf[k]
+    return d.reshape(x.shape)
+
+
+def pinv_adjoint(a, x, g):
+    """The adjoint of X = np.linalg.pinv(A) for a full-rank A (Golub & Pereyra's derivative at
+    constant rank): -X^T G X^T + (I - A X) G^T X X^T + X^T X G^T (I - X A); ValueError if A is
+    not of full rank (the pseudo-inverse jumps there)."""
+    m, n = a.shape
+    xa = x @ a if m >= n else a @ x
+    for i in range(xa.shape[0]):
+        for j in range(xa.shape[1]):
+            if abs(xa[i, j] - (1.0 if i == j else 0.0)) > 1e-6:
+                raise ValueError("jitad differentiates np.linalg.pinv of full-rank matrices only")
+    gt = np.ascontiguousarray(g.T)
+    ax = a @ x
+    xa2 = x @ a
+    out = -(x.T @ g @ x.T)
+    out += (np.eye(m) - ax) @ gt @ (x @ x.T)
+    out += (x.T @ x) @ gt @ (np.eye(n) - xa2)
+    return out
+
+
+def svd_u(x, full):
+    """U of np.linalg.svd(x, full_matrices=full); the full U of a tall matrix is refused."""
+    if full and x.shape[0] > x.shape[1]:
+        raise ValueError("np.linalg.svd(A) of a tall A: the columns of its full U past "
+                         "min(m, n) are arbitrary; pass full_matrices=False")
+    return np.linalg.svd(np.ascontiguousarray(x), False)[0]
+
+
+def svd_s(x):
+    return np.linalg.svd(np.ascontiguousarray(x), False)[1]
+
+
+def svd_vh(x, full):
+    """Vh of np.linalg.svd(x, full_matrices=full); the full Vh of a wide matrix is refused."""
+    if full and x.shape[1] > x.shape[0]:
+        raise ValueError("np.linalg.svd(A) of a wide A: the rows of its full Vh past "
+                         "min(m, n) are arbitrary; pass full_matrices=False")
+    return np.linalg.svd(np.ascontiguousarray(x), False)[2]
+
+
+def svd_adjoint(x, gu, gs, gvh):
+    """The adjoint of the reduced SVD A = U diag(s) Vh (distinct nonzero singular values;
+    Townsend 2016): U [(F o (U^T gU - gU^T U)) S + diag(gs) + S (F o (V^T gV - gV^T V))] V^T
+    + (I - U U^T) gU S^-1 V^T + U S^-1 gV^T (I - V V^T), F[i, j] = 1 / (s_j^2 - s_i^2)."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    v = np.ascontiguousarray(vh.T)
+    gv = np.ascontiguousarray(gvh.T)
+    j = u.T @ gu
+    kk = v.T @ gv
+    inner = np.zeros((k, k))
+    for a in range(k):
+        for b in range(k):
+            if a == b:
+                inner[a, b] = gs[a]
+            else:
+                f = 1.0 / (s[b] * s[b] - s[a] * s[a])
+                inner[a, b] = (f * (j[a, b] - j[b, a]) * s[b]
+                               + s[a] * f * (kk[a, b] - kk[b, a]))
+    out = u @ inner @ vh
+    if m > k:
+        out += ((gu - u @ j) / s) @ vh
+    if n > k:
+        out += (u / s) @ (gv - v @ kk).T
+    return out
+
+
+def svd_u_adjoint(x, g):
+    k = min(x.shape[0], x.shape[1])
+    return svd_adjoint(x, g, np.zeros(k), np.zeros((k, x.shape[1])))
+
+
+def svd_s_adjoint(x, g):
+    k = min(x.shape[0], x.shape[1])
+    return svd_adjoint(x, np.zeros((x.shape[0], k)), g, np.zeros((k, x.shape[1])))
+
+
+def svd_vh_adjoint(x, g):
+    k = min(x.shape[0], x.shape[1])
+    return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), g)
+
+
+__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_adjoint", "gradient1",
+            "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
+            "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
+            "svd_s_adjoint", "svd_vh_adjoint"]

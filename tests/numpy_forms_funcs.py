@@ -145,3 +145,48 @@ def refused_pad_mode(x):
 
 def refused_repeat_no_axis(X):
     return np.sum(np.repeat(X, 2))
+
+
+# -- issue 12, autograd's NumPy functions: forms refused at the call (tests/test_numpy_forms.py)
+
+def refused_eig(A):
+    w, V = np.linalg.eig(A)  # ERR: complex
+    return np.sum(w)
+
+
+def refused_eigvals(A):
+    return np.sum(np.linalg.eigvals(A))  # ERR: complex
+
+
+def refused_rot90_axes(A):
+    return np.sum(np.rot90(A, 1, axes=(0, 2)))  # ERR: axes=
+
+
+def refused_gradient_of_matrix(A):
+    return np.sum(np.gradient(A))  # ERR: vector
+
+
+def refused_gradient_spacing(A):
+    return np.sum(np.gradient(A[0], 0.5))  # ERR: np.gradient
+
+
+def refused_svd_full_u(A):
+    U, s, Vh = np.linalg.svd(np.vstack((A, A)))  # ERR: full_matrices=False
+    return np.sum(U)
+
+
+def refused_sort_kind(A):
+    return np.sum(np.sort(A, kind="stable"))  # ERR: kind
+
+
+def refused_polygamma_array_order(A):
+    return np.sum(scipy.special.polygamma(np.array([1, 2]), A[0, :2]))  # ERR: one integer n
+
+
+def pinv_rank_deficient(A):
+    return np.sum(np.linalg.pinv(np.outer(A[0], A[0])))
+
+
+def nan_operands(x, y):
+    return np.sum(np.fmax(x, y) * np.array([1.0, 2.0, 3.0])) + np.sum(np.fmin(y, x)) \
+        + np.sum(np.nan_to_num(x) * np.array([4.0, 5.0, 6.0]))

@@ -9,7 +9,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import numpy_forms_funcs as nf
-from .harness import check_both_modes
+from .harness import check_both_modes, error_marker
 
 RNG = np.random.default_rng(120)
 
@@ -67,3 +67,43 @@ def test_refusals_are_at_the_users_line_in_both_modes():
             with pytest.raises(JitadError) as e:
                 jitad.grad(fn, mode=mode)(arg)
             assert "numpy_forms_funcs.py" in str(e.value), (fn.__name__, mode, str(e.value))
+
+
+@pytest.mark.parametrize("fn", [nf.refused_eig, nf.refused_eigvals, nf.refused_rot90_axes,
+                                nf.refused_gradient_of_matrix, nf.refused_gradient_spacing,
+                                nf.refused_svd_full_u, nf.refused_sort_kind,
+                                nf.refused_polygamma_array_order],
+                         ids=lambda f: f.__name__)
+def test_autograd_forms_refused_at_the_users_line_in_both_modes(fn):
+    """Issue 12's autograd functions: a form they do not take (complex eigenproblems, a full U
+    no gradient determines ...) is a JitadError at the user's line."""
+    line, expected = error_marker(fn)
+    A = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [0.7, 0.1, 1.5]])
+    for mode in ("compiled", "eager"):
+        with pytest.raises(JitadError) as e:
+            jitad.grad(fn, mode=mode)(A)
+        assert e.value.loc is not None and e.value.loc.line == line, (mode, str(e.value))
+        assert expected in str(e.value), (mode, str(e.value))
+
+
+def test_fmax_fmin_and_nan_to_num_pass_nan_operands_by():
+    """np.fmax/np.fmin take the other operand where one is nan (its gradient goes there);
+    np.nan_to_num's gradient is 1 where x is finite and 0 elsewhere."""
+    x = np.array([np.nan, 1.0, np.inf])
+    y = np.array([2.0, np.nan, 0.5])
+    for mode in ("compiled", "eager"):
+        value, (gx, gy) = jitad.value_and_grad(nf.nan_operands, wrt=(0, 1), mode=mode)(x, y)
+        assert value == nf.nan_operands(x, y)
+        np.testing.assert_array_equal(gx, [0.0, 2.0 + 1.0 + 5.0, 3.0 + 0.0])
+        np.testing.assert_array_equal(gy, [1.0 + 1.0, 0.0, 0.0 + 1.0])
+
+
+@pytest.mark.skipif(os.environ.get("JITAD_PRIMITIVES_FULL", "") in ("", "0"),
+                    reason="compile time (LAPACK): JITAD_PRIMITIVES_FULL=1")
+def test_pinv_of_a_rank_deficient_matrix_raises():
+    """The pseudo-inverse jumps where the rank drops: its gradient there is refused when the
+    adjoint runs (the rank is a value, not a form: a ValueError, as np.linalg raises)."""
+    A = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [0.7, 0.1, 1.5]])
+    for mode in ("compiled", "eager"):
+        with pytest.raises(ValueError, match="full-rank"):
+            jitad.grad(nf.pinv_rank_deficient, mode=mode)(A)

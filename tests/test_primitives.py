@@ -520,6 +520,32 @@ TABLE = [
     P("scipy.special.rel_entr(a, b) + scipy.special.kl_div(b, a)", "ss", "special12", more="vv",
       dom=dict(a="pos", b="pos")),
     P("scipy.special.softplus(x)", "s", "special12", more="v"),
+    # ------------------------------------------- issue 12: autograd's NumPy functions
+    P("np.fliplr(x) + np.flipud(x)", "m", "numpy12"),
+    P("np.flipud(x)", "", "numpy12", more="v"),
+    P("np.rot90(x)", "m", "numpy12"),
+    P("np.rot90(x, 3) @ np.rot90(x, k=-1, axes=(1, 0)).T + np.rot90(x, 2)[0, 0]", "", "numpy12",
+      more="m"),
+    P("np.rollaxis(x, 1)", "m", "numpy12"),
+    P("np.rollaxis(x, 2) + np.rollaxis(x, -1, 1)[:, 0, :1]", "", "numpy12", more="t"),
+    P("np.atleast_3d(x) * 2.0", "v", "numpy12", more="s m"),
+    P("np.broadcast_to(x, (2, 3))", "v", "numpy12"),
+    P("np.broadcast_to(x[:1], x.shape) + np.broadcast_to(x, (2, 2, 3))", "", "numpy12", more="m"),
+    P("np.fmax(a, b) + 2.0 * np.fmin(a, b)", "ss", "numpy12", more="vv vs", ok=_apart("a", "b"),
+      ties=[Tie(dict(a=1.0, b=1.0), dict(a=1.5, b=1.5))]),
+    P("np.nan_to_num(x)", "v", "numpy12", more="s"),
+    P("np.sort(x)", "v", "numpy12", more="m", ok=_apart("x"),
+      # ties keep NumPy's stable order: the k-th sorted entry's cotangent goes to the k-th of
+      # the stable argsort
+      ties=[Tie(dict(x=[2.0, 1.0, 2.0]), w=[1.0, 2.0, 3.0], expect=dict(x=[2.0, 1.0, 3.0]))]),
+    P("np.sort(x, axis=0) + np.sort(x, axis=None)[:3]", "", "numpy12", more="m", ok=_apart("x")),
+    P("np.gradient(x)", "v", "numpy12"),
+    # LAPACK's SVD and its adjoint compile for a minute: FULL only, as the other decompositions
+    P("np.linalg.pinv(x)", "", "decomp12", more="m"),
+    P("U, s, Vh = np.linalg.svd(x, full_matrices=False)\n(U * s) @ Vh + U[:, :1] * Vh[:1, :] ** 2",
+      "", "decomp12", more="m"),
+    P("np.linalg.svd(x, compute_uv=False) + np.linalg.svdvals(x) ** 2", "", "decomp12", more="m"),
+    P("np.linalg.svd(x @ x.T + np.eye(2), False)[1]", "", "decomp12", more="m"),
 ]
 
 

@@ -22,7 +22,8 @@ from ..types import arg_types as _argtys
 
 
 def _ranks(s: Bind, types):
-    return [types[a.name].ndim if isinstance(a, Var) else 0 for a in s.args]
+    # a shape operand (`np.broadcast_to(x, y.shape)`) has no rank: 0
+    return [getattr(types[a.name], "ndim", 0) if isinstance(a, Var) else 0 for a in s.args]
 
 
 def rule_for(s: Bind, types):

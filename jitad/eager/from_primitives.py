@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import runtime
 from ..primitives import METHODS, callables, get
-from ..primitives.core import methods
+from ..primitives.core import lookup_callable, methods
 from ..errors import UnsupportedError
 from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
 from ..types import Ty
@@ -226,6 +226,13 @@ def tuple_parts(target, parts):
     name = "np." + getattr(target, "__name__", first.name)
 
     def op(*args, **kwargs):
+        prim = lookup_callable(target)
+        if prim is not None and prim.single_form is not None:    # svd(A, compute_uv=False)
+            key, value, one = prim.single_form
+            if kwargs.get(key, not value) is value:
+                for s in first.statics:
+                    kwargs.pop(s, None)
+                return call_op(target, one, name)(*args, **kwargs)
         args = list(args)
         for s, a in zip(first.statics, args[len(first.params):]):
             kwargs.setdefault(s, a)

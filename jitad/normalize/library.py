@@ -157,6 +157,12 @@ class LibraryCalls:
 
     def prim_call(self, node, prim, pre, args, kw, hint, dest):
         statics = {}
+        if prim.parts and prim.single_form is not None:     # np.linalg.svd(A, compute_uv=False)
+            key, value, single = prim.single_form
+            if key in kw and static_value(kw[key], self.resolve_func) is value:
+                for name in prim.parts[0].statics:
+                    kw.pop(name, None)
+                prim = single
         if prim.parts:
             self.err(node, f"{describe(node.func)} returns a tuple: unpack it "
                            "(a, b = ...) or index it with a constant", "tuple result")

@@ -235,3 +235,61 @@ def average_at(ranks, st):
 
 def scan_statics(st):
     return {"axis": _int(st["axis"], "axis=")}
+
+
+# -- issue 12, autograd's NumPy functions
+
+def _bool(v, what):
+    if not isinstance(v, bool):
+        raise ValueError(f"{what} must be True or False")
+    return v
+
+
+def rot90_statics(st):
+    """np.rot90(m, k, axes): k a constant int, axes (0, 1) or (1, 0) (the other direction)."""
+    k = _int(st["k"], "k")
+    if st["axes"] not in ((0, 1), (1, 0), (-2, -1), (-1, -2)):
+        raise ValueError("axes= must be (0, 1) or (1, 0) (jitad rotates matrices)")
+    if st["axes"] in ((1, 0), (-1, -2)):
+        k = -k
+    return {"k": k % 4, "axes": (0, 1)}
+
+
+def rollaxis_statics(st):
+    return {"axis": _int(st["axis"], "axis"), "start": _int(st["start"], "start")}
+
+
+def rollaxis_at(ranks, st):
+    """np.rollaxis(x, axis, start) as NumPy defines it: axis moves to just before start."""
+    r = ranks[0]
+    axis, start = st["axis"] % r, st["start"]
+    if start < 0:
+        start += r
+    if axis < start:
+        start -= 1
+    order = [a for a in range(r) if a != axis]
+    order.insert(start, axis)
+    axes = tuple(order)
+    return get("transpose_axes"), {"axes": axes,
+                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+
+
+def sort_statics(st):
+    return {"axis": _axis_or_none(st["axis"])}
+
+
+def sort_at(ranks, st):
+    if st["axis"] is None:
+        return get("sort_flat"), {}
+    return get("sort"), {"axis": st["axis"] % max(ranks[0], 1)}
+
+
+def svd_statics(st):
+    if not _bool(st["compute_uv"], "compute_uv="):
+        raise ValueError("compute_uv=False returns the singular values alone: "
+                         "s = np.linalg.svd(A, compute_uv=False)")
+    if _bool(st["full_matrices"], "full_matrices="):
+        raise ValueError("jitad differentiates the reduced SVD: pass full_matrices=False (for "
+                         "a square matrix it is the same; for others the full U's or Vh's "
+                         "extra vectors are arbitrary)")
+    return {"full_matrices": False, "compute_uv": True}

@@ -334,6 +334,35 @@ scipy.special.entr(x) = rt.entr(x)          :: ewf  | x: -g * (1.0 + np.log(x))
 scipy.special.rel_entr(a, b) = rt.rel_entr(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * (np.log(a / b) + 1.0) | b: -g * a / b
 scipy.special.kl_div(a, b) = rt.kl_div(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * np.log(a / b) | b: g * (1.0 - a / b)
 scipy.special.softplus(x) = np.logaddexp(0.0, x) :: ewf | x: g * (0.5 + 0.5 * np.tanh(0.5 * x))
+# issue 12, autograd's NumPy functions; flips, sorts and broadcasts return new arrays (no views)
+np.fliplr(x)       = rt.fliplr(x)           :: matrix | x: rt.fliplr(g)
+np.flipud(x)       = rt.flipud(x)           :: nonscalar | x: rt.flipud(g)
+np.rot90(x; k, axes) = rt.rot90(x, k)       :: matrix | x: rt.rot90(g, -k)
+np.rollaxis(x; axis, start) = np.moveaxis(x, axis, start) :: rollaxis
+atleast_3d(x)      = np.atleast_3d(x)       :: at_least_3
+atleast_3d.0(x)    = np.full((1, 1, 1), x)  :: at_least_3 | x: np.sum(g)
+atleast_3d.1(x)    = x.copy().reshape((1, x.shape[0], 1)) :: at_least_3 | x: rt.reshape_like(g, x)
+atleast_3d.2(x)    = x.copy().reshape((x.shape[0], x.shape[1], 1)) :: at_least_3 | x: rt.reshape_like(g, x)
+atleast_3d.3(x)    = x.copy()               :: at_least_3 | x: g
+np.broadcast_to(x, shape) = rt.broadcast_to(x, shape) :: broadcast | x: rt.unbroadcast(g, x)
+# fmax/fmin: as np.maximum/np.minimum (ties split evenly), and a nan operand passes the other
+np.fmax(a, b)      = np.fmax(a, b)          :: ew   | a: g * ((a > b) + 0.5 * (a == b) + (b != b) * (a == a)) | b: g * ((a < b) + 0.5 * (a == b) + (a != a) * (b == b))
+np.fmin(a, b)      = np.fmin(a, b)          :: ew   | a: g * ((a < b) + 0.5 * (a == b) + (b != b) * (a == a)) | b: g * ((a > b) + 0.5 * (a == b) + (a != a) * (b == b))
+np.nan_to_num(x)   = rt.nan_to_num(x)       :: ewf  | x: g * np.isfinite(x)
+sort(x; axis)      = rt.sort_axis(x, axis)  :: sort | x: rt.sort_adjoint(x, g, axis)
+sort_flat(x)       = rt.sort_axis(np.ascontiguousarray(x).ravel(), 0) :: flat | x: rt.reshape_like(rt.sort_adjoint(np.ascontiguousarray(x).ravel(), g, 0), x)
+np.gradient(x)     = rt.gradient1(x)        :: vector | x: rt.gradient1_adjoint(g)
+np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
+# np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
+# singular values alone (compute_uv=False, np.linalg.svdvals)
+svd.u(x; full_matrices, compute_uv) = rt.svd_u(x, full_matrices) :: matrix | x: rt.svd_u_adjoint(x, g)
+svd.s(x; full_matrices, compute_uv) = rt.svd_s(x) :: eigenvalues | x: rt.svd_s_adjoint(x, g)
+svd.vh(x; full_matrices, compute_uv) = rt.svd_vh(x, full_matrices) :: matrix | x: rt.svd_vh_adjoint(x, g)
+svd_values(x)      = rt.svd_s(x)            :: eigenvalues | x: rt.svd_s_adjoint(x, g)
+# complex results: refused by their type rule
+eig.w(x)           = np.linalg.eig(x)[0]    :: complex
+eig.v(x)           = np.linalg.eig(x)[1]    :: complex
+np.linalg.eigvals(x) = np.linalg.eigvals(x) :: complex
 """
 
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
@@ -566,11 +595,36 @@ def _load_numpy_forms():
         get(name).defaults = {"loc": 0.0, "scale": 1.0}
         alias_when_imported("scipy.stats", f"norm.{part}", name)
     get("scipy.special.polygamma").checks_in_eager = True
+    _load_autograd_numpy()
     for short in ("logsumexp", "softmax", "log_softmax"):
         whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     whole.float_result = axis.float_result = True
 
+
+def _load_autograd_numpy():
+    """The call forms of issue 12's autograd NumPy functions (constants read by `forms`)."""
+    for target, name in [(np.atleast_3d, "atleast_3d"), (np.sort, "sort")]:
+        alias(target, name)
+    get("atleast_3d").variants = {(r,): get(f"atleast_3d.{r}") for r in range(4)}
+    rot90, rollaxis, sort = get("np.rot90"), get("np.rollaxis"), get("sort")
+    rot90.defaults, rot90.read_statics = {"k": 1, "axes": (0, 1)}, forms.rot90_statics
+    rollaxis.defaults, rollaxis.read_statics = {"start": 0}, forms.rollaxis_statics
+    rollaxis.at_ranks, rollaxis._diff_args = forms.rollaxis_at, (0,)
+    sort.defaults, sort.read_statics, sort.at_ranks = {"axis": -1}, forms.sort_statics, forms.sort_at
+    for p in (rot90, rollaxis, sort, get("np.gradient"), get("np.linalg.pinv"), get("svd.u"), get("svd_values"), get("eig.w"),
+              get("np.linalg.eigvals"), get("np.fliplr"), get("np.flipud")):
+        p.checks_in_eager = True
+    for p in ("np.linalg.pinv", "svd.u", "svd.s", "svd.vh", "svd_values"):
+        get(p).float_result = True
+    get("svd.u").defaults = {"full_matrices": True, "compute_uv": True}
+    get("svd.u").read_statics = forms.svd_statics
+    svd = register(Primitive("svd", ("x",)), np.linalg.svd)
+    svd.parts = (get("svd.u"), get("svd.s"), get("svd.vh"))
+    svd.single_form = ("compute_uv", False, get("svd_values"))
+    alias(np.linalg.svdvals, "svd_values")
+    eig = register(Primitive("eig", ("x",)), np.linalg.eig)
+    eig.parts = (get("eig.w"), get("eig.v"))
 
 def _load_summations():
     """np.einsum, np.tensordot and np.inner: each call is the summation `einsum.of` makes for

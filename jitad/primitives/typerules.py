@@ -387,7 +387,70 @@ def polygamma(prim, s, args):
     return Ty(floaty(x), x.ndim)
 
 
-KINDS.update({"polygamma": polygamma})
+def nonscalar(prim, s, args):
+    """np.flipud: an array of rank >= 1, the same type."""
+    if args[0].ndim == 0:
+        raise UnsupportedError(f"{prim.name}() of a scalar", s.loc, prim.name)
+    return args[0]
+
+
+def at_least_3(prim, s, args):
+    return Ty(args[0].dtype, max(3, args[0].ndim))
+
+
+def rollaxis(prim, s, args):
+    r = args[0].ndim
+    if not -r <= s.statics["axis"] < r or not -r <= s.statics["start"] <= r:
+        raise UnsupportedError(f"np.rollaxis: axis {s.statics['axis']} or start "
+                               f"{s.statics['start']} is out of range for a rank-{r} array",
+                               s.loc, "np.rollaxis")
+    return args[0]
+
+
+def sort(prim, s, args):
+    x = args[0]
+    if x.ndim == 0:
+        raise UnsupportedError("np.sort() of a scalar", s.loc, "np.sort")
+    axis = s.statics.get("axis")
+    if axis is None:                # np.sort(x, axis=None): the sorted entries
+        return Ty(x.dtype, 1)
+    if not -x.ndim <= axis < x.ndim:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{x.ndim} array",
+                               s.loc, "axis")
+    return x
+
+
+def broadcast(prim, s, args):
+    """np.broadcast_to(x, shape): the shape a tuple (or x.shape) with at least x's rank."""
+    x, shape = args
+    if not isinstance(shape, TupleTy):
+        raise UnsupportedError("np.broadcast_to(x, shape) takes the shape as a tuple "
+                               "((n,) for a vector)", s.loc, "np.broadcast_to")
+    if len(shape.items) < x.ndim:
+        raise UnsupportedError(f"np.broadcast_to: a rank-{x.ndim} array has no broadcast of "
+                               f"rank {len(shape.items)}", s.loc, "np.broadcast_to")
+    return Ty(x.dtype, len(shape.items))
+
+
+def vector(prim, s, args):
+    """np.gradient(x) of a vector (unit spacing)."""
+    if args[0].ndim != 1:
+        raise UnsupportedError(f"{prim.name}() takes a vector here (unit spacing), got rank "
+                               f"{args[0].ndim}", s.loc, prim.name)
+    return Ty(floaty(args[0]), 1)
+
+
+def complex_result(prim, s, args):
+    name = "np.linalg.eig" if prim.name.startswith("eig.") else prim.name
+    raise UnsupportedError(f"{name}() has "
+                           "complex results in general, and jitad differentiates real arrays; "
+                           "for a symmetric matrix use np.linalg.eigh / eigvalsh", s.loc,
+                           prim.name)
+
+
+KINDS.update({"polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+              "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
+              "complex": complex_result})
 
 
 def subscript(prim, s, args):

@@ -1764,3 +1764,159 @@ __all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
             "svd_s_adjoint", "svd_vh_adjoint"]
+
+
+# -- issue 12, scipy.stats distributions: log-densities with their supports (three operands
+# arrive broadcast to one shape), and the multivariate normal by a Cholesky factor
+
+def gamma_logz1(z, a):
+    """log of the standard gamma density at z (shape a): -inf below 0; at 0 inf, 0 or -inf
+    for a < 1, a = 1, a > 1."""
+    if z < 0.0:
+        return -math.inf
+    if z == 0.0:
+        if a < 1.0:
+            return math.inf
+        return 0.0 - math.lgamma(a) if a == 1.0 else -math.inf
+    return (a - 1.0) * math.log(z) - z - math.lgamma(a)
+
+
+def beta_logz1(z, a, b):
+    """log of the standard beta density at z: -inf outside [0, 1], the limits at its ends."""
+    if z < 0.0 or z > 1.0:
+        return -math.inf
+    out = -betaln1(a, b)
+    if a != 1.0:
+        out += (a - 1.0) * math.log(z) if z > 0.0 else (math.inf if a < 1.0 else -math.inf)
+    if b != 1.0:
+        out += (b - 1.0) * math.log1p(-z) if z < 1.0 else (math.inf if b < 1.0 else -math.inf)
+    return out
+
+
+def gamma_logz(z, a):
+    """gamma_logz1 elementwise (operands of one shape)."""
+    if isinstance(z, (int, float)):
+        return gamma_logz1(z, a)
+    u = np.ascontiguousarray(z).ravel()
+    v = np.ascontiguousarray(a).ravel()
+    out = np.empty(u.shape[0])
+    for k in range(u.shape[0]):
+        out[k] = gamma_logz1(u[k], v[k])
+    return out.reshape(z.shape)
+
+
+def beta_logz(z, a, b):
+    """beta_logz1 elementwise (operands of one shape)."""
+    if isinstance(z, (int, float)):
+        return beta_logz1(z, a, b)
+    u = np.ascontiguousarray(z).ravel()
+    v = np.ascontiguousarray(a).ravel()
+    w = np.ascontiguousarray(b).ravel()
+    out = np.empty(u.shape[0])
+    for k in range(u.shape[0]):
+        out[k] = beta_logz1(u[k], v[k], w[k])
+    return out.reshape(z.shape)
+
+
+def chol(a):
+    """The lower Cholesky factor of a symmetric positive-definite matrix (plain loops: no
+    LAPACK to compile); ValueError if it is not positive definite. Reads the lower triangle."""
+    n = a.shape[0]
+    if a.shape[1] != n:
+        raise ValueError("the covariance must be a square matrix")
+    L = np.zeros((n, n))
+    for j in range(n):
+        s = a[j, j]
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if not s > 0.0:
+            raise ValueError("the covariance matrix is not positive definite")
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, n):
+            t = a[i, j]
+            for k in range(j):
+                t -= L[i, k] * L[j, k]
+            L[i, j] = t / L[j, j]
+    return L
+
+
+def chol_solve(L, r):
+    """(L L^T)^-1 applied to each row of r (a matrix)."""
+    n = L.shape[0]
+    out = np.empty(r.shape)
+    for row in range(r.shape[0]):
+        y = np.empty(n)
+        for i in range(n):
+            t = r[row, i]
+            for k in range(i):
+                t -= L[i, k] * y[k]
+            y[i] = t / L[i, i]
+        for i in range(n - 1, -1, -1):
+            t = y[i]
+            for k in range(i + 1, n):
+                t -= L[k, i] * out[row, k]
+            out[row, i] = t / L[i, i]
+    return out
+
+
+def mvn_rows(x, mean, cov):
+    """The residual rows x - mean of a vector or a matrix of rows, checked against cov."""
+    d = mean.shape[0]
+    if cov.shape[0] != d or cov.shape[1] != d:
+        raise ValueError("multivariate_normal: mean and cov do not match")
+    r = np.atleast_2d(x) - mean
+    if r.shape[1] != d:
+        raise ValueError("multivariate_normal: x's rows have another length than the mean")
+    return r
+
+
+def mvn_logpdf_rows(x, mean, cov):
+    """multivariate_normal.logpdf of each row of x (a vector: one row), by a Cholesky factor."""
+    r = mvn_rows(x, mean, cov)
+    L = chol(cov)
+    d = L.shape[0]
+    logdet = 0.0
+    for i in range(d):
+        logdet += math.log(L[i, i])
+    out = np.empty(r.shape[0])
+    for row in range(r.shape[0]):
+        q = 0.0
+        y = np.empty(d)
+        for i in range(d):
+            t = r[row, i]
+            for k in range(i):
+                t -= L[i, k] * y[k]
+            y[i] = t / L[i, i]
+            q += y[i] * y[i]
+        out[row] = -0.5 * q - logdet - 0.9189385332046727 * d
+    return out
+
+
+def mvn_alpha(x, mean, cov):
+    """cov^-1 (x - mean) of each row, shaped like x."""
+    r = mvn_rows(x, mean, cov)
+    return chol_solve(chol(cov), r).reshape(x.shape)
+
+
+def mvn_cov_adjoint(x, mean, cov, g):
+    """The adjoint of the covariance: 1/2 (sum_i g_i a_i a_i^T - (sum_i g_i) cov^-1), a_i the
+    rows of mvn_alpha, g a vector of one cotangent per row (symmetric: the derivative along
+    symmetric perturbations)."""
+    r = mvn_rows(x, mean, cov)
+    L = chol(cov)
+    a = chol_solve(L, r)
+    gs = np.ascontiguousarray(g)         # one entry per row
+    d = L.shape[0]
+    inv = chol_solve(L, np.eye(d))
+    out = np.zeros((d, d))
+    total = 0.0
+    for row in range(r.shape[0]):
+        total += gs[row]
+        for i in range(d):
+            for j in range(d):
+                out[i, j] += gs[row] * a[row, i] * a[row, j]
+    return 0.5 * (out - total * inv)
+
+
+__all__ += ["gamma_logz1", "beta_logz1", "gamma_logz", "beta_logz", "chol", "chol_solve",
+            "mvn_rows", "mvn_logpdf_rows", "mvn_alpha", "mvn_cov_adjoint"]

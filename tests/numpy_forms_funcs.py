@@ -5,7 +5,8 @@ import math
 import numpy as np
 import scipy.special
 from scipy.special import logsumexp, softmax
-from scipy.stats import norm
+from scipy.stats import multivariate_normal, norm
+from scipy.stats import t as student
 
 
 def layer_norm(x, W, b, eps=1e-5, act=True):
@@ -190,3 +191,20 @@ def pinv_rank_deficient(A):
 def nan_operands(x, y):
     return np.sum(np.fmax(x, y) * np.array([1.0, 2.0, 3.0])) + np.sum(np.fmin(y, x)) \
         + np.sum(np.nan_to_num(x) * np.array([4.0, 5.0, 6.0]))
+
+
+# -- issue 12, scipy.stats distributions imported by name
+
+def distributions(x, df, mu):
+    X = np.array([[x, 0.5], [0.1, x]])
+    return (student.logpdf(x, df) + np.sum(multivariate_normal.logpdf(X, np.array([0.0, mu]),
+                                                                      np.eye(2) * df))
+            + student.pdf(mu, df, scale=2.0))
+
+
+def refused_mvn_without_cov(A):
+    return multivariate_normal.logpdf(A[0], A[1])  # ERR: multivariate_normal.logpdf
+
+
+def refused_t_cdf(A):
+    return np.sum(student.cdf(A[0], 3.0))  # ERR: cdf

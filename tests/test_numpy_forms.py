@@ -32,6 +32,7 @@ CASES = [
     (nf.summations, (_r(3, 4), _r(4, 2), _r(5)), (0, 1, 2), {}),
     (nf.running_extremes, (_r(6), _r(3, 4)), (0, 1), {}),
     (nf.probit, (_r(3), _r(8, 3), (RNG.random(8) < 0.5) * 1.0), (0,), {}),
+    (nf.distributions, (0.3, 2.5, 0.7), (0, 1, 2), {}),
     # LAPACK calls and their adjoints compile for minutes: with JITAD_PRIMITIVES_FULL=1 only
     pytest.param(nf.decompositions, (_r(3, 3), _r(4, 3)), (0, 1), {}, marks=pytest.mark.skipif(
         os.environ.get("JITAD_PRIMITIVES_FULL", "") in ("", "0"),
@@ -72,7 +73,8 @@ def test_refusals_are_at_the_users_line_in_both_modes():
 @pytest.mark.parametrize("fn", [nf.refused_eig, nf.refused_eigvals, nf.refused_rot90_axes,
                                 nf.refused_gradient_of_matrix, nf.refused_gradient_spacing,
                                 nf.refused_svd_full_u, nf.refused_sort_kind,
-                                nf.refused_polygamma_array_order],
+                                nf.refused_polygamma_array_order, nf.refused_mvn_without_cov,
+                                nf.refused_t_cdf],
                          ids=lambda f: f.__name__)
 def test_autograd_forms_refused_at_the_users_line_in_both_modes(fn):
     """Issue 12's autograd functions: a form they do not take (complex eigenproblems, a full U

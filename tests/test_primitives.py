@@ -546,6 +546,29 @@ TABLE = [
       "", "decomp12", more="m"),
     P("np.linalg.svd(x, compute_uv=False) + np.linalg.svdvals(x) ** 2", "", "decomp12", more="m"),
     P("np.linalg.svd(x @ x.T + np.eye(2), False)[1]", "", "decomp12", more="m"),
+    # ------------------------------------------- issue 12: autograd's scipy.stats distributions
+    P("scipy.stats.t.logpdf(x, a, b, 1.5) + scipy.stats.t.pdf(x, a)", "sss", "dist12",
+      more="vss", dom=dict(a="pos")),
+    P("scipy.stats.gamma.logpdf(x, a, loc=0.1, scale=b) + scipy.stats.gamma.pdf(x, a)", "sss",
+      "dist12", more="vss", dom=dict(x="gt1", a="pos", b="pos")),
+    P("scipy.stats.beta.logpdf(x, a, b) + scipy.stats.beta.pdf(x, a, b, scale=2.0)", "sss",
+      "dist12", more="vss", dom=dict(x="p01", a="pos", b="pos")),
+    P("scipy.stats.expon.logpdf(x, scale=b) + scipy.stats.expon.pdf(x, a, b) "
+      "+ scipy.stats.expon.cdf(x, a, b)", "sss", "dist12", more="vss",
+      dom=dict(x="pos", a="lo", b="pos")),
+    P("scipy.stats.laplace.logpdf(x, a, b) + scipy.stats.laplace.pdf(x) "
+      "+ scipy.stats.laplace.cdf(x, a, b)", "sss", "dist12", more="vss",
+      dom=dict(x="nz", b="pos"), ok=_apart("x", "a")),
+    P("scipy.stats.logistic.logpdf(x, a, b) + scipy.stats.logistic.pdf(x) "
+      "+ scipy.stats.logistic.cdf(x, a, b)", "sss", "dist12", more="vss", dom=dict(b="pos")),
+    P("scipy.stats.cauchy.logpdf(x, a, b) + scipy.stats.cauchy.pdf(x) "
+      "+ scipy.stats.cauchy.cdf(x, a, b)", "sss", "dist12", more="vss", dom=dict(b="pos")),
+    P("scipy.stats.poisson.logpmf(3.0, a) + scipy.stats.poisson.pmf(2.0, a)", "s", "dist12",
+      more="v", dom=dict(a="pos")),
+    # the covariance made symmetric positive definite; its gradient is the symmetric one
+    P("scipy.stats.multivariate_normal.logpdf(x, m, c @ c.T + np.eye(2))", "uum", "dist12"),
+    P("scipy.stats.multivariate_normal.logpdf(x, m, c @ c.T + np.eye(2))", "", "dist12",
+      more="num"),
 ]
 
 

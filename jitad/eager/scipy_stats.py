@@ -1,32 +1,45 @@
 """``jitad.eager.scipy_stats``: scipy.stats with differentiable versions of the distribution
-methods jitad has primitives for (``norm.cdf``, ``norm.pdf``, ``norm.logpdf``,
-``norm.logcdf``, with ``loc=`` and ``scale=``).
+methods jitad has primitives for (``norm.cdf/pdf/logpdf/logcdf``, ``t``, ``gamma``, ``beta``,
+``expon``, ``laplace``, ``logistic``, ``cauchy``, ``poisson.logpmf/pmf``,
+``multivariate_normal.logpdf``; see docs/language.md).
 
 Takes: scipy.stats, once the user's code has imported it (jitad never imports it itself: it is
 slow to import); `functional` asks `bind` for the replacements when scipy.stats is loaded.
 Guarantees: `bind()` returns {object: eager stand-in} for the ``scipy.stats`` module and each
-distribution object with primitive methods (``norm``): the stand-in's methods are the
+distribution object with primitive methods (``norm`` ...): the stand-in's methods are the
 primitives' eager ops (`from_primitives.method_ops`, the call read as compiled mode reads it),
-every other attribute is scipy's own.
+its other methods scipy's own on values (refused at the user's line on a Var that requires
+grad), every other attribute is scipy's own.
 Invariants: built once per process, on first use.
 """
 import sys
 
 from ..primitives.core import methods
+from .dispatch import fallback
 from .from_primitives import method_ops
 
 _BOUND: dict = {}
 
 
 class _Distribution:
-    """A scipy.stats distribution object whose primitive methods are eager ops."""
+    """A scipy.stats distribution object whose primitive methods are eager ops; its other
+    methods run as scipy's on values, and refuse at the user's line a Var that requires grad
+    (scipy's own code would convert it deep inside scipy)."""
 
     def __init__(self, original):
         self._original = original
         self.__dict__.update(method_ops(original))
 
     def __getattr__(self, name):
-        return getattr(self._original, name)
+        attr = getattr(self._original, name)
+        if not callable(attr) or name.startswith("_"):
+            return attr
+        owner = self._original
+        label = f"scipy.stats.{getattr(owner, 'name', type(owner).__name__)}.{name}"
+
+        def method(*args, **kwargs):
+            return fallback(attr, label, attr, args, kwargs)
+        return method
 
 
 class _Stats:

@@ -26,7 +26,7 @@ import operator
 
 import numpy as np
 
-from . import typerules
+from . import templates, typerules
 from . import einsum, forms
 from .core import Primitive, alias, alias_method, alias_when_imported, get, register
 
@@ -365,6 +365,30 @@ eig.v(x)           = np.linalg.eig(x)[1]    :: complex
 np.linalg.eigvals(x) = np.linalg.eigvals(x) :: complex
 """
 
+# issue 12, scipy.stats distributions as autograd has them: one line per log-density
+# (`dist.method(params; statics) = forward :: kind | param: adjoint ...` as above, `z` standing
+# for (x - loc) / scale); its density (`pdf`/`pmf`) is made from it: np.exp of the forward,
+# each adjoint times y. Outside the support the log-density is -inf and the gradient 0.
+STATS = r"""
+t.logpdf(x, df, loc, scale) = rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - np.log(scale) - (0.5 * df + 0.5) * np.log1p(z * z / df) :: ewf | x: -g * (df + 1.0) * z / ((df + z * z) * scale) | loc: g * (df + 1.0) * z / ((df + z * z) * scale) | scale: g * ((df + 1.0) * z * z / (df + z * z) - 1.0) / scale | df: g * (0.5 * rt.digamma(0.5 * df + 0.5) - 0.5 * rt.digamma(0.5 * df) - 0.5 / df - 0.5 * np.log1p(z * z / df) + 0.5 * (df + 1.0) * z * z / (df * (df + z * z)))
+gamma.logpdf(x, a, loc, scale) = rt.gamma_logz(z + 0.0 * a, a + 0.0 * z) - np.log(scale) :: ewf | x: g * ((a - 1.0) / (z + (z <= 0)) - 1.0) * (z > 0) / scale | loc: -g * ((a - 1.0) / (z + (z <= 0)) - 1.0) * (z > 0) / scale | scale: g * (z - a) * (z > 0) / scale | a: g * (np.log(z + (z <= 0)) - rt.digamma(a)) * (z > 0)
+beta.logpdf(x, a, b, loc, scale) = rt.beta_logz(z + 0.0 * (a + b), a + 0.0 * (z + b), b + 0.0 * (z + a)) - np.log(scale) :: ewf | x: g * ((a - 1.0) / (z + (z <= 0)) - (b - 1.0) / (1.0 - z + (z >= 1))) * ((z > 0) & (z < 1)) / scale | loc: -g * ((a - 1.0) / (z + (z <= 0)) - (b - 1.0) / (1.0 - z + (z >= 1))) * ((z > 0) & (z < 1)) / scale | scale: -g * (1.0 + z * ((a - 1.0) / (z + (z <= 0)) - (b - 1.0) / (1.0 - z + (z >= 1)))) * ((z > 0) & (z < 1)) / scale | a: g * (np.log(z + (z <= 0)) - rt.digamma(a) + rt.digamma(a + b)) * ((z > 0) & (z < 1)) | b: g * (np.log1p(-z * (z < 1)) - rt.digamma(b) + rt.digamma(a + b)) * ((z > 0) & (z < 1))
+expon.logpdf(x, loc, scale) = -z - np.log(scale) + rt.log_step(z) :: ewf | x: -g * (z >= 0) / scale | loc: g * (z >= 0) / scale | scale: g * (z - 1.0) * (z >= 0) / scale
+laplace.logpdf(x, loc, scale) = -np.abs(z) - np.log(2.0 * scale) :: ewf | x: -g * np.sign(z) / scale | loc: g * np.sign(z) / scale | scale: g * (np.abs(z) - 1.0) / scale
+logistic.logpdf(x, loc, scale) = -np.abs(z) - 2.0 * np.log1p(np.exp(-np.abs(z))) - np.log(scale) :: ewf | x: -g * np.tanh(0.5 * z) / scale | loc: g * np.tanh(0.5 * z) / scale | scale: g * (z * np.tanh(0.5 * z) - 1.0) / scale
+cauchy.logpdf(x, loc, scale) = -np.log(np.pi * scale) - np.log1p(z * z) :: ewf | x: -g * 2.0 * z / ((1.0 + z * z) * scale) | loc: g * 2.0 * z / ((1.0 + z * z) * scale) | scale: g * (2.0 * z * z / (1.0 + z * z) - 1.0) / scale
+poisson.logpmf(k, mu) = k * np.log(mu * (k != 0) + (k == 0)) - mu - rt.gammaln(k + 1.0) + rt.log_count(k) :: ewf | mu: g * (k / (mu + (k == 0)) - 1.0) * (rt.log_count(k) == 0.0)
+# distribution functions (no density made from them)
+expon.cdf(x, loc, scale) = -np.expm1(-np.maximum(z, 0.0)) :: ewf | x: g * np.exp(-np.maximum(z, 0.0)) * (z > 0) / scale | loc: -g * np.exp(-np.maximum(z, 0.0)) * (z > 0) / scale | scale: -g * np.exp(-np.maximum(z, 0.0)) * (z > 0) * z / scale
+laplace.cdf(x, loc, scale) = 0.5 - 0.5 * np.sign(z) * np.expm1(-np.abs(z)) :: ewf | x: g * 0.5 * np.exp(-np.abs(z)) / scale | loc: -g * 0.5 * np.exp(-np.abs(z)) / scale | scale: -g * 0.5 * np.exp(-np.abs(z)) * z / scale
+logistic.cdf(x, loc, scale) = 0.5 + 0.5 * np.tanh(0.5 * z) :: ewf | x: g * y * (1.0 - y) / scale | loc: -g * y * (1.0 - y) / scale | scale: -g * y * (1.0 - y) * z / scale
+cauchy.cdf(x, loc, scale) = 0.5 + np.arctan(z) / np.pi :: ewf | x: g / (np.pi * (1.0 + z * z) * scale) | loc: -g / (np.pi * (1.0 + z * z) * scale) | scale: -g * z / (np.pi * (1.0 + z * z) * scale)
+# multivariate_normal.logpdf(x, mean, cov): x a vector or a matrix of rows, by a Cholesky factor
+multivariate_normal.logpdf(x, mean, cov) = rt.mvn_logpdf_rows(x, mean, cov) :: mvn
+multivariate_normal.logpdf.1(x, mean, cov) = rt.mvn_logpdf_rows(x, mean, cov)[0] :: mvn | x: -g * rt.mvn_alpha(x, mean, cov) | mean: g * rt.mvn_alpha(x, mean, cov) | cov: rt.mvn_cov_adjoint(x, mean, cov, np.full(1, g))
+multivariate_normal.logpdf.2(x, mean, cov) = rt.mvn_logpdf_rows(x, mean, cov) :: mvn | x: -np.expand_dims(g, 1) * rt.mvn_alpha(x, mean, cov) | mean: g @ rt.mvn_alpha(x, mean, cov) | cov: rt.mvn_cov_adjoint(x, mean, cov, g)
+"""
+
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
 _MODULES = {"math": math, "np": np}
 
@@ -596,6 +620,7 @@ def _load_numpy_forms():
         alias_when_imported("scipy.stats", f"norm.{part}", name)
     get("scipy.special.polygamma").checks_in_eager = True
     _load_autograd_numpy()
+    _load_stats()
     for short in ("logsumexp", "softmax", "log_softmax"):
         whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
         whole.axis_form, axis.whole = axis, whole
@@ -625,6 +650,39 @@ def _load_autograd_numpy():
     alias(np.linalg.svdvals, "svd_values")
     eig = register(Primitive("eig", ("x",)), np.linalg.eig)
     eig.parts = (get("eig.w"), get("eig.v"))
+
+def _z_standing(text):
+    """A STATS template with `z` written out as (x - loc) / scale, as an expression tree."""
+    tree = ast.parse(text, mode="eval").body
+    z = ast.parse("((x - loc) / scale)", mode="eval").body
+    return ast.unparse(templates.substitute(tree, {"z": z}))
+
+
+def _load_stats():
+    """The scipy.stats rows (`STATS`): each log-density, and its density made from it."""
+    rows = []
+    for raw in STATS.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, params, statics, forward, kind, adj = parse_line(line)
+        forward = _z_standing(forward)
+        adj = {k: _z_standing(v) for k, v in adj.items()}
+        rows.append((name, params, statics, forward, kind, adj))
+        dist, method = name.split(".", 1)
+        if method in ("logpdf", "logpmf") and kind == "ewf":
+            rows.append((f"{dist}.{method[3:]}", params, statics, f"np.exp({forward})", kind,
+                         {k: f"y * ({v})" for k, v in adj.items()}))
+    for name, params, statics, forward, kind, adj in rows:
+        full = f"scipy.stats.{name}"
+        p = register(make(full, params, statics, forward, kind, adj))
+        if name.count(".") == 1:
+            alias_when_imported("scipy.stats", name, full)
+            p.defaults = {k: v for k, v in (("loc", 0.0), ("scale", 1.0)) if k in params}
+    mvn = get("scipy.stats.multivariate_normal.logpdf")
+    mvn.variants = {(1, 1, 2): get("scipy.stats.multivariate_normal.logpdf.1"),
+                    (2, 1, 2): get("scipy.stats.multivariate_normal.logpdf.2")}
+    mvn.checks_in_eager = mvn.float_result = True
 
 def _load_summations():
     """np.einsum, np.tensordot and np.inner: each call is the summation `einsum.of` makes for

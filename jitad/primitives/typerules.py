@@ -448,7 +448,18 @@ def complex_result(prim, s, args):
                            prim.name)
 
 
-KINDS.update({"polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+def mvn(prim, s, args):
+    """multivariate_normal.logpdf(x, mean, cov): x a vector or a matrix of rows, the mean a
+    vector, cov a matrix; one log-density per row."""
+    x, mean, cov = args
+    if x.ndim not in (1, 2) or mean.ndim != 1 or cov.ndim != 2:
+        raise UnsupportedError("multivariate_normal.logpdf(x, mean, cov) takes x a vector or a "
+                               "matrix of rows, the mean a vector and cov a matrix", s.loc,
+                               "multivariate_normal.logpdf")
+    return Ty(floaty(x, mean, cov), x.ndim - 1)
+
+
+KINDS.update({"mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "complex": complex_result})
 

@@ -176,6 +176,10 @@ def refused_svd_full_u(A):
     return np.sum(U)
 
 
+def refused_broadcast_to_int(A):
+    return np.sum(np.broadcast_to(A[0], 3))  # ERR: as a tuple
+
+
 def refused_sort_kind(A):
     return np.sum(np.sort(A, kind="stable"))  # ERR: kind
 

@@ -528,12 +528,12 @@ TABLE = [
       more="m"),
     P("np.rollaxis(x, 1)", "m", "numpy12"),
     P("np.rollaxis(x, 2) + np.rollaxis(x, -1, 1)[:, 0, :1]", "", "numpy12", more="t"),
-    P("np.atleast_3d(x) * 2.0", "v", "numpy12", more="s m"),
+    P("np.atleast_3d(x) * 2.0", "s", "numpy12", more="v m"),
     P("np.broadcast_to(x, (2, 3))", "v", "numpy12"),
     P("np.broadcast_to(x[:1], x.shape) + np.broadcast_to(x, (2, 2, 3))", "", "numpy12", more="m"),
     P("np.fmax(a, b) + 2.0 * np.fmin(a, b)", "ss", "numpy12", more="vv vs", ok=_apart("a", "b"),
       ties=[Tie(dict(a=1.0, b=1.0), dict(a=1.5, b=1.5))]),
-    P("np.nan_to_num(x)", "v", "numpy12", more="s"),
+    P("np.nan_to_num(x)", "s", "numpy12", more="v"),
     P("np.sort(x)", "v", "numpy12", more="m", ok=_apart("x"),
       # ties keep NumPy's stable order: the k-th sorted entry's cotangent goes to the k-th of
       # the stable argsort

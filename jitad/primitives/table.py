@@ -637,7 +637,8 @@ def _load_autograd_numpy():
     rollaxis.defaults, rollaxis.read_statics = {"start": 0}, forms.rollaxis_statics
     rollaxis.at_ranks, rollaxis._diff_args = forms.rollaxis_at, (0,)
     sort.defaults, sort.read_statics, sort.at_ranks = {"axis": -1}, forms.sort_statics, forms.sort_at
-    for p in (rot90, rollaxis, sort, get("np.gradient"), get("np.linalg.pinv"), get("svd.u"), get("svd_values"), get("eig.w"),
+    for p in (rot90, rollaxis, sort, get("np.gradient"), get("np.broadcast_to"),
+              get("np.linalg.pinv"), get("svd.u"), get("svd_values"), get("eig.w"),
               get("np.linalg.eigvals"), get("np.fliplr"), get("np.flipud")):
         p.checks_in_eager = True
     for p in ("np.linalg.pinv", "svd.u", "svd.s", "svd.vh", "svd_values"):

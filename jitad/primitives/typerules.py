@@ -423,6 +423,8 @@ def sort(prim, s, args):
 def broadcast(prim, s, args):
     """np.broadcast_to(x, shape): the shape a tuple (or x.shape) with at least x's rank."""
     x, shape = args
+    if isinstance(shape, Ty) and shape.ndim == 1 and shape.dtype == "i8":
+        return Ty(x.dtype, max(x.ndim, 1))      # eager mode sees a tuple as an int vector
     if not isinstance(shape, TupleTy):
         raise UnsupportedError("np.broadcast_to(x, shape) takes the shape as a tuple "
                                "((n,) for a vector)", s.loc, "np.broadcast_to")

@@ -1920,3 +1920,15 @@ def mvn_cov_adjoint(x, mean, cov, g):
 
 __all__ += ["gamma_logz1", "beta_logz1", "gamma_logz", "beta_logz", "chol", "chol_solve",
             "mvn_rows", "mvn_logpdf_rows", "mvn_alpha", "mvn_cov_adjoint"]
+
+
+def logsumexp_b(x, b):
+    """log(sum(b * exp(x))) of a whole array, shifted by x's max (scipy.special.logsumexp
+    with b=, b shaped like x): -inf for a zero sum, nan for a negative one."""
+    m = np.max(x)
+    if not np.isfinite(m):
+        m = 0.0
+    return m + np.log(np.sum(b * np.exp(x - m)))
+
+
+__all__ += ["logsumexp_b"]

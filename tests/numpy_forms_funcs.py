@@ -180,6 +180,10 @@ def refused_broadcast_to_int(A):
     return np.sum(np.broadcast_to(A[0], 3))  # ERR: as a tuple
 
 
+def refused_logsumexp_b_axis(A):
+    return np.sum(scipy.special.logsumexp(A, axis=0, b=A))  # ERR: logsumexp
+
+
 def refused_sort_kind(A):
     return np.sum(np.sort(A, kind="stable"))  # ERR: kind
 

@@ -520,6 +520,7 @@ TABLE = [
     P("scipy.special.rel_entr(a, b) + scipy.special.kl_div(b, a)", "ss", "special12", more="vv",
       dom=dict(a="pos", b="pos")),
     P("scipy.special.softplus(x)", "s", "special12", more="v"),
+    P("scipy.special.logsumexp(x, b=p)", "vv", "special12", more="mm", dom=dict(p="pos")),
     # ------------------------------------------- issue 12: autograd's NumPy functions
     P("np.fliplr(x) + np.flipud(x)", "m", "numpy12"),
     P("np.flipud(x)", "", "numpy12", more="v"),

@@ -132,7 +132,14 @@ _logsumexp = make_op(rules.logsumexp_, "logsumexp")
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """scipy.special.logsumexp without b= and return_sign= (those: dispatch.fallback)."""
+    """scipy.special.logsumexp; b= weights shaped like the array of a whole one (the
+    compiled mode's primitive); other forms with b= and return_sign=: dispatch.fallback."""
+    if b is not None and axis is None and not keepdims and not return_sign:
+        from ..primitives import get
+        from .from_primitives import check_types, primitive_op
+        prim = get("scipy.special.logsumexp_b")
+        check_types(prim, {}, (a, b))
+        return primitive_op(prim, {})(_lists(a), b)
     if b is not None or return_sign:
         import scipy.special
         return _other_form(scipy.special.logsumexp, "scipy.special.logsumexp(..., %s=...)"

@@ -1,6 +1,6 @@
 """``jitad.eager.scipy_special``: scipy.special with differentiable versions of the functions
-jitad has rules for (erf erfc expit logit gammaln xlogy xlog1py, logsumexp without b= and
-return_sign=).
+jitad has rules for (erf erfc expit logit gammaln xlogy xlog1py digamma polygamma beta ...,
+logsumexp without return_sign=; see docs/language.md).
 
 value_and_grad binds the user's ``scipy.special`` (and ``scipy``, through `SCIPY`, and
 ``logsumexp`` imported by name) to these. The elementwise ones are ufuncs, so they also work

@@ -200,6 +200,14 @@ class LibraryCalls:
                     self.err(node, f"{name} given twice")
                 kw[name] = a
             x = pre[0] if pre else self.array_arg(args[0], hint)
+            if "b" in kw and prim.weighted_form is not None:    # logsumexp(x, b=w)
+                axis_node = kw.get("axis")
+                if (axis_node is not None and static_value(axis_node, self.resolve_func) is not None
+                        or keepdims or set(kw) - {"axis", "b"}):
+                    self.err(node, f"{describe(node.func)} with b= takes the whole array (no "
+                                   "axis=, keepdims=, return_sign=)")
+                w = self.array_arg(kw["b"], hint)
+                return self.bind(node, dest(prim), prim.weighted_form, (x, w))
             axis = None if kw.get("axis") is None else self.static(kw.pop("axis"), node, "axis=")
             kw.pop("axis", None)
             if "keepdims" in kw:      # given by position (call_order)

@@ -58,6 +58,8 @@ class Primitive:
     parts        a call returning a tuple: one primitive per element (`np.linalg.slogdet`)
     single_form  (keyword, constant, primitive): the call with that keyword constant returns
                  one value, that primitive's (`np.linalg.svd(A, compute_uv=False)`)
+    weighted_form the primitive of a whole reduction given `b=` weights shaped like the
+                 array (`scipy.special.logsumexp(x, b=w)`)
     effect       a check run for its error (`a, b = x` needs len(x) == 2): printed as a
                  statement of its own, whose result nothing reads
     float_result a reduction whose result is float for integer operands (`mean`)
@@ -85,7 +87,7 @@ class Primitive:
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = on_scalar = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     by_operator = batches = False
-    at_ranks = read_statics = positional = from_subscripts = single_form = None
+    at_ranks = read_statics = positional = from_subscripts = single_form = weighted_form = None
     checks_in_eager = False
     chains = True
     call_order = ("axis",)

@@ -334,6 +334,8 @@ scipy.special.entr(x) = rt.entr(x)          :: ewf  | x: -g * (1.0 + np.log(x))
 scipy.special.rel_entr(a, b) = rt.rel_entr(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * (np.log(a / b) + 1.0) | b: -g * a / b
 scipy.special.kl_div(a, b) = rt.kl_div(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * np.log(a / b) | b: g * (1.0 - a / b)
 scipy.special.softplus(x) = np.logaddexp(0.0, x) :: ewf | x: g * (0.5 + 0.5 * np.tanh(0.5 * x))
+# scipy.special.logsumexp(x, b=w) of a whole array, w shaped like x
+scipy.special.logsumexp_b(x, b) = rt.logsumexp_b(x, b) :: weights | x: g * b * np.exp(x - y) | b: g * np.exp(x - y)
 # issue 12, autograd's NumPy functions; flips, sorts and broadcasts return new arrays (no views)
 np.fliplr(x)       = rt.fliplr(x)           :: matrix | x: rt.fliplr(g)
 np.flipud(x)       = rt.flipud(x)           :: nonscalar | x: rt.flipud(g)
@@ -619,6 +621,8 @@ def _load_numpy_forms():
         get(name).defaults = {"loc": 0.0, "scale": 1.0}
         alias_when_imported("scipy.stats", f"norm.{part}", name)
     get("scipy.special.polygamma").checks_in_eager = True
+    get("scipy.special.logsumexp").weighted_form = get("scipy.special.logsumexp_b")
+    get("scipy.special.logsumexp_b").checks_in_eager = True
     _load_autograd_numpy()
     _load_stats()
     for short in ("logsumexp", "softmax", "log_softmax"):

@@ -461,7 +461,16 @@ def mvn(prim, s, args):
     return Ty(floaty(x, mean, cov), x.ndim - 1)
 
 
-KINDS.update({"mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+def weights(prim, s, args):
+    """A whole reduction with weights shaped like the array (logsumexp(x, b=w))."""
+    x, w = args
+    if x.ndim == 0 or w.ndim != x.ndim:
+        raise UnsupportedError("logsumexp(x, b=w) takes an array x and weights w shaped like "
+                               "it (no axis=, keepdims= with b=)", s.loc, prim.name)
+    return Ty(floaty(x, w), 0)
+
+
+KINDS.update({"weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "complex": complex_result})
 

@@ -40,6 +40,16 @@ math.atan np.arctan math.asin np.arcsin math.acos np.arccos np.reciprocal math.a
 hypot math.fabs np.fabs np.abs abs math.pow np.power np.square np.maximum np.minimum max2 min2
 np.where np.clip scipy.stats.norm.cdf scipy.stats.norm.pdf scipy.stats.norm.logpdf
 scipy.stats.norm.logcdf
+np.fmax np.fmin np.nan_to_num scipy.special.beta scipy.special.betaln scipy.special.digamma
+scipy.special.entr scipy.special.erfcinv scipy.special.erfinv scipy.special.gamma
+scipy.special.i0 scipy.special.i0e scipy.special.i1 scipy.special.i1e scipy.special.kl_div
+scipy.special.log_ndtr scipy.special.ndtr scipy.special.polygamma scipy.special.rel_entr
+scipy.special.rgamma scipy.special.softplus scipy.stats.beta.logpdf scipy.stats.beta.pdf
+scipy.stats.cauchy.cdf scipy.stats.cauchy.logpdf scipy.stats.cauchy.pdf scipy.stats.expon.cdf
+scipy.stats.expon.logpdf scipy.stats.expon.pdf scipy.stats.gamma.logpdf scipy.stats.gamma.pdf
+scipy.stats.laplace.cdf scipy.stats.laplace.logpdf scipy.stats.laplace.pdf
+scipy.stats.logistic.cdf scipy.stats.logistic.logpdf scipy.stats.logistic.pdf
+scipy.stats.poisson.logpmf scipy.stats.poisson.pmf scipy.stats.t.logpdf scipy.stats.t.pdf
 """
 
 # linear in each operand: the tangent is the forward with t in the operand's place
@@ -51,7 +61,8 @@ expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 meshgrid.x meshgrid.y list_stack list_concat list_hstack.1 list_hstack.2 list_vstack.2
-list_vstack.3 scalar_same scalar_float
+list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
+np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient
 """
 
 TABLE = r"""
@@ -71,6 +82,7 @@ var_axis           | x: 2.0 * np.sum((x - rt.expand(np.sum(x, axis=axis) / x.sha
 std                | x: np.sum((x - np.mean(x)) * t) / ((x.size - ddof) * y)
 std_axis           | x: np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) * t, axis=axis) / ((x.shape[axis] - ddof) * y)
 scipy.special.logsumexp | x: np.sum(t * np.exp(x - y))
+scipy.special.logsumexp_b | x: np.sum(t * b * np.exp(x - y)) | b: np.sum(t * np.exp(x - y))
 scipy.special.logsumexp_axis | x: np.sum(t * np.exp(x - rt.expand(y, axis)), axis=axis)
 scipy.special.log_softmax | x: t - np.sum(np.exp(y) * t)
 scipy.special.log_softmax_axis | x: t - rt.expand(np.sum(np.exp(y) * t, axis=axis), axis)
@@ -93,7 +105,10 @@ np.linalg.eigvalsh | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, 
 """
 
 # primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line
-NO_TANGENT_YET = ("cumprod", "cummax", "cummin", "np.vander", "eigh.v", "qr.q", "qr.r")
+NO_TANGENT_YET = ("cumprod", "cummax", "cummin", "np.vander", "eigh.v", "qr.q", "qr.r",
+                  "np.linalg.pinv", "svd.s", "svd.u", "svd.vh", "svd_values", "sort",
+                  "sort_flat", "scipy.stats.multivariate_normal.logpdf.1",
+                  "scipy.stats.multivariate_normal.logpdf.2")
 
 
 def _template(text):

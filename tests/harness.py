@@ -345,6 +345,38 @@ def check_value_and_grad(case, vg, label: str | None = None):
     return value, grads
 
 
+def leaves_of(tree):
+    """The arrays and scalars of nested tuples, lists and dicts, in order."""
+    if isinstance(tree, dict):
+        return leaves_of(tuple(tree.values()))
+    if isinstance(tree, (tuple, list)):
+        return tuple(x for t in tree for x in leaves_of(t))
+    return (tree,)
+
+
+def fill_like(like, it):
+    """`like`'s structure (tuples, namedtuples, lists, dicts), its leaves taken from `it`."""
+    if isinstance(like, dict):
+        return {k: fill_like(v, it) for k, v in like.items()}
+    if isinstance(like, (tuple, list)):
+        parts = [fill_like(t, it) for t in like]
+        return type(like)._make(parts) if hasattr(like, "_make") else type(like)(parts)
+    return next(it)
+
+
+def flat_args(fn, args, wrt):
+    """(a function of flat arguments, the flat arguments, the flat wrt): structured arguments
+    spread into their leaves, so that finite differences can perturb them."""
+    flat = leaves_of(tuple(args))
+    starts = [0]
+    for a in args:
+        starts.append(starts[-1] + len(leaves_of(a)))
+
+    def flat_fn(*xs):
+        return fn(*fill_like(tuple(args), iter(xs)))
+    return flat_fn, flat, tuple(k for w in wrt for k in range(starts[w], starts[w + 1]))
+
+
 def check_both_modes(fn, args, wrt, kwargs=None):
     """The compiled gradient of fn (the compiled path ran) against central finite differences
     and the eager one against the compiled one; the value against the plain function's; the

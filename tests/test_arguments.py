@@ -13,30 +13,14 @@ import jitad
 from jitad.errors import JitadError
 
 from . import argument_funcs as af
-from .harness import assert_grads_close, assert_unchanged, central_fd, error_marker, snapshot
+from .harness import (assert_grads_close, assert_unchanged, central_fd, error_marker, flat_args,
+                      leaves_of, snapshot)
 
 RNG = np.random.default_rng(121)
 
 
 def _r(*shape, scale=0.5):
     return scale * RNG.normal(size=shape)
-
-
-def _leaves(tree):
-    if isinstance(tree, dict):
-        return _leaves(tuple(tree.values()))
-    if isinstance(tree, (tuple, list)):
-        return tuple(x for t in tree for x in _leaves(t))
-    return (tree,)
-
-
-def _fill(like, it):
-    if isinstance(like, dict):
-        return {k: _fill(v, it) for k, v in like.items()}
-    if isinstance(like, (tuple, list)):
-        parts = [_fill(t, it) for t in like]
-        return type(like)._make(parts) if hasattr(like, "_make") else type(like)(parts)
-    return next(it)
 
 
 def _same_structure(g, a):
@@ -71,17 +55,6 @@ CASES = [
 ]
 
 
-def _flat(fn, args, wrt):
-    flat = _leaves(tuple(args))
-    starts = [0]
-    for a in args:
-        starts.append(starts[-1] + len(_leaves(a)))
-
-    def flat_fn(*xs):
-        return fn(*_fill(tuple(args), iter(xs)))
-    return flat_fn, flat, tuple(k for w in wrt for k in range(starts[w], starts[w + 1]))
-
-
 @pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
 def test_both_modes_match_finite_differences(fn, args, wrt):
     snap = snapshot(args)
@@ -92,13 +65,13 @@ def test_both_modes_match_finite_differences(fn, args, wrt):
     assert float(value) == pytest.approx(float(fn(*args)), rel=1e-10, abs=1e-12)
     for g, w in zip(grads, wrt):
         _same_structure(g, args[w])
-    fd = central_fd(*_flat(fn, args, wrt), eps=1e-4, order=4)
-    assert_grads_close(_leaves(grads), fd, rtol=1e-6, atol=1e-8, label="compiled vs FD")
+    fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
+    assert_grads_close(leaves_of(grads), fd, rtol=1e-6, atol=1e-8, label="compiled vs FD")
     eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
     assert_unchanged(args, snap, "eager")
     for g, w in zip(eager, wrt):
         _same_structure(g, args[w])
-    assert_grads_close(_leaves(eager), _leaves(grads), rtol=1e-9, atol=1e-12,
+    assert_grads_close(leaves_of(eager), leaves_of(grads), rtol=1e-9, atol=1e-12,
                        label="eager vs compiled")
 
 
@@ -148,8 +121,8 @@ def test_refused_at_the_users_line(fn, args):
         eager = jitad.grad(fn, mode="eager")(*args)
     except (JitadError, ValueError, KeyError, AttributeError):
         return
-    fd = central_fd(*_flat(fn, args, (0,)), eps=1e-4, order=4)
-    assert_grads_close(_leaves(eager), fd, rtol=1e-6, atol=1e-8, label="eager vs FD")
+    fd = central_fd(*flat_args(fn, args, (0,)), eps=1e-4, order=4)
+    assert_grads_close(leaves_of(eager), fd, rtol=1e-6, atol=1e-8, label="eager vs FD")
 
 
 def test_argument_refusals_are_the_same_in_both_modes():

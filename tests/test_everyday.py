@@ -21,7 +21,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import everyday_funcs as ev
-from .harness import assert_grads_close, assert_unchanged, central_fd, snapshot
+from .harness import assert_grads_close, assert_unchanged, central_fd, flat_args, leaves_of, snapshot
 
 FULL = os.environ.get("JITAD_EVERYDAY_FULL", "") not in ("", "0")
 
@@ -34,37 +34,6 @@ REFUSED = {
 # compiled in the default run: one model of each kind
 DEFAULT = {"logistic_regression", "causal_self_attention", "black_scholes_call",
            "heat_inverse_problem", "triplet_loss", "dirichlet_energy"}
-
-
-def _leaves(tree):
-    """The arrays and scalars of nested tuples, lists and dicts, in order."""
-    if isinstance(tree, dict):
-        return _leaves(tuple(tree.values()))
-    if isinstance(tree, (tuple, list)):
-        return tuple(x for t in tree for x in _leaves(t))
-    return (tree,)
-
-
-def _fill(like, it):
-    """`like`'s structure, its leaves taken from the iterator `it`."""
-    if isinstance(like, dict):
-        return {k: _fill(v, it) for k, v in like.items()}
-    if isinstance(like, (tuple, list)):
-        return type(like)(_fill(t, it) for t in like)
-    return next(it)
-
-
-def _flat(fn, args, wrt):
-    """(a function of flat arguments, the flat arguments, the flat wrt): nested tuple and list
-    arguments spread into their leaves, so that finite differences can perturb them."""
-    flat = _leaves(tuple(args))
-    starts = [0]
-    for a in args:
-        starts.append(starts[-1] + len(_leaves(a)))
-
-    def flat_fn(*xs):
-        return fn(*_fill(tuple(args), iter(xs)))
-    return flat_fn, flat, tuple(k for w in wrt for k in range(starts[w], starts[w + 1]))
 
 
 def _args(name):
@@ -92,8 +61,8 @@ def test_everyday_model(name):
             eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
         except JitadError:
             return
-        fd = central_fd(*_flat(fn, args, wrt), eps=1e-4, order=4)
-        assert_grads_close(_leaves(eager), fd, rtol=1e-5, atol=1e-7, label=f"{name} eager vs FD")
+        fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
+        assert_grads_close(leaves_of(eager), fd, rtol=1e-5, atol=1e-7, label=f"{name} eager vs FD")
         return
     snap = snapshot(args)
     vg = jitad.value_and_grad(fn, wrt=wrt)
@@ -101,12 +70,12 @@ def test_everyday_model(name):
     assert_unchanged(args, snap, f"{name} compiled")
     assert vg.specialize(*args).compiled_ran
     assert float(value) == pytest.approx(float(fn(*_args(name))), rel=1e-9, abs=1e-12)
-    fd = central_fd(*_flat(fn, args, wrt), eps=1e-4, order=4)
-    assert_grads_close(_leaves(grads), fd, rtol=1e-5, atol=1e-7, label=f"{name} compiled vs FD")
+    fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
+    assert_grads_close(leaves_of(grads), fd, rtol=1e-5, atol=1e-7, label=f"{name} compiled vs FD")
     eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
     eager = eager if isinstance(eager, tuple) else (eager,)
     assert_unchanged(args, snap, f"{name} eager")
-    assert_grads_close(_leaves(eager), _leaves(grads), rtol=1e-8, atol=1e-10,
+    assert_grads_close(leaves_of(eager), leaves_of(grads), rtol=1e-8, atol=1e-10,
                        label=f"{name} eager vs compiled")
     for a, g in zip((args[w] for w in wrt), grads):      # each gradient shaped like its argument
         assert type(g) is type(a) and (not isinstance(a, dict) or list(g) == list(a))

@@ -67,20 +67,18 @@ LIST_CONCAT = _rule("list_concat", ("l",), "rt.concat_list(l)", _concat,
                     {"l": "rt.unconcat(g, l)"}, reusable=False)
 
 
-def _vstack(prim, s, args):
-    lst = args[0]
-    if not getattr(lst, "is_list", False) or lst.elem.ndim not in (1, 2):
-        raise UnsupportedError("np.vstack of a list needs a list of vectors or of matrices",
-                               s.loc, "np.vstack")
-    return Ty(lst.dtype, 2)
+def _rank_rule(call, elem_ranks, what, rank):
+    """The type rule of a stacking call of a list whose elements have one of `elem_ranks`."""
+    def rule(prim, s, args):
+        lst = args[0]
+        if not getattr(lst, "is_list", False) or lst.elem.ndim not in elem_ranks:
+            raise UnsupportedError(f"{call} of a list needs a list of {what}", s.loc, call)
+        return Ty(lst.dtype, rank)
+    return rule
 
 
-def _hstack(prim, s, args):
-    lst = args[0]
-    if not getattr(lst, "is_list", False) or lst.elem.ndim not in (0, 1):
-        raise UnsupportedError("np.hstack of a list needs a list of numbers or of vectors",
-                               s.loc, "np.hstack")
-    return Ty(lst.dtype, 1)
+_vstack = _rank_rule("np.vstack", (1, 2), "vectors or of matrices", 2)
+_hstack = _rank_rule("np.hstack", (0, 1), "numbers or of vectors", 1)
 
 
 def _stacked(name, type_rule, by_rank):

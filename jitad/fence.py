@@ -15,7 +15,7 @@ from .capture import Captured
 from .errors import UnsupportedError
 
 _STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.For,
-          gast.Break, gast.Continue, gast.Pass, gast.Expr)
+          gast.Break, gast.Continue, gast.Pass, gast.Expr, gast.FunctionDef)
 _EXPRS = (gast.BinOp, gast.UnaryOp, gast.BoolOp, gast.Compare, gast.Call, gast.Attribute,
           gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp,
           gast.List, gast.ListComp, gast.GeneratorExp)   # lists: normalize checks where
@@ -91,6 +91,16 @@ def _check(cap, node, in_loop):
                 return  # hs.append(h): normalize checks hs is a list (and refuses other calls)
             _fail(cap, node, "expression statements have no effect jitad can use "
                              "(calls for their side effects are not supported)")
+        if isinstance(node, gast.FunctionDef):   # a nested def: normalize lifts it to a helper
+            a = node.args
+            if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or node.decorator_list:
+                _fail(cap, node, "a nested function takes plain parameters (no decorators, "
+                                 "*args, **kwargs or keyword-only parameters)")
+            for s in node.body:
+                _check(cap, s, in_loop=False)
+            if not _always_returns(node.body):
+                _fail(cap, node.body[-1], f"{node.name} must return a value on every path")
+            return
         if isinstance(node, (gast.Break, gast.Continue)) and not in_loop:
             _fail(cap, node)
         if isinstance(node, (gast.For, gast.While)) and node.orelse:

@@ -72,7 +72,7 @@ class Pass:
 
 # -- the passes' bodies that are not functions of another module ------------------------------
 def _capture(job):
-    job.captured = capture(job.fn)
+    job.captured = cache_of(job.fn).get("captured") or capture(job.fn)
 
 
 def _fence(job):
@@ -239,6 +239,12 @@ def cache_of(fn) -> dict:
 # transformations run one at a time: `ast.parse` is not safe to call from several threads at
 # once, and a function's first callers must all get the one specialization
 TRANSFORMING = threading.RLock()
+
+
+def preset_frontend(fn, captured):
+    """Give a function made by jitad (a nested function lifted to a helper) its captured tree:
+    it has no source file of its own, so `capture` would fail on it."""
+    cache_of(fn)["captured"] = captured
 
 
 def frontend(fn, forms=()):

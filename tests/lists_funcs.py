@@ -2,6 +2,8 @@
 and where lists go -- np.stack/np.array/np.concatenate/np.vstack/np.hstack, other NumPy
 functions, len(), sum(), hs[i], for loops; and the indexing that selects or writes several
 entries: boolean masks, writes through index arrays (tests/test_lists.py)."""
+import math
+
 import numpy as np
 
 
@@ -124,3 +126,20 @@ def masks_orders_and_options(beta, y, times, alpha=None):
     return (np.sum(r ** 2) * w + np.sum(np.cumsum(np.exp(beta[order]))) + np.sum(p ** 2)
             + np.sum(cols[:, 2]) + np.sum(beta[np.flatnonzero(valid) % 3])
             + np.sum(np.diff(cols, axis=0) ** 2) + np.sum(np.diff(cols, 2, axis=-1) ** 3))
+
+
+def nested_ode(p, y0):
+    """An ODE right-hand side defined inside the function, reading its parameters (a closure),
+    with a default argument, called in a `while` loop."""
+    beta, gamma = p[0], p[1]
+
+    def rhs(s, scale=1.0):
+        S, I = s[0], s[1]
+        return scale * np.array([-beta * S * I, beta * S * I - gamma * I, gamma * I])
+
+    y, t, dt = y0.copy(), 0.0, 0.1
+    while t < 0.5:
+        k1 = rhs(y)
+        y = y + dt * rhs(y + 0.5 * dt * k1)
+        t += dt
+    return np.sum(y ** 2) + math.sin(rhs(y, scale=2.0)[1])

@@ -30,6 +30,7 @@ CASES = [
                        np.array([1, 4, 1])), (0, 1)),
     (lf.masks_orders_and_options, (_r(3), np.array([1.0, np.nan, 3.0, 0.5]), _r(3)), (0,)),
     (lf.masks_orders_and_options, (_r(3), np.array([1.0, np.nan, 3.0, 0.5]), _r(3), _r(2)), (0, 3)),
+    (lf.nested_ode, (np.array([0.5, 0.2]), np.array([0.9, 0.1, 0.0])), (0, 1)),
 ]
 
 
@@ -93,7 +94,21 @@ def rebound(w):
     return np.sum(hs)   # the top level after the list is complete, is fine)
 
 
+def nested_as_value(w):
+    def g(v):
+        return v * 2.0
+    return np.sum(_helper(g))
+
+
+def nested_recursion(w):
+    def g(v, n):
+        return v if n == 0 else g(v, n - 1)
+    return np.sum(g(w, 2))
+
+
 @pytest.mark.parametrize("fn,line,construct", [
+    (nested_as_value, "np.sum(_helper(g))", "nested function value"),
+    (nested_recursion, "def g(v, n):", "nested function"),
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "_helper(hs)", "list value"),
     (write, "hs[0] = 2.0 * w", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
     (mixed, "hs.append(1)", "type change"), (sliced, "hs[1:][0]", "list index"),

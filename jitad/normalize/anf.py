@@ -28,6 +28,7 @@ from ..primitives.core import has_methods
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, list_names, list_phases
+from .nested import NestedFunctions
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
 from .structure import Structurer
@@ -67,7 +68,7 @@ def rename_locals(cap: Captured):
     return tree, [mapping.get(p, p) for p in cap.params], {v: k for k, v in mapping.items()}
 
 
-class Normalizer(LibraryCalls, ListForms, StructArgs):
+class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
     def __init__(self, cap: Captured, forms=None):
         self.cap = cap
         self.tree, self.params, self.renamed = rename_locals(cap)
@@ -77,6 +78,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
         self.locals |= set(phases)
         self.renamed.update(phases)
         self.callees = {}
+        self.nested = {}                 # nested def name -> (lifted helper, variables it reads)
         self.temps = set()
         self.out = None
         # parameters given a structure (params = (W, b)) or a constant (axis=-1)
@@ -177,6 +179,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
             self.emit(ir.Break(loc))
         elif isinstance(node, gast.Continue):
             self.emit(ir.Continue(loc))
+        elif isinstance(node, gast.FunctionDef):
+            self.define_nested(node)
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
             self.call_statement(node)
         elif isinstance(node, (gast.Pass, gast.Expr)):
@@ -488,6 +492,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
         return Var(res)
 
     def name(self, node):
+        if node.id in self.nested:
+            self.err(node, f"the nested function '{node.id}' is only called here (passing it as "
+                           "a value is not supported)", "nested function value")
         if node.id in self.lists:
             self.list_misuse(node)
         if node.id in self.structs:
@@ -532,6 +539,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs):
         return None
 
     def call(self, node, hint, dest):
+        if isinstance(node.func, gast.Name) and node.func.id in self.nested:
+            return self.nested_call(node, hint, dest)
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...

@@ -59,10 +59,10 @@ def uses_global(x):
     return x
 
 
-def uses_nested_def(x):
-    def inner(t):  # ERR: nested function definition
+def uses_nested_def_as_value(x):
+    def inner(t):
         return t
-    return inner(x)
+    return sum(map(inner, [x]))  # ERR: nested function value
 
 
 def uses_import(x):

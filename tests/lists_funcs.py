@@ -18,10 +18,11 @@ def rnn_states(x0, W, U, xs):
 
 
 def per_sample_losses(w, X, y):
-    losses = []
+    losses, margins = [], []
     for i in range(X.shape[0]):
         losses.append((np.dot(X[i], w) - y[i]) ** 2)
-    return np.mean(losses) + 0.1 * sum(losses) + np.std(losses) + max(losses)
+        margins.append(np.dot(X[i], w) * y[i])
+    return np.mean(losses) + 0.1 * sum(losses) + np.std(losses) + max(losses) + sum(margins[1:])
 
 
 def comprehensions(w, X):
@@ -39,6 +40,9 @@ def walk_a_list(w, X):
     for k, h in enumerate(hs):
         tot = tot + k * np.sum(h ** 2)
     tot = tot + np.sum(np.concatenate(hs) ** 3) + np.sum(np.vstack(hs)) * np.sum(np.hstack(hs))
+    rev = np.array(hs[::-1])               # slices of a list: of its stack
+    for h in hs[1:]:
+        tot = tot + np.sum(h * rev[0])
     hs = np.array(hs)                      # the name is an array from here on
     return tot + hs[-1, 0] * np.sum(hs)
 

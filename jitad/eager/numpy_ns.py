@@ -83,11 +83,15 @@ def _lists_as_arrays(func):
 
 
 _WRAPPED = {}
+# functions that take a sequence of arrays: NumPy's dispatch already sees the Vars inside it
+_SEQUENCES = {"hstack", "vstack", "column_stack", "dstack", "row_stack", "block", "concatenate",
+              "stack", "array", "asarray", "broadcast_arrays", "ix_"}
 
 
 def __getattr__(name):
     obj = getattr(_np, name)
-    if not callable(obj) or isinstance(obj, (type, _np.ufunc, _types.ModuleType)):
+    if not callable(obj) or isinstance(obj, (type, _np.ufunc, _types.ModuleType)) \
+            or name in _SEQUENCES:
         return obj
     if name not in _WRAPPED:
         _WRAPPED[name] = _lists_as_arrays(obj)

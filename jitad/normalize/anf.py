@@ -27,7 +27,7 @@ from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callab
 from ..primitives.core import has_methods
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
-from .lists import ListForms, list_names, list_phases
+from .lists import ListForms, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
@@ -87,8 +87,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         self.lists = list_names(self.tree)
         for node in gast.walk(self.tree):
             bad = None
-            if isinstance(node, gast.Assign) and not isinstance(node.value, (gast.List, gast.ListComp)):
-                bad = [n for n in gast.walk(node.targets[0]) if isinstance(n, gast.Name)
+            if isinstance(node, gast.Assign):
+                bad = [n for t, v in list_pairs(node) if not isinstance(v, (gast.List, gast.ListComp))
+                       for n in gast.walk(t) if isinstance(n, gast.Name)
                        and isinstance(n.ctx, gast.Store) and n.id in self.lists]
             elif isinstance(node, (gast.For, gast.AugAssign)):
                 bad = [n for n in gast.walk(node.target) if isinstance(n, gast.Name)
@@ -201,6 +202,14 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
                                  "list with .append(), or write into an array", "list write")
             arr, index = self.subscript_parts(target)
             self.emit(SetItem(arr, index, self.expr(value, arr), self.cap.loc(node)))
+        elif isinstance(target, gast.Tuple) and isinstance(value, gast.Tuple) and any(
+                isinstance(e, gast.Name) and e.id in self.lists for e in target.elts):
+            # means, covs = [], []: each list made (the displays read no other target)
+            for t, v in list_pairs(node):
+                if not (isinstance(t, gast.Name) and t.id in self.lists):
+                    self.err(t, "a tuple assignment that makes lists makes only lists",
+                             "list variable")
+                self.assign_list(t.id, v, node)
         elif isinstance(target, gast.Tuple):
             names = [e.id for e in target.elts]
             if isinstance(value, gast.Tuple):
@@ -316,7 +325,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         body_assigned = _stored_names(node.body)
         arrs, n = [], None
         for it, var in zip(its, names):
-            arr = self.list_value(it, var) if self.is_list_node(it) else self.expr(it, var)
+            arr = (self.list_slice(it, var) if self.is_list_slice(it) else
+                   self.list_value(it, var) if self.is_list_node(it) else self.expr(it, var))
             if isinstance(arr, Const):
                 self.err(it, "a for loop iterates over range(...) or an array's rows", "for loop")
             if arr.name in self.lists and arr.name in _appended(node.body):

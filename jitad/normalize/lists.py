@@ -27,7 +27,7 @@ import gast
 import numpy as np
 
 from ..ir import Var
-from ..primitives import get
+from ..primitives import GETITEM, get
 from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_HSTACK, LIST_NEW, LIST_STACK,
                                 LIST_VSTACK)
 
@@ -87,10 +87,18 @@ def _grows(stmt, name):
 
 
 def list_names(tree) -> set:
-    """The names assigned a list display or comprehension somewhere in the function."""
-    return {n.targets[0].id for n in gast.walk(tree)
-            if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)
-            and isinstance(n.value, _DISPLAYS)}
+    """The names assigned a list display or comprehension somewhere in the function (also in
+    `a, b = [], []`)."""
+    return {t.id for n in gast.walk(tree) if isinstance(n, gast.Assign)
+            for t, v in list_pairs(n) if isinstance(t, gast.Name) and isinstance(v, _DISPLAYS)}
+
+
+def list_pairs(assign):
+    """(target, value) of an assignment, element by element for `a, b = x, y`."""
+    t, v = assign.targets[0], assign.value
+    if isinstance(t, gast.Tuple) and isinstance(v, gast.Tuple) and len(t.elts) == len(v.elts):
+        return list(zip(t.elts, v.elts))
+    return [(t, v)]
 
 
 class ListForms:
@@ -168,8 +176,21 @@ class ListForms:
                                               self.expr(call.args[0], lst.id)))
 
     # -- where lists go ----------------------------------------------------------------
+    def is_list_slice(self, node) -> bool:
+        return isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice) \
+            and isinstance(node.value, gast.Name) and node.value.id in self.lists
+
+    def list_slice(self, node, hint):
+        """hs[a:b:c] where an array goes (np.array(hs[::-1]), for h in hs[1:]): the slice of
+        np.array(hs), the same elements in the same order."""
+        stacked = self.bind(node, self.temp(hint, "stack"), LIST_STACK, (Var(node.value.id),))
+        return self.bind(node, self.temp(hint, "getitem"), GETITEM,
+                         (stacked,) + self.index(node.slice, hint))
+
     def array_arg(self, node, hint):
         """An array operand of a NumPy function: a list is read as np.array(list)."""
+        if self.is_list_slice(node):
+            return self.list_slice(node, hint)
         if self.is_list_node(node):
             lst = self.list_value(node, hint)
             return self.bind(node, self.temp(hint, "stack"), LIST_STACK, (lst,))
@@ -178,6 +199,13 @@ class ListForms:
     def list_call(self, node, fn, kw, hint, dest):
         """A call with a list as its only argument that means something of its own: the
         stacking functions, len(), sum(); None for any other call."""
+        if len(node.args) == 1 and self.is_list_slice(node.args[0]) and not kw:
+            # sum(hs[1:]), np.array(hs[::-1]): of the slice of the stacked list
+            if fn is builtins.sum:
+                return self.reduce(node, get("sum"), self.list_slice(node.args[0], hint), 0,
+                                   False, {}, hint, dest)
+            if _STACK_OF.get(fn) is LIST_STACK:
+                return self.list_slice(node.args[0], hint)
         if len(node.args) != 1 or not self.is_list_node(node.args[0]):
             return None
         if fn is builtins.len and not kw:

@@ -81,13 +81,13 @@ def uses_walrus(x):
     return x
 
 
-def uses_bitand(x, n):
-    k = n & 1  # ERR: operator &
+def uses_shift(x, n):
+    k = n << 1  # ERR: operator <<
     return x * k
 
 
 def uses_is(x):
-    if x is None:  # ERR: operator is
+    if x is x:  # ERR: operator is
         return 0.0
     return x
 

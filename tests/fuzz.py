@@ -1284,6 +1284,20 @@ def _stmt_lists(tree):
                 yield node, fld
 
 
+def _loose_jumps(body) -> bool:
+    """Whether `break`/`continue` in these statements belong to the loop around them (so the
+    statements cannot leave it)."""
+    for node in body:
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(node, (ast.For, ast.While, ast.FunctionDef)):
+            continue
+        for part in ("body", "orelse"):
+            if _loose_jumps(getattr(node, part, []) or []):
+                return True
+    return False
+
+
 def _candidates(source: str):
     """Smaller variants of a program, most promising first."""
     tree = ast.parse(source)
@@ -1306,7 +1320,7 @@ def _candidates(source: str):
         subs = [[]]
         if isinstance(node, ast.If):
             subs += [node.body, node.orelse]
-        if isinstance(node, (ast.For, ast.While)):
+        if isinstance(node, (ast.For, ast.While)) and not _loose_jumps(node.body):
             pre = []
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
                 pre = [ast.parse(f"{node.target.id} = 0").body[0]]

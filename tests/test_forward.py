@@ -153,4 +153,5 @@ def test_a_primitive_without_a_tangent_rule_is_refused_at_its_line():
 
 
 def test_every_primitive_with_adjoints_has_tangents_but_the_listed_ones():
-    assert tangents.missing() == sorted(tangents.NO_TANGENT_YET)
+    builtin = [n for n in tangents.missing() if not n.startswith("user.")]   # @jitad.primitive
+    assert builtin == sorted(tangents.NO_TANGENT_YET)

@@ -54,11 +54,25 @@ def primitive_op(prim, statics):
         if prim.adjoints:
             vjps, save = from_primitive(prim, statics)
             defvjp(fwd, *vjps, save=save)
+            op = make_op(fwd, prim.name.split(".")[0])
         else:
             nondiff(fwd)
             defvjp(fwd, *([None] * len(prim.params)), save="shapes")
-        op = _OPS[key] = make_op(fwd, prim.name.split(".")[0])
+            op = _integers_plain(make_op(fwd, prim.name.split(".")[0]))
+        _OPS[key] = op
     return op
+
+
+def _integers_plain(op):
+    """A non-differentiable op whose integer or boolean results (np.argsort, np.isnan) are plain
+    NumPy values, as NumPy's own function would give (`.tolist()` works on them)."""
+    def plain(*args, **kwargs):
+        out = op(*args, **kwargs)
+        v = unwrap(out)
+        if getattr(v, "dtype", np.dtype(float)).kind in "biu" or isinstance(v, (bool, int)):
+            return v
+        return out
+    return plain
 
 
 def _settle(prim, statics, operands):

@@ -249,7 +249,8 @@ class Analysis:
 
     def _returns_fresh(self, s):
         """Whether a call's array results are arrays its callee created (never its arguments
-        or views of them)."""
+        or views of them; a view of an array it made, `return S[0]`, shares nothing with the
+        caller's)."""
         callee = self.prog.specs.get((id(s.callee), _argtys(s, self.types)))
         if callee is None:
             return False
@@ -259,10 +260,28 @@ class Analysis:
                 for t in x.targets:
                     sites.setdefault(t, []).append(x)
         ret = callee.ir.body[-1]
-        for a in ret.values:
-            if isinstance(a, Var) and getattr(callee.types.get(a.name), "ndim", 0):
-                if a.name in callee.ir.params or not all(ir.fresh_result(b) for b in sites.get(a.name, [])):
+
+        def own(name, depth=0):
+            """The callee made this array: fresh, or a view of an array it made (`S[0]`)."""
+            if name in callee.ir.params or depth > 8:
+                return False
+            for b in sites.get(name, []):
+                if ir.fresh_result(b):
+                    continue
+                base = b.args[0] if b.op.view or b.op is GETITEM else None
+                if not (isinstance(base, Var) and b.op is not CALL and own(base.name, depth + 1)):
                     return False
+            return True
+
+        arrays = [a for a in ret.values if isinstance(a, Var)
+                  and getattr(callee.types.get(a.name), "ndim", 0)]
+        for a in arrays:
+            # two results may be views of one array (return S[0], S[1]): only a single result
+            # may be a view of the callee's own array
+            fresh = all(ir.fresh_result(b) for b in sites.get(a.name, ())) \
+                and a.name not in callee.ir.params
+            if not (fresh or (len(arrays) == 1 and own(a.name))):
+                return False
         return True
 
     def _fix(self):

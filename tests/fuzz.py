@@ -780,6 +780,22 @@ class _Gen:
         self.emit(f"    {k} += 1")
         self.loop_body(level, limit, [IntVar(k, limit)], [])
 
+    def open_loop(self) -> int:
+        """`for i in range(...):` opened (a counted loop of the usual headers): its largest trip
+        count; the body is emitted by the caller, then `close_loop`."""
+        text, trips, hi, _ = self.range_header()
+        i = self.fresh("i")
+        self.emit(f"for {i} in {text}:")
+        self.indent += 1
+        self.trips.append(trips)
+        self.scopes.append({i: IntVar(i, hi)})
+        return trips
+
+    def close_loop(self) -> None:
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+
     def s_reduce_loop(self, level: int) -> None:
         """acc = 0; for ...: (stmts; acc += ...; stmts); consume acc -- pushes before, inside
         and after an inner loop."""
@@ -788,12 +804,7 @@ class _Gen:
         acc = self.fresh("a")
         self.emit(f"{acc} = {'0.0' if kind == 'f' else f'np.zeros({L})'}")
         var = self.declare(acc, kind, 0.0, owned=True)
-        text, trips, hi, _ = self.range_header()
-        i = self.fresh("i")
-        self.emit(f"for {i} in {text}:")
-        self.indent += 1
-        self.trips.append(trips)
-        self.scopes.append({i: IntVar(i, hi)})
+        trips = self.open_loop()
         if rng.random() < 0.5:
             self.stmt(level + 1)
         e, b = self.expr(kind, 2)
@@ -803,9 +814,7 @@ class _Gen:
         var.bound = trips * b
         if rng.random() < 0.5:
             self.stmt(level + 1)
-        self.scopes.pop()
-        self.trips.pop()
-        self.indent -= 1
+        self.close_loop()
         # consume right after the loop: a write, an update or a new variable
         targets = []
         if kind == "f":
@@ -846,12 +855,7 @@ class _Gen:
             count, b = 3, max(b, cb)
         else:
             self.emit(f"{hs} = [{_strip(e)}]")
-            text, trips, hi, _ = self.range_header()
-            i = self.fresh("i")
-            self.emit(f"for {i} in {text}:")
-            self.indent += 1
-            self.trips.append(trips)
-            self.scopes.append({i: IntVar(i, hi)})
+            trips = self.open_loop()
             if rng.random() < 0.4:
                 self.stmt(level + 1)
             a, ab = self.squash(kind, *self.expr(kind, 2), force=True)
@@ -862,9 +866,7 @@ class _Gen:
                 self.emit(f"{hs}.append({_strip(a)})")
             if rng.random() < 0.3:
                 self.stmt(level + 1)
-            self.scopes.pop()
-            self.trips.pop()
-            self.indent -= 1
+            self.close_loop()
             count, b = trips + 1, max(b, ab)
         size = 1 if kind == "f" else L
         opts = [(2, ("f", f"np.sum(np.stack({hs}) ** 2)", count * size * b * b)),

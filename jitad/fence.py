@@ -91,15 +91,12 @@ def _check(cap, node, in_loop):
                 return  # hs.append(h): normalize checks hs is a list (and refuses other calls)
             _fail(cap, node, "expression statements have no effect jitad can use "
                              "(calls for their side effects are not supported)")
-        if isinstance(node, gast.FunctionDef):   # a nested def: normalize lifts it to a helper
+        if isinstance(node, gast.FunctionDef):
+            # a nested def: normalize lifts it to a helper, whose own front end fences its body
             a = node.args
             if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or node.decorator_list:
                 _fail(cap, node, "a nested function takes plain parameters (no decorators, "
                                  "*args, **kwargs or keyword-only parameters)")
-            for s in node.body:
-                _check(cap, s, in_loop=False)
-            if not _always_returns(node.body):
-                _fail(cap, node.body[-1], f"{node.name} must return a value on every path")
             return
         if isinstance(node, (gast.Break, gast.Continue)) and not in_loop:
             _fail(cap, node)

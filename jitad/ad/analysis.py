@@ -350,7 +350,7 @@ class Analysis:
         binds = [s for s in ir.walk(self.root) if isinstance(s, Bind)]
         in_loop = {id(s) for s in binds
                    if any(b in self.loop_blocks for b in self.path_of.get(id(s), ()))}
-        varying = {t for s in binds if id(s) in in_loop for t in s.targets} | self.loop_vars_all()
+        varying = {t for s in binds if id(s) in in_loop for t in s.targets} | self.loop_vars
         out = {s.target for s in binds if s.op is LIST_APPEND and id(s) in in_loop}
 
         def int_atom(a):
@@ -381,9 +381,6 @@ class Analysis:
     def _arrayish(self, name):
         t = self.types.get(name)
         return t is not None and (t.is_list or getattr(t, "ndim", 0) > 0)
-
-    def loop_vars_all(self):
-        return {s.var for s in ir.walk(self.root) if isinstance(s, For)}
 
     def work(self, block) -> bool:
         for s in block:

@@ -30,9 +30,6 @@ class NestedFunctions:
         """A nested `def`: its lifted helper, made now, called later."""
         if node.name in self.nested:
             self.err(node, f"the nested function '{node.name}' is defined twice", "nested function")
-        if node.decorator_list or node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
-            self.err(node, "a nested function takes plain parameters (no decorators, *args or "
-                           "**kwargs)", "nested function")
         params = [a.id for a in node.args.args]
         assigned = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
                     and isinstance(n.ctx, gast.Store)} | set(params)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import monadic, pipeline
+from . import higher, monadic, pipeline
 from .differentiable import Compiled, Transform, as_differentiable, copy_names, wrt_indices
 from .errors import JitadError
 from .pipeline import frontend
-from .types import Ty
+from .types import Ty, ty_of_value
 
 def _quick_key(args):
     """A cheap key for the argument kinds (type, and dtype/rank/layout for arrays), or None."""
@@ -40,7 +40,7 @@ class _Transformed(Transform):
         self.wrt_spec = wrt
         self.wrt, self.single = wrt_indices(self.d, wrt)
         self.mode = mode
-        copy_names(self, self.d.__jitad_function__)
+        copy_names(self, getattr(self.d, "__jitad_function__", self.d))
 
     def specialize(self, *args, **kwargs) -> Compiled:
         return self.d.specialize(self.d.bind(args, kwargs), self.wrt)
@@ -54,7 +54,7 @@ class _Transformed(Transform):
 
     def _eager(self, args):
         from . import eager
-        value, grads = eager.value_and_grad(self.d.__jitad_function__, self.wrt)(*args)
+        value, grads = eager.value_and_grad(self.d.concrete(args).__jitad_function__, self.wrt)(*args)
         return value, (grads[0] if self.single else tuple(grads))
 
     def _value_and_grads(self, args):
@@ -94,6 +94,8 @@ class _Transformed(Transform):
 class grad(_Transformed):
     """`jitad.grad(f, wrt=0)(*args)`: the gradient of a scalar-valued f."""
 
+    derivable = False
+
     def __init__(self, f, wrt=0, mode="compiled"):
         super().__init__(f, wrt, mode)
 
@@ -106,6 +108,8 @@ class grad(_Transformed):
 
 class value_and_grad(_Transformed):
     """`jitad.value_and_grad(f, wrt=0)(*args) -> (value, grads)`."""
+
+    derivable = True
 
     def __init__(self, f, wrt=0, mode="compiled"):
         super().__init__(f, wrt, mode)
@@ -169,7 +173,7 @@ class jvp(_Transformed):
                                  f"{np.shape(args[i])}, got {np.shape(v)}")
         if self.mode == "eager":
             from .eager.forward import jvp_eager
-            return jvp_eager(self.d.__jitad_function__, args, self.wrt, tans)
+            return jvp_eager(self.d.concrete(args).__jitad_function__, args, self.wrt, tans)
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
@@ -256,7 +260,8 @@ class _Jacobian(_Transformed):
                 tans = tuple(e.reshape(x.shape) if j == i else
                              (np.zeros_like(np.asarray(args[j], dtype=float)) if np.ndim(args[j]) else 0.0)
                              for j in self.wrt)
-                cols.append(np.asarray(jvp_eager(self.d.__jitad_function__, args, self.wrt, tans)[1]))
+                cols.append(np.asarray(jvp_eager(self.d.concrete(args).__jitad_function__, args,
+                                                 self.wrt, tans)[1]))
             y_shape = cols[0].shape
             jacs.append(np.moveaxis(np.array(cols), 0, -1).reshape(y_shape + x.shape))
         return jacs[0] if self.single else tuple(jacs)
@@ -289,6 +294,118 @@ class jacrev(_Jacobian):
 
 
 jacobian = jacrev
+
+
+class _Second(_Transformed):
+    """Second derivatives, reverse over forward (see `higher`): the gradient of f's tangent
+    function `f_tangent(params..., d_w...)` (its generated jvp code, read again) for wrt."""
+
+    def __init__(self, f, wrt=0, mode="compiled"):
+        super().__init__(f, wrt, mode)
+
+    def _tangent(self, args):
+        """(the tangent function's Differentiable, its wrt, the positions of its tangents)."""
+        base = self.d.concrete(args)
+        argtys = tuple(ty_of_value(a) for a in args)
+        fn = higher.tangent_function(base, argtys, self.wrt)
+        n = len(args)
+        return as_differentiable(fn, base.backend), tuple(self.wrt), \
+            tuple(n + k for k in range(len(self.wrt)))
+
+    def _check_scalar(self, comp):
+        if not comp.gen.scalar_output:
+            raise JitadError(f"{type(self).__name__} needs a function with one float output; "
+                             f"{self.d.__name__}'s output is an array (use jacfwd/jacrev of "
+                             "grad for the derivatives of a gradient)")
+
+    def _eager_grads(self, td, args, tans):
+        from . import eager
+        _, grads = eager.value_and_grad(td.__jitad_function__, self.wrt)(*(tuple(args) + tans))
+        return tuple(grads)
+
+
+class hvp(_Second):
+    """`hv = jitad.hvp(f, wrt=0)(*args, v=v)`: the Hessian of a scalar f for wrt times `v`
+    (shaped like the wrt argument; a tuple for a tuple wrt), without forming the Hessian:
+    the gradient of f's tangent along v (reverse over the generated forward mode)."""
+
+    def __call__(self, *args, v=None, **kwargs):
+        if v is None:
+            raise JitadError("hvp needs v=: the vector, shaped like the argument (a tuple of "
+                             "them for a tuple wrt)")
+        args = self.d.bind(args, kwargs)
+        vs = (v,) if self.single else tuple(v)
+        if len(vs) != len(self.wrt):
+            raise JitadError(f"hvp: {len(self.wrt)} vectors expected (one per wrt), got {len(vs)}")
+        tans = []
+        for i, t in zip(self.wrt, vs):
+            if np.shape(t) != np.shape(args[i]):
+                raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
+                                 f"{np.shape(args[i])}, got {np.shape(t)}")
+            tans.append(float(t) if np.ndim(args[i]) == 0 else
+                        np.ascontiguousarray(np.asarray(t, dtype=np.asarray(args[i]).dtype)))
+        tans = tuple(tans)
+        with higher.user_lines(self.d.__name__):
+            td, wrt, _ = self._tangent(args)
+            if self.mode == "eager":
+                grads = self._eager_grads(td, args, tans)
+            elif self.mode == "compiled":
+                comp = td.specialize(tuple(args) + tans, wrt)
+                self._check_scalar(comp)
+                _, grads = comp.run(comp.gen.vjp, tuple(args) + tans + (1.0,))
+            else:
+                raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
+        return grads[0] if self.single else tuple(grads)
+
+
+class hessian(_Second):
+    """`H = jitad.hessian(f, wrt=0)(*args)`: the Hessian of a scalar f, shaped
+    `x.shape + x.shape` (for a tuple wrt, a tuple of tuples: `H[a][b]` shaped
+    `a.shape + b.shape`), by one compiled call looping over the basis vectors, each a
+    Hessian-vector product (reverse over the generated forward mode)."""
+
+    def __call__(self, *args, **kwargs):
+        args = self.d.bind(args, kwargs)
+        zeros = tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i])
+                      else 0.0 for i in self.wrt)
+        with higher.user_lines(self.d.__name__):
+            td, wrt, basis = self._tangent(args)
+            full = tuple(args) + zeros
+            if self.mode == "eager":
+                return self._eager_hessian(td, args)
+            if self.mode != "compiled":
+                raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
+            comp = td.specialize(full, wrt, mode=("hessian", basis))
+            self._check_scalar(comp)
+            blocks = comp.run(comp.gen.hessian, full)
+        shapes = [np.shape(args[i]) for i in self.wrt]
+        m = len(self.wrt)
+        H = tuple(tuple(np.ascontiguousarray(np.asarray(blocks[b * m + a]).T)
+                        .reshape(shapes[a] + shapes[b]) for b in range(m)) for a in range(m))
+        return H[0][0] if self.single else H
+
+    def _eager_hessian(self, td, args):
+        shapes = [np.shape(args[i]) for i in self.wrt]
+        m = len(self.wrt)
+        rows = [[None] * m for _ in range(m)]
+        for b in range(m):
+            size = int(np.prod(shapes[b]))
+            cols = [[] for _ in range(m)]
+            for k in range(size):
+                tans = [np.zeros(s) if s else 0.0 for s in shapes]
+                if shapes[b]:
+                    tans[b] = np.zeros(size)
+                    tans[b][k] = 1.0
+                    tans[b] = tans[b].reshape(shapes[b])
+                else:
+                    tans[b] = 1.0
+                grads = self._eager_grads(td, args, tuple(tans))
+                for a in range(m):
+                    cols[a].append(np.ravel(np.asarray(grads[a], dtype=float)))
+            for a in range(m):
+                rows[a][b] = np.array(cols[a]).T.reshape(shapes[a] + shapes[b])
+        H = tuple(tuple(r) for r in rows)
+        return H[0][0] if self.single else H
 
 
 def _cotangent(ct, outs, y):

@@ -59,6 +59,10 @@ class Generated:
     jvp_args: tuple = ()
     jacfwd: str | None = None
     jacrev: str | None = None
+    jvps: tuple = ()               # every specialization's jvp function (the entry's: `jvp`)
+    # f_hessian(params...): per basis parameter b and wrt parameter a, a (b.size, a.size)
+    # block whose row k is the gradient for a with b = the k-th basis vector (see `hessian`)
+    hessian: str | None = None
 
 
 def _locals(spec):
@@ -210,9 +214,10 @@ def tangent(job):
     names = {(id(sp.fn), sp.argtys): pl.unique(f"{sp.name}_jvp") for sp in job.prog.order}
     for spec in job.prog.order:
         fwd = Forward(job.prog, spec, targs[(id(spec.fn), spec.argtys)], pl.fnames, names, targs,
-                      recursive=pl.cycles)
+                      recursive=pl.cycles, reentrant=job.reentrant)
         job.funcs.append(_tidy(fwd.jvp(), spec.types))
     gen.jvp, gen.jvp_args = names[pl.entry], targs[pl.entry]
+    gen.jvps = tuple(names.values())
     if pl.entry in pl.cycles:
         gen.depth_args |= {gen.jvp}
     out = entry.out or ()
@@ -229,6 +234,48 @@ def jacobian(job):
     if len(out) == 1 and isinstance(out[0], Ty):
         gen.jacrev = job.plan.unique(f"{entry.name}_jacrev")
         job.funcs.append(_jacobian_loop(gen.jacrev, entry, job.wrt, job.plan, gen, "vjp"))
+
+
+def hessian(job):
+    """Pass `hessian` (second derivatives, see `jitad.higher`): the entry is a tangent function
+    `f_tangent(params..., d_w...)`; `f_tangent_hessian(params...)` loops, inside one compiled
+    call, over the basis vectors of each tangent parameter b (`job.hessian`; the others
+    zero), calling the vjp: row k of block (b, a) is the gradient for wrt parameter a."""
+    gen, entry, pl = job.gen, job.entry, job.plan
+    params = list(entry.ir.params)
+    gen.hessian = pl.unique(f"{entry.name}_hessian")
+    taken = set(params)
+
+    def fresh(n):
+        while n in taken:
+            n += "_"
+        taken.add(n)
+        return n
+
+    basis, k, grads = fresh("basis"), fresh("k"), fresh("grads")
+    lines, blocks = [], []
+    for b in job.hessian:
+        nb = f"{params[b]}.size" if entry.argtys[b].ndim else "1"
+        args = [(f"{basis}.reshape({p}.shape)" if entry.argtys[j].ndim else f"{basis}[0]")
+                if j == b else (("np.zeros_like(" + p + ")" if entry.argtys[j].ndim else "0.0")
+                                if j in job.hessian else p)
+                for j, p in enumerate(params)]
+        names = []
+        for a in job.wrt:
+            na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
+            names.append(fresh(f"hess_{params[a]}_{params[b]}"))
+            lines.append(f"{names[-1]} = np.empty(({nb}, {na}))")
+        lines += [f"{basis} = np.zeros({nb})", f"for {k} in range({nb}):",
+                  f"    {basis}[{k}] = 1.0",
+                  f"    {grads} = {gen.vjp}({', '.join(args + ['1.0'])})[1]"]
+        for pos, (a, h) in enumerate(zip(job.wrt, names)):
+            g = f"{grads}[{pos}]"
+            lines.append(f"    {h}[{k}] = " + (f"np.ravel({g})" if entry.argtys[a].ndim else g))
+        lines.append(f"    {basis}[{k}] = 0.0")
+        blocks += names
+    lines.append(f"return ({', '.join(blocks)},)")
+    text = f"def {gen.hessian}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
+    job.funcs.append(ast.parse(text).body[0])
 
 
 def _jacobian_loop(name, entry, wrt, pl, gen, how):

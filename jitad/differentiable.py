@@ -95,7 +95,8 @@ class Compiled:
         fallback)."""
         if self.backend != "numba":
             return False
-        names = [n for n in (self.gen.vjp, self.gen.jvp, self.gen.jacfwd, self.gen.jacrev) if n]
+        names = [n for n in (self.gen.vjp, self.gen.jvp, self.gen.jacfwd, self.gen.jacrev,
+                                   self.gen.hessian) if n]
         return any(len(getattr(self.fn(n), "signatures", ())) > 0 for n in names)
 
     @property
@@ -106,8 +107,10 @@ class Compiled:
 
 class Transform:
     """What jitad's transformations (`grad`, `value_and_grad`, `vjp`, `train_step`) return.
-    Transforming one again (`grad(grad(f))`) is refused until transformations compose: the
-    source jitad would read is `f`'s, not the code that runs."""
+    Those with `derivable` set (grad: False, value_and_grad: True -- whether the value comes
+    too) are functions the transformations take again (`grad(grad(f))`, see `higher`)."""
+
+    derivable = None
 
 
 def plain_function(fn):
@@ -116,8 +119,9 @@ def plain_function(fn):
         return fn.__jitad_function__
     if isinstance(fn, Transform):
         raise JitadError(f"{type(fn).__name__}({getattr(fn, '__name__', '...')}) is already a "
-                         "transformed function; transforming it again (e.g. grad(grad(f))) is not "
-                         "supported yet -- differentiate the plain function f")
+                         "transformed function; of those, grad and value_and_grad can be "
+                         "transformed again (grad(grad(f)), jacfwd(grad(f)) ...) -- "
+                         "differentiate the plain function f")
     if not inspect.isfunction(fn):
         raise JitadError(f"jitad transforms plain Python functions (defined with `def`), got "
                          f"{type(fn).__name__} {fn!r}")
@@ -141,6 +145,11 @@ class Differentiable:
         self._specs: dict = {}
         self.last: Compiled | None = None
         functools.update_wrapper(self, fn)     # it runs fn's code (compiled): `__wrapped__` is fn
+
+    def concrete(self, args):
+        """The `Differentiable` that runs for these arguments: itself (a `higher.Derived`
+        makes one per signature)."""
+        return self
 
     @functools.cached_property
     def params(self):
@@ -166,7 +175,8 @@ class Differentiable:
     def specialize(self, args, wrt=None, train=None, validate=None, mode=None) -> Compiled:
         """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
         for `wrt`, or with a training step for optimizer `train`; `mode="jvp"`: with the
-        jvp (forward mode) and jacfwd for `wrt` instead, `mode="jacrev"`: the vjp and jacrev.
+        jvp (forward mode) and jacfwd for `wrt` instead, `mode="jacrev"`: the vjp and jacrev,
+        `mode=("hessian", basis)`: the vjp and the loop over the basis parameters (`higher`).
         `validate(entry, argtys)` may refuse the typed function before code is generated."""
         argtys = tuple(ty_of_value(a) for a in args)
         key = (argtys, wrt, None if train is None else train.key()) + ((mode,) if mode else ())
@@ -214,8 +224,10 @@ class Differentiable:
             if wrt is not None:
                 wrt = tuple(starts[w] + k for w in wrt for k in range(len(leaf_types(argtys[w]))))
             argtys = tuple(flat)
+        hessian = mode[1] if isinstance(mode, tuple) and mode[0] == "hessian" else ()
         return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None and mode != "jvp",
-                            want_jvp=mode == "jvp", jacobian=mode == "jacrev", train=train,
+                            want_jvp=mode == "jvp", jacobian=mode == "jacrev", hessian=hessian,
+                            train=train,
                             backend=self.backend, validate=validate,
                             frontend=frontend, forms=forms)
 
@@ -268,6 +280,9 @@ def _is_eager_var(a) -> bool:
 def as_differentiable(f, backend=None) -> Differentiable:
     if isinstance(f, Differentiable):
         return f
+    if isinstance(f, Transform) and f.derivable is not None:
+        from .higher import Derived
+        return Derived(f)
     f = plain_function(f)
     cache = cache_of(f)
     key = ("differentiable", backend or "numba")

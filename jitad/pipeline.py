@@ -4,7 +4,8 @@ Takes: a plain Python function; for the back end also an argument signature, the
 to differentiate (or none: the primal only) and an optimizer (for `train_step`).
 Guarantees: `FRONTEND` (capture -> fence -> normalize) turns one function into its IR;
 `BACKEND` (specialize -> check -> plan -> primal -> callee_adjoints -> training ->
-entry_adjoint -> tangent -> jacobian -> module -> load; `tangent` is forward mode's) turns an
+entry_adjoint -> tangent -> jacobian -> hessian -> module -> load; `tangent` is forward
+mode's, `hessian` loops a tangent function's vjp over a basis, see `higher`) turns an
 entry function and a signature into a loaded module. Each pass is a `Pass`: a name, what it reads and produces (fields of `Job`), and
 when it applies; `run` is the only driver -- `api`, `vjp` and `train_step` differ only in the
 job they give it. Per pass it checks the inputs exist, times the pass (`JITAD_TIMINGS=1`
@@ -43,6 +44,8 @@ class Job:
     want_vjp: bool = False
     want_jvp: bool = False           # forward mode: the jvp functions (and the entry's jacfwd)
     jacobian: bool = False           # with want_vjp: the entry's jacrev
+    hessian: tuple = ()              # with want_vjp: the basis parameters of f_hessian
+    reentrant: bool = False          # with want_jvp: code the front end reads again (`higher`)
     train: object = None             # an optimizer, for train_step
     backend: str = "numba"
     validate: object = None          # (entry, argtys) -> None, may refuse the typed entry
@@ -136,6 +139,8 @@ BACKEND = (
     Pass("tangent", codegen.tangent, ("prog", "plan"), ("funcs",), when=lambda job: job.want_jvp),
     Pass("jacobian", codegen.jacobian, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp and job.jacobian),
+    Pass("hessian", codegen.hessian, ("prog", "plan"), ("funcs",),
+         when=lambda job: job.want_vjp and bool(job.hessian)),
     Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
     Pass("load", _load, ("gen",), ("module",)),
 )
@@ -218,7 +223,8 @@ def stage_text(job: Job, stage: str) -> str:
         return "\n".join([f"primal {v}" for v in pl.fnames.values()] +
                          [f"vjp {v}" for v in pl.vjp_names.values()] +
                          [f"split {a} {b}" for a, b in pl.split.values()])
-    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "tangent", "jacobian"):
+    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "tangent", "jacobian",
+                 "hessian"):
         return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
     return job.gen.source
 

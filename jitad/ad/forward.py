@@ -45,8 +45,10 @@ class Forward(Reverse):
     """The jvp of one specialization. `tangent_args`: (id(fn), argtys) -> the argument
     positions that function's jvp takes tangents for (its callers pass zeros for the others)."""
 
-    def __init__(self, prog, spec, wrt, fnames, jvp_names, tangent_args, recursive=frozenset()):
+    def __init__(self, prog, spec, wrt, fnames, jvp_names, tangent_args, recursive=frozenset(),
+                 reentrant=False):
         super().__init__(prog, spec, wrt, fnames, jvp_names, recursive=recursive)
+        self.reentrant = reentrant
         self.jvp_names = jvp_names
         self.tangent_args = tangent_args
         self.writes_arrays = any(isinstance(s, SetItem) for s in ir.walk(spec.ir.body))
@@ -64,7 +66,7 @@ class Forward(Reverse):
         return P.const(0.0)
 
     def rank_atom(self, a):
-        return self.types[a.name].ndim if isinstance(a, Var) else 0
+        return getattr(self.types[a.name], "ndim", 0) if isinstance(a, Var) else 0
 
     def refuse(self, s, prim, p):
         raise JitadError(
@@ -136,7 +138,7 @@ class Forward(Reverse):
         return out
 
     def primal_stmt(self, s: Bind, target=None):
-        rhs = forward_expr(s, self.fnames, self.types)
+        rhs = forward_expr(s, self.fnames, self.types, self.reentrant)
         if s.op is CALL:
             rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
         if s.op.effect or s.op is LIST_APPEND:

@@ -26,7 +26,7 @@ from .. import pyast as P
 from ..bounds import Bounds, site_of
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
 from ..names import Namer
-from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, substitute
+from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, runtime_calls, substitute
 from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import NP_DTYPE, Ty, arg_types as _argtys
 from .analysis import Analysis, bind_statics, rule_for
@@ -35,8 +35,10 @@ from .tapes import Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
 
 
-def forward_expr(s: Bind, fnames, types):
-    """The right-hand side computing a bind in the forward sweep."""
+def forward_expr(s: Bind, fnames, types, reentrant=False):
+    """The right-hand side computing a bind in the forward sweep (`reentrant`: code the front
+    end reads again -- a forward template it could not read becomes the primitive's own call,
+    see `primitives.runtime_calls`)."""
     if s.op is COPY:
         return P.atom(s.args[0])
     if s.op is GETITEM:
@@ -61,6 +63,8 @@ def forward_expr(s: Bind, fnames, types):
     for k in rule.statics:
         v = statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
+    if reentrant and not runtime_calls.readable(rule.forward):
+        return P.call(runtime_calls.spelled(rule), *[mapping[k] for k in list(rule.params) + list(rule.statics)])
     return P.fold(substitute(rule.forward, mapping))
 
 

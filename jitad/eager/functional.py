@@ -37,6 +37,8 @@ import numpy as np
 
 from ..errors import JitadError, Loc, NotDifferentiableError
 from ..types import leaves as leaves_of, rebuild, ty_of_value
+from .. import runtime as _rt
+from ..primitives import runtime_calls
 from . import math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
 from .graph import enable_grad
@@ -113,6 +115,8 @@ class _Patcher:
         m = _MODULES.get(id(obj))
         if m is not None and isinstance(obj, types.ModuleType):
             return m
+        if obj is _rt or obj is runtime_calls.NAMESPACE:     # generated code read again
+            return _generated_modules()[obj is runtime_calls.NAMESPACE]
         t = type(obj)
         if t is types.FunctionType:
             if _is_user_function(obj):
@@ -178,6 +182,30 @@ class _Patcher:
             elif name in _BUILTINS:
                 g[name] = _BUILTINS[name]
         return new
+
+
+_GENERATED = {}
+
+
+def _generated_modules():
+    """Eager stand-ins for the `rt` module and the spelled primitives that generated code,
+    run as a function (`jitad.higher`), calls: their primitives' eager operations (made
+    again when a primitive was spelled since)."""
+    key = len(vars(runtime_calls.NAMESPACE))
+    if _GENERATED.get("key") != key:
+        from .from_primitives import call_op
+        runtime, spelled = runtime_calls.eager_namespaces(
+            lambda f, p: call_op(f, p, f"{getattr(f, '__module__', '')}.{f.__name__}"))
+        _GENERATED["modules"] = (_StandIn(**runtime), _StandIn(**spelled))
+        _GENERATED["key"] = key
+    return _GENERATED["modules"]
+
+
+class _StandIn(types.SimpleNamespace):
+    def __getattr__(self, name):        # only for names it lacks
+        from ..errors import UnsupportedError
+        raise UnsupportedError(f"rt.{name} (in generated code run again) has no eager "
+                               "derivative rule", None, f"rt.{name}")
 
 
 def eager_function(f):

@@ -1,0 +1,228 @@
+"""Higher order: the generated forward-mode code, read again as a function jitad transforms.
+
+Takes: a `Differentiable`, the argument types of one call and `wrt` (the differentiated
+parameters).
+Guarantees: `tangent_function(d, argtys, wrt)` is a plain Python function
+`f_tangent(params..., d_w...) -> tangent of f's output along (d_w...)`, made from the very
+code `jitad.jvp` compiles (the `tangent` pass's output, callees' jvps as its helpers) printed
+as Python source; the source is registered with `linecache` under a name of its own, so the
+front end captures it exactly as it captures a user's file. Transforming it again composes
+transformations on generated code:
+  * reverse over forward: `grad(f_tangent, wrt)(args, v) = H v` (the Hessian-vector product,
+    by the symmetry of second derivatives), and a loop of those over a basis is the Hessian;
+  * a transformed function (`grad(f)`, `value_and_grad(f)`) is itself a function of f's
+    arguments: `derived_function` writes it as a call of f's tangent function (for a float
+    `wrt`, the derivative is the tangent along 1.0; for an array, one tangent per basis
+    vector), so `grad(grad(f))`, `jacrev(grad(f))`, `jvp(grad(f))` ... are ordinary
+    transformations of generated code, and so on to any order.
+A `JitadError` raised while transforming the generated code names the user's line the
+generated line came from (`user_lines`), like every other error.
+Invariants: the generated source is deterministic (its name is its hash), so Numba's disk
+cache serves it in the next process; the bounds checks of the jvp are left out (the front end
+puts its own in when it reads the code again); recursion is refused (the generated jvp of a
+recursive function counts its depth, which the front end does not read back).
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import linecache
+import math
+
+import numpy as np
+
+from . import codegen, pipeline, runtime
+from .primitives import runtime_calls
+from .errors import JitadError, Loc
+from .pipeline import cache_of
+from .types import Ty, is_structured
+
+_GENERATED: dict = {}        # pseudo file name -> {generated line: (user file, user line)}
+
+
+def tangent_function(d, argtys, wrt):
+    """The tangent function of `d` for a signature (see the module docstring), made once per
+    (signature, wrt) and kept in `d`'s function's cache."""
+    cache = cache_of(d.__jitad_function__)
+    key = ("tangent_function", argtys, wrt)
+    fn = cache.get(key)
+    if fn is None:
+        fn = cache[key] = _make(d, argtys, wrt)
+    return fn
+
+
+def _make(d, argtys, wrt):
+    name = d.__jitad_function__.__name__
+    if any(is_structured(t) for t in argtys):
+        raise JitadError(f"second derivatives of {name}: pass its arrays and numbers one by "
+                         "one (tuples, lists and dicts of arrays are not supported here yet)")
+    with pipeline.TRANSFORMING:
+        job = d.job(argtys, wrt, mode="jvp")
+        job.reentrant = True
+        job = pipeline.run(pipeline.BACKEND, job, stop_after="tangent")
+    gen = job.gen
+    if gen.depth_args or job.plan.cycles:
+        raise JitadError(f"second derivatives of {name}: recursive functions are not "
+                         "supported yet (the generated jvp counts its recursion depth)",
+                         job.entry.ir.loc, "recursion")
+    if tuple(gen.jvp_args) != tuple(wrt):
+        raise JitadError(f"second derivatives of {name}: its jvp takes tangents for other "
+                         "arguments than wrt", job.entry.ir.loc)
+    out = job.entry.out or ()
+    if len(out) != 1 or not isinstance(out[0], Ty):
+        raise JitadError(f"second derivatives of {name} need one array or float output; it "
+                         f"returns ({', '.join(map(str, gen.out_types))})", job.entry.ir.loc)
+    jvps = {f.name: f for f in job.funcs if f.name in gen.jvps}
+    entry = jvps[gen.jvp]
+    ret = entry.body[-1]
+    assert isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple)
+    entry.body[-1] = ast.Return(ret.value.elts[1])      # the tangent only
+    entry.name = job.plan.unique(f"{name}_tangent")
+    lines, lmap = [], {}
+    for fdef in [f for n, f in jvps.items() if n != gen.jvp] + [entry]:
+        _drop_checks(fdef.body)
+        body, m = codegen.print_function(fdef)
+        lmap.update({len(lines) + k + 1: v for k, v in m.items()})
+        lines += body + ["", ""]
+    text = "\n".join(lines)
+    filename = f"<jitad {entry.name} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
+    return _define(text, filename, entry.name, lmap)
+
+
+def _define(text, filename, name, lmap):
+    """Run generated source as a module of its own (NumPy, math and the runtime as globals)
+    and return its function `name`; the front end reads the source back from `linecache`."""
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    _GENERATED[filename] = lmap
+    namespace = {"np": np, "math": math, "rt": runtime, "__name__": "jitad_generated",
+                 runtime_calls.NAMESPACE_NAME: runtime_calls.NAMESPACE}
+    exec(compile(text, filename, "exec"), namespace)
+    return namespace[name]
+
+
+def _drop_checks(block):
+    """Remove the bounds checks (`rt.check_*(...)` statements) from a block, recursively."""
+    keep = []
+    for s in block:
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
+                and isinstance(s.value.func, ast.Attribute) \
+                and isinstance(s.value.func.value, ast.Name) and s.value.func.value.id == "rt" \
+                and s.value.func.attr.startswith("check_"):
+            continue
+        for field in ("body", "orelse"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list):
+                _drop_checks(sub)
+                if not sub and field == "body":
+                    sub.append(ast.Pass())
+        keep.append(s)
+    block[:] = keep
+
+
+def derived_function(d, argtys, wrt, single, with_value):
+    """`grad(f, wrt)` (`with_value`: `value_and_grad`) as a plain function of f's arguments
+    for one signature: each gradient is the tangent of f along 1.0 for a float parameter, and
+    a loop over the basis vectors for an array one (one tangent per element)."""
+    cache = cache_of(d.__jitad_function__)
+    key = ("derived_function", argtys, wrt, single, with_value)
+    fn = cache.get(key)
+    if fn is not None:
+        return fn
+    tan = tangent_function(d, argtys, wrt)
+    params = list(d.params)
+    name = d.__jitad_function__.__name__
+    taken = set(params) | {name, tan.__name__, "np"}
+
+    def fresh(n):
+        while n in taken:
+            n += "_"
+        taken.add(n)
+        return n
+
+    basis, k_ = fresh("basis"), fresh("k")
+    lines, outs = [], []
+    for k, i in enumerate(wrt):
+        p, g = params[i], fresh(f"g_{params[i]}")
+        zeros = [f"np.zeros_like({params[j]})" if argtys[j].ndim else "0.0" for j in wrt]
+        if argtys[i].ndim == 0:
+            tans = list(zeros)
+            tans[k] = "1.0"
+            lines.append(f"{g} = {tan.__name__}({', '.join(params + tans)})")
+        else:
+            tans = list(zeros)
+            tans[k] = f"{basis}.reshape({p}.shape)"
+            lines += [f"{g} = np.empty({p}.size)", f"{basis} = np.zeros({p}.size)",
+                      f"for {k_} in range({p}.size):", f"    {basis}[{k_}] = 1.0",
+                      f"    {g}[{k_}] = {tan.__name__}({', '.join(params + tans)})",
+                      f"    {basis}[{k_}] = 0.0", f"{g} = {g}.reshape({p}.shape)"]
+        outs.append(g)
+    grads = outs[0] if single else "(" + ", ".join(outs) + ",)"
+    result = f"({name}({', '.join(params)}), {grads})" if with_value else grads
+    fname = fresh(f"{name}_{'value_and_grad' if with_value else 'grad'}")
+    text = f"def {fname}({', '.join(params)}):\n" + "".join(
+        f"    {ln}\n" for ln in lines + [f"return {result}"])
+    filename = f"<jitad {fname} {hashlib.sha256((text + tan.__code__.co_filename).encode()).hexdigest()[:16]}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    _GENERATED[filename] = {}
+    namespace = {"np": np, tan.__name__: tan, name: d.__jitad_function__,
+                 "__name__": "jitad_generated"}
+    exec(compile(text, filename, "exec"), namespace)
+    fn = cache[key] = namespace[fname]
+    return fn
+
+
+@contextlib.contextmanager
+def user_lines(name):
+    """Errors raised while transforming generated code name the user's line it came from."""
+    try:
+        yield
+    except JitadError as e:
+        loc = e.loc
+        if loc is None or loc.filename not in _GENERATED:
+            raise
+        where = _GENERATED[loc.filename].get(loc.line)
+        generated = linecache.getline(loc.filename, loc.line).strip()
+        msg = (f"{e.message} (while differentiating {name} a second time: in its generated "
+               f"code `{generated}`)")
+        new = Loc(where[0], where[1], 0, None, loc.function) if where else None
+        raise type(e)(msg, new, e.construct) from None
+
+
+class Derived:
+    """A transformed function (`grad(f)`, `value_and_grad(f)`) as a function the
+    transformations take (`grad(grad(f))`): per signature, the plain function
+    `derived_function` writes, wrapped as a `Differentiable` (`concrete`)."""
+
+    def __init__(self, t):
+        self.t = t
+        self.d = t.d
+        self.backend = getattr(t.d, "backend", "numba")
+        self.params = t.d.params
+        inner = getattr(t.d, "__name__", "f")
+        self.__name__ = self.__qualname__ = f"{type(t).__name__}({inner})"
+        self.__module__ = getattr(t.d, "__module__", None)
+        self.__doc__ = None
+
+    def bind(self, args, kwargs):
+        return self.d.bind(args, kwargs)
+
+    def concrete(self, args):
+        from .differentiable import as_differentiable
+        from .types import ty_of_value
+        base = self.d.concrete(args)
+        argtys = tuple(ty_of_value(a) for a in args)
+        with user_lines(self.__name__):
+            fn = derived_function(base, argtys, self.t.wrt, self.t.single, self.t.derivable)
+        return as_differentiable(fn, self.backend)
+
+    def specialize(self, args, wrt=None, train=None, validate=None, mode=None):
+        d = self.concrete(args)
+        with user_lines(self.__name__):
+            return d.specialize(args, wrt, train, validate, mode)
+
+    def __call__(self, *args, **kwargs):
+        return self.t(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<jitad derived {self.__name__}>"

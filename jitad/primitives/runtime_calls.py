@@ -1,0 +1,137 @@
+"""The runtime functions the rules' templates call, known as the primitives they compute.
+
+Takes: the registered primitives (run after `table`, `lists` and `tangents`).
+Guarantees: a call of `jitad.runtime.<f>` is a call of a primitive when
+  * `f` is that primitive's forward -- its template is exactly `rt.f(params..., statics...)`
+    (`rt.max_axis(x, axis)` is `max_axis`), and no other primitive's forward is `rt.f`; or
+  * `f` computes what a NumPy or SciPy call with a primitive computes, with the same
+    arguments in the same order (`EQUIVALENT`: `rt.dot1(a, b)` is `np.dot(a, b)` of two
+    vectors, `rt.expand(g, axis)` is `np.expand_dims(g, axis)`, `rt.digamma(x)` is
+    `scipy.special.digamma(x)`). Code jitad
+generated, read again as a function (`jitad.higher`: second derivatives), then differentiates
+through its runtime calls as through the user's NumPy.
+Where neither holds (a forward that reshapes a runtime result, `rt.max_axis(x, axis).reshape(...)`),
+code generated to be read again calls the primitive itself: `spelled(prim)` names a callable
+`jitad_primitives.<name>(params..., statics...)` (in `NAMESPACE`) that evaluates the forward
+template with NumPy and is registered as that primitive.
+Invariants: only exact equivalents are listed; a runtime function not listed stays unknown,
+so code calling it is refused at its line, never differentiated by a guess. Eager mode runs
+the same calls through these primitives' eager operations (`eager.functional`).
+"""
+from __future__ import annotations
+
+import ast
+import math
+import sys
+import types
+
+import numpy as np
+
+from .. import runtime as rt
+from .core import PRIMITIVES, alias, lookup_callable
+
+# runtime function -> the library callable whose primitive it computes (same arguments)
+EQUIVALENT = {
+    "dot1": np.dot,
+    "expand": np.expand_dims,
+    "broadcast_to": np.broadcast_to,
+    "fliplr": np.fliplr,
+    "flipud": np.flipud,
+    "rot90": np.rot90,
+    "roll_axis": np.roll,
+    "roll_flat": np.roll,
+    "tile1": np.tile,
+    "tile2": np.tile,
+    "repeat1": np.repeat,
+    "repeat2": np.repeat,
+    "gradient1": np.gradient,
+}
+# runtime function -> SciPy's name (registered when scipy.special is imported)
+SCIPY_EQUIVALENT = {"digamma": "digamma", "polygamma": "polygamma", "i0": "i0", "i0e": "i0e",
+                    "i1": "i1", "i1e": "i1e"}
+
+
+def forwards():
+    """{runtime name: primitive} of the primitives whose forward is one runtime call taking
+    the parameters then the statics, in order (a name two primitives share is left out)."""
+    found: dict = {}
+    for prim in list(PRIMITIVES.values()):
+        f = prim.forward
+        if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) \
+                and isinstance(f.func.value, ast.Name) and f.func.value.id == "rt":
+            exact = not f.keywords and [getattr(a, "id", None) for a in f.args] == \
+                list(prim.params) + list(prim.statics)
+            found.setdefault(f.func.attr, []).append(prim if exact else None)
+    return {name: ps[0] for name, ps in found.items() if len(ps) == 1 and ps[0] is not None}
+
+
+NAMESPACE = types.ModuleType("jitad_primitives")   # the generated code's `jitad_primitives`
+NAMESPACE_NAME = "jitad_primitives"
+_SPELLED: dict = {}                       # primitive name -> attribute of NAMESPACE
+_TEMPLATE_GLOBALS = {"np": np, "math": math, "rt": rt}
+
+
+def readable(tree) -> bool:
+    """Whether every runtime call in a template is a known primitive's call."""
+    return all(lookup_callable(getattr(rt, n.func.attr, None)) is not None
+               for n in ast.walk(tree) if isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+               and n.func.value.id == "rt")
+
+
+def spelled(prim) -> str:
+    """`jitad_primitives.<name>`: a callable meaning `prim`, taking its parameters then its
+    statics (made and registered on first use)."""
+    attr = _SPELLED.get(prim.name)
+    if attr is None:
+        attr = "".join(c if c.isalnum() else "_" for c in prim.name)
+        while hasattr(NAMESPACE, attr):
+            attr += "_"
+        code = compile(ast.fix_missing_locations(ast.Expression(prim.forward)),
+                       f"<jitad primitive {prim.name}>", "eval")
+        names = list(prim.params) + list(prim.statics)
+
+        def call(*args):
+            if "scipy" not in _TEMPLATE_GLOBALS and "scipy" in sys.modules:
+                _TEMPLATE_GLOBALS["scipy"] = sys.modules["scipy"]
+            return eval(code, dict(_TEMPLATE_GLOBALS), dict(zip(names, args)))
+
+        call.__name__ = call.__qualname__ = attr
+        call.__module__ = "jitad.primitives.runtime_calls"
+        setattr(NAMESPACE, attr, call)
+        alias(call, prim.name)
+        _SPELLED[prim.name] = attr
+    return f"{NAMESPACE_NAME}.{attr}"
+
+
+def install():
+    for name, prim in forwards().items():
+        if getattr(rt, name, None) is not None:
+            alias(getattr(rt, name), prim.name)
+    for name, target in EQUIVALENT.items():
+        prim = lookup_callable(target)
+        if prim is not None:
+            alias(getattr(rt, name), prim.name)
+    for name, sname in SCIPY_EQUIVALENT.items():
+        alias(getattr(rt, name), f"scipy.special.{sname}")
+    alias(rt.bmm, "matmul")
+    alias(rt.bmm32, "matmul")
+
+
+def eager_namespaces(ops_of):
+    """Eager mode's replacements of the `rt` module and of `NAMESPACE`: {name: eager op} of
+    the runtime functions known as primitives and of the spelled primitives
+    (`ops_of(target, primitive)` makes one)."""
+    runtime, spelled_ops = {}, {}
+    for name in list(forwards()) + list(EQUIVALENT) + list(SCIPY_EQUIVALENT) + ["bmm", "bmm32"]:
+        f = getattr(rt, name)
+        prim = lookup_callable(f)
+        if prim is not None:
+            runtime[name] = ops_of(f, prim)
+    for attr in _SPELLED.values():
+        f = getattr(NAMESPACE, attr)
+        spelled_ops[attr] = ops_of(f, lookup_callable(f))
+    return runtime, spelled_ops
+
+
+install()

@@ -357,6 +357,17 @@ class hvp(_Second):
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         return grads[0] if self.single else tuple(grads)
 
+    def compiled(self, *example_args, v=None, **kwargs):
+        """The compiled `f_tangent_vjp(params..., v..., 1.0) -> (tangent, (hv...))` for this
+        signature (pass an example `v=`), callable from your own `@numba.njit` code."""
+        args = self.d.bind(example_args, kwargs)
+        vs = (v,) if self.single else tuple(v)
+        with higher.user_lines(self.d.__name__):
+            td, wrt, _ = self._tangent(args)
+            comp = td.specialize(tuple(args) + tuple(vs), wrt)
+            self._check_scalar(comp)
+        return comp.fn(comp.gen.vjp)
+
 
 class hessian(_Second):
     """`H = jitad.hessian(f, wrt=0)(*args)`: the Hessian of a scalar f, shaped
@@ -377,7 +388,7 @@ class hessian(_Second):
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
             comp = td.specialize(full, wrt, mode=("hessian", basis))
             self._check_scalar(comp)
-            blocks = comp.run(comp.gen.hessian, full)
+            blocks = comp.run(comp.gen.hessian, tuple(args))
         shapes = [np.shape(args[i]) for i in self.wrt]
         m = len(self.wrt)
         H = tuple(tuple(np.ascontiguousarray(np.asarray(blocks[b * m + a]).T)
@@ -406,6 +417,20 @@ class hessian(_Second):
                 rows[a][b] = np.array(cols[a]).T.reshape(shapes[a] + shapes[b])
         H = tuple(tuple(r) for r in rows)
         return H[0][0] if self.single else H
+
+    def compiled(self, *example_args, **kwargs):
+        """The compiled `f_tangent_hessian(params...)` for this signature, callable from your
+        own `@numba.njit` code: it returns, per pair (b, a) of wrt parameters (b outer), the
+        block `(b.size, a.size)` of second derivatives d2f/(db da), flattened (`H` for one
+        wrt parameter x is `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
+        args = self.d.bind(example_args, kwargs)
+        zeros = tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i])
+                      else 0.0 for i in self.wrt)
+        with higher.user_lines(self.d.__name__):
+            td, wrt, basis = self._tangent(args)
+            comp = td.specialize(tuple(args) + zeros, wrt, mode=("hessian", basis))
+            self._check_scalar(comp)
+        return comp.fn(comp.gen.hessian)
 
 
 def _cotangent(ct, outs, y):

@@ -60,8 +60,9 @@ class Generated:
     jacfwd: str | None = None
     jacrev: str | None = None
     jvps: tuple = ()               # every specialization's jvp function (the entry's: `jvp`)
-    # f_hessian(params...): per basis parameter b and wrt parameter a, a (b.size, a.size)
-    # block whose row k is the gradient for a with b = the k-th basis vector (see `hessian`)
+    # f_tangent_hessian(params...) of a tangent function f_tangent(params..., d_w...): per
+    # tangent parameter b and wrt parameter a, a (b.size, a.size) block whose row k is the
+    # gradient for a with d_b = the k-th basis vector (see `hessian`)
     hessian: str | None = None
 
 
@@ -238,11 +239,13 @@ def jacobian(job):
 
 def hessian(job):
     """Pass `hessian` (second derivatives, see `jitad.higher`): the entry is a tangent function
-    `f_tangent(params..., d_w...)`; `f_tangent_hessian(params...)` loops, inside one compiled
-    call, over the basis vectors of each tangent parameter b (`job.hessian`; the others
-    zero), calling the vjp: row k of block (b, a) is the gradient for wrt parameter a."""
+    `f_tangent(params..., d_w...)` (`job.hessian`: the positions of its tangent parameters,
+    the k-th the tangent of `job.wrt[k]`); `f_tangent_hessian(params...)` loops, inside one
+    compiled call, over the basis vectors of each tangent parameter b (the others zero),
+    calling the vjp: row k of block (b, a) is the gradient for wrt parameter a."""
     gen, entry, pl = job.gen, job.entry, job.plan
     params = list(entry.ir.params)
+    own = [p for j, p in enumerate(params) if j not in job.hessian]
     gen.hessian = pl.unique(f"{entry.name}_hessian")
     taken = set(params)
 
@@ -252,13 +255,17 @@ def hessian(job):
         taken.add(n)
         return n
 
+    def shaped(j, value):           # tangent parameter j: `value` shaped like its primal
+        p = params[job.wrt[job.hessian.index(j)]]
+        return f"{value}.reshape({p}.shape)" if entry.argtys[j].ndim else f"{value}[0]"
+
     basis, k, grads = fresh("basis"), fresh("k"), fresh("grads")
     lines, blocks = [], []
     for b in job.hessian:
-        nb = f"{params[b]}.size" if entry.argtys[b].ndim else "1"
-        args = [(f"{basis}.reshape({p}.shape)" if entry.argtys[j].ndim else f"{basis}[0]")
-                if j == b else (("np.zeros_like(" + p + ")" if entry.argtys[j].ndim else "0.0")
-                                if j in job.hessian else p)
+        nb = f"{params[job.wrt[job.hessian.index(b)]]}.size" if entry.argtys[b].ndim else "1"
+        args = [shaped(j, basis) if j == b else
+                (f"np.zeros_like({params[job.wrt[job.hessian.index(j)]]})"
+                 if entry.argtys[j].ndim else "0.0") if j in job.hessian else p
                 for j, p in enumerate(params)]
         names = []
         for a in job.wrt:
@@ -274,7 +281,7 @@ def hessian(job):
         lines.append(f"    {basis}[{k}] = 0.0")
         blocks += names
     lines.append(f"return ({', '.join(blocks)},)")
-    text = f"def {gen.hessian}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
+    text = f"def {gen.hessian}({', '.join(own)}):\n" + "\n".join("    " + ln for ln in lines)
     job.funcs.append(ast.parse(text).body[0])
 
 

@@ -324,6 +324,11 @@ class _Second(_Transformed):
         return tuple(grads)
 
 
+def _zero_tangents(args, wrt):
+    return tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i]) else 0.0
+                 for i in wrt)
+
+
 class hvp(_Second):
     """`hv = jitad.hvp(f, wrt=0)(*args, v=v)`: the Hessian of a scalar f for wrt times `v`
     (shaped like the wrt argument; a tuple for a tuple wrt), without forming the Hessian:
@@ -337,16 +342,16 @@ class hvp(_Second):
         vs = (v,) if self.single else tuple(v)
         if len(vs) != len(self.wrt):
             raise JitadError(f"hvp: {len(self.wrt)} vectors expected (one per wrt), got {len(vs)}")
-        tans = []
-        for i, t in zip(self.wrt, vs):
-            if np.shape(t) != np.shape(args[i]):
-                raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
-                                 f"{np.shape(args[i])}, got {np.shape(t)}")
-            tans.append(float(t) if np.ndim(args[i]) == 0 else
-                        np.ascontiguousarray(np.asarray(t, dtype=np.asarray(args[i]).dtype)))
-        tans = tuple(tans)
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
+            tans = []
+            for i, t in zip(self.wrt, vs):
+                if np.shape(t) != np.shape(args[i]):
+                    raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
+                                     f"{np.shape(args[i])}, got {np.shape(t)}")
+                tans.append(float(t) if np.ndim(args[i]) == 0 else
+                            np.ascontiguousarray(np.asarray(t, dtype=np.asarray(args[i]).dtype)))
+            tans = tuple(tans)
             if self.mode == "eager":
                 grads = self._eager_grads(td, args, tans)
             elif self.mode == "compiled":
@@ -377,11 +382,9 @@ class hessian(_Second):
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
-        zeros = tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i])
-                      else 0.0 for i in self.wrt)
         with higher.user_lines(self.d.__name__):
             td, wrt, basis = self._tangent(args)
-            full = tuple(args) + zeros
+            full = tuple(args) + _zero_tangents(args, self.wrt)
             if self.mode == "eager":
                 return self._eager_hessian(td, args)
             if self.mode != "compiled":
@@ -424,11 +427,10 @@ class hessian(_Second):
         block `(b.size, a.size)` of second derivatives d2f/(db da), flattened (`H` for one
         wrt parameter x is `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
         args = self.d.bind(example_args, kwargs)
-        zeros = tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i])
-                      else 0.0 for i in self.wrt)
         with higher.user_lines(self.d.__name__):
             td, wrt, basis = self._tangent(args)
-            comp = td.specialize(tuple(args) + zeros, wrt, mode=("hessian", basis))
+            comp = td.specialize(tuple(args) + _zero_tangents(args, self.wrt), wrt,
+                                 mode=("hessian", basis))
             self._check_scalar(comp)
         return comp.fn(comp.gen.hessian)
 

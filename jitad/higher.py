@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import linecache
 import math
+import types
 
 import numpy as np
 
@@ -74,29 +75,42 @@ def _make(d, argtys, wrt):
         raise JitadError(f"second derivatives of {name} need one array or float output; it "
                          f"returns ({', '.join(map(str, gen.out_types))})", job.entry.ir.loc)
     jvps = {f.name: f for f in job.funcs if f.name in gen.jvps}
+    # the callees the jvp calls without tangents (their primal): the user's own functions,
+    # or their generated primal where a specialization made one (`normalize.structs`)
+    callees, primals = {}, []
+    for spec in job.prog.order:
+        pname = job.plan.fnames.get((id(spec.fn), spec.argtys))
+        if spec is job.entry or pname is None:
+            continue
+        if isinstance(spec.fn, types.FunctionType):
+            callees[pname] = spec.fn
+        else:
+            primals += [f for f in job.funcs if f.name == pname]
     entry = jvps[gen.jvp]
     ret = entry.body[-1]
     assert isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple)
     entry.body[-1] = ast.Return(ret.value.elts[1])      # the tangent only
     entry.name = job.plan.unique(f"{name}_tangent")
     lines, lmap = [], {}
-    for fdef in [f for n, f in jvps.items() if n != gen.jvp] + [entry]:
+    for fdef in primals + [f for n, f in jvps.items() if n != gen.jvp] + [entry]:
         _drop_checks(fdef.body)
+        _AsNumpy().visit(fdef)
         body, m = codegen.print_function(fdef)
         lmap.update({len(lines) + k + 1: v for k, v in m.items()})
         lines += body + ["", ""]
     text = "\n".join(lines)
     filename = f"<jitad {entry.name} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
-    return _define(text, filename, entry.name, lmap)
+    return _define(text, filename, entry.name, lmap, callees)
 
 
-def _define(text, filename, name, lmap):
-    """Run generated source as a module of its own (NumPy, math and the runtime as globals)
-    and return its function `name`; the front end reads the source back from `linecache`."""
+def _define(text, filename, name, lmap, callees):
+    """Run generated source as a module of its own (NumPy, math, the runtime and the
+    `callees` as globals) and return its function `name`; the front end reads the source
+    back from `linecache`."""
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     _GENERATED[filename] = lmap
     namespace = {"np": np, "math": math, "rt": runtime, "__name__": "jitad_generated",
-                 runtime_calls.NAMESPACE_NAME: runtime_calls.NAMESPACE}
+                 runtime_calls.NAMESPACE_NAME: runtime_calls.NAMESPACE, **callees}
     exec(compile(text, filename, "exec"), namespace)
     return namespace[name]
 
@@ -118,6 +132,19 @@ def _drop_checks(block):
                     sub.append(ast.Pass())
         keep.append(s)
     block[:] = keep
+
+
+class _AsNumpy(ast.NodeTransformer):
+    """`rt.stack_list(xs)` -> `np.stack(xs)` (`runtime_calls.AS_NUMPY`): the list forms the
+    front end reads."""
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id == "rt" \
+                and node.attr in runtime_calls.AS_NUMPY:
+            return ast.Attribute(ast.Name("np", ast.Load()), runtime_calls.AS_NUMPY[node.attr],
+                                 ast.Load())
+        return node
 
 
 def derived_function(d, argtys, wrt, single, with_value):

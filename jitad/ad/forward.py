@@ -33,7 +33,7 @@ from .. import ir
 from .. import pyast as P
 from ..errors import JitadError
 from ..ir import Bind, For, If, Return, SetItem, Var, While
-from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, substitute
+from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, runtime_calls, substitute
 from ..primitives import tangents as T
 from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import arg_types as _argtys
@@ -131,9 +131,10 @@ class Forward(Reverse):
     def setitem(self, s: SetItem):
         out = self.bounds.checks(s)
         if s.array in self.A.active:
-            out.append(write_at(self.d(s.array), s.index, self.tangent_of(s.value), self.types))
+            out.append(write_at(self.d(s.array), s.index, self.tangent_of(s.value), self.types,
+                                self.reentrant))
             out[-1].jitad_loc = (s.loc.filename, s.loc.line)
-        out.append(write_at(s.array, s.index, P.atom(s.value), self.types))
+        out.append(write_at(s.array, s.index, P.atom(s.value), self.types, self.reentrant))
         out[-1].jitad_loc = (s.loc.filename, s.loc.line)
         return out
 
@@ -237,7 +238,12 @@ class Forward(Reverse):
             ranks.append(self.rank_atom(a))
             low = low and rule.elementwise and max(ranks) < nd and "y" not in names
             mapping["t"] = P.name(self.d(a.name))
-            c = P.fold(substitute(tpl, mapping))
+            if self.reentrant and rule.name in T.LINEARLY and not runtime_calls.readable(tpl):
+                # read again: the primitive itself, applied to the tangent in the operand's place
+                c = runtime_calls.call(rule, [mapping["t"] if q == p else mapping[q]
+                                              for q in list(rule.params) + list(rule.statics)])
+            else:
+                c = P.fold(substitute(tpl, mapping))
             total = c if total is None else P.binop(total, ast.Add(), c)
         if total is None:
             return None, False

@@ -64,7 +64,7 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
         v = statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
     if reentrant and not runtime_calls.readable(rule.forward):
-        return P.call(runtime_calls.spelled(rule), *[mapping[k] for k in list(rule.params) + list(rule.statics)])
+        return runtime_calls.call(rule, [mapping[k] for k in list(rule.params) + list(rule.statics)])
     return P.fold(substitute(rule.forward, mapping))
 
 
@@ -85,11 +85,12 @@ def read_at(arr, index, types):
     return P.subscript(arr, index)
 
 
-def write_at(arr, index, value, types):
+def write_at(arr, index, value, types, reentrant=False):
     """arr[index] = value; through index arrays or a mask by `rt.put/put2/mask_put` (a
-    repeated index keeps the last value, as in NumPy)."""
+    repeated index keeps the last value, as in NumPy), or as written (`reentrant`: code the
+    front end reads again)."""
     adv = index_arrays(index, types)
-    if adv is None:
+    if adv is None or reentrant:
         return P.assign(P.subscript(arr, index, store=True), value)
     kind, arrays = adv
     fn = "rt.mask_put" if kind == "mask" else ("rt.put2" if len(arrays) == 2 else "rt.put")

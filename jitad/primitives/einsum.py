@@ -146,6 +146,7 @@ def of(ins, out) -> Primitive:
                                    adjoints=adjoints, type_rule=type_rule, kind="einsum",
                                    exact=True)
     prim.float_result = prim.checks_in_eager = True
+    prim.subscripts = text          # how code read again spells it (`runtime_calls.call`)
     return prim
 
 

@@ -143,7 +143,10 @@ def pad_at(ranks, st):
 
 
 def convolve_statics(st):
-    return {"mode": _choice(st["mode"], "mode", ("full", "same", "valid"))}
+    mode = st["mode"]
+    if isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode <= 2:
+        return {"mode": mode}       # NumPy's own codes (0 full, 1 same, 2 valid), as generated
+    return {"mode": _choice(mode, "mode", ("full", "same", "valid"))}
 
 
 def vander_statics(st):

@@ -11,7 +11,8 @@ Guarantees: a call of `jitad.runtime.<f>` is a call of a primitive when
 generated, read again as a function (`jitad.higher`: second derivatives), then differentiates
 through its runtime calls as through the user's NumPy.
 Where neither holds (a forward that reshapes a runtime result, `rt.max_axis(x, axis).reshape(...)`),
-code generated to be read again calls the primitive itself: `spelled(prim)` names a callable
+code generated to be read again calls the primitive itself (`call`): a summation as
+`np.einsum(subscripts, ...)`, any other through `spelled(prim)`, a callable
 `jitad_primitives.<name>(params..., statics...)` (in `NAMESPACE`) that evaluates the forward
 template with NumPy and is registered as that primitive.
 Invariants: only exact equivalents are listed; a runtime function not listed stays unknown,
@@ -46,6 +47,8 @@ EQUIVALENT = {
     "repeat2": np.repeat,
     "gradient1": np.gradient,
 }
+# runtime functions of lists, spelled as NumPy's call (the front end's list forms read those)
+AS_NUMPY = {"stack_list": "stack", "concat_list": "concatenate"}
 # runtime function -> SciPy's name (registered when scipy.special is imported)
 SCIPY_EQUIVALENT = {"digamma": "digamma", "polygamma": "polygamma", "i0": "i0", "i0e": "i0e",
                     "i1": "i1", "i1e": "i1e"}
@@ -53,7 +56,9 @@ SCIPY_EQUIVALENT = {"digamma": "digamma", "polygamma": "polygamma", "i0": "i0", 
 
 def forwards():
     """{runtime name: primitive} of the primitives whose forward is one runtime call taking
-    the parameters then the statics, in order (a name two primitives share is left out)."""
+    the parameters then the statics, in order. Where several primitives' forwards call it,
+    they must be one family (`pad` and its variant `pad.1`): the family if its forward is
+    exact (its call chooses the variant as the user's call does), else the one exact variant."""
     found: dict = {}
     for prim in list(PRIMITIVES.values()):
         f = prim.forward
@@ -61,8 +66,18 @@ def forwards():
                 and isinstance(f.func.value, ast.Name) and f.func.value.id == "rt":
             exact = not f.keywords and [getattr(a, "id", None) for a in f.args] == \
                 list(prim.params) + list(prim.statics)
-            found.setdefault(f.func.attr, []).append(prim if exact else None)
-    return {name: ps[0] for name, ps in found.items() if len(ps) == 1 and ps[0] is not None}
+            found.setdefault(f.func.attr, []).append((prim, exact))
+    out = {}
+    for name, ps in found.items():
+        names = [p.name for p, _ in ps]
+        family = min(names, key=len)
+        if not all(n == family or n.startswith(family + ".") for n in names):
+            continue
+        exact = [p for p, ok in ps if ok]
+        head = [p for p in exact if p.name == family]
+        if head or len(exact) == 1:
+            out[name] = (head or exact)[0]
+    return out
 
 
 NAMESPACE = types.ModuleType("jitad_primitives")   # the generated code's `jitad_primitives`
@@ -72,11 +87,53 @@ _TEMPLATE_GLOBALS = {"np": np, "math": math, "rt": rt}
 
 
 def readable(tree) -> bool:
-    """Whether every runtime call in a template is a known primitive's call."""
-    return all(lookup_callable(getattr(rt, n.func.attr, None)) is not None
-               for n in ast.walk(tree) if isinstance(n, ast.Call)
-               and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-               and n.func.value.id == "rt")
+    """Whether the front end reads a template back as the same computation: every call of a
+    module's function in it (`np.*`, `math.*`, `rt.*`, `scipy.*`) is a known primitive's."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            obj = _module_function(n.func)
+            if obj is _NOT_MODULE or (obj is getattr(rt, n.func.attr, None)
+                                      and n.func.attr in AS_NUMPY):
+                continue
+            if obj is None or lookup_callable(obj) is None:
+                return False
+    return True
+
+
+_NOT_MODULE = object()
+
+
+def _module_function(node):
+    """The object an attribute chain `np.linalg.solve` names, None if it names nothing, or
+    `_NOT_MODULE` when it does not start at a module (a method of a value: `x.reshape`)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return _NOT_MODULE
+    root = {"np": np, "math": math, "rt": rt, "scipy": sys.modules.get("scipy")}.get(node.id)
+    if root is None:
+        return _NOT_MODULE
+    obj = root
+    for attr in reversed(parts):
+        obj = getattr(obj, attr, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def call(prim, args) -> ast.Call:
+    """A call the front end reads as `prim` applied to `args` (AST, its parameters then its
+    statics): `np.einsum(subscripts, ...)` for a summation, else `spelled(prim)(...)`."""
+    text = getattr(prim, "subscripts", None)
+    if text is not None:
+        func, args = ast.Attribute(ast.Name("np", ast.Load()), "einsum", ast.Load()), \
+            [ast.Constant(text)] + list(args)
+    else:
+        module, attr = spelled(prim).split(".")
+        func = ast.Attribute(ast.Name(module, ast.Load()), attr, ast.Load())
+    return ast.Call(func, list(args), [])
 
 
 def spelled(prim) -> str:

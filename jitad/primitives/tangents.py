@@ -147,7 +147,12 @@ def symmetric(prim):
     return {p: _ForG().visit(copy.deepcopy(a)) for p, a in prim.adjoints.items()}
 
 
+# names of the primitives whose tangents are their forward with `t` in the operand's place
+LINEARLY: set = set()
+
+
 def linear(prim):
+    LINEARLY.add(prim.name)
     return {p: _Put(p).visit(copy.deepcopy(prim.forward)) for p in prim.adjoints}
 
 

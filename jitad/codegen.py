@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from . import __version__, ir
 from . import pyast as P
 from .fuse import fuse
-from .names import reserved_names
+from .names import Namer, reserved_names
 from .primitives import CALL
 from .ad import Forward, Reverse, callee_wrt, split_callees, tangent_args
 from .types import arg_types as argtys
@@ -247,13 +247,7 @@ def hessian(job):
     params = list(entry.ir.params)
     own = [p for j, p in enumerate(params) if j not in job.hessian]
     gen.hessian = pl.unique(f"{entry.name}_hessian")
-    taken = set(params)
-
-    def fresh(n):
-        while n in taken:
-            n += "_"
-        taken.add(n)
-        return n
+    fresh = Namer(params).fresh
 
     def shaped(j, value):           # tangent parameter j: `value` shaped like its primal
         p = params[job.wrt[job.hessian.index(j)]]

@@ -19,8 +19,9 @@ A `JitadError` raised while transforming the generated code names the user's lin
 generated line came from (`user_lines`), like every other error.
 Invariants: the generated source is deterministic (its name is its hash), so Numba's disk
 cache serves it in the next process; the bounds checks of the jvp are left out (the front end
-puts its own in when it reads the code again); recursion is refused (the generated jvp of a
-recursive function counts its depth, which the front end does not read back).
+puts its own in when it reads the code again); a recursive function's jvp keeps its depth
+argument (an integer the front end reads like any other; the entry is called with 0 by a
+wrapper that also passes zero tangents its recursive calls take beyond `wrt`).
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ import numpy as np
 from . import codegen, pipeline, runtime
 from .primitives import runtime_calls
 from .errors import JitadError, Loc
+from .names import Namer
 from .pipeline import cache_of
 from .types import Ty, is_structured
 
@@ -63,13 +65,6 @@ def _make(d, argtys, wrt):
         job.reentrant = True
         job = pipeline.run(pipeline.BACKEND, job, stop_after="tangent")
     gen = job.gen
-    if gen.depth_args or job.plan.cycles:
-        raise JitadError(f"second derivatives of {name}: recursive functions are not "
-                         "supported yet (the generated jvp counts its recursion depth)",
-                         job.entry.ir.loc, "recursion")
-    if tuple(gen.jvp_args) != tuple(wrt):
-        raise JitadError(f"second derivatives of {name}: its jvp takes tangents for other "
-                         "arguments than wrt", job.entry.ir.loc)
     out = job.entry.out or ()
     if len(out) != 1 or not isinstance(out[0], Ty):
         raise JitadError(f"second derivatives of {name} need one array or float output; it "
@@ -87,20 +82,39 @@ def _make(d, argtys, wrt):
         else:
             primals += [f for f in job.funcs if f.name == pname]
     entry = jvps[gen.jvp]
-    ret = entry.body[-1]
-    assert isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple)
-    entry.body[-1] = ast.Return(ret.value.elts[1])      # the tangent only
-    entry.name = job.plan.unique(f"{name}_tangent")
+    tname = job.plan.unique(f"{name}_tangent")
+    if gen.jvp in gen.depth_args or tuple(gen.jvp_args) != tuple(wrt):
+        # a recursive entry (its jvp counts its depth and may take tangents its recursive
+        # calls need): called with depth 0, zero tangents for those, its tangent returned
+        params = list(job.entry.ir.params)
+        fresh = Namer(params).fresh
+        tans = {i: fresh(f"d_{params[i]}") for i in wrt}
+        given = [tans[i] if i in tans else
+                 (f"np.zeros_like({params[i]})" if argtys[i].ndim else "0.0")
+                 for i in gen.jvp_args]
+        depth = ["0"] if gen.jvp in gen.depth_args else []
+        value, tangent = fresh("value"), fresh("tangent")
+        wrapper = ast.parse(f"def {tname}({', '.join(params + list(tans.values()))}):\n"
+                            f"    {value}, {tangent} = "
+                            f"{gen.jvp}({', '.join(params + given + depth)})\n"
+                            f"    return {tangent}\n")
+        order = [f for n, f in jvps.items() if n != gen.jvp] + [entry, wrapper.body[0]]
+    else:
+        ret = entry.body[-1]
+        assert isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple)
+        entry.body[-1] = ast.Return(ret.value.elts[1])      # the tangent only
+        entry.name = tname
+        order = [f for n, f in jvps.items() if n != gen.jvp] + [entry]
     lines, lmap = [], {}
-    for fdef in primals + [f for n, f in jvps.items() if n != gen.jvp] + [entry]:
+    for fdef in primals + order:
         _drop_checks(fdef.body)
         _AsNumpy().visit(fdef)
         body, m = codegen.print_function(fdef)
         lmap.update({len(lines) + k + 1: v for k, v in m.items()})
         lines += body + ["", ""]
     text = "\n".join(lines)
-    filename = f"<jitad {entry.name} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
-    return _define(text, filename, entry.name, lmap, callees)
+    filename = f"<jitad {tname} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
+    return _define(text, filename, tname, lmap, callees)
 
 
 def _define(text, filename, name, lmap, callees):
@@ -159,14 +173,7 @@ def derived_function(d, argtys, wrt, single, with_value):
     tan = tangent_function(d, argtys, wrt)
     params = list(d.params)
     name = d.__jitad_function__.__name__
-    taken = set(params) | {name, tan.__name__, "np"}
-
-    def fresh(n):
-        while n in taken:
-            n += "_"
-        taken.add(n)
-        return n
-
+    fresh = Namer(set(params) | {name, tan.__name__, "np"}).fresh
     basis, k_ = fresh("basis"), fresh("k")
     lines, outs = [], []
     for k, i in enumerate(wrt):

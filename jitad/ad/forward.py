@@ -3,7 +3,9 @@
 Takes: a `Program` (typed specializations), one `Spec`, the parameters it gets tangents for,
 the generated names (primal, jvp) and which callees take tangents for which arguments.
 Guarantees: `Forward.jvp()` is `f_jvp(params..., d_p...) -> (value, tangent)` (for several
-outputs a tuple of values and a tuple of tangents): the primal statements in their order,
+outputs a tuple of values and a tuple of tangents; `reentrant` -- code the front end reads
+again, see `higher` -- one flat tuple of the values then the tangents, and no bounds
+checks' runtime calls in writes): the primal statements in their order,
 each active one with its tangent statement beside it, no tape:
   * a tangent variable `d_<name>` (fresh from the `Namer`, never a user's name) exists only
     for active variables (`activity`: float, varied by a tangent parameter, reaching a
@@ -90,6 +92,8 @@ class Forward(Reverse):
         tans = [self.tangent_of(a) for a in ret.values]
         if len(vals) == 1:
             out = ast.Tuple([vals[0], tans[0]], ast.Load())
+        elif self.reentrant:        # read again: one flat tuple (no nested unpacking)
+            out = ast.Tuple(vals + tans, ast.Load())
         else:
             out = ast.Tuple([ast.Tuple(vals, ast.Load()), ast.Tuple(tans, ast.Load())], ast.Load())
         line = ret.loc.source_line().strip()
@@ -176,6 +180,8 @@ class Forward(Reverse):
                for t in s.targets]
         if len(s.targets) == 1:
             lhs = ast.Tuple([P.name(s.target, store=True), P.name(dts[0], store=True)], ast.Store())
+        elif self.reentrant:
+            lhs = ast.Tuple([P.name(t, store=True) for t in list(s.targets) + dts], ast.Store())
         else:
             lhs = ast.Tuple([ast.Tuple([P.name(t, store=True) for t in s.targets], ast.Store()),
                              ast.Tuple([P.name(d, store=True) for d in dts], ast.Store())],

@@ -1682,12 +1682,8 @@ def pinv_adjoint(a, x, g):
     """The adjoint of X = np.linalg.pinv(A) for a full-rank A (Golub & Pereyra's derivative at
     constant rank): -X^T G X^T + (I - A X) G^T X X^T + X^T X G^T (I - X A); ValueError if A is
     not of full rank (the pseudo-inverse jumps there)."""
+    pinv_full_rank(a, x)
     m, n = a.shape
-    xa = x @ a if m >= n else a @ x
-    for i in range(xa.shape[0]):
-        for j in range(xa.shape[1]):
-            if abs(xa[i, j] - (1.0 if i == j else 0.0)) > 1e-6:
-                raise ValueError("jitad differentiates np.linalg.pinv of full-rank matrices only")
     gt = np.ascontiguousarray(g.T)
     ax = a @ x
     xa2 = x @ a
@@ -1932,3 +1928,185 @@ def logsumexp_b(x, b):
 
 
 __all__ += ["logsumexp_b"]
+
+
+# -- issue 13, forward mode: the tangents of the scans, sorts and decompositions (what the
+# result moves by along a tangent t of the operand; each is the transpose of the adjoint above
+# it names, with the same conventions: the same running extreme, the same stable argsort, the
+# lower triangle of a symmetric operand, distinct eigen- and singular values, full rank)
+
+def cumprod_tangent(x, t):
+    """The tangent of y = np.cumprod(x) of a vector: dy_k = dy_{k-1} x_k + y_{k-1} t_k (no
+    division: exact where an entry is zero)."""
+    n = x.shape[0]
+    out = np.empty(n)
+    y = 1.0
+    d = 0.0
+    for k in range(n):
+        d = d * x[k] + y * t[k]
+        y *= x[k]
+        out[k] = d
+    return out
+
+
+def cummax_tangent(x, t, axis):
+    """The tangent of np.maximum.accumulate(x, axis): each entry moves with the running
+    maximum's position (the first entry attaining it, as cummax_adjoint)."""
+    tx = as3(x, axis)
+    tt = as3(t, axis)
+    out = np.empty(tx.shape)
+    for i in range(tx.shape[0]):
+        for j in range(tx.shape[2]):
+            at = 0
+            for k in range(tx.shape[1]):
+                if tx[i, k, j] > tx[i, at, j]:
+                    at = k
+                out[i, k, j] = tt[i, at, j]
+    return out.reshape(x.shape)
+
+
+def vander_tangent(x, t, cols, increasing):
+    """The tangent of np.vander(x, cols, increasing): p x^(p-1) t in the column of power p
+    (no 0 ** -1)."""
+    out = np.zeros((x.shape[0], cols))
+    for i in range(x.shape[0]):
+        p = 1.0     # x ** (k - 1) for the power k
+        for k in range(1, cols):
+            out[i, k if increasing else cols - 1 - k] = k * p * t[i]
+            p *= x[i]
+    return out
+
+
+def sort_tangent(x, t, axis):
+    """The tangent of np.sort(x, axis): t permuted by each lane's stable argsort (ties in
+    NumPy's stable order, as sort_adjoint)."""
+    tx = as3(x, axis)
+    tt = as3(t, axis)
+    out = np.empty(tx.shape)
+    buf = np.empty(tx.shape[1], tx.dtype)
+    for i in range(tx.shape[0]):
+        for j in range(tx.shape[2]):
+            for k in range(tx.shape[1]):
+                buf[k] = tx[i, k, j]
+            perm = np.argsort(buf, kind="mergesort")
+            for k in range(tx.shape[1]):
+                out[i, k, j] = tt[i, perm[k], j]
+    return out.reshape(x.shape)
+
+
+def sym_lower(t):
+    """The symmetric matrix a lower triangle means (what eigh and a Cholesky factor read)."""
+    return np.tril(t) + np.tril(t, -1).T
+
+
+def eigh_v_tangent(x, t):
+    """The tangent of the eigenvectors of a symmetric matrix (lower triangle read, distinct
+    eigenvalues): V (F o (V^T S V)), S = sym_lower(t), F[i, j] = 1 / (w[j] - w[i]) off the
+    diagonal and 0 on it (each eigenvector moves orthogonally to itself)."""
+    w, v = np.linalg.eigh(x)
+    n = w.shape[0]
+    m = v.T @ (sym_lower(t) @ v)
+    for i in range(n):
+        for j in range(n):
+            m[i, j] = 0.0 if i == j else m[i, j] / (w[j] - w[i])
+    return v @ m
+
+
+def qr_tangent(x, t):
+    """(dQ, dR) of the reduced QR decomposition of a square or tall full-rank matrix: with
+    C = Q^T dA R^-1 and Omega = Q^T dQ (antisymmetric, C's strictly lower triangle mirrored
+    with a minus), dR = (C - Omega) R (upper triangular) and dQ = dA R^-1 - Q (C - Omega)."""
+    if x.shape[0] < x.shape[1]:
+        raise ValueError("jitad differentiates np.linalg.qr of square or tall matrices only")
+    q, r = np.linalg.qr(x)
+    n = r.shape[0]
+    ar = np.linalg.solve(np.ascontiguousarray(r.T), np.ascontiguousarray(t.T)).T   # dA R^-1
+    c = q.T @ ar
+    for i in range(n):
+        for j in range(i):          # C - Omega: 0 below the diagonal, C + C^T above it
+            c[j, i] += c[i, j]
+            c[i, j] = 0.0
+    return ar - q @ c, c @ r
+
+
+def pinv_full_rank(a, x):
+    """ValueError unless A (with X its pseudo-inverse) has full rank (the pseudo-inverse jumps
+    where the rank drops)."""
+    m, n = a.shape
+    xa = x @ a if m >= n else a @ x
+    for i in range(xa.shape[0]):
+        for j in range(xa.shape[1]):
+            if abs(xa[i, j] - (1.0 if i == j else 0.0)) > 1e-6:
+                raise ValueError("jitad differentiates np.linalg.pinv of full-rank matrices only")
+
+
+def pinv_tangent(a, x, t):
+    """The tangent of X = np.linalg.pinv(A) for a full-rank A (Golub & Pereyra, the transpose
+    of pinv_adjoint): -X dA X + X X^T dA^T (I - A X) + (I - X A) dA^T X^T X."""
+    pinv_full_rank(a, x)
+    m, n = a.shape
+    tt = np.ascontiguousarray(t.T)
+    out = -(x @ t @ x)
+    out += (x @ x.T) @ tt @ (np.eye(m) - a @ x)
+    out += (np.eye(n) - x @ a) @ tt @ (x.T @ x)
+    return out
+
+
+def svd_tangent(x, t):
+    """(dU, ds, dVh) of the reduced SVD A = U diag(s) Vh (distinct nonzero singular values):
+    with P = U^T dA V, ds = diag(P); U^T dU = Ou and V^T dV = Ov, antisymmetric,
+    Ou[i, j] = (s_j P_ij + s_i P_ji) / (s_j^2 - s_i^2), Ov[i, j] = (s_i P_ij + s_j P_ji) /
+    (s_j^2 - s_i^2); dU = U Ou + (I - U U^T) dA V / s, dV = V Ov + (I - V V^T) dA^T U / s."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    v = np.ascontiguousarray(vh.T)
+    tv = t @ v
+    tu = t.T @ u
+    p = u.T @ tv
+    ds = np.empty(k)
+    ou = np.zeros((k, k))
+    ov = np.zeros((k, k))
+    for i in range(k):
+        ds[i] = p[i, i]
+        for j in range(k):
+            if i != j:
+                f = 1.0 / (s[j] * s[j] - s[i] * s[i])
+                ou[i, j] = f * (s[j] * p[i, j] + s[i] * p[j, i])
+                ov[i, j] = f * (s[i] * p[i, j] + s[j] * p[j, i])
+    du = u @ ou
+    dv = v @ ov
+    if m > k:
+        du += (tv - u @ p) / s
+    if n > k:
+        dv += (tu - v @ p.T) / s
+    return du, ds, np.ascontiguousarray(dv.T)
+
+
+def mvn_cov_tangent(x, mean, cov, t):
+    """The tangent of multivariate_normal.logpdf of each row along a covariance tangent t (its
+    lower triangle read, as chol): 1/2 a^T S a - 1/2 tr(cov^-1 S), S = sym_lower(t), a the
+    row's mvn_alpha."""
+    r = mvn_rows(x, mean, cov)
+    L = chol(cov)
+    a = chol_solve(L, r)
+    d = L.shape[0]
+    s = sym_lower(t)
+    inv = chol_solve(L, np.eye(d))
+    tr = 0.0
+    for i in range(d):
+        for j in range(d):
+            tr += inv[i, j] * s[j, i]
+    out = np.empty(r.shape[0])
+    for row in range(r.shape[0]):
+        q = 0.0
+        for i in range(d):
+            for j in range(d):
+                q += a[row, i] * s[i, j] * a[row, j]
+        out[row] = 0.5 * (q - tr)
+    return out
+
+
+__all__ += ["cumprod_tangent", "cummax_tangent", "vander_tangent", "sort_tangent", "sym_lower",
+            "eigh_v_tangent", "qr_tangent", "pinv_full_rank", "pinv_tangent", "svd_tangent",
+            "mvn_cov_tangent"]

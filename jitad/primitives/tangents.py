@@ -102,13 +102,30 @@ cholesky           | x: y @ (np.tril(np.linalg.solve(y, np.linalg.solve(y, np.tr
 # eigenvalues of a symmetric matrix (lower triangle read): dw_i = v_i . S v_i
 eigh.w             | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
 np.linalg.eigvalsh | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
+# scans and sorts: the same running extreme / stable argsort as their adjoints (rt's loops)
+cumprod            | x: rt.cumprod_tangent(np.ravel(x), np.ravel(t))
+cummax             | x: rt.cummax_tangent(x, t, axis)
+cummin             | x: rt.cummax_tangent(-x, t, axis)
+np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing)
+sort               | x: rt.sort_tangent(x, t, axis)
+sort_flat          | x: rt.sort_tangent(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(t).ravel(), 0)
+# decompositions (the derivations are in rt's docstrings); eigh reads the lower triangle
+eigh.v             | x: rt.eigh_v_tangent(x, t)
+qr.q               | x: rt.qr_tangent(x, t)[0]
+qr.r               | x: rt.qr_tangent(x, t)[1]
+np.linalg.pinv     | x: rt.pinv_tangent(x, y, t)
+svd.u              | x: rt.svd_tangent(x, t)[0]
+svd.s              | x: rt.svd_tangent(x, t)[1]
+svd.vh             | x: rt.svd_tangent(x, t)[2]
+svd_values         | x: rt.svd_tangent(x, t)[1]
+# multivariate normal: d/dx = -alpha, d/dmean = alpha (alpha = cov^-1 (x - mean) per row); the
+# covariance's lower triangle is read (its Cholesky factor)
+scipy.stats.multivariate_normal.logpdf.1 | x: -np.sum(t * rt.mvn_alpha(x, mean, cov)) | mean: np.sum(t * rt.mvn_alpha(x, mean, cov)) | cov: rt.mvn_cov_tangent(x, mean, cov, t)[0]
+scipy.stats.multivariate_normal.logpdf.2 | x: -np.sum(t * rt.mvn_alpha(x, mean, cov), axis=1) | mean: rt.mvn_alpha(x, mean, cov) @ t | cov: rt.mvn_cov_tangent(x, mean, cov, t)
 """
 
 # primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line
-NO_TANGENT_YET = ("cumprod", "cummax", "cummin", "np.vander", "eigh.v", "qr.q", "qr.r",
-                  "np.linalg.pinv", "svd.s", "svd.u", "svd.vh", "svd_values", "sort",
-                  "sort_flat", "scipy.stats.multivariate_normal.logpdf.1",
-                  "scipy.stats.multivariate_normal.logpdf.2")
+NO_TANGENT_YET = ()
 
 
 def _template(text):

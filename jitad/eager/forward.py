@@ -18,10 +18,12 @@ tangent, so `y[i] = v` writes the tangent of v into the tangent of y.
 from __future__ import annotations
 
 import ast
+import inspect
 import math
 
 import numpy as np
 
+from .. import extend
 from .. import runtime as rt
 from ..errors import JitadError
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
@@ -39,7 +41,7 @@ def _eval(tree, names):
     if got is None or got[0] is not tree:
         code = compile(ast.fix_missing_locations(ast.Expression(tree)), "<jitad rule>", "eval")
         got = _CODE[id(tree)] = (tree, code)
-    return eval(got[1], dict(_GLOBALS), names)
+    return eval(got[1], {**_GLOBALS, **extend.USER_FUNCTIONS}, names)   # user primitives too
 
 
 def _static(v):
@@ -65,10 +67,10 @@ def _zero(v):
 
 
 class _Run:
-    def __init__(self, fn):
+    def __init__(self, fn, forms=()):
         from ..pipeline import frontend
         self.frontend = frontend
-        self.f = frontend(fn)
+        self.f = frontend(fn, forms)
         self.val, self.tan = {}, {}
 
     def atom(self, a):
@@ -208,16 +210,47 @@ class _Run:
         return values, tangents
 
 
-def jvp_eager(fn, args, wrt, tangents):
-    """(value, tangent) of `fn(*args)` along `tangents` (one per position in `wrt`)."""
-    if any(isinstance(a, (tuple, list, dict)) for a in args):
-        raise JitadError("jvp(mode='eager') takes arrays and numbers (pass structures' leaves "
-                         "one by one, or use the compiled mode)")
-    run = _Run(fn)
+def _flatten(fn, args, wrt, tangents):
+    """A structured argument (a tuple, list, namedtuple or dict of arrays and scalars, nested
+    too) as its leaves, as compiled mode reads it (`Differentiable.job`): the front end made
+    for those structures (`frontend(fn, forms)`) takes one parameter per leaf, and a None
+    argument is a constant. Returns (forms, flat arguments, flat wrt, flat tangents); a
+    tangent must have its argument's structure."""
+    from ..types import NoneTy, is_structured, leaves, structure, ty_of_value
+    tys = [ty_of_value(a) for a in args]
+    params = list(inspect.signature(fn).parameters)
+    forms = tuple((p, ("const", None, None) if isinstance(t, NoneTy) else ("struct", structure(t)))
+                  for p, t in zip(params, tys) if is_structured(t))
+    flat, flat_wrt, flat_tans = [], [], []
     given = dict(zip(wrt, tangents))
-    for p, a in zip(run.f.params, args):
+    for i, (a, t) in enumerate(zip(args, tys)):
+        items = leaves(a, t) if is_structured(t) else [a]
+        if i in given:
+            try:
+                tans = leaves(given[i], t) if is_structured(t) else [given[i]]
+            except JitadError:
+                raise JitadError(f"the tangent of {params[i]!r} must have its structure "
+                                 f"({t})") from None
+            for v, d in zip(items, tans):
+                if np.shape(v) != np.shape(d):
+                    raise JitadError(f"the tangent of {params[i]!r} must have the shapes of its "
+                                     f"arrays: {np.shape(d)} where the argument has {np.shape(v)}")
+            flat_wrt += range(len(flat), len(flat) + len(items))
+            flat_tans += tans
+        flat += items
+    return forms, flat, flat_wrt, flat_tans
+
+
+def jvp_eager(fn, args, wrt, tangents):
+    """(value, tangent) of `fn(*args)` along `tangents` (one per position in `wrt`, each shaped
+    -- or, for a structured argument, structured -- like its argument)."""
+    forms = ()
+    if any(isinstance(a, (tuple, list, dict)) or a is None for a in args):
+        forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)
+    run = _Run(fn, forms)
+    given = dict(zip(wrt, tangents))
+    for i, (p, a) in enumerate(zip(run.f.params, args)):
         a = np.array(a) if isinstance(a, np.ndarray) else a
-        i = run.f.params.index(p)
         d = given.get(i)
         if d is not None:
             a = np.array(a, dtype=float) if np.ndim(a) else float(a)

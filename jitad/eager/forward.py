@@ -10,7 +10,10 @@ its forward template and its tangent the sum of its tangent templates
 rules the compiled forward mode instantiates, so the two modes cannot drift on the rules,
 while control flow, indexing, writes, helpers and recursion are interpreted here, independent
 of the generated code and of Numba. A primitive with adjoints and no tangent rule is a
-`JitadError` at the user's line, as in compiled mode.
+`JitadError` at the user's line, as in compiled mode. A structured argument (a tuple, list,
+namedtuple or dict of arrays and scalars, nested too) is read as compiled mode reads it: the
+front end made for its structure takes one parameter per leaf, and its tangent has the same
+structure (checked, leaf shapes too).
 Invariants: the caller's arrays are never written (parameters are copied before the run);
 a tangent aliases what its value aliases (`u = y`, `y[k]`), and a fresh result gets a fresh
 tangent, so `y[i] = v` writes the tangent of v into the tangent of y.

@@ -60,7 +60,7 @@ cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
-meshgrid.x meshgrid.y list_stack list_concat list_hstack.1 list_hstack.2 list_vstack.2
+list_stack list_concat list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
 np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient
 """
@@ -102,6 +102,10 @@ cholesky           | x: y @ (np.tril(np.linalg.solve(y, np.linalg.solve(y, np.tr
 # eigenvalues of a symmetric matrix (lower triangle read): dw_i = v_i . S v_i
 eigh.w             | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
 np.linalg.eigvalsh | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
+# np.meshgrid's parts have a parameter named y, which templates read as the result: the other
+# vector's length is the result's other dimension (xy: (len(y), len(x)), ij: (len(x), len(y)))
+meshgrid.x         | x: rt.mesh(t, y.shape[indexing], indexing == 0)
+meshgrid.y         | y: rt.mesh(t, y.shape[1 - indexing], indexing == 1)
 # scans and sorts: the same running extreme / stable argsort as their adjoints (rt's loops)
 cumprod            | x: rt.cumprod_tangent(np.ravel(x), np.ravel(t))
 cummax             | x: rt.cummax_tangent(x, t, axis)
@@ -160,8 +164,17 @@ def _names(text):
     return out
 
 
+def _unambiguous(prim, tree):
+    """`tree`, unless it reads a parameter named `y`, which a template reads as the result
+    (such a primitive's tangents are TABLE lines written with that in mind)."""
+    if "y" in prim.params and any(isinstance(n, ast.Name) and n.id == "y" for n in ast.walk(tree)):
+        raise AssertionError(f"tangents: {prim.name} has a parameter named y, which a template "
+                             "reads as the result: give it a TABLE line")
+    return tree
+
+
 def symmetric(prim):
-    return {p: _ForG().visit(copy.deepcopy(a)) for p, a in prim.adjoints.items()}
+    return {p: _ForG().visit(_unambiguous(prim, copy.deepcopy(a))) for p, a in prim.adjoints.items()}
 
 
 # names of the primitives whose tangents are their forward with `t` in the operand's place
@@ -170,7 +183,7 @@ LINEARLY: set = set()
 
 def linear(prim):
     LINEARLY.add(prim.name)
-    return {p: _Put(p).visit(copy.deepcopy(prim.forward)) for p in prim.adjoints}
+    return {p: _Put(p).visit(_unambiguous(prim, copy.deepcopy(prim.forward))) for p in prim.adjoints}
 
 
 def _load():

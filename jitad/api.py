@@ -168,6 +168,8 @@ class jvp(_Transformed):
         if len(tans) != len(self.wrt):
             raise JitadError(f"jvp: {len(self.wrt)} tangents expected (one per wrt), got {len(tans)}")
         for i, v in zip(self.wrt, tans):
+            if isinstance(args[i], (tuple, list, dict)):
+                continue        # checked leaf by leaf against the structure (both modes)
             if np.shape(v) != np.shape(args[i]):
                 raise JitadError(f"the tangent of {self.d.params[i]!r} must have its shape "
                                  f"{np.shape(args[i])}, got {np.shape(v)}")

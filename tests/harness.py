@@ -4,6 +4,8 @@
 * :func:`autograd_grad` -- autograd on a copy of the function whose ``np`` is
   ``autograd.numpy`` and whose ``math`` is a shim onto ``autograd.numpy``;
 * :func:`reference_grads` -- autograd when the case allows it, else FD;
+* :func:`fd_hessian` -- central differences of a gradient function (second derivatives);
+* :func:`autograd_hessian` -- autograd's Hessian blocks of the rebuilt function;
 * :func:`assert_grads_close`, :func:`snapshot`, :func:`assert_unchanged`.
 
 Gradients are returned as a tuple with one entry per index in ``wrt``, each
@@ -241,6 +243,56 @@ def autograd_value(fn, args):
     """Value of the autograd-rebuilt function (sanity check of the rebuild)."""
     f = autograd_rebuild(fn)
     return _as_float(f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args]))
+
+
+def _as_tuple(g):
+    return g if isinstance(g, tuple) else (g,)
+
+
+def fd_hessian(grad_fn, args: Sequence[Any], wrt: Sequence[int], eps: float = 1e-5):
+    """Second derivatives by central differences of ``grad_fn(*args)`` (the gradients for
+    ``wrt``, a tuple of them or one): ``H[a][b]`` shaped ``args[wrt[a]].shape +
+    args[wrt[b]].shape``, column ``k`` of block ``b`` from the step ``h = eps * max(1, |x_k|)``
+    of element ``k`` of ``args[wrt[b]]``. The arguments are never modified."""
+    m = len(wrt)
+    H = [[None] * m for _ in range(m)]
+    for b, j in enumerate(wrt):
+        x = np.asarray(args[j], dtype=np.float64)
+        cols = []
+        for k in range(x.size):
+            x0 = float(x.ravel()[k])
+            h = eps * max(1.0, abs(x0))
+
+            def at(v, j=j, k=k, x=x):
+                a = [t.copy() if isinstance(t, np.ndarray) else t for t in args]
+                if x.ndim:
+                    p = x.copy().ravel()
+                    p[k] = v
+                    a[j] = p.reshape(x.shape)
+                else:
+                    a[j] = v
+                return _as_tuple(grad_fn(*a))
+            xp, xm = x0 + h, x0 - h
+            gp, gm = at(xp), at(xm)
+            cols.append([(np.asarray(p, dtype=np.float64) - np.asarray(q, dtype=np.float64))
+                         / (xp - xm) for p, q in zip(gp, gm)])
+        for a in range(m):
+            col = np.array([c[a] for c in cols])               # (x.size,) + shape_a
+            H[a][b] = np.moveaxis(col, 0, -1).reshape(np.shape(args[wrt[a]]) + x.shape)
+    return tuple(tuple(r) for r in H)
+
+
+def autograd_hessian(fn, args: Sequence[Any], wrt: Sequence[int]):
+    """``H[a][b]`` (shaped like :func:`fd_hessian`'s) by autograd on a rebuilt copy of ``fn``:
+    the Jacobian with respect to ``args[wrt[b]]`` of the gradient for ``args[wrt[a]]``."""
+    import autograd
+
+    _check_wrt(args, wrt)
+    f = autograd_rebuild(fn)
+    call = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return tuple(tuple(np.asarray(autograd.jacobian(autograd.grad(f, i), j)(*call),
+                                  dtype=np.float64).reshape(np.shape(args[i]) + np.shape(args[j]))
+                       for j in wrt) for i in wrt)
 
 
 def reference_grads(case, args=None):

@@ -1,0 +1,188 @@
+"""Second derivatives over the corpus of tests/hessian_funcs.py: `hessian`, `hvp`,
+`grad(grad(f))`, `jacfwd(grad(f))`/`jacrev(grad(f))`, in both modes.
+
+Per case (every one, on the Python backend -- the generated code run as Python, no Numba
+compile):
+  * the Hessian's blocks are shaped `a.shape + b.shape`, symmetric to rounding;
+  * it equals central finite differences of `jitad.grad` (step 1e-5 scaled, rtol 1e-5 plus
+    an atol scaled by the Hessian's size) and, where the same source runs under autograd,
+    autograd's Hessian (rtol 1e-8);
+  * `hvp(v)` equals `H @ v` for a random v;
+  * `mode="eager"` (hessian and hvp) equals the generated code's result;
+  * the arguments are unchanged by every call.
+The Numba subset (one case per kind: a `while` until convergence, a branch, helpers, an ODE
+integrator, linear algebra, a net; every case with `JITAD_HESSIAN_FULL=1`, ~10-25 s of Numba
+compile each) compiles `hessian` (one specialization per case, shared by its assertions),
+asserts the Numba-compiled code ran, and compares it with the Python backend's Hessian, the
+finite differences and eager mode.
+Then transformations of transformed functions: `jacfwd(grad(f)) == jacrev(grad(f)) ==
+hessian(f)`, `grad(grad(f))` of float arguments (mixed wrt too) against finite differences,
+a third derivative, and one of each compiled with Numba.
+
+A case jitad cannot do yet stays in the corpus marked `xfail(strict=True)` with the exact
+error; fixing it turns the test into an unexpected pass, which fails until the mark goes.
+Numba's bounds checking is on (tests/conftest.py).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import jitad
+
+from . import hessian_funcs as hf
+from .harness import assert_unchanged, autograd_hessian, fd_hessian, snapshot
+
+FULL = os.environ.get("JITAD_HESSIAN_FULL", "") not in ("", "0")
+CASES = {c.name: c for c in hf.HCASES}
+
+
+def _param(c):
+    marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+    return pytest.param(c, id=c.name, marks=marks)
+
+
+# ---------------------------------------------------------------------------
+# shared per case: the Python-backend function, its Hessian, the FD reference
+# ---------------------------------------------------------------------------
+
+_MEMO: dict = {}
+
+
+def _memo(key, make):
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
+
+
+def python_fn(case):
+    """The case's function on the Python backend (one `Differentiable` per function)."""
+    return _memo(("py", case.fn), lambda: jitad.differentiable(backend="python")(case.fn))
+
+
+def blocks(H, case):
+    """A Hessian as the tuple of tuples of blocks `H[a][b]`, whatever the wrt."""
+    return H if isinstance(case.wrt, tuple) else ((H,),)
+
+
+def full_matrix(B, case, args):
+    """The blocks as one (N, N) matrix over the flattened wrt arguments."""
+    sizes = [int(np.prod(np.shape(args[i]))) for i in case.wrt_tuple]
+    return np.block([[np.asarray(B[a][b], dtype=np.float64).reshape(sizes[a], sizes[b])
+                      for b in range(len(sizes))] for a in range(len(sizes))])
+
+
+def fd_reference(case):
+    """Central differences of the (Python-backend) gradient, computed once per case."""
+    def make():
+        args = case.make_args()
+        g = jitad.grad(python_fn(case), wrt=case.wrt)
+        return fd_hessian(g, args, case.wrt_tuple, eps=1e-5)
+    return _memo(("fd", case.name), make)
+
+
+def python_hessian(case):
+    return _memo(("H", case.name),
+                 lambda: jitad.hessian(python_fn(case), wrt=case.wrt)(*case.make_args()))
+
+
+def assert_close(actual, expected, rtol, atol, label):
+    a = np.asarray(actual, dtype=np.float64)
+    e = np.asarray(expected, dtype=np.float64)
+    assert a.shape == e.shape, f"[{label}] shape {a.shape} != {e.shape}"
+    assert np.all(np.isfinite(a)), f"[{label}] non-finite values:\n{a}"
+    err = np.abs(a - e)
+    bad = err > atol + rtol * np.abs(e)
+    if np.any(bad):
+        k = np.unravel_index(np.argmax(err - atol - rtol * np.abs(e)), err.shape) if err.ndim else ()
+        raise AssertionError(f"[{label}] mismatch (rtol={rtol}, atol={atol:.1e}) at {k}: "
+                             f"{a[k]!r} vs {e[k]!r}\nactual=\n{a}\nexpected=\n{e}")
+
+
+def assert_blocks_close(A, E, case, args, rtol, atol_rel, label):
+    """Two Hessians (blocks) equal: elementwise, atol scaled by the expected's largest entry."""
+    fa, fe = full_matrix(A, case, args), full_matrix(E, case, args)
+    assert_close(fa, fe, rtol, atol_rel * max(1.0, np.max(np.abs(fe))), label)
+
+
+def random_v(case, args, seed=7):
+    rng = np.random.default_rng(seed)
+    vs = tuple(rng.normal(size=np.shape(args[i])) if np.ndim(args[i]) else float(rng.normal())
+               for i in case.wrt_tuple)
+    return vs[0] if not isinstance(case.wrt, tuple) else vs
+
+
+def flat_v(v, case):
+    vs = v if isinstance(case.wrt, tuple) else (v,)
+    return np.concatenate([np.ravel(np.asarray(t, dtype=np.float64)) for t in vs])
+
+
+def hessian_compiled(h, args):
+    """The `Compiled` the Hessian object `h` ran for `args` (`compiled_ran` says whether its
+    Numba code ran)."""
+    td, wrt, basis = h._tangent(args)
+    zeros = tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i]) else 0.0
+                  for i in h.wrt)
+    return td.specialize(tuple(args) + zeros, wrt, mode=("hessian", basis))
+
+
+# ---------------------------------------------------------------------------
+# every case, Python backend
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", [_param(c) for c in hf.HCASES])
+def test_hessian_python_backend(case):
+    args = case.make_args()
+    snap = snapshot(args)
+    fp = python_fn(case)
+    H = jitad.hessian(fp, wrt=case.wrt)(*args)
+    assert_unchanged(args, snap, "hessian")
+    B = blocks(H, case)
+    for a, i in enumerate(case.wrt_tuple):
+        for b, j in enumerate(case.wrt_tuple):
+            assert np.shape(B[a][b]) == np.shape(args[i]) + np.shape(args[j]), (a, b)
+    M = full_matrix(B, case, args)
+    scale = max(1.0, np.max(np.abs(M)))
+    assert_close(M, M.T, 0.0, 1e-10 * scale, "symmetric")
+    assert_blocks_close(B, fd_reference(case), case, args, 1e-5, 1e-6, "vs FD of grad")
+    if case.autograd:
+        ag = autograd_hessian(case.fn, case.make_args(), case.wrt_tuple)
+        assert_blocks_close(B, ag, case, args, 1e-8, 1e-10, "vs autograd")
+    # hvp == H v, without forming H
+    v = random_v(case, args)
+    hv = jitad.hvp(fp, wrt=case.wrt)(*args, v=v)
+    assert_unchanged(args, snap, "hvp")
+    assert_close(flat_v(hv, case), M @ flat_v(v, case), 1e-9, 1e-11 * scale, "hvp vs H v")
+    # eager mode: the recorded backward pass of the tangent code
+    He = jitad.hessian(fp, wrt=case.wrt, mode="eager")(*args)
+    assert_unchanged(args, snap, "eager hessian")
+    assert_blocks_close(blocks(He, case), B, case, args, 1e-10, 1e-12, "eager vs compiled")
+    hve = jitad.hvp(fp, wrt=case.wrt, mode="eager")(*args, v=v)
+    assert_close(flat_v(hve, case), flat_v(hv, case), 1e-10, 1e-12 * scale, "eager hvp")
+
+
+# ---------------------------------------------------------------------------
+# the Numba subset (all of it with JITAD_HESSIAN_FULL=1)
+# ---------------------------------------------------------------------------
+
+NUMBA_CASES = [c for c in hf.HCASES if FULL or c.numba]
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in NUMBA_CASES])
+def test_hessian_numba(case):
+    args = case.make_args()
+    snap = snapshot(args)
+    h = jitad.hessian(case.fn, wrt=case.wrt)
+    H = h(*args)
+    assert_unchanged(args, snap, "numba hessian")
+    assert hessian_compiled(h, args).compiled_ran, "the Numba-compiled Hessian did not run"
+    B = blocks(H, case)
+    assert_blocks_close(B, blocks(python_hessian(case), case), case, args, 1e-10, 1e-12,
+                        "numba vs python backend")
+    assert_blocks_close(B, fd_reference(case), case, args, 1e-5, 1e-6, "numba vs FD of grad")
+    He = jitad.hessian(case.fn, wrt=case.wrt, mode="eager")(*args)
+    assert_blocks_close(blocks(He, case), B, case, args, 1e-10, 1e-12, "eager vs numba")
+    M = full_matrix(B, case, args)
+    assert_close(M, M.T, 0.0, 1e-10 * max(1.0, np.max(np.abs(M))), "symmetric")

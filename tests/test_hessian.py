@@ -40,7 +40,8 @@ CASES = {c.name: c for c in hf.HCASES}
 
 
 def _param(c):
-    marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+    marks = [pytest.mark.xfail(strict=True, raises=jitad.JitadError, reason=c.xfail)] \
+        if c.xfail else []
     return pytest.param(c, id=c.name, marks=marks)
 
 
@@ -96,7 +97,8 @@ def assert_close(actual, expected, rtol, atol, label):
     err = np.abs(a - e)
     bad = err > atol + rtol * np.abs(e)
     if np.any(bad):
-        k = np.unravel_index(np.argmax(err - atol - rtol * np.abs(e)), err.shape) if err.ndim else ()
+        worst = np.argmax(err - atol - rtol * np.abs(e))
+        k = np.unravel_index(worst, err.shape) if err.ndim else ()
         raise AssertionError(f"[{label}] mismatch (rtol={rtol}, atol={atol:.1e}) at {k}: "
                              f"{a[k]!r} vs {e[k]!r}\nactual=\n{a}\nexpected=\n{e}")
 
@@ -186,3 +188,96 @@ def test_hessian_numba(case):
     assert_blocks_close(blocks(He, case), B, case, args, 1e-10, 1e-12, "eager vs numba")
     M = full_matrix(B, case, args)
     assert_close(M, M.T, 0.0, 1e-10 * max(1.0, np.max(np.abs(M))), "symmetric")
+
+
+# ---------------------------------------------------------------------------
+# transformations of transformed functions
+# ---------------------------------------------------------------------------
+
+GRAD_OF_MATRIX = ("the gradient of a matrix argument, read again as a function: 'g_W' is "
+                  "float[:] in one place and float[:,:] here; a variable must keep one rank "
+                  "(while differentiating grad(mlp_tanh) a second time: in its generated code "
+                  "`g_W = g_W.reshape(W.shape)`)")
+JAC_OF_GRAD = ["newton_sqrt", "piecewise", "ode_euler", "rosenbrock_loop", "array_writes",
+               pytest.param("mlp_tanh", marks=pytest.mark.xfail(
+                   strict=True, raises=jitad.JitadError, reason=GRAD_OF_MATRIX))]
+
+
+@pytest.mark.parametrize("name", JAC_OF_GRAD)
+def test_jacobians_of_grad_are_the_hessian(name):
+    case = CASES[name]
+    args = case.make_args()
+    snap = snapshot(args)
+    g = jitad.grad(python_fn(case), wrt=case.wrt)
+    H = python_hessian(case)
+    Jf = jitad.jacfwd(g, wrt=case.wrt)(*args)
+    Jr = jitad.jacrev(g, wrt=case.wrt)(*args)
+    assert_unchanged(args, snap, "jacobians of grad")
+    scale = max(1.0, np.max(np.abs(H)))
+    assert_close(Jf, H, 1e-10, 1e-12 * scale, "jacfwd(grad) vs hessian")
+    assert_close(Jr, H, 1e-10, 1e-12 * scale, "jacrev(grad) vs hessian")
+    Je = jitad.jacfwd(g, wrt=case.wrt, mode="eager")(*args)
+    assert_close(Je, H, 1e-10, 1e-12 * scale, "eager jacfwd(grad) vs hessian")
+    # jvp of grad: the gradient and H v
+    v = random_v(case, args)
+    gv, Hv = jitad.jvp(g, wrt=case.wrt)(*args, tangents=v)
+    assert_close(gv, g(*args), 1e-12, 1e-14, "jvp(grad) value")
+    assert_close(np.ravel(Hv), full_matrix(blocks(H, case), case, args) @ flat_v(v, case),
+                 1e-9, 1e-11 * scale, "jvp(grad) vs H v")
+
+
+# float arguments: (case, wrt of the inner grad, wrt of the outer grad) for every pair
+SCALAR_CASES = ["newton_cubic", "kepler", "helper_scalars", "math_scalars", "himmelblau",
+                "ode_until_time", "babylon_break"]
+GRAD_GRAD = [pytest.param(CASES[n], i, j, id=f"{n}-{i}{j}", marks=_param(CASES[n]).marks)
+             for n in SCALAR_CASES for i in CASES[n].wrt_tuple for j in CASES[n].wrt_tuple]
+
+
+@pytest.mark.parametrize("case, i, j", GRAD_GRAD)
+def test_grad_of_grad_of_floats(case, i, j):
+    args = case.make_args()
+    fp = python_fn(case)
+    inner = jitad.grad(fp, wrt=i)
+    d2 = jitad.grad(inner, wrt=j)(*args)
+    assert isinstance(d2, float)
+    fd = fd_hessian(inner, args, (j,), eps=1e-5)[0][0]
+    assert_close(d2, fd, 1e-5, 1e-6 * max(1.0, abs(fd)), "grad(grad) vs FD of grad")
+    a, b = case.wrt_tuple.index(i), case.wrt_tuple.index(j)
+    assert_close(d2, blocks(python_hessian(case), case)[a][b], 1e-10, 1e-12 * max(1.0, abs(d2)),
+                 "grad(grad) vs hessian")
+    d2e = jitad.grad(inner, wrt=j, mode="eager")(*args)
+    assert_close(d2e, d2, 1e-10, 1e-12 * max(1.0, abs(d2)), "eager grad(grad)")
+
+
+def test_third_derivatives():
+    """grad(grad(grad(f))): Himmelblau's written out (d3/da3 = 24 a, d3/da2 db = 4) and a
+    Newton solve's against finite differences of grad(grad(f))."""
+    himmel = python_fn(CASES["himmelblau"])
+    a, b = CASES["himmelblau"].make_args()
+    d2a = jitad.grad(jitad.grad(himmel, wrt=0), wrt=0)
+    assert_close(jitad.grad(d2a, wrt=0)(a, b), 24.0 * a, 1e-12, 1e-12, "d3/da3")
+    assert_close(jitad.grad(d2a, wrt=1)(a, b), 4.0, 1e-12, 1e-12, "d3/da2db")
+    newton = python_fn(CASES["newton_cubic"])
+    d2 = jitad.grad(jitad.grad(newton))
+    (x,) = CASES["newton_cubic"].make_args()
+    d3 = jitad.grad(d2)(x)
+    fd = fd_hessian(d2, (x,), (0,), eps=1e-4)[0][0]
+    assert_close(d3, fd, 1e-5, 1e-6, "third derivative vs FD of grad(grad)")
+    assert_close(jitad.grad(d2, mode="eager")(x), d3, 1e-10, 1e-12, "eager third derivative")
+
+
+def test_second_derivatives_compiled_with_numba():
+    """grad(grad(f)) and jacrev(grad(f)) of the plain functions (Numba backend): the compiled
+    code ran and equals the Python backend's."""
+    case = CASES["kepler"]
+    args = case.make_args()
+    gg = jitad.grad(jitad.grad(case.fn, wrt=0), wrt=1)
+    d2 = gg(*args)
+    assert gg.specialize(*args).compiled_ran
+    assert_close(d2, python_hessian(case)[0][1], 1e-10, 1e-12, "numba grad(grad)")
+    case = CASES["piecewise"]
+    args = case.make_args()
+    jr = jitad.jacrev(jitad.grad(case.fn))
+    J = jr(*args)
+    assert jr.specialize(*args).compiled_ran
+    assert_close(J, python_hessian(case), 1e-10, 1e-12, "numba jacrev(grad)")

@@ -606,9 +606,9 @@ def _onehot(labels, k):
 
 
 HCASES = [
-    HCase("newton_sqrt", newton_sqrt, lambda: (np.array([0.7, 2.0, 3.5]),), numba=True),
+    HCase("newton_sqrt", newton_sqrt, lambda: (np.array([0.7, 2.0, 3.5]),)),
     HCase("newton_cubic", newton_cubic, lambda: (1.7,)),
-    HCase("kepler", kepler, lambda: (1.1, 0.3), (0, 1)),
+    HCase("kepler", kepler, lambda: (1.1, 0.3), (0, 1), numba=True),
     HCase("fixed_point_cos", fixed_point_cos, lambda: (np.array([0.3, -0.4, 0.2]),)),
     HCase("inner_descent", inner_descent, lambda: (np.array([0.5, -0.8, 1.2]),)),
     HCase("babylon_break", babylon_break, lambda: (2.3,),
@@ -629,8 +629,8 @@ HCASES = [
     HCase("helper_scalars", helper_scalars, lambda: (0.7, 0.4), (0, 1)),
     HCase("recursive_power", recursive_power, lambda: (0.8,),
           xfail=RECURSION.format("recursive_power")),
-    HCase("ode_euler", ode_euler, lambda: (np.array([2.0, 0.3]),)),
-    HCase("ode_rk4", ode_rk4, lambda: (np.array([0.8, 0.5, 0.2]),), numba=True),
+    HCase("ode_euler", ode_euler, lambda: (np.array([2.0, 0.3]),), numba=True),
+    HCase("ode_rk4", ode_rk4, lambda: (np.array([0.8, 0.5, 0.2]),)),
     HCase("lotka_volterra", lotka_volterra, lambda: (np.array([1.1, 0.4, 0.9, 0.3]),),
           autograd=False),
     HCase("ode_until_time", ode_until_time, lambda: (0.7, 1.25), 0),

@@ -346,33 +346,43 @@ class hvp(_Second):
             raise JitadError(f"hvp: {len(self.wrt)} vectors expected (one per wrt), got {len(vs)}")
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
-            tans = []
-            for i, t in zip(self.wrt, vs):
-                if np.shape(t) != np.shape(args[i]):
-                    raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
-                                     f"{np.shape(args[i])}, got {np.shape(t)}")
-                tans.append(float(t) if np.ndim(args[i]) == 0 else
-                            np.ascontiguousarray(np.asarray(t, dtype=np.asarray(args[i]).dtype)))
-            tans = tuple(tans)
+            tans = self._tangents(args, vs)
             if self.mode == "eager":
                 grads = self._eager_grads(td, args, tans)
             elif self.mode == "compiled":
-                comp = td.specialize(tuple(args) + tans, wrt)
-                self._check_scalar(comp)
+                comp = self.specialize(*args, v=v)
                 _, grads = comp.run(comp.gen.vjp, tuple(args) + tans + (1.0,))
             else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         return grads[0] if self.single else tuple(grads)
 
+    def _tangents(self, args, vs):
+        """The vectors as the tangent function takes them, checked against the arguments."""
+        tans = []
+        for i, t in zip(self.wrt, vs):
+            if np.shape(t) != np.shape(args[i]):
+                raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
+                                 f"{np.shape(args[i])}, got {np.shape(t)}")
+            tans.append(float(t) if np.ndim(args[i]) == 0 else
+                        np.ascontiguousarray(np.asarray(t, dtype=np.asarray(args[i]).dtype)))
+        return tuple(tans)
+
+    def specialize(self, *args, v=None, **kwargs) -> Compiled:
+        """The compiled module of the tangent function's gradient for these arguments (an
+        example `v=`; zeros if none): `compiled_ran` says whether its Numba code ran."""
+        args = self.d.bind(args, kwargs)
+        with higher.user_lines(self.d.__name__):
+            td, wrt, _ = self._tangent(args)
+            tans = _zero_tangents(args, self.wrt) if v is None else \
+                self._tangents(args, (v,) if self.single else tuple(v))
+            comp = td.specialize(tuple(args) + tans, wrt)
+            self._check_scalar(comp)
+        return comp
+
     def compiled(self, *example_args, v=None, **kwargs):
         """The compiled `f_tangent_vjp(params..., v..., 1.0) -> (tangent, (hv...))` for this
         signature (pass an example `v=`), callable from your own `@numba.njit` code."""
-        args = self.d.bind(example_args, kwargs)
-        vs = (v,) if self.single else tuple(v)
-        with higher.user_lines(self.d.__name__):
-            td, wrt, _ = self._tangent(args)
-            comp = td.specialize(tuple(args) + tuple(vs), wrt)
-            self._check_scalar(comp)
+        comp = self.specialize(*example_args, v=v, **kwargs)
         return comp.fn(comp.gen.vjp)
 
 
@@ -385,14 +395,11 @@ class hessian(_Second):
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
         with higher.user_lines(self.d.__name__):
-            td, wrt, basis = self._tangent(args)
-            full = tuple(args) + _zero_tangents(args, self.wrt)
             if self.mode == "eager":
-                return self._eager_hessian(td, args)
+                return self._eager_hessian(self._tangent(args)[0], args)
             if self.mode != "compiled":
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
-            comp = td.specialize(full, wrt, mode=("hessian", basis))
-            self._check_scalar(comp)
+            comp = self.specialize(*args)
             blocks = comp.run(comp.gen.hessian, tuple(args))
         shapes = [np.shape(args[i]) for i in self.wrt]
         m = len(self.wrt)
@@ -423,17 +430,23 @@ class hessian(_Second):
         H = tuple(tuple(r) for r in rows)
         return H[0][0] if self.single else H
 
-    def compiled(self, *example_args, **kwargs):
-        """The compiled `f_tangent_hessian(params...)` for this signature, callable from your
-        own `@numba.njit` code: it returns, per pair (b, a) of wrt parameters (b outer), the
-        block `(b.size, a.size)` of second derivatives d2f/(db da), flattened (`H` for one
-        wrt parameter x is `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
-        args = self.d.bind(example_args, kwargs)
+    def specialize(self, *args, **kwargs) -> Compiled:
+        """The compiled module of the Hessian loop for these arguments (`compiled_ran` says
+        whether its Numba code ran)."""
+        args = self.d.bind(args, kwargs)
         with higher.user_lines(self.d.__name__):
             td, wrt, basis = self._tangent(args)
             comp = td.specialize(tuple(args) + _zero_tangents(args, self.wrt), wrt,
                                  mode=("hessian", basis))
             self._check_scalar(comp)
+        return comp
+
+    def compiled(self, *example_args, **kwargs):
+        """The compiled `f_tangent_hessian(params...)` for this signature, callable from your
+        own `@numba.njit` code: it returns, per pair (b, a) of wrt parameters (b outer), the
+        block `(b.size, a.size)` of second derivatives d2f/(db da), flattened (`H` for one
+        wrt parameter x is `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
+        comp = self.specialize(*example_args, **kwargs)
         return comp.fn(comp.gen.hessian)
 
 

@@ -186,23 +186,23 @@ def derived_function(d, argtys, wrt, single, with_value):
         else:
             tans = list(zeros)
             tans[k] = f"{basis}.reshape({p}.shape)"
-            lines += [f"{g} = np.empty({p}.size)", f"{basis} = np.zeros({p}.size)",
+            flat = fresh(f"{g}_flat")       # a name keeps one rank: the flat buffer apart
+            lines += [f"{flat} = np.empty({p}.size)", f"{basis} = np.zeros({p}.size)",
                       f"for {k_} in range({p}.size):", f"    {basis}[{k_}] = 1.0",
-                      f"    {g}[{k_}] = {tan.__name__}({', '.join(params + tans)})",
-                      f"    {basis}[{k_}] = 0.0", f"{g} = {g}.reshape({p}.shape)"]
+                      f"    {flat}[{k_}] = {tan.__name__}({', '.join(params + tans)})",
+                      f"    {basis}[{k_}] = 0.0", f"{g} = {flat}.reshape({p}.shape)"]
         outs.append(g)
     grads = outs[0] if single else "(" + ", ".join(outs) + ",)"
     result = f"({name}({', '.join(params)}), {grads})" if with_value else grads
     fname = fresh(f"{name}_{'value_and_grad' if with_value else 'grad'}")
     text = f"def {fname}({', '.join(params)}):\n" + "".join(
         f"    {ln}\n" for ln in lines + [f"return {result}"])
-    filename = f"<jitad {fname} {hashlib.sha256((text + tan.__code__.co_filename).encode()).hexdigest()[:16]}>"
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    _GENERATED[filename] = {}
-    namespace = {"np": np, tan.__name__: tan, name: d.__jitad_function__,
-                 "__name__": "jitad_generated"}
-    exec(compile(text, filename, "exec"), namespace)
-    fn = cache[key] = namespace[fname]
+    digest = hashlib.sha256((text + tan.__code__.co_filename).encode()).hexdigest()[:16]
+    code = d.__jitad_function__.__code__
+    user = (code.co_filename, code.co_firstlineno)      # every line is the user's `def`'s
+    fn = cache[key] = _define(text, f"<jitad {fname} {digest}>", fname,
+                              {k + 1: user for k in range(text.count("\n"))},
+                              {tan.__name__: tan, name: d.__jitad_function__})
     return fn
 
 

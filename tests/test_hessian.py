@@ -123,13 +123,9 @@ def flat_v(v, case):
 
 
 def hessian_compiled(h, args):
-    """The `Compiled` the Hessian object `h` ran for `args` (`compiled_ran` says whether its
-    Numba code ran). `h.specialize(*args)` is not it: `hessian` inherits `specialize` from
-    `grad`, which compiles f's gradient instead; hence the private `_tangent` here."""
-    td, wrt, basis = h._tangent(args)
-    zeros = tuple(np.zeros_like(np.asarray(args[i], dtype=float)) if np.ndim(args[i]) else 0.0
-                  for i in h.wrt)
-    return td.specialize(tuple(args) + zeros, wrt, mode=("hessian", basis))
+    """The `Compiled` the Hessian object `h` runs for `args` (`compiled_ran` says whether its
+    Numba code ran)."""
+    return h.specialize(*args)
 
 
 # ---------------------------------------------------------------------------
@@ -196,13 +192,8 @@ def test_hessian_numba(case):
 # transformations of transformed functions
 # ---------------------------------------------------------------------------
 
-GRAD_OF_MATRIX = ("the gradient of a matrix argument, read again as a function: 'g_W' is "
-                  "float[:] in one place and float[:,:] here; a variable must keep one rank "
-                  "(while differentiating grad(mlp_tanh) a second time: in its generated code "
-                  "`g_W = g_W.reshape(W.shape)`)")
 JAC_OF_GRAD = ["newton_sqrt", "piecewise", "ode_euler", "rosenbrock_loop", "array_writes",
-               pytest.param("mlp_tanh", marks=pytest.mark.xfail(
-                   strict=True, raises=jitad.JitadError, reason=GRAD_OF_MATRIX))]
+               "mlp_tanh"]
 
 
 @pytest.mark.parametrize("name", JAC_OF_GRAD)

@@ -11,8 +11,9 @@ compile):
   * `mode="eager"` (hessian and hvp) equals the generated code's result;
   * the arguments are unchanged by every call.
 The Numba subset (`numba=True`: kepler -- a `while` until convergence, piecewise -- branches,
-helper_energy -- helpers, ode_euler -- an ODE integrator, logdet_det -- det/inv, mlp_tanh -- a
-net; every case with `JITAD_HESSIAN_FULL=1`: ~14 min, 5-100 s of Numba compile each)
+helper_energy -- helpers, mlp_tanh -- a net; the ODE integrators and linear algebra run on the
+Python backend by default; every case with `JITAD_HESSIAN_FULL=1`: ~14 min, 5-100 s of Numba
+compile each)
 compiles `hessian` (one specialization per case, shared by its assertions), asserts the
 Numba-compiled code ran, and compares it with the Python backend's Hessian, the finite
 differences and eager mode.

@@ -2110,3 +2110,82 @@ def mvn_cov_tangent(x, mean, cov, t):
 __all__ += ["cumprod_tangent", "cummax_tangent", "vander_tangent", "sort_tangent", "sym_lower",
             "eigh_v_tangent", "qr_tangent", "pinv_full_rank", "pinv_tangent", "svd_tangent",
             "mvn_cov_tangent"]
+
+
+# np.quantile / np.percentile / np.median with NumPy's default (linear) interpolation: the
+# value lies between the lane's sorted entries `lo` and `lo + 1` (`quantile_position`); the
+# derivative goes to those two entries (the stable argsort's, ties in NumPy's stable order),
+# weighted 1 - frac and frac (the two middle entries by halves for a median of even length)
+def quantile_position(n, q):
+    """(lo, hi, frac): the sorted positions and the weight of `hi` of quantile q of n entries."""
+    pos = q * (n - 1)
+    lo = int(math.floor(pos))
+    if lo < 0:
+        lo = 0
+    if lo > n - 1:
+        lo = n - 1
+    hi = lo + 1 if lo + 1 < n else n - 1
+    return lo, hi, pos - lo
+
+
+def quantile_axis(x, q, axis):
+    """np.quantile(x, q, axis) as an (outer, inner) matrix (the caller reshapes it); a lane
+    holding a nan (or of no entries) gives nan, as in NumPy."""
+    if q < 0.0 or q > 1.0:
+        raise ValueError("quantiles must be in the range [0, 1] (percentiles in [0, 100])")
+    t = as3(x, axis)
+    n = t.shape[1]
+    out = np.empty((t.shape[0], t.shape[2]))
+    buf = np.empty(n)
+    lo, hi, frac = quantile_position(n, q)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            nan = n == 0
+            for k in range(n):
+                buf[k] = t[i, k, j]
+                if buf[k] != buf[k]:
+                    nan = True
+            if nan:
+                out[i, j] = np.nan
+                continue
+            perm = np.argsort(buf, kind="mergesort")
+            a = buf[perm[lo]]
+            b = buf[perm[hi]]
+            if frac >= 0.5:      # NumPy's lerp: from the nearer end
+                out[i, j] = b - (b - a) * (1.0 - frac)
+            else:
+                out[i, j] = a + (b - a) * frac
+    return out
+
+
+def quantile_weights(x, q, axis):
+    """d quantile_axis(x, q, axis) / dx, shaped like x: 1 - frac at each lane's sorted entry
+    `lo`, frac at `hi` (their sum where they are the same entry), zero elsewhere."""
+    t = as3(x, axis)
+    n = t.shape[1]
+    w = np.zeros(t.shape)
+    buf = np.empty(n)
+    lo, hi, frac = quantile_position(n, q)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            if n == 0:
+                continue
+            for k in range(n):
+                buf[k] = t[i, k, j]
+            perm = np.argsort(buf, kind="mergesort")
+            w[i, perm[lo], j] += 1.0 - frac
+            w[i, perm[hi], j] += frac
+    return w.reshape(x.shape)
+
+
+def quantile_all(x, q):
+    """np.quantile(x, q) of every entry of x (any rank >= 1)."""
+    return quantile_axis(np.ascontiguousarray(x).ravel(), q, 0)[0, 0]
+
+
+def quantile_weights_all(x, q):
+    return quantile_weights(np.ascontiguousarray(x).ravel(), q, 0).reshape(x.shape)
+
+
+__all__ += ["quantile_position", "quantile_axis", "quantile_weights", "quantile_all",
+            "quantile_weights_all"]

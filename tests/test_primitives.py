@@ -548,6 +548,12 @@ TABLE = [
       ties=[Tie(dict(x=[2.0, 1.0, 2.0]), w=[1.0, 2.0, 3.0], expect=dict(x=[2.0, 1.0, 3.0]))]),
     P("np.sort(x, axis=0) + np.sort(x, axis=None)[:3]", "", "numpy12", more="m", ok=_apart("x")),
     P("np.gradient(x)", "v", "numpy12"),
+    # the median and quantiles (linear interpolation): the cotangent goes to the sorted entries
+    # the value lies between (the stable argsort's; the two middle ones by halves)
+    P("np.median(x) + np.quantile(x, 0.3) + np.percentile(x, 80.0)", "v", "numpy12", more="m",
+      ok=_apart("x"), ties=[Tie(dict(x=[2.0, 1.0, 2.0]), dict(x=[2.0, 0.4, 0.6]))]),
+    P("np.median(x, axis=0) + np.quantile(x, 0.75, axis=-1, keepdims=True)[0]", "", "numpy12",
+      more="m", ok=_apart("x")),
     # LAPACK's SVD and its adjoint compile for a minute: FULL only, as the other decompositions
     P("np.linalg.pinv(x)", "", "decomp12", more="m"),
     P("U, s, Vh = np.linalg.svd(x, full_matrices=False)\n(U * s) @ Vh + U[:, :1] * Vh[:1, :] ** 2",

@@ -309,6 +309,9 @@ class LibraryCalls:
         try:
             statics = {**{k: v for k, v in prim.defaults.items() if k in prim.statics},
                        **statics}
+            missing = [k for k in prim.statics if k not in statics]
+            if missing:     # np.quantile(x): q is required
+                raise ValueError(f"{describe(node.func)} needs {missing[0]} here")
             steps = reduction_steps(prim, axis, keepdims, statics)
         except ValueError as e:
             self.err(node, str(e))

@@ -353,6 +353,14 @@ np.fmin(a, b)      = np.fmin(a, b)          :: ew   | a: g * ((a < b) + 0.5 * (a
 np.nan_to_num(x)   = rt.nan_to_num(x)       :: ewf  | x: g * np.isfinite(x)
 sort(x; axis)      = rt.sort_axis(x, axis)  :: sort | x: rt.sort_adjoint(x, g, axis)
 sort_flat(x)       = rt.sort_axis(np.ascontiguousarray(x).ravel(), 0) :: flat | x: rt.reshape_like(rt.sort_adjoint(np.ascontiguousarray(x).ravel(), g, 0), x)
+# np.median / np.quantile / np.percentile (linear interpolation): weights on the two sorted
+# entries the value lies between (`rt.quantile_weights`)
+median(x)          = rt.quantile_all(x, 0.5)  :: reduce | x: g * rt.quantile_weights_all(x, 0.5)
+median_axis(x; axis) = rt.quantile_axis(x, 0.5, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: reduce | x: rt.expand(g, axis) * rt.quantile_weights(x, 0.5, axis)
+quantile(x; q)     = rt.quantile_all(x, q)    :: quantile | x: g * rt.quantile_weights_all(x, q)
+quantile_axis(x; axis, q) = rt.quantile_axis(x, q, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: quantile | x: rt.expand(g, axis) * rt.quantile_weights(x, q, axis)
+percentile(x; q)   = rt.quantile_all(x, q / 100.0) :: quantile | x: g * rt.quantile_weights_all(x, q / 100.0)
+percentile_axis(x; axis, q) = rt.quantile_axis(x, q / 100.0, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: quantile | x: rt.expand(g, axis) * rt.quantile_weights(x, q / 100.0, axis)
 np.gradient(x)     = rt.gradient1(x)        :: vector | x: rt.gradient1_adjoint(g)
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
@@ -647,6 +655,16 @@ def _load_autograd_numpy():
         p.checks_in_eager = True
     for p in ("np.linalg.pinv", "svd.u", "svd.s", "svd.vh", "svd_values"):
         get(p).float_result = True
+    for short, target, order in (("median", np.median, ("axis", "out", "overwrite_input")),
+                                 ("quantile", np.quantile, ("q", "axis", "out", "overwrite_input")),
+                                 ("percentile", np.percentile, ("q", "axis", "out", "overwrite_input"))):
+        alias(target, short)
+        whole, axis = get(short), get(f"{short}_axis")
+        whole.axis_form, axis.whole = axis, whole
+        for p in (whole, axis):     # a median over two axes is not the median of medians
+            p.reduces, p.chains, p.float_result = True, False, True
+            p.call_order = order + ("keepdims",)
+        whole.on_scalar = get("scalar_float")
     get("svd.u").defaults = {"full_matrices": True, "compute_uv": True}
     get("svd.u").read_statics = forms.svd_statics
     svd = register(Primitive("svd", ("x",)), np.linalg.svd)

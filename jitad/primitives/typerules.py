@@ -359,6 +359,17 @@ def scan(prim, s, args):
     return x
 
 
+def quantile(prim, s, args):
+    """np.quantile / np.percentile: a reduction at one constant q (a number, in [0, 1] for a
+    quantile, [0, 100] for a percentile)."""
+    q = s.statics.get("q")
+    top = 100 if prim.name.startswith("percentile") else 1
+    if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= top:
+        raise UnsupportedError(f"{prim.name.split('_')[0]}() takes one constant q in "
+                               f"[0, {top}] here, got {q!r}", s.loc, prim.name)
+    return reduction(prim, s, args)
+
+
 KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
          "bool": boolean, "int": integer, "float": scalar_float, "reduce": reduction,
          "dot": product, "outer": outer, "reshape": reshape, "new": new, "like": same,
@@ -372,7 +383,7 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "mdiagonal": matrix_diagonal, "moveaxis": moveaxis, "average": average,
          "eigenvalues": eigenvalues, "scan": scan, "indices": indices,
          "int_like": int_like, "int_like2": int_like2, "int_vector": int_vector,
-         "bits": bits}
+         "bits": bits, "quantile": quantile}
 
 
 # -- issue 12, autograd's functions: the type rules of the later additions

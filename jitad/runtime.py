@@ -20,7 +20,7 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
-           "check_len", "check_split", "cholesky_adjoint",
+           "check_len", "check_split", "check_sections", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "concat_list", "unconcat", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
@@ -493,8 +493,16 @@ def check_len(n, k):
 
 def check_split(n, k):
     """ValueError unless np.split can cut length n into k equal parts."""
+    check_sections(n, k)
     if n % k != 0:
         raise ValueError("array split does not result in an equal division")
+    return n
+
+
+def check_sections(n, k):
+    """ValueError unless k, a number of sections of np.split / np.array_split, is positive."""
+    if k <= 0:
+        raise ValueError("number sections must be larger than 0.")
     return n
 
 

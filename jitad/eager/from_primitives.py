@@ -204,19 +204,30 @@ def diff(x, n=1, axis=-1):
     return x
 
 
-def split(x, sections, axis=0):
-    """np.split / np.array_split of a Var into `sections` equal parts (compiled mode's form)."""
-    shape = np.shape(unwrap(x))
-    if not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
-        raise refuse("np.split: axis= must be a constant axis of the array", "np.split()")
-    axis %= len(shape)
-    n = shape[axis]
-    if not isinstance(sections, int) or n % sections:
-        raise refuse("np.split: jitad splits into a constant number of equal parts",
-                     "np.split()")
-    m = n // sections
-    lead = (slice(None),) * axis
-    return [x[lead + (slice(k * m, (k + 1) * m),)] for k in range(sections)]
+def _splitter(equal):
+    """np.split (`equal`) / np.array_split of a Var into a number of sections, as compiled mode
+    cuts them: equal parts (the length must divide), or the first n % k parts one longer."""
+    what = "np.split" if equal else "np.array_split"
+
+    def split(x, sections, axis=0):
+        shape = np.shape(unwrap(x))
+        if not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
+            raise refuse(f"{what}: axis= must be a constant axis of the array", f"{what}()")
+        axis %= len(shape)
+        n = shape[axis]
+        if isinstance(sections, bool) or not isinstance(sections, (int, np.integer)):
+            raise refuse(f"{what}(x, k) is supported with k a number of sections (not split "
+                         "points)", f"{what}()")
+        sections = int(sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if equal and n % sections:
+            raise ValueError("array split does not result in an equal division")
+        m, rem = divmod(n, sections)
+        lead = (slice(None),) * axis
+        starts = [k * m + min(k, rem) for k in range(sections + 1)]
+        return [x[lead + (slice(starts[k], starts[k + 1]),)] for k in range(sections)]
+    return split
 
 
 def _stacker(part, axis):
@@ -309,7 +320,7 @@ def install():
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
-    FUNCTION_OPS[np.split] = FUNCTION_OPS[np.array_split] = split
+    FUNCTION_OPS[np.split], FUNCTION_OPS[np.array_split] = _splitter(True), _splitter(False)
     plain_diff = FUNCTION_OPS.get(np.diff)
     FUNCTION_OPS[np.diff] = lambda a, n=1, axis=-1: (
         plain_diff(a) if n == 1 and axis == -1 and plain_diff is not None else diff(a, n, axis))

@@ -27,7 +27,7 @@ from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callab
 from ..primitives.core import has_methods
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
-from .lists import ListForms, list_names, list_phases, list_pairs
+from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
@@ -74,7 +74,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
-        self.tree, phases = list_phases(self.tree, self.namer)
+        self.tree, phases = list_phases(self.tree, self.namer, self.resolve_func)
         self.locals |= set(phases)
         self.renamed.update(phases)
         self.callees = {}
@@ -84,11 +84,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         # parameters given a structure (params = (W, b)) or a constant (axis=-1)
         self.init_forms(forms)
         # names assigned a list display or comprehension: lists everywhere (see `lists`)
-        self.lists = list_names(self.tree)
+        self.lists = list_names(self.tree, self.resolve_func)
         for node in gast.walk(self.tree):
             bad = None
             if isinstance(node, gast.Assign):
-                bad = [n for t, v in list_pairs(node) if not isinstance(v, (gast.List, gast.ListComp))
+                bad = [n for t, v in list_pairs(node)
+                       if not is_list_value(v, self.resolve_func, self.lists)
                        for n in gast.walk(t) if isinstance(n, gast.Name)
                        and isinstance(n.ctx, gast.Store) and n.id in self.lists]
             elif isinstance(node, (gast.For, gast.AugAssign)):

@@ -26,30 +26,36 @@ import copy
 import gast
 import numpy as np
 
-from ..ir import Var
+from .library import SPLITS, static_value
+from ..capture import MISSING
+from ..ir import Const, For, Slice, Var
 from ..primitives import GETITEM, get
 from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_HSTACK, LIST_NEW, LIST_STACK,
                                 LIST_VSTACK)
 
-LEN = get("len")
+LEN, DIM, FLOORDIV, MOD, MUL, ADD, MIN2, MOVEAXIS, CHECK_SPLIT, CHECK_SECTIONS = (
+    get(n) for n in ("len", "dim", "floordiv", "mod", "mul", "add", "min2", "np.moveaxis",
+                     "check_split", "check_sections"))
 _STACK_OF = {np.stack: LIST_STACK, np.array: LIST_STACK, np.asarray: LIST_STACK,
              np.concatenate: LIST_CONCAT, np.vstack: LIST_VSTACK, np.hstack: LIST_HSTACK}
 _DISPLAYS = (gast.List, gast.ListComp)
 
 
-def list_phases(tree, namer):
+def list_phases(tree, namer, resolve):
     """(tree, {new name: user's name}): `xs = []; ... xs.append(x) ...; xs = np.array(xs)` -- a list name
     made an array once, at the function's top level, after every display and append of it --
     is two variables: the list (renamed `xs_list` up to and including that assignment's
     right-hand side) and the array after. The tree is copied if anything is renamed."""
     body = tree.body
     renames = {}
-    for name in sorted(list_names(tree)):
+    names = list_names(tree, resolve)
+    _is_display = lambda v: is_list_value(v, resolve, names)  # noqa: E731
+    for name in sorted(names):
         rebinds = [k for k, s in enumerate(body) if _assigns(s, name) and not _is_display(s.value)]
         if len(rebinds) != 1:
             continue
         r = rebinds[0]
-        if any(_grows(s, name) for s in body[r + 1:]) or any(
+        if any(_grows(s, name, _is_display) for s in body[r + 1:]) or any(
                 isinstance(n, gast.Assign) and _assigns(n, name) and not _is_display(n.value)
                 for s in body[:r] for n in gast.walk(s)):
             continue
@@ -70,14 +76,20 @@ def _assigns(s, name):
         and s.targets[0].id == name
 
 
-def _is_display(value):
-    return isinstance(value, _DISPLAYS)
+def is_list_value(value, resolve, lists=()):
+    """Whether an assigned value makes a list: a display, a comprehension, `np.split(...)` /
+    `np.array_split(...)`, or a name in `lists`."""
+    if isinstance(value, _DISPLAYS):
+        return True
+    if isinstance(value, gast.Name):
+        return value.id in lists
+    return isinstance(value, gast.Call) and resolve(value.func) in SPLITS
 
 
-def _grows(stmt, name):
+def _grows(stmt, name, is_list):
     """Whether the statement makes `name` a list or appends to it (at any depth)."""
     for n in gast.walk(stmt):
-        if isinstance(n, gast.Assign) and _assigns(n, name) and _is_display(n.value):
+        if isinstance(n, gast.Assign) and _assigns(n, name) and is_list(n.value):
             return True
         if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) \
                 and n.func.attr == "append" and isinstance(n.func.value, gast.Name) \
@@ -86,11 +98,17 @@ def _grows(stmt, name):
     return False
 
 
-def list_names(tree) -> set:
-    """The names assigned a list display or comprehension somewhere in the function (also in
-    `a, b = [], []`)."""
-    return {t.id for n in gast.walk(tree) if isinstance(n, gast.Assign)
-            for t, v in list_pairs(n) if isinstance(t, gast.Name) and isinstance(v, _DISPLAYS)}
+def list_names(tree, resolve) -> set:
+    """The names assigned a list somewhere in the function (`is_list_value`; also in
+    `a, b = [], []`), and the names assigned one of them (`state = new_state`)."""
+    pairs = [(t.id, v) for n in gast.walk(tree) if isinstance(n, gast.Assign)
+             for t, v in list_pairs(n) if isinstance(t, gast.Name)]
+    names = set()
+    while True:
+        more = {t for t, v in pairs if is_list_value(v, resolve, names)}
+        if more <= names:
+            return names
+        names |= more
 
 
 def list_pairs(assign):
@@ -115,13 +133,64 @@ class ListForms:
 
     # -- making lists ------------------------------------------------------------------
     def assign_list(self, name, value, node):
-        """name = [a, b] / [] / [e for x in xs]: a new list, then its elements appended."""
+        """name = [a, b] / [] / [e for x in xs] / np.split(x, k): a new list, then its elements
+        appended."""
+        if isinstance(value, gast.Call):
+            return self.split_list(name, value, node)
         self.bind(node, name, LIST_NEW, ())
         if isinstance(value, gast.List):
             for e in value.elts:
                 self.bind(e, name, LIST_APPEND, (Var(name), self.expr(e, name)))
         else:
             self.comprehension(name, value)
+
+    def split_list(self, name, call, node):
+        """name = np.split(x, k, axis=a) / np.array_split(...): the list of the k slices along
+        the axis, appended in a counted loop (k need not be constant). np.split's parts are
+        equal (its length must divide); np.array_split's first n % k parts are one longer."""
+        fn = self.resolve_func(call.func)
+        what = f"np.{fn.__name__}"
+        kw = {k.arg: k.value for k in call.keywords}
+        if len(call.args) != 2 or set(kw) - {"axis"}:
+            self.err(call, f"{what}(x, k) takes an array and a number of sections (and axis=)")
+        if static_value(call.args[1], self.resolve_func) is not MISSING and not isinstance(
+                static_value(call.args[1], self.resolve_func), int):
+            self.err(call, f"{what}(x, k) is supported with k a number of sections (not split "
+                           "points)", what)
+        axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            self.err(call, f"{what}'s axis= must be a constant integer", what)
+        arr = self.expr(call.args[0], name)
+        k = self.expr(call.args[1], name)
+        tmp = lambda op: self.temp(name, op)  # noqa: E731
+        n = self.bind(node, tmp("dim"), DIM, (arr, Const(axis)))
+        self.bind(node, tmp("check"), CHECK_SPLIT if fn is np.split else CHECK_SECTIONS, (n, k))
+        size = self.bind(node, tmp("size"), FLOORDIV, (n, k))
+        rem = self.bind(node, tmp("rem"), MOD, (n, k)) if fn is np.array_split else None
+        if axis < 0:    # counted from the end: slice the axis moved to the front, move it back
+            arr = self.bind(node, tmp("moved"), MOVEAXIS, (arr,),
+                            statics={"source": (axis,), "destination": (0,)})
+        self.bind(node, name, LIST_NEW, ())
+        j = self.namer.fresh(f"{name}_j")
+        self.locals.add(j)
+        saved, self.out = self.out, []
+
+        def start(at):          # where part `at` starts: at * size (+ min(at, rem))
+            lo = self.bind(node, tmp("lo"), MUL, (at, size))
+            if rem is not None:
+                lo = self.bind(node, tmp("lo"), ADD, (lo, self.bind(node, tmp("extra"), MIN2,
+                                                                   (at, rem))))
+            return lo
+        lo = start(Var(j))
+        hi = start(self.bind(node, tmp("next"), ADD, (Var(j), Const(1))))
+        index = (Slice(lo, hi),) if axis < 0 else (Slice(),) * axis + (Slice(lo, hi),)
+        part = self.bind(node, tmp("part"), GETITEM, (arr,) + index)
+        if axis < 0:
+            part = self.bind(node, tmp("part"), MOVEAXIS, (part,),
+                             statics={"source": (0,), "destination": (axis,)})
+        self.bind(node, name, LIST_APPEND, (Var(name), part))
+        body, self.out = self.out, saved
+        self.emit(For(j, Const(0), k, Const(1), body, self.cap.loc(node)))
 
     def comprehension(self, name, comp):
         """[elt for t in it if c ...] appended to the list `name`, as nested for loops."""

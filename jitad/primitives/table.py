@@ -261,6 +261,7 @@ cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y
 # the checks of unpacking: `a, b = x` needs len(x) == 2, np.split(x, k) equal parts
 check_len(n, k)    = rt.check_len(n, k)     :: int
 check_split(n, k)  = rt.check_split(n, k)   :: int
+check_sections(n, k) = rt.check_sections(n, k) :: int
 cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
 # issue 12, NumPy as people write it: the rules at each rank (a family's `at_ranks` in `forms`
 # picks one from the call's constants); the adjoints are the forward's transposes
@@ -532,7 +533,7 @@ def _load_table():
         get(p).new_axis = True
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
-    get("check_len").effect = get("check_split").effect = True
+    get("check_len").effect = get("check_split").effect = get("check_sections").effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
         get(p).float_result = True
     get("mean").float_result = get("mean_axis").float_result = True

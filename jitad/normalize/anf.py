@@ -253,8 +253,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
             elif isinstance(value, gast.Call) and self.resolve_func(value.func) in SPLITS:
                 self.split(node, names, value)
             else:
-                # a, b = x: the rows of an array
-                arr = self.expr(value, names[0])
+                # a, b = x: the rows of an array (the elements of a list)
+                arr = self.list_value(value, names[0]) if self.is_list_node(value) \
+                    else self.expr(value, names[0])
                 if isinstance(arr, Const):
                     self.err(value, "cannot unpack a constant", "tuple unpacking")
                 n = self.bind(node, self.temp(names[0], "len"), LEN, (arr,))

@@ -29,7 +29,7 @@ import numpy as np
 from .library import SPLITS, static_value
 from ..capture import MISSING
 from ..ir import Const, For, Slice, Var
-from ..primitives import GETITEM, get
+from ..primitives import COPY, GETITEM, get
 from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_HSTACK, LIST_NEW, LIST_STACK,
                                 LIST_VSTACK)
 
@@ -119,6 +119,61 @@ def list_pairs(assign):
     return [(t, v)]
 
 
+def _mentions(node, name) -> bool:
+    return any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(node))
+
+
+def _kills(stmt, name) -> bool:
+    """Whether the statement gives `name` a new value without reading its old one."""
+    return isinstance(stmt, gast.Assign) and not _mentions(stmt.value, name) and any(
+        isinstance(t, gast.Name) and t.id == name for t, _ in list_pairs(stmt))
+
+
+def _next_touch(stmts, name):
+    """"kill" if `name` is assigned before anything reads it in `stmts`, "use" if it may be
+    read (or appended to) first, None if the statements do not mention it."""
+    for s in stmts:
+        if _kills(s, name):
+            return "kill"
+        if _mentions(s, name):
+            return "use"
+    return None
+
+
+def dead_after(tree, stmt, name) -> bool:
+    """Whether no path from `stmt` (a statement of the function `tree`) reads `name` before
+    assigning it: the rest of its block, then for an enclosing loop its next iteration (the
+    body from the start, a `while` test) and what follows the loop, up to the function's end.
+    Conservative: a mention anywhere in a statement counts as a read."""
+    where = {}
+
+    def index(block, owner):
+        for i, s in enumerate(block):
+            where[id(s)] = (block, i, owner)
+            for field in ("body", "orelse"):
+                sub = getattr(s, field, None)
+                if isinstance(sub, list):
+                    index(sub, s)
+    index(tree.body, None)
+    if id(stmt) not in where:
+        return False
+    block, i, owner = where[id(stmt)]
+    rest = block[i + 1:]
+    while True:
+        touch = _next_touch(rest, name)
+        if touch is not None:
+            return touch == "kill"
+        if owner is None:
+            return True
+        if isinstance(owner, (gast.For, gast.While)):
+            if isinstance(owner, gast.While) and _mentions(owner.test, name):
+                return False
+            if _next_touch(owner.body, name) != "kill":
+                return False
+        block, i, owner = where[id(owner)]
+        rest = block[i + 1:]
+
+
 class ListForms:
     """The list half of `anf.Normalizer` (see the module docstring)."""
 
@@ -137,12 +192,28 @@ class ListForms:
         appended."""
         if isinstance(value, gast.Call):
             return self.split_list(name, value, node)
+        if isinstance(value, gast.Name):
+            return self.rebind_list(name, value, node)
         self.bind(node, name, LIST_NEW, ())
         if isinstance(value, gast.List):
             for e in value.elts:
                 self.bind(e, name, LIST_APPEND, (Var(name), self.expr(e, name)))
         else:
             self.comprehension(name, value)
+
+    def rebind_list(self, name, value, node):
+        """state = new_state: the name takes the other's list (the same list, as in Python).
+        The other name must not be read again before it is given a new list (`dead_after`):
+        two names of one list would grow apart in the adjoint, which keeps one adjoint list
+        per name."""
+        if value.id == name:
+            return
+        if not dead_after(self.tree, node, value.id):
+            self.err(node, f"'{value.id}' is used after `{name} = {value.id}`: the two names "
+                           f"would be one list; give '{value.id}' a new list first "
+                           f"({value.id} = [] ...), or copy it ({name} = [h for h in "
+                           f"{value.id}])", "list alias")
+        self.bind(node, name, COPY, (Var(value.id),))
 
     def split_list(self, name, call, node):
         """name = np.split(x, k, axis=a) / np.array_split(...): the list of the k slices along

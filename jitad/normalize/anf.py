@@ -29,6 +29,7 @@ from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
+from .tuple_lists import tuple_lists
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
 from .structure import Structurer
@@ -74,6 +75,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
+        # lists of tuples: a list per position (see `tuple_lists`)
+        self.introduced = {}
+        self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
+                                                        self.err)
+        self.locals |= {p for names in parts.values() for p in names}
         self.tree, phases = list_phases(self.tree, self.namer, self.resolve_func)
         self.locals |= set(phases)
         self.renamed.update(phases)
@@ -532,6 +538,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
     def resolve_func(self, node):
         """The object a call's function expression means, or MISSING."""
         if isinstance(node, gast.Name):
+            if node.id in self.introduced:      # a builtin a rewrite wrote (`tuple_lists`)
+                return self.introduced[node.id]
             if node.id in self.locals:
                 return MISSING
             return self.cap.resolve(node.id)

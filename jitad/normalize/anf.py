@@ -289,6 +289,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         return atom.name
 
     def for_loop(self, node):
+        if self.list_zip_loop(node):        # zip of lists and constant tuples: unrolled
+            return
         if self.struct_loop(node):          # over a tuple argument: unrolled
             return
         loc = self.cap.loc(node)

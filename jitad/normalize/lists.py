@@ -27,12 +27,14 @@ import gast
 import numpy as np
 
 from .library import SPLITS, static_value
+from .structs import Struct
 from ..capture import MISSING
-from ..ir import Const, For, Slice, Var
+from ..ir import Const, For, If, Slice, Var
 from ..primitives import COPY, GETITEM, get
 from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_HSTACK, LIST_NEW, LIST_STACK,
                                 LIST_VSTACK)
 
+LT, AND = get("lt"), get("bitand")
 LEN, DIM, FLOORDIV, MOD, MUL, ADD, MIN2, MOVEAXIS, CHECK_SPLIT, CHECK_SECTIONS = (
     get(n) for n in ("len", "dim", "floordiv", "mod", "mul", "add", "min2", "np.moveaxis",
                      "check_split", "check_sections"))
@@ -117,6 +119,12 @@ def list_pairs(assign):
     if isinstance(t, gast.Tuple) and isinstance(v, gast.Tuple) and len(t.elts) == len(v.elts):
         return list(zip(t.elts, v.elts))
     return [(t, v)]
+
+
+def _appended_names(stmts) -> set:
+    return {n.func.value.id for s in stmts for n in gast.walk(s)
+            if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+            and n.func.attr == "append" and isinstance(n.func.value, gast.Name)}
 
 
 def _mentions(node, name) -> bool:
@@ -314,6 +322,68 @@ class ListForms:
             self.err(call, "list.append() takes one argument")
         self.bind(stmt, lst.id, LIST_APPEND, (Var(lst.id),
                                               self.expr(call.args[0], lst.id)))
+
+    def list_zip_loop(self, node) -> bool:
+        """for name, h in zip(("a", "b"), hs): a zip of lists with constant tuples or tuple
+        arguments (each item may be a different constant or shape), unrolled as far as the
+        shortest of those goes; the lists' elements are read at each unrolled step, which runs
+        only if every list is that long (zip stops at the shortest). True if done."""
+        it = node.iter
+        if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is zip
+                and not it.keywords and it.args
+                and any(isinstance(a, gast.Name) and a.id in self.lists for a in it.args)):
+            return False
+        fixed = {}
+        for k, a in enumerate(it.args):
+            if isinstance(a, gast.Name) and a.id in self.lists:
+                continue
+            v = static_value(a, self.resolve_func)
+            if isinstance(v, tuple):
+                fixed[k] = [Const(x) for x in v]
+                continue
+            st = self.struct_of(a, literal=True)
+            if st is None or not hasattr(st, "items"):
+                return False
+            fixed[k] = self.iterated(st)
+        if not fixed:
+            return False
+        for sub in node.body:
+            for n in gast.walk(sub):
+                if isinstance(n, (gast.Break, gast.Continue)):
+                    self.err(n, "break/continue in a loop over zip() of a constant tuple (which "
+                                "jitad unrolls) is not supported", "break in an unrolled loop")
+        grown = _appended_names(node.body)
+        lens = {}
+        for k, a in enumerate(it.args):
+            if k not in fixed:
+                if a.id in grown:
+                    self.err(a, f"the loop appends to the list '{a.id}' it runs over",
+                             "for loop over a list")
+                lens[k] = self.bind(a, self.namer.fresh(f"{a.id}_n"), LEN, (Var(a.id),))
+        inside = {n.id for sub in node.body for n in gast.walk(sub)
+                  if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        scoped = {n.id for n in gast.walk(node.target) if isinstance(n, gast.Name)} - inside
+        loc = self.cap.loc(node)
+        for step in range(min(len(v) for v in fixed.values())):
+            saved, self.out = self.out, []
+            items = []
+            for k, a in enumerate(it.args):
+                items.append(fixed[k][step] if k in fixed else self.bind(
+                    a, self.namer.fresh(f"{a.id}_item"), GETITEM, (Var(a.id), Const(step))))
+            self.bind_target(node.target, Struct("seq", items), node, scoped)
+            for sub in node.body:
+                self.stmt(sub)
+            body, self.out = self.out, saved
+            test = None
+            for k, n in lens.items():     # this step runs if every list holds it
+                c = self.bind(node, self.namer.fresh("cond"), LT, (Const(step), n))
+                test = c if test is None else self.bind(node, self.namer.fresh("cond"), AND,
+                                                        (test, c))
+            self.emit(If(test.name, body, [], loc))
+        for name in scoped:
+            if self.stores[name] > 1 or name in self.branch_stores:
+                self.structs.pop(name, None)
+        return True
 
     # -- where lists go ----------------------------------------------------------------
     def is_list_slice(self, node) -> bool:

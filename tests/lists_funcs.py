@@ -147,3 +147,62 @@ def nested_ode(p, y0):
         y = y + dt * rhs(y + 0.5 * dt * k1)
         t += dt
     return np.sum(y ** 2) + math.sin(rhs(y, scale=2.0)[1])
+
+
+# -- lists rebound, lists of tuples, np.split into a list, the median (issue 12, models13) --
+def layered_states(x0, W, xs):
+    # per-layer (h, c) states: a list of tuples rebound to the list the step builds
+    state = [(x0, 0.5 * x0) for _ in range(2)]
+    loss = 0.0
+    for x in xs:
+        new_state = []
+        inp = x
+        for name, (h, c) in zip(("a", "b"), state):
+            c = np.tanh(W @ h + inp) + 0.5 * c
+            h = np.tanh(c) * (1.0 if name == "a" else 0.5)
+            new_state.append((h, c))
+            inp = h
+        state = new_state
+        h0, c0 = state[0]
+        loss = loss + np.sum(inp ** 2) + state[1][1][0] * np.sum(h0 * c0)
+    for h, c in state:
+        loss = loss + np.sum(h * c)
+    return loss / len(state)
+
+
+def rebound_lists(x0, W, xs):
+    state = [x0, 2.0 * x0]
+    loss = 0.0
+    for x in xs:
+        new_state = []
+        inp = x
+        for k in range(len(state)):
+            h = np.tanh(W @ state[k] + inp)
+            new_state.append(h)
+            inp = h
+        state = new_state
+        h0, h1 = state
+        loss = loss + np.sum(h1 ** 2) + 0.5 * np.sum(h0)
+    return loss + np.sum(np.stack(state))
+
+
+def split_lists(x, X, k):
+    ps = np.array_split(x, k)              # k need not be constant; parts of 3, 3, 2
+    qs = np.split(X, 2, axis=-1)
+    folds = np.split(np.arange(len(x)), 2)
+    tot = 0.0
+    for i, p in enumerate(ps):
+        tot = tot + np.sum(p ** 2) * (i + 1)
+    for j in range(len(folds)):
+        rest = np.concatenate([f for i, f in enumerate(folds) if i != j])
+        tot = tot + np.sum(x[rest] * x[folds[j]])
+    return tot + np.sum(np.stack(qs) ** 3) + len(ps)
+
+
+def robust_scale(beta, X, y):
+    valid = ~np.isnan(y)
+    r = y[valid] - X[valid] @ beta
+    scale = 1.4826 * np.median(np.abs(r - np.median(r))) + 1e-8
+    u = r / scale
+    return np.sum(np.minimum(u ** 2, 4.0)) + np.quantile(r, 0.3) + np.percentile(X, 60.0)
+

@@ -8,7 +8,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import lists_funcs as lf
-from .harness import check_both_modes
+from .harness import assert_grads_close, autograd_grad, check_both_modes
 
 RNG = np.random.default_rng(121)
 
@@ -31,6 +31,11 @@ CASES = [
     (lf.masks_orders_and_options, (_r(3), np.array([1.0, np.nan, 3.0, 0.5]), _r(3)), (0,)),
     (lf.masks_orders_and_options, (_r(3), np.array([1.0, np.nan, 3.0, 0.5]), _r(3), _r(2)), (0, 3)),
     (lf.nested_ode, (np.array([0.5, 0.2]), np.array([0.9, 0.1, 0.0])), (0, 1)),
+    (lf.layered_states, (_r(3), 0.5 * _r(3, 3), _r(3, 3)), (0, 1, 2)),
+    (lf.rebound_lists, (_r(3), 0.5 * _r(3, 3), _r(3, 3)), (0, 1, 2)),
+    (lf.split_lists, (_r(8), _r(2, 4), 3), (0, 1)),
+    (lf.robust_scale, (_r(2), _r(7, 2), np.array([0.3, np.nan, -1.2, 2.0, 0.1, -0.4, 1.1])),
+     (0, 1)),
 ]
 
 
@@ -42,6 +47,19 @@ def test_lists_and_indexing_in_both_modes(fn, args, wrt):
 def test_the_adjoint_pops_the_list_it_grew():
     src = jitad.source(lf.rnn_states, "adjoint", args=CASES[0][1])
     assert "hs.append(h)" in src and "d_hs.pop()" in src and "rt.stack_list(hs)" in src
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_rebound_lists_tuples_and_splits_agree_with_autograd(k):
+    fn, args, wrt = CASES[-4 + k]
+    jitad_grads = jitad.value_and_grad(fn, wrt=wrt)(*args)[1]
+    assert_grads_close(tuple(jitad_grads), autograd_grad(fn, args, wrt), rtol=1e-9, atol=1e-12,
+                       label=f"{fn.__name__}: compiled vs autograd")
+
+
+def test_a_list_of_tuples_is_a_list_per_position():
+    src = jitad.source(lf.layered_states, "adjoint", args=CASES[-4][1])
+    assert "state_0 = new_state_0" in src and "new_state_1.append(c)" in src
 
 
 def _helper(a):
@@ -106,7 +124,33 @@ def nested_recursion(w):
     return np.sum(g(w, 2))
 
 
+def alias_grown(w):
+    hs = [w]
+    u = hs
+    u.append(2.0 * w)
+    return np.sum(np.stack(hs))
+
+
+def tuples_stacked(w):
+    ps = [(w, 2.0 * w)]
+    return np.sum(np.stack(ps))
+
+
+def tuples_mixed(w):
+    ps = [(w, w)]
+    ps.append((w, w, w))
+    return np.sum(ps[0][0])
+
+
+def split_points(w):
+    ps = np.split(w, [1])
+    return np.sum(ps[0])
+
+
 @pytest.mark.parametrize("fn,line,construct", [
+    (alias_grown, "u = hs", "list alias"), (tuples_stacked, "np.stack(ps)", "list of tuples"),
+    (tuples_mixed, "ps.append((w, w, w))", "list of tuples"),
+    (split_points, "np.split(w, [1])", "np.split"),
     (nested_as_value, "np.sum(_helper(g))", "nested function value"),
     (nested_recursion, "def g(v, n):", "nested function"),
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "_helper(hs)", "list value"),

@@ -232,8 +232,9 @@ class ListForms:
         kw = {k.arg: k.value for k in call.keywords}
         if len(call.args) != 2 or set(kw) - {"axis"}:
             self.err(call, f"{what}(x, k) takes an array and a number of sections (and axis=)")
-        if static_value(call.args[1], self.resolve_func) is not MISSING and not isinstance(
-                static_value(call.args[1], self.resolve_func), int):
+        k_static = static_value(call.args[1], self.resolve_func)
+        if isinstance(call.args[1], (gast.List, gast.Tuple)) or (
+                k_static is not MISSING and not isinstance(k_static, int)):
             self.err(call, f"{what}(x, k) is supported with k a number of sections (not split "
                            "points)", what)
         axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0

@@ -78,6 +78,10 @@ def residual(x, W):                              # vector-valued
     return y
 
 
+def quantiles(x):                               # the median's tangent: the middle entries
+    return np.median(x) * np.quantile(x, 0.3) + np.sum(np.median(np.outer(x, x), axis=0))
+
+
 RNG = np.random.default_rng(0)
 X3 = np.array([0.3, -0.2, 0.5])
 W33 = RNG.normal(size=(3, 3)) * 0.5
@@ -89,6 +93,7 @@ CASES = [
     (newton_sqrt, (2.0, 1.0), 0, 1.0),
     (mixed, (X3, 0.7), (0, 1), (V3, 2.0)),
     (layer, (X3, W33), (0, 1), (V3, RNG.normal(size=(3, 3)))),
+    (quantiles, (X3,), 0, V3),
 ]
 
 

@@ -2,19 +2,26 @@
 list may go (the part of ANF lowering that knows which names are lists).
 
 Takes: the `Normalizer` state (a mixin of it: `expr`, `bind`, `stmt`, `temp`, `err`, `namer`).
-Guarantees: a name assigned a list display or a list comprehension anywhere in the function
-is a list everywhere (`list_names`; assigning it anything else is an error at that line),
+Guarantees: a name assigned a list display, a list comprehension, `np.split(...)` /
+`np.array_split(...)` or another list name anywhere in the function is a list everywhere
+(`list_names`, `is_list_value`; assigning it anything else is an error at that line),
 except the idiom `xs = np.array(xs)` once at the top level after the list is complete, which
-makes two variables of the name (`list_phases`). A
+makes two variables of the name (`list_phases`). (Lists of tuples were made a list per
+position before this, by `tuple_lists`.) A
 list is made by `LIST_NEW` and grown by `LIST_APPEND`; a display `[a, b]` is the new list and
 one append per element; a comprehension `[e for x in xs if c]` is the new list and a `for`
 loop (with its `if`) appending `e`, its variables renamed so they never clash with the
-function's own (Python scopes them to the comprehension). `sum(e for x in xs)` is the sum of
-that list. A list goes to `len`, `hs[i]` (one integer), `for x in hs` (and `zip`,
-`enumerate`), NumPy's stacking functions (`np.stack/array/asarray/concatenate/vstack/hstack`,
-their own list primitives) and any other NumPy function, which reads it as `np.array(hs)`,
-as NumPy does (`LIST_STACK`). Anywhere else -- an operator (`hs * 2` repeats a list in
-Python), a helper's argument, a return value, `u = hs`, `hs[i] = v` -- is a `JitadError`.
+function's own (Python scopes them to the comprehension); `np.split(x, k)` is the new list
+and a counted loop appending the k slices (`split_list`). `u = hs` makes `u` the same list
+(a `COPY`), allowed only where `hs` is not read again before it gets a new list
+(`dead_after`; else a `JitadError`): one adjoint list per name stays mirrored.
+`sum(e for x in xs)` is the sum of that list. A list goes to `len`, `hs[i]` (one integer),
+`a, b = hs`, `for x in hs` (and `zip`, `enumerate`; a `zip` with constant tuples is unrolled,
+`list_zip_loop`), NumPy's stacking functions
+(`np.stack/array/asarray/concatenate/vstack/hstack`, their own list primitives) and any other
+NumPy function, which reads it as `np.array(hs)`, as NumPy does (`LIST_STACK`). Anywhere else
+-- an operator (`hs * 2` repeats a list in Python), a helper's argument, a return value,
+`hs[i] = v` -- is a `JitadError`.
 Invariants: nothing here depends on types (a list's element type comes from its appends, in
 `typeinfer`).
 """

@@ -196,7 +196,8 @@ def split_lists(x, X, k):
     for j in range(len(folds)):
         rest = np.concatenate([f for i, f in enumerate(folds) if i != j])
         tot = tot + np.sum(x[rest] * x[folds[j]])
-    return tot + np.sum(np.stack(qs) ** 3) + len(ps)
+    a, b = np.array_split(x[1:], 2)        # unpacked: parts of 4 and 3
+    return tot + np.sum(np.stack(qs) ** 3) + len(ps) + np.sum(a) * np.sum(b ** 2)
 
 
 def robust_scale(beta, X, y):

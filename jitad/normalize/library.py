@@ -72,7 +72,9 @@ class LibraryCalls:
         return [self.expr(a, hint) for a in args], statics
 
     def split(self, node, names, call):
-        """a, b, c = np.split(x, 3) (or np.array_split, axis=k): equal slices along the axis."""
+        """a, b, c = np.split(x, 3) (or np.array_split, axis=k): slices along the axis, equal
+        for np.split, np.array_split's first n % k one longer (as `lists.split_list`)."""
+        uneven = self.resolve_func(call.func) is np.array_split
         kw = {k.arg: k.value for k in call.keywords}
         if len(call.args) != 2 or set(kw) - {"axis"}:
             self.err(call, "np.split(x, k) takes an array and a constant number of sections")
@@ -83,14 +85,20 @@ class LibraryCalls:
                            "constant axis", "np.split")
         arr = self.expr(call.args[0], names[0])
         n = self.bind(node, self.temp(names[0], "dim"), DIM, (arr, Const(axis)))
-        self.bind(node, self.temp(names[0], "check"), CHECK_SPLIT, (n, Const(k)))
+        if not uneven:
+            self.bind(node, self.temp(names[0], "check"), CHECK_SPLIT, (n, Const(k)))
         size = self.bind(node, self.temp(names[0], "size"), FLOORDIV, (n, Const(k)))
+        rem = self.bind(node, self.temp(names[0], "rem"), get("mod"), (n, Const(k))) \
+            if uneven else None
         if axis < 0:    # counted from the end: slice the axis moved to the front, move it back
             arr = self.bind(node, self.temp(names[0], "moved"), MOVEAXIS, (arr,),
                             statics={"source": (axis,), "destination": (0,)})
         lo = Const(0)
         for j, name in enumerate(names):
             hi = self.bind(node, self.temp(name, "hi"), MUL, (size, Const(j + 1)))
+            if uneven:
+                hi = self.bind(node, self.temp(name, "hi"), get("add"), (hi, self.bind(
+                    node, self.temp(name, "extra"), get("min2"), (Const(j + 1), rem))))
             index = (Slice(lo, hi),) if axis < 0 else (Slice(),) * axis + (Slice(lo, hi),)
             if axis < 0:
                 part = self.bind(node, self.temp(name, "part"), GETITEM, (arr,) + index)

@@ -478,11 +478,23 @@ def source(f, stage="adjoint", args=None, wrt=None) -> str:
     "specialize", "plan", "primal", ..., "module").
 
     Stages after "normalize" are specialized to a signature: pass example `args=(...)` (and
-    `wrt`), or call a gradient of `f` first and the last specialization is shown."""
+    `wrt`), or call a gradient of `f` first and the last specialization is shown.
+    For `hessian(f)`/`hvp(f)` (with `args=`): "jvp" is f's tangent function as it is read
+    again, any other stage that function's (its "adjoint" is what the Hessian runs)."""
     if stage not in STAGES:
         raise JitadError(f"unknown stage {stage!r}; choose one of {', '.join(STAGES)}")
     if hasattr(f, "source_at"):              # a training step shows its own functions
         return f.source_at(stage, args)
+    if isinstance(f, _Second):               # hessian/hvp: the tangent function they read
+        if args is None:
+            raise JitadError(f"jitad.source({type(f).__name__}(...), {stage!r}) needs "
+                             "args=(example arguments)")
+        args = f.d.bind(tuple(args), {})
+        with higher.user_lines(f.d.__name__):
+            td = f._tangent(args)[0]
+        if stage == "jvp":                   # the generated jvp, as it is read again
+            return higher.text_of(td.__jitad_function__)
+        return source(td, stage, tuple(args) + _zero_tangents(args, f.wrt), f.wrt)
     if isinstance(f, _Transformed):
         wrt = f.wrt_spec if wrt is None else wrt
         f = f.d

@@ -117,6 +117,11 @@ def _make(d, argtys, wrt):
     return _define(text, filename, tname, lmap, callees)
 
 
+def text_of(fn) -> str:
+    """The generated source a function of this module was made from."""
+    return "".join(linecache.getlines(fn.__code__.co_filename))
+
+
 def _define(text, filename, name, lmap, callees):
     """Run generated source as a module of its own (NumPy, math, the runtime and the
     `callees` as globals) and return its function `name`; the front end reads the source

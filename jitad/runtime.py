@@ -16,7 +16,8 @@ INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check
           "check_depth")
 
 __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
-           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2", "bmm", "rows", "bmm32", "expand",
+           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2",
+           "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
@@ -78,10 +79,10 @@ def check_index(i, n, site):
 
 
 def check_indices(idx, n, site):
-    """check_index for every entry of an index array."""
-    for k in range(idx.shape[0]):
-        if idx[k] < -n or idx[k] >= n:
-            raise IndexError(site, idx[k], n)
+    """check_index for every entry of an index array (of any rank)."""
+    for i in idx.flat:
+        if i < -n or i >= n:
+            raise IndexError(site, i, n)
 
 
 def check_range(start, stop, step, scale, offset, n, site):
@@ -175,6 +176,36 @@ def scatter_add(d, idx, g):
     """d[idx] += g, accumulating repeated indices."""
     for k in range(idx.shape[0]):
         d[idx[k]] += g[k]
+
+
+def scatter_rows(d, idx, g):
+    """d[idx] += g for an integer index array of any rank (g shaped idx.shape + d.shape[1:]),
+    accumulating repeated indices."""
+    flat = np.ravel(idx)
+    rows = np.ascontiguousarray(g).reshape((flat.shape[0],) + d.shape[1:])
+    for k in range(flat.shape[0]):
+        d[flat[k]] += rows[k]
+
+
+def positions(d):
+    """The flat (C-order) position of each entry of d, shaped like d."""
+    return np.arange(d.size).reshape(d.shape)
+
+
+def scatter_flat(d, pos, g):
+    """d.flat[pos] += g entry by entry (pos shaped like g), accumulating repeated positions."""
+    p = np.ravel(pos)
+    v = np.ravel(g)
+    for k in range(p.shape[0]):
+        d.flat[p[k]] += v[k]
+
+
+def mask_index(m, n):
+    """The positions a boolean vector selects on an axis of length n (NumPy's rule for a mask
+    among other indices), after checking its length."""
+    if m.shape[0] != n:
+        raise IndexError("boolean index did not match the indexed array's axis")
+    return np.nonzero(m)[0]
 
 
 def stack_list(l):
@@ -1704,8 +1735,9 @@ def pinv_adjoint(a, x, g):
 def svd_u(x, full):
     """U of np.linalg.svd(x, full_matrices=full); the full U of a tall matrix is refused."""
     if full and x.shape[0] > x.shape[1]:
-        raise ValueError("np.linalg.svd(A) of a tall A: the columns of its full U past "
-                         "min(m, n) are arbitrary; pass full_matrices=False")
+        raise ValueError("np.linalg.svd(A) of a tall A with full_matrices=True (the default): "
+                         "the columns of its full U past min(m, n) are arbitrary, no gradient "
+                         "determines them; pass full_matrices=False")
     return np.linalg.svd(np.ascontiguousarray(x), False)[0]
 
 
@@ -1716,8 +1748,9 @@ def svd_s(x):
 def svd_vh(x, full):
     """Vh of np.linalg.svd(x, full_matrices=full); the full Vh of a wide matrix is refused."""
     if full and x.shape[1] > x.shape[0]:
-        raise ValueError("np.linalg.svd(A) of a wide A: the rows of its full Vh past "
-                         "min(m, n) are arbitrary; pass full_matrices=False")
+        raise ValueError("np.linalg.svd(A) of a wide A with full_matrices=True (the default): "
+                         "the rows of its full Vh past min(m, n) are arbitrary, no gradient "
+                         "determines them; pass full_matrices=False")
     return np.linalg.svd(np.ascontiguousarray(x), False)[2]
 
 

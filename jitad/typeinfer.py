@@ -19,6 +19,7 @@ from .types import I8, TupleTy, Ty, const_ty, promote
 from .ir import Bind, Const, For, If, Return, SetItem, TupleA, Var, While
 from .primitives import CALL, GETITEM, SHAPE
 from .primitives.lists import LIST_APPEND, LIST_NEW
+from .primitives.typerules import subscript_write
 
 
 MAX_VARIANTS = 24        # specializations of one function in one program
@@ -149,7 +150,7 @@ class Inferer:
                         raise UnsupportedError("range() needs integer arguments", s.loc, "range")
                 self.block(s.body)
             elif isinstance(s, SetItem):
-                pass
+                subscript_write(s, self.types.get(s.array), [self.atom(a) for a in s.index])
             elif isinstance(s, Return):
                 tys = tuple(self.atom(a) for a in s.values)
                 if all(t is not None for t in tys):

@@ -188,9 +188,21 @@ def uses_tuple_unpack_from_name(x, v):
     return a * x
 
 
-def uses_boolean_mask_with_another_index(x, v):
+def uses_matrix_mask_with_another_index(x, v):
     M = np.outer(v, v)
-    return np.sum(M[v > 0.0, 0]) * x  # ERR: boolean mask
+    T = np.stack((M, M), axis=2)
+    return np.sum(T[M > 0.0, 0]) * x  # ERR: boolean mask
+
+
+def uses_slice_as_a_value(x, v):
+    sl = slice(0, 2)
+    return np.sum(v[sl]) * x + len(sl)  # ERR: is a slice
+
+
+def writes_through_an_index_matrix(x, v):
+    y = np.zeros(3)
+    y[np.array([[0, 1], [1, 2]])] = x  # ERR: write through index arrays
+    return np.sum(y * v)
 
 
 def axis_not_constant(x, v, k):

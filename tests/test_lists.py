@@ -38,10 +38,51 @@ CASES = [
      (0, 1)),
 ]
 
+# W[negatives] (rows repeated, one counted from the end), masks with other indices, slices
+INDEXING = (lf.index_arrays_masks_and_slices,
+            (_r(6, 4), _r(6), np.array([[0, 5], [2, 2], [-1, 3]]),
+             np.array([True, False, True, True, False, True]), np.array([0, 3, 1, 1, 2, 3]),
+             np.array([False, True, True, False]), 2), (0, 1))
+CASES.append(INDEXING)
+
 
 @pytest.mark.parametrize("fn,args,wrt", CASES, ids=[c[0].__name__ for c in CASES])
 def test_lists_and_indexing_in_both_modes(fn, args, wrt):
     check_both_modes(fn, args, wrt)
+
+
+def test_index_arrays_masks_and_slices_match_autograd_and_forward_mode():
+    """The reads of `INDEXING` (index matrices, masks with other indices, slice objects):
+    the compiled gradient equals autograd's (np.add.at adjoints), and the compiled jvp (and
+    the eager one) equals the gradient's dot product with the tangent."""
+    fn, args, wrt = INDEXING
+    grads = jitad.grad(fn, wrt=wrt)(*args)
+    assert_grads_close(tuple(grads), autograd_grad(fn, args, wrt), rtol=1e-9, atol=1e-12,
+                       label="compiled vs autograd")
+    tans = (_r(6, 4), _r(6))
+    expected = sum(float(np.sum(g * t)) for g, t in zip(grads, tans))
+    jv = jitad.jvp(fn, wrt=wrt)
+    _, yd = jv(*args, tangents=tans)
+    assert jv.specialize(*args).compiled_ran
+    _, yde = jitad.jvp(fn, wrt=wrt, mode="eager")(*args, tangents=tans)
+    assert np.isclose(yd, expected, rtol=1e-9) and np.isclose(yde, expected, rtol=1e-9)
+    src = jitad.source(fn, "adjoint", args=args, wrt=wrt)
+    assert "rt.scatter_rows(d_W, neg, " in src and "rt.mask_index(keep, " in src
+
+
+def _rows_kept(W, keep):
+    return np.sum(W[keep, :] ** 2)
+
+
+def test_an_index_mask_of_the_wrong_length_is_an_index_error():
+    """A mask among other indices must match its axis, as NumPy requires (a shorter one would
+    otherwise select fewer rows silently)."""
+    W, keep = _r(4, 3), np.array([True, False, True])
+    with pytest.raises(IndexError):
+        _rows_kept(W, keep)
+    for mode in ("compiled", "eager"):
+        with pytest.raises(IndexError):
+            jitad.grad(_rows_kept, mode=mode)(W, keep)
 
 
 def test_the_adjoint_pops_the_list_it_grew():

@@ -40,7 +40,8 @@ from ..primitives import tangents as T
 from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import arg_types as _argtys
 from .analysis import bind_statics, rule_for
-from .reverse import Reverse, _fresh_expr, forward_expr, read_at, write_at
+from .indexing import read_at, write_at
+from .reverse import Reverse, _fresh_expr, forward_expr
 
 
 class Forward(Reverse):
@@ -214,7 +215,8 @@ class Forward(Reverse):
         if s.op is GETITEM:
             if not self.active(s.args[0]):
                 return None, False
-            return read_at(P.name(self.d(s.args[0].name)), s.args[1:], self.types), False
+            return read_at(P.name(self.d(s.args[0].name)), s.args[1:], self.types,
+                           self.reentrant), False
         if s.op is CONCAT:
             axis = bind_statics(s, self.types)["axis"]
             kw = {"axis": P.const(axis)} if axis else {}

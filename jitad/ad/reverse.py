@@ -31,6 +31,7 @@ from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import NP_DTYPE, Ty, arg_types as _argtys
 from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
+from .indexing import add_at, index_form, read_at, write_at
 from .tapes import Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
 
@@ -42,7 +43,7 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
     if s.op is COPY:
         return P.atom(s.args[0])
     if s.op is GETITEM:
-        return read_at(P.atom(s.args[0]), s.args[1:], types)
+        return read_at(P.atom(s.args[0]), s.args[1:], types, reentrant)
     if s.op is CALL:
         return P.call(fnames[(id(s.callee), _argtys(s, types))], *[P.atom(a) for a in s.args])
     if s.op is SHAPE:
@@ -66,35 +67,6 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
     if reentrant and not runtime_calls.readable(rule.forward):
         return runtime_calls.call(rule, [mapping[k] for k in list(rule.params) + list(rule.statics)])
     return P.fold(substitute(rule.forward, mapping))
-
-
-def index_arrays(index, types):
-    """("mask", [m]) for a boolean mask, ("take", [idx]) or ("take", [rows, cols]) for integer
-    index arrays, None for an index of integers and slices (see `typerules.subscript`)."""
-    arrays = [a for a in index if isinstance(a, Var) and types[a.name].ndim]
-    if not arrays:
-        return None
-    return ("mask" if types[arrays[0].name].dtype == "b1" else "take"), arrays
-
-
-def read_at(arr, index, types):
-    """arr[index] (a boolean mask through `rt.mask_get`)."""
-    adv = index_arrays(index, types)
-    if adv is not None and adv[0] == "mask":
-        return P.call("rt.mask_get", arr, P.atom(adv[1][0]))
-    return P.subscript(arr, index)
-
-
-def write_at(arr, index, value, types, reentrant=False):
-    """arr[index] = value; through index arrays or a mask by `rt.put/put2/mask_put` (a
-    repeated index keeps the last value, as in NumPy), or as written (`reentrant`: code the
-    front end reads again)."""
-    adv = index_arrays(index, types)
-    if adv is None or reentrant:
-        return P.assign(P.subscript(arr, index, store=True), value)
-    kind, arrays = adv
-    fn = "rt.mask_put" if kind == "mask" else ("rt.put2" if len(arrays) == 2 else "rt.put")
-    return P.expr_stmt(P.call(fn, P.name(arr), *map(P.atom, arrays), value))
 
 
 def _fresh_expr(e):
@@ -230,7 +202,7 @@ class Reverse(TrainingCode):
                 if tape and s.array in self.A.needed:
                     elem = self.elem_ty(s)
                     old = read_at(P.name(s.array), s.index, self.types)
-                    if elem.ndim and index_arrays(s.index, self.types) is None:
+                    if elem.ndim and index_form(s.index, self.types)[0] == "basic":
                         old = P.call(ast.Attribute(old, "copy", ast.Load()))
                     self.push(out, counts, old, elem)
                 out.append(write_at(s.array, s.index, P.atom(s.value), self.types))
@@ -623,15 +595,7 @@ class Reverse(TrainingCode):
             index = s.args[1:]
             if a.name in getattr(self, "sparse", {}):
                 return out  # a row of a row-sparse parameter: its adjoint feeds the update
-            arrays = [i for i in index if isinstance(i, Var) and self.types[i.name].ndim]
-            if arrays and self.types[arrays[0].name].dtype == "b1":
-                out.append(P.expr_stmt(P.call("rt.mask_add", P.name(self.d(a.name)),
-                                              P.atom(arrays[0]), gt)))
-            elif arrays:
-                out.append(P.expr_stmt(P.call(f"rt.scatter_add{len(arrays) if len(arrays) > 1 else ''}",
-                                              P.name(self.d(a.name)), *map(P.atom, arrays), gt)))
-            else:
-                out.append(P.aug(P.subscript(self.d(a.name), index), gt))
+            out.append(add_at(self.d(a.name), index, gt, self.types))
             return out
         if s.op is CONCAT:
             axis = bind_statics(s, self.types)["axis"]
@@ -694,21 +658,20 @@ class Reverse(TrainingCode):
         arr_active = s.array in self.A.active
         if not arr_active and s.array not in self.A.needed:
             return out
-        adv = index_arrays(s.index, self.types)
+        kind, arrays = index_form(s.index, self.types)
         if arr_active:
             out.append(self.comment(s.loc))
             elem = self.elem_ty(s)
             dsub = P.subscript(self.d(s.array), s.index)
-            if adv is not None:     # an entry written twice got the last value: only it reads
-                kind, arrays = adv
-                fn = "rt.mask_get" if kind == "mask" else f"rt.take_last{'2' if len(arrays) == 2 else ''}"
+            if kind != "basic":     # an entry written twice got the last value: only it reads
+                fn = {"mask": "rt.mask_get", "take": "rt.take_last", "take2": "rt.take_last2"}[kind]
                 dsub = P.call(fn, P.name(self.d(s.array)), *map(P.atom, arrays))
             if isinstance(s.value, Var) and s.value.name in self.A.active:
                 out.append(self.accumulate(s.value.name, dsub, elem.ndim,
                                            safe=self.ty(s.value.name).ndim == elem.ndim))
             out.append(write_at(self.d(s.array), s.index, P.const(0.0), self.types))
         if s.array in self.A.needed:
-            if adv is None:
+            if kind == "basic":
                 out += self.tapes.pop(P.subscript(s.array, s.index, store=True), self.elem_ty(s))
             else:
                 old = self.namer.fresh(f"{s.array}_old")

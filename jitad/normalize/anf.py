@@ -30,6 +30,7 @@ from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static
 from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
 from .tuple_lists import tuple_lists
+from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
 from .structure import Structurer
@@ -69,7 +70,7 @@ def rename_locals(cap: Captured):
     return tree, [mapping.get(p, p) for p in cap.params], {v: k for k, v in mapping.items()}
 
 
-class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
+class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValues):
     def __init__(self, cap: Captured, forms=None):
         self.cap = cap
         self.tree, self.params, self.renamed = rename_locals(cap)
@@ -109,6 +110,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
             if p in self.lists:
                 self.err(self.tree, f"the parameter '{p}' is assigned a list: use a new name "
                                     "for the list", "list variable")
+        # names assigned slice(...): replaced by the slice where they index (see `slices`)
+        self.init_slices()
 
     # ---------------------------------------------------------------- helpers
     def err(self, node, message, construct=None):
@@ -197,6 +200,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
             self.err(node, f"unsupported statement {type(node).__name__}")
 
     def assign(self, target, value, node):
+        if isinstance(target, gast.Name) and target.id in self.slices:
+            return self.assign_slice(target.id, value, node)
         if self.struct_assign(target, value, node):
             return
         if isinstance(target, gast.Name) and target.id in self.lists:
@@ -517,6 +522,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
                            "a value is not supported)", "nested function value")
         if node.id in self.lists:
             self.list_misuse(node)
+        if node.id in self.slices:
+            self.slice_misuse(node)
         if node.id in self.structs:
             return self.struct_value(node)
         if node.id in self.locals:
@@ -670,7 +677,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions):
         parts = sl.elts if isinstance(sl, gast.Tuple) else [sl]
         out = []
         for p in parts:
-            if isinstance(p, gast.Slice):
+            sl = self.slice_in_index(p, hint)
+            if sl is not None:              # Q[:, sl], x[slice(a, b)]: a slice object
+                out.append(sl)
+            elif isinstance(p, gast.Slice):
                 out.append(Slice(*(None if e is None else self.expr(e, hint)
                                    for e in (p.lower, p.upper, p.step))))
             elif isinstance(p, gast.Constant) and p.value is None:

@@ -412,6 +412,8 @@ class ListForms:
         if self.is_list_node(node):
             lst = self.list_value(node, hint)
             return self.bind(node, self.temp(hint, "stack"), LIST_STACK, (lst,))
+        if isinstance(node, gast.List) and node.elts:   # np.diag([1.0, 1.0, d]): written out
+            return self.stack(node, hint, lambda op: self.temp(hint, op))
         return self.expr(node, hint)
 
     def list_call(self, node, fn, kw, hint, dest):

@@ -288,11 +288,11 @@ def sort_at(ranks, st):
 
 
 def svd_statics(st):
+    """np.linalg.svd(A, full_matrices, compute_uv): the full U of a wide or square A and the
+    full Vh of a tall or square A are the reduced ones (the default full_matrices=True of a
+    square matrix is the reduced SVD); which one a call gets is a shape, so the others are
+    refused when they run (`rt.svd_u`, `rt.svd_vh`), with a ValueError as np.linalg raises."""
     if not _bool(st["compute_uv"], "compute_uv="):
         raise ValueError("compute_uv=False returns the singular values alone: "
                          "s = np.linalg.svd(A, compute_uv=False)")
-    if _bool(st["full_matrices"], "full_matrices="):
-        raise ValueError("jitad differentiates the reduced SVD: pass full_matrices=False (for "
-                         "a square matrix it is the same; for others the full U's or Vh's "
-                         "extra vectors are arbitrary)")
-    return {"full_matrices": False, "compute_uv": True}
+    return {"full_matrices": _bool(st["full_matrices"], "full_matrices="), "compute_uv": True}

@@ -487,9 +487,11 @@ KINDS.update({"weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar
 
 
 def subscript(prim, s, args):
-    """x[index]: each integer index drops an axis, a slice keeps it; one rank-1 integer array
-    may be the only index (a gather), or a matrix takes two (x[rows, cols]); a boolean mask
-    the only index (x[x > 0], X[keep]): the entries or rows it selects."""
+    """x[index]: NumPy's indexing. Each integer drops an axis, a slice keeps it. Integer index
+    arrays (any rank) broadcast together and their shape replaces the axes they index (where
+    NumPy puts it); a boolean mask is the only index, shaped like the array (x[x > 0]: the
+    entries) or like its first axis (X[keep]: the rows), or, with other indices, a vector that
+    stands for its nonzero positions on its axis (logp[mask, labels[mask]], X[:, keep])."""
     from ..ir import Slice
     base = args[0]
     if base is None:
@@ -515,24 +517,36 @@ def subscript(prim, s, args):
             return None
         if t.dtype not in ("i8", "b1"):
             raise UnsupportedError("array indices must be integers", s.loc, "subscript")
-        if t.ndim == 0:
-            nd -= 1
-        elif t.dtype == "b1":      # x[mask]: the entries (mask shaped like x) or rows selected
-            if len(index) != 1 or t.ndim not in (1, base.ndim):
-                raise UnsupportedError("a boolean mask is the only index, shaped like the array "
+        nd -= 1
+        if t.dtype == "b1" and t.ndim and len(index) == 1:
+            # x[mask]: the entries (mask shaped like x) or the rows selected
+            if t.ndim not in (1, base.ndim):
+                raise UnsupportedError("a boolean mask alone is shaped like the array "
                                        "(x[x > 0]) or like its first axis (X[keep])", s.loc,
                                        "boolean mask")
             return Ty(base.dtype, 1 if t.ndim == base.ndim else base.ndim)
-        elif t.ndim == 1:
-            arrays += 1
-        else:
-            raise UnsupportedError("only integer index arrays of rank 1 are supported", s.loc,
-                                   "subscript")
-    if arrays > 1 and arrays == len(index) == base.ndim == 2:
-        return Ty(base.dtype, 1)       # x[rows, cols]: the entries at (rows[k], cols[k])
-    if arrays > 1 or (arrays and len(index) > 1):
-        raise UnsupportedError("an index array must be the only index (x[idx]), or a matrix "
-                               "takes two of them (x[rows, cols])", s.loc, "subscript")
-    return Ty(base.dtype, nd)
+        if t.dtype == "b1" and t.ndim > 1:
+            raise UnsupportedError("a boolean mask with other indices is a vector over one "
+                                   "axis (X[keep, :], logp[keep, labels[keep]])", s.loc,
+                                   "boolean mask")
+        arrays = max(arrays, t.ndim)
+    return Ty(base.dtype, nd + arrays)
 
 
+def subscript_write(s, base, args):
+    """y[index] = v: the index forms a write supports (a narrower set than reads: integers and
+    slices, one rank-1 index array, two on a matrix (y[rows, cols]), or a boolean mask alone)."""
+    from ..ir import Slice
+    kinds = [t for a, t in zip(s.index, args) if not isinstance(a, Slice) and t is not None
+             and t.ndim]
+    if not kinds:
+        return
+    only = len(s.index) == len(kinds)
+    if only and len(kinds) == 1 and (kinds[0].ndim == 1 or kinds[0].dtype == "b1"):
+        return
+    if only and len(kinds) == 2 and base is not None and base.ndim == 2 and all(
+            t.ndim == 1 and t.dtype == "i8" for t in kinds):
+        return
+    raise UnsupportedError("a write through index arrays takes one of them (y[idx] = v, "
+                           "y[mask] = v) or, on a matrix, two (y[rows, cols] = v)", s.loc,
+                           "indexed write")

@@ -23,7 +23,7 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_split", "check_sections", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
-           "stack_list", "concat_list", "unconcat", "list_accum",
+           "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
@@ -247,6 +247,24 @@ def unconcat(g, l):
         out.append(g[at:at + e.shape[0]])
         at += e.shape[0]
     return out
+
+
+def concat_list_axis(l, axis):
+    """np.concatenate(l, axis) of a list of arrays: concat_list of their axis swapped with the
+    first, swapped back."""
+    if len(l) == 0:
+        raise ValueError("need at least one array to concatenate")
+    if axis < 0:
+        axis += l[0].ndim
+    return np.swapaxes(concat_list([np.swapaxes(e, 0, axis) for e in l]), 0, axis)
+
+
+def unconcat_axis(g, l, axis):
+    """The pieces of g (the adjoint of concat_list_axis(l, axis)) that belong to each element."""
+    if axis < 0:
+        axis += g.ndim
+    return [np.swapaxes(p, 0, axis)
+            for p in unconcat(np.swapaxes(g, 0, axis), [np.swapaxes(e, 0, axis) for e in l])]
 
 
 def list_accum(d, c):

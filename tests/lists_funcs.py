@@ -149,7 +149,6 @@ def nested_ode(p, y0):
     return np.sum(y ** 2) + math.sin(rhs(y, scale=2.0)[1])
 
 
-<<<<<<< HEAD
 # -- lists rebound, lists of tuples, np.split into a list, the median (issue 12, models13) --
 def layered_states(x0, W, xs):
     # per-layer (h, c) states: a list of tuples rebound to the list the step builds
@@ -208,22 +207,22 @@ def robust_scale(beta, X, y):
     u = r / scale
     return np.sum(np.minimum(u ** 2, 4.0)) + np.quantile(r, 0.3) + np.percentile(X, 60.0)
 
-=======
+
 def index_arrays_masks_and_slices(W, x, neg, keep, labels, colmask, nh):
     """NumPy's indexing as people write it: a matrix of indices (W[negatives]: one row per
     entry, repeated rows accumulate), on a vector too; a mask with an index array
     (logp[keep, labels[keep]]), with a slice (X[keep, :], X[:, mask]); an index array with an
-    integer; slice objects bound to names (per-head columns) or written in the subscript."""
+    integer; slice objects bound to names (per-head columns, the heads concatenated along the
+    last axis) or written in the subscript."""
     u = W[neg]
     v = x[neg]
     picked = W[keep, labels[keep]]
     dh = W.shape[1] // nh
-    heads = 0.0
+    heads = []
     for h in range(nh):
         sl = slice(h * dh, (h + 1) * dh)
-        heads = heads + np.sum(np.tanh(W[:, sl] @ W[:, sl].T))
+        heads.append(np.tanh(W[:, sl] @ W[:, sl].T) @ W[:, sl])
     every_other = slice(None, None, 2)
     return (np.sum(np.sin(u) * u) + np.sum(v ** 3) + np.sum(picked ** 2)
             + np.sum(np.cos(W[keep, :])) + np.sum(W[:, colmask] ** 3) + np.sum(W[neg[0], 1] ** 2)
-            + heads + np.sum(W[every_other, slice(1, None)] ** 2))
->>>>>>> 15455b1 (Indexing as NumPy reads it: index arrays of any rank (W[negatives]), several broadcasting together with integers and slices (x[idx, 0], X[:, cols]), a boolean vector among other indices as its nonzero positions (logp[keep, labels[keep]], X[:, keep]); the adjoint scatters with accumulation (rt.scatter_rows, or the flat positions the same index selects: rt.scatter_flat). Index forms live in ad/indexing.py; writes keep the narrower forms (typerules.subscript_write). Slice objects bound to names or written in a subscript become the ir.Slice they stand for (normalize/slices.py). np.linalg.svd's default full_matrices=True is accepted (the full U/Vh that equal the reduced ones; others refused when they run). A list written out as a NumPy operand is np.array of it (np.diag([1.0, 1.0, d])))
+            + np.sum(np.concatenate(heads, axis=-1) ** 2) + np.sum(W[every_other, slice(1, None)] ** 2))

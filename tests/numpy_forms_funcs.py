@@ -133,7 +133,9 @@ def probit(w, X, y):
 def decompositions(S, A):
     lam, V = np.linalg.eigh(S @ S.T + np.diag(np.arange(S.shape[0]) * 1.0))
     Q, R = np.linalg.qr(A)
-    return np.sum(lam ** 2) + np.sum((V[:, -1] * S[:, 0]) ** 2) + np.sum(R ** 2) + np.sum(np.abs(Q @ R - A))
+    U, s, Vt = np.linalg.svd(S)         # full_matrices=True of a square matrix: the reduced SVD
+    return (np.sum(lam ** 2) + np.sum((V[:, -1] * S[:, 0]) ** 2) + np.sum(R ** 2)
+            + np.sum(np.abs(Q @ R - A)) + np.sum(s ** 3) + np.sum((Vt.T @ U.T) * S))
 
 
 def refused_einsum_ellipsis(A):
@@ -171,8 +173,8 @@ def refused_gradient_spacing(A):
     return np.sum(np.gradient(A[0], 0.5))  # ERR: np.gradient
 
 
-def refused_svd_full_u(A):
-    U, s, Vh = np.linalg.svd(np.vstack((A, A)))  # ERR: full_matrices=False
+def full_svd_of_a_tall_matrix(A):
+    U, s, Vh = np.linalg.svd(np.vstack((A, A)))     # U's last 3 columns: arbitrary
     return np.sum(U)
 
 

@@ -72,7 +72,7 @@ def test_refusals_are_at_the_users_line_in_both_modes():
 
 @pytest.mark.parametrize("fn", [nf.refused_eig, nf.refused_eigvals, nf.refused_rot90_axes,
                                 nf.refused_gradient_of_matrix, nf.refused_gradient_spacing,
-                                nf.refused_svd_full_u, nf.refused_sort_kind,
+                                nf.refused_sort_kind,
                                 nf.refused_broadcast_to_int, nf.refused_logsumexp_b_axis,
                                 nf.refused_polygamma_array_order, nf.refused_mvn_without_cov,
                                 nf.refused_t_cdf],
@@ -87,6 +87,18 @@ def test_autograd_forms_refused_at_the_users_line_in_both_modes(fn):
             jitad.grad(fn, mode=mode)(A)
         assert e.value.loc is not None and e.value.loc.line == line, (mode, str(e.value))
         assert expected in str(e.value), (mode, str(e.value))
+
+
+def test_the_full_svd_of_a_non_square_matrix_is_refused_when_it_runs():
+    """np.linalg.svd(A)'s default full U of a tall A has columns no gradient determines; the
+    shape is a value, so the call raises a ValueError when it runs (the square case, the
+    reduced SVD, is in `decompositions`). The generated code runs under the python backend
+    here (LAPACK's compile is for JITAD_PRIMITIVES_FULL)."""
+    A = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [0.7, 0.1, 1.5]])
+    for f, kw in [(nf.full_svd_of_a_tall_matrix, {"mode": "eager"}),
+                  (jitad.differentiable(nf.full_svd_of_a_tall_matrix, backend="python"), {})]:
+        with pytest.raises(ValueError, match="full_matrices=False"):
+            jitad.grad(f, **kw)(A)
 
 
 def test_fmax_fmin_and_nan_to_num_pass_nan_operands_by():

@@ -38,8 +38,8 @@ from .structs import Struct
 from ..capture import MISSING
 from ..ir import Const, For, If, Slice, Var
 from ..primitives import COPY, GETITEM, get
-from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_HSTACK, LIST_NEW, LIST_STACK,
-                                LIST_VSTACK)
+from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_CONCAT_AXIS, LIST_HSTACK,
+                                LIST_NEW, LIST_STACK, LIST_VSTACK)
 
 LT, AND = get("lt"), get("bitand")
 LEN, DIM, FLOORDIV, MOD, MUL, ADD, MIN2, MOVEAXIS, CHECK_SPLIT, CHECK_SECTIONS = (
@@ -442,12 +442,15 @@ class ListForms:
                                   or self.resolve_func(dtype) not in (float, np.float64)):
             self.err(node, "dtype= is only supported as np.array(..., dtype=float)")
         axis = self.static(kw.pop("axis"), node, "axis=") if "axis" in kw else 0
-        if kw or not isinstance(axis, int) or (axis != 0 and prim is not LIST_STACK):
-            self.err(node, f"{fn.__name__} of a list is supported along axis 0 (np.stack along "
-                           "any axis)", f"np.{fn.__name__}")
+        if kw or not isinstance(axis, int) or (axis != 0 and prim not in (LIST_STACK, LIST_CONCAT)):
+            self.err(node, f"{fn.__name__} of a list is supported along axis 0 (np.stack and "
+                           "np.concatenate along any axis)", f"np.{fn.__name__}")
         lst = self.list_value(node.args[0], hint)
         if axis == 0:
             return self.bind(node, dest("stack"), prim, (lst,))
+        if prim is LIST_CONCAT:     # np.concatenate(heads, axis=-1)
+            return self.bind(node, dest("concat"), LIST_CONCAT_AXIS, (lst,),
+                             statics={"axis": axis})
         # np.stack(hs, axis=k): the stack along axis 0, its first axis moved to k
         stacked = self.bind(node, self.temp(hint, "stack"), prim, (lst,))
         return self.bind(node, dest("moveaxis"), get("np.moveaxis"), (stacked,),

@@ -6,7 +6,8 @@ Guarantees: four primitives and their type rules. `LIST_NEW` (`hs = []`) and `LI
 the IR's reading a new list value) are structural: `reverse` prints them, and reverses an
 append by popping the list's adjoint into the element's and popping the list itself, so the
 list is never taped at an append. `LIST_STACK` (`np.stack(hs)`, `np.array(hs)`, a list given
-to a NumPy function) and `LIST_CONCAT` (`np.concatenate(hs)`) are ordinary rules whose
+to a NumPy function) and `LIST_CONCAT` (`np.concatenate(hs)`; `LIST_CONCAT_AXIS` along another
+axis) are ordinary rules whose
 adjoint is an array or list of pieces, added element by element into the list's adjoint
 (`rt.list_accum`).
 Invariants: a list holds values of one type (`ListTy(elem)`); its adjoint is a list of the
@@ -65,6 +66,21 @@ LIST_STACK = _rule("list_stack", ("l",), "rt.stack_list(l)", _stack, {"l": "g"},
                    reusable=False)
 LIST_CONCAT = _rule("list_concat", ("l",), "rt.concat_list(l)", _concat,
                     {"l": "rt.unconcat(g, l)"}, reusable=False)
+
+
+def _concat_axis(prim, s, args):
+    elem = _concat(prim, s, args)
+    if elem is not None and not -elem.ndim <= s.statics["axis"] < elem.ndim:
+        raise UnsupportedError(f"axis {s.statics['axis']} is out of range for a list of rank-"
+                               f"{elem.ndim} arrays", s.loc, "np.concatenate")
+    return elem
+
+
+# np.concatenate(hs, axis=k): LIST_CONCAT's rules on each element's axis k
+LIST_CONCAT_AXIS = _rule("list_concat_axis", ("l",), "rt.concat_list_axis(l, axis)",
+                         _concat_axis, {"l": "rt.unconcat_axis(g, l, axis)"}, reusable=False,
+                         statics=("axis",))
+LIST_CONCAT_AXIS.new_axis = -1      # its axis counts in an element (the list's rank - 1)
 
 
 def _rank_rule(call, elem_ranks, what, rank):

@@ -1227,6 +1227,61 @@ def _check(mod, JitadError, backend) -> Outcome:
         return Outcome("disagree", "disagree:both-vs-fd",
                        f"both modes differ from finite differences (d/{_describe(bad, f, args, wrt)})",
                        rep)
+    if os.environ.get("JITAD_FUZZ_SECOND", "") not in ("", "0"):
+        return _check_second(f, args, wrt, backend, JitadError, rep)
+    return Outcome("ok", "ok", "", rep)
+
+
+def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
+    """Second order (`--second`), once the gradients are right: the Hessian-vector product
+    along a seeded direction, generated (`backend`) and eager, against central differences
+    of the eager gradient at two step sizes."""
+    import jitad
+    rng = np.random.default_rng(len(args) + sum(int(np.size(args[k])) for k in wrt))
+    vs = tuple(rng.standard_normal(np.shape(args[k])) if np.ndim(args[k]) else
+               float(rng.standard_normal()) for k in wrt)
+    res = {}
+    for m in ("compiled", "eager"):
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                g = jitad.differentiable(f, backend=backend) if m == "compiled" else f
+                hv = jitad.hvp(g, wrt=wrt, mode=m)(*_copy_args(args), v=vs)
+            res[m] = _flat(hv)
+        except Exception as e:  # noqa: BLE001 -- every exception is a finding
+            res[m] = e
+            rep.append(f"hvp {m}: raised {_exc_line(e)}")
+    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
+    if errs:
+        if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
+            e = errs["compiled"]
+            return Outcome("refused", f"refused:hvp:{getattr(e, 'construct', None) or '?'}",
+                           _exc_line(e), rep)
+        kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
+        return Outcome("crash", f"crash:hvp:{kinds}", "; ".join(
+            f"hvp {m} raised {_exc_line(e)}" for m, e in errs.items()), rep)
+    grad = jitad.grad(f, wrt=wrt, mode="eager")
+
+    def along(h):
+        moved = list(_copy_args(args))
+        for k, v in zip(wrt, vs):
+            moved[k] = moved[k] + h * np.asarray(v) if np.ndim(moved[k]) else moved[k] + h * v
+        with np.errstate(all="ignore"):
+            return _flat(grad(*moved))
+
+    fds = [(along(h) - along(-h)) / (2 * h) for h in (1e-5, 1e-6)]
+    rep.append(f"hvp compiled = {res['compiled']!r}")
+    rep.append(f"hvp finite differences = {fds[0]!r}")
+    if _mismatch(res["compiled"], res["eager"], 1e-6, 1e-8).any():
+        return Outcome("disagree", "disagree:hvp-compiled-vs-eager",
+                       "the generated and eager Hessian-vector products differ", rep)
+    if _mismatch(fds[0], fds[1], 1e-4, 1e-6).any():
+        return Outcome("skipped", "skipped:hvp-fd-unreliable",
+                       "finite differences of the gradient disagree across step sizes", rep)
+    if _mismatch(res["compiled"], fds[0], 1e-4, 1e-6, 2 * np.abs(fds[0] - fds[1])).any():
+        return Outcome("disagree", "disagree:hvp-vs-fd",
+                       "the Hessian-vector product differs from finite differences of the "
+                       "gradient (both modes alike)", rep)
     return Outcome("ok", "ok", "", rep)
 
 
@@ -1518,12 +1573,17 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=None, help="directory for failing programs")
     p.add_argument("--without", default="", metavar="F,G",
                    help="leave constructs out: " + "; ".join(f"{k}: {v}" for k, v in FEATURES.items()))
+    p.add_argument("--second", action="store_true",
+                   help="also check second order: hvp (generated and eager) against finite "
+                        "differences of the gradient, for programs whose gradients are right")
     p.add_argument("--show", type=int, metavar="SEED", help="print the program for SEED and exit")
     p.add_argument("--check", type=Path, nargs="+", metavar="FILE", help="check program files")
     p.add_argument("--minimize", type=Path, metavar="FILE",
                    help="reduce a failing program file; writes FILE.min.py")
     a = p.parse_args(argv)
     without = tuple(w for w in a.without.split(",") if w)
+    if a.second:        # read by _check, in this process and in the spawned workers
+        os.environ["JITAD_FUZZ_SECOND"] = "1"
     if a.show is not None:
         print(generate(a.show, a.size, without).source)
         return 0

@@ -15,7 +15,7 @@ from . import higher, monadic, pipeline
 from .differentiable import Compiled, Transform, as_differentiable, copy_names, wrt_indices
 from .errors import JitadError
 from .pipeline import frontend
-from .types import Ty, ty_of_value
+from .types import Ty, is_structured, leaves, rebuild, ty_of_value
 
 def _quick_key(args):
     """A cheap key for the argument kinds (type, and dtype/rank/layout for arrays), or None."""
@@ -306,13 +306,35 @@ class _Second(_Transformed):
         super().__init__(f, wrt, mode)
 
     def _tangent(self, args):
-        """(the tangent function's Differentiable, its wrt, the positions of its tangents)."""
+        """(the tangent function's Differentiable, its wrt, the positions of its tangents):
+        a structured argument is one parameter per leaf (`_flat`)."""
         base = self.d.concrete(args)
         argtys = tuple(ty_of_value(a) for a in args)
         fn = higher.tangent_function(base, argtys, self.wrt)
-        n = len(args)
-        return as_differentiable(fn, base.backend), tuple(self.wrt), \
-            tuple(n + k for k in range(len(self.wrt)))
+        flat, wrt = self._flat(args)
+        n = len(flat)
+        return as_differentiable(fn, base.backend), wrt, tuple(n + k for k in range(len(wrt)))
+
+    def _flat(self, args):
+        """(the arguments with each tuple, list or dict as its leaves, the positions of the
+        wrt leaves among them)."""
+        structs = tuple(t if is_structured(t) else None
+                        for t in (ty_of_value(a) for a in args))
+        if not any(structs):
+            return tuple(args), tuple(self.wrt)
+        flat, starts = [], []
+        for a, t in zip(args, structs):
+            starts.append(len(flat))
+            flat.extend(leaves(a, t) if t is not None else [a])
+        wrt = tuple(starts[w] + k for w in self.wrt
+                    for k in range(len(leaves(args[w], structs[w])) if structs[w] else 1))
+        return tuple(flat), wrt
+
+    def _regroup(self, grads, args):
+        """Per wrt argument: its leaves' results in its structure."""
+        it = iter(grads)
+        return tuple(rebuild(args[w], it) if isinstance(args[w], (tuple, list, dict))
+                     else next(it) for w in self.wrt)
 
     def _check_scalar(self, comp):
         if not comp.gen.scalar_output:
@@ -320,9 +342,9 @@ class _Second(_Transformed):
                              f"{self.d.__name__}'s output is an array (use jacfwd/jacrev of "
                              "grad for the derivatives of a gradient)")
 
-    def _eager_grads(self, td, args, tans):
+    def _eager_grads(self, td, flat, wrt, tans):
         from . import eager
-        _, grads = eager.value_and_grad(td.__jitad_function__, self.wrt)(*(tuple(args) + tans))
+        _, grads = eager.value_and_grad(td.__jitad_function__, wrt)(*(tuple(flat) + tans))
         return tuple(grads)
 
 
@@ -333,38 +355,52 @@ def _zero_tangents(args, wrt):
 
 class hvp(_Second):
     """`hv = jitad.hvp(f, wrt=0)(*args, v=v)`: the Hessian of a scalar f for wrt times `v`
-    (shaped like the wrt argument; a tuple for a tuple wrt), without forming the Hessian:
-    the gradient of f's tangent along v (reverse over the generated forward mode)."""
+    (shaped like the wrt argument -- a tuple, list or dict of arrays for such an argument; a
+    tuple of them for a tuple wrt), without forming the Hessian: the gradient of f's tangent
+    along v (reverse over the generated forward mode)."""
 
     def __call__(self, *args, v=None, **kwargs):
         if v is None:
             raise JitadError("hvp needs v=: the vector, shaped like the argument (a tuple of "
                              "them for a tuple wrt)")
         args = self.d.bind(args, kwargs)
+        with higher.user_lines(self.d.__name__):
+            td, wrt, _ = self._tangent(args)
+            flat, _ = self._flat(args)
+            tans = self._tangents(args, v)
+            if self.mode == "eager":
+                grads = self._eager_grads(td, flat, wrt, tans)
+            elif self.mode == "compiled":
+                comp = self.specialize(*args, v=v)
+                _, grads = comp.run(comp.gen.vjp, flat + tans + (1.0,))
+            else:
+                raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
+        grads = self._regroup(grads, args)
+        return grads[0] if self.single else tuple(grads)
+
+    def _tangents(self, args, v):
+        """The vectors as the tangent function takes them (one per wrt leaf), checked
+        against the arguments' structures and shapes."""
         vs = (v,) if self.single else tuple(v)
         if len(vs) != len(self.wrt):
             raise JitadError(f"hvp: {len(self.wrt)} vectors expected (one per wrt), got {len(vs)}")
-        with higher.user_lines(self.d.__name__):
-            td, wrt, _ = self._tangent(args)
-            tans = self._tangents(args, vs)
-            if self.mode == "eager":
-                grads = self._eager_grads(td, args, tans)
-            elif self.mode == "compiled":
-                comp = self.specialize(*args, v=v)
-                _, grads = comp.run(comp.gen.vjp, tuple(args) + tans + (1.0,))
-            else:
-                raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
-        return grads[0] if self.single else tuple(grads)
-
-    def _tangents(self, args, vs):
-        """The vectors as the tangent function takes them, checked against the arguments."""
         tans = []
         for i, t in zip(self.wrt, vs):
-            if np.shape(t) != np.shape(args[i]):
-                raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
-                                 f"{np.shape(args[i])}, got {np.shape(t)}")
-            tans.append(float(t) if np.ndim(args[i]) == 0 else
-                        np.ascontiguousarray(np.asarray(t, dtype=np.asarray(args[i]).dtype)))
+            structured = isinstance(args[i], (tuple, list, dict))
+            a_leaves = leaves(args[i], ty_of_value(args[i])) if structured else [args[i]]
+            if structured:
+                try:
+                    t_leaves = leaves(t, ty_of_value(args[i]))
+                except JitadError:
+                    raise JitadError(f"v for {self.d.params[i]!r} must have its structure") from None
+            else:
+                t_leaves = [t]
+            for a, tl in zip(a_leaves, t_leaves):
+                if np.shape(tl) != np.shape(a):
+                    raise JitadError(f"v for {self.d.params[i]!r} must have its shape "
+                                     f"{np.shape(a)}, got {np.shape(tl)}")
+                tans.append(float(tl) if np.ndim(a) == 0 else
+                            np.ascontiguousarray(np.asarray(tl, dtype=np.asarray(a).dtype)))
         return tuple(tans)
 
     def specialize(self, *args, v=None, **kwargs) -> Compiled:
@@ -373,15 +409,16 @@ class hvp(_Second):
         args = self.d.bind(args, kwargs)
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
-            tans = _zero_tangents(args, self.wrt) if v is None else \
-                self._tangents(args, (v,) if self.single else tuple(v))
-            comp = td.specialize(tuple(args) + tans, wrt)
+            flat, _ = self._flat(args)
+            tans = _zero_tangents(flat, wrt) if v is None else self._tangents(args, v)
+            comp = td.specialize(flat + tans, wrt)
             self._check_scalar(comp)
         return comp
 
     def compiled(self, *example_args, v=None, **kwargs):
         """The compiled `f_tangent_vjp(params..., v..., 1.0) -> (tangent, (hv...))` for this
-        signature (pass an example `v=`), callable from your own `@numba.njit` code."""
+        signature (pass an example `v=`), callable from your own `@numba.njit` code (a
+        structured argument is one parameter per leaf)."""
         comp = self.specialize(*example_args, v=v, **kwargs)
         return comp.fn(comp.gen.vjp)
 
@@ -396,6 +433,7 @@ class hessian(_Second):
         args = self.d.bind(args, kwargs)
         with higher.user_lines(self.d.__name__):
             if self.mode == "eager":
+                self._plain_arguments(args)
                 return self._eager_hessian(self._tangent(args)[0], args)
             if self.mode != "compiled":
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
@@ -406,6 +444,13 @@ class hessian(_Second):
         H = tuple(tuple(np.ascontiguousarray(np.asarray(blocks[b * m + a]).T)
                         .reshape(shapes[a] + shapes[b]) for b in range(m)) for a in range(m))
         return H[0][0] if self.single else H
+
+    def _plain_arguments(self, args):
+        for i in self.wrt:
+            if isinstance(args[i], (tuple, list, dict)):
+                raise JitadError(f"hessian of {self.d.__name__} for the tuple, list or dict "
+                                 f"{self.d.params[i]!r}: pass its arrays one by one (or use "
+                                 "hvp, which takes structured arguments)")
 
     def _eager_hessian(self, td, args):
         shapes = [np.shape(args[i]) for i in self.wrt]
@@ -422,7 +467,7 @@ class hessian(_Second):
                     tans[b] = tans[b].reshape(shapes[b])
                 else:
                     tans[b] = 1.0
-                grads = self._eager_grads(td, args, tuple(tans))
+                grads = self._eager_grads(td, tuple(args), tuple(self.wrt), tuple(tans))
                 for a in range(m):
                     cols[a].append(np.ravel(np.asarray(grads[a], dtype=float)))
             for a in range(m):
@@ -434,6 +479,7 @@ class hessian(_Second):
         """The compiled module of the Hessian loop for these arguments (`compiled_ran` says
         whether its Numba code ran)."""
         args = self.d.bind(args, kwargs)
+        self._plain_arguments(args)
         with higher.user_lines(self.d.__name__):
             td, wrt, basis = self._tangent(args)
             comp = td.specialize(tuple(args) + _zero_tangents(args, self.wrt), wrt,

@@ -3,7 +3,8 @@
 Takes: a `Differentiable`, the argument types of one call and `wrt` (the differentiated
 parameters).
 Guarantees: `tangent_function(d, argtys, wrt)` is a plain Python function
-`f_tangent(params..., d_w...) -> tangent of f's output along (d_w...)`, made from the very
+`f_tangent(params..., d_w...) -> tangent of f's output along (d_w...)` (a tuple, list or dict
+argument is one parameter per array or scalar in it, as in the compiled code), made from the very
 code `jitad.jvp` compiles (the `tangent` pass's output, callees' jvps as its helpers) printed
 as Python source; the source is registered with `linecache` under a name of its own, so the
 front end captures it exactly as it captures a user's file. Transforming it again composes
@@ -39,7 +40,7 @@ from .primitives import runtime_calls
 from .errors import JitadError, Loc
 from .names import Namer
 from .pipeline import cache_of
-from .types import Ty, is_structured
+from .types import NoneTy, Ty, is_structured
 
 _GENERATED: dict = {}        # pseudo file name -> {generated line: (user file, user line)}
 
@@ -57,13 +58,15 @@ def tangent_function(d, argtys, wrt):
 
 def _make(d, argtys, wrt):
     name = d.__jitad_function__.__name__
-    if any(is_structured(t) for t in argtys):
-        raise JitadError(f"second derivatives of {name}: pass its arrays and numbers one by "
-                         "one (tuples, lists and dicts of arrays are not supported here yet)")
+    if any(isinstance(t, NoneTy) for t in argtys):
+        raise JitadError(f"second derivatives of {name}: pass its arrays and numbers (None "
+                         "as an argument is not supported here yet)")
     with pipeline.TRANSFORMING:
         job = d.job(argtys, wrt, mode="jvp")
         job.reentrant = True
         job = pipeline.run(pipeline.BACKEND, job, stop_after="tangent")
+    # a structured argument is one parameter per leaf here (`Differentiable.job`)
+    argtys, wrt = job.argtys, job.wrt
     gen = job.gen
     out = job.entry.out or ()
     if len(out) != 1 or not isinstance(out[0], Ty):
@@ -170,6 +173,10 @@ def derived_function(d, argtys, wrt, single, with_value):
     """`grad(f, wrt)` (`with_value`: `value_and_grad`) as a plain function of f's arguments
     for one signature: each gradient is the tangent of f along 1.0 for a float parameter, and
     a loop over the basis vectors for an array one (one tangent per element)."""
+    if any(is_structured(t) for t in argtys):
+        raise JitadError(f"transforming grad({d.__jitad_function__.__name__}) again: pass its "
+                         "arrays and numbers one by one (tuples, lists and dicts of arrays are "
+                         "not supported here yet)")
     cache = cache_of(d.__jitad_function__)
     key = ("derived_function", argtys, wrt, single, with_value)
     fn = cache.get(key)

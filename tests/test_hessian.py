@@ -275,3 +275,34 @@ def test_second_derivatives_compiled_with_numba():
     J = jr(*args)
     assert jr.specialize(*args).compiled_ran
     assert_close(J, python_hessian(case), 1e-10, 1e-12, "numba jacrev(grad)")
+
+
+# ---------------------------------------------------------------------------
+# structured arguments: hvp takes a tuple of parameter arrays (the usual `params`)
+# ---------------------------------------------------------------------------
+
+def tuple_net(params, X, y):
+    W1, b1, w2 = params
+    h = np.tanh(X @ W1 + b1)
+    return np.mean((h @ w2 - y) ** 2)
+
+
+def test_hvp_of_a_tuple_of_parameters():
+    rng = np.random.default_rng(3)
+    params = (rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=4))
+    X, y = rng.normal(size=(5, 3)), rng.normal(size=5)
+    v = tuple(rng.normal(size=np.shape(p)) for p in params)
+    snap = snapshot((params, X, y))
+    f = jitad.differentiable(backend="python")(tuple_net)
+    hv = jitad.hvp(f)(params, X, y, v=v)
+    assert_unchanged((params, X, y), snap, "structured hvp")
+    assert isinstance(hv, tuple) and [np.shape(h) for h in hv] == [np.shape(p) for p in params]
+    g, h = jitad.grad(f), 1e-6
+    plus = g(tuple(p + h * d for p, d in zip(params, v)), X, y)
+    minus = g(tuple(p - h * d for p, d in zip(params, v)), X, y)
+    for got, a, b in zip(hv, plus, minus):
+        assert np.allclose(got, (a - b) / (2 * h), rtol=1e-5, atol=1e-7)
+    for got, e in zip(hv, jitad.hvp(tuple_net, mode="eager")(params, X, y, v=v)):
+        assert np.allclose(got, e, rtol=1e-10, atol=1e-12)
+    with pytest.raises(jitad.JitadError, match="pass its arrays one by one"):
+        jitad.hessian(f)(params, X, y)

@@ -1645,20 +1645,30 @@ def sort_axis(x, axis):
     return out.reshape(x.shape)
 
 
-def sort_adjoint(x, g, axis):
-    """The adjoint of np.sort(x, axis): g's k-th entry of each lane goes back to the entry
-    the stable argsort put k-th (ties: in NumPy's stable order)."""
+def sort_perms(x, axis):
+    """Each lane's stable argsort along `axis`, as perms[i, j, k] for the (outer, inner) lane
+    (i, j) of `as3(x, axis)` (ties: in NumPy's stable order)."""
     t = as3(x, axis)
-    gt = as3(g, axis)
-    d = np.zeros(t.shape)
+    perms = np.empty((t.shape[0], t.shape[2], t.shape[1]), np.int64)
     buf = np.empty(t.shape[1], t.dtype)
     for i in range(t.shape[0]):
         for j in range(t.shape[2]):
             for k in range(t.shape[1]):
                 buf[k] = t[i, k, j]
-            perm = np.argsort(buf, kind="mergesort")
-            for k in range(t.shape[1]):
-                d[i, perm[k], j] += gt[i, k, j]
+            perms[i, j] = np.argsort(buf, kind="mergesort")
+    return perms
+
+
+def sort_adjoint(x, g, axis):
+    """The adjoint of np.sort(x, axis): g's k-th entry of each lane goes back to the entry
+    the stable argsort put k-th."""
+    perms = sort_perms(x, axis)
+    gt = as3(g, axis)
+    d = np.zeros(gt.shape)
+    for i in range(gt.shape[0]):
+        for j in range(gt.shape[2]):
+            for k in range(gt.shape[1]):
+                d[i, perms[i, j, k], j] += gt[i, k, j]
     return d.reshape(x.shape)
 
 
@@ -1815,7 +1825,7 @@ def svd_vh_adjoint(x, g):
     return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), g)
 
 
-__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_adjoint", "gradient1",
+__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
             "svd_s_adjoint", "svd_vh_adjoint"]
@@ -2039,17 +2049,13 @@ def vander_tangent(x, t, cols, increasing):
 def sort_tangent(x, t, axis):
     """The tangent of np.sort(x, axis): t permuted by each lane's stable argsort (ties in
     NumPy's stable order, as sort_adjoint)."""
-    tx = as3(x, axis)
+    perms = sort_perms(x, axis)
     tt = as3(t, axis)
-    out = np.empty(tx.shape)
-    buf = np.empty(tx.shape[1], tx.dtype)
-    for i in range(tx.shape[0]):
-        for j in range(tx.shape[2]):
-            for k in range(tx.shape[1]):
-                buf[k] = tx[i, k, j]
-            perm = np.argsort(buf, kind="mergesort")
-            for k in range(tx.shape[1]):
-                out[i, k, j] = tt[i, perm[k], j]
+    out = np.empty(tt.shape)
+    for i in range(tt.shape[0]):
+        for j in range(tt.shape[2]):
+            for k in range(tt.shape[1]):
+                out[i, k, j] = tt[i, perms[i, j, k], j]
     return out.reshape(x.shape)
 
 

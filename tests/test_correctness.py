@@ -59,11 +59,16 @@ def test_push_after_while_and_branch_loops(n, a):
 
 # -- transforms of transforms --------------------------------------------------------------
 @pytest.mark.parametrize("outer", [jitad.grad, jitad.value_and_grad, jitad.vjp])
-def test_transforming_a_transform_is_refused(outer):
-    for inner in (jitad.grad(cf.cube_plain), jitad.value_and_grad(cf.cube_plain),
-                  jitad.vjp(cf.cube_plain), jitad.train_step(cf.bpr_loss, wrt=("U", "V"))):
+def test_transforming_a_transform(outer):
+    """grad and value_and_grad objects are functions the transformations take again (second
+    derivatives, see jitad.higher); vjp objects and training steps are refused."""
+    for inner in (jitad.vjp(cf.cube_plain), jitad.train_step(cf.bpr_loss, wrt=("U", "V"))):
         with pytest.raises(jitad.JitadError, match="already a transformed function"):
             outer(inner)(2.0)
+    d2 = jitad.grad(jitad.grad(cf.cube_plain))(2.0)
+    assert d2 == pytest.approx(12.0, rel=1e-12)          # (x^3)'' = 6x
+    value, d2 = jitad.value_and_grad(jitad.grad(cf.cube_plain))(2.0)
+    assert (value, d2) == (pytest.approx(12.0), pytest.approx(12.0))   # 3x^2 and 6x at 2
 
 
 def test_other_callables_are_refused():

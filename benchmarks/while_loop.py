@@ -246,11 +246,11 @@ def jitad_first_call():
     return jitad.value_and_grad(projectile_range, wrt=(0, 1, 2))(C0, VX0, VY0, 1e-4)
 
 
-def _jax_systems(max_steps):
-    jax, why = C.peer("jax")
-    if jax is None:
-        return [C.System("JAX jit(grad), lax.while_loop", status=C.SKIPPED, note=why),
-                C.System("JAX jit(grad), bounded lax.scan (a rewrite)", status=C.SKIPPED, note=why)]
+def jax_projectile(jax, max_steps):
+    """`projectile_range` in JAX: (f_while, f_scan), each `f(c, vx, vy, tol)`. f_while is the
+    same loop as `lax.while_loop` (JAX can run it and push tangents through it, not reverse
+    it); f_scan rewrites it as a `lax.scan` of `max_steps` masked steps (not the same
+    program: a bound chosen in advance, always that much work)."""
     import jax.numpy as jnp
     from jax import lax
 
@@ -288,15 +288,6 @@ def _jax_systems(max_steps):
         step = step_fn(c, tol)
         return finish(lax.while_loop(lambda s: s[1] >= 0.0, step, init(vx, vy)))
 
-    def while_case(tol):
-        try:
-            g = jax.jit(jax.value_and_grad(f_while, argnums=(0, 1, 2)))
-            jax.block_until_ready(g(C0, VX0, VY0, tol))
-        except Exception as e:
-            raise C.NotExpressible("reverse mode through a data-dependent `while`; JAX says: "
-                                   + C._err_text(e).split(": ", 1)[-1].split(". Try")[0])
-        return C.Case(lambda: jax.block_until_ready(g(C0, VX0, VY0, tol)))
-
     def f_scan(c, vx, vy, tol):
         step = step_fn(c, tol)
 
@@ -306,6 +297,25 @@ def _jax_systems(max_steps):
             return tuple(jnp.where(active, a, b) for a, b in zip(new, s)), None
         s, _ = lax.scan(body, init(vx, vy), None, length=max_steps)
         return finish(s)
+
+    return f_while, f_scan
+
+
+def _jax_systems(max_steps):
+    jax, why = C.peer("jax")
+    if jax is None:
+        return [C.System("JAX jit(grad), lax.while_loop", status=C.SKIPPED, note=why),
+                C.System("JAX jit(grad), bounded lax.scan (a rewrite)", status=C.SKIPPED, note=why)]
+    f_while, f_scan = jax_projectile(jax, max_steps)
+
+    def while_case(tol):
+        try:
+            g = jax.jit(jax.value_and_grad(f_while, argnums=(0, 1, 2)))
+            jax.block_until_ready(g(C0, VX0, VY0, tol))
+        except Exception as e:
+            raise C.NotExpressible("reverse mode through a data-dependent `while`; JAX says: "
+                                   + C._err_text(e).split(": ", 1)[-1].split(". Try")[0])
+        return C.Case(lambda: jax.block_until_ready(g(C0, VX0, VY0, tol)))
 
     def scan_case(tol):
         g = jax.jit(jax.value_and_grad(f_scan, argnums=(0, 1, 2)))

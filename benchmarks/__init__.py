@@ -18,7 +18,7 @@ THREAD_ENV = {
 XLA_FLAGS = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 
 WORKLOADS = ["scalar_recurrence", "while_loop", "eager_overhead", "dense_net", "bpr", "diamond",
-             "training", "hierarchical"]
+             "training", "hierarchical", "second_order"]
 
 
 def set_thread_env():

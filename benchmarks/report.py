@@ -172,7 +172,7 @@ def markdown(latest, out_dir, notes=()):
                       f"against central differences of the plain function ({fd['what']}): "
                       f"max relative error {fd['max_rel_err']:.1e} "
                       + ("(ok)." if fd["ok"] else f"**> {fd['rtol']:.0e}: FAILED**."), ""]
-        parts += [workload_table(w), ""]
+        parts += [w.get("table_md") or workload_table(w), ""]   # a workload may render its own
         if w.get("extra_md"):
             parts += [w["extra_md"], ""]
         png = os.path.join(out_dir, f"{name}.png")

@@ -35,7 +35,8 @@ import types
 
 import numpy as np
 
-from . import codegen, pipeline, runtime
+from . import codegen, pipeline, primitives, runtime
+from .capture import first_changed
 from .primitives import runtime_calls
 from .errors import JitadError, Loc
 from .names import Namer
@@ -47,12 +48,25 @@ _GENERATED: dict = {}        # pseudo file name -> {generated line: (user file, 
 
 def tangent_function(d, argtys, wrt):
     """The tangent function of `d` for a signature (see the module docstring), made once per
-    (signature, wrt) and kept in `d`'s function's cache."""
+    (signature, wrt) and kept in `d`'s function's cache -- made again when a global or closure
+    variable the functions read now means another object, or a rule was registered since
+    (as `Compiled.stale` decides for the first derivatives)."""
     cache = cache_of(d.__jitad_function__)
     key = ("tangent_function", argtys, wrt)
-    fn = cache.get(key)
-    if fn is None:
-        fn = cache[key] = _make(d, argtys, wrt)
+    got = cache.get(key)
+    if got is not None:
+        fn, captured, version = got
+        if version == primitives.version() and \
+                first_changed(tuple(w for c in captured for w in c.watch())) is None:
+            return fn
+        for c in captured:          # a global it read was rebound: read the functions again
+            inner = cache_of(c.fn)
+            for k in [k for k in inner if k in ("frontend", "helper_facts")
+                      or k[:1] == ("frontend",)]:
+                del inner[k]
+    version = primitives.version()
+    fn, captured = _make(d, argtys, wrt)
+    cache[key] = (fn, captured, version)
     return fn
 
 
@@ -117,7 +131,8 @@ def _make(d, argtys, wrt):
         lines += body + ["", ""]
     text = "\n".join(lines)
     filename = f"<jitad {tname} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
-    return _define(text, filename, tname, lmap, callees)
+    captured = tuple(sp.ir.captured for sp in job.prog.order)
+    return _define(text, filename, tname, lmap, callees), captured
 
 
 def text_of(fn) -> str:
@@ -179,10 +194,10 @@ def derived_function(d, argtys, wrt, single, with_value):
                          "not supported here yet)")
     cache = cache_of(d.__jitad_function__)
     key = ("derived_function", argtys, wrt, single, with_value)
-    fn = cache.get(key)
-    if fn is not None:
-        return fn
     tan = tangent_function(d, argtys, wrt)
+    got = cache.get(key)
+    if got is not None and got[0] is tan:       # made from the current tangent function
+        return got[1]
     params = list(d.params)
     name = d.__jitad_function__.__name__
     fresh = Namer(set(params) | {name, tan.__name__, "np"}).fresh
@@ -212,9 +227,10 @@ def derived_function(d, argtys, wrt, single, with_value):
     digest = hashlib.sha256((text + tan.__code__.co_filename).encode()).hexdigest()[:16]
     code = d.__jitad_function__.__code__
     user = (code.co_filename, code.co_firstlineno)      # every line is the user's `def`'s
-    fn = cache[key] = _define(text, f"<jitad {fname} {digest}>", fname,
-                              {k + 1: user for k in range(text.count("\n"))},
-                              {tan.__name__: tan, name: d.__jitad_function__})
+    fn = _define(text, f"<jitad {fname} {digest}>", fname,
+                 {k + 1: user for k in range(text.count("\n"))},
+                 {tan.__name__: tan, name: d.__jitad_function__})
+    cache[key] = (tan, fn)
     return fn
 
 

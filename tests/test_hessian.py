@@ -306,3 +306,27 @@ def test_hvp_of_a_tuple_of_parameters():
         assert np.allclose(got, e, rtol=1e-10, atol=1e-12)
     with pytest.raises(jitad.JitadError, match="pass its arrays one by one"):
         jitad.hessian(f)(params, X, y)
+
+
+# ---------------------------------------------------------------------------
+# a rebound global: second derivatives are made again, as first derivatives are
+# ---------------------------------------------------------------------------
+
+SCALE = 2.0
+
+
+def scaled_cube(x):
+    return SCALE * np.sum(x ** 3)
+
+
+def test_a_rebound_global_is_seen_by_second_derivatives():
+    global SCALE
+    x = np.array([1.0, 2.0])
+    f = jitad.differentiable(backend="python")(scaled_cube)
+    try:
+        assert np.allclose(jitad.hessian(f)(x), np.diag(6.0 * SCALE * x))
+        SCALE = 5.0
+        assert np.allclose(jitad.hessian(f)(x), np.diag(30.0 * x))
+        assert np.allclose(jitad.hvp(f)(x, v=np.ones(2)), 30.0 * x)
+    finally:
+        SCALE = 2.0

@@ -152,14 +152,19 @@ def _define(text, filename, name, lmap, callees):
     return namespace[name]
 
 
+# the checks `bounds` and recursion put in (the front end puts its own in again); a check a
+# primitive makes (`rt.check_len` of a list unpacked) is kept: it is the program's semantics
+_BOUNDS_CHECKS = frozenset({"check_index", "check_indices", "check_range", "check_depth"})
+
+
 def _drop_checks(block):
-    """Remove the bounds checks (`rt.check_*(...)` statements) from a block, recursively."""
+    """Remove the bounds checks (`_BOUNDS_CHECKS` statements) from a block, recursively."""
     keep = []
     for s in block:
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
                 and isinstance(s.value.func, ast.Attribute) \
                 and isinstance(s.value.func.value, ast.Name) and s.value.func.value.id == "rt" \
-                and s.value.func.attr.startswith("check_"):
+                and s.value.func.attr in _BOUNDS_CHECKS:
             continue
         for field in ("body", "orelse"):
             sub = getattr(s, field, None)

@@ -608,12 +608,18 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
 
     def call_statement(self, stmt):
-        """A call for its effect: `hs.append(h)` or `np.fill_diagonal(A, v)`; nothing else."""
+        """A call for its effect: `hs.append(h)`, `np.fill_diagonal(A, v)`, or a primitive
+        that only checks (`rt.check_len(...)`, in generated code read again); nothing else."""
         call = stmt.value
         if isinstance(call.func, gast.Attribute) and call.func.attr == "append":
             return self.append(stmt)
-        if self.resolve_func(call.func) is np.fill_diagonal:
+        func = self.resolve_func(call.func)
+        if func is np.fill_diagonal:
             return self.fill_diagonal(stmt, call)
+        prim = lookup_callable(func) if func is not MISSING else None
+        if prim is not None and prim.effect:    # a check jitad's code makes (read again)
+            self.expr(call, "checked")
+            return
         self.err(stmt, "expression statements have no effect jitad can use (calls for their "
                        "side effects are not supported)", "Expr")
 

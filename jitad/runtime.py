@@ -942,19 +942,31 @@ def cummax(x, axis):
     return out.reshape(x.shape)
 
 
-def cummax_adjoint(x, g, axis):
-    """The adjoint of np.maximum.accumulate(x, axis): each entry's cotangent goes to the
-    position of the running maximum (the first entry attaining it)."""
+def cummax_positions(x, axis):
+    """For each entry of `as3(x, axis)`, the position along the axis of the running maximum
+    up to it (the first entry attaining it)."""
     t = as3(x, axis)
-    gt = as3(g, axis)
-    d = np.zeros(t.shape)
+    pos = np.empty(t.shape, np.int64)
     for i in range(t.shape[0]):
         for j in range(t.shape[2]):
             at = 0
             for k in range(t.shape[1]):
                 if t[i, k, j] > t[i, at, j]:
                     at = k
-                d[i, at, j] += gt[i, k, j]
+                pos[i, k, j] = at
+    return pos
+
+
+def cummax_adjoint(x, g, axis):
+    """The adjoint of np.maximum.accumulate(x, axis): each entry's cotangent goes to the
+    position of the running maximum (the first entry attaining it)."""
+    pos = cummax_positions(x, axis)
+    gt = as3(g, axis)
+    d = np.zeros(gt.shape)
+    for i in range(gt.shape[0]):
+        for j in range(gt.shape[2]):
+            for k in range(gt.shape[1]):
+                d[i, pos[i, k, j], j] += gt[i, k, j]
     return d.reshape(x.shape)
 
 
@@ -1825,7 +1837,7 @@ def svd_vh_adjoint(x, g):
     return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), g)
 
 
-__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "sort_adjoint", "gradient1",
+__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "cummax_positions", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
             "svd_s_adjoint", "svd_vh_adjoint"]
@@ -2021,16 +2033,13 @@ def cumprod_tangent(x, t):
 def cummax_tangent(x, t, axis):
     """The tangent of np.maximum.accumulate(x, axis): each entry moves with the running
     maximum's position (the first entry attaining it, as cummax_adjoint)."""
-    tx = as3(x, axis)
+    pos = cummax_positions(x, axis)
     tt = as3(t, axis)
-    out = np.empty(tx.shape)
-    for i in range(tx.shape[0]):
-        for j in range(tx.shape[2]):
-            at = 0
-            for k in range(tx.shape[1]):
-                if tx[i, k, j] > tx[i, at, j]:
-                    at = k
-                out[i, k, j] = tt[i, at, j]
+    out = np.empty(tt.shape)
+    for i in range(tt.shape[0]):
+        for j in range(tt.shape[2]):
+            for k in range(tt.shape[1]):
+                out[i, k, j] = tt[i, pos[i, k, j], j]
     return out.reshape(x.shape)
 
 

@@ -957,17 +957,33 @@ def cummax_positions(x, axis):
     return pos
 
 
-def cummax_adjoint(x, g, axis):
-    """The adjoint of np.maximum.accumulate(x, axis): each entry's cotangent goes to the
-    position of the running maximum (the first entry attaining it)."""
-    pos = cummax_positions(x, axis)
+def lane_gather(t, axis, pos):
+    """out[i, k, j] = t[i, pos[i, k, j], j] over `as3(t, axis)`, in t's shape (the tangent
+    of a result whose entries are operand entries at `pos` along the axis)."""
+    tt = as3(t, axis)
+    out = np.empty(tt.shape)
+    for i in range(tt.shape[0]):
+        for j in range(tt.shape[2]):
+            for k in range(tt.shape[1]):
+                out[i, k, j] = tt[i, pos[i, k, j], j]
+    return out.reshape(t.shape)
+
+
+def lane_scatter(g, axis, pos):
+    """The transpose of `lane_gather`: d[i, pos[i, k, j], j] += g[i, k, j] (the adjoint)."""
     gt = as3(g, axis)
     d = np.zeros(gt.shape)
     for i in range(gt.shape[0]):
         for j in range(gt.shape[2]):
             for k in range(gt.shape[1]):
                 d[i, pos[i, k, j], j] += gt[i, k, j]
-    return d.reshape(x.shape)
+    return d.reshape(g.shape)
+
+
+def cummax_adjoint(x, g, axis):
+    """The adjoint of np.maximum.accumulate(x, axis): each entry's cotangent goes to the
+    position of the running maximum (the first entry attaining it)."""
+    return lane_scatter(g, axis, cummax_positions(x, axis))
 
 
 def eigh_w_adjoint(x, g):
@@ -1658,30 +1674,25 @@ def sort_axis(x, axis):
 
 
 def sort_perms(x, axis):
-    """Each lane's stable argsort along `axis`, as perms[i, j, k] for the (outer, inner) lane
-    (i, j) of `as3(x, axis)` (ties: in NumPy's stable order)."""
+    """Each lane's stable argsort along `axis`, as perms[i, k, j] over `as3(x, axis)`: the
+    position of the lane's k-th smallest entry (ties: in NumPy's stable order)."""
     t = as3(x, axis)
-    perms = np.empty((t.shape[0], t.shape[2], t.shape[1]), np.int64)
+    perms = np.empty(t.shape, np.int64)
     buf = np.empty(t.shape[1], t.dtype)
     for i in range(t.shape[0]):
         for j in range(t.shape[2]):
             for k in range(t.shape[1]):
                 buf[k] = t[i, k, j]
-            perms[i, j] = np.argsort(buf, kind="mergesort")
+            order = np.argsort(buf, kind="mergesort")
+            for k in range(t.shape[1]):
+                perms[i, k, j] = order[k]
     return perms
 
 
 def sort_adjoint(x, g, axis):
     """The adjoint of np.sort(x, axis): g's k-th entry of each lane goes back to the entry
     the stable argsort put k-th."""
-    perms = sort_perms(x, axis)
-    gt = as3(g, axis)
-    d = np.zeros(gt.shape)
-    for i in range(gt.shape[0]):
-        for j in range(gt.shape[2]):
-            for k in range(gt.shape[1]):
-                d[i, perms[i, j, k], j] += gt[i, k, j]
-    return d.reshape(x.shape)
+    return lane_scatter(g, axis, sort_perms(x, axis))
 
 
 def gradient1(x):
@@ -1837,7 +1848,7 @@ def svd_vh_adjoint(x, g):
     return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), g)
 
 
-__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "cummax_positions", "sort_adjoint", "gradient1",
+__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
             "svd_s_adjoint", "svd_vh_adjoint"]
@@ -2033,14 +2044,7 @@ def cumprod_tangent(x, t):
 def cummax_tangent(x, t, axis):
     """The tangent of np.maximum.accumulate(x, axis): each entry moves with the running
     maximum's position (the first entry attaining it, as cummax_adjoint)."""
-    pos = cummax_positions(x, axis)
-    tt = as3(t, axis)
-    out = np.empty(tt.shape)
-    for i in range(tt.shape[0]):
-        for j in range(tt.shape[2]):
-            for k in range(tt.shape[1]):
-                out[i, k, j] = tt[i, pos[i, k, j], j]
-    return out.reshape(x.shape)
+    return lane_gather(t, axis, cummax_positions(x, axis))
 
 
 def vander_tangent(x, t, cols, increasing):
@@ -2058,14 +2062,7 @@ def vander_tangent(x, t, cols, increasing):
 def sort_tangent(x, t, axis):
     """The tangent of np.sort(x, axis): t permuted by each lane's stable argsort (ties in
     NumPy's stable order, as sort_adjoint)."""
-    perms = sort_perms(x, axis)
-    tt = as3(t, axis)
-    out = np.empty(tt.shape)
-    for i in range(tt.shape[0]):
-        for j in range(tt.shape[2]):
-            for k in range(tt.shape[1]):
-                out[i, k, j] = tt[i, perms[i, j, k], j]
-    return out.reshape(x.shape)
+    return lane_gather(t, axis, sort_perms(x, axis))
 
 
 def sym_lower(t):

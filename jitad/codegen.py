@@ -248,19 +248,19 @@ def hessian(job):
     own = [p for j, p in enumerate(params) if j not in job.hessian]
     gen.hessian = pl.unique(f"{entry.name}_hessian")
     fresh = Namer(params).fresh
+    primal = {j: params[w] for j, w in zip(job.hessian, job.wrt)}   # tangent -> its primal
 
-    def shaped(j, value):           # tangent parameter j: `value` shaped like its primal
-        p = params[job.wrt[job.hessian.index(j)]]
-        return f"{value}.reshape({p}.shape)" if entry.argtys[j].ndim else f"{value}[0]"
+    def tangent_arg(j, b):          # tangent parameter j: the basis vector if j is b, else zeros
+        nd = entry.argtys[j].ndim
+        if j == b:
+            return f"{basis}.reshape({primal[j]}.shape)" if nd else f"{basis}[0]"
+        return f"np.zeros_like({primal[j]})" if nd else "0.0"
 
     basis, k, grads = fresh("basis"), fresh("k"), fresh("grads")
     lines, blocks = [], []
     for b in job.hessian:
-        nb = f"{params[job.wrt[job.hessian.index(b)]]}.size" if entry.argtys[b].ndim else "1"
-        args = [shaped(j, basis) if j == b else
-                (f"np.zeros_like({params[job.wrt[job.hessian.index(j)]]})"
-                 if entry.argtys[j].ndim else "0.0") if j in job.hessian else p
-                for j, p in enumerate(params)]
+        nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
+        args = [tangent_arg(j, b) if j in primal else p for j, p in enumerate(params)]
         names = []
         for a in job.wrt:
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"

@@ -119,11 +119,12 @@ def plan(job):
     pl.entry = (id(entry.fn), entry.argtys)
     if job.want_vjp:
         pl.callee_wrt = callee_wrt(prog, entry, wrt)
-        once, elsewhere = split_callees(prog, entry, wrt, pl.callee_wrt)
-        for k in sorted(once, key=lambda k: pl.fnames[k]):
-            pl.split[k] = (pl.unique(f"{pl.fnames[k]}_fwd"), pl.unique(f"{pl.fnames[k]}_bwd"))
-        pl.fused = (set(pl.callee_wrt) - once) | elsewhere
     pl.cycles = recursive_keys(prog)
+    if job.want_vjp:
+        cut = split_callees(pl.callee_wrt, pl.cycles)
+        for k in sorted(cut, key=lambda k: pl.fnames[k]):
+            pl.split[k] = (pl.unique(f"{pl.fnames[k]}_fwd"), pl.unique(f"{pl.fnames[k]}_bwd"))
+        pl.fused = set(pl.callee_wrt) - cut
     pl.public_vjp = pl.vjp_names[pl.entry]
     if pl.entry in pl.callee_wrt and tuple(wrt) != pl.callee_wrt[pl.entry]:
         pl.public_vjp = pl.unique(f"{entry.name}_vjp_wrt")

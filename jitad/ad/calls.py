@@ -3,10 +3,10 @@ callees are split into a forward and a backward half.
 
 Takes: the `Program`, the entry `Spec` and its differentiated parameters.
 Guarantees: `callee_wrt` gives, for every specialization reachable from the entry through
-active calls, the parameters whose adjoints its callers need; `split_callees` the leaf
-helpers called once at a differentiated function's top level (they run their forward once and
-keep its state for the backward half) and those called elsewhere (their vjp re-runs the
-forward).
+active calls, the parameters whose adjoints its callers need; `split_callees` the callees cut
+into a forward half that returns its state and a backward half that takes it, so every
+forward runs once: all of them but those on a cycle of the call graph (a recursive function's
+state would contain itself; its vjp re-runs its forward).
 """
 from __future__ import annotations
 
@@ -40,24 +40,8 @@ def callee_wrt(prog, entry, wrt):
     return {k: tuple(sorted(v)) for k, v in need.items()}
 
 
-def split_callees(prog, entry, wrt, cw):
-    """Callee signatures worth cutting into forward and backward halves: called once (at a
-    differentiated function's top level, with an adjoint) and calling nothing themselves;
-    and the signatures some other call site still needs the fused vjp of."""
-    once, elsewhere = set(), set()
-    for spec in prog.order:
-        key = (id(spec.fn), spec.argtys)
-        if spec is not entry and key not in cw:
-            continue
-        A = Analysis(spec, tuple(wrt) if spec is entry else cw[key], prog)
-        top = {id(s) for s in spec.ir.body}
-        for s in ir.walk(spec.ir.body):
-            if isinstance(s, Bind) and s.op is CALL and A.is_active_bind(s):
-                k = (id(s.callee), _argtys(s, spec.types))
-                callee = prog.specs[k]
-                leaf = not any(isinstance(t, Bind) and t.op is CALL for t in ir.walk(callee.ir.body))
-                if id(s) in top and len(s.targets) == 1 and leaf and k != (id(entry.fn), entry.argtys):
-                    once.add(k)
-                else:
-                    elsewhere.add(k)
-    return once, elsewhere
+def split_callees(cw, cycles):
+    """The callee signatures cut into forward and backward halves: every differentiated one
+    off the call graph's cycles. A call site at its caller's top level keeps the state in a
+    local; one in a loop or a branch pushes it on a tape of that callee's states."""
+    return {k for k in cw if k not in cycles}

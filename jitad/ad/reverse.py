@@ -93,6 +93,7 @@ class Reverse(TrainingCode):
         # (id(fn), argtys) -> (fwd, bwd) names of callees cut in two (see split_functions)
         self.split_names = split_names or {}
         self.saved = {}             # id(call bind) -> the local holding that call's saved state
+        self.on_tape = set()        # id(call bind) of those whose states go on a tape
         self.adjoint_buffers = {}   # parameter -> the thread buffer its adjoint adds into
         self.spec = spec
         self.wrt = tuple(wrt)
@@ -182,11 +183,16 @@ class Reverse(TrainingCode):
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
                             self.push(out, counts, P.name(t), self.ty(t))
                 out += self.bounds.checks(s)
-                split = self.split_call(s, block) if tape else None
+                split = self.split_call(s) if tape else None
                 if split is not None:
-                    self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
-                    out.append(P.assign_many([s.target, self.saved[id(s)]], P.call(
+                    saved = self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
+                    out.append(P.assign_many(list(s.targets) + [saved], P.call(
                         split[0], *[P.atom(a) for a in s.args])))
+                    if block is not self.spec.ir.body:      # run again: its states on a tape
+                        out[-1].jitad_loc = (s.loc.filename, s.loc.line)
+                        out.append(P.expr_stmt(P.call(P.dotted(
+                            f"{self.tapes.states(split[0])}.append"), P.name(saved))))
+                        self.on_tape.add(id(s))
                 else:
                     rhs = forward_expr(s, self.fnames, self.types)
                     if s.op is CALL:
@@ -233,11 +239,9 @@ class Reverse(TrainingCode):
             out += self.tapes.reserve(counts) + stmts
         return out, segs[0][0], len(segs) > 1
 
-    def split_call(self, s, block):
-        """(fwd, bwd) names if `s` calls a split callee once: at the function's top level, with
-        an adjoint to propagate."""
-        if not (s.op is CALL and len(s.targets) == 1 and block is self.spec.ir.body
-                and self.A.is_active_bind(s)):
+    def split_call(self, s):
+        """(fwd, bwd) names if `s` calls a split callee with an adjoint to propagate."""
+        if not (s.op is CALL and self.A.is_active_bind(s)):
             return None
         return self.split_names.get((id(s.callee), _argtys(s, self.types)))
 
@@ -618,7 +622,9 @@ class Reverse(TrainingCode):
             cot = cot[0] if len(cot) == 1 else ast.Tuple(cot, ast.Load())
             grads = self.namer.fresh(f"{s.target}_grads")
             if id(s) in self.saved:     # its forward ran once already; its state was kept
-                bwd = self.split_names[key][1]
+                fwd, bwd = self.split_names[key]
+                if id(s) in self.on_tape:
+                    out.append(P.assign(self.saved[id(s)], P.call(P.dotted(f"{self.tapes.states(fwd)}.pop"))))
                 out.append(P.assign(grads, P.call(bwd, *[P.atom(a) for a in s.args],
                                                   P.name(self.saved[id(s)]), cot)))
             else:
@@ -739,7 +745,7 @@ class Reverse(TrainingCode):
                      self.depth)
 
     def split_functions(self, names, first, rev, value, grads):
-        """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value, saved)` and
+        """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value..., saved)` and
         `g_bwd(args, saved, d_out) -> grads`, `saved` being every local the adjoint reads that
         the forward assigned (tapes, their tops, last values -- of reassigned parameters and
         loop variables too). A caller that calls g once keeps `saved` instead of running g's
@@ -765,8 +771,9 @@ class Reverse(TrainingCode):
                    for n in live if n not in certain and (n in self.types or n in trips)]
         saved = self.namer.fresh("saved")
         pack = ast.Tuple([P.name(n) for n in live], ast.Load())
+        values = list(value.elts) if isinstance(value, ast.Tuple) else [value]
         fwd = _fdef(names[0], f.params,
-                    dummies + first + [ast.Return(ast.Tuple([value, pack], ast.Load()))])
+                    dummies + first + [ast.Return(ast.Tuple(values + [pack], ast.Load()))])
         unpack = [ast.Assign([ast.Tuple([P.name(n, store=True) for n in live], ast.Store())], P.name(saved),
                              lineno=0)] if live else []
         bwd = _fdef(names[1], f.params + [saved, self.seed],

@@ -2,7 +2,8 @@
 
 Takes: the pushes a function's forward sweep makes (value and type).
 Guarantees: one float64, int64 and uint8 buffer with an integer top each (arrays go to a list
-per dtype and rank), code to create, grow (`rt.reserve`, by doubling), push and pop them, and
+per dtype and rank; the saved states of a split callee called in a loop or a branch to a list
+per callee), code to create, grow (`rt.reserve`, by doubling), push and pop them, and
 the limits that bound them at run time: `max_tape_bytes` (`$JITAD_MAX_TAPE_BYTES`) for a
 `while` loop's tapes and `max_recursion` (`$JITAD_MAX_RECURSION`) for compiled recursion.
 """
@@ -41,6 +42,15 @@ class Tapes:
         key = (dtype, nd)
         if key not in self.lists:
             self.lists[key] = self.namer.fresh(f"tape_{dtype}_{nd}d")
+        return self.lists[key]
+
+    def states(self, fwd_name):
+        """The list holding the states `fwd_name` (a split callee's forward half) returned at a
+        call site in a loop or a branch; popped where its backward half is called."""
+        key = ("states", fwd_name)
+        if key not in self.lists:
+            base = fwd_name[:-len("_fwd")] if fwd_name.endswith("_fwd") else fwd_name
+            self.lists[key] = self.namer.fresh(f"states_{base}")
         return self.lists[key]
 
     def push(self, value_expr, ty):

@@ -2041,6 +2041,96 @@ def cumprod_tangent(x, t):
     return out
 
 
+# -- second derivatives: the derivatives of the helpers above that are primitives of their own
+# (`prod_others`, `prod_others_axis`, `cumprod_tangent`: the jvp read again calls them), by the
+# same recurrences differentiated once more, with no division (exact where an entry is zero)
+
+def others_tangent_into(t, d, out):
+    """out[i, k, j] = the derivative along d of the product of t[i, :, j] without its k-th
+    entry: the prefix product's derivative times the suffix product plus the prefix product
+    times the suffix's derivative (the sum over m != k of d[i, m, j] times the product of the
+    entries other than k and m)."""
+    n = t.shape[1]
+    pre = np.empty(n)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            p = 1.0
+            dp = 0.0
+            for k in range(n):
+                pre[k] = p
+                out[i, k, j] = dp
+                dp = dp * t[i, k, j] + p * d[i, k, j]
+                p *= t[i, k, j]
+            s = 1.0
+            ds = 0.0
+            for k in range(n - 1, -1, -1):
+                out[i, k, j] = out[i, k, j] * s + pre[k] * ds
+                ds = ds * t[i, k, j] + s * d[i, k, j]
+                s *= t[i, k, j]
+
+
+def prod_others_tangent(x, dx):
+    """The tangent of prod_others(x) along dx (shaped like x). Its Jacobian is symmetric (the
+    Hessian of np.prod), so this is its adjoint too, with the cotangent for dx."""
+    t = np.ascontiguousarray(x).reshape((1, x.size, 1))
+    d = np.ascontiguousarray(dx).reshape((1, x.size, 1))
+    out = np.empty(t.shape)
+    others_tangent_into(t, d, out)
+    return out.reshape(x.shape)
+
+
+def prod_others_axis_tangent(x, dx, axis):
+    """The tangent of prod_others_axis(x, axis) along dx (and its adjoint: symmetric)."""
+    t = as3(x, axis)
+    d = as3(dx, axis)
+    out = np.empty(t.shape)
+    others_tangent_into(t, d, out)
+    return out.reshape(x.shape)
+
+
+def cumprod_tangent2(x, a, b):
+    """The second derivative of y = np.cumprod(x) (a vector) along a and b: cumprod_tangent's
+    recurrence differentiated along b, d_ab y_k = d_ab y_{k-1} x_k + d_a y_{k-1} b_k
+    + d_b y_{k-1} a_k (the tangent of cumprod_tangent(x, a) in x along b)."""
+    n = x.shape[0]
+    out = np.empty(n)
+    y = 1.0
+    da = 0.0
+    db = 0.0
+    dab = 0.0
+    for k in range(n):
+        dab = dab * x[k] + da * b[k] + db * a[k]
+        da = da * x[k] + y * a[k]
+        db = db * x[k] + y * b[k]
+        y *= x[k]
+        out[k] = dab
+    return out
+
+
+def cumprod_tangent_adjoint(x, a, g):
+    """The adjoint in x of cumprod_tangent(x, a) for the cotangent g: its recurrence
+    (d_k = d_{k-1} x_k + y_{k-1} a_k, y_k = y_{k-1} x_k) run backwards."""
+    n = x.shape[0]
+    ys = np.empty(n)        # y_{k-1}
+    ds = np.empty(n)        # d_{k-1}
+    y = 1.0
+    d = 0.0
+    for k in range(n):
+        ys[k] = y
+        ds[k] = d
+        d = d * x[k] + y * a[k]
+        y *= x[k]
+    out = np.empty(n)
+    ybar = 0.0
+    dbar = 0.0
+    for k in range(n - 1, -1, -1):
+        dbar += g[k]
+        out[k] = dbar * ds[k] + ybar * ys[k]
+        ybar = dbar * a[k] + ybar * x[k]
+        dbar = dbar * x[k]
+    return out
+
+
 def cummax_tangent(x, t, axis):
     """The tangent of np.maximum.accumulate(x, axis): each entry moves with the running
     maximum's position (the first entry attaining it, as cummax_adjoint)."""
@@ -2178,7 +2268,9 @@ def mvn_cov_tangent(x, mean, cov, t):
     return out
 
 
-__all__ += ["cumprod_tangent", "cummax_tangent", "vander_tangent", "sort_tangent", "sym_lower",
+__all__ += ["cumprod_tangent", "others_tangent_into", "prod_others_tangent",
+            "prod_others_axis_tangent", "cumprod_tangent2", "cumprod_tangent_adjoint",
+            "cummax_tangent", "vander_tangent", "sort_tangent", "sym_lower",
             "eigh_v_tangent", "qr_tangent", "pinv_full_rank", "pinv_tangent", "svd_tangent",
             "mvn_cov_tangent"]
 

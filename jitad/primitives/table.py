@@ -240,6 +240,20 @@ prod_axis(x; axis) = rt.prod_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis
 cumsum(x)          = np.cumsum(x)           :: flat | x: rt.reshape_like(rt.rcumsum(g), x)
 cumsum_axis(x; axis) = rt.cumsum_axis(x, axis) :: same | x: rt.rcumsum_axis(g, axis)
 cumprod(x)         = np.cumprod(x)          :: flat | x: rt.reshape_like(rt.cumprod_adjoint(np.ravel(x), g), x)
+# what prod's and cumprod's rules compute, primitives of their own: the jvp read again
+# (second derivatives) calls them, and differentiates through them as through np.prod
+prod_others(x)     = rt.prod_others(x)      :: same | x: rt.prod_others_tangent(x, g)
+prod_others_axis(x; axis) = rt.prod_others_axis(x, axis) :: scan | x: rt.prod_others_axis_tangent(x, g, axis)
+cumprod_tangent(x, dx) = rt.cumprod_tangent(x, dx) :: same | x: rt.cumprod_tangent_adjoint(x, dx, g) | dx: rt.cumprod_adjoint(x, g)
+# the tangents of the running extremes and of sorts, read again: linear in the tangent dx,
+# piecewise constant in x (the positions: no line for x, its derivative is zero where defined)
+cummax_tangent(x, dx; axis) = rt.cummax_tangent(x, dx, axis) :: scan | dx: rt.cummax_adjoint(x, g, axis)
+sort_tangent(x, dx; axis) = rt.sort_tangent(x, dx, axis) :: scan | dx: rt.sort_adjoint(x, g, axis)
+# the weights of a quantile's two entries (piecewise constant in x) and linspace's weights on
+# its stop: no adjoints, never active
+quantile_weights_all(x, q) = rt.quantile_weights_all(x, q) :: like
+quantile_weights(x, q; axis) = rt.quantile_weights(x, q, axis) :: like
+lin_t(n)           = rt.lin_t(n)            :: linspace
 diff(x)            = np.diff(x)             :: same
 diff.1(x)          = np.diff(x)             :: same | x: rt.diff_adjoint1(g)
 diff.2(x)          = np.diff(x)             :: same | x: rt.diff_adjoint2(g)

@@ -50,6 +50,7 @@ scipy.stats.expon.logpdf scipy.stats.expon.pdf scipy.stats.gamma.logpdf scipy.st
 scipy.stats.laplace.cdf scipy.stats.laplace.logpdf scipy.stats.laplace.pdf
 scipy.stats.logistic.cdf scipy.stats.logistic.logpdf scipy.stats.logistic.pdf
 scipy.stats.poisson.logpmf scipy.stats.poisson.pmf scipy.stats.t.logpdf scipy.stats.t.pdf
+prod_others prod_others_axis
 """
 
 # linear in each operand: the tangent is the forward with t in the operand's place
@@ -62,7 +63,7 @@ as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 kee
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient
+np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent
 """
 
 TABLE = r"""
@@ -114,6 +115,8 @@ meshgrid.x         | x: rt.mesh(t, y.shape[indexing], indexing == 0)
 meshgrid.y         | y: rt.mesh(t, y.shape[1 - indexing], indexing == 1)
 # scans and sorts: the same running extreme / stable argsort as their adjoints (rt's loops)
 cumprod            | x: rt.cumprod_tangent(np.ravel(x), np.ravel(t))
+# cumprod's tangent read again (second derivatives): bilinear in x's two directions
+cumprod_tangent    | x: rt.cumprod_tangent2(x, dx, t) | dx: rt.cumprod_tangent(x, t)
 cummax             | x: rt.cummax_tangent(x, t, axis)
 cummin             | x: rt.cummax_tangent(-x, t, axis)
 np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing)

@@ -12,7 +12,8 @@ on data, ``for`` with ``break``/``continue``, early ``return``, helpers calling 
 ODE integrators (Euler, RK4, a data-dependent number of steps), small tanh/logistic nets,
 logsumexp/softmax cross-entropy, Gaussian log-likelihoods (``np.linalg.solve``/``slogdet``/
 ``inv``/``cholesky``), polynomial and Rosenbrock-like objectives, reductions with ``axis=``,
-array writes, ``math.*`` scalar functions, indexing and slicing, one recursion.
+array writes, products and scans (``np.prod``/``cumprod``, zeros included), sorts, quantiles,
+running extremes, ``math.*`` scalar functions, indexing and slicing, one recursion.
 
 Each test point is away from the kinks and branch boundaries of its function (the second
 derivative is then unique and finite differences of the gradient agree with it).
@@ -503,6 +504,29 @@ def cumulative(x):
     return np.sum(np.cumsum(x) ** 2) + np.sum(np.cumprod(1.0 + 0.2 * x))
 
 
+def sorts_and_quantiles(x):
+    """np.sort, np.median and np.percentile (piecewise linear: their tangents' weights are
+    constant between ties)."""
+    return (np.median(x * x) + np.sum(np.sort(x) ** 3 * np.arange(x.shape[0]))
+            + np.percentile(np.sin(x), 30.0))
+
+
+def running_extremes(A):
+    """np.maximum.accumulate and np.minimum.accumulate along each axis."""
+    return (np.sum(np.maximum.accumulate(A ** 2, axis=1) * A)
+            + np.sum(np.minimum.accumulate(np.cos(A), axis=0)))
+
+
+def portfolio(logits, returns):
+    """Softmax weights, wealth by np.cumprod, its drawdown by np.maximum.accumulate (the
+    everyday corpus' portfolio objective)."""
+    w = np.exp(logits) / np.sum(np.exp(logits))
+    port = returns @ w
+    wealth = np.cumprod(1.0 + port)
+    peak = np.maximum.accumulate(wealth)
+    return -np.cumsum(np.log1p(port))[-1] + 2.0 * np.max(1.0 - wealth / peak)
+
+
 def math_scalars(a, b):
     """math.* scalar functions of two floats."""
     return (math.exp(a) * math.sin(b) + math.log(1.0 + a * a) + math.atan2(a, b)
@@ -675,6 +699,11 @@ HCASES = [
     HCase("reductions_axis_zeros", reductions_axis, lambda: (_zeros_at(_n(27, (3, 4))),),
           autograd=False),
     HCase("cumulative_zero", cumulative, lambda: (np.array([0.3, -5.0, 0.9, 0.2]),),
+          autograd=False),
+    HCase("sorts_and_quantiles", sorts_and_quantiles,
+          lambda: (np.array([0.3, -1.1, 0.9, 1.7, -0.4]),), autograd=False),
+    HCase("running_extremes", running_extremes, lambda: (_n(29, (3, 4)),), autograd=False),
+    HCase("portfolio", portfolio, lambda: (_n(30, 4, 0.1), _n(31, (20, 4), 0.05, 0.01)),
           autograd=False),
     HCase("math_scalars", math_scalars, lambda: (0.6, 1.3), (0, 1)),
     HCase("math_in_loop", math_in_loop, lambda: (np.array([0.3, -0.6, 0.9]),)),

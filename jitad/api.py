@@ -427,71 +427,90 @@ class hessian(_Second):
     """`H = jitad.hessian(f, wrt=0)(*args)`: the Hessian of a scalar f, shaped
     `x.shape + x.shape` (for a tuple wrt, a tuple of tuples: `H[a][b]` shaped
     `a.shape + b.shape`), by one compiled call looping over the basis vectors, each a
-    Hessian-vector product (reverse over the generated forward mode)."""
+    Hessian-vector product (reverse over the generated forward mode).
+    A tuple, list or dict argument nests its blocks as JAX does: for `params = (W, b)`,
+    `H[0][1]` is d2f/(dW db), shaped `W.shape + b.shape` (a dict's keys, `H["W"]["b"]`); with a
+    tuple wrt, `H[i][p][j][q]` is the block of leaf p of the i-th wrt argument and leaf q of
+    the j-th (a plain array argument has no leaf level: `H[i][j]`)."""
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
+        flat, wrt = self._flat(args)
+        shapes = [np.shape(flat[i]) for i in wrt]
+        m = len(wrt)
         with higher.user_lines(self.d.__name__):
             if self.mode == "eager":
-                self._plain_arguments(args)
-                return self._eager_hessian(self._tangent(args)[0], args)
-            if self.mode != "compiled":
+                B = self._eager_blocks(self._tangent(args)[0], flat, wrt)
+            elif self.mode == "compiled":
+                comp = self.specialize(*args)
+                blocks = comp.run(comp.gen.hessian, flat)
+                B = [[np.ascontiguousarray(np.asarray(blocks[b * m + a]).T)
+                      .reshape(shapes[a] + shapes[b]) for b in range(m)] for a in range(m)]
+            else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
-            comp = self.specialize(*args)
-            blocks = comp.run(comp.gen.hessian, tuple(args))
-        shapes = [np.shape(args[i]) for i in self.wrt]
-        m = len(self.wrt)
-        H = tuple(tuple(np.ascontiguousarray(np.asarray(blocks[b * m + a]).T)
-                        .reshape(shapes[a] + shapes[b]) for b in range(m)) for a in range(m))
-        return H[0][0] if self.single else H
+        return self._nest(B, args)
 
-    def _plain_arguments(self, args):
-        for i in self.wrt:
-            if isinstance(args[i], (tuple, list, dict)):
-                raise JitadError(f"hessian of {self.d.__name__} for the tuple, list or dict "
-                                 f"{self.d.params[i]!r}: pass its arrays one by one (or use "
-                                 "hvp, which takes structured arguments)")
+    def _nest(self, B, args):
+        """The blocks of the wrt leaves (`B[a][b]`, leaves in `_flat`'s order) in the layout of
+        the class docstring: rows in the structure of the wrt argument they belong to, and in
+        each row, per wrt argument, its leaves' blocks in its structure."""
+        def group(arg, items):
+            return rebuild(arg, items) if isinstance(arg, (tuple, list, dict)) else items[0]
 
-    def _eager_hessian(self, td, args):
-        shapes = [np.shape(args[i]) for i in self.wrt]
-        m = len(self.wrt)
+        counts = [len(leaves(args[w], ty_of_value(args[w])))
+                  if isinstance(args[w], (tuple, list, dict)) else 1 for w in self.wrt]
+        starts = [sum(counts[:j]) for j in range(len(counts))]
+
+        def row(a):
+            per = [group(args[w], [B[a][starts[j] + k] for k in range(counts[j])])
+                   for j, w in enumerate(self.wrt)]
+            return per[0] if self.single else tuple(per)
+
+        rows = [group(args[w], [row(starts[i] + k) for k in range(counts[i])])
+                for i, w in enumerate(self.wrt)]
+        return rows[0] if self.single else tuple(rows)
+
+    def _eager_blocks(self, td, flat, wrt):
+        """`B[a][b]` of the wrt leaves by eager mode: per basis vector of leaf b, the recorded
+        backward pass of the tangent function."""
+        shapes = [np.shape(flat[i]) for i in wrt]
+        m = len(wrt)
         rows = [[None] * m for _ in range(m)]
         for b in range(m):
             size = int(np.prod(shapes[b]))
             cols = [[] for _ in range(m)]
             for k in range(size):
-                tans = [np.zeros(s) if s else 0.0 for s in shapes]
+                tans = list(_zero_tangents(flat, wrt))
                 if shapes[b]:
                     tans[b] = np.zeros(size)
                     tans[b][k] = 1.0
                     tans[b] = tans[b].reshape(shapes[b])
                 else:
                     tans[b] = 1.0
-                grads = self._eager_grads(td, tuple(args), tuple(self.wrt), tuple(tans))
+                grads = self._eager_grads(td, flat, wrt, tuple(tans))
                 for a in range(m):
                     cols[a].append(np.ravel(np.asarray(grads[a], dtype=float)))
             for a in range(m):
                 rows[a][b] = np.array(cols[a]).T.reshape(shapes[a] + shapes[b])
-        H = tuple(tuple(r) for r in rows)
-        return H[0][0] if self.single else H
+        return rows
 
     def specialize(self, *args, **kwargs) -> Compiled:
         """The compiled module of the Hessian loop for these arguments (`compiled_ran` says
         whether its Numba code ran)."""
         args = self.d.bind(args, kwargs)
-        self._plain_arguments(args)
         with higher.user_lines(self.d.__name__):
             td, wrt, basis = self._tangent(args)
-            comp = td.specialize(tuple(args) + _zero_tangents(args, self.wrt), wrt,
-                                 mode=("hessian", basis))
+            flat, _ = self._flat(args)
+            comp = td.specialize(flat + _zero_tangents(flat, wrt), wrt, mode=("hessian", basis))
             self._check_scalar(comp)
         return comp
 
     def compiled(self, *example_args, **kwargs):
         """The compiled `f_tangent_hessian(params...)` for this signature, callable from your
-        own `@numba.njit` code: it returns, per pair (b, a) of wrt parameters (b outer), the
-        block `(b.size, a.size)` of second derivatives d2f/(db da), flattened (`H` for one
-        wrt parameter x is `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
+        own `@numba.njit` code (a tuple, list or dict argument is one parameter per leaf): it
+        returns, per pair (b, a) of wrt parameters (b outer), the block `(b.size, a.size)` of
+        second derivatives d2f/(db da), flattened (`H` for one wrt parameter x is
+        `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
         comp = self.specialize(*example_args, **kwargs)
         return comp.fn(comp.gen.hessian)
 
@@ -540,7 +559,8 @@ def source(f, stage="adjoint", args=None, wrt=None) -> str:
             td = f._tangent(args)[0]
         if stage == "jvp":                   # the generated jvp, as it is read again
             return higher.text_of(td.__jitad_function__)
-        return source(td, stage, tuple(args) + _zero_tangents(args, f.wrt), f.wrt)
+        flat, wrt = f._flat(args)
+        return source(td, stage, flat + _zero_tangents(flat, wrt), wrt)
     if isinstance(f, _Transformed):
         wrt = f.wrt_spec if wrt is None else wrt
         f = f.d

@@ -229,48 +229,85 @@ class _Jacobian(_Transformed):
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
+        hess = self._hessian(args)
+        if hess is not None:
+            return hess(*args)
         if self.mode == "eager":
             return self._eager_jacobian(args)
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
         name = comp.gen.jacfwd if self.how == "jvp" else comp.gen.jacrev
-        if name is None or any(comp.structs):
-            raise JitadError(f"{type(self).__name__} needs a function of arrays and numbers "
-                             f"with one output; {self.d.__name__} returns "
+        if name is None:
+            raise JitadError(f"{type(self).__name__} needs a function with one output (an "
+                             f"array or a number); {self.d.__name__} returns "
                              f"({', '.join(map(str, comp.gen.out_types))})")
         blocks = comp.run(name, tuple(args))
         y_shape = _out_shape(comp, args)
+        x_shapes = [np.shape(x) for i in self.wrt for x in _arg_leaves(args[i])]
         jacs = []
-        for i, b in zip(self.wrt, blocks):
-            x_shape = np.shape(args[i])
+        for x_shape, b in zip(x_shapes, blocks):
             b = np.asarray(b)
             if self.how == "jvp":
                 b = b.reshape(int(np.prod(x_shape)), -1).T
             jacs.append(np.ascontiguousarray(b).reshape(y_shape + x_shape))
+        jacs = comp.regroup(jacs, args)     # a tuple, list or dict argument: its structure
         return jacs[0] if self.single else tuple(jacs)
+
+    def _hessian(self, args):
+        """`jacfwd(grad(f, wrt), wrt)` (or jacrev) of a tuple, list or dict argument: f's
+        Hessian for wrt, in `hessian`'s layout -- JAX's for this composition (the gradient is
+        a structure, which generated code does not return, so grad(f) is not written out as a
+        function here); None for any other function."""
+        t = getattr(self.d, "t", None)
+        if not isinstance(self.d, higher.Derived) or t.derivable or \
+                not any(isinstance(args[i], (tuple, list, dict)) for i in self.wrt):
+            return None
+        if tuple(t.wrt) != tuple(self.wrt) or t.single != self.single:
+            raise JitadError(f"{type(self).__name__}({self.d.__name__}) of a tuple, list or dict "
+                             "argument: only with the gradient's own wrt (the Hessian; "
+                             f"jitad.hessian(f, wrt={t.wrt_spec!r}) gives all its blocks)")
+        return hessian(t.d, wrt=t.wrt_spec, mode=self.mode)
 
     def _eager_jacobian(self, args):
         from .eager.forward import jvp_eager
+        fn = self.d.concrete(args).__jitad_function__
+        parts = [_arg_leaves(args[i]) for i in self.wrt]       # per wrt: its leaves
+
+        def zeros(j, put=None):         # the tangent of wrt j: zeros, `put` = (leaf, value)
+            ls = [np.zeros_like(np.asarray(x, dtype=float)) if np.ndim(x) else 0.0
+                  for x in parts[j]]
+            if put is not None:
+                ls[put[0]] = put[1]
+            a = args[self.wrt[j]]
+            return rebuild(a, ls) if isinstance(a, (tuple, list, dict)) else ls[0]
+
         jacs = []
-        for i in self.wrt:
-            x = np.asarray(args[i], dtype=float)
-            cols = []
-            for k in range(x.size):
-                e = np.zeros(x.size)
-                e[k] = 1.0
-                tans = tuple(e.reshape(x.shape) if j == i else
-                             (np.zeros_like(np.asarray(args[j], dtype=float)) if np.ndim(args[j]) else 0.0)
-                             for j in self.wrt)
-                cols.append(np.asarray(jvp_eager(self.d.concrete(args).__jitad_function__, args,
-                                                 self.wrt, tans)[1]))
-            y_shape = cols[0].shape
-            jacs.append(np.moveaxis(np.array(cols), 0, -1).reshape(y_shape + x.shape))
+        for j in range(len(self.wrt)):
+            for leaf, x in enumerate(parts[j]):
+                x = np.asarray(x, dtype=float)
+                cols = []
+                for k in range(x.size):
+                    e = np.zeros(x.size)
+                    e[k] = 1.0
+                    tans = tuple(zeros(m, (leaf, e.reshape(x.shape) if x.ndim else 1.0))
+                                 if m == j else zeros(m) for m in range(len(self.wrt)))
+                    cols.append(np.asarray(jvp_eager(fn, args, self.wrt, tans)[1]))
+                y_shape = cols[0].shape
+                jacs.append(np.moveaxis(np.array(cols), 0, -1).reshape(y_shape + x.shape))
+        it = iter(jacs)
+        jacs = [rebuild(args[i], it) if isinstance(args[i], (tuple, list, dict)) else next(it)
+                for i in self.wrt]
         return jacs[0] if self.single else tuple(jacs)
 
     def specialize(self, *args, **kwargs) -> Compiled:
         return self.d.specialize(self.d.bind(args, kwargs), self.wrt,
                                  mode="jvp" if self.how == "jvp" else "jacrev")
+
+
+def _arg_leaves(a):
+    """An argument's arrays and scalars (itself when it is no tuple, list or dict)."""
+    return leaves(a, ty_of_value(a)) if isinstance(a, (tuple, list, dict)) else [a]
 
 
 def _out_shape(comp, args):

@@ -41,7 +41,7 @@ from .primitives import runtime_calls
 from .errors import JitadError, Loc
 from .names import Namer
 from .pipeline import cache_of
-from .types import NoneTy, Ty, is_structured
+from .types import DictTy, NoneTy, TupleTy, Ty, is_structured
 
 _GENERATED: dict = {}        # pseudo file name -> {generated line: (user file, user line)}
 
@@ -192,11 +192,17 @@ class _AsNumpy(ast.NodeTransformer):
 def derived_function(d, argtys, wrt, single, with_value):
     """`grad(f, wrt)` (`with_value`: `value_and_grad`) as a plain function of f's arguments
     for one signature: each gradient is the tangent of f along 1.0 for a float parameter, and
-    a loop over the basis vectors for an array one (one tangent per element)."""
-    if any(is_structured(t) for t in argtys):
-        raise JitadError(f"transforming grad({d.__jitad_function__.__name__}) again: pass its "
-                         "arrays and numbers one by one (tuples, lists and dicts of arrays are "
-                         "not supported here yet)")
+    a loop over the basis vectors for an array one (one tangent per element). A tuple, list or
+    dict argument not in `wrt` is passed on leaf by leaf (`data[0]`, `p["W"]`: the tangent
+    function takes its leaves); one in `wrt` is refused (its gradient is a structure, which
+    generated code does not return: `hessian` and `hvp` take it)."""
+    name = d.__jitad_function__.__name__
+    for i in wrt:
+        if is_structured(argtys[i]):
+            raise JitadError(f"transforming grad({name}) again with respect to the tuple, list "
+                             f"or dict {d.params[i]!r}: its gradient is one too; use "
+                             f"jitad.hessian({name}) (its blocks in that structure, as "
+                             f"jacfwd(grad({name})) would give them) or jitad.hvp({name})")
     cache = cache_of(d.__jitad_function__)
     key = ("derived_function", argtys, wrt, single, with_value)
     tan = tangent_function(d, argtys, wrt)
@@ -204,8 +210,8 @@ def derived_function(d, argtys, wrt, single, with_value):
     if got is not None and got[0] is tan:       # made from the current tangent function
         return got[1]
     params = list(d.params)
-    name = d.__jitad_function__.__name__
     fresh = Namer(set(params) | {name, tan.__name__, "np"}).fresh
+    leaves = [x for p, t in zip(params, argtys) for x in _leaf_exprs(p, t)]
     basis, k_ = fresh("basis"), fresh("k")
     lines, outs = [], []
     for k, i in enumerate(wrt):
@@ -214,14 +220,14 @@ def derived_function(d, argtys, wrt, single, with_value):
         if argtys[i].ndim == 0:
             tans = list(zeros)
             tans[k] = "1.0"
-            lines.append(f"{g} = {tan.__name__}({', '.join(params + tans)})")
+            lines.append(f"{g} = {tan.__name__}({', '.join(leaves + tans)})")
         else:
             tans = list(zeros)
             tans[k] = f"{basis}.reshape({p}.shape)"
             flat = fresh(f"{g}_flat")       # a name keeps one rank: the flat buffer apart
             lines += [f"{flat} = np.empty({p}.size)", f"{basis} = np.zeros({p}.size)",
                       f"for {k_} in range({p}.size):", f"    {basis}[{k_}] = 1.0",
-                      f"    {flat}[{k_}] = {tan.__name__}({', '.join(params + tans)})",
+                      f"    {flat}[{k_}] = {tan.__name__}({', '.join(leaves + tans)})",
                       f"    {basis}[{k_}] = 0.0", f"{g} = {flat}.reshape({p}.shape)"]
         outs.append(g)
     grads = outs[0] if single else "(" + ", ".join(outs) + ",)"
@@ -237,6 +243,17 @@ def derived_function(d, argtys, wrt, single, with_value):
                  {tan.__name__: tan, name: d.__jitad_function__})
     cache[key] = (tan, fn)
     return fn
+
+
+def _leaf_exprs(expr, t):
+    """The expressions of an argument's arrays and scalars, in the order of the tangent
+    function's parameters (`types.leaf_types`): `p[0]`, `p["W"]`, nested; `p` itself when it
+    is no structure."""
+    if isinstance(t, TupleTy):
+        return [x for k, u in enumerate(t.items) for x in _leaf_exprs(f"{expr}[{k}]", u)]
+    if isinstance(t, DictTy):
+        return [x for k, u in zip(t.keys, t.items) for x in _leaf_exprs(f"{expr}[{k!r}]", u)]
+    return [expr]
 
 
 @contextlib.contextmanager

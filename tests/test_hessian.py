@@ -445,6 +445,44 @@ def _tuple_net_flat(W1, b1, w2, X, y):
     return tuple_net((W1, b1, w2), X, y)
 
 
+def scalar_fit(a, data):
+    X, y = data
+    return np.sum((a * X[:, 0] + a * a * X[:, 1] - y) ** 2)
+
+
+SCALAR_FIT = jitad.differentiable(backend="python")(scalar_fit)
+
+
+def test_transformations_of_grad_with_structured_arguments():
+    """grad(grad(f)) and jacfwd/jacrev(grad(f)) with a tuple of data (passed on leaf by leaf)
+    against finite differences and hessian; jacfwd/jacrev(grad(f)) of a tuple wrt argument is
+    its Hessian in hessian's layout (JAX's); both modes; another wrt is refused."""
+    rng = np.random.default_rng(6)
+    data = (rng.normal(size=(5, 2)), rng.normal(size=5))
+    inner = jitad.grad(SCALAR_FIT)
+    fd = fd_hessian(inner, (0.3, data), (0,), eps=1e-5)[0][0]
+    H = jitad.hessian(SCALAR_FIT)(0.3, data)
+    assert_close(H, fd, 1e-5, 1e-6 * max(1.0, abs(fd)), "hessian with data vs FD")
+    for mode in ("compiled", "eager"):
+        for d2 in (jitad.grad(inner, mode=mode)(0.3, data),
+                   jitad.jacfwd(inner, mode=mode)(0.3, data),
+                   jitad.jacrev(inner, mode=mode)(0.3, data)):
+            assert_close(d2, H, 1e-10, 1e-12 * max(1.0, abs(H)), f"{mode} second derivative")
+    params = (rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=4))
+    X, y = rng.normal(size=(5, 3)), rng.normal(size=5)
+    H = jitad.hessian(TUPLE)(params, X, y)
+    g = jitad.grad(TUPLE)
+    for J in (jitad.jacfwd(g)(params, X, y), jitad.jacrev(g)(params, X, y),
+              jitad.jacfwd(g, mode="eager")(params, X, y)):
+        for i in range(3):
+            for j in range(3):
+                assert_close(J[i][j], H[i][j], 1e-10, 1e-12, f"jacobian of grad [{i}][{j}]")
+    with pytest.raises(jitad.JitadError, match="only with the gradient's own wrt"):
+        jitad.jacfwd(g, wrt=(0, 1))(params, X, y)
+    with pytest.raises(jitad.JitadError, match="its gradient is one too; use jitad.hessian"):
+        jitad.jvp(g)(params, X, y, tangents=params)
+
+
 # ---------------------------------------------------------------------------
 # a rebound global: second derivatives are made again, as first derivatives are
 # ---------------------------------------------------------------------------

@@ -17,7 +17,8 @@ transformations on generated code:
     vector), so `grad(grad(f))`, `jacrev(grad(f))`, `jvp(grad(f))` ... are ordinary
     transformations of generated code, and so on to any order.
 A `JitadError` raised while transforming the generated code names the user's line the
-generated line came from (`user_lines`), like every other error.
+generated line came from (`user_lines`; through every level of generated code, for a third
+derivative), like every other error.
 Invariants: the generated source is deterministic (its name is its hash), so Numba's disk
 cache serves it in the next process; the bounds checks of the jvp are left out (the front end
 puts its own in when it reads the code again); a recursive function's jvp keeps its depth
@@ -266,6 +267,8 @@ def user_lines(name):
         if loc is None or loc.filename not in _GENERATED:
             raise
         where = _GENERATED[loc.filename].get(loc.line)
+        while where and where[0] in _GENERATED:      # code generated from generated code
+            where = _GENERATED[where[0]].get(where[1])
         generated = linecache.getline(loc.filename, loc.line).strip()
         msg = (f"{e.message} (while differentiating {name} a second time: in its generated "
                f"code `{generated}`)")

@@ -262,6 +262,22 @@ def test_third_derivatives():
     assert_close(jitad.grad(d2, mode="eager")(x), d3, 1e-10, 1e-12, "eager third derivative")
 
 
+def scaled_prod(a):
+    return np.prod(a * np.array([1.0, 2.0, 3.0]))
+
+
+def test_a_third_derivative_past_the_product_rules_is_refused_at_the_users_line():
+    """np.prod's second derivative is exact (6 a^3: 36 a); its third would differentiate the
+    helper of prod_others' own tangent, which has no rule: refused at the user's line, through
+    both levels of generated code."""
+    f = jitad.differentiable(backend="python")(scaled_prod)
+    d2 = jitad.grad(jitad.grad(f))
+    assert_close(d2(0.7), 36.0 * 0.7, 1e-12, 1e-12, "d2 prod")
+    with pytest.raises(jitad.JitadError, match="prod_others_tangent") as e:
+        jitad.grad(d2)(0.7)
+    assert e.value.loc.filename == __file__ and "np.prod(a * np.array" in str(e.value)
+
+
 def test_second_derivatives_compiled_with_numba():
     """grad(grad(f)) and jacrev(grad(f)) of the plain functions (Numba backend): the compiled
     code ran and equals the Python backend's."""

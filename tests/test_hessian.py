@@ -35,9 +35,10 @@ import numpy as np
 import pytest
 
 import jitad
+from jitad import runtime as rt
 
 from . import hessian_funcs as hf
-from .harness import assert_unchanged, autograd_hessian, fd_hessian, snapshot
+from .harness import assert_unchanged, autograd_hessian, central_fd, fd_hessian, snapshot
 
 FULL = os.environ.get("JITAD_HESSIAN_FULL", "") not in ("", "0")
 CASES = {c.name: c for c in hf.HCASES}
@@ -196,7 +197,8 @@ def test_hessian_numba(case):
 # ---------------------------------------------------------------------------
 
 JAC_OF_GRAD = ["newton_sqrt", "piecewise", "ode_euler", "rosenbrock_loop", "array_writes",
-               "mlp_tanh"]
+               "mlp_tanh", "var_sum_zeros", "reductions_axis_zeros", "cumulative_zero",
+               "running_extremes", "sorts_and_quantiles"]
 
 
 @pytest.mark.parametrize("name", JAC_OF_GRAD)
@@ -260,6 +262,36 @@ def test_third_derivatives():
     fd = fd_hessian(d2, (x,), (0,), eps=1e-4)[0][0]
     assert_close(d3, fd, 1e-5, 1e-6, "third derivative vs FD of grad(grad)")
     assert_close(jitad.grad(d2, mode="eager")(x), d3, 1e-10, 1e-12, "eager third derivative")
+
+
+def helper_rules(x, d, M, D):
+    """The runtime helpers of the product and scan rules, called as the generated jvp calls
+    them (the front end reads each as its primitive); sorted by d (x ties at its zeros)."""
+    return (np.sum(rt.prod_others(x) * d) + np.sum(rt.prod_others_axis(M, 1) * D)
+            + np.sum(rt.cumprod_tangent(x, d) ** 2) + np.sum(rt.cummax_tangent(M, D, 0) * M)
+            + np.sum(rt.sort_tangent(d, x, 0) * d))
+
+
+def test_the_rules_of_the_product_and_scan_helpers():
+    """Each helper primitive's adjoints (grad) and tangents (jvp) against finite differences,
+    in both modes, at points with zeros (the products of the others are exact there)."""
+    rng = np.random.default_rng(8)
+    x, d = np.array([0.6, 0.0, -1.3, 0.9, 0.0]), rng.normal(size=5)
+    M, D = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    M[1, 2] = 0.0
+    args, wrt = (x, d, M, D), (0, 1, 2, 3)
+    f = jitad.differentiable(backend="python")(helper_rules)
+    g = jitad.grad(f, wrt=wrt)(*args)
+    fd = central_fd(helper_rules, args, wrt)
+    for a, b in zip(g, fd):
+        assert_close(a, b, 1e-6, 1e-8, "grad of the helpers vs FD")
+    for a, b in zip(jitad.grad(f, wrt=wrt, mode="eager")(*args), g):
+        assert_close(a, b, 1e-12, 1e-12, "eager grad of the helpers")
+    v = tuple(rng.normal(size=np.shape(a)) for a in args)
+    _, t = jitad.jvp(f, wrt=wrt)(*args, tangents=v)
+    assert_close(t, sum(np.sum(a * b) for a, b in zip(g, v)), 1e-10, 1e-12, "jvp == grad . v")
+    _, te = jitad.jvp(f, wrt=wrt, mode="eager")(*args, tangents=v)
+    assert_close(te, t, 1e-12, 1e-12, "eager jvp of the helpers")
 
 
 def scaled_prod(a):

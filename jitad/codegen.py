@@ -24,7 +24,7 @@ from . import pyast as P
 from .fuse import fuse
 from .names import Namer, reserved_names
 from .primitives import CALL
-from .ad import Forward, Reverse, callee_wrt, split_callees, tangent_args
+from .ad import Forward, Reverse, callee_wrt, costly, split_callees, tangent_args
 from .types import arg_types as argtys
 from .types import Ty
 
@@ -87,6 +87,7 @@ class Plan:
     callee_wrt: dict = field(default_factory=dict)  # key -> the parameters differentiated
     split: dict = field(default_factory=dict)       # key -> (fwd name, bwd name)
     fused: set = field(default_factory=set)         # keys whose vjp re-runs their forward
+    costly: set = field(default_factory=set)        # split keys also split in loops and branches
     cycles: frozenset = frozenset()                 # keys on a cycle of the call graph
     entry: tuple = ()
     public_vjp: str | None = None
@@ -101,7 +102,8 @@ class Plan:
 
     def reverse(self, prog, spec, wrt, vjp_names=None):
         return Reverse(prog, spec, wrt, self.fnames, vjp_names or self.vjp_names,
-                       callee_wrt=self.callee_wrt, split_names=self.split, recursive=self.cycles)
+                       callee_wrt=self.callee_wrt, split_names=self.split, recursive=self.cycles,
+                       costly=self.costly)
 
 
 def plan(job):
@@ -121,10 +123,10 @@ def plan(job):
         pl.callee_wrt = callee_wrt(prog, entry, wrt)
     pl.cycles = recursive_keys(prog)
     if job.want_vjp:
-        cut = split_callees(pl.callee_wrt, pl.cycles)
+        cut, pl.fused = split_callees(prog, entry, wrt, pl.callee_wrt, pl.cycles)
+        pl.costly = costly(prog, pl.cycles)
         for k in sorted(cut, key=lambda k: pl.fnames[k]):
             pl.split[k] = (pl.unique(f"{pl.fnames[k]}_fwd"), pl.unique(f"{pl.fnames[k]}_bwd"))
-        pl.fused = set(pl.callee_wrt) - cut
     pl.public_vjp = pl.vjp_names[pl.entry]
     if pl.entry in pl.callee_wrt and tuple(wrt) != pl.callee_wrt[pl.entry]:
         pl.public_vjp = pl.unique(f"{entry.name}_vjp_wrt")

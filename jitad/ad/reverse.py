@@ -84,7 +84,7 @@ def _fresh_expr(e):
 
 class Reverse(TrainingCode):
     def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None, split_names=None,
-                 recursive=frozenset()):
+                 recursive=frozenset(), costly=frozenset()):
         self.prog = prog
         # (id(fn), argtys) of the functions in a recursion cycle: they take a `depth` argument
         self.recursive = recursive
@@ -92,6 +92,7 @@ class Reverse(TrainingCode):
         self.callee_wrt = callee_wrt or {}
         # (id(fn), argtys) -> (fwd, bwd) names of callees cut in two (see split_functions)
         self.split_names = split_names or {}
+        self.costly = costly        # split callees whose state is kept in loops and branches too
         self.saved = {}             # id(call bind) -> the local holding that call's saved state
         self.on_tape = set()        # id(call bind) of those whose states go on a tape
         self.adjoint_buffers = {}   # parameter -> the thread buffer its adjoint adds into
@@ -183,7 +184,7 @@ class Reverse(TrainingCode):
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
                             self.push(out, counts, P.name(t), self.ty(t))
                 out += self.bounds.checks(s)
-                split = self.split_call(s) if tape else None
+                split = self.split_call(s, block) if tape else None
                 if split is not None:
                     saved = self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
                     out.append(P.assign_many(list(s.targets) + [saved], P.call(
@@ -239,11 +240,15 @@ class Reverse(TrainingCode):
             out += self.tapes.reserve(counts) + stmts
         return out, segs[0][0], len(segs) > 1
 
-    def split_call(self, s):
-        """(fwd, bwd) names if `s` calls a split callee with an adjoint to propagate."""
+    def split_call(self, s, block):
+        """(fwd, bwd) names if `s` calls a split callee with an adjoint to propagate, at the
+        function's top level or (a costly callee: see `calls.costly`) anywhere."""
         if not (s.op is CALL and self.A.is_active_bind(s)):
             return None
-        return self.split_names.get((id(s.callee), _argtys(s, self.types)))
+        key = (id(s.callee), _argtys(s, self.types))
+        if block is not self.spec.ir.body and key not in self.costly:
+            return None
+        return self.split_names.get(key)
 
     def push(self, into, counts, value, ty):
         """Append the push of `value` to `into`, counting it for the tape's reservation."""

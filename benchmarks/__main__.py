@@ -40,7 +40,9 @@ def parse(argv):
     p.add_argument("workloads", nargs="*", metavar="WORKLOAD",
                    help="any of: " + ", ".join(benchmarks.WORKLOADS) + " (default: all)")
     p.add_argument("--quick", action="store_true",
-                   help="small sizes, fewer repeats: a smoke test (CI); results go to results/quick/")
+                   help="small sizes, fewer repeats: a smoke test (CI); results go to "
+                        "results/quick/; without workload names it leaves out "
+                        + ", ".join(benchmarks.QUICK_OPT_IN) + " (name them to run them)")
     p.add_argument("--repeats", type=int, default=None, help="timed samples per median (>= 5; "
                    "default 7, 5 with --quick)")
     p.add_argument("--movielens", metavar="PATH", default=None,
@@ -109,7 +111,8 @@ def main(argv=None):
         return 0
     if opts.cached_probe is not None:
         return cached_probe([n for n in opts.cached_probe.split(",") if n])
-    names = opts.workloads or list(benchmarks.WORKLOADS)
+    names = opts.workloads or [n for n in benchmarks.WORKLOADS
+                               if not (opts.quick and n in benchmarks.QUICK_OPT_IN)]
     unknown = [n for n in names if n not in benchmarks.WORKLOADS]
     if unknown:
         print(f"unknown workload(s): {', '.join(unknown)}; choose from "

@@ -113,6 +113,20 @@ def rebind(f, **names):
     return types.FunctionType(f.__code__, g, f.__name__, f.__defaults__, f.__closure__)
 
 
+def rebind_all(fns, **names):
+    """`rebind` for a function and the helpers it calls (a workload written as several plain
+    functions): every function of `fns` is rebuilt on one new globals dict holding `names` and
+    the rebuilt functions, so a helper called from a rebound function is rebound too (a name
+    in `names` overrides a function of the same name). Returns {name: rebound function}."""
+    g = dict(fns[0].__globals__)
+    out = {f.__name__: types.FunctionType(f.__code__, g, f.__name__, f.__defaults__,
+                                          f.__closure__) for f in fns}
+    g.update(out)
+    g.update(names)
+    out.update({k: v for k, v in names.items() if k in out})
+    return out
+
+
 # ---------------------------------------------------------------------------
 # systems and the runner
 # ---------------------------------------------------------------------------
@@ -327,6 +341,24 @@ def ratio(rows, name, ref_name, size):
     return ca["median_s"] / cb["median_s"]
 
 
+def ratio_table(rows, sizes, name, ref_name, label=None):
+    """Markdown: `name`'s time / `ref_name`'s at every size, and both systems' first calls
+    (compile time for the systems that compile at their first call)."""
+    label = label or (lambda s: str(s))
+    head = "| | " + " | ".join(label(s) for s in sizes) + " |"
+    lines = [head, "|---|" + "---|" * len(sizes),
+             f"| {name} / {ref_name} | "
+             + " | ".join(fmt_ratio(ratio(rows, name, ref_name, s)) for s in sizes) + " |"]
+    for sysname in (name, ref_name):
+        row = row_by_name(rows, sysname)
+        if row is None or row["status"] != OK:
+            continue
+        firsts = [(row["results"].get(str(s)) or {}).get("first_call_s") for s in sizes]
+        lines.append(f"| first call of {sysname} | " + " | ".join(fmt_time(f) for f in firsts)
+                     + " |")
+    return "\n".join(lines)
+
+
 def goal(text, value, target, better="lower", fmt="{:.2f}×"):
     """A goal record: `value` compared with `target` (None: not measured)."""
     if value is None:
@@ -481,11 +513,18 @@ def torch_namespaces():
     def tsum(x, axis=None):
         return x.sum() if axis is None else x.sum(dim=axis)
 
+    def zeros(shape, dtype=None):
+        return torch.zeros(shape, dtype=torch.int64 if dtype is np.int64 else torch.float64)
+
     m = types.SimpleNamespace(sin=torch.sin, cos=torch.cos, exp=torch.exp, log=torch.log,
                               log1p=torch.log1p, sqrt=torch.sqrt, tanh=torch.tanh)
     n = types.SimpleNamespace(sin=torch.sin, cos=torch.cos, exp=torch.exp, log=torch.log,
                               log1p=torch.log1p, sqrt=torch.sqrt, tanh=torch.tanh,
-                              dot=torch.dot, maximum=maximum, max=amax, sum=tsum)
+                              dot=torch.dot, maximum=maximum, max=amax, sum=tsum, zeros=zeros,
+                              concatenate=lambda parts, axis=0: torch.cat(tuple(parts), dim=axis),
+                              stack=lambda parts, axis=0: torch.stack(tuple(parts), dim=axis),
+                              array=lambda parts: torch.stack(tuple(parts)),
+                              int64=np.int64)
     return m, n
 
 

@@ -17,7 +17,7 @@ One plain source (`gmm_objective` and its helpers) runs in every system, rebound
 padded icf through a (d, d) index matrix (`tri_index`, plain NumPy, static in every system);
 ADBench's own construction (each column a `np.concatenate` of j + 1 zeros and a slice of icf,
 in a loop, then `np.stack`) got a wrong gradient from jitad's compiled mode (the concatenate's
-adjoint reads a zero block's size from the last iteration; reproducer in the workload's notes),
+adjoint reads the zero block's size from the last iteration, not the current one),
 so the gather -- an equally plain NumPy formulation -- is used everywhere.
 
 The hand-written Numba gradient (the reference) is backprop by hand with three GEMMs per

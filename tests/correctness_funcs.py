@@ -317,3 +317,27 @@ def shrinking_once(k):
     v = k * np.ones(3)
     v = v[:-1]
     return np.sum(v * v)
+
+
+def concat_parts_varying(A, W):
+    """ADBench GMM's column-by-column lower triangle: in a loop, np.concatenate of an inactive
+    part whose size changes each iteration and a slice; the adjoint placed each part's slice
+    by the last iteration's sizes (a silently wrong gradient, uninitialised entries in 2-D)."""
+    cols = []
+    start = 0
+    for j in range(3):
+        m = 2 - j
+        cols.append(np.concatenate((np.zeros((A.shape[0], j + 1)), A[:, start:start + m]), axis=1))
+        start += m
+    return np.sum(np.stack(cols, axis=2) * W)
+
+
+def concat_parts_varying_1d(a, w):
+    s = 0.0
+    start = 0
+    for j in range(3):
+        m = 2 - j
+        c = np.concatenate((np.zeros(j + 1), a[start:start + m]))
+        s = s + np.sum(c * w[j])
+        start += m
+    return s

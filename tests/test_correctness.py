@@ -267,3 +267,5 @@ def test_shapes_that_change_between_iterations():
     check(cf.list_of_varying_length, (np.array([0.4, -0.8]), M), wrt=(0, 1))
     check(cf.shrinking_in_a_loop, (rng.normal(size=4),))
     check(cf.shrinking_once, (0.7,))
+    check(cf.concat_parts_varying, (rng.normal(size=(2, 3)), rng.normal(size=(2, 3, 3))), wrt=(0, 1))
+    check(cf.concat_parts_varying_1d, (rng.normal(size=3), rng.normal(size=(3, 3))), wrt=(0, 1))

@@ -167,8 +167,12 @@ class Analysis:
             return out
         if s.op is CALL:
             return {n for a in s.args for n in ir.atom_names(a)}
-        if s.op is COPY or s.op is CONCAT:
+        if s.op is COPY:
             return out
+        if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice
+            names = [a.name if isinstance(a, Var) else None for a in s.args]
+            last = max(i for i, n in enumerate(names) if n in self.active)
+            return {n for n in names[:last + 1] if n is not None}
         rule = rule_for(s, self.types)
         for p, a in zip(rule.params, s.args):
             if isinstance(a, Var) and a.name in self.active and p in rule.adjoints:

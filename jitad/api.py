@@ -86,7 +86,7 @@ class _Transformed(Transform):
         `value_and_grad(...).compiled(x, w)` returns `f_value_and_grad(x, w) -> (value, grads)`
         (it takes every parameter, defaults included, positionally)."""
         comp = self.specialize(*self.d.bind(example_args, kwargs))
-        if not isinstance(self, (vjp, jvp)):
+        if not isinstance(self, (vjp, jvp, _Jacobian)):
             self._scalar_check(comp)
         return comp.fn(self._compiled_name(comp))
 
@@ -237,12 +237,7 @@ class _Jacobian(_Transformed):
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
-        name = comp.gen.jacfwd if self.how == "jvp" else comp.gen.jacrev
-        if name is None:
-            raise JitadError(f"{type(self).__name__} needs a function with one output (an "
-                             f"array or a number); {self.d.__name__} returns "
-                             f"({', '.join(map(str, comp.gen.out_types))})")
-        blocks = comp.run(name, tuple(args))
+        blocks = comp.run(self._compiled_name(comp), tuple(args))
         y_shape = _out_shape(comp, args)
         x_shapes = [np.shape(x) for i in self.wrt for x in _arg_leaves(args[i])]
         jacs = []
@@ -303,6 +298,18 @@ class _Jacobian(_Transformed):
     def specialize(self, *args, **kwargs) -> Compiled:
         return self.d.specialize(self.d.bind(args, kwargs), self.wrt,
                                  mode="jvp" if self.how == "jvp" else "jacrev")
+
+    def _compiled_name(self, comp):
+        """jacrev(...).compiled(*args) is `f_jacrev(*args) -> blocks`, one (y.size, x.size)
+        array per wrt parameter x (row k: the gradient of y.flat[k]); jacfwd's blocks are
+        (x.size, y.size) (row k: the tangent along x's k-th basis vector). A scalar is a
+        length-1 axis."""
+        name = comp.gen.jacfwd if self.how == "jvp" else comp.gen.jacrev
+        if name is None:
+            raise JitadError(f"{type(self).__name__} needs a function with one output (an "
+                             f"array or a number); {self.d.__name__} returns "
+                             f"({', '.join(map(str, comp.gen.out_types))})")
+        return name
 
 
 def _arg_leaves(a):

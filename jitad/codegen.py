@@ -250,7 +250,7 @@ def hessian(job):
     params = list(entry.ir.params)
     own = [p for j, p in enumerate(params) if j not in job.hessian]
     gen.hessian = pl.unique(f"{entry.name}_hessian")
-    fresh = Namer(params).fresh
+    fresh = _local_names(pl).fresh
     primal = {j: params[w] for j, w in zip(job.hessian, job.wrt)}   # tangent -> its primal
 
     def tangent_arg(j, b):          # tangent parameter j: the basis vector if j is b, else zeros
@@ -285,49 +285,51 @@ def hessian(job):
 def _jacobian_loop(name, entry, wrt, pl, gen, how):
     """The Jacobian of a one-output entry: per differentiated parameter p, a (p.size, y.size)
     array (forward: row k is the tangent for the k-th basis vector of p) or a (y.size,
-    p.size) one (reverse: row k is the gradient for the k-th basis cotangent); a scalar p or
-    y is a length-1 axis. The caller reshapes it to y.shape + p.shape."""
+    p.size) one (reverse: row k is the gradient for the k-th basis cotangent, one vjp filling
+    a row of every block); a scalar p or y is a length-1 axis. The caller reshapes it to
+    y.shape + p.shape."""
     params = list(entry.ir.params)
-    depth = [P.const(0)] if (how == "jvp" and gen.jvp in gen.depth_args) or \
+    depth = ["0"] if (how == "jvp" and gen.jvp in gen.depth_args) or \
         (how == "vjp" and gen.vjp in gen.depth_args) else []
-    pdepth = [P.const(0)] if gen.primal in gen.depth_args else []
+    pdepth = ["0"] if gen.primal in gen.depth_args else []
     y_nd = entry.out[0].ndim
-    lines = [f"y = {gen.primal}({', '.join(params + [ast.unparse(d) for d in pdepth])})",
-             "ny = " + ("y.size" if y_nd else "1")]
-    results = []
-    for k, i in enumerate(wrt):
+    fresh = _local_names(pl).fresh
+    y, ny, seed, basis, k, grads = (fresh(n) for n in ("y", "ny", "seed", "basis", "k", "grads"))
+    lines = [f"{y} = {gen.primal}({', '.join(params + pdepth)})",
+             f"{ny} = " + (f"{y}.size" if y_nd else "1")]
+    results = [fresh(f"jac_{params[i]}") for i in wrt]
+    size = {i: f"{params[i]}.size" if entry.argtys[i].ndim else "1" for i in wrt}
+    if how == "vjp":
+        lines += [f"{jac} = np.empty(({ny}, {size[i]}))" for jac, i in zip(results, wrt)]
+        ct = f"{seed}.reshape({y}.shape)" if y_nd else "1.0"
+        lines += [f"{seed} = np.zeros({ny})", f"for {k} in range({ny}):", f"    {seed}[{k}] = 1.0",
+                  f"    {grads} = {gen.vjp}({', '.join(params + [ct] + depth)})[1]"]
+        for pos, (jac, i) in enumerate(zip(results, wrt)):
+            g = f"{grads}[{pos}]"
+            lines.append(f"    {jac}[{k}] = " + (f"np.ravel({g})" if entry.argtys[i].ndim else g))
+        lines.append(f"    {seed}[{k}] = 0.0")
+    for jac, i in zip(results, wrt if how == "jvp" else ()):
         p, nd = params[i], entry.argtys[i].ndim
-        n = f"{p}.size" if nd else "1"
-        jac = f"jac_{k}"
-        results.append(jac)
-        if how == "jvp":
-            lines.append(f"{jac} = np.empty(({n}, ny))")
-            lines.append(f"basis = np.zeros({n})")
-            lines.append(f"for k in range({n}):")
-            lines.append("    basis[k] = 1.0")
-            tans = []
-            for j in gen.jvp_args:
-                if j == i:
-                    tans.append(f"basis.reshape({p}.shape)" if nd else "1.0")
-                else:
-                    q = params[j]
-                    tans.append(f"np.zeros_like({q})" if entry.argtys[j].ndim else "0.0")
-            call = f"{gen.jvp}({', '.join(params + tans + [ast.unparse(d) for d in depth])})[1]"
-            lines.append(f"    {jac}[k] = " + (f"np.ravel({call})" if y_nd else call))
-            lines.append("    basis[k] = 0.0")
-        else:
-            lines.append(f"{jac} = np.empty((ny, {n}))")
-            lines.append("seed = np.zeros(ny)")
-            lines.append("for k in range(ny):")
-            lines.append("    seed[k] = 1.0")
-            ct = "seed.reshape(y.shape)" if y_nd else "1.0"
-            pos = list(wrt).index(i)
-            call = f"{gen.vjp}({', '.join(params + [ct] + [ast.unparse(d) for d in depth])})[1][{pos}]"
-            lines.append(f"    {jac}[k] = " + (f"np.ravel({call})" if nd else call))
-            lines.append("    seed[k] = 0.0")
+        lines += [f"{jac} = np.empty(({size[i]}, {ny}))", f"{basis} = np.zeros({size[i]})",
+                  f"for {k} in range({size[i]}):", f"    {basis}[{k}] = 1.0"]
+        tans = []
+        for j in gen.jvp_args:
+            if j == i:
+                tans.append(f"{basis}.reshape({p}.shape)" if nd else "1.0")
+            else:
+                tans.append(f"np.zeros_like({params[j]})" if entry.argtys[j].ndim else "0.0")
+        call = f"{gen.jvp}({', '.join(params + tans + depth)})[1]"
+        lines.append(f"    {jac}[{k}] = " + (f"np.ravel({call})" if y_nd else call))
+        lines.append(f"    {basis}[{k}] = 0.0")
     lines.append(f"return ({', '.join(results)},)")
     text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
     return ast.parse(text).body[0]
+
+
+def _local_names(pl):
+    """A namer for the locals of a function the passes write whole (the Jacobian and Hessian
+    loops): clear of every user name, module global and generated function."""
+    return Namer(pl.taken | pl.reserved | pl.used)
 
 
 def module(job):

@@ -149,6 +149,32 @@ def test_jacfwd_equals_jacrev_and_finite_differences():
     assert np.allclose(ydv, Jf @ V3, rtol=1e-12)
 
 
+def clash(y, k, seed):      # parameters named like the Jacobian loop's own locals
+    return np.sin(y * k) + seed[0] * y
+
+
+def test_jacobian_kernels_are_callable_from_njit_code():
+    """`jacrev(f, wrt).compiled(...)` / `jacfwd`: the Jacobian loop as a kernel, one block per
+    wrt parameter ((y.size, x.size) for jacrev, (x.size, y.size) for jacfwd); its own locals
+    never take a parameter's name."""
+    import numba
+    y, seed = np.array([0.3, -0.7, 1.1]), np.array([0.5])
+    jr, jf = jitad.jacrev(clash, wrt=(0, 1, 2)), jitad.jacfwd(clash, wrt=(0, 1, 2))
+    want = jr(y, 0.8, seed)
+    kr, kf = jr.compiled(y, 0.8, seed), jf.compiled(y, 0.8, seed)
+
+    @numba.njit
+    def both(y, k, seed):
+        return kr(y, k, seed), kf(y, k, seed)
+
+    blocks_r, blocks_f = both(y, 0.8, seed)
+    for Jw, br, bf in zip(want, blocks_r, blocks_f):
+        assert np.allclose(br.reshape(Jw.shape), Jw, rtol=1e-12)
+        assert np.allclose(bf.T.reshape(Jw.shape), Jw, rtol=1e-12)
+    fd = _fd(clash, (y, 0.8, seed), 1, 1.0)
+    assert np.allclose(want[1], fd, rtol=1e-6)
+
+
 def test_the_generated_tangent_code_reads_like_a_dual_number_loop():
     text = jitad.source(glide, "jvp", args=(3.0, 0.8), wrt=(0, 1))
     assert "def glide_jvp(x, w, d_x, d_w):" in text

@@ -171,7 +171,7 @@ class Analysis:
             return out
         if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice
             names = [a.name if isinstance(a, Var) else None for a in s.args]
-            last = max(i for i, n in enumerate(names) if n in self.active)
+            last = max((i for i, n in enumerate(names) if n in self.active), default=-1)
             return {n for n in names[:last + 1] if n is not None}
         rule = rule_for(s, self.types)
         for p, a in zip(rule.params, s.args):

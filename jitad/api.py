@@ -91,6 +91,25 @@ class _Transformed(Transform):
         return comp.fn(self._compiled_name(comp))
 
 
+    def compiled_into(self, *example_args, **kwargs):
+        """The compiled kernel that adds the gradient into buffers the caller owns, for a
+        per-sample loop in your `@numba.njit` code that should not make gradient arrays per
+        call: `value_and_grad(f, wrt).compiled_into(x, w)` returns
+        `f_value_and_grad_into(x, w, *buffers) -> (value, grads)`, with one buffer per array
+        parameter in `wrt` (in wrt's order, shaped and typed like it); each call ADDS that
+        parameter's gradient into its buffer (zero it first for the gradient alone) and
+        returns the buffers and the scalar gradients as `grads`."""
+        if not isinstance(self, (grad, value_and_grad)):
+            raise JitadError("compiled_into is for grad and value_and_grad")
+        args = self.d.bind(example_args, kwargs)
+        comp = self.d.specialize(args, self.wrt, mode="into")
+        self._scalar_check(comp)
+        if comp.gen.into is None:
+            raise JitadError(f"compiled_into: {self.d.__name__} is recursive; use "
+                             "value_and_grad(...).compiled")
+        return comp.fn(comp.gen.into)
+
+
 class grad(_Transformed):
     """`jitad.grad(f, wrt=0)(*args)`: the gradient of a scalar-valued f."""
 

@@ -59,6 +59,9 @@ class Generated:
     jvp_args: tuple = ()
     jacfwd: str | None = None
     jacrev: str | None = None
+    # f_value_and_grad_into(params..., buffers...) -> (value, grads): a scalar entry's gradient
+    # added into one caller buffer per array wrt parameter (see `into`)
+    into: str | None = None
     jvps: tuple = ()               # every specialization's jvp function (the entry's: `jvp`)
     # f_tangent_hessian(params...) of a tangent function f_tangent(params..., d_w...): per
     # tangent parameter b and wrt parameter a, a (b.size, a.size) block whose row k is the
@@ -228,6 +231,17 @@ def tangent(job):
     if len(out) == 1 and isinstance(out[0], Ty):
         gen.jacfwd = pl.unique(f"{entry.name}_jacfwd")
         job.funcs.append(_jacobian_loop(gen.jacfwd, entry, wrt, pl, gen, "jvp"))
+
+
+def into(job):
+    """Pass `into`: for a scalar entry off recursion cycles, `f_value_and_grad_into(params...,
+    buffers...)`: the adjoint sweep adds each array parameter's gradient straight into the
+    caller's buffer (no gradient array made per call: what a per-sample loop in the user's
+    `@njit` code wants)."""
+    pl, gen, entry = job.plan, job.gen, job.entry
+    if gen.scalar_output and pl.entry not in pl.cycles:
+        gen.into = pl.unique(f"{entry.name}_value_and_grad_into")
+        job.funcs.append(_tidy(pl.reverse(job.prog, entry, job.wrt).vjp(into=gen.into), entry.types))
 
 
 def jacobian(job):

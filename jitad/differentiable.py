@@ -176,7 +176,8 @@ class Differentiable:
         """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
         for `wrt`, or with a training step for optimizer `train`; `mode="jvp"`: with the
         jvp (forward mode) and jacfwd for `wrt` instead, `mode="jacrev"`: the vjp and jacrev,
-        `mode=("hessian", basis)`: the vjp and the loop over the basis parameters (`higher`).
+        `mode=("hessian", basis)`: the vjp and the loop over the basis parameters (`higher`),
+        `mode="into"`: the vjp and `f_value_and_grad_into` (gradients added into buffers).
         `validate(entry, argtys)` may refuse the typed function before code is generated."""
         argtys = tuple(ty_of_value(a) for a in args)
         key = (argtys, wrt, None if train is None else train.key()) + ((mode,) if mode else ())
@@ -227,6 +228,7 @@ class Differentiable:
         hessian = mode[1] if isinstance(mode, tuple) and mode[0] == "hessian" else ()
         return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None and mode != "jvp",
                             want_jvp=mode == "jvp", jacobian=mode == "jacrev", hessian=hessian,
+                            into=mode == "into",
                             train=train,
                             backend=self.backend, validate=validate,
                             frontend=frontend, forms=forms)

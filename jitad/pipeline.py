@@ -4,8 +4,8 @@ Takes: a plain Python function; for the back end also an argument signature, the
 to differentiate (or none: the primal only) and an optimizer (for `train_step`).
 Guarantees: `FRONTEND` (capture -> fence -> normalize) turns one function into its IR;
 `BACKEND` (specialize -> check -> plan -> primal -> callee_adjoints -> training ->
-entry_adjoint -> tangent -> jacobian -> hessian -> module -> load; `tangent` is forward
-mode's, `hessian` loops a tangent function's vjp over a basis, see `higher`) turns an
+entry_adjoint -> tangent -> into -> jacobian -> hessian -> module -> load; `tangent` is
+forward mode's, `into` adds gradients into the caller's buffers, `hessian` loops a tangent function's vjp over a basis, see `higher`) turns an
 entry function and a signature into a loaded module. Each pass is a `Pass`: a name, what it reads and produces (fields of `Job`), and
 when it applies; `run` is the only driver -- `api`, `vjp` and `train_step` differ only in the
 job they give it. Per pass it checks the inputs exist, times the pass (`JITAD_TIMINGS=1`
@@ -45,6 +45,7 @@ class Job:
     want_jvp: bool = False           # forward mode: the jvp functions (and the entry's jacfwd)
     jacobian: bool = False           # with want_vjp: the entry's jacrev
     hessian: tuple = ()              # with want_vjp: the basis parameters of f_hessian
+    into: bool = False               # with want_vjp: f_value_and_grad_into (buffers given)
     reentrant: bool = False          # with want_jvp: code the front end reads again (`higher`)
     train: object = None             # an optimizer, for train_step
     backend: str = "numba"
@@ -137,6 +138,8 @@ BACKEND = (
     Pass("entry_adjoint", codegen.entry_adjoint, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp),
     Pass("tangent", codegen.tangent, ("prog", "plan"), ("funcs",), when=lambda job: job.want_jvp),
+    Pass("into", codegen.into, ("prog", "plan"), ("funcs",),
+         when=lambda job: job.want_vjp and job.into),
     Pass("jacobian", codegen.jacobian, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp and job.jacobian),
     Pass("hessian", codegen.hessian, ("prog", "plan"), ("funcs",),
@@ -223,8 +226,8 @@ def stage_text(job: Job, stage: str) -> str:
         return "\n".join([f"primal {v}" for v in pl.fnames.values()] +
                          [f"vjp {v}" for v in pl.vjp_names.values()] +
                          [f"split {a} {b}" for a, b in pl.split.values()])
-    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "tangent", "jacobian",
-                 "hessian"):
+    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "into", "tangent",
+                 "jacobian", "hessian"):
         return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
     return job.gen.source
 

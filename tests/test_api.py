@@ -126,6 +126,48 @@ def test_compiled_gradient_is_callable_from_user_njit_code():
         np.testing.assert_allclose(g[1], fd[1], atol=1e-8)
 
 
+def test_compiled_into_adds_gradients_into_the_callers_buffers():
+    """`value_and_grad(...).compiled_into(...)`: no gradient arrays per call -- each call adds
+    into the buffers given (here summing a mini-batch's per-sample gradients in @njit code)."""
+    rng = np.random.default_rng(1)
+    U, V = rng.normal(scale=0.3, size=(6, 3)), rng.normal(scale=0.3, size=(7, 3))
+    users, pos, neg = rng.integers(0, 6, 9), rng.integers(0, 7, 9), rng.integers(0, 7, 9)
+    k = jitad.value_and_grad(af.bpr_loss, wrt=("U", "V")).compiled_into(U, V, 0, 0, 1)
+
+    @numba.njit
+    def batch(U, V, users, pos, neg, gU, gV):
+        total = 0.0
+        for s in range(users.shape[0]):
+            loss, grads = k(U, V, users[s], pos[s], neg[s], gU, gV)
+            total += loss
+        return total
+
+    gU, gV = np.zeros_like(U), np.zeros_like(V)
+    U0, V0 = U.copy(), V.copy()
+    total = batch(U, V, users, pos, neg, gU, gV)
+    assert np.array_equal(U, U0) and np.array_equal(V, V0)
+    want_U, want_V, want = np.zeros_like(U), np.zeros_like(V), 0.0
+    for s in range(9):
+        args = (U, V, users[s], pos[s], neg[s])
+        fd = central_fd(af.bpr_loss, args, (0, 1))
+        want_U += fd[0]
+        want_V += fd[1]
+        want += af.bpr_loss(*args)
+    np.testing.assert_allclose(gU, want_U, atol=1e-8)
+    np.testing.assert_allclose(gV, want_V, atol=1e-8)
+    assert total == pytest.approx(want, rel=1e-12)
+    # a parameter the body assigns, and a scalar one: its gradient is returned
+    W, x = rng.normal(size=(3, 3)), rng.normal(size=3)
+    kr = jitad.value_and_grad(af.reassigned_weights, wrt=(0, 2)).compiled_into(W, x, 1.5)
+    buf = np.ones((3, 3))
+    value, (gW, gc) = kr(W, x, 1.5, buf)
+    fd = central_fd(af.reassigned_weights, (W, x, 1.5), (0, 2))
+    assert gW is buf
+    np.testing.assert_allclose(buf - 1.0, fd[0], atol=1e-8)
+    assert gc == pytest.approx(fd[1], abs=1e-8)
+    assert value == pytest.approx(af.reassigned_weights(W, x, 1.5), rel=1e-12)
+
+
 _CHILD = textwrap.dedent("""
     import sys, os
     sys.path.insert(0, {dir!r})

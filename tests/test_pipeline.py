@@ -23,7 +23,7 @@ X = np.linspace(0.0, 1.0, 5)
 def test_pass_names_are_in_data_flow_order():
     assert pipeline.PASS_NAMES == ("capture", "fence", "normalize", "specialize", "check", "plan",
                                    "primal", "callee_adjoints", "training", "entry_adjoint",
-                                   "tangent", "jacobian", "hessian", "module", "load")
+                                   "tangent", "into", "jacobian", "hessian", "module", "load")
 
 
 @pytest.mark.parametrize("stage", pipeline.PASS_NAMES)

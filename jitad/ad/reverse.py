@@ -690,18 +690,23 @@ class Reverse(TrainingCode):
                 out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
-    def vjp(self, train=None, accumulate=False, split=None):
+    def vjp(self, train=None, accumulate=False, split=None, into=None):
         """The fused `f_vjp`; with `train`, the training step (see step_function); with
-        `split=(fwd_name, bwd_name)`, the two halves (see split_functions)."""
+        `split=(fwd_name, bwd_name)`, the two halves (see split_functions); with `into`, that
+        function (see into_function)."""
         f = self.spec.ir
         self.into_buffers = accumulate
         A = self.A
         self.seed = self.namer.fresh("d_out")
         self.sparse = self.sparse_sites() if train is not None else {}
-        if accumulate:   # dense parameters: the adjoint sweep adds straight into the buffers
+        # a parameter the body assigns has adjoints of several values under one name (reset
+        # between them): never the caller's buffer
+        assigned = {t for s in ir.walk(f.body) for t in ir.writes(s)}
+        if accumulate or into:   # dense parameters: the adjoint sweep adds straight into the buffers
             for i in self.wrt:
                 p = f.params[i]
-                if p not in self.sparse and self.ty(p).ndim and p in A.active:
+                if p not in self.sparse and self.ty(p).ndim and p in A.active \
+                        and not (into and p in assigned):
                     self.adjoint_buffers[p] = self.adj[p] = self.namer.fresh(f"acc_{p}")
                     self.rank[self.adj[p]] = self.ty(p).ndim
         # adjoint initialisation points: each active variable at the start of its owner block
@@ -742,12 +747,35 @@ class Reverse(TrainingCode):
         if train is not None:
             return self.step_function(train, fwd, save, rev, predef, counts, value)
         first = self.tapes.init(counts) + predef + fwd + save
+        if into is not None:
+            return self.into_function(into, first, rev, value)
         if split is not None:
             return self.split_functions(split, first, rev, value, grads)
         body = (first + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
         return _fdef(self.vjp_names[self.key()], f.params + [self.seed], self.depth_check() + body,
                      self.depth)
+
+    def into_function(self, name, first, rev, value):
+        """`f_value_and_grad_into(params..., buffers...) -> (value, grads)` of a scalar f: one
+        buffer per array wrt parameter, shaped like it, into which its gradient is added (the
+        adjoint sweep accumulates there directly unless the body assigns the parameter; then
+        its adjoint is added at the end); grads holds the buffers and the scalar gradients."""
+        f = self.spec.ir
+        buffers, tail, grads = [], [], []
+        for i in self.wrt:
+            p = f.params[i]
+            if not self.ty(p).ndim:
+                grads.append(P.name(self.d(p)) if p in self.A.active else P.const(0.0))
+                continue
+            buf = self.adjoint_buffers.get(p) or self.namer.fresh(f"acc_{p}")
+            if p not in self.adjoint_buffers and p in self.A.active:
+                tail.append(P.aug(buf, P.name(self.d(p))))
+            buffers.append(buf)
+            grads.append(P.name(buf))
+        body = ([P.assign(self.seed, P.const(1.0))] + first + [P.Comment("adjoint")] + rev + tail
+                + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
+        return _fdef(name, f.params + buffers, body)
 
     def split_functions(self, names, first, rev, value, grads):
         """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value..., saved)` and

@@ -286,3 +286,18 @@ def test_fit_accumulates_row_sparse_gradients_in_rows_only(opt):
     # only row-sparse tables: threads update per sample by default
     jitad.fit(step, live, data=(users, pos, neg), epochs=1, threads=2, progress=False)
     assert (3, None, 1) in comp.epochs
+
+
+@pytest.mark.parametrize("accumulate", [1, 2])
+def test_a_loss_that_rebinds_a_parameter_trains_the_given_array(accumulate):
+    rng = np.random.default_rng(3)
+    W0, X, Y = rng.normal(scale=0.3, size=(3, 3)), rng.normal(size=(6, 3)), rng.normal(size=6)
+    step = jitad.train_step(tf.rebinds_its_weights, wrt=0, optimizer=optim.SGD(lr=0.1))
+    W = W0.copy()
+    jitad.fit(step, (W,), (X, Y), epochs=1, shuffle=False, accumulate=accumulate, progress=False)
+    Wr = W0.copy()
+    for k in range(0, 6, accumulate):
+        G = sum(central_fd(tf.rebinds_its_weights, (Wr, X[j], Y[j]), (0,))[0]
+                for j in range(k, k + accumulate))
+        Wr = Wr - 0.1 * G
+    np.testing.assert_allclose(W, Wr, atol=1e-7)

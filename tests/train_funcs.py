@@ -35,3 +35,11 @@ def triplet(U, V, u, i, j, l):
 def two_lengths(U, W, u, w):
     """Rows of different lengths: their loops must not be merged."""
     return np.sum(np.sin(U[u])) * np.sum(np.cos(W[w]))
+
+
+def rebinds_its_weights(W, x, y):
+    """The loss rebinds a parameter's name: the update must go to the array it was given
+    (it went to the rebound temporary: the parameters never moved), and an accumulated
+    gradient must not be the restarting adjoint of the name."""
+    W = W * 2.0
+    return (np.sum(np.tanh(W @ x)) - y) ** 2

@@ -698,15 +698,16 @@ class Reverse(TrainingCode):
         self.into_buffers = accumulate
         A = self.A
         self.seed = self.namer.fresh("d_out")
-        self.sparse = self.sparse_sites() if train is not None else {}
-        # a parameter the body assigns has adjoints of several values under one name (reset
-        # between them): never the caller's buffer
-        assigned = {t for s in ir.walk(f.body) for t in ir.writes(s)}
+        # a parameter the body assigns names several values: its adjoint restarts between
+        # them (never the caller's buffer), its rows read are the new value's (never sparse)
+        self.assigned = {t for s in ir.walk(f.body) for t in ir.writes(s)}
+        self.sparse = {p: v for p, v in self.sparse_sites().items() if p not in self.assigned} \
+            if train is not None else {}
         if accumulate or into:   # dense parameters: the adjoint sweep adds straight into the buffers
             for i in self.wrt:
                 p = f.params[i]
                 if p not in self.sparse and self.ty(p).ndim and p in A.active \
-                        and not (into and p in assigned):
+                        and p not in self.assigned:
                     self.adjoint_buffers[p] = self.adj[p] = self.namer.fresh(f"acc_{p}")
                     self.rank[self.adj[p]] = self.ty(p).ndim
         # adjoint initialisation points: each active variable at the start of its owner block

@@ -74,10 +74,14 @@ class TrainingCode:
         the optimizer on the buffers. Returns (function, its extra parameters)."""
         from .. import update
         f = self.spec.ir
-        extra, updates, marks = [], [], []
+        extra, updates, marks, keep = [], [], [], []
         for i in self.wrt:
             p = f.params[i]
             t = self.ty(p)
+            target = p
+            if p in self.assigned:      # the body rebinds p: update the array it was given
+                target = self.namer.fresh(f"{p}_given")
+                keep.append(P.assign(target, P.name(p)))
             if not t.ndim:
                 raise UnsupportedError(f"train_step updates parameters in place: '{p}' is a scalar; "
                                        "make it a 1-element array", f.loc, "scalar parameter")
@@ -105,8 +109,8 @@ class TrainingCode:
                 updates += update.sparse(rule, p, t.ndim, [(idx, self.d(tgt), r) for idx, tgt, r in
                                                            self.sparse[p]], state, self.namer)
             else:
-                updates += update.dense(rule, p, t.ndim, self.d(p), state, self.namer)
-        body = (self.tapes.init(counts) + predef + fwd + save
+                updates += update.dense(rule, target, t.ndim, self.d(p), state, self.namer)
+        body = (keep + self.tapes.init(counts) + predef + fwd + save
                 + [P.Comment("adjoint"), P.assign(self.seed, P.const(1.0))] + marks + rev + updates
                 + [ast.Return(value)])
         return _fdef(self.step_name, f.params + [n for _, _, n in extra], self.depth_check() + body,

@@ -650,10 +650,17 @@ class Reverse(TrainingCode):
         mapping["g"] = gt
         mapping["y"] = y
         res_nd = self.ty(s.target).ndim
+        done = set()
         for i, (p, a) in enumerate(zip(rule.params, s.args)):
-            if not act(a) or p not in rule.adjoints or (skip is not None and a.name == skip):
+            if not act(a) or p not in rule.adjoints or (skip is not None and a.name == skip) \
+                    or a.name in done:
                 continue
+            done.add(a.name)
             contrib = P.fold(substitute(rule.adjoints[p], mapping))
+            # the same variable in several operands (x * x): one sum of its contributions
+            for q, b in list(zip(rule.params, s.args))[i + 1:]:
+                if b == a and q in rule.adjoints:
+                    contrib = ast.BinOp(contrib, ast.Add(), P.fold(substitute(rule.adjoints[q], mapping)))
             others = [b for j, b in enumerate(s.args) if j != i]
             elementwise = rule.elementwise
             safe = not elementwise or all(_atom_nd(b, self.types) == 0 or b == a for b in others)

@@ -350,7 +350,9 @@ class Analysis:
         loop, by a shape-making primitive with an integer a loop changes (np.zeros(n),
         np.arange(i), a helper's int argument), or by arithmetic on such an array.
         Conservative: elementwise arithmetic of other arrays keeps their shapes, an integer
-        index x[i] drops an axis whatever i is."""
+        index x[i] drops an axis whatever i is. A variable assigned once, outside loops, has one
+        shape: it never counts (nor passes a variant shape on: `Q = np.exp(icf[:, :d])` then
+        `Q[k]` in a loop is one shape)."""
         binds = [s for s in ir.walk(self.root) if isinstance(s, Bind)]
         in_loop = {id(s) for s in binds
                    if any(b in self.loop_blocks for b in self.path_of.get(id(s), ()))}
@@ -378,8 +380,10 @@ class Analysis:
                         int_atom(x) for a in s.args
                         for x in (a.items if isinstance(a, ir.TupleA) else (a,)))
                 if hit:
-                    out |= set(s.targets)
-                    changed = True
+                    new = {t for t in s.targets if t not in out and (
+                        id(s) in in_loop or len(self.sites.get(t, ())) > 1)}
+                    out |= new
+                    changed = changed or bool(new)
         return out
 
     def _arrayish(self, name):

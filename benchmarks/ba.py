@@ -20,11 +20,9 @@ and the weight derivatives from the parameter tables and the observation list
 How a jitad user computes it: `J = jitad.jacrev(reproj_error, wrt=(0, 1, 2))` of the
 per-observation residual (wrt cam, X, w), called for every observation -- from Python (the
 plain API; its per-call overhead dominates) or, to run the loop in Numba, with the compiled
-derivative in an `@numba.njit` loop over observations. `jacrev(...).compiled(...)` is refused
-(it checks for a scalar output), so two rows do the @njit loop: with `jitad.vjp(...).compiled`
-called with the two unit cotangents (the public API), and with the jacrev kernel itself (taken
-from the specialization, `comp.fn(comp.gen.jacrev)`: one call per observation, what
-`jacrev(...).compiled` would give). JAX: `jax.jit(jax.vmap(jax.jacrev(reproj_error)))` over the
+derivative in an `@numba.njit` loop over observations. Two rows do the @njit loop: with the
+kernel `jacrev(...).compiled(...)` (one call per observation, one vjp per residual component
+inside it) and with `jitad.vjp(...).compiled` called with the two unit cotangents. JAX: `jax.jit(jax.vmap(jax.jacrev(reproj_error)))` over the
 gathered camera and point rows (the branch of `rodrigues_rotate_point` as `lax.cond`).
 autograd, torch and jitad eager: the Jacobian of the same function per observation in a Python
 loop, on the first observations, scaled linearly.
@@ -286,13 +284,11 @@ def systems(ctx, p_full):
 
     def jacrev_kernel_case(p):
         a = data(p)
-        comp = jr.specialize(*example(a))
-        loop = jacrev_loop(comp.fn(comp.gen.jacrev))
+        loop = jacrev_loop(jr.compiled(*example(a)))
         return C.Case(lambda: loop(*a))
     out.append(C.System("jitad compiled: jacrev kernel, @njit loop", make=jacrev_kernel_case,
-                        note="the kernel of `jitad.jacrev(reproj_error, wrt=(0, 1, 2))` (from "
-                             "its specialization: `.compiled` is refused) called per "
-                             "observation from an `@numba.njit` loop"))
+                        note="the kernel `jitad.jacrev(reproj_error, wrt=(0, 1, 2)).compiled(...)` "
+                             "called per observation from an `@numba.njit` loop"))
     if ctx.quick:           # the vjp row's compile (~9 s) is more than the smoke test affords
         return out
     vj_obj = jitad.vjp(reproj_error, wrt=WRT)

@@ -161,6 +161,25 @@ class System:
     rtol: Optional[float] = None
 
 
+def plain(args_of, fn):
+    """A System's `make`: a Case calling `fn` (taking and returning NumPy values) on the size's
+    arguments `args_of(key)`."""
+    return lambda key: (lambda a: Case(lambda: fn(*a)))(args_of(key))
+
+
+def objective_rows(ctx, args_of, hand_written, f, wrt):
+    """The rows an objective workload starts with: its hand-written gradient (the reference),
+    jitad compiled and, unless quick, jitad eager -- `value_and_grad(f, wrt)`, all called on
+    the size's NumPy arguments."""
+    import jitad
+    out = [System("hand-written Numba", reference=True, make=plain(args_of, hand_written)),
+           System("jitad compiled", make=plain(args_of, jitad.value_and_grad(f, wrt=wrt)))]
+    if not ctx.quick:
+        out.append(System("jitad eager", make=plain(args_of, jitad.value_and_grad(
+            f, wrt=wrt, mode="eager"))))
+    return out
+
+
 def time_call(fn, repeats, min_sample_s, use_gc=True):
     """Median per-call seconds over `repeats` samples; each sample runs `inner` calls so that
     it lasts >= min_sample_s. The calibration calls double as warm-up."""

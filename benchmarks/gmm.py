@@ -243,16 +243,11 @@ def systems(ctx, n, sizes):
         return data(n, *by_key[key])
 
     def plain(fn):
-        """A system whose gradient function takes and returns NumPy arrays."""
-        return lambda key: (lambda a: C.Case(lambda: fn(*a)))(args_of(key))
+        return C.plain(args_of, fn)
 
-    out = [C.System("hand-written Numba", reference=True, make=plain(gmm_numba))]
-    out.append(C.System("jitad compiled", make=plain(jitad.value_and_grad(gmm_objective,
-                                                                          wrt=WRT))))
+    out = C.objective_rows(ctx, args_of, gmm_numba, gmm_objective, WRT)
     if ctx.quick:
         return out
-    out.append(C.System("jitad eager", make=plain(jitad.value_and_grad(gmm_objective, wrt=WRT,
-                                                                       mode="eager"))))
     jax, why = C.peer("jax")
     if jax is None:
         out.append(C.System("JAX jit", status=C.SKIPPED, note=why))

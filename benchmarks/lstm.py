@@ -245,15 +245,11 @@ def systems(ctx, sizes):
         return data(*by_key[key])
 
     def plain(fn):
-        return lambda key: (lambda a: C.Case(lambda: fn(*a)))(args_of(key))
+        return C.plain(args_of, fn)
 
-    out = [C.System("hand-written Numba", reference=True, make=plain(lstm_numba))]
-    out.append(C.System("jitad compiled", make=plain(jitad.value_and_grad(lstm_objective,
-                                                                          wrt=WRT))))
+    out = C.objective_rows(ctx, args_of, lstm_numba, lstm_objective, WRT)
     if ctx.quick:
         return out
-    out.append(C.System("jitad eager", make=plain(jitad.value_and_grad(lstm_objective, wrt=WRT,
-                                                                       mode="eager"))))
     jax, why = C.peer("jax")
     if jax is None:
         out.append(C.System("JAX jit, lax.scan", status=C.SKIPPED, note=why))

@@ -299,9 +299,11 @@ class Analysis:
         bases = self.view_bases()
         # an adjoint starts (and restarts, after an assignment is undone) as zeros shaped like
         # its variable: if that shape changes between assignments (v = v[:-1], K[:t + 1] in a
-        # loop, a list grown in the loop), each value is kept, so the zeros have its shape
+        # loop, a list grown in the loop), each value is kept, so the zeros have its shape --
+        # also when the variable is assigned in a loop and read after it (its adjoint, owned
+        # outside the loop, restarts after each iteration's assignment is undone)
         reshaped = {v for v in self.shape_variant() if v in self.active
-                    and (len(self.sites.get(v, ())) > 1
+                    and (self.overwritten(v)
                          or any(b in self.loop_blocks for b in self.path_of_owner(v)))}
         while True:
             needed, after_loop = set(reshaped), set()

@@ -4,7 +4,8 @@ What it takes
 -------------
 * A seed.  ``generate(seed, size, without)`` builds, from a ``random.Random`` seeded with
   those three alone, one Python module in jitad's supported subset (docs/language.md):
-  zero to two helper functions and
+  zero to three helper functions (taking and returning floats, vectors, matrices, vectors
+  of loop-dependent length, or a pair of values; later ones may call earlier ones) and
   ``f(x, M, w, n)`` with ``x`` a float vector of length ``L``, ``M`` a float ``R x L`` matrix,
   ``w`` a float and ``n`` an int loop bound in ``1..R``.  The module also defines
   ``fuzz_args()`` (the arguments, as literals) and ``WRT`` (the differentiated arguments), so a
@@ -38,9 +39,15 @@ What it guarantees
 Invariants of the generated programs (what the generator maintains, not what jitad checks)
 ------------------------------------------------------------------------------------------
 * Every name is assigned before it is read on every path: a name declared inside a block is
-  only read later in that block.  A variable keeps one kind (float, vector, matrix).
+  only read later in that block.  A variable keeps one kind (float, vector, matrix, or vector
+  of loop-dependent length: a ``Shape``, e.g. ``L - i``).  Values of one Shape have one length
+  where both are in scope, as the loop variables a Shape reads are not assigned after the
+  first statement of their loop body; a vector grown or shrunk in a loop comes into scope
+  only after that loop (its Shape is its own ``.shape[0]``).  Every such vector has at least
+  one element; a slice of the parts joined into a fixed-size array may be empty.
 * Arrays are only written when the function created them (``np.zeros``, ``.copy()``, array
-  arithmetic), never through a view or an alias; arguments are never written.
+  arithmetic), never through a view or an alias; arguments are never written.  A helper never
+  returns a view of its argument (a bare name or slice gets ``* 1.0``).
 * Every index is in bounds: loop variables carry their largest value and are reduced ``% dim``
   when they could exceed it.  Loops run at most a handful of times; ``while`` loops carry a
   counter that is incremented first in the body, so ``continue`` cannot loop forever.
@@ -107,6 +114,15 @@ FEATURES = {
     "return": "early return",
     "lists": "lists built with append (in loops, under ifs) or comprehensions, then stacked, "
              "summed, indexed or iterated",
+    "shapes": "vectors whose length changes between loop iterations (x[i:], x[:i + 1], "
+              "np.repeat/np.tile/np.pad/np.concatenate of them, arrays grown or shrunk in a "
+              "loop, helpers taking them), read by reductions, .shape[0] and loops over their "
+              "length, and fixed-size arrays concatenated from parts of loop-dependent sizes "
+              "(np.concatenate/np.hstack/np.vstack, axis=1 too)",
+    "mhelpers": "helpers taking or returning matrices (cut into a forward and a backward half, "
+                "their states on a tape when called in a loop or a branch)",
+    "calls": "helpers calling helpers, helpers returning two values (a, b = g(...)), a "
+             "helper's argument overwritten after the call or assigned its result",
 }
 
 SIZES = {
@@ -126,24 +142,48 @@ SIZES = {
 @dataclass
 class Var:
     name: str
-    kind: str          # "f" float, "v" vector (L,), "m" matrix (R, L)
+    kind: str          # "f" float, "v" vector (L,), "m" matrix (R, L), "s" vector (shape,)
     bound: float       # magnitude estimate of its elements
     owned: bool        # an array the function created: it may be written
     level: int         # loop depth where it was declared
     guards: int = 0    # break/continue/return statements emitted before its declaration
+    shape: Shape | None = None   # kind "s" (a vector of loop-dependent length): its length
 
 
 @dataclass
 class IntVar:
     name: str
     hi: int            # largest value it takes
+    over: str = ""     # `for k in range(p.shape[0])`: the vector p whose positions it runs over
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The length of a vector that may change between loop iterations ("shapes"): `form` says
+    how its values are built from vectors of length L, `c` and `d` are int expressions in
+    0..L-1 (of loop variables, `n - 1` or constants) and `names` the loop variables they read.
+    Two values of one Shape have one length wherever both are in scope: loop variables are
+    not assigned in a loop body after its first statement."""
+    form: str          # "tail" (L - c), "head" (c + 1), "rep", "tile", "pad", "cat", "like"
+    c: str
+    d: str = ""
+    names: tuple = ()
+
+    def length(self) -> str:
+        c, d = _paren(self.c), _paren(self.d)
+        return {"tail": f"{L} - {c}", "head": f"{c} + 1", "rep": f"2 * ({L} - {c})",
+                "tile": f"2 * ({c} + 1)", "pad": f"{L} - {c} + 3",
+                "cat": f"{L} - {c} + {d} + 1", "like": f"{self.c}.shape[0]"}[self.form]
+
+    def max_len(self) -> int:
+        return {"tail": L, "head": L, "pad": L + 3}.get(self.form, 2 * L)
 
 
 @dataclass
 class Helper:
     name: str
     params: tuple      # kinds of the parameters
-    ret: str           # kind of the result
+    ret: object        # kind of the result, or a tuple of kinds (the helper returns a tuple)
     bound: float
 
 
@@ -171,11 +211,18 @@ def _strip(e: str) -> str:
     return e[1:-1]
 
 
+def _paren(e: str) -> str:
+    """`e` ready to be an operand of `+`/`-`: compound int expressions get parentheses."""
+    return e if re.fullmatch(r"\w+", e) else f"({e})"
+
+
 def _fresh_array(kind: str, e: str) -> str:
     """`e` as a new array: a bare name, row or slice of an array gets `.copy()` (never alias)."""
     if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
         return f"{e}.copy()"
-    return e
+    if kind == "s" and isinstance(ast.parse(e, mode="eval").body, ast.Subscript):
+        return f"{e}.copy()"         # a slice of a new array is still a view: jitad refuses
+    return e                         # writes into it (it may alias)
 
 
 class _Gen:
@@ -220,8 +267,8 @@ class _Gen:
         """Int loop variables in scope."""
         return [v for v in self._visible() if isinstance(v, IntVar)]
 
-    def declare(self, name, kind, bound, owned=False) -> Var:
-        v = Var(name, kind, bound, owned, len(self.trips), self.guards)
+    def declare(self, name, kind, bound, owned=False, shape=None) -> Var:
+        v = Var(name, kind, bound, owned, len(self.trips), self.guards, shape)
         self.scopes[-1][name] = v
         return v
 
@@ -294,6 +341,16 @@ class _Gen:
                 opts.append((1.5, lambda r=r: (f"{r}[{self.index(L)}]", ARG_BOUND)))
             for iv in self.ints:
                 opts.append((0.4, lambda iv=iv: (f"float({iv.name})", float(max(iv.hi, 1)))))
+            for v in self.vars("s"):
+                opts.append((0.7, lambda v=v: (f"{v.name}[{self.rng.choice(('0', '-1'))}]",
+                                               v.bound)))
+                opts.append((0.3, lambda v=v: (f"float({v.name}.shape[0])",
+                                               float(v.shape.max_len()))))
+            names = {v.name: v for v in self.vars("s")}
+            for iv in self.ints:
+                if iv.over in names:
+                    opts.append((3, lambda iv=iv: (f"{iv.over}[{iv.name}]",
+                                                   names[iv.over].bound)))
             return self.pick(opts)()
         if kind == "v":
             opts = []
@@ -312,23 +369,160 @@ class _Gen:
             opts.append((1, lambda: (f"np.ones(({R}, {L}))", 1.0)))
         return self.pick(opts)()
 
-    def expr(self, kind: str, depth: int) -> tuple[str, float]:
+    def expr(self, kind: str, depth: int, shape: Shape | None = None) -> tuple[str, float]:
+        if kind == "s":
+            return self.sexpr(shape, depth)
         if depth <= 0 or self.rng.random() < 0.25:
             return self.leaf(kind)
         return {"f": self.fexpr, "v": self.vexpr, "m": self.mexpr}[kind](depth)
 
-    def call(self, ret: str, depth: int):
+    def call(self, ret, depth: int, shape: Shape | None = None):
         hs = [h for h in self.helpers if h.ret == ret]
         if not hs:
             return None
         h = self.rng.choice(hs)
-        args = []
-        for p in h.params:
-            e, b = self.expr(p, depth - 1)
+        return self.call_text(h, depth, shape), h.bound
+
+    def call_text(self, h: Helper, depth: int, shape: Shape | None = None,
+                  args: dict | None = None) -> str:
+        """`h(...)` with arguments built here, or taken from `args` (position: text).  A
+        helper returning a vector of loop-dependent length returns its argument's: `shape`."""
+        texts = []
+        for k, p in enumerate(h.params):
+            if args and k in args:
+                texts.append(args[k])
+                continue
+            sh = None
+            if p == "s":
+                sh = shape if h.ret == "s" and shape is not None else self.some_shape()
+            e, b = self.expr(p, depth - 1, sh)
             if b > PARAM_BOUND:
                 e, b = self.squash(p, e, b, force=True)
-            args.append(_strip(e))
-        return f"{h.name}({', '.join(args)})", h.bound
+            texts.append(_strip(e))
+        return f"{h.name}({', '.join(texts)})"
+
+    # -- vectors of loop-dependent length ("shapes") ----------------------------------------
+    def cut(self, dim: int) -> tuple[str, tuple]:
+        """(an int expression in 0..dim-1, the loop variables it reads): of a loop variable
+        when there is one, else `n - 1` or a constant."""
+        opts = []
+        for iv in self.ints:
+            if iv.hi < 0:
+                continue
+            if iv.hi < dim:
+                opts += [(3, (iv.name, (iv.name,))), (1, (f"{dim - 1} - {iv.name}", (iv.name,)))]
+            else:
+                opts.append((2, (f"{iv.name} % {dim}", (iv.name,))))
+        if not self.in_helper:
+            opts.append((1, ("n - 1", ())))
+        opts.append((0.5, (str(self.rng.randrange(dim)), ())))
+        return self.pick(opts)
+
+    def new_shape(self) -> Shape:
+        c, names = self.cut(L)
+        form = self.pick([(4, "tail"), (4, "head"), (1, "rep"), (1, "tile"), (1, "pad"),
+                          (1, "cat")])
+        d = ""
+        if form == "cat":
+            d, more = self.cut(L)
+            names = names + more
+        return Shape(form, c, d, names)
+
+    def some_shape(self) -> Shape:
+        """The shape of a vector in scope, or a new one."""
+        have = []
+        for v in self.vars("s"):
+            if v.shape not in have:
+                have.append(v.shape)
+        return self.pick([(2, sh) for sh in have] + [(2 if have else 1, None)]) or self.new_shape()
+
+    def buildable(self, shape: Shape) -> bool:
+        """Whether values of `shape` can be built here (the variables it reads are in scope)."""
+        if shape.form == "like":
+            return any(v.name == shape.c for v in self.vars("s"))
+        ints = {iv.name for iv in self.ints}
+        return all(nm in ints for nm in shape.names)
+
+    def length_text(self, shape: Shape) -> str | None:
+        if self.buildable(shape):
+            return shape.length()
+        same = [v for v in self.vars("s") if v.shape == shape]
+        return f"{self.rng.choice(same).name}.shape[0]" if same else None
+
+    def sliced(self, shape: Shape) -> tuple[str, float]:
+        """A value of `shape` sliced, repeated, tiled, padded or joined from vectors of
+        length L (active when those are)."""
+        c, d, pc = shape.c, shape.d, _paren(shape.c)
+        a, ba = self.leaf("v")
+        form = shape.form
+        if form == "tail":
+            opts = [(4, (f"{a}[{c}:]", ba)),
+                    (1, (f"{a}[{pc} // 2:{pc} // 2 + {L} - {pc}]", ba)),
+                    (1, (f"{a}[:{L} - {pc}]", ba))]
+            mats = self.vars("m")
+            if mats:
+                m = self.rng.choice(mats)
+                opts.append((1, (f"{m.name}[{self.index(R)}, {c}:]", m.bound)))
+            b, bb = self.leaf("v")
+            opts += [(0.7, (f"np.sum(np.stack(({a}[{c}:], {b}[{c}:])), axis=0)", ba + bb)),
+                     (0.5, (f"np.mean(np.stack(({a}[{c}:], {b}[{c}:]), axis=1), axis=1)",
+                            max(ba, bb)))]
+            return self.pick(opts)
+        if form == "head":
+            return self.pick([(4, (f"{a}[:{c} + 1]", ba)),
+                              (1, (f"{a}[{L - 1} - {pc}:]", ba)),
+                              (0.5, (f"np.cumsum({a}[:{c} + 1])", L * ba))])
+        if form == "rep":
+            return f"np.repeat({a}[{c}:], 2)", ba
+        if form == "tile":
+            return f"np.tile({a}[:{c} + 1], 2)", ba
+        if form == "pad":
+            return f"np.pad({a}[{c}:], (1, 2))", ba
+        b, bb = self.leaf("v")
+        fn = self.pick([(2, "np.concatenate"), (1, "np.hstack")])
+        return f"{fn}(({a}[{c}:], {b}[:{d} + 1]))", max(ba, bb)
+
+    def sleaf(self, shape: Shape) -> tuple[str, float]:
+        opts = [(3, (v.name, v.bound)) for v in self.vars("s") if v.shape == shape]
+        if self.buildable(shape) and shape.form != "like":
+            opts.append((4, lambda: self.sliced(shape)))
+        n = self.length_text(shape)
+        if n is not None:
+            opts += [(0.4, (f"np.ones({n})", 1.0)), (0.3, (f"np.zeros({n})", 0.0)),
+                     (0.4, (f"(np.arange({n}) * 0.25)", 0.25 * shape.max_len())),
+                     (0.3, (f"np.linspace(-1.0, 1.0, {n})", 1.0))]
+        got = self.pick(opts)
+        return got() if callable(got) else got
+
+    def sexpr(self, shape: Shape, depth: int) -> tuple[str, float]:
+        """A vector of `shape`'s length."""
+        if depth <= 0 or self.rng.random() < 0.3:
+            return self.sleaf(shape)
+        d = depth - 1
+
+        def binop():
+            (a, ba), (b, bb) = self.sexpr(shape, d), self.sexpr(shape, d)
+            op = self.pick([(3, "+"), (2, "-"), (3, "*")])
+            return f"({a} {op} {b})", (ba * bb if op == "*" else ba + bb)
+
+        def scalar_op():
+            (a, ba), (s, bs) = self.sexpr(shape, d), self.expr("f", d)
+            return self.pick([(3, (f"({a} * {s})", ba * bs)), (1, (f"({s} * {a})", ba * bs)),
+                              (1, (f"({a} + {s})", ba + bs))])
+
+        def unary():
+            a, ba = self.sexpr(shape, d)
+            s = _strip(a)
+            return self.pick([(3, (f"np.tanh({s})", 1.0)), (2, (f"np.sin({s})", 1.0)),
+                              (1, (f"np.exp(np.tanh({s}))", math.e)),
+                              (1, (f"({a} ** 2)", ba * ba)), (1, (f"(-{a})", ba)),
+                              (0.5, (f"({s})[::-1]", ba)),
+                              (0.3, (f"np.cumsum({s})", shape.max_len() * ba))])
+
+        opts = [(4, binop), (3, scalar_op), (3, unary)]
+        if any(h.ret == "s" for h in self.helpers):
+            opts.append((1.5, lambda: self.call("s", depth, shape)))
+        return self.pick(opts)()
 
     def fexpr(self, depth: int) -> tuple[str, float]:
         rng = self.rng
@@ -406,10 +600,29 @@ class _Gen:
             (a, ba), (b, bb) = self.expr("f", d), self.expr("f", d)
             return f"({_strip(a)} if {self.cond(1)} else {_strip(b)})", max(ba, bb)
 
+        def reduce_s():
+            shape = self.some_shape()
+            (a, ba), (b, bb) = self.sexpr(shape, d), self.sexpr(shape, d)
+            s, n = _strip(a), shape.max_len()
+            opts = [(3, (f"np.sum({s})", n * ba)), (2, (f"np.dot({s}, {_strip(b)})", n * ba * bb)),
+                    (1, (f"np.mean({s})", ba)), (0.4, (f"np.max({s})", ba)),
+                    (0.4, (f"np.min({s})", ba)), (1, (f"({s})[0]", ba)), (0.5, (f"({s})[-1]", ba)),
+                    (0.5, (f"(float(({s}).shape[0]) * ({_strip(b)})[0])", n * bb))]
+            if shape.form == "tail" and self.buildable(shape):
+                m, bm = self.leaf("m")
+                opts.append((1, (f"np.sum(np.tanh({m}[:, {shape.c}:] @ ({s})))", R)))
+            other = self.some_shape()
+            o, bo = self.sexpr(other, d)
+            opts.append((0.5, (f"np.sum(np.outer({s}, {_strip(o)}))",
+                               n * other.max_len() * ba * bo)))
+            return self.pick(opts)
+
         opts = [(6, binop), (4, unary), (0.6, minmax), (3, reduce_v), (1, reduce_m),
                 (1, element), (0.5, ternary)]
         if any(h.ret == "f" for h in self.helpers):
             opts.append((2, lambda: self.call("f", depth)))
+        if self.on("shapes"):
+            opts.append((1.5 if self.ints else 0.4, reduce_s))
         return self.pick(opts)()
 
     def vexpr(self, depth: int) -> tuple[str, float]:
@@ -468,9 +681,31 @@ class _Gen:
             k = self.rng.randrange(1, L)
             return f"np.concatenate(({a}[:{k}], {b}[{k}:]))", max(ba, bb)
 
+        def resize():
+            """Length L, joined from parts whose lengths change between loop iterations."""
+            c, names = self.cut(L)
+            pc = _paren(c)
+            tail, head = Shape("tail", c, "", names), Shape("head", c, "", names)
+            (a, ba), (b, bb) = self.expr("v", d), self.expr("v", d)
+            a = a if re.fullmatch(r"[\w.]+(\[[^\[\]]*\])*", a) else f"({_strip(a)})"
+            b = b if re.fullmatch(r"[\w.]+(\[[^\[\]]*\])*", b) else f"({_strip(b)})"
+            (t, bt), (h, bh) = self.sexpr(tail, d), self.sexpr(head, d)
+            t, h = _strip(t), _strip(h)
+            fn = self.pick([(3, "np.concatenate"), (1, "np.hstack")])
+            return self.pick([
+                (2, (f"{fn}(({a}[:{c}], {t}))", max(ba, bt))),
+                (2, (f"{fn}(({h}, {b}[{c} + 1:]))", max(bh, bb))),
+                (2, (f"{fn}((np.zeros({c} + 1), {b}[{c} + 1:]))", bb)),
+                (1, (f"{fn}((np.zeros({c}), {t}))", bt)),
+                (1, (f"{fn}(({a}[{c}:], {b}[:{c}]))", max(ba, bb))),
+                (1, (f"{fn}(({h}, np.zeros({L - 1} - {pc})))", bh)),
+            ])
+
         opts = [(5, binop), (4, scalar_op), (4, unary), (1.5, from_matrix), (0.4, concat)]
         if any(h.ret == "v" for h in self.helpers):
             opts.append((1.5, lambda: self.call("v", depth)))
+        if self.on("shapes"):
+            opts.append((1.2 if self.ints else 0.3, resize))
         return self.pick(opts)()
 
     def mexpr(self, depth: int) -> tuple[str, float]:
@@ -495,7 +730,36 @@ class _Gen:
             return self.pick([(3, (f"np.tanh({_strip(a)})", 1.0)), (1, (f"np.sin({_strip(a)})", 1.0)),
                               (1, (f"(-{a})", ba))])
 
-        return self.pick([(2, binop), (2, broadcast), (1, unary)])()
+        def resize():
+            """R x L, joined from blocks whose sizes change between loop iterations."""
+            c, _ = self.cut(L)
+            r, _ = self.cut(R)
+            (a, ba), (b, bb) = self.expr("m", d), self.expr("m", d)
+            a = a if a.isidentifier() else f"({_strip(a)})"
+            b = b if b.isidentifier() else f"({_strip(b)})"
+            s, bs = self.expr("f", d)
+            return self.pick([
+                (2, (f"np.concatenate((np.ones(({R}, {c} + 1)) * {s}, {b}[:, {c} + 1:]), axis=1)",
+                     max(bs, bb))),
+                (2, (f"np.concatenate(({a}[:, :{c}], {b}[:, {c}:]), axis=1)", max(ba, bb))),
+                (1, (f"np.hstack(({a}[:, {c}:], {b}[:, :{c}]))", max(ba, bb))),
+                (2, (f"np.concatenate(({a}[:{r} + 1], {b}[{r} + 1:]))", max(ba, bb))),
+                (1, (f"np.vstack((np.zeros(({r}, {L})), {b}[{r}:]))", bb)),
+            ])
+
+        def outer():
+            (a, ba), (b, bb) = self.expr("v", d), self.expr("v", d)
+            a = a if a.isidentifier() else f"({_strip(a)})"
+            return f"np.outer({a}[:{R}], {_strip(b)})", ba * bb
+
+        opts = [(2, binop), (2, broadcast), (1, unary)]
+        if any(h.ret == "m" for h in self.helpers):
+            opts.append((1.5, lambda: self.call("m", depth)))
+        if self.on("shapes"):
+            opts.append((0.8 if self.ints else 0.2, resize))
+        if self.on("mhelpers"):
+            opts.append((0.3, outer))
+        return self.pick(opts)()
 
     def cond(self, depth: int = 2) -> str:
         rng = self.rng
@@ -534,7 +798,7 @@ class _Gen:
         for v in self.vars():
             if v.kind == "f":
                 t = v.name
-            elif v.kind == "v":
+            elif v.kind in ("v", "s"):
                 t = self.pick([(3, f"np.sum({v.name})"), (1, f"np.dot({v.name}, {v.name})"),
                                (1, f"np.mean({v.name})")])
             else:
@@ -549,7 +813,7 @@ class _Gen:
     def assign_rhs(self, v: Var, depth: int = 2) -> tuple[str, str]:
         """(operator, rhs) updating v, bounded when v is carried around an enclosing loop."""
         kind, rng = v.kind, self.rng
-        e, b = self.expr(kind, depth)
+        e, b = self.expr(kind, depth, v.shape)
         if not self.carried(v):
             op = self.pick([(3, "="), (1, "+="), (0.5, "-=")])
             e, b = self.squash(kind, e, b)
@@ -604,6 +868,19 @@ class _Gen:
                      (0.8 * on("break"), lambda: self.emit_guarded("continue"))]
         if not self.in_helper and level > 0:
             opts.append((0.6 * on("return"), lambda: self.emit_guarded(f"return {self.ret_expr()}")))
+        if on("shapes"):
+            owned_s = self.vars("s", True)
+            opts += [(1.2 if self.ints else 0.3, self.s_new_s),
+                     (1.2 if owned_s else 0, lambda: self.s_set("s")),
+                     (1 if owned_s else 0, self.s_write_s)]
+            if self.budget > 1 and level < 3:
+                opts += [(0.8 if self.vars("s") and self.vars("f") and deeper else 0,
+                          lambda: self.s_len_loop(level)),
+                         (0.6 if deeper else 0, lambda: self.s_grow(level))]
+        if on("calls") and self.helpers:
+            opts += [(1.2, self.s_call_clobber)]
+            if any(isinstance(h.ret, tuple) for h in self.helpers):
+                opts += [(1.5, self.s_call_tuple)]
         self.pick(opts)()
 
     def on(self, feature: str) -> int:
@@ -659,6 +936,143 @@ class _Gen:
             e = _fresh_array("m", _strip(e))
         self.emit(f"{name} = {e}")
         self.declare(name, "m", b, owned=True)
+
+    def s_new_s(self) -> None:
+        """A vector whose length may change between loop iterations."""
+        shape = self.some_shape()
+        e, b = self.squash("s", *self.sexpr(shape, self.cfg["depth"]))
+        name = self.fresh("p")
+        self.emit(f"{name} = {_fresh_array('s', _strip(e))}")
+        self.declare(name, "s", b, owned=True, shape=shape)
+
+    def s_write_s(self) -> None:
+        v = self.rng.choice(self.vars("s", True))
+        at = self.pick([(2, "0"), (2, "-1"), (1, f"{v.name}.shape[0] - 1"),
+                        (1, f"len({v.name}) // 2")])
+        self._write(v, f"{v.name}[{at}]", "f")
+
+    def s_len_loop(self, level: int) -> None:
+        """for k in range(p.shape[0]) (or len(p)): a loop over a vector's positions, its
+        trip count the vector's (loop-dependent) length; the body reads (and may write) p[k]."""
+        p = self.rng.choice(self.vars("s"))
+        k = self.fresh("k")
+        self.emit(f"for {k} in range({self.rng.choice((f'{p.name}.shape[0]', f'len({p.name})'))}):")
+        self.indent += 1
+        self.trips.append(p.shape.max_len())
+        self.scopes.append({k: IntVar(k, p.shape.max_len() - 1, over=p.name)})
+        accs = self.vars("f")
+        if p.owned and self.rng.random() < 0.4:
+            self._write(p, f"{p.name}[{k}]", "f")
+        else:
+            acc = self.rng.choice(accs)
+            e, b = self.squash("f", *self.expr("f", 1), force=True)
+            self.emit(f"{acc.name} += math.tanh({p.name}[{k}] * {_strip(e)})")
+            acc.bound += self.mult(acc)
+        self.block_stmts(self.small(), level + 1)
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+
+    def s_grow(self, level: int) -> None:
+        """A vector grown (concatenated onto) or shrunk (its own slices) in a loop: its
+        length and its tape entries change every iteration; read after the loop."""
+        rng = self.rng
+        grow = rng.random() < 0.6
+        text, trips, hi, _ = self.range_header()
+        if not grow and trips > L - 1:      # a shrinking vector of length L stays nonempty
+            text, trips, hi = "range(2)", 2, 1
+        p, i = self.fresh("p"), self.fresh("i")
+        c = self.pick([(2, self.const(-0.95, 0.95)), (1, "0.5")]
+                      + [(1, f"math.tanh({v.name})") for v in self.vars("f")])
+        a, ba = self.leaf("v")
+        if grow:
+            e0, _ = self.squash("f", *self.expr("f", 2), force=True)
+            init = self.pick([(2, f"np.full(1, {_strip(e0)})"), (1, "np.zeros(1)"),
+                              (1, f"{a}[:1] * 1.0")])
+        else:
+            init = f"{a} * 1.0"
+        self.emit(f"{p} = {init}")
+        # the vector is not in scope inside the loop: statements there cannot mix its lengths
+        self.emit(f"for {i} in {text}:")
+        self.indent += 1
+        self.trips.append(trips)
+        self.scopes.append({i: IntVar(i, hi)})
+        if rng.random() < 0.5:
+            self.stmt(level + 1)
+        if grow:
+            e, _ = self.squash("f", *self.expr("f", 2), force=True)
+            part = self.pick([(2, f"np.full(1, {_strip(e)})"), (1, f"np.array([{_strip(e)}])")])
+            self.emit(f"{p} = np.concatenate(({p} * {c}, {part}))")
+        else:
+            self.emit(f"{p} = np.tanh({p}[1:] * {c} + {p}[:-1])")
+        if rng.random() < 0.4:
+            self.stmt(level + 1)
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+        self.declare(p, "s", max(ba, 1.6), owned=True, shape=Shape("like", p))
+
+    def s_call_tuple(self) -> None:
+        """a, b = g(...): a helper returning two values."""
+        h = self.rng.choice([h for h in self.helpers if isinstance(h.ret, tuple)])
+        names = [self.fresh({"f": "t", "v": "u", "m": "S"}[k]) for k in h.ret]
+        self.emit(f"{', '.join(names)} = {self.call_text(h, 2)}")
+        for nm, k in zip(names, h.ret):
+            self.declare(nm, k, h.bound, owned=k != "f")
+
+    def s_call_clobber(self) -> None:
+        """t = g(u, a) with variables as arguments, then one of them overwritten (a write into
+        it, an update or a new value; or the call's result assigned to it): the adjoint must
+        use the values the call saw."""
+        rng = self.rng
+        h = rng.choice(self.helpers)
+        args, passed = {}, []
+        for k, p in enumerate(h.params):
+            if p == "s":
+                continue
+            cands = [v for v in (self.vars(p) if p == "f" else self.vars(p, True))
+                     if v.bound <= PARAM_BOUND]
+            if cands and rng.random() < 0.8:
+                v = rng.choice(cands)
+                args[k] = v.name
+                passed.append(v)
+        shape = self.some_shape() if "s" in h.params else None
+        call = self.call_text(h, 2, shape, args)
+        back = [v for v in passed if v.kind == h.ret]
+        if back and rng.random() < 0.35:
+            v = rng.choice(back)           # u = g(u, ...)
+            e, b = call, h.bound
+            if self.carried(v):
+                e, b = self.squash(v.kind, e, b, force=True)
+                v.bound = max(v.bound, b)
+            else:
+                v.bound = b
+            self.emit(f"{v.name} = {e}")
+        elif isinstance(h.ret, tuple):
+            names = [self.fresh({"f": "t", "v": "u", "m": "S"}[k]) for k in h.ret]
+            self.emit(f"{', '.join(names)} = {call}")
+            for nm, k in zip(names, h.ret):
+                self.declare(nm, k, h.bound, owned=k != "f")
+        else:
+            kind = h.ret
+            name = self.fresh({"f": "t", "v": "u", "m": "S", "s": "p"}[kind])
+            self.emit(f"{name} = {call}")
+            self.declare(name, kind, h.bound, owned=kind != "f",
+                         shape=shape if kind == "s" else None)
+        if not passed:
+            return
+        v = rng.choice(passed)
+        if v.kind == "f":
+            op, e = self.assign_rhs(v)
+            self.emit(f"{v.name} {op} {e}")
+        elif rng.random() < 0.5:
+            if v.kind == "v":
+                self._write(v, f"{v.name}[{self.index(L)}]", "f")
+            else:
+                self._write(v, f"{v.name}[{self.index(R)}]", "v")
+        else:
+            op, e = self.assign_rhs(v)
+            self.emit(f"{v.name} {op} {e}")
 
     def s_set(self, kind: str) -> None:
         cands = self.vars(kind) if kind == "f" else self.vars(kind, True)
@@ -925,15 +1339,21 @@ class _Gen:
         self.emit_def(f"def {h.name}({', '.join(names)}):")
         self.scopes = [{}]
         for nm, kind in zip(names, h.params):
-            self.declare(nm, kind, PARAM_BOUND)
+            self.declare(nm, kind, PARAM_BOUND, shape=Shape("like", nm) if kind == "s" else None)
         self.budget = self.rng.randint(1, 3)
+        if self.on("calls") and self.helpers and self.rng.random() < 0.6:
+            self.s_call_clobber()        # a call of an earlier helper
         self.block_stmts(self.budget, 1)
-        e, b = self.expr(h.ret, 2)
-        e, b = self.squash(h.ret, e, b)
-        if h.ret == "v" and _strip(e).isidentifier():
-            e = f"{_strip(e)} * 1.0"
-        self.emit(f"return {_strip(e)}")
-        h.bound = b
+        parts, h.bound = [], 0.0
+        for kind in (h.ret if isinstance(h.ret, tuple) else (h.ret,)):
+            shape = next((Shape("like", nm) for nm, k in zip(names, h.params) if k == "s"), None)
+            e, b = self.squash(kind, *self.expr(kind, 2, shape))
+            e = _strip(e)
+            if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
+                e = f"{e} * 1.0"         # a new array, never a view of an argument
+            parts.append(e)
+            h.bound = max(h.bound, b)
+        self.emit(f"return {', '.join(parts)}")
         return self.lines
 
     def emit_def(self, text: str) -> None:
@@ -979,7 +1399,18 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     gen = _Gen(rng, helpers, cfg, without)
     kinds = [(("f", "f"), "f", ["a", "b"]), (("v", "f"), "f", ["r", "a"]),
              (("v", "f"), "v", ["r", "a"])]
+    if gen.on("mhelpers"):     # rank 2 makes a helper costly: cut, its states on a tape
+        kinds += [(("m", "f"), "m", ["A", "a"]), (("m", "v"), "v", ["A", "r"]),
+                  (("v", "f"), "m", ["r", "a"]), (("m", "f"), "f", ["A", "a"])]
+    if gen.on("calls"):
+        kinds += [(("v", "f"), ("f", "v"), ["r", "a"]), (("f", "f"), ("f", "f"), ["a", "b"])]
+        if gen.on("mhelpers"):
+            kinds += [(("m", "f"), ("m", "f"), ["A", "a"])]
+    if gen.on("shapes"):       # a vector argument whose length changes between calls
+        kinds += [(("s", "f"), "s", ["r", "a"]), (("s", "f"), "f", ["r", "a"])]
     n_helpers = rng.choice(cfg["helpers"]) * gen.on("helpers")
+    if n_helpers and gen.on("calls") and rng.random() < 0.3:
+        n_helpers += 1
     for k in range(n_helpers):
         params, ret, names = rng.choice(kinds)
         h = Helper(f"g{k}", params, ret, 1.0)

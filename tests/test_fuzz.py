@@ -9,6 +9,9 @@
   pass.  ``JITAD_FUZZ_QUICK=N,K`` changes the budget to N programs, K of them with Numba.
 * ``test_quick_budget_is_checkable``: the generator mostly stays in the subset and at checkable
   points (run after the budget, in file order).
+* ``test_generator_reaches_its_constructs``: the program text of a few hundred seeds holds
+  each construct of the features ``shapes``, ``mhelpers`` and ``calls`` (CONSTRUCTS), and
+  ``without`` leaves them out (text only: no checks run).
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
   (the default) or ``# expect: refused``; ``# backend: python`` checks the compiled mode's
@@ -31,7 +34,7 @@ import pytest  # noqa: E402
 
 from tests import fuzz  # noqa: E402
 
-QUICK_N, QUICK_NUMBA = (int(v) for v in os.environ.get("JITAD_FUZZ_QUICK", "60,15").split(","))
+QUICK_N, QUICK_NUMBA = (int(v) for v in os.environ.get("JITAD_FUZZ_QUICK", "70,12").split(","))
 QUICK_SIZE = "small"
 
 # Seeds of the quick budget that hit a known, open bug (with the outcome signature it gives):
@@ -78,6 +81,29 @@ def test_program_text_is_reproducible():
     assert a.source == b.source
     assert fuzz.generate(12346, "normal").source != a.source
     compile(a.source, "<fuzz>", "exec")
+
+
+# what each of the constructs added for shapes that change between iterations and for cut
+# helpers looks like in program text (the generator is cheap: this checks text only)
+CONSTRUCTS = {
+    "shapes": [r"\w\[i\d+:\]", r"\[:i\d+ \+ 1\]", r"np\.concatenate\(\(np\.zeros\(",
+               r"\.shape\[0\]", r"axis=1\)", r"np\.repeat\(", r"np\.tile\(", r"np\.pad\(",
+               r"np\.(hstack|vstack)\(", r"for k\d+ in range\((len\(|\w+\.shape)",
+               r"(\w+) = np\.concatenate\(\(\1 \*", r"def g\d\(r, a\):\n(    .*\n)*.*r\.shape"],
+    "mhelpers": [r"def g\d\(A, a\)", r"def g\d\(A, r\)", r"np\.outer\("],
+    "calls": [r"^\s+\w+, \w+ = g\d\(", r"^\s+return \S[^\n]*, ",
+              r"def g1\(\w+, \w+\):\n(    .*\n)*.*g0\(", r"^\s+(\w+) = [\w.]*\(?g\d\([^\n]*\b\1\b"],
+}
+
+
+def test_generator_reaches_its_constructs():
+    import re
+    texts = [fuzz.generate(s, "normal").source for s in range(300)]
+    for feature, patterns in CONSTRUCTS.items():
+        for pat in patterns:
+            assert any(re.search(pat, t, re.M) for t in texts), (feature, pat)
+        without = [fuzz.generate(s, "normal", (feature,)).source for s in range(60)]
+        assert not any(re.search(patterns[0], t, re.M) for t in without), feature
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])

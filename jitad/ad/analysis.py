@@ -166,7 +166,11 @@ class Analysis:
             out |= {n for a in s.args[1:] for n in ir.atom_names(a)}
             return out
         if s.op is CALL:
-            return {n for a in s.args for n in ir.atom_names(a)}
+            # a cut callee's saved state may hold the very array it returns (`return
+            # np.tanh(A)` keeps its output for the adjoint): writes into that result are undone
+            # before the callee's backward half runs
+            return {n for a in s.args for n in ir.atom_names(a)} \
+                | {t for t in s.targets if self._arrayish(t)}
         if s.op is COPY:
             return out
         if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice

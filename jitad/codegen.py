@@ -514,21 +514,23 @@ def _dce(fdef):
         loads |= {a.arg for a in fdef.args.args}   # `p += e` on a parameter writes the caller's array
         removed = [False]
 
-        def keep(s):
+        def kept(s):
+            """s, or what is left of it (None: nothing) if it assigns a dead name."""
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                     and s.targets[0].id not in loads:
                 removed[0] = True
-                return False
+                # a tape pop whose value is dead still pops: the next pop reads the entry below
+                return ast.Expr(s.value) if _is_pop(s.value) else None
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id not in loads:
                 removed[0] = True
-                return False
-            return True
+                return None
+            return s
 
         def walk_blocks(node):
             for field_name in ("body", "orelse"):
                 block = getattr(node, field_name, None)
                 if isinstance(block, list):
-                    new = [s for s in block if keep(s)]
+                    new = [k for k in map(kept, block) if k is not None]
                     for s in new:
                         walk_blocks(s)
                     setattr(node, field_name, _strip_comments(new))
@@ -537,6 +539,11 @@ def _dce(fdef):
         if not removed[0]:
             _first_contribution(fdef)
             return fdef
+
+
+def _is_pop(e):
+    """`lst.pop()`: a tape's pop, whose effect (the next pop's entry) outlives its value."""
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "pop"
 
 
 def _strip_comments(block):

@@ -801,7 +801,9 @@ class Reverse(TrainingCode):
         # a parameter the forward reassigns is saved too: the adjoint starts from its last value,
         # and g_bwd gets the caller's (the value on entry); so is a loop variable (the adjoint
         # may read its value after the loop)
-        live = sorted(stored & used, key=lambda n: (not n.startswith("tape"), n))
+        # a call's state that went on a tape is popped again before it is read: not kept
+        on_tape = {self.saved[i] for i in self.on_tape}
+        live = sorted((stored & used) - on_tape, key=lambda n: (not n.startswith("tape"), n))
         # a saved local the forward may not assign (one arm of an `if`, a loop that runs no
         # trip) starts as a typed dummy, so the pack never reads an unbound name
         certain = {t.id for st in first if isinstance(st, (ast.Assign, ast.AugAssign))

@@ -8,7 +8,7 @@
 #   taken.  reverse.py split_functions: a call's `_saved` local that goes on a tape is not
 #   part of the state (or needs a dummy like the other maybe-unassigned locals).
 # backend: python
-# xfail: open (reverse.py split_functions packs a maybe-unassigned on-tape call state)
+
 import numpy as np
 
 

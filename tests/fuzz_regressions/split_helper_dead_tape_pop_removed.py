@@ -9,7 +9,7 @@
 #   in g_bwd reads t_matmul; in an unsplit vjp the forward's own reads keep it alive).
 #   codegen._dce: a dead `x = lst.pop()` must stay as the statement `lst.pop()`.
 # backend: python
-# xfail: open (codegen._dce removes a tape pop whose value nothing reads)
+
 import numpy as np
 
 

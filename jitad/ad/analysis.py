@@ -36,6 +36,48 @@ def bind_statics(s: Bind, types) -> dict:
     return settle_statics(s.op, s.statics, _ranks(s, types))
 
 
+def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
+    """Whether call `s` (typed by `types`) gives arrays its callee created: never its arguments
+    or views of them; a view of an array it made (`return S[0]`) shares nothing with the
+    caller's, nor does the result of a call that itself returns fresh arrays (a helper
+    returning another helper's result)."""
+    callee = prog.specs.get((id(s.callee), _argtys(s, types)))
+    if callee is None or depth > 8:
+        return False
+    sites = {}
+    for x in ir.walk(callee.ir.body):
+        if isinstance(x, Bind):
+            for t in x.targets:
+                sites.setdefault(t, []).append(x)
+    ret = callee.ir.body[-1]
+
+    def made(b):
+        return ir.fresh_result(b) or (b.op is CALL and returns_fresh(prog, b, callee.types,
+                                                                    depth + 1))
+
+    def own(name, level=0):
+        """The callee made this array: fresh, or a view of an array it made (`S[0]`)."""
+        if name in callee.ir.params or level > 8:
+            return False
+        for b in sites.get(name, []):
+            if made(b):
+                continue
+            base = b.args[0] if b.op.view or b.op is GETITEM else None
+            if not (isinstance(base, Var) and b.op is not CALL and own(base.name, level + 1)):
+                return False
+        return True
+
+    arrays = [a for a in ret.values if isinstance(a, Var)
+              and getattr(callee.types.get(a.name), "ndim", 0)]
+    for a in arrays:
+        # two results may be views of one array (return S[0], S[1]): only a single result
+        # may be a view of the callee's own array
+        fresh = all(made(b) for b in sites.get(a.name, ())) and a.name not in callee.ir.params
+        if not (fresh or (len(arrays) == 1 and own(a.name))):
+            return False
+    return True
+
+
 class Analysis:
     """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
 
@@ -259,38 +301,7 @@ class Analysis:
         """Whether a call's array results are arrays its callee created (never its arguments
         or views of them; a view of an array it made, `return S[0]`, shares nothing with the
         caller's)."""
-        callee = self.prog.specs.get((id(s.callee), _argtys(s, self.types)))
-        if callee is None:
-            return False
-        sites = {}
-        for x in ir.walk(callee.ir.body):
-            if isinstance(x, Bind):
-                for t in x.targets:
-                    sites.setdefault(t, []).append(x)
-        ret = callee.ir.body[-1]
-
-        def own(name, depth=0):
-            """The callee made this array: fresh, or a view of an array it made (`S[0]`)."""
-            if name in callee.ir.params or depth > 8:
-                return False
-            for b in sites.get(name, []):
-                if ir.fresh_result(b):
-                    continue
-                base = b.args[0] if b.op.view or b.op is GETITEM else None
-                if not (isinstance(base, Var) and b.op is not CALL and own(base.name, depth + 1)):
-                    return False
-            return True
-
-        arrays = [a for a in ret.values if isinstance(a, Var)
-                  and getattr(callee.types.get(a.name), "ndim", 0)]
-        for a in arrays:
-            # two results may be views of one array (return S[0], S[1]): only a single result
-            # may be a view of the callee's own array
-            fresh = all(ir.fresh_result(b) for b in sites.get(a.name, ())) \
-                and a.name not in callee.ir.params
-            if not (fresh or (len(arrays) == 1 and own(a.name))):
-                return False
-        return True
+        return returns_fresh(self.prog, s, self.types)
 
     def _fix(self):
         """The least fixed point of `needed` (what the adjoint reads) and `pushed` (what the

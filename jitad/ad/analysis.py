@@ -78,6 +78,9 @@ def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
     return True
 
 
+_ANALYSING = set()     # callee signatures whose Analysis `results_kept` is building (cycles)
+
+
 class Analysis:
     """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
 
@@ -100,6 +103,7 @@ class Analysis:
         self.needed = set()
         self.pushed = set()
         self._check_aliasing()
+        self.written = {s.array for s in ir.walk(body) if isinstance(s, SetItem)}
         self._fix()
 
     def _check_aliasing(self):
@@ -212,7 +216,7 @@ class Analysis:
             # np.tanh(A)` keeps its output for the adjoint): writes into that result are undone
             # before the callee's backward half runs
             return {n for a in s.args for n in ir.atom_names(a)} \
-                | {t for t in s.targets if self._arrayish(t)}
+                | {t for t in s.targets if t in self.written and t in self.results_kept(s)}
         if s.op is COPY:
             return out
         if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice
@@ -296,6 +300,37 @@ class Analysis:
                     if getattr(self.types.get(t), "ndim", 0):
                         out.setdefault(t, set()).add(b)
         return out
+
+    def results_kept(self, s: Bind) -> set:
+        """The targets of call `s` that may share storage with a value its callee's adjoint
+        reads (`return np.tanh(A)`: tanh's adjoint reads its output), which a cut callee's
+        saved state then holds. Judged with every float parameter of the callee active (a
+        superset of what any caller differentiates); all array targets when unsure."""
+        key = (id(s.callee), _argtys(s, self.types))
+        callee = self.prog.specs.get(key)
+        arrays = {t for t in s.targets if self._arrayish(t)}
+        ret = callee.ir.body[-1] if callee is not None else None
+        if callee is None or key in _ANALYSING or not isinstance(ret, Return) \
+                or len(ret.values) != len(s.targets):
+            return arrays
+        _ANALYSING.add(key)
+        try:
+            A = Analysis(callee, tuple(i for i, t in enumerate(callee.argtys)
+                                       if getattr(t, "is_float", False)), self.prog)
+        finally:
+            _ANALYSING.discard(key)
+        bases = A.view_bases()
+        kept = set()
+        for t, a in zip(s.targets, ret.values):
+            names, todo = set(), [a.name] if isinstance(a, Var) else []
+            while todo:
+                n = todo.pop()
+                if n not in names:
+                    names.add(n)
+                    todo.extend(bases.get(n, ()))
+            if names & A.needed:
+                kept.add(t)
+        return kept & arrays
 
     def _returns_fresh(self, s):
         """Whether a call's array results are arrays its callee created (never its arguments

@@ -109,7 +109,7 @@ FEATURES = {
     "view": "a row read into a new value, then written back, in a loop (y = c * s[k]; s[k] = y)",
     "helpers": "helper functions",
     "while": "data-dependent while loops",
-    "rows": "for r in M / enumerate(M)",
+    "rows": "for r in M / enumerate(M) (in a helper: a matrix parameter)",
     "break": "break and continue",
     "return": "early return",
     "lists": "lists built with append (in loops, under ifs) or comprehensions, then stacked, "
@@ -854,7 +854,8 @@ class _Gen:
         if self.budget > 1 and level < 3:
             opts += [(2.5, lambda: self.s_if(level)),
                      (3 if deeper else 0, lambda: self.s_for(level)),
-                     (0.8 * on("rows") if deeper and not self.in_helper else 0,
+                     (0.8 * on("rows") if deeper and (not self.in_helper or self.vars("m", False))
+                      else 0,
                       lambda: self.s_for_rows(level)),
                      (1.2 * on("while") if deeper else 0, lambda: self.s_while(level)),
                      (1.2 if n_loops < self.cfg["loops"] - 1 else 0,
@@ -1177,13 +1178,15 @@ class _Gen:
         self.loop_body(level, trips, [IntVar(i, hi)], [], runs)
 
     def s_for_rows(self, level: int) -> None:
+        """for r in M (in a helper: a matrix parameter; never an array written in the loop)."""
         r = self.fresh("r")
+        src = self.rng.choice(self.vars("m", False)).name if self.in_helper else "M"
         if self.rng.random() < 0.5:
-            self.emit(f"for {r} in M:")
+            self.emit(f"for {r} in {src}:")
             self.loop_body(level, R, [], [r], True)
         else:
             i = self.fresh("i")
-            self.emit(f"for {i}, {r} in enumerate(M):")
+            self.emit(f"for {i}, {r} in enumerate({src}):")
             self.loop_body(level, R, [IntVar(i, R - 1)], [r], True)
 
     def s_while(self, level: int) -> None:

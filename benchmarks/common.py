@@ -180,6 +180,18 @@ def objective_rows(ctx, args_of, hand_written, f, wrt):
     return out
 
 
+def autograd_row(funcs, name, args_of, wrt):
+    """autograd's `value_and_grad` of `name` among `funcs` rebound to autograd.numpy (a
+    skipped row if autograd is not installed)."""
+    autograd, why = peer("autograd")
+    if autograd is None:
+        return System("autograd", status=SKIPPED, note=why)
+    _, anp = autograd_namespaces()
+    fa = rebind_all(funcs, np=anp)[name]
+    return System("autograd", version=peer_version("autograd"),
+                  make=plain(args_of, autograd.value_and_grad(fa, argnum=wrt)))
+
+
 def time_call(fn, repeats, min_sample_s, use_gc=True):
     """Median per-call seconds over `repeats` samples; each sample runs `inner` calls so that
     it lasts >= min_sample_s. The calibration calls double as warm-up."""

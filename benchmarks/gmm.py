@@ -242,9 +242,6 @@ def systems(ctx, n, sizes):
     def args_of(key):
         return data(n, *by_key[key])
 
-    def plain(fn):
-        return C.plain(args_of, fn)
-
     out = C.objective_rows(ctx, args_of, gmm_numba, gmm_objective, WRT)
     if ctx.quick:
         return out
@@ -265,14 +262,7 @@ def systems(ctx, n, sizes):
         out.append(C.System("JAX jit", version=C.peer_version("jax"), make=jax_case,
                             note="`jax.jit(jax.value_and_grad(f))`, f in jax.numpy (its loop "
                                  "over K unrolled at trace time); one compile per shape"))
-    autograd, why = C.peer("autograd")
-    if autograd is None:
-        out.append(C.System("autograd", status=C.SKIPPED, note=why))
-    else:
-        _, anp = C.autograd_namespaces()
-        fa = C.rebind_all(FUNCS, np=anp)["gmm_objective"]
-        out.append(C.System("autograd", version=C.peer_version("autograd"),
-                            make=plain(autograd.value_and_grad(fa, argnum=WRT))))
+    out.append(C.autograd_row(FUNCS, "gmm_objective", args_of, WRT))
     torch, why = C.peer("torch")
     if torch is None:
         out.append(C.System("torch eager", status=C.SKIPPED, note=why))

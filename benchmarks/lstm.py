@@ -244,9 +244,6 @@ def systems(ctx, sizes):
     def args_of(key):
         return data(*by_key[key])
 
-    def plain(fn):
-        return C.plain(args_of, fn)
-
     out = C.objective_rows(ctx, args_of, lstm_numba, lstm_objective, WRT)
     if ctx.quick:
         return out
@@ -264,14 +261,7 @@ def systems(ctx, sizes):
                             note="`jax.jit(jax.value_and_grad(f))`: the same helpers in "
                                  "jax.numpy, the character loop a `lax.scan`; one compile "
                                  "per shape"))
-    autograd, why = C.peer("autograd")
-    if autograd is None:
-        out.append(C.System("autograd", status=C.SKIPPED, note=why))
-    else:
-        _, anp = C.autograd_namespaces()
-        fa = C.rebind_all(FUNCS, np=anp)["lstm_objective"]
-        out.append(C.System("autograd", version=C.peer_version("autograd"),
-                            make=plain(autograd.value_and_grad(fa, argnum=WRT))))
+    out.append(C.autograd_row(FUNCS, "lstm_objective", args_of, WRT))
     torch, why = C.peer("torch")
     if torch is None:
         out.append(C.System("torch eager", status=C.SKIPPED, note=why))

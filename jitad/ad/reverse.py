@@ -563,6 +563,13 @@ class Reverse(TrainingCode):
         for x in s.targets:
             if x not in self.A.active:
                 g[x] = None
+                if s.op is CALL and x in pushed and self.ty(x).ndim:
+                    # a callee's result without a cotangent gets zeros shaped like the value
+                    # the call returned: taken here, before the pops restore the old value
+                    zname = self.namer.fresh(f"g_{x}")
+                    self.rank[zname] = self.ty(x).ndim
+                    out.append(P.assign(zname, P.call("np.zeros_like", P.name(x))))
+                    g[x] = P.name(zname)
             elif x in aliased or (s.op is CALL and x in pushed):
                 gname = self.namer.fresh(f"g_{x}")
                 self.rank[gname] = self.ty(x).ndim

@@ -1,5 +1,6 @@
 # seed: 221 (size large, --backend python), reduced by `python -m tests.fuzz --minimize`,
 #   then by hand
+# fixed: reverse.py takes the zero cotangent before the restore
 # found: compiled raises ValueError with backend="python", gives NaN gradients with Numba
 #   (eager and finite differences agree): S, the first result of the cut g0 (costly: rank 2),
 #   is kept per iteration (it is written, and g0's saved state holds it: tanh's adjoint reads
@@ -9,7 +10,6 @@
 #   reverse.py (the CALL rule): zeros for a result without cotangent must be shaped like the
 #   value the call returned, i.e. built before the targets are restored.
 # backend: python
-# xfail: open (reverse.py builds a call result's zero cotangent after restoring the result)
 import numpy as np
 
 

@@ -15,4 +15,5 @@ for _name in ("_einsum_strides",) + tuple(_py.__all__):
     _f = getattr(_py, _py.COMPILED_AS.get(_name, _name))
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
     _inline = "always" if _name in _py.INLINE else "never"
-    globals()[_name] = njit(_g, nogil=True, inline=_inline)
+    _errors = {"error_model": "numpy"} if _name in _py.NUMPY_ERRORS else {}
+    globals()[_name] = njit(_g, nogil=True, inline=_inline, **_errors)

@@ -59,6 +59,7 @@ def site_of(loc) -> str:
 class Bounds:
     def __init__(self, spec):
         self.types = spec.types
+        self.shapes = getattr(spec, "shapes", None)
         self.params = set(spec.ir.params)
         self.sites: dict = {}      # name -> the statements that assign it
         for s in ir.walk(spec.ir.body):
@@ -160,9 +161,16 @@ class Bounds:
             if not (isinstance(start, Const) and isinstance(step, Const) and step.value > 0):
                 continue
             offset = aff[1]
+            if not (offset <= 0 and start.value + offset >= 0):
+                continue
             n = self.size(loop.stop)
-            if n is not None and n == self.dim(arr, axis) and offset <= 0 and start.value + offset >= 0:
+            if n is not None and n == self.dim(arr, axis):
                 return True
+            if self.shapes is not None:     # lengths provably equal (`shapes`)
+                sh = self.shapes.of(arr)
+                v = self.shapes.val(loop.stop)
+                if sh is not None and v is not None and axis < len(sh) and sh[axis] == v:
+                    return True
         return False
 
     def _loops_of_index(self, name):
@@ -186,7 +194,7 @@ class Bounds:
         assigned = {t for x in ir.walk(loop.body) for t in ir.writes(x)}
         for s in loop.body:
             parts = self._index_parts(s)
-            if parts is None:
+            if parts is None or getattr(s, "in_range", False):
                 continue
             arr, index, loc = parts
             if arr in assigned:
@@ -213,7 +221,7 @@ class Bounds:
     def checks(self, s) -> list:
         """Statements checking the indices of one access (none when proven or hoisted)."""
         parts = self._index_parts(s)
-        if parts is None or id(s) in self.covered:
+        if parts is None or id(s) in self.covered or getattr(s, "in_range", False):
             return []
         arr, index, loc = parts
         out = []

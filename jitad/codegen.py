@@ -603,9 +603,42 @@ def _first_contribution(node, cache=None):
             _first_contribution(s, cache)
 
 
+class _NumpyArithmetic(ast.NodeTransformer):
+    """Inside a map's loops (`jitad_map`), `/`, `%` and `//` of numbers as NumPy computes
+    them on arrays (inf or nan, not ZeroDivisionError): the map stands for array operations."""
+
+    _FUNCS = {ast.Div: "rt.divide", ast.Mod: "rt.remainder", ast.FloorDiv: "rt.floor_divide"}
+
+    def __init__(self):
+        self.depth = 0
+
+    def visit_For(self, node):
+        inside = getattr(node, "jitad_map", False)
+        self.depth += inside
+        self.generic_visit(node)
+        self.depth -= inside
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        fn = self._FUNCS.get(type(node.op))
+        if self.depth and fn is not None:
+            return P.call(fn, node.left, node.right)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        fn = self._FUNCS.get(type(node.op))
+        if self.depth and fn is not None and isinstance(node.target, ast.Name):
+            return ast.Assign([P.name(node.target.id, store=True)],
+                              P.call(fn, P.name(node.target.id), node.value), lineno=0)
+        return node
+
+
 def _tidy(fdef, types):
-    """Element loops of one length fused (row buffers become scalars), dead assignments out,
-    then single-use temporaries folded back into their use."""
+    """NumPy's arithmetic in maps; element loops of one length fused (row buffers become
+    scalars), dead assignments out, then single-use temporaries folded back into their use."""
+    _NumpyArithmetic().visit(fdef)
     fuse(fdef, types)
     _dce(fdef)
     _propagate_copies(fdef)

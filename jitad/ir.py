@@ -71,6 +71,7 @@ class Bind:
     statics: dict = field(default_factory=dict)
     callee: object = None
     inplace: bool = False  # from `x op= e`: in Python an in-place update when x is an array
+    in_range: bool = False  # an element read whose indices its maker proved (`maps`' steps)
 
     @property
     def target(self):
@@ -85,6 +86,7 @@ class SetItem:
     index: tuple
     value: object
     loc: Loc
+    init: bool = False     # the element's first write: no statement reads what it held before
 
 
 @dataclass
@@ -115,6 +117,7 @@ class For:
     step: object
     body: list
     loc: Loc
+    pointwise: bool = False  # a map (`maps`): iterations independent, NumPy's arithmetic
 
 
 @dataclass

@@ -109,6 +109,17 @@ def _check(job):
         job.validate(entry, job.argtys)
 
 
+def _maps(job):
+    """Each specialization's pointwise runs become maps (`maps`), then its shapes are known
+    to the passes after (`Spec.shapes`)."""
+    from .maps import maps
+    from .shapes import Shapes
+    for spec in job.prog.order:
+        if not _flag("JITAD_NO_MAPS"):
+            maps(spec, Shapes(spec))
+        spec.shapes = Shapes(spec)
+
+
 def _load(job):
     job.module = be.load(job.gen, job.backend)
 
@@ -129,6 +140,7 @@ FRONTEND = (
 BACKEND = (
     Pass("specialize", _specialize, ("fn", "argtys", "frontend"), ("prog", "entry"), makes_ir=True),
     Pass("check", _check, ("entry",), ()),
+    Pass("maps", _maps, ("prog",), (), makes_ir=True),
     Pass("plan", codegen.plan, ("prog", "entry"), ("plan", "gen", "funcs")),
     Pass("primal", codegen.primal, ("prog", "plan"), ("funcs",)),
     Pass("callee_adjoints", codegen.callee_adjoints, ("prog", "plan"), ("funcs",),
@@ -214,7 +226,7 @@ def stage_text(job: Job, stage: str) -> str:
         return job.captured.source
     if stage == "normalize":
         return monadic.render(job.ir)
-    if stage in ("specialize", "check"):
+    if stage in ("specialize", "check", "maps"):
         out = []
         for spec in job.prog.order:
             types = "\n".join(f"#   {k}: {v}" for k, v in sorted(spec.types.items()))

@@ -12,10 +12,10 @@ import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself)
-INLINE = ("dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+INLINE = ("broadcast_dim", "broadcast_step", "select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
           "check_depth")
 
-__all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
            "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -49,6 +49,51 @@ def _dot1_loop(a, b):
     for k in range(a.shape[0]):
         s += a[k] * b[k]
     return s
+
+
+# helpers compiled with NumPy's error model: a map's arithmetic on numbers is NumPy's on arrays
+# (x / 0.0 is inf or nan with a warning, not ZeroDivisionError)
+NUMPY_ERRORS = ("divide", "remainder", "floor_divide")
+
+
+def divide(a, b):
+    """a / b as NumPy divides arrays (used inside maps; see `maps`)."""
+    return np.true_divide(a, b)
+
+
+def remainder(a, b):
+    """a % b as NumPy computes it on arrays."""
+    return np.remainder(a, b)
+
+
+def floor_divide(a, b):
+    """a // b as NumPy computes it on arrays."""
+    return np.floor_divide(a, b)
+
+
+def broadcast_dim(a, b):
+    """The length of an axis along which operands of lengths a and b broadcast (NumPy's
+    rule: equal, or one of them 1); ValueError as NumPy raises it otherwise."""
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    raise ValueError("operands could not be broadcast together")
+
+
+def broadcast_step(d, n):
+    """How an operand's axis of length d is read along a loop of length n: 1 (runs along it)
+    or 0 (length 1, broadcast); ValueError as NumPy raises it otherwise."""
+    if d == n:
+        return 1
+    if d == 1:
+        return 0
+    raise ValueError("operands could not be broadcast together")
+
+
+def select(c, a, b):
+    """np.where(c, a, b) of three numbers: a number (Numba's np.where makes a 0-d array)."""
+    return a if c else b
 
 
 def reserve(buf, n):

@@ -36,6 +36,7 @@ class Spec:
     out: tuple | None = None  # output types
     name: str = ""           # generated base name
     wrt: tuple = ()          # params differentiated (indices)
+    shapes: object = None    # symbolic shapes (`shapes.Shapes`), from the `maps` pass on
 
 
 class Program:

@@ -21,7 +21,7 @@ X = np.linspace(0.0, 1.0, 5)
 
 
 def test_pass_names_are_in_data_flow_order():
-    assert pipeline.PASS_NAMES == ("capture", "fence", "normalize", "specialize", "check", "plan",
+    assert pipeline.PASS_NAMES == ("capture", "fence", "normalize", "specialize", "check", "maps", "plan",
                                    "primal", "callee_adjoints", "training", "entry_adjoint",
                                    "tangent", "into", "jacobian", "hessian", "module", "load")
 

@@ -346,6 +346,13 @@ class Analysis:
         stmts = list(ir.walk(self.root))
         loops = {s.var: s for s in stmts if isinstance(s, For)}
         self.loop_vars = set(loops)
+        # a map's body -- or any loop whose iterations are independent -- runs again in its
+        # adjoint loop (`recomputed`): what it assigns is never pushed, and what it reads from
+        # outside is read by the adjoint
+        maps = [s for s in stmts if isinstance(s, For) and self.independent(s)]
+        self.replayed = {id(m) for m in maps}
+        self.recomputed = {t for m in maps for x in ir.walk(m.body) for t in ir.writes(x)}
+        self.recomputed |= {m.var for m in maps}
         bases = self.view_bases()
         # an adjoint starts (and restarts, after an assignment is undone) as zeros shaped like
         # its variable: if that shape changes between assignments (v = v[:-1], K[:t + 1] in a
@@ -367,6 +374,9 @@ class Analysis:
                     reads = {s.test}
                 elif isinstance(s, For) and self.work(s.body):
                     reads = {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
+                    if id(s) in self.replayed:
+                        reads |= {n for x in s.body if isinstance(x, Bind) for n in ir.reads(x)}
+                        reads -= self.recomputed
                 needed |= reads
                 # a list's adjoint starts as zeros shaped like its elements: it reads the list
                 if isinstance(s, Bind) and s.op is LIST_APPEND and s.target in self.active:
@@ -382,11 +392,48 @@ class Analysis:
                         needed.add(b)
                         frontier.append(b)
             # a counted loop's index is recomputed by the adjoint loop, never taped per step
-            pushed = {v for v in needed if self.overwritten(v)
+            pushed = {v for v in needed if self.overwritten(v) and v not in self.recomputed
                       and not (v in self.loop_vars and len(self.sites[v]) == 1 and v not in after_loop)}
             if needed == self.needed and pushed == self.pushed:
                 break
             self.needed, self.pushed = needed, pushed
+
+    def independent(self, loop: For) -> bool:
+        """Whether running a counted loop's body again, at the same index and with what it
+        reads restored, gives the values it gave (so its adjoint may compute them again
+        instead of popping them): a map, or a body of binds and element writes in which
+        every value it assigns is made fresh in each iteration and read only there after it
+        is made (nothing carried between iterations or read after the loop), no helper call,
+        list or in-place update, and no array it writes is read in it."""
+        if loop.pointwise:
+            return True
+        body = loop.body
+        if not all(isinstance(x, SetItem) or (isinstance(x, Bind) and x.op is not CALL
+                   and x.op is not LIST_APPEND and not x.inplace and not x.op.effect
+                   and not self._arrayish(x.target)) for x in body):
+            return False
+        written = {x.array for x in body if isinstance(x, SetItem)}
+        made = set()
+        for x in body:
+            reads = set(ir.reads(x)) - ({x.array} if isinstance(x, SetItem) else set())
+            if reads & written:
+                return False            # an array the loop writes is read in it
+            if isinstance(x, Bind):
+                for t in x.targets:
+                    if t in made or len(self.sites.get(t, ())) != 1:
+                        return False    # assigned twice, or elsewhere too
+                    made.add(t)
+        bid = id(body)
+        for t in made | {loop.var}:
+            if any(bid not in p for p in self.uses.get(t, ())):
+                return False            # read after the loop, or outside it
+        seen = set()
+        for x in body:                  # read in an iteration before it is made there
+            if set(ir.reads(x)) & (made - seen):
+                return False
+            if isinstance(x, Bind):
+                seen |= set(x.targets)
+        return True
 
     def path_of_owner(self, v):
         """The blocks enclosing the block that owns v's adjoint (that block included)."""

@@ -117,6 +117,7 @@ class Forward(Reverse):
                 stmts = self.bounds.hoisted(s) + [ast.For(
                     P.name(s.var, store=True), P.call("range", *self.range_args(s)),
                     self.block(s.body) or [ast.Pass()], [])]
+                stmts[-1].jitad_map = s.pointwise
             elif isinstance(s, While):
                 stmts = [self.loop(s)]
             else:

@@ -133,6 +133,12 @@ class Reverse(TrainingCode):
     def ty(self, v):
         return self.types[v]
 
+    def same_shape(self, a, b) -> bool:
+        """Whether arrays a and b provably have one shape (`shapes`): an elementwise
+        contribution to b shaped like a needs no un-broadcasting."""
+        shapes = getattr(self.spec, "shapes", None)
+        return shapes is not None and shapes.same(a, b)
+
     def zero(self, v):
         t = self.ty(v)
         if t.is_list:       # [np.zeros_like(e) for e in hs]: one zero per element
@@ -206,7 +212,7 @@ class Reverse(TrainingCode):
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, SetItem):
                 out += self.bounds.checks(s)
-                if tape and s.array in self.A.needed:
+                if tape and s.array in self.A.needed and not s.init:
                     elem = self.elem_ty(s)
                     old = read_at(P.name(s.array), s.index, self.types)
                     if elem.ndim and index_form(s.index, self.types)[0] == "basic":
@@ -290,6 +296,7 @@ class Reverse(TrainingCode):
                         n = P.atom(s.stop)
                     pre += self.tapes.reserve(bc, n)
         loop = ast.For(P.name(s.var, store=True), rng, body or [ast.Pass()], [])
+        loop.jitad_map = s.pointwise
         return self.bounds.hoisted(s) + pre + [loop], work and bool(bc or dyn), post
 
     def range_args(self, s):
@@ -410,6 +417,8 @@ class Reverse(TrainingCode):
         if self.needs_trip(s) and self.in_loop(s):
             out += self.tapes.pop(self.trip(s), Ty("i8"))
         body = self.rev_block(s.body)
+        if id(s) in self.A.replayed:     # a map: its values computed again, nothing pushed
+            body = self.replay(s.body, body) + body
         start, stop, step = (P.atom(a) for a in (s.start, s.stop, s.step))
         stepv = _num_or_none(s.step)
         if stepv == 1:
@@ -424,9 +433,22 @@ class Reverse(TrainingCode):
                    ast.UnaryOp(ast.USub(), P.atom(s.step)) if not isinstance(s.step, Const)
                    else P.const(-s.step.value)]
         out.append(ast.For(P.name(s.var, store=True), P.call("range", *rng), body or [ast.Pass()], []))
+        out[-1].jitad_map = s.pointwise
         if s.var in self.A.pushed:
             out += self.tapes.pop(s.var, self.ty(s.var))
         return out
+
+    def replay(self, block, adjoint):
+        """A map's body again, for its `adjoint` statements: the binds whose values they read
+        (directly or through other binds), without checks and without writing results."""
+        live = {n.id for st in adjoint for n in ast.walk(st) if isinstance(n, ast.Name)}
+        out = []
+        for x in reversed(block):
+            if isinstance(x, Bind) and x.target in live:
+                out.append(P.assign(x.target, forward_expr(x, self.fnames, self.types)))
+                out[-1].jitad_loc = (x.loc.filename, x.loc.line)
+                live |= set(ir.reads(x))
+        return out[::-1]
 
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False):
         """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time)."""
@@ -505,6 +527,7 @@ class Reverse(TrainingCode):
         for k in reversed(range(ndim)):
             shape = P.subscript(ast.Attribute(P.name(target), "shape", ast.Load()), [Const(k)])
             loop = [ast.For(P.name(idx[k], store=True), P.call("range", shape), loop, [])]
+            loop[0].jitad_map = True    # an array operation: NumPy's arithmetic
         return loop[0]
 
     def needs_reset(self, v):
@@ -670,7 +693,11 @@ class Reverse(TrainingCode):
                     contrib = ast.BinOp(contrib, ast.Add(), P.fold(substitute(rule.adjoints[q], mapping)))
             others = [b for j, b in enumerate(s.args) if j != i]
             elementwise = rule.elementwise
-            safe = not elementwise or all(_atom_nd(b, self.types) == 0 or b == a for b in others)
+            # (an element loop over the contribution reads every array in it at the index:
+            # the result and every array operand must have the argument's shape)
+            safe = not elementwise or all(_atom_nd(b, self.types) == 0 or b == a for b in others) \
+                or (self.same_shape(s.target, a.name) and all(
+                    _atom_nd(b, self.types) == 0 or self.same_shape(b.name, a.name) for b in others))
             # the contribution is an array shaped exactly like the argument (not a scalar that
             # broadcasts): an elementwise rule with scalar co-operands, or a dot/outer rule
             exact = (elementwise and safe and res_nd == self.ty(a.name).ndim) or rule.exact
@@ -694,8 +721,9 @@ class Reverse(TrainingCode):
             if isinstance(s.value, Var) and s.value.name in self.A.active:
                 out.append(self.accumulate(s.value.name, dsub, elem.ndim,
                                            safe=self.ty(s.value.name).ndim == elem.ndim))
-            out.append(write_at(self.d(s.array), s.index, P.const(0.0), self.types))
-        if s.array in self.A.needed:
+            if not s.init:      # an element's first write: no earlier value gets its adjoint
+                out.append(write_at(self.d(s.array), s.index, P.const(0.0), self.types))
+        if s.array in self.A.needed and not s.init:
             if kind == "basic":
                 out += self.tapes.pop(P.subscript(s.array, s.index, store=True), self.elem_ty(s))
             else:

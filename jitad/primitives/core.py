@@ -36,6 +36,9 @@ class Primitive:
     kind         the type rule's name in the one-line table (`typerules.KINDS`)
     impl         a Python callable computing it on constants (None: not folded)
     elementwise  its result is its operands' broadcast (adjoints need un-broadcasting)
+    pointwise    each result element is one scalar function of the operands' elements at its
+                 position (broadcast), and its templates compute that function on numbers too
+                 (`maps` runs it element by element)
     exact        its adjoint contributions are shaped exactly like their argument (dot, outer)
     fresh        its result is always a new array (never a view of an operand)
     view         its result may share its first operand's buffer (a write through one shows
@@ -86,7 +89,7 @@ class Primitive:
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = on_scalar = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
-    by_operator = batches = False
+    by_operator = batches = pointwise = False
     at_ranks = read_statics = positional = from_subscripts = single_form = weighted_form = None
     checks_in_eager = False
     chains = True

@@ -46,6 +46,9 @@ EQUIVALENT = {
     "repeat1": np.repeat,
     "repeat2": np.repeat,
     "gradient1": np.gradient,
+    "divide": np.true_divide,          # a map's arithmetic (NumPy's on numbers)
+    "remainder": np.remainder,
+    "select": np.where,
 }
 # runtime functions of lists, spelled as NumPy's call (the front end's list forms read those)
 AS_NUMPY = {"stack_list": "stack", "concat_list": "concatenate"}
@@ -171,6 +174,7 @@ def install():
             alias(getattr(rt, name), prim.name)
     for name, sname in SCIPY_EQUIVALENT.items():
         alias(getattr(rt, name), f"scipy.special.{sname}")
+    alias(rt.floor_divide, "floordiv")
     alias(rt.bmm, "matmul")
     alias(rt.bmm32, "matmul")
 

@@ -76,6 +76,9 @@ truth(a)           = bool(a)                :: bool
 in_range(i, stop, step) = rt.in_range(i, stop, step) :: bool
 trip_count(start, stop, step) = rt.trip_count(start, stop, step) :: int
 int(a)             = int(a)                 :: int
+# a map's broadcasting (`maps`): the length two axes broadcast to, and an operand's step along it
+broadcast_dim(a, b) = rt.broadcast_dim(a, b) :: int
+broadcast_step(d, n) = rt.broadcast_step(d, n) :: int
 len(a)             = len(a)                 :: int
 size(a)            = a.size                 :: int
 ndim(a)            = a.ndim                 :: int
@@ -175,6 +178,8 @@ np.minimum(a, b)   = np.minimum(a, b)       :: ew   | a: g * ((a < b) + 0.5 * (a
 max2(a, b)         = max(a, b)              :: ew   | a: g * ((a > b) + 0.5 * (a == b)) | b: g * ((a < b) + 0.5 * (a == b))
 min2(a, b)         = min(a, b)              :: ew   | a: g * ((a < b) + 0.5 * (a == b)) | b: g * ((a > b) + 0.5 * (a == b))
 np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
+# of three numbers (Numba's np.where makes a 0-d array of them)
+where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
 np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
 sum(x)             = np.sum(x)              :: reduce | x: g
@@ -438,6 +443,11 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
 _VIEWS = ("transpose", "reshape", "np.moveaxis", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
           "flip")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
+# pointwise: each element of the result is the same scalar function of the operands' elements
+# at that position (broadcast), and the rule's templates also compute it on numbers
+_POINTWISE_KINDS = ("ew", "ewf", "where", "clip", "cmp", "bits")
+_POINTWISE_SAME = ("neg", "np.positive", "np.ceil", "np.trunc", "np.fix", "np.rint", "np.round",
+                   "np.abs", "abs", "np.square", "np.sign", "np.floor")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
 
 
@@ -469,6 +479,7 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)
     prim.reduces = kind == "reduce"
+    prim.pointwise = kind in _POINTWISE_KINDS or name in _POINTWISE_SAME
     return prim
 
 
@@ -566,6 +577,7 @@ def _load_table():
         get(p).variants.update({(3, 3): get("dot.3.3"), (3, 2): get("dot.3.2")})
         get(p).exact = True
     get("matmul").batches = True
+    get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}
     for ranks in ((1, 2), (2, 1), (2, 2)):     # the operator itself computes these (`a @ b`)
         get("dot.%d.%d" % ranks).by_operator = True
 

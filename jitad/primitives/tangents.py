@@ -38,7 +38,7 @@ scipy.special.gammaln scipy.special.multigammaln scipy.special.expit scipy.speci
 scipy.special.xlogy scipy.special.xlog1py scipy.special.softmax scipy.special.softmax_axis
 math.atan np.arctan math.asin np.arcsin math.acos np.arccos np.reciprocal math.atan2 np.arctan2
 hypot math.fabs np.fabs np.abs abs math.pow np.power np.square np.maximum np.minimum max2 min2
-np.where np.clip scipy.stats.norm.cdf scipy.stats.norm.pdf scipy.stats.norm.logpdf
+np.where where.0.0.0 np.clip scipy.stats.norm.cdf scipy.stats.norm.pdf scipy.stats.norm.logpdf
 scipy.stats.norm.logcdf
 np.fmax np.fmin np.nan_to_num scipy.special.beta scipy.special.betaln scipy.special.digamma
 scipy.special.entr scipy.special.erfcinv scipy.special.erfinv scipy.special.gamma

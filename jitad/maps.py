@@ -1,0 +1,300 @@
+"""Stage 4c — maps: runs of pointwise array operations become one loop over their elements.
+
+Takes: a typed `Spec` and its symbolic shapes (`shapes.Shapes`).
+Guarantees: a new `ir.Function` for the spec (the shared IR is never changed) computing the
+same values, in which every *run* -- consecutive binds of pointwise primitives (`+`, `*`,
+`np.tanh`, `np.where` ...; `Primitive.pointwise`) whose results have one provably equal shape
+of rank 1 or 2 -- is one loop nest over that shape (`ir.For` with `pointwise=True`, a *map*):
+each bind runs on numbers (the same primitive, scalar operands), each array operand is read
+one element per iteration (an operand with fewer axes, or an axis of length 1, broadcast by
+its index), and a result is written to an array (`np.empty` of the shape, `SetItem` with
+`init=True`) only if something outside the run reads it; the others are numbers in the loop.
+So a chain of n array operations makes at most its live results as arrays instead of n
+temporaries, and reverse and forward mode differentiate a loop of scalar operations, the code
+they make best: the adjoint of `u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
+When a run is taken (else the binds stay as they are): at least two binds; every array operand
+of every bind has, per axis, the run's length or the constant 1 there; no bind rebinds a name
+another bind of the run read before it or that the run binds twice; no `x op= e` update.
+Invariants: the loop reads only arrays no statement of the run writes, and writes each
+element of each result array once, so iterations are independent; types of the new names are
+added to `spec.types`; the spec's `ir` is replaced only if a run was found.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from . import ir
+from .ir import Bind, Const, For, If, SetItem, TupleA, Var, While
+from .names import Namer
+from .primitives import COPY, GETITEM, get
+from .types import I8, Ty
+
+_DIM, _EMPTY, _MUL, _ADD, _SUM = get("dim"), get("empty"), get("mul"), get("add"), get("sum")
+_BDIM, _BSTEP = get("broadcast_dim"), get("broadcast_step")
+ALONG, ONE, STEP = "along", "one", "step"
+_NP_DTYPE = {"f8": "np.float64", "f4": "np.float32", "i8": "np.int64", "b1": "np.bool_"}
+
+
+def maps(spec, shapes):
+    """Replace `spec.ir` by a function whose pointwise runs are maps (see the module doc);
+    returns whether anything changed."""
+    m = _Maps(spec, shapes)
+    body = m.block(spec.ir.body)
+    if not m.changed:
+        return False
+    spec.ir = dataclasses.replace(spec.ir, body=body)
+    return True
+
+
+class _Maps:
+    def __init__(self, spec, shapes):
+        self.spec, self.shapes, self.types = spec, shapes, spec.types
+        f = spec.ir
+        taken = set(f.params) | set(self.types)
+        for s in ir.walk(f.body):
+            taken |= set(ir.writes(s)) | set(ir.reads(s))
+            if isinstance(s, (If, While)):
+                taken.add(s.test)
+        self.namer = Namer(taken)
+        # how many statements read each name (a run's result read by no other is a number)
+        self.readers: dict = {}
+        for s in ir.walk(f.body):
+            for n in _stmt_reads(s):
+                self.readers.setdefault(n, set()).add(id(s))
+        self.changed = False
+
+    # -- finding runs ------------------------------------------------------------------
+    def block(self, block):
+        out, run, dom, sums = [], [], None, []
+        for s in block:
+            d = self._domain(s)
+            if d is not None and run and not sums and d == dom and self._joins(run, s):
+                run.append(s)
+                continue
+            if run and self._sums(run, sums, s):
+                sums.append(s)
+                continue
+            out += self._emit(run, dom, sums)
+            run, dom, sums = ([s], d, []) if d is not None else ([], None, [])
+            if d is None:
+                out.append(self._inner(s))
+        out += self._emit(run, dom, sums)
+        return out
+
+    def _sums(self, run, sums, s):
+        """Whether `s` is `np.sum(t)` of a result `t` of the run that nothing else outside the
+        run reads: then the loop adds t's elements up instead of writing them."""
+        if not (isinstance(s, Bind) and s.op is _SUM and not s.statics and len(s.args) == 1
+                and isinstance(s.args[0], Var)):
+            return False
+        t = s.args[0].name
+        ids = {id(b) for b in run}
+        return t in {b.target for b in run} and t not in {x.args[0].name for x in sums} \
+            and self.readers.get(t, set()) - ids == {id(s)}
+
+    def _inner(self, s):
+        subs = ir.sub_blocks(s)
+        if not subs:
+            return s
+        new = [self.block(b) for b in subs]
+        if all(a == b for a, b in zip(new, subs)):
+            return s
+        if isinstance(s, If):
+            return dataclasses.replace(s, body=new[0], orelse=new[1])
+        if isinstance(s, While):
+            return dataclasses.replace(s, cond=new[0], body=new[1])
+        if isinstance(s, For):
+            return dataclasses.replace(s, body=new[0])
+        return s
+
+    def _domain(self, s):
+        """The shape a bind's run iterates over, if the bind can join a map."""
+        if not (isinstance(s, Bind) and len(s.targets) == 1 and s.op.pointwise and not s.inplace):
+            return None
+        if any(isinstance(a, Var) and a.name == s.target for a in s.args):
+            return None         # x = x - r: its result is a new array the old one is read into
+        t = self.types.get(s.target)
+        if t is None or getattr(t, "is_list", False) or t.ndim not in (1, 2):
+            return None
+        dom = self.shapes.of(s.target)
+        if dom is None or any(d is None for d in dom):
+            return None
+        for a in s.args:
+            if not isinstance(a, (Var, Const)):
+                return None
+            if isinstance(a, Var):
+                at = self.types.get(a.name)
+                if at is None or getattr(at, "is_list", False):
+                    return None
+                if at.ndim and self._layout(a.name, dom) is None:
+                    return None
+        return dom
+
+    def _layout(self, name, dom):
+        """Per axis of the operand `name`: ALONG where it provably runs along the domain's
+        axis, ONE where its length is 1 (read at 0), STEP where only the run can tell (a
+        broadcast of lengths nothing relates: `b` of `X @ W + b`; read at `i * step`, step
+        0 or 1 decided before the loop); None if it has more axes than the domain."""
+        t = self.types[name]
+        sh = self.shapes.of(name) or (None,) * t.ndim
+        if len(sh) > len(dom):
+            return None
+        out = []
+        for k, d in enumerate(sh):
+            full = dom[len(dom) - len(sh) + k]
+            out.append(ALONG if d is not None and d == full else ONE if d == 1 else STEP)
+        return out
+
+    @staticmethod
+    def _joins(run, s):
+        """`s` may run element by element after the run's binds: it rebinds nothing the run
+        read or bound (the old array would be gone by the time a later element reads it)."""
+        bound = {b.target for b in run}
+        read = {a.name for b in run for a in b.args if isinstance(a, Var)}
+        return s.target not in bound and s.target not in read
+
+    # -- making the loop ---------------------------------------------------------------
+    def _emit(self, run, dom, sums=()):
+        if len(run) < 2 and not sums:
+            return list(run)
+        self.changed = True
+        loc = run[0].loc
+        ids = {id(s) for s in run} | {id(s) for s in sums}
+        kept = [s.target for s in run
+                if any(r not in ids for r in self.readers.get(s.target, ()))]
+        pre = []
+        self._dims = {}
+        # the operands read element by element (not results of the run itself)
+        operands = []
+        targets = {b.target for b in run}
+        for b in run:
+            for a in b.args:
+                if isinstance(a, Var) and a.name not in targets and self.types[a.name].ndim \
+                        and a.name not in operands:
+                    operands.append(a.name)
+        # the loop's lengths: an operand's whose length it provably is, else their broadcast
+        lengths = [self._length_of(operands, dom, k, loc, pre) for k in range(len(dom))]
+        # the step of each axis an operand may be broadcast along (0 or 1, checked)
+        self._steps = {}
+        for name in operands:
+            layout = self._layout(name, dom)
+            off = len(dom) - len(layout)
+            for k, how in enumerate(layout):
+                if how == STEP:
+                    st = self._int(f"{name}_step", _BSTEP, (Var(self._dim(name, k, loc, pre)),
+                                                            _atom(lengths[off + k])), loc, pre)
+                    self._steps[(name, k)] = st
+        idx = [self.namer.fresh("i" if k == 0 else "j") for k in range(len(dom))]
+        for v in idx:
+            self.types[v] = I8
+        shape = TupleA(tuple(_atom(n) for n in lengths))
+        for t in kept:
+            ty = self.types[t]
+            pre.append(Bind((t,), _EMPTY, (shape,), loc, {"dtype": _NP_DTYPE[ty.dtype]}))
+        accs, after = {}, []
+        for r in sums:
+            acc = accs[r.target] = self.namer.fresh(f"{r.target}_acc")
+            ty = self.types[acc] = self.types[r.target]
+            pre.append(Bind((acc,), COPY, (Const(0.0 if ty.is_float else 0),), r.loc))
+            after.append(Bind((r.target,), COPY, (Var(acc),), r.loc))
+        body, elem, reads = [], {}, {}
+        for s in run:
+            args = []
+            for a in s.args:
+                if isinstance(a, Var) and a.name in elem:
+                    args.append(Var(elem[a.name]))
+                elif isinstance(a, Var) and self.types[a.name].ndim:
+                    args.append(Var(self._read(a.name, dom, idx, s.loc, reads, body)))
+                else:
+                    args.append(a)
+            t = s.target
+            ty = self.types[t]
+            e = self.namer.fresh(f"{t}_e") if t in kept else t
+            elem[t] = e
+            body.append(dataclasses.replace(s, targets=(e,), args=tuple(args)))
+            if t in kept:
+                self.types[e] = Ty(ty.dtype, 0)
+                body.append(SetItem(t, tuple(Var(v) for v in idx), Var(e), s.loc, init=True))
+            else:
+                self.types[t] = Ty(ty.dtype, 0)
+            for r in sums:          # acc = acc + t's element
+                if r.args[0].name == t:
+                    acc = accs[r.target]
+                    body.append(Bind((acc,), _ADD, (Var(acc), Var(e)), r.loc))
+        loop = body
+        for k in reversed(range(len(dom))):
+            n = lengths[k]
+            loop = [For(idx[k], Const(0), _atom(n), Const(1), loop, loc, pointwise=True)]
+        return pre + loop + after
+
+    def _length_of(self, operands, dom, k, loc, pre):
+        """A name (or constant) holding the length of the domain's axis k: an operand's
+        axis provably of that length, else the broadcast of the operands' lengths there
+        (`rt.broadcast_dim`, which raises NumPy's error for lengths that do not broadcast)."""
+        if isinstance(dom[k], int):
+            return dom[k]
+        along = []
+        for name in operands:
+            layout = self._layout(name, dom)
+            off = len(dom) - len(layout)
+            if 0 <= k - off < len(layout):
+                if layout[k - off] == ALONG:
+                    return self._dim(name, k - off, loc, pre)
+                along.append((name, k - off))
+        # every result of the run is the broadcast of its operands, so the first bind's
+        # operands reach every axis: `along` is not empty
+        n = self._dim(*along[0], loc, pre)
+        for name, kk in along[1:]:
+            n = self._int("n", _BDIM, (Var(n), Var(self._dim(name, kk, loc, pre))), loc, pre)
+        return n
+
+    def _dim(self, name, k, loc, pre):
+        """A name holding `name.shape[k]` (one per operand and axis)."""
+        if (name, k) not in self._dims:
+            self._dims[(name, k)] = self._int("n", _DIM, (Var(name), Const(k)), loc, pre)
+        return self._dims[(name, k)]
+
+    def _int(self, base, op, args, loc, into):
+        n = self.namer.fresh(base)
+        self.types[n] = I8
+        into.append(Bind((n,), op, tuple(args), loc))
+        return n
+
+    def _read(self, name, dom, idx, loc, reads, body):
+        """The number `name[...]` at this iteration (read once per iteration)."""
+        if name in reads:
+            return reads[name]
+        layout = self._layout(name, dom)
+        off = len(dom) - len(layout)
+        index = []
+        for k, how in enumerate(layout):
+            if how == ALONG:
+                index.append(Var(idx[off + k]))
+            elif how == ONE:
+                index.append(Const(0))
+            else:           # i * step: i, or 0 where the operand is broadcast
+                key = (idx[off + k], self._steps[(name, k)])
+                if key not in reads:
+                    reads[key] = self._int("at", _MUL, (Var(key[0]), Var(key[1])), loc, body)
+                index.append(Var(reads[key]))
+        e = self.namer.fresh(f"{name}_e")
+        self.types[e] = Ty(self.types[name].dtype, 0)
+        # in range by construction: a step index is i or 0 on an axis of the loop's length or 1
+        body.append(Bind((e,), GETITEM, (Var(name),) + tuple(index), loc,
+                         in_range=any(how == STEP for how in layout)))
+        reads[name] = e
+        return e
+
+
+def _atom(n):
+    return Var(n) if isinstance(n, str) else Const(n)
+
+
+def _stmt_reads(s):
+    if isinstance(s, (Bind, SetItem, ir.Return)):
+        return ir.reads(s)
+    if isinstance(s, (If, While)):
+        return [s.test]
+    if isinstance(s, For):
+        return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
+    return []

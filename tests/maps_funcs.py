@@ -1,0 +1,51 @@
+"""Functions whose array code `jitad.maps` turns into loops over elements (tests/test_maps.py)."""
+import math
+
+import numpy as np
+
+
+def slices_same_length(x, a):
+    u = x[1:] - x[:-1] ** 2
+    b = 1.0 - x[:-1]
+    return np.sum(a * u * u + b * b)
+
+
+def bias_tanh(X, W, b):
+    h = np.tanh(X @ W + b)          # b: (H,) or (1,): the step is decided when the loop starts
+    return np.sum(h * h) / X.shape[0]
+
+
+def outer_difference(x, y, s):
+    d = x[:, None] - y[None, :]
+    k = np.exp(-0.5 * d * d / (s * s))
+    return np.sum(k * d)
+
+
+def divide_by_zero(x, y):
+    z = x / y + np.sqrt(x)
+    return np.sum(z * z)
+
+
+def where_and_masks(x, y):
+    p = np.where(x > 0.0, x * y, -x)
+    m = (x > -0.5) & (y < 0.8)
+    return np.sum(np.where(m, p * p, 2.0 * p))
+
+
+def element_loop(x, w):
+    y = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        t = math.sin(x[i]) * w
+        y[i] = t * t + x[i]
+    return np.sum(y * x)
+
+
+def map_in_loop(W, b, h0):
+    h = h0
+    for k in range(3):
+        h = np.tanh(W @ h + b) * 0.9 + 0.05 * h
+    return np.sum(h ** 3)
+
+
+def ints_and_floats(x, idx):
+    return np.sum((x * idx + 1.5) * (x - idx))

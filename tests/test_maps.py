@@ -1,0 +1,97 @@
+"""Maps (jitad/maps.py): pointwise array code becomes loops over elements before it is
+differentiated. Every gradient is checked against central finite differences and eager mode
+(which never makes maps), the compiled path ran, the arguments unchanged; the generated code is
+checked to hold the loop (so a test fails if a change stops making maps, not only if it makes
+them wrong)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import jitad
+
+from . import maps_funcs as mf
+from .harness import assert_grads_close, check_both_modes
+
+RNG = np.random.default_rng(7)
+
+
+def _primal(fn, args, wrt=(0,)):
+    return jitad.source(fn, "primal", args=args, wrt=wrt)
+
+
+def test_slices_of_one_length_are_one_loop():
+    x = RNG.uniform(-1.0, 1.0, 9)
+    check_both_modes(mf.slices_same_length, (x, 100.0), (0, 1))
+    src = _primal(mf.slices_same_length, (x, 100.0))
+    assert "for i in range(n)" in src and "np.sum" not in src     # the sum is the loop's too
+    adj = jitad.source(mf.slices_same_length, "adjoint", args=(x, 100.0))
+    assert "tape" not in adj          # the adjoint loop computes the body again: no tape
+
+
+@pytest.mark.parametrize("hb", [4, 1])
+def test_broadcast_decided_when_the_loop_starts(hb):
+    X, W = RNG.normal(size=(5, 3)), RNG.normal(size=(3, 4))
+    b = RNG.normal(size=hb)
+    check_both_modes(mf.bias_tanh, (X, W, b), (1, 2))
+    assert "rt.broadcast_step" in _primal(mf.bias_tanh, (X, W, b))
+
+
+def test_new_axes_broadcast_in_a_map():
+    x, y = RNG.normal(size=4), RNG.normal(size=3)
+    check_both_modes(mf.outer_difference, (x, y, 0.7), (0, 1, 2))
+
+
+def test_lengths_that_do_not_broadcast_raise_as_numpy_does():
+    X, W = RNG.normal(size=(5, 3)), RNG.normal(size=(3, 4))
+    with pytest.raises(ValueError):
+        mf.bias_tanh(X, W, np.ones(3))
+    with pytest.raises(ValueError):
+        jitad.grad(mf.bias_tanh, wrt=2)(X, W, np.ones(3))
+
+
+def test_division_by_zero_is_numpys_in_both_modes():
+    x, y = np.array([1.0, 0.0, 2.0]), np.array([0.0, 1.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        value, grads = jitad.value_and_grad(mf.divide_by_zero, wrt=(0, 1))(x, y)
+        _, eager = jitad.value_and_grad(mf.divide_by_zero, wrt=(0, 1), mode="eager")(x, y)
+        assert value == mf.divide_by_zero(x, y)
+    for g, e in zip(grads, eager):
+        np.testing.assert_array_equal(g, e)     # inf, nan and numbers alike
+
+
+def test_where_comparisons_and_masks_in_a_map():
+    x, y = RNG.uniform(-1.0, 1.0, 7), RNG.uniform(-1.0, 1.0, 7)
+    x[np.abs(x) < 0.05] = 0.3          # away from the kinks
+    check_both_modes(mf.where_and_masks, (x, y), (0, 1))
+
+
+def test_a_users_element_loop_is_not_taped():
+    x = RNG.normal(size=6)
+    check_both_modes(mf.element_loop, (x, 0.8), (0, 1))
+    adj = jitad.source(mf.element_loop, "adjoint", args=(x, 0.8), wrt=(0, 1))
+    # its numbers are computed again in the adjoint loop (only the element it overwrites,
+    # which the adjoint restores, is kept)
+    assert "= t\n" not in adj and "= x_at\n" not in adj and "tape_f[top_f] = y[i]" in adj
+
+
+def test_maps_inside_a_loop():
+    W, b, h0 = RNG.normal(size=(4, 4)) * 0.5, RNG.normal(size=4), RNG.normal(size=4)
+    check_both_modes(mf.map_in_loop, (W, b, h0), (0, 1, 2))
+
+
+def test_integer_operands_promote():
+    x, idx = RNG.normal(size=5), np.arange(5)
+    check_both_modes(mf.ints_and_floats, (x, idx), (0,))
+
+
+def test_forward_mode_and_second_derivatives_through_maps():
+    x = RNG.uniform(-1.0, 1.0, 6)
+    v = RNG.normal(size=6)
+    y, y_dot = jitad.jvp(mf.slices_same_length, wrt=0)(x, 100.0, tangents=v)
+    g = jitad.grad(mf.slices_same_length)(x, 100.0)
+    assert y_dot == pytest.approx(float(g @ v), rel=1e-10)
+    hv = jitad.hvp(mf.slices_same_length)(x, 100.0, v=v)
+    hv_eager = jitad.hvp(mf.slices_same_length, mode="eager")(x, 100.0, v=v)
+    assert_grads_close((hv,), (hv_eager,), rtol=1e-9, atol=1e-12, label="hvp compiled vs eager")

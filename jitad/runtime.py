@@ -146,6 +146,8 @@ def accum2(d, c):
 
 def bmm(a, b):
     """a @ b for stacks of matrices (rank 3 @ rank 3), one matrix product per slice."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("matmul: the two stacks of matrices have different lengths")
     first = np.ascontiguousarray(a[0]) @ np.ascontiguousarray(b[0])
     out = np.empty((a.shape[0],) + first.shape, first.dtype)
     out[0] = first
@@ -162,6 +164,47 @@ def rows(a):
 def bmm32(a, b):
     """a @ b for a stack of matrices times one matrix: one product over all the rows."""
     return (rows(a) @ np.ascontiguousarray(b)).reshape((a.shape[0], a.shape[1], b.shape[1]))
+
+
+# The other rank-3 products NumPy's matmul takes (`X @ w` of a batch): a stack of matrices
+# times a vector, a vector or a matrix times a stack, and the sums their adjoints need.
+__all__ += ["bmv", "mbm", "bmm_sum", "outer_each"]
+
+
+def bmv(a, v):
+    """a @ v for a stack of matrices times one vector: (b, m, n) @ (n,) -> (b, m)."""
+    return (rows(a) @ np.ascontiguousarray(v)).reshape((a.shape[0], a.shape[1]))
+
+
+def mbm(m, b):
+    """m @ b for one matrix (or vector) times a stack of matrices: (p, n) @ (s, n, k) ->
+    (s, p, k), (n,) @ (s, n, k) -> (s, k); one product per matrix of the stack."""
+    mc = np.ascontiguousarray(m)
+    first = mc @ np.ascontiguousarray(b[0])
+    out = np.empty((b.shape[0],) + first.shape, first.dtype)
+    out[0] = first
+    for k in range(1, b.shape[0]):
+        out[k] = mc @ np.ascontiguousarray(b[k])
+    return out
+
+
+def bmm_sum(a, b):
+    """The sum over k of a[k] @ b[k] (a stack of matrices times a stack of matrices or of
+    vectors): the adjoint of the operand a product shares across the stack."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("matmul: the two stacks have different lengths")
+    out = np.ascontiguousarray(a[0]) @ np.ascontiguousarray(b[0])
+    for k in range(1, a.shape[0]):
+        out = out + np.ascontiguousarray(a[k]) @ np.ascontiguousarray(b[k])
+    return out
+
+
+def outer_each(v, g):
+    """The stack of np.outer(v, g[k]): (n,), (s, k) -> (s, n, k)."""
+    out = np.empty((g.shape[0], v.shape[0], g.shape[1]), g.dtype)
+    for k in range(g.shape[0]):
+        out[k] = np.outer(v, g[k])
+    return out
 
 
 def scatter_add2(d, rows, cols, g):

@@ -80,7 +80,7 @@ def sum_with_initial(x):
 
 def dot_of_3d(x):
     T = np.ones((2, 3, 3)) * x
-    return np.sum(np.dot(T, x))  # ERR: np.dot
+    return np.sum(np.dot(T, T))  # ERR: np.dot
 
 
 def ufunc_reduce(x):

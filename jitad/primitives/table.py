@@ -47,6 +47,9 @@ dot.1.2(a, b)      = np.dot(a, b)           :: dot  | a: b @ g                  
 dot.2.2(a, b)      = np.dot(a, b)           :: dot  | a: g @ b.T                | b: a.T @ g
 dot.3.3(a, b)      = rt.bmm(a, b)           :: dot  | a: rt.bmm(g, np.swapaxes(b, 1, 2)) | b: rt.bmm(np.swapaxes(a, 1, 2), g)
 dot.3.2(a, b)      = rt.bmm32(a, b)         :: dot  | a: rt.bmm32(g, b.T)         | b: rt.rows(a).T @ rt.rows(g)
+dot.3.1(a, b)      = rt.bmv(a, b)           :: dot  | a: np.expand_dims(g, 2) * b   | b: rt.rows(a).T @ np.ascontiguousarray(g).ravel()
+dot.1.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(b, g)           | b: rt.outer_each(a, g)
+dot.2.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(g, np.swapaxes(b, 1, 2)) | b: rt.mbm(a.T, g)
 outer(a, b)        = np.outer(a, b)         :: outer | a: g @ b                 | b: a @ g
 lt(a, b)           = a < b                  :: cmp
 le(a, b)           = a <= b                 :: cmp
@@ -563,7 +566,8 @@ def _load_table():
         get(p).keeps_shape = True
     for p in ("dot", "matmul"):
         get(p).variants = {(ra, rb): get(f"dot.{ra}.{rb}") for ra in (1, 2) for rb in (1, 2)}
-        get(p).variants.update({(3, 3): get("dot.3.3"), (3, 2): get("dot.3.2")})
+        get(p).variants.update({(ra, rb): get(f"dot.{ra}.{rb}")
+                                for ra, rb in ((3, 3), (3, 2), (3, 1), (1, 3), (2, 3))})
         get(p).exact = True
     get("matmul").batches = True
     for ranks in ((1, 2), (2, 1), (2, 2)):     # the operator itself computes these (`a @ b`)

@@ -117,20 +117,24 @@ def norm(prim, s, args):
     return reduction(prim, s, args)
 
 
-_PRODUCT_RANKS = {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2, (3, 3): 3, (3, 2): 3}
+NP_DOT_STACKS = ("np.dot of a rank-3 array and a matrix or stack is not a batched product: use @ "
+                 "(np.matmul)")
+_PRODUCT_RANKS = {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2, (3, 3): 3, (3, 2): 3, (3, 1): 2,
+                  (1, 3): 2, (2, 3): 3}
 
 
 def product(prim, s, args):
     a, b = args
     if (a.ndim, b.ndim) not in _PRODUCT_RANKS:
         raise UnsupportedError("dot/@ supports arrays of rank 1 and 2, and stacks of matrices "
-                               "(rank 3) times matrices or stacks (use * for scalars)",
+                               "(rank 3) with vectors, matrices or stacks (use * for scalars)",
                                s.loc, prim.name)
     if not (a.is_float and b.is_float):
         raise UnsupportedError("dot/@ needs float arrays", s.loc, prim.name)
-    if (a.ndim, b.ndim) in ((3, 3), (3, 2)) and not prim.batches:
-        raise UnsupportedError("np.dot of a rank-3 array is not a batched product: use @ "
-                               "(np.matmul)", s.loc, prim.name)
+    if (a.ndim, b.ndim) in ((3, 3), (2, 3)) and not prim.batches:
+        # np.dot sums over a's last axis and b's second-to-last, pairing every matrix of one
+        # stack with every one of the other: not matmul's product per matrix
+        raise UnsupportedError(NP_DOT_STACKS, s.loc, prim.name)
     return Ty(promote(a, b), _PRODUCT_RANKS[(a.ndim, b.ndim)])
 
 

@@ -5,7 +5,8 @@ Guarantees (the invariants of the returned `ir.Function`):
   * every operand is an atom; every `Bind` applies one `Primitive` (a table rule or a
     structural one); every name a call refers to has been resolved to a rule or a user function;
   * sugar is gone: `elif`, `+=`, tuple targets, `a if c else b`, `and`/`or` (short-circuit kept,
-    as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`);
+    as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`), loops
+    over `reversed(...)` (the same range loop run backwards);
   * `break`, `continue` and early `return` are gone: they became boolean flags that guard the
     rest of their block and join loop tests, so control flow is purely structured;
   * the body ends with exactly one `Return`; `If`/`While` tests are bool-typed names computed

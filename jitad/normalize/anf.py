@@ -300,15 +300,24 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return
         loc = self.cap.loc(node)
         it = node.iter
+        backwards = self.reversed_of(it)     # for ... in reversed(...): the same loop, backwards
+        if backwards is not None:
+            it = backwards
         if isinstance(node.target, gast.Tuple):
             names = [e.id for e in node.target.elts]
             fn = self.resolve_func(it.func) if isinstance(it, gast.Call) else MISSING
             if fn is enumerate and len(it.args) == 1 and not it.keywords and len(names) == 2:
                 # for i, x in enumerate(X): the row loop with its index exposed
-                return self.row_loop(node, [it.args[0]], names[1:], names[0], loc)
+                inner = self.reversed_of(it.args[0])     # enumerate(reversed(X))
+                if inner is not None and backwards is None:
+                    return self.row_loop(node, [inner], names[1:], names[0], loc,
+                                         flip_rows=True)
+                return self.row_loop(node, [it.args[0]], names[1:], names[0], loc,
+                                     backwards=backwards is not None)
             if fn is zip and len(it.args) == len(names) and not it.keywords:
                 # for a, b in zip(A, B): the rows of each, as far as the shortest goes
-                return self.row_loop(node, it.args, names, None, loc)
+                return self.row_loop(node, it.args, names, None, loc,
+                                     backwards=backwards is not None)
             self.err(node.target, "`for a, b in ...` is supported as `for i, x in "
                                   "enumerate(array)` and `for a, b in zip(A, B)`",
                      "for loop target")
@@ -330,13 +339,48 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 start, stop, step = atoms
                 if isinstance(step, Const) and step.value == 0:
                     self.err(it, "range() step must not be zero")
+            if backwards is not None:
+                start, stop, step = self.reversed_range(it, var, start, stop, step)
             self.emit(For(var, start, stop, step, self.block(node.body), loc))
             return
         # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
-        self.row_loop(node, [it], [var], None, loc)
+        self.row_loop(node, [it], [var], None, loc, backwards=backwards is not None)
 
-    def row_loop(self, node, its, names, idx, loc):
-        """for row in X (and enumerate, zip): a counted loop whose body first reads the rows."""
+    def reversed_of(self, it):
+        """The iterable `reversed(E)` (or `reversed(list(E))`, `reversed(tuple(E))`) runs over
+        backwards, E; None for any other iterable."""
+        if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is reversed):
+            return None
+        if it.keywords or len(it.args) != 1:
+            self.err(it, "reversed() takes one argument")
+        inner = it.args[0]
+        if isinstance(inner, gast.Call) and self.resolve_func(inner.func) in (list, tuple) \
+                and len(inner.args) == 1 and not inner.keywords:
+            inner = inner.args[0]
+        return inner
+
+    def reversed_range(self, node, var, start, stop, step):
+        """(start, stop, step) of range(start, stop, step) run backwards: from its last value
+        `start + (n - 1) * step` down to `start - step` by `-step`, n its trip count (empty
+        when n is 0: the last value is then `start - step`)."""
+        def arith(op, a, b):
+            if isinstance(a, Const) and isinstance(b, Const):
+                return Const(op.impl(a.value, b.value))
+            return self.bind(node, self.temp(var, op), op, (a, b))
+
+        sub, mul = get("sub"), get("mul")
+        if isinstance(step, Const) and step.value == 1:
+            last = arith(sub, stop, Const(1))
+        else:
+            n = self.bind(node, self.temp(var, "trips"), get("trip_count"), (start, stop, step))
+            last = arith(ADD, start, arith(mul, arith(sub, n, Const(1)), step))
+        return last, arith(sub, start, step), arith(sub, Const(0), step)
+
+    def row_loop(self, node, its, names, idx, loc, backwards=False, flip_rows=False):
+        """for row in X (and enumerate, zip): a counted loop whose body first reads the rows;
+        `backwards` runs it from the last row to the first (`reversed(X)`, the index with
+        it), `flip_rows` reads the rows backwards under a forward index
+        (`enumerate(reversed(X))`)."""
         body_assigned = _stored_names(node.body)
         arrs, n = [], None
         for it, var in zip(its, names):
@@ -357,11 +401,20 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         elif idx in body_assigned:
             self.err(node.target, f"the enumerate index '{idx}' is assigned in the loop body",
                      "for loop target")
+        last = None
+        if backwards or flip_rows:
+            last = self.bind(node.iter, self.temp(idx, "last"), get("sub"), (n, Const(1)))
         saved, self.out = self.out, []
+        row = Var(idx)
+        if flip_rows:       # enumerate(reversed(X)): row n - 1 - i at index i
+            row = self.bind(node.target, self.temp(names[0], "row"), get("sub"), (last, row))
         for arr, var in zip(arrs, names):
-            self.bind(node.target, var, GETITEM, (arr, Var(idx)))
+            self.bind(node.target, var, GETITEM, (arr, row))
         head, self.out = self.out, saved
-        self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
+        if backwards:
+            self.emit(For(idx, last, Const(-1), Const(-1), head + self.block(node.body), loc))
+        else:
+            self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
 
     # ---------------------------------------------------------------- expressions
     def expr_into(self, node, target):
@@ -590,6 +643,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
+        if obj is reversed:
+            self.err(node, "reversed() is supported as what a for loop (or a comprehension) runs "
+                           "over: for t in reversed(range(n)), for x in reversed(xs)",
+                     "reversed()")
         if obj is np.diff and (kw or len(node.args) > 1):
             return self.diff(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)

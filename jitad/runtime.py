@@ -221,6 +221,47 @@ def scatter_add(d, idx, g):
         d[idx[k]] += g[k]
 
 
+# np.add.at(a, idx, v) as a new array (`add_at`): the write accumulates repeated indices
+__all__ += ["add_at", "add_at2", "take2"]
+
+
+def add_at(a, idx, v):
+    """A copy of `a` with v added at the rows idx names, once per occurrence (v broadcast to
+    idx.shape + a.shape[1:]); an index out of range raises IndexError, as NumPy's does."""
+    out = a.copy()
+    n = a.shape[0]
+    vals = np.broadcast_to(v, (idx.shape[0],) + a.shape[1:])
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        if i < -n or i >= n:
+            raise IndexError("np.add.at: an index is out of bounds")
+        out[i] += vals[k]
+    return out
+
+
+def add_at2(a, rows, cols, v):
+    """A copy of `a` with v added at (rows[k], cols[k]), once per occurrence."""
+    if rows.shape[0] != cols.shape[0]:
+        raise ValueError("shape mismatch: the two index arrays must have the same length")
+    out = a.copy()
+    n, m = a.shape[0], a.shape[1]
+    vals = np.broadcast_to(v, (rows.shape[0],) + a.shape[2:])
+    for k in range(rows.shape[0]):
+        i, j = rows[k], cols[k]
+        if i < -n or i >= n or j < -m or j >= m:
+            raise IndexError("np.add.at: an index is out of bounds")
+        out[i, j] += vals[k]
+    return out
+
+
+def take2(g, rows, cols):
+    """g[rows, cols] for two index vectors (the entries, or rows of a higher-rank g)."""
+    out = np.empty((rows.shape[0],) + g.shape[2:], g.dtype)
+    for k in range(rows.shape[0]):
+        out[k] = g[rows[k], cols[k]]
+    return out
+
+
 def scatter_rows(d, idx, g):
     """d[idx] += g for an integer index array of any rank (g shaped idx.shape + d.shape[1:]),
     accumulating repeated indices."""

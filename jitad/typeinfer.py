@@ -14,15 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ir
+from . import numba_types  # noqa: F401  (library calls without a rule are typed by Numba)
 from .errors import JitadError, UnsupportedError
 from .types import I8, TupleTy, Ty, const_ty, promote
 from .ir import Bind, Const, For, If, Return, SetItem, TupleA, Var, While
-from .primitives import CALL, GETITEM, SHAPE
+from .primitives import CALL, COPY, GETITEM, SHAPE, get
 from .primitives.lists import LIST_APPEND, LIST_NEW
 from .primitives.typerules import subscript_write
 
 
 MAX_VARIANTS = 24        # specializations of one function in one program
+LEN = get("len")
 
 
 @dataclass
@@ -186,6 +188,13 @@ class Inferer:
             return
         if s.op is not GETITEM and any(a is None for a in args if not isinstance(a, TupleTy)):
             return
+        if s.op not in (GETITEM, COPY, LEN) and not s.op.needs_rule:
+            for a in s.args:     # a library call's tuple result, held by a variable
+                if isinstance(a, Var) and isinstance(self.types.get(a.name), TupleTy):
+                    raise UnsupportedError(
+                        f"'{self.spec.ir.user_name(a.name)}' holds a tuple "
+                        f"{self.types[a.name]}: read it with a constant index (t[0]) or unpack "
+                        "it (a, b = t)", s.loc, "tuple value")
         if s.op.type_rule is None:
             raise UnsupportedError(f"no type rule for {s.op}", s.loc, str(s.op))
         ty = s.op.result_type(s, args)

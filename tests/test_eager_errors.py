@@ -88,8 +88,8 @@ def ufunc_reduce(x):
 
 
 def ufunc_at(x):
-    y = np.zeros(3)
-    np.add.at(y, np.array([0, 0, 1]), x)  # ERR: np.add.at
+    y = np.ones(3)
+    np.multiply.at(y, np.array([0, 0, 1]), x)  # ERR: np.multiply.at
     return np.sum(y)
 
 

@@ -24,6 +24,7 @@ from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
+from ..primitives import opaque
 from ..primitives.core import has_methods
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
@@ -45,7 +46,7 @@ _CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: g
 NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
-CHECK_LEN, MIN2, INVERT = get("check_len"), get("min2"), get("invert")
+CHECK_LEN, MIN2, INVERT, ADD_AT = get("check_len"), get("min2"), get("invert"), get("add_at")
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -628,6 +629,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
+                if callable(getattr(np.ndarray, func.attr, None)) and func.attr[:1] != "_":
+                    # an array method with no rule: run as it is, unless a derivative would
+                    # have to go through it (`opaque`)
+                    return self.opaque_call(node, f".{func.attr}", f".{func.attr}()",
+                                            [func.value] + list(node.args), kw, hint, dest)
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
             recv = self.expr(func.value, hint)
             return self.prim_call(node, get(METHODS[func.attr]), [recv], node.args, kw, hint, dest)
@@ -647,6 +653,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.err(node, "reversed() is supported as what a for loop (or a comprehension) runs "
                            "over: for t in reversed(range(n)), for x in reversed(xs)",
                      "reversed()")
+        if obj is np.bincount and (len(node.args) > 1 or "weights" in kw):
+            weighted = self.bincount(node, kw, hint, dest)
+            if weighted is not None:
+                return weighted
         if obj is np.diff and (kw or len(node.args) > 1):
             return self.diff(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
@@ -659,6 +669,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             what = describe(func)
             if obj is MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
                 self.err(func, f"name '{func.id}' is not defined", "undefined name")
+            code = opaque.code_spelling(obj) if obj is not MISSING else None
+            if code is not None and not isinstance(obj, type):
+                # a NumPy or math function with no rule: run as it is, unless a derivative
+                # would have to go through it (`opaque`)
+                return self.opaque_call(node, code, what, list(node.args), kw, hint, dest)
             spelled = what[:-2] if what.endswith("()") else what
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
@@ -677,8 +692,16 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if prim is not None and prim.effect:    # a check jitad's code makes (read again)
             self.expr(call, "checked")
             return
+        if prim is ADD_AT:                      # np.add.at(a, idx, v), np.subtract.at
+            return self.ufunc_at(stmt, call, negate=func.__self__ is np.subtract)
+        if isinstance(call.func, gast.Attribute) and call.func.attr in ("at", "reduceat") \
+                and isinstance(self.resolve_func(call.func.value), np.ufunc):
+            self.err(stmt, f"{describe(call.func).removesuffix('()')} is not supported (np.add.at "
+                           "and np.subtract.at are)", describe(call.func))
+        what = describe(call.func)
         self.err(stmt, "expression statements have no effect jitad can use (calls for their "
-                       "side effects are not supported)", "Expr")
+                       f"side effects are not supported: {what} here; assign the result of a "
+                       "call that returns one)", "Expr")
 
     def helper_args(self, node, callee, kw, hint):
         """(callee, arguments) of a helper call: its arguments in the order of its parameters,

@@ -296,3 +296,10 @@ def svd_statics(st):
         raise ValueError("compute_uv=False returns the singular values alone: "
                          "s = np.linalg.svd(A, compute_uv=False)")
     return {"full_matrices": _bool(st["full_matrices"], "full_matrices="), "compute_uv": True}
+
+
+def diag_indices_statics(st):
+    """np.diag_indices(n, ndim): the diagonal of a matrix (ndim 2) only."""
+    if st.get("ndim", 2) != 2:
+        raise ValueError("np.diag_indices(n) is supported for matrices (ndim=2)")
+    return st

@@ -306,6 +306,16 @@ tril_indices.rows(n, k) = np.tril_indices(n, k)[0] :: indices
 tril_indices.cols(n, k) = np.tril_indices(n, k)[1] :: indices
 triu_indices.rows(n, k) = np.triu_indices(n, k)[0] :: indices
 triu_indices.cols(n, k) = np.triu_indices(n, k)[1] :: indices
+# np.diag_indices(n): the rows and columns of a matrix's diagonal
+diag_indices.rows(n; ndim) = np.arange(n)  :: indices
+diag_indices.cols(n; ndim) = np.arange(n)  :: indices
+# np.bincount(x, weights=w, minlength=n): differentiable in the weights (the counts alone are a
+# library call without a rule: `opaque`)
+bincount_weights(x, weights, minlength) = np.bincount(x, weights, minlength) :: bincount | weights: g[x]
+# np.add.at(a, idx, v) / np.subtract.at (v negated): a with v added at idx, a repeated index
+# adding each time; one index array, or the rows and columns of a matrix
+add_at(a, idx, v)  = rt.add_at(a, idx, v)   :: ufunc_at | a: g | v: rt.unbroadcast(g[idx], v)
+add_at2(a, rows, cols, v) = rt.add_at2(a, rows, cols, v) :: ufunc_at | a: g | v: rt.unbroadcast(rt.take2(g, rows, cols), v)
 # np.meshgrid's two parts; indexing: 0 for "xy", 1 for "ij"
 meshgrid.x(x, y; indexing) = rt.mesh(x, y.shape[0], indexing == 0) :: meshgrid | x: np.sum(g, axis=indexing)
 meshgrid.y(x, y; indexing) = rt.mesh(y, x.shape[0], indexing == 1) :: meshgrid | y: np.sum(g, axis=1 - indexing)
@@ -634,6 +644,13 @@ def _load_numpy_forms():
         whole = register(Primitive(tri, ("n", "k")), getattr(np, tri))
         whole.parts = (get(f"{tri}.rows"), get(f"{tri}.cols"))
         get(f"{tri}.rows").defaults = {"k": 0}
+    diag = register(Primitive("diag_indices", ("n",), ("ndim",)), np.diag_indices)
+    diag.parts = (get("diag_indices.rows"), get("diag_indices.cols"))
+    diag.parts[0].defaults, diag.parts[0].read_statics = {"ndim": 2}, forms.diag_indices_statics
+    alias_method(np.add, "at", "add_at")            # np.subtract.at: v negated (`normalize`)
+    alias_method(np.subtract, "at", "add_at")
+    for p in ("add_at", "add_at2", "bincount_weights"):
+        get(p).checks_in_eager = True
     eigh = register(Primitive("eigh", ("x",)), np.linalg.eigh)
     eigh.parts = (get("eigh.w"), get("eigh.v"))
     qr = register(Primitive("qr", ("x",)), np.linalg.qr)

@@ -67,6 +67,9 @@ np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tan
 """
 
 TABLE = r"""
+add_at             | a: t | v: rt.add_at(np.zeros_like(a), idx, t)
+add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
+bincount_weights   | weights: np.bincount(x, t, minlength)
 arange2            | start: np.full(y.shape[0], t)
 arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
 linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])

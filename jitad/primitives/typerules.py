@@ -500,9 +500,19 @@ def subscript(prim, s, args):
     base = args[0]
     if base is None:
         return None
+    index = s.args[1:]
+    if isinstance(base, TupleTy):     # a library call's tuple result (np.nonzero(m)[0])
+        from ..ir import Const
+        k = index[0].value if len(index) == 1 and isinstance(index[0], Const) else None
+        if type(k) is not int or not -len(base.items) <= k < len(base.items):
+            raise UnsupportedError(f"a tuple of {len(base.items)} values is indexed by a "
+                                   "constant (t[0]) or unpacked (a, b = t)", s.loc, "tuple index")
+        return base.items[k]
+    if any(isinstance(t, TupleTy) for t in args[1:]):
+        raise UnsupportedError("a tuple used as an index: index with its arrays (x[t[0], t[1]])",
+                               s.loc, "tuple index")
     if base.ndim == 0:
         raise UnsupportedError("indexing a scalar", s.loc, "subscript")
-    index = s.args[1:]
     if base.is_list:          # hs[i], hs[-1]: one element
         t = args[1] if len(index) == 1 else None
         if len(index) != 1 or isinstance(index[0], Slice) or (t is not None and (
@@ -554,3 +564,32 @@ def subscript_write(s, base, args):
     raise UnsupportedError("a write through index arrays takes one of them (y[idx] = v, "
                            "y[mask] = v) or, on a matrix, two (y[rows, cols] = v)", s.loc,
                            "indexed write")
+
+
+def bincount(prim, s, args):
+    """np.bincount(x, weights=w, minlength=n): float sums of w per value of x."""
+    x, w, n = args
+    if x.dtype != "i8" or x.ndim != 1 or w.ndim != 1 or n.ndim or n.dtype not in ("i8", "b1"):
+        raise UnsupportedError("np.bincount(x, weights=w, minlength=n) takes an integer vector, "
+                               "weights shaped like it and an integer", s.loc, "np.bincount")
+    return Ty("f8", 1)
+
+
+def ufunc_at(prim, s, args):
+    """np.add.at(a, idx, v) (and np.subtract.at): a float array, rank-1 integer index arrays
+    (one, or the rows and columns of a matrix), values no larger than a[idx]."""
+    a, *index, v = args
+    if not a.is_float or a.ndim < len(index):
+        raise UnsupportedError(f"np.add.at(a, idx, v) adds into a float array of rank >= "
+                               f"{len(index)}", s.loc, "np.add.at")
+    if any(t.dtype != "i8" or t.ndim != 1 for t in index):
+        raise UnsupportedError("np.add.at(a, idx, v) takes a vector of integer indices, or the "
+                               "rows and columns (rows, cols) of a matrix (for one index, write "
+                               "a[i] += v)", s.loc, "np.add.at")
+    if not v.is_float and v.dtype != "i8" or v.ndim > 1 + a.ndim - len(index):
+        raise UnsupportedError("np.add.at(a, idx, v): v has more axes than a[idx]", s.loc,
+                               "np.add.at")
+    return Ty(a.dtype, a.ndim)
+
+
+KINDS.update({"bincount": bincount, "ufunc_at": ufunc_at})

@@ -190,7 +190,9 @@ class Inferer:
             return
         if s.op not in (GETITEM, COPY, LEN) and not s.op.needs_rule:
             for a in s.args:     # a library call's tuple result, held by a variable
-                if isinstance(a, Var) and isinstance(self.types.get(a.name), TupleTy):
+                t = self.types.get(a.name) if isinstance(a, Var) else None
+                if isinstance(t, TupleTy) and any(not isinstance(i, Ty) or i.ndim
+                                                  or i.dtype != "i8" for i in t.items):
                     raise UnsupportedError(
                         f"'{self.spec.ir.user_name(a.name)}' holds a tuple "
                         f"{self.types[a.name]}: read it with a constant index (t[0]) or unpack "

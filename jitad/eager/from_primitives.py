@@ -23,12 +23,12 @@ import numpy as np
 from .. import runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import lookup_callable, methods
-from ..errors import UnsupportedError
+from ..errors import JitadError, UnsupportedError
 from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
 from ..types import Ty
 from ..primitives.templates import substitute
 from . import graph
-from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, contains_var, unwrap
+from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, contains_var, fallback, unwrap
 from .record import defvjp, make_op, nondiff
 from .refusal import refuse
 from .var import Var
@@ -190,6 +190,17 @@ def call_op(target, prim, name=None):
         check_types(p, statics, operands)
         q, statics = _settle(p, statics, operands)
         return primitive_op(q, statics)(*operands)
+
+    if not prim.differentiable:
+        # np.argmax(x, axis=1): a form the rule does not read is NumPy's own (as compiled mode
+        # runs it as a library call without a rule): its result is never differentiated
+        read = op
+
+        def op(*args, **kwargs):
+            try:
+                return read(*args, **kwargs)
+            except JitadError:
+                return fallback(target, name, target, args, kwargs)
 
     op.__name__ = op.__qualname__ = getattr(target, "__name__", prim.name)
     return op

@@ -204,6 +204,7 @@ _getitem = make_op(rules.getitem, "getitem")
 copy = make_unary(rules.copy, name="copy")
 identity = make_unary(rules.identity, name="identity")
 to_float = make_unary(rules.to_float, name="float")
+Var.ITEM = make_unary(rules.item, name="item")     # x.item() inside value_and_grad
 _copy_op = copy
 
 
@@ -658,3 +659,6 @@ def float_(x=0.0):
     if type(x) is Var:
         return to_float(x)
     return _builtin_float(x)
+
+
+float_.dtype = np.dtype(np.float64)     # still a dtype where float is one: x.astype(float)

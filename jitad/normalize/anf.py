@@ -47,6 +47,7 @@ NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
 CHECK_LEN, MIN2, INVERT, ADD_AT = get("check_len"), get("min2"), get("invert"), get("add_at")
+CLIP, ASTYPE = get("np.clip"), get("astype")
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -635,8 +636,16 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                     return self.opaque_call(node, f".{func.attr}", f".{func.attr}()",
                                             [func.value] + list(node.args), kw, hint, dest)
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
+            prim, args = get(METHODS[func.attr]), list(node.args)
+            if prim is ASTYPE and args and "dtype" not in kw:     # x.astype(np.float32)
+                kw["dtype"], args = args[0], args[1:]
+            if not prim.differentiable:         # x.argmax(axis=1): any form Numba compiles
+                return self.ruleless_form(node, prim, f".{func.attr}", f".{func.attr}()",
+                                          [func.value], args, kw, hint, dest)
             recv = self.expr(func.value, hint)
-            return self.prim_call(node, get(METHODS[func.attr]), [recv], node.args, kw, hint, dest)
+            if prim is CLIP:
+                return self.clip(node, [recv], args, kw, hint, dest)
+            return self.prim_call(node, prim, [recv], args, kw, hint, dest)
         obj = self.resolve_func(func)
         if obj is len and len(node.args) == 1 and self.struct_of(node.args[0]) is not None:
             n = self.static_of(node)               # len(params)
@@ -677,7 +686,25 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             spelled = what[:-2] if what.endswith("()") else what
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
+        if prim is CLIP:
+            return self.clip(node, [], list(node.args), kw, hint, dest)
+        code = opaque.code_spelling(obj)
+        if not prim.differentiable and code is not None:
+            return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
+                                      hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def ruleless_form(self, node, prim, target, spelled, pre, args, kw, hint, dest):
+        """A call of a primitive with no derivative (np.argmax, x.any()) in the forms its rule
+        reads; any other form (`x.argmax(axis=1)`) is the library call without a rule it is
+        (`opaque`): its result is never differentiated either."""
+        start, saved_kw = len(self.out), dict(kw)
+        try:
+            recv = [self.expr(p, hint) for p in pre]
+            return self.prim_call(node, prim, recv, args, kw, hint, dest)
+        except UnsupportedError:
+            del self.out[start:]
+            return self.opaque_call(node, target, spelled, pre + args, saved_kw, hint, dest)
 
     def call_statement(self, stmt):
         """A call for its effect: `hs.append(h)`, `np.fill_diagonal(A, v)`, or a primitive

@@ -176,6 +176,29 @@ class LibraryCalls:
         prim = get("add_at") if len(index) == 1 else get("add_at2")
         self.emit(Bind((name,), prim, (a, *index, v), self.cap.loc(stmt), inplace=True))
 
+    def clip(self, node, pre, args, kw, hint, dest):
+        """np.clip(x, lo, hi) / x.clip(lo, hi), bounds also as `a_min=`/`a_max=` or `min=`/
+        `max=`; a bound that is None leaves that side open (np.maximum / np.minimum)."""
+        slots = dict(zip(("x", "lo", "hi")[len(pre):], args))
+        for k, v in kw.items():
+            key = {"a_min": "lo", "min": "lo", "a_max": "hi", "max": "hi"}.get(k)
+            if key is None or key in slots:
+                self.err(node, f"np.clip takes the array and its two bounds (got {k}=)", "np.clip")
+            slots[key] = v
+        if len(args) + len(pre) > 3:
+            self.err(node, "np.clip takes the array and its two bounds", "np.clip")
+        x = pre[0] if pre else self.array_arg(slots["x"], hint)
+        lo, hi = (slots.get(k) for k in ("lo", "hi"))
+        lo, hi = (None if b is None or static_value(b, self.resolve_func) is None else
+                  self.expr(b, hint) for b in (lo, hi))
+        if lo is None and hi is None:
+            self.err(node, "np.clip needs at least one bound that is not None", "np.clip")
+        if lo is not None and hi is not None:
+            prim, operands = get("np.clip"), (x, lo, hi)
+        else:
+            prim, operands = get("np.maximum" if hi is None else "np.minimum"), (x, lo or hi)
+        return self.bind(node, dest(prim), prim, operands)
+
     def bincount(self, node, kw, hint, dest):
         """np.bincount(x, weights=w, minlength=n): the weighted counts, differentiable in w;
         None when no weights are given (the counts: a library call without a rule)."""
@@ -403,6 +426,21 @@ class LibraryCalls:
         tuple or list written out: each part made to the rank the result needs, then one
         concatenation (nested lists in np.array are stacks of stacks)."""
         name = describe(node.func)
+        if fn in (np.array, np.asarray) and len(node.args) == 1 \
+                and not isinstance(node.args[0], (gast.Tuple, gast.List)):
+            # np.asarray(x, dtype=float): the array itself (another name for it, as NumPy
+            # gives back an array it need not copy), or its values in the dtype asked for
+            dtype = kw.pop("dtype", None)
+            if kw:
+                self.err(node, f"{name} of an array takes dtype= only", name)
+            x = self.array_arg(node.args[0], hint)
+            if dtype is None:
+                return self.bind(node, dest("copy"), COPY, (x,))
+            d = self.resolve_func(dtype)
+            if d not in _DTYPES:
+                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
+            return self.bind(node, dest("astype"), get("astype"), (x,),
+                             statics={"dtype": _DTYPES[d]})
         if len(node.args) != 1 or not isinstance(node.args[0], (gast.Tuple, gast.List)):
             self.err(node, f"{name} takes a tuple or list of arrays written out: "
                            f"{name[:-2]}((a, b))", name)

@@ -147,7 +147,7 @@ np.ceil(x)         = np.ceil(x)             :: same
 np.trunc(x)        = np.trunc(x)            :: same
 np.fix(x)          = np.trunc(x)            :: same
 np.rint(x)         = np.rint(x)             :: same
-np.round(x)        = np.round(x)            :: same
+np.round(x; decimals) = np.round(x, decimals) :: same
 np.heaviside(a, b) = (a > 0) * 1.0 + b * (a == 0) :: ewf
 math.ceil(x)       = math.ceil(x)           :: int
 math.trunc(x)      = math.trunc(x)          :: int
@@ -306,6 +306,14 @@ tril_indices.rows(n, k) = np.tril_indices(n, k)[0] :: indices
 tril_indices.cols(n, k) = np.tril_indices(n, k)[1] :: indices
 triu_indices.rows(n, k) = np.triu_indices(n, k)[0] :: indices
 triu_indices.cols(n, k) = np.triu_indices(n, k)[1] :: indices
+# issue 12 held-out: the array methods people write (`x.astype(float)`, `x.item()`) and the
+# boolean reductions (`mask.any(axis=1)`), never differentiated
+astype(x; dtype)   = x.astype(dtype)        :: astype | x: g
+item(x)            = x.item()               :: item | x: g + 0.0 * x
+all(x)             = np.all(x)              :: truth_reduce
+all_axis(x; axis)  = np.sum(x != 0, axis=axis) == x.shape[axis] :: truth_reduce
+any(x)             = np.any(x)              :: truth_reduce
+any_axis(x; axis)  = np.sum(x != 0, axis=axis) > 0 :: truth_reduce
 # np.diag_indices(n): the rows and columns of a matrix's diagonal
 diag_indices.rows(n; ndim) = np.arange(n)  :: indices
 diag_indices.cols(n; ndim) = np.arange(n)  :: indices
@@ -436,7 +444,9 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "argmax": "argmax", "argmin": "argmin", "prod": "prod", "cumsum": "cumsum",
            "cumprod": "cumprod", "ravel": "ravel", "flatten": "flatten", "squeeze": "squeeze",
            "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std",
-           "repeat": "repeat", "diagonal": "np.diagonal"}
+           "repeat": "repeat", "diagonal": "np.diagonal", "clip": "np.clip", "round": "np.round",
+           "argsort": "np.argsort", "searchsorted": "np.searchsorted", "astype": "astype",
+           "item": "item", "all": "all", "any": "any"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -647,6 +657,13 @@ def _load_numpy_forms():
     diag = register(Primitive("diag_indices", ("n",), ("ndim",)), np.diag_indices)
     diag.parts = (get("diag_indices.rows"), get("diag_indices.cols"))
     diag.parts[0].defaults, diag.parts[0].read_statics = {"ndim": 2}, forms.diag_indices_statics
+    get("np.round").defaults = {"decimals": 0}
+    for short in ("all", "any"):
+        whole, axis = get(short), get(f"{short}_axis")
+        alias(getattr(np, short), short)
+        whole.axis_form, axis.whole = axis, whole
+        for p in (whole, axis):
+            p.reduces, p.call_order = True, ("axis", "out", "keepdims")
     alias_method(np.add, "at", "add_at")            # np.subtract.at: v negated (`normalize`)
     alias_method(np.subtract, "at", "add_at")
     for p in ("add_at", "add_at2", "bincount_weights"):

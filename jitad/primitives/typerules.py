@@ -592,4 +592,21 @@ def ufunc_at(prim, s, args):
     return Ty(a.dtype, a.ndim)
 
 
-KINDS.update({"bincount": bincount, "ufunc_at": ufunc_at})
+def astype(prim, s, args):
+    """x.astype(dtype): x's rank, the dtype asked for."""
+    return Ty(_DTYPE_OF[s.statics.get("dtype", "np.float64")], args[0].ndim)
+
+
+def item(prim, s, args):
+    """x.item(): the one element of an array (or a number) as a number."""
+    return Ty(args[0].dtype)
+
+
+def truth_reduce(prim, s, args):
+    """np.all / np.any (whole or along an axis): booleans."""
+    t = reduction(prim, s, args) if args[0].ndim else Ty(args[0].dtype)
+    return Ty("b1", t.ndim)
+
+
+KINDS.update({"bincount": bincount, "ufunc_at": ufunc_at, "astype": astype, "item": item,
+              "truth_reduce": truth_reduce})

@@ -7,7 +7,10 @@ and for each a map from every variable to its `Ty`. Later stages decide at gener
 (never at run time) between `0.0` and `np.zeros_like(x)`, which tape a value goes to, how to
 un-broadcast an adjoint, and which rank-specific rule applies.
 Invariants: a variable has one rank for its whole life (a scalar never becomes an array);
-otherwise a `JitadError` at the assignment that breaks it.
+otherwise a `JitadError` at the assignment that breaks it. (A variable is one def-use web:
+`normalize.webs` made a name assigned unrelated values into several variables.) A library
+call without a rule is typed by Numba (`numba_types`); a tuple it returns is held by a
+variable read only by a constant index or unpacking.
 """
 from __future__ import annotations
 

@@ -13,6 +13,8 @@ Guarantees (the invariants of the returned `ir.Function`):
     right before them and never assigned inside them;
   * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and
     never collide with a user name;
+  * a variable is one def-use web (`webs`): a name assigned again with nothing in common with
+    its earlier values is another variable (`q_2`, named `q` in messages);;
   * no variable has a name generated code reads as a global (`np`, `math`, `rt`, `range`,
     `bool`, the builtins and primitives the rule templates call, `_`): a user local or
     parameter with such a name is renamed everywhere to a fresh one (`rt` -> `rt_1`), and

@@ -35,6 +35,7 @@ from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
 from .structure import Structurer
+from .webs import split_webs
 
 
 _BINOP = {gast.Add: get("add"), gast.Sub: get("sub"), gast.Mult: get("mul"),
@@ -145,6 +146,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         body = Structurer(self).lower_function(body)
         body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
+        body = split_webs(body, self.params, self.namer, self.renamed)
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
                            self.cap, self.callees, dict(self.renamed))
 

@@ -14,7 +14,8 @@ Guarantees (the invariants of the returned `ir.Function`):
   * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and
     never collide with a user name;
   * a variable is one def-use web (`webs`): a name assigned again with nothing in common with
-    its earlier values is another variable (`q_2`, named `q` in messages);;
+    its earlier values is another variable (`q_2`, named `q` in messages); a local holding
+    a tuple is one variable per position (`tuple_values`);
   * no variable has a name generated code reads as a global (`np`, `math`, `rt`, `range`,
     `bool`, the builtins and primitives the rule templates call, `_`): a user local or
     parameter with such a name is renamed everywhere to a fresh one (`rt` -> `rt_1`), and

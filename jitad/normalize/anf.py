@@ -31,6 +31,7 @@ from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static
 from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
 from .tuple_lists import tuple_lists
+from .tuple_values import tuple_values
 from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
@@ -79,8 +80,14 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
-        # lists of tuples: a list per position (see `tuple_lists`)
+        # tuples as local values: a variable per position (see `tuple_values`)
         self.introduced = {}
+        self.tree, tparts, tuser = tuple_values(
+            self.tree, set(self.params), self.namer, self.resolve_func,
+            list_names(self.tree, self.resolve_func), self.err)
+        self.locals |= {p for names in tparts.values() for p in names}
+        self.renamed.update(tuser)
+        # lists of tuples: a list per position (see `tuple_lists`)
         self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
                                                         self.err)
         self.locals |= {p for names in parts.values() for p in names}

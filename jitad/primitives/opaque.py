@@ -44,7 +44,6 @@ _NAMESPACES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),
                ("np.random", np.random), ("np.lib.stride_tricks", np.lib.stride_tricks),
                ("math", math))
 _CACHE: dict = {}
-NO_RULE = "has no derivative rule in jitad (see jitad.defvjp to add one)"
 # the refusal of a call whose result would need a derivative, in every mode
 NEEDS_RULE = ("{} has no derivative rule in jitad, and its result here depends on a "
               "differentiated value (see jitad.defvjp to add one)")
@@ -131,6 +130,7 @@ def _type_rule(prim, s, args):
         return None
     got = RESULT_TYPE(prim.params, prim.text, tuple(args))
     if isinstance(got, str):
-        raise UnsupportedError(f"{prim.spelled.removesuffix('()')} {NO_RULE}, and {got}", s.loc,
+        raise UnsupportedError(f"{prim.spelled.removesuffix('()')} has no derivative rule in "
+                               f"jitad, and {got} (see jitad.defvjp to add one)", s.loc,
                                f"call to {prim.spelled}")
     return got

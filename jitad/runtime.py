@@ -262,6 +262,36 @@ def take2(g, rows, cols):
     return out
 
 
+__all__ += ["window_sum"]
+
+
+def window_sum(g, x, axes):
+    """The adjoint of sliding_window_view(x, window, axis=axes): each window's cotangent
+    (g's axes after x's rank) added back at the entries of x the window views."""
+    out = np.zeros(x.shape)
+    flat = out.reshape(-1)
+    gc = np.ascontiguousarray(g).reshape(-1)
+    nd, k = x.ndim, len(axes)
+    stride = np.zeros(nd, np.int64)
+    s = 1
+    for d in range(nd - 1, -1, -1):
+        stride[d] = s
+        s *= x.shape[d]
+    index = np.zeros(nd + k, np.int64)
+    for f in range(gc.shape[0]):
+        r = f
+        for d in range(nd + k - 1, -1, -1):
+            index[d] = r % g.shape[d]
+            r //= g.shape[d]
+        pos = 0
+        for d in range(nd):
+            pos += index[d] * stride[d]
+        for j in range(k):
+            pos += index[nd + j] * stride[axes[j]]
+        flat[pos] += gc[f]
+    return out
+
+
 def scatter_rows(d, idx, g):
     """d[idx] += g for an integer index array of any rank (g shaped idx.shape + d.shape[1:]),
     accumulating repeated indices."""

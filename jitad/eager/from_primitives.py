@@ -25,7 +25,7 @@ from ..primitives import METHODS, callables, get
 from ..primitives.core import lookup_callable, methods
 from ..errors import JitadError, UnsupportedError
 from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
-from ..types import Ty
+from ..types import TupleTy, Ty
 from ..primitives.templates import substitute
 from . import graph
 from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, contains_var, fallback, unwrap
@@ -99,19 +99,22 @@ def check_types(prim, statics, operands):
     rank, a dtype) is refused here too, with the same message, at the user's line."""
     if prim.type_rule is None or not prim.checks_in_eager:
         return
-    tys = []
-    for a in operands:
-        v = unwrap(a)
-        if v is None:
-            tys.append(None)
-            continue
-        v = np.asarray(v)
-        kind = v.dtype.kind      # as compiled mode types arguments: every integer is i8
-        tys.append(Ty("b1" if kind == "b" else "i8" if kind in "iu" else v.dtype.str[1:], v.ndim))
+    tys = [_type_of(unwrap(a)) for a in operands]
     try:
         prim.result_type(_Call(statics), tys)
     except UnsupportedError as e:
         raise refuse(e.message, e.construct, UnsupportedError) from None
+
+
+def _type_of(v):
+    """The type compiled mode gives a value: a tuple (a shape) the tuple of its items'."""
+    if v is None:
+        return None
+    if isinstance(v, tuple):
+        return TupleTy(tuple(_type_of(x) for x in v))
+    v = np.asarray(v)
+    kind = v.dtype.kind      # as compiled mode types arguments: every integer is i8
+    return Ty("b1" if kind == "b" else "i8" if kind in "iu" else v.dtype.str[1:], v.ndim)
 
 
 def _refuse(name, message):

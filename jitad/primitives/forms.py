@@ -303,3 +303,11 @@ def diag_indices_statics(st):
     if st.get("ndim", 2) != 2:
         raise ValueError("np.diag_indices(n) is supported for matrices (ndim=2)")
     return st
+
+
+def windows_at(ranks, st):
+    """sliding_window_view's windowed axes as a tuple of non-negative axes (axis=None: every
+    axis of x, in order)."""
+    axis, r = st.get("axis"), ranks[0]
+    axes = tuple(range(r)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return get("sliding_window_view"), {"axis": tuple(a % r for a in axes)}

@@ -4,8 +4,8 @@ only where a derivative would be needed.
 Takes: a NumPy or `math` callable (or an array method's name) that no primitive means, and the
 form of one call of it: which arguments are operands (IR atoms: arrays, numbers, tuples of
 them) and which are constants written in the source (strings, None, dtypes, tuples of
-numbers), by position and keyword (`np.bincount(ids, minlength=n)`,
-`np.lib.stride_tricks.sliding_window_view(img, (kh, kw), axis=(1, 2))`, `m.nonzero()`).
+numbers), by position and keyword (`np.bincount(ids, minlength=n)`, `np.nonzero(m)`,
+`m.nonzero()`, `x.argmax(axis=1)`).
 Guarantees: `call(obj, spelled, form)` is the one `Primitive` of that call form (cached: the
 same object for the same form), with
   - a forward template calling the function by the name generated code reaches it by
@@ -20,7 +20,7 @@ same object for the same form), with
     refuses it there (`activity.active`: "np.foo has no derivative rule in jitad ..." at the
     user's line) -- a result that is an integer, a boolean, or computed from data only is
     never refused;
-  - `view` (its result may share its first operand's buffer, as `sliding_window_view` does)
+  - `view` (its result may share its first operand's buffer, as `np.diagonal` does)
     and not `reusable` (a random draw is not a common temporary).
 `code_spelling(obj)` is the name compiled code calls a library callable by (its NumPy or
 `math` name), or None: only such callables take this route; anything else keeps the refusal
@@ -50,7 +50,7 @@ NEEDS_RULE = ("{} has no derivative rule in jitad, and its result here depends o
 
 
 def code_spelling(obj):
-    """`np.bincount`, `np.lib.stride_tricks.sliding_window_view`, `math.ldexp`: the name
+    """`np.bincount`, `np.lib.stride_tricks.as_strided`, `math.ldexp`: the name
     generated code calls `obj` by, or None if it is not a NumPy or math function."""
     name = getattr(obj, "__name__", None)
     if not isinstance(name, str) or isinstance(obj, type):

@@ -314,6 +314,9 @@ all(x)             = np.all(x)              :: truth_reduce
 all_axis(x; axis)  = np.sum(x != 0, axis=axis) == x.shape[axis] :: truth_reduce
 any(x)             = np.any(x)              :: truth_reduce
 any_axis(x; axis)  = np.sum(x != 0, axis=axis) > 0 :: truth_reduce
+# np.lib.stride_tricks.sliding_window_view(x, window_shape, axis=): a view of every window; its
+# adjoint adds each window's cotangent back where the window lies (axis: a tuple, `forms`)
+sliding_window_view(x, shape; axis) = np.lib.stride_tricks.sliding_window_view(x, shape, axis=axis) :: windows | x: rt.window_sum(g, x, axis)
 # np.diag_indices(n): the rows and columns of a matrix's diagonal
 diag_indices.rows(n; ndim) = np.arange(n)  :: indices
 diag_indices.cols(n; ndim) = np.arange(n)  :: indices
@@ -459,7 +462,7 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
 
 # results that may share their operand's buffer (NumPy and Numba return views)
 _VIEWS = ("transpose", "reshape", "np.moveaxis", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
-          "flip")
+          "flip", "sliding_window_view")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
 
@@ -658,6 +661,10 @@ def _load_numpy_forms():
     diag.parts = (get("diag_indices.rows"), get("diag_indices.cols"))
     diag.parts[0].defaults, diag.parts[0].read_statics = {"ndim": 2}, forms.diag_indices_statics
     get("np.round").defaults = {"decimals": 0}
+    windows = get("sliding_window_view")
+    alias(np.lib.stride_tricks.sliding_window_view, "sliding_window_view")
+    windows.defaults, windows.at_ranks = {"axis": None}, forms.windows_at
+    windows.checks_in_eager = True
     for short in ("all", "any"):
         whole, axis = get(short), get(f"{short}_axis")
         alias(getattr(np, short), short)

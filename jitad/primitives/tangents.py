@@ -63,7 +63,7 @@ as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 kee
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent astype item
+np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent astype item sliding_window_view
 """
 
 TABLE = r"""

@@ -608,5 +608,19 @@ def truth_reduce(prim, s, args):
     return Ty("b1", t.ndim)
 
 
+def windows(prim, s, args):
+    """sliding_window_view(x, window_shape, axis=): x's rank plus one axis per window axis."""
+    x, shape = args
+    k = len(shape.items) if isinstance(shape, TupleTy) else 1
+    axis = s.statics.get("axis")
+    axes = (tuple(range(x.ndim)) if axis is None else (axis,) if isinstance(axis, int)
+            else tuple(axis))
+    if not x.ndim or len(axes) != k or any(not -x.ndim <= a < x.ndim for a in axes):
+        raise UnsupportedError(f"sliding_window_view takes one window size per windowed axis "
+                               f"of the array (rank {x.ndim}; axis={axis!r}, {k} sizes)",
+                               s.loc, "sliding_window_view")
+    return Ty(x.dtype, x.ndim + k)
+
+
 KINDS.update({"bincount": bincount, "ufunc_at": ufunc_at, "astype": astype, "item": item,
-              "truth_reduce": truth_reduce})
+              "truth_reduce": truth_reduce, "windows": windows})

@@ -153,8 +153,8 @@ def uses_string(x):
 
 
 def uses_tuple_value(x):
-    t = (x, x)  # ERR: tuple value
-    return x
+    t = (x, x)
+    return np.sum(t * 2.0)  # ERR: tuple value
 
 
 def uses_starred(x, v):

@@ -546,8 +546,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.err(node, "unsupported construct: list (a list is supported written out as the "
                            "argument of np.array, np.stack, np.concatenate ...)", "list")
         if isinstance(node, gast.Tuple):
-            self.err(node, "a tuple is only allowed as a shape, in `return a, b` or in "
-                           "`a, b = ...`", "tuple value")
+            self.err(node, "a tuple is a shape, or a value to unpack (a, b = t), index with a "
+                           "constant (t[0]), loop over, pass to a helper, give to a NumPy "
+                           "function of a sequence or return; not an operand here",
+                     "tuple value")
         self.err(node, f"unsupported expression {type(node).__name__}")
 
     def block_expr(self, node, target):

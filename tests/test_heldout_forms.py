@@ -39,6 +39,8 @@ ACCEPTED = [
     (hf.loop_carried_then_summed, (0.3 * rng.normal(size=3), 4), (0,)),
     (hf.parameter_reshaped, (rng.normal(size=(2, 3)), rng.normal(size=6)), (0,)),
     (hf.recurrent, (P, rng.normal(size=(5, 2))), (0, 1)),
+    (hf.carried_from_argument, ((rng.normal(size=2), rng.normal(size=2)), rng.normal(size=3)),
+     (0,)),
     (hf.swap_in_loop, (rng.normal(size=2), 3), (0,)),
     (hf.chosen_pair, (rng.normal(size=2), 1.0), (0,)),
     (hf.chosen_pair, (rng.normal(size=2), -1.0), (0,)),

@@ -82,9 +82,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
         # tuples as local values: a variable per position (see `tuple_values`)
         self.introduced = {}
+        user_of = {v: k for k, v in self.renamed.items()}
+        given = {user_of.get(name, name): len(form[1][1]) for name, form in forms or ()
+                 if form[0] == "struct" and form[1][0] == "seq"}
         self.tree, tparts, tuser = tuple_values(
             self.tree, set(self.params), self.namer, self.resolve_func,
-            list_names(self.tree, self.resolve_func), self.err)
+            list_names(self.tree, self.resolve_func), self.err, given)
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
         # lists of tuples: a list per position (see `tuple_lists`)

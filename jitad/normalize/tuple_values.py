@@ -8,8 +8,10 @@ at a node.
 Guarantees: a *tuple local* is a local name assigned a tuple-valued expression somewhere --
 a tuple written out, a call of a user helper that returns k values (every `return` of it
 does; `return state` of its own tuple local too), a library call with one primitive per
-element of its result (`np.linalg.slogdet`, `np.tril_indices`), another tuple local, or
-`a if c else b` of those -- and only such values, all of one length k. It becomes k
+element of its result (`np.linalg.slogdet`, `np.tril_indices`), another tuple local, a
+parameter given a tuple (`state = h0c0`: only where the name is assigned a tuple elsewhere
+too; a name only ever given a parameter stays its alias, `structs`), or `a if c else b` of
+those -- and only such values, all of one length k. It becomes k
 variables `state_0 ... state_{k-1}` (fresh names, mapped to `state[0]` ... for messages):
   * `state = v` is `state_0, ..., state_{k-1} = v` (a tuple unpacking the normalizer knows;
     `a if c else b` an `if` of two of them);
@@ -36,9 +38,10 @@ from .library import static_value
 _NOT_TUPLE = 1
 
 
-def tuple_values(tree, params, namer, resolve, lists, err):
-    """(tree, {tuple local: its position names}, {position name: how the user reads it})."""
-    arity = _Arity(resolve)
+def tuple_values(tree, params, namer, resolve, lists, err, param_arity=None):
+    """(tree, {tuple local: its position names}, {position name: how the user reads it}).
+    `param_arity`: the parameters given a tuple (or list) and its length (`state = h0c0`)."""
+    arity = _Arity(resolve, param_arity or {})
     assigns = {}                    # name -> [value nodes]
     for node in _walk_own(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
@@ -57,7 +60,8 @@ def tuple_values(tree, params, namer, resolve, lists, err):
                 changed = True
                 continue
             ks = [arity.of(v, k_of) for v in values]
-            if any(k and k > _NOT_TUPLE for k in ks):
+            if any(k and k > _NOT_TUPLE for k in ks) and not all(
+                    isinstance(v, gast.Name) and v.id in arity.param_arity for v in values):
                 k_of[name] = max(k for k in ks if k)
                 changed = True
     if not k_of and not consts:
@@ -92,14 +96,15 @@ def _count_stores(tree, name):
 class _Arity:
     """How many values an expression holds when it is a tuple (None: not known to be one)."""
 
-    def __init__(self, resolve):
+    def __init__(self, resolve, param_arity=None):
         self.resolve = resolve
+        self.param_arity = param_arity or {}
 
     def of(self, v, k_of):
         if isinstance(v, gast.Tuple):
             return len(v.elts) if len(v.elts) > 1 else None
         if isinstance(v, gast.Name):
-            return k_of.get(v.id)
+            return k_of.get(v.id, self.param_arity.get(v.id))
         if isinstance(v, gast.IfExp):
             a, b = self.of(v.body, k_of), self.of(v.orelse, k_of)
             return a if a == b else None

@@ -89,6 +89,10 @@ def _literal(value) -> str:
     if isinstance(value, type) or isinstance(value, np.dtype):
         name = np.dtype(value).name
         return {"bool": "np.bool_"}.get(name, f"np.{name}")
+    if isinstance(value, tuple):
+        return "(" + "".join(_literal(v) + ", " for v in value) + ")"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "np.nan" if value != value else "np.inf" if value > 0 else "-np.inf"
     return repr(value)
 
 

@@ -7,7 +7,10 @@ vector in dice, soft_value_iter and attention_pool; a variable changing rank in 
 `q = q.reshape(...)`; tuple values in lstm's `state = (h, c)`; `reversed(range(T))` in
 reinforce; np.bincount, np.diag_indices and sliding_window_view without rules in fasttext,
 mvn_cholesky and conv_strided; `np.add.at` in fasttext, in both modes; `.clip()` in mlp).
-Now both modes take all 61, and every gradient agrees with central finite differences.
+Now both modes take all 61, and every gradient agrees with central finite differences: the
+corpus's own runner (/work/scratch/heldout3/run.py, a process per model and mode, Numba at
+-O1 with bounds checks) gives compiled 61/61 and eager 61/61, worst error 6.7e-4 of the
+tolerance, no argument changed, a median first call (Numba's compile, cold cache) of ~4 s.
 
 Per model, in both modes: the gradient (the Jacobian projected on a random direction for the
 two residual models) against central finite differences, compiled against eager, the value

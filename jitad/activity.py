@@ -5,12 +5,17 @@ Guarantees: `active(spec, wrt)` is the set of variables that are float-typed, va
 `wrt` parameter (forward dependence through differentiable operands) and influence a
 returned value (backward dependence). Only these get adjoint variables and adjoint code; ints,
 bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
-over-approximate, never drop a dependence.
+over-approximate, never drop a dependence. A library call without a rule (`primitives.opaque`)
+whose float result would need a derivative -- it depends on a `wrt` parameter and reaches a
+returned value -- is a `NotDifferentiableError` at the user's call.
 """
 from __future__ import annotations
 
 from . import ir
+from .errors import NotDifferentiableError
 from .ir import Bind, Return, SetItem, Var
+from .primitives.opaque import NEEDS_RULE
+from .types import TupleTy
 
 
 def _diff_positions(s: Bind):
@@ -58,4 +63,23 @@ def active(spec, wrt) -> set:
                 if isinstance(s.value, Var) and s.value.name not in useful:
                     useful.add(s.value.name)
                     changed = True
+    _refuse_ruleless(stmts, types, varied, useful)
     return varied & useful & floaty
+
+
+def _holds_float(t) -> bool:
+    if isinstance(t, TupleTy):
+        return any(_holds_float(x) for x in t.items)
+    return getattr(t, "is_float", False)
+
+
+def _refuse_ruleless(stmts, types, varied, useful):
+    """A library call without a rule (`primitives.opaque`) whose float result depends on a
+    differentiated value and reaches the output would need a derivative jitad does not have:
+    refused at the user's call (its integer results, and results of data alone, are fine)."""
+    for s in stmts:
+        if isinstance(s, Bind) and s.op.needs_rule and any(t in useful for t in s.targets) \
+                and any(n in varied for a in s.args for n in ir.atom_names(a)) \
+                and any(_holds_float(types.get(t)) for t in s.targets):
+            raise NotDifferentiableError(NEEDS_RULE.format(s.op.spelled.removesuffix("()")), s.loc,
+                                         f"call to {s.op.spelled}")

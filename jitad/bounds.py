@@ -28,6 +28,7 @@ from . import ir
 from . import pyast as P
 from .ir import Bind, Const, For, SetItem, Slice, TupleA, Var
 from .primitives import COPY, GETITEM, SHAPE, get
+from .types import TupleTy
 
 ADD, SUB, MUL, DIM, LEN = (get(n) for n in ("add", "sub", "mul", "dim", "len"))
 
@@ -146,8 +147,9 @@ class Bounds:
     def _index_parts(self, s):
         if isinstance(s, SetItem):
             return s.array, s.index, s.loc
-        if isinstance(s, Bind) and s.op is GETITEM and isinstance(s.args[0], Var):
-            return s.args[0].name, s.args[1:], s.loc
+        if isinstance(s, Bind) and s.op is GETITEM and isinstance(s.args[0], Var) \
+                and not isinstance(self.types.get(s.args[0].name), TupleTy):
+            return s.args[0].name, s.args[1:], s.loc     # (a tuple's constant index is typed)
         return None
 
     def _proven(self, arr, axis, index):

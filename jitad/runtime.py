@@ -191,6 +191,8 @@ def accum2(d, c):
 
 def bmm(a, b):
     """a @ b for stacks of matrices (rank 3 @ rank 3), one matrix product per slice."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("matmul: the two stacks of matrices have different lengths")
     first = np.ascontiguousarray(a[0]) @ np.ascontiguousarray(b[0])
     out = np.empty((a.shape[0],) + first.shape, first.dtype)
     out[0] = first
@@ -209,6 +211,47 @@ def bmm32(a, b):
     return (rows(a) @ np.ascontiguousarray(b)).reshape((a.shape[0], a.shape[1], b.shape[1]))
 
 
+# The other rank-3 products NumPy's matmul takes (`X @ w` of a batch): a stack of matrices
+# times a vector, a vector or a matrix times a stack, and the sums their adjoints need.
+__all__ += ["bmv", "mbm", "bmm_sum", "outer_each"]
+
+
+def bmv(a, v):
+    """a @ v for a stack of matrices times one vector: (b, m, n) @ (n,) -> (b, m)."""
+    return (rows(a) @ np.ascontiguousarray(v)).reshape((a.shape[0], a.shape[1]))
+
+
+def mbm(m, b):
+    """m @ b for one matrix (or vector) times a stack of matrices: (p, n) @ (s, n, k) ->
+    (s, p, k), (n,) @ (s, n, k) -> (s, k); one product per matrix of the stack."""
+    mc = np.ascontiguousarray(m)
+    first = mc @ np.ascontiguousarray(b[0])
+    out = np.empty((b.shape[0],) + first.shape, first.dtype)
+    out[0] = first
+    for k in range(1, b.shape[0]):
+        out[k] = mc @ np.ascontiguousarray(b[k])
+    return out
+
+
+def bmm_sum(a, b):
+    """The sum over k of a[k] @ b[k] (a stack of matrices times a stack of matrices or of
+    vectors): the adjoint of the operand a product shares across the stack."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("matmul: the two stacks have different lengths")
+    out = np.ascontiguousarray(a[0]) @ np.ascontiguousarray(b[0])
+    for k in range(1, a.shape[0]):
+        out = out + np.ascontiguousarray(a[k]) @ np.ascontiguousarray(b[k])
+    return out
+
+
+def outer_each(v, g):
+    """The stack of np.outer(v, g[k]): (n,), (s, k) -> (s, n, k)."""
+    out = np.empty((g.shape[0], v.shape[0], g.shape[1]), g.dtype)
+    for k in range(g.shape[0]):
+        out[k] = np.outer(v, g[k])
+    return out
+
+
 def scatter_add2(d, rows, cols, g):
     """d[rows, cols] += g, accumulating repeated (row, col) pairs."""
     if rows.shape[0] != cols.shape[0]:
@@ -221,6 +264,77 @@ def scatter_add(d, idx, g):
     """d[idx] += g, accumulating repeated indices."""
     for k in range(idx.shape[0]):
         d[idx[k]] += g[k]
+
+
+# np.add.at(a, idx, v) as a new array (`add_at`): the write accumulates repeated indices
+__all__ += ["add_at", "add_at2", "take2"]
+
+
+def add_at(a, idx, v):
+    """A copy of `a` with v added at the rows idx names, once per occurrence (v broadcast to
+    idx.shape + a.shape[1:]); an index out of range raises IndexError, as NumPy's does."""
+    out = a.copy()
+    n = a.shape[0]
+    vals = np.broadcast_to(v, (idx.shape[0],) + a.shape[1:])
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        if i < -n or i >= n:
+            raise IndexError("np.add.at: an index is out of bounds")
+        out[i] += vals[k]
+    return out
+
+
+def add_at2(a, rows, cols, v):
+    """A copy of `a` with v added at (rows[k], cols[k]), once per occurrence."""
+    if rows.shape[0] != cols.shape[0]:
+        raise ValueError("shape mismatch: the two index arrays must have the same length")
+    out = a.copy()
+    n, m = a.shape[0], a.shape[1]
+    vals = np.broadcast_to(v, (rows.shape[0],) + a.shape[2:])
+    for k in range(rows.shape[0]):
+        i, j = rows[k], cols[k]
+        if i < -n or i >= n or j < -m or j >= m:
+            raise IndexError("np.add.at: an index is out of bounds")
+        out[i, j] += vals[k]
+    return out
+
+
+def take2(g, rows, cols):
+    """g[rows, cols] for two index vectors (the entries, or rows of a higher-rank g)."""
+    out = np.empty((rows.shape[0],) + g.shape[2:], g.dtype)
+    for k in range(rows.shape[0]):
+        out[k] = g[rows[k], cols[k]]
+    return out
+
+
+__all__ += ["window_sum"]
+
+
+def window_sum(g, x, axes):
+    """The adjoint of sliding_window_view(x, window, axis=axes): each window's cotangent
+    (g's axes after x's rank) added back at the entries of x the window views."""
+    out = np.zeros(x.shape)
+    flat = out.reshape(-1)
+    gc = np.ascontiguousarray(g).reshape(-1)
+    nd, k = x.ndim, len(axes)
+    stride = np.zeros(nd, np.int64)
+    s = 1
+    for d in range(nd - 1, -1, -1):
+        stride[d] = s
+        s *= x.shape[d]
+    index = np.zeros(nd + k, np.int64)
+    for f in range(gc.shape[0]):
+        r = f
+        for d in range(nd + k - 1, -1, -1):
+            index[d] = r % g.shape[d]
+            r //= g.shape[d]
+        pos = 0
+        for d in range(nd):
+            pos += index[d] * stride[d]
+        for j in range(k):
+            pos += index[nd + j] * stride[axes[j]]
+        flat[pos] += gc[f]
+    return out
 
 
 def scatter_rows(d, idx, g):

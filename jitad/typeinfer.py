@@ -7,22 +7,27 @@ and for each a map from every variable to its `Ty`. Later stages decide at gener
 (never at run time) between `0.0` and `np.zeros_like(x)`, which tape a value goes to, how to
 un-broadcast an adjoint, and which rank-specific rule applies.
 Invariants: a variable has one rank for its whole life (a scalar never becomes an array);
-otherwise a `JitadError` at the assignment that breaks it.
+otherwise a `JitadError` at the assignment that breaks it. (A variable is one def-use web:
+`normalize.webs` made a name assigned unrelated values into several variables.) A library
+call without a rule is typed by Numba (`numba_types`); a tuple it returns is held by a
+variable read only by a constant index or unpacking.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from . import ir
+from . import numba_types  # noqa: F401  (library calls without a rule are typed by Numba)
 from .errors import JitadError, UnsupportedError
 from .types import I8, TupleTy, Ty, const_ty, promote
 from .ir import Bind, Const, For, If, Return, SetItem, TupleA, Var, While
-from .primitives import CALL, GETITEM, SHAPE
+from .primitives import CALL, COPY, GETITEM, SHAPE, get
 from .primitives.lists import LIST_APPEND, LIST_NEW
 from .primitives.typerules import subscript_write
 
 
 MAX_VARIANTS = 24        # specializations of one function in one program
+LEN = get("len")
 
 
 @dataclass
@@ -187,6 +192,15 @@ class Inferer:
             return
         if s.op is not GETITEM and any(a is None for a in args if not isinstance(a, TupleTy)):
             return
+        if s.op not in (GETITEM, COPY, LEN) and not s.op.needs_rule:
+            for a in s.args:     # a library call's tuple result, held by a variable
+                t = self.types.get(a.name) if isinstance(a, Var) else None
+                if isinstance(t, TupleTy) and any(not isinstance(i, Ty) or i.ndim
+                                                  or i.dtype != "i8" for i in t.items):
+                    raise UnsupportedError(
+                        f"'{self.spec.ir.user_name(a.name)}' holds a tuple "
+                        f"{self.types[a.name]}: read it with a constant index (t[0]) or unpack "
+                        "it (a, b = t)", s.loc, "tuple value")
         if s.op.type_rule is None:
             raise UnsupportedError(f"no type rule for {s.op}", s.loc, str(s.op))
         ty = s.op.result_type(s, args)

@@ -153,8 +153,8 @@ def uses_string(x):
 
 
 def uses_tuple_value(x):
-    t = (x, x)  # ERR: tuple value
-    return x
+    t = (x, x)
+    return np.sum(t * 2.0)  # ERR: tuple value
 
 
 def uses_starred(x, v):
@@ -175,7 +175,8 @@ def writes_view(x, v):
 
 def changes_rank(x, v):
     y = x * 2.0
-    y = v * 2.0  # ERR: keep one rank
+    if x > 1.0:
+        y = v * 2.0  # ERR: keep one rank
     return np.sum(y)
 
 

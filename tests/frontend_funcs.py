@@ -159,12 +159,12 @@ def train_loss(rt, W, u, i):
 
 
 def uses_nanmedian(x):
-    a = np.nanmedian(np.ones(3))  # ERR: np.nanmedian has no derivative rule in jitad
+    a = np.nanmedian(np.ones(3) * x)  # ERR: np.nanmedian has no derivative rule in jitad
     return np.sum(a * x)
 
 
 def uses_nanmedian_alias(x):
-    a = nanmedian_(np.ones(3))  # ERR: nanmedian_ has no derivative rule in jitad
+    a = nanmedian_(np.ones(3) * x)  # ERR: nanmedian_ has no derivative rule in jitad
     return np.sum(a * x)
 
 
@@ -174,7 +174,7 @@ def uses_unravel_index(x):
 
 
 def uses_row_stack(x, v):
-    m = np.row_stack((v, v))  # ERR: np.row_stack has no derivative rule in jitad
+    m = np.row_stack((v * x, v))  # ERR: np.row_stack has no derivative rule in jitad
     return np.sum(m) * x
 
 

@@ -80,7 +80,7 @@ def sum_with_initial(x):
 
 def dot_of_3d(x):
     T = np.ones((2, 3, 3)) * x
-    return np.sum(np.dot(T, x))  # ERR: np.dot
+    return np.sum(np.dot(T, T))  # ERR: np.dot
 
 
 def ufunc_reduce(x):
@@ -88,8 +88,8 @@ def ufunc_reduce(x):
 
 
 def ufunc_at(x):
-    y = np.zeros(3)
-    np.add.at(y, np.array([0, 0, 1]), x)  # ERR: np.add.at
+    y = np.ones(3)
+    np.multiply.at(y, np.array([0, 0, 1]), x)  # ERR: np.multiply.at
     return np.sum(y)
 
 

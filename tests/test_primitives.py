@@ -394,6 +394,8 @@ TABLE = [
     P("np.dot(a, b)", "vv mv", "linalg", more="um mn"),
     P("a @ b", "um mn", "linalg", more="vv mv"),
     P("a.dot(b)", "", "linalg", more="vv mn"),
+    P("a @ b", "tu vt mt", "linalg"),                 # rank-3 stacks with vectors and matrices
+    P("np.dot(a, b)", "", "linalg", more="tu vt tn"),
     P("np.outer(a, b)", "uv", "linalg", more="vv"),
 
     # -- shapes, copies, creation ---------------------------------------------------------------

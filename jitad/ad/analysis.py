@@ -125,17 +125,24 @@ class Analysis:
                 y = s.target
                 param, other = self._shared_defs(y, s, defs, flow)
                 if param or other:
-                    u, op = self.spec.ir.user_name(y), s.op.symbol or s.op.name
+                    u, op = self.spec.ir.user_name(y), s.op.symbol
+                    shared = "is an argument" if param else "may be shared with another variable"
                     raise UnsupportedError(
-                        f"'{u} {op}= ...' would update, in place, an array that "
-                        f"{'is an argument' if param else 'may be shared with another variable'}"
-                        f"; write {u} = {u} {op} ... (or copy it first)", s.loc,
+                        f"'{u} {op}= ...' would update, in place, an array that {shared}; "
+                        f"write {u} = {u} {op} ... (or copy it first)" if op else
+                        f"this call would update '{u}' in place, an array that {shared}; "
+                        f"jitad only writes into arrays the function creates (e.g. {u} = "
+                        f"{u}.copy() or np.zeros(...))", s.loc,
                         "in-place update of a shared array")
         writes = [s for s in stmts if isinstance(s, SetItem)]
         for w in writes:
             self._check_write_target(w, defs, flow)
-        for w in writes:
-            y = w.array
+        # `y += e` (np.add.at(y, ...)) on an array changes y's buffer as a write does: an alias
+        # of y read after it would show the update, which jitad's new array does not
+        updates = [s for s in stmts if isinstance(s, Bind) and s.inplace
+                   and getattr(self.types.get(s.target), "ndim", 0)]
+        for w in writes + updates:
+            y = w.array if isinstance(w, SetItem) else w.target
             # aliases of y, transitively (u = y, v = u[1:], ...)
             aliases, frontier = [], [y]
             while frontier:
@@ -155,8 +162,9 @@ class Analysis:
                 if any(flow.reaches(w, r, avoid=defs.get(a.target, []))
                        for r in stmts if a.target in self._stmt_reads(r)):
                     u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(a.target)
+                    what = "write into" if isinstance(w, SetItem) else "in-place update of"
                     raise UnsupportedError(
-                        f"this write into '{u}' would also change '{v}', an alias of it "
+                        f"this {what} '{u}' would also change '{v}', an alias of it "
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
                         f"an alias — make a copy there ({v} = {u}.copy())", w.loc,
                         "write through an alias")

@@ -17,6 +17,7 @@ nothing else; this module installs ``Var.__array_ufunc__``, ``Var.__array_functi
 import numpy as np
 
 from ..errors import UnsupportedError
+from ..primitives.opaque import NEEDS_RULE, code_spelling
 from . import graph
 from .record import NONDIFF
 from .refusal import refuse
@@ -84,7 +85,7 @@ def is_constant_result(obj):
     return False
 
 
-_NO_RULE = "%s has no eager derivative rule; it was called on a Var that requires grad"
+_NO_RULE = NEEDS_RULE.replace("{}", "%s")
 
 
 def fallback(func, name, call, args, kwargs):
@@ -183,7 +184,8 @@ def _array_function(self, func, types, args, kwargs):
     if op is not None:
         return op(*args, **kwargs)
     mod = (getattr(func, "__module__", None) or "numpy").replace("numpy", "np", 1)
-    return fallback(func, "%s.%s" % (mod, func.__name__), func, args, kwargs)
+    name = code_spelling(func) or "%s.%s" % (mod, func.__name__)
+    return fallback(func, name, func, args, kwargs)
 
 
 def _getattr(self, name):

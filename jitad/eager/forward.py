@@ -28,12 +28,13 @@ import numpy as np
 
 from .. import extend
 from .. import runtime as rt
-from ..errors import JitadError
+from ..errors import JitadError, NotDifferentiableError
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE
 from ..primitives import tangents as T
 from ..primitives.forms import rule_at, settle_statics
 from ..primitives.lists import LIST_APPEND, LIST_NEW
+from ..primitives.opaque import NEEDS_RULE
 
 _CODE: dict = {}          # id(template) -> (template, compiled code)
 _GLOBALS = {"np": np, "math": math, "rt": rt}
@@ -57,6 +58,12 @@ def _is_float(v):
     if isinstance(v, list):
         return all(_is_float(e) for e in v) if v else True
     return np.asarray(v).dtype.kind == "f"
+
+
+def _holds_float(v):
+    if isinstance(v, tuple):
+        return any(_holds_float(e) for e in v)
+    return _is_float(v)
 
 
 def _rank(v):
@@ -94,6 +101,27 @@ class _Run:
         idx = tuple(self.atom(p) for p in parts)
         return idx[0] if len(idx) == 1 else idx
 
+    def new_tangent(self, name, loc):
+        """A zero tangent for the array `name` that a write is about to move, and the same
+        views of it for the variables that view `name`'s memory without a tangent of their own
+        (`r = y[0]` made before y had one): they show the write, so their tangents must."""
+        arr = self.val[name]
+        darr = np.zeros(np.shape(arr))
+        if not (arr.flags.c_contiguous and arr.dtype == darr.dtype and arr.size):
+            return darr
+        start = arr.__array_interface__["data"][0]
+        flat = darr.reshape(-1)
+        for other, v in self.val.items():
+            if other == name or self.tan.get(other) is not None or not isinstance(v, np.ndarray) \
+                    or v.dtype != arr.dtype or not v.size or not np.shares_memory(v, arr):
+                continue
+            offset = v.__array_interface__["data"][0] - start
+            if offset % arr.itemsize:
+                continue
+            self.tan[other] = np.lib.stride_tricks.as_strided(
+                flat[offset // arr.itemsize:], shape=v.shape, strides=v.strides)
+        return darr
+
     def set(self, name, value, tangent):
         self.val[name] = value
         if tangent is None or not _is_float(value):
@@ -129,7 +157,7 @@ class _Run:
         dv = self.t(s.value)
         darr = self.tan.get(s.array)
         if darr is None and dv is not None and _is_float(arr):
-            darr = self.tan[s.array] = np.zeros(np.shape(arr))
+            darr = self.tan[s.array] = self.new_tangent(s.array, s.loc)
         arr[idx] = v
         if darr is not None:
             darr[idx] = 0.0 if dv is None else dv
@@ -176,6 +204,9 @@ class _Run:
         y = _eval(rule.forward, names)
         if op.effect:
             return
+        if op.needs_rule and any(self.t(a) is not None for a in args) and _holds_float(y):
+            raise NotDifferentiableError(NEEDS_RULE.format(op.spelled.removesuffix("()")),
+                                         s.loc, f"call to {op.spelled}")
         total = None
         moving = [(p, a) for p, a in zip(rule.params, args) if self.t(a) is not None
                   and p in rule.adjoints]
@@ -188,8 +219,22 @@ class _Run:
                     "jitad/primitives/tangents.py)", s.loc, rule.name)
             c = _eval(rules[p], {**names, "y": y, "t": self.t(a)})
             total = c if total is None else total + c
-        if total is not None and np.ndim(y):
+        if total is not None and np.ndim(y) and not (
+                op.view and isinstance(total, np.ndarray) and total.shape == np.shape(y)):
             total = np.array(np.broadcast_to(total, np.shape(y)), dtype=float)  # fresh, shaped like y
+        # (a view's tangent is the same view of its operand's tangent: `z = y.T` then a write
+        # into y moves z too)
+        old = self.val.get(s.target)
+        if s.inplace and isinstance(old, np.ndarray) and old.shape == np.shape(y) \
+                and _is_float(old):
+            # `y += e`, np.add.at(y, ...): Python updates y's buffer, which its views show
+            darr = self.tan.get(s.target)
+            if darr is None and total is not None:
+                darr = self.tan[s.target] = self.new_tangent(s.target, s.loc)
+            old[...] = y
+            if darr is not None:
+                darr[...] = 0.0 if total is None else total
+            return
         self.set(s.target, y, total)
 
     def call(self, s: Bind):

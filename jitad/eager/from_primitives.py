@@ -23,14 +23,16 @@ import numpy as np
 from .. import runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import lookup_callable, methods
-from ..errors import UnsupportedError
+from ..errors import JitadError, UnsupportedError
 from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
-from ..types import Ty
+from ..types import TupleTy, Ty
 from ..primitives.templates import substitute
-from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, unwrap
+from . import graph
+from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, contains_var, fallback, unwrap
 from .record import defvjp, make_op, nondiff
 from .refusal import refuse
 from .var import Var
+from .views import write
 from .rules import from_primitive
 
 _OPS: dict = {}
@@ -97,18 +99,22 @@ def check_types(prim, statics, operands):
     rank, a dtype) is refused here too, with the same message, at the user's line."""
     if prim.type_rule is None or not prim.checks_in_eager:
         return
-    tys = []
-    for a in operands:
-        v = unwrap(a)
-        if v is None:
-            tys.append(None)
-            continue
-        v = np.asarray(v)
-        tys.append(Ty(v.dtype.str[1:] if v.dtype.kind != "b" else "b1", v.ndim))
+    tys = [_type_of(unwrap(a)) for a in operands]
     try:
         prim.result_type(_Call(statics), tys)
     except UnsupportedError as e:
         raise refuse(e.message, e.construct, UnsupportedError) from None
+
+
+def _type_of(v):
+    """The type compiled mode gives a value: a tuple (a shape) the tuple of its items'."""
+    if v is None:
+        return None
+    if isinstance(v, tuple):
+        return TupleTy(tuple(_type_of(x) for x in v))
+    v = np.asarray(v)
+    kind = v.dtype.kind      # as compiled mode types arguments: every integer is i8
+    return Ty("b1" if kind == "b" else "i8" if kind in "iu" else v.dtype.str[1:], v.ndim)
 
 
 def _refuse(name, message):
@@ -187,6 +193,17 @@ def call_op(target, prim, name=None):
         check_types(p, statics, operands)
         q, statics = _settle(p, statics, operands)
         return primitive_op(q, statics)(*operands)
+
+    if not prim.differentiable:
+        # np.argmax(x, axis=1): a form the rule does not read is NumPy's own (as compiled mode
+        # runs it as a library call without a rule): its result is never differentiated
+        read = op
+
+        def op(*args, **kwargs):
+            try:
+                return read(*args, **kwargs)
+            except JitadError:
+                return fallback(target, name, target, args, kwargs)
 
     op.__name__ = op.__qualname__ = getattr(target, "__name__", prim.name)
     return op
@@ -296,6 +313,46 @@ def _fill_diagonal(a, val, wrap=False):
     a[k, k] = val
 
 
+def _ufunc_at(negate):
+    """np.add.at(a, idx, v) / np.subtract.at as compiled mode reads it: `a` takes the value
+    of the primitive `add_at` (a copy with v added at idx, repeated indices adding each time),
+    written back into a with value semantics (`views.write`, recorded)."""
+    name = "np.subtract.at" if negate else "np.add.at"
+
+    def op(a, indices, b=None, **kwargs):
+        if b is None or kwargs:
+            raise refuse(f"{name}(a, idx, v) takes an array, an index and the values", name + "()",
+                         UnsupportedError)
+        parts = list(indices) if type(indices) is tuple else [indices]
+        if type(a) is not Var:
+            if graph.grad_enabled and contains_var(b, grad_only=True):
+                raise refuse(f"{name} into an array jitad does not track (a NumPy function's "
+                             "result): make it with np.zeros(...) or .copy()", name + "()")
+            (np.subtract if negate else np.add).at(a, tuple(unwrap(parts)) if len(parts) > 1
+                                                   else unwrap(parts[0]), unwrap(b))
+            return None
+        if len(parts) > 2 or any(type(p) is slice for p in parts):
+            raise refuse(f"{name}(a, idx, v) takes an index array or two (rows, cols)",
+                         name + "()", UnsupportedError)
+        v = -b if negate else b
+        prim = get("add_at") if len(parts) == 1 else get("add_at2")
+        operands = [a, *parts, v]
+        check_types(prim, {}, operands)
+        write(a, Ellipsis, primitive_op(prim, {})(*operands))
+        return None
+    return op
+
+
+def _bincount(x, weights=None, minlength=0):
+    """np.bincount: the weighted counts recorded (differentiable in the weights, as compiled
+    mode's `bincount_weights`); the counts alone are NumPy's."""
+    if weights is None:
+        return np.bincount(unwrap(x), minlength=unwrap(minlength))
+    prim = get("bincount_weights")
+    check_types(prim, {}, (x, weights, minlength))
+    return primitive_op(prim, {})(x, weights, minlength)
+
+
 def method_ops(owner):
     """{attribute: eager op} of the primitives that are methods of `owner` (scipy.stats.norm's
     cdf, pdf, logpdf, logcdf), spelled as `owner`'s module spells them."""
@@ -320,6 +377,9 @@ def install():
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
+    UFUNC_METHOD_OPS[(np.add, "at")] = _ufunc_at(False)
+    UFUNC_METHOD_OPS[(np.subtract, "at")] = _ufunc_at(True)
+    FUNCTION_OPS[np.bincount] = _bincount
     FUNCTION_OPS[np.split], FUNCTION_OPS[np.array_split] = _splitter(True), _splitter(False)
     plain_diff = FUNCTION_OPS.get(np.diff)
     FUNCTION_OPS[np.diff] = lambda a, n=1, axis=-1: (

@@ -41,6 +41,7 @@ from .. import runtime as _rt
 from ..primitives import runtime_calls
 from . import math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
+from . import graph
 from .graph import enable_grad
 from .var import Var
 
@@ -303,7 +304,11 @@ def _value_and_grad(fn, args, argnums):
         if j not in leaves and type(a) is ndarray:
             call_args[j] = Var(a, None)     # constant; copy-on-write protects the caller
     with enable_grad():
-        out = fn(*call_args)
+        graph.converting += 1
+        try:
+            out = fn(*call_args)
+        finally:
+            graph.converting -= 1
         if type(out) is Var:
             val = out.value
             if out._node is not None:

@@ -29,6 +29,7 @@ ndarray = np.ndarray
 
 # Module state (single-threaded by design: eager mode runs Python code).
 grad_enabled = True     # whether operations record nodes (no_grad/enable_grad set it)
+converting = 0          # > 0 inside value_and_grad: x.item() of a Var stays differentiable
 _nodes_created = 0
 
 

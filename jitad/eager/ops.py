@@ -22,6 +22,8 @@ from .record import RULES, make_binary, make_nondiff, make_op, make_unary
 from .refusal import refuse
 from .var import Var
 from .views import is_basic_index, register_view
+from ..errors import UnsupportedError
+from ..primitives.typerules import NP_DOT_STACKS
 
 ndarray = np.ndarray
 _builtin_float = builtins.float
@@ -175,10 +177,14 @@ matmul = dispatch.UFUNC_OPS[np.matmul]
 
 
 def dot(a, b, out=None):
-    if (np.ndim(unwrap(a)) > 2 or np.ndim(unwrap(b)) > 2) and graph.grad_enabled \
-            and (_has_grad_var(a) or _has_grad_var(b)):
-        raise refuse("np.dot of an array with more than 2 dimensions has no eager "
-                     "derivative rule (use np.matmul or @)", "np.dot")
+    ranks = (np.ndim(unwrap(a)), np.ndim(unwrap(b)))
+    if max(ranks) > 2 and graph.grad_enabled and (_has_grad_var(a) or _has_grad_var(b)):
+        if ranks not in ((3, 1), (1, 3), (3, 2)):     # where np.dot is not matmul's product
+            raise refuse(NP_DOT_STACKS if ranks in ((3, 3), (2, 3)) else
+                         "np.dot of an array with more than 3 dimensions has no derivative "
+                         "rule (use np.matmul or @)", "np.dot", UnsupportedError)
+        r = matmul(a, b)
+        return r if out is None else dispatch.write_outputs(out, r)
     r = _dot(a, b)
     return r if out is None else dispatch.write_outputs(out, r)
 
@@ -198,6 +204,7 @@ _getitem = make_op(rules.getitem, "getitem")
 copy = make_unary(rules.copy, name="copy")
 identity = make_unary(rules.identity, name="identity")
 to_float = make_unary(rules.to_float, name="float")
+Var.ITEM = make_unary(rules.item, name="item")     # x.item() inside value_and_grad
 _copy_op = copy
 
 
@@ -652,3 +659,6 @@ def float_(x=0.0):
     if type(x) is Var:
         return to_float(x)
     return _builtin_float(x)
+
+
+float_.dtype = np.dtype(np.float64)     # still a dtype where float is one: x.astype(float)

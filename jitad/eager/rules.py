@@ -115,6 +115,10 @@ def to_float(x):             # float(x) inside a function run by value_and_grad
     return float(x)
 
 
+def item(x):                 # x.item() inside a function run by value_and_grad
+    return np.asarray(x).item()
+
+
 def clip(x, lo, hi):
     return np.clip(x, lo, hi)
 
@@ -331,6 +335,7 @@ defvjp_argnum(concatenate, lambda i, g, ans, axis, *xs: _part(g, axis, xs, i - 1
 defvjp(identity,      lambda g, ans, x: g, save="shapes")
 defvjp(copy,          lambda g, ans, x: g, save="shapes")
 defvjp(to_float,      lambda g, ans, x: g, save="shapes")
+defvjp(item,          lambda g, ans, x: g, save="shapes")
 
 # creation with differentiable endpoints (the length is not differentiated)
 defvjp(linspace_,     lambda g, ans, start, stop, num, endpoint, dtype, axis: _lin_sum(g, 1.0 - _lin_t(num, endpoint), axis),

@@ -151,6 +151,8 @@ class Var:
 
     def item(self, *args):
         if self._node is not None and graph.grad_enabled:
+            if graph.converting and not args and np.size(self.value) == 1:
+                return Var.ITEM(self)       # as float() is there (compiled mode's `item`)
             raise _conversion_error(".item()")
         return np.asarray(self.value).item(*args)
 

@@ -5,13 +5,17 @@ Guarantees (the invariants of the returned `ir.Function`):
   * every operand is an atom; every `Bind` applies one `Primitive` (a table rule or a
     structural one); every name a call refers to has been resolved to a rule or a user function;
   * sugar is gone: `elif`, `+=`, tuple targets, `a if c else b`, `and`/`or` (short-circuit kept,
-    as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`);
+    as `If`), chained comparisons, `for row in X` (a range loop over `X.shape[0]`), loops
+    over `reversed(...)` (the same range loop run backwards);
   * `break`, `continue` and early `return` are gone: they became boolean flags that guard the
     rest of their block and join loop tests, so control flow is purely structured;
   * the body ends with exactly one `Return`; `If`/`While` tests are bool-typed names computed
     right before them and never assigned inside them;
   * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and
     never collide with a user name;
+  * a variable is one def-use web (`webs`): a name assigned again with nothing in common with
+    its earlier values is another variable (`q_2`, named `q` in messages); a local holding
+    a tuple is one variable per position (`tuple_values`);
   * no variable has a name generated code reads as a global (`np`, `math`, `rt`, `range`,
     `bool`, the builtins and primitives the rule templates call, `_`): a user local or
     parameter with such a name is renamed everywhere to a fresh one (`rt` -> `rt_1`), and

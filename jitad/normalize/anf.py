@@ -24,16 +24,19 @@ from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
+from ..primitives import opaque
 from ..primitives.core import has_methods
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
 from .tuple_lists import tuple_lists
+from .tuple_values import tuple_values
 from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
 from .structure import Structurer
+from .webs import split_webs
 
 
 _BINOP = {gast.Add: get("add"), gast.Sub: get("sub"), gast.Mult: get("mul"),
@@ -45,7 +48,8 @@ _CMP = {gast.Lt: get("lt"), gast.LtE: get("le"), gast.Gt: get("gt"), gast.GtE: g
 NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
-CHECK_LEN, MIN2, INVERT = get("check_len"), get("min2"), get("invert")
+CHECK_LEN, MIN2, INVERT, ADD_AT = get("check_len"), get("min2"), get("invert"), get("add_at")
+CLIP, ASTYPE = get("np.clip"), get("astype")
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -76,8 +80,17 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
-        # lists of tuples: a list per position (see `tuple_lists`)
+        # tuples as local values: a variable per position (see `tuple_values`)
         self.introduced = {}
+        user_of = {v: k for k, v in self.renamed.items()}
+        given = {user_of.get(name, name): len(form[1][1]) for name, form in forms or ()
+                 if form[0] == "struct" and form[1][0] == "seq"}
+        self.tree, tparts, tuser = tuple_values(
+            self.tree, set(self.params), self.namer, self.resolve_func,
+            list_names(self.tree, self.resolve_func), self.err, given)
+        self.locals |= {p for names in tparts.values() for p in names}
+        self.renamed.update(tuser)
+        # lists of tuples: a list per position (see `tuple_lists`)
         self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
                                                         self.err)
         self.locals |= {p for names in parts.values() for p in names}
@@ -143,6 +156,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         body = Structurer(self).lower_function(body)
         body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
+        body = split_webs(body, self.params, self.namer, self.renamed)
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
                            self.cap, self.callees, dict(self.renamed))
 
@@ -300,15 +314,24 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return
         loc = self.cap.loc(node)
         it = node.iter
+        backwards = self.reversed_of(it)     # for ... in reversed(...): the same loop, backwards
+        if backwards is not None:
+            it = backwards
         if isinstance(node.target, gast.Tuple):
             names = [e.id for e in node.target.elts]
             fn = self.resolve_func(it.func) if isinstance(it, gast.Call) else MISSING
             if fn is enumerate and len(it.args) == 1 and not it.keywords and len(names) == 2:
                 # for i, x in enumerate(X): the row loop with its index exposed
-                return self.row_loop(node, [it.args[0]], names[1:], names[0], loc)
+                inner = self.reversed_of(it.args[0])     # enumerate(reversed(X))
+                if inner is not None and backwards is None:
+                    return self.row_loop(node, [inner], names[1:], names[0], loc,
+                                         flip_rows=True)
+                return self.row_loop(node, [it.args[0]], names[1:], names[0], loc,
+                                     backwards=backwards is not None)
             if fn is zip and len(it.args) == len(names) and not it.keywords:
                 # for a, b in zip(A, B): the rows of each, as far as the shortest goes
-                return self.row_loop(node, it.args, names, None, loc)
+                return self.row_loop(node, it.args, names, None, loc,
+                                     backwards=backwards is not None)
             self.err(node.target, "`for a, b in ...` is supported as `for i, x in "
                                   "enumerate(array)` and `for a, b in zip(A, B)`",
                      "for loop target")
@@ -330,13 +353,48 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 start, stop, step = atoms
                 if isinstance(step, Const) and step.value == 0:
                     self.err(it, "range() step must not be zero")
+            if backwards is not None:
+                start, stop, step = self.reversed_range(it, var, start, stop, step)
             self.emit(For(var, start, stop, step, self.block(node.body), loc))
             return
         # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
-        self.row_loop(node, [it], [var], None, loc)
+        self.row_loop(node, [it], [var], None, loc, backwards=backwards is not None)
 
-    def row_loop(self, node, its, names, idx, loc):
-        """for row in X (and enumerate, zip): a counted loop whose body first reads the rows."""
+    def reversed_of(self, it):
+        """The iterable `reversed(E)` (or `reversed(list(E))`, `reversed(tuple(E))`) runs over
+        backwards, E; None for any other iterable."""
+        if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is reversed):
+            return None
+        if it.keywords or len(it.args) != 1:
+            self.err(it, "reversed() takes one argument")
+        inner = it.args[0]
+        if isinstance(inner, gast.Call) and self.resolve_func(inner.func) in (list, tuple) \
+                and len(inner.args) == 1 and not inner.keywords:
+            inner = inner.args[0]
+        return inner
+
+    def reversed_range(self, node, var, start, stop, step):
+        """(start, stop, step) of range(start, stop, step) run backwards: from its last value
+        `start + (n - 1) * step` down to `start - step` by `-step`, n its trip count (empty
+        when n is 0: the last value is then `start - step`)."""
+        def arith(op, a, b):
+            if isinstance(a, Const) and isinstance(b, Const):
+                return Const(op.impl(a.value, b.value))
+            return self.bind(node, self.temp(var, op), op, (a, b))
+
+        sub, mul = get("sub"), get("mul")
+        if isinstance(step, Const) and step.value == 1:
+            last = arith(sub, stop, Const(1))
+        else:
+            n = self.bind(node, self.temp(var, "trips"), get("trip_count"), (start, stop, step))
+            last = arith(ADD, start, arith(mul, arith(sub, n, Const(1)), step))
+        return last, arith(sub, start, step), arith(sub, Const(0), step)
+
+    def row_loop(self, node, its, names, idx, loc, backwards=False, flip_rows=False):
+        """for row in X (and enumerate, zip): a counted loop whose body first reads the rows;
+        `backwards` runs it from the last row to the first (`reversed(X)`, the index with
+        it), `flip_rows` reads the rows backwards under a forward index
+        (`enumerate(reversed(X))`)."""
         body_assigned = _stored_names(node.body)
         arrs, n = [], None
         for it, var in zip(its, names):
@@ -357,11 +415,20 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         elif idx in body_assigned:
             self.err(node.target, f"the enumerate index '{idx}' is assigned in the loop body",
                      "for loop target")
+        last = None
+        if backwards or flip_rows:
+            last = self.bind(node.iter, self.temp(idx, "last"), get("sub"), (n, Const(1)))
         saved, self.out = self.out, []
+        row = Var(idx)
+        if flip_rows:       # enumerate(reversed(X)): row n - 1 - i at index i
+            row = self.bind(node.target, self.temp(names[0], "row"), get("sub"), (last, row))
         for arr, var in zip(arrs, names):
-            self.bind(node.target, var, GETITEM, (arr, Var(idx)))
+            self.bind(node.target, var, GETITEM, (arr, row))
         head, self.out = self.out, saved
-        self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
+        if backwards:
+            self.emit(For(idx, last, Const(-1), Const(-1), head + self.block(node.body), loc))
+        else:
+            self.emit(For(idx, Const(0), n, Const(1), head + self.block(node.body), loc))
 
     # ---------------------------------------------------------------- expressions
     def expr_into(self, node, target):
@@ -482,8 +549,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.err(node, "unsupported construct: list (a list is supported written out as the "
                            "argument of np.array, np.stack, np.concatenate ...)", "list")
         if isinstance(node, gast.Tuple):
-            self.err(node, "a tuple is only allowed as a shape, in `return a, b` or in "
-                           "`a, b = ...`", "tuple value")
+            self.err(node, "a tuple is a shape, or a value to unpack (a, b = t), index with a "
+                           "constant (t[0]), loop over, pass to a helper, give to a NumPy "
+                           "function of a sequence or return; not an operand here",
+                     "tuple value")
         self.err(node, f"unsupported expression {type(node).__name__}")
 
     def block_expr(self, node, target):
@@ -575,9 +644,22 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
+                if callable(getattr(np.ndarray, func.attr, None)) and func.attr[:1] != "_":
+                    # an array method with no rule: run as it is, unless a derivative would
+                    # have to go through it (`opaque`)
+                    return self.opaque_call(node, f".{func.attr}", f".{func.attr}()",
+                                            [func.value] + list(node.args), kw, hint, dest)
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
+            prim, args = get(METHODS[func.attr]), list(node.args)
+            if prim is ASTYPE and args and "dtype" not in kw:     # x.astype(np.float32)
+                kw["dtype"], args = args[0], args[1:]
+            if not prim.differentiable:         # x.argmax(axis=1): any form Numba compiles
+                return self.ruleless_form(node, prim, f".{func.attr}", f".{func.attr}()",
+                                          [func.value], args, kw, hint, dest)
             recv = self.expr(func.value, hint)
-            return self.prim_call(node, get(METHODS[func.attr]), [recv], node.args, kw, hint, dest)
+            if prim is CLIP:
+                return self.clip(node, [recv], args, kw, hint, dest)
+            return self.prim_call(node, prim, [recv], args, kw, hint, dest)
         obj = self.resolve_func(func)
         if obj is len and len(node.args) == 1 and self.struct_of(node.args[0]) is not None:
             n = self.static_of(node)               # len(params)
@@ -590,6 +672,14 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             target = dest(callee.__name__)
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
+        if obj is reversed:
+            self.err(node, "reversed() is supported as what a for loop (or a comprehension) runs "
+                           "over: for t in reversed(range(n)), for x in reversed(xs)",
+                     "reversed()")
+        if obj is np.bincount and (len(node.args) > 1 or "weights" in kw):
+            weighted = self.bincount(node, kw, hint, dest)
+            if weighted is not None:
+                return weighted
         if obj is np.diff and (kw or len(node.args) > 1):
             return self.diff(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
@@ -602,10 +692,33 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             what = describe(func)
             if obj is MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
                 self.err(func, f"name '{func.id}' is not defined", "undefined name")
+            code = opaque.code_spelling(obj) if obj is not MISSING else None
+            if code is not None and not isinstance(obj, type):
+                # a NumPy or math function with no rule: run as it is, unless a derivative
+                # would have to go through it (`opaque`)
+                return self.opaque_call(node, code, what, list(node.args), kw, hint, dest)
             spelled = what[:-2] if what.endswith("()") else what
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
+        if prim is CLIP:
+            return self.clip(node, [], list(node.args), kw, hint, dest)
+        code = opaque.code_spelling(obj)
+        if not prim.differentiable and code is not None:
+            return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
+                                      hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def ruleless_form(self, node, prim, target, spelled, pre, args, kw, hint, dest):
+        """A call of a primitive with no derivative (np.argmax, x.any()) in the forms its rule
+        reads; any other form (`x.argmax(axis=1)`) is the library call without a rule it is
+        (`opaque`): its result is never differentiated either."""
+        start, saved_kw = len(self.out), dict(kw)
+        try:
+            recv = [self.expr(p, hint) for p in pre]
+            return self.prim_call(node, prim, recv, args, kw, hint, dest)
+        except UnsupportedError:
+            del self.out[start:]
+            return self.opaque_call(node, target, spelled, pre + args, saved_kw, hint, dest)
 
     def call_statement(self, stmt):
         """A call for its effect: `hs.append(h)`, `np.fill_diagonal(A, v)`, or a primitive
@@ -620,8 +733,16 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if prim is not None and prim.effect:    # a check jitad's code makes (read again)
             self.expr(call, "checked")
             return
+        if prim is ADD_AT:                      # np.add.at(a, idx, v), np.subtract.at
+            return self.ufunc_at(stmt, call, negate=func.__self__ is np.subtract)
+        if isinstance(call.func, gast.Attribute) and call.func.attr in ("at", "reduceat") \
+                and isinstance(self.resolve_func(call.func.value), np.ufunc):
+            self.err(stmt, f"{describe(call.func).removesuffix('()')} is not supported (np.add.at "
+                           "and np.subtract.at are)", describe(call.func))
+        what = describe(call.func)
         self.err(stmt, "expression statements have no effect jitad can use (calls for their "
-                       "side effects are not supported)", "Expr")
+                       f"side effects are not supported: {what} here; assign the result of a "
+                       "call that returns one)", "Expr")
 
     def helper_args(self, node, callee, kw, hint):
         """(callee, arguments) of a helper call: its arguments in the order of its parameters,

@@ -21,8 +21,8 @@ import gast
 import numpy as np
 
 from ..capture import MISSING
-from ..ir import Const, SetItem, Slice, TupleA
-from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, substitute
+from ..ir import Bind, Const, SetItem, Slice, TupleA
+from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, opaque, substitute
 from ..primitives.forms import HSTACK_AXIS, read_statics, reduction_steps
 
 TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
@@ -153,6 +153,68 @@ class LibraryCalls:
         k = self.bind(call, self.temp(name, "n"), get("min2"), (n, m))
         diag = self.bind(call, self.temp(name, "arange"), get("arange1"), (k,))
         self.emit(SetItem(name, (diag, diag), self.expr(call.args[1], name), self.cap.loc(stmt)))
+
+    def ufunc_at(self, stmt, call, negate):
+        """np.add.at(a, idx, v) (np.subtract.at: v negated) on an array the function created:
+        `a = add_at(a, idx, v)`, an in-place update as `a += v` is (`Bind.inplace`: refused
+        where another name may share a's buffer); `(rows, cols)` indexes a matrix."""
+        kw = {k.arg: k.value for k in call.keywords}
+        what = describe(call.func).removesuffix("()")
+        if kw or len(call.args) != 3 or not isinstance(call.args[0], gast.Name):
+            self.err(call, f"{what}(a, idx, v) takes an array the function created (a name), "
+                           "an index and the values", what)
+        name = call.args[0].id
+        a = self.expr(call.args[0], name)
+        idx = call.args[1]
+        parts = idx.elts if isinstance(idx, gast.Tuple) else [idx]
+        if len(parts) > 2 or any(isinstance(p, gast.Slice) for p in parts):
+            self.err(idx, f"{what}(a, idx, v) takes an index array or two (rows, cols)", what)
+        index = [self.expr(p, name) for p in parts]
+        v = self.array_arg(call.args[2], name)
+        if negate:
+            v = self.bind(call, self.temp(name, "neg"), get("neg"), (v,))
+        prim = get("add_at") if len(index) == 1 else get("add_at2")
+        self.emit(Bind((name,), prim, (a, *index, v), self.cap.loc(stmt), inplace=True))
+
+    def clip(self, node, pre, args, kw, hint, dest):
+        """np.clip(x, lo, hi) / x.clip(lo, hi), bounds also as `a_min=`/`a_max=` or `min=`/
+        `max=`; a bound that is None leaves that side open (np.maximum / np.minimum)."""
+        slots = dict(zip(("x", "lo", "hi")[len(pre):], args))
+        for k, v in kw.items():
+            key = {"a_min": "lo", "min": "lo", "a_max": "hi", "max": "hi"}.get(k)
+            if key is None or key in slots:
+                self.err(node, f"np.clip takes the array and its two bounds (got {k}=)", "np.clip")
+            slots[key] = v
+        if len(args) + len(pre) > 3:
+            self.err(node, "np.clip takes the array and its two bounds", "np.clip")
+        x = pre[0] if pre else self.array_arg(slots["x"], hint)
+        lo, hi = (slots.get(k) for k in ("lo", "hi"))
+        lo, hi = (None if b is None or static_value(b, self.resolve_func) is None else
+                  self.expr(b, hint) for b in (lo, hi))
+        if lo is None and hi is None:
+            self.err(node, "np.clip needs at least one bound that is not None", "np.clip")
+        if lo is not None and hi is not None:
+            prim, operands = get("np.clip"), (x, lo, hi)
+        else:
+            prim, operands = get("np.maximum" if hi is None else "np.minimum"), (x, lo or hi)
+        return self.bind(node, dest(prim), prim, operands)
+
+    def bincount(self, node, kw, hint, dest):
+        """np.bincount(x, weights=w, minlength=n): the weighted counts, differentiable in w;
+        None when no weights are given (the counts: a library call without a rule)."""
+        args, kw = dict(zip(("x", "weights", "minlength"), node.args)), dict(kw)
+        for k in ("x", "weights", "minlength"):
+            if k in kw:
+                args[k] = kw.pop(k)
+        if kw or "x" not in args or len(node.args) > 3:
+            self.err(node, "np.bincount(x, weights=w, minlength=n) takes these arguments only")
+        w = args.get("weights")
+        if w is None or static_value(w, self.resolve_func) is None:
+            return None
+        x = self.array_arg(args["x"], hint)
+        n = self.expr(args["minlength"], hint) if "minlength" in args else Const(0)
+        return self.bind(node, dest("bincount"), get("bincount_weights"),
+                         (x, self.array_arg(w, hint), n))
 
     def static(self, value_node, node, what):
         """The compile-time value of a call's constant argument (an int, a tuple of ints, a
@@ -307,6 +369,35 @@ class LibraryCalls:
                 pass
         return self.bind(node, dest(prim), prim, tuple(operands), statics=statics)
 
+    def opaque_call(self, node, target, spelled, args, kw, hint, dest):
+        """A library call (or array method: `target` `.name`, the receiver first in `args`)
+        with no rule: one `opaque.call` primitive for its form -- constants written in the
+        source stay in the call (strings, None, dtypes, numbers, tuples of them), everything
+        else is an operand (a tuple of variables, `(kh, kw)`, a tuple operand)."""
+        if any(isinstance(a, gast.Starred) for a in args) or None in kw:
+            self.err(node, "*args and **kwargs in a library call are not supported")
+        if "out" in kw:
+            self.err(node, f"{spelled} with out= writes into an array: assign its result "
+                           "instead", "out=")
+        form, operands = [], []
+        for keyword, a in [(None, a) for a in args] + list(kw.items()):
+            value = static_value(a, self.resolve_func)
+            if value is MISSING and isinstance(a, (gast.Name, gast.Attribute)):
+                obj = self.resolve_func(a)          # dtype=np.float64, dtype=float
+                if obj is not MISSING and isinstance(obj, type) and opaque.is_constant(obj):
+                    value = obj
+            if value is not MISSING and opaque.is_constant(value) and not (
+                    keyword is None and not form and target.startswith(".")):
+                form.append((keyword, ("const", value)))
+                continue
+            if isinstance(a, gast.Tuple):
+                operands.append(TupleA(tuple(self.expr(e, hint) for e in a.elts)))
+            else:
+                operands.append(self.array_arg(a, hint))
+            form.append((keyword, "operand"))
+        prim = opaque.call(target, spelled, tuple(form))
+        return self.bind(node, dest(prim), prim, tuple(operands))
+
     def operand(self, node, param, hint):
         """One operand of a primitive call; a parameter called `shape` takes a shape."""
         return self.shape_atom(node, hint) if param == "shape" else self.array_arg(node, hint)
@@ -335,6 +426,21 @@ class LibraryCalls:
         tuple or list written out: each part made to the rank the result needs, then one
         concatenation (nested lists in np.array are stacks of stacks)."""
         name = describe(node.func)
+        if fn in (np.array, np.asarray) and len(node.args) == 1 \
+                and not isinstance(node.args[0], (gast.Tuple, gast.List)):
+            # np.asarray(x, dtype=float): the array itself (another name for it, as NumPy
+            # gives back an array it need not copy), or its values in the dtype asked for
+            dtype = kw.pop("dtype", None)
+            if kw:
+                self.err(node, f"{name} of an array takes dtype= only", name)
+            x = self.array_arg(node.args[0], hint)
+            if dtype is None:
+                return self.bind(node, dest("copy"), COPY, (x,))
+            d = self.resolve_func(dtype)
+            if d not in _DTYPES:
+                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
+            return self.bind(node, dest("astype"), get("astype"), (x,),
+                             statics={"dtype": _DTYPES[d]})
         if len(node.args) != 1 or not isinstance(node.args[0], (gast.Tuple, gast.List)):
             self.err(node, f"{name} takes a tuple or list of arrays written out: "
                            f"{name[:-2]}((a, b))", name)

@@ -82,6 +82,8 @@ class Primitive:
                  them are its statics (`np.average(x, axis)`: weights= only by keyword)
     checks_in_eager  eager mode runs its type rule on a call's values too (the same refusals)
     on_scalar    the primitive of a whole reduction of a number (`np.sum(2.0)` is 2.0)
+    needs_rule   a library call jitad has no rule for (`opaque`): run as it is, refused where
+                 its result depends on a differentiated value; `spelled`: as the user wrote it
     read_statics statics -> statics as code uses them (`mode="same"` -> a number, a pad width
                  as pairs per axis), raising ValueError with the message for the user's call;
                  both modes read a call's constants through it
@@ -91,7 +93,8 @@ class Primitive:
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     by_operator = batches = pointwise = False
     at_ranks = read_statics = positional = from_subscripts = single_form = weighted_form = None
-    checks_in_eager = False
+    checks_in_eager = needs_rule = False
+    spelled = None
     chains = True
     call_order = ("axis",)
     defaults: dict = {}

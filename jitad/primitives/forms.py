@@ -296,3 +296,18 @@ def svd_statics(st):
         raise ValueError("compute_uv=False returns the singular values alone: "
                          "s = np.linalg.svd(A, compute_uv=False)")
     return {"full_matrices": _bool(st["full_matrices"], "full_matrices="), "compute_uv": True}
+
+
+def diag_indices_statics(st):
+    """np.diag_indices(n, ndim): the diagonal of a matrix (ndim 2) only."""
+    if st.get("ndim", 2) != 2:
+        raise ValueError("np.diag_indices(n) is supported for matrices (ndim=2)")
+    return st
+
+
+def windows_at(ranks, st):
+    """sliding_window_view's windowed axes as a tuple of non-negative axes (axis=None: every
+    axis of x, in order)."""
+    axis, r = st.get("axis"), ranks[0]
+    axes = tuple(range(r)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return get("sliding_window_view"), {"axis": tuple(a % r for a in axes)}

@@ -47,6 +47,9 @@ dot.1.2(a, b)      = np.dot(a, b)           :: dot  | a: b @ g                  
 dot.2.2(a, b)      = np.dot(a, b)           :: dot  | a: g @ b.T                | b: a.T @ g
 dot.3.3(a, b)      = rt.bmm(a, b)           :: dot  | a: rt.bmm(g, np.swapaxes(b, 1, 2)) | b: rt.bmm(np.swapaxes(a, 1, 2), g)
 dot.3.2(a, b)      = rt.bmm32(a, b)         :: dot  | a: rt.bmm32(g, b.T)         | b: rt.rows(a).T @ rt.rows(g)
+dot.3.1(a, b)      = rt.bmv(a, b)           :: dot  | a: np.expand_dims(g, 2) * b   | b: rt.rows(a).T @ np.ascontiguousarray(g).ravel()
+dot.1.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(b, g)           | b: rt.outer_each(a, g)
+dot.2.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(g, np.swapaxes(b, 1, 2)) | b: rt.mbm(a.T, g)
 outer(a, b)        = np.outer(a, b)         :: outer | a: g @ b                 | b: a @ g
 lt(a, b)           = a < b                  :: cmp
 le(a, b)           = a <= b                 :: cmp
@@ -147,7 +150,7 @@ np.ceil(x)         = np.ceil(x)             :: same
 np.trunc(x)        = np.trunc(x)            :: same
 np.fix(x)          = np.trunc(x)            :: same
 np.rint(x)         = np.rint(x)             :: same
-np.round(x)        = np.round(x)            :: same
+np.round(x; decimals) = np.round(x, decimals) :: same
 np.heaviside(a, b) = (a > 0) * 1.0 + b * (a == 0) :: ewf
 math.ceil(x)       = math.ceil(x)           :: int
 math.trunc(x)      = math.trunc(x)          :: int
@@ -308,6 +311,27 @@ tril_indices.rows(n, k) = np.tril_indices(n, k)[0] :: indices
 tril_indices.cols(n, k) = np.tril_indices(n, k)[1] :: indices
 triu_indices.rows(n, k) = np.triu_indices(n, k)[0] :: indices
 triu_indices.cols(n, k) = np.triu_indices(n, k)[1] :: indices
+# issue 12 held-out: the array methods people write (`x.astype(float)`, `x.item()`) and the
+# boolean reductions (`mask.any(axis=1)`), never differentiated
+astype(x; dtype)   = x.astype(dtype)        :: astype | x: g
+item(x)            = x.item()               :: item | x: g + 0.0 * x
+all(x)             = np.all(x)              :: truth_reduce
+all_axis(x; axis)  = np.sum(x != 0, axis=axis) == x.shape[axis] :: truth_reduce
+any(x)             = np.any(x)              :: truth_reduce
+any_axis(x; axis)  = np.sum(x != 0, axis=axis) > 0 :: truth_reduce
+# np.lib.stride_tricks.sliding_window_view(x, window_shape, axis=): a view of every window; its
+# adjoint adds each window's cotangent back where the window lies (axis: a tuple, `forms`)
+sliding_window_view(x, shape; axis) = np.lib.stride_tricks.sliding_window_view(x, shape, axis=axis) :: windows | x: rt.window_sum(g, x, axis)
+# np.diag_indices(n): the rows and columns of a matrix's diagonal
+diag_indices.rows(n; ndim) = np.arange(n)  :: indices
+diag_indices.cols(n; ndim) = np.arange(n)  :: indices
+# np.bincount(x, weights=w, minlength=n): differentiable in the weights (the counts alone are a
+# library call without a rule: `opaque`)
+bincount_weights(x, weights, minlength) = np.bincount(x, weights, minlength) :: bincount | weights: g[x]
+# np.add.at(a, idx, v) / np.subtract.at (v negated): a with v added at idx, a repeated index
+# adding each time; one index array, or the rows and columns of a matrix
+add_at(a, idx, v)  = rt.add_at(a, idx, v)   :: ufunc_at | a: g | v: rt.unbroadcast(g[idx], v)
+add_at2(a, rows, cols, v) = rt.add_at2(a, rows, cols, v) :: ufunc_at | a: g | v: rt.unbroadcast(rt.take2(g, rows, cols), v)
 # np.meshgrid's two parts; indexing: 0 for "xy", 1 for "ij"
 meshgrid.x(x, y; indexing) = rt.mesh(x, y.shape[0], indexing == 0) :: meshgrid | x: np.sum(g, axis=indexing)
 meshgrid.y(x, y; indexing) = rt.mesh(y, x.shape[0], indexing == 1) :: meshgrid | y: np.sum(g, axis=1 - indexing)
@@ -428,7 +452,9 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "argmax": "argmax", "argmin": "argmin", "prod": "prod", "cumsum": "cumsum",
            "cumprod": "cumprod", "ravel": "ravel", "flatten": "flatten", "squeeze": "squeeze",
            "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std",
-           "repeat": "repeat", "diagonal": "np.diagonal"}
+           "repeat": "repeat", "diagonal": "np.diagonal", "clip": "np.clip", "round": "np.round",
+           "argsort": "np.argsort", "searchsorted": "np.searchsorted", "astype": "astype",
+           "item": "item", "all": "all", "any": "any"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -441,7 +467,7 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
 
 # results that may share their operand's buffer (NumPy and Numba return views)
 _VIEWS = ("transpose", "reshape", "np.moveaxis", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
-          "flip")
+          "flip", "sliding_window_view")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 # pointwise: each element of the result is the same scalar function of the operands' elements
 # at that position (broadcast), and the rule's templates also compute it on numbers
@@ -574,7 +600,8 @@ def _load_table():
         get(p).keeps_shape = True
     for p in ("dot", "matmul"):
         get(p).variants = {(ra, rb): get(f"dot.{ra}.{rb}") for ra in (1, 2) for rb in (1, 2)}
-        get(p).variants.update({(3, 3): get("dot.3.3"), (3, 2): get("dot.3.2")})
+        get(p).variants.update({(ra, rb): get(f"dot.{ra}.{rb}")
+                                for ra, rb in ((3, 3), (3, 2), (3, 1), (1, 3), (2, 3))})
         get(p).exact = True
     get("matmul").batches = True
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}
@@ -642,6 +669,24 @@ def _load_numpy_forms():
         whole = register(Primitive(tri, ("n", "k")), getattr(np, tri))
         whole.parts = (get(f"{tri}.rows"), get(f"{tri}.cols"))
         get(f"{tri}.rows").defaults = {"k": 0}
+    diag = register(Primitive("diag_indices", ("n",), ("ndim",)), np.diag_indices)
+    diag.parts = (get("diag_indices.rows"), get("diag_indices.cols"))
+    diag.parts[0].defaults, diag.parts[0].read_statics = {"ndim": 2}, forms.diag_indices_statics
+    get("np.round").defaults = {"decimals": 0}
+    windows = get("sliding_window_view")
+    alias(np.lib.stride_tricks.sliding_window_view, "sliding_window_view")
+    windows.defaults, windows.at_ranks = {"axis": None}, forms.windows_at
+    windows.checks_in_eager = True
+    for short in ("all", "any"):
+        whole, axis = get(short), get(f"{short}_axis")
+        alias(getattr(np, short), short)
+        whole.axis_form, axis.whole = axis, whole
+        for p in (whole, axis):
+            p.reduces, p.call_order = True, ("axis", "out", "keepdims")
+    alias_method(np.add, "at", "add_at")            # np.subtract.at: v negated (`normalize`)
+    alias_method(np.subtract, "at", "add_at")
+    for p in ("add_at", "add_at2", "bincount_weights"):
+        get(p).checks_in_eager = True
     eigh = register(Primitive("eigh", ("x",)), np.linalg.eigh)
     eigh.parts = (get("eigh.w"), get("eigh.v"))
     qr = register(Primitive("qr", ("x",)), np.linalg.qr)

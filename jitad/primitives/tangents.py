@@ -55,7 +55,7 @@ prod_others prod_others_axis
 
 # linear in each operand: the tangent is the forward with t in the operand's place
 LINEAR = """
-dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 outer cross kron.1.1 kron.2.2 np.convolve
+dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 dot.3.1 dot.1.3 dot.2.3 outer cross kron.1.1 kron.2.2 np.convolve
 sum sum_axis mean mean_axis transpose transpose_axes swapaxes flip copy_array reshape
 cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
@@ -63,10 +63,13 @@ as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 kee
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent
+np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent astype item sliding_window_view
 """
 
 TABLE = r"""
+add_at             | a: t | v: rt.add_at(np.zeros_like(a), idx, t)
+add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
+bincount_weights   | weights: np.bincount(x, t, minlength)
 arange2            | start: np.full(y.shape[0], t)
 arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
 linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])

@@ -117,20 +117,24 @@ def norm(prim, s, args):
     return reduction(prim, s, args)
 
 
-_PRODUCT_RANKS = {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2, (3, 3): 3, (3, 2): 3}
+NP_DOT_STACKS = ("np.dot of a rank-3 array and a matrix or stack is not a batched product: use @ "
+                 "(np.matmul)")
+_PRODUCT_RANKS = {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2, (3, 3): 3, (3, 2): 3, (3, 1): 2,
+                  (1, 3): 2, (2, 3): 3}
 
 
 def product(prim, s, args):
     a, b = args
     if (a.ndim, b.ndim) not in _PRODUCT_RANKS:
         raise UnsupportedError("dot/@ supports arrays of rank 1 and 2, and stacks of matrices "
-                               "(rank 3) times matrices or stacks (use * for scalars)",
+                               "(rank 3) with vectors, matrices or stacks (use * for scalars)",
                                s.loc, prim.name)
     if not (a.is_float and b.is_float):
         raise UnsupportedError("dot/@ needs float arrays", s.loc, prim.name)
-    if (a.ndim, b.ndim) in ((3, 3), (3, 2)) and not prim.batches:
-        raise UnsupportedError("np.dot of a rank-3 array is not a batched product: use @ "
-                               "(np.matmul)", s.loc, prim.name)
+    if (a.ndim, b.ndim) in ((3, 3), (2, 3)) and not prim.batches:
+        # np.dot sums over a's last axis and b's second-to-last, pairing every matrix of one
+        # stack with every one of the other: not matmul's product per matrix
+        raise UnsupportedError(NP_DOT_STACKS, s.loc, prim.name)
     return Ty(promote(a, b), _PRODUCT_RANKS[(a.ndim, b.ndim)])
 
 
@@ -496,9 +500,19 @@ def subscript(prim, s, args):
     base = args[0]
     if base is None:
         return None
+    index = s.args[1:]
+    if isinstance(base, TupleTy):     # a library call's tuple result (np.nonzero(m)[0])
+        from ..ir import Const
+        k = index[0].value if len(index) == 1 and isinstance(index[0], Const) else None
+        if type(k) is not int or not -len(base.items) <= k < len(base.items):
+            raise UnsupportedError(f"a tuple of {len(base.items)} values is indexed by a "
+                                   "constant (t[0]) or unpacked (a, b = t)", s.loc, "tuple index")
+        return base.items[k]
+    if any(isinstance(t, TupleTy) for t in args[1:]):
+        raise UnsupportedError("a tuple used as an index: index with its arrays (x[t[0], t[1]])",
+                               s.loc, "tuple index")
     if base.ndim == 0:
         raise UnsupportedError("indexing a scalar", s.loc, "subscript")
-    index = s.args[1:]
     if base.is_list:          # hs[i], hs[-1]: one element
         t = args[1] if len(index) == 1 else None
         if len(index) != 1 or isinstance(index[0], Slice) or (t is not None and (
@@ -550,3 +564,63 @@ def subscript_write(s, base, args):
     raise UnsupportedError("a write through index arrays takes one of them (y[idx] = v, "
                            "y[mask] = v) or, on a matrix, two (y[rows, cols] = v)", s.loc,
                            "indexed write")
+
+
+def bincount(prim, s, args):
+    """np.bincount(x, weights=w, minlength=n): float sums of w per value of x."""
+    x, w, n = args
+    if x.dtype != "i8" or x.ndim != 1 or w.ndim != 1 or n.ndim or n.dtype not in ("i8", "b1"):
+        raise UnsupportedError("np.bincount(x, weights=w, minlength=n) takes an integer vector, "
+                               "weights shaped like it and an integer", s.loc, "np.bincount")
+    return Ty("f8", 1)
+
+
+def ufunc_at(prim, s, args):
+    """np.add.at(a, idx, v) (and np.subtract.at): a float array, rank-1 integer index arrays
+    (one, or the rows and columns of a matrix), values no larger than a[idx]."""
+    a, *index, v = args
+    if not a.is_float or a.ndim < len(index):
+        raise UnsupportedError(f"np.add.at(a, idx, v) adds into a float array of rank >= "
+                               f"{len(index)}", s.loc, "np.add.at")
+    if any(t.dtype != "i8" or t.ndim != 1 for t in index):
+        raise UnsupportedError("np.add.at(a, idx, v) takes a vector of integer indices, or the "
+                               "rows and columns (rows, cols) of a matrix (for one index, write "
+                               "a[i] += v)", s.loc, "np.add.at")
+    if not v.is_float and v.dtype != "i8" or v.ndim > 1 + a.ndim - len(index):
+        raise UnsupportedError("np.add.at(a, idx, v): v has more axes than a[idx]", s.loc,
+                               "np.add.at")
+    return Ty(a.dtype, a.ndim)
+
+
+def astype(prim, s, args):
+    """x.astype(dtype): x's rank, the dtype asked for."""
+    return Ty(_DTYPE_OF[s.statics.get("dtype", "np.float64")], args[0].ndim)
+
+
+def item(prim, s, args):
+    """x.item(): the one element of an array (or a number) as a number."""
+    return Ty(args[0].dtype)
+
+
+def truth_reduce(prim, s, args):
+    """np.all / np.any (whole or along an axis): booleans."""
+    t = reduction(prim, s, args) if args[0].ndim else Ty(args[0].dtype)
+    return Ty("b1", t.ndim)
+
+
+def windows(prim, s, args):
+    """sliding_window_view(x, window_shape, axis=): x's rank plus one axis per window axis."""
+    x, shape = args
+    k = len(shape.items) if isinstance(shape, TupleTy) else 1
+    axis = s.statics.get("axis")
+    axes = (tuple(range(x.ndim)) if axis is None else (axis,) if isinstance(axis, int)
+            else tuple(axis))
+    if not x.ndim or len(axes) != k or any(not -x.ndim <= a < x.ndim for a in axes):
+        raise UnsupportedError(f"sliding_window_view takes one window size per windowed axis "
+                               f"of the array (rank {x.ndim}; axis={axis!r}, {k} sizes)",
+                               s.loc, "sliding_window_view")
+    return Ty(x.dtype, x.ndim + k)
+
+
+KINDS.update({"bincount": bincount, "ufunc_at": ufunc_at, "astype": astype, "item": item,
+              "truth_reduce": truth_reduce, "windows": windows})

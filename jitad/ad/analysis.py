@@ -15,10 +15,13 @@ from .. import activity, ir
 from ..errors import UnsupportedError
 from ..flow import Flow
 from ..ir import Bind, For, If, Return, SetItem, Slice, Var, While
-from ..primitives import CALL, CONCAT, COPY, GETITEM
+from ..primitives import CALL, CONCAT, COPY, GETITEM, get
 from ..primitives.forms import rule_at, settle_statics
 from ..primitives.lists import LIST_APPEND
 from ..types import arg_types as _argtys
+
+
+_SUMS = (get("add"), get("sub"))
 
 
 def _ranks(s: Bind, types):
@@ -359,7 +362,9 @@ class Analysis:
         # outside is read by the adjoint
         maps = [s for s in stmts if isinstance(s, For) and self.independent(s)]
         self.replayed = {id(m) for m in maps}
-        self.recomputed = {t for m in maps for x in ir.walk(m.body) for t in ir.writes(x)}
+        # (an accumulator is not computed again: kept by the usual rule if the adjoint reads it)
+        self.recomputed = {t for m in maps for x in ir.walk(m.body) for t in ir.writes(x)
+                           if t not in self._accumulators(m.body)}
         self.recomputed |= {m.var for m in maps}
         bases = self.view_bases()
         # an adjoint starts (and restarts, after an assignment is undone) as zeros shaped like
@@ -383,7 +388,9 @@ class Analysis:
                 elif isinstance(s, For) and self.work(s.body):
                     reads = {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
                     if id(s) in self.replayed:
-                        reads |= {n for x in s.body if isinstance(x, Bind) for n in ir.reads(x)}
+                        sums = self._accumulators(s.body)
+                        reads |= {n for x in s.body if isinstance(x, Bind) and x.target not in sums
+                                  for n in ir.reads(x)}
                         reads -= self.recomputed
                 needed |= reads
                 # a list's adjoint starts as zeros shaped like its elements: it reads the list
@@ -416,6 +423,7 @@ class Analysis:
         if loop.pointwise:
             return True
         body = loop.body
+        sums = self._accumulators(body)
         if not all(isinstance(x, SetItem) or (isinstance(x, Bind) and x.op is not CALL
                    and x.op is not LIST_APPEND and not x.inplace and not x.op.effect
                    and not self._arrayish(x.target)) for x in body):
@@ -426,7 +434,7 @@ class Analysis:
             reads = set(ir.reads(x)) - ({x.array} if isinstance(x, SetItem) else set())
             if reads & written:
                 return False            # an array the loop writes is read in it
-            if isinstance(x, Bind):
+            if isinstance(x, Bind) and x.target not in sums:
                 for t in x.targets:
                     if t in made or len(self.sites.get(t, ())) != 1:
                         return False    # assigned twice, or elsewhere too
@@ -442,6 +450,25 @@ class Analysis:
             if isinstance(x, Bind):
                 seen |= set(x.targets)
         return True
+
+    def _accumulators(self, body) -> set:
+        """Numbers a loop body only adds to (`acc = acc + e`, `acc = acc - e`: the one
+        assignment of acc in the body, and its only read there): their adjoint passes
+        through each iteration unchanged and reads no value, so they carry nothing the
+        adjoint loop must restore."""
+        out = set()
+        for x in body:
+            if not (isinstance(x, Bind) and len(x.targets) == 1 and x.op in _SUMS
+                    and not self._arrayish(x.target)):
+                continue
+            t = x.target
+            pos = [i for i, a in enumerate(x.args) if isinstance(a, Var) and a.name == t]
+            if pos != [0] and not (pos == [1] and x.op is _SUMS[0]):
+                continue
+            if sum(t in ir.writes(y) for y in body) == 1 and \
+                    sum(ir.reads(y).count(t) for y in body) == 1:
+                out.add(t)
+        return out
 
     def path_of_owner(self, v):
         """The blocks enclosing the block that owns v's adjoint (that block included)."""

@@ -441,7 +441,8 @@ class Reverse(TrainingCode):
     def replay(self, block, adjoint):
         """A map's body again, for its `adjoint` statements: the binds whose values they read
         (directly or through other binds), without checks and without writing results."""
-        live = {n.id for st in adjoint for n in ast.walk(st) if isinstance(n, ast.Name)}
+        live = {n.id for st in adjoint for n in ast.walk(st)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         out = []
         for x in reversed(block):
             if isinstance(x, Bind) and x.target in live:

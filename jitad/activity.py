@@ -5,11 +5,14 @@ Guarantees: `active(spec, wrt)` is the set of variables that are float-typed, va
 `wrt` parameter (forward dependence through differentiable operands) and influence a
 returned value (backward dependence). Only these get adjoint variables and adjoint code; ints,
 bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
-over-approximate, never drop a dependence.
+over-approximate, never drop a dependence. An operand whose derivative a primitive refuses
+(`Primitive.refused`: gammainc's shape a) that varies, in a call whose result is used, is an
+`NotDifferentiableError` at the call: its derivative is not zero, and would otherwise be dropped.
 """
 from __future__ import annotations
 
 from . import ir
+from .errors import NotDifferentiableError
 from .ir import Bind, Return, SetItem, Var
 
 
@@ -58,4 +61,9 @@ def active(spec, wrt) -> set:
                 if isinstance(s.value, Var) and s.value.name not in useful:
                     useful.add(s.value.name)
                     changed = True
+    for s in stmts:
+        if isinstance(s, Bind) and s.op.refused and any(t in useful for t in s.targets):
+            for p, a in zip(s.op.params, s.args):
+                if p in s.op.refused and isinstance(a, Var) and a.name in varied:
+                    raise NotDifferentiableError(s.op.refusal(p), s.loc, s.op.name)
     return varied & useful & floaty

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import extend
 from .. import runtime as rt
-from ..errors import JitadError
+from ..errors import JitadError, NotDifferentiableError
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE
 from ..primitives import tangents as T
@@ -69,6 +69,21 @@ def _zero(v):
     return np.zeros(np.shape(v)) if np.ndim(v) else 0.0
 
 
+class _Refused:
+    """The tangent of a result whose derivative in a varying operand is refused
+    (`Primitive.refused`): reading it raises the refusal, at the call's line (as compiled
+    mode refuses such a call when its result is used)."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __getitem__(self, index):
+        raise self.error
+
+    def __setitem__(self, index, value):
+        raise self.error
+
+
 class _Run:
     def __init__(self, fn, forms=()):
         from ..pipeline import frontend
@@ -88,7 +103,10 @@ class _Run:
         return a
 
     def t(self, a):
-        return self.tan.get(a.name) if isinstance(a, Var) else None
+        d = self.tan.get(a.name) if isinstance(a, Var) else None
+        if type(d) is _Refused:
+            raise d.error
+        return d
 
     def index(self, parts):
         idx = tuple(self.atom(p) for p in parts)
@@ -177,6 +195,10 @@ class _Run:
         if op.effect:
             return
         total = None
+        for p, a in zip(rule.params, args):
+            if p in rule.refused and self.t(a) is not None:     # refused if the tangent is read
+                error = NotDifferentiableError(rule.refusal(p), s.loc, rule.name)
+                return self.set(s.target, y, _Refused(error))
         moving = [(p, a) for p, a in zip(rule.params, args) if self.t(a) is not None
                   and p in rule.adjoints]
         rules = T.rules(rule) if moving else {}

@@ -173,6 +173,11 @@ def from_primitive(prim, statics=None):
     return vjps, "values" if reads else "shapes"
 
 
+def refusals(prim):
+    """{position: message} of the operands whose derivative `prim` refuses (`refused`)."""
+    return {i: prim.refusal(p) for i, p in enumerate(prim.params) if p in prim.refused}
+
+
 # ---------------------------------------------------------------------------
 # Helpers used by the rules
 # ---------------------------------------------------------------------------
@@ -307,7 +312,7 @@ _BY_HAND = (math.log, math.hypot)
 ELEMENTWISE, STEPS = _elementwise_callables()
 for _f, _prim in ELEMENTWISE:
     _vjps, _save = from_primitive(_prim)
-    defvjp(_f, *_vjps, save=_save)
+    defvjp(_f, *_vjps, save=_save, refused=refusals(_prim))
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
 defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
 

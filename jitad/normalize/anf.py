@@ -24,7 +24,7 @@ from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
-from ..primitives.core import has_methods
+from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
@@ -603,6 +603,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if obj is MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
                 self.err(func, f"name '{func.id}' is not defined", "undefined name")
             spelled = what[:-2] if what.endswith("()") else what
+            why = refusal_for(obj) if obj is not MISSING else None
+            if why is not None:
+                self.err(node, f"{spelled}: {why}", f"call to {what}")
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)

@@ -216,5 +216,5 @@ def refused_mvn_without_cov(A):
     return multivariate_normal.logpdf(A[0], A[1])  # ERR: multivariate_normal.logpdf
 
 
-def refused_t_cdf(A):
-    return np.sum(student.cdf(A[0], 3.0))  # ERR: cdf
+def refused_t_sf(A):
+    return np.sum(student.sf(A[0], 3.0))  # ERR: sf

@@ -39,7 +39,7 @@ from ..errors import JitadError, Loc, NotDifferentiableError
 from ..types import leaves as leaves_of, rebuild, ty_of_value
 from .. import runtime as _rt
 from ..primitives import runtime_calls
-from . import math_ns, numpy_ns, ops, scipy_stats
+from . import from_primitives, math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
 from .graph import enable_grad
 from .var import Var
@@ -117,11 +117,19 @@ class _Patcher:
             return m
         if obj is _rt or obj is runtime_calls.NAMESPACE:     # generated code read again
             return _generated_modules()[obj is runtime_calls.NAMESPACE]
+        if isinstance(obj, types.ModuleType):
+            # `from scipy import linalg`, `import scipy.linalg as sla`, `np.fft` as a name
+            if obj.__name__.startswith(("scipy.", "numpy.")):
+                return from_primitives.namespace(obj)
+            return obj
         t = type(obj)
         if t is types.FunctionType:
             if _is_user_function(obj):
                 return self.rebuild(obj)
-            return _FUNCTIONS.get(obj, obj)    # a library's Python function (scipy.special.softmax)
+            r = _FUNCTIONS.get(obj)
+            if r is None:   # a library's Python function with a primitive (solve_triangular)
+                r = from_primitives.eager_callable(obj)
+            return obj if r is None else r
         if t is functools.partial:
             f = self.replace(obj.func)
             return obj if f is obj.func else functools.partial(f, *obj.args, **obj.keywords)
@@ -129,6 +137,8 @@ class _Patcher:
             r = _FUNCTIONS.get(obj)
         except TypeError:           # unhashable (arrays, lists, ...)
             return obj
+        if r is None and callable(obj) and not isinstance(obj, np.ufunc):
+            r = from_primitives.eager_callable(obj)
         return obj if r is None else r
 
     def _will_change(self, obj):

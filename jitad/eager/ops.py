@@ -30,12 +30,13 @@ _builtin_float = builtins.float
 # Elementwise NumPy functions
 # ---------------------------------------------------------------------------
 # the elementwise ufuncs with a primitive (rules.ELEMENTWISE/STEPS: NumPy's and scipy.special's)
-# (_PARTIAL: differentiable in some operands only, np.copysign)
+# (_PARTIAL: differentiable in some operands only, np.copysign, or of three operands,
+# scipy.special.betainc)
 _UNARY = [u for u, _ in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 1]
 _BINARY = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 2
            and len(p.adjoints) == 2] + [np.matmul]
-_PARTIAL = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 2
-            and len(p.adjoints) < 2]
+_PARTIAL = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin >= 2
+            and not (u.nin == 2 and len(p.adjoints) == 2)]
 _BOOL_UFUNCS = [np.greater, np.greater_equal, np.less, np.less_equal, np.equal,
                 np.not_equal, np.logical_and, np.logical_or, np.logical_not,
                 np.isnan, np.isinf, np.isfinite]

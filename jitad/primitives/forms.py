@@ -296,3 +296,87 @@ def svd_statics(st):
         raise ValueError("compute_uv=False returns the singular values alone: "
                          "s = np.linalg.svd(A, compute_uv=False)")
     return {"full_matrices": _bool(st["full_matrices"], "full_matrices="), "compute_uv": True}
+
+
+# -- issue 12, the rest of autograd's functions: scipy.linalg, scipy.signal, np.partition
+
+def _flag(v, what):
+    if not isinstance(v, bool):
+        raise ValueError(f"{what} must be the constant True or False")
+    return v
+
+
+def solve_triangular_statics(st):
+    """trans 0/'N' or 1/'T' (2/'C' is 1 for real matrices), lower=, unit_diagonal=;
+    overwrite_b= and check_finite= accepted and ignored (nothing is overwritten)."""
+    trans = st["trans"]
+    codes = {0: 0, 1: 1, 2: 1, "N": 0, "T": 1, "C": 1}
+    if isinstance(trans, bool) or trans not in codes:
+        raise ValueError(f"trans={trans!r} is not supported (0, 1, 2 or 'N', 'T', 'C')")
+    _flag(st["overwrite_b"], "overwrite_b=")
+    _flag(st["check_finite"], "check_finite=")
+    return {"trans": codes[trans], "lower": _flag(st["lower"], "lower="),
+            "unit_diagonal": _flag(st["unit_diagonal"], "unit_diagonal="),
+            "overwrite_b": False, "check_finite": True}
+
+
+def solve_banded_statics(st):
+    """(l, u) two constant ints >= 0; the overwrite and check flags accepted and ignored."""
+    lu = st["l_and_u"]
+    if not (isinstance(lu, tuple) and len(lu) == 2 and all(
+            isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in lu)):
+        raise ValueError("(l, u) must be a constant pair of ints >= 0")
+    for k in ("overwrite_ab", "overwrite_b", "check_finite"):
+        _flag(st[k], f"{k}=")
+    return {"l_and_u": lu, "overwrite_ab": False, "overwrite_b": False, "check_finite": True}
+
+
+def signal_convolve_statics(st):
+    method = st["method"]
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError(f"method={method!r} is not supported ('auto', 'direct' or 'fft': "
+                         "jitad sums directly)")
+    return {"mode": _choice(st["mode"], "mode", ("full", "same", "valid")), "method": "auto"}
+
+
+def partition_statics(st):
+    """np.partition(x, kth, axis=-1): kth one constant int, axis a constant int (not None),
+    the default kind and no order."""
+    if st["axis"] is None:
+        raise ValueError("axis=None is not supported here: partition np.ravel(x)")
+    if st["kind"] != "introselect" or st["order"] is not None:
+        raise ValueError("kind= and order= are not supported")
+    return {"kth": _int(st["kth"], "kth (one constant int)"), "axis": _int(st["axis"], "axis="),
+            "kind": "introselect", "order": None}
+
+
+def partition_at(ranks, st):
+    return get("np.partition"), {**st, "axis": st["axis"] % max(ranks[0], 1)}
+
+
+def fftshift_statics(st):
+    if st["axes"] is not None:
+        raise ValueError("axes= is not supported here (every axis is shifted)")
+    return st
+
+
+# np.hsplit / np.vsplit / np.dsplit: np.split along an axis set by the rank (hsplit: 1, or 0
+# of a vector), done on the array with that axis moved to the front (`split_front`) and each
+# part moved back (`split_back`), so that the front end, which fixes no rank, slices axis 0
+SPLIT_AXIS = {"h": 1, "v": 0, "d": 2}
+
+
+def split_axis(which, rank):
+    return 0 if which == "h" and rank == 1 else SPLIT_AXIS[which]
+
+
+def split_front_at(ranks, st):
+    r, a = ranks[0], split_axis(st["which"], ranks[0])
+    axes = (a,) + tuple(k for k in range(r) if k != a)
+    return get("transpose_axes"), {"axes": axes,
+                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+
+
+def split_back_at(ranks, st):
+    front = split_front_at(ranks, st)[1]
+    return get("transpose_axes"), {"axes": front["inverse"], "inverse": front["axes"]}

@@ -390,10 +390,11 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
 
 
 def polygamma(prim, s, args):
-    """scipy.special.polygamma(n, x): n one integer (the order), x elementwise."""
+    """scipy.special.polygamma(n, x), scipy.special.yn(n, x): n one integer (the order), x
+    elementwise."""
     n, x = args
     if not isinstance(n, Ty) or n.ndim or n.dtype not in ("i8", "b1"):
-        raise UnsupportedError("scipy.special.polygamma(n, x) takes one integer n (the order)",
+        raise UnsupportedError(f"{prim.name}(n, x) takes one integer n (the order)",
                                s.loc, prim.name)
     return Ty(floaty(x), x.ndim)
 
@@ -484,6 +485,71 @@ def weights(prim, s, args):
 KINDS.update({"weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "complex": complex_result})
+
+
+def _all_matrices(prim, s, args):
+    for a in args:
+        _matrix(prim, s, a)
+
+
+def sylvester(prim, s, args):
+    """scipy.linalg.solve_sylvester(a, b, q): three matrices, the result shaped like q."""
+    _all_matrices(prim, s, args)
+    return Ty(floaty(*args), 2)
+
+
+def signal_convolve(prim, s, args):
+    """scipy.signal.convolve(in1, in2): two vectors or two matrices."""
+    (r, _) = _ranks(prim, s, args, [(1, 1), (2, 2)], "two vectors or two matrices")
+    return Ty(floaty(*args), r)
+
+
+def dirichlet(prim, s, args):
+    """dirichlet.logpdf(x, alpha): x a vector or a matrix of columns (one point each), alpha
+    a vector; one value per point."""
+    x, alpha = args
+    if x.ndim not in (1, 2) or alpha.ndim != 1:
+        raise UnsupportedError("dirichlet.logpdf(x, alpha) takes x a vector (or a matrix whose "
+                               "columns are the points) and alpha a vector", s.loc, prim.name)
+    return Ty(floaty(x, alpha), x.ndim - 1)
+
+
+def mvn_entropy(prim, s, args):
+    """multivariate_normal.entropy(mean, cov): cov a matrix, a number."""
+    _matrix(prim, s, args[1])
+    return Ty(floaty(*args), 0)
+
+
+def partition(prim, s, args):
+    if args[0].ndim == 0:
+        raise UnsupportedError("np.partition() of a scalar", s.loc, "np.partition")
+    axis = s.statics.get("axis")
+    if not -args[0].ndim <= axis < args[0].ndim:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{args[0].ndim} array",
+                               s.loc, "axis")
+    return args[0]
+
+
+def split_axis(prim, s, args):
+    """The array np.hsplit / vsplit / dsplit splits: rank >= 1 / 2 / 3, as NumPy requires."""
+    which = s.statics["which"]
+    need = {"h": 1, "v": 2, "d": 3}[which]
+    if args[0].ndim < need:
+        raise UnsupportedError(f"np.{which}split only works on arrays of {need} or more "
+                               "dimensions", s.loc, f"np.{which}split")
+    return args[0]
+
+
+def astype(prim, s, args):
+    """x.astype(dtype) of an array: the dtype given."""
+    if args[0].ndim == 0:
+        raise UnsupportedError("x.astype() of a scalar: use float(x) or int(x)", s.loc,
+                               "astype")
+    return Ty(_DTYPE_OF[s.statics["dtype"]], args[0].ndim)
+
+
+KINDS.update({"astype": astype, "split_axis": split_axis, "sylvester": sylvester, "signal_convolve": signal_convolve,
+              "dirichlet": dirichlet, "mvn_entropy": mvn_entropy, "partition": partition})
 
 
 def subscript(prim, s, args):

@@ -171,7 +171,10 @@ CASES = [
     c("np.vsplit", "a, b = np.vsplit(x, 2)\na * b", x="n:any"),
     c("np.dsplit", "a, b = np.dsplit(x, 2)\na * b", x="t:any"),
     c("x[...] (ArrayBox.__getitem__)", "x[1:3] * x[0]", x="v:any"),
-    c("tuple/list indexing (container_take)", "p = (x, y)\np[0] * p[1]", x="v:any", y="v:any"),
+    c("tuple/list indexing (container_take)", "p = [x, y]\np[0] * p[1]", x="v:any", y="v:any",
+      note="a list the function builds, indexed; a tuple of arrays made in the function is "
+           "only unpacked (`a, b = p`), and tuples, lists and dicts given as arguments are "
+           "indexed with constants (`params[0]`)"),
     # -- numpy: complex values ---------------------------------------------------------------
     c("np.real", "np.real(x) + np.real(x + 1j * y)", x="v:any", y="v:any"),
     c("np.imag", "np.imag(x) + np.imag(x * y + 1j * y)", x="v:any", y="v:any"),
@@ -216,7 +219,12 @@ CASES = [
     c("scipy.signal.convolve", "scipy.signal.convolve(x, y)", x="v:any", y="u:any"),
     c("scipy.integrate.odeint",
       "def rhs(u, t):\n    return -y * u\nscipy.integrate.odeint(rhs, x, np.linspace(0.0, 1.0, 5))",
-      x="u:any", y="s:pos"),
+      x="u:any", y="s:pos",
+      note="SciPy's solver runs the user's right-hand side from compiled LSODA code jitad cannot "
+           "see, and a solver of jitad's own (RK45, LSODA) would not give SciPy's numbers: "
+           "refused in both modes with a `JitadError` that suggests writing the integrator as a "
+           "loop (a fixed-step RK4, adaptive steps in a `while`), which jitad differentiates "
+           "(tests/test_coverage.py runs that suggestion); `solve_ivp` likewise"),
     # -- scipy.special -----------------------------------------------------------------------
     c("scipy.special.beta", "scipy.special.beta(x, y)", x="v:pos", y="v:pos"),
     c("scipy.special.betaln", "scipy.special.betaln(x, y)", x="v:pos", y="v:pos"),

@@ -63,3 +63,9 @@ def integrates_with_a_loop(k, x0):
         k4 = -k * (u + h * k3)
         u = u + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
     return np.sum(u)
+
+
+# -- a form compiled mode refuses is refused by eager forward mode too -----------------------
+
+def norm_of_order_one(x):
+    return np.linalg.norm(x, 1)  # ERR: norm(ord=1)

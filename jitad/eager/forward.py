@@ -69,6 +69,25 @@ def _zero(v):
     return np.zeros(np.shape(v)) if np.ndim(v) else 0.0
 
 
+def check_types(op, s, values):
+    """The primitive's type rule on the operands' values: a form compiled mode refuses (a
+    complex eigenproblem, `np.linalg.norm(x, 1)`, a rank) is refused here too, at the
+    statement's line. Not run, such a primitive's template ran as another form (norm's
+    2-norm for ord=1) or got a silent zero tangent. A rule that cannot read these values (a
+    list operand) is skipped: the reverse modes check those."""
+    from ..errors import UnsupportedError
+    from ..types import ty_of_value
+    if op.type_rule is None or any(v is None or isinstance(v, list) for v in values):
+        return
+    try:
+        tys = [ty_of_value(np.asarray(v) if np.ndim(v) else v) for v in values]
+        op.result_type(s, tys)
+    except UnsupportedError as e:
+        raise UnsupportedError(e.message, s.loc, e.construct) from None
+    except Exception:       # noqa: BLE001  (a rule that needs what values do not say)
+        return
+
+
 class _Refused:
     """The tangent of a result whose derivative in a varying operand is refused
     (`Primitive.refused`): reading it raises the refusal, at the call's line (as compiled
@@ -186,6 +205,7 @@ class _Run:
                 return self.set(s.target, y, None)
             return self.set(s.target, y, np.concatenate(
                 [_zero(v) if self.t(a) is None else self.t(a) for a, v in zip(args, vals)], axis=axis))
+        check_types(op, s, [self.atom(a) for a in args])   # its refusals, as compiled mode
         rule = rule_at(op, ranks, s.statics)
         statics = settle_statics(op, s.statics, ranks)
         names = {p: self.atom(a) for p, a in zip(rule.params, args)}

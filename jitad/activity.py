@@ -1,7 +1,8 @@
 """Stage 5 — activity: which values need an adjoint.
 
 Takes: a typed `Spec` and the indices of the parameters to differentiate.
-Guarantees: `active(spec, wrt)` is the set of variables that are float-typed, vary with a
+Guarantees: `active(spec, wrt)` is the set of variables that are float- or complex-typed, vary
+with a
 `wrt` parameter (forward dependence through differentiable operands) and influence a
 returned value (backward dependence). Only these get adjoint variables and adjoint code; ints,
 bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
@@ -25,7 +26,7 @@ def active(spec, wrt) -> set:
     types = spec.types
     body = spec.ir.body
     stmts = list(ir.walk(body))
-    floaty = {v for v, t in types.items() if getattr(t, "is_float", False)}
+    floaty = {v for v, t in types.items() if getattr(t, "is_inexact", False)}
     varied = {spec.ir.params[i] for i in wrt} & floaty
     changed = True
     while changed:

@@ -34,7 +34,7 @@ __all__ = ["dot1", "reserve", "trip_count", "in_range", "check_index", "check_in
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
 # helpers that call NumPy in object mode (they take the GIL there): compiled without nogil
-NEEDS_GIL = ("partition_perm",)
+NEEDS_GIL = ("partition_perm", "fft3", "rfft3", "irfft3", "eig")
 
 # module-level names the helpers read besides np and math (the compiled helpers' module gets
 # them too): constants, and numba for `numba.objmode` (a call NumPy makes, `partition_perm`)
@@ -3788,3 +3788,191 @@ def fftshift(x, inverse):
 
 
 __all__ += ["partition_perm", "partition", "partition_adjoint", "partition_tangent", "fftshift"]
+
+
+# -- issue 12, the FFTs: NumPy's own (pocketfft) called in object mode on a (outer, n, inner)
+# view of the array (`as3`), so that every rank and axis is one helper; the adjoints are the
+# transforms' transposes (the DFT matrix is symmetric), resized to the operand's length
+
+FFT_NORMS = ("backward", "ortho", "forward")
+
+
+def fft_n(length, n):
+    """The transform length: n, or the operand's length along the axis (n < 0: not given)."""
+    return length if n < 0 else n
+
+
+def irfft_n(length, n):
+    """irfft's output length: n, or 2 (m - 1) for m input entries."""
+    return 2 * (length - 1) if n < 0 else n
+
+
+def fft3(t, n, inverse, norm):
+    """np.fft.fft (ifft with `inverse`) along axis 1 of a 3-D array, n entries (n < 0: its
+    length), norm a code of FFT_NORMS."""
+    m = t.shape[1] if n < 0 else n
+    with numba.objmode(out="complex128[:, :, ::1]"):
+        f = np.fft.ifft if inverse else np.fft.fft
+        out = np.ascontiguousarray(f(t, m, axis=1, norm=FFT_NORMS[norm]), dtype=np.complex128)
+    return out
+
+
+def rfft3(t, n, norm):
+    """np.fft.rfft along axis 1 of a real 3-D array."""
+    m = t.shape[1] if n < 0 else n
+    with numba.objmode(out="complex128[:, :, ::1]"):
+        out = np.ascontiguousarray(np.fft.rfft(t, m, axis=1, norm=FFT_NORMS[norm]),
+                                   dtype=np.complex128)
+    return out
+
+
+def irfft3(t, n, norm):
+    """np.fft.irfft along axis 1 of a 3-D array (n < 0: 2 (m - 1) entries)."""
+    m = 2 * (t.shape[1] - 1) if n < 0 else n
+    with numba.objmode(out="float64[:, :, ::1]"):
+        out = np.ascontiguousarray(np.fft.irfft(t, m, axis=1, norm=FFT_NORMS[norm]),
+                                   dtype=np.float64)
+    return out
+
+
+def resize3(t, length):
+    """t along axis 1 truncated or padded with zeros to `length` entries (what fft(x, n) does
+    to x; its transpose on the way back)."""
+    out = np.zeros((t.shape[0], length, t.shape[2]), t.dtype)
+    k = min(length, t.shape[1])
+    for i in range(t.shape[0]):
+        for j in range(k):
+            for l in range(t.shape[2]):
+                out[i, j, l] = t[i, j, l]
+    return out
+
+
+def irfft3_adjoint(g, length, norm):
+    """The adjoint of irfft3 (N = g's length along axis 1) in an operand of `length` entries:
+    c ifft(g)[:N // 2 + 1], c = 1 at 0 and (N even) at N / 2, 2 elsewhere -- the entries
+    irfft reads once or as a conjugate pair -- resized to `length` (NumPy's irfft pads or
+    truncates its input to N // 2 + 1 entries)."""
+    big = g.shape[1]
+    m = big // 2 + 1
+    w = fft3(g, -1, True, norm)
+    out = np.zeros((g.shape[0], length, g.shape[2]), np.complex128)
+    for i in range(g.shape[0]):
+        for j in range(min(m, length)):
+            c = 1.0 if j == 0 or (big % 2 == 0 and j == big // 2) else 2.0
+            for l in range(g.shape[2]):
+                out[i, j, l] = c * w[i, j, l]
+    return out
+
+
+def fft_same(x, axis, inverse, norm):
+    """np.fft.fft (ifft with `inverse`) of x along `axis`, its length kept: x's shape."""
+    return fft3(as3(x, axis), -1, inverse, norm).reshape(x.shape)
+
+
+__all__ += ["fft_n", "irfft_n", "fft3", "rfft3", "irfft3", "resize3", "irfft3_adjoint",
+            "fft_same"]
+CONSTANTS = CONSTANTS + ("FFT_NORMS",)
+
+
+# -- issue 12, np.linalg.eig: LAPACK's (NumPy's, in object mode: Numba's refuses a real matrix
+# with complex eigenvalues), always complex; distinct eigenvalues. Each eigenvector has norm 1
+# and its largest entry real (LAPACK's gauge): its derivative is the one in V's basis with no
+# component along itself, dv' = V (E o C), C = V^-1 dA V, E[i, j] = 1 / (w_j - w_i) off the
+# diagonal, plus alpha v with Re(alpha) keeping the norm and Im(alpha) the largest entry real
+
+def eig(x):
+    """np.linalg.eig(x) as complex arrays (w, V)."""
+    with numba.objmode(w="complex128[::1]", v="complex128[:, ::1]"):
+        w0, v0 = np.linalg.eig(x)
+        w = np.ascontiguousarray(w0, dtype=np.complex128)
+        v = np.ascontiguousarray(v0, dtype=np.complex128)
+    return w, v
+
+
+def eig_w(x):
+    return eig(x)[0]
+
+
+def eig_v(x):
+    return eig(x)[1]
+
+
+def eig_gaps(w):
+    """E[i, j] = 1 / (w_j - w_i) for i != j, 0 on the diagonal (distinct eigenvalues)."""
+    n = w.shape[0]
+    e = np.zeros((n, n), np.complex128)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                e[i, j] = 1.0 / (w[j] - w[i])
+    return e
+
+
+def eig_pivots(v):
+    """The row of each eigenvector's largest entry (the one LAPACK makes real)."""
+    n = v.shape[0]
+    k = np.zeros(v.shape[1], np.int64)
+    for j in range(v.shape[1]):
+        best = -1.0
+        for i in range(n):
+            a = abs(v[i, j])
+            if a > best:
+                best = a
+                k[j] = i
+    return k
+
+
+def eig_adjoint(x, gw, gv):
+    """The adjoint of (w, V) = eig(x) for cotangents gw, gv (docs/architecture.md's
+    convention): V^-T (diag(gw) + E o (V^T gv')) V^T, gv' the eigenvectors' cotangent through
+    the gauge (gv - Re(s) conj(v) - i Im(s) / v[k] e_k per column, s = gv^T v)."""
+    w, v = eig(np.ascontiguousarray(x))
+    n = w.shape[0]
+    k = eig_pivots(v)
+    g2 = gv.astype(np.complex128).copy()
+    for j in range(n):
+        s = 0.0 + 0.0j
+        for i in range(n):
+            s += gv[i, j] * v[i, j]
+        for i in range(n):
+            g2[i, j] -= s.real * np.conj(v[i, j])
+        g2[k[j], j] -= 1j * s.imag / v[k[j], j].real
+    inner = eig_gaps(w) * (v.T @ g2)
+    for i in range(n):
+        inner[i, i] += gw[i]
+    vt = np.ascontiguousarray(v.T)
+    return np.linalg.solve(vt, inner @ vt)
+
+
+def eig_w_adjoint(x, g):
+    n = x.shape[0]
+    return eig_adjoint(x, g, np.zeros((n, n), np.complex128))
+
+
+def eig_v_adjoint(x, g):
+    return eig_adjoint(x, np.zeros(x.shape[0], np.complex128), g)
+
+
+def eig_tangent(x, t):
+    """(dw, dV) of eig(x) along t: dw = diag(C), dV = V (E o C) + V diag(alpha), C =
+    V^-1 t V, alpha as the gauge requires (see above)."""
+    w, v = eig(np.ascontiguousarray(x))
+    n = w.shape[0]
+    c = np.linalg.solve(v, t.astype(np.complex128) @ v)
+    dw = np.empty(n, np.complex128)
+    for i in range(n):
+        dw[i] = c[i, i]
+    dv = v @ (eig_gaps(w) * c)
+    k = eig_pivots(v)
+    for j in range(n):
+        b = 0.0 + 0.0j
+        for i in range(n):
+            b += np.conj(v[i, j]) * dv[i, j]
+        alpha = -b.real - 1j * dv[k[j], j].imag / v[k[j], j].real
+        for i in range(n):
+            dv[i, j] += alpha * v[i, j]
+    return dw, dv
+
+
+__all__ += ["eig", "eig_w", "eig_v", "eig_gaps", "eig_pivots", "eig_adjoint", "eig_w_adjoint",
+            "eig_v_adjoint", "eig_tangent"]

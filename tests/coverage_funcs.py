@@ -65,6 +65,47 @@ def integrates_with_a_loop(k, x0):
     return np.sum(u)
 
 
+# -- complex values as intermediates: what people write ---------------------------------------
+
+def power_spectrum_loss(x, target):
+    """The squared error of a signal's power spectrum."""
+    power = np.abs(np.fft.rfft(x)) ** 2
+    return np.sum((power - target) ** 2)
+
+
+def spectral_convolution(x, kernel):
+    """A circular convolution through the FFT (rfft, product, irfft)."""
+    n = x.shape[0]
+    y = np.fft.irfft(np.fft.rfft(x) * np.fft.rfft(kernel), n)
+    return np.sum(y ** 2) + y[0]
+
+
+def damped_oscillators(omega, gamma, t):
+    """A sum of damped complex oscillators and its spectrum's energy."""
+    z = np.exp((1j * omega - gamma) * t)
+    s = np.sum(z * np.exp(0.3j * t))
+    return np.abs(s) ** 2 + np.real(z[-1]) + np.sum(np.abs(np.fft.fft(z)) ** 2) / t.shape[0]
+
+
+def eigen_spectrum(A):
+    """The eigenvalues of a non-symmetric matrix: their squared moduli and real parts."""
+    w, V = np.linalg.eig(A)
+    return np.sum(np.abs(w) ** 2) + np.sum(np.real(w) ** 3)
+
+
+def complex_argument(z, x):  # ERR: complex argument
+    return np.sum(np.abs(z * x))
+
+
+def complex_output(x):  # ERR: returns a complex value
+    return np.sum(np.exp(1j * x))
+
+
+def complex_data(x, z):
+    """A complex array passed as data (not differentiated) is fine."""
+    return np.sum(np.abs(z * x) ** 2) + np.real(np.sum(z)) * x[0]
+
+
 # -- a form compiled mode refuses is refused by eager forward mode too -----------------------
 
 def norm_of_order_one(x):

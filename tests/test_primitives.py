@@ -660,6 +660,43 @@ TABLE = [
       " + scipy.signal.convolve(b, a, mode='valid')[0]", "vu", "scipy12"),
     P("scipy.signal.convolve(a, b, mode='same') + scipy.signal.convolve(b, a)[0]", "", "scipy12",
       more="mm"),
+    # ------------------------------------------- issue 12: complex values as intermediates
+    P("np.real(x + 1j * y) + np.imag(x * y + 1j * y) + np.conj(x + 0j).real", "ss vv",
+      "complex12"),
+    P("np.abs(x + 1j * y) + np.angle(x - 2j * y) + abs(y * 1j)", "ss vs", "complex12",
+      dom=dict(x="nz", y="nz")),
+    # branch cuts stay away: arg z = y in (-2, 2)
+    P("z = x * np.exp(1j * y)\nnp.real(z * z / (1.0 + z)) + np.imag(np.log(z) + np.sqrt(z)) "
+      "+ np.abs(np.sin(z) - np.cos(z)) + np.real(z ** 3 - 2.0 / z)", "ss vs", "complex12",
+      more="vv", dom=dict(x="pos")),
+    P("z = x + 1j * y\nz.real * z.imag + np.abs(z.conj() * z) + np.real(np.sum(z * z))", "vv",
+      "complex12"),
+    P("np.real(np.sum(np.exp(1j * x) * y) + np.mean(x * 1j * y) + np.exp(2j * x[0]))", "vv",
+      "complex12"),
+    P("np.abs(np.dot(x + 1j * y, y - 2j * x)) + np.real((x * 1j) @ y)", "vv", "complex12",
+      more="mv"),
+    P("z = np.zeros(3, dtype=complex)\nz[0] = x * 1j\nz[1:] = y[1:] + 0.5j * x\nnp.abs(z) ** 2",
+      "sv", "complex12"),
+    P("np.real_if_close(x) * 2.0", "v", "complex12"),
+    # the FFTs (NumPy's, in object mode): n=, axis=, norm=, the 2-D and n-D forms
+    P("np.abs(np.fft.fft(x)) ** 2 + np.real(np.fft.ifft(x * 1j + x))", "v", "fft12", more="m"),
+    P("np.sum(np.abs(np.fft.rfft(x))) + np.fft.irfft(np.fft.rfft(x) * 2j + x[0], 3)", "v",
+      "fft12"),
+    P("np.real(np.fft.fft(x, 5)) + np.imag(np.fft.ifft(x, 5, norm='ortho'))", "v", "fft12"),
+    P("np.fft.irfft(x + 1j * y, 5) + np.real(np.fft.rfft(x, 8, norm='forward'))[:5]", "vv",
+      "fft12"),
+    P("np.abs(np.fft.fft(x, axis=0)) + np.real(np.fft.ifft(x, 3, axis=1))", "m", "fft12"),
+    P("np.abs(np.fft.fft2(x)) + np.real(np.fft.ifft2(x * 1j)) + np.abs(np.fft.fftn(x))", "m",
+      "fft12"),
+    P("np.real(np.fft.rfft2(x)) + np.imag(np.fft.rfftn(x)) + np.fft.irfft2(np.fft.rfft2(x) * 1j)",
+      "m", "fft12"),
+    P("np.fft.irfftn(x + 1j * y) + np.abs(np.fft.ifftn(x))[0]", "vv", "fft12"),
+    P("np.fft.fftshift(np.abs(np.fft.fft(x))) * np.fft.ifftshift(x)", "v", "fft12"),
+    # np.linalg.eig (LAPACK's, in object mode): complex eigenvalues, eigenvectors in its gauge
+    P("lam, V = np.linalg.eig(x[:, :2] + np.array([[0.0, 1.5], [-1.5, 0.0]]))\n"
+      "np.real(lam) ** 2 + np.imag(lam) + np.abs(V[0]) + np.real(V[1] * V[0])", "m", "eig12"),
+    P("np.real(np.linalg.eigvals(x @ x.T + np.eye(2))) + np.abs(np.linalg.eig(x[:, 1:])[0])",
+      "m", "eig12"),
 ]
 
 
@@ -667,7 +704,8 @@ TABLE = [
 # terms, groups and the generated module
 # ---------------------------------------------------------------------------------------------
 
-_NOT_OPERANDS = {"np", "math", "scipy", "abs", "max", "min", "float", "int", "len", "range"}
+_NOT_OPERANDS = {"np", "math", "scipy", "abs", "max", "min", "float", "int", "len", "range",
+                 "complex"}
 
 
 def _parse(expr):

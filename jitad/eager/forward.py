@@ -54,9 +54,10 @@ def _static(v):
 
 
 def _is_float(v):
+    """Whether v carries a tangent: float or complex (an intermediate), or a list of them."""
     if isinstance(v, list):
         return all(_is_float(e) for e in v) if v else True
-    return np.asarray(v).dtype.kind == "f"
+    return np.asarray(v).dtype.kind in "fc"
 
 
 def _rank(v):
@@ -66,7 +67,8 @@ def _rank(v):
 def _zero(v):
     if isinstance(v, list):
         return [_zero(e) for e in v]
-    return np.zeros(np.shape(v)) if np.ndim(v) else 0.0
+    kind = complex if np.iscomplexobj(v) else float
+    return np.zeros(np.shape(v), dtype=kind) if np.ndim(v) else kind(0.0)
 
 
 def check_types(op, s, values):
@@ -166,7 +168,7 @@ class _Run:
         dv = self.t(s.value)
         darr = self.tan.get(s.array)
         if darr is None and dv is not None and _is_float(arr):
-            darr = self.tan[s.array] = np.zeros(np.shape(arr))
+            darr = self.tan[s.array] = np.zeros(np.shape(arr), dtype=np.asarray(arr).dtype)
         arr[idx] = v
         if darr is not None:
             darr[idx] = 0.0 if dv is None else dv
@@ -206,7 +208,8 @@ class _Run:
             return self.set(s.target, y, np.concatenate(
                 [_zero(v) if self.t(a) is None else self.t(a) for a, v in zip(args, vals)], axis=axis))
         check_types(op, s, [self.atom(a) for a in args])   # its refusals, as compiled mode
-        rule = rule_at(op, ranks, s.statics)
+        rule = rule_at(op, ranks, s.statics,
+                       any(np.iscomplexobj(self.atom(a)) for a in args if isinstance(a, Var)))
         statics = settle_statics(op, s.statics, ranks)
         names = {p: self.atom(a) for p, a in zip(rule.params, args)}
         for k in rule.statics:
@@ -230,8 +233,11 @@ class _Run:
                     "jitad/primitives/tangents.py)", s.loc, rule.name)
             c = _eval(rules[p], {**names, "y": y, "t": self.t(a)})
             total = c if total is None else total + c
-        if total is not None and np.ndim(y):
-            total = np.array(np.broadcast_to(total, np.shape(y)), dtype=float)  # fresh, shaped like y
+        if total is not None and np.ndim(y):      # fresh, shaped like y, of y's kind
+            total = np.array(np.broadcast_to(total, np.shape(y)),
+                             dtype=complex if np.iscomplexobj(y) else float)
+        if total is not None and not np.iscomplexobj(y) and np.iscomplexobj(total):
+            total = np.real(total)
         self.set(s.target, y, total)
 
     def call(self, s: Bind):
@@ -292,6 +298,8 @@ def jvp_eager(fn, args, wrt, tangents):
     forms = ()
     if any(isinstance(a, (tuple, list, dict)) or a is None for a in args):
         forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)
+    from .functional import _check_differentiable_args, _def_loc
+    _check_differentiable_args(fn, args, wrt)
     run = _Run(fn, forms)
     given = dict(zip(wrt, tangents))
     for i, (p, a) in enumerate(zip(run.f.params, args)):
@@ -302,6 +310,11 @@ def jvp_eager(fn, args, wrt, tangents):
             d = np.array(d, dtype=float) if np.ndim(a) else float(d)
         run.set(p, a, d)
     values, tans = run.run()
+    if any(np.iscomplexobj(v) for v in values):
+        raise NotDifferentiableError(
+            f"{fn.__name__} returns a complex value: jitad differentiates real outputs (complex "
+            "values are fine inside the function); return np.real(z), np.imag(z), "
+            "np.abs(z) ** 2 or another real function of it", _def_loc(fn), "complex output")
     tans = [_zero(v) if d is None else d for v, d in zip(values, tans)]
     if len(values) == 1:
         return values[0], tans[0]

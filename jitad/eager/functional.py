@@ -316,6 +316,12 @@ def _value_and_grad(fn, args, argnums):
         out = fn(*call_args)
         if type(out) is Var:
             val = out.value
+            if np.iscomplexobj(val):
+                raise NotDifferentiableError(
+                    "%s returns a complex value: jitad differentiates real outputs (complex "
+                    "values are fine inside the function); return np.real(z), np.imag(z), "
+                    "np.abs(z) ** 2 or another real function of it" % fn.__name__,
+                    _def_loc(fn), "complex output")
             if out._node is not None:
                 if np.size(val) != 1:
                     raise JitadError("value_and_grad needs a function with one float output; "
@@ -347,13 +353,23 @@ def _param_name(fn, i):
 
 
 def _check_differentiable_args(fn, args, argnums):
-    """Integer and bool arguments are never differentiated (as in the compiled mode)."""
+    """Integer, bool and complex arguments are never differentiated (as in the compiled
+    mode)."""
     for i in argnums:
         a = args[i]
         if type(a) is Var:
             a = a.value
         kind = (a.dtype.kind if isinstance(a, (ndarray, np.generic))
-                else "b" if isinstance(a, bool) else "i" if isinstance(a, int) else "f")
+                else "b" if isinstance(a, bool) else "i" if isinstance(a, int)
+                else "c" if isinstance(a, complex) else "f")
+        if kind == "c":
+            name = _param_name(fn, i)
+            raise NotDifferentiableError(
+                "cannot differentiate %s with respect to the complex argument '%s': jitad "
+                "differentiates real arguments (complex values are fine inside the function); "
+                "pass its real and imaginary parts as two float arguments and make it there "
+                "(%s = re + 1j * im)" % (fn.__name__, name, name), _def_loc(fn),
+                "complex argument")
         if kind in "biu":
             name = _param_name(fn, i)
             what = "bool" if kind == "b" else "int"

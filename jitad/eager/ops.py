@@ -580,9 +580,13 @@ def _matrix_transpose(x):
 
 # ndarray attributes that Var computes through Var.__getattr__ (dispatch.ATTR_OPS)
 dispatch.ATTR_OPS.update({
-    "real": lambda x: getitem(x, Ellipsis) if type(x.value) is ndarray else identity(x),
-    "imag": lambda x: Var(np.zeros_like(x.value), None),
+    "real": lambda x: (dispatch.FUNCTION_OPS[np.real](x) if np.iscomplexobj(x.value) else
+                       getitem(x, Ellipsis) if type(x.value) is ndarray else identity(x)),
+    "imag": lambda x: (dispatch.FUNCTION_OPS[np.imag](x) if np.iscomplexobj(x.value) else
+                       Var(np.zeros_like(x.value), None)),
     "mT": _matrix_transpose,
+    "conj": lambda x: lambda: dispatch.UFUNC_OPS[np.conjugate](x),
+    "conjugate": lambda x: lambda: dispatch.UFUNC_OPS[np.conjugate](x),
 })
 
 

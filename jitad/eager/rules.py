@@ -170,7 +170,23 @@ def from_primitive(prim, statics=None):
         code = compile(tree, f"<jitad rule {prim.name}: {p}>", "eval")
         vjps.append(eval(code, {"np": np, "math": math, "rt": rt, "_float64": _float64}))
     reads = any(prim.reads(p) for p in prim.adjoints)
+    if prim.complex_form is not None:       # np.abs of a complex: the complex form's rules
+        cvjps, _ = from_primitive(prim.complex_form, statics)
+        vjps = [_by_dtype(r, c) for r, c in zip(vjps, cvjps)]
+        reads = True
     return vjps, "values" if reads else "shapes"
+
+
+def _by_dtype(real_vjp, complex_vjp):
+    """A rule choosing, on the operands' values, the real or the complex form's rule."""
+    if real_vjp is None or complex_vjp is None:
+        return real_vjp if complex_vjp is None else complex_vjp
+
+    def vjp(g, ans, *args):
+        if any(np.iscomplexobj(a) for a in args):
+            return complex_vjp(g, ans, *args)
+        return real_vjp(g, ans, *args)
+    return vjp
 
 
 def refusals(prim):

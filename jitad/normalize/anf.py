@@ -678,6 +678,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.bind(node, dest("transpose"), TRANSPOSE, (recv,))
         if node.attr in ("size", "ndim"):
             return self.bind(node, dest(node.attr), get(node.attr), (recv,))
+        if node.attr in ("real", "imag"):        # z.real, z.imag: np.real(z), np.imag(z)
+            return self.bind(node, dest(node.attr), get(f"np.{node.attr}"), (recv,))
         if node.attr == "shape":
             self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
         self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")

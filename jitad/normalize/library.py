@@ -37,7 +37,8 @@ AXIS_SPLITS = {np.hsplit: "h", np.vsplit: "v", np.dsplit: "d"}
 SPLIT_FRONT, SPLIT_BACK = get("split_front"), get("split_back")
 STACKS = (np.stack, np.vstack, np.hstack, np.column_stack, np.array, np.asarray)
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
-           float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_"}
+           float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_",
+           np.complex128: "np.complex128", complex: "np.complex128"}
 
 
 class LibraryCalls:
@@ -257,7 +258,8 @@ class LibraryCalls:
         if "dtype" in kw:
             d = self.resolve_func(kw.pop("dtype"))
             if d not in _DTYPES or "dtype" not in prim.statics:
-                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
+                self.err(node, "dtype= must be np.float64, np.float32, np.int64, bool or "
+                               "complex")
             statics["dtype"] = _DTYPES[d]
         if prim.from_shape:
             if kw:
@@ -296,7 +298,8 @@ class LibraryCalls:
         if "dtype" in kw and "dtype" in prim.statics:      # x.astype(np.float32)
             d = self.resolve_func(kw.pop("dtype"))
             if d not in _DTYPES:
-                self.err(node, "dtype must be np.float64, np.float32, np.int64 or bool")
+                self.err(node, "dtype must be np.float64, np.float32, np.int64, bool or "
+                               "complex")
             statics["dtype"] = _DTYPES[d]
         for name in prim.statics:
             if name in kw and name != "dtype":

@@ -11,7 +11,7 @@ stale (a rule registered since may change the IR or the code).
 Invariants: one object per name for the life of the process: a new rule for a registered name
 (`defvjp("max", ...)`) updates that object in place, so every pass and table holding it sees
 the new rule; copying an IR never copies its primitives (`copy.deepcopy` returns the object).
-Room for forward mode: `tangents` holds a tangent template per parameter (empty today).
+`tangents` holds forward mode's templates, one per parameter (filled by `tangents.py`).
 """
 from __future__ import annotations
 
@@ -84,6 +84,12 @@ class Primitive:
                  both modes read a call's constants through it
     static_first the statics a call gives by position before its operands
                  (`scipy.linalg.solve_banded((l, u), ab, b)`)
+    complex_ok   it takes complex operands (arithmetic, np.exp, sums, reshapes, the FFTs ...):
+                 complex values are intermediates of a real function, typed c16, their
+                 adjoints and tangents complex by the convention in docs/architecture.md;
+                 any other primitive given a complex operand is refused by type inference
+    complex_form the primitive whose rules apply when an operand or the result is complex
+                 (`np.abs`: its adjoint g conj(x) / |x|, not g sign(x)); see `forms.rule_at`
     refused      param -> why its derivative is not given (an order or shape parameter whose
                  derivative has no closed form: `gammainc`'s a): a call in which that operand
                  varies with a differentiated argument and whose result is used is a
@@ -97,6 +103,8 @@ class Primitive:
     checks_in_eager = False
     static_first: tuple = ()
     refused: dict = {}
+    complex_ok = False
+    complex_form = None
     chains = True
     call_order = ("axis",)
     defaults: dict = {}

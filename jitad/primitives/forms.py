@@ -18,10 +18,13 @@ from .core import Primitive, get
 HSTACK_AXIS = "hstack"
 
 
-def rule_at(prim: Primitive, ranks, statics=None) -> Primitive:
+def rule_at(prim: Primitive, ranks, statics=None, complex_in=False) -> Primitive:
     """The primitive whose rules apply at these operand ranks (`dot` -> `dot.2.1`; an axis
-    reduction of a vector -> the whole reduction; an einsum's own primitive)."""
+    reduction of a vector -> the whole reduction; an einsum's own primitive); with
+    `complex_in` (a complex operand), its `complex_form` if it has one."""
     ranks = tuple(ranks)
+    if complex_in and prim.complex_form is not None:
+        return prim.complex_form
     if prim.at_ranks is not None:
         return prim.at_ranks(ranks, statics or {})[0]
     if prim.variants:
@@ -336,7 +339,10 @@ def signal_convolve_statics(st):
     if method not in ("auto", "direct", "fft"):
         raise ValueError(f"method={method!r} is not supported ('auto', 'direct' or 'fft': "
                          "jitad sums directly)")
-    return {"mode": _choice(st["mode"], "mode", ("full", "same", "valid")), "method": "auto"}
+    mode = st["mode"]
+    if not (isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode <= 2):
+        mode = _choice(mode, "mode", ("full", "same", "valid"))     # else a code already
+    return {"mode": mode, "method": "auto"}
 
 
 def partition_statics(st):
@@ -380,3 +386,49 @@ def split_front_at(ranks, st):
 def split_back_at(ranks, st):
     front = split_front_at(ranks, st)[1]
     return get("transpose_axes"), {"axes": front["inverse"], "inverse": front["axes"]}
+
+
+# -- issue 12, the FFTs: n= an int operand (-1 when left out: the operand's length), norm= as
+# a code of
+# runtime.FFT_NORMS; the 2-D and n-D forms take their default axes and s=None
+
+FFT_NORMS = {None: 0, "backward": 0, "ortho": 1, "forward": 2}
+
+
+def _norm(v):
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 2:
+        return v            # a code already (generated code read again: `jitad.higher`)
+    if v not in FFT_NORMS:
+        raise ValueError(f"norm={v!r} is not supported (None, 'backward', 'ortho', 'forward')")
+    return FFT_NORMS[v]
+
+
+def fft_statics(st):
+    """np.fft.fft & co's constants (n is an operand: an int, -1 when left out)."""
+    if st.get("out") is not None:
+        raise ValueError("out= is not supported")
+    return {"axis": _int(st["axis"], "axis="), "norm": _norm(st["norm"]), "out": None}
+
+
+def fft2_statics(st):
+    if st["s"] is not None:
+        raise ValueError("s= is not supported here (the transform of the whole last two axes; "
+                         "use np.fft.fft(x, n, axis) per axis)")
+    axes = st["axes"]
+    if axes not in ((-2, -1), None):
+        raise ValueError("axes= other than the last two is not supported here")
+    if st.get("out") is not None:
+        raise ValueError("out= is not supported")
+    return {"s": None, "axes": axes, "norm": _norm(st["norm"]), "out": None}
+
+
+def fftn_at(one, two):
+    """fftn and its kin: the 1-D transform of a vector, the 2-D one of a matrix (s=None,
+    axes=None: every axis)."""
+    def at(ranks, st):
+        if st["axes"] not in (None, tuple(range(ranks[0])), tuple(range(-ranks[0], 0))):
+            raise ValueError("axes= other than every axis is not supported here")
+        if ranks[0] == 1:
+            return get(one), {"norm": st["norm"]}
+        return get(two), {"s": None, "axes": (-2, -1), "norm": st["norm"], "out": None}
+    return at

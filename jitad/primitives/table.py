@@ -425,10 +425,43 @@ astype(x; dtype)   = x.astype(dtype)        :: astype | x: g
 # np.hsplit / vsplit / dsplit: the split axis moved to the front and back (see forms)
 split_front(x; which) = np.moveaxis(x, 0, 0) :: split_axis
 split_back(x; which) = np.moveaxis(x, 0, 0) :: split_axis
-# complex results: refused by their type rule
-eig.w(x)           = np.linalg.eig(x)[0]    :: complex
-eig.v(x)           = np.linalg.eig(x)[1]    :: complex
-np.linalg.eigvals(x) = np.linalg.eigvals(x) :: complex
+# complex values as intermediates (the convention in docs/architecture.md: the cotangent of z
+# is dL/dRe z - i dL/dIm z, as autograd and JAX): holomorphic rules are the real ones; these
+# are the others. A real operand takes the real part of its contribution (`reverse`)
+np.real(x)         = np.real(x)             :: real | x: g
+np.imag(x)         = np.imag(x)             :: real | x: -1j * g
+np.conj(x)         = np.conj(x)             :: same | x: np.conj(g)
+np.angle(x)        = np.angle(x)            :: real | x: -1j * g * np.conj(x) / (np.real(x * np.conj(x)) + (x == 0))
+# |z| of a complex z: the cotangent times conj(z) / |z| (0 at 0)
+abs_complex(x)     = np.abs(x)              :: real | x: g * np.conj(x) / (y + (y == 0))
+# np.real_if_close of a real value is the value (of a complex one: refused by its type rule)
+np.real_if_close(x; tol) = x * 1.0          :: real_if_close | x: g
+# the FFTs (NumPy's, in object mode: rt.fft3 on an (outer, n, inner) view); n -1: the
+# operand's length; the DFT matrix is symmetric, so each adjoint is the transform itself (and
+# ifft's its inverse), resized back to the operand; rfft's operand is real (its adjoint the real
+# part of fft's); irfft reads entry 0 and (n even) n / 2 once, the others as conjugate pairs
+np.fft.fft(x, n; axis, norm, out) = rt.fft3(rt.as3(x, axis), n, False, norm).reshape(x.shape[:axis] + (rt.fft_n(x.shape[axis], n),) + x.shape[axis + 1:]) :: fft | x: rt.resize3(rt.fft3(rt.as3(g, axis), -1, False, norm), x.shape[axis]).reshape(x.shape)
+np.fft.ifft(x, n; axis, norm, out) = rt.fft3(rt.as3(x, axis), n, True, norm).reshape(x.shape[:axis] + (rt.fft_n(x.shape[axis], n),) + x.shape[axis + 1:]) :: fft | x: rt.resize3(rt.fft3(rt.as3(g, axis), -1, True, norm), x.shape[axis]).reshape(x.shape)
+np.fft.rfft(x, n; axis, norm, out) = rt.rfft3(rt.as3(x, axis), n, norm).reshape(x.shape[:axis] + (rt.fft_n(x.shape[axis], n) // 2 + 1,) + x.shape[axis + 1:]) :: rfft | x: rt.resize3(rt.fft3(rt.resize3(rt.as3(g, axis), rt.fft_n(x.shape[axis], n)), -1, False, norm), x.shape[axis]).reshape(x.shape)
+np.fft.irfft(x, n; axis, norm, out) = rt.irfft3(rt.as3(x, axis), n, norm).reshape(x.shape[:axis] + (rt.irfft_n(x.shape[axis], n),) + x.shape[axis + 1:]) :: irfft | x: rt.irfft3_adjoint(rt.as3(g, axis), x.shape[axis], norm).reshape(x.shape)
+# the 2-D transforms of the last two axes (s=None), fftn & co of vectors and matrices
+np.fft.fft2(x; s, axes, norm, out) = rt.fft_same(rt.fft_same(x, x.ndim - 2, False, norm), x.ndim - 1, False, norm) :: fft2 | x: rt.fft_same(rt.fft_same(g, x.ndim - 2, False, norm), x.ndim - 1, False, norm)
+np.fft.ifft2(x; s, axes, norm, out) = rt.fft_same(rt.fft_same(x, x.ndim - 2, True, norm), x.ndim - 1, True, norm) :: fft2 | x: rt.fft_same(rt.fft_same(g, x.ndim - 2, True, norm), x.ndim - 1, True, norm)
+np.fft.rfft2(x; s, axes, norm, out) = rt.fft_same(rt.rfft3(rt.as3(x, x.ndim - 1), -1, norm).reshape(x.shape[:-1] + (x.shape[-1] // 2 + 1,)), x.ndim - 2, False, norm) :: rfft2 | x: rt.fft_same(rt.fft_same(rt.resize3(rt.as3(g, x.ndim - 1), x.shape[-1]).reshape(x.shape), x.ndim - 2, False, norm), x.ndim - 1, False, norm)
+np.fft.irfft2(x; s, axes, norm, out) = rt.irfft3(rt.as3(rt.fft_same(x, x.ndim - 2, True, norm), x.ndim - 1), -1, norm).reshape(x.shape[:-1] + (2 * (x.shape[-1] - 1),)) :: irfft2 | x: rt.fft_same(rt.irfft3_adjoint(rt.as3(g, x.ndim - 1), x.shape[-1], norm).reshape(x.shape), x.ndim - 2, True, norm)
+np.fft.fftn(x; s, axes, norm) = rt.fft_same(x, 0, False, norm) :: fftn
+np.fft.ifftn(x; s, axes, norm) = rt.fft_same(x, 0, True, norm) :: fftn
+np.fft.rfftn(x; s, axes, norm) = rt.fft_same(x, 0, False, norm) :: fftn
+np.fft.irfftn(x; s, axes, norm) = rt.fft_same(x, 0, True, norm) :: fftn
+fft.fftn.1(x; norm) = rt.fft_same(x, 0, False, norm) :: fft | x: rt.fft_same(g, 0, False, norm)
+fft.ifftn.1(x; norm) = rt.fft_same(x, 0, True, norm) :: fft | x: rt.fft_same(g, 0, True, norm)
+fft.rfftn.1(x; norm) = rt.rfft3(rt.as3(x, 0), -1, norm).reshape((x.shape[0] // 2 + 1,)) :: rfft | x: rt.fft3(rt.as3(g, 0), x.shape[0], False, norm).reshape(x.shape)
+fft.irfftn.1(x; norm) = rt.irfft3(rt.as3(x, 0), -1, norm).reshape((2 * (x.shape[0] - 1),)) :: irfft | x: rt.irfft3_adjoint(rt.as3(g, 0), x.shape[0], norm).reshape(x.shape)
+# np.linalg.eig / eigvals: LAPACK's (in object mode), complex always; distinct eigenvalues;
+# the eigenvectors in LAPACK's gauge (norm 1, largest entry real): see rt.eig_adjoint
+eig.w(x)           = rt.eig_w(x)            :: eig_values | x: rt.eig_w_adjoint(x, g)
+eig.v(x)           = rt.eig_v(x)            :: eig_vectors | x: rt.eig_v_adjoint(x, g)
+np.linalg.eigvals(x) = rt.eig_w(x)          :: eig_values | x: rt.eig_w_adjoint(x, g)
 """
 
 # issue 12, scipy.stats distributions as autograd has them: one line per log-density
@@ -488,7 +521,8 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "argmax": "argmax", "argmin": "argmin", "prod": "prod", "cumsum": "cumsum",
            "cumprod": "cumprod", "ravel": "ravel", "flatten": "flatten", "squeeze": "squeeze",
            "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std",
-           "repeat": "repeat", "diagonal": "np.diagonal", "astype": "astype"}
+           "repeat": "repeat", "diagonal": "np.diagonal", "astype": "astype", "conj": "np.conj",
+           "conjugate": "np.conj"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -500,8 +534,9 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truth": bool, "or": lambda a, b: a or b}
 
 # results that may share their operand's buffer (NumPy and Numba return views)
-_VIEWS = ("transpose", "reshape", "np.moveaxis", "split_front", "split_back", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
-          "flip")
+_VIEWS = ("transpose", "reshape", "np.moveaxis", "split_front", "split_back", "np.real", "np.imag",
+          "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze",
+          "ravel", "transpose_axes", "swapaxes", "flip")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
 
@@ -807,8 +842,53 @@ def _load_autograd_rest():
     for name in ("scipy.linalg.solve_triangular", "scipy.linalg.solve_banded",
                  "scipy.linalg.solve_sylvester", "scipy.linalg.sqrtm"):
         get(name).float_result = True
+    _load_complex()
     refuse_when_imported("scipy.integrate", "odeint", ODE_REFUSAL)
     refuse_when_imported("scipy.integrate", "solve_ivp", ODE_REFUSAL)
+
+
+# the primitives complex values go through (any other refuses a complex operand: typeinfer)
+COMPLEX_OK = """
+add sub mul truediv pow neg np.positive np.exp np.log np.sqrt np.sin np.cos np.tan np.sinh
+np.cosh np.tanh np.expm1 np.log1p np.square np.reciprocal np.abs abs sum sum_axis mean mean_axis
+scalar_same scalar_float reshape transpose transpose_axes swapaxes ravel flatten copy_array
+expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
+flip zeros_like ones_like empty_like np.real np.imag np.conj np.angle abs_complex roll roll_flat
+roll_axis np.fft.fftshift np.fft.ifftshift dot matmul dot.1.1 dot.2.1 dot.1.2 dot.2.2 outer
+np.where full full_like split_front split_back keep_all keep_all.0.1 keep_all.0.2 keep_all.0.3
+keep_all.0.4
+"""
+
+
+def _load_complex():
+    for name in COMPLEX_OK.split():
+        get(name).complex_ok = True
+    for name in ("fft", "ifft", "rfft", "irfft"):
+        p = get(f"np.fft.{name}")
+        p.defaults = {"n": -1, "axis": -1, "norm": None, "out": None}
+        p.read_statics, p.complex_ok, p.checks_in_eager = forms.fft_statics, True, True
+        p.call_order = ("n", "axis", "norm", "out")
+    for name in ("fft2", "ifft2", "rfft2", "irfft2"):
+        p = get(f"np.fft.{name}")
+        p.defaults = {"s": None, "axes": (-2, -1), "norm": None, "out": None}
+        p.read_statics, p.complex_ok, p.checks_in_eager = forms.fft2_statics, True, True
+    for name in ("fftn", "ifftn", "rfftn", "irfftn"):
+        p = get(f"np.fft.{name}")
+        p.defaults = {"s": None, "axes": None, "norm": None}
+        p.read_statics = lambda st: {**forms.fft2_statics({**st, "axes": None}), "axes": st["axes"]}
+        p.at_ranks = forms.fftn_at(f"fft.{name}.1", f"np.fft.{name[:-1]}2")
+        p.complex_ok, p.checks_in_eager, p._diff_args = True, True, (0,)
+        get(f"fft.{name}.1").complex_ok = True
+    for name in ("np.abs", "abs"):
+        get(name).complex_form = get("abs_complex")
+    for name in ("np.real", "np.imag", "np.conj", "np.angle", "abs_complex"):
+        get(name).elementwise = True
+    get("np.real_if_close").defaults = {"tol": 100}
+    for name in ("eig.w", "eig.v", "np.linalg.eigvals"):
+        get(name).complex_ok = True
+    get("np.real_if_close").complex_ok = get("np.real_if_close").checks_in_eager = True
+    alias(np.conjugate, "np.conj")
+    alias(np.absolute, "np.abs")
 
 
 ODE_REFUSAL = (

@@ -69,7 +69,9 @@ full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
 np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent
-np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype
+np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype np.real np.imag np.conj
+np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
+fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close
 """
 
 TABLE = r"""
@@ -156,6 +158,13 @@ scipy.linalg.solve_banded | ab: -rt.banded_solve(ab, rt.banded_full(t, l_and_u) 
 scipy.linalg.solve_sylvester | a: -rt.sylvester(a, b, t @ y) | b: -rt.sylvester(a, b, y @ t) | q: rt.sylvester(a, b, t)
 scipy.linalg.sqrtm | a: rt.sqrtm_tangent(y, t)
 np.partition       | x: rt.partition_tangent(x, t, kth, axis)
+# np.linalg.eig: dw = diag(V^-1 dA V), dV in LAPACK's gauge (rt.eig_tangent)
+eig.w              | x: rt.eig_tangent(x, t)[0]
+eig.v              | x: rt.eig_tangent(x, t)[1]
+np.linalg.eigvals  | x: rt.eig_tangent(x, t)[0]
+# complex values: |z| and arg z move by Re and Im of conj(z) dz over |z| and |z|^2
+abs_complex        | x: np.real(np.conj(x) * t) / (y + (y == 0))
+np.angle           | x: np.imag(np.conj(x) * t) / (np.real(x * np.conj(x)) + (x == 0))
 """
 
 # primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line

@@ -568,20 +568,35 @@ def fft(prim, s, args):
     return Ty("c16", args[0].ndim)
 
 
-def rfft(prim, s, args):
-    """np.fft.rfft / rfft2 of a real array (NumPy drops a complex one's imaginary part)."""
-    _fft_operand(prim, s, args[0], 2 if prim.name.endswith("2") else 1)
-    _fft_length(prim, s, args)
-    if args[0].is_complex:
+def _real_operand(prim, s, x):
+    if x.is_complex:
         raise UnsupportedError(f"{prim.name} of a complex array drops its imaginary part: use "
-                               f"{prim.name.replace('rfft', 'fft')}", s.loc, prim.name)
+                               "the complex transform (np.fft.fft ...)", s.loc, prim.name)
+
+
+def rfft(prim, s, args):
+    """np.fft.rfft of a real array (NumPy drops a complex one's imaginary part)."""
+    _fft_operand(prim, s, args[0])
+    _fft_length(prim, s, args)
+    _real_operand(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def rfft2(prim, s, args):
+    _fft_operand(prim, s, args[0], 2)
+    _real_operand(prim, s, args[0])
     return Ty("c16", args[0].ndim)
 
 
 def irfft(prim, s, args):
-    """np.fft.irfft / irfft2: a real array."""
-    _fft_operand(prim, s, args[0], 2 if prim.name.endswith("2") else 1)
+    """np.fft.irfft: a real array."""
+    _fft_operand(prim, s, args[0])
     _fft_length(prim, s, args)
+    return Ty("f8", args[0].ndim)
+
+
+def irfft2(prim, s, args):
+    _fft_operand(prim, s, args[0], 2)
     return Ty("f8", args[0].ndim)
 
 
@@ -590,19 +605,31 @@ def fft2(prim, s, args):
     return Ty("c16", args[0].ndim)
 
 
-def fftn(prim, s, args):
-    """np.fft.fftn & co: of a vector or a matrix (the 1-D or 2-D transform)."""
-    if args[0].ndim not in (1, 2):
+def _vector_or_matrix(prim, s, x):
+    if x.ndim not in (1, 2):
         raise UnsupportedError(f"{prim.name}() here takes a vector or a matrix (use "
                                "np.fft.fft along each axis)", s.loc, prim.name)
-    if prim.name == "np.fft.rfftn" and args[0].is_complex:
-        raise UnsupportedError(f"{prim.name} of a complex array drops its imaginary part",
-                               s.loc, prim.name)
-    return Ty("f8" if prim.name.endswith("irfftn") else "c16", args[0].ndim)
 
 
-KINDS.update({"fft": fft, "rfft": rfft, "irfft": irfft, "fft2": fft2, "rfft2": rfft,
-              "irfft2": irfft, "fftn": fftn})
+def fftn(prim, s, args):
+    """np.fft.fftn / ifftn: of a vector or a matrix (the 1-D or 2-D transform)."""
+    _vector_or_matrix(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def rfftn(prim, s, args):
+    _vector_or_matrix(prim, s, args[0])
+    _real_operand(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def irfftn(prim, s, args):
+    _vector_or_matrix(prim, s, args[0])
+    return Ty("f8", args[0].ndim)
+
+
+KINDS.update({"fft": fft, "rfft": rfft, "irfft": irfft, "fft2": fft2, "rfft2": rfft2,
+              "irfft2": irfft2, "fftn": fftn, "rfftn": rfftn, "irfftn": irfftn})
 def real_if_close(prim, s, args):
     """np.real_if_close of a real array is the array; of a complex one its type would depend
     on the values (real where every imaginary part is small): refused."""

@@ -158,12 +158,17 @@ def language() -> str:
     import math
 
     import numpy as np
+    import scipy.linalg
+    import scipy.signal
     import scipy.special
     template = (HERE / "language.md.in").read_text()
     return (template.replace("{{ERROR_EXAMPLES}}", error_examples())
             .replace("{{MATH}}", callables_with_rules(math))
-            .replace("{{NUMPY}}", callables_with_rules(np) + " " + callables_with_rules(np.linalg, "linalg."))
+            .replace("{{NUMPY}}", callables_with_rules(np) + " " + callables_with_rules(np.linalg, "linalg.")
+                     + " " + callables_with_rules(np.fft, "fft."))
             .replace("{{SCIPY}}", callables_with_rules(scipy.special))
+            .replace("{{SCIPY_MORE}}", callables_with_rules(scipy.linalg, "scipy.linalg.") + " "
+                     + callables_with_rules(scipy.signal, "scipy.signal."))
             .replace("{{BUILTINS}}", callables_with_rules(builtins)))
 
 

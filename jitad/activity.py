@@ -1,13 +1,15 @@
 """Stage 5 — activity: which values need an adjoint.
 
 Takes: a typed `Spec` and the indices of the parameters to differentiate.
-Guarantees: `active(spec, wrt)` is the set of variables that are float-typed, vary with a
-`wrt` parameter (forward dependence through differentiable operands) and influence a
+Guarantees: `active(spec, wrt)` is the set of variables that are float- or complex-typed, vary
+with a `wrt` parameter (forward dependence through differentiable operands) and influence a
 returned value (backward dependence). Only these get adjoint variables and adjoint code; ints,
 bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
 over-approximate, never drop a dependence. A library call without a rule (`primitives.opaque`)
 whose float result would need a derivative -- it depends on a `wrt` parameter and reaches a
-returned value -- is a `NotDifferentiableError` at the user's call.
+returned value -- is a `NotDifferentiableError` at the user's call. So is an operand whose
+derivative a primitive refuses (`Primitive.refused`: gammainc's shape a) that varies, in a
+call whose result is used: its derivative is not zero, and would otherwise be dropped.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ def active(spec, wrt) -> set:
     types = spec.types
     body = spec.ir.body
     stmts = list(ir.walk(body))
-    floaty = {v for v, t in types.items() if getattr(t, "is_float", False)}
+    floaty = {v for v, t in types.items() if getattr(t, "is_inexact", False)}
     varied = {spec.ir.params[i] for i in wrt} & floaty
     changed = True
     while changed:
@@ -64,6 +66,11 @@ def active(spec, wrt) -> set:
                     useful.add(s.value.name)
                     changed = True
     _refuse_ruleless(stmts, types, varied, useful)
+    for s in stmts:
+        if isinstance(s, Bind) and s.op.refused and any(t in useful for t in s.targets):
+            for p, a in zip(s.op.params, s.args):
+                if p in s.op.refused and isinstance(a, Var) and a.name in varied:
+                    raise NotDifferentiableError(s.op.refusal(p), s.loc, s.op.name)
     return varied & useful & floaty
 
 

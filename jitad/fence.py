@@ -137,7 +137,8 @@ def _check(cap, node, in_loop):
                 if isinstance(op, (gast.In, gast.NotIn)) or (
                         isinstance(op, (gast.Is, gast.IsNot)) and not none):
                     _fail(cap, node, f"unsupported construct: {construct_name(op)}")
-        if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool, str)) \
+        if isinstance(node, gast.Constant) and not isinstance(node.value, (int, float, bool, str,
+                                                                             complex)) \
                 and node.value is not None and node.value is not Ellipsis:
             _fail(cap, node, f"unsupported constant of type {type(node.value).__name__}")
         if isinstance(node, (gast.ListComp, gast.GeneratorExp)):

@@ -114,8 +114,9 @@ class _Maps:
         if any(isinstance(a, Var) and a.name == s.target for a in s.args):
             return None         # x = x - r: its result is a new array the old one is read into
         t = self.types.get(s.target)
-        if t is None or getattr(t, "is_list", False) or t.ndim not in (1, 2):
-            return None
+        if t is None or getattr(t, "is_list", False) or t.ndim not in (1, 2) \
+                or t.dtype not in _NP_DTYPE:
+            return None         # (complex values stay arrays)
         dom = self.shapes.of(s.target)
         if dom is None or any(d is None for d in dom):
             return None
@@ -124,7 +125,7 @@ class _Maps:
                 return None
             if isinstance(a, Var):
                 at = self.types.get(a.name)
-                if at is None or getattr(at, "is_list", False):
+                if at is None or getattr(at, "is_list", False) or at.dtype not in _NP_DTYPE:
                     return None
                 if at.ndim and self._layout(a.name, dom) is None:
                     return None

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from . import codegen, ir, monadic, primitives
 from . import backend as be
 from .capture import capture
+from .types import leaf_types
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
 from .normalize import normalize
@@ -99,12 +100,25 @@ def _check(job):
     entry = job.entry
     for i in job.wrt if job.want_vjp or job.want_jvp else ():
         t = job.argtys[i]
+        if getattr(t, "is_complex", False):
+            p = entry.ir.params[i]
+            raise NotDifferentiableError(
+                f"cannot differentiate {job.fn.__name__} with respect to the complex argument "
+                f"'{p}': jitad differentiates real arguments (complex values are fine inside "
+                f"the function); pass its real and imaginary parts as two float arguments and "
+                f"make it there ({p} = re + 1j * im)", entry.ir.loc, "complex argument")
         if not t.is_float:
             p = entry.ir.params[i]
             raise NotDifferentiableError(
                 f"cannot differentiate {job.fn.__name__} with respect to argument '{p}' of type "
                 f"{t}: pass a float (e.g. {p}=float(...)) or a float array", entry.ir.loc,
                 "integer argument")
+    if (job.want_vjp or job.want_jvp) and any(
+            getattr(t, "is_complex", False) for o in entry.out or () for t in leaf_types(o)):
+        raise NotDifferentiableError(
+            f"{job.fn.__name__} returns a complex value: jitad differentiates real outputs "
+            "(complex values are fine inside the function); return np.real(z), np.imag(z), "
+            "np.abs(z) ** 2 or another real function of it", entry.ir.loc, "complex output")
     if job.validate is not None:
         job.validate(entry, job.argtys)
 

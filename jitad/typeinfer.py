@@ -11,6 +11,9 @@ otherwise a `JitadError` at the assignment that breaks it. (A variable is one de
 `normalize.webs` made a name assigned unrelated values into several variables.) A library
 call without a rule is typed by Numba (`numba_types`); a tuple it returns is held by a
 variable read only by a constant index or unpacking.
+A complex operand reaches only a
+primitive marked `complex_ok` (its `complex_form`'s type rule where it has one), and a complex
+value is never written into a real array: both are `UnsupportedError`s at the line.
 """
 from __future__ import annotations
 
@@ -157,6 +160,13 @@ class Inferer:
                 self.block(s.body)
             elif isinstance(s, SetItem):
                 subscript_write(s, self.types.get(s.array), [self.atom(a) for a in s.index])
+                value, arr = self.atom(s.value), self.types.get(s.array)
+                if getattr(value, "is_complex", False) and arr is not None and not arr.is_complex:
+                    raise UnsupportedError(
+                        f"writing a complex value into the real array "
+                        f"'{self.spec.ir.user_name(s.array)}' (NumPy refuses it too): make the "
+                        "array complex (np.zeros(n, dtype=complex)) or write np.real(v)",
+                        s.loc, "complex write")
             elif isinstance(s, Return):
                 tys = tuple(self.atom(a) for a in s.values)
                 if all(t is not None for t in tys):
@@ -203,6 +213,16 @@ class Inferer:
                         "it (a, b = t)", s.loc, "tuple value")
         if s.op.type_rule is None:
             raise UnsupportedError(f"no type rule for {s.op}", s.loc, str(s.op))
-        ty = s.op.result_type(s, args)
+        if not s.op.complex_ok and not s.op.structural and any(
+                getattr(a, "is_complex", False) for a in args):
+            raise UnsupportedError(
+                f"{s.op.symbol or s.op.name} of a complex value is not supported (complex values "
+                "go through arithmetic, np.exp/log/sqrt/sin/cos, sums, reshapes and indexing, "
+                "the FFTs, np.real/imag/abs/angle/conj; see docs/language.md)", s.loc,
+                s.op.symbol or s.op.name)
+        op = s.op
+        if op.complex_form is not None and any(getattr(a, "is_complex", False) for a in args):
+            op = op.complex_form        # np.abs of a complex: its type rule too (a real result)
+        ty = op.result_type(s, args)
         if ty is not None:
             self.set(s.target, ty, s.loc)

@@ -1,7 +1,8 @@
 """Value types: the kind, rank and dtype of a value, as specializations are keyed on.
 
 Takes: run-time values (`ty_of_value`) or constants (`const_ty`).
-Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1'),
+Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1', and
+'c16' for complex values: intermediates and data arguments, never differentiated arguments),
 `TupleTy` for tuples, lists and namedtuples and `DictTy` for dicts of string keys (the
 structured arguments: nested too), `ListTy` for a list the function builds (`hs = []`,
 `hs.append(h)`); `promote`/`floaty` give NumPy's result dtype for mixed
@@ -20,20 +21,31 @@ from .errors import JitadError
 
 @dataclass(frozen=True)
 class Ty:
-    dtype: str  # 'f8' 'f4' 'i8' 'b1'
+    dtype: str  # 'f8' 'f4' 'i8' 'b1' 'c16'
     ndim: int = 0
     is_list = False
 
     @property
     def is_float(self):
+        """A real floating type (what an argument to differentiate must be)."""
         return self.dtype in ("f8", "f4")
+
+    @property
+    def is_complex(self):
+        return self.dtype == "c16"
+
+    @property
+    def is_inexact(self):
+        """Float or complex: a value that carries a derivative (an adjoint, a tangent)."""
+        return self.dtype in ("f8", "f4", "c16")
 
     @property
     def is_array(self):
         return self.ndim > 0
 
     def __str__(self):
-        base = {"f8": "float", "f4": "float32", "i8": "int", "b1": "bool"}[self.dtype]
+        base = {"f8": "float", "f4": "float32", "i8": "int", "b1": "bool",
+                "c16": "complex"}[self.dtype]
         return base if self.ndim == 0 else f"{base}[{','.join(':' * self.ndim)}]"
 
 
@@ -69,6 +81,14 @@ class ListTy:
         return self.elem.is_float
 
     @property
+    def is_complex(self):
+        return self.elem.is_complex
+
+    @property
+    def is_inexact(self):
+        return self.elem.is_inexact
+
+    @property
     def is_array(self):
         return False
 
@@ -88,9 +108,10 @@ class DictTy:
         return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(self.keys, self.items)) + "}"
 
 
-F8, I8, B1 = Ty("f8"), Ty("i8"), Ty("b1")
-_ORDER = {"b1": 0, "i8": 1, "f4": 2, "f8": 3}
-NP_DTYPE = {"f8": "np.float64", "f4": "np.float32", "i8": "np.int64", "b1": "np.bool_"}
+F8, I8, B1, C16 = Ty("f8"), Ty("i8"), Ty("b1"), Ty("c16")
+_ORDER = {"b1": 0, "i8": 1, "f4": 2, "f8": 3, "c16": 4}
+NP_DTYPE = {"f8": "np.float64", "f4": "np.float32", "i8": "np.int64", "b1": "np.bool_",
+            "c16": "np.complex128"}
 
 
 def ty_of_value(v) -> Ty:
@@ -101,6 +122,10 @@ def ty_of_value(v) -> Ty:
         return I8
     if isinstance(v, (float, np.floating)):
         return Ty("f4") if isinstance(v, np.float32) else F8
+    if isinstance(v, (complex, np.complexfloating)):
+        if isinstance(v, np.complex64):
+            raise JitadError("complex64 values are not supported (use complex128)")
+        return C16
     if isinstance(v, np.ndarray):
         k = v.dtype
         if k == np.float64:
@@ -111,7 +136,10 @@ def ty_of_value(v) -> Ty:
             return Ty("i8", v.ndim)
         if k == np.bool_:
             return Ty("b1", v.ndim)
-        raise JitadError(f"arrays of dtype {k} are not supported (use float64, float32, int or bool)")
+        if k == np.complex128:
+            return Ty("c16", v.ndim)
+        raise JitadError(f"arrays of dtype {k} are not supported (use float64, float32, int, "
+                         "bool or complex128)")
     if isinstance(v, (tuple, list)):
         return TupleTy(tuple(ty_of_value(x) for x in v), getattr(type(v), "_fields", None))
     if isinstance(v, dict):
@@ -205,8 +233,16 @@ def promote(*tys) -> str:
 
 
 def floaty(*tys) -> str:
+    """The dtype of a floating result (`np.exp`): float for integers and bools, complex for a
+    complex operand."""
     d = promote(*tys)
-    return d if d in ("f8", "f4") else "f8"
+    return d if d in ("f8", "f4", "c16") else "f8"
+
+
+def real_dtype(*tys) -> str:
+    """The dtype of a real result of these operands (`np.abs`, `np.real` of a complex: f8)."""
+    d = promote(*tys)
+    return "f8" if d == "c16" else d
 
 
 def const_ty(v) -> Ty:
@@ -214,6 +250,8 @@ def const_ty(v) -> Ty:
         return B1
     if isinstance(v, int):
         return I8
+    if isinstance(v, complex):
+        return C16
     return F8
 
 

@@ -183,8 +183,8 @@ def uses_matrix_power(x, m):
     return np.sum(y)
 
 
-def uses_partition(v):
-    return np.sum(np.partition(v, 1))  # ERR: np.partition has no derivative rule in jitad
+def uses_ptp(v):
+    return np.sum(np.ptp(v))  # ERR: np.ptp has no derivative rule in jitad
 
 
 def uses_ndtri(x):

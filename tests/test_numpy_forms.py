@@ -75,7 +75,7 @@ def test_refusals_are_at_the_users_line_in_both_modes():
                                 nf.refused_sort_kind,
                                 nf.refused_broadcast_to_int, nf.refused_logsumexp_b_axis,
                                 nf.refused_polygamma_array_order, nf.refused_mvn_without_cov,
-                                nf.refused_t_cdf],
+                                nf.refused_t_sf],
                          ids=lambda f: f.__name__)
 def test_autograd_forms_refused_at_the_users_line_in_both_modes(fn):
     """Issue 12's autograd functions: a form they do not take (complex eigenproblems, a full U

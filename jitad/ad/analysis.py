@@ -30,8 +30,11 @@ def _ranks(s: Bind, types):
 
 
 def rule_for(s: Bind, types):
-    """The primitive whose rules apply to `s` at its operands' ranks (`forms.rule_at`)."""
-    return rule_at(s.op, _ranks(s, types), s.statics)
+    """The primitive whose rules apply to `s` at its operands' ranks and dtypes
+    (`forms.rule_at`: a complex operand picks a `complex_form`)."""
+    complex_in = any(isinstance(a, Var) and getattr(types.get(a.name), "is_complex", False)
+                     for a in s.args)
+    return rule_at(s.op, _ranks(s, types), s.statics, complex_in)
 
 
 def bind_statics(s: Bind, types) -> dict:
@@ -327,7 +330,7 @@ class Analysis:
         _ANALYSING.add(key)
         try:
             A = Analysis(callee, tuple(i for i, t in enumerate(callee.argtys)
-                                       if getattr(t, "is_float", False)), self.prog)
+                                       if getattr(t, "is_inexact", False)), self.prog)
         finally:
             _ANALYSING.discard(key)
         bases = A.view_bases()

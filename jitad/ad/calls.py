@@ -20,7 +20,7 @@ from .analysis import Analysis
 
 
 def float_args(spec):
-    return tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_float", False))
+    return tuple(i for i, t in enumerate(spec.argtys) if getattr(t, "is_inexact", False))
 
 
 def callee_wrt(prog, entry, wrt):
@@ -36,7 +36,7 @@ def callee_wrt(prog, entry, wrt):
                 got = need.setdefault(key, set())
                 callee = prog.specs[key]
                 for pos, a in enumerate(s.args):
-                    if isinstance(a, Var) and a.name in A.active and getattr(callee.argtys[pos], "is_float", False):
+                    if isinstance(a, Var) and a.name in A.active and getattr(callee.argtys[pos], "is_inexact", False):
                         got.add(pos)
     return {k: tuple(sorted(v)) for k, v in need.items()}
 

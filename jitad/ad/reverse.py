@@ -10,9 +10,11 @@ Guarantees:
     sweep equals the forward state at the mirrored point: pops restore overwritten values,
     `y[i] = v` is undone, branches replay the recorded test, loops run their recorded trip
     count backwards (counted loops recompute their index instead of taping it);
-  * adjoints exist only for active variables (`activity`), start as `0.0` or
-    `np.zeros_like(x)` chosen here from the types, and are un-broadcast onto their argument;
-  * tapes: one float64, int64 and uint8 buffer with an integer top each, grown by
+  * adjoints exist only for active variables (`activity`), start as `0.0` (`0j` for a complex
+    scalar) or `np.zeros_like(x)` chosen here from the types, and are un-broadcast onto their
+    argument; a real argument of an operation with complex values takes the real part of its
+    contribution (`real_part`: the convention of docs/architecture.md);
+  * tapes: one float64, complex128, int64 and uint8 buffer with an integer top each, grown by
     `rt.reserve` before counted loops (one check per loop) or per iteration of a `while`;
     arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten.
 """
@@ -143,9 +145,18 @@ class Reverse(TrainingCode):
         t = self.ty(v)
         if t.is_list:       # [np.zeros_like(e) for e in hs]: one zero per element
             e = self.namer.fresh("e")
-            zero = P.call("np.zeros_like", P.name(e)) if t.elem.ndim else P.const(0.0)
+            zero = P.call("np.zeros_like", P.name(e)) if t.elem.ndim else scalar_zero(t)
             return ast.ListComp(zero, [ast.comprehension(P.name(e, store=True), P.name(v), [], 0)])
-        return P.call("np.zeros_like", P.name(v)) if t.ndim else P.const(0.0)
+        return P.call("np.zeros_like", P.name(v)) if t.ndim else scalar_zero(t)
+
+    def real_part(self, v, contrib, complex_in):
+        """A contribution to the adjoint of v: its real part where v is real and the
+        operation had complex values (`complex_in`): the cotangent of a real x feeding a
+        complex result is Re(cotangent * derivative) under the convention of
+        docs/architecture.md (dL/dRe z - i dL/dIm z)."""
+        if complex_in and not getattr(self.ty(v), "is_complex", False):
+            return P.call("np.real", contrib)
+        return contrib
 
     # ------------------------------------------------------------------ primal
     def primal(self):
@@ -654,7 +665,8 @@ class Reverse(TrainingCode):
             cot = []
             for x in s.targets:
                 cot.append(g[x] if g[x] is not None else
-                           (P.call("np.zeros_like", P.name(x)) if self.ty(x).ndim else P.const(0.0)))
+                           (P.call("np.zeros_like", P.name(x)) if self.ty(x).ndim
+                            else scalar_zero(self.ty(x))))
             cot = cot[0] if len(cot) == 1 else ast.Tuple(cot, ast.Load())
             grads = self.namer.fresh(f"{s.target}_grads")
             if id(s) in self.saved:     # its forward ran once already; its state was kept
@@ -681,6 +693,9 @@ class Reverse(TrainingCode):
         mapping["g"] = gt
         mapping["y"] = y
         res_nd = self.ty(s.target).ndim
+        complex_in = any(getattr(self.ty(n), "is_complex", False) for n in s.targets) or any(
+            isinstance(a, Var) and getattr(self.ty(a.name), "is_complex", False) for a in s.args) \
+            or any(isinstance(a, Const) and isinstance(a.value, complex) for a in s.args)
         done = set()
         for i, (p, a) in enumerate(zip(rule.params, s.args)):
             if not act(a) or p not in rule.adjoints or (skip is not None and a.name == skip) \
@@ -692,6 +707,8 @@ class Reverse(TrainingCode):
             for q, b in list(zip(rule.params, s.args))[i + 1:]:
                 if b == a and q in rule.adjoints:
                     contrib = ast.BinOp(contrib, ast.Add(), P.fold(substitute(rule.adjoints[q], mapping)))
+            contrib = self.real_part(a.name, contrib,
+                                     complex_in or _complex_const(rule.adjoints[p]))
             others = [b for j, b in enumerate(s.args) if j != i]
             elementwise = rule.elementwise
             # (an element loop over the contribution reads every array in it at the index:
@@ -720,6 +737,7 @@ class Reverse(TrainingCode):
                 fn = {"mask": "rt.mask_get", "take": "rt.take_last", "take2": "rt.take_last2"}[kind]
                 dsub = P.call(fn, P.name(self.d(s.array)), *map(P.atom, arrays))
             if isinstance(s.value, Var) and s.value.name in self.A.active:
+                dsub = self.real_part(s.value.name, dsub, getattr(elem, "is_complex", False))
                 out.append(self.accumulate(s.value.name, dsub, elem.ndim,
                                            safe=self.ty(s.value.name).ndim == elem.ndim))
             if not s.init:      # an element's first write: no earlier value gets its adjoint
@@ -786,7 +804,8 @@ class Reverse(TrainingCode):
             if p in A.active:
                 grads.append(P.name(self.d(p)))
             else:
-                grads.append(P.call("np.zeros_like", P.name(p)) if self.ty(p).ndim else P.const(0.0))
+                grads.append(P.call("np.zeros_like", P.name(p)) if self.ty(p).ndim
+                             else scalar_zero(self.ty(p)))
         value = values[0] if len(values) == 1 else ast.Tuple(values, ast.Load())
         if train is not None:
             return self.step_function(train, fwd, save, rev, predef, counts, value)
@@ -810,7 +829,7 @@ class Reverse(TrainingCode):
         for i in self.wrt:
             p = f.params[i]
             if not self.ty(p).ndim:
-                grads.append(P.name(self.d(p)) if p in self.A.active else P.const(0.0))
+                grads.append(P.name(self.d(p)) if p in self.A.active else scalar_zero(self.ty(p)))
                 continue
             buf = self.adjoint_buffers.get(p) or self.namer.fresh(f"acc_{p}")
             if p not in self.adjoint_buffers and p in self.A.active:
@@ -864,9 +883,20 @@ class Reverse(TrainingCode):
             return ast.ListComp(self.dummy(t.elem), [ast.comprehension(
                 P.name("_", store=True), P.call("range", P.const(0)), [], 0)])
         if t.ndim == 0:
-            return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False}[t.dtype])
+            return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False, "c16": 0j}[t.dtype])
         shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
         return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+
+
+def _complex_const(tree) -> bool:
+    """Whether a rule template holds a complex constant (np.imag's -1j * g)."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, complex) for n in ast.walk(tree))
+
+
+def scalar_zero(t):
+    """The zero a scalar adjoint or tangent of type t starts from (0j for a complex one: one
+    type in every branch Numba unifies)."""
+    return P.const(0j) if getattr(t, "is_complex", False) else P.const(0.0)
 
 
 def _order(body, params):

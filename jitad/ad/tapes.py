@@ -1,7 +1,8 @@
 """Tapes: typed stacks the forward sweep pushes to and the adjoint pops from.
 
 Takes: the pushes a function's forward sweep makes (value and type).
-Guarantees: one float64, int64 and uint8 buffer with an integer top each (arrays go to a list
+Guarantees: one float64, complex128, int64 and uint8 buffer with an integer top each (arrays go
+to a list
 per dtype and rank; the saved states of a split callee called in a loop or a branch to a list
 per callee), code to create, grow (`rt.reserve`, by doubling), push and pop them, and
 the limits that bound them at run time: `max_tape_bytes` (`$JITAD_MAX_TAPE_BYTES`) for a
@@ -24,7 +25,7 @@ class Tapes:
         self.lists = {}     # (dtype, ndim) -> list name
 
     SCALAR = {"f8": ("f", "np.float64"), "f4": ("f", "np.float64"), "i8": ("i", "np.int64"),
-              "b1": ("b", "np.uint8")}
+              "b1": ("b", "np.uint8"), "c16": ("c", "np.complex128")}
 
     def kind(self, ty):
         if ty.is_list:      # a list object (made again in a loop): on a list of lists
@@ -77,14 +78,14 @@ class Tapes:
     def init(self, counts):
         out = []
         for k, (tape, top) in self.buffers.items():
-            dt = {"f": "np.float64", "i": "np.int64", "b": "np.uint8"}[k]
+            dt = {"f": "np.float64", "i": "np.int64", "b": "np.uint8", "c": "np.complex128"}[k]
             out.append(P.assign(tape, P.call("np.empty", P.const(max(8, counts.get(k, 0))), P.dotted(dt))))
             out.append(P.assign(top, P.const(0)))
         for (_, _), lst in self.lists.items():
             out.append(P.assign(lst, ast.List([], ast.Load())))
         return out
 
-    ITEM_BYTES = {"f": 8, "i": 8, "b": 1}
+    ITEM_BYTES = {"f": 8, "i": 8, "b": 1, "c": 16}
     LIST_ITEM_BYTES = 64    # an array pushed on a list: at least its header (its data unknown)
 
     def bytes_used(self):

@@ -55,9 +55,10 @@ def _static(v):
 
 
 def _is_float(v):
+    """Whether v carries a tangent: float or complex (an intermediate), or a list of them."""
     if isinstance(v, list):
         return all(_is_float(e) for e in v) if v else True
-    return np.asarray(v).dtype.kind == "f"
+    return np.asarray(v).dtype.kind in "fc"
 
 
 def _holds_float(v):
@@ -73,7 +74,42 @@ def _rank(v):
 def _zero(v):
     if isinstance(v, list):
         return [_zero(e) for e in v]
-    return np.zeros(np.shape(v)) if np.ndim(v) else 0.0
+    kind = complex if np.iscomplexobj(v) else float
+    return np.zeros(np.shape(v), dtype=kind) if np.ndim(v) else kind(0.0)
+
+
+def check_types(op, s, values):
+    """The primitive's type rule on the operands' values: a form compiled mode refuses (a
+    complex eigenproblem, `np.linalg.norm(x, 1)`, a rank) is refused here too, at the
+    statement's line. Not run, such a primitive's template ran as another form (norm's
+    2-norm for ord=1) or got a silent zero tangent. A rule that cannot read these values (a
+    list operand) is skipped: the reverse modes check those."""
+    from ..errors import UnsupportedError
+    from ..types import ty_of_value
+    if op.type_rule is None or any(v is None or isinstance(v, list) for v in values):
+        return
+    try:
+        tys = [ty_of_value(np.asarray(v) if np.ndim(v) else v) for v in values]
+        op.result_type(s, tys)
+    except UnsupportedError as e:
+        raise UnsupportedError(e.message, s.loc, e.construct) from None
+    except Exception:       # noqa: BLE001  (a rule that needs what values do not say)
+        return
+
+
+class _Refused:
+    """The tangent of a result whose derivative in a varying operand is refused
+    (`Primitive.refused`): reading it raises the refusal, at the call's line (as compiled
+    mode refuses such a call when its result is used)."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __getitem__(self, index):
+        raise self.error
+
+    def __setitem__(self, index, value):
+        raise self.error
 
 
 class _Run:
@@ -95,7 +131,10 @@ class _Run:
         return a
 
     def t(self, a):
-        return self.tan.get(a.name) if isinstance(a, Var) else None
+        d = self.tan.get(a.name) if isinstance(a, Var) else None
+        if type(d) is _Refused:
+            raise d.error
+        return d
 
     def index(self, parts):
         idx = tuple(self.atom(p) for p in parts)
@@ -106,7 +145,7 @@ class _Run:
         views of it for the variables that view `name`'s memory without a tangent of their own
         (`r = y[0]` made before y had one): they show the write, so their tangents must."""
         arr = self.val[name]
-        darr = np.zeros(np.shape(arr))
+        darr = np.zeros(np.shape(arr), dtype=np.asarray(arr).dtype)
         if not (arr.flags.c_contiguous and arr.dtype == darr.dtype and arr.size):
             return darr
         start = arr.__array_interface__["data"][0]
@@ -196,7 +235,9 @@ class _Run:
                 return self.set(s.target, y, None)
             return self.set(s.target, y, np.concatenate(
                 [_zero(v) if self.t(a) is None else self.t(a) for a, v in zip(args, vals)], axis=axis))
-        rule = rule_at(op, ranks, s.statics)
+        check_types(op, s, [self.atom(a) for a in args])   # its refusals, as compiled mode
+        rule = rule_at(op, ranks, s.statics,
+                       any(np.iscomplexobj(self.atom(a)) for a in args if isinstance(a, Var)))
         statics = settle_statics(op, s.statics, ranks)
         names = {p: self.atom(a) for p, a in zip(rule.params, args)}
         for k in rule.statics:
@@ -208,6 +249,10 @@ class _Run:
             raise NotDifferentiableError(NEEDS_RULE.format(op.spelled.removesuffix("()")),
                                          s.loc, f"call to {op.spelled}")
         total = None
+        for p, a in zip(rule.params, args):
+            if p in rule.refused and self.t(a) is not None:     # refused if the tangent is read
+                error = NotDifferentiableError(rule.refusal(p), s.loc, rule.name)
+                return self.set(s.target, y, _Refused(error))
         moving = [(p, a) for p, a in zip(rule.params, args) if self.t(a) is not None
                   and p in rule.adjoints]
         rules = T.rules(rule) if moving else {}
@@ -221,7 +266,11 @@ class _Run:
             total = c if total is None else total + c
         if total is not None and np.ndim(y) and not (
                 op.view and isinstance(total, np.ndarray) and total.shape == np.shape(y)):
-            total = np.array(np.broadcast_to(total, np.shape(y)), dtype=float)  # fresh, shaped like y
+            # fresh, shaped like y, of y's kind
+            total = np.array(np.broadcast_to(total, np.shape(y)),
+                             dtype=complex if np.iscomplexobj(y) else float)
+        if total is not None and not np.iscomplexobj(y) and np.iscomplexobj(total):
+            total = np.real(total)
         # (a view's tangent is the same view of its operand's tangent: `z = y.T` then a write
         # into y moves z too)
         old = self.val.get(s.target)
@@ -295,6 +344,8 @@ def jvp_eager(fn, args, wrt, tangents):
     forms = ()
     if any(isinstance(a, (tuple, list, dict)) or a is None for a in args):
         forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)
+    from .functional import _check_differentiable_args, _def_loc
+    _check_differentiable_args(fn, args, wrt)
     run = _Run(fn, forms)
     given = dict(zip(wrt, tangents))
     for i, (p, a) in enumerate(zip(run.f.params, args)):
@@ -305,6 +356,11 @@ def jvp_eager(fn, args, wrt, tangents):
             d = np.array(d, dtype=float) if np.ndim(a) else float(d)
         run.set(p, a, d)
     values, tans = run.run()
+    if any(np.iscomplexobj(v) for v in values):
+        raise NotDifferentiableError(
+            f"{fn.__name__} returns a complex value: jitad differentiates real outputs (complex "
+            "values are fine inside the function); return np.real(z), np.imag(z), "
+            "np.abs(z) ** 2 or another real function of it", _def_loc(fn), "complex output")
     tans = [_zero(v) if d is None else d for v, d in zip(values, tans)]
     if len(values) == 1:
         return values[0], tans[0]

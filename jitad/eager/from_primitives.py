@@ -11,6 +11,9 @@ of a reduction follow `forms.reduction_steps`, the operands' ranks pick a varian
 the primitive's forward template on the values and records its adjoint templates
 (`rules.from_primitive`) as the node's rules. A call form the primitive does not have is
 refused with a `JitadError` at the user's line, as compiled mode refuses it.
+`eager_callable` and `namespace` give the same for the functions of modules eager mode does
+not replace whole (scipy.linalg, scipy.signal, np.fft), found when the user's code reaches
+them, and a refusing stand-in for a function jitad refuses on purpose (`core.refusal_for`).
 Invariants: one eager op per (primitive, statics), built on first use and cached.
 """
 from __future__ import annotations
@@ -22,9 +25,9 @@ import numpy as np
 
 from .. import runtime
 from ..primitives import METHODS, callables, get
-from ..primitives.core import lookup_callable, methods
+from ..primitives.core import lookup_callable, methods, refusal_for
 from ..errors import JitadError, UnsupportedError
-from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics
+from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics, split_axis
 from ..types import TupleTy, Ty
 from ..primitives.templates import substitute
 from . import graph
@@ -33,7 +36,7 @@ from .record import defvjp, make_op, nondiff
 from .refusal import refuse
 from .var import Var
 from .views import write
-from .rules import from_primitive
+from .rules import from_primitive, refusals
 
 _OPS: dict = {}
 _KEEP_ALL = get("keep_all")
@@ -55,7 +58,7 @@ def primitive_op(prim, statics):
                    {"np": np, "math": math, "rt": runtime})
         if prim.adjoints:
             vjps, save = from_primitive(prim, statics)
-            defvjp(fwd, *vjps, save=save)
+            defvjp(fwd, *vjps, save=save, refused=refusals(prim))
             op = make_op(fwd, prim.name.split(".")[0])
         else:
             nondiff(fwd)
@@ -127,8 +130,8 @@ def call_op(target, prim, name=None):
     module = (getattr(target, "__module__", "") or "numpy").replace("numpy", "np", 1)
     if name is None:
         name = module.split(".")[0] + "." + getattr(target, "__name__", prim.name)
-        if module.startswith("scipy"):
-            name = "scipy.special." + getattr(target, "__name__", prim.name)
+        if module.startswith("scipy"):      # scipy.linalg._basic -> scipy.linalg
+            name = ".".join(module.split(".")[:2]) + "." + getattr(target, "__name__", prim.name)
 
     def op(*args, **kwargs):
         p, args, kwargs = prim, list(args), dict(kwargs)
@@ -171,6 +174,12 @@ def call_op(target, prim, name=None):
                 q, statics = _settle(q, statics, operands)
                 cur = primitive_op(q, statics)(*operands)
             return cur
+        if p.static_first:      # solve_banded((l, u), ab, b): constants before the operands
+            for s, a in zip(p.static_first, args):
+                if s in kwargs:
+                    raise _refuse(name, f"{s} given twice")
+                kwargs[s] = a
+            args = args[len(p.static_first):]
         nparams = len(p.params) if p.positional is None else p.positional
         if len(args) > nparams + len(p.statics):
             raise _refuse(name, f"takes at most {nparams + len(p.statics)} argument(s) here")
@@ -245,6 +254,20 @@ def _splitter(equal):
         starts = [k * m + min(k, rem) for k in range(sections + 1)]
         return [x[lead + (slice(starts[k], starts[k + 1]),)] for k in range(sections)]
     return split
+
+
+def _axis_splitter(which):
+    """np.hsplit / vsplit / dsplit of a Var: np.split along the axis its rank sets, with
+    NumPy's refusal of too low a rank."""
+    split = _splitter(True)
+    need = {"h": 1, "v": 2, "d": 3}[which]
+
+    def op(x, sections):
+        r = np.ndim(unwrap(x))
+        if r < need:
+            raise ValueError(f"{which}split only works on arrays of {need} or more dimensions")
+        return split(x, sections, axis=split_axis(which, r))
+    return op
 
 
 def _stacker(part, axis):
@@ -362,6 +385,56 @@ def method_ops(owner):
             for o, attr, prim in methods() if o is owner}
 
 
+_CALLABLE_OPS: dict = {}     # id(library callable) -> (callable, its eager op or None)
+_NAMESPACES: dict = {}       # id(module) -> Namespace
+
+
+def eager_callable(obj):
+    """The eager version of a library callable that has a primitive (a SciPy or NumPy function
+    compiled mode differentiates: scipy.linalg.solve_triangular, np.fft.rfft), a function
+    refusing at the user's line one that jitad refuses on purpose (scipy.integrate.odeint),
+    or None for any other callable."""
+    got = _CALLABLE_OPS.get(id(obj))
+    if got is not None and got[0] is obj:
+        return got[1]
+    op = None
+    prim = lookup_callable(obj) if callable(obj) else None
+    if prim is not None and prim.parts:
+        op = tuple_parts(obj, prim.parts)
+    elif prim is not None and prim.forward is not None and not prim.structural:
+        op = call_op(obj, prim)
+    else:
+        why = refusal_for(obj) if callable(obj) else None
+        if why is not None:
+            label = f"{(getattr(obj, '__module__', '') or '').split('._')[0]}.{obj.__name__}"
+
+            def op(*args, **kwargs):
+                raise refuse(f"{label}: {why}", f"{label}()")
+    _CALLABLE_OPS[id(obj)] = (obj, op)
+    return op
+
+
+class Namespace:
+    """A library module (scipy.linalg, np.fft ...) whose functions with a primitive are their
+    eager ops (`eager_callable`); every other attribute is the module's own."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name):
+        obj = getattr(self._module, name)
+        op = eager_callable(obj)
+        return obj if op is None else op
+
+
+def namespace(module):
+    """The `Namespace` of a module (one per module)."""
+    got = _NAMESPACES.get(id(module))
+    if got is None:
+        got = _NAMESPACES[id(module)] = Namespace(module)
+    return got
+
+
 def install():
     """Add an eager op for every NumPy function with a primitive and no hand-written op."""
     for target, prim in callables():
@@ -381,6 +454,8 @@ def install():
     UFUNC_METHOD_OPS[(np.subtract, "at")] = _ufunc_at(True)
     FUNCTION_OPS[np.bincount] = _bincount
     FUNCTION_OPS[np.split], FUNCTION_OPS[np.array_split] = _splitter(True), _splitter(False)
+    for fn, which in (("hsplit", "h"), ("vsplit", "v"), ("dsplit", "d")):
+        FUNCTION_OPS[getattr(np, fn)] = _axis_splitter(which)
     plain_diff = FUNCTION_OPS.get(np.diff)
     FUNCTION_OPS[np.diff] = lambda a, n=1, axis=-1: (
         plain_diff(a) if n == 1 and axis == -1 and plain_diff is not None else diff(a, n, axis))

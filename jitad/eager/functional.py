@@ -39,7 +39,7 @@ from ..errors import JitadError, Loc, NotDifferentiableError
 from ..types import leaves as leaves_of, rebuild, ty_of_value
 from .. import runtime as _rt
 from ..primitives import runtime_calls
-from . import math_ns, numpy_ns, ops, scipy_stats
+from . import from_primitives, math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
 from . import graph
 from .graph import enable_grad
@@ -118,11 +118,19 @@ class _Patcher:
             return m
         if obj is _rt or obj is runtime_calls.NAMESPACE:     # generated code read again
             return _generated_modules()[obj is runtime_calls.NAMESPACE]
+        if isinstance(obj, types.ModuleType):
+            # `from scipy import linalg`, `import scipy.linalg as sla`, `np.fft` as a name
+            if obj.__name__.startswith(("scipy.", "numpy.")):
+                return from_primitives.namespace(obj)
+            return obj
         t = type(obj)
         if t is types.FunctionType:
             if _is_user_function(obj):
                 return self.rebuild(obj)
-            return _FUNCTIONS.get(obj, obj)    # a library's Python function (scipy.special.softmax)
+            r = _FUNCTIONS.get(obj)
+            if r is None:   # a library's Python function with a primitive (solve_triangular)
+                r = from_primitives.eager_callable(obj)
+            return obj if r is None else r
         if t is functools.partial:
             f = self.replace(obj.func)
             return obj if f is obj.func else functools.partial(f, *obj.args, **obj.keywords)
@@ -130,6 +138,8 @@ class _Patcher:
             r = _FUNCTIONS.get(obj)
         except TypeError:           # unhashable (arrays, lists, ...)
             return obj
+        if r is None and callable(obj) and not isinstance(obj, np.ufunc):
+            r = from_primitives.eager_callable(obj)
         return obj if r is None else r
 
     def _will_change(self, obj):
@@ -311,6 +321,12 @@ def _value_and_grad(fn, args, argnums):
             graph.converting -= 1
         if type(out) is Var:
             val = out.value
+            if np.iscomplexobj(val):
+                raise NotDifferentiableError(
+                    "%s returns a complex value: jitad differentiates real outputs (complex "
+                    "values are fine inside the function); return np.real(z), np.imag(z), "
+                    "np.abs(z) ** 2 or another real function of it" % fn.__name__,
+                    _def_loc(fn), "complex output")
             if out._node is not None:
                 if np.size(val) != 1:
                     raise JitadError("value_and_grad needs a function with one float output; "
@@ -342,13 +358,23 @@ def _param_name(fn, i):
 
 
 def _check_differentiable_args(fn, args, argnums):
-    """Integer and bool arguments are never differentiated (as in the compiled mode)."""
+    """Integer, bool and complex arguments are never differentiated (as in the compiled
+    mode)."""
     for i in argnums:
         a = args[i]
         if type(a) is Var:
             a = a.value
         kind = (a.dtype.kind if isinstance(a, (ndarray, np.generic))
-                else "b" if isinstance(a, bool) else "i" if isinstance(a, int) else "f")
+                else "b" if isinstance(a, bool) else "i" if isinstance(a, int)
+                else "c" if isinstance(a, complex) else "f")
+        if kind == "c":
+            name = _param_name(fn, i)
+            raise NotDifferentiableError(
+                "cannot differentiate %s with respect to the complex argument '%s': jitad "
+                "differentiates real arguments (complex values are fine inside the function); "
+                "pass its real and imaginary parts as two float arguments and make it there "
+                "(%s = re + 1j * im)" % (fn.__name__, name, name), _def_loc(fn),
+                "complex argument")
         if kind in "biu":
             name = _param_name(fn, i)
             what = "bool" if kind == "b" else "int"

@@ -216,13 +216,29 @@ def _unbroadcast(c, xs):
     return c
 
 
+def _is_complex(v):
+    """Whether a value (an array, a saved Meta, a lazy adjoint, a number) is complex."""
+    t = type(v)
+    if t is complex or t is np.complex128:
+        return True
+    if t is Masked:
+        v = v.g
+    dt = getattr(v, "dtype", None)
+    return dt is not None and dt.kind == "c"
+
+
 def _accumulate(adj, owned, p, prev, c):
-    """adj[p] = prev + c, in place when the engine owns prev."""
+    """adj[p] = prev + c, in place when the engine owns prev (and the sum keeps its dtype: a
+    complex contribution to a real one makes a new complex array)."""
     if type(prev) in _LAZY:
         prev = prev.dense()
         powned = True
     else:
         powned = p in owned
+    if powned and _is_complex(c) and not _is_complex(prev):
+        powned = False
+        if type(c) in _LAZY:
+            c = c.dense()
     if powned and type(prev) is ndarray:
         if type(c) in _LAZY:
             c.add_to(prev)
@@ -249,6 +265,8 @@ def _to_leaf(leaf, g, own):
     if type(g) in _LAZY:
         g = g.dense()
         own = True
+    if _is_complex(g):          # leaves are real (complex arguments are never differentiated)
+        g = np.real(g)
     if leaf.shape is None:
         g = float(g.sum()) if type(g) is ndarray else float(g)
     else:
@@ -336,6 +354,10 @@ def reverse_pass(root, value, cotangent=None, retain_graph=False):
             if p is None:
                 continue
             c = vjps[i](g, ans, *args)
+            if _is_complex(c) and not _is_complex(args[i]):
+                # a real input of a complex operation: the real part (the convention of
+                # docs/architecture.md, as compiled mode's `reverse.real_part`)
+                c = np.real(c.dense() if type(c) in _LAZY else c)
             if type(c) is Masked:
                 c.owned = own and c.g is g
             xs = getattr(args[i], "shape", None)

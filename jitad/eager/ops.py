@@ -32,12 +32,13 @@ _builtin_float = builtins.float
 # Elementwise NumPy functions
 # ---------------------------------------------------------------------------
 # the elementwise ufuncs with a primitive (rules.ELEMENTWISE/STEPS: NumPy's and scipy.special's)
-# (_PARTIAL: differentiable in some operands only, np.copysign)
+# (_PARTIAL: differentiable in some operands only, np.copysign, or of three operands,
+# scipy.special.betainc)
 _UNARY = [u for u, _ in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 1]
 _BINARY = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 2
            and len(p.adjoints) == 2] + [np.matmul]
-_PARTIAL = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin == 2
-            and len(p.adjoints) < 2]
+_PARTIAL = [u for u, p in rules.ELEMENTWISE if isinstance(u, np.ufunc) and u.nin >= 2
+            and not (u.nin == 2 and len(p.adjoints) == 2)]
 _BOOL_UFUNCS = [np.greater, np.greater_equal, np.less, np.less_equal, np.equal,
                 np.not_equal, np.logical_and, np.logical_or, np.logical_not,
                 np.isnan, np.isinf, np.isfinite]
@@ -586,9 +587,13 @@ def _matrix_transpose(x):
 
 # ndarray attributes that Var computes through Var.__getattr__ (dispatch.ATTR_OPS)
 dispatch.ATTR_OPS.update({
-    "real": lambda x: getitem(x, Ellipsis) if type(x.value) is ndarray else identity(x),
-    "imag": lambda x: Var(np.zeros_like(x.value), None),
+    "real": lambda x: (dispatch.FUNCTION_OPS[np.real](x) if np.iscomplexobj(x.value) else
+                       getitem(x, Ellipsis) if type(x.value) is ndarray else identity(x)),
+    "imag": lambda x: (dispatch.FUNCTION_OPS[np.imag](x) if np.iscomplexobj(x.value) else
+                       Var(np.zeros_like(x.value), None)),
     "mT": _matrix_transpose,
+    "conj": lambda x: lambda: dispatch.UFUNC_OPS[np.conjugate](x),
+    "conjugate": lambda x: lambda: dispatch.UFUNC_OPS[np.conjugate](x),
 })
 
 

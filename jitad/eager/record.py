@@ -11,7 +11,9 @@ result is piecewise constant. `make_op`/`make_unary`/`make_binary` return the ea
 of a function: it computes on the values and, when an input requires grad and recording is
 on, returns a Var holding a new `graph.Node`; otherwise a constant Var (or the plain result
 when no argument is a Var). A Var that requires grad in a position with no rule is refused
-at the user's line when the node would be recorded. `make_nondiff` computes on values only.
+at the user's line when the node would be recorded; one in a position whose derivative is
+refused (`Primitive.refused`) when the reverse pass reaches it (its result is used), at the
+line of the call. `make_nondiff` computes on values only.
 Invariants: the operations here are the hot path of eager mode: each reads the recording
 flag at most once (``graph.grad_enabled``) and builds at most one Node and one Var per call.
 """
@@ -28,9 +30,9 @@ ndarray = np.ndarray
 
 
 class Rule:
-    __slots__ = ("vjps", "argnum_vjp", "keep_ans", "shapes_only", "by_arity")
+    __slots__ = ("vjps", "argnum_vjp", "keep_ans", "shapes_only", "by_arity", "refused")
 
-    def __init__(self, vjps, argnum_vjp, save):
+    def __init__(self, vjps, argnum_vjp, save, refused=None):
         if save not in ("values", "shapes"):
             raise ValueError("save must be 'values' or 'shapes'")
         self.vjps = vjps
@@ -39,6 +41,7 @@ class Rule:
         self.keep_ans = any(_reads_name(f, "ans") for f in fns)
         self.shapes_only = save == "shapes"
         self.by_arity = {}
+        self.refused = dict(refused or {})     # position -> the refusal's message
 
     def vjps_for(self, nargs):
         """Tuple of per-position rules for a call with nargs positional args."""
@@ -72,12 +75,14 @@ def _reads_name(fn, name):
     return False
 
 
-def defvjp(fun, *vjps, save="values"):
+def defvjp(fun, *vjps, save="values", refused=None):
     """Register the reverse rules of ``fun``: ``vjps[i](g, ans, *args)`` is the
     adjoint of positional argument i (None: not differentiable).  With
     ``save='shapes'`` the rules only see the shape/dtype of array arguments
-    (nothing is kept alive, and in-place writes need not copy)."""
-    RULES[fun] = Rule(tuple(vjps), None, save)
+    (nothing is kept alive, and in-place writes need not copy). ``refused``: {i: message}
+    of the positions whose derivative is refused (`Primitive.refused`): a Var that requires
+    grad there is a JitadError at the user's line when the gradient needs it, not a zero."""
+    RULES[fun] = Rule(tuple(vjps), None, save, refused)
 
 
 def defvjp_argnum(fun, vjp, save="values"):
@@ -106,7 +111,8 @@ def make_op(fun, name=None):
     keep_ans = rule.keep_ans
     fixed = rule.argnum_vjp is None
     nvjps = len(rule.vjps)
-    nondiff_pos = [i for i, v in enumerate(rule.vjps) if v is None]
+    refused = rule.refused
+    nondiff_pos = [i for i, v in enumerate(rule.vjps) if v is None and i not in refused]
 
     def op(*args):
         anyvar = False
@@ -133,6 +139,11 @@ def make_op(fun, name=None):
         if fixed and len(args) > nvjps and any(p is not None for p in parents[nvjps:]):
             raise refuse("%s: argument %d has no eager derivative rule; it is a Var that "
                          "requires grad" % (op.__name__, nvjps), op.__name__)
+        for i, message in refused.items():
+            if i < len(parents) and parents[i] is not None:
+                # raised if the reverse pass reaches this operand (its result is used), at
+                # the user's line of this call
+                vjps = vjps[:i] + (_raiser(refuse(message, op.__name__)),) + vjps[i + 1:]
         for i in nondiff_pos:              # e.g. the condition of where(): zero gradient
             if i < len(parents):
                 parents[i] = None
@@ -144,6 +155,12 @@ def make_op(fun, name=None):
     op.__qualname__ = op.__name__
     op.__doc__ = "Eager (differentiable) version of %s." % op.__name__
     return op
+
+
+def _raiser(error):
+    def vjp(g, ans, *args):
+        raise error
+    return vjp
 
 
 def make_unary(fun, rule_key=None, name=None):

@@ -174,7 +174,28 @@ def from_primitive(prim, statics=None):
         code = compile(tree, f"<jitad rule {prim.name}: {p}>", "eval")
         vjps.append(eval(code, {"np": np, "math": math, "rt": rt, "_float64": _float64}))
     reads = any(prim.reads(p) for p in prim.adjoints)
+    if prim.complex_form is not None:       # np.abs of a complex: the complex form's rules
+        cvjps, _ = from_primitive(prim.complex_form, statics)
+        vjps = [_by_dtype(r, c) for r, c in zip(vjps, cvjps)]
+        reads = True
     return vjps, "values" if reads else "shapes"
+
+
+def _by_dtype(real_vjp, complex_vjp):
+    """A rule choosing, on the operands' values, the real or the complex form's rule."""
+    if real_vjp is None or complex_vjp is None:
+        return real_vjp if complex_vjp is None else complex_vjp
+
+    def vjp(g, ans, *args):
+        if any(np.iscomplexobj(a) for a in args):
+            return complex_vjp(g, ans, *args)
+        return real_vjp(g, ans, *args)
+    return vjp
+
+
+def refusals(prim):
+    """{position: message} of the operands whose derivative `prim` refuses (`refused`)."""
+    return {i: prim.refusal(p) for i, p in enumerate(prim.params) if p in prim.refused}
 
 
 # ---------------------------------------------------------------------------
@@ -311,7 +332,7 @@ _BY_HAND = (math.log, math.hypot)
 ELEMENTWISE, STEPS = _elementwise_callables()
 for _f, _prim in ELEMENTWISE:
     _vjps, _save = from_primitive(_prim)
-    defvjp(_f, *_vjps, save=_save)
+    defvjp(_f, *_vjps, save=_save, refused=refusals(_prim))
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
 defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
 

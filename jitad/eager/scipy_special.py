@@ -11,7 +11,10 @@ import scipy as _scipy
 import scipy.special as _special
 
 from . import ops as _ops
+import types as _types
+
 from .from_primitives import library_ops as _library_ops
+from .from_primitives import namespace as _namespace
 
 globals().update(_ops.SPECIAL)
 # softmax, log_softmax ...: the eager versions of scipy.special's primitives
@@ -24,7 +27,9 @@ def __getattr__(name):
 
 
 class _Scipy:
-    """``scipy`` whose ``special`` is this module; the rest is scipy's own."""
+    """``scipy`` whose ``special`` is this module, whose ``stats`` has the eager distributions
+    and whose other submodules are `from_primitives.Namespace`s (their functions with a
+    primitive eager, scipy.integrate.odeint refused); the rest is scipy's own."""
 
     def __getattr__(self, name):
         if name == "special":
@@ -33,6 +38,8 @@ class _Scipy:
         if name == "stats":         # scipy.stats.norm.cdf: the eager distributions
             from . import scipy_stats
             return scipy_stats.bind().get(id(obj), obj)
+        if isinstance(obj, _types.ModuleType):     # scipy.linalg, scipy.signal, scipy.integrate
+            return _namespace(obj)
         return obj
 
 

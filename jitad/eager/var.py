@@ -1,7 +1,9 @@
 """The Var handle of jitad.eager: a value that records the operations applied to it.
 
 Takes: a value (a Python/NumPy scalar or an ndarray) and ``requires_grad``.
-Guarantees: ``Var(value, requires_grad=True)`` is a leaf: its value is copied as float and
+Guarantees: ``Var(value, requires_grad=True)`` is a leaf: its value is copied as float (a
+complex one is refused: complex values are intermediates, their operations recorded like any
+other, and the leaves' gradients real; see docs/architecture.md) and
 its ``.grad`` receives d(output)/d(this Var) after ``output.backward()``; ``Var(value)`` is a
 constant and its value is not copied. Reading a Var for control flow (``bool``, ``int``,
 comparisons, ``len``, iteration, formatting) reads its value; ``float()``, ``complex()``,
@@ -27,17 +29,24 @@ ndarray = np.ndarray
 _SCALAR_TYPES = (int, float, complex, bool, np.generic)
 
 
+_COMPLEX_LEAF = ("jitad differentiates real arguments (complex values are fine inside the "
+                 "function): pass the real and imaginary parts as two float arguments and make "
+                 "the complex value there (z = re + 1j * im)")
+
+
 def _float_value(value):
     if type(value) is Var:
         value = value.value
     if isinstance(value, ndarray):
         if value.dtype.kind == "c":
-            raise refuse("complex values are not differentiated by jitad.eager", "complex value")
+            raise refuse(_COMPLEX_LEAF, "complex argument")
         dt = value.dtype if value.dtype.kind == "f" else np.float64
         return np.array(value, dtype=dt, copy=True)
     if isinstance(value, (int, float, bool, np.integer, np.floating, np.bool_)):
         return float(value)
     a = np.asarray(value)
+    if a.dtype.kind == "c":
+        raise refuse(_COMPLEX_LEAF, "complex argument")
     if a.dtype.kind not in "biuf":
         raise refuse("cannot make a differentiable Var from a value of type %s (dtype %s)"
                      % (type(value).__name__, a.dtype), "requires_grad=True")

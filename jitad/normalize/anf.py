@@ -25,7 +25,7 @@ from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
 from ..primitives import opaque
-from ..primitives.core import has_methods
+from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
 from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
@@ -698,6 +698,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 # would have to go through it (`opaque`)
                 return self.opaque_call(node, code, what, list(node.args), kw, hint, dest)
             spelled = what[:-2] if what.endswith("()") else what
+            why = refusal_for(obj) if obj is not MISSING else None
+            if why is not None:
+                self.err(node, f"{spelled}: {why}", f"call to {what}")
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
         if prim is CLIP:
@@ -796,6 +799,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.bind(node, dest("transpose"), TRANSPOSE, (recv,))
         if node.attr in ("size", "ndim"):
             return self.bind(node, dest(node.attr), get(node.attr), (recv,))
+        if node.attr in ("real", "imag"):        # z.real, z.imag: np.real(z), np.imag(z)
+            return self.bind(node, dest(node.attr), get(f"np.{node.attr}"), (recv,))
         if node.attr == "shape":
             self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
         self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")

@@ -31,10 +31,14 @@ TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
                      "mul"))
 STACK_PART, ATLEAST_1D, ATLEAST_2D, AS_COLUMN = (
     get(n) for n in ("stack_part", "atleast_1d", "atleast_2d", "as_column"))
-SPLITS = (np.split, np.array_split)
+SPLITS = (np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit)
+# np.hsplit / vsplit / dsplit: np.split along the axis their rank sets (forms.split_front_at)
+AXIS_SPLITS = {np.hsplit: "h", np.vsplit: "v", np.dsplit: "d"}
+SPLIT_FRONT, SPLIT_BACK = get("split_front"), get("split_back")
 STACKS = (np.stack, np.vstack, np.hstack, np.column_stack, np.array, np.asarray)
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
-           float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_"}
+           float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_",
+           np.complex128: "np.complex128", complex: "np.complex128"}
 
 
 class LibraryCalls:
@@ -74,16 +78,22 @@ class LibraryCalls:
     def split(self, node, names, call):
         """a, b, c = np.split(x, 3) (or np.array_split, axis=k): slices along the axis, equal
         for np.split, np.array_split's first n % k one longer (as `lists.split_list`)."""
-        uneven = self.resolve_func(call.func) is np.array_split
+        fn = self.resolve_func(call.func)
+        uneven = fn is np.array_split
+        which = AXIS_SPLITS.get(fn)
         kw = {k.arg: k.value for k in call.keywords}
-        if len(call.args) != 2 or set(kw) - {"axis"}:
-            self.err(call, "np.split(x, k) takes an array and a constant number of sections")
+        if len(call.args) != 2 or set(kw) - ({"axis"} if which is None else set()):
+            self.err(call, f"np.{fn.__name__}(x, k) takes an array and a constant number of "
+                           "sections")
         k = self.static(call.args[1], call, "the number of sections")
         axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
         if k != len(names) or not isinstance(axis, int) or isinstance(axis, bool):
-            self.err(call, f"np.split(x, {k}) here must make {len(names)} parts along a "
-                           "constant axis", "np.split")
+            self.err(call, f"np.{fn.__name__}(x, {k}) here must make {len(names)} parts along "
+                           "a constant axis", f"np.{fn.__name__}")
         arr = self.expr(call.args[0], names[0])
+        if which is not None:       # the axis the rank sets, moved to the front (see forms)
+            arr = self.bind(node, self.temp(names[0], "front"), SPLIT_FRONT, (arr,),
+                            statics={"which": which})
         n = self.bind(node, self.temp(names[0], "dim"), DIM, (arr, Const(axis)))
         if not uneven:
             self.bind(node, self.temp(names[0], "check"), CHECK_SPLIT, (n, Const(k)))
@@ -104,6 +114,9 @@ class LibraryCalls:
                 part = self.bind(node, self.temp(name, "part"), GETITEM, (arr,) + index)
                 self.bind(node, name, MOVEAXIS, (part,),
                           statics={"source": (0,), "destination": (axis,)})
+            elif which is not None:
+                part = self.bind(node, self.temp(name, "part"), GETITEM, (arr,) + index)
+                self.bind(node, name, SPLIT_BACK, (part,), statics={"which": which})
             else:
                 self.bind(node, name, GETITEM, (arr,) + index)
             lo = hi
@@ -307,7 +320,8 @@ class LibraryCalls:
         if "dtype" in kw:
             d = self.resolve_func(kw.pop("dtype"))
             if d not in _DTYPES or "dtype" not in prim.statics:
-                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
+                self.err(node, "dtype= must be np.float64, np.float32, np.int64, bool or "
+                               "complex")
             statics["dtype"] = _DTYPES[d]
         if prim.from_shape:
             if kw:
@@ -328,6 +342,12 @@ class LibraryCalls:
             else:
                 shape = TupleA(tuple(self.expr(a, hint) for a in shape_args))
             return self.bind(node, dest(prim), prim, (arr,) + (shape,))
+        if prim.static_first:       # solve_banded((l, u), ab, b): constants before the operands
+            for name, a in zip(prim.static_first, args):
+                if name in kw:
+                    self.err(node, f"{name} given twice")
+                kw[name] = a
+            args = args[len(prim.static_first):]
         # positional arguments past the operands are the statics, in order (np.expand_dims(x, 1))
         nparams = (len(prim.params) if prim.positional is None else prim.positional) - len(pre)
         if len(args) > nparams + len(prim.statics):
@@ -337,6 +357,12 @@ class LibraryCalls:
         for name, a in zip(prim.statics, args[nparams:]):
             kw.setdefault(name, a)
         args = args[:nparams]
+        if "dtype" in kw and "dtype" in prim.statics:      # x.astype(np.float32)
+            d = self.resolve_func(kw.pop("dtype"))
+            if d not in _DTYPES:
+                self.err(node, "dtype must be np.float64, np.float32, np.int64, bool or "
+                               "complex")
+            statics["dtype"] = _DTYPES[d]
         for name in prim.statics:
             if name in kw and name != "dtype":
                 statics[name] = self.static(kw.pop(name), node, f"{name}=")

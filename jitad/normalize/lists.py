@@ -33,7 +33,7 @@ import copy
 import gast
 import numpy as np
 
-from .library import SPLITS, static_value
+from .library import AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, static_value
 from .structs import Struct
 from ..capture import MISSING
 from ..ir import Const, For, If, Slice, Var
@@ -236,8 +236,9 @@ class ListForms:
         equal (its length must divide); np.array_split's first n % k parts are one longer."""
         fn = self.resolve_func(call.func)
         what = f"np.{fn.__name__}"
+        which = AXIS_SPLITS.get(fn)
         kw = {k.arg: k.value for k in call.keywords}
-        if len(call.args) != 2 or set(kw) - {"axis"}:
+        if len(call.args) != 2 or set(kw) - ({"axis"} if which is None else set()):
             self.err(call, f"{what}(x, k) takes an array and a number of sections (and axis=)")
         k_static = static_value(call.args[1], self.resolve_func)
         if isinstance(call.args[1], (gast.List, gast.Tuple)) or (
@@ -250,8 +251,11 @@ class ListForms:
         arr = self.expr(call.args[0], name)
         k = self.expr(call.args[1], name)
         tmp = lambda op: self.temp(name, op)  # noqa: E731
+        if which is not None:       # the axis the rank sets, moved to the front (see forms)
+            arr = self.bind(node, tmp("front"), SPLIT_FRONT, (arr,), statics={"which": which})
         n = self.bind(node, tmp("dim"), DIM, (arr, Const(axis)))
-        self.bind(node, tmp("check"), CHECK_SPLIT if fn is np.split else CHECK_SECTIONS, (n, k))
+        self.bind(node, tmp("check"), CHECK_SECTIONS if fn is np.array_split else CHECK_SPLIT,
+                  (n, k))
         size = self.bind(node, tmp("size"), FLOORDIV, (n, k))
         rem = self.bind(node, tmp("rem"), MOD, (n, k)) if fn is np.array_split else None
         if axis < 0:    # counted from the end: slice the axis moved to the front, move it back
@@ -275,6 +279,8 @@ class ListForms:
         if axis < 0:
             part = self.bind(node, tmp("part"), MOVEAXIS, (part,),
                              statics={"source": (0,), "destination": (axis,)})
+        elif which is not None:
+            part = self.bind(node, tmp("part"), SPLIT_BACK, (part,), statics={"which": which})
         self.bind(node, name, LIST_APPEND, (Var(name), part))
         body, self.out = self.out, saved
         self.emit(For(j, Const(0), k, Const(1), body, self.cap.loc(node)))

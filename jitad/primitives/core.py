@@ -11,7 +11,7 @@ stale (a rule registered since may change the IR or the code).
 Invariants: one object per name for the life of the process: a new rule for a registered name
 (`defvjp("max", ...)`) updates that object in place, so every pass and table holding it sees
 the new rule; copying an IR never copies its primitives (`copy.deepcopy` returns the object).
-Room for forward mode: `tangents` holds a tangent template per parameter (empty today).
+`tangents` holds forward mode's templates, one per parameter (filled by `tangents.py`).
 """
 from __future__ import annotations
 
@@ -87,6 +87,18 @@ class Primitive:
     read_statics statics -> statics as code uses them (`mode="same"` -> a number, a pad width
                  as pairs per axis), raising ValueError with the message for the user's call;
                  both modes read a call's constants through it
+    static_first the statics a call gives by position before its operands
+                 (`scipy.linalg.solve_banded((l, u), ab, b)`)
+    complex_ok   it takes complex operands (arithmetic, np.exp, sums, reshapes, the FFTs ...):
+                 complex values are intermediates of a real function, typed c16, their
+                 adjoints and tangents complex by the convention in docs/architecture.md;
+                 any other primitive given a complex operand is refused by type inference
+    complex_form the primitive whose rules apply when an operand or the result is complex
+                 (`np.abs`: its adjoint g conj(x) / |x|, not g sign(x)); see `forms.rule_at`
+    refused      param -> why its derivative is not given (an order or shape parameter whose
+                 derivative has no closed form: `gammainc`'s a): a call in which that operand
+                 varies with a differentiated argument and whose result is used is a
+                 `JitadError` at the call in every mode (`refusal`), never a silent zero
     """
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = on_scalar = None
@@ -95,6 +107,10 @@ class Primitive:
     at_ranks = read_statics = positional = from_subscripts = single_form = weighted_form = None
     checks_in_eager = needs_rule = False
     spelled = None
+    static_first: tuple = ()
+    refused: dict = {}
+    complex_ok = False
+    complex_form = None
     chains = True
     call_order = ("axis",)
     defaults: dict = {}
@@ -159,6 +175,11 @@ class Primitive:
     def reads_result(self) -> bool:
         """Whether some adjoint reads the result `y`."""
         return any("y" in self.reads(p) for p in self.adjoints)
+
+    def refusal(self, param: str) -> str:
+        """The message for a call whose operand `param` (one of `refused`) varies."""
+        return (f"{self.name} is not differentiated in its argument {param!r} "
+                f"({self.refused[param]}); make it a constant, or leave it out of wrt")
 
     def variant(self, ranks) -> "Primitive":
         """The primitive for operands of these ranks (itself unless it has variants)."""
@@ -273,6 +294,31 @@ def methods():
             if i in owners and name in PRIMITIVES]
 
 
+# id(callable) -> why jitad refuses calls to it (a library function it has no primitive for on
+# purpose, with what to write instead); REFUSED_PENDING as PENDING, for modules jitad does not
+# import itself (scipy.integrate)
+REFUSED: dict = {}
+REFUSED_PENDING: list = []
+
+
+def refuse_when_imported(module: str, attr: str, why: str):
+    """Calls to `module.attr` are refused with `why` (both modes), once `module` is imported."""
+    REFUSED_PENDING.append((module, attr, why))
+
+
+def refusal_for(obj):
+    """Why calls to the callable `obj` are refused, or None."""
+    for entry in list(REFUSED_PENDING):
+        mod = sys.modules.get(entry[0])
+        if mod is not None:
+            REFUSED_PENDING.remove(entry)
+            target = getattr(mod, entry[1], None)
+            if target is not None:
+                REFUSED[id(target)] = entry[2]
+                _KEEP.setdefault(f"refused:{id(target)}", target)
+    return REFUSED.get(id(obj))
+
+
 def get(name: str) -> Primitive:
     return PRIMITIVES[name]
 
@@ -303,12 +349,13 @@ def version() -> int:
 def snapshot():
     """The registry's state, for `restore` (tests that register rules undo them with it)."""
     return (dict(PRIMITIVES), {n: dict(p.__dict__) for n, p in PRIMITIVES.items()},
-            dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING), dict(METHODS_OF))
+            dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING), dict(METHODS_OF),
+            dict(REFUSED), list(REFUSED_PENDING))
 
 
 def restore(state):
     global VERSION
-    prims, fields, callables, keep, names, pending, methods = state
+    prims, fields, callables, keep, names, pending, methods, refused, refused_pending = state
     for name, p in prims.items():
         p.__dict__.clear()
         p.__dict__.update(fields[name])
@@ -319,4 +366,7 @@ def restore(state):
     TEMPLATE_GLOBALS.clear()
     TEMPLATE_GLOBALS.update(names)
     PENDING[:] = pending
+    REFUSED.clear()
+    REFUSED.update(refused)
+    REFUSED_PENDING[:] = refused_pending
     VERSION += 1

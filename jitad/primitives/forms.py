@@ -18,10 +18,13 @@ from .core import Primitive, get
 HSTACK_AXIS = "hstack"
 
 
-def rule_at(prim: Primitive, ranks, statics=None) -> Primitive:
+def rule_at(prim: Primitive, ranks, statics=None, complex_in=False) -> Primitive:
     """The primitive whose rules apply at these operand ranks (`dot` -> `dot.2.1`; an axis
-    reduction of a vector -> the whole reduction; an einsum's own primitive)."""
+    reduction of a vector -> the whole reduction; an einsum's own primitive); with
+    `complex_in` (a complex operand), its `complex_form` if it has one."""
     ranks = tuple(ranks)
+    if complex_in and prim.complex_form is not None:
+        return prim.complex_form
     if prim.at_ranks is not None:
         return prim.at_ranks(ranks, statics or {})[0]
     if prim.variants:
@@ -311,3 +314,136 @@ def windows_at(ranks, st):
     axis, r = st.get("axis"), ranks[0]
     axes = tuple(range(r)) if axis is None else (axis,) if isinstance(axis, int) else axis
     return get("sliding_window_view"), {"axis": tuple(a % r for a in axes)}
+
+
+# -- issue 12, the rest of autograd's functions: scipy.linalg, scipy.signal, np.partition
+
+def _flag(v, what):
+    if not isinstance(v, bool):
+        raise ValueError(f"{what} must be the constant True or False")
+    return v
+
+
+def solve_triangular_statics(st):
+    """trans 0/'N' or 1/'T' (2/'C' is 1 for real matrices), lower=, unit_diagonal=;
+    overwrite_b= and check_finite= accepted and ignored (nothing is overwritten)."""
+    trans = st["trans"]
+    codes = {0: 0, 1: 1, 2: 1, "N": 0, "T": 1, "C": 1}
+    if isinstance(trans, bool) or trans not in codes:
+        raise ValueError(f"trans={trans!r} is not supported (0, 1, 2 or 'N', 'T', 'C')")
+    _flag(st["overwrite_b"], "overwrite_b=")
+    _flag(st["check_finite"], "check_finite=")
+    return {"trans": codes[trans], "lower": _flag(st["lower"], "lower="),
+            "unit_diagonal": _flag(st["unit_diagonal"], "unit_diagonal="),
+            "overwrite_b": False, "check_finite": True}
+
+
+def solve_banded_statics(st):
+    """(l, u) two constant ints >= 0; the overwrite and check flags accepted and ignored."""
+    lu = st["l_and_u"]
+    if not (isinstance(lu, tuple) and len(lu) == 2 and all(
+            isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in lu)):
+        raise ValueError("(l, u) must be a constant pair of ints >= 0")
+    for k in ("overwrite_ab", "overwrite_b", "check_finite"):
+        _flag(st[k], f"{k}=")
+    return {"l_and_u": lu, "overwrite_ab": False, "overwrite_b": False, "check_finite": True}
+
+
+def signal_convolve_statics(st):
+    method = st["method"]
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError(f"method={method!r} is not supported ('auto', 'direct' or 'fft': "
+                         "jitad sums directly)")
+    mode = st["mode"]
+    if not (isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode <= 2):
+        mode = _choice(mode, "mode", ("full", "same", "valid"))     # else a code already
+    return {"mode": mode, "method": "auto"}
+
+
+def partition_statics(st):
+    """np.partition(x, kth, axis=-1): kth one constant int, axis a constant int (not None),
+    the default kind and no order."""
+    if st["axis"] is None:
+        raise ValueError("axis=None is not supported here: partition np.ravel(x)")
+    if st["kind"] != "introselect" or st["order"] is not None:
+        raise ValueError("kind= and order= are not supported")
+    return {"kth": _int(st["kth"], "kth (one constant int)"), "axis": _int(st["axis"], "axis="),
+            "kind": "introselect", "order": None}
+
+
+def partition_at(ranks, st):
+    return get("np.partition"), {**st, "axis": st["axis"] % max(ranks[0], 1)}
+
+
+def fftshift_statics(st):
+    if st["axes"] is not None:
+        raise ValueError("axes= is not supported here (every axis is shifted)")
+    return st
+
+
+# np.hsplit / np.vsplit / np.dsplit: np.split along an axis set by the rank (hsplit: 1, or 0
+# of a vector), done on the array with that axis moved to the front (`split_front`) and each
+# part moved back (`split_back`), so that the front end, which fixes no rank, slices axis 0
+SPLIT_AXIS = {"h": 1, "v": 0, "d": 2}
+
+
+def split_axis(which, rank):
+    return 0 if which == "h" and rank == 1 else SPLIT_AXIS[which]
+
+
+def split_front_at(ranks, st):
+    r, a = ranks[0], split_axis(st["which"], ranks[0])
+    axes = (a,) + tuple(k for k in range(r) if k != a)
+    return get("transpose_axes"), {"axes": axes,
+                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+
+
+def split_back_at(ranks, st):
+    front = split_front_at(ranks, st)[1]
+    return get("transpose_axes"), {"axes": front["inverse"], "inverse": front["axes"]}
+
+
+# -- issue 12, the FFTs: n= an int operand (-1 when left out: the operand's length), norm= as
+# a code of
+# runtime.FFT_NORMS; the 2-D and n-D forms take their default axes and s=None
+
+FFT_NORMS = {None: 0, "backward": 0, "ortho": 1, "forward": 2}
+
+
+def _norm(v):
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 2:
+        return v            # a code already (generated code read again: `jitad.higher`)
+    if v not in FFT_NORMS:
+        raise ValueError(f"norm={v!r} is not supported (None, 'backward', 'ortho', 'forward')")
+    return FFT_NORMS[v]
+
+
+def fft_statics(st):
+    """np.fft.fft & co's constants (n is an operand: an int, -1 when left out)."""
+    if st.get("out") is not None:
+        raise ValueError("out= is not supported")
+    return {"axis": _int(st["axis"], "axis="), "norm": _norm(st["norm"]), "out": None}
+
+
+def fft2_statics(st):
+    if st["s"] is not None:
+        raise ValueError("s= is not supported here (the transform of the whole last two axes; "
+                         "use np.fft.fft(x, n, axis) per axis)")
+    axes = st["axes"]
+    if axes not in ((-2, -1), None):
+        raise ValueError("axes= other than the last two is not supported here")
+    if st.get("out") is not None:
+        raise ValueError("out= is not supported")
+    return {"s": None, "axes": axes, "norm": _norm(st["norm"]), "out": None}
+
+
+def fftn_at(one, two):
+    """fftn and its kin: the 1-D transform of a vector, the 2-D one of a matrix (s=None,
+    axes=None: every axis)."""
+    def at(ranks, st):
+        if st["axes"] not in (None, tuple(range(ranks[0])), tuple(range(-ranks[0], 0))):
+            raise ValueError("axes= other than every axis is not supported here")
+        if ranks[0] == 1:
+            return get(one), {"norm": st["norm"]}
+        return get(two), {"s": None, "axes": (-2, -1), "norm": st["norm"], "out": None}
+    return at

@@ -28,7 +28,8 @@ import numpy as np
 
 from . import templates, typerules
 from . import einsum, forms
-from .core import Primitive, alias, alias_method, alias_when_imported, get, register
+from .core import (Primitive, alias, alias_method, alias_when_imported, get, register,
+                   refuse_when_imported)
 
 TABLE = r"""
 add(a, b)          = a + b                  :: ew   | a: g                      | b: g
@@ -413,10 +414,83 @@ svd.u(x; full_matrices, compute_uv) = rt.svd_u(x, full_matrices) :: matrix | x: 
 svd.s(x; full_matrices, compute_uv) = rt.svd_s(x) :: eigenvalues | x: rt.svd_s_adjoint(x, g)
 svd.vh(x; full_matrices, compute_uv) = rt.svd_vh(x, full_matrices) :: matrix | x: rt.svd_vh_adjoint(x, g)
 svd_values(x)      = rt.svd_s(x)            :: eigenvalues | x: rt.svd_s_adjoint(x, g)
-# complex results: refused by their type rule
-eig.w(x)           = np.linalg.eig(x)[0]    :: complex
-eig.v(x)           = np.linalg.eig(x)[1]    :: complex
-np.linalg.eigvals(x) = np.linalg.eigvals(x) :: complex
+# issue 12, the rest of autograd's scipy.special. The derivatives in an order (jv's v) or a
+# shape parameter (gammainc's a, betainc's a and b) have no closed form: those operands are
+# refused when they vary (`_REFUSED` below), never given a zero. Bessel functions: J' and Y'
+# by (Z_(v-1) - Z_(v+1)) / 2, I' by (I_(v-1) + I_(v+1)) / 2
+scipy.special.gammasgn(x) = rt.gammasgn(x)  :: ewf
+scipy.special.gammainc(a, x) = rt.gammainc(a + 0.0 * x, x + 0.0 * a) :: ewf | x: g * rt.gammainc_dx(a + 0.0 * x, x + 0.0 * a)
+scipy.special.gammaincc(a, x) = rt.gammaincc(a + 0.0 * x, x + 0.0 * a) :: ewf | x: -g * rt.gammainc_dx(a + 0.0 * x, x + 0.0 * a)
+scipy.special.betainc(a, b, x) = rt.betainc(a + 0.0 * (b + x), b + 0.0 * (a + x), x + 0.0 * (a + b)) :: ewf | x: g * rt.betainc_dx(a + 0.0 * (b + x), b + 0.0 * (a + x), x + 0.0 * (a + b))
+scipy.special.j0(x) = rt.j0(x)              :: ewf  | x: -g * rt.j1(x)
+scipy.special.j1(x) = rt.j1(x)              :: ewf  | x: g * 0.5 * (rt.j0(x) - rt.jv(2.0 + 0.0 * x, x))
+scipy.special.y0(x) = rt.y0(x)              :: ewf  | x: -g * rt.y1(x)
+scipy.special.y1(x) = rt.y1(x)              :: ewf  | x: g * 0.5 * (rt.y0(x) - rt.yv(2.0 + 0.0 * x, x))
+scipy.special.jv(v, x) = rt.jv(v + 0.0 * x, x + 0.0 * v) :: ewf | x: g * 0.5 * (rt.jv(v - 1.0 + 0.0 * x, x + 0.0 * v) - rt.jv(v + 1.0 + 0.0 * x, x + 0.0 * v))
+scipy.special.yv(v, x) = rt.yv(v + 0.0 * x, x + 0.0 * v) :: ewf | x: g * 0.5 * (rt.yv(v - 1.0 + 0.0 * x, x + 0.0 * v) - rt.yv(v + 1.0 + 0.0 * x, x + 0.0 * v))
+scipy.special.yn(n, x) = rt.yv(n + 0.0 * x, x + 0.0 * n) :: polygamma | x: g * 0.5 * (rt.yv(n - 1.0 + 0.0 * x, x + 0.0 * n) - rt.yv(n + 1.0 + 0.0 * x, x + 0.0 * n))
+scipy.special.iv(v, x) = rt.iv(v + 0.0 * x, x + 0.0 * v) :: ewf | x: g * 0.5 * (rt.iv(v - 1.0 + 0.0 * x, x + 0.0 * v) + rt.iv(v + 1.0 + 0.0 * x, x + 0.0 * v))
+scipy.special.ive(v, x) = rt.ive(v + 0.0 * x, x + 0.0 * v) :: ewf | x: g * (0.5 * (rt.ive(v - 1.0 + 0.0 * x, x + 0.0 * v) + rt.ive(v + 1.0 + 0.0 * x, x + 0.0 * v)) - np.sign(x) * y)
+# scipy.stats.norm's survival functions (the CDF at -z)
+scipy.stats.norm.sf(x, loc, scale) = rt.ndtr((loc - x) / scale) :: ewf | x: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | loc: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | scale: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 * (x - loc) / (scale * scale)
+scipy.stats.norm.logsf(x, loc, scale) = rt.log_ndtr((loc - x) / scale) :: ewf | x: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | loc: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | scale: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) * (x - loc) / (scale * scale)
+# scipy.linalg: a triangular solve reads one triangle of a (trans 1: solves with its
+# transpose; unit_diagonal: ones on the diagonal), its adjoint lives on that triangle; a
+# banded solve reads the band of scipy's storage; the Sylvester equation A X + X B = Q; the
+# principal square root (adjoint: the Sylvester equation X^T Z + Z X^T = G)
+scipy.linalg.solve_triangular(a, b; trans, lower, unit_diagonal, overwrite_b, check_finite) = rt.tri_solve(a, b, trans, lower, unit_diagonal) :: solve | a: rt.tri_solve_a_adjoint(a, y, g, trans, lower, unit_diagonal) | b: rt.tri_solve(a, g, 1 - trans, lower, unit_diagonal)
+scipy.linalg.solve_banded(ab, b; l_and_u, overwrite_ab, overwrite_b, check_finite) = rt.banded_solve(ab, b, l_and_u) :: solve | ab: rt.banded_ab_adjoint(ab, y, g, l_and_u) | b: np.linalg.solve(np.ascontiguousarray(rt.banded_full(ab, l_and_u).T), np.ascontiguousarray(g))
+scipy.linalg.solve_sylvester(a, b, q) = rt.sylvester(a, b, q) :: sylvester | a: -(rt.sylvester_t(a, b, g) @ y.T) | b: -(y.T @ rt.sylvester_t(a, b, g)) | q: rt.sylvester_t(a, b, g)
+scipy.linalg.sqrtm(a) = rt.sqrtm(a)         :: matrix | a: rt.sqrtm_adjoint(y, g)
+# scipy.signal.convolve: mode 0 full, 1 same (centred on in1), 2 valid; direct sums
+scipy.signal.convolve(in1, in2; mode, method) = rt.sconv(in1, in2, mode) :: signal_convolve | in1: rt.sconv_adjoint(g, in2, in1, mode, True) | in2: rt.sconv_adjoint(g, in1, in2, mode, False)
+# np.partition: NumPy's own permutation (object mode); the cotangent goes back through it
+np.partition(x; kth, axis, kind, order) = rt.partition(x, kth, axis) :: partition | x: rt.partition_adjoint(x, g, kth, axis)
+np.fft.fftshift(x; axes) = rt.fftshift(x, False) :: same | x: rt.fftshift(g, True)
+np.fft.ifftshift(x; axes) = rt.fftshift(x, True) :: same | x: rt.fftshift(g, False)
+# x.astype(dtype): the cotangent passes through a float result (an integer or boolean one is
+# never active)
+astype(x; dtype)   = x.astype(dtype)        :: astype | x: g
+# np.hsplit / vsplit / dsplit: the split axis moved to the front and back (see forms)
+split_front(x; which) = np.moveaxis(x, 0, 0) :: split_axis
+split_back(x; which) = np.moveaxis(x, 0, 0) :: split_axis
+# complex values as intermediates (the convention in docs/architecture.md: the cotangent of z
+# is dL/dRe z - i dL/dIm z, as autograd and JAX): holomorphic rules are the real ones; these
+# are the others. A real operand takes the real part of its contribution (`reverse`)
+np.real(x)         = np.real(x)             :: real | x: g
+np.imag(x)         = np.imag(x)             :: real | x: -1j * g
+np.conj(x)         = np.conj(x)             :: same | x: np.conj(g)
+np.angle(x)        = np.angle(x)            :: real | x: -1j * g * np.conj(x) / (np.real(x * np.conj(x)) + (x == 0))
+# |z| of a complex z: the cotangent times conj(z) / |z| (0 at 0)
+abs_complex(x)     = np.abs(x)              :: real | x: g * np.conj(x) / (y + (y == 0))
+# np.real_if_close of a real value is the value (of a complex one: refused by its type rule)
+np.real_if_close(x; tol) = x * 1.0          :: real_if_close | x: g
+# the FFTs (NumPy's, in object mode: rt.fft3 on an (outer, n, inner) view); n -1: the
+# operand's length; the DFT matrix is symmetric, so each adjoint is the transform itself (and
+# ifft's its inverse), resized back to the operand; rfft's operand is real (its adjoint the real
+# part of fft's); irfft reads entry 0 and (n even) n / 2 once, the others as conjugate pairs
+np.fft.fft(x, n; axis, norm, out) = rt.fft3(rt.as3(x, axis), n, False, norm).reshape(x.shape[:axis] + (rt.fft_n(x.shape[axis], n),) + x.shape[axis + 1:]) :: fft | x: rt.resize3(rt.fft3(rt.as3(g, axis), -1, False, norm), x.shape[axis]).reshape(x.shape)
+np.fft.ifft(x, n; axis, norm, out) = rt.fft3(rt.as3(x, axis), n, True, norm).reshape(x.shape[:axis] + (rt.fft_n(x.shape[axis], n),) + x.shape[axis + 1:]) :: fft | x: rt.resize3(rt.fft3(rt.as3(g, axis), -1, True, norm), x.shape[axis]).reshape(x.shape)
+np.fft.rfft(x, n; axis, norm, out) = rt.rfft3(rt.as3(x, axis), n, norm).reshape(x.shape[:axis] + (rt.fft_n(x.shape[axis], n) // 2 + 1,) + x.shape[axis + 1:]) :: rfft | x: rt.resize3(rt.fft3(rt.resize3(rt.as3(g, axis), rt.fft_n(x.shape[axis], n)), -1, False, norm), x.shape[axis]).reshape(x.shape)
+np.fft.irfft(x, n; axis, norm, out) = rt.irfft3(rt.as3(x, axis), n, norm).reshape(x.shape[:axis] + (rt.irfft_n(x.shape[axis], n),) + x.shape[axis + 1:]) :: irfft | x: rt.irfft3_adjoint(rt.as3(g, axis), x.shape[axis], norm).reshape(x.shape)
+# the 2-D transforms of the last two axes (s=None), fftn & co of vectors and matrices
+np.fft.fft2(x; s, axes, norm, out) = rt.fft_same(rt.fft_same(x, x.ndim - 2, False, norm), x.ndim - 1, False, norm) :: fft2 | x: rt.fft_same(rt.fft_same(g, x.ndim - 2, False, norm), x.ndim - 1, False, norm)
+np.fft.ifft2(x; s, axes, norm, out) = rt.fft_same(rt.fft_same(x, x.ndim - 2, True, norm), x.ndim - 1, True, norm) :: fft2 | x: rt.fft_same(rt.fft_same(g, x.ndim - 2, True, norm), x.ndim - 1, True, norm)
+np.fft.rfft2(x; s, axes, norm, out) = rt.fft_same(rt.rfft3(rt.as3(x, x.ndim - 1), -1, norm).reshape(x.shape[:-1] + (x.shape[-1] // 2 + 1,)), x.ndim - 2, False, norm) :: rfft2 | x: rt.fft_same(rt.fft_same(rt.resize3(rt.as3(g, x.ndim - 1), x.shape[-1]).reshape(x.shape), x.ndim - 2, False, norm), x.ndim - 1, False, norm)
+np.fft.irfft2(x; s, axes, norm, out) = rt.irfft3(rt.as3(rt.fft_same(x, x.ndim - 2, True, norm), x.ndim - 1), -1, norm).reshape(x.shape[:-1] + (2 * (x.shape[-1] - 1),)) :: irfft2 | x: rt.fft_same(rt.irfft3_adjoint(rt.as3(g, x.ndim - 1), x.shape[-1], norm).reshape(x.shape), x.ndim - 2, True, norm)
+np.fft.fftn(x; s, axes, norm) = rt.fft_same(x, 0, False, norm) :: fftn
+np.fft.ifftn(x; s, axes, norm) = rt.fft_same(x, 0, True, norm) :: fftn
+np.fft.rfftn(x; s, axes, norm) = rt.fft_same(x, 0, False, norm) :: rfftn
+np.fft.irfftn(x; s, axes, norm) = rt.fft_same(x, 0, True, norm) :: irfftn
+fft.fftn.1(x; norm) = rt.fft_same(x, 0, False, norm) :: fft | x: rt.fft_same(g, 0, False, norm)
+fft.ifftn.1(x; norm) = rt.fft_same(x, 0, True, norm) :: fft | x: rt.fft_same(g, 0, True, norm)
+fft.rfftn.1(x; norm) = rt.rfft3(rt.as3(x, 0), -1, norm).reshape((x.shape[0] // 2 + 1,)) :: rfft | x: rt.fft3(rt.as3(g, 0), x.shape[0], False, norm).reshape(x.shape)
+fft.irfftn.1(x; norm) = rt.irfft3(rt.as3(x, 0), -1, norm).reshape((2 * (x.shape[0] - 1),)) :: irfft | x: rt.irfft3_adjoint(rt.as3(g, 0), x.shape[0], norm).reshape(x.shape)
+# np.linalg.eig / eigvals: LAPACK's (in object mode), complex always; distinct eigenvalues;
+# the eigenvectors in LAPACK's gauge (norm 1, largest entry real): see rt.eig_adjoint
+eig.w(x)           = rt.eig_w(x)            :: eig_values | x: rt.eig_w_adjoint(x, g)
+eig.v(x)           = rt.eig_v(x)            :: eig_vectors | x: rt.eig_v_adjoint(x, g)
+np.linalg.eigvals(x) = rt.eig_w(x)          :: eig_values | x: rt.eig_w_adjoint(x, g)
 """
 
 # issue 12, scipy.stats distributions as autograd has them: one line per log-density
@@ -437,10 +511,34 @@ expon.cdf(x, loc, scale) = -np.expm1(-np.maximum(z, 0.0)) :: ewf | x: g * np.exp
 laplace.cdf(x, loc, scale) = 0.5 - 0.5 * np.sign(z) * np.expm1(-np.abs(z)) :: ewf | x: g * 0.5 * np.exp(-np.abs(z)) / scale | loc: -g * 0.5 * np.exp(-np.abs(z)) / scale | scale: -g * 0.5 * np.exp(-np.abs(z)) * z / scale
 logistic.cdf(x, loc, scale) = 0.5 + 0.5 * np.tanh(0.5 * z) :: ewf | x: g * y * (1.0 - y) / scale | loc: -g * y * (1.0 - y) / scale | scale: -g * y * (1.0 - y) * z / scale
 cauchy.cdf(x, loc, scale) = 0.5 + np.arctan(z) / np.pi :: ewf | x: g / (np.pi * (1.0 + z * z) * scale) | loc: -g / (np.pi * (1.0 + z * z) * scale) | scale: -g * z / (np.pi * (1.0 + z * z) * scale)
+# chi2 is gamma with shape df / 2 and scale 2 scale; the CDFs are incomplete gamma and beta
+# functions (their shape parameters refused when they vary); t's CDF by rt.t_cdf, its
+# density written out; poisson's CDF is Q(floor(k) + 1, mu)
+chi2.logpdf(x, df, loc, scale) = rt.gamma_logz(0.5 * z + 0.0 * df, 0.5 * df + 0.0 * z) - np.log(2.0 * scale) :: ewf | x: g * ((df - 2.0) / (z + (z <= 0)) - 1.0) * (z > 0) / (2.0 * scale) | loc: -g * ((df - 2.0) / (z + (z <= 0)) - 1.0) * (z > 0) / (2.0 * scale) | scale: g * 0.5 * (z - df) * (z > 0) / scale | df: g * 0.5 * (np.log(0.5 * z + (z <= 0)) - rt.digamma(0.5 * df)) * (z > 0)
+chi2.cdf(x, df, loc, scale) = rt.gammainc(0.5 * df + 0.0 * z, np.maximum(0.5 * z, 0.0) + 0.0 * df) :: ewf | x: g * rt.gammainc_dx(0.5 * df + 0.0 * z, 0.5 * z + 0.0 * df) / (2.0 * scale) | loc: -g * rt.gammainc_dx(0.5 * df + 0.0 * z, 0.5 * z + 0.0 * df) / (2.0 * scale) | scale: -g * rt.gammainc_dx(0.5 * df + 0.0 * z, 0.5 * z + 0.0 * df) * z / (2.0 * scale)
+gamma.cdf(x, a, loc, scale) = rt.gammainc(a + 0.0 * z, np.maximum(z, 0.0) + 0.0 * a) :: ewf | x: g * rt.gammainc_dx(a + 0.0 * z, z + 0.0 * a) / scale | loc: -g * rt.gammainc_dx(a + 0.0 * z, z + 0.0 * a) / scale | scale: -g * rt.gammainc_dx(a + 0.0 * z, z + 0.0 * a) * z / scale
+beta.cdf(x, a, b, loc, scale) = rt.betainc(a + 0.0 * (b + z), b + 0.0 * (a + z), np.minimum(np.maximum(z, 0.0), 1.0) + 0.0 * (a + b)) :: ewf | x: g * rt.betainc_dx(a + 0.0 * (b + z), b + 0.0 * (a + z), z + 0.0 * (a + b)) / scale | loc: -g * rt.betainc_dx(a + 0.0 * (b + z), b + 0.0 * (a + z), z + 0.0 * (a + b)) / scale | scale: -g * rt.betainc_dx(a + 0.0 * (b + z), b + 0.0 * (a + z), z + 0.0 * (a + b)) * z / scale
+t.cdf(x, df, loc, scale) = rt.t_cdf(z + 0.0 * df, df + 0.0 * z) :: ewf | x: g * np.exp(rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - (0.5 * df + 0.5) * np.log1p(z * z / df)) / scale | loc: -g * np.exp(rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - (0.5 * df + 0.5) * np.log1p(z * z / df)) / scale | scale: -g * np.exp(rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - (0.5 * df + 0.5) * np.log1p(z * z / df)) * z / scale
+t.logcdf(x, df, loc, scale) = rt.t_logcdf(z + 0.0 * df, df + 0.0 * z) :: ewf | x: g * np.exp(rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - (0.5 * df + 0.5) * np.log1p(z * z / df) - y) / scale | loc: -g * np.exp(rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - (0.5 * df + 0.5) * np.log1p(z * z / df) - y) / scale | scale: -g * np.exp(rt.gammaln(0.5 * df + 0.5) - rt.gammaln(0.5 * df) - 0.5 * np.log(np.pi * df) - (0.5 * df + 0.5) * np.log1p(z * z / df) - y) * z / scale
+poisson.cdf(k, mu) = rt.gammaincc(np.maximum(np.floor(k) + 1.0, 1.0) + 0.0 * mu, mu + 0.0 * k) * (k >= 0) :: ewf | mu: -g * rt.gammainc_dx(np.maximum(np.floor(k) + 1.0, 1.0) + 0.0 * mu, mu + 0.0 * k) * (k >= 0)
+# dirichlet.logpdf(x, alpha): x a vector or a matrix whose columns are the points (SciPy's
+# layout); where x_i = 0 (allowed for alpha_i >= 1) the term (alpha_i - 1) log x_i is 0 for
+# alpha_i = 1, and so is its derivative
+dirichlet.logpdf(x, alpha) = rt.dirichlet_logpdf(x, alpha) :: dirichlet
+dirichlet.logpdf.1(x, alpha) = rt.dirichlet_logpdf(x, alpha)[0] :: dirichlet | x: g * (alpha - 1.0) / (x + (x == 0) * (alpha == 1.0)) | alpha: rt.dirichlet_alpha_adjoint(x, alpha, np.full(1, g))
+dirichlet.logpdf.2(x, alpha) = rt.dirichlet_logpdf(x, alpha) :: dirichlet | x: np.expand_dims(g, 0) * np.expand_dims(alpha - 1.0, 1) / (x + (x == 0) * np.expand_dims(alpha == 1.0, 1)) | alpha: rt.dirichlet_alpha_adjoint(x, alpha, g)
+dirichlet.pdf(x, alpha) = np.exp(rt.dirichlet_logpdf(x, alpha)) :: dirichlet
+dirichlet.pdf.1(x, alpha) = np.exp(rt.dirichlet_logpdf(x, alpha)[0]) :: dirichlet | x: g * y * (alpha - 1.0) / (x + (x == 0) * (alpha == 1.0)) | alpha: rt.dirichlet_alpha_adjoint(x, alpha, np.full(1, g * y))
+dirichlet.pdf.2(x, alpha) = np.exp(rt.dirichlet_logpdf(x, alpha)) :: dirichlet | x: np.expand_dims(g * y, 0) * np.expand_dims(alpha - 1.0, 1) / (x + (x == 0) * np.expand_dims(alpha == 1.0, 1)) | alpha: rt.dirichlet_alpha_adjoint(x, alpha, g * y)
 # multivariate_normal.logpdf(x, mean, cov): x a vector or a matrix of rows, by a Cholesky factor
 multivariate_normal.logpdf(x, mean, cov) = rt.mvn_logpdf_rows(x, mean, cov) :: mvn
 multivariate_normal.logpdf.1(x, mean, cov) = rt.mvn_logpdf_rows(x, mean, cov)[0] :: mvn | x: -g * rt.mvn_alpha(x, mean, cov) | mean: g * rt.mvn_alpha(x, mean, cov) | cov: rt.mvn_cov_adjoint(x, mean, cov, np.full(1, g))
 multivariate_normal.logpdf.2(x, mean, cov) = rt.mvn_logpdf_rows(x, mean, cov) :: mvn | x: -np.expand_dims(g, 1) * rt.mvn_alpha(x, mean, cov) | mean: g @ rt.mvn_alpha(x, mean, cov) | cov: rt.mvn_cov_adjoint(x, mean, cov, g)
+multivariate_normal.pdf(x, mean, cov) = np.exp(rt.mvn_logpdf_rows(x, mean, cov)) :: mvn
+multivariate_normal.pdf.1(x, mean, cov) = np.exp(rt.mvn_logpdf_rows(x, mean, cov)[0]) :: mvn | x: -g * y * rt.mvn_alpha(x, mean, cov) | mean: g * y * rt.mvn_alpha(x, mean, cov) | cov: rt.mvn_cov_adjoint(x, mean, cov, np.full(1, g * y))
+multivariate_normal.pdf.2(x, mean, cov) = np.exp(rt.mvn_logpdf_rows(x, mean, cov)) :: mvn | x: -np.expand_dims(g * y, 1) * rt.mvn_alpha(x, mean, cov) | mean: (g * y) @ rt.mvn_alpha(x, mean, cov) | cov: rt.mvn_cov_adjoint(x, mean, cov, g * y)
+# the entropy depends on the covariance alone: d/dcov = cov^-1 / 2 (the symmetric gradient)
+multivariate_normal.entropy(mean, cov) = rt.mvn_entropy(cov) :: mvn_entropy | cov: rt.mvn_entropy_adjoint(cov, g)
 """
 
 # Names that take `{m}` and exist in both `math` and `np` get one primitive per module.
@@ -454,7 +552,7 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "trace": "trace", "swapaxes": "swapaxes", "var": "var", "std": "std",
            "repeat": "repeat", "diagonal": "np.diagonal", "clip": "np.clip", "round": "np.round",
            "argsort": "np.argsort", "searchsorted": "np.searchsorted", "astype": "astype",
-           "item": "item", "all": "all", "any": "any"}
+           "item": "item", "all": "all", "any": "any", "conj": "np.conj", "conjugate": "np.conj"}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
@@ -466,8 +564,9 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truth": bool, "or": lambda a, b: a or b}
 
 # results that may share their operand's buffer (NumPy and Numba return views)
-_VIEWS = ("transpose", "reshape", "np.moveaxis", "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze", "ravel", "transpose_axes", "swapaxes",
-          "flip", "sliding_window_view")
+_VIEWS = ("transpose", "reshape", "np.moveaxis", "split_front", "split_back", "np.real", "np.imag",
+          "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze",
+          "ravel", "transpose_axes", "swapaxes", "flip", "sliding_window_view")
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 # pointwise: each element of the result is the same scalar function of the operands' elements
 # at that position (broadcast), and the rule's templates also compute it on numbers
@@ -524,9 +623,10 @@ def _load_table():
                              getattr(mod, name))
         else:
             target = None
-            if name.startswith("scipy.special."):
-                if not name.endswith("_axis"):
-                    alias_when_imported("scipy.special", name.rsplit(".", 1)[1], name)
+            if name.startswith("scipy."):      # scipy.special.erf, scipy.linalg.sqrtm ...
+                module, attr = name.rsplit(".", 1)
+                if module.count(".") == 1 and attr.isidentifier() and not name.endswith("_axis"):
+                    alias_when_imported(module, attr, name)
             elif name.startswith(("np.", "math.")):
                 mname, *path = name.split(".")
                 target = _MODULES[mname]
@@ -696,7 +796,7 @@ def _load_numpy_forms():
     _load_summations()
     alias_method(np.maximum, "accumulate", "cummax")
     alias_method(np.minimum, "accumulate", "cummin")
-    for part in ("cdf", "pdf", "logpdf", "logcdf"):
+    for part in ("cdf", "pdf", "logpdf", "logcdf", "sf", "logsf"):
         name = f"scipy.stats.norm.{part}"
         get(name).defaults = {"loc": 0.0, "scale": 1.0}
         alias_when_imported("scipy.stats", f"norm.{part}", name)
@@ -705,6 +805,7 @@ def _load_numpy_forms():
     get("scipy.special.logsumexp_b").checks_in_eager = True
     _load_autograd_numpy()
     _load_stats()
+    _load_autograd_rest()
     for short in ("logsumexp", "softmax", "log_softmax"):
         whole, axis = get(f"scipy.special.{short}"), get(f"scipy.special.{short}_axis")
         whole.axis_form, axis.whole = axis, whole
@@ -746,6 +847,112 @@ def _load_autograd_numpy():
     eig = register(Primitive("eig", ("x",)), np.linalg.eig)
     eig.parts = (get("eig.w"), get("eig.v"))
 
+
+# the operands whose derivatives issue 12's later primitives refuse: (primitives, param, why)
+_REFUSED = [
+    (("scipy.special.gammainc", "scipy.special.gammaincc"), "a",
+     "its derivative in the shape parameter has no closed form"),
+    (("scipy.special.betainc",), "a", "its derivative in a shape parameter has no closed form"),
+    (("scipy.special.betainc",), "b", "its derivative in a shape parameter has no closed form"),
+    (("scipy.special.jv", "scipy.special.yv", "scipy.special.iv", "scipy.special.ive"), "v",
+     "its derivative in the order has no closed form"),
+    (("scipy.stats.chi2.cdf",), "df", "its derivative in df has no closed form"),
+    (("scipy.stats.gamma.cdf",), "a", "its derivative in the shape parameter has no closed form"),
+    (("scipy.stats.beta.cdf",), "a", "its derivative in a shape parameter has no closed form"),
+    (("scipy.stats.beta.cdf",), "b", "its derivative in a shape parameter has no closed form"),
+    (("scipy.stats.t.cdf", "scipy.stats.t.logcdf"), "df",
+     "its derivative in df has no closed form"),
+]
+
+
+def _load_autograd_rest():
+    """The call forms and facts of the rest of autograd's functions (scipy.linalg,
+    scipy.signal, the incomplete gamma and beta functions, Bessel functions, np.partition)."""
+    for names, param, why in _REFUSED:
+        for name in names:
+            get(name).refused = {**get(name).refused, param: why}
+    alias(np.matmul, "matmul")
+    tri = get("scipy.linalg.solve_triangular")
+    tri.defaults = {"trans": 0, "lower": False, "unit_diagonal": False, "overwrite_b": False,
+                    "check_finite": True}
+    tri.read_statics = forms.solve_triangular_statics
+    band = get("scipy.linalg.solve_banded")
+    band.static_first = ("l_and_u",)
+    band.defaults = {"overwrite_ab": False, "overwrite_b": False, "check_finite": True}
+    band.read_statics = forms.solve_banded_statics
+    conv = get("scipy.signal.convolve")
+    conv.defaults, conv.read_statics = {"mode": "full", "method": "auto"}, forms.signal_convolve_statics
+    for name, at in (("split_front", forms.split_front_at), ("split_back", forms.split_back_at)):
+        get(name).at_ranks, get(name)._diff_args = at, (0,)
+    part = get("np.partition")
+    part.defaults = {"axis": -1, "kind": "introselect", "order": None}
+    part.read_statics, part.at_ranks = forms.partition_statics, forms.partition_at
+    part._diff_args = (0,)
+    for name in ("np.fft.fftshift", "np.fft.ifftshift"):
+        get(name).defaults, get(name).read_statics = {"axes": None}, forms.fftshift_statics
+    for name in ("scipy.linalg.solve_triangular", "scipy.linalg.solve_banded",
+                 "scipy.linalg.solve_sylvester", "scipy.linalg.sqrtm", "scipy.signal.convolve",
+                 "np.partition", "scipy.special.yn"):
+        get(name).checks_in_eager = True
+    get("scipy.special.yn").elementwise = True      # a ufunc of an integer order and x
+    for name in ("scipy.linalg.solve_triangular", "scipy.linalg.solve_banded",
+                 "scipy.linalg.solve_sylvester", "scipy.linalg.sqrtm"):
+        get(name).float_result = True
+    _load_complex()
+    refuse_when_imported("scipy.integrate", "odeint", ODE_REFUSAL)
+    refuse_when_imported("scipy.integrate", "solve_ivp", ODE_REFUSAL)
+
+
+# the primitives complex values go through (any other refuses a complex operand: typeinfer)
+COMPLEX_OK = """
+add sub mul truediv pow neg np.positive np.exp np.log np.sqrt np.sin np.cos np.tan np.sinh
+np.cosh np.tanh np.expm1 np.log1p np.square np.reciprocal np.abs abs sum sum_axis mean mean_axis
+scalar_same scalar_float reshape transpose transpose_axes swapaxes ravel flatten copy_array
+expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
+flip zeros_like ones_like empty_like np.real np.imag np.conj np.angle abs_complex roll roll_flat
+roll_axis np.fft.fftshift np.fft.ifftshift dot matmul dot.1.1 dot.2.1 dot.1.2 dot.2.2 outer
+np.where full full_like split_front split_back keep_all keep_all.0.1 keep_all.0.2 keep_all.0.3
+keep_all.0.4
+"""
+
+
+def _load_complex():
+    for name in COMPLEX_OK.split():
+        get(name).complex_ok = True
+    for name in ("fft", "ifft", "rfft", "irfft"):
+        p = get(f"np.fft.{name}")
+        p.defaults = {"n": -1, "axis": -1, "norm": None, "out": None}
+        p.read_statics, p.complex_ok, p.checks_in_eager = forms.fft_statics, True, True
+        p.call_order = ("n", "axis", "norm", "out")
+    for name in ("fft2", "ifft2", "rfft2", "irfft2"):
+        p = get(f"np.fft.{name}")
+        p.defaults = {"s": None, "axes": (-2, -1), "norm": None, "out": None}
+        p.read_statics, p.complex_ok, p.checks_in_eager = forms.fft2_statics, True, True
+    for name in ("fftn", "ifftn", "rfftn", "irfftn"):
+        p = get(f"np.fft.{name}")
+        p.defaults = {"s": None, "axes": None, "norm": None}
+        p.read_statics = lambda st: {**forms.fft2_statics({**st, "axes": None}), "axes": st["axes"]}
+        p.at_ranks = forms.fftn_at(f"fft.{name}.1", f"np.fft.{name[:-1]}2")
+        p.complex_ok, p.checks_in_eager, p._diff_args = True, True, (0,)
+        get(f"fft.{name}.1").complex_ok = True
+    for name in ("np.abs", "abs"):
+        get(name).complex_form = get("abs_complex")
+    for name in ("np.real", "np.imag", "np.conj", "np.angle", "abs_complex"):
+        get(name).elementwise = True
+    get("np.real_if_close").defaults = {"tol": 100}
+    for name in ("eig.w", "eig.v", "np.linalg.eigvals"):
+        get(name).complex_ok = True
+    get("np.real_if_close").complex_ok = get("np.real_if_close").checks_in_eager = True
+    alias(np.conjugate, "np.conj")
+    alias(np.absolute, "np.abs")
+
+
+ODE_REFUSAL = (
+    "jitad does not differentiate SciPy's ODE solvers: they call your right-hand side from "
+    "compiled LSODA/RK code jitad cannot see, and a solver of jitad's own would not give "
+    "SciPy's numbers. Write the integrator as a loop in your function (a fixed-step RK4, or "
+    "an adaptive step with a while loop): jitad differentiates loops, in both modes")
+
 def _z_standing(text):
     """A STATS template with `z` written out as (x - loc) / scale, as an expression tree."""
     tree = ast.parse(text, mode="eval").body
@@ -774,10 +981,17 @@ def _load_stats():
         if name.count(".") == 1:
             alias_when_imported("scipy.stats", name, full)
             p.defaults = {k: v for k, v in (("loc", 0.0), ("scale", 1.0)) if k in params}
-    mvn = get("scipy.stats.multivariate_normal.logpdf")
-    mvn.variants = {(1, 1, 2): get("scipy.stats.multivariate_normal.logpdf.1"),
-                    (2, 1, 2): get("scipy.stats.multivariate_normal.logpdf.2")}
-    mvn.checks_in_eager = mvn.float_result = True
+    for part in ("logpdf", "pdf"):
+        mvn = get(f"scipy.stats.multivariate_normal.{part}")
+        mvn.variants = {(1, 1, 2): get(f"scipy.stats.multivariate_normal.{part}.1"),
+                        (2, 1, 2): get(f"scipy.stats.multivariate_normal.{part}.2")}
+        mvn.checks_in_eager = mvn.float_result = True
+        dirichlet = get(f"scipy.stats.dirichlet.{part}")
+        dirichlet.variants = {(1, 1): get(f"scipy.stats.dirichlet.{part}.1"),
+                              (2, 1): get(f"scipy.stats.dirichlet.{part}.2")}
+        dirichlet.checks_in_eager = dirichlet.float_result = True
+    entropy = get("scipy.stats.multivariate_normal.entropy")
+    entropy.defaults, entropy.checks_in_eager, entropy.float_result = {"mean": 0.0}, True, True
 
 def _load_summations():
     """np.einsum, np.tensordot and np.inner: each call is the summation `einsum.of` makes for

@@ -51,6 +51,11 @@ scipy.stats.laplace.cdf scipy.stats.laplace.logpdf scipy.stats.laplace.pdf
 scipy.stats.logistic.cdf scipy.stats.logistic.logpdf scipy.stats.logistic.pdf
 scipy.stats.poisson.logpmf scipy.stats.poisson.pmf scipy.stats.t.logpdf scipy.stats.t.pdf
 prod_others prod_others_axis
+scipy.special.gammainc scipy.special.gammaincc scipy.special.betainc scipy.special.j0
+scipy.special.j1 scipy.special.y0 scipy.special.y1 scipy.special.jv scipy.special.yv
+scipy.special.yn scipy.special.iv scipy.special.ive scipy.stats.norm.sf scipy.stats.norm.logsf
+scipy.stats.chi2.logpdf scipy.stats.chi2.pdf scipy.stats.chi2.cdf scipy.stats.gamma.cdf
+scipy.stats.beta.cdf scipy.stats.t.cdf scipy.stats.t.logcdf scipy.stats.poisson.cdf
 """
 
 # linear in each operand: the tangent is the forward with t in the operand's place
@@ -63,7 +68,10 @@ as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 kee
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent astype item sliding_window_view
+np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent
+np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype np.real np.imag np.conj
+np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
+fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
 """
 
 TABLE = r"""
@@ -138,6 +146,28 @@ svd_values         | x: rt.svd_tangent(x, t)[1]
 # covariance's lower triangle is read (its Cholesky factor)
 scipy.stats.multivariate_normal.logpdf.1 | x: -np.sum(t * rt.mvn_alpha(x, mean, cov)) | mean: np.sum(t * rt.mvn_alpha(x, mean, cov)) | cov: rt.mvn_cov_tangent(x, mean, cov, t)[0]
 scipy.stats.multivariate_normal.logpdf.2 | x: -np.sum(t * rt.mvn_alpha(x, mean, cov), axis=1) | mean: rt.mvn_alpha(x, mean, cov) @ t | cov: rt.mvn_cov_tangent(x, mean, cov, t)
+scipy.stats.multivariate_normal.pdf.1 | x: -y * np.sum(t * rt.mvn_alpha(x, mean, cov)) | mean: y * np.sum(t * rt.mvn_alpha(x, mean, cov)) | cov: y * rt.mvn_cov_tangent(x, mean, cov, t)[0]
+scipy.stats.multivariate_normal.pdf.2 | x: -y * np.sum(t * rt.mvn_alpha(x, mean, cov), axis=1) | mean: y * (rt.mvn_alpha(x, mean, cov) @ t) | cov: y * rt.mvn_cov_tangent(x, mean, cov, t)
+scipy.stats.multivariate_normal.entropy | cov: rt.mvn_entropy_tangent(cov, t)
+# the Dirichlet density: the partial derivatives of its adjoints, summed over the entries
+scipy.stats.dirichlet.logpdf.1 | x: np.sum(t * (alpha - 1.0) / (x + (x == 0) * (alpha == 1.0))) | alpha: np.sum(t * (rt.digamma(np.sum(alpha)) - rt.digamma(alpha) + np.log(x)))
+scipy.stats.dirichlet.logpdf.2 | x: np.sum(t * np.expand_dims(alpha - 1.0, 1) / (x + (x == 0) * np.expand_dims(alpha == 1.0, 1)), axis=0) | alpha: np.sum(np.expand_dims(t, 1) * (rt.digamma(np.sum(alpha)) - np.expand_dims(rt.digamma(alpha), 1) + np.log(x)), axis=0)
+scipy.stats.dirichlet.pdf.1 | x: y * np.sum(t * (alpha - 1.0) / (x + (x == 0) * (alpha == 1.0))) | alpha: y * np.sum(t * (rt.digamma(np.sum(alpha)) - rt.digamma(alpha) + np.log(x)))
+scipy.stats.dirichlet.pdf.2 | x: y * np.sum(t * np.expand_dims(alpha - 1.0, 1) / (x + (x == 0) * np.expand_dims(alpha == 1.0, 1)), axis=0) | alpha: y * np.sum(np.expand_dims(t, 1) * (rt.digamma(np.sum(alpha)) - np.expand_dims(rt.digamma(alpha), 1) + np.log(x)), axis=0)
+# scipy.linalg: d(op(T) x) = db - op(dT) x for the triangle read; the band likewise; the
+# Sylvester equation differentiated, A dX + dX B = dQ - dA X - X dB; X dX + dX X = dA
+scipy.linalg.solve_triangular | a: -rt.tri_solve(a, rt.tri_mul(t, y, trans, lower, unit_diagonal), trans, lower, unit_diagonal) | b: rt.tri_solve(a, t, trans, lower, unit_diagonal)
+scipy.linalg.solve_banded | ab: -rt.banded_solve(ab, rt.banded_full(t, l_and_u) @ y, l_and_u) | b: rt.banded_solve(ab, t, l_and_u)
+scipy.linalg.solve_sylvester | a: -rt.sylvester(a, b, t @ y) | b: -rt.sylvester(a, b, y @ t) | q: rt.sylvester(a, b, t)
+scipy.linalg.sqrtm | a: rt.sqrtm_tangent(y, t)
+np.partition       | x: rt.partition_tangent(x, t, kth, axis)
+# np.linalg.eig: dw = diag(V^-1 dA V), dV in LAPACK's gauge (rt.eig_tangent)
+eig.w              | x: rt.eig_tangent(x, t)[0]
+eig.v              | x: rt.eig_tangent(x, t)[1]
+np.linalg.eigvals  | x: rt.eig_tangent(x, t)[0]
+# complex values: |z| and arg z move by Re and Im of conj(z) dz over |z| and |z|^2
+abs_complex        | x: np.real(np.conj(x) * t) / (y + (y == 0))
+np.angle           | x: np.imag(np.conj(x) * t) / (np.real(x * np.conj(x)) + (x == 0))
 """
 
 # primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line

@@ -13,7 +13,7 @@ array being the whole reduction -- is settled where code is generated (`ad.analy
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..types import B1, F8, I8, NP_DTYPE, TupleTy, Ty, floaty, promote
+from ..types import B1, F8, I8, NP_DTYPE, TupleTy, Ty, floaty, promote, real_dtype
 
 
 def _arrays(args):
@@ -129,8 +129,8 @@ def product(prim, s, args):
         raise UnsupportedError("dot/@ supports arrays of rank 1 and 2, and stacks of matrices "
                                "(rank 3) with vectors, matrices or stacks (use * for scalars)",
                                s.loc, prim.name)
-    if not (a.is_float and b.is_float):
-        raise UnsupportedError("dot/@ needs float arrays", s.loc, prim.name)
+    if not (a.is_inexact and b.is_inexact):
+        raise UnsupportedError("dot/@ needs float (or complex) arrays", s.loc, prim.name)
     if (a.ndim, b.ndim) in ((3, 3), (2, 3)) and not prim.batches:
         # np.dot sums over a's last axis and b's second-to-last, pairing every matrix of one
         # stack with every one of the other: not matmul's product per matrix
@@ -394,10 +394,11 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
 
 
 def polygamma(prim, s, args):
-    """scipy.special.polygamma(n, x): n one integer (the order), x elementwise."""
+    """scipy.special.polygamma(n, x), scipy.special.yn(n, x): n one integer (the order), x
+    elementwise."""
     n, x = args
     if not isinstance(n, Ty) or n.ndim or n.dtype not in ("i8", "b1"):
-        raise UnsupportedError("scipy.special.polygamma(n, x) takes one integer n (the order)",
+        raise UnsupportedError(f"{prim.name}(n, x) takes one integer n (the order)",
                                s.loc, prim.name)
     return Ty(floaty(x), x.ndim)
 
@@ -457,14 +458,6 @@ def vector(prim, s, args):
     return Ty(floaty(args[0]), 1)
 
 
-def complex_result(prim, s, args):
-    name = "np.linalg.eig" if prim.name.startswith("eig.") else prim.name
-    raise UnsupportedError(f"{name}() has "
-                           "complex results in general, and jitad differentiates real arrays; "
-                           "for a symmetric matrix use np.linalg.eigh / eigvalsh", s.loc,
-                           prim.name)
-
-
 def mvn(prim, s, args):
     """multivariate_normal.logpdf(x, mean, cov): x a vector or a matrix of rows, the mean a
     vector, cov a matrix; one log-density per row."""
@@ -486,8 +479,187 @@ def weights(prim, s, args):
 
 
 KINDS.update({"weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
-              "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
-              "complex": complex_result})
+              "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector})
+
+
+def _all_matrices(prim, s, args):
+    for a in args:
+        _matrix(prim, s, a)
+
+
+def sylvester(prim, s, args):
+    """scipy.linalg.solve_sylvester(a, b, q): three matrices, the result shaped like q."""
+    _all_matrices(prim, s, args)
+    return Ty(floaty(*args), 2)
+
+
+def signal_convolve(prim, s, args):
+    """scipy.signal.convolve(in1, in2): two vectors or two matrices."""
+    (r, _) = _ranks(prim, s, args, [(1, 1), (2, 2)], "two vectors or two matrices")
+    return Ty(floaty(*args), r)
+
+
+def dirichlet(prim, s, args):
+    """dirichlet.logpdf(x, alpha): x a vector or a matrix of columns (one point each), alpha
+    a vector; one value per point."""
+    x, alpha = args
+    if x.ndim not in (1, 2) or alpha.ndim != 1:
+        raise UnsupportedError("dirichlet.logpdf(x, alpha) takes x a vector (or a matrix whose "
+                               "columns are the points) and alpha a vector", s.loc, prim.name)
+    return Ty(floaty(x, alpha), x.ndim - 1)
+
+
+def mvn_entropy(prim, s, args):
+    """multivariate_normal.entropy(mean, cov): cov a matrix, a number."""
+    _matrix(prim, s, args[1])
+    return Ty(floaty(*args), 0)
+
+
+def partition(prim, s, args):
+    if args[0].ndim == 0:
+        raise UnsupportedError("np.partition() of a scalar", s.loc, "np.partition")
+    axis = s.statics.get("axis")
+    if not -args[0].ndim <= axis < args[0].ndim:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{args[0].ndim} array",
+                               s.loc, "axis")
+    return args[0]
+
+
+def split_axis(prim, s, args):
+    """The array np.hsplit / vsplit / dsplit splits: rank >= 1 / 2 / 3, as NumPy requires."""
+    which = s.statics["which"]
+    need = {"h": 1, "v": 2, "d": 3}[which]
+    if args[0].ndim < need:
+        raise UnsupportedError(f"np.{which}split only works on arrays of {need} or more "
+                               "dimensions", s.loc, f"np.{which}split")
+    return args[0]
+
+
+def astype(prim, s, args):
+    """x.astype(dtype) of an array: the dtype given."""
+    if args[0].ndim == 0:
+        raise UnsupportedError("x.astype() of a scalar: use float(x) or int(x)", s.loc,
+                               "astype")
+    return Ty(_DTYPE_OF[s.statics["dtype"]], args[0].ndim)
+
+
+def real_part(prim, s, args):
+    """np.real / np.imag / np.angle / |z|: a real value shaped like the operand."""
+    return Ty(real_dtype(args[0]) if args[0].dtype in ("c16", "f8", "f4") else "f8",
+              args[0].ndim)
+
+
+def _fft_operand(prim, s, x, rank=1):
+    if x.ndim < rank:
+        raise UnsupportedError(f"{prim.name}() takes an array of rank >= {rank}", s.loc,
+                               prim.name)
+    axis = s.statics.get("axis")
+    if axis is not None and not -x.ndim <= axis < x.ndim:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{x.ndim} array", s.loc,
+                               "axis")
+
+
+def _fft_length(prim, s, args):
+    if len(args) > 1 and (not isinstance(args[1], Ty) or args[1].ndim
+                          or args[1].dtype not in ("i8", "b1")):
+        raise UnsupportedError(f"{prim.name}'s n is an int (or left out)", s.loc, prim.name)
+
+
+def fft(prim, s, args):
+    """np.fft.fft / ifft: a complex array (of real or complex values), the axis' length n."""
+    _fft_operand(prim, s, args[0])
+    _fft_length(prim, s, args)
+    return Ty("c16", args[0].ndim)
+
+
+def _real_operand(prim, s, x):
+    if x.is_complex:
+        raise UnsupportedError(f"{prim.name} of a complex array drops its imaginary part: use "
+                               "the complex transform (np.fft.fft ...)", s.loc, prim.name)
+
+
+def rfft(prim, s, args):
+    """np.fft.rfft of a real array (NumPy drops a complex one's imaginary part)."""
+    _fft_operand(prim, s, args[0])
+    _fft_length(prim, s, args)
+    _real_operand(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def rfft2(prim, s, args):
+    _fft_operand(prim, s, args[0], 2)
+    _real_operand(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def irfft(prim, s, args):
+    """np.fft.irfft: a real array."""
+    _fft_operand(prim, s, args[0])
+    _fft_length(prim, s, args)
+    return Ty("f8", args[0].ndim)
+
+
+def irfft2(prim, s, args):
+    _fft_operand(prim, s, args[0], 2)
+    return Ty("f8", args[0].ndim)
+
+
+def fft2(prim, s, args):
+    _fft_operand(prim, s, args[0], 2)
+    return Ty("c16", args[0].ndim)
+
+
+def _vector_or_matrix(prim, s, x):
+    if x.ndim not in (1, 2):
+        raise UnsupportedError(f"{prim.name}() here takes a vector or a matrix (use "
+                               "np.fft.fft along each axis)", s.loc, prim.name)
+
+
+def fftn(prim, s, args):
+    """np.fft.fftn / ifftn: of a vector or a matrix (the 1-D or 2-D transform)."""
+    _vector_or_matrix(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def rfftn(prim, s, args):
+    _vector_or_matrix(prim, s, args[0])
+    _real_operand(prim, s, args[0])
+    return Ty("c16", args[0].ndim)
+
+
+def irfftn(prim, s, args):
+    _vector_or_matrix(prim, s, args[0])
+    return Ty("f8", args[0].ndim)
+
+
+KINDS.update({"fft": fft, "rfft": rfft, "irfft": irfft, "fft2": fft2, "rfft2": rfft2,
+              "irfft2": irfft2, "fftn": fftn, "rfftn": rfftn, "irfftn": irfftn})
+def real_if_close(prim, s, args):
+    """np.real_if_close of a real array is the array; of a complex one its type would depend
+    on the values (real where every imaginary part is small): refused."""
+    if args[0].is_complex:
+        raise UnsupportedError("np.real_if_close of a complex value returns a real or a complex "
+                               "array depending on the values; write np.real(z)", s.loc,
+                               prim.name)
+    return args[0]
+
+
+def eig_values(prim, s, args):
+    """np.linalg.eig's eigenvalues (and np.linalg.eigvals): complex, one per row."""
+    _matrix(prim, s, args[0])
+    return Ty("c16", 1)
+
+
+def eig_vectors(prim, s, args):
+    _matrix(prim, s, args[0])
+    return Ty("c16", 2)
+
+
+KINDS.update({"eig_values": eig_values, "eig_vectors": eig_vectors,
+              "real_if_close": real_if_close, "real": real_part, "astype": astype,
+              "split_axis": split_axis, "sylvester": sylvester,
+              "signal_convolve": signal_convolve, "dirichlet": dirichlet,
+              "mvn_entropy": mvn_entropy, "partition": partition})
 
 
 def subscript(prim, s, args):

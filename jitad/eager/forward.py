@@ -89,7 +89,8 @@ def check_types(op, s, values):
     if op.type_rule is None or any(v is None or isinstance(v, list) for v in values):
         return
     try:
-        tys = [ty_of_value(np.asarray(v) if np.ndim(v) else v) for v in values]
+        tys = [ty_of_value(v) if isinstance(v, tuple)        # a shape stays a tuple
+               else ty_of_value(np.asarray(v) if np.ndim(v) else v) for v in values]
         op.result_type(s, tys)
     except UnsupportedError as e:
         raise UnsupportedError(e.message, s.loc, e.construct) from None

@@ -23,7 +23,9 @@ def _diff_positions(s: Bind):
     return s.op.diff_args(len(s.args))
 
 
-def active(spec, wrt) -> set:
+def active(spec, wrt, refuse=True) -> set:
+    """The active variables of `spec` for the parameters `wrt`; with `refuse`, a library
+    call without a rule a derivative would flow through is a `NotDifferentiableError`."""
     types = spec.types
     body = spec.ir.body
     stmts = list(ir.walk(body))
@@ -63,7 +65,8 @@ def active(spec, wrt) -> set:
                 if isinstance(s.value, Var) and s.value.name not in useful:
                     useful.add(s.value.name)
                     changed = True
-    _refuse_ruleless(stmts, types, varied, useful)
+    if refuse:
+        _refuse_ruleless(stmts, types, varied, useful)
     return varied & useful & floaty
 
 

@@ -244,9 +244,9 @@ def check_writes(spec, prog):
 class Analysis(Writes):
     """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
 
-    def __init__(self, spec, wrt, prog):
+    def __init__(self, spec, wrt, prog, refuse=True):
         Writes.__init__(self, spec, prog)
-        self.active = activity.active(spec, wrt)
+        self.active = activity.active(spec, wrt, refuse)
         self.sites = {}      # var -> list of (stmt, loop_depth, path)
         self.uses = {}       # var -> list of path
         self.parent = {}     # id(block) -> (path)
@@ -348,8 +348,9 @@ class Analysis(Writes):
             return arrays
         _ANALYSING.add(key)
         try:
+            # (a superset of what is differentiated: it refuses nothing `callee_wrt` allowed)
             A = Analysis(callee, tuple(i for i, t in enumerate(callee.argtys)
-                                       if getattr(t, "is_float", False)), self.prog)
+                                       if getattr(t, "is_float", False)), self.prog, refuse=False)
         finally:
             _ANALYSING.discard(key)
         bases = A.view_bases()

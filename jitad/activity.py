@@ -7,15 +7,19 @@ returned value (backward dependence). Only these get adjoint variables and adjoi
 bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
 over-approximate, never drop a dependence. A library call without a rule (`primitives.opaque`)
 whose float result would need a derivative -- it depends on a `wrt` parameter and reaches a
-returned value -- is a `NotDifferentiableError` at the user's call.
+returned value -- is a `NotDifferentiableError` at the user's call; so is a write of a value
+that depends on a `wrt` parameter into an integer or bool array, which would truncate it (as
+eager mode refuses it when it records the write).
 """
 from __future__ import annotations
+
+import numpy as np
 
 from . import ir
 from .errors import NotDifferentiableError
 from .ir import Bind, Return, SetItem, Var
 from .primitives.opaque import NEEDS_RULE
-from .types import TupleTy
+from .types import TupleTy, Ty
 
 
 def _diff_positions(s: Bind):
@@ -67,6 +71,7 @@ def active(spec, wrt, refuse=True) -> set:
                     changed = True
     if refuse:
         _refuse_ruleless(stmts, types, varied, useful)
+        _refuse_truncating_writes(stmts, types, varied)
     return varied & useful & floaty
 
 
@@ -86,3 +91,16 @@ def _refuse_ruleless(stmts, types, varied, useful):
                 and any(_holds_float(types.get(t)) for t in s.targets):
             raise NotDifferentiableError(NEEDS_RULE.format(s.op.spelled.removesuffix("()")), s.loc,
                                          f"call to {s.op.spelled}")
+
+
+def _refuse_truncating_writes(stmts, types, varied):
+    """`y[i] = v` with v differentiated and y an integer or bool array would cut v's derivative
+    off silently (NumPy truncates the value): refused at the write, with eager mode's words."""
+    for s in stmts:
+        if isinstance(s, SetItem) and isinstance(s.value, Var) and s.value.name in varied:
+            t = types.get(s.array)
+            if isinstance(t, Ty) and not t.is_float:
+                raise NotDifferentiableError(
+                    f"writing a differentiable value into an array of dtype "
+                    f"{np.dtype(t.dtype).name} would truncate it; create the array with a float "
+                    "dtype", s.loc, "write into an integer array")

@@ -211,6 +211,15 @@ def test_the_outputs_and_the_wrt_are_checked_alike():
         assert_same(*refusals(case, TRANSFORMS[name](case)))
 
 
+def test_a_refusal_code_generation_makes_is_the_same_in_eager_forward_mode():
+    """A primitive without a tangent rule is refused by compiled mode's `tangent` pass (code
+    generation, not the checks) and by eager forward mode when it reaches the call: the
+    same error."""
+    from . import test_forward as tf
+    assert_same(*refusals(Case(tf.squashed, (tf.X3,)),
+                          lambda f, m: jitad.jvp(f, mode=m)(tf.X3, tangents=tf.V3)))
+
+
 # -- the checks run once per signature and wrt --------------------------------------------------
 def _counting(monkeypatch):
     runs = []

@@ -20,8 +20,8 @@ IR after IR passes when `JITAD_VERIFY=1` (the test suite sets it), and names the
 internal error. `stage_text` renders a job after any pass: what `jitad.source(f, stage)`
 prints.
 Invariants: passes run in the order listed; a pass only reads fields an earlier pass (or the
-job's creator) produced; no pass of `CHECKING` changes the IR (`GENERATE` starts from what
-it typed).
+job's creator) produced; `CHECKING` generates nothing (eager mode keeps only the entry's
+output types of its job), and a refusal it makes is the one compiled mode makes.
 """
 from __future__ import annotations
 

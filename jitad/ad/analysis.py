@@ -7,6 +7,8 @@ under "is a view of": a value read through a view is a read of its base) and whi
 the forward overwrites and so must push (`pushed`); it refuses, at the user's line, writes it
 cannot differentiate: into an array the function did not create, through an alias a later read
 observes, in-place updates of a shared array (decided on the control-flow graph, `flow`).
+Those write rules are a class of their own, `Writes`, which `Analysis` extends and the
+`analyse` pass runs alone (`check_writes`: before any code, for eager mode as for compiled).
 """
 from __future__ import annotations
 

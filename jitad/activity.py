@@ -7,17 +7,21 @@ returned value (backward dependence). Only these get adjoint variables and adjoi
 bools, indices and shapes never do. The analysis is flow-insensitive per name, which can only
 over-approximate, never drop a dependence. A library call without a rule (`primitives.opaque`)
 whose float result would need a derivative -- it depends on a `wrt` parameter and reaches a
-returned value -- is a `NotDifferentiableError` at the user's call. So is an operand whose
-derivative a primitive refuses (`Primitive.refused`: gammainc's shape a) that varies, in a
-call whose result is used: its derivative is not zero, and would otherwise be dropped.
+returned value -- is a `NotDifferentiableError` at the user's call; so is a write of a value
+that depends on a `wrt` parameter into an integer or bool array, which would truncate it (as
+eager mode refuses it when it records the write), and an operand whose derivative a primitive
+refuses (`Primitive.refused`: gammainc's shape a) that varies, in a call whose result is used:
+its derivative is not zero, and would otherwise be dropped.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from . import ir
 from .errors import NotDifferentiableError
 from .ir import Bind, Return, SetItem, Var
 from .primitives.opaque import NEEDS_RULE
-from .types import TupleTy
+from .types import TupleTy, Ty
 
 
 def _diff_positions(s: Bind):
@@ -25,7 +29,9 @@ def _diff_positions(s: Bind):
     return s.op.diff_args(len(s.args))
 
 
-def active(spec, wrt) -> set:
+def active(spec, wrt, refuse=True) -> set:
+    """The active variables of `spec` for the parameters `wrt`; with `refuse`, a library
+    call without a rule a derivative would flow through is a `NotDifferentiableError`."""
     types = spec.types
     body = spec.ir.body
     stmts = list(ir.walk(body))
@@ -65,19 +71,21 @@ def active(spec, wrt) -> set:
                 if isinstance(s.value, Var) and s.value.name not in useful:
                     useful.add(s.value.name)
                     changed = True
-    _refuse_ruleless(stmts, types, varied, useful)
-    for s in stmts:
-        if isinstance(s, Bind) and s.op.refused and any(t in useful for t in s.targets):
-            for p, a in zip(s.op.params, s.args):
-                if p in s.op.refused and isinstance(a, Var) and a.name in varied:
-                    raise NotDifferentiableError(s.op.refusal(p), s.loc, s.op.name)
+    if refuse:
+        _refuse_ruleless(stmts, types, varied, useful)
+        _refuse_truncating_writes(stmts, types, varied)
+        for s in stmts:
+            if isinstance(s, Bind) and s.op.refused and any(t in useful for t in s.targets):
+                for p, a in zip(s.op.params, s.args):
+                    if p in s.op.refused and isinstance(a, Var) and a.name in varied:
+                        raise NotDifferentiableError(s.op.refusal(p), s.loc, s.op.name)
     return varied & useful & floaty
 
 
 def _holds_float(t) -> bool:
     if isinstance(t, TupleTy):
         return any(_holds_float(x) for x in t.items)
-    return getattr(t, "is_float", False)
+    return getattr(t, "is_inexact", False)
 
 
 def _refuse_ruleless(stmts, types, varied, useful):
@@ -90,3 +98,16 @@ def _refuse_ruleless(stmts, types, varied, useful):
                 and any(_holds_float(types.get(t)) for t in s.targets):
             raise NotDifferentiableError(NEEDS_RULE.format(s.op.spelled.removesuffix("()")), s.loc,
                                          f"call to {s.op.spelled}")
+
+
+def _refuse_truncating_writes(stmts, types, varied):
+    """`y[i] = v` with v differentiated and y an integer or bool array would cut v's derivative
+    off silently (NumPy truncates the value): refused at the write, with eager mode's words."""
+    for s in stmts:
+        if isinstance(s, SetItem) and isinstance(s.value, Var) and s.value.name in varied:
+            t = types.get(s.array)
+            if isinstance(t, Ty) and not t.is_inexact:
+                raise NotDifferentiableError(
+                    f"writing a differentiable value into an array of dtype "
+                    f"{np.dtype(t.dtype).name} would truncate it; create the array with a float "
+                    "dtype", s.loc, "write into an integer array")

@@ -9,33 +9,23 @@ never written; anything jitad cannot differentiate raises a `JitadError` at the 
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from . import higher, monadic, pipeline
-from .differentiable import Compiled, Transform, as_differentiable, copy_names, wrt_indices
+from .differentiable import (Compiled, Transform, as_differentiable, copy_names, quick_key,
+                             refuse_outputs, wrt_indices)
 from .errors import JitadError
 from .pipeline import frontend
-from .types import Ty, is_structured, leaves, rebuild, ty_of_value
-
-def _quick_key(args):
-    """A cheap key for the argument kinds (type, and dtype/rank/layout for arrays), or None."""
-    key = []
-    for a in args:
-        t = type(a)
-        if t is np.ndarray:
-            key.append((a.dtype.num, a.ndim, a.flags.c_contiguous))
-        elif t in (float, int, bool):
-            key.append(t)
-        else:
-            return None
-    return tuple(key)
-
+from .types import Ty, is_structured, leaves, one_float_output, rebuild, ty_of_value
 
 class _Transformed(Transform):
     """Shared machinery of grad / value_and_grad / vjp objects."""
 
     def __init__(self, f, wrt, mode="compiled"):
         self._ran = {}
+        self._eager_vg = weakref.WeakKeyDictionary()     # function run -> eager value_and_grad
         self.d = as_differentiable(f)
         self.wrt_spec = wrt
         self.wrt, self.single = wrt_indices(self.d, wrt)
@@ -47,19 +37,23 @@ class _Transformed(Transform):
 
     def _scalar_check(self, comp):
         if not comp.gen.scalar_output:
-            outs = ", ".join(map(str, comp.gen.out_types))
-            raise JitadError(f"grad needs a function with one float output; {self.d.__name__} "
-                             f"returns ({outs}). Use jitad.vjp(f, wrt=...) and call the pullback "
-                             "with a cotangent shaped like the output")
+            refuse_outputs("grad", self.d.__name__, comp.gen.out_types, comp.loc)
 
     def _eager(self, args):
-        from . import eager
-        value, grads = eager.value_and_grad(self.d.concrete(args).__jitad_function__, self.wrt)(*args)
+        # eager.value_and_grad runs the checking passes first (`Differentiable.check`); one
+        # per function run (a `higher.Derived` runs one per signature), which keeps what it
+        # checked
+        fn = self.d.concrete(args).__jitad_function__
+        vg = self._eager_vg.get(fn)
+        if vg is None:
+            from . import eager
+            vg = self._eager_vg[fn] = eager.value_and_grad(fn, self.wrt)
+        value, grads = vg(*args)
         return value, (grads[0] if self.single else tuple(grads))
 
     def _value_and_grads(self, args):
         # fast path: the same argument kinds as a call that already ran
-        key = _quick_key(args)
+        key = quick_key(args)
         comp = self._ran.get(key)
         if comp is not None and comp.stale():
             self._ran.clear()
@@ -151,6 +145,10 @@ class vjp(_Transformed):
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
+        if self.mode == "eager":
+            return self._eager_vjp(args)
+        if self.mode != "compiled":
+            raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
         y = comp.run(comp.gen.primal, args)
         single = self.single
@@ -160,6 +158,21 @@ class vjp(_Transformed):
             ct = _cotangent(cotangent, outs, y)
             _, grads = comp.run(comp.gen.vjp, tuple(args) + (ct,))
             grads = comp.regroup(grads, args)
+            return grads[0] if single else tuple(grads)
+
+        return y, pullback
+
+    def _eager_vjp(self, args):
+        """The eager pullback: f run again, recording, and the reverse pass from the cotangent
+        (checked against the output as the compiled one is)."""
+        from .eager.functional import vjp_eager
+        d = self.d.concrete(args)
+        outs = d.check(args, self.wrt).out
+        y, pull = vjp_eager(d.__jitad_function__, args, self.wrt)
+        single = self.single
+
+        def pullback(cotangent):
+            grads = pull(_cotangent(cotangent, outs, y))
             return grads[0] if single else tuple(grads)
 
         return y, pullback
@@ -194,7 +207,9 @@ class jvp(_Transformed):
                                  f"{np.shape(args[i])}, got {np.shape(v)}")
         if self.mode == "eager":
             from .eager.forward import jvp_eager
-            return jvp_eager(self.d.concrete(args).__jitad_function__, args, self.wrt, tans)
+            d = self.d.concrete(args)
+            d.check(args, self.wrt)
+            return jvp_eager(d.__jitad_function__, args, self.wrt, tans)
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
@@ -285,7 +300,11 @@ class _Jacobian(_Transformed):
 
     def _eager_jacobian(self, args):
         from .eager.forward import jvp_eager
-        fn = self.d.concrete(args).__jitad_function__
+        d = self.d.concrete(args)
+        out = d.check(args, self.wrt).out
+        if len(out) != 1 or not isinstance(out[0], Ty):
+            refuse_outputs(type(self).__name__, self.d.__name__, out)
+        fn = d.__jitad_function__
         parts = [_arg_leaves(args[i]) for i in self.wrt]       # per wrt: its leaves
 
         def zeros(j, put=None):         # the tangent of wrt j: zeros, `put` = (leaf, value)
@@ -325,9 +344,7 @@ class _Jacobian(_Transformed):
         length-1 axis."""
         name = comp.gen.jacfwd if self.how == "jvp" else comp.gen.jacrev
         if name is None:
-            raise JitadError(f"{type(self).__name__} needs a function with one output (an "
-                             f"array or a number); {self.d.__name__} returns "
-                             f"({', '.join(map(str, comp.gen.out_types))})")
+            refuse_outputs(type(self).__name__, self.d.__name__, comp.gen.out_types)
         return name
 
 
@@ -399,15 +416,17 @@ class _Second(_Transformed):
         return tuple(rebuild(args[w], it) if isinstance(args[w], (tuple, list, dict))
                      else next(it) for w in self.wrt)
 
-    def _check_scalar(self, comp):
-        if not comp.gen.scalar_output:
-            raise JitadError(f"{type(self).__name__} needs a function with one float output; "
-                             f"{self.d.__name__}'s output is an array (use jacfwd/jacrev of "
-                             "grad for the derivatives of a gradient)")
+    def _check_scalar(self, out_types):
+        if not one_float_output(out_types):
+            refuse_outputs(type(self).__name__, self.d.__name__, out_types)
 
     def _eager_grads(self, td, flat, wrt, tans):
+        """The gradient of the tangent function by eager mode, after the checks compiled mode
+        makes of it (its checking passes, its output)."""
         from . import eager
-        _, grads = eager.value_and_grad(td.__jitad_function__, wrt)(*(tuple(flat) + tans))
+        args = tuple(flat) + tans
+        self._check_scalar(td.check(args, wrt).out)
+        _, grads = eager.value_and_grad(td.__jitad_function__, wrt)(*args)
         return tuple(grads)
 
 
@@ -475,7 +494,7 @@ class hvp(_Second):
             flat, _ = self._flat(args)
             tans = _zero_tangents(flat, wrt) if v is None else self._tangents(args, v)
             comp = td.specialize(flat + tans, wrt)
-            self._check_scalar(comp)
+            self._check_scalar(comp.gen.out_types)
         return comp
 
     def compiled(self, *example_args, v=None, **kwargs):
@@ -565,7 +584,7 @@ class hessian(_Second):
             td, wrt, basis = self._tangent(args)
             flat, _ = self._flat(args)
             comp = td.specialize(flat + _zero_tangents(flat, wrt), wrt, mode=("hessian", basis))
-            self._check_scalar(comp)
+            self._check_scalar(comp.gen.out_types)
         return comp
 
     def compiled(self, *example_args, **kwargs):

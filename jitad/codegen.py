@@ -26,7 +26,7 @@ from .names import Namer, reserved_names
 from .primitives import CALL
 from .ad import Forward, Reverse, callee_wrt, costly, split_callees, tangent_args
 from .types import arg_types as argtys
-from .types import Ty
+from .types import Ty, one_float_output
 
 
 
@@ -134,8 +134,7 @@ def plan(job):
     if pl.entry in pl.callee_wrt and tuple(wrt) != pl.callee_wrt[pl.entry]:
         pl.public_vjp = pl.unique(f"{entry.name}_vjp_wrt")
     out_tys = entry.out or ()
-    scalar = len(out_tys) == 1 and isinstance(out_tys[0], Ty) and out_tys[0].ndim == 0 \
-        and out_tys[0].is_float
+    scalar = one_float_output(out_tys)
     job.plan = pl
     job.gen = Generated("", pl.fnames[pl.entry], scalar_output=scalar, out_types=out_tys,
                         wrt_params=[entry.ir.params[i] for i in wrt])

@@ -5,9 +5,12 @@ Takes: plain Python functions (decorated or not) and the argument signatures the
 with.
 Guarantees: each (function, argument signature, wrt, optimizer) is run through the back end
 (`pipeline.BACKEND`) once per process -- again only when a value it captured changed or a rule
-was registered since (`Compiled.stale`) -- and compiled once (on disk across processes); a
+was registered since (`Compiled.stale`) -- and compiled once (on disk across processes); for
+eager mode, each (function, signature, wrt) is run through the checking passes alone
+(`pipeline.CHECKING`, `Differentiable.check`) once per process, on the same terms; a
 function jitad cannot transform (a transformed function, a non-`def` callable) is refused by
-`plain_function` with a `JitadError`; `wrt_indices` maps `wrt` (indices or names) to indices.
+`plain_function` with a `JitadError`; `wrt_indices` maps `wrt` (indices or names) to indices;
+`refuse_outputs` is the one check of what a transformation needs its function to return.
 """
 from __future__ import annotations
 
@@ -25,6 +28,59 @@ from .capture import first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
 from .types import NoneTy, is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
+
+
+def quick_key(args):
+    """A cheap key for the argument kinds (type, and dtype/rank/layout for arrays), or None
+    (a key a signature's `ty_of_value` types always agree on: the fast path of a call)."""
+    key = []
+    for a in args:
+        t = type(a)
+        if t is np.ndarray:
+            key.append((a.dtype.num, a.ndim, a.flags.c_contiguous))
+        elif t in (float, int, bool):
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
+
+
+def _stale(rules_version, watch) -> bool:
+    """Whether a global or closure variable a transformed function reads now means another
+    value than when it was transformed, or a derivative rule was registered since."""
+    return rules_version != primitives.version() or first_changed(watch) is not None
+
+
+def refuse_outputs(what, name, out_types, loc=None):
+    """The refusal of a function `name` whose outputs (`out_types`) transformation `what`
+    cannot take -- `grad` (and `value_and_grad`), `hessian`, `hvp`: one float; `jacfwd`,
+    `jacrev`: one array or number -- at its `def` (`loc`), the same in both modes."""
+    outs = ", ".join(map(str, out_types))
+    if what in ("jacfwd", "jacrev"):
+        raise JitadError(f"{what} needs a function with one output (an array or a number); "
+                         f"{name} returns ({outs})", loc)
+    if what in ("hessian", "hvp"):
+        raise JitadError(f"{what} needs a function with one float output; {name}'s output "
+                         "is an array (use jacfwd/jacrev of grad for the derivatives of a "
+                         "gradient)", loc)
+    raise JitadError(f"grad needs a function with one float output; {name} returns ({outs}). "
+                     "Use jitad.vjp(f, wrt=...) and call the pullback with a cotangent shaped "
+                     "like the output", loc)
+
+
+@dataclass
+class Checked:
+    """A signature the checking passes (`pipeline.CHECKING`) accepted, for eager mode: what the
+    entry returns, and what decides when it must be checked again (as `Compiled.stale`)."""
+
+    out: tuple              # the entry's output types
+    loc: object             # the entry's `def`
+    captured: tuple = ()
+    watch: tuple = ()
+    rules_version: int = -1
+
+    def stale(self) -> bool:
+        return _stale(self.rules_version, self.watch)
 
 
 def flatten_args(args, structs):
@@ -57,6 +113,7 @@ class Compiled:
     timed: bool = field(default_factory=lambda: pipeline.timings_on())
     called: set = field(default_factory=set)
     structs: tuple = ()     # per parameter: the type of the structure it was given, or None
+    loc: object = None      # the entry's `def` (where a refusal of its outputs points)
 
     def regroup(self, grads, args):
         """The gradients of the entry's flat parameters regrouped like the arguments: a tuple
@@ -71,7 +128,7 @@ class Compiled:
         """Whether a global or closure variable a transformed function reads now means another
         value than when this was generated (its constants are inlined in the code), or a
         derivative rule was registered since (`defvjp`)."""
-        return self.rules_version != primitives.version() or first_changed(self.watch) is not None
+        return _stale(self.rules_version, self.watch)
 
     def fn(self, name):
         return getattr(self.module, name)
@@ -143,6 +200,7 @@ class Differentiable:
         self.__jitad_function__ = fn
         self.backend = backend
         self._specs: dict = {}
+        self._checked: dict = {}      # (argtys or quick_key, wrt) -> Checked (eager mode)
         self.last: Compiled | None = None
         functools.update_wrapper(self, fn)     # it runs fn's code (compiled): `__wrapped__` is fn
 
@@ -193,13 +251,45 @@ class Differentiable:
         self.last = comp
         return comp
 
+    def check(self, args, wrt=None) -> Checked:
+        """Run the checking passes (`pipeline.CHECKING`: the front end of every function
+        reached, type inference, the integer-`wrt` check, the analyses' refusals) for these
+        arguments and `wrt` (None: the primal), once per signature and wrt -- again only when
+        a value the functions read changed or a rule was registered since -- without making
+        any code: eager mode's guarantee that it refuses what compiled mode refuses, with the
+        same `JitadError`. A call after the first costs a key and a staleness test."""
+        quick = quick_key(args)
+        got = self._checked.get((quick, wrt)) if quick is not None else None
+        if got is not None and not got.stale():
+            return got
+        argtys = tuple(ty_of_value(a) for a in args)
+        key = (argtys, wrt)
+        got = self._checked.get(key)
+        if got is None or got.stale():
+            with TRANSFORMING:
+                got = self._checked.get(key)
+                if got is not None and got.stale():
+                    self.forget(got)
+                    got = None
+                if got is None:
+                    job = pipeline.run(pipeline.CHECKING, self.job(argtys, wrt))
+                    captured = tuple(sp.ir.captured for sp in job.prog.order)
+                    got = self._checked[key] = Checked(
+                        job.entry.out or (), job.entry.ir.loc, captured,
+                        watch=tuple(w for c in captured for w in c.watch()),
+                        rules_version=primitives.version())
+        if quick is not None:
+            self._checked[(quick, wrt)] = got
+        return got
+
     def _generate(self, argtys, wrt, train, validate, mode=None) -> Compiled:
         job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, validate, mode))
         captured = tuple(sp.ir.captured for sp in job.prog.order)
         return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=captured,
                         watch=tuple(w for c in captured for w in c.watch()),
                         rules_version=primitives.version(),
-                        structs=tuple(t if is_structured(t) else None for t in argtys))
+                        structs=tuple(t if is_structured(t) else None for t in argtys),
+                        loc=job.entry.ir.loc)
 
     def job(self, argtys, wrt=None, train=None, validate=None, mode=None) -> pipeline.Job:
         """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a
@@ -252,14 +342,12 @@ class Differentiable:
                                stop_after=stage)
         return pipeline.stage_text(job, stage)
 
-    def forget(self, comp: Compiled):
-        """Drop every specialization and front-end result that read a changed free name."""
-        for c in comp.captured:
-            cache = cache_of(c.fn)
-            for key in [k for k in cache if k in ("frontend", "helper_facts")
-                        or k[:1] == ("frontend",)]:
-                del cache[key]
+    def forget(self, stale):
+        """Drop every specialization, checked signature and front-end result that read a
+        changed free name (`stale`: a `Compiled` or `Checked` that is stale)."""
+        pipeline.forget_frontends(stale.captured)
         self._specs.clear()
+        self._checked.clear()
 
     def __call__(self, *args, **kwargs):
         if any(_is_eager_var(a) for a in args) or any(_is_eager_var(a) for a in kwargs.values()):

@@ -60,11 +60,7 @@ def tangent_function(d, argtys, wrt):
         if version == primitives.version() and \
                 first_changed(tuple(w for c in captured for w in c.watch())) is None:
             return fn
-        for c in captured:          # a global it read was rebound: read the functions again
-            inner = cache_of(c.fn)
-            for k in [k for k in inner if k in ("frontend", "helper_facts")
-                      or k[:1] == ("frontend",)]:
-                del inner[k]
+        pipeline.forget_frontends(captured)   # a global it read was rebound: read them again
     version = primitives.version()
     fn, captured = _make(d, argtys, wrt)
     cache[key] = (fn, captured, version)

@@ -3,18 +3,25 @@
 Takes: a plain Python function; for the back end also an argument signature, the parameters
 to differentiate (or none: the primal only) and an optimizer (for `train_step`).
 Guarantees: `FRONTEND` (capture -> fence -> normalize) turns one function into its IR;
-`BACKEND` (specialize -> check -> plan -> primal -> callee_adjoints -> training ->
-entry_adjoint -> tangent -> into -> jacobian -> hessian -> module -> load; `tangent` is
-forward mode's, `into` adds gradients into the caller's buffers, `hessian` loops a tangent function's vjp over a basis, see `higher`) turns an
-entry function and a signature into a loaded module. Each pass is a `Pass`: a name, what it reads and produces (fields of `Job`), and
-when it applies; `run` is the only driver -- `api`, `vjp` and `train_step` differ only in the
-job they give it. Per pass it checks the inputs exist, times the pass (`JITAD_TIMINGS=1`
-prints every run's timings to stderr, and the first call of each compiled function, which is
-Numba's compile), verifies the IR after IR passes when `JITAD_VERIFY=1` (the test suite sets
-it), and names the pass in any internal error. `stage_text` renders a job after any pass:
-what `jitad.source(f, stage)` prints.
+`BACKEND` turns an entry function and a signature into a loaded module, in two named parts:
+`CHECKING` (specialize -> check -> analyse) types the program and makes every refusal that
+does not depend on the code generated -- the front end's, reached through `specialize`, type
+inference's, the integer `wrt`, activity's and the write rules' -- and `GENERATE` (maps ->
+plan -> primal -> callee_adjoints -> training -> entry_adjoint -> tangent -> into -> jacobian
+-> hessian -> module -> load; `tangent` is forward mode's, `into` adds gradients into the
+caller's buffers, `hessian` loops a tangent function's vjp over a basis, see `higher`) makes
+and loads the code. Eager mode runs `CHECKING` alone (`Differentiable.check`), so both modes
+refuse the same programs with the same errors. Each pass is a `Pass`: a name, what it reads
+and produces (fields of `Job`), and when it applies; `run` is the only driver -- `api`, `vjp`,
+`train_step` and eager mode differ only in the job and the passes they give it. Per pass it
+checks the inputs exist, times the pass (`JITAD_TIMINGS=1` prints every run's timings to
+stderr, and the first call of each compiled function, which is Numba's compile), verifies the
+IR after IR passes when `JITAD_VERIFY=1` (the test suite sets it), and names the pass in any
+internal error. `stage_text` renders a job after any pass: what `jitad.source(f, stage)`
+prints.
 Invariants: passes run in the order listed; a pass only reads fields an earlier pass (or the
-job's creator) produced.
+job's creator) produced; `CHECKING` generates nothing (eager mode keeps only the entry's
+output types of its job), and a refusal it makes is the one compiled mode makes.
 """
 from __future__ import annotations
 
@@ -123,6 +130,20 @@ def _check(job):
         job.validate(entry, job.argtys)
 
 
+def _analyse(job):
+    """The analyses' refusals, made before any code: for a derivative, activity's (a library
+    call without a rule that a derivative would flow through) in every specialization, for
+    the parameters its callers differentiate (`ad.callee_wrt`); for every job, the write rules
+    (`ad.check_writes`: writes and in-place updates into arguments, views or shared arrays,
+    writes an alias observes). Code generation meets the same refusals again; this pass makes
+    them without generating anything, for eager mode as for compiled mode."""
+    from .ad import callee_wrt, check_writes
+    if job.want_vjp or job.want_jvp:
+        callee_wrt(job.prog, job.entry, job.wrt)
+    for spec in job.prog.order:
+        check_writes(spec, job.prog)
+
+
 def _maps(job):
     """Each specialization's pointwise runs become maps (`maps`), then its shapes are known
     to the passes after (`Spec.shapes`)."""
@@ -151,9 +172,14 @@ FRONTEND = (
     Pass("normalize", _normalize, ("captured",), ("ir",), makes_ir=True),
 )
 
-BACKEND = (
+# the checking passes: every refusal that does not depend on the code generated
+CHECKING = (
     Pass("specialize", _specialize, ("fn", "argtys", "frontend"), ("prog", "entry"), makes_ir=True),
     Pass("check", _check, ("entry",), ()),
+    Pass("analyse", _analyse, ("prog", "entry"), ()),
+)
+
+GENERATE = (
     Pass("maps", _maps, ("prog",), (), makes_ir=True),
     Pass("plan", codegen.plan, ("prog", "entry"), ("plan", "gen", "funcs")),
     Pass("primal", codegen.primal, ("prog", "plan"), ("funcs",)),
@@ -173,6 +199,8 @@ BACKEND = (
     Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
     Pass("load", _load, ("gen",), ("module",)),
 )
+
+BACKEND = CHECKING + GENERATE
 
 PASS_NAMES = tuple(p.name for p in FRONTEND + BACKEND)
 
@@ -216,7 +244,7 @@ def run(passes, job: Job, stop_after: str | None = None) -> Job:
 
 def report(job: Job, passes):
     what = getattr(job.fn, "__qualname__", str(job.fn))
-    if passes is BACKEND:
+    if passes is BACKEND or passes is CHECKING:
         sig = ", ".join(map(str, job.argtys))
         what += f"({sig})" + (f" wrt {tuple(job.wrt)}" if job.want_vjp else "")
     times = ", ".join(f"{n} {t * 1e3:.1f} ms" for n, t in job.timings)
@@ -240,7 +268,7 @@ def stage_text(job: Job, stage: str) -> str:
         return job.captured.source
     if stage == "normalize":
         return monadic.render(job.ir)
-    if stage in ("specialize", "check", "maps"):
+    if stage in ("specialize", "check", "analyse", "maps"):
         out = []
         for spec in job.prog.order:
             types = "\n".join(f"#   {k}: {v}" for k, v in sorted(spec.types.items()))
@@ -274,6 +302,16 @@ def cache_of(fn) -> dict:
 # transformations run one at a time: `ast.parse` is not safe to call from several threads at
 # once, and a function's first callers must all get the one specialization
 TRANSFORMING = threading.RLock()
+
+
+def forget_frontends(captured):
+    """Drop the front-end results of the functions whose captures are `captured` (a free name
+    one of them read now means another object): they are read again when next needed."""
+    for c in captured:
+        cache = cache_of(c.fn)
+        for key in [k for k in cache if k in ("frontend", "helper_facts")
+                    or k[:1] == ("frontend",)]:
+            del cache[key]
 
 
 def preset_frontend(fn, captured):

@@ -268,3 +268,9 @@ def atom_type(a, types: dict):
 def arg_types(s, types: dict) -> tuple:
     """The types of a bind's operands (with the callee, the key of a call's specialization)."""
     return tuple(atom_type(a, types) for a in s.args)
+
+
+def one_float_output(out_types) -> bool:
+    """Whether a function's output types are one float (what `grad` differentiates)."""
+    return len(out_types) == 1 and isinstance(out_types[0], Ty) and out_types[0].ndim == 0 \
+        and out_types[0].is_float

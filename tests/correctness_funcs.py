@@ -341,3 +341,9 @@ def concat_parts_varying_1d(a, w):
         s = s + np.sum(c * w[j])
         start += m
     return s
+
+
+def swapped_recursion(x, y, n):     # the recursive call moves the differentiated value to y
+    if n == 0:
+        return x * y * y
+    return swapped_recursion(y, x * 1.5, n - 1)

@@ -57,6 +57,15 @@ def test_push_after_while_and_branch_loops(n, a):
     check(cf.push_after_branch_loop, (0.3, n, a))
 
 
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_recursion_that_moves_the_differentiated_value_to_another_parameter(n):
+    """The recursive call needs the adjoint of a parameter the entry does not differentiate
+    (`swapped_recursion(y, x * 1.5, n - 1)`): each callee signature's activity is for what its
+    callers need, a fixed point over the call graph (`ad.callee_wrt`). The entry's recursive
+    calls were analysed for the entry's wrt only, and the gradient was 0.0 for n >= 2."""
+    check(cf.swapped_recursion, (0.7, 1.3, n), wrt=(0,))
+
+
 # -- transforms of transforms --------------------------------------------------------------
 @pytest.mark.parametrize("outer", [jitad.grad, jitad.value_and_grad, jitad.vjp])
 def test_transforming_a_transform(outer):

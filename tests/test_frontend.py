@@ -137,6 +137,22 @@ def test_library_function_without_rule_is_refused_at_the_users_line(fn, args):
     assert "site-packages" not in text and "numpy/" not in text, text
 
 
+def test_library_function_without_rule_on_data_a_helper_reads_is_not_refused():
+    """A helper's ruleless call on data no caller differentiates needs no derivative: each
+    callee is analysed for the parameters its callers need (`callee_wrt`), not for all of its
+    float parameters (which refused this). Differentiated, it is refused in the helper, in
+    both modes."""
+    d = np.array([1.0, 5.0, 2.0])
+    for mode in ("compiled", "eager"):
+        g = jitad.grad(ff.median_of_data_in_helpers, mode=mode)(0.5, d)
+        assert g == pytest.approx(2.0 + 1.0), mode
+    line, expected = error_marker(ff._median_of)
+    for mode in ("compiled", "eager"):
+        with pytest.raises(JitadError) as info:
+            jitad.grad(ff.median_of_data_in_helpers, wrt=1, mode=mode)(0.5, d)
+        assert expected in str(info.value) and info.value.loc.line == line, (mode, str(info.value))
+
+
 def test_library_or_user_code():
     for f in (np.eye, np.triu_indices, np.row_stack, np.linalg.inv, np.cumsum, math.erf,
               __import__("statistics").fmean, jitad.grad):

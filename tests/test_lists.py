@@ -190,7 +190,8 @@ def split_points(w):
     return np.sum(ps[0])
 
 
-@pytest.mark.parametrize("fn,line,construct", [
+# (tests/test_parity.py runs these in both modes: eager mode refuses them with the same error)
+MISUSES = [
     (alias_grown, "u = hs", "list alias"), (tuples_stacked, "np.stack(ps)", "list of tuples"),
     (tuples_mixed, "ps.append((w, w, w))", "list of tuples"),
     (split_points, "np.split(w, [1])", "np.split"),
@@ -199,7 +200,10 @@ def split_points(w):
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "_helper(hs)", "list value"),
     (write, "hs[0] = 2.0 * w", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
     (mixed, "hs.append(1)", "type change"), (sliced, "hs[1:][0]", "list index"),
-    (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable")])
+    (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable")]
+
+
+@pytest.mark.parametrize("fn,line,construct", MISUSES)
 def test_list_misuses_are_refused_at_the_line(fn, line, construct):
     with pytest.raises(JitadError) as e:
         jitad.grad(fn)(np.ones(3))

@@ -6,6 +6,7 @@ primal and the fused forward-with-tape + adjoint sweeps; `calls` plans how calle
 differentiated; `training` adds the optimizer's update for `train_step`; `forward` generates the tangent
 (jvp) functions.
 """
+from .analysis import check_writes  # noqa: F401
 from .calls import callee_wrt, costly, float_args, split_callees  # noqa: F401
 from .reverse import Reverse, forward_expr, rule_for  # noqa: F401
 from .tapes import max_recursion, max_tape_bytes  # noqa: F401

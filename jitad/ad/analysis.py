@@ -7,6 +7,8 @@ under "is a view of": a value read through a view is a read of its base) and whi
 the forward overwrites and so must push (`pushed`); it refuses, at the user's line, writes it
 cannot differentiate: into an array the function did not create, through an alias a later read
 observes, in-place updates of a shared array (decided on the control-flow graph, `flow`).
+Those write rules are a class of their own, `Writes`, which `Analysis` extends and the
+`analyse` pass runs alone (`check_writes`: before any code, for eager mode as for compiled).
 """
 from __future__ import annotations
 
@@ -87,33 +89,23 @@ def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
 _ANALYSING = set()     # callee signatures whose Analysis `results_kept` is building (cycles)
 
 
-class Analysis:
-    """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
+class Writes:
+    """The write rules for one specialization (signature-typed, independent of what is
+    differentiated): `y[i] = v`, `y += e` on an array and the in-place library calls only into
+    arrays the function created, and no write an alias made before it can observe after it
+    (`check`, decided on the control-flow graph). `Analysis` extends it; `check_writes` is
+    what the `analyse` pass runs."""
 
-    def __init__(self, spec, wrt, prog):
+    def __init__(self, spec, prog):
         self.spec = spec
         self.types = spec.types
-        self.active = activity.active(spec, wrt)
         self.prog = prog
-        self.sites = {}      # var -> list of (stmt, loop_depth, path)
-        self.uses = {}       # var -> list of path
-        self.parent = {}     # id(block) -> (path)
-        self.top_first = {}  # var -> the first site if it is a top-level bind before any other
-        self.loop_blocks = set()   # ids of loop bodies (and while conditions)
-        self.path_of = {}          # id(statement) -> ids of the blocks holding it, outermost first
-        body = spec.ir.body
-        self.root = body
-        for p in spec.ir.params:
-            self.sites.setdefault(p, []).append((None, 0, (id(body),)))
-        self._scan(body, (id(body),), 0)
-        self.needed = set()
-        self.pushed = set()
-        self._check_aliasing()
-        self.written = {s.array for s in ir.walk(body) if isinstance(s, SetItem)}
-        self._fix()
+        self.root = spec.ir.body
 
-    def _check_aliasing(self):
-        """Refuse `y[i] = v` that an alias of y (u = y, a view y[k], y.T, y.reshape, a helper's
+    def check(self):
+        """Refuse, at the user's line: `y += e` (or an in-place library call) on an array
+        that may be an argument or shared with another variable; `y[i] = v` into an array the
+        function did not create (`_check_write_target`); and `y[i] = v` that an alias of y (u = y, a view y[k], y.T, y.reshape, a helper's
         view) could observe -- some run makes the alias, writes, then reads the alias without
         making it again: the adjoint treats u as a value copied before the write, which would
         be a silently wrong gradient. A fresh `y = ...` between the alias and the write, or
@@ -181,77 +173,6 @@ class Analysis:
             return t is not None and t.ndim > 0
         return s.op.view
 
-    def _scan(self, block, path, depth):
-        for s in block:
-            self.path_of[id(s)] = path
-            for n in self._stmt_reads(s):
-                self.uses.setdefault(n, []).append(path)
-            if isinstance(s, Bind):
-                for t in s.targets:
-                    self.sites.setdefault(t, []).append((s, depth, path))
-            elif isinstance(s, SetItem):
-                self.uses.setdefault(s.array, []).append(path)
-            elif isinstance(s, If):
-                self._scan(s.body, path + (id(s.body),), depth)
-                self._scan(s.orelse, path + (id(s.orelse),), depth)
-            elif isinstance(s, While):
-                self.loop_blocks |= {id(s.cond), id(s.body)}
-                self._scan(s.cond, path + (id(s.cond),), depth + 1)
-                self._scan(s.body, path + (id(s.body),), depth + 1)
-            elif isinstance(s, For):
-                self.loop_blocks.add(id(s.body))
-                self.sites.setdefault(s.var, []).append((s, depth + 1, path + (id(s.body),)))
-                self._scan(s.body, path + (id(s.body),), depth + 1)
-
-    @staticmethod
-    def _stmt_reads(s):
-        if isinstance(s, (Bind, SetItem, Return)):
-            return ir.reads(s)
-        if isinstance(s, If):
-            return [s.test]
-        if isinstance(s, For):
-            return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
-        return []
-
-    # -- what the adjoint reads --------------------------------------------------------
-    def is_active_bind(self, s):
-        return isinstance(s, Bind) and any(t in self.active for t in s.targets)
-
-    def bind_reads(self, s: Bind):
-        """Variables whose values the adjoint of `s` reads."""
-        out = set()
-        if not self.is_active_bind(s):
-            return out
-        if s.op is GETITEM:
-            out |= {n for a in s.args[1:] for n in ir.atom_names(a)}
-            return out
-        if s.op is CALL:
-            # a cut callee's saved state may hold the very array it returns (`return
-            # np.tanh(A)` keeps its output for the adjoint): writes into that result are undone
-            # before the callee's backward half runs
-            return {n for a in s.args for n in ir.atom_names(a)} \
-                | {t for t in s.targets if t in self.written and t in self.results_kept(s)}
-        if s.op is COPY:
-            return out
-        if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice
-            names = [a.name if isinstance(a, Var) else None for a in s.args]
-            last = max((i for i, n in enumerate(names) if n in self.active), default=-1)
-            return {n for n in names[:last + 1] if n is not None}
-        rule = rule_for(s, self.types)
-        for p, a in zip(rule.params, s.args):
-            if isinstance(a, Var) and a.name in self.active and p in rule.adjoints:
-                for r in rule.reads(p):
-                    if r == "y":
-                        out.add(s.target)
-                    elif r in rule.params:
-                        b = s.args[rule.params.index(r)]
-                        out |= set(ir.atom_names(b))
-        return out
-
-    def overwritten(self, v):
-        sites = self.sites.get(v, [])
-        return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
-
     def _new_array(self, b) -> bool:
         """Whether bind `b` always gives an array no one else refers to."""
         if isinstance(b, Bind) and b.op is CALL:
@@ -305,6 +226,112 @@ class Analysis:
             return [s.args[0].name]
         return []
 
+    def _returns_fresh(self, s):
+        """Whether a call's array results are arrays its callee created (never its arguments
+        or views of them; a view of an array it made, `return S[0]`, shares nothing with the
+        caller's)."""
+        return returns_fresh(self.prog, s, self.types)
+
+    @staticmethod
+    def _stmt_reads(s):
+        if isinstance(s, (Bind, SetItem, Return)):
+            return ir.reads(s)
+        if isinstance(s, If):
+            return [s.test]
+        if isinstance(s, For):
+            return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
+        return []
+
+
+
+def check_writes(spec, prog):
+    """Refuse, at the user's line, the writes of `spec` jitad cannot differentiate (`Writes`)."""
+    Writes(spec, prog).check()
+
+
+class Analysis(Writes):
+    """Block structure, sites, ownership and what the adjoint reads, for one Spec + wrt."""
+
+    def __init__(self, spec, wrt, prog, refuse=True):
+        Writes.__init__(self, spec, prog)
+        self.active = activity.active(spec, wrt, refuse)
+        self.sites = {}      # var -> list of (stmt, loop_depth, path)
+        self.uses = {}       # var -> list of path
+        self.parent = {}     # id(block) -> (path)
+        self.top_first = {}  # var -> the first site if it is a top-level bind before any other
+        self.loop_blocks = set()   # ids of loop bodies (and while conditions)
+        self.path_of = {}          # id(statement) -> ids of the blocks holding it, outermost first
+        body = self.root
+        for p in spec.ir.params:
+            self.sites.setdefault(p, []).append((None, 0, (id(body),)))
+        self._scan(body, (id(body),), 0)
+        self.needed = set()
+        self.pushed = set()
+        self.check()
+        self.written = {s.array for s in ir.walk(body) if isinstance(s, SetItem)}
+        self._fix()
+
+    def _scan(self, block, path, depth):
+        for s in block:
+            self.path_of[id(s)] = path
+            for n in self._stmt_reads(s):
+                self.uses.setdefault(n, []).append(path)
+            if isinstance(s, Bind):
+                for t in s.targets:
+                    self.sites.setdefault(t, []).append((s, depth, path))
+            elif isinstance(s, SetItem):
+                self.uses.setdefault(s.array, []).append(path)
+            elif isinstance(s, If):
+                self._scan(s.body, path + (id(s.body),), depth)
+                self._scan(s.orelse, path + (id(s.orelse),), depth)
+            elif isinstance(s, While):
+                self.loop_blocks |= {id(s.cond), id(s.body)}
+                self._scan(s.cond, path + (id(s.cond),), depth + 1)
+                self._scan(s.body, path + (id(s.body),), depth + 1)
+            elif isinstance(s, For):
+                self.loop_blocks.add(id(s.body))
+                self.sites.setdefault(s.var, []).append((s, depth + 1, path + (id(s.body),)))
+                self._scan(s.body, path + (id(s.body),), depth + 1)
+
+    # -- what the adjoint reads --------------------------------------------------------
+    def is_active_bind(self, s):
+        return isinstance(s, Bind) and any(t in self.active for t in s.targets)
+
+    def bind_reads(self, s: Bind):
+        """Variables whose values the adjoint of `s` reads."""
+        out = set()
+        if not self.is_active_bind(s):
+            return out
+        if s.op is GETITEM:
+            out |= {n for a in s.args[1:] for n in ir.atom_names(a)}
+            return out
+        if s.op is CALL:
+            # a cut callee's saved state may hold the very array it returns (`return
+            # np.tanh(A)` keeps its output for the adjoint): writes into that result are undone
+            # before the callee's backward half runs
+            return {n for a in s.args for n in ir.atom_names(a)} \
+                | {t for t in s.targets if t in self.written and t in self.results_kept(s)}
+        if s.op is COPY:
+            return out
+        if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice
+            names = [a.name if isinstance(a, Var) else None for a in s.args]
+            last = max((i for i, n in enumerate(names) if n in self.active), default=-1)
+            return {n for n in names[:last + 1] if n is not None}
+        rule = rule_for(s, self.types)
+        for p, a in zip(rule.params, s.args):
+            if isinstance(a, Var) and a.name in self.active and p in rule.adjoints:
+                for r in rule.reads(p):
+                    if r == "y":
+                        out.add(s.target)
+                    elif r in rule.params:
+                        b = s.args[rule.params.index(r)]
+                        out |= set(ir.atom_names(b))
+        return out
+
+    def overwritten(self, v):
+        sites = self.sites.get(v, [])
+        return len(sites) > 1 or any(d > 0 for _, d, _ in sites)
+
     def view_bases(self):
         """name -> the arrays whose storage it may share (see `alias_sources`)."""
         out = {}
@@ -329,8 +356,9 @@ class Analysis:
             return arrays
         _ANALYSING.add(key)
         try:
+            # (a superset of what is differentiated: it refuses nothing `callee_wrt` allowed)
             A = Analysis(callee, tuple(i for i, t in enumerate(callee.argtys)
-                                       if getattr(t, "is_inexact", False)), self.prog)
+                                       if getattr(t, "is_inexact", False)), self.prog, refuse=False)
         finally:
             _ANALYSING.discard(key)
         bases = A.view_bases()
@@ -345,12 +373,6 @@ class Analysis:
             if names & A.needed:
                 kept.add(t)
         return kept & arrays
-
-    def _returns_fresh(self, s):
-        """Whether a call's array results are arrays its callee created (never its arguments
-        or views of them; a view of an array it made, `return S[0]`, shares nothing with the
-        caller's)."""
-        return returns_fresh(self.prog, s, self.types)
 
     def _fix(self):
         """The least fixed point of `needed` (what the adjoint reads) and `pushed` (what the

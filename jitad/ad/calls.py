@@ -11,7 +11,7 @@ never is (a recursive function's state would contain itself).
 """
 from __future__ import annotations
 
-from .. import ir
+from .. import activity, ir
 
 from ..ir import Bind, Var
 from ..primitives import CALL
@@ -24,20 +24,33 @@ def float_args(spec):
 
 
 def callee_wrt(prog, entry, wrt):
-    """For each function signature called with an active argument somewhere in the program,
-    the argument positions some call site needs an adjoint for -- not every float argument:
-    data a helper reads (a batch `X`) then costs no adjoint (`d_X = ... @ W.T`)."""
-    need = {}
-    for spec in prog.order:
-        A = Analysis(spec, tuple(wrt) if spec is entry else float_args(spec), prog)
+    """For each function signature called somewhere in the program, the argument positions
+    some call site needs an adjoint for: an argument active in its caller, where the caller's
+    activity is for the entry's `wrt` or, in a callee, for the positions its own callers need
+    -- a fixed point over the call graph (recursion included; a signature is analysed again
+    when its callers come to need more of it). Data a helper reads (the batch `X` of
+    `columns_sum(W1, b1, W2, b2, X)`) then costs no adjoint (`d_X = ... @ W.T`), and a library
+    call without a rule on data no caller differentiates is not refused (`activity`)."""
+    def key(spec):
+        return (id(spec.fn), spec.argtys)
+
+    need, seen = {}, set()
+    todo = [(entry, tuple(wrt))]
+    while todo:
+        spec, w = todo.pop(0)
+        if (key(spec), w) in seen:
+            continue
+        seen.add((key(spec), w))
+        active = activity.active(spec, w)
         for s in ir.walk(spec.ir.body):
             if isinstance(s, Bind) and s.op is CALL:
-                key = (id(s.callee), _argtys(s, spec.types))
-                got = need.setdefault(key, set())
-                callee = prog.specs[key]
+                k = (id(s.callee), _argtys(s, spec.types))
+                got = need.setdefault(k, set())
+                callee = prog.specs[k]
                 for pos, a in enumerate(s.args):
-                    if isinstance(a, Var) and a.name in A.active and getattr(callee.argtys[pos], "is_inexact", False):
+                    if isinstance(a, Var) and a.name in active and getattr(callee.argtys[pos], "is_inexact", False):
                         got.add(pos)
+                todo.append((callee, tuple(sorted(got))))
     return {k: tuple(sorted(v)) for k, v in need.items()}
 
 

@@ -10,8 +10,10 @@ What it takes
   an input requires grad and recording is on (``no_grad()`` turns it off).
 * ``value_and_grad(f, argnums)``: a plain Python function (the same one the
   compiler takes) and a tuple of argument indices; returns
-  ``(*args) -> (value, grads)`` with plain floats/ndarrays.  f is rebuilt (not
-  modified) with ``math``/``np``/``np.linalg``/``float``/``max``/``min``/helper
+  ``(*args) -> (value, grads)`` with plain floats/ndarrays.  Before f runs, compiled
+  mode's checking passes run for f, the signature and argnums (once per signature;
+  ``Differentiable.check``), so it takes exactly the functions compiled mode takes.
+  f is rebuilt (not modified) with ``math``/``np``/``np.linalg``/``float``/``max``/``min``/helper
   names bound to eager versions, so ``math.sin``, ``np.zeros`` + writes,
   ``max(a, b)``, helpers and recursion are recorded.
 * The primitive subset of the compiler (see ``rules.py``, one line per rule):
@@ -36,8 +38,10 @@ What it guarantees
   gives each side g/2 (under value_and_grad; a plain call on Vars runs Python's
   builtin, which picks one argument); ``np.clip`` passes g where lo <= x <= hi
   (bounds included); ``abs``/``np.abs``/``math.fabs`` give g * sign(x) (0 at 0).
-* What eager mode cannot differentiate raises a ``jitad.JitadError`` (from
-  ``jitad.errors``) while the operation is recorded, before any backward pass,
+* What compiled mode refuses, value_and_grad refuses before f runs, with compiled
+  mode's ``jitad.JitadError`` (the same text, at the same line). What eager mode
+  itself cannot differentiate -- reached through the Var API, which checks
+  nothing -- raises a ``jitad.JitadError`` while the operation is recorded, before any backward pass,
   located at the user's file and line (the innermost frame outside jitad and
   NumPy) and naming the construct: a NumPy function or array method with no
   rule (``np.cumsum``, ``np.linalg.inv``, ``x.prod()``, ``np.add.at`` ...) on a
@@ -57,16 +61,19 @@ What it guarantees
   references it (reference count), otherwise it is copied first.  Writes into a
   view (``A[i][j] = v``, a slice, ``x.T``, ``x.reshape(...)``) are written back
   into the base Var, and live views of a written Var are recomputed, as with
-  NumPy.  Writes into a leaf that requires grad are refused (outside no_grad);
-  under value_and_grad the function's arguments are copies, so it may write
-  into them and the caller's arrays never change.
+  NumPy.  Writes into a leaf that requires grad are refused (outside no_grad).
+  (value_and_grad refuses writes into arguments and through views, as compiled
+  mode does; the arguments are copies all the same, so the caller's arrays never
+  change.)
 * ``backward()`` frees the graph (saved values) unless ``retain_graph=True``;
   a second backward through a freed graph raises a clear error.
 * value_and_grad never modifies the caller's arrays; each gradient has its
   argument's shape and float dtype.
 * ``tape_size()`` counts the nodes recorded so far (``no_grad`` adds none).
-* Depends only on NumPy, the standard library and ``jitad.errors`` (not on the
-  compiler).  Recording state is global: not thread-safe.
+* The recording machinery (Var, the rules, dispatch) depends only on NumPy, the
+  standard library, ``jitad.errors`` and the primitives' rules; value_and_grad and
+  forward mode also read the compiler's front end and checking passes (never its
+  code generation or Numba).  Recording state is global: not thread-safe.
 """
 from . import rules  # noqa: F401  (registers the derivative table)
 from . import ops  # noqa: F401  (installs operators/methods on Var)

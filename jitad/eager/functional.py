@@ -23,9 +23,14 @@ module.  Library functions (numpy, scipy, the standard library, anything in
 site-packages, jitad itself) are not rebuilt; they see Vars through NumPy's
 dispatch protocols.
 
-value_and_grad refuses, with a ``jitad.JitadError`` at f's ``def`` line, an
-int/bool argument in argnums and a non-scalar output (as the compiled mode does);
-errors inside f are raised at f's own line (see refusal.refuse).
+Before f runs, value_and_grad (and vjp_eager) runs compiled mode's checking passes for f,
+the arguments' signature and argnums (``Differentiable.check``: f's and its helpers' front
+end, type inference, the analyses' refusals; once per signature and argnums, no code made),
+so it refuses what compiled mode refuses with the same ``jitad.JitadError`` at the same line:
+an int/bool argument in argnums, an output other than one float, a construct outside the
+language, a variable whose rank changes where its definitions meet, a write into an argument
+or one an alias observes ... Errors inside f that only its run finds are raised at f's own
+line (see refusal.refuse).
 """
 import functools
 import gc
@@ -35,14 +40,15 @@ import types
 
 import numpy as np
 
+from ..differentiable import as_differentiable, quick_key, refuse_outputs
 from ..errors import JitadError, Loc, NotDifferentiableError
-from ..types import leaves as leaves_of, rebuild, ty_of_value
+from ..types import leaves as leaves_of, one_float_output, rebuild, ty_of_value
 from .. import runtime as _rt
 from ..primitives import runtime_calls
 from . import from_primitives, math_ns, numpy_ns, ops, scipy_stats
 from .dispatch import unwrap
 from . import graph
-from .graph import enable_grad
+from .graph import enable_grad, no_grad
 from .var import Var
 
 ndarray = np.ndarray
@@ -262,13 +268,22 @@ def value_and_grad(f, argnums=(0,)):
     collections over a large live graph would otherwise dominate the run time.
     """
     argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    d = as_differentiable(f)        # what compiled mode transforms: a plain `def` function
+    checked_for = {}                # quick_key(args) -> (positions of argnums, Checked)
 
     def value_and_grad_f(*args):
-        n = len(args)
-        for i in argnums:
-            if not -n <= i < n:
-                raise IndexError("argnum %d out of range for %d arguments" % (i, n))
-        argnums_pos = tuple(i % n for i in argnums)
+        # a call like one before costs a key and a staleness test (`Differentiable.check`)
+        key = quick_key(args)
+        hit = checked_for.get(key) if key is not None else None
+        if hit is not None and not hit[1].stale():
+            argnums_pos = hit[0]
+        else:
+            argnums_pos = _positions(argnums, len(args))
+            checked = d.check(args, argnums_pos)
+            if not one_float_output(checked.out):
+                refuse_outputs("grad", d.__name__, checked.out, checked.loc)
+            if key is not None:
+                checked_for[key] = (argnums_pos, checked)
         gc_was_enabled = gc.isenabled()
         if gc_was_enabled:
             gc.disable()
@@ -283,7 +298,60 @@ def value_and_grad(f, argnums=(0,)):
     return value_and_grad_f
 
 
-def _value_and_grad(fn, args, argnums):
+def _positions(argnums, n):
+    for i in argnums:
+        if not -n <= i < n:
+            raise IndexError("argnum %d out of range for %d arguments" % (i, n))
+    return tuple(i % n for i in argnums)
+
+
+def vjp_eager(f, args, argnums):
+    """``(value, pull)`` for f at args: ``pull(cotangent)`` (shaped like the output, a tuple
+    of them for a tuple output) runs f again, recording, and the reverse pass from the
+    cotangent -- the gradient of the sum of the output times it -- giving one gradient per
+    argnum (nothing is kept alive between the calls, as in the compiled vjp). The checking
+    passes run first, as for value_and_grad."""
+    argnums = _positions(argnums, len(args))
+    as_differentiable(f).check(args, argnums)
+    with no_grad():       # (arrays as constant Vars: a write copies, the caller's stay)
+        value = _unwrap_out(eager_function(f)(*(Var(a, None) if type(a) is ndarray else a
+                                                for a in args)))
+
+    def pull(cotangent):
+        gc_was_enabled = gc.isenabled()
+        if gc_was_enabled:
+            gc.disable()
+        try:
+            return _value_and_grad(eager_function(f), args, argnums, cotangent)[1]
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    return value, pull
+
+
+def _unwrap_out(out):
+    if isinstance(out, tuple):
+        return tuple(_plain(unwrap(o)) for o in out)
+    return _plain(unwrap(out))
+
+
+def _contract(out, cotangent):
+    """The sum of the output times the cotangent (a tuple output: over its parts), as a Var
+    whose backward pass is the vjp; None when nothing in it was recorded."""
+    outs, cts = (out, cotangent) if isinstance(out, tuple) else ((out,), (cotangent,))
+    total = None
+    for o, c in zip(outs, cts):
+        if type(o) is Var and o._node is not None:
+            term = numpy_ns.sum(o * c)
+            total = term if total is None else total + term
+    return total
+
+
+_ONE_FLOAT = object()      # _value_and_grad's cotangent when f returns one float
+
+
+def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
     # a structured argument (a tuple, list, namedtuple or dict of arrays, nested too): one leaf
     # per array or scalar, the containers rebuilt around them for f and for the gradient
     groups = {i: a for i, a in enumerate(args) if isinstance(a, (tuple, list, dict))}
@@ -301,7 +369,7 @@ def _value_and_grad(fn, args, argnums):
             return fn(*(rebuild(args[i], [xs[k] for k in pos[i]]) if i in groups else xs[pos[i][0]]
                         for i in range(len(args))))
         flat_fn.__name__ = fn.__name__
-        val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums)
+        val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums, cotangent)
         it = iter(g)
         return val, tuple(rebuild(args[i], it) if i in groups else next(it) for i in argnums)
     _check_differentiable_args(fn, args, argnums)
@@ -319,6 +387,11 @@ def _value_and_grad(fn, args, argnums):
             out = fn(*call_args)
         finally:
             graph.converting -= 1
+        if cotangent is not _ONE_FLOAT:             # vjp_eager's pullback
+            total = _contract(out, cotangent)
+            if total is not None:
+                total.backward()
+            return _unwrap_out(out), tuple(_grad_like(leaves[i], args[i]) for i in argnums)
         if type(out) is Var:
             val = out.value
             if np.iscomplexobj(val):

@@ -128,7 +128,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
 
     # ---------------------------------------------------------------- helpers
     def err(self, node, message, construct=None):
-        raise UnsupportedError(message, self.cap.loc(node), construct)
+        # the refusal itself, not chained to the exception it may have been made from
+        raise UnsupportedError(message, self.cap.loc(node), construct) from None
 
     def emit(self, stmt):
         self.out.append(stmt)

@@ -319,7 +319,9 @@ class LibraryCalls:
             kw["dtype"], args = args[1], args[:1]
         if "dtype" in kw:
             d = self.resolve_func(kw.pop("dtype"))
-            if d not in _DTYPES or "dtype" not in prim.statics:
+            if "dtype" not in prim.statics:      # (it said "must be np.int64" of np.int64)
+                self.err(node, f"dtype= is not supported for {prim}")
+            if d not in _DTYPES:
                 self.err(node, "dtype= must be np.float64, np.float32, np.int64, bool or "
                                "complex")
             statics["dtype"] = _DTYPES[d]

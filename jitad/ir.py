@@ -87,6 +87,7 @@ class SetItem:
     value: object
     loc: Loc
     init: bool = False     # the element's first write: no statement reads what it held before
+    in_range: bool = False  # its indices proven in range by the pass that made it (`maps`)
 
 
 @dataclass

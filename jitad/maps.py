@@ -27,6 +27,7 @@ from . import ir
 from .ir import Bind, Const, For, If, SetItem, TupleA, Var, While
 from .names import Namer
 from .primitives import COPY, GETITEM, get
+from .shapes import broadcast
 from .types import I8, Ty
 
 _DIM, _EMPTY, _MUL, _ADD, _SUM = get("dim"), get("empty"), get("mul"), get("add"), get("sum")
@@ -68,10 +69,12 @@ class _Maps:
         out, run, dom, sums = [], [], None, []
         for s in block:
             d = self._domain(s)
-            if d is not None and run and not sums and d == dom and self._joins(run, s):
+            wide = _widen(dom, d) if d is not None and run and not sums else None
+            if wide is not None and self._joins(run, s):
                 run.append(s)
+                dom = wide
                 continue
-            if run and self._sums(run, sums, s):
+            if run and self._sums(run, sums, s, dom):
                 sums.append(s)
                 continue
             out += self._emit(run, dom, sums)
@@ -81,7 +84,7 @@ class _Maps:
         out += self._emit(run, dom, sums)
         return out
 
-    def _sums(self, run, sums, s):
+    def _sums(self, run, sums, s, dom):
         """Whether `s` is `np.sum(t)` of a result `t` of the run that nothing else outside the
         run reads: then the loop adds t's elements up instead of writing them."""
         if not (isinstance(s, Bind) and s.op is _SUM and not s.statics and len(s.args) == 1
@@ -90,7 +93,7 @@ class _Maps:
         t = s.args[0].name
         ids = {id(b) for b in run}
         return t in {b.target for b in run} and t not in {x.args[0].name for x in sums} \
-            and self.readers.get(t, set()) - ids == {id(s)}
+            and self.readers.get(t, set()) - ids == {id(s)} and self.shapes.of(t) == dom
 
     def _inner(self, s):
         subs = ir.sub_blocks(s)
@@ -189,9 +192,18 @@ class _Maps:
         for v in idx:
             self.types[v] = I8
         shape = TupleA(tuple(_atom(n) for n in lengths))
+        # what each result is computed from (the operands outside the run, transitively)
+        self._from = {}
+        for b in run:
+            self._from[b.target] = set().union(*(
+                self._from.get(a.name, {a.name}) for a in b.args
+                if isinstance(a, Var) and (a.name in self._from or self.types[a.name].ndim)))
+        self._lengths, self._partial = lengths, {}
         for t in kept:
             ty = self.types[t]
-            pre.append(Bind((t,), _EMPTY, (shape,), loc, {"dtype": _NP_DTYPE[ty.dtype]}))
+            own = self._own_shape(t, dom, loc, pre)
+            pre.append(Bind((t,), _EMPTY, (TupleA(tuple(_atom(n) for n in own)) if own else shape,),
+                            loc, {"dtype": _NP_DTYPE[ty.dtype]}))
         accs, after = {}, []
         for r in sums:
             acc = accs[r.target] = self.namer.fresh(f"{r.target}_acc")
@@ -215,7 +227,7 @@ class _Maps:
             body.append(dataclasses.replace(s, targets=(e,), args=tuple(args)))
             if t in kept:
                 self.types[e] = Ty(ty.dtype, 0)
-                body.append(SetItem(t, tuple(Var(v) for v in idx), Var(e), s.loc, init=True))
+                body.append(self._write(t, e, dom, idx, s.loc, pre, body, reads))
             else:
                 self.types[t] = Ty(ty.dtype, 0)
             for r in sums:          # acc = acc + t's element
@@ -227,6 +239,61 @@ class _Maps:
             n = lengths[k]
             loop = [For(idx[k], Const(0), _atom(n), Const(1), loop, loc, pointwise=True)]
         return pre + loop + after
+
+    def _own_shape(self, t, dom, loc, pre):
+        """None if result `t` provably has the run's shape; else its lengths (a run may widen by
+        broadcasting after t: `a * w + b`), each the broadcast of the lengths of what it is
+        computed from, and (`_partial`) the step it is written with along each axis."""
+        sh = self.shapes.of(t)
+        if sh == dom:
+            return None
+        own, steps = [], []
+        for k, d in enumerate(dom):
+            tk = sh[k] if sh is not None else None
+            if tk is not None and tk == d:
+                own.append(self._lengths[k])
+                steps.append(ALONG)
+            elif tk == 1:
+                own.append(1)
+                steps.append(ONE)
+            else:
+                n = None
+                for name in sorted(self._from[t]):
+                    layout = self._layout(name, dom)
+                    off = len(dom) - len(layout)
+                    if 0 <= k - off < len(layout):
+                        m = self._dim(name, k - off, loc, pre)
+                        n = m if n is None else self._int("n", _BDIM, (Var(n), Var(m)), loc, pre)
+                if n is None:
+                    own.append(1)
+                    steps.append(ONE)
+                    continue
+                own.append(n)
+                steps.append(self._int(f"{t}_step", _BSTEP, (Var(n), _atom(self._lengths[k])),
+                                       loc, pre))
+        self._partial[t] = steps
+        return own
+
+    def _write(self, t, e, dom, idx, loc, pre, body, reads):
+        """t[i, j] = e for a result of the run's shape (its first write: `init`); for a
+        narrower one, at its own index: a broadcast position is written again with the same
+        value, and its adjoint is read once (the write is not `init`, so the adjoint zeroes
+        what it read)."""
+        steps = self._partial.get(t)
+        if steps is None:
+            return SetItem(t, tuple(Var(v) for v in idx), Var(e), loc, init=True)
+        index = []
+        for k, how in enumerate(steps):
+            if how == ALONG:
+                index.append(Var(idx[k]))
+            elif how == ONE:
+                index.append(Const(0))
+            else:
+                key = (idx[k], how)
+                if key not in reads:
+                    reads[key] = self._int("at", _MUL, (Var(idx[k]), Var(how)), loc, body)
+                index.append(Var(reads[key]))
+        return SetItem(t, tuple(index), Var(e), loc, in_range=True)
 
     def _length_of(self, operands, dom, k, loc, pre):
         """A name (or constant) holding the length of the domain's axis k: an operand's
@@ -285,6 +352,15 @@ class _Maps:
                          in_range=any(how == STEP for how in layout)))
         reads[name] = e
         return e
+
+
+def _widen(dom, d):
+    """The broadcast of two shapes of one rank (None if they differ in rank or an axis cannot
+    be named)."""
+    if dom is None or len(dom) != len(d):
+        return None
+    out = tuple(broadcast([a, b]) for a, b in zip(dom, d))
+    return None if any(x is None for x in out) else out
 
 
 def _atom(n):

@@ -151,8 +151,8 @@ def _maps(job):
     from .shapes import Shapes
     for spec in job.prog.order:
         if not _flag("JITAD_NO_MAPS"):
-            maps(spec, Shapes(spec))
-        spec.shapes = Shapes(spec)
+            maps(spec, Shapes(spec, job.prog))
+        spec.shapes = Shapes(spec, job.prog)
 
 
 def _load(job):

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from . import ir
 from .ir import Bind, Const, For, If, Slice, TupleA, Var, While
-from .primitives import CALL, COPY, GETITEM, SHAPE, get, typerules
+from .primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, get, typerules
+from .types import arg_types
 
 _DIM, _LEN = get("dim"), get("len")
 _INT_OPS = {get("add"): "+", get("sub"): "-", get("mul"): "*", get("floordiv"): "//"}
@@ -88,9 +89,25 @@ def slice_length(d, sl: Slice, val):
     return ("slice", d, lo, hi)
 
 
+def _subst(term, env):
+    """A callee's term with its parameters' axes and values replaced by the caller's terms
+    (`env`: ("dim", p, k) / ("val", p) -> term); None if it names anything else."""
+    if term is None or isinstance(term, int):
+        return term
+    if term[0] in ("dim", "val"):
+        return env.get(term)
+    parts = [_subst(t, env) if isinstance(t, tuple) else t for t in term[1:]]
+    if any(p is None and t is not None for p, t in zip(parts, term[1:])):
+        return None
+    if term[0] == "bcast":
+        return broadcast(parts)
+    return (term[0],) + tuple(parts)
+
+
 class Shapes:
-    def __init__(self, spec):
+    def __init__(self, spec, prog=None, depth=0):
         self.types = spec.types
+        self.prog, self.depth = prog, depth
         f = spec.ir
         self.params = list(f.params)
         self.defs: dict = {}            # name -> [Bind/For assigning it]
@@ -238,7 +255,14 @@ class Shapes:
             return None
         args = [self._atom_shape(a) for a in s.args]
         if op is CALL:
-            return None
+            return self._call(s)
+        if op is CONCAT:
+            return self._concat(s, args, nd)
+        if op.shape_arg and len(s.args) == 2:      # x.reshape(shape): the shape's values
+            shape = s.args[1]
+            items = shape.items if isinstance(shape, TupleA) else (shape,)
+            vals = tuple(self.val(x) for x in items)
+            return None if any(isinstance(v, int) and v < 0 for v in vals) else vals
         if op is COPY or op.keeps_shape:
             return args[0]
         if op is GETITEM:
@@ -277,6 +301,62 @@ class Shapes:
             if a is not None and b is not None and len(a) == 1 and len(b) == 1:
                 return (a[0], b[0])
         return None
+
+    def _call(self, s):
+        """A helper's result: the shape its own analysis gives the value it returns, in the
+        caller's terms (the callee's parameters' axes and integers replaced by the arguments')."""
+        if self.prog is None or self.depth > 4:
+            return None
+        callee = self.prog.specs.get((id(s.callee), arg_types(s, self.types)))
+        ret = callee.ir.body[-1] if callee is not None else None
+        if callee is None or not isinstance(ret, ir.Return) or len(ret.values) != 1 \
+                or not isinstance(ret.values[0], Var):
+            return None
+        inner = Shapes(callee, self.prog, self.depth + 1)
+        sh = inner.of(ret.values[0].name)
+        if sh is None:
+            return None
+        env = {}
+        for p, a in zip(callee.ir.params, s.args):
+            ash = self._atom_shape(a)
+            if ash:
+                for k, d in enumerate(ash):
+                    env[("dim", p, k)] = d
+            v = self.val(a)
+            if v is not None:
+                env[("val", p)] = v
+        return tuple(_subst(d, env) for d in sh)
+
+    def _concat(self, s, args, nd):
+        """np.concatenate along an axis: the parts' lengths added there, their common length
+        on the other axes."""
+        if any(a is None or len(a) != nd for a in args):
+            return None
+        ax = s.statics.get("axis", 0) % nd
+        out = []
+        for k in range(nd):
+            dims = [a[k] for a in args]
+            if k == ax:
+                if any(d is None for d in dims):
+                    out.append(None)
+                    continue
+                total = 0
+                rest = []
+                for d in dims:
+                    if isinstance(d, int):
+                        total += d
+                    else:
+                        rest.append(d)
+                term = total if not rest else None
+                if rest:
+                    acc = rest[0]
+                    for d in rest[1:]:
+                        acc = ("+",) + tuple(sorted((acc, d), key=repr))
+                    term = acc if total == 0 else ("+",) + tuple(sorted((acc, total), key=repr))
+                out.append(term)
+            else:
+                out.append(dims[0] if all(d is not None and d == dims[0] for d in dims) else None)
+        return tuple(out)
 
     def _broadcast(self, args, nd):
         if any(a is None for a in args):

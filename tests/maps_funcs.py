@@ -49,3 +49,18 @@ def map_in_loop(W, b, h0):
 
 def ints_and_floats(x, idx):
     return np.sum((x * idx + 1.5) * (x - idx))
+
+
+def cell_update(gates, cell, bias):
+    b = cell.shape[0]
+    pre = np.concatenate((gates, gates)) * 0.5 + bias     # a concatenation's length is known
+    forget = 1.0 / (1.0 + np.exp(-pre[:b]))
+    new_cell = cell * forget + np.tanh(pre[b:])
+    hidden = np.tanh(new_cell) * bias[0]
+    return np.sum(hidden * hidden) + np.sum(new_cell)
+
+
+def widening_chain(x, w, b):
+    t = x * w                 # read again after the run: written at its own (narrower) index
+    u = np.tanh(t + b)        # b's length decides the run's length when it starts
+    return np.sum(u * u) + np.sum(t)

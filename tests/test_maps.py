@@ -95,3 +95,15 @@ def test_forward_mode_and_second_derivatives_through_maps():
     hv = jitad.hvp(mf.slices_same_length)(x, 100.0, v=v)
     hv_eager = jitad.hvp(mf.slices_same_length, mode="eager")(x, 100.0, v=v)
     assert_grads_close((hv,), (hv_eager,), rtol=1e-9, atol=1e-12, label="hvp compiled vs eager")
+
+
+@pytest.mark.parametrize("nb", [6, 1])
+def test_a_run_widened_by_broadcasting(nb):
+    g, c = RNG.normal(size=3), RNG.normal(size=3)
+    check_both_modes(mf.cell_update, (g, c, RNG.normal(size=nb)), (0, 1, 2))
+
+
+@pytest.mark.parametrize("shapes", [((4,), (4,), (4,)), ((1,), (1,), (4,)), ((4,), (1,), (1,))])
+def test_results_narrower_than_their_run(shapes):
+    x, w, b = (RNG.normal(size=s) for s in shapes)
+    check_both_modes(mf.widening_chain, (x, w, b), (0, 1, 2))

@@ -26,12 +26,13 @@ from jitad import eager, pipeline
 from jitad.errors import JitadError
 
 from . import argument_funcs as af
+from . import coverage_funcs as cof
 from . import error_funcs as ef
 from . import frontend_funcs as ff
 from . import heldout_forms_funcs as hf
 from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
-from . import test_arguments, test_errors, test_frontend, test_heldout_forms, test_lists
+from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
 from . import test_eager_errors as tee
 from .harness import error_marker
 
@@ -74,6 +75,11 @@ def corpus():
             cases.append(Case(fn, _numpy_forms_args(fn), line=None if marked else
                               inspect.getsourcelines(fn)[0][-1].strip()))
     cases += [Case(fn, (np.ones(3),), line=line) for fn, line, _ in test_lists.MISUSES]
+    cases += [Case(fn, args, wrt=(0, 1)) for fn, args in test_coverage.REFUSED]
+    cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
+                   wrt=(0, 1)),
+              Case(cof.complex_output, (np.array([0.3, 0.4]),)),
+              Case(cof.norm_of_order_one, (np.array([1.0, -2.0, 3.0]),))]
     cases += [Case(fn, (X3,)) for fn in tee.GRAD_CASES if fn is not tee._helper]
     cases.append(Case(tee.calls_a_helper, (X3,), marked=tee._helper))
     cases += [Case(fn, args, marked=pf._add_in_place if fn is pf.update_of_an_argument_in_a_helper

@@ -70,6 +70,8 @@ class _Maps:
         for s in block:
             d = self._domain(s)
             wide = _widen(dom, d) if d is not None and run and not sums else None
+            if wide is not None and wide != dom and not self._widens(run, dom, s):
+                wide = None
             if wide is not None and self._joins(run, s):
                 run.append(s)
                 dom = wide
@@ -148,6 +150,14 @@ class _Maps:
             full = dom[len(dom) - len(sh) + k]
             out.append(ALONG if d is not None and d == full else ONE if d == 1 else STEP)
         return out
+
+    def _widens(self, run, dom, s):
+        """Whether `s` may widen the run's shape to its own: it reads a result of the run that
+        has the run's whole shape, so NumPy itself broadcast the two (an unrelated operation
+        of another shape -- `2 * Y` after `a[:, None] + a[None, :]` -- must not be made to
+        broadcast with the run: that would raise where NumPy does not)."""
+        full = {b.target for b in run if self.shapes.of(b.target) == dom}
+        return any(isinstance(a, Var) and a.name in full for a in s.args)
 
     @staticmethod
     def _joins(run, s):

@@ -13,10 +13,10 @@ import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself)
-INLINE = ("broadcast_dim", "broadcast_step", "select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+INLINE = ("broadcast_dim", "broadcast_step", "pick", "select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
           "check_depth")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
            "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -42,7 +42,7 @@ CONSTANTS = ("RGAMMA_TAYLOR", "numba")
 
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
-COMPILED_AS = {"dot1": "_dot1_loop", "einsum_core": "_einsum_loop"}
+COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop"}
 
 
 def dot1(a, b):
@@ -97,6 +97,21 @@ def broadcast_step(d, n):
     if d == 1:
         return 0
     raise ValueError("operands could not be broadcast together")
+
+
+def pick(c, v):
+    """v where c holds, else 0, for numbers and arrays alike: the cotangent a mask passes on
+    (np.maximum's, np.clip's), chosen, never multiplied: 0 * inf would be nan where the
+    derivative is 0 (np.sqrt(np.maximum(v, 0.0)) at v < 0)."""
+    if np.ndim(c) == 0:
+        return v if c else 0.0
+    return np.where(c, v, 0.0)
+
+
+def _pick_loop(c, v):
+    if isinstance(c, bool):
+        return v if c else 0.0
+    return np.where(c, v, 0.0)
 
 
 def select(c, a, b):

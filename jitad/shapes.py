@@ -28,6 +28,7 @@ from __future__ import annotations
 from . import ir
 from .ir import Bind, Const, For, If, Slice, TupleA, Var, While
 from .primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, get, typerules
+from .primitives.forms import settle_statics
 from .types import arg_types
 
 _DIM, _LEN = get("dim"), get("len")
@@ -332,7 +333,10 @@ class Shapes:
         on the other axes."""
         if any(a is None or len(a) != nd for a in args):
             return None
-        ax = s.statics.get("axis", 0) % nd
+        ax = settle_statics(s.op, s.statics, [nd] * len(s.args)).get("axis", 0)
+        if not isinstance(ax, int):
+            return None
+        ax %= nd
         out = []
         for k in range(nd):
             dims = [a[k] for a in args]

@@ -347,3 +347,21 @@ def swapped_recursion(x, y, n):     # the recursive call moves the differentiate
     if n == 0:
         return x * y * y
     return swapped_recursion(y, x * 1.5, n - 1)
+
+
+# held-out corpus #4 (heston_mc): a mask's cotangent multiplied by an infinite one was nan
+def sqrt_of_clamped(v):
+    return np.sum(np.sqrt(np.maximum(v, 0.0))) + np.sum(np.sqrt(np.clip(v, 0.0, None)))
+
+
+# held-out corpus #4 (isotonic_penalty, elastic_net ...): two runs of different lengths
+def two_lengths(x):
+    v = x[:-1] * 2.0
+    return np.sum(x * x) + np.sum(v)
+
+
+# held-out corpus #4 (icp_point_to_plane): np.hstack's axis, and np.indices
+def stacked_columns(a, b):
+    A = np.hstack([a[:, None] * 2.0, b[:, None]])
+    yy, xx = np.indices((2, 3))
+    return np.sum(A * A) + np.sum(xx * a[0] + yy * b[1])

@@ -64,3 +64,10 @@ def widening_chain(x, w, b):
     t = x * w                 # read again after the run: written at its own (narrower) index
     u = np.tanh(t + b)        # b's length decides the run's length when it starts
     return np.sum(u * u) + np.sum(t)
+
+
+def unrelated_shapes(Y):
+    s = np.sum(Y ** 2, axis=1)
+    D = s[:, None] + s[None, :]       # (n, n)
+    T = 2.0 * Y                       # (n, 2): not broadcast with D (NumPy never does)
+    return np.sum(np.tanh(D)) + np.sum(T @ Y.T)

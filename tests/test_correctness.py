@@ -278,3 +278,24 @@ def test_shapes_that_change_between_iterations():
     check(cf.shrinking_once, (0.7,))
     check(cf.concat_parts_varying, (rng.normal(size=(2, 3)), rng.normal(size=(2, 3, 3))), wrt=(0, 1))
     check(cf.concat_parts_varying_1d, (rng.normal(size=3), rng.normal(size=(3, 3))), wrt=(0, 1))
+
+
+# -- held-out corpus #4's findings ----------------------------------------------------------
+def test_a_masks_cotangent_is_chosen_not_multiplied():
+    """sqrt'(0) is inf; np.maximum's and np.clip's masks pass 0 there, not 0 * inf = nan
+    (autograd and JAX give nan here; the derivative is 0)."""
+    import warnings
+    v = np.array([0.04, -0.01, 0.3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for mode in ("compiled", "eager"):
+            g = jitad.grad(cf.sqrt_of_clamped, mode=mode)(v)
+            np.testing.assert_allclose(g, [5.0, 0.0, 1.0 / math.sqrt(0.3)], rtol=1e-12)
+
+
+def test_runs_of_different_lengths_stay_apart():
+    check(cf.two_lengths, (np.array([0.3, -1.2, 0.8, 2.0, -0.1]),))
+
+
+def test_hstack_and_indices():
+    check(cf.stacked_columns, (np.array([0.3, -1.2, 0.8]), np.array([1.5, 0.2, -0.4])), wrt=(0, 1))

@@ -107,3 +107,7 @@ def test_a_run_widened_by_broadcasting(nb):
 def test_results_narrower_than_their_run(shapes):
     x, w, b = (RNG.normal(size=s) for s in shapes)
     check_both_modes(mf.widening_chain, (x, w, b), (0, 1, 2))
+
+
+def test_unrelated_operations_are_not_made_to_broadcast():
+    check_both_modes(mf.unrelated_shapes, (RNG.normal(size=(5, 2)),), (0,))

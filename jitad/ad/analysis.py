@@ -222,7 +222,7 @@ class Writes:
             if self._returns_fresh(s):
                 return []
             return [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
-        if self._makes_alias(s) and isinstance(s.args[0], Var):
+        if s.args and self._makes_alias(s) and isinstance(s.args[0], Var):
             return [s.args[0].name]
         return []
 

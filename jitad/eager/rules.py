@@ -334,7 +334,7 @@ for _f, _prim in ELEMENTWISE:
     _vjps, _save = from_primitive(_prim)
     defvjp(_f, *_vjps, save=_save, refused=refusals(_prim))
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
-defvjp(clip,          lambda g, ans, x, lo, hi: g * _inside(x, lo, hi), lambda g, ans, x, lo, hi: g * (x < lo), lambda g, ans, x, lo, hi: g * (x > hi))
+defvjp(clip,          lambda g, ans, x, lo, hi: np.where(_inside(x, lo, hi), g, 0.0), lambda g, ans, x, lo, hi: np.where(x < lo, g, 0.0), lambda g, ans, x, lo, hi: np.where(x > hi, g, 0.0))
 
 # reductions (axis: None, int or tuple)
 defvjp(sum_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims), save="shapes")

@@ -177,15 +177,17 @@ np.square(x)       = np.square(x)           :: same | x: 2.0 * g * x
 np.sign(x)         = np.sign(x)             :: same
 np.floor(x)        = np.floor(x)            :: same
 math.floor(x)      = math.floor(x)          :: int
-np.maximum(a, b)   = np.maximum(a, b)       :: ew   | a: g * ((a > b) + 0.5 * (a == b)) | b: g * ((a < b) + 0.5 * (a == b))
-np.minimum(a, b)   = np.minimum(a, b)       :: ew   | a: g * ((a < b) + 0.5 * (a == b)) | b: g * ((a > b) + 0.5 * (a == b))
-max2(a, b)         = max(a, b)              :: ew   | a: g * ((a > b) + 0.5 * (a == b)) | b: g * ((a < b) + 0.5 * (a == b))
-min2(a, b)         = min(a, b)              :: ew   | a: g * ((a < b) + 0.5 * (a == b)) | b: g * ((a > b) + 0.5 * (a == b))
+np.maximum(a, b)   = np.maximum(a, b)       :: ew   | a: rt.pick(a >= b, g * (1.0 - 0.5 * (a == b))) | b: rt.pick(a <= b, g * (1.0 - 0.5 * (a == b)))
+np.minimum(a, b)   = np.minimum(a, b)       :: ew   | a: rt.pick(a <= b, g * (1.0 - 0.5 * (a == b))) | b: rt.pick(a >= b, g * (1.0 - 0.5 * (a == b)))
+max2(a, b)         = max(a, b)              :: ew   | a: rt.pick(a >= b, g * (1.0 - 0.5 * (a == b))) | b: rt.pick(a <= b, g * (1.0 - 0.5 * (a == b)))
+min2(a, b)         = min(a, b)              :: ew   | a: rt.pick(a <= b, g * (1.0 - 0.5 * (a == b))) | b: rt.pick(a >= b, g * (1.0 - 0.5 * (a == b)))
 np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
+# a mask's cotangent, chosen (never 0 * inf): the adjoints of np.maximum, np.clip ...
+pick(c, v)         = rt.pick(c, v)          :: ew   | v: rt.pick(c, g)
 # of three numbers (Numba's np.where makes a 0-d array of them)
 where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
-np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: g * ((x >= lo) & (x <= hi)) | lo: g * (x < lo) | hi: g * (x > hi)
+np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: rt.pick((x >= lo) & (x <= hi), g) | lo: rt.pick(x < lo, g) | hi: rt.pick(x > hi, g)
 sum(x)             = np.sum(x)              :: reduce | x: g
 # a whole reduction of a number is the number (np.sum(2.0), np.max(t)); a mean of one, a float
 scalar_same(x)     = x                      :: same   | x: g

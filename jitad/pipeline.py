@@ -144,12 +144,21 @@ def _analyse(job):
         check_writes(spec, job.prog)
 
 
+def _inline(job):
+    """Small helpers' bodies written into their callers (`inline`)."""
+    if not _flag("JITAD_NO_INLINE"):
+        from .inline import inline
+        inline(job.prog, codegen.recursive_keys(job.prog))
+
+
 def _maps(job):
     """Each specialization's pointwise runs become maps (`maps`), then its shapes are known
     to the passes after (`Spec.shapes`)."""
+    from .assemble import assemble
     from .maps import maps
     from .shapes import Shapes
     for spec in job.prog.order:
+        assemble(spec)
         if not _flag("JITAD_NO_MAPS"):
             maps(spec, Shapes(spec, job.prog))
         spec.shapes = Shapes(spec, job.prog)
@@ -180,6 +189,7 @@ CHECKING = (
 )
 
 GENERATE = (
+    Pass("inline", _inline, ("prog",), (), makes_ir=True),
     Pass("maps", _maps, ("prog",), (), makes_ir=True),
     Pass("plan", codegen.plan, ("prog", "entry"), ("plan", "gen", "funcs")),
     Pass("primal", codegen.primal, ("prog", "plan"), ("funcs",)),
@@ -268,7 +278,7 @@ def stage_text(job: Job, stage: str) -> str:
         return job.captured.source
     if stage == "normalize":
         return monadic.render(job.ir)
-    if stage in ("specialize", "check", "analyse", "maps"):
+    if stage in ("specialize", "check", "analyse", "inline", "maps"):
         out = []
         for spec in job.prog.order:
             types = "\n".join(f"#   {k}: {v}" for k, v in sorted(spec.types.items()))

@@ -22,7 +22,7 @@ X = np.linspace(0.0, 1.0, 5)
 
 def test_pass_names_are_in_data_flow_order():
     assert pipeline.PASS_NAMES == ("capture", "fence", "normalize", "specialize", "check", "analyse",
-                                   "maps", "plan", "primal", "callee_adjoints", "training",
+                                   "inline", "maps", "plan", "primal", "callee_adjoints", "training",
                                    "entry_adjoint", "tangent", "into", "jacobian", "hessian",
                                    "module", "load")
     # the back end is the checking passes (all eager mode runs) and then the code's

@@ -1,0 +1,193 @@
+"""Stage 4a — inline: small helpers' bodies written into their callers.
+
+Takes: the typed `Program` (after the checking passes: every refusal was made on the
+functions as the user wrote them).
+Guarantees: in every specialization, a call of a *small* helper -- no loop, no value or
+operand of rank >= 2, no list, not on a recursion cycle, at most `MAX_STATEMENTS` statements,
+calling only helpers that are small too -- is replaced by the helper's statements: its
+parameters read as the call's arguments (a parameter it assigns to first copied into a local
+of its own), its locals renamed to fresh names of the caller's (`Function.renamed` keeps the
+user's names for messages), a local it returns bound to the call's target itself, any
+other result copied into the call's targets. The program computes
+the same values. Why: such a helper's forward is a few cheap statements, so the alternatives
+cost more than they save -- a cut helper (`g_fwd`/`g_bwd`) packs a state tuple per call, a
+recomputed one runs its forward again inside its vjp -- and a call is a wall for `maps` (a
+sigmoid helper's map could not join its caller's: `cell * sigmoid(g) + ...` is one loop only
+once sigmoid's body is the caller's). Costly helpers (loops, matrices) stay calls.
+Invariants: the shared IR is never changed (an inlined caller gets a new `ir.Function`);
+types of the new names are added to the caller's `Spec.types`; a helper is inlined into a
+caller only after its own small callees were inlined into it, so inlined code holds no call of
+a small helper; `JITAD_NO_INLINE=1` turns the pass off.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from . import ir
+from .ir import Bind, For, If, Return, SetItem, Slice, TupleA, Var, While
+from .names import Namer
+from .primitives import CALL, COPY
+from .primitives.lists import LIST_APPEND, LIST_NEW
+from .types import arg_types
+
+MAX_STATEMENTS = 150
+
+
+def inline(prog, cycles):
+    """Inline every small helper call in every specialization of `prog` (see the module
+    docstring); `cycles` are the specializations on a recursion cycle."""
+    small = {}
+
+    def is_small(key, seen=()):
+        if key in small:
+            return small[key]
+        spec = prog.specs.get(key)
+        ok = spec is not None and key not in cycles and key not in seen
+        if ok:
+            stmts = list(ir.walk(spec.ir.body))
+            ok = len(stmts) <= MAX_STATEMENTS and not any(
+                isinstance(s, (For, While)) or (isinstance(s, Bind) and (
+                    s.op is LIST_NEW or s.op is LIST_APPEND
+                    or any(_rank(spec, t) >= 2 for t in s.targets)
+                    or any(isinstance(a, Var) and _rank(spec, a.name) >= 2 for a in s.args)))
+                for s in stmts)
+            ok = ok and all(is_small((id(s.callee), arg_types(s, spec.types)), seen + (key,))
+                            for s in stmts if isinstance(s, Bind) and s.op is CALL)
+        small[key] = ok
+        return ok
+
+    done = set()
+
+    def process(spec):
+        key = (id(spec.fn), spec.argtys)
+        if key in done:
+            return
+        done.add(key)
+        calls = [s for s in ir.walk(spec.ir.body) if isinstance(s, Bind) and s.op is CALL]
+        for s in calls:         # callees first: what is written in holds no small call
+            callee = prog.specs.get((id(s.callee), arg_types(s, spec.types)))
+            if callee is not None:
+                process(callee)
+        if any(is_small((id(s.callee), arg_types(s, spec.types))) for s in calls):
+            _Inliner(prog, spec, is_small).run()
+
+    for spec in list(prog.order):
+        process(spec)
+
+
+def _rank(spec, name):
+    t = spec.types.get(name)
+    return 0 if t is None or getattr(t, "is_list", False) else getattr(t, "ndim", 0)
+
+
+class _Inliner:
+    def __init__(self, prog, spec, is_small):
+        self.prog, self.spec, self.is_small = prog, spec, is_small
+        f = spec.ir
+        taken = set(f.params) | set(spec.types)
+        for s in ir.walk(f.body):
+            taken |= set(ir.writes(s)) | set(ir.reads(s))
+            if isinstance(s, (If, While)):
+                taken.add(s.test)
+        self.namer = Namer(taken)
+        self.renamed = dict(f.renamed)
+        self.callees = dict(f.callees)
+
+    def run(self):
+        f = self.spec.ir
+        body = self.block(f.body)
+        self.spec.ir = dataclasses.replace(f, body=body, renamed=self.renamed, callees=self.callees)
+
+    def block(self, block):
+        out = []
+        for s in block:
+            if isinstance(s, Bind) and s.op is CALL and \
+                    self.is_small((id(s.callee), arg_types(s, self.spec.types))):
+                out += self.expand(s)
+            elif isinstance(s, If):
+                out.append(dataclasses.replace(s, body=self.block(s.body), orelse=self.block(s.orelse)))
+            elif isinstance(s, While):
+                out.append(dataclasses.replace(s, cond=self.block(s.cond), body=self.block(s.body)))
+            elif isinstance(s, For):
+                out.append(dataclasses.replace(s, body=self.block(s.body)))
+            else:
+                out.append(s)
+        return out
+
+    def expand(self, call):
+        """The callee's statements for this call, its result copied into the call's targets."""
+        callee = self.prog.specs[(id(call.callee), arg_types(call, self.spec.types))]
+        g = callee.ir
+        assigned = {t for s in ir.walk(g.body) for t in ir.writes(s)}
+        names, out = {}, []
+        for p, a in zip(g.params, call.args):
+            if p in assigned:       # a parameter the helper assigns: a local of its own
+                local = self.local(p, callee)
+                out.append(Bind((local,), COPY, (a,), call.loc))
+                names[p] = Var(local)
+            else:
+                names[p] = a
+        # a local the helper returns is bound to the call's target itself (not copied into
+        # it), so an array the helper creates stays one the caller created: `u = g(x);
+        # u[1] = 0.0` writes into a new array, not into a copy of a name (an alias)
+        ret = g.body[-1]
+        args = {a.name for a in call.args if isinstance(a, Var)}
+        returned = [v.name for v in ret.values if isinstance(v, Var)]
+        direct = set()
+        for t, v in zip(call.targets, ret.values):
+            if isinstance(v, Var) and v.name in assigned and v.name not in g.params \
+                    and returned.count(v.name) == 1 and t not in args \
+                    and call.targets.count(t) == 1:
+                names[v.name] = Var(t)
+                direct.add(t)
+        for s in ir.walk(g.body):
+            for t in ir.writes(s):
+                if t not in names:
+                    names[t] = Var(self.local(t, callee))
+            if isinstance(s, (If, While)) and s.test not in names:
+                names[s.test] = Var(self.local(s.test, callee))
+        self.callees.update(g.callees)
+        body = [self.rename(s, names) for s in g.body]
+        ret = body.pop()
+        assert isinstance(ret, Return), "a function body ends in its Return"
+        out += body
+        for t, v in zip(call.targets, ret.values):
+            if t not in direct:
+                out.append(Bind((t,), COPY, (v,), call.loc))
+        return out
+
+    def local(self, name, callee):
+        user = callee.ir.user_name(name)
+        new = self.namer.fresh(user)
+        self.spec.types[new] = callee.types[name]
+        self.renamed[new] = user
+        return new
+
+    def rename(self, s, names):
+        def atom(a):
+            if isinstance(a, Var):
+                return names.get(a.name, a)
+            if isinstance(a, Slice):
+                return Slice(*(None if x is None else atom(x) for x in (a.lower, a.upper, a.step)))
+            if isinstance(a, TupleA):
+                return TupleA(tuple(atom(x) for x in a.items))
+            return a
+
+        def name(n):
+            v = names.get(n)
+            assert isinstance(v, Var), f"{n} is a name of its own in the inlined body"
+            return v.name
+
+        if isinstance(s, Bind):
+            return dataclasses.replace(s, targets=tuple(name(t) for t in s.targets),
+                                       args=tuple(atom(a) for a in s.args))
+        if isinstance(s, SetItem):
+            return dataclasses.replace(s, array=atom(Var(s.array)).name,
+                                       index=tuple(atom(a) for a in s.index), value=atom(s.value))
+        if isinstance(s, If):
+            return dataclasses.replace(s, test=name(s.test),
+                                       body=[self.rename(x, names) for x in s.body],
+                                       orelse=[self.rename(x, names) for x in s.orelse])
+        if isinstance(s, Return):
+            return dataclasses.replace(s, values=tuple(atom(a) for a in s.values))
+        raise AssertionError(f"not a statement a small helper holds: {s!r:.80}")

@@ -66,36 +66,46 @@ class _Maps:
 
     # -- finding runs ------------------------------------------------------------------
     def block(self, block):
-        out, run, dom, sums = [], [], None, []
+        out, run, dom, sums, full = [], [], None, [], set()
         for s in block:
             d = self._domain(s)
-            wide = _widen(dom, d) if d is not None and run and not sums else None
-            if wide is not None and wide != dom and not self._widens(run, dom, s):
-                wide = None
-            if wide is not None and self._joins(run, s):
-                run.append(s)
-                dom = wide
-                continue
-            if run and self._sums(run, sums, s, dom):
+            if d is not None and run and not sums and self._joins(run, s):
+                if _known(d) and d == dom:          # provably the run's shape
+                    run.append(s)
+                    full.add(s.target)
+                    continue
+                if any(isinstance(a, Var) and a.name in full for a in s.args):
+                    # reads a result of the run's whole shape: its own shape is that one
+                    # broadcast with its other operands, as NumPy computes it (an unrelated
+                    # operation of another shape -- `2 * Y` after `a[:, None] + a[None, :]`
+                    # -- must not be made to broadcast with the run)
+                    wide = _widen(dom, d)
+                    if wide != dom:
+                        full = set()                # results before now may be narrower
+                    run.append(s)
+                    full.add(s.target)
+                    dom = wide
+                    continue
+            if run and self._sums(run, sums, s, full):
                 sums.append(s)
                 continue
             out += self._emit(run, dom, sums)
-            run, dom, sums = ([s], d, []) if d is not None else ([], None, [])
+            run, dom, sums, full = ([s], d, [], {s.target}) if d is not None else ([], None, [], set())
             if d is None:
                 out.append(self._inner(s))
         out += self._emit(run, dom, sums)
         return out
 
-    def _sums(self, run, sums, s, dom):
-        """Whether `s` is `np.sum(t)` of a result `t` of the run that nothing else outside the
-        run reads: then the loop adds t's elements up instead of writing them."""
+    def _sums(self, run, sums, s, full):
+        """Whether `s` is `np.sum(t)` of a result `t` of the run's whole shape that nothing
+        else outside the run reads: then the loop adds t's elements up instead of writing them."""
         if not (isinstance(s, Bind) and s.op is _SUM and not s.statics and len(s.args) == 1
                 and isinstance(s.args[0], Var)):
             return False
         t = s.args[0].name
         ids = {id(b) for b in run}
         return t in {b.target for b in run} and t not in {x.args[0].name for x in sums} \
-            and self.readers.get(t, set()) - ids == {id(s)} and self.shapes.of(t) == dom
+            and self.readers.get(t, set()) - ids == {id(s)} and t in full
 
     def _inner(self, s):
         subs = ir.sub_blocks(s)
@@ -122,9 +132,7 @@ class _Maps:
         if t is None or getattr(t, "is_list", False) or t.ndim not in (1, 2) \
                 or t.dtype not in _NP_DTYPE:
             return None         # (complex values stay arrays)
-        dom = self.shapes.of(s.target)
-        if dom is None or any(d is None for d in dom):
-            return None
+        dom = self.shapes.of(s.target) or (None,) * t.ndim
         for a in s.args:
             if not isinstance(a, (Var, Const)):
                 return None
@@ -150,14 +158,6 @@ class _Maps:
             full = dom[len(dom) - len(sh) + k]
             out.append(ALONG if d is not None and d == full else ONE if d == 1 else STEP)
         return out
-
-    def _widens(self, run, dom, s):
-        """Whether `s` may widen the run's shape to its own: it reads a result of the run that
-        has the run's whole shape, so NumPy itself broadcast the two (an unrelated operation
-        of another shape -- `2 * Y` after `a[:, None] + a[None, :]` -- must not be made to
-        broadcast with the run: that would raise where NumPy does not)."""
-        full = {b.target for b in run if self.shapes.of(b.target) == dom}
-        return any(isinstance(a, Var) and a.name in full for a in s.args)
 
     @staticmethod
     def _joins(run, s):
@@ -189,12 +189,15 @@ class _Maps:
         # the loop's lengths: an operand's whose length it provably is, else their broadcast
         lengths = [self._length_of(operands, dom, k, loc, pre) for k in range(len(dom))]
         # the step of each axis an operand may be broadcast along (0 or 1, checked)
-        self._steps = {}
+        self._steps, self._along = {}, set()
         for name in operands:
             layout = self._layout(name, dom)
             off = len(dom) - len(layout)
             for k, how in enumerate(layout):
-                if how == STEP:
+                if how == STEP and self._dims.get((name, k)) == lengths[off + k]:
+                    layout[k] = ALONG       # the loop's length is this operand's own
+                    self._along.add((name, k))
+                if how == STEP and layout[k] == STEP:
                     st = self._int(f"{name}_step", _BSTEP, (Var(self._dim(name, k, loc, pre)),
                                                             _atom(lengths[off + k])), loc, pre)
                     self._steps[(name, k)] = st
@@ -257,9 +260,13 @@ class _Maps:
         sh = self.shapes.of(t)
         if sh == dom:
             return None
-        own, steps = [], []
+        # a result of lower rank runs along the domain's last axes, as NumPy aligns them
+        off = len(dom) - self.types[t].ndim
+        own, steps = [], [None] * off
         for k, d in enumerate(dom):
-            tk = sh[k] if sh is not None else None
+            if k < off:
+                continue
+            tk = sh[k - off] if sh is not None else None
             if tk is not None and tk == d:
                 own.append(self._lengths[k])
                 steps.append(ALONG)
@@ -294,6 +301,8 @@ class _Maps:
             return SetItem(t, tuple(Var(v) for v in idx), Var(e), loc, init=True)
         index = []
         for k, how in enumerate(steps):
+            if how is None:         # an axis the result does not have
+                continue
             if how == ALONG:
                 index.append(Var(idx[k]))
             elif how == ONE:
@@ -346,6 +355,8 @@ class _Maps:
         off = len(dom) - len(layout)
         index = []
         for k, how in enumerate(layout):
+            if (name, k) in self._along:
+                how = ALONG
             if how == ALONG:
                 index.append(Var(idx[off + k]))
             elif how == ONE:
@@ -365,12 +376,15 @@ class _Maps:
 
 
 def _widen(dom, d):
-    """The broadcast of two shapes of one rank (None if they differ in rank or an axis cannot
-    be named)."""
-    if dom is None or len(dom) != len(d):
-        return None
-    out = tuple(broadcast([a, b]) for a, b in zip(dom, d))
-    return None if any(x is None for x in out) else out
+    """The broadcast of two shapes, aligned at their last axes as NumPy aligns them (an
+    axis nothing names: None)."""
+    n = max(len(dom), len(d))
+    dom, d = (1,) * (n - len(dom)) + tuple(dom), (1,) * (n - len(d)) + tuple(d)
+    return tuple(broadcast([a, b]) for a, b in zip(dom, d))
+
+
+def _known(dom):
+    return dom is not None and all(x is not None for x in dom)
 
 
 def _atom(n):

@@ -13,7 +13,7 @@ import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself)
-INLINE = ("broadcast_dim", "broadcast_step", "pick", "select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+INLINE = ("pick", "select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",

@@ -86,6 +86,8 @@ def slice_length(d, sl: Slice, val):
             return ("min", d, hi)
         if lo < 0 and hi is None:                        # x[-c:]
             return ("min", d, -lo)
+        if 0 <= lo <= hi:                                # x[a:b]: max(min(b, d) - a, 0)
+            return ("slice", d, lo, hi)
         return None
     return ("slice", d, lo, hi)
 

@@ -783,8 +783,10 @@ class Reverse(TrainingCode):
         # the value, captured before the adjoint sweep restores overwritten variables
         values, save = [], []
         for a in ret.values:
+            # (a map's first writes are never undone: its results need no copy)
             if isinstance(a, Var) and (a.name in A.pushed or any(
-                    isinstance(x, SetItem) and x.array == a.name for x in ir.walk(f.body))):
+                    isinstance(x, SetItem) and x.array == a.name and not x.init
+                    for x in ir.walk(f.body))):
                 keep = self.namer.fresh(f"{a.name}_value")
                 val = P.name(a.name)
                 if self.ty(a.name).ndim:
@@ -858,7 +860,9 @@ class Reverse(TrainingCode):
         # may read its value after the loop)
         # a call's state that went on a tape is popped again before it is read: not kept
         on_tape = {self.saved[i] for i in self.on_tape}
-        live = sorted((stored & used) - on_tape, key=lambda n: (not n.startswith("tape"), n))
+        # what a map's adjoint loop computes again (its body's values, its index) is not kept
+        live = sorted((stored & used) - on_tape - self.A.recomputed,
+                      key=lambda n: (not n.startswith("tape"), n))
         # a saved local the forward may not assign (one arm of an `if`, a loop that runs no
         # trip) starts as a typed dummy, so the pack never reads an unbound name
         certain = {t.id for st in first if isinstance(st, (ast.Assign, ast.AugAssign))

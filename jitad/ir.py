@@ -181,6 +181,41 @@ def writes(stmt):
     return []
 
 
+def exposed(v, block):
+    """(exposed, assigned): whether running `block` may read v before it assigns v, and
+    whether it surely assigns v when it runs to its end. A loop's body may run zero times; a
+    while loop's condition runs at least once; a read in a statement comes before its write."""
+    for s in block:
+        if isinstance(s, If):
+            if s.test == v:
+                return True, False
+            e1, a1 = exposed(v, s.body)
+            e2, a2 = exposed(v, s.orelse)
+            if e1 or e2:
+                return True, False
+            if a1 and a2:
+                return False, True
+        elif isinstance(s, While):
+            e, a = exposed(v, s.cond)
+            if e or (not a and s.test == v):
+                return True, False
+            if a:
+                return False, True
+            if exposed(v, s.body)[0]:
+                return True, False
+        elif isinstance(s, For):
+            if v in [n for a in (s.start, s.stop, s.step) for n in atom_names(a)]:
+                return True, False
+            if s.var != v and exposed(v, s.body)[0]:
+                return True, False
+        else:
+            if v in reads(s):
+                return True, False
+            if v in writes(s):
+                return False, True
+    return False, False
+
+
 def sub_blocks(s):
     """The statement lists directly inside a compound statement."""
     if isinstance(s, If):

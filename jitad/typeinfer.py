@@ -17,20 +17,21 @@ value is never written into a real array: both are `UnsupportedError`s at the li
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import ir
 from . import numba_types  # noqa: F401  (library calls without a rule are typed by Numba)
 from .errors import JitadError, UnsupportedError
-from .types import I8, TupleTy, Ty, const_ty, promote
-from .ir import Bind, Const, For, If, Return, SetItem, TupleA, Var, While
+from .types import I8, NP_DTYPE, TupleTy, Ty, const_ty, promote
+from .ir import Bind, Const, For, If, Return, SetItem, TupleA, Var, While, exposed
 from .primitives import CALL, COPY, GETITEM, SHAPE, get
 from .primitives.lists import LIST_APPEND, LIST_NEW
 from .primitives.typerules import subscript_write
 
 
 MAX_VARIANTS = 24        # specializations of one function in one program
-LEN = get("len")
+LEN, EMPTY = get("len"), get("empty")
 
 
 @dataclass
@@ -105,6 +106,34 @@ class Inferer:
                 if t not in self.types:
                     raise JitadError(f"could not infer the type of '{t}' (a recursive function "
                                      "needs a base case that returns without recursing)", s.loc)
+        self.predefine()
+
+    def predefine(self):
+        """A variable a run may read before anything assigned it -- a loop-carried value first
+        assigned in the loop (`if i > 0: s += prev * x` then `prev = x * i`), a loop variable
+        read after its loop -- is given a typed placeholder at the function's start (0, or an
+        empty array of its rank and dtype), in this specialization's own copy of the IR: Numba
+        refuses a variable that is not defined on every path to a read ("Variable 'prev' is
+        not defined"), though no run of the function reads it before it is assigned (Python
+        would raise UnboundLocalError where it did). Every generated function (primal, vjp,
+        jvp) reads the IR, so each starts with the placeholders."""
+        f = self.spec.ir
+        written = []
+        for s in ir.walk(f.body):
+            written += [t for t in ir.writes(s) if t not in written and t not in f.params]
+        pre = []
+        for v in written:
+            t = self.types.get(v)
+            if not isinstance(t, Ty) or t.is_list or not exposed(v, f.body)[0]:
+                continue
+            if t.ndim:
+                shape = TupleA((Const(0),) * t.ndim) if t.ndim > 1 else Const(0)
+                pre.append(Bind((v,), EMPTY, (shape,), f.loc, statics={"dtype": NP_DTYPE[t.dtype]}))
+            else:
+                zero = {"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False, "c16": 0j}[t.dtype]
+                pre.append(Bind((v,), COPY, (Const(zero),), f.loc))
+        if pre:
+            self.spec.ir = dataclasses.replace(f, body=pre + list(f.body))
 
     def set(self, name, ty, loc):
         old = self.types.get(name)

@@ -365,3 +365,46 @@ def stacked_columns(a, b):
     A = np.hstack([a[:, None] * 2.0, b[:, None]])
     yy, xx = np.indices((2, 3))
     return np.sum(A * A) + np.sum(xx * a[0] + yy * b[1])
+
+
+# a loop-carried value first assigned inside the loop: its adjoint was re-zeroed each
+# iteration (the gradient dropped every read of an earlier iteration's value), and the
+# compiled primal and jvp did not compile (Numba: "Variable 'prev' is not defined")
+def carried_from_inside(x, n):
+    s = 0.0
+    for i in range(n):
+        if i > 0:
+            s = s + prev * x
+        prev = x * i + math.sin(x)
+    return s
+
+
+def carried_array_from_inside(x, n):
+    s = np.zeros(x.shape[0])
+    for i in range(n):
+        if i > 0:
+            s = s + np.tanh(prev) * x
+        prev = x * (i + 1.0)
+    return np.sum(s)
+
+
+def carried_in_while(x, n):
+    s = 0.0
+    i = 0
+    while i < n:
+        if i % 2 == 1:
+            s = s + last * last
+        else:
+            last = x * (i + 1.0)
+        i += 1
+    return s
+
+
+def carried_in_inner_loop(x, n):
+    s = 0.0
+    for j in range(2):
+        for i in range(n):
+            if i > 0:
+                s = s + prev * x * (j + 1.0)
+            prev = x + i
+    return s

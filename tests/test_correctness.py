@@ -299,3 +299,20 @@ def test_runs_of_different_lengths_stay_apart():
 
 def test_hstack_and_indices():
     check(cf.stacked_columns, (np.array([0.3, -1.2, 0.8]), np.array([1.5, 0.2, -0.4])), wrt=(0, 1))
+
+
+@pytest.mark.parametrize("fn,x", [(cf.carried_from_inside, 0.7),
+                                  (cf.carried_array_from_inside, np.array([0.3, -0.5])),
+                                  (cf.carried_in_while, 0.4), (cf.carried_in_inner_loop, 1.3)],
+                         ids=lambda a: getattr(a, "__name__", ""))
+def test_loop_carried_value_first_assigned_in_the_loop(fn, x):
+    """A value read in the next iteration before the loop assigns it again: its adjoint lives
+    across iterations (it was re-zeroed per iteration: 4.5 for 9.0), and the compiled primal
+    and jvp define it first (Numba refused the read)."""
+    for n in (0, 1, 4):
+        check(fn, (x, n))
+        assert jitad.differentiable(fn)(x, n) == pytest.approx(fn(x, n), rel=1e-12)
+        t = np.ones_like(x)
+        _, tan = jitad.jvp(fn)(x, n, tangents=t)
+        _, tan_eager = jitad.jvp(fn, mode="eager")(x, n, tangents=t)
+        np.testing.assert_allclose(tan, tan_eager, rtol=1e-10, atol=1e-12)

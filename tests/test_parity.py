@@ -30,6 +30,7 @@ from . import coverage_funcs as cof
 from . import error_funcs as ef
 from . import frontend_funcs as ff
 from . import heldout_forms_funcs as hf
+from . import test_heldout4_forms
 from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
 from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
@@ -65,6 +66,7 @@ def corpus():
         params = list(inspect.signature(fn).parameters)
         cases.append(Case(fn, tuple(test_errors.ARGS[p] for p in params if p in test_errors.ARGS)))
     cases += [Case(fn, args) for fn, args in test_heldout_forms.REFUSED]
+    cases += [Case(fn, args) for fn, args in test_heldout4_forms.REFUSED]
     cases += [Case(fn, args) for fn, args in test_arguments.REFUSALS]
     cases += [Case(fn, args) for fn, args in test_frontend.LIBRARY_CASES]
     cases.append(Case(ff.median_of_data_in_helpers, (0.5, np.array([1.0, 5.0, 2.0])), wrt=1,

@@ -565,6 +565,15 @@ class Analysis(Writes):
 
     # -- ownership ---------------------------------------------------------------------
     def owner(self, v):
+        """The block whose adjoint creates d_v: the innermost block holding every assignment
+        and read of v -- but never a loop body (or while condition) in which an iteration may
+        read v before assigning it. There v carries a value from one iteration to the next
+        (`if i > 0: s += prev * x` then `prev = x * i`), so its adjoint must outlive the
+        iteration: it is owned by the block holding that loop (re-zeroing it per iteration
+        dropped the contribution the next iteration's read makes to this one's value)."""
+        got = self._owners.get(v) if hasattr(self, "_owners") else None
+        if got is not None:
+            return got
         paths = [p for _, _, p in self.sites.get(v, [])] + self.uses.get(v, [])
         common = paths[0]
         for p in paths[1:]:
@@ -572,6 +581,13 @@ class Analysis(Writes):
             while k < min(len(common), len(p)) and common[k] == p[k]:
                 k += 1
             common = common[:k]
+        for k, b in enumerate(common):
+            if k and b in self.loop_blocks and ir.exposed(v, self._block_by_id(b))[0]:
+                common = common[:k]
+                break
+        if not hasattr(self, "_owners"):
+            self._owners = {}
+        self._owners[v] = common[-1]
         return common[-1]
 
     def runs_once_first(self, s, v):

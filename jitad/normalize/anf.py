@@ -10,6 +10,7 @@ a constant (`forms`) is read as `structs.StructArgs` says.
 """
 from __future__ import annotations
 
+import builtins
 import copy
 import inspect
 import numbers
@@ -28,8 +29,9 @@ from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
-from .lists import ListForms, is_list_value, list_names, list_phases, list_pairs
+from .lists import ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
+from .nones import none_flags
 from .tuple_lists import tuple_lists
 from .tuple_values import tuple_values
 from .slices import SliceValues
@@ -50,6 +52,10 @@ NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
                      "in_range", "add"))
 CHECK_LEN, MIN2, INVERT, ADD_AT = get("check_len"), get("min2"), get("invert"), get("add_at")
 CLIP, ASTYPE = get("np.clip"), get("astype")
+# the builtins a function may call (with a primitive, or read by the normalizer itself)
+_BUILTINS = sorted({n for n in dir(builtins) if not n.startswith("_")
+                    and lookup_callable(getattr(builtins, n)) is not None}
+                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice"})
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -80,11 +86,18 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
-        # tuples as local values: a variable per position (see `tuple_values`)
         self.introduced = {}
+        # list(E): the comprehension it means (see `lists.list_calls`)
+        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        self.locals |= user_names(self.tree) - set(cap.free)
+        # tuples as local values: a variable per position (see `tuple_values`)
         user_of = {v: k for k, v in self.renamed.items()}
         given = {user_of.get(name, name): len(form[1][1]) for name, form in forms or ()
                  if form[0] == "struct" and form[1][0] == "seq"}
+        # None as a sentinel: a flag beside the value (see `nones`)
+        self.tree, flags = none_flags(self.tree, set(self.params), self.namer, self.err)
+        self.locals |= set(flags)
+        self.renamed.update({f: f"{n} is None" for f, n in flags.items()})
         self.tree, tparts, tuser = tuple_values(
             self.tree, set(self.params), self.namer, self.resolve_func,
             list_names(self.tree, self.resolve_func), self.err, given)
@@ -447,7 +460,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
 
         if isinstance(node, gast.Constant):
             if node.value is None:
-                self.err(node, "None is not a value jitad can compute with")
+                self.err(node, "None is not a value jitad can compute with (None works as a "
+                               "sentinel: a local assigned None and, elsewhere, a number or an "
+                               "array, whose value is read under `if x is not None:`)", "None")
             if isinstance(node.value, str):
                 self.err(node, "a string is only supported as a constant argument of a library "
                                "call (ord='fro')", "string constant")
@@ -702,6 +717,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             why = refusal_for(obj) if obj is not MISSING else None
             if why is not None:
                 self.err(node, f"{spelled}: {why}", f"call to {what}")
+            if obj is not MISSING and getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
+                self.err(node, f"the builtin {obj.__name__}() is not supported; jitad reads the "
+                               f"builtins {', '.join(_BUILTINS)} (see docs/language.md)",
+                         f"call to {what}")
             self.err(node, f"{spelled} has no derivative rule in jitad (see jitad.defvjp to "
                            "add one)", f"call to {what}")
         if prim is CLIP:

@@ -50,6 +50,59 @@ _STACK_OF = {np.stack: LIST_STACK, np.array: LIST_STACK, np.asarray: LIST_STACK,
 _DISPLAYS = (gast.List, gast.ListComp)
 
 
+def list_calls(tree, namer, resolve, err):
+    """The tree with every `list(E)` that makes a list written as the comprehension it means:
+    `[v for v in E]` (an array's rows or elements, a list, a range, a tuple, a structure's
+    items), `[(a, b) for a, b in zip(A, B)]` and `[(i, v) for i, v in enumerate(E)]` (lists
+    of tuples, see `tuple_lists`), `list()` as `[]`. Where `list(E)` is only iterated (a `for`
+    loop's or a comprehension's iterable, `reversed(list(E))`) it is E itself: the same items
+    in the same order. The tree is copied if anything is rewritten."""
+    def is_list_call(n):
+        return isinstance(n, gast.Call) and resolve(n.func) is builtins.list
+
+    if not any(is_list_call(n) for n in gast.walk(tree)):
+        return tree
+    tree = copy.deepcopy(tree)
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_For(self, node):
+            if is_list_call(node.iter) and len(node.iter.args) == 1 and not node.iter.keywords:
+                node.iter = node.iter.args[0]
+            return self.generic_visit(node)
+
+        def visit_comprehension(self, node):
+            return self.visit_For(node)
+
+        def visit_Call(self, node):
+            if resolve(node.func) is builtins.reversed and len(node.args) == 1 \
+                    and is_list_call(node.args[0]) and len(node.args[0].args) == 1:
+                node.args[0] = node.args[0].args[0]
+            if not is_list_call(node):
+                return self.generic_visit(node)
+            if node.keywords or len(node.args) > 1:
+                err(node, "list() is supported as list(iterable): list(x) of an array's rows "
+                          "or elements, list(range(n)), list(zip(A, B)), list(enumerate(x)), "
+                          "list(hs) of a list, list(t) of a tuple", "list()")
+            where = lambda new: gast.copy_location(new, node)  # noqa: E731
+            if not node.args:
+                return where(gast.List([], gast.Load()))
+            it = self.visit(node.args[0])
+            k = 1
+            if isinstance(it, gast.Call) and not it.keywords:
+                fn = resolve(it.func)
+                k = len(it.args) if fn is builtins.zip else 2 if fn is builtins.enumerate else 1
+            names = [namer.fresh("item") for _ in range(k)]
+
+            def names_in(ctx):
+                ns = [where(gast.Name(n, ctx(), None, None)) for n in names]
+                return ns[0] if k == 1 else where(gast.Tuple(ns, ctx()))
+            return where(gast.ListComp(names_in(gast.Load), [
+                gast.comprehension(names_in(gast.Store), it, [], 0)]))
+
+    Rewrite().visit(tree)
+    return tree
+
+
 def list_phases(tree, namer, resolve):
     """(tree, {new name: user's name}): `xs = []; ... xs.append(x) ...; xs = np.array(xs)` -- a list name
     made an array once, at the function's top level, after every display and append of it --

@@ -15,6 +15,7 @@ Invariants: chunk c of every argument covers the same rows; the chunks are in ro
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,7 +130,11 @@ def _pieces(client, arrays) -> Partitions:
             continue
         cols = [da.from_array(np.asarray(x)[a:b], chunks=(int(b - a),) + np.shape(x)[1:])
                 for x in arrays]
-        cols = client.persist(cols, workers=[w], allow_other_workers=True)
+        with warnings.catch_warnings():
+            # the graph holds the piece on purpose: it is how a piece lost with its worker is
+            # computed again (Dask warns about graphs over 10 MB)
+            warnings.filterwarnings("ignore", message="Sending large graph")
+            cols = client.persist(cols, workers=[w], allow_other_workers=True)
         blocks.append(tuple(futures_of(c)[0] for c in cols))
         rows.append(int(b - a))
         names.append(tuple(c.name for c in cols))

@@ -55,7 +55,8 @@ class Round:
     epoch: int
     round: int
     seconds: float             # wall time at the client: send, train, receive, average
-    compute_seconds: dict      # replica -> its epoch loop's time on its worker
+    compute_seconds: dict      # replica -> its epoch loop's time on its worker (wall)
+    cpu_seconds: dict          # replica -> the same loop's CPU time (less: a shared core)
     samples: int               # samples (mini-batches) trained on, all replicas
     loss: float                # their mean loss
     bytes_sent: int            # parameter bytes sent: one copy per worker (broadcast)
@@ -259,7 +260,8 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
             assign[g] = w
     p_bytes = nbytes(avg)
     return Round(plan["epoch"], plan["round"], time.perf_counter() - t0,
-                 {g: o["info"]["compute_s"] for g, o in outs.items()}, total,
+                 {g: o["info"]["compute_s"] for g, o in outs.items()},
+                 {g: o["info"]["cpu_s"] for g, o in outs.items()}, total,
                  sum(o["loss"] for o in outs.values()) / total if total else float("nan"),
                  p_bytes * len(live), p_bytes * len(outs), avg_s, ran,
                  {g: o["info"]["first_call_s"] for g, o in outs.items()

@@ -87,16 +87,16 @@ def gradient_part(shipped, consts, slots, check, *blocks):
     name = shipped.gen.vjp
     first = not getattr(shipped.fn(name), "signatures", True)
     n = len(slots)
-    value, acc, rows, t_first = 0.0, None, 0, None
+    value, acc, rows, t_first, c_first = 0.0, None, 0, None, 0.0
     checked = None
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     for c in range(0, len(blocks), n):
         fields = blocks[c:c + n]
         args = _args(consts, slots, fields)
-        tc = time.perf_counter()
+        tc, cc = time.perf_counter(), time.thread_time()
         v, grads = shipped.run(name, args + (1.0,))
         if t_first is None:
-            t_first = time.perf_counter() - tc
+            t_first, c_first = time.perf_counter() - tc, time.thread_time() - cc
         value += v
         acc = add(acc, grads)
         m = len(fields[0])
@@ -114,6 +114,7 @@ def gradient_part(shipped, consts, slots, check, *blocks):
     info = _info(t_load, t_first if first else None,
                  _from_disk([shipped.fn(name)]) if first else None)
     info["compute_s"] = time.perf_counter() - t0 - (t_first if first else 0.0)
+    info["cpu_s"] = time.thread_time() - c0 - (c_first if first else 0.0)
     return {"value": value, "grads": acc, "rows": rows, "check": checked, "info": info}
 
 
@@ -187,11 +188,11 @@ def fit_round(shipped, params, plan, *blocks):
         epoch_fn(*P, *rep.data, order, 0, 0, *rep.state)
         t_first = time.perf_counter() - t0
         disk = _from_disk([epoch_fn, shipped.fn(shipped.gen.step)])
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     total = epoch_fn(*P, *rep.data, order, start, stop, *rep.state)
-    t_compute = time.perf_counter() - t0
+    t_compute, c_compute = time.perf_counter() - t0, time.thread_time() - c0
     info = _info(t_load, t_first, disk)
-    info.update(compute_s=t_compute, task_s=time.perf_counter() - t_start,
+    info.update(compute_s=t_compute, cpu_s=c_compute, task_s=time.perf_counter() - t_start,
                 new_replica=new, fresh_state=fresh_state)
     return {"params": P, "samples": stop - start, "loss": float(total), "info": info}
 

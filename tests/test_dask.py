@@ -144,6 +144,13 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     assert set(hist.rounds[0].first_call_seconds) == {0, 1}       # compiled at the first round
     groups = {k[0] for k in (t["key"] for t in ts.data) if isinstance(k, tuple)}
     assert {f"jitad-fit-round-{k}" for k in range(40)} <= groups  # the dashboard's task groups
+    # adding the replicas' changes instead of averaging them: each sample counts fully
+    U3, V3 = U0.copy(), V0.copy()
+    jd.fit(step, (U3, V3), data=data, epochs=10, rounds_per_epoch=4, combine="sum", seed=0,
+           progress=False)
+    assert abs(bpr.auc(U3, V3, hu, hi) - auc1) <= 0.01
+    with pytest.raises(jitad.JitadError, match="combine='median'"):
+        jd.fit(step, (U3, V3), data=data, combine="median", progress=False)
 
 
 def test_fit_takes_dask_arrays_and_a_replica_per_worker_holding_data(client):

@@ -1,6 +1,6 @@
 """`jd.fit`: data-parallel training -- every worker trains its own replica of the parameters on
 the partitions it holds with the compiled step, and the replicas are averaged every round
-(local SGD, or model averaging).
+(local SGD, or model averaging; `combine="sum"` adds their changes instead).
 
 Takes: a `jitad.train_step`, the parameter arrays (NumPy, on the client), the per-sample data
 fields (NumPy or dask arrays, aligned by rows), epochs and rounds per epoch, a client.
@@ -11,12 +11,12 @@ Guarantees:
     machine's disk cache: `Round.disk_cache` says which);
   * the data is persisted once (`data.distribute`) and never gathered; a replica is the set of
     row chunks one worker holds when training starts;
-  * a round: the averaged parameters are scattered to every worker (`broadcast=True`), one
+  * a round: the round's parameters are scattered to every worker (`broadcast=True`), one
     task per replica (named `("jitad-fit-round-<k>", token, replica)`, k counting rounds from
     0: the dashboard's task groups) trains a copy of them on its slice of the replica's
     shuffled samples with `jitad.fit`'s compiled epoch loop, and returns them with its sample
-    count; the client averages them weighted by samples and writes the average into the
-    caller's arrays. Each replica's epoch is a fresh permutation of its own samples, cut into
+    count; the client averages them weighted by samples (or, `combine="sum"`, adds up their
+    changes) and writes the result into the caller's arrays. Each replica's epoch is a fresh permutation of its own samples, cut into
     `rounds_per_epoch` consecutive slices, so every sample is trained on once per epoch;
   * the optimizer state is per replica and stays on its worker (it is not averaged: Adagrad's
     sums or Adam's moments describe the gradients that worker saw); a replica that moves to
@@ -26,7 +26,7 @@ Guarantees:
     samples, so no sample of the epoch is lost; the replica's later rounds go to a live
     worker (a restarted one first). Both are recorded in `History.events`. An exception in the
     step (a `JitadError` at the user's line) stops training and is raised.
-Invariants: the parameters the caller passed hold the average of the last round; nothing but
+Invariants: the parameters the caller passed hold the last round's result; nothing but
 parameters (and a few numbers per replica) crosses the network per round.
 """
 from __future__ import annotations
@@ -110,12 +110,21 @@ def _state_layout(step):
     return out
 
 
+COMBINE = ("average", "sum")
+
+
 def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, shuffle=True,
-        progress=True, callbacks=(), batch_size=None):
+        progress=True, callbacks=(), batch_size=None, combine="average"):
     """Train `params` (NumPy arrays, updated in place) with `step` on `data` (NumPy or dask
     arrays of samples, aligned by rows) on the Dask cluster of `client` (default: Dask's
-    default client): one replica per worker holding data, averaged, weighted by samples, every
-    round, `rounds_per_epoch` rounds per epoch. `batch_size=B` trains on mini-batches of B
+    default client): one replica per worker holding data, combined every round,
+    `rounds_per_epoch` rounds per epoch. `combine="average"` (the default) makes the round's
+    parameters the replicas' average weighted by their samples (model averaging: with N
+    replicas each sample moves the parameters about 1/N as far as in one process, so an
+    epoch makes less progress); `"sum"` adds every replica's change to the parameters it
+    started from (each sample counts fully, as in one process, which suits models whose
+    replicas mostly write different rows -- embeddings, BPR -- and may overshoot on a dense
+    model, where it is N steps from one point). `batch_size=B` trains on mini-batches of B
     consecutive rows of a replica's data (a replica's trailing partial batch is dropped).
     `callbacks` are called as `cb(epoch, mean_loss, history)` after each epoch. Returns a
     `History`. See the module's docstring for what travels and what happens when a worker
@@ -135,6 +144,8 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
         raise JitadError("jd.fit needs at least one data field")
     if rounds_per_epoch < 1:
         raise JitadError("rounds_per_epoch must be a positive number of rounds")
+    if combine not in COMBINE:
+        raise JitadError(f"combine={combine!r}: use one of {', '.join(map(repr, COMBINE))}")
     names = step.d.params[len(params):]
     labels = [names[k] if k < len(names) else f"data[{k}]" for k in range(len(data))]
     n_rows = len(data[0])
@@ -156,7 +167,8 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     pickle.loads(pickle.dumps(params, protocol=5))
     hist.serialise_seconds = time.perf_counter() - t0
     plan = {"token": token, "rounds": int(rounds_per_epoch), "seed": seed, "shuffle": shuffle,
-            "batch": batch_size, "fields": len(data), "state": _state_layout(step)}
+            "batch": batch_size, "fields": len(data), "state": _state_layout(step),
+            "combine": combine}
     hist.setup_seconds = time.perf_counter() - t_setup
     bar = _Progress(progress, epochs * rounds_per_epoch)
     avg = [np.array(p, copy=True) for p in params]     # replaced by each round's average
@@ -237,16 +249,21 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
         raise
     ta = time.perf_counter()
     total = sum(o["samples"] for o in outs.values())
+    trained = [o for o in outs.values() if o["samples"]]
     new = []
     for j in range(len(avg)):
-        if total == 0:
+        if not trained:
             new.append(avg[j])
-            continue
-        acc = np.zeros_like(avg[j])
-        for o in outs.values():
-            if o["samples"]:
+        elif plan["combine"] == "average":     # weighted by samples
+            acc = np.zeros_like(avg[j])
+            for o in trained:
                 acc += (o["samples"] / total) * o["params"][j]
-        new.append(acc)
+            new.append(acc)
+        else:                                  # every replica's change, added
+            acc = np.array(avg[j], copy=True)
+            for o in trained:
+                acc += o["params"][j] - avg[j]
+            new.append(acc)
     avg_s = time.perf_counter() - ta
     avg[:] = new
     ran = {g: o["info"]["worker"] for g, o in outs.items()}

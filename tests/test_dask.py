@@ -61,6 +61,14 @@ def test_value_and_grad_equals_jitad_on_the_gathered_data(client):
     assert value == pytest.approx(want_v, rel=1e-12) and gb == pytest.approx(wb, rel=1e-11)
     np.testing.assert_allclose(gw, ww, rtol=1e-11)
     assert vg.last["workers"] == 2 and vg.last["rows"] == 1200
+    # every chunk on one worker: half of them are read on the other (copied there once)
+    w0 = sorted(client.scheduler_info()["workers"])[0]
+    pX, py = client.persist([dX, dy], workers=[w0])
+    value, g = jd.value_and_grad(df.logistic, wrt=0)(w, pX, py)
+    np.testing.assert_allclose(g, jitad.value_and_grad(df.logistic)(w, X, y)[1], rtol=1e-11)
+    vg = jd.value_and_grad(df.logistic, wrt=0)
+    vg(w, pX, py)
+    assert sorted(t["worker"] for t in vg.last["tasks"]) == sorted(client.scheduler_info()["workers"])
 
 
 def test_reg_is_added_once_and_lbfgs_on_the_workers_matches_one_process(client):

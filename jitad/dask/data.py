@@ -10,7 +10,8 @@ workers, kept in their memory, never gathered to the client) and returns `Partit
 chunk, one future per argument. NumPy arrays are cut into one piece per worker, each piece
 persisted on its worker (`workers=`, `allow_other_workers=True`) from a graph that holds it, so
 a piece lost with its worker is computed again elsewhere, as Dask does for any persisted
-collection. `holders` says which worker holds each chunk now.
+collection. `readers` gives each chunk the worker that reads it: one that holds it, with the
+rows balanced between the workers.
 Invariants: chunk c of every argument covers the same rows; the chunks are in row order.
 """
 from __future__ import annotations
@@ -154,12 +155,37 @@ def live_workers(client, wait_s=60):
     return workers
 
 
-def holders(client, part: Partitions):
-    """Per chunk, a worker that holds its first argument's block now."""
+def readers(client, part: Partitions):
+    """Per chunk, the worker whose task reads it: a worker that holds it, unless the rows
+    would then be unbalanced -- Dask places chunks where it computed them, 23 of 40 on one of
+    two workers is common, and the busiest worker sets the time of every call -- in which case
+    chunks move from the busiest worker to the idlest (Dask copies such a chunk over once, at
+    the first task that reads it there; it stays there as a replica). None: no worker holds it
+    now (Dask computes it again wherever the task runs)."""
     futs = [blk[0] for blk in part.blocks]
     who = client.who_has(futs)
+    workers = live_workers(client)
+    load = {w: 0 for w in workers}
     out = []
-    for f in futs:
-        addrs = who.get(f.key) or ()
-        out.append(sorted(addrs)[0] if addrs else None)
+    for f, rows in zip(futs, part.rows):
+        have = sorted(a for a in (who.get(f.key) or ()) if a in load)
+        w = min(have, key=lambda a: (load[a], a)) if have else None
+        if w is not None:
+            load[w] += rows
+        out.append(w)
+    for c, w in enumerate(out):          # chunks nobody holds: to the idlest worker
+        if w is None:
+            out[c] = min(load, key=lambda a: (load[a], a))
+            load[out[c]] += part.rows[c]
+    while len(load) > 1:
+        hi = max(load, key=lambda a: (load[a], a))
+        lo = min(load, key=lambda a: (load[a], a))
+        mine = [c for c, w in enumerate(out) if w == hi]
+        # the chunk whose move leaves the pair closest to even, if it makes the busiest less busy
+        c = min(mine, key=lambda c: abs((load[hi] - part.rows[c]) - (load[lo] + part.rows[c])))
+        if load[lo] + part.rows[c] >= load[hi]:
+            break
+        out[c] = lo
+        load[hi] -= part.rows[c]
+        load[lo] += part.rows[c]
     return out

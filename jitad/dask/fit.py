@@ -10,7 +10,8 @@ Guarantees:
     and the epoch loop once and compiles them at its first round (or loads them from its
     machine's disk cache: `Round.disk_cache` says which);
   * the data is persisted once (`data.distribute`) and never gathered; a replica is the set of
-    row chunks one worker holds when training starts;
+    row chunks one worker reads when training starts (`data.readers`: those it holds, the rows
+    balanced between the workers);
   * a round: the round's parameters are scattered to every worker (`broadcast=True`), one
     task per replica (named `("jitad-fit-round-<k>", token, replica)`, k counting rounds from
     0: the dashboard's task groups) trains a copy of them on its slice of the replica's
@@ -45,7 +46,7 @@ from ..errors import JitadError
 from ..ship import Shipped
 from . import worker
 from .client import get_client, nbytes, send
-from .data import distribute, holders, is_dask_array, live_workers
+from .data import distribute, is_dask_array, live_workers, readers
 
 
 @dataclass
@@ -155,7 +156,7 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     shipped = client.scatter([Shipped.of(comp)], broadcast=True, hash=False)[0]
     part = distribute(client, data, labels)
 
-    where = holders(client, part)
+    where = readers(client, part)
     groups = {}
     for c, w in enumerate(where):
         groups.setdefault(w, []).append(c)

@@ -34,7 +34,7 @@ from ..differentiable import as_differentiable, refuse_outputs, wrt_indices
 from ..errors import JitadError
 from ..ship import Shipped
 from . import worker
-from .data import distribute, holders, is_dask_array, row_chunks
+from .data import distribute, is_dask_array, readers, row_chunks
 from .client import get_client, send
 
 _CALLS = itertools.count()
@@ -126,7 +126,7 @@ class value_and_grad:
         consts = tuple(None if k in slots else a for k, a in enumerate(args))
         check = self.check and (comp.gen.source, part.names) not in self._checked
         # one task per worker over the chunks it holds (a lost worker's task runs elsewhere)
-        where = holders(client, part)
+        where = readers(client, part)
         groups = {}
         for c, w in enumerate(where):
             groups.setdefault(w, []).append(c)

@@ -46,7 +46,7 @@ from ..errors import JitadError
 from ..ship import Shipped
 from . import worker
 from .client import get_client, nbytes, send
-from .data import distribute, is_dask_array, live_workers, readers
+from .data import distribute, is_dask_array, live_workers, readers, row_chunks
 
 
 @dataclass
@@ -135,6 +135,9 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     if not isinstance(step, train.train_step):
         raise JitadError("jd.fit takes a jitad.train_step(loss, wrt=..., optimizer=...)")
     params = tuple(params)
+    if len(params) != len(step.params):
+        raise JitadError(f"the step trains {', '.join(step.params)}: pass {len(step.params)} "
+                         f"parameter array(s), got {len(params)}")
     for name, p in zip(step.params, params):
         if is_dask_array(p) or not isinstance(p, np.ndarray):
             raise JitadError(f"the parameter '{name}' must be a NumPy array (the parameters live "
@@ -149,19 +152,19 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
         raise JitadError(f"combine={combine!r}: use one of {', '.join(map(repr, COMBINE))}")
     names = step.d.params[len(params):]
     labels = [names[k] if k < len(names) else f"data[{k}]" for k in range(len(data))]
-    n_rows = len(data[0])
-    if batch_size is not None and batch_size > n_rows:
+    row_chunks(data, labels)                  # refuse what cannot be split by rows, by name
+    if batch_size is not None and batch_size > len(data[0]):
         raise JitadError(f"batch_size={batch_size} is larger than the data")
     comp = train.specialize_for_fit(step, params, [_example(d, batch_size) for d in data])
     shipped = client.scatter([Shipped.of(comp)], broadcast=True, hash=False)[0]
     part = distribute(client, data, labels)
 
-    where = readers(client, part)
     groups = {}
-    for c, w in enumerate(where):
+    for c, w in enumerate(readers(client, part)):
         groups.setdefault(w, []).append(c)
-    replicas = [chunks for _, chunks in sorted(groups.items(), key=lambda kv: kv[1][0])]
-    assign = {g: w for g, (w, _) in enumerate(sorted(groups.items(), key=lambda kv: kv[1][0]))}
+    by_first = sorted(groups.items(), key=lambda kv: kv[1][0])   # replica g: chunks, in row order
+    replicas = [chunks for _, chunks in by_first]
+    assign = {g: w for g, (w, _) in enumerate(by_first)}
     token = uuid.uuid4().hex[:8]
     hist = History(replicas=[(chunks, sum(part.rows[c] for c in chunks)) for chunks in replicas])
     t0 = time.perf_counter()

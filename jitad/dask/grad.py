@@ -43,9 +43,23 @@ ADDITIVE_RTOL = 1e-7
 
 
 class value_and_grad:
-    """`jd.value_and_grad(loss, wrt=0, reg=None, client=None)(w, X, y) -> (value, grads)`:
-    `jitad.value_and_grad` of a loss summed over the row chunks of its dask-array arguments,
-    each chunk's part computed where the chunk is (see `jitad.dask`)."""
+    """`jd.value_and_grad(loss, wrt=0, reg=None, client=None, check=True)(w, X, y)`
+    -> `(value, grads)`, as `jitad.value_and_grad(loss, wrt)` would return them on the
+    gathered data (plus `reg`), each chunk's part computed on a worker that holds it.
+
+    The data arguments are the dask arrays among the call's arguments, chunked by rows alike
+    (whole rows per chunk); every other argument is sent to every chunk as it is, and the
+    `wrt` arguments must be among those (NumPy arrays or numbers). The contract: `loss` is a
+    sum over the rows of its data arguments -- `loss(all rows) == sum over chunks of
+    loss(chunk)` -- so the partial values and gradients add up; `reg`, a function of the `wrt`
+    arguments alone (a regulariser), is evaluated once on the client and added. With `check`,
+    the first call per signature and data tests the contract on one chunk and raises a
+    `JitadError` if the loss is not additive there. The first call also specializes the
+    function (on the client), ships it to the workers and persists the data; later calls
+    with the same dask arrays send only the other arguments and get back one partial result
+    per worker. Misuse raises a `JitadError` naming the argument; an error in the loss on a
+    worker is raised here, at the user's line. `self.last` holds what the last call's tasks
+    reported (worker, compute and CPU seconds, first-call compile time, disk-cache hit)."""
 
     def __init__(self, f, wrt=0, reg=None, client=None, check=True):
         self.d = as_differentiable(f)

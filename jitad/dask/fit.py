@@ -1,0 +1,322 @@
+"""`jd.fit`: data-parallel training -- every worker trains its own replica of the parameters on
+the partitions it holds with the compiled step, and the replicas are averaged every round
+(local SGD, or model averaging; `combine="sum"` adds their changes instead).
+
+Takes: a `jitad.train_step`, the parameter arrays (NumPy, on the client), the per-sample data
+fields (NumPy or dask arrays, aligned by rows), epochs and rounds per epoch, a client.
+Guarantees:
+  * the step is specialized and generated once on the client and travels as text
+    (`ship.Shipped`, scattered to every worker once); each worker process builds the module
+    and the epoch loop once and compiles them at its first round (or loads them from its
+    machine's disk cache: `Round.disk_cache` says which);
+  * the data is persisted once (`data.distribute`) and never gathered; a replica is the set of
+    row chunks one worker reads when training starts (`data.readers`: those it holds, the rows
+    balanced between the workers);
+  * a round: the round's parameters are scattered to every worker (`broadcast=True`), one
+    task per replica (named `("jitad-fit-round-<k>", token, replica)`, k counting rounds from
+    0: the dashboard's task groups) trains a copy of them on its slice of the replica's
+    shuffled samples with `jitad.fit`'s compiled epoch loop, and returns them with its sample
+    count; the client averages them weighted by samples (or, `combine="sum"`, adds up their
+    changes) and writes the result into the caller's arrays. Each replica's epoch is a fresh permutation of its own samples, cut into
+    `rounds_per_epoch` consecutive slices, so every sample is trained on once per epoch;
+  * the optimizer state is per replica and stays on its worker (it is not averaged: Adagrad's
+    sums or Adam's moments describe the gradients that worker saw); a replica that moves to
+    another worker starts with a zero state there;
+  * faults: a task whose worker dies is run again by Dask on another worker (its partitions
+    computed again from their graph if they were lost with it) on the same slice of the same
+    samples, so no sample of the epoch is lost; the replica's later rounds go to a live
+    worker (a restarted one first). Both are recorded in `History.events`. An exception in the
+    step (a `JitadError` at the user's line) stops training and is raised.
+Invariants: the parameters the caller passed hold the last round's result; nothing but
+parameters (and a few numbers per replica) crosses the network per round.
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import numpy as np
+from distributed import as_completed
+
+from .. import train
+from ..errors import JitadError
+from ..ship import Shipped
+from . import worker
+from .client import get_client, nbytes, send
+from .data import distribute, is_dask_array, live_workers, readers, row_chunks
+
+
+@dataclass
+class Round:
+    """What one round cost and did."""
+
+    epoch: int
+    round: int
+    seconds: float             # wall time at the client: send, train, receive, average
+    compute_seconds: dict      # replica -> its epoch loop's time on its worker (wall)
+    cpu_seconds: dict          # replica -> the same loop's CPU time (less: a shared core)
+    samples: int               # samples (mini-batches) trained on, all replicas
+    loss: float                # their mean loss
+    bytes_sent: int            # parameter bytes sent: one copy per worker (broadcast)
+    bytes_received: int        # parameter bytes received: one copy per replica
+    average_seconds: float     # the client's weighted average
+    workers: dict              # replica -> the worker its task ran on
+    first_call_seconds: dict = field(default_factory=dict)  # replica -> compile or cache load
+    disk_cache: dict = field(default_factory=dict)          # replica -> loaded from disk?
+
+    @property
+    def overhead_seconds(self) -> float:
+        """The round's time beyond its slowest replica's compute (and first calls):
+        scheduling, serialisation, transfers, averaging."""
+        busy = max((self.compute_seconds[g] + (self.first_call_seconds.get(g) or 0.0)
+                    for g in self.compute_seconds), default=0.0)
+        return self.seconds - busy
+
+
+@dataclass
+class History(train.History):
+    """`jitad.fit`'s history (mean loss, seconds and samples per second per epoch) and, per
+    round, a `Round`; `events` lists what went wrong and what was done about it."""
+
+    samples: list = field(default_factory=list)   # samples trained on per epoch
+    rounds: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+    replicas: list = field(default_factory=list)  # per replica: (its row chunks, rows)
+    setup_seconds: float = 0.0                    # generate, ship, persist the data
+    serialise_seconds: float = 0.0                # pickling + unpickling the parameters once
+
+    @property
+    def bytes_per_round(self) -> float:
+        return float(np.mean([r.bytes_sent + r.bytes_received for r in self.rounds])) if self.rounds else 0.0
+
+
+def _example(d, batch):
+    """One sample (or mini-batch) of a data field, for the step's signature."""
+    if is_dask_array(d):
+        z = np.zeros((1 if batch is None else batch,) + tuple(d.shape[1:]), dtype=d.dtype)
+        return z[0] if batch is None else z
+    d = np.asarray(d)
+    return d[0] if batch is None else d[:batch]
+
+
+def _state_layout(step):
+    """Per optimizer state array, in `step.init`'s order: (parameter index, "slot"|"scalar")."""
+    out = []
+    for k in range(len(step.params)):
+        out += [(k, "slot")] * len(step.optimizer.slots)
+        out += [(k, "scalar")] * len(step.optimizer.scalars)
+    return out
+
+
+COMBINE = ("average", "sum")
+
+
+def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, shuffle=True,
+        progress=True, callbacks=(), batch_size=None, combine="average"):
+    """Train `params` (NumPy arrays, updated in place) with `step` on `data` (NumPy or dask
+    arrays of samples, aligned by rows) on the Dask cluster of `client` (default: Dask's
+    default client): one replica per worker holding data, combined every round,
+    `rounds_per_epoch` rounds per epoch. `combine="average"` (the default) makes the round's
+    parameters the replicas' average weighted by their samples (model averaging: with N
+    replicas each sample moves the parameters about 1/N as far as in one process, so an
+    epoch makes less progress); `"sum"` adds every replica's change to the parameters it
+    started from (each sample counts fully, as in one process, which suits models whose
+    replicas mostly write different rows -- embeddings, BPR -- and may overshoot on a dense
+    model, where it is N steps from one point). `batch_size=B` trains on mini-batches of B
+    consecutive rows of a replica's data (a replica's trailing partial batch is dropped).
+    `callbacks` are called as `cb(epoch, mean_loss, history)` after each epoch. Returns a
+    `History`. See the module's docstring for what travels and what happens when a worker
+    dies."""
+    t_setup = time.perf_counter()
+    client = get_client(client)
+    if not isinstance(step, train.train_step):
+        raise JitadError("jd.fit takes a jitad.train_step(loss, wrt=..., optimizer=...)")
+    params = tuple(params)
+    if len(params) != len(step.params):
+        raise JitadError(f"the step trains {', '.join(step.params)}: pass {len(step.params)} "
+                         f"parameter array(s), got {len(params)}")
+    for name, p in zip(step.params, params):
+        if is_dask_array(p) or not isinstance(p, np.ndarray):
+            raise JitadError(f"the parameter '{name}' must be a NumPy array (the parameters live "
+                             f"on the client and travel to the workers each round); got "
+                             f"{type(p).__name__}")
+    data = tuple(data)
+    if not data:
+        raise JitadError("jd.fit needs at least one data field")
+    if rounds_per_epoch < 1:
+        raise JitadError("rounds_per_epoch must be a positive number of rounds")
+    if combine not in COMBINE:
+        raise JitadError(f"combine={combine!r}: use one of {', '.join(map(repr, COMBINE))}")
+    names = step.d.params[len(params):]
+    labels = [names[k] if k < len(names) else f"data[{k}]" for k in range(len(data))]
+    row_chunks(data, labels)                  # refuse what cannot be split by rows, by name
+    if batch_size is not None and batch_size > len(data[0]):
+        raise JitadError(f"batch_size={batch_size} is larger than the data")
+    comp = train.specialize_for_fit(step, params, [_example(d, batch_size) for d in data])
+    shipped = client.scatter([Shipped.of(comp)], broadcast=True, hash=False)[0]
+    part = distribute(client, data, labels)
+
+    groups = {}
+    for c, w in enumerate(readers(client, part)):
+        groups.setdefault(w, []).append(c)
+    by_first = sorted(groups.items(), key=lambda kv: kv[1][0])   # replica g: chunks, in row order
+    replicas = [chunks for _, chunks in by_first]
+    assign = {g: w for g, (w, _) in enumerate(by_first)}
+    token = uuid.uuid4().hex[:8]
+    hist = History(replicas=[(chunks, sum(part.rows[c] for c in chunks)) for chunks in replicas])
+    t0 = time.perf_counter()
+    pickle.loads(pickle.dumps(params, protocol=5))
+    hist.serialise_seconds = time.perf_counter() - t0
+    plan = {"token": token, "rounds": int(rounds_per_epoch), "seed": seed, "shuffle": shuffle,
+            "batch": batch_size, "fields": len(data), "state": _state_layout(step),
+            "combine": combine}
+    hist.setup_seconds = time.perf_counter() - t_setup
+    bar = _Progress(progress, epochs * rounds_per_epoch)
+    avg = [np.array(p, copy=True) for p in params]     # replaced by each round's average
+    k = 0
+    try:
+        for ep in range(epochs):
+            t_epoch = time.perf_counter()
+            ep_loss, ep_samples = 0.0, 0
+            for r in range(rounds_per_epoch):
+                live = live_workers(client)
+                _reassign(assign, live, hist, ep, r)
+                rnd = _round(client, shipped, avg, part, replicas, assign, live,
+                             dict(plan, epoch=ep, round=r), k, token, hist)
+                for p, a in zip(params, avg):
+                    p[...] = a
+                hist.rounds.append(rnd)
+                ep_loss += rnd.loss * rnd.samples
+                ep_samples += rnd.samples
+                k += 1
+                bar.round(ep, epochs, rnd)
+            dt = time.perf_counter() - t_epoch
+            hist.loss.append(ep_loss / ep_samples if ep_samples else float("nan"))
+            hist.seconds.append(dt)
+            hist.samples.append(ep_samples)
+            hist.samples_per_second.append(ep_samples / dt if dt > 0 else float("inf"))
+            bar.epoch(ep, epochs, hist)
+            for cb in callbacks:
+                cb(ep, hist.loss[-1], hist)
+    finally:
+        bar.close()
+        try:
+            client.run(worker.forget, token)
+        except Exception:
+            pass
+    return hist
+
+
+def _reassign(assign, live, hist, ep, r):
+    """Give each replica whose worker is gone to the live worker with the fewest replicas; then
+    move replicas from a worker that has two or more to a worker that has none (a restarted
+    one): its data is copied there once, its optimizer state starts at zero there."""
+    def load():
+        return {x: sum(1 for v in assign.values() if v == x) for x in live}
+    for g, w in sorted(assign.items()):
+        if w not in live:
+            n = load()
+            new = min(live, key=lambda x: (n[x], x))
+            hist.events.append(f"epoch {ep}, round {r}: worker {w} is gone; replica {g} goes to {new}")
+            assign[g] = new
+    while True:
+        n = load()
+        idle = sorted(x for x in live if n[x] == 0)
+        busy = sorted(x for x in live if n[x] >= 2)
+        if not idle or not busy:
+            return
+        g = max(g for g, v in assign.items() if v == busy[0])
+        hist.events.append(f"epoch {ep}, round {r}: replica {g} moves from {busy[0]} (which runs "
+                           f"{n[busy[0]]} replicas) to {idle[0]} (which runs none)")
+        assign[g] = idle[0]
+
+
+def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, hist):
+    t0 = time.perf_counter()
+    sent = send(client, tuple(avg))
+    futs = {}
+    for g, chunks in enumerate(replicas):
+        fut = client.submit(worker.fit_round, shipped, sent, dict(plan, replica=g),
+                            *part.flat(chunks), key=(f"jitad-fit-round-{k}", token, g),
+                            workers=[assign[g]], allow_other_workers=True, pure=False)
+        futs[fut] = g
+    outs = {}
+    try:
+        for fut in as_completed(futs):
+            outs[futs[fut]] = fut.result()
+    except BaseException:
+        for fut in futs:
+            fut.cancel()
+        raise
+    ta = time.perf_counter()
+    total = sum(o["samples"] for o in outs.values())
+    trained = [o for o in outs.values() if o["samples"]]
+    new = []
+    for j in range(len(avg)):
+        if not trained:
+            new.append(avg[j])
+        elif plan["combine"] == "average":     # weighted by samples
+            acc = np.zeros_like(avg[j])
+            for o in trained:
+                acc += (o["samples"] / total) * o["params"][j]
+            new.append(acc)
+        else:                                  # every replica's change, added
+            acc = np.array(avg[j], copy=True)
+            for o in trained:
+                acc += o["params"][j] - avg[j]
+            new.append(acc)
+    avg_s = time.perf_counter() - ta
+    avg[:] = new
+    ran = {g: o["info"]["worker"] for g, o in outs.items()}
+    now = None
+    for g, w in sorted(ran.items()):
+        if w != assign[g]:
+            now = live_workers(client) if now is None else now
+            hist.events.append(f"epoch {plan['epoch']}, round {plan['round']}: replica {g}'s task "
+                               f"ran on {w} instead of {assign[g]}"
+                               + ("" if assign[g] in now else f" ({assign[g]} left the cluster)"))
+            assign[g] = w
+    p_bytes = nbytes(avg)
+    return Round(plan["epoch"], plan["round"], time.perf_counter() - t0,
+                 {g: o["info"]["compute_s"] for g, o in outs.items()},
+                 {g: o["info"]["cpu_s"] for g, o in outs.items()}, total,
+                 sum(o["loss"] for o in outs.values()) / total if total else float("nan"),
+                 p_bytes * len(live), p_bytes * len(outs), avg_s, ran,
+                 {g: o["info"]["first_call_s"] for g, o in outs.items()
+                  if o["info"]["first_call_s"] is not None},
+                 {g: o["info"]["disk_cache"] for g, o in outs.items()
+                  if o["info"]["first_call_s"] is not None})
+
+
+class _Progress:
+    """A tqdm bar over rounds when tqdm is installed, else one line per epoch on stderr."""
+
+    def __init__(self, enabled, total):
+        self.enabled, self.bar = enabled, None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, unit="round", leave=False)
+            except ImportError:
+                self.bar = None
+
+    def round(self, ep, epochs, rnd):
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix_str(f"epoch {ep + 1}/{epochs}, loss {rnd.loss:.4g}, "
+                                     f"{(rnd.bytes_sent + rnd.bytes_received) / 1e6:.1f} MB")
+
+    def epoch(self, ep, epochs, hist):
+        if self.enabled and self.bar is None:
+            rounds = [r for r in hist.rounds if r.epoch == ep]
+            mb = sum(r.bytes_sent + r.bytes_received for r in rounds) / 1e6
+            print(f"epoch {ep + 1}/{epochs}: loss {hist.loss[-1]:.6g}, "
+                  f"{hist.samples_per_second[-1]:,.0f} samples/s, {len(rounds)} rounds, "
+                  f"{mb:.1f} MB sent and received", file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()

@@ -24,8 +24,11 @@ Guarantees:
     another worker starts with a zero state there;
   * faults: a task whose worker dies is run again by Dask on another worker (its partitions
     computed again from their graph if they were lost with it) on the same slice of the same
-    samples, so no sample of the epoch is lost; the replica's later rounds go to a live
-    worker (a restarted one first). Both are recorded in `History.events`. An exception in the
+    samples, so no sample of the epoch is lost; where Dask gives the task up instead (it
+    lost something the task needed, or the task killed workers too often), `fit` submits the
+    replica's round again itself, with the same parameters and samples, up to `RETRIES`
+    times; the replica's later rounds go to a live worker (a restarted one first). All of
+    these are recorded in `History.events`. An exception in the
     step (a `JitadError` at the user's line) stops training and is raised.
 Invariants: the parameters the caller passed hold the last round's result; nothing but
 parameters (and a few numbers per replica) crosses the network per round.
@@ -36,10 +39,11 @@ import pickle
 import sys
 import time
 import uuid
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 
 import numpy as np
-from distributed import as_completed
+from distributed import KilledWorker, as_completed
 
 from .. import train
 from ..errors import JitadError
@@ -112,6 +116,7 @@ def _state_layout(step):
 
 
 COMBINE = ("average", "sum")
+RETRIES = 3         # times a replica's round runs again after Dask gave its task up
 
 
 def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, shuffle=True,
@@ -237,16 +242,39 @@ def _reassign(assign, live, hist, ep, r):
 def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, hist):
     t0 = time.perf_counter()
     sent = send(client, tuple(avg))
-    futs = {}
-    for g, chunks in enumerate(replicas):
-        fut = client.submit(worker.fit_round, shipped, sent, dict(plan, replica=g),
-                            *part.flat(chunks), key=(f"jitad-fit-round-{k}", token, g),
-                            workers=[assign[g]], allow_other_workers=True, pure=False)
-        futs[fut] = g
-    outs = {}
+
+    def submit(g, attempt):
+        return client.submit(worker.fit_round, shipped, sent, dict(plan, replica=g),
+                             *part.flat(replicas[g]),
+                             key=(f"jitad-fit-round-{k}", token, g, attempt),
+                             workers=[assign[g]], allow_other_workers=True, pure=False)
+
+    futs = {submit(g, 0): g for g in range(len(replicas))}
+    outs, attempts = {}, dict.fromkeys(futs.values(), 0)
     try:
-        for fut in as_completed(futs):
-            outs[futs[fut]] = fut.result()
+        while futs:
+            lost = []
+            for fut in as_completed(list(futs)):
+                g = futs.pop(fut)
+                try:
+                    outs[g] = fut.result()
+                except (CancelledError, KilledWorker) as e:
+                    # Dask gave up on the task (a worker died with something it needed, or
+                    # died running it too often): the replica's round runs again, on the
+                    # same samples, from the same parameters
+                    attempts[g] += 1
+                    if attempts[g] > RETRIES:
+                        raise
+                    hist.events.append(f"epoch {plan['epoch']}, round {plan['round']}: replica "
+                                       f"{g}'s task was lost ({type(e).__name__}); it runs again")
+                    lost.append(g)
+            if lost:
+                live = live_workers(client)
+                for g in lost:
+                    if assign[g] not in live:
+                        assign[g] = min(live)
+                sent = send(client, tuple(avg))
+                futs = {submit(g, attempts[g]): g for g in lost}
     except BaseException:
         for fut in futs:
             fut.cancel()

@@ -272,6 +272,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 for name, a in zip(names, atoms):
                     if a is not None:
                         self.bind(node, name, COPY, (a,))
+            elif isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
+                    and value.func.id in self.nested:
+                self.nested_call(value, names[0], None, targets=tuple(names))
             elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
                 fn, args = self.helper_args(value, self.user_callee(value.func),
                                             {k.arg: k.value for k in value.keywords}, names[0])
@@ -703,6 +706,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return listed
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
+        if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
+            obj = np.arange
         prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = describe(func)
@@ -843,6 +848,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 operands, statics = self.parts_call(p, parts, hint)
                 out += [self.bind(p, self.temp(hint, part), part, operands, statics=statics)
                         for part in parts]
+            elif isinstance(p, gast.List) and p.elts and all(
+                    isinstance(e, gast.Constant) and type(e.value) is int for e in p.elts):
+                # P[[0, 2]]: the integer array NumPy reads
+                out.append(self.stack(p, hint, lambda op: self.temp(hint, op), integers=True))
+            elif self.is_list_node(p) or self.is_list_slice(p):
+                out.append(self.array_arg(p, hint))     # P[idx] of a list: as NumPy reads it
             else:
                 out.append(self.expr(p, hint))
         return tuple(out)

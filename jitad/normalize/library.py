@@ -495,15 +495,17 @@ class LibraryCalls:
         axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.column_stack: 1}.get(fn, axis)
         return self.bind(node, dest("concat"), CONCAT, tuple(parts), statics={"axis": axis})
 
-    def stack(self, lst, hint, dest):
-        """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked."""
+    def stack(self, lst, hint, dest, integers=False):
+        """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked, its
+        constants as floats (np.array([[1, 2], [3, 4]]) @ v is a float product) -- unless
+        `integers` (an index written out, `P[[0, 2]]`, whose elements are integer constants)."""
         if not isinstance(lst, (gast.Tuple, gast.List)) or not lst.elts:
             self.err(lst, "np.array takes a non-empty list or tuple written out", "np.array")
         parts = []
         for e in lst.elts:
-            a = self.stack(e, hint, lambda op: self.temp(hint, op)) \
+            a = self.stack(e, hint, lambda op: self.temp(hint, op), integers) \
                 if isinstance(e, (gast.Tuple, gast.List)) else self.expr(e, hint)
-            if isinstance(a, Const):
+            if isinstance(a, Const) and not integers:
                 a = Const(float(a.value))
             parts.append(self.bind(e, self.temp(hint, STACK_PART), STACK_PART, (a,),
                                    statics={"axis": 0}))

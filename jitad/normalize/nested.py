@@ -57,8 +57,9 @@ class NestedFunctions:
         preset_frontend(fn, cap)
         self.nested[node.name] = (fn, captured)
 
-    def nested_call(self, node, hint, dest):
-        """g(x) of a nested g: its helper called with the variables it reads appended."""
+    def nested_call(self, node, hint, dest, targets=None):
+        """g(x) of a nested g: its helper called with the variables it reads appended (its
+        results bound to `targets` when given: `m, s = moments(v)`)."""
         fn, captured = self.nested[node.func.id]
         kw = {k.arg: k.value for k in node.keywords}
         for c in captured:      # the variables it reads, by name, as Python's closure would
@@ -68,6 +69,9 @@ class NestedFunctions:
             kw[c] = gast.copy_location(gast.Name(c, gast.Load(), None, None), node)
         fn, args = self.helper_args(node, fn, kw, hint)
         self.callees[id(fn)] = fn
+        if targets is not None:
+            self.emit(Bind(targets, CALL, args, self.cap.loc(node), callee=fn))
+            return None
         target = dest(node.func.id)
         self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=fn))
         return Var(target)

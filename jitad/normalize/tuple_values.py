@@ -41,7 +41,7 @@ _NOT_TUPLE = 1
 def tuple_values(tree, params, namer, resolve, lists, err, param_arity=None):
     """(tree, {tuple local: its position names}, {position name: how the user reads it}).
     `param_arity`: the parameters given a tuple (or list) and its length (`state = h0c0`)."""
-    arity = _Arity(resolve, param_arity or {})
+    arity = _Arity(resolve, param_arity or {}, _nested_arities(tree, resolve))
     assigns = {}                    # name -> [value nodes]
     for node in _walk_own(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
@@ -96,9 +96,10 @@ def _count_stores(tree, name):
 class _Arity:
     """How many values an expression holds when it is a tuple (None: not known to be one)."""
 
-    def __init__(self, resolve, param_arity=None):
+    def __init__(self, resolve, param_arity=None, nested=None):
         self.resolve = resolve
         self.param_arity = param_arity or {}
+        self.nested = nested or {}      # a nested def's name -> its arity (computed once)
 
     def of(self, v, k_of):
         if isinstance(v, gast.Tuple):
@@ -109,6 +110,8 @@ class _Arity:
             a, b = self.of(v.body, k_of), self.of(v.orelse, k_of)
             return a if a == b else None
         if isinstance(v, gast.Call):
+            if isinstance(v.func, gast.Name) and v.func.id in self.nested:
+                return self.nested[v.func.id]
             obj = self.resolve(v.func)
             if obj is MISSING:
                 return None
@@ -141,20 +144,39 @@ def helper_arity(fn):
         cap = capture(fn)
     except Exception:       # noqa: BLE001 - no source: the call is refused where it is made
         return None
-    local = {n.id for n in gast.walk(cap.tree) if isinstance(n, gast.Name)}
 
-    def resolve(func):
+    def resolve_name(func):
+        return cap.resolve(func.id) if isinstance(func, gast.Name) else MISSING
+
+    k = _returns_arity(cap.tree, resolve_name)
+    cache["return_arity"] = k
+    return k
+
+
+def _nested_arities(tree, resolve):
+    """{name: arity} of the functions defined in `tree`'s own body (`def moments(v): ...
+    return m, s`): their calls are not helpers `resolve` finds, they are lifted later."""
+    return {n.name: _returns_arity(n, resolve) for n in _walk_own(tree)
+            if isinstance(n, gast.FunctionDef)}
+
+
+def _returns_arity(tree, resolve):
+    """The number of values every `return` of the function `tree` gives, or None; `resolve`
+    finds what a call's function expression means outside the function."""
+    local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
+
+    def res(func):
         if isinstance(func, gast.Name):
-            return MISSING if func.id in local else cap.resolve(func.id)
+            return MISSING if func.id in local else resolve(func)
         if isinstance(func, gast.Attribute):
-            base = resolve(func.value)
+            base = res(func.value)
             return MISSING if base is MISSING else getattr(base, func.attr, MISSING)
         return MISSING
 
-    arity = _Arity(resolve)
+    arity = _Arity(res)
     k_of = {}
     assigns = {}
-    for node in _walk_own(cap.tree):
+    for node in _walk_own(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
             assigns.setdefault(node.targets[0].id, []).append(node.value)
     for _ in range(len(assigns) + 1):
@@ -163,10 +185,8 @@ def helper_arity(fn):
             if any(ks):
                 k_of[name] = max(k for k in ks if k)
     got = {arity.of(n.value, k_of) if n.value is not None else None
-           for n in _walk_own(cap.tree) if isinstance(n, gast.Return)}
-    k = got.pop() if len(got) == 1 else None
-    cache["return_arity"] = k
-    return k
+           for n in _walk_own(tree) if isinstance(n, gast.Return)}
+    return got.pop() if len(got) == 1 else None
 
 
 def _name(id_, ctx, like):

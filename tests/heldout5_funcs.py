@@ -30,3 +30,18 @@ def copied_from_a_helper(x):
     u = scaled(x)
     u[1] = 0.0
     return np.sum(u * u)
+
+
+def nested_recursive_helper(coeffs, x):
+    def horner(c, x):
+        if len(c) == 1:
+            return c[0] * scale + 0.0 * x
+        return c[0] * scale + x * horner(c[1:], x)
+    scale = 1.5
+    return np.sum(horner(coeffs, x) ** 2)
+
+
+def nested_recursion(w):
+    def g(v, n):
+        return v if n == 0 else g(v, n - 1) * 1.5
+    return np.sum(g(w, 2))

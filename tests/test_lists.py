@@ -161,12 +161,6 @@ def nested_as_value(w):
     return np.sum(_helper(g))
 
 
-def nested_recursion(w):
-    def g(v, n):
-        return v if n == 0 else g(v, n - 1)
-    return np.sum(g(w, 2))
-
-
 def alias_grown(w):
     hs = [w]
     u = hs
@@ -196,7 +190,6 @@ MISUSES = [
     (tuples_mixed, "ps.append((w, w, w))", "list of tuples"),
     (split_points, "np.split(w, [1])", "np.split"),
     (nested_as_value, "np.sum(_helper(g))", "nested function value"),
-    (nested_recursion, "def g(v, n):", "nested function"),
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "_helper(hs)", "list value"),
     (write, "hs[0] = 2.0 * w", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
     (mixed, "hs.append(1)", "type change"), (sliced, "hs[1:][0]", "list index"),

@@ -6,8 +6,10 @@ from its source with one more parameter per variable of the enclosing function i
 closure), whose front end is its own tree with the user's line numbers, so its errors point
 at the user's file -- and each call `g(x)` is a call of that helper with the variables it
 reads passed at the call (the values a Python closure would see then). Nothing else may
-use the name: passing `g` as a value, a nested function that calls itself or another nested
-function, and `nonlocal` are `JitadError`s at the line.
+use the name: passing `g` as a value, a nested function that calls another nested function,
+and `nonlocal` are `JitadError`s at the line. A nested function that calls itself is a
+recursive helper: its own name means the lifted helper, and each of its calls passes on the
+variables it reads.
 Invariants: the lifted helper is made once per nested definition and kept by the enclosing
 function's IR (`callees`); its IR is put in its front-end cache, so `capture` never reads it.
 """
@@ -40,19 +42,30 @@ class NestedFunctions:
                 self.err(n, "nonlocal is not supported", "nonlocal statement")
         calls = {n.func.id for n in gast.walk(node) if isinstance(n, gast.Call)
                  and isinstance(n.func, gast.Name)}
-        if calls & (set(self.nested) | {node.name}):
-            self.err(node, f"the nested function '{node.name}' calls itself or another nested "
-                           "function; make them module-level helpers", "nested function")
-        captured = sorted((read - assigned) & (self.locals - set(self.nested)))
+        if calls & set(self.nested):
+            self.err(node, f"the nested function '{node.name}' calls another nested function; "
+                           "make them module-level helpers", "nested function")
+        captured = sorted((read - assigned - {node.name}) & (self.locals - set(self.nested)))
         tree = copy.deepcopy(node)
         tree.args.args = tree.args.args + [gast.Name(c, gast.Param(), None, None)
                                            for c in captured]
         if tree.args.defaults:      # the captured ones after a default: defaults of their own
             tree.args.defaults = tree.args.defaults + [gast.Constant(None, None)
                                                        for _ in captured]
+        for call in gast.walk(tree):    # a recursive call passes on what the helper reads
+            if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
+                    and call.func.id == node.name:
+                given = {k.arg for k in call.keywords}
+                call.keywords += [gast.keyword(c, gast.copy_location(
+                    gast.Name(c, gast.Load(), None, None), call)) for c in captured
+                    if c not in given]
         fn = _function_from(tree, self.cap)
+        free, origin = dict(self.cap.free), dict(self.cap.origin)
+        if node.name in calls:          # recursive: its own name is the lifted helper
+            free[node.name] = fn
+            origin[node.name] = {node.name: fn}
         cap = Captured(fn, node.name, tree, self.cap.filename, self.cap.source,
-                       params + captured, dict(self.cap.free), dict(self.cap.origin))
+                       params + captured, free, origin)
         from ..pipeline import preset_frontend
         preset_frontend(fn, cap)
         self.nested[node.name] = (fn, captured)

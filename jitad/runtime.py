@@ -12,8 +12,10 @@ import numba
 import numpy as np
 
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
-# costs as much as the loop itself)
-INLINE = ("pick", "select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+# costs as much as the loop itself). Never one that reads `isinstance` (`_pick_loop`): Numba
+# then runs its literal-propagation pass over the whole caller, which crashes on a variable
+# that is undefined on some path into a join
+INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",

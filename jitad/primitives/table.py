@@ -436,6 +436,11 @@ scipy.special.ive(v, x) = rt.ive(v + 0.0 * x, x + 0.0 * v) :: ewf | x: g * (0.5 
 # scipy.stats.norm's survival functions (the CDF at -z)
 scipy.stats.norm.sf(x, loc, scale) = rt.ndtr((loc - x) / scale) :: ewf | x: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | loc: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | scale: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 * (x - loc) / (scale * scale)
 scipy.stats.norm.logsf(x, loc, scale) = rt.log_ndtr((loc - x) / scale) :: ewf | x: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | loc: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | scale: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) * (x - loc) / (scale * scale)
+# the inverse of the normal CDF (rt.ndtri: Wichura's AS 241); 2.5066... = sqrt(2 pi): ndtri'(p)
+# = sqrt(2 pi) exp(ndtri(p)^2 / 2); norm.ppf is loc + scale ndtri(q), norm.isf loc - scale ndtri(q)
+scipy.special.ndtri(x) = rt.ndtri(x)        :: ewf  | x: g * 2.5066282746310002 * np.exp(0.5 * y * y)
+scipy.stats.norm.ppf(q, loc, scale) = loc + scale * rt.ndtri(q) :: ewf | q: g * scale * 2.5066282746310002 * np.exp(0.5 * ((y - loc) / scale) ** 2) | loc: g | scale: g * (y - loc) / scale
+scipy.stats.norm.isf(q, loc, scale) = loc - scale * rt.ndtri(q) :: ewf | q: -g * scale * 2.5066282746310002 * np.exp(0.5 * ((y - loc) / scale) ** 2) | loc: g | scale: g * (y - loc) / scale
 # scipy.linalg: a triangular solve reads one triangle of a (trans 1: solves with its
 # transpose; unit_diagonal: ones on the diagonal), its adjoint lives on that triangle; a
 # banded solve reads the band of scipy's storage; the Sylvester equation A X + X B = Q; the
@@ -798,7 +803,7 @@ def _load_numpy_forms():
     _load_summations()
     alias_method(np.maximum, "accumulate", "cummax")
     alias_method(np.minimum, "accumulate", "cummin")
-    for part in ("cdf", "pdf", "logpdf", "logcdf", "sf", "logsf"):
+    for part in ("cdf", "pdf", "logpdf", "logcdf", "sf", "logsf", "ppf", "isf"):
         name = f"scipy.stats.norm.{part}"
         get(name).defaults = {"loc": 0.0, "scale": 1.0}
         alias_when_imported("scipy.stats", f"norm.{part}", name)

@@ -56,6 +56,7 @@ scipy.special.j1 scipy.special.y0 scipy.special.y1 scipy.special.jv scipy.specia
 scipy.special.yn scipy.special.iv scipy.special.ive scipy.stats.norm.sf scipy.stats.norm.logsf
 scipy.stats.chi2.logpdf scipy.stats.chi2.pdf scipy.stats.chi2.cdf scipy.stats.gamma.cdf
 scipy.stats.beta.cdf scipy.stats.t.cdf scipy.stats.t.logcdf scipy.stats.poisson.cdf
+scipy.special.ndtri scipy.stats.norm.ppf scipy.stats.norm.isf
 """
 
 # linear in each operand: the tangent is the forward with t in the operand's place

@@ -280,6 +280,18 @@ def _stacker(part, axis):
     return op
 
 
+def _append(arr, values, axis=None):
+    """np.append as compiled mode builds it: no axis, each part made at least a vector and
+    flattened; then one np.concatenate."""
+    parts = (arr, values)
+    if axis is None:
+        parts = [FUNCTION_OPS[np.ravel](FUNCTION_OPS[np.atleast_1d](p)) for p in parts]
+        axis = 0
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise refuse("np.append's axis= must be a constant integer or None", "np.append()")
+    return FUNCTION_OPS[np.concatenate](list(parts), axis=axis)
+
+
 def _column(p):
     return np.expand_dims(p, 1) if np.ndim(unwrap(p)) == 1 else p
 
@@ -462,6 +474,7 @@ def install():
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)
     FUNCTION_OPS[np.column_stack] = _stacker(_column, 1)
+    FUNCTION_OPS[np.append] = _append
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()
                if FUNCTION_OPS.get(target) is not None}

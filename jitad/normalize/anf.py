@@ -711,6 +711,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return listed
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
+        if obj is np.append:
+            return self.append_call(node, kw, hint, dest)
         prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = describe(func)

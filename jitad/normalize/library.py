@@ -495,6 +495,35 @@ class LibraryCalls:
         axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.column_stack: 1}.get(fn, axis)
         return self.bind(node, dest("concat"), CONCAT, tuple(parts), statics={"axis": axis})
 
+    def append_call(self, node, kw, hint, dest):
+        """np.append(a, v) (no axis: both flattened, one after the other) and np.append(a, v,
+        axis=k) (np.concatenate((a, v), axis=k)); v a number, an array or a list written out.
+        The parts go through `atleast_1d` and `ravel` (no axis), then one concatenation."""
+        args = dict(zip(("arr", "values", "axis"), node.args))
+        for k in list(kw):
+            if k not in ("arr", "values", "axis") or k in args:
+                self.err(node, "np.append(a, v, axis=k) takes an array, the values and a "
+                               "constant axis", "np.append")
+            args[k] = kw.pop(k)
+        if "arr" not in args or "values" not in args or len(node.args) > 3:
+            self.err(node, "np.append(a, v, axis=k) takes an array, the values and a constant "
+                           "axis", "np.append")
+        axis = self.static(args["axis"], node, "axis=") if "axis" in args else None
+        if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
+            self.err(node, "np.append's axis= must be a constant integer or None", "np.append")
+        parts = []
+        for e in (args["arr"], args["values"]):
+            a = (self.stack(e, hint, lambda op: self.temp(hint, op))
+                 if isinstance(e, (gast.List, gast.Tuple)) else self.expr(e, hint))
+            if axis is None:
+                if isinstance(a, Const):
+                    a = Const(float(a.value)) if not isinstance(a.value, bool) else a
+                a = self.bind(e, self.temp(hint, ATLEAST_1D), ATLEAST_1D, (a,))
+                a = self.bind(e, self.temp(hint, "ravel"), get("ravel"), (a,))
+            parts.append(a)
+        return self.bind(node, dest("concat"), CONCAT, tuple(parts),
+                         statics={"axis": 0 if axis is None else axis})
+
     def stack(self, lst, hint, dest):
         """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked."""
         if not isinstance(lst, (gast.Tuple, gast.List)) or not lst.elts:

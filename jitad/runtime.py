@@ -4214,3 +4214,50 @@ def ndtri(x):
 
 
 __all__ += ["ndtri1", "ndtri"]
+
+
+# -- np.gradient of any rank along one axis, a scalar spacing h (edge_order=1)
+
+def gradient3(t, h):
+    """np.gradient of t (outer, n, inner) along its middle axis: central differences inside,
+    one-sided at the two ends, divided by the spacing h."""
+    a, n, b = t.shape
+    if n < 2:
+        raise ValueError("np.gradient needs at least 2 entries along the axis")
+    out = np.empty((a, n, b))
+    for i in range(a):
+        for k in range(b):
+            out[i, 0, k] = (t[i, 1, k] - t[i, 0, k]) / h
+            out[i, n - 1, k] = (t[i, n - 1, k] - t[i, n - 2, k]) / h
+            for j in range(1, n - 1):
+                out[i, j, k] = (t[i, j + 1, k] - t[i, j - 1, k]) / (2.0 * h)
+    return out
+
+
+def gradient3_adjoint(g, h):
+    """The transpose of gradient3 (g shaped like its result)."""
+    a, n, b = g.shape
+    d = np.zeros((a, n, b))
+    for i in range(a):
+        for k in range(b):
+            d[i, 1, k] += g[i, 0, k] / h
+            d[i, 0, k] -= g[i, 0, k] / h
+            d[i, n - 1, k] += g[i, n - 1, k] / h
+            d[i, n - 2, k] -= g[i, n - 1, k] / h
+            for j in range(1, n - 1):
+                d[i, j + 1, k] += g[i, j, k] / (2.0 * h)
+                d[i, j - 1, k] -= g[i, j, k] / (2.0 * h)
+    return d
+
+
+def gradient_axis(x, h, axis):
+    """np.gradient(x, h, axis=axis) (edge_order=1) of an array of any rank >= 1."""
+    return gradient3(as3(x, axis), h).reshape(x.shape)
+
+
+def gradient_axis_adjoint(g, h, axis):
+    """The transpose of gradient_axis (linear in x)."""
+    return gradient3_adjoint(as3(g, axis), h).reshape(g.shape)
+
+
+__all__ += ["gradient3", "gradient3_adjoint", "gradient_axis", "gradient_axis_adjoint"]

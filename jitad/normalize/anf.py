@@ -292,6 +292,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 operands, statics = self.parts_call(value, parts, names[0])
                 for name, p in zip(names, parts):
                     self.bind(node, name, p, operands, statics=statics)
+            elif isinstance(value, gast.Call) and self.resolve_func(value.func) is np.gradient:
+                self.gradient_call(value, names, names[0], None, node)
             elif isinstance(value, gast.Call) and self.resolve_func(value.func) in SPLITS:
                 self.split(node, names, value)
             else:
@@ -713,6 +715,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.concat(node, obj, kw, hint, dest)
         if obj is np.append:
             return self.append_call(node, kw, hint, dest)
+        if obj is np.gradient:
+            return self.gradient_call(node, None, hint, dest)
         prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = describe(func)

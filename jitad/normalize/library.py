@@ -524,6 +524,45 @@ class LibraryCalls:
         return self.bind(node, dest("concat"), CONCAT, tuple(parts),
                          statics={"axis": 0 if axis is None else axis})
 
+    def gradient_call(self, node, names, hint, dest, stmt=None):
+        """np.gradient(f, h, axis=k) (edge_order=1; h one number, 1.0 when left out): of a
+        vector (`np.gradient`), along one axis (`gradient_axis`), or, unpacked into k names
+        (`gy, gx = np.gradient(A)`), one `gradient_axis` per axis -- of every axis (the rank
+        must be k, checked where it is typed) or of those axis= names."""
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) > 2 or not node.args or set(kw) - {"axis", "edge_order"}:
+            self.err(node, "np.gradient(f, h, axis=k) takes an array, one spacing (a number "
+                           "for every axis) and a constant axis=", "np.gradient")
+        edge = self.static(kw["edge_order"], node, "edge_order=") if "edge_order" in kw else 1
+        if edge != 1:
+            self.err(node, "np.gradient: only edge_order=1 is supported", "edge_order=")
+        axis = self.static(kw["axis"], node, "axis=") if "axis" in kw else None
+        axes = axis if isinstance(axis, tuple) else None if axis is None else (axis,)
+        if axes is not None and not all(isinstance(a, int) and not isinstance(a, bool)
+                                        for a in axes):
+            self.err(node, "np.gradient's axis= must be a constant int or a tuple of them",
+                     "axis=")
+        x = self.array_arg(node.args[0], hint)
+        h = self.expr(node.args[1], hint) if len(node.args) > 1 else Const(1.0)
+        if isinstance(h, Const) and not isinstance(h.value, bool):
+            h = Const(float(h.value))
+        grad_axis = get("gradient_axis")
+        if names is None:
+            if isinstance(axis, tuple):
+                self.err(node, "np.gradient with a tuple axis= returns a tuple: unpack it "
+                               "(gy, gx = np.gradient(A, axis=(0, 1)))", "tuple result")
+            if axis is None:
+                return self.bind(node, dest("gradient"), get("np.gradient"), (x, h))
+            return self.bind(node, dest("gradient"), grad_axis, (x, h),
+                             statics={"axis": axis, "count": 0})
+        if axes is not None and len(axes) != len(names):
+            self.err(node, f"np.gradient along {len(axes)} axes returns {len(axes)} values, "
+                           f"not {len(names)}", "tuple unpacking")
+        count = 0 if axes is not None else len(names)
+        for k, name in enumerate(names):
+            self.bind(stmt, name, grad_axis, (x, h),
+                      statics={"axis": k if axes is None else axes[k], "count": count})
+
     def stack(self, lst, hint, dest):
         """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked."""
         if not isinstance(lst, (gast.Tuple, gast.List)) or not lst.elts:

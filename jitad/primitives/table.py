@@ -408,7 +408,11 @@ quantile(x; q)     = rt.quantile_all(x, q)    :: quantile | x: g * rt.quantile_w
 quantile_axis(x; axis, q) = rt.quantile_axis(x, q, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: quantile | x: rt.expand(g, axis) * rt.quantile_weights(x, q, axis)
 percentile(x; q)   = rt.quantile_all(x, q / 100.0) :: quantile | x: g * rt.quantile_weights_all(x, q / 100.0)
 percentile_axis(x; axis, q) = rt.quantile_axis(x, q / 100.0, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: quantile | x: rt.expand(g, axis) * rt.quantile_weights(x, q / 100.0, axis)
-np.gradient(x)     = rt.gradient1(x)        :: vector | x: rt.gradient1_adjoint(g)
+# np.gradient (edge_order=1, one spacing h for every axis): of a vector, and along one axis of
+# any rank (`gy, gx = np.gradient(A)` is one per axis, `normalize`); linear in x (its adjoint
+# the transpose), y / h's derivative in h -y / h
+np.gradient(x, h)  = rt.gradient_axis(x, h, 0) :: vector | x: rt.gradient_axis_adjoint(g, h, 0) | h: -np.sum(g * y) / h
+gradient_axis(x, h; axis, count) = rt.gradient_axis(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
 # singular values alone (compute_uv=False, np.linalg.svdvals)
@@ -829,7 +833,8 @@ def _load_autograd_numpy():
     rollaxis.defaults, rollaxis.read_statics = {"start": 0}, forms.rollaxis_statics
     rollaxis.at_ranks, rollaxis._diff_args = forms.rollaxis_at, (0,)
     sort.defaults, sort.read_statics, sort.at_ranks = {"axis": -1}, forms.sort_statics, forms.sort_at
-    for p in (rot90, rollaxis, sort, get("np.gradient"), get("np.broadcast_to"),
+    get("np.gradient").defaults = {"h": 1.0}
+    for p in (rot90, rollaxis, sort, get("np.gradient"), get("gradient_axis"), get("np.broadcast_to"),
               get("np.linalg.pinv"), get("svd.u"), get("svd_values"), get("eig.w"),
               get("np.linalg.eigvals"), get("np.fliplr"), get("np.flipud")):
         p.checks_in_eager = True

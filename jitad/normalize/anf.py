@@ -292,6 +292,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 operands, statics = self.parts_call(value, parts, names[0])
                 for name, p in zip(names, parts):
                     self.bind(node, name, p, operands, statics=statics)
+            elif isinstance(value, gast.Subscript) and self.resolve_func(value.value) in (
+                    np.mgrid, np.ogrid):
+                self.index_grid(value, names, names[0], None, node)
             elif isinstance(value, gast.Call) and self.resolve_func(value.func) is np.gradient:
                 self.gradient_call(value, names, names[0], None, node)
             elif isinstance(value, gast.Call) and self.resolve_func(value.func) in SPLITS:
@@ -548,6 +551,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 if not isinstance(k, int) or isinstance(k, bool):
                     self.err(node, "x.shape[...] needs a constant index")
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
+            if self.resolve_func(node.value) in (np.mgrid, np.ogrid):
+                return self.index_grid(node, None, hint, dest)
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element

@@ -563,6 +563,65 @@ class LibraryCalls:
             self.bind(stmt, name, grad_axis, (x, h),
                       statics={"axis": k if axes is None else axes[k], "count": count})
 
+    def index_grid(self, node, names, hint, dest, stmt=None):
+        """np.mgrid[a:b, c:d:s] / np.ogrid[...] (bounds integer expressions or numbers, a
+        complex step `5j` a count of points, both ends included, as np.linspace): one vector per
+        slice (`arange`, `linspace`), each given its own axis (`expand_dims`) -- np.mgrid's
+        broadcast to the whole grid (`np.broadcast_to`); unpacked into one name per slice, or
+        one value (a vector for one slice; np.mgrid's parts stacked along a new first axis)."""
+        grid = self.resolve_func(node.value)
+        what = "np.mgrid" if grid is np.mgrid else "np.ogrid"
+        parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+        if not all(isinstance(p, gast.Slice) for p in parts):
+            self.err(node, f"{what}[...] takes slices (start:stop:step)", what)
+        if names is not None and len(names) != len(parts):
+            self.err(node, f"{what} of {len(parts)} slices returns {len(parts)} arrays, not "
+                           f"{len(names)}", "tuple unpacking")
+        if names is None and len(parts) > 1 and grid is np.ogrid:
+            self.err(node, f"{what} of several slices returns a tuple: unpack it "
+                           "(yy, xx = np.ogrid[0:n, 0:m])", "tuple result")
+        vectors = []
+        for p in parts:
+            start = Const(0) if p.lower is None else self.expr(p.lower, hint)
+            if p.upper is None:
+                self.err(p, f"{what}[...] needs the stop of every slice", what)
+            stop = self.expr(p.upper, hint)
+            step = None if p.step is None else static_value(p.step, self.resolve_func)
+            if isinstance(step, complex):       # 5j: five points, both ends included
+                num = int(abs(step))
+                fstart, fstop = (Const(float(a.value)) if isinstance(a, Const) else a
+                                 for a in (start, stop))
+                v = self.bind(p, self.temp(hint, "linspace"), get("linspace"),
+                              (fstart, fstop, Const(num)))
+            elif p.step is None:
+                v = self.bind(p, self.temp(hint, "arange"), get("arange2"), (start, stop))
+            else:
+                v = self.bind(p, self.temp(hint, "arange"), get("arange3"),
+                              (start, stop, self.expr(p.step, hint)))
+            vectors.append(v)
+        d = len(vectors)
+        if names is None and d == 1:
+            return self.bind(node, dest("arange"), COPY, (vectors[0],))
+        dims = TupleA(tuple(self.bind(node, self.temp(hint, "dim"), DIM, (v, Const(0)))
+                            for v in vectors)) if grid is np.mgrid and d > 1 else None
+        out = []
+        for k, v in enumerate(vectors):
+            cur = v
+            for j in [j for j in range(d) if j != k]:
+                cur = self.bind(node, self.temp(hint, EXPAND_DIMS), EXPAND_DIMS, (cur,),
+                                statics={"axis": j})
+            if dims is not None:
+                cur = self.bind(node, self.temp(hint, "grid"), get("np.broadcast_to"),
+                                (cur, dims))
+            if names is not None:
+                self.bind(stmt or node, names[k], COPY, (cur,))
+            out.append(cur)
+        if names is not None:
+            return None
+        stacked = [self.bind(node, self.temp(hint, STACK_PART), STACK_PART, (a,),
+                             statics={"axis": 0}) for a in out]
+        return self.bind(node, dest("concat"), CONCAT, tuple(stacked), statics={"axis": 0})
+
     def stack(self, lst, hint, dest):
         """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked."""
         if not isinstance(lst, (gast.Tuple, gast.List)) or not lst.elts:

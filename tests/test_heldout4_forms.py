@@ -120,3 +120,30 @@ def test_refused_at_the_users_line(fn, args):
         jitad.grad(fn, mode="eager")(*args)
     _check_error(info.value, fn)
     assert str(info.value) == compiled
+
+
+def test_library_call_types_persist_on_disk(tmp_path, monkeypatch):
+    """What Numba says a library call without a rule returns is kept in the cache directory
+    (held-out #4's cv_ridge spent 9 s typing np.setdiff1d in every new process): a process
+    that has not typed the call reads the answer instead; a damaged entry is typed again."""
+    from jitad import numba_types
+    from jitad.types import Ty
+    monkeypatch.setenv("JITAD_CACHE_DIR", str(tmp_path))
+    params, text, argtys = ("a0", "a1"), "np.setdiff1d(a0, a1)", (Ty("i8", 1), Ty("i8", 1))
+    monkeypatch.setattr(numba_types, "_TYPES", {})
+    monkeypatch.setattr(numba_types, "_type_of", lambda *a: Ty("i8", 1))
+    assert numba_types.result_type(params, text, argtys) == Ty("i8", 1)
+    (entry,) = tmp_path.glob("jitad_types_*.json")
+
+    def not_again(*a):
+        raise AssertionError("typed again")
+    monkeypatch.setattr(numba_types, "_TYPES", {})
+    monkeypatch.setattr(numba_types, "_type_of", not_again)
+    assert numba_types.result_type(params, text, argtys) == Ty("i8", 1)
+    entry.write_text("{not json")
+    monkeypatch.setattr(numba_types, "_TYPES", {})
+    monkeypatch.setattr(numba_types, "_type_of", lambda *a: "why not")
+    assert numba_types.result_type(params, text, argtys) == "why not"
+    monkeypatch.setattr(numba_types, "_TYPES", {})
+    monkeypatch.setattr(numba_types, "_type_of", not_again)
+    assert numba_types.result_type(params, text, argtys) == "why not"

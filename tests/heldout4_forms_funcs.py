@@ -215,3 +215,18 @@ def shape_slices(W, u):
 
 def shape_slice_by_rank(W):
     return np.sum(np.zeros(W.shape[1:]) + W[0])  # ERR: depends on the rank
+
+
+# -- an array first assigned under a branch in a loop, its adjoint in the sweep's replay of it
+# (capsule_routing: Numba crashed on the adjoint's read of `b`'s increment) --------------------
+def routing_in_branch(W, label):
+    b = np.zeros((W.shape[0], W.shape[1]))
+    for it in range(3):
+        c = np.exp(b)
+        v = np.tanh(np.einsum("ij,ijk->jk", c, W))
+        if it < 2:
+            b = b + np.einsum("ijk,jk->ij", W, v)
+    lengths = np.sum(v, axis=-1)
+    T = np.zeros(W.shape[1])
+    T[label] = 1.0
+    return np.sum(T * np.maximum(0.0, 0.9 - lengths) ** 2 + lengths)

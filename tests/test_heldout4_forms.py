@@ -49,10 +49,11 @@ ACCEPTED = [
     (hf.unpack_tuple_elements, ((rng.normal(size=2), rng.normal(size=2)), rng.normal(size=3)),
      (0, 1)),
     (hf.shape_slices, (rng.normal(size=(4, 3, 3, 2)), rng.normal(size=2)), (0, 1)),
+    (hf.routing_in_branch, (0.5 * rng.normal(size=(3, 2, 2)), 1), (0,)),
 ]
 # compiled by Numba: one per mechanism
 NUMBA = {"gaps_after_first", "seasonal_list", "append_flat", "grid_weights", "gradient_2d",
-         "quantiles", "gompertz", "shape_slices"}
+         "quantiles", "gompertz", "shape_slices", "routing_in_branch"}
 
 # refused in both modes, with the same error (tests/test_parity.py reads this list too)
 REFUSED = [

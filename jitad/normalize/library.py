@@ -7,7 +7,9 @@ Guarantees: a library call with its arguments becomes binds of primitives: arity
 `ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
 eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
 into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
-(`x[:, None]`, `x[..., None]`). Every argument a primitive does not take, and every value that
+(`x[:, None]`, `x[..., None]`), `np.append` (a concatenation), `np.gradient` (one
+`gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
+given their own axes). Every argument a primitive does not take, and every value that
 must be constant and is not, is a `JitadError` at the call.
 Invariants: a constant argument is read from the source (`static_value`), never evaluated;
 nothing here depends on the operands' ranks (those are settled where code is generated).

@@ -14,7 +14,9 @@ Guarantees:
     element may have its own shape and rank;
   * a name given an element of a structure by an assignment or a loop target that is its only
     assignment outside branches (`W, b = params[0]`) is another name for that element, not a
-    copy; otherwise it is a variable (an array or scalar; a structure is refused there);
+    copy; otherwise it is a variable (an array or scalar; a structure is refused there); an
+    array element unpacked into names (`a, b, c = params[g]`, or through such a name) gives
+    its rows, its length checked, as `a, b, c = x` of a local array;
   * a parameter given a constant (("const", repr, value) in `forms`: an int, bool, string,
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on

@@ -4,13 +4,17 @@ Takes: the parameters and the expression of a call (`np.bincount(a0, minlength=a
 `primitives.opaque`) and the `Ty`s of its operands.
 Guarantees: `result_type(params, text, argtys)` is the `Ty` (or `TupleTy`) of the call's
 result as Numba types it -- the expression is put in a function of the parameters and only
-typed (Numba's type inference, no LLVM compile: milliseconds), for arrays of any layout, then
-C-contiguous ones -- or a string saying why there is none (Numba cannot type the call; its
-result is not a number, an array or a tuple of them). Answers are cached per (expression,
-signature) for the process. Importing this module sets `opaque.RESULT_TYPE`: the primitives
-package itself never imports Numba (eager mode does not need it).
+typed (Numba's type inference: milliseconds for a call Numba implements natively; a NumPy
+function Numba implements in Python, an `@overload`, is compiled to be typed, seconds), for
+arrays of any layout, then C-contiguous ones -- or a string saying why there is none (Numba
+cannot type the call; its result is not a number, an array or a tuple of them). Answers are
+cached per (expression, signature) for the process and on disk (`jitad_types_<hash>.json` in
+the cache directory, for the Numba and NumPy versions: later processes do not type again).
+Importing this module sets `opaque.RESULT_TYPE`: the primitives package itself never imports
+Numba (eager mode does not need it).
 Invariants: nothing here runs the call; the typing context is only read (a lock keeps two
-threads from typing at once).
+threads from typing at once); an entry on disk is JSON (reading it runs nothing), and one that
+cannot be read or is not trusted is typed again and rewritten.
 """
 from __future__ import annotations
 
@@ -33,8 +37,79 @@ def result_type(params, text, argtys):
     got = _TYPES.get(key)
     if got is None:
         with _LOCK:
-            got = _TYPES[key] = _type_of(params, text, argtys)
+            got = _TYPES.get(key)
+            if got is None:
+                path = _disk_path(params, text, argtys)
+                got = _read(path)
+                if got is None:
+                    got = _type_of(params, text, argtys)
+                    _write(path, got)
+                _TYPES[key] = got
     return got
+
+
+# -- the answers on disk. Typing a NumPy function Numba implements in Python (an `@overload`:
+# np.setdiff1d, np.unique, np.isin ...) compiles that implementation and everything it calls
+# (np.setdiff1d of two int vectors: 13 s, all of it in Numba's lowering and LLVM), and Numba
+# keeps none of it between processes; the answer -- a type or why there is none -- is a few
+# bytes of JSON kept in jitad's cache directory, keyed by the call, the operand types and the
+# Numba and NumPy versions. JSON, not pickle: reading an entry runs nothing; an entry that
+# cannot be read or is not trusted (`cache.untrusted`) is a miss.
+
+def _disk_path(params, text, argtys):
+    try:
+        import hashlib
+        import numba
+        from .cache import cache_dir
+        key = repr((numba.__version__, np.__version__, tuple(params), text, argtys))
+        return cache_dir() / f"jitad_types_{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+    except Exception:       # noqa: BLE001 - a cache problem is a miss, never an error
+        return None
+
+
+def _encode(t):
+    if isinstance(t, str):
+        return {"why": t}
+    if isinstance(t, TupleTy):
+        return {"tuple": [_encode(x) for x in t.items]}
+    return {"ty": [t.dtype, t.ndim]}
+
+
+def _decode(d):
+    if "why" in d:
+        return str(d["why"])
+    if "tuple" in d:
+        return TupleTy(tuple(_decode(x) for x in d["tuple"]))
+    dtype, ndim = d["ty"]
+    if dtype not in _NUMBA_DTYPES or not isinstance(ndim, int):
+        raise ValueError("not a type")
+    return Ty(dtype, ndim)
+
+
+def _read(path):
+    import json
+    from .cache import untrusted
+    try:
+        if path is None or not path.exists() or untrusted(path) is not None:
+            return None
+        return _decode(json.loads(path.read_text()))
+    except Exception:       # noqa: BLE001 - damaged: typed again and rewritten
+        return None
+
+
+def _write(path, answer):
+    import json
+    import os
+    import tempfile
+    if path is None:
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")     # 0600
+        with os.fdopen(fd, "w") as fh:
+            json.dump(_encode(answer), fh)
+        os.replace(tmp, path)
+    except Exception:       # noqa: BLE001 - a cache that cannot be written only costs time
+        pass
 
 
 def _type_of(params, text, argtys):

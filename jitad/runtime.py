@@ -4152,3 +4152,114 @@ def eig_tangent(x, t):
 
 __all__ += ["eig", "eig_w", "eig_v", "eig_gaps", "eig_pivots", "eig_adjoint", "eig_w_adjoint",
             "eig_v_adjoint", "eig_tangent"]
+
+
+# -- the inverse of the standard normal CDF (scipy.special.ndtri, scipy.stats.norm.ppf / isf)
+
+def ndtri1(p):
+    """x with ndtr(x) = p, 0 < p < 1 (-inf at 0, inf at 1, nan outside): Wichura's rational
+    approximations (AS 241, PPND16; relative error ~1e-16), the tails by r = sqrt(-log(min(p,
+    1 - p))), 1 - p exact for p >= 0.5."""
+    if not 0.0 < p < 1.0:
+        if p == 0.0:
+            return -math.inf
+        if p == 1.0:
+            return math.inf
+        return math.nan
+    q = p - 0.5
+    if abs(q) <= 0.425:
+        r = 0.180625 - q * q
+        num = (((((((2.5090809287301226727e3 * r + 3.3430575583588128105e4) * r
+                    + 6.7265770927008700853e4) * r + 4.5921953931549871457e4) * r
+                  + 1.3731693765509461125e4) * r + 1.9715909503065514427e3) * r
+                + 1.3314166789178437745e2) * r + 3.3871328727963666080e0)
+        den = (((((((5.2264952788528545610e3 * r + 2.8729085735721942674e4) * r
+                    + 3.9307895800092710610e4) * r + 2.1213794301586595867e4) * r
+                  + 5.3941960214247511077e3) * r + 6.8718700749205790830e2) * r
+                + 4.2313330701600911252e1) * r + 1.0)
+        return q * num / den
+    r = p if q < 0.0 else 1.0 - p
+    r = math.sqrt(-math.log(r))
+    if r <= 5.0:
+        r -= 1.6
+        num = (((((((7.74545014278341407640e-4 * r + 2.27238449892691845833e-2) * r
+                    + 2.41780725177450611770e-1) * r + 1.27045825245236838258e0) * r
+                  + 3.64784832476320460504e0) * r + 5.76949722146069140550e0) * r
+                + 4.63033784615654529590e0) * r + 1.42343711074968357734e0)
+        den = (((((((1.05075007164441684324e-9 * r + 5.47593808499534494600e-4) * r
+                    + 1.51986665636164571966e-2) * r + 1.48103976427480074590e-1) * r
+                  + 6.89767334985100004550e-1) * r + 1.67638483018380384940e0) * r
+                + 2.05319162663775882187e0) * r + 1.0)
+    else:
+        r -= 5.0
+        num = (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r
+                    + 1.24266094738807843860e-3) * r + 2.65321895265761230930e-2) * r
+                  + 2.96560571828504891230e-1) * r + 1.78482653991729133580e0) * r
+                + 5.46378491116411436990e0) * r + 6.65790464350110377720e0)
+        den = (((((((2.04426310338993978564e-15 * r + 1.42151175831644588870e-7) * r
+                    + 1.84631831751005468180e-5) * r + 7.86869131145613259100e-4) * r
+                  + 1.48753612908506148525e-2) * r + 1.36929880922735805310e-1) * r
+                + 5.99832206555887937690e-1) * r + 1.0)
+    x = num / den
+    return -x if q < 0.0 else x
+
+
+def ndtri(x):
+    """ndtri1 elementwise."""
+    if isinstance(x, (int, float)):
+        return ndtri1(x)
+    v = np.ascontiguousarray(x).ravel()
+    out = np.empty(v.shape[0])
+    for k in range(v.shape[0]):
+        out[k] = ndtri1(v[k])
+    return out.reshape(x.shape)
+
+
+__all__ += ["ndtri1", "ndtri"]
+
+
+# -- np.gradient of any rank along one axis, a scalar spacing h (edge_order=1)
+
+def gradient3(t, h):
+    """np.gradient of t (outer, n, inner) along its middle axis: central differences inside,
+    one-sided at the two ends, divided by the spacing h."""
+    a, n, b = t.shape
+    if n < 2:
+        raise ValueError("np.gradient needs at least 2 entries along the axis")
+    out = np.empty((a, n, b))
+    for i in range(a):
+        for k in range(b):
+            out[i, 0, k] = (t[i, 1, k] - t[i, 0, k]) / h
+            out[i, n - 1, k] = (t[i, n - 1, k] - t[i, n - 2, k]) / h
+            for j in range(1, n - 1):
+                out[i, j, k] = (t[i, j + 1, k] - t[i, j - 1, k]) / (2.0 * h)
+    return out
+
+
+def gradient3_adjoint(g, h):
+    """The transpose of gradient3 (g shaped like its result)."""
+    a, n, b = g.shape
+    d = np.zeros((a, n, b))
+    for i in range(a):
+        for k in range(b):
+            d[i, 1, k] += g[i, 0, k] / h
+            d[i, 0, k] -= g[i, 0, k] / h
+            d[i, n - 1, k] += g[i, n - 1, k] / h
+            d[i, n - 2, k] -= g[i, n - 1, k] / h
+            for j in range(1, n - 1):
+                d[i, j + 1, k] += g[i, j, k] / (2.0 * h)
+                d[i, j - 1, k] -= g[i, j, k] / (2.0 * h)
+    return d
+
+
+def gradient_axis(x, h, axis):
+    """np.gradient(x, h, axis=axis) (edge_order=1) of an array of any rank >= 1."""
+    return gradient3(as3(x, axis), h).reshape(x.shape)
+
+
+def gradient_axis_adjoint(g, h, axis):
+    """The transpose of gradient_axis (linear in x)."""
+    return gradient3_adjoint(as3(g, axis), h).reshape(g.shape)
+
+
+__all__ += ["gradient3", "gradient3_adjoint", "gradient_axis", "gradient_axis_adjoint"]

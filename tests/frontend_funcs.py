@@ -187,8 +187,8 @@ def uses_ptp(v):
     return np.sum(np.ptp(v))  # ERR: np.ptp has no derivative rule in jitad
 
 
-def uses_ndtri(x):
-    return scipy.special.ndtri(x)  # ERR: scipy.special.ndtri has no derivative rule in jitad
+def uses_ellipk(x):
+    return scipy.special.ellipk(x)  # ERR: scipy.special.ellipk has no derivative rule in jitad
 
 
 def uses_stdlib(v):

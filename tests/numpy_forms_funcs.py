@@ -170,7 +170,7 @@ def refused_gradient_of_matrix(A):
 
 
 def refused_gradient_spacing(A):
-    return np.sum(np.gradient(A[0], 0.5))  # ERR: np.gradient
+    return np.sum(np.gradient(A, 0.5, 0.25)[0])  # ERR: one spacing
 
 
 def full_svd_of_a_tall_matrix(A):

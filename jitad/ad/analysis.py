@@ -611,7 +611,11 @@ class Analysis(Writes):
         if v in self.pushed and not top:
             return True
         if v in self.active and getattr(self.types[v], "ndim", 0):
-            return not _definitely_assigned(v, self._block_by_id(self.owner(v)))
+            # first assigned inside a branch or loop: the adjoint sweep reads it (its
+            # adjoint's shape) in its own replay of that control flow, where Numba cannot see
+            # it assigned (an undefined phi crashed Numba's literal propagation: held-out #4
+            # capsule_routing, `b = b + np.einsum(...)` under `if it < n_iter - 1`)
+            return not top or not _definitely_assigned(v, self._block_by_id(self.owner(v)))
         return False
 
     def first_site_unpushed(self, s, v):

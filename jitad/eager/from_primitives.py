@@ -280,6 +280,37 @@ def _stacker(part, axis):
     return op
 
 
+def _append(arr, values, axis=None):
+    """np.append as compiled mode builds it: no axis, each part made at least a vector and
+    flattened; then one np.concatenate."""
+    parts = (arr, values)
+    if axis is None:
+        parts = [FUNCTION_OPS[np.ravel](FUNCTION_OPS[np.atleast_1d](p)) for p in parts]
+        axis = 0
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise refuse("np.append's axis= must be a constant integer or None", "np.append()")
+    return FUNCTION_OPS[np.concatenate](list(parts), axis=axis)
+
+
+def _gradient(f, *varargs, axis=None, edge_order=1):
+    """np.gradient as compiled mode reads it: one spacing (1.0 when left out), edge_order=1;
+    a vector's gradient, along an axis, or a tuple of them (every axis of a matrix or more,
+    or a tuple axis=), each the primitive `gradient_axis`."""
+    if len(varargs) > 1 or edge_order != 1:
+        raise refuse("np.gradient(f, h, axis=k) takes one spacing (a number for every axis) "
+                     "and edge_order=1", "np.gradient()", UnsupportedError)
+    h = varargs[0] if varargs else 1.0
+    r = np.ndim(unwrap(f))
+    axes = tuple(range(r)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    prim = get("gradient_axis")
+    out = []
+    for a in axes:
+        statics = {"axis": a, "count": 0}
+        check_types(prim, statics, (f, h))
+        out.append(primitive_op(prim, {"axis": a % r, "count": 0})(f, h))
+    return out[0] if r == 1 and axis is None or isinstance(axis, int) else tuple(out)
+
+
 def _column(p):
     return np.expand_dims(p, 1) if np.ndim(unwrap(p)) == 1 else p
 
@@ -462,6 +493,8 @@ def install():
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)
     FUNCTION_OPS[np.column_stack] = _stacker(_column, 1)
+    FUNCTION_OPS[np.append] = _append
+    FUNCTION_OPS[np.gradient] = _gradient
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()
                if FUNCTION_OPS.get(target) is not None}

@@ -34,6 +34,7 @@ from .nested import NestedFunctions
 from .nones import none_flags
 from .tuple_lists import tuple_lists
 from .tuple_values import tuple_values
+from .shape_tuples import shape_tuples
 from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
@@ -98,6 +99,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.tree, flags = none_flags(self.tree, set(self.params), self.namer, self.err)
         self.locals |= set(flags)
         self.renamed.update({f: f"{n} is None" for f, n in flags.items()})
+        # slices and sums of shapes: the tuples of dimensions (see `shape_tuples`)
+        self.tree = shape_tuples(self.tree, self.resolve_func)
         self.tree, tparts, tuser = tuple_values(
             self.tree, set(self.params), self.namer, self.resolve_func,
             list_names(self.tree, self.resolve_func), self.err, given)
@@ -292,6 +295,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 operands, statics = self.parts_call(value, parts, names[0])
                 for name, p in zip(names, parts):
                     self.bind(node, name, p, operands, statics=statics)
+            elif isinstance(value, gast.Subscript) and self.resolve_func(value.value) in (
+                    np.mgrid, np.ogrid):
+                self.index_grid(value, names, names[0], None, node)
+            elif isinstance(value, gast.Call) and self.resolve_func(value.func) is np.gradient:
+                self.gradient_call(value, names, names[0], None, node)
             elif isinstance(value, gast.Call) and self.resolve_func(value.func) in SPLITS:
                 self.split(node, names, value)
             else:
@@ -538,9 +546,16 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if isinstance(node.value, gast.Attribute) and node.value.attr == "shape":
                 arr = self.expr(node.value.value, hint)
                 k = static_value(node.slice, self.resolve_func)
+                if isinstance(node.slice, gast.Slice):
+                    self.err(node, "a slice of x.shape is supported with constant bounds counted "
+                                   "from one end (x.shape[:2], x.shape[-2:]); this one's length "
+                                   "depends on the rank: write the dimensions out "
+                                   "(x.shape[1], x.shape[2])", "x.shape slice")
                 if not isinstance(k, int) or isinstance(k, bool):
                     self.err(node, "x.shape[...] needs a constant index")
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
+            if self.resolve_func(node.value) in (np.mgrid, np.ogrid):
+                return self.index_grid(node, None, hint, dest)
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element
@@ -706,6 +721,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return listed
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
+        if obj is np.append:
+            return self.append_call(node, kw, hint, dest)
+        if obj is np.gradient:
+            return self.gradient_call(node, None, hint, dest)
         if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
             obj = np.arange
         prim = lookup_callable(obj) if obj is not MISSING else None

@@ -7,7 +7,9 @@ Guarantees: a library call with its arguments becomes binds of primitives: arity
 `ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
 eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
 into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
-(`x[:, None]`, `x[..., None]`). Every argument a primitive does not take, and every value that
+(`x[:, None]`, `x[..., None]`), `np.append` (a concatenation), `np.gradient` (one
+`gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
+given their own axes). Every argument a primitive does not take, and every value that
 must be constant and is not, is a `JitadError` at the call.
 Invariants: a constant argument is read from the source (`static_value`), never evaluated;
 nothing here depends on the operands' ranks (those are settled where code is generated).
@@ -494,6 +496,133 @@ class LibraryCalls:
             parts.append(a)
         axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.column_stack: 1}.get(fn, axis)
         return self.bind(node, dest("concat"), CONCAT, tuple(parts), statics={"axis": axis})
+
+    def append_call(self, node, kw, hint, dest):
+        """np.append(a, v) (no axis: both flattened, one after the other) and np.append(a, v,
+        axis=k) (np.concatenate((a, v), axis=k)); v a number, an array or a list written out.
+        The parts go through `atleast_1d` and `ravel` (no axis), then one concatenation."""
+        args = dict(zip(("arr", "values", "axis"), node.args))
+        for k in list(kw):
+            if k not in ("arr", "values", "axis") or k in args:
+                self.err(node, "np.append(a, v, axis=k) takes an array, the values and a "
+                               "constant axis", "np.append")
+            args[k] = kw.pop(k)
+        if "arr" not in args or "values" not in args or len(node.args) > 3:
+            self.err(node, "np.append(a, v, axis=k) takes an array, the values and a constant "
+                           "axis", "np.append")
+        axis = self.static(args["axis"], node, "axis=") if "axis" in args else None
+        if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
+            self.err(node, "np.append's axis= must be a constant integer or None", "np.append")
+        parts = []
+        for e in (args["arr"], args["values"]):
+            a = (self.stack(e, hint, lambda op: self.temp(hint, op))
+                 if isinstance(e, (gast.List, gast.Tuple)) else self.expr(e, hint))
+            if axis is None:
+                if isinstance(a, Const):
+                    a = Const(float(a.value)) if not isinstance(a.value, bool) else a
+                a = self.bind(e, self.temp(hint, ATLEAST_1D), ATLEAST_1D, (a,))
+                a = self.bind(e, self.temp(hint, "ravel"), get("ravel"), (a,))
+            parts.append(a)
+        return self.bind(node, dest("concat"), CONCAT, tuple(parts),
+                         statics={"axis": 0 if axis is None else axis})
+
+    def gradient_call(self, node, names, hint, dest, stmt=None):
+        """np.gradient(f, h, axis=k) (edge_order=1; h one number, 1.0 when left out): of a
+        vector (`np.gradient`), along one axis (`gradient_axis`), or, unpacked into k names
+        (`gy, gx = np.gradient(A)`), one `gradient_axis` per axis -- of every axis (the rank
+        must be k, checked where it is typed) or of those axis= names."""
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) > 2 or not node.args or set(kw) - {"axis", "edge_order"}:
+            self.err(node, "np.gradient(f, h, axis=k) takes an array, one spacing (a number "
+                           "for every axis) and a constant axis=", "np.gradient")
+        edge = self.static(kw["edge_order"], node, "edge_order=") if "edge_order" in kw else 1
+        if edge != 1:
+            self.err(node, "np.gradient: only edge_order=1 is supported", "edge_order=")
+        axis = self.static(kw["axis"], node, "axis=") if "axis" in kw else None
+        axes = axis if isinstance(axis, tuple) else None if axis is None else (axis,)
+        if axes is not None and not all(isinstance(a, int) and not isinstance(a, bool)
+                                        for a in axes):
+            self.err(node, "np.gradient's axis= must be a constant int or a tuple of them",
+                     "axis=")
+        x = self.array_arg(node.args[0], hint)
+        h = self.expr(node.args[1], hint) if len(node.args) > 1 else Const(1.0)
+        if isinstance(h, Const) and not isinstance(h.value, bool):
+            h = Const(float(h.value))
+        grad_axis = get("gradient_axis")
+        if names is None:
+            if isinstance(axis, tuple):
+                self.err(node, "np.gradient with a tuple axis= returns a tuple: unpack it "
+                               "(gy, gx = np.gradient(A, axis=(0, 1)))", "tuple result")
+            if axis is None:
+                return self.bind(node, dest("gradient"), get("np.gradient"), (x, h))
+            return self.bind(node, dest("gradient"), grad_axis, (x, h),
+                             statics={"axis": axis, "count": 0})
+        if axes is not None and len(axes) != len(names):
+            self.err(node, f"np.gradient along {len(axes)} axes returns {len(axes)} values, "
+                           f"not {len(names)}", "tuple unpacking")
+        count = 0 if axes is not None else len(names)
+        for k, name in enumerate(names):
+            self.bind(stmt, name, grad_axis, (x, h),
+                      statics={"axis": k if axes is None else axes[k], "count": count})
+
+    def index_grid(self, node, names, hint, dest, stmt=None):
+        """np.mgrid[a:b, c:d:s] / np.ogrid[...] (bounds integer expressions or numbers, a
+        complex step `5j` a count of points, both ends included, as np.linspace): one vector per
+        slice (`arange`, `linspace`), each given its own axis (`expand_dims`) -- np.mgrid's
+        broadcast to the whole grid (`np.broadcast_to`); unpacked into one name per slice, or
+        one value (a vector for one slice; np.mgrid's parts stacked along a new first axis)."""
+        grid = self.resolve_func(node.value)
+        what = "np.mgrid" if grid is np.mgrid else "np.ogrid"
+        parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+        if not all(isinstance(p, gast.Slice) for p in parts):
+            self.err(node, f"{what}[...] takes slices (start:stop:step)", what)
+        if names is not None and len(names) != len(parts):
+            self.err(node, f"{what} of {len(parts)} slices returns {len(parts)} arrays, not "
+                           f"{len(names)}", "tuple unpacking")
+        if names is None and len(parts) > 1 and grid is np.ogrid:
+            self.err(node, f"{what} of several slices returns a tuple: unpack it "
+                           "(yy, xx = np.ogrid[0:n, 0:m])", "tuple result")
+        vectors = []
+        for p in parts:
+            start = Const(0) if p.lower is None else self.expr(p.lower, hint)
+            if p.upper is None:
+                self.err(p, f"{what}[...] needs the stop of every slice", what)
+            stop = self.expr(p.upper, hint)
+            step = None if p.step is None else static_value(p.step, self.resolve_func)
+            if isinstance(step, complex):       # 5j: five points, both ends included
+                num = int(abs(step))
+                fstart, fstop = (Const(float(a.value)) if isinstance(a, Const) else a
+                                 for a in (start, stop))
+                v = self.bind(p, self.temp(hint, "linspace"), get("linspace"),
+                              (fstart, fstop, Const(num)))
+            elif p.step is None:
+                v = self.bind(p, self.temp(hint, "arange"), get("arange2"), (start, stop))
+            else:
+                v = self.bind(p, self.temp(hint, "arange"), get("arange3"),
+                              (start, stop, self.expr(p.step, hint)))
+            vectors.append(v)
+        d = len(vectors)
+        if names is None and d == 1:
+            return self.bind(node, dest("arange"), COPY, (vectors[0],))
+        dims = TupleA(tuple(self.bind(node, self.temp(hint, "dim"), DIM, (v, Const(0)))
+                            for v in vectors)) if grid is np.mgrid and d > 1 else None
+        out = []
+        for k, v in enumerate(vectors):
+            cur = v
+            for j in [j for j in range(d) if j != k]:
+                cur = self.bind(node, self.temp(hint, EXPAND_DIMS), EXPAND_DIMS, (cur,),
+                                statics={"axis": j})
+            if dims is not None:
+                cur = self.bind(node, self.temp(hint, "grid"), get("np.broadcast_to"),
+                                (cur, dims))
+            if names is not None:
+                self.bind(stmt or node, names[k], COPY, (cur,))
+            out.append(cur)
+        if names is not None:
+            return None
+        stacked = [self.bind(node, self.temp(hint, STACK_PART), STACK_PART, (a,),
+                             statics={"axis": 0}) for a in out]
+        return self.bind(node, dest("concat"), CONCAT, tuple(stacked), statics={"axis": 0})
 
     def stack(self, lst, hint, dest, integers=False):
         """np.array([a, b, ...]): the elements (scalars, arrays, nested lists) stacked, its

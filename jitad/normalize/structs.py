@@ -14,7 +14,9 @@ Guarantees:
     element may have its own shape and rank;
   * a name given an element of a structure by an assignment or a loop target that is its only
     assignment outside branches (`W, b = params[0]`) is another name for that element, not a
-    copy; otherwise it is a variable (an array or scalar; a structure is refused there);
+    copy; otherwise it is a variable (an array or scalar; a structure is refused there); an
+    array element unpacked into names (`a, b, c = params[g]`, or through such a name) gives
+    its rows, its length checked, as `a, b, c = x` of a local array;
   * a parameter given a constant (("const", repr, value) in `forms`: an int, bool, string,
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
@@ -426,6 +428,9 @@ class StructArgs:
                 self.bind(node, name, COPY, (v,))
             return
         n = len(target.elts)
+        if isinstance(v, Var):      # a, b, c = params[g]: the rows of an array element
+            self.unpack_rows(target, v, node, scoped)
+            return
         if not isinstance(v, Struct) or v.kind == "dict":
             self.err(target, f"cannot unpack {v.describe() if isinstance(v, Struct) else 'an element'}"
                              f" into {n} names here", "tuple unpacking")
@@ -434,6 +439,20 @@ class StructArgs:
                      "tuple unpacking")
         for t, x in zip(target.elts, v.items):
             self.bind_target(t, x, node, scoped)
+
+    def unpack_rows(self, target, arr, node, scoped=()):
+        """`a, b, c = params[g]` (an array taken from a structure, or an alias of one): its
+        rows, as `a, b, c = x` unpacks a local array -- its length checked, one row per name."""
+        from ..primitives import GETITEM, get
+        hint = next((e.id for e in gast.walk(target) if isinstance(e, gast.Name)), "row")
+        n = self.bind(node, self.temp(hint, "len"), get("len"), (arr,))
+        self.bind(node, self.temp(hint, "check"), get("check_len"), (n, Const(len(target.elts))))
+        for k, t in enumerate(target.elts):
+            row = self.bind(node, self.temp(arr.name, "getitem"), GETITEM, (arr, Const(k)))
+            if isinstance(t, gast.Name):
+                self.bind(node, t.id, COPY, (row,))
+            else:
+                self.bind_target(t, row, node, scoped)
 
     def struct_loop(self, node) -> bool:
         """A `for` loop over a structure, unrolled: True if done."""

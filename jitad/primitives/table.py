@@ -408,7 +408,11 @@ quantile(x; q)     = rt.quantile_all(x, q)    :: quantile | x: g * rt.quantile_w
 quantile_axis(x; axis, q) = rt.quantile_axis(x, q, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: quantile | x: rt.expand(g, axis) * rt.quantile_weights(x, q, axis)
 percentile(x; q)   = rt.quantile_all(x, q / 100.0) :: quantile | x: g * rt.quantile_weights_all(x, q / 100.0)
 percentile_axis(x; axis, q) = rt.quantile_axis(x, q / 100.0, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: quantile | x: rt.expand(g, axis) * rt.quantile_weights(x, q / 100.0, axis)
-np.gradient(x)     = rt.gradient1(x)        :: vector | x: rt.gradient1_adjoint(g)
+# np.gradient (edge_order=1, one spacing h for every axis): of a vector, and along one axis of
+# any rank (`gy, gx = np.gradient(A)` is one per axis, `normalize`); linear in x (its adjoint
+# the transpose), y / h's derivative in h -y / h
+np.gradient(x, h)  = rt.gradient_axis(x, h, 0) :: vector | x: rt.gradient_axis_adjoint(g, h, 0) | h: -np.sum(g * y) / h
+gradient_axis(x, h; axis, count) = rt.gradient_axis(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
 # singular values alone (compute_uv=False, np.linalg.svdvals)
@@ -436,6 +440,11 @@ scipy.special.ive(v, x) = rt.ive(v + 0.0 * x, x + 0.0 * v) :: ewf | x: g * (0.5 
 # scipy.stats.norm's survival functions (the CDF at -z)
 scipy.stats.norm.sf(x, loc, scale) = rt.ndtr((loc - x) / scale) :: ewf | x: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | loc: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | scale: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 * (x - loc) / (scale * scale)
 scipy.stats.norm.logsf(x, loc, scale) = rt.log_ndtr((loc - x) / scale) :: ewf | x: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | loc: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) / scale | scale: g * np.exp(-0.5 * ((x - loc) / scale) ** 2 - 0.9189385332046727 - y) * (x - loc) / (scale * scale)
+# the inverse of the normal CDF (rt.ndtri: Wichura's AS 241); 2.5066... = sqrt(2 pi): ndtri'(p)
+# = sqrt(2 pi) exp(ndtri(p)^2 / 2); norm.ppf is loc + scale ndtri(q), norm.isf loc - scale ndtri(q)
+scipy.special.ndtri(x) = rt.ndtri(x)        :: ewf  | x: g * 2.5066282746310002 * np.exp(0.5 * y * y)
+scipy.stats.norm.ppf(q, loc, scale) = loc + scale * rt.ndtri(q) :: ewf | q: g * scale * 2.5066282746310002 * np.exp(0.5 * ((y - loc) / scale) ** 2) | loc: g | scale: g * (y - loc) / scale
+scipy.stats.norm.isf(q, loc, scale) = loc - scale * rt.ndtri(q) :: ewf | q: -g * scale * 2.5066282746310002 * np.exp(0.5 * ((y - loc) / scale) ** 2) | loc: g | scale: g * (y - loc) / scale
 # scipy.linalg: a triangular solve reads one triangle of a (trans 1: solves with its
 # transpose; unit_diagonal: ones on the diagonal), its adjoint lives on that triangle; a
 # banded solve reads the band of scipy's storage; the Sylvester equation A X + X B = Q; the
@@ -798,7 +807,7 @@ def _load_numpy_forms():
     _load_summations()
     alias_method(np.maximum, "accumulate", "cummax")
     alias_method(np.minimum, "accumulate", "cummin")
-    for part in ("cdf", "pdf", "logpdf", "logcdf", "sf", "logsf"):
+    for part in ("cdf", "pdf", "logpdf", "logcdf", "sf", "logsf", "ppf", "isf"):
         name = f"scipy.stats.norm.{part}"
         get(name).defaults = {"loc": 0.0, "scale": 1.0}
         alias_when_imported("scipy.stats", f"norm.{part}", name)
@@ -824,7 +833,8 @@ def _load_autograd_numpy():
     rollaxis.defaults, rollaxis.read_statics = {"start": 0}, forms.rollaxis_statics
     rollaxis.at_ranks, rollaxis._diff_args = forms.rollaxis_at, (0,)
     sort.defaults, sort.read_statics, sort.at_ranks = {"axis": -1}, forms.sort_statics, forms.sort_at
-    for p in (rot90, rollaxis, sort, get("np.gradient"), get("np.broadcast_to"),
+    get("np.gradient").defaults = {"h": 1.0}
+    for p in (rot90, rollaxis, sort, get("np.gradient"), get("gradient_axis"), get("np.broadcast_to"),
               get("np.linalg.pinv"), get("svd.u"), get("svd_values"), get("eig.w"),
               get("np.linalg.eigvals"), get("np.fliplr"), get("np.flipud")):
         p.checks_in_eager = True

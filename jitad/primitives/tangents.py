@@ -56,6 +56,7 @@ scipy.special.j1 scipy.special.y0 scipy.special.y1 scipy.special.jv scipy.specia
 scipy.special.yn scipy.special.iv scipy.special.ive scipy.stats.norm.sf scipy.stats.norm.logsf
 scipy.stats.chi2.logpdf scipy.stats.chi2.pdf scipy.stats.chi2.cdf scipy.stats.gamma.cdf
 scipy.stats.beta.cdf scipy.stats.t.cdf scipy.stats.t.logcdf scipy.stats.poisson.cdf
+scipy.special.ndtri scipy.stats.norm.ppf scipy.stats.norm.isf
 """
 
 # linear in each operand: the tangent is the forward with t in the operand's place
@@ -68,7 +69,7 @@ as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 kee
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to np.gradient cummax_tangent sort_tangent
+np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent
 np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype np.real np.imag np.conj
 np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
 fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
@@ -78,6 +79,8 @@ TABLE = r"""
 add_at             | a: t | v: rt.add_at(np.zeros_like(a), idx, t)
 add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
 bincount_weights   | weights: np.bincount(x, t, minlength)
+np.gradient        | x: rt.gradient_axis(t, h, 0) | h: -t * y / h
+gradient_axis      | x: rt.gradient_axis(t, h, axis) | h: -t * y / h
 arange2            | start: np.full(y.shape[0], t)
 arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
 linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])

@@ -450,12 +450,34 @@ def broadcast(prim, s, args):
     return Ty(x.dtype, len(shape.items))
 
 
+def _spacing(prim, s, h):
+    if not isinstance(h, Ty) or h.ndim != 0:
+        raise UnsupportedError("np.gradient takes one number as the spacing (the same for "
+                               "every axis); coordinate arrays and a spacing per axis are not "
+                               "supported", s.loc, "np.gradient")
+
+
 def vector(prim, s, args):
-    """np.gradient(x) of a vector (unit spacing)."""
+    """np.gradient(x, h) of a vector (one value: a matrix's is a tuple, one per axis)."""
+    _spacing(prim, s, args[1])
     if args[0].ndim != 1:
-        raise UnsupportedError(f"{prim.name}() takes a vector here (unit spacing), got rank "
-                               f"{args[0].ndim}", s.loc, prim.name)
+        raise UnsupportedError(f"np.gradient() of a rank-{args[0].ndim} array returns one "
+                               "gradient per axis: unpack them (gy, gx = np.gradient(A)) or give "
+                               "axis=k; as one value it takes a vector", s.loc, "np.gradient")
     return Ty(floaty(args[0]), 1)
+
+
+def gradient(prim, s, args):
+    """np.gradient(x, h, axis=k) of an array of any rank >= 1: shaped like x, float."""
+    _spacing(prim, s, args[1])
+    x, axis, count = args[0], s.statics["axis"], s.statics.get("count", 0)
+    if count and x.ndim != count:
+        raise UnsupportedError(f"np.gradient() of a rank-{x.ndim} array returns {x.ndim} "
+                               f"gradients, not {count}", s.loc, "np.gradient")
+    if x.ndim == 0 or not -x.ndim <= axis < x.ndim:
+        raise UnsupportedError(f"np.gradient: axis {axis} is not an axis of a rank-{x.ndim} "
+                               "array", s.loc, "np.gradient")
+    return Ty(floaty(x), x.ndim)
 
 
 def mvn(prim, s, args):
@@ -479,7 +501,8 @@ def weights(prim, s, args):
 
 
 KINDS.update({"weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
-              "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector})
+              "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
+              "gradient": gradient})
 
 
 def _all_matrices(prim, s, args):

@@ -28,7 +28,7 @@ def assemble(spec) -> bool:
     f = spec.ir
     reads = {}
     for s in ir.walk(f.body):
-        for n in _stmt_reads(s):
+        for n in ir.own_reads(s):
             reads[n] = reads.get(n, 0) + 1
     changed = [False]
 
@@ -85,13 +85,3 @@ def assemble(spec) -> bool:
     if changed[0]:
         spec.ir = dataclasses.replace(f, body=body)
     return changed[0]
-
-
-def _stmt_reads(s):
-    if isinstance(s, (Bind, SetItem, ir.Return)):
-        return ir.reads(s)
-    if isinstance(s, (If, While)):
-        return [s.test]
-    if isinstance(s, For):
-        return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
-    return []

@@ -84,12 +84,7 @@ class _Inliner:
     def __init__(self, prog, spec, is_small):
         self.prog, self.spec, self.is_small = prog, spec, is_small
         f = spec.ir
-        taken = set(f.params) | set(spec.types)
-        for s in ir.walk(f.body):
-            taken |= set(ir.writes(s)) | set(ir.reads(s))
-            if isinstance(s, (If, While)):
-                taken.add(s.test)
-        self.namer = Namer(taken)
+        self.namer = Namer(ir.taken_names(f, spec.types))
         self.renamed = dict(f.renamed)
         self.callees = dict(f.callees)
 

@@ -173,6 +173,29 @@ def reads(stmt):
     return []
 
 
+def own_reads(stmt):
+    """Names a statement reads itself, not in its blocks: a simple statement's operands, an
+    if's or a while's test, a for loop's bounds."""
+    if isinstance(stmt, (Bind, SetItem, Return)):
+        return reads(stmt)
+    if isinstance(stmt, (If, While)):
+        return [stmt.test]
+    if isinstance(stmt, For):
+        return [n for a in (stmt.start, stmt.stop, stmt.step) for n in atom_names(a)]
+    return []
+
+
+def taken_names(f, types):
+    """Every name a function's code uses (its parameters, typed names, names read or
+    written, tests): what a pass's `Namer` must not make again."""
+    taken = set(f.params) | set(types)
+    for s in walk(f.body):
+        taken |= set(writes(s)) | set(reads(s))
+        if isinstance(s, (If, While)):
+            taken.add(s.test)
+    return taken
+
+
 def writes(stmt):
     if isinstance(stmt, Bind):
         return list(stmt.targets)

@@ -51,16 +51,11 @@ class _Maps:
     def __init__(self, spec, shapes):
         self.spec, self.shapes, self.types = spec, shapes, spec.types
         f = spec.ir
-        taken = set(f.params) | set(self.types)
-        for s in ir.walk(f.body):
-            taken |= set(ir.writes(s)) | set(ir.reads(s))
-            if isinstance(s, (If, While)):
-                taken.add(s.test)
-        self.namer = Namer(taken)
+        self.namer = Namer(ir.taken_names(f, self.types))
         # how many statements read each name (a run's result read by no other is a number)
         self.readers: dict = {}
         for s in ir.walk(f.body):
-            for n in _stmt_reads(s):
+            for n in ir.own_reads(s):
                 self.readers.setdefault(n, set()).add(id(s))
         self.changed = False
 
@@ -389,13 +384,3 @@ def _known(dom):
 
 def _atom(n):
     return Var(n) if isinstance(n, str) else Const(n)
-
-
-def _stmt_reads(s):
-    if isinstance(s, (Bind, SetItem, ir.Return)):
-        return ir.reads(s)
-    if isinstance(s, (If, While)):
-        return [s.test]
-    if isinstance(s, For):
-        return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
-    return []

@@ -459,3 +459,61 @@ def error_marker(fn):
         if m:
             return first + k, m.group(1).strip()
     raise AssertionError(f"no ERR marker in {fn.__name__}")
+
+
+def check_form_accepted(fn, args, wrt, backend="python"):
+    """A form both modes accept: the compiled gradient (the compiled path ran under Numba)
+    against central finite differences over every leaf of the arguments, the value against
+    the plain function's, the eager gradient against the compiled one, the arguments
+    unchanged; then forward mode, both flavours, along a direction of the first wrt
+    argument (an array or a number) against the gradient."""
+    import jitad
+    snap = snapshot(args)
+    vg = jitad.value_and_grad(jitad.differentiable(fn, backend=backend), wrt=wrt)
+    value, grads = vg(*args)
+    assert_unchanged(args, snap, "compiled")
+    if backend == "numba":
+        assert vg.specialize(*args).compiled_ran
+    expected = _as_float(fn(*args))
+    if not abs(_as_float(value) - expected) <= 1e-12 + 1e-10 * abs(expected):
+        raise AssertionError(f"value {value!r} != plain function value {expected!r}")
+    fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
+    assert_grads_close(leaves_of(grads), fd, rtol=1e-5, atol=1e-7, label="compiled vs FD")
+    eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
+    assert_unchanged(args, snap, "eager")
+    assert_grads_close(leaves_of(eager), leaves_of(grads), rtol=1e-8, atol=1e-10,
+                       label="eager vs compiled")
+    x = args[wrt[0]]
+    if isinstance(x, (tuple, list, dict)):
+        return
+    t = np.asarray(np.random.default_rng(1).normal(size=np.shape(x)))
+    t = float(t) if np.ndim(x) == 0 else t
+    along = float(np.sum(np.asarray(leaves_of(grads)[0]) * t))
+    for mode in ("compiled", "eager"):
+        d = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
+        _, dy = jitad.jvp(d, wrt=wrt[0], mode=mode)(*args, tangents=t)
+        if not abs(float(dy) - along) <= 1e-9 + 1e-7 * abs(along):
+            raise AssertionError(f"{mode} tangent {float(dy)!r} != gradient . t {along!r}")
+
+
+def check_form_refused(fn, args, filename):
+    """A form both modes refuse with the same `JitadError`, at the `# ERR:` line of fn (in
+    `filename`), naming what the marker says."""
+    import jitad
+    from jitad.errors import JitadError
+
+    line, expected = error_marker(fn)
+    texts = []
+    for make in (lambda: jitad.grad(jitad.differentiable(fn, backend="python")),
+                 lambda: jitad.grad(fn, mode="eager")):
+        try:
+            make()(*args)
+        except JitadError as err:
+            text = str(err)
+            assert expected in text, text
+            assert err.loc is not None and err.loc.filename == filename \
+                and err.loc.line == line, text
+            texts.append(text)
+        else:
+            raise AssertionError(f"{fn.__name__} was not refused")
+    assert texts[0] == texts[1], texts

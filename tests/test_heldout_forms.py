@@ -20,8 +20,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import heldout_forms_funcs as hf
-from .harness import (assert_grads_close, assert_unchanged, central_fd, error_marker, flat_args,
-                      leaves_of, snapshot)
+from .harness import check_form_accepted, check_form_refused
 
 FILE = inspect.getsourcefile(hf)
 rng = np.random.default_rng(5)
@@ -85,52 +84,12 @@ def _id(case):
 
 @pytest.mark.parametrize("fn,args,wrt", ACCEPTED, ids=[_id(c) for c in ACCEPTED])
 def test_accepted_in_both_modes(fn, args, wrt):
-    backend = "numba" if fn.__name__ in NUMBA else "python"
-    snap = snapshot(args)
-    vg = jitad.value_and_grad(jitad.differentiable(fn, backend=backend), wrt=wrt)
-    value, grads = vg(*args)
-    assert_unchanged(args, snap, "compiled")
-    if backend == "numba":
-        assert vg.specialize(*args).compiled_ran
-    assert float(value) == pytest.approx(float(fn(*args)), rel=1e-10, abs=1e-12)
-    fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
-    assert_grads_close(leaves_of(grads), fd, rtol=1e-5, atol=1e-7, label="compiled vs FD")
-    eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
-    assert_unchanged(args, snap, "eager")
-    assert_grads_close(leaves_of(eager), leaves_of(grads), rtol=1e-8, atol=1e-10,
-                       label="eager vs compiled")
-    # forward mode, both flavours: the tangent along a direction of the first wrt argument
-    x = args[wrt[0]]
-    if isinstance(x, tuple):
-        return
-    t = np.asarray(np.random.default_rng(1).normal(size=np.shape(x)))
-    t = float(t) if np.ndim(x) == 0 else t
-    g0 = grads[0]
-    expected = float(np.sum(np.asarray(g0) * t))
-    for mode in ("compiled", "eager"):
-        d = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
-        _, dy = jitad.jvp(d, wrt=wrt[0], mode=mode)(*args, tangents=t)
-        assert float(dy) == pytest.approx(expected, rel=1e-7, abs=1e-9), mode
-
-
-def _check_error(err, fn):
-    line, expected = error_marker(fn)
-    text = str(err)
-    assert isinstance(err, JitadError), type(err)
-    assert expected in text, text
-    assert err.loc is not None and err.loc.filename == FILE and err.loc.line == line, text
+    check_form_accepted(fn, args, wrt, "numba" if fn.__name__ in NUMBA else "python")
 
 
 @pytest.mark.parametrize("fn,args", REFUSED, ids=[c[0].__name__ for c in REFUSED])
 def test_refused_at_the_users_line(fn, args):
-    with pytest.raises(JitadError) as info:
-        jitad.grad(jitad.differentiable(fn, backend="python"))(*args)
-    _check_error(info.value, fn)
-    compiled = str(info.value)
-    with pytest.raises(JitadError) as info:
-        jitad.grad(fn, mode="eager")(*args)
-    _check_error(info.value, fn)
-    assert str(info.value) == compiled
+    check_form_refused(fn, args, FILE)
 
 
 def test_web_names_follow_the_users():

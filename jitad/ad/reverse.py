@@ -221,6 +221,8 @@ class Reverse(TrainingCode):
                         out.append(P.assign(s.target, rhs) if len(s.targets) == 1
                                    else P.assign_many(s.targets, rhs))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
+                if block is self.spec.ir.body and s.op is CALL:
+                    out[-1].jitad_bind = tuple(s.targets)    # a branch `par` may dispatch
             elif isinstance(s, SetItem):
                 out += self.bounds.checks(s)
                 if tape and s.array in self.A.needed and not s.init:
@@ -675,6 +677,8 @@ class Reverse(TrainingCode):
                     out.append(P.assign(self.saved[id(s)], P.call(P.dotted(f"{self.tapes.states(fwd)}.pop"))))
                 out.append(P.assign(grads, P.call(bwd, *[P.atom(a) for a in s.args],
                                                   P.name(self.saved[id(s)]), cot)))
+                if id(s) not in self.on_tape:    # its backward half, a branch `par` may dispatch
+                    out[-1].jitad_adjoint = tuple(s.targets)
             else:
                 out.append(P.assign(grads, P.subscript(
                     P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot, *self.call_depth(key)),

@@ -1,0 +1,271 @@
+"""Stage 7b — par: the entry's independent helper calls run at the same time, where it pays.
+
+Takes: a job whose functions are generated (`parallel=True`): the typed entry (its IR after
+`maps`), the plan, and the functions' AST, whose top-level statements carry `jitad_bind` (the
+targets of the helper call whose forward they compute) and `jitad_adjoint` (the targets of the
+call whose backward half they run), as `ad.Reverse` tags them.
+Guarantees: `decide(job)` gives every applicative group of the entry (`monadic.group`) a
+`Decision`: which helper calls run as branches of one parallel dispatch, or why the group stays
+in order. The cost model reads the types: a branch is a call of a costly helper (`ad.costly`: a
+loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
+with fewer than two is too small to overlap; a group inside a branch or loop is not dispatched
+(yet). Sizes are known only when the code runs, so the dispatcher decides there: the branches
+run concurrently only when each reads at least `THRESHOLD` array elements (the sizes of the
+arrays handed to it: a lower bound on its work), else one after the other, in the same
+compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
+step and accumulate functions, the branch statements of each parallel group by one call of a
+generated dispatcher `f_par(...)` returning the branches' values in their order -- in the
+forward sweep the calls (or their forward halves), in the adjoint sweep their backward halves,
+run together where the first of them ran; the additions of their gradients into the
+parameters' adjoints stay where they were, in the order they were.
+Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); a
+statement moves only past statements that neither write what it reads nor read or write what it
+writes; a branch runs on one thread exactly the code the sequential function runs (BLAS at one
+thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
+order, so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
+only function compiled with Numba's parallel option, restricted to `prange` (`NUMBA_OPTIONS`:
+no array expression of the generated code is made parallel behind its back).
+"""
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from . import ir, monadic
+from . import pyast as P
+from .ad import costly
+from .primitives import CALL
+from .types import arg_types
+
+# the smallest branch worth a thread, in array elements it reads (see docs/parallel.md)
+THRESHOLD = 16384
+
+# Numba's parallel option for the dispatchers: `prange` only, every other automatic
+# parallelization off
+NUMBA_OPTIONS = {"prange": True, "numpy": False, "reduction": False, "setitem": False,
+                 "stencil": False, "fusion": False, "comprehension": False,
+                 "inplace_binop": False}
+
+
+@dataclass
+class Decision:
+    """One applicative group of the entry: its binds' targets, the calls dispatched as
+    branches (their targets, in program order) and why."""
+
+    targets: tuple
+    branches: tuple = ()
+    reason: str = ""
+    parallel: bool = False
+    dispatchers: list = field(default_factory=list)   # generated dispatcher names
+
+    def note(self) -> str:
+        if self.parallel:
+            return f"parallel: {self.reason}"
+        return f"sequential: {self.reason}"
+
+
+def threshold() -> int:
+    """`THRESHOLD`, or `JITAD_PAR_THRESHOLD` from the environment (read when code is made)."""
+    env = os.environ.get("JITAD_PAR_THRESHOLD")
+    return int(env) if env else THRESHOLD
+
+
+def decide(prog, entry, cycles) -> list:
+    """A `Decision` per applicative group of the entry (top level first, then nested ones)."""
+    heavy = costly(prog, cycles)
+    tests = frozenset(s.test for s in ir.walk(entry.ir.body) if isinstance(s, (ir.If, ir.While)))
+    out = []
+
+    def branch_of(b):
+        if b.op is not CALL:
+            return None
+        key = (id(b.callee), arg_types(b, entry.types))
+        if key in cycles or key not in heavy:
+            return None
+        return b
+
+    def visit(block, top):
+        for s in monadic.group(block, tests, hoist=True):
+            if isinstance(s, ir.Par):
+                targets = tuple(t for b in s.binds for t in b.targets)
+                calls = [b for b in s.binds if branch_of(b) is not None]
+                d = Decision(targets)
+                if not top:
+                    if len(calls) < 2:
+                        continue
+                    d.reason = "inside a branch or loop (only the entry's top level is dispatched yet)"
+                elif len(calls) < 2:
+                    d.reason = ("too small: " + ("one call of a costly helper, nothing to overlap"
+                                                 if calls else "no call of a costly helper (a loop, "
+                                                 "a matrix product or a rank >= 2 value)"))
+                else:
+                    d.branches = tuple(tuple(b.targets) for b in calls)
+                    names = ", ".join(b.callee.__name__ for b in calls)
+                    d.parallel = True
+                    d.reason = (f"{len(calls)} calls ({names}), each run on its own thread when it "
+                                f"reads >= {threshold()} array elements")
+                out.append(d)
+            elif isinstance(s, ir.If):
+                visit(s.body, False)
+                visit(s.orelse, False)
+            elif isinstance(s, (ir.For, ir.While)):
+                visit(s.body, False)
+    visit(entry.ir.body, True)
+    return out
+
+
+# -- rewriting the generated functions -----------------------------------------------------------
+_PURE_CALLS = ("np.", "math.", "min", "max", "len", "range", "float", "int", "abs", "rt.check")
+
+
+def _names(node, ctx):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+
+
+def _reads(stmt):
+    return _names(stmt, ast.Load) | {n.target.id for n in ast.walk(stmt)
+                                     if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+
+
+def _writes(stmt, generated):
+    """Names a statement may change: assigned, updated, written through (`a[i] = v`), or
+    handed to a call that is not known to leave its arguments alone."""
+    out = _names(stmt, ast.Store)
+    for n in ast.walk(stmt):
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                while isinstance(t, (ast.Subscript, ast.Attribute)):
+                    t = t.value
+                if isinstance(t, ast.Name):
+                    out.add(t.id)
+        if isinstance(n, ast.Call):
+            fn = ast.unparse(n.func)
+            if fn not in generated and not fn.startswith(_PURE_CALLS):
+                out |= _names(n, ast.Load)
+    return out
+
+
+def _place(body, idxs, generated):
+    """Where the statements at `idxs` (ascending) can all run at once: the position of the last
+    (the earlier ones moved down past what lies between), else of the first (the later ones
+    moved up), else None. A statement moves past another only if neither writes what the
+    other reads or writes."""
+    def free(i, k):
+        ri, wi = _reads(body[i]), _writes(body[i], generated)
+        rk, wk = _reads(body[k]), _writes(body[k], generated)
+        return not (wk & ri or wk & wi or rk & wi)
+
+    between = [k for k in range(idxs[0] + 1, idxs[-1]) if k not in idxs]
+    if all(free(i, k) for i in idxs[:-1] for k in between if k > i):
+        return idxs[-1]
+    if all(free(j, k) for j in idxs[1:] for k in between if k < j):
+        return idxs[0]
+    return None
+
+
+def _locals(fdef):
+    return {a.arg for a in fdef.args.args} | _names(fdef, ast.Store)
+
+
+def _dispatcher(name, stmts, fdef, types, limit):
+    """The dispatcher of branch statements `stmts` (each `targets = expr`): a function of the
+    locals their expressions read, returning their values in order; concurrent under `prange`
+    when every branch reads >= `limit` array elements, else in order."""
+    local = _locals(fdef)
+    params = []
+    for st in stmts:
+        for n in ast.walk(st.value):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in local \
+                    and n.id not in params:
+                params.append(n.id)
+    work = []
+    for st in stmts:
+        arrays = []
+        for n in ast.walk(st.value):
+            if isinstance(n, ast.Name) and n.id in local and n.id not in arrays \
+                    and getattr(types.get(n.id), "ndim", 0) >= 1:
+                arrays.append(n.id)
+        if not arrays:
+            return None
+        work.append(" + ".join(f"{a}.size" for a in arrays))
+    exprs = [ast.unparse(st.value) for st in stmts]
+    k = len(stmts)
+    lines = [f"def {name}({', '.join(params)}):",
+             f"    if min({', '.join(work)}) < {limit}:",
+             f"        return ({', '.join(exprs)},)"]
+    lines += [f"    branch_{i} = List()" for i in range(k)]
+    lines.append(f"    for branch in prange({k}):")
+    for i, e in enumerate(exprs):
+        kw = "if" if i == 0 else ("elif" if i < k - 1 else "else")
+        lines.append(f"        {kw} branch == {i}:" if kw != "else" else "        else:")
+        lines.append(f"            branch_{i}.append({e})")
+    lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
+    fdef = ast.parse("\n".join(lines)).body[0]
+    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each reads >= {limit} "
+                                  "array elements"))
+    return fdef, params
+
+
+def _dispatch(fdef, tag, decision, plan, types, generated, limit, out):
+    """Rewrite `fdef`'s top-level statements tagged `tag` with the decision's branches into one
+    dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
+    body = fdef.body
+    where = {}
+    for i, st in enumerate(body):
+        t = getattr(st, tag, None)
+        if t in decision.branches and isinstance(st, ast.Assign) and len(st.targets) == 1:
+            if t in where:
+                return False
+            where[t] = i
+    if len(where) < 2:
+        return False
+    idxs = sorted(where.values())
+    at = _place(body, idxs, generated)
+    if at is None:
+        return False
+    stmts = [body[i] for i in idxs]
+    name = plan.unique(f"{fdef.name}_par")
+    made = _dispatcher(name, stmts, fdef, types, limit)
+    if made is None:
+        return False
+    disp, params = made
+    call = P.assign(ast.Tuple([st.targets[0] for st in stmts], ast.Store()),
+                    P.call(name, *[P.name(p) for p in params]))
+    call.jitad_loc = getattr(stmts[0], "jitad_loc", None)
+    fdef.body = [call if i == at else st for i, st in enumerate(body) if i == at or i not in idxs]
+    decision.dispatchers.append(name)
+    out.append(disp)
+    return True
+
+
+def rewrite(job):
+    """Pass `par`: decide, then dispatch each parallel group in the entry's functions."""
+    gen, pl, entry = job.gen, job.plan, job.entry
+    gen.decisions = decide(job.prog, entry, pl.cycles) if pl.entry not in pl.cycles else []
+    limit = threshold()
+    generated = {f.name for f in job.funcs}
+    own = {gen.primal, gen.vjp, gen.into, gen.step, gen.accumulate} - {None}
+    made = []
+    for fdef in job.funcs:
+        if fdef.name not in own:
+            continue
+        for d in gen.decisions:
+            if not d.parallel:
+                continue
+            _dispatch(fdef, "jitad_bind", d, pl, entry.types, generated, limit, made)
+            _dispatch(fdef, "jitad_adjoint", d, pl, entry.types, generated, limit, made)
+    for d in gen.decisions:
+        if d.parallel and not d.dispatchers:
+            d.parallel = False
+            d.reason = "its calls are not adjacent in the generated code"
+    job.funcs.extend(made)
+    gen.parallel = {f.name for f in made}
+
+
+def prepare():
+    """Before the first dispatcher runs: OpenMP's idle threads wait passively (unless the user
+    chose). Numba's `omp` threading layer otherwise spins its idle workers, which on 2 busy
+    cores slowed the sequential code around the dispatch 2x and a dispatch ~10x (measured:
+    docs/parallel.md). Read by libgomp when Numba first loads its threading layer."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

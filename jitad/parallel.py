@@ -269,3 +269,20 @@ def prepare():
     cores slowed the sequential code around the dispatch 2x and a dispatch ~10x (measured:
     docs/parallel.md). Read by libgomp when Numba first loads its threading layer."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def threadsafe() -> bool:
+    """Whether Numba can use a threading layer that several threads may launch at once (tbb or
+    omp; the workqueue layer aborts the process on concurrent launches): what `fit(threads >
+    1)` needs from a parallel step."""
+    import numba
+    layer = numba.config.THREADING_LAYER
+    if layer == "workqueue":
+        return False
+    for mod in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            __import__(mod)
+            return True
+        except ImportError:
+            continue
+    return False

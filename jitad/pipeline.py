@@ -208,7 +208,7 @@ GENERATE = (
     Pass("hessian", codegen.hessian, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp and bool(job.hessian)),
     Pass("par", parallel.rewrite, ("prog", "plan", "funcs"), ("funcs",),
-         when=lambda job: job.parallel),
+         when=lambda job: job.parallel and job.backend == "numba"),
     Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
     Pass("load", _load, ("gen",), ("module",)),
 )

@@ -149,7 +149,13 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--batches", type=int, default=32)
     ap.add_argument("--columns", type=int, nargs="*", default=[1, 2, 4])
+    ap.add_argument("--threshold", action="store_true", help="the threshold table only")
     args = ap.parse_args(argv)
+    if args.threshold:
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        threshold_table()
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     print(f"{'columns':>7} {'sequential ms (cpu)':>20} {'parallel ms (cpu)':>19} {'speed-up':>8} "
@@ -169,6 +175,50 @@ def main(argv=None):
         print(f"small: {name}: sequential {s * 1e6:.2f} us, parallel=True {p * 1e6:.2f} us, "
               f"ratio {p / s:.3f} (goal <= 1.05); {'; '.join(notes) or 'no group'}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+
+
+# ---------------------------------------------------------------------------
+# the threshold: two independent dense layers of growing input width, dispatched always
+# (threshold 0) vs sequential; where the speed-up crosses 1 is the smallest branch worth a
+# thread (docs/parallel.md)
+# ---------------------------------------------------------------------------
+def layer(W, b, X):
+    return np.tanh(X @ W + b)
+
+
+def two_layers(Wa, ba, Wb, bb, X):
+    return np.sum(layer(Wa, ba, X) * layer(Wb, bb, X))
+
+
+def threshold_table(widths=(4, 16, 64, 256, 1024, 3072), rounds=7):
+    os.environ["JITAD_PAR_THRESHOLD"] = "0"
+    rng = np.random.default_rng(0)
+    vgs = {"sequential": jitad.value_and_grad(two_layers, wrt=(0, 2)),
+           "dispatched": jitad.value_and_grad(two_layers, wrt=(0, 2), parallel=True)}
+    print(f"{'width':>6} {'elements/branch':>15} {'sequential us (cpu)':>20} "
+          f"{'dispatched us (cpu)':>20} {'speed-up':>8}")
+    for k in widths:
+        args = (rng.normal(size=(k, 64)), rng.normal(size=64), rng.normal(size=(k, 64)),
+                rng.normal(size=64), rng.normal(size=(16, k)))
+        n = max(20, min(20000, int(2e7 / (16 * k * 64 * 6))))
+        times = {name: ([], []) for name in vgs}
+        for vg in vgs.values():
+            vg(*args)
+        for _ in range(rounds):
+            for name, vg in vgs.items():
+                t0, c0 = time.perf_counter(), time.process_time()
+                for _ in range(n):
+                    vg(*args)
+                times[name][0].append((time.perf_counter() - t0) / n)
+                times[name][1].append((time.process_time() - c0) / n)
+        (sw, sc), (pw, pc) = ((statistics.median(w), statistics.median(c))
+                              for w, c in times.values())
+        elems = k * 64 + 64 + 16 * k
+        print(f"{k:>6} {elems:>15,} {sw * 1e6:>10.1f} ({sc * 1e6:7.1f}) "
+              f"{pw * 1e6:>10.1f} ({pc * 1e6:7.1f}) {sw / pw:>7.2f}x")
+    del os.environ["JITAD_PAR_THRESHOLD"]
 
 
 if __name__ == "__main__":

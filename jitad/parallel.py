@@ -9,7 +9,7 @@ Guarantees: `decide(job)` gives every applicative group of the entry (`monadic.g
 in order. The cost model reads the types: a branch is a call of a costly helper (`ad.costly`: a
 loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
 with fewer than two is too small to overlap; a group inside a branch or loop is not dispatched
-(yet). Sizes are known only when the code runs, so the dispatcher decides there: the branches
+(yet), nor one whose branches run NumPy with the GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher decides there: the branches
 run concurrently only when each reads at least `THRESHOLD` array elements (the sizes of the
 arrays handed to it: a lower bound on its work), else one after the other, in the same
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
@@ -207,6 +207,24 @@ def _dispatcher(name, stmts, fdef, types, limit):
     return fdef, params
 
 
+def _needs_gil(stmt, funcs, seen=None) -> bool:
+    """Whether a statement runs, through the generated functions it calls, a runtime helper
+    compiled with the GIL (NumPy in Numba's object mode: FFTs, `eig`, `partition`): such a
+    branch is not run on a worker thread."""
+    from .runtime import NEEDS_GIL
+    seen = set() if seen is None else seen
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Call):
+            fn = ast.unparse(n.func)
+            if fn.startswith("rt.") and fn[3:] in NEEDS_GIL:
+                return True
+            if fn in funcs and fn not in seen:
+                seen.add(fn)
+                if _needs_gil(funcs[fn], funcs, seen):
+                    return True
+    return False
+
+
 def _dispatch(fdef, tag, decision, plan, types, generated, limit, out):
     """Rewrite `fdef`'s top-level statements tagged `tag` with the decision's branches into one
     dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
@@ -221,6 +239,9 @@ def _dispatch(fdef, tag, decision, plan, types, generated, limit, out):
     if len(where) < 2:
         return False
     idxs = sorted(where.values())
+    if any(_needs_gil(body[i], generated) for i in idxs):
+        decision.reason = "a branch runs NumPy with the GIL (an FFT, eig or partition)"
+        return False
     at = _place(body, idxs, generated)
     if at is None:
         return False
@@ -244,7 +265,7 @@ def rewrite(job):
     gen, pl, entry = job.gen, job.plan, job.entry
     gen.decisions = decide(job.prog, entry, pl.cycles) if pl.entry not in pl.cycles else []
     limit = threshold()
-    generated = {f.name for f in job.funcs}
+    generated = {f.name: f for f in job.funcs}
     own = {gen.primal, gen.vjp, gen.into, gen.step, gen.accumulate} - {None}
     made = []
     for fdef in job.funcs:
@@ -258,7 +279,8 @@ def rewrite(job):
     for d in gen.decisions:
         if d.parallel and not d.dispatchers:
             d.parallel = False
-            d.reason = "its calls are not adjacent in the generated code"
+            if not d.reason.startswith("a branch runs NumPy"):
+                d.reason = "its calls cannot be brought together in the generated code"
     job.funcs.extend(made)
     gen.parallel = {f.name for f in made}
 

@@ -35,3 +35,11 @@ def gated(Wa, ba, Wb, bb, X, t):
 
 def small_vectors(u, v, w):
     return np.sum(np.tanh(u) * v) + np.sum(np.tanh(w) * v)
+
+
+def spectrum(W, x):
+    return np.sum(np.abs(np.fft.rfft(W @ x)) ** 2)
+
+
+def two_spectra(Wa, Wb, x):
+    return spectrum(Wa, x) + spectrum(Wb, x)

@@ -131,3 +131,15 @@ def test_train_step_parallel_gives_the_same_parameters_after_an_epoch(monkeypatc
     for a, b in zip(runs[0][1], runs[1][1]):
         assert np.array_equal(a, b)
     assert "prange" in runs[1][2].last.gen.source and "prange" not in runs[0][2].last.gen.source
+
+
+def test_branches_that_need_the_gil_stay_sequential(monkeypatch):
+    monkeypatch.setenv("JITAD_PAR_THRESHOLD", "0")
+    x = np.linspace(0.0, 1.0, 8)
+    A, B_ = RNG.normal(size=(8, 8)), RNG.normal(size=(8, 8))
+    vg = jitad.value_and_grad(F.two_spectra, wrt=(0, 1), parallel=True)
+    (v, g), (vs, gs) = vg(A, B_, x), jitad.value_and_grad(F.two_spectra, wrt=(0, 1))(A, B_, x)
+    assert v == vs and all(np.array_equal(a, b) for a, b in zip(g, gs))
+    comp = vg.specialize(A, B_, x)
+    assert not comp.gen.parallel
+    assert any("GIL" in d.reason for d in comp.gen.decisions)

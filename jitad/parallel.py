@@ -8,19 +8,21 @@ Guarantees: `decide(job)` gives every applicative group of the entry (`monadic.g
 `Decision`: which helper calls run as branches of one parallel dispatch, or why the group stays
 in order. The cost model reads the types: a branch is a call of a costly helper (`ad.costly`: a
 loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
-with fewer than two is too small to overlap; a group inside a branch or loop is not dispatched
-(yet), nor one whose branches run NumPy with the GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher decides there: the branches
+with fewer than two is too small to overlap; a group inside a loop is not dispatched (yet; one in
+an `if`'s branch is: it runs at most once per call), nor one whose branches run NumPy with the
+GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher decides there: the branches
 run concurrently only when each reads at least `THRESHOLD` array elements (the sizes of the
 arrays handed to it: a lower bound on its work), else one after the other, in the same
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
-step and accumulate functions, the branch statements of each parallel group by one call of a
-generated dispatcher `f_par(...)` returning the branches' values in their order -- in the
-forward sweep the calls (or their forward halves), in the adjoint sweep their backward halves,
-run together where the first of them ran; the additions of their gradients into the
-parameters' adjoints stay where they were, in the order they were.
-Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); a
-statement moves only past statements that neither write what it reads nor read or write what it
-writes; a branch runs on one thread exactly the code the sequential function runs (BLAS at one
+step and accumulate functions (their bodies and the branches of their `if`s, never a loop's
+body), the branch statements of each parallel group by one call of a generated dispatcher
+`f_par(...)` returning the branches' values in their order -- in the forward sweep the calls
+(or their forward halves), in the adjoint sweep their backward halves; what they depend on
+between them (a state popped from a tape) runs before it, what depends on them (the pushes of
+their states, the additions of their gradients into the parameters' adjoints) after it, in
+the order it had.
+Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); two
+statements one of which writes what the other reads or writes keep their order (`_schedule`); a branch runs on one thread exactly the code the sequential function runs (BLAS at one
 thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
 order, so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
 only function compiled with Numba's parallel option, restricted to `prange` (`NUMBA_OPTIONS`:
@@ -94,7 +96,7 @@ def decide(prog, entry, cycles) -> list:
                 if not top:
                     if len(calls) < 2:
                         continue
-                    d.reason = "inside a branch or loop (only the entry's top level is dispatched yet)"
+                    d.reason = "inside a loop (dispatched only where it runs once per call, yet)"
                 elif len(calls) < 2:
                     d.reason = ("too small: " + ("one call of a costly helper, nothing to overlap"
                                                  if calls else "no call of a costly helper (a loop, "
@@ -106,9 +108,9 @@ def decide(prog, entry, cycles) -> list:
                     d.reason = (f"{len(calls)} calls ({names}), each run on its own thread when it "
                                 f"reads >= {threshold()} array elements")
                 out.append(d)
-            elif isinstance(s, ir.If):
-                visit(s.body, False)
-                visit(s.orelse, False)
+            elif isinstance(s, ir.If):       # a branch body runs at most once: dispatched too
+                visit(s.body, top)
+                visit(s.orelse, top)
             elif isinstance(s, (ir.For, ir.While)):
                 visit(s.body, False)
     visit(entry.ir.body, True)
@@ -146,22 +148,44 @@ def _writes(stmt, generated):
     return out
 
 
-def _place(body, idxs, generated):
-    """Where the statements at `idxs` (ascending) can all run at once: the position of the last
-    (the earlier ones moved down past what lies between), else of the first (the later ones
-    moved up), else None. A statement moves past another only if neither writes what the
+def _schedule(body, idxs, generated):
+    """The statements of `body` with those at `idxs` (ascending) gathered into one place:
+    (before, after), the statements between the first and the last that must run before the
+    gathered ones and those that may run after, each in program order -- or None. A statement
+    between them that the gathered ones depend on goes before (the pop of a branch's state),
+    one that depends on them after (the additions of their gradients), the rest after; two
+    statements that depend on each other keep their order. Dependence: one writes what the
     other reads or writes."""
-    def free(i, k):
-        ri, wi = _reads(body[i]), _writes(body[i], generated)
-        rk, wk = _reads(body[k]), _writes(body[k], generated)
-        return not (wk & ri or wk & wi or rk & wi)
+    rw = {k: (_reads(body[k]), _writes(body[k], generated)) for k in range(idxs[0], idxs[-1] + 1)}
 
-    between = [k for k in range(idxs[0] + 1, idxs[-1]) if k not in idxs]
-    if all(free(i, k) for i in idxs[:-1] for k in between if k > i):
-        return idxs[-1]
-    if all(free(j, k) for j in idxs[1:] for k in between if k < j):
-        return idxs[0]
-    return None
+    def dep(x, y):
+        (rx, wx), (ry, wy) = rw[x], rw[y]
+        return bool(wx & (ry | wy) or rx & wy)
+
+    if any(dep(a, b) for a in idxs for b in idxs if a < b):
+        return None
+    window = [k for k in range(idxs[0] + 1, idxs[-1]) if k not in idxs]
+    before, after = set(), set()
+    for k in window:
+        if any(dep(k, b) for b in idxs if k < b):
+            before.add(k)
+        if any(dep(b, k) for b in idxs if b < k):
+            after.add(k)
+    changed = True
+    while changed:
+        changed = False
+        for x in window:
+            for y in window:
+                if x < y and dep(x, y):
+                    if x in after and y not in after:
+                        after.add(y)
+                        changed = True
+                    if y in before and x not in before:
+                        before.add(x)
+                        changed = True
+    if before & after:
+        return None
+    return [body[k] for k in window if k in before], [body[k] for k in window if k not in before]
 
 
 def _locals(fdef):
@@ -225,10 +249,23 @@ def _needs_gil(stmt, funcs, seen=None) -> bool:
     return False
 
 
-def _dispatch(fdef, tag, decision, plan, types, generated, limit, out):
-    """Rewrite `fdef`'s top-level statements tagged `tag` with the decision's branches into one
-    dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
-    body = fdef.body
+def _blocks(node):
+    """The statement lists of a function that run at most once per call: its body and, within
+    it, the bodies of its `if`s (never a loop's)."""
+    for attr in ("body", "orelse"):
+        stmts = getattr(node, attr, None)
+        if not stmts:
+            continue
+        yield node, attr
+        for st in stmts:
+            if isinstance(st, ast.If):
+                yield from _blocks(st)
+
+
+def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, out):
+    """Rewrite the statements of `holder.<attr>` tagged `tag` with the decision's branches into
+    one dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
+    body = getattr(holder, attr)
     where = {}
     for i, st in enumerate(body):
         t = getattr(st, tag, None)
@@ -242,8 +279,8 @@ def _dispatch(fdef, tag, decision, plan, types, generated, limit, out):
     if any(_needs_gil(body[i], generated) for i in idxs):
         decision.reason = "a branch runs NumPy with the GIL (an FFT, eig or partition)"
         return False
-    at = _place(body, idxs, generated)
-    if at is None:
+    order = _schedule(body, idxs, generated)
+    if order is None:
         return False
     stmts = [body[i] for i in idxs]
     name = plan.unique(f"{fdef.name}_par")
@@ -254,7 +291,8 @@ def _dispatch(fdef, tag, decision, plan, types, generated, limit, out):
     call = P.assign(ast.Tuple([st.targets[0] for st in stmts], ast.Store()),
                     P.call(name, *[P.name(p) for p in params]))
     call.jitad_loc = getattr(stmts[0], "jitad_loc", None)
-    fdef.body = [call if i == at else st for i, st in enumerate(body) if i == at or i not in idxs]
+    before, after = order
+    setattr(holder, attr, body[:idxs[0]] + before + [call] + after + body[idxs[-1] + 1:])
     decision.dispatchers.append(name)
     out.append(disp)
     return True
@@ -274,8 +312,9 @@ def rewrite(job):
         for d in gen.decisions:
             if not d.parallel:
                 continue
-            _dispatch(fdef, "jitad_bind", d, pl, entry.types, generated, limit, made)
-            _dispatch(fdef, "jitad_adjoint", d, pl, entry.types, generated, limit, made)
+            for holder, attr in list(_blocks(fdef)):
+                for tag in ("jitad_bind", "jitad_adjoint"):
+                    _dispatch(fdef, holder, attr, tag, d, pl, entry.types, generated, limit, made)
     for d in gen.decisions:
         if d.parallel and not d.dispatchers:
             d.parallel = False

@@ -85,12 +85,24 @@ def test_the_dispatch_is_generated_forward_and_adjoint(made):
     assert vjp.index("d_Wb += hb_grads[0]") < vjp.index("d_Wa += ha_grads[0]")
 
 
+def test_independent_calls_inside_the_branch_taken_are_dispatched(made):
+    f, args, wrt, par, *_ = made["gated+"]
+    comp = par.specialize(*args)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    # forward: one dispatch, then the states pushed in the sequential order
+    assert "(u, u_saved), (v, v_saved) = gated_vjp_par_2(" in vjp
+    assert vjp.index("states_layer.append(u_saved)") < vjp.index("states_layer.append(v_saved)")
+    # adjoint: both states popped (in the sequential order), then one dispatch
+    i = vjp.index("v_saved = states_layer.pop()")
+    assert i < vjp.index("u_saved = states_layer.pop()") < vjp.index("v_grads, u_grads = gated_vjp_par_3(")
+
+
 def test_monadic_source_says_what_runs_in_parallel_and_why(made):
     f, args, wrt, par, *_ = made["gated+"]
     text = jitad.source(par, "monadic", args=args)
     assert "(ha, hb) <- par(layer(Wa, ba, X), layer(Wb, bb, X))" in text
-    assert "-- parallel: 2 calls (layer, layer)" in text
-    assert "-- sequential: inside a branch or loop" in text
+    # the pair before the decision and the pair inside the branch it picks both run at once
+    assert text.count("-- parallel: 2 calls (layer, layer)") == 2
     # a function that is not parallel prints the plain do-notation
     assert "--" not in jitad.source(F.gated, "monadic")
 

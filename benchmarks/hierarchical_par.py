@@ -200,7 +200,7 @@ def threshold_table(widths=(4, 16, 64, 256, 1024, 3072), rounds=7):
     rng = np.random.default_rng(0)
     vgs = {"sequential": jitad.value_and_grad(two_layers, wrt=(0, 2)),
            "dispatched": jitad.value_and_grad(two_layers, wrt=(0, 2), parallel=True)}
-    print(f"{'width':>6} {'elements/branch':>15} {'sequential us (cpu)':>20} "
+    print(f"{'width':>6} {'work/branch':>15} {'sequential us (cpu)':>20} "
           f"{'dispatched us (cpu)':>20} {'speed-up':>8}")
     for k in widths:
         args = (rng.normal(size=(k, 64)), rng.normal(size=64), rng.normal(size=(k, 64)),
@@ -218,7 +218,7 @@ def threshold_table(widths=(4, 16, 64, 256, 1024, 3072), rounds=7):
                 times[name][1].append((time.process_time() - c0) / n)
         (sw, sc), (pw, pc) = ((statistics.median(w), statistics.median(c))
                               for w, c in times.values())
-        elems = k * 64 + 64 + 16 * k
+        elems = 2 * 16 * k * 64 + k * 64 + 64 + 16 * k     # parallel.work: FLOPs + elements
         print(f"{k:>6} {elems:>15,} {sw * 1e6:>10.1f} ({sc * 1e6:7.1f}) "
               f"{pw * 1e6:>10.1f} ({pc * 1e6:7.1f}) {sw / pw:>7.2f}x")
     del os.environ["JITAD_PAR_THRESHOLD"]

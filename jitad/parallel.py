@@ -10,9 +10,11 @@ in order. The cost model reads the types: a branch is a call of a costly helper 
 loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
 with fewer than two is too small to overlap; a group inside a loop is not dispatched (yet; one in
 an `if`'s branch is: it runs at most once per call), nor one whose branches run NumPy with the
-GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher decides there: the branches
-run concurrently only when each reads at least `THRESHOLD` array elements (the sizes of the
-arrays handed to it: a lower bound on its work), else one after the other, in the same
+GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher
+decides there: the branches run concurrently only when each one's work is at least `THRESHOLD`
+-- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
+written in the call's arguments; a product whose lengths they do not name is left out) plus
+the elements of the arrays handed to it: a lower bound -- else one after the other, in the same
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
 step and accumulate functions (their bodies and the branches of their `if`s, never a loop's
 body), the branch statements of each parallel group by one call of a generated dispatcher
@@ -22,8 +24,8 @@ between them (a state popped from a tape) runs before it, what depends on them (
 their states, the additions of their gradients into the parameters' adjoints) after it, in
 the order it had.
 Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); two
-statements one of which writes what the other reads or writes keep their order (`_schedule`); a branch runs on one thread exactly the code the sequential function runs (BLAS at one
-thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
+statements one of which writes what the other reads or writes keep their order (`_schedule`);
+a branch runs on one thread exactly the code the sequential function runs (BLAS at one thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
 order, so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
 only function compiled with Numba's parallel option, restricted to `prange` (`NUMBA_OPTIONS`:
 no array expression of the generated code is made parallel behind its back).
@@ -37,11 +39,14 @@ from dataclasses import dataclass, field
 from . import ir, monadic
 from . import pyast as P
 from .ad import costly
-from .primitives import CALL
+from .primitives import CALL, get
+
+_PRODUCTS = (get("matmul"), get("dot"))
 from .types import arg_types
 
-# the smallest branch worth a thread, in array elements it reads (see docs/parallel.md)
-THRESHOLD = 16384
+# the smallest branch worth a thread, in estimated work: the FLOPs of its callee's matrix
+# products plus the array elements it is handed (see `_work` and docs/parallel.md)
+THRESHOLD = 1 << 20
 
 # Numba's parallel option for the dispatchers: `prange` only, every other automatic
 # parallelization off
@@ -105,8 +110,8 @@ def decide(prog, entry, cycles) -> list:
                     d.branches = tuple(tuple(b.targets) for b in calls)
                     names = ", ".join(b.callee.__name__ for b in calls)
                     d.parallel = True
-                    d.reason = (f"{len(calls)} calls ({names}), each run on its own thread when it "
-                                f"reads >= {threshold()} array elements")
+                    d.reason = (f"{len(calls)} calls ({names}), each run on its own thread when its "
+                                f"work is >= {threshold()}")
                 out.append(d)
             elif isinstance(s, ir.If):       # a branch body runs at most once: dispatched too
                 visit(s.body, top)
@@ -115,6 +120,61 @@ def decide(prog, entry, cycles) -> list:
                 visit(s.body, False)
     visit(entry.ir.body, True)
     return out
+
+
+# -- the work of a branch ---------------------------------------------------------------------------
+def _term(t, params):
+    """A shape term (`shapes`) as Python source in the callee's parameters, or None."""
+    if isinstance(t, int):
+        return str(t)
+    if isinstance(t, tuple) and t[0] == "dim" and t[1] in params:
+        return f"{t[1]}.shape[{t[2]}]"
+    if isinstance(t, tuple) and t[0] == "val" and t[1] in params:
+        return t[1]
+    if isinstance(t, tuple) and t[0] == "bcast":
+        parts = [_term(d, params) for d in t[1:]]
+        return None if None in parts else f"max({', '.join(parts)})"
+    return None
+
+
+def flops(spec) -> list:
+    """The FLOPs of a specialization's matrix products (each counted once, in loops too: a lower
+    bound) as Python expressions in its parameters, for those whose lengths its shapes name."""
+    out, params = [], list(spec.ir.params)
+    for s in ir.walk(spec.ir.body):
+        if not (isinstance(s, ir.Bind) and s.op in _PRODUCTS and len(s.args) == 2
+                and all(isinstance(a, ir.Var) for a in s.args)):
+            continue
+        a, b = (spec.shapes.of(v.name) if spec.shapes is not None else None for v in s.args)
+        if not a or not b:
+            continue
+        dims = [a[-1]] + list(a[:-1]) + ([b[-1]] if len(b) == 2 else [])   # k, m, n
+        parts = [_term(d, params) for d in dims]
+        if None not in parts:
+            out.append(" * ".join(["2"] + parts))
+    return out
+
+
+def _work(call, spec, local, types):
+    """Source of the estimated work of a branch `call` of `spec` (its forward, backward half or
+    primal: the parameters come first): its products' FLOPs in the call's arguments plus the
+    sizes of the arrays handed to it; None when no part of it can be named."""
+    parts = []
+    args = {p: a for p, a in zip(spec.ir.params, call.args)}
+    for text in flops(spec):
+        tree = ast.parse(text, mode="eval")
+
+        class Sub(ast.NodeTransformer):
+            def visit_Name(self, n):
+                return args[n.id] if n.id in args else n
+        parts.append(ast.unparse(Sub().visit(tree)))
+    seen = []
+    for n in ast.walk(call):
+        if isinstance(n, ast.Name) and n.id in local and n.id not in seen \
+                and getattr(types.get(n.id), "ndim", 0) >= 1:
+            seen.append(n.id)
+            parts.append(f"{n.id}.size")
+    return " + ".join(parts) if parts else None
 
 
 # -- rewriting the generated functions -----------------------------------------------------------
@@ -192,10 +252,10 @@ def _locals(fdef):
     return {a.arg for a in fdef.args.args} | _names(fdef, ast.Store)
 
 
-def _dispatcher(name, stmts, fdef, types, limit):
-    """The dispatcher of branch statements `stmts` (each `targets = expr`): a function of the
-    locals their expressions read, returning their values in order; concurrent under `prange`
-    when every branch reads >= `limit` array elements, else in order."""
+def _dispatcher(name, stmts, fdef, types, limit, specs):
+    """The dispatcher of branch statements `stmts` (each `targets = call`): a function of the
+    locals their calls read, returning their values in order; concurrent under `prange` when
+    every branch's estimated work (`_work`) is >= `limit`, else in order."""
     local = _locals(fdef)
     params = []
     for st in stmts:
@@ -205,14 +265,12 @@ def _dispatcher(name, stmts, fdef, types, limit):
                 params.append(n.id)
     work = []
     for st in stmts:
-        arrays = []
-        for n in ast.walk(st.value):
-            if isinstance(n, ast.Name) and n.id in local and n.id not in arrays \
-                    and getattr(types.get(n.id), "ndim", 0) >= 1:
-                arrays.append(n.id)
-        if not arrays:
+        call = st.value
+        spec = specs.get(ast.unparse(call.func)) if isinstance(call, ast.Call) else None
+        w = _work(call, spec, local, types) if spec is not None else None
+        if w is None:
             return None
-        work.append(" + ".join(f"{a}.size" for a in arrays))
+        work.append(w)
     exprs = [ast.unparse(st.value) for st in stmts]
     k = len(stmts)
     lines = [f"def {name}({', '.join(params)}):",
@@ -226,8 +284,8 @@ def _dispatcher(name, stmts, fdef, types, limit):
         lines.append(f"            branch_{i}.append({e})")
     lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
     fdef = ast.parse("\n".join(lines)).body[0]
-    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each reads >= {limit} "
-                                  "array elements"))
+    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each one's work (FLOPs "
+                                  f"of its products + elements handed to it) >= {limit}"))
     return fdef, params
 
 
@@ -262,7 +320,7 @@ def _blocks(node):
                 yield from _blocks(st)
 
 
-def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, out):
+def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, out, specs):
     """Rewrite the statements of `holder.<attr>` tagged `tag` with the decision's branches into
     one dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
     body = getattr(holder, attr)
@@ -284,7 +342,7 @@ def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, 
         return False
     stmts = [body[i] for i in idxs]
     name = plan.unique(f"{fdef.name}_par")
-    made = _dispatcher(name, stmts, fdef, types, limit)
+    made = _dispatcher(name, stmts, fdef, types, limit, specs)
     if made is None:
         return False
     disp, params = made
@@ -304,6 +362,11 @@ def rewrite(job):
     gen.decisions = decide(job.prog, entry, pl.cycles) if pl.entry not in pl.cycles else []
     limit = threshold()
     generated = {f.name: f for f in job.funcs}
+    specs = {}       # generated function name -> the specialization it computes
+    for key, spec in job.prog.specs.items():
+        for n in (pl.fnames.get(key), pl.vjp_names.get(key)) + tuple(pl.split.get(key, ())):
+            if n is not None:
+                specs[n] = spec
     own = {gen.primal, gen.vjp, gen.into, gen.step, gen.accumulate} - {None}
     made = []
     for fdef in job.funcs:
@@ -314,7 +377,8 @@ def rewrite(job):
                 continue
             for holder, attr in list(_blocks(fdef)):
                 for tag in ("jitad_bind", "jitad_adjoint"):
-                    _dispatch(fdef, holder, attr, tag, d, pl, entry.types, generated, limit, made)
+                    _dispatch(fdef, holder, attr, tag, d, pl, entry.types, generated, limit, made,
+                              specs)
     for d in gen.decisions:
         if d.parallel and not d.dispatchers:
             d.parallel = False

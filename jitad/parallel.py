@@ -20,7 +20,8 @@ step and accumulate functions (their bodies and the branches of their `if`s, nev
 body), the branch statements of each parallel group by one call of a generated dispatcher
 `f_par(...)` returning the branches' values in their order -- in the forward sweep the calls
 (or their forward halves), in the adjoint sweep their backward halves; what they depend on
-between them (a state popped from a tape) runs before it, what depends on them (the pushes of
+between them (a state popped from a tape) runs before it (a call tidying folded into the
+statement reading it -- `ad.Reverse` tags the call too -- gets its temporary back first), what depends on them (the pushes of
 their states, the additions of their gradients into the parameters' adjoints) after it, in
 the order it had.
 Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); two
@@ -320,9 +321,39 @@ def _blocks(node):
                 yield from _blocks(st)
 
 
+def _unfold(body, tag, branches, plan):
+    """A branch call that tidying folded into the one statement reading its value (`d_W +=
+    g_bwd(...)[0]`, `s = np.sum(g(x))`) assigned to a temporary of its own again, just before
+    that statement, so it can be dispatched; the statement reads the temporary. (Not out of a
+    conditional expression: there the call may not run.)"""
+    out = []
+    for st in body:
+        if isinstance(st, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) \
+                and getattr(st, tag, None) is None \
+                and not any(isinstance(n, (ast.IfExp, ast.BoolOp)) for n in ast.walk(st)):
+            for node in ast.walk(st):
+                for field, child in ast.iter_fields(node):
+                    kids = child if isinstance(child, list) else [child]
+                    for i, c in enumerate(kids):
+                        t = getattr(c, tag, None) if isinstance(c, ast.Call) else None
+                        if t in branches:
+                            tmp = plan.unique(f"{t[0]}_{'grads' if tag == 'jitad_adjoint' else 'value'}")
+                            new = P.assign(tmp, c)
+                            setattr(new, tag, t)
+                            new.jitad_loc = getattr(st, "jitad_loc", None)
+                            out.append(new)
+                            if isinstance(child, list):
+                                child[i] = P.name(tmp)
+                            else:
+                                setattr(node, field, P.name(tmp))
+        out.append(st)
+    return out
+
+
 def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, out, specs):
     """Rewrite the statements of `holder.<attr>` tagged `tag` with the decision's branches into
     one dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
+    setattr(holder, attr, _unfold(getattr(holder, attr), tag, decision.branches, plan))
     body = getattr(holder, attr)
     where = {}
     for i, st in enumerate(body):

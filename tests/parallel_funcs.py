@@ -43,3 +43,13 @@ def spectrum(W, x):
 
 def two_spectra(Wa, Wb, x):
     return spectrum(Wa, x) + spectrum(Wb, x)
+
+
+def plain_layer(W, X):
+    return np.tanh(X @ W)
+
+
+def one_weight_each(Wa, Wb, X):
+    # each call has one differentiated argument: its gradient is read once, and codegen
+    # folds the backward half into that addition (`d_Wa += layer_bwd(...)[0]`)
+    return np.sum(plain_layer(Wa, X) * plain_layer(Wb, X))

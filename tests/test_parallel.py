@@ -33,7 +33,8 @@ def made():
                 ("two_layers", F.two_layers, (Wa, ba, Wb, bb, X), (0, 1, 2, 3, 4)),
                 ("three_columns", F.three_columns, (W3, b3, X), (0, 1, 2)),
                 ("gated+", F.gated, (Wa, ba, Wb, bb, X, 0.5), (0, 1, 2, 3, 4)),
-                ("gated-", F.gated, (Wa, ba, Wb, bb, X, -50.0), (0, 1, 2, 3, 4))):
+                ("gated-", F.gated, (Wa, ba, Wb, bb, X, -50.0), (0, 1, 2, 3, 4)),
+                ("one_weight_each", F.one_weight_each, (Wa, Wb, X), (0, 1))):
             par = jitad.value_and_grad(f, wrt=wrt, parallel=True)
             seq = jitad.value_and_grad(f, wrt=wrt)
             out[name] = (f, args, wrt, par, seq, par(*args), seq(*args))
@@ -45,7 +46,8 @@ def made():
             os.environ["JITAD_PAR_THRESHOLD"] = old
 
 
-@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "gated-"])
+@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "gated-",
+                                  "one_weight_each"])
 def test_parallel_gradient_equals_sequential_bit_for_bit(made, name):
     f, args, wrt, par, seq, (vp, gp), (vs, gs) = made[name]
     assert vp == vs
@@ -83,6 +85,14 @@ def test_the_dispatch_is_generated_forward_and_adjoint(made):
     assert comp.gen.parallel == {"two_layers_par", "two_layers_vjp_par", "two_layers_vjp_par_1"}
     # the additions into the parameters' adjoints stay in the sequential order, after it
     assert vjp.index("d_Wb += hb_grads[0]") < vjp.index("d_Wa += ha_grads[0]")
+
+
+def test_a_backward_half_folded_into_its_one_addition_is_dispatched_too(made):
+    f, args, wrt, par, *_ = made["one_weight_each"]
+    comp = par.specialize(*args)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    assert "one_weight_each_vjp_par_1(" in vjp and "_bwd(" not in vjp
+    assert vjp.index("d_Wb += ") < vjp.index("d_Wa += ")
 
 
 def test_independent_calls_inside_the_branch_taken_are_dispatched(made):

@@ -224,7 +224,7 @@ class Reverse(TrainingCode):
                     first = out[-1]
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
                 if s.op is CALL:       # a branch `par` may dispatch (at the top level, in ifs)
-                    first.jitad_bind = tuple(s.targets)
+                    first.jitad_bind = first.value.jitad_bind = tuple(s.targets)
             elif isinstance(s, SetItem):
                 out += self.bounds.checks(s)
                 if tape and s.array in self.A.needed and not s.init:
@@ -679,7 +679,8 @@ class Reverse(TrainingCode):
                     out.append(P.assign(self.saved[id(s)], P.call(P.dotted(f"{self.tapes.states(fwd)}.pop"))))
                 out.append(P.assign(grads, P.call(bwd, *[P.atom(a) for a in s.args],
                                                   P.name(self.saved[id(s)]), cot)))
-                out[-1].jitad_adjoint = tuple(s.targets)   # a branch `par` may dispatch
+                # a branch `par` may dispatch (the call is tagged too: tidying may fold it)
+                out[-1].jitad_adjoint = out[-1].value.jitad_adjoint = tuple(s.targets)
             else:
                 out.append(P.assign(grads, P.subscript(
                     P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot, *self.call_depth(key)),

@@ -47,7 +47,7 @@ from .types import arg_types
 
 # the smallest branch worth a thread, in estimated work: the FLOPs of its callee's matrix
 # products plus the array elements it is handed (see `_work` and docs/parallel.md)
-THRESHOLD = 1 << 20
+THRESHOLD = 1 << 22
 
 # Numba's parallel option for the dispatchers: `prange` only, every other automatic
 # parallelization off

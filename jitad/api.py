@@ -23,10 +23,10 @@ from .types import Ty, is_structured, leaves, one_float_output, rebuild, ty_of_v
 class _Transformed(Transform):
     """Shared machinery of grad / value_and_grad / vjp objects."""
 
-    def __init__(self, f, wrt, mode="compiled"):
+    def __init__(self, f, wrt, mode="compiled", parallel=None):
         self._ran = {}
         self._eager_vg = weakref.WeakKeyDictionary()     # function run -> eager value_and_grad
-        self.d = as_differentiable(f)
+        self.d = as_differentiable(f, parallel=parallel)
         self.wrt_spec = wrt
         self.wrt, self.single = wrt_indices(self.d, wrt)
         self.mode = mode
@@ -105,12 +105,14 @@ class _Transformed(Transform):
 
 
 class grad(_Transformed):
-    """`jitad.grad(f, wrt=0)(*args)`: the gradient of a scalar-valued f."""
+    """`jitad.grad(f, wrt=0)(*args)`: the gradient of a scalar-valued f. `parallel=True`: the
+    entry's independent calls of costly helpers run at the same time, forward and adjoint
+    (`jitad.parallel`; the gradient is the sequential one, bit for bit)."""
 
     derivable = False
 
-    def __init__(self, f, wrt=0, mode="compiled"):
-        super().__init__(f, wrt, mode)
+    def __init__(self, f, wrt=0, mode="compiled", parallel=None):
+        super().__init__(f, wrt, mode, parallel)
 
     def __call__(self, *args, **kwargs):
         return self._value_and_grads(self.d.bind(args, kwargs))[1]
@@ -120,12 +122,12 @@ class grad(_Transformed):
 
 
 class value_and_grad(_Transformed):
-    """`jitad.value_and_grad(f, wrt=0)(*args) -> (value, grads)`."""
+    """`jitad.value_and_grad(f, wrt=0)(*args) -> (value, grads)`; `parallel=` as for `grad`."""
 
     derivable = True
 
-    def __init__(self, f, wrt=0, mode="compiled"):
-        super().__init__(f, wrt, mode)
+    def __init__(self, f, wrt=0, mode="compiled", parallel=None):
+        super().__init__(f, wrt, mode, parallel)
 
     def __call__(self, *args, **kwargs):
         return self._value_and_grads(self.d.bind(args, kwargs))
@@ -648,7 +650,14 @@ def source(f, stage="adjoint", args=None, wrt=None) -> str:
         f = f.d
     d = as_differentiable(f)
     if stage in ("monadic", "normalized"):
-        return monadic.render(frontend(d.__jitad_function__))
+        notes = None
+        if d.parallel and stage == "monadic":    # what `par` decided, for a signature
+            comp = d.specialize(d.bind(tuple(args), {})) if args is not None else d.last
+            if comp is None:
+                raise JitadError(f"jitad.source({d.__name__}, 'monadic') of a parallel function "
+                                 "decides per signature: pass args=(example arguments) or call it")
+            notes = [(dec.targets, dec.note()) for dec in comp.gen.decisions]
+        return monadic.render(frontend(d.__jitad_function__), notes)
     if stage in pipeline.PASS_NAMES:
         return d.text_after(stage, args, None if wrt is None and args is None else
                             wrt_indices(d, 0 if wrt is None else wrt)[0])

@@ -17,7 +17,7 @@ import sys
 import types
 from pathlib import Path
 
-from . import cache
+from . import cache, parallel
 from .codegen import Generated
 from .errors import IndexOutOfRange, JitadError, Loc, RecursionLimitError, TapeLimitError
 
@@ -38,11 +38,14 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
     if backend == "numba":
         from . import _runtime_jit
         mod.rt = _runtime_jit
+        if gen.parallel:
+            parallel.prepare()
         # Numba's disk cache cannot reload a recursive function (numba/numba#6061: the second
         # process crashes), so a module with recursion is compiled in memory every time
         for fname in gen.functions:
+            par = {"parallel": parallel.NUMBA_OPTIONS} if fname in gen.parallel else {}
             setattr(mod, fname, cache.njit(getattr(mod, fname), nogil=True,
-                                           disk=not gen.recursive))
+                                           disk=not gen.recursive, **par))
     elif backend != "python":
         raise JitadError(f"unknown backend {backend!r} (use 'numba' or 'python')")
     sys.modules[modname] = mod

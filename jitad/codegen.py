@@ -67,6 +67,10 @@ class Generated:
     # tangent parameter b and wrt parameter a, a (b.size, a.size) block whose row k is the
     # gradient for a with d_b = the k-th basis vector (see `hessian`)
     hessian: str | None = None
+    # parallel=True (`parallel`): the entry's applicative groups and what was decided for each;
+    # the dispatchers, the functions compiled with Numba's parallel option
+    decisions: list = field(default_factory=list)
+    parallel: set = field(default_factory=set)
 
 
 def _locals(spec):
@@ -364,6 +368,8 @@ def module(job):
     # Numba's cache cannot see a changed runtime helper (an inlined one above all): name it here
     header.append(f"# runtime: sha256 {_RUNTIME_HASH}")
     header += ["import math", "", "import numpy as np", "", "from jitad import runtime as rt", ""]
+    if gen.parallel:       # the dispatchers' prange and result lists (`parallel`)
+        header[-1:-1] = ["from numba import prange", "from numba.typed import List"]
     lines = list(header)
     body_start = len(lines)
     line_map = {}

@@ -195,10 +195,11 @@ def copy_names(wrapper, fn):
 class Differentiable:
     """A function jitad compiles; calling it runs the compiled forward."""
 
-    def __init__(self, fn, backend="numba"):
+    def __init__(self, fn, backend="numba", parallel=False):
         fn = plain_function(fn)
         self.__jitad_function__ = fn
         self.backend = backend
+        self.parallel = bool(parallel)   # independent helper calls dispatched (`jitad.parallel`)
         self._specs: dict = {}
         self._checked: dict = {}      # (argtys or quick_key, wrt) -> Checked (eager mode)
         self.last: Compiled | None = None
@@ -321,7 +322,7 @@ class Differentiable:
                             into=mode == "into",
                             train=train,
                             backend=self.backend, validate=validate,
-                            frontend=frontend, forms=forms)
+                            frontend=frontend, forms=forms, parallel=self.parallel)
 
     def text_after(self, stage, args=None, wrt=None, train=None, mode=None) -> str:
         """What the pipeline holds after pass `stage` (see `pipeline.stage_text`), for the
@@ -367,26 +368,32 @@ def _is_eager_var(a) -> bool:
     return eager is not None and isinstance(a, eager.Var)
 
 
-def as_differentiable(f, backend=None) -> Differentiable:
+def as_differentiable(f, backend=None, parallel=None) -> Differentiable:
+    """The `Differentiable` of `f`; `parallel=True`/`False` asks for one that does (not)
+    dispatch independent helper calls (None: `f`'s own, or False for a plain function)."""
     if isinstance(f, Differentiable):
-        return f
+        if parallel is None or bool(parallel) == f.parallel or type(f) is not Differentiable:
+            return f
+        backend, f = f.backend, f.__jitad_function__
     if isinstance(f, Transform) and f.derivable is not None:
         from .higher import Derived
         return Derived(f)
     f = plain_function(f)
     cache = cache_of(f)
-    key = ("differentiable", backend or "numba")
+    key = ("differentiable", backend or "numba") + (("parallel",) if parallel else ())
     d = cache.get(key)
     if d is None:
-        d = cache[key] = Differentiable(f, backend or "numba")
+        d = cache[key] = Differentiable(f, backend or "numba", parallel=bool(parallel))
     return d
 
 
-def differentiable(fn=None, *, backend="numba"):
-    """Decorator: `@jitad.differentiable` or `@jitad.differentiable(backend="python")`."""
+def differentiable(fn=None, *, backend="numba", parallel=False):
+    """Decorator: `@jitad.differentiable`, `@jitad.differentiable(backend="python")`;
+    `parallel=True`: the entry's independent calls of costly helpers run at the same time
+    where they are large enough (`jitad.parallel`; docs/parallel.md)."""
     if fn is None:
-        return lambda f: Differentiable(f, backend)
-    return Differentiable(fn, backend)
+        return lambda f: Differentiable(f, backend, parallel)
+    return Differentiable(fn, backend, parallel)
 
 
 def wrt_indices(d: Differentiable, wrt):

@@ -16,8 +16,12 @@ from .ir import Bind, For, If, Par, Return, SetItem, While
 from .primitives import CALL, COPY, GETITEM
 
 
-def group(block, bangs=frozenset()):
-    """`bangs`: targets extracted for control (`!`); they stay their own step, never in a Par."""
+def group(block, bangs=frozenset(), hoist=False):
+    """`bangs`: targets extracted for control (`!`); they stay their own step, never in a Par.
+    `hoist`: a straight run of binds is first scheduled as early as its dependences allow
+    (`levels`), so independent binds separated by others' operands (`h0 = g(W[0])`,
+    `h1 = g(W[1])`: the reads `W[1]` sit between the calls) share a group: the grouping
+    `parallel` dispatches."""
     out, run = [], []
 
     def flush():
@@ -27,7 +31,13 @@ def group(block, bangs=frozenset()):
             out.extend(run)
         run.clear()
 
+    if hoist:
+        block = levels(block, bangs)
     for s in block:
+        if isinstance(s, Par):
+            flush()
+            out.append(s)
+            continue
         if isinstance(s, Bind) and not set(s.targets) & bangs:
             writes = {t for b in run for t in b.targets}
             reads_ = {n for b in run for n in ir.reads(b)}
@@ -37,11 +47,44 @@ def group(block, bangs=frozenset()):
             continue
         flush()
         if isinstance(s, If):
-            s = If(s.test, group(s.body, bangs), group(s.orelse, bangs), s.loc)
+            s = If(s.test, group(s.body, bangs, hoist), group(s.orelse, bangs, hoist), s.loc)
         elif isinstance(s, While):
-            s = While(group(s.cond, bangs), s.test, group(s.body, bangs), s.loc)
+            s = While(group(s.cond, bangs, hoist), s.test, group(s.body, bangs, hoist), s.loc)
         elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, group(s.body, bangs), s.loc)
+            s = For(s.var, s.start, s.stop, s.step, group(s.body, bangs, hoist), s.loc)
+        out.append(s)
+    flush()
+    return out
+
+
+def levels(block, bangs=frozenset()):
+    """`block` with each straight run of plain binds (no `!`, no effect) as its dependence
+    levels, in order: level 0 the binds that read nothing the run assigns before them, level k
+    those whose latest dependence (a value read, or an earlier bind reading or assigning what
+    they assign) is at level k - 1. A level of several binds is a `Par`; within a level and
+    between runs the program order is kept, so the result is deterministic."""
+    out, run = [], []
+
+    def flush():
+        level = []
+        for i, s in enumerate(run):
+            reads_, writes = set(ir.reads(s)), set(s.targets)
+            k = 0
+            for j in range(i):
+                b = run[j]
+                if set(b.targets) & (reads_ | writes) or set(ir.reads(b)) & writes:
+                    k = max(k, level[j] + 1)
+            level.append(k)
+        for k in sorted(set(level)):
+            binds = [s for s, lv in zip(run, level) if lv == k]
+            out.append(binds[0] if len(binds) == 1 else Par(binds))
+        run.clear()
+
+    for s in block:
+        if isinstance(s, Bind) and not set(s.targets) & bangs and not s.op.effect:
+            run.append(s)
+            continue
+        flush()
         out.append(s)
     flush()
     return out
@@ -61,7 +104,10 @@ def _lhs(targets):
     return targets[0] if len(targets) == 1 else "(" + ", ".join(targets) + ")"
 
 
-def render(f: ir.Function) -> str:
+def render(f: ir.Function, notes=None) -> str:
+    """`notes` (a `parallel=True` function): (targets, text) per group `parallel` decided on;
+    the binds are then grouped as it groups them (`hoist`) and each group's decision is
+    printed under it as `-- parallel: ...` or `-- sequential: why`."""
     tests = {s.test for s in ir.walk(f.body) if isinstance(s, (If, While))}
     lines = [f"{f.name}({', '.join(f.params)}) = do"]
 
@@ -79,6 +125,11 @@ def render(f: ir.Function) -> str:
             elif isinstance(s, Par):
                 lhs = ", ".join(_lhs(b.targets) for b in s.binds)
                 lines.append(f"{ind}({lhs}) <- par({', '.join(_call(b) for b in s.binds)})")
+                mine = {t for b in s.binds for t in b.targets}
+                for targets, text in notes or ():
+                    if mine & set(targets):
+                        lines.append(f"{ind}  -- {text}")
+                        break
             elif isinstance(s, SetItem):
                 lines.append(f"{ind}{s.array}[{', '.join(map(str, s.index))}] := {s.value}")
             elif isinstance(s, If):
@@ -100,5 +151,5 @@ def render(f: ir.Function) -> str:
                 vals = ", ".join(map(str, s.values))
                 lines.append(f"{ind}pure {vals if len(s.values) == 1 else '(' + vals + ')'}")
 
-    block(group(f.body, frozenset(tests)), 1)
+    block(group(f.body, frozenset(tests), hoist=notes is not None), 1)
     return "\n".join(lines) + "\n"

@@ -32,7 +32,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from . import codegen, ir, monadic, primitives
+from . import codegen, ir, monadic, parallel, primitives
 from . import backend as be
 from .capture import capture
 from .types import leaf_types
@@ -60,6 +60,7 @@ class Job:
     validate: object = None          # (entry, argtys) -> None, may refuse the typed entry
     frontend: object = None          # fn -> ir.Function, for the callees `specialize` reaches
     forms: tuple = ()                # (parameter, form): the entry's structured parameters
+    parallel: bool = False           # dispatch the entry's independent helper calls (`par`)
     # produced by the passes
     captured: object = None
     ir: object = None
@@ -206,6 +207,8 @@ GENERATE = (
          when=lambda job: job.want_vjp and job.jacobian),
     Pass("hessian", codegen.hessian, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp and bool(job.hessian)),
+    Pass("par", parallel.rewrite, ("prog", "plan", "funcs"), ("funcs",),
+         when=lambda job: job.parallel and job.backend == "numba"),
     Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
     Pass("load", _load, ("gen",), ("module",)),
 )
@@ -291,7 +294,7 @@ def stage_text(job: Job, stage: str) -> str:
                          [f"vjp {v}" for v in pl.vjp_names.values()] +
                          [f"split {a} {b}" for a, b in pl.split.values()])
     if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "into", "tangent",
-                 "jacobian", "hessian"):
+                 "jacobian", "hessian", "par"):
         return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
     return job.gen.source
 

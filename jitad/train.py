@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import backend as be
-from . import __version__, codegen, monadic, optim, pipeline, threads as th
+from . import __version__, codegen, monadic, optim, parallel, pipeline, threads as th
 from .differentiable import Transform, as_differentiable, wrt_indices
 from .errors import JitadError
 
@@ -45,10 +45,13 @@ class TrainState:
 
 
 class train_step(Transform):
-    """`step = jitad.train_step(loss, wrt=("U", "V"), optimizer=jitad.optim.Adagrad(lr=0.05))`."""
+    """`step = jitad.train_step(loss, wrt=("U", "V"), optimizer=jitad.optim.Adagrad(lr=0.05))`;
+    `parallel=True`: the loss's independent calls of costly helpers run at the same time, in
+    the step's forward and adjoint sweeps (`jitad.parallel`; the update is the sequential one,
+    bit for bit)."""
 
-    def __init__(self, loss, wrt=0, optimizer="sgd"):
-        self.d = as_differentiable(loss)
+    def __init__(self, loss, wrt=0, optimizer="sgd", parallel=None):
+        self.d = as_differentiable(loss, parallel=parallel)
         self.wrt, _ = wrt_indices(self.d, wrt)
         self.optimizer = optim.get(optimizer)
         self.last = None
@@ -108,7 +111,12 @@ class train_step(Transform):
         """`jitad.source(step, stage)`: the IR, the step's primal ("forward"), the step itself
         ("adjoint"), or what a pass of the pipeline holds (with this optimizer)."""
         if stage in ("monadic", "normalized"):
-            return monadic.render(pipeline.frontend(self.d.__jitad_function__))
+            if args is not None:
+                self.specialize(*args)
+            notes = None
+            if self.d.parallel and stage == "monadic" and self.last is not None:
+                notes = [(d.targets, d.note()) for d in self.last.gen.decisions]
+            return monadic.render(pipeline.frontend(self.d.__jitad_function__), notes)
         if stage in pipeline.PASS_NAMES:
             return self.d.text_after(stage, args, self.wrt, self.optimizer)
         if args is not None:
@@ -267,6 +275,10 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
         comp = specialize_for_fit(step, params, [d[:batch_size] for d in data])
     else:
         comp = specialize_for_fit(step, params, [d[0] for d in data])
+    if threads > 1 and comp.gen.parallel and not parallel.threadsafe():
+        raise JitadError("fit(threads > 1) of a parallel=True step needs a thread-safe Numba "
+                         "threading layer (omp or tbb; only workqueue is available): use "
+                         "threads=1, or train_step(..., parallel=False)")
     if accumulate is None:
         dense = {p for kind, p, _ in comp.gen.buffers} - {p for kind, p, _ in comp.gen.buffers if kind == "rows"}
         accumulate = DENSE_THREADS_ACCUMULATE if threads > 1 and dense else 1

@@ -206,6 +206,7 @@ class Reverse(TrainingCode):
                     saved = self.saved[id(s)] = self.namer.fresh(f"{s.target}_saved")
                     out.append(P.assign_many(list(s.targets) + [saved], P.call(
                         split[0], *[P.atom(a) for a in s.args])))
+                    first = out[-1]
                     if block is not self.spec.ir.body:      # run again: its states on a tape
                         out[-1].jitad_loc = (s.loc.filename, s.loc.line)
                         out.append(P.expr_stmt(P.call(P.dotted(
@@ -220,7 +221,10 @@ class Reverse(TrainingCode):
                     else:
                         out.append(P.assign(s.target, rhs) if len(s.targets) == 1
                                    else P.assign_many(s.targets, rhs))
+                    first = out[-1]
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
+                if s.op is CALL:       # a branch `par` may dispatch (at the top level, in ifs)
+                    first.jitad_bind = first.value.jitad_bind = tuple(s.targets)
             elif isinstance(s, SetItem):
                 out += self.bounds.checks(s)
                 if tape and s.array in self.A.needed and not s.init:
@@ -675,6 +679,8 @@ class Reverse(TrainingCode):
                     out.append(P.assign(self.saved[id(s)], P.call(P.dotted(f"{self.tapes.states(fwd)}.pop"))))
                 out.append(P.assign(grads, P.call(bwd, *[P.atom(a) for a in s.args],
                                                   P.name(self.saved[id(s)]), cot)))
+                # a branch `par` may dispatch (the call is tagged too: tidying may fold it)
+                out[-1].jitad_adjoint = out[-1].value.jitad_adjoint = tuple(s.targets)
             else:
                 out.append(P.assign(grads, P.subscript(
                     P.call(self.vjp_names[key], *[P.atom(a) for a in s.args], cot, *self.call_depth(key)),

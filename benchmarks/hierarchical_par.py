@@ -1,0 +1,228 @@
+"""Issue 15's benchmark: the hierarchical classifier's columns as independent helper calls, one
+mini-batch at a time, sequential vs `parallel=True` (the columns' forward and backward halves
+dispatched on 2 threads), and small functions that must not slow down.
+
+    OPENBLAS_NUM_THREADS=1 python -m benchmarks.hierarchical_par [--rounds 7] [--batches 32]
+
+The model is `examples/hierarchical_classifier.py`'s `skipping_loss` with `columns_sum` written
+as `columns` calls of one `column` helper (2 and 4 columns), so the monadic form has them as
+one applicative group. Per configuration: an epoch of SGD (lr 0.01) over `--batches`
+mini-batches of 16, each step `value_and_grad` of the eight parameters then `p -= lr * g` in
+NumPy; configurations alternate round by round (the first round compiles) and a cell is the
+median over rounds of the time per mini-batch, wall and CPU (process time: the parallel rows
+spend CPU on 2 cores). Checked: the parallel gradient equals the sequential one bit for bit at
+every step, so the parameters after an epoch are identical; the sequential gradient matches the
+hand-written NumPy backprop of `benchmarks/hierarchical.py` to 1e-9.
+The small rows: a function of two tiny matrix helpers (4 x 4) and one of two vector helpers
+(no matrix: not a branch), called 20,000 times, parallel=True over sequential (goal <= 1.05).
+"""
+import argparse
+import os
+import statistics
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+import jitad  # noqa: E402
+from benchmarks import hierarchical as HB  # noqa: E402
+
+H = HB.H
+softmax_xent = H.softmax_xent
+
+
+def column(W1, b1, W2, b2, X):
+    a = np.maximum(X @ W1 + b1, 0.0)
+    return np.maximum(a @ W2 + b2, 0.0)
+
+
+def head(h, Wc, bc, Wf, bf, coarse, fine):
+    c = coarse[0]
+    zf = h @ Wf[c] + bf[c]
+    return softmax_xent(h @ Wc + bc, coarse) + softmax_xent(zf, fine)
+
+
+def loss1(W1, b1, W2, b2, Wc, bc, Wf, bf, X, coarse, fine):
+    h = column(W1[0], b1[0], W2[0], b2[0], X)
+    return head(h, Wc, bc, Wf, bf, coarse, fine)
+
+
+def loss2(W1, b1, W2, b2, Wc, bc, Wf, bf, X, coarse, fine):
+    h0 = column(W1[0], b1[0], W2[0], b2[0], X)
+    h1 = column(W1[1], b1[1], W2[1], b2[1], X)
+    return head(h0 + h1, Wc, bc, Wf, bf, coarse, fine)
+
+
+def loss4(W1, b1, W2, b2, Wc, bc, Wf, bf, X, coarse, fine):
+    h0 = column(W1[0], b1[0], W2[0], b2[0], X)
+    h1 = column(W1[1], b1[1], W2[1], b2[1], X)
+    h2 = column(W1[2], b1[2], W2[2], b2[2], X)
+    h3 = column(W1[3], b1[3], W2[3], b2[3], X)
+    return head(h0 + h1 + h2 + h3, Wc, bc, Wf, bf, coarse, fine)
+
+
+LOSSES = {1: loss1, 2: loss2, 4: loss4}
+
+
+def tiny(A, B, x):
+    return A @ (B @ x)
+
+
+def vec(u, v):
+    return np.sum(np.tanh(u) * v)
+
+
+def small2(A, B, C, D, x):
+    return np.sum(tiny(A, B, x) + tiny(C, D, x))
+
+
+def vec2(u, v, w):
+    return vec(u, v) + vec(w, v)
+
+
+def epoch(vg, params, data, lr, nb, grads_out=None):
+    X, coarse, fine = data
+    B = H.BATCH
+    t0, c0 = time.perf_counter(), time.process_time()
+    for b in range(nb):
+        sl = slice(b * B, (b + 1) * B)
+        _, grads = vg(*params, X[sl], coarse[sl], fine[sl])
+        if grads_out is not None:
+            grads_out.append([g.copy() for g in grads])
+        for p, g in zip(params, grads):
+            p -= lr * g
+    return (time.perf_counter() - t0) / nb, (time.process_time() - c0) / nb
+
+
+def measure_columns(columns, rounds, nb):
+    data = H.make_data(nb)
+    f = LOSSES[columns]
+    wrt = tuple(range(8))
+    vgs = {"sequential": jitad.value_and_grad(f, wrt=wrt),
+           "parallel=True": jitad.value_and_grad(f, wrt=wrt, parallel=True)}
+    # exactness: one epoch each from the same start, every step's gradient compared
+    got = {}
+    for name, vg in vgs.items():
+        params, grads = H.init(columns), []
+        epoch(vg, params, data, HB.LR, nb, grads)
+        got[name] = (params, grads)
+    same = all(np.array_equal(a, b) for a, b in zip(got["sequential"][0], got["parallel=True"][0])) \
+        and all(np.array_equal(a, b) for ga, gb in zip(got["sequential"][1], got["parallel=True"][1])
+                for a, b in zip(ga, gb))
+    ref = H.init(columns)
+    X, coarse, fine = data
+    _, ref_g = HB.numpy_grads(*ref, X[:16], coarse[:16], fine[:16])
+    _, g0 = vgs["sequential"](*H.init(columns), X[:16], coarse[:16], fine[:16])
+    ref_ok = all(np.allclose(a, b, rtol=1e-9, atol=1e-12) for a, b in zip(g0, ref_g))
+    times = {n: ([], []) for n in vgs}
+    params = {n: H.init(columns) for n in vgs}
+    for r in range(rounds):
+        for n, vg in vgs.items():
+            w, c = epoch(vg, params[n], data, HB.LR, nb)
+            if r:
+                times[n][0].append(w)
+                times[n][1].append(c)
+    med = {n: (statistics.median(w), statistics.median(c), min(w)) for n, (w, c) in times.items()}
+    dec = vgs["parallel=True"].specialize(*H.init(columns), *(d[:16] for d in data)).gen.decisions
+    return med, same, ref_ok, [d.note() for d in dec]
+
+
+def measure_small(f, args, n=20000, rounds=7):
+    vgs = {"sequential": jitad.grad(f, wrt=0), "parallel=True": jitad.grad(f, wrt=0, parallel=True)}
+    for vg in vgs.values():
+        vg(*args)
+    times = {k: [] for k in vgs}
+    for _ in range(rounds):
+        for k, vg in vgs.items():
+            t0 = time.perf_counter()
+            for _ in range(n):
+                vg(*args)
+            times[k].append((time.perf_counter() - t0) / n)
+    s, p = (statistics.median(times[k]) for k in vgs)
+    dec = vgs["parallel=True"].specialize(*args).gen.decisions
+    return s, p, [d.note() for d in dec]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--batches", type=int, default=32)
+    ap.add_argument("--columns", type=int, nargs="*", default=[1, 2, 4])
+    ap.add_argument("--threshold", action="store_true", help="the threshold table only")
+    args = ap.parse_args(argv)
+    if args.threshold:
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        threshold_table()
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
+    print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    print("per mini-batch: median over rounds (CPU time), and the best round (the least "
+          "disturbed by other processes)")
+    print(f"{'columns':>7} {'sequential ms (cpu)':>20} {'parallel ms (cpu)':>19} {'speed-up':>8} "
+          f"{'best seq':>8} {'best par':>8} {'best speed-up':>13} {'bitwise':>7} {'vs NumPy':>8}")
+    for k in args.columns:
+        med, same, ref_ok, notes = measure_columns(k, args.rounds, args.batches)
+        (sw, sc, sb), (pw, pc, pb) = med["sequential"], med["parallel=True"]
+        print(f"{k:>7} {sw * 1e3:>10.2f} ({sc * 1e3:6.2f}) {pw * 1e3:>9.2f} ({pc * 1e3:6.2f}) "
+              f"{sw / pw:>7.2f}x {sb * 1e3:>8.2f} {pb * 1e3:>8.2f} {sb / pb:>12.2f}x "
+              f"{str(same):>7} {str(ref_ok):>8}")
+        for n in notes:
+            print(f"        group: {n}")
+    rng = np.random.default_rng(0)
+    A, B_, C, D = (rng.normal(size=(4, 4)) for _ in range(4))
+    for name, f, a in (("two 4x4 matrix helpers", small2, (A, B_, C, D, rng.normal(size=4))),
+                       ("two vector helpers", vec2, tuple(rng.normal(size=8) for _ in range(3)))):
+        s, p, notes = measure_small(f, a)
+        print(f"small: {name}: sequential {s * 1e6:.2f} us, parallel=True {p * 1e6:.2f} us, "
+              f"ratio {p / s:.3f} (goal <= 1.05); {'; '.join(notes) or 'no group'}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+
+
+# ---------------------------------------------------------------------------
+# the threshold: two independent dense layers of growing input width, dispatched always
+# (threshold 0) vs sequential; where the speed-up crosses 1 is the smallest branch worth a
+# thread (docs/parallel.md)
+# ---------------------------------------------------------------------------
+def layer(W, b, X):
+    return np.tanh(X @ W + b)
+
+
+def two_layers(Wa, ba, Wb, bb, X):
+    return np.sum(layer(Wa, ba, X) * layer(Wb, bb, X))
+
+
+def threshold_table(widths=(4, 16, 64, 256, 1024, 3072), rounds=7):
+    os.environ["JITAD_PAR_THRESHOLD"] = "0"
+    rng = np.random.default_rng(0)
+    vgs = {"sequential": jitad.value_and_grad(two_layers, wrt=(0, 2)),
+           "dispatched": jitad.value_and_grad(two_layers, wrt=(0, 2), parallel=True)}
+    print(f"{'width':>6} {'work/branch':>15} {'sequential us (cpu)':>20} "
+          f"{'dispatched us (cpu)':>20} {'speed-up':>8}")
+    for k in widths:
+        args = (rng.normal(size=(k, 64)), rng.normal(size=64), rng.normal(size=(k, 64)),
+                rng.normal(size=64), rng.normal(size=(16, k)))
+        n = max(20, min(20000, int(2e7 / (16 * k * 64 * 6))))
+        times = {name: ([], []) for name in vgs}
+        for vg in vgs.values():
+            vg(*args)
+        for _ in range(rounds):
+            for name, vg in vgs.items():
+                t0, c0 = time.perf_counter(), time.process_time()
+                for _ in range(n):
+                    vg(*args)
+                times[name][0].append((time.perf_counter() - t0) / n)
+                times[name][1].append((time.process_time() - c0) / n)
+        (sw, sc), (pw, pc) = ((statistics.median(w), statistics.median(c))
+                              for w, c in times.values())
+        elems = 2 * 16 * k * 64 + k * 64 + 64 + 16 * k     # parallel.work: FLOPs + elements
+        print(f"{k:>6} {elems:>15,} {sw * 1e6:>10.1f} ({sc * 1e6:7.1f}) "
+              f"{pw * 1e6:>10.1f} ({pc * 1e6:7.1f}) {sw / pw:>7.2f}x")
+    del os.environ["JITAD_PAR_THRESHOLD"]
+
+
+if __name__ == "__main__":
+    main()

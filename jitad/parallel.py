@@ -1,0 +1,444 @@
+"""Stage 7b — par: the entry's independent helper calls run at the same time, where it pays.
+
+Takes: a job whose functions are generated (`parallel=True`): the typed entry (its IR after
+`maps`), the plan, and the functions' AST, whose top-level statements carry `jitad_bind` (the
+targets of the helper call whose forward they compute) and `jitad_adjoint` (the targets of the
+call whose backward half they run), as `ad.Reverse` tags them.
+Guarantees: `decide(job)` gives every applicative group of the entry (`monadic.group`) a
+`Decision`: which helper calls run as branches of one parallel dispatch, or why the group stays
+in order. The cost model reads the types: a branch is a call of a costly helper (`ad.costly`: a
+loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
+with fewer than two is too small to overlap; a group inside a loop is not dispatched (yet; one in
+an `if`'s branch is: it runs at most once per call), nor one whose branches run NumPy with the
+GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher
+decides there: the branches run concurrently only when each one's work is at least `THRESHOLD`
+-- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
+written in the call's arguments; a product whose lengths they do not name is left out) plus
+the elements of the arrays handed to it: a lower bound -- else one after the other, in the same
+compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
+step and accumulate functions (their bodies and the branches of their `if`s, never a loop's
+body), the branch statements of each parallel group by one call of a generated dispatcher
+`f_par(...)` returning the branches' values in their order -- in the forward sweep the calls
+(or their forward halves), in the adjoint sweep their backward halves; what they depend on
+between them (a state popped from a tape) runs before it (a call tidying folded into the
+statement reading it -- `ad.Reverse` tags the call too -- gets its temporary back first), what depends on them (the pushes of
+their states, the additions of their gradients into the parameters' adjoints) after it, in
+the order it had.
+Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); two
+statements one of which writes what the other reads or writes keep their order (`_schedule`);
+a branch runs on one thread exactly the code the sequential function runs (BLAS at one thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
+order, so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
+only function compiled with Numba's parallel option, restricted to `prange` (`NUMBA_OPTIONS`:
+no array expression of the generated code is made parallel behind its back).
+"""
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from . import ir, monadic
+from . import pyast as P
+from .ad import costly
+from .primitives import CALL, get
+
+_PRODUCTS = (get("matmul"), get("dot"))
+from .types import arg_types
+
+# the smallest branch worth a thread, in estimated work: the FLOPs of its callee's matrix
+# products plus the array elements it is handed (see `_work` and docs/parallel.md)
+THRESHOLD = 1 << 22
+
+# Numba's parallel option for the dispatchers: `prange` only, every other automatic
+# parallelization off
+NUMBA_OPTIONS = {"prange": True, "numpy": False, "reduction": False, "setitem": False,
+                 "stencil": False, "fusion": False, "comprehension": False,
+                 "inplace_binop": False}
+
+
+@dataclass
+class Decision:
+    """One applicative group of the entry: its binds' targets, the calls dispatched as
+    branches (their targets, in program order) and why."""
+
+    targets: tuple
+    branches: tuple = ()
+    reason: str = ""
+    parallel: bool = False
+    dispatchers: list = field(default_factory=list)   # generated dispatcher names
+
+    def note(self) -> str:
+        if self.parallel:
+            return f"parallel: {self.reason}"
+        return f"sequential: {self.reason}"
+
+
+def threshold() -> int:
+    """`THRESHOLD`, or `JITAD_PAR_THRESHOLD` from the environment (read when code is made)."""
+    env = os.environ.get("JITAD_PAR_THRESHOLD")
+    return int(env) if env else THRESHOLD
+
+
+def decide(prog, entry, cycles) -> list:
+    """A `Decision` per applicative group of the entry (top level first, then nested ones)."""
+    heavy = costly(prog, cycles)
+    tests = frozenset(s.test for s in ir.walk(entry.ir.body) if isinstance(s, (ir.If, ir.While)))
+    out = []
+
+    def branch_of(b):
+        if b.op is not CALL:
+            return None
+        key = (id(b.callee), arg_types(b, entry.types))
+        if key in cycles or key not in heavy:
+            return None
+        return b
+
+    def visit(block, top):
+        for s in monadic.group(block, tests, hoist=True):
+            if isinstance(s, ir.Par):
+                targets = tuple(t for b in s.binds for t in b.targets)
+                calls = [b for b in s.binds if branch_of(b) is not None]
+                d = Decision(targets)
+                if not top:
+                    if len(calls) < 2:
+                        continue
+                    d.reason = "inside a loop (dispatched only where it runs once per call, yet)"
+                elif len(calls) < 2:
+                    d.reason = ("too small: " + ("one call of a costly helper, nothing to overlap"
+                                                 if calls else "no call of a costly helper (a loop, "
+                                                 "a matrix product or a rank >= 2 value)"))
+                else:
+                    d.branches = tuple(tuple(b.targets) for b in calls)
+                    names = ", ".join(b.callee.__name__ for b in calls)
+                    d.parallel = True
+                    d.reason = (f"{len(calls)} calls ({names}), each run on its own thread when its "
+                                f"work is >= {threshold()}")
+                out.append(d)
+            elif isinstance(s, ir.If):       # a branch body runs at most once: dispatched too
+                visit(s.body, top)
+                visit(s.orelse, top)
+            elif isinstance(s, (ir.For, ir.While)):
+                visit(s.body, False)
+    visit(entry.ir.body, True)
+    return out
+
+
+# -- the work of a branch ---------------------------------------------------------------------------
+def _term(t, params):
+    """A shape term (`shapes`) as Python source in the callee's parameters, or None."""
+    if isinstance(t, int):
+        return str(t)
+    if isinstance(t, tuple) and t[0] == "dim" and t[1] in params:
+        return f"{t[1]}.shape[{t[2]}]"
+    if isinstance(t, tuple) and t[0] == "val" and t[1] in params:
+        return t[1]
+    if isinstance(t, tuple) and t[0] == "bcast":
+        parts = [_term(d, params) for d in t[1:]]
+        return None if None in parts else f"max({', '.join(parts)})"
+    return None
+
+
+def flops(spec) -> list:
+    """The FLOPs of a specialization's matrix products (each counted once, in loops too: a lower
+    bound) as Python expressions in its parameters, for those whose lengths its shapes name."""
+    out, params = [], list(spec.ir.params)
+    for s in ir.walk(spec.ir.body):
+        if not (isinstance(s, ir.Bind) and s.op in _PRODUCTS and len(s.args) == 2
+                and all(isinstance(a, ir.Var) for a in s.args)):
+            continue
+        a, b = (spec.shapes.of(v.name) if spec.shapes is not None else None for v in s.args)
+        if not a or not b:
+            continue
+        dims = [a[-1]] + list(a[:-1]) + ([b[-1]] if len(b) == 2 else [])   # k, m, n
+        parts = [_term(d, params) for d in dims]
+        if None not in parts:
+            out.append(" * ".join(["2"] + parts))
+    return out
+
+
+def _work(call, spec, local, types):
+    """Source of the estimated work of a branch `call` of `spec` (its forward, backward half or
+    primal: the parameters come first): its products' FLOPs in the call's arguments plus the
+    sizes of the arrays handed to it; None when no part of it can be named."""
+    parts = []
+    args = {p: a for p, a in zip(spec.ir.params, call.args)}
+    for text in flops(spec):
+        tree = ast.parse(text, mode="eval")
+
+        class Sub(ast.NodeTransformer):
+            def visit_Name(self, n):
+                return args[n.id] if n.id in args else n
+        parts.append(ast.unparse(Sub().visit(tree)))
+    seen = []
+    for n in ast.walk(call):
+        if isinstance(n, ast.Name) and n.id in local and n.id not in seen \
+                and getattr(types.get(n.id), "ndim", 0) >= 1:
+            seen.append(n.id)
+            parts.append(f"{n.id}.size")
+    return " + ".join(parts) if parts else None
+
+
+# -- rewriting the generated functions -----------------------------------------------------------
+_PURE_CALLS = ("np.", "math.", "min", "max", "len", "range", "float", "int", "abs", "rt.check")
+
+
+def _names(node, ctx):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+
+
+def _reads(stmt):
+    return _names(stmt, ast.Load) | {n.target.id for n in ast.walk(stmt)
+                                     if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+
+
+def _writes(stmt, generated):
+    """Names a statement may change: assigned, updated, written through (`a[i] = v`), or
+    handed to a call that is not known to leave its arguments alone."""
+    out = _names(stmt, ast.Store)
+    for n in ast.walk(stmt):
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                while isinstance(t, (ast.Subscript, ast.Attribute)):
+                    t = t.value
+                if isinstance(t, ast.Name):
+                    out.add(t.id)
+        if isinstance(n, ast.Call):
+            fn = ast.unparse(n.func)
+            if fn not in generated and not fn.startswith(_PURE_CALLS):
+                out |= _names(n, ast.Load)
+    return out
+
+
+def _schedule(body, idxs, generated):
+    """The statements of `body` with those at `idxs` (ascending) gathered into one place:
+    (before, after), the statements between the first and the last that must run before the
+    gathered ones and those that may run after, each in program order -- or None. A statement
+    between them that the gathered ones depend on goes before (the pop of a branch's state),
+    one that depends on them after (the additions of their gradients), the rest after; two
+    statements that depend on each other keep their order. Dependence: one writes what the
+    other reads or writes."""
+    rw = {k: (_reads(body[k]), _writes(body[k], generated)) for k in range(idxs[0], idxs[-1] + 1)}
+
+    def dep(x, y):
+        (rx, wx), (ry, wy) = rw[x], rw[y]
+        return bool(wx & (ry | wy) or rx & wy)
+
+    if any(dep(a, b) for a in idxs for b in idxs if a < b):
+        return None
+    window = [k for k in range(idxs[0] + 1, idxs[-1]) if k not in idxs]
+    before, after = set(), set()
+    for k in window:
+        if any(dep(k, b) for b in idxs if k < b):
+            before.add(k)
+        if any(dep(b, k) for b in idxs if b < k):
+            after.add(k)
+    changed = True
+    while changed:
+        changed = False
+        for x in window:
+            for y in window:
+                if x < y and dep(x, y):
+                    if x in after and y not in after:
+                        after.add(y)
+                        changed = True
+                    if y in before and x not in before:
+                        before.add(x)
+                        changed = True
+    if before & after:
+        return None
+    return [body[k] for k in window if k in before], [body[k] for k in window if k not in before]
+
+
+def _locals(fdef):
+    return {a.arg for a in fdef.args.args} | _names(fdef, ast.Store)
+
+
+def _dispatcher(name, stmts, fdef, types, limit, specs):
+    """The dispatcher of branch statements `stmts` (each `targets = call`): a function of the
+    locals their calls read, returning their values in order; concurrent under `prange` when
+    every branch's estimated work (`_work`) is >= `limit`, else in order."""
+    local = _locals(fdef)
+    params = []
+    for st in stmts:
+        for n in ast.walk(st.value):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in local \
+                    and n.id not in params:
+                params.append(n.id)
+    work = []
+    for st in stmts:
+        call = st.value
+        spec = specs.get(ast.unparse(call.func)) if isinstance(call, ast.Call) else None
+        w = _work(call, spec, local, types) if spec is not None else None
+        if w is None:
+            return None
+        work.append(w)
+    exprs = [ast.unparse(st.value) for st in stmts]
+    k = len(stmts)
+    lines = [f"def {name}({', '.join(params)}):",
+             f"    if min({', '.join(work)}) < {limit}:",
+             f"        return ({', '.join(exprs)},)"]
+    lines += [f"    branch_{i} = List()" for i in range(k)]
+    lines.append(f"    for branch in prange({k}):")
+    for i, e in enumerate(exprs):
+        kw = "if" if i == 0 else ("elif" if i < k - 1 else "else")
+        lines.append(f"        {kw} branch == {i}:" if kw != "else" else "        else:")
+        lines.append(f"            branch_{i}.append({e})")
+    lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
+    fdef = ast.parse("\n".join(lines)).body[0]
+    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each one's work (FLOPs "
+                                  f"of its products + elements handed to it) >= {limit}"))
+    return fdef, params
+
+
+def _needs_gil(stmt, funcs, seen=None) -> bool:
+    """Whether a statement runs, through the generated functions it calls, a runtime helper
+    compiled with the GIL (NumPy in Numba's object mode: FFTs, `eig`, `partition`): such a
+    branch is not run on a worker thread."""
+    from .runtime import NEEDS_GIL
+    seen = set() if seen is None else seen
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Call):
+            fn = ast.unparse(n.func)
+            if fn.startswith("rt.") and fn[3:] in NEEDS_GIL:
+                return True
+            if fn in funcs and fn not in seen:
+                seen.add(fn)
+                if _needs_gil(funcs[fn], funcs, seen):
+                    return True
+    return False
+
+
+def _blocks(node):
+    """The statement lists of a function that run at most once per call: its body and, within
+    it, the bodies of its `if`s (never a loop's)."""
+    for attr in ("body", "orelse"):
+        stmts = getattr(node, attr, None)
+        if not stmts:
+            continue
+        yield node, attr
+        for st in stmts:
+            if isinstance(st, ast.If):
+                yield from _blocks(st)
+
+
+def _unfold(body, tag, branches, plan):
+    """A branch call that tidying folded into the one statement reading its value (`d_W +=
+    g_bwd(...)[0]`, `s = np.sum(g(x))`) assigned to a temporary of its own again, just before
+    that statement, so it can be dispatched; the statement reads the temporary. (Not out of a
+    conditional expression: there the call may not run.)"""
+    out = []
+    for st in body:
+        if isinstance(st, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) \
+                and getattr(st, tag, None) is None \
+                and not any(isinstance(n, (ast.IfExp, ast.BoolOp)) for n in ast.walk(st)):
+            for node in ast.walk(st):
+                for field, child in ast.iter_fields(node):
+                    kids = child if isinstance(child, list) else [child]
+                    for i, c in enumerate(kids):
+                        t = getattr(c, tag, None) if isinstance(c, ast.Call) else None
+                        if t in branches:
+                            tmp = plan.unique(f"{t[0]}_{'grads' if tag == 'jitad_adjoint' else 'value'}")
+                            new = P.assign(tmp, c)
+                            setattr(new, tag, t)
+                            new.jitad_loc = getattr(st, "jitad_loc", None)
+                            out.append(new)
+                            if isinstance(child, list):
+                                child[i] = P.name(tmp)
+                            else:
+                                setattr(node, field, P.name(tmp))
+        out.append(st)
+    return out
+
+
+def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, out, specs):
+    """Rewrite the statements of `holder.<attr>` tagged `tag` with the decision's branches into
+    one dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
+    setattr(holder, attr, _unfold(getattr(holder, attr), tag, decision.branches, plan))
+    body = getattr(holder, attr)
+    where = {}
+    for i, st in enumerate(body):
+        t = getattr(st, tag, None)
+        if t in decision.branches and isinstance(st, ast.Assign) and len(st.targets) == 1:
+            if t in where:
+                return False
+            where[t] = i
+    if len(where) < 2:
+        return False
+    idxs = sorted(where.values())
+    if any(_needs_gil(body[i], generated) for i in idxs):
+        decision.reason = "a branch runs NumPy with the GIL (an FFT, eig or partition)"
+        return False
+    order = _schedule(body, idxs, generated)
+    if order is None:
+        return False
+    stmts = [body[i] for i in idxs]
+    name = plan.unique(f"{fdef.name}_par")
+    made = _dispatcher(name, stmts, fdef, types, limit, specs)
+    if made is None:
+        return False
+    disp, params = made
+    call = P.assign(ast.Tuple([st.targets[0] for st in stmts], ast.Store()),
+                    P.call(name, *[P.name(p) for p in params]))
+    call.jitad_loc = getattr(stmts[0], "jitad_loc", None)
+    before, after = order
+    setattr(holder, attr, body[:idxs[0]] + before + [call] + after + body[idxs[-1] + 1:])
+    decision.dispatchers.append(name)
+    out.append(disp)
+    return True
+
+
+def rewrite(job):
+    """Pass `par`: decide, then dispatch each parallel group in the entry's functions."""
+    gen, pl, entry = job.gen, job.plan, job.entry
+    gen.decisions = decide(job.prog, entry, pl.cycles) if pl.entry not in pl.cycles else []
+    limit = threshold()
+    generated = {f.name: f for f in job.funcs}
+    specs = {}       # generated function name -> the specialization it computes
+    for key, spec in job.prog.specs.items():
+        for n in (pl.fnames.get(key), pl.vjp_names.get(key)) + tuple(pl.split.get(key, ())):
+            if n is not None:
+                specs[n] = spec
+    own = {gen.primal, gen.vjp, gen.into, gen.step, gen.accumulate} - {None}
+    made = []
+    for fdef in job.funcs:
+        if fdef.name not in own:
+            continue
+        for d in gen.decisions:
+            if not d.parallel:
+                continue
+            for holder, attr in list(_blocks(fdef)):
+                for tag in ("jitad_bind", "jitad_adjoint"):
+                    _dispatch(fdef, holder, attr, tag, d, pl, entry.types, generated, limit, made,
+                              specs)
+    for d in gen.decisions:
+        if d.parallel and not d.dispatchers:
+            d.parallel = False
+            if not d.reason.startswith("a branch runs NumPy"):
+                d.reason = "its calls cannot be brought together in the generated code"
+    job.funcs.extend(made)
+    gen.parallel = {f.name for f in made}
+
+
+def prepare():
+    """Before the first dispatcher runs: OpenMP's idle threads wait passively (unless the user
+    chose). Numba's `omp` threading layer otherwise spins its idle workers, which on 2 busy
+    cores slowed the sequential code around the dispatch 2x and a dispatch ~10x (measured:
+    docs/parallel.md). Read by libgomp when Numba first loads its threading layer."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def threadsafe() -> bool:
+    """Whether Numba can use a threading layer that several threads may launch at once (tbb or
+    omp; the workqueue layer aborts the process on concurrent launches): what `fit(threads >
+    1)` needs from a parallel step."""
+    import numba
+    layer = numba.config.THREADING_LAYER
+    if layer == "workqueue":
+        return False
+    for mod in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            __import__(mod)
+            return True
+        except ImportError:
+            continue
+    return False

@@ -1,0 +1,167 @@
+"""parallel=True (`jitad.parallel`): independent calls of costly helpers dispatched on threads.
+
+The gradients are compared with the sequential ones bit for bit (the dispatch changes where a
+branch runs, never what it computes or the order of the additions into shared adjoints), with
+central finite differences, and through data-dependent `if`s. The functions are compiled once
+per module (the size threshold is set to 0 while they are generated, so small test arrays take
+the parallel path)."""
+import os
+
+import numpy as np
+import pytest
+
+import jitad
+from tests import parallel_funcs as F
+
+RNG = np.random.default_rng(7)
+D, H, B = 6, 4, 3
+Wa, Wb = RNG.normal(size=(D, H)), RNG.normal(size=(D, H))
+ba, bb = RNG.normal(size=H), RNG.normal(size=H)
+X = RNG.normal(size=(B, D))
+W3, b3 = RNG.normal(size=(3, D, H)), RNG.normal(size=(3, H))
+
+
+@pytest.fixture(scope="module")
+def made():
+    """The parallel and sequential value_and_grad of each function, generated with the
+    threshold at 0 (every dispatch runs its branches on threads)."""
+    old = os.environ.get("JITAD_PAR_THRESHOLD")
+    os.environ["JITAD_PAR_THRESHOLD"] = "0"
+    try:
+        out = {}
+        for name, f, args, wrt in (
+                ("two_layers", F.two_layers, (Wa, ba, Wb, bb, X), (0, 1, 2, 3, 4)),
+                ("three_columns", F.three_columns, (W3, b3, X), (0, 1, 2)),
+                ("gated+", F.gated, (Wa, ba, Wb, bb, X, 0.5), (0, 1, 2, 3, 4)),
+                ("gated-", F.gated, (Wa, ba, Wb, bb, X, -50.0), (0, 1, 2, 3, 4)),
+                ("one_weight_each", F.one_weight_each, (Wa, Wb, X), (0, 1))):
+            par = jitad.value_and_grad(f, wrt=wrt, parallel=True)
+            seq = jitad.value_and_grad(f, wrt=wrt)
+            out[name] = (f, args, wrt, par, seq, par(*args), seq(*args))
+        return out
+    finally:
+        if old is None:
+            del os.environ["JITAD_PAR_THRESHOLD"]
+        else:
+            os.environ["JITAD_PAR_THRESHOLD"] = old
+
+
+@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "gated-",
+                                  "one_weight_each"])
+def test_parallel_gradient_equals_sequential_bit_for_bit(made, name):
+    f, args, wrt, par, seq, (vp, gp), (vs, gs) = made[name]
+    assert vp == vs
+    assert len(gp) == len(gs)
+    for a, b in zip(gp, gs):
+        assert np.array_equal(a, b)
+    assert vp == pytest.approx(f(*args), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+"])
+def test_parallel_gradient_matches_central_differences(made, name):
+    f, args, wrt, par, seq, (vp, gp), _ = made[name]
+    eps = 1e-6
+    for g, i in zip(gp, wrt):
+        x = np.array(args[i], dtype=float)
+        for k in range(0, x.size, max(1, x.size // 5)):
+            up, dn = x.copy(), x.copy()
+            up.flat[k] += eps
+            dn.flat[k] -= eps
+            a_up, a_dn = list(args), list(args)
+            a_up[i], a_dn[i] = up, dn
+            fd = (f(*a_up) - f(*a_dn)) / (2 * eps)
+            assert np.asarray(g).flat[k] == pytest.approx(fd, rel=1e-5, abs=1e-7)
+
+
+def test_the_dispatch_is_generated_forward_and_adjoint(made):
+    f, args, wrt, par, *_ = made["two_layers"]
+    comp = par.specialize(*args)
+    src = comp.gen.source
+    assert "prange(2)" in src and "if min(" in src and "< 0:" in src
+    vjp = comp.gen.functions[comp.gen.vjp]
+    # the forward halves in one dispatch, the backward halves in another
+    assert "(ha, ha_saved), (hb, hb_saved) = two_layers_vjp_par(" in vjp
+    assert "hb_grads, ha_grads = two_layers_vjp_par_1(" in vjp
+    assert comp.gen.parallel == {"two_layers_par", "two_layers_vjp_par", "two_layers_vjp_par_1"}
+    # the additions into the parameters' adjoints stay in the sequential order, after it
+    assert vjp.index("d_Wb += hb_grads[0]") < vjp.index("d_Wa += ha_grads[0]")
+
+
+def test_a_backward_half_folded_into_its_one_addition_is_dispatched_too(made):
+    f, args, wrt, par, *_ = made["one_weight_each"]
+    comp = par.specialize(*args)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    assert "one_weight_each_vjp_par_1(" in vjp and "_bwd(" not in vjp
+    assert vjp.index("d_Wb += ") < vjp.index("d_Wa += ")
+
+
+def test_independent_calls_inside_the_branch_taken_are_dispatched(made):
+    f, args, wrt, par, *_ = made["gated+"]
+    comp = par.specialize(*args)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    # forward: one dispatch, then the states pushed in the sequential order
+    assert "(u, u_saved), (v, v_saved) = gated_vjp_par_2(" in vjp
+    assert vjp.index("states_layer.append(u_saved)") < vjp.index("states_layer.append(v_saved)")
+    # adjoint: both states popped (in the sequential order), then one dispatch
+    i = vjp.index("v_saved = states_layer.pop()")
+    assert i < vjp.index("u_saved = states_layer.pop()") < vjp.index("v_grads, u_grads = gated_vjp_par_3(")
+
+
+def test_monadic_source_says_what_runs_in_parallel_and_why(made):
+    f, args, wrt, par, *_ = made["gated+"]
+    text = jitad.source(par, "monadic", args=args)
+    assert "(ha, hb) <- par(layer(Wa, ba, X), layer(Wb, bb, X))" in text
+    # the pair before the decision and the pair inside the branch it picks both run at once
+    assert text.count("-- parallel: 2 calls (layer, layer)") == 2
+    # a function that is not parallel prints the plain do-notation
+    assert "--" not in jitad.source(F.gated, "monadic")
+
+
+def test_decorator_runs_the_forward_through_the_dispatch():
+    f = jitad.differentiable(parallel=True)(F.two_layers)
+    assert f.parallel
+    assert f(Wa, ba, Wb, bb, X) == pytest.approx(F.two_layers(Wa, ba, Wb, bb, X), rel=1e-12)
+    g = jitad.grad(f, wrt=(0, 2))          # a grad of it dispatches too
+    assert g.d is f
+
+
+def test_small_groups_stay_sequential():
+    u, v, w = (np.linspace(0.1, 1.0, 5) * k for k in (1, 2, 3))
+    vg = jitad.value_and_grad(F.small_vectors, wrt=0, parallel=True)
+    value, grad = vg(u, v, w)
+    assert value == pytest.approx(F.small_vectors(u, v, w))
+    comp = vg.specialize(u, v, w)
+    assert not comp.gen.parallel and "prange" not in comp.gen.source
+    assert all(not d.parallel and "too small" in d.reason for d in comp.gen.decisions)
+
+
+def _loss(Wa, ba, Wb, bb, X):
+    return F.two_layers(Wa, ba, Wb, bb, X)
+
+
+def test_train_step_parallel_gives_the_same_parameters_after_an_epoch(monkeypatch):
+    monkeypatch.setenv("JITAD_PAR_THRESHOLD", "0")
+    data = (RNG.normal(size=(24, D)),)
+    runs = []
+    for parallel in (False, True):
+        step = jitad.train_step(F.two_layers, wrt=(0, 1, 2, 3), optimizer=jitad.optim.SGD(lr=0.05),
+                                parallel=parallel)
+        params = [p.copy() for p in (Wa, ba, Wb, bb)]
+        hist = jitad.fit(step, params, data=data, epochs=1, batch_size=4, seed=3, progress=False)
+        runs.append((hist.loss[0], params, step))
+    assert runs[0][0] == runs[1][0]
+    for a, b in zip(runs[0][1], runs[1][1]):
+        assert np.array_equal(a, b)
+    assert "prange" in runs[1][2].last.gen.source and "prange" not in runs[0][2].last.gen.source
+
+
+def test_branches_that_need_the_gil_stay_sequential(monkeypatch):
+    monkeypatch.setenv("JITAD_PAR_THRESHOLD", "0")
+    x = np.linspace(0.0, 1.0, 8)
+    A, B_ = RNG.normal(size=(8, 8)), RNG.normal(size=(8, 8))
+    vg = jitad.value_and_grad(F.two_spectra, wrt=(0, 1), parallel=True)
+    (v, g), (vs, gs) = vg(A, B_, x), jitad.value_and_grad(F.two_spectra, wrt=(0, 1))(A, B_, x)
+    assert v == vs and all(np.array_equal(a, b) for a, b in zip(g, gs))
+    comp = vg.specialize(A, B_, x)
+    assert not comp.gen.parallel
+    assert any("GIL" in d.reason for d in comp.gen.decisions)

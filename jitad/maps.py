@@ -3,21 +3,28 @@
 Takes: a typed `Spec` and its symbolic shapes (`shapes.Shapes`).
 Guarantees: a new `ir.Function` for the spec (the shared IR is never changed) computing the
 same values, in which every *run* -- consecutive binds of pointwise primitives (`+`, `*`,
-`np.tanh`, `np.where` ...; `Primitive.pointwise`) whose results have one provably equal shape
-of rank 1 or 2 -- is one loop nest over that shape (`ir.For` with `pointwise=True`, a *map*):
-each bind runs on numbers (the same primitive, scalar operands), each array operand is read
-one element per iteration (an operand with fewer axes, or an axis of length 1, broadcast by
-its index), and a result is written to an array (`np.empty` of the shape, `SetItem` with
-`init=True`) only if something outside the run reads it; the others are numbers in the loop.
-So a chain of n array operations makes at most its live results as arrays instead of n
-temporaries, and reverse and forward mode differentiate a loop of scalar operations, the code
-they make best: the adjoint of `u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
-When a run is taken (else the binds stay as they are): at least two binds; every array operand
-of every bind has, per axis, the run's length or the constant 1 there; no bind rebinds a name
-another bind of the run read before it or that the run binds twice; no `x op= e` update.
-Invariants: the loop reads only arrays no statement of the run writes, and writes each
-element of each result array once, so iterations are independent; types of the new names are
-added to `spec.types`; the spec's `ir` is replaced only if a run was found.
+`np.tanh`, `np.where` ...; `Primitive.pointwise`) of rank 1 or 2 -- is one loop nest over the
+run's shape (`ir.For` with `pointwise=True`, a *map*): each bind runs on numbers (the same
+primitive, scalar operands), each array operand is read one element per iteration (an
+operand with fewer axes, an axis of length 1, or an axis only the run can relate -- `b` of
+`X @ W + b` -- read at `i * step`, the step 0 or 1 decided before the loop by
+`rt.broadcast_step`, which raises NumPy's error for lengths that do not broadcast), and a
+result is written to an array only if something outside the run reads it; the others are
+numbers in the loop. A run's shape is that of its first bind, widened by broadcasting only
+through binds that read one of its own full-shape results (`a * w + b`); a result narrower
+than the run (fewer axes, or an axis of length 1) is written at its own index (`SetItem` with
+`in_range=True`, not `init`: a broadcast position is written again with the same value),
+a full-shape one by an `init` write of each element. `np.sum(t)` of a full-shape result only
+the sum reads becomes an accumulator in the loop. So a chain of n array operations makes at
+most its live results as arrays instead of n temporaries, and reverse and forward mode
+differentiate a loop of scalar operations, the code they make best: the adjoint of
+`u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
+When a run is taken (else the binds stay as they are): at least two binds (or one and a
+fused sum); no bind rebinds a name another bind of the run read before it or that the run
+binds twice; no `x op= e` update.
+Invariants: the loop reads only arrays no statement of the run writes, and every write of an
+iteration depends only on that iteration's operands, so iterations are independent; types of
+the new names are added to `spec.types`; the spec's `ir` is replaced only if a run was found.
 """
 from __future__ import annotations
 

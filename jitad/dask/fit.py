@@ -270,6 +270,9 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
                     lost.append(g)
             if lost:
                 live = live_workers(client)
+                if not live:        # a nanny restarts a killed worker; else Dask's TimeoutError
+                    client.wait_for_workers(1, timeout=60)
+                    live = live_workers(client)
                 for g in lost:
                     if assign[g] not in live:
                         assign[g] = min(live)

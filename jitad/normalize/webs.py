@@ -19,6 +19,7 @@ is returned unchanged.
 """
 from __future__ import annotations
 
+from .. import ir
 from ..ir import Bind, For, If, Return, SetItem, Slice, TupleA, Var, While
 from ..primitives.lists import LIST_APPEND
 
@@ -70,7 +71,7 @@ class _Webs:
 
     def stmt(self, s, state):
         if isinstance(s, Bind):
-            for n in {n for a in s.args for n in _names(a)}:
+            for n in set(ir.own_reads(s)):
                 self.read(s, n, state)
             state = dict(state)
             for k, t in enumerate(s.targets):
@@ -80,11 +81,11 @@ class _Webs:
                 state[t] = frozenset({d})
             return state
         if isinstance(s, SetItem):
-            for n in {s.array, *(n for a in (*s.index, s.value) for n in _names(a))}:
+            for n in set(ir.own_reads(s)):
                 self.read(s, n, state)
             return state
         if isinstance(s, Return):
-            for n in {n for a in s.values for n in _names(a)}:
+            for n in set(ir.own_reads(s)):
                 self.read(s, n, state)
             return state
         if isinstance(s, If):
@@ -101,7 +102,7 @@ class _Webs:
                     return after_cond
                 entry = again
         if isinstance(s, For):
-            for n in {n for a in (s.start, s.stop, s.step) for n in _names(a)}:
+            for n in set(ir.own_reads(s)):
                 self.read(s, n, state)
             d = self.new_def((id(s), "var"), s.var)
             entry = state
@@ -121,16 +122,6 @@ def _merge(a, b):
     for k, v in b.items():
         out[k] = out.get(k, frozenset()) | v
     return out
-
-
-def _names(a):
-    if isinstance(a, Var):
-        return [a.name]
-    if isinstance(a, Slice):
-        return [n for p in (a.lower, a.upper, a.step) for n in _names(p)]
-    if isinstance(a, TupleA):
-        return [n for p in a.items for n in _names(p)]
-    return []
 
 
 def _rename(a, to):
@@ -190,16 +181,16 @@ def split_webs(body, params, namer, renamed):
     def rewrite(stmts):
         for s in stmts:
             if isinstance(s, Bind):
-                to = to_for(s, {n for a in s.args for n in _names(a)})
+                to = to_for(s, set(ir.own_reads(s)))
                 s.args = tuple(_rename(a, to) for a in s.args)
                 s.targets = tuple(def_name(s, k, t) for k, t in enumerate(s.targets))
             elif isinstance(s, SetItem):
-                to = to_for(s, {s.array, *(n for a in (*s.index, s.value) for n in _names(a))})
+                to = to_for(s, set(ir.own_reads(s)))
                 s.array = to.get(s.array, s.array)
                 s.index = tuple(_rename(a, to) for a in s.index)
                 s.value = _rename(s.value, to)
             elif isinstance(s, Return):
-                to = to_for(s, {n for a in s.values for n in _names(a)})
+                to = to_for(s, set(ir.own_reads(s)))
                 s.values = tuple(_rename(a, to) for a in s.values)
             elif isinstance(s, If):
                 s.test = to_for(s, [s.test]).get(s.test, s.test)
@@ -210,7 +201,7 @@ def split_webs(body, params, namer, renamed):
                 s.test = to_for(s, [s.test]).get(s.test, s.test)
                 rewrite(s.body)
             elif isinstance(s, For):
-                to = to_for(s, {n for a in (s.start, s.stop, s.step) for n in _names(a)})
+                to = to_for(s, set(ir.own_reads(s)))
                 s.start, s.stop, s.step = (_rename(a, to) for a in (s.start, s.stop, s.step))
                 s.var = def_name(s, "var", s.var)
                 rewrite(s.body)

@@ -649,7 +649,24 @@ def _tidy(fdef, types):
     _propagate_copies(fdef)
     _dce(fdef)
     _inline_single_use(fdef)
+    _OuterInPlace().visit(fdef)
     return fdef
+
+
+class _OuterInPlace(ast.NodeTransformer):
+    """`d += rt.outer(a, b)` -> `rt.add_outer(d, a, b)`: the adjoint of a matrix-vector
+    product accumulated without a temporary matrix (run last: an accumulation still here is
+    live, and reads of `d` in `a` or `b` keep the `+=`)."""
+
+    def visit_AugAssign(self, node):
+        v = node.value
+        if isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+                and isinstance(v, ast.Call) and ast.unparse(v.func) == "rt.outer" \
+                and len(v.args) == 2 and not v.keywords \
+                and node.target.id not in P.names_in(v):
+            return ast.copy_location(ast.Expr(P.call("rt.add_outer", P.name(node.target.id),
+                                                     *v.args)), node)
+        return node
 
 
 def _writes_name(node, name) -> bool:

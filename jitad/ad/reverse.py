@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from .. import ir
+from .. import ir, runtime
 from .. import pyast as P
 from ..bounds import Bounds, site_of
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
@@ -59,8 +59,6 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
         kw = {"axis": P.const(axis)} if axis else {}
         return P.call("np.concatenate", ast.Tuple([P.atom(a) for a in s.args], ast.Load()), **kw)
     rule = rule_for(s, types)
-    if s.op.symbol is not None and rule.by_operator:
-        rule = s.op     # `@` of matrices stays `@` (dot.1.1 is a loop Numba inlines, rank 3 a loop)
     statics = bind_statics(s, types)
     mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
     for k in rule.statics:
@@ -79,6 +77,8 @@ def _fresh_expr(e):
         return _fresh_expr(e.operand)
     if isinstance(e, ast.Call):
         fn = ast.unparse(e.func)
+        if fn.startswith("rt."):
+            return fn[3:] in runtime.FRESH
         return fn.startswith("np.") and fn not in ("np.asarray", "np.ascontiguousarray", "np.reshape",
                                                    "np.transpose", "np.expand_dims")
     return False

@@ -71,7 +71,6 @@ class Primitive:
     shape_arg    its second operand is a shape (`reshape(x, (n, 3))`, `x.reshape(n, 3)`)
     keeps_shape  its result has its first operand's shape (`zeros_like`, `.copy()`, `y = x`)
     symbol       its Python operator (`+`, `**`, `@`), for messages
-    by_operator  a rank variant the operator itself computes (`a @ b` of matrices stays `@`)
     batches      a product of rank-3 arrays is one product per matrix (`@`, not `np.dot`)
     at_ranks     (ranks, statics) -> (primitive, statics): the rules of a call at its operands'
                  ranks when they are made from the statics (an einsum's subscripts, a
@@ -103,7 +102,7 @@ class Primitive:
 
     axis_form = whole = one_arg_form = symbol = arity_forms = parts = on_scalar = None
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
-    by_operator = batches = pointwise = False
+    batches = pointwise = False
     at_ranks = read_statics = positional = from_subscripts = single_form = weighted_form = None
     checks_in_eager = needs_rule = False
     spelled = None

@@ -34,6 +34,10 @@ from .core import PRIMITIVES, alias, lookup_callable
 # runtime function -> the library callable whose primitive it computes (same arguments)
 EQUIVALENT = {
     "dot1": np.dot,
+    "matvec": np.dot,
+    "vecmat": np.dot,
+    "matmat": np.dot,
+    "outer": np.outer,
     "expand": np.expand_dims,
     "broadcast_to": np.broadcast_to,
     "fliplr": np.fliplr,

@@ -43,15 +43,15 @@ neg(a)             = -a                     :: same | a: -g
 matmul(a, b)       = a @ b                  :: dot
 dot(a, b)          = np.dot(a, b)           :: dot
 dot.1.1(a, b)      = rt.dot1(a, b)          :: dot  | a: g * b                  | b: g * a
-dot.2.1(a, b)      = np.dot(a, b)           :: dot  | a: np.outer(g, b)         | b: a.T @ g
-dot.1.2(a, b)      = np.dot(a, b)           :: dot  | a: b @ g                  | b: np.outer(a, g)
-dot.2.2(a, b)      = np.dot(a, b)           :: dot  | a: g @ b.T                | b: a.T @ g
+dot.2.1(a, b)      = rt.matvec(a, b)        :: dot  | a: rt.outer(g, b)         | b: rt.vecmat(g, a)
+dot.1.2(a, b)      = rt.vecmat(a, b)        :: dot  | a: rt.matvec(b, g)        | b: rt.outer(a, g)
+dot.2.2(a, b)      = rt.matmat(a, b)        :: dot  | a: rt.matmat(g, b.T)      | b: rt.matmat(a.T, g)
 dot.3.3(a, b)      = rt.bmm(a, b)           :: dot  | a: rt.bmm(g, np.swapaxes(b, 1, 2)) | b: rt.bmm(np.swapaxes(a, 1, 2), g)
 dot.3.2(a, b)      = rt.bmm32(a, b)         :: dot  | a: rt.bmm32(g, b.T)         | b: rt.rows(a).T @ rt.rows(g)
 dot.3.1(a, b)      = rt.bmv(a, b)           :: dot  | a: np.expand_dims(g, 2) * b   | b: rt.rows(a).T @ np.ascontiguousarray(g).ravel()
 dot.1.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(b, g)           | b: rt.outer_each(a, g)
 dot.2.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(g, np.swapaxes(b, 1, 2)) | b: rt.mbm(a.T, g)
-outer(a, b)        = np.outer(a, b)         :: outer | a: g @ b                 | b: a @ g
+outer(a, b)        = rt.outer(a, b)         :: outer | a: rt.matvec(g, b)       | b: rt.vecmat(a, g)
 lt(a, b)           = a < b                  :: cmp
 le(a, b)           = a <= b                 :: cmp
 gt(a, b)           = a > b                  :: cmp
@@ -716,8 +716,6 @@ def _load_table():
         get(p).exact = True
     get("matmul").batches = True
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}
-    for ranks in ((1, 2), (2, 1), (2, 2)):     # the operator itself computes these (`a @ b`)
-        get("dot.%d.%d" % ranks).by_operator = True
 
 
 def _load_issue12():

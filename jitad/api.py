@@ -16,6 +16,7 @@ import numpy as np
 from . import higher, monadic, pipeline
 from .differentiable import (Compiled, Transform, as_differentiable, copy_names, quick_key,
                              refuse_outputs, wrt_indices)
+from .capture import first_changed
 from .errors import JitadError
 from .pipeline import frontend
 from .types import Ty, is_structured, leaves, one_float_output, rebuild, ty_of_value
@@ -214,7 +215,12 @@ class jvp(_Transformed):
             return jvp_eager(d.__jitad_function__, args, self.wrt, tans)
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
-        comp = self.specialize(*args)
+        key = quick_key(args)       # fast path: the argument kinds of a call that ran
+        comp = self._ran.get(key)
+        if comp is None or comp.stale():
+            comp = self.specialize(*args)
+            if key is not None:
+                self._ran[key] = comp
         return comp.run(comp.gen.jvp, tuple(args) + _tangent_args(comp, args, self.wrt, tans))
 
     def specialize(self, *args, **kwargs) -> Compiled:
@@ -448,6 +454,18 @@ class hvp(_Second):
             raise JitadError("hvp needs v=: the vector, shaped like the argument (a tuple of "
                              "them for a tuple wrt)")
         args = self.d.bind(args, kwargs)
+        # fast path: the same argument kinds (no structures) as a compiled call that ran, and
+        # nothing any function it was made from reads has changed since
+        key = quick_key(args) if self.mode == "compiled" else None
+        hit = self._ran.get(key)
+        if hit is not None:
+            comp, watch = hit
+            if comp.stale() or first_changed(watch) is not None:
+                self._ran.clear()
+            else:
+                with higher.user_lines(self.d.__name__):
+                    grads = self._run(comp, args + self._tangents(args, v))
+                return grads[0] if self.single else tuple(grads)
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
             flat, _ = self._flat(args)
@@ -456,7 +474,11 @@ class hvp(_Second):
                 grads = self._eager_grads(td, flat, wrt, tans)
             elif self.mode == "compiled":
                 comp = self.specialize(*args, v=v)
-                _, grads = comp.run(comp.gen.vjp, flat + tans + (1.0,))
+                grads = self._run(comp, flat + tans)
+                if key is not None:
+                    base = self.d.concrete(args)
+                    argtys = tuple(ty_of_value(a) for a in args)
+                    self._ran[key] = (comp, higher.tangent_watch(base, argtys, self.wrt))
             else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         grads = self._regroup(grads, args)
@@ -487,24 +509,33 @@ class hvp(_Second):
                             np.ascontiguousarray(np.asarray(tl, dtype=np.asarray(a).dtype)))
         return tuple(tans)
 
+    @staticmethod
+    def _run(comp, args):
+        """The gradients of the tangent function (`f_grads`: no value computed, if made)."""
+        if comp.gen.grads:
+            return comp.run(comp.gen.grads, args + (1.0,))
+        return comp.run(comp.gen.vjp, args + (1.0,))[1]
+
     def specialize(self, *args, v=None, **kwargs) -> Compiled:
         """The compiled module of the tangent function's gradient for these arguments (an
-        example `v=`; zeros if none): `compiled_ran` says whether its Numba code ran."""
+        example `v=`; zeros if none), with `f_grads` (what a call runs): `compiled_ran` says
+        whether its Numba code ran."""
         args = self.d.bind(args, kwargs)
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
             flat, _ = self._flat(args)
             tans = _zero_tangents(flat, wrt) if v is None else self._tangents(args, v)
-            comp = td.specialize(flat + tans, wrt)
+            comp = td.specialize(flat + tans, wrt, mode="grads")
             self._check_scalar(comp.gen.out_types)
         return comp
 
     def compiled(self, *example_args, v=None, **kwargs):
-        """The compiled `f_tangent_vjp(params..., v..., 1.0) -> (tangent, (hv...))` for this
-        signature (pass an example `v=`), callable from your own `@numba.njit` code (a
-        structured argument is one parameter per leaf)."""
+        """The compiled `f_tangent_grads(params..., v..., 1.0) -> (hv...)` for this signature
+        (pass an example `v=`; one product per wrt leaf), callable from your own `@numba.njit`
+        code (a structured argument is one parameter per leaf). A recursive f (whose tangent
+        function counts its depth) gives `f_tangent_vjp(...) -> (tangent, (hv...))` instead."""
         comp = self.specialize(*example_args, v=v, **kwargs)
-        return comp.fn(comp.gen.vjp)
+        return comp.fn(comp.gen.grads or comp.gen.vjp)
 
 
 class hessian(_Second):
@@ -515,7 +546,13 @@ class hessian(_Second):
     A tuple, list or dict argument nests its blocks as JAX does: for `params = (W, b)`,
     `H[0][1]` is d2f/(dW db), shaped `W.shape + b.shape` (a dict's keys, `H["W"]["b"]`); with a
     tuple wrt, `H[i][p][j][q]` is the block of leaf p of the i-th wrt argument and leaf q of
-    the j-th (a plain array argument has no leaf level: `H[i][j]`)."""
+    the j-th (a plain array argument has no leaf level: `H[i][j]`).
+    `parallel=True`: the columns (one Hessian-vector product each) run at the same time on
+    Numba's threads; each writes its own rows, so H is the sequential one, bit for bit."""
+
+    def __init__(self, f, wrt=0, mode="compiled", parallel=None):
+        super().__init__(f, wrt, mode)
+        self.parallel_columns = bool(parallel)
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
@@ -585,7 +622,8 @@ class hessian(_Second):
         with higher.user_lines(self.d.__name__):
             td, wrt, basis = self._tangent(args)
             flat, _ = self._flat(args)
-            comp = td.specialize(flat + _zero_tangents(flat, wrt), wrt, mode=("hessian", basis))
+            mode = ("hessian", basis) + (("parallel",) if self.parallel_columns else ())
+            comp = td.specialize(flat + _zero_tangents(flat, wrt), wrt, mode=mode)
             self._check_scalar(comp.gen.out_types)
         return comp
 

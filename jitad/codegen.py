@@ -67,6 +67,9 @@ class Generated:
     # tangent parameter b and wrt parameter a, a (b.size, a.size) block whose row k is the
     # gradient for a with d_b = the k-th basis vector (see `hessian`)
     hessian: str | None = None
+    # f_grads(params..., d_out) -> grads: the vjp without its value, for callers that discard
+    # it (the Hessian and jacrev loops, hvp; see `grads`); None for a recursive entry
+    grads: str | None = None
     # parallel=True (`parallel`): the entry's applicative groups and what was decided for each;
     # the dispatchers, the functions compiled with Numba's parallel option
     decisions: list = field(default_factory=list)
@@ -214,6 +217,20 @@ def entry_adjoint(job):
         job.funcs.append(_wrapper(gen.grad, params, res))
 
 
+def grads(job):
+    """Pass `grads`: `f_grads(params..., d_out) -> grads`, the entry's vjp without its value
+    (what only the value needed is then dead code, `_dead_stores`), for the loops of vjps
+    (`jacobian`, `hessian`) and hvp, which discard the value. A recursive entry (its vjp
+    takes a depth) keeps its vjp."""
+    pl, gen, entry = job.plan, job.gen, job.entry
+    if gen.vjp in gen.depth_args:
+        return
+    gen.grads = pl.unique(f"{entry.name}_grads")
+    names = _override(pl.vjp_names, pl.entry, pl.public_vjp)
+    job.funcs.append(_tidy(pl.reverse(job.prog, entry, job.wrt, names).vjp(grads_only=gen.grads),
+                           entry.types))
+
+
 def tangent(job):
     """Pass `tangent` (forward mode): every specialization's jvp `f_jvp(params..., d_p...) ->
     (value, tangent)`, taking tangents for the entry's `wrt` and, in callees, for the
@@ -277,6 +294,10 @@ def hessian(job):
         return f"np.zeros_like({primal[j]})" if nd else "0.0"
 
     basis, k, grads = fresh("basis"), fresh("k"), fresh("grads")
+    call, pick = (gen.grads, "") if gen.grads else (gen.vjp, "[1]")
+    # parallel=True: the columns run at the same time (`prange`: each its own basis vector,
+    # each writing its own rows -- the result is the sequential one, bit for bit)
+    columns = job.parallel_columns and job.backend == "numba"
     lines, blocks = [], []
     for b in job.hessian:
         nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
@@ -286,14 +307,20 @@ def hessian(job):
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
             names.append(fresh(f"hess_{params[a]}_{params[b]}"))
             lines.append(f"{names[-1]} = np.empty(({nb}, {na}))")
-        lines += [f"{basis} = np.zeros({nb})", f"for {k} in range({nb}):",
-                  f"    {basis}[{k}] = 1.0",
-                  f"    {grads} = {gen.vjp}({', '.join(args + ['1.0'])})[1]"]
+        if columns:
+            lines += [f"for {k} in prange({nb}):", f"    {basis} = np.zeros({nb})"]
+        else:
+            lines += [f"{basis} = np.zeros({nb})", f"for {k} in range({nb}):"]
+        lines += [f"    {basis}[{k}] = 1.0",
+                  f"    {grads} = {call}({', '.join(args + ['1.0'])}){pick}"]
         for pos, (a, h) in enumerate(zip(job.wrt, names)):
             g = f"{grads}[{pos}]"
             lines.append(f"    {h}[{k}] = " + (f"np.ravel({g})" if entry.argtys[a].ndim else g))
-        lines.append(f"    {basis}[{k}] = 0.0")
+        if not columns:
+            lines.append(f"    {basis}[{k}] = 0.0")
         blocks += names
+    if columns:
+        gen.parallel.add(gen.hessian)
     lines.append(f"return ({', '.join(blocks)},)")
     text = f"def {gen.hessian}({', '.join(own)}):\n" + "\n".join("    " + ln for ln in lines)
     job.funcs.append(ast.parse(text).body[0])
@@ -319,8 +346,10 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
     if how == "vjp":
         lines += [f"{jac} = np.empty(({ny}, {size[i]}))" for jac, i in zip(results, wrt)]
         ct = f"{seed}.reshape({y}.shape)" if y_nd else "1.0"
+        call = f"{gen.grads}({', '.join(params + [ct])})" if gen.grads else \
+            f"{gen.vjp}({', '.join(params + [ct] + depth)})[1]"
         lines += [f"{seed} = np.zeros({ny})", f"for {k} in range({ny}):", f"    {seed}[{k}] = 1.0",
-                  f"    {grads} = {gen.vjp}({', '.join(params + [ct] + depth)})[1]"]
+                  f"    {grads} = {call}"]
         for pos, (jac, i) in enumerate(zip(results, wrt)):
             g = f"{grads}[{pos}]"
             lines.append(f"    {jac}[{k}] = " + (f"np.ravel({g})" if entry.argtys[i].ndim else g))
@@ -514,8 +543,9 @@ def _print_block(stmts, depth, lines, lmap, cur):
 def _dce(fdef):
     """Remove assignments to names that are never read (repeat until stable)."""
     while True:
-        # a name no expression loads is dead, including `x += e` whose x nothing else reads
-        loads = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        # a name no expression loads is dead, including `x += e` and `x = x + e` whose x
+        # nothing else reads (an accumulator only its own updates read)
+        loads = _live_loads(fdef)
         loads |= {a.arg for a in fdef.args.args}   # `p += e` on a parameter writes the caller's array
         removed = [False]
 
@@ -541,9 +571,101 @@ def _dce(fdef):
                     setattr(node, field_name, _strip_comments(new))
 
         walk_blocks(fdef)
-        if not removed[0]:
+        if not removed[0] and not _dead_stores(fdef):
             _first_contribution(fdef)
             return fdef
+
+
+def _dead_stores(fdef) -> bool:
+    """Remove `x = e` where x is dead at that point (no path from there reads it before it
+    is assigned again): backward liveness over the blocks, a loop's to a fixpoint; `break`
+    and `continue` join the loop's exit and head. The names-only pass above cannot see it
+    when the adjoint sweep assigns the same names again (a map's body replayed): the forward
+    loop of a vjp whose value is not returned is dead. Only assignments to names go, as in
+    `_dce` (a tape pop stays as a statement); updates `x += e`, element writes and calls stay."""
+    removed = [False]
+
+    def loads(node):
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+    def stored(node):
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+    def live_in(stmts, live_out, loop, edit):
+        """The names live before `stmts` given those live after (`loop`: (live at the enclosing
+        loop's exit, live at its head) for break/continue); `edit`: remove the dead stores."""
+        live, kept = set(live_out), []
+        for s in reversed(stmts):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+                t = s.targets[0].id
+                if t not in live:                   # dead here: gone (a pop stays, for its effect)
+                    if _is_pop(s.value):
+                        live |= loads(s.value)
+                        kept.append(ast.Expr(s.value) if edit else s)
+                    elif not edit:
+                        kept.append(s)
+                    removed[0] |= edit
+                    continue
+                live = (live - {t}) | loads(s.value)
+            elif isinstance(s, ast.Assign) and all(isinstance(t, (ast.Name, ast.Tuple)) for t in s.targets):
+                live = (live - stored(ast.Tuple(s.targets, ast.Store()))) | loads(s.value)
+            elif isinstance(s, ast.If):
+                live = live_in(s.body, live, loop, edit) | live_in(s.orelse, live, loop, edit) \
+                    | loads(s.test)
+            elif isinstance(s, (ast.For, ast.While)):
+                head = loads(s.iter) if isinstance(s, ast.For) else loads(s.test)
+                target = stored(s.target) if isinstance(s, ast.For) else set()
+                exit_live = live | live_in(s.orelse, live, loop, edit)
+                top = exit_live | head
+                while True:         # live at the end of the body: the exit's, or the next round's
+                    new = exit_live | head | (live_in(s.body, top, (exit_live, top), False) - target)
+                    if new <= top:
+                        break
+                    top |= new
+                if edit:
+                    live_in(s.body, top, (exit_live, top), True)
+                    if isinstance(s, ast.For) and not s.body and not s.orelse \
+                            and isinstance(s.iter, ast.Call) and ast.unparse(s.iter.func) == "range":
+                        live = exit_live            # nothing left to run: the loop goes too
+                        continue
+                live = top
+            elif isinstance(s, ast.Break):
+                live = set(loop[0]) if loop else live
+            elif isinstance(s, ast.Continue):
+                live = set(loop[1]) if loop else live
+            elif isinstance(s, ast.Return):
+                live = loads(s)
+            else:
+                live = live | loads(s)
+            kept.append(s)
+        if edit:
+            stmts[:] = _strip_comments(kept[::-1])
+        return live
+
+    live_in(fdef.body, set(), None, True)
+    return removed[0]
+
+
+def _live_loads(fdef):
+    """The names some expression loads, not counting a name's loads in the value of its own
+    assignment `x = f(x, ...)` (no tape pop in it: that has an effect)."""
+    loads = set()
+
+    def visit(node, own):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load) and node.id != own:
+                loads.add(node.id)
+            return
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) \
+                and not any(_is_pop(c) for c in ast.walk(node.value)):
+            visit(node.value, node.targets[0].id)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, own)
+
+    visit(fdef, None)
+    return loads
 
 
 def _is_pop(e):

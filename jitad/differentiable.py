@@ -152,8 +152,8 @@ class Compiled:
         fallback)."""
         if self.backend != "numba":
             return False
-        names = [n for n in (self.gen.vjp, self.gen.jvp, self.gen.jacfwd, self.gen.jacrev,
-                                   self.gen.hessian) if n]
+        names = [n for n in (self.gen.vjp, self.gen.grads, self.gen.jvp, self.gen.jacfwd,
+                             self.gen.jacrev, self.gen.hessian) if n]
         return any(len(getattr(self.fn(n), "signatures", ())) > 0 for n in names)
 
     @property
@@ -235,8 +235,10 @@ class Differentiable:
         """The compiled module for these arguments: the primal only (`wrt=None`), with the vjp
         for `wrt`, or with a training step for optimizer `train`; `mode="jvp"`: with the
         jvp (forward mode) and jacfwd for `wrt` instead, `mode="jacrev"`: the vjp and jacrev,
-        `mode=("hessian", basis)`: the vjp and the loop over the basis parameters (`higher`),
-        `mode="into"`: the vjp and `f_value_and_grad_into` (gradients added into buffers).
+        `mode=("hessian", basis)`: the vjp and the loop over the basis parameters (`higher`;
+        `("hessian", basis, "parallel")`: its columns at the same time),
+        `mode="into"`: the vjp and `f_value_and_grad_into` (gradients added into buffers),
+        `mode="grads"`: the vjp and `f_grads` (the vjp without its value).
         `validate(entry, argtys)` may refuse the typed function before code is generated."""
         argtys = tuple(ty_of_value(a) for a in args)
         key = (argtys, wrt, None if train is None else train.key()) + ((mode,) if mode else ())
@@ -317,9 +319,11 @@ class Differentiable:
                 wrt = tuple(starts[w] + k for w in wrt for k in range(len(leaf_types(argtys[w]))))
             argtys = tuple(flat)
         hessian = mode[1] if isinstance(mode, tuple) and mode[0] == "hessian" else ()
+        columns = bool(hessian) and len(mode) > 2 and mode[2] == "parallel"
         return pipeline.Job(fn, argtys, wrt or (), want_vjp=wrt is not None and mode != "jvp",
                             want_jvp=mode == "jvp", jacobian=mode == "jacrev", hessian=hessian,
-                            into=mode == "into",
+                            parallel_columns=columns,
+                            into=mode == "into", grads=mode == "grads",
                             train=train,
                             backend=self.backend, validate=validate,
                             frontend=frontend, forms=forms, parallel=self.parallel)

@@ -67,6 +67,13 @@ def tangent_function(d, argtys, wrt):
     return fn
 
 
+def tangent_watch(d, argtys, wrt) -> tuple:
+    """What `tangent_function` checks before it serves its cached function (the free names of
+    every function it was made from): a caller keeping the compiled result checks it too."""
+    got = cache_of(d.__jitad_function__).get(("tangent_function", argtys, wrt))
+    return () if got is None else tuple(w for c in got[1] for w in c.watch())
+
+
 def _make(d, argtys, wrt):
     name = d.__jitad_function__.__name__
     if any(isinstance(t, NoneTy) for t in argtys):

@@ -53,7 +53,9 @@ class Job:
     want_jvp: bool = False           # forward mode: the jvp functions (and the entry's jacfwd)
     jacobian: bool = False           # with want_vjp: the entry's jacrev
     hessian: tuple = ()              # with want_vjp: the basis parameters of f_hessian
+    parallel_columns: bool = False   # with hessian: its columns in a prange
     into: bool = False               # with want_vjp: f_value_and_grad_into (buffers given)
+    grads: bool = False              # with want_vjp: f_grads, the vjp without its value
     reentrant: bool = False          # with want_jvp: code the front end reads again (`higher`)
     train: object = None             # an optimizer, for train_step
     backend: str = "numba"
@@ -200,6 +202,9 @@ GENERATE = (
          when=lambda job: job.want_vjp and job.train is not None),
     Pass("entry_adjoint", codegen.entry_adjoint, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp),
+    Pass("grads", codegen.grads, ("prog", "plan"), ("funcs",),
+         when=lambda job: job.want_vjp and job.train is None
+         and (job.grads or job.jacobian or bool(job.hessian))),
     Pass("tangent", codegen.tangent, ("prog", "plan"), ("funcs",), when=lambda job: job.want_jvp),
     Pass("into", codegen.into, ("prog", "plan"), ("funcs",),
          when=lambda job: job.want_vjp and job.into),
@@ -293,8 +298,8 @@ def stage_text(job: Job, stage: str) -> str:
         return "\n".join([f"primal {v}" for v in pl.fnames.values()] +
                          [f"vjp {v}" for v in pl.vjp_names.values()] +
                          [f"split {a} {b}" for a, b in pl.split.values()])
-    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "into", "tangent",
-                 "jacobian", "hessian", "par"):
+    if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "grads", "into",
+                 "tangent", "jacobian", "hessian", "par"):
         return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
     return job.gen.source
 

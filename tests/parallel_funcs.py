@@ -53,3 +53,17 @@ def one_weight_each(Wa, Wb, X):
     # each call has one differentiated argument: its gradient is read once, and codegen
     # folds the backward half into that addition (`d_Wa += layer_bwd(...)[0]`)
     return np.sum(plain_layer(Wa, X) * plain_layer(Wb, X))
+
+
+def _step(W, h, x):
+    return np.tanh(W @ h + x)
+
+
+def recurrent(W, xs):
+    """A recurrence through a helper, stopped by a `while` on the data (hessian(parallel=True))."""
+    h = np.zeros(W.shape[0])
+    t = 0
+    while t < xs.shape[0] and np.sum(h * h) < 100.0:
+        h = _step(W, h, xs[t])
+        t += 1
+    return np.sum(h * h) + 0.1 * np.sum(W * W)

@@ -546,10 +546,16 @@ def test_a_rebound_global_is_seen_by_second_derivatives():
     global SCALE
     x = np.array([1.0, 2.0])
     f = jitad.differentiable(backend="python")(scaled_cube)
+    hv = jitad.hvp(f)           # one object called again: its fast path sees the rebinding
     try:
         assert np.allclose(jitad.hessian(f)(x), np.diag(6.0 * SCALE * x))
+        assert np.allclose(hv(x, v=np.ones(2)), 12.0 * x)
+        assert np.allclose(hv(x, v=np.ones(2)), 12.0 * x)
         SCALE = 5.0
         assert np.allclose(jitad.hessian(f)(x), np.diag(30.0 * x))
         assert np.allclose(jitad.hvp(f)(x, v=np.ones(2)), 30.0 * x)
+        assert np.allclose(hv(x, v=np.ones(2)), 30.0 * x)
+        with pytest.raises(jitad.JitadError, match="must have its shape"):
+            hv(x, v=np.ones(3))
     finally:
         SCALE = 2.0

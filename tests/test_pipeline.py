@@ -23,7 +23,7 @@ X = np.linspace(0.0, 1.0, 5)
 def test_pass_names_are_in_data_flow_order():
     assert pipeline.PASS_NAMES == ("capture", "fence", "normalize", "specialize", "check", "analyse",
                                    "inline", "maps", "plan", "primal", "callee_adjoints", "training",
-                                   "entry_adjoint", "tangent", "into", "jacobian", "hessian",
+                                   "entry_adjoint", "grads", "tangent", "into", "jacobian", "hessian",
                                    "par", "module", "load")
     # the back end is the checking passes (all eager mode runs) and then the code's
     assert pipeline.BACKEND == pipeline.CHECKING + pipeline.GENERATE

@@ -757,10 +757,12 @@ class Reverse(TrainingCode):
                 out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
-    def vjp(self, train=None, accumulate=False, split=None, into=None):
+    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None):
         """The fused `f_vjp`; with `train`, the training step (see step_function); with
         `split=(fwd_name, bwd_name)`, the two halves (see split_functions); with `into`, that
-        function (see into_function)."""
+        function (see into_function); with `grads_only`, `grads_only(params..., d_out) ->
+        grads`: the vjp without its value, so what only the value needed is dead code (a loop
+        of Hessian-vector products discards the value)."""
         f = self.spec.ir
         self.into_buffers = accumulate
         A = self.A
@@ -822,6 +824,11 @@ class Reverse(TrainingCode):
             return self.into_function(into, first, rev, value)
         if split is not None:
             return self.split_functions(split, first, rev, value, grads)
+        if grads_only is not None:
+            body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev
+                    + [ast.Return(ast.Tuple(grads, ast.Load()))])
+            return _fdef(grads_only, f.params + [self.seed], self.depth_check() + body,
+                         self.depth)
         body = (first + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
         return _fdef(self.vjp_names[self.key()], f.params + [self.seed], self.depth_check() + body,

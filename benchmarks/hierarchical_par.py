@@ -150,7 +150,14 @@ def main(argv=None):
     ap.add_argument("--batches", type=int, default=32)
     ap.add_argument("--columns", type=int, nargs="*", default=[1, 2, 4])
     ap.add_argument("--threshold", action="store_true", help="the threshold table only")
+    ap.add_argument("--models", action="store_true",
+                    help="the two-tower model and the trajectories only")
     args = ap.parse_args(argv)
+    if args.models:
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        other_models(args.rounds)
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     if args.threshold:
         print(f"load average {os.getloadavg()[0]:.2f}")
         threshold_table()
@@ -222,6 +229,85 @@ def threshold_table(widths=(4, 16, 64, 256, 1024, 3072), rounds=7):
         print(f"{k:>6} {elems:>15,} {sw * 1e6:>10.1f} ({sc * 1e6:7.1f}) "
               f"{pw * 1e6:>10.1f} ({pc * 1e6:7.1f}) {sw / pw:>7.2f}x")
     del os.environ["JITAD_PAR_THRESHOLD"]
+
+
+# ---------------------------------------------------------------------------
+# issue 15's other two models: a two-tower model (two independent dense stacks joined at the
+# loss) and a batch of independent per-sample loops (ODE trajectories integrated by helpers)
+# ---------------------------------------------------------------------------
+def tower(W1, b1, W2, b2, X):
+    return np.tanh(np.maximum(X @ W1 + b1, 0.0) @ W2 + b2)
+
+
+def two_tower(Wu1, bu1, Wu2, bu2, Wi1, bi1, Wi2, bi2, U, I, y):
+    u = tower(Wu1, bu1, Wu2, bu2, U)
+    v = tower(Wi1, bi1, Wi2, bi2, I)
+    z = np.sum(u * v, axis=1)
+    return np.mean(np.log1p(np.exp(-y * z)))
+
+
+def trajectory(k, y0, steps):
+    """Explicit Euler on dy/dt = -k y + sin(y), `steps` steps of 0.01: a per-sample loop."""
+    y = y0
+    for _ in range(steps):
+        y = y + 0.01 * (np.sin(y) - k * y)
+    return y
+
+
+def four_trajectories(k, Y0, target, steps):
+    a = trajectory(k, Y0[0], steps)
+    b = trajectory(k, Y0[1], steps)
+    c = trajectory(k, Y0[2], steps)
+    d = trajectory(k, Y0[3], steps)
+    return np.sum((a - target) ** 2) + np.sum((b - target) ** 2) + \
+        np.sum((c - target) ** 2) + np.sum((d - target) ** 2)
+
+
+def measure_pair(f, args, wrt, rounds=7, target_s=0.2):
+    """(sequential s/call, parallel s/call, bitwise equal, the group notes) for one function:
+    value_and_grad sequential vs parallel=True, alternating round by round."""
+    vgs = {"sequential": jitad.value_and_grad(f, wrt=wrt),
+           "parallel=True": jitad.value_and_grad(f, wrt=wrt, parallel=True)}
+    outs = [vg(*args) for vg in vgs.values()]
+    same = outs[0][0] == outs[1][0] and all(
+        np.array_equal(a, b) for a, b in zip(outs[0][1], outs[1][1]))
+    t0 = time.perf_counter()
+    vgs["sequential"](*args)
+    n = max(3, int(target_s / max(time.perf_counter() - t0, 1e-6)))
+    times = {k: [] for k in vgs}
+    for _ in range(rounds):
+        for k, vg in vgs.items():
+            t0 = time.perf_counter()
+            for _ in range(n):
+                vg(*args)
+            times[k].append((time.perf_counter() - t0) / n)
+    s, p = (statistics.median(times[k]) for k in vgs)
+    dec = vgs["parallel=True"].specialize(*args).gen.decisions
+    return s, p, same, [d.note() for d in dec]
+
+
+def models():
+    """(name, function, arguments, wrt) of the two-tower model and the trajectories."""
+    rng = np.random.default_rng(0)
+    B, D, Hd, E = 256, 512, 256, 64
+    towers = [a for _ in range(2) for a in (rng.normal(size=(D, Hd)) / np.sqrt(D),
+                                           np.zeros(Hd), rng.normal(size=(Hd, E)) / np.sqrt(Hd),
+                                           np.zeros(E))]
+    U, I = rng.normal(size=(B, D)), rng.normal(size=(B, D))
+    y = np.where(rng.random(B) < 0.5, -1.0, 1.0)
+    traj = (0.7, rng.normal(size=(4, 4096)), np.zeros(4096), 200)
+    return [(f"two towers ({B} x {D} -> {Hd} -> {E}, each)", two_tower,
+             tuple(towers) + (U, I, y), tuple(range(8))),
+            ("four trajectories (helpers with a 200-step loop, 4,096 samples each)",
+             four_trajectories, traj, (0,))]
+
+
+def other_models(rounds=7):
+    print("issue 15's other models: value_and_grad per call, sequential vs parallel=True")
+    for name, f, args, wrt in models():
+        s, p, same, notes = measure_pair(f, args, wrt, rounds)
+        print(f"{name}: sequential {s * 1e3:.2f} ms, parallel=True {p * 1e3:.2f} ms, speed-up "
+              f"{s / p:.2f}x, bitwise {same}; {'; '.join(notes) or 'no group'}")
 
 
 if __name__ == "__main__":

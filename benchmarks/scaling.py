@@ -48,9 +48,11 @@ def model(w, cores=2):
     s = float(np.median(ref["seconds"][1:])) / n
     P = next(r["param_bytes"] for r in w["runs"].values() if "param_bytes" in r)
 
-    def epoch(N, R, K=None, p_bytes=P):
+    def epoch(N, R, K=None, p_bytes=P, moved=None):
+        """`moved`: the bytes a round moves, when measured (the replicas send back only the
+        rows they changed); else 2 N P."""
         K = N if K is None else K
-        return n * s / min(N, K) + R * (a + c * N + b * 2 * N * p_bytes)
+        return n * s / min(N, K) + R * (a + c * N + b * (2 * N * p_bytes if moved is None else moved))
     return {"a": a, "b": b, "c": c, "s": s, "n": n, "P": P, "points": pts, "epoch": epoch,
             "t1": float(np.median(ref["seconds"][1:])), "cores": cores}
 
@@ -75,17 +77,19 @@ def tables(w):
     out.append("Epochs of the BPR runs against the model (K = 2 cores):")
     out.append("")
     out.append("| run | compute per round: wall / CPU (slowest replica) | rest of the round | "
-               "epoch measured | epoch model | AUC after 10 |")
-    out.append("|---|---|---|---|---|---|")
+               "MB received per round | epoch measured | epoch model | AUC after 10 |")
+    out.append("|---|---|---|---|---|---|---|")
     for name, r in w["runs"].items():
         if name == "1 process":
-            out.append(f"| {name} | | | {m['t1']:.3f} s | {m['t1']:.3f} s | {r['auc']:.4f} |")
+            out.append(f"| {name} | | | | {m['t1']:.3f} s | {m['t1']:.3f} s | {r['auc']:.4f} |")
             continue
         N, R = r["workers"], r["rounds_per_epoch"]
         meas = float(np.median(r["seconds"][1:]))
         out.append(f"| {name} | {r['compute_s'] * 1e3:.0f} / {r['cpu_s'] * 1e3:.0f} ms | "
-                   f"{r['overhead_s'] * 1e3:.1f} ms | {meas:.3f} s | "
-                   f"{m['epoch'](N, R, K=m['cores']):.3f} s | {r['auc']:.4f} |")
+                   f"{r['overhead_s'] * 1e3:.1f} ms | "
+                   f"{r['bytes_received'] / 1e6 if 'bytes_received' in r else N * m['P'] / 1e6:.2f} | "
+                   f"{meas:.3f} s | "
+                   f"{m['epoch'](N, R, K=m['cores'], moved=r.get('bytes')):.3f} s | {r['auc']:.4f} |")
     out.append("")
     out.append("The model for N machines (K = N), this workload's n, s and P:")
     out.append("")
@@ -118,7 +122,8 @@ def tables(w):
     for name, r in w["runs"].items():
         cells = []
         meas = float(np.median(r["seconds"][1:]))
-        mod = m["t1"] if name == "1 process" else m["epoch"](r["workers"], r["rounds_per_epoch"])
+        mod = m["t1"] if name == "1 process" else m["epoch"](r["workers"], r["rounds_per_epoch"],
+                                                             moved=r.get("bytes"))
         for t in targets:
             e = next((k + 1 for k, a in enumerate(r["aucs"]) if a >= t), None)
             cells.append("not reached" if e is None else f"{e}, {e * meas:.1f} s, {e * mod:.1f} s")

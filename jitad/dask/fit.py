@@ -30,10 +30,11 @@ Guarantees:
     computed again from their graph if they were lost with it) on the same slice of the same
     samples, so no sample of the epoch is lost; where Dask gives the task up instead (it
     lost something the task needed, or the task killed workers too often), `fit` submits the
-    replica's round again itself, with the same parameters and samples, up to `RETRIES`
-    times; the replica's later rounds go to a live worker (a restarted one first). All of
-    these are recorded in `History.events`. An exception in the
-    step (a `JitadError` at the user's line) stops training and is raised.
+    replica's round again itself, with the same parameters and samples (and the step's
+    module scattered again: a scattered value lost with its worker is not recomputed), up to
+    `RETRIES` times; the replica's later rounds go to a live worker (a restarted one first).
+    All of these are recorded in `History.events`. An exception in the step (a `JitadError`
+    at the user's line) stops training and is raised.
 Invariants: the parameters the caller passed hold the last round's result; nothing but
 parameters -- to each worker all of them, from each replica the rows it changed -- and a
 few numbers per replica cross the network per round.
@@ -141,8 +142,8 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     every replica's change to the parameters it started from (each sample counts fully, as
     in one process, which suits models whose replicas write the same rows a little each --
     embeddings, BPR -- and may overshoot on a dense model, where it is N steps from one
-    point). `batch_size=B` trains on mini-batches of B
-    consecutive rows of a replica's data (a replica's trailing partial batch is dropped).
+    point). `batch_size=B` trains on mini-batches of B consecutive rows of a replica's data
+    (a replica's trailing partial batch is dropped).
     `callbacks` are called as `cb(epoch, mean_loss, history)` after each epoch. Returns a
     `History`. See the module's docstring for what travels and what happens when a worker
     dies."""
@@ -172,7 +173,7 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     if batch_size is not None and batch_size > len(data[0]):
         raise JitadError(f"batch_size={batch_size} is larger than the data")
     comp = train.specialize_for_fit(step, params, [_example(d, batch_size) for d in data])
-    shipped = client.scatter([Shipped.of(comp)], broadcast=True, hash=False)[0]
+    shipped = _Ship(client, Shipped.of(comp))
     part = distribute(client, data, labels)
 
     groups = {}
@@ -250,12 +251,26 @@ def _reassign(assign, live, hist, ep, r):
         assign[g] = idle[0]
 
 
-def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, hist):
+class _Ship:
+    """The step's `Shipped`, scattered to every worker; scattered again after a task was lost
+    (Dask may keep a broadcast value on one worker only -- its memory manager drops extra
+    copies -- and a value scattered from the client cannot be recomputed when that worker
+    dies)."""
+
+    def __init__(self, client, shipped):
+        self.client, self.shipped = client, shipped
+        self.again()
+
+    def again(self):
+        self.future = self.client.scatter([self.shipped], broadcast=True, hash=False)[0]
+
+
+def _round(client, ship, avg, part, replicas, assign, live, plan, k, token, hist):
     t0 = time.perf_counter()
     sent = send(client, tuple(avg))
 
     def submit(g, attempt):
-        return client.submit(worker.fit_round, shipped, sent, dict(plan, replica=g),
+        return client.submit(worker.fit_round, ship.future, sent, dict(plan, replica=g),
                              *part.flat(replicas[g]),
                              key=(f"jitad-fit-round-{k}", token, g, attempt),
                              workers=[assign[g]], allow_other_workers=True, pure=False)
@@ -287,6 +302,7 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
                 for g in lost:
                     if assign[g] not in live:
                         assign[g] = min(live)
+                ship.again()
                 sent = send(client, tuple(avg))
                 futs = {submit(g, attempts[g]): g for g in lost}
     except BaseException:

@@ -73,6 +73,19 @@ def test_value_and_grad_equals_jitad_on_the_gathered_data(client):
     assert sorted(t["worker"] for t in vg.last["tasks"]) == sorted(client.scheduler_info()["workers"])
 
 
+def test_a_call_whose_scattered_module_was_lost_scatters_it_again(client):
+    # Dask may keep a broadcast value on one worker only; when that worker dies the value is
+    # gone for good (it was scattered, not computed): the call ships the module again
+    w, X, y, dX, dy = _logistic_data(seed=3)
+    vg = jd.value_and_grad(df.logistic, wrt=0)
+    want = vg(w, dX, dy)
+    (_, fut), = vg._shipped.values()
+    client.cancel([fut], force=True)
+    got = vg(w, dX, dy)
+    assert got[0] == want[0] and np.array_equal(got[1], want[1])     # same placement, same bits
+    assert next(iter(vg._shipped.values()))[1].key != fut.key
+
+
 def test_reg_is_added_once_and_lbfgs_on_the_workers_matches_one_process(client):
     from scipy.optimize import minimize
     w, X, y, dX, dy = _logistic_data(seed=1)

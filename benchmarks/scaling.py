@@ -131,8 +131,33 @@ def tables(w):
     return "\n".join(out)
 
 
+def rows_table(w):
+    """Per jd.fit run: which rows the replicas changed in the last round, what came back, the
+    AUC (runs recorded since jd.fit averages row by row; empty for older ones)."""
+    runs = {k: r for k, r in w["runs"].items() if "rows_changed" in r}
+    if not runs:
+        return ""
+    ref = w["runs"]["1 process"]["auc"]
+    out = ["Rows the replicas changed in the last round (U's rows, then V's: by every replica / "
+           "by some / by none), what they sent back, and the held-out AUC after 10 epochs "
+           f"(one process: {ref:.4f}):", "",
+           "| run | U rows: every / some / none | V rows: every / some / none | "
+           "MB received per round | AUC after 10 | AUC gap to 1 process |",
+           "|---|---|---|---|---|---|"]
+    for name, r in runs.items():
+        (u, v) = r["rows_changed"][:2]
+        out.append(f"| {name} | {u[0]:,} / {u[1]:,} / {u[2]:,} | {v[0]:,} / {v[1]:,} / {v[2]:,} | "
+                   f"{r['bytes_received'] / 1e6:.2f} | {r['auc']:.4f} | {abs(r['auc'] - ref):.4f} |")
+    return "\n".join(out)
+
+
 def main(argv):
-    print(tables(load(argv[0] if argv else None)))
+    w = load(argv[0] if argv else None)
+    print(tables(w))
+    rows = rows_table(w)
+    if rows:
+        print()
+        print(rows)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,11 @@ uniform negative per sample; k = 32, Adagrad (lr 0.05) on the three rows a sampl
 in the loss. Rows: `jitad.fit` in this process (the reference), and `jd.fit` on a
 `LocalCluster` of 1, 2 and 4 worker processes (one thread each) with 1, 4 and 16 rounds per
 epoch: each worker trains a replica on its half (quarter) of the samples, the replicas are
-averaged every round (or, "sum", their changes added up). Time: the median seconds per epoch after the first (which compiles);
+averaged every round, row by row over the replicas that changed each row (or, "sum", their
+changes added up). The samples are in random order, so every replica writes nearly every
+row in every round; rows marked "data by user" hold the same samples sorted by user, so each
+replica trains its own users (as when interactions are sharded by user id) and writes only
+their rows of U, while V's rows are written by both. Time: the median seconds per epoch after the first (which compiles);
 quality: the held-out AUC after the last epoch (50 random items per held-out positive). Per
 round, `jd.fit` records its compute (wall and CPU per replica), the parameter bytes moved and
 the rest of the round's time (scheduling, serialisation, transfer, averaging); rounds with
@@ -97,7 +101,8 @@ def cluster(n_workers):
 
 def rounds_summary(hist, skip_epochs=1):
     """Medians over the rounds of the epochs after the first: compute (slowest replica, wall
-    and CPU), the rest of the round, bytes moved, the client's averaging."""
+    and CPU), the rest of the round, bytes moved (and received), the client's averaging; the
+    last round's rows changed per parameter by every, some and no replica."""
     rs = [r for r in hist.rounds if r.epoch >= skip_epochs] or hist.rounds
     return {"rounds": len(rs), "round_s": float(np.median([r.seconds for r in rs])),
             "compute_s": float(np.median([max(r.compute_seconds.values()) for r in rs])),
@@ -106,6 +111,8 @@ def rounds_summary(hist, skip_epochs=1):
             "overhead_s": float(np.median([r.overhead_seconds for r in rs])),
             "average_s": float(np.median([r.average_seconds for r in rs])),
             "bytes": int(np.median([r.bytes_sent + r.bytes_received for r in rs])),
+            "bytes_received": int(np.median([r.bytes_received for r in rs])),
+            "rows_changed": [list(x) for x in hist.rounds[-1].rows_changed],
             "first_call_s": max((v or 0.0) for r in hist.rounds for v in r.first_call_seconds.values()) if any(r.first_call_seconds for r in hist.rounds) else None,
             "disk_cache": sorted({str(v) for r in hist.rounds for v in r.disk_cache.values()})}
 
@@ -138,15 +145,18 @@ def run(ctx):
     if ctx.quick:
         (train, test) = synthetic(n_users=600, n_items=400, n=60_000)
         n_users, n_items, epochs = 600, 400, 3
-        configs = [(2, 4, "average")]
+        configs = [(2, 4, "average", False), (2, 4, "average", True)]
         probes = (2_000,)
     else:
         (train, test) = synthetic()
         n_users, n_items, epochs = N_USERS, N_ITEMS, 10
-        configs = [(1, 4, "average"), (2, 1, "average"), (2, 4, "average"), (2, 16, "average"),
-                   (2, 4, "sum"), (4, 4, "average"), (4, 4, "sum")]
+        configs = [(1, 4, "average", False), (2, 1, "average", False), (2, 4, "average", False),
+                   (2, 16, "average", False), (2, 4, "sum", False), (2, 4, "average", True),
+                   (2, 4, "sum", True), (4, 4, "average", False), (4, 4, "sum", False)]
         probes = (2_000, 20_000, 80_000)
     n = len(train[0])
+    by_user = np.argsort(train[0], kind="stable")
+    train_by_user = tuple(d[by_user] for d in train)
     s = step()
     U0, V0 = init(n_users, n_items)
     size = n
@@ -171,24 +181,27 @@ def run(ctx):
     ctx.log(f"    jitad.fit: {np.median(h.seconds[1:]):.3f} s/epoch, AUC {ref_auc:.4f}")
 
     by_workers = {}
-    for n_workers, R, combine in configs:
-        by_workers.setdefault(n_workers, []).append((R, combine))
+    for n_workers, R, combine, users in configs:
+        by_workers.setdefault(n_workers, []).append((R, combine, users))
     for n_workers, todo in by_workers.items():
         c, client = cluster(n_workers)
         try:
-            for R, combine in todo:
+            for R, combine, users in todo:
                 name = (f"jd.fit, {n_workers} worker{'s' if n_workers > 1 else ''}, {R} "
-                        f"round{'s' if R > 1 else ''}/epoch" + (", sum" if combine == "sum" else ""))
+                        f"round{'s' if R > 1 else ''}/epoch" + (", sum" if combine == "sum" else "")
+                        + (", data by user" if users else ""))
                 U, V = U0.copy(), V0.copy()
                 aucs = []
                 t0 = time.perf_counter()
-                h = jd.fit(s, (U, V), data=train, epochs=epochs, rounds_per_epoch=R,
+                h = jd.fit(s, (U, V), data=train_by_user if users else train, epochs=epochs,
+                           rounds_per_epoch=R,
                            client=client, seed=0, progress=False, combine=combine,
                            callbacks=[auc_each_epoch(aucs, U, V)])
                 total = time.perf_counter() - t0
                 a = aucs[-1]
                 summ = rounds_summary(h)
                 runs[name] = {"workers": n_workers, "rounds_per_epoch": R, "combine": combine,
+                              "by_user": users,
                               "seconds": h.seconds, "auc": a, "aucs": aucs, "loss": h.loss,
                               "events": h.events, "setup_s": h.setup_seconds,
                               "serialise_s": h.serialise_seconds,
@@ -199,7 +212,8 @@ def run(ctx):
                                      f"{summ['compute_s'] * 1e3:.1f} ms (CPU "
                                      f"{summ['cpu_s'] * 1e3:.1f} ms), rest "
                                      f"{summ['overhead_s'] * 1e3:.1f} ms, "
-                                     f"{summ['bytes'] / 1e6:.1f} MB",
+                                     f"{summ['bytes'] / 1e6:.1f} MB moved "
+                                     f"({summ['bytes_received'] / 1e6:.1f} MB received)",
                              "results": {str(size): {"median_s": float(np.median(h.seconds[1:])),
                                                      "samples_s": h.seconds[1:],
                                                      "first_call_s": h.seconds[0]}}})
@@ -212,10 +226,10 @@ def run(ctx):
             client.close()
             c.close()
 
-    def pick(prefix):
-        return next((k for k in runs if k.startswith(prefix)), None)
+    def pick(name):
+        return name if name in runs else None
     two, two_sum = pick("jd.fit, 2 workers, 4 rounds/epoch"), pick("jd.fit, 2 workers, 4 rounds/epoch, sum")
-    two = two or pick("jd.fit, 2 workers")
+    two_user = pick("jd.fit, 2 workers, 4 rounds/epoch, data by user")
     ref_epoch = float(np.median(runs["1 process"]["seconds"][1:]))
     two_epoch = float(np.median(runs[two]["seconds"][1:])) if two else None
 
@@ -242,6 +256,9 @@ def run(ctx):
             "goals": [
                 C.goal(f"jd.fit on 2 workers (averaging): held-out AUC within 0.01 of jitad.fit "
                        f"after {epochs} epochs", auc_gap(two), 0.01, "lower", "{:.4f}"),
+                C.goal(f"jd.fit on 2 workers (averaging, data by user): held-out AUC within 0.01 "
+                       f"of jitad.fit after {epochs} epochs", auc_gap(two_user), 0.01, "lower",
+                       "{:.4f}"),
                 C.goal(f"jd.fit on 2 workers (combine='sum'): held-out AUC within 0.01 of "
                        f"jitad.fit after {epochs} epochs", auc_gap(two_sum), 0.01, "lower",
                        "{:.4f}"),

@@ -48,9 +48,11 @@ def model(w, cores=2):
     s = float(np.median(ref["seconds"][1:])) / n
     P = next(r["param_bytes"] for r in w["runs"].values() if "param_bytes" in r)
 
-    def epoch(N, R, K=None, p_bytes=P):
+    def epoch(N, R, K=None, p_bytes=P, moved=None):
+        """`moved`: the bytes a round moves, when measured (the replicas send back only the
+        rows they changed); else 2 N P."""
         K = N if K is None else K
-        return n * s / min(N, K) + R * (a + c * N + b * 2 * N * p_bytes)
+        return n * s / min(N, K) + R * (a + c * N + b * (2 * N * p_bytes if moved is None else moved))
     return {"a": a, "b": b, "c": c, "s": s, "n": n, "P": P, "points": pts, "epoch": epoch,
             "t1": float(np.median(ref["seconds"][1:])), "cores": cores}
 
@@ -75,17 +77,19 @@ def tables(w):
     out.append("Epochs of the BPR runs against the model (K = 2 cores):")
     out.append("")
     out.append("| run | compute per round: wall / CPU (slowest replica) | rest of the round | "
-               "epoch measured | epoch model | AUC after 10 |")
-    out.append("|---|---|---|---|---|---|")
+               "MB received per round | epoch measured | epoch model | AUC after 10 |")
+    out.append("|---|---|---|---|---|---|---|")
     for name, r in w["runs"].items():
         if name == "1 process":
-            out.append(f"| {name} | | | {m['t1']:.3f} s | {m['t1']:.3f} s | {r['auc']:.4f} |")
+            out.append(f"| {name} | | | | {m['t1']:.3f} s | {m['t1']:.3f} s | {r['auc']:.4f} |")
             continue
         N, R = r["workers"], r["rounds_per_epoch"]
         meas = float(np.median(r["seconds"][1:]))
         out.append(f"| {name} | {r['compute_s'] * 1e3:.0f} / {r['cpu_s'] * 1e3:.0f} ms | "
-                   f"{r['overhead_s'] * 1e3:.1f} ms | {meas:.3f} s | "
-                   f"{m['epoch'](N, R, K=m['cores']):.3f} s | {r['auc']:.4f} |")
+                   f"{r['overhead_s'] * 1e3:.1f} ms | "
+                   f"{r['bytes_received'] / 1e6 if 'bytes_received' in r else N * m['P'] / 1e6:.2f} | "
+                   f"{meas:.3f} s | "
+                   f"{m['epoch'](N, R, K=m['cores'], moved=r.get('bytes')):.3f} s | {r['auc']:.4f} |")
     out.append("")
     out.append("The model for N machines (K = N), this workload's n, s and P:")
     out.append("")
@@ -118,7 +122,8 @@ def tables(w):
     for name, r in w["runs"].items():
         cells = []
         meas = float(np.median(r["seconds"][1:]))
-        mod = m["t1"] if name == "1 process" else m["epoch"](r["workers"], r["rounds_per_epoch"])
+        mod = m["t1"] if name == "1 process" else m["epoch"](r["workers"], r["rounds_per_epoch"],
+                                                             moved=r.get("bytes"))
         for t in targets:
             e = next((k + 1 for k, a in enumerate(r["aucs"]) if a >= t), None)
             cells.append("not reached" if e is None else f"{e}, {e * meas:.1f} s, {e * mod:.1f} s")
@@ -126,8 +131,33 @@ def tables(w):
     return "\n".join(out)
 
 
+def rows_table(w):
+    """Per jd.fit run: which rows the replicas changed in the last round, what came back, the
+    AUC (runs recorded since jd.fit averages row by row; empty for older ones)."""
+    runs = {k: r for k, r in w["runs"].items() if "rows_changed" in r}
+    if not runs:
+        return ""
+    ref = w["runs"]["1 process"]["auc"]
+    out = ["Rows the replicas changed in the last round (U's rows, then V's: by every replica / "
+           "by some / by none), what they sent back, and the held-out AUC after 10 epochs "
+           f"(one process: {ref:.4f}):", "",
+           "| run | U rows: every / some / none | V rows: every / some / none | "
+           "MB received per round | AUC after 10 | AUC gap to 1 process |",
+           "|---|---|---|---|---|---|"]
+    for name, r in runs.items():
+        (u, v) = r["rows_changed"][:2]
+        out.append(f"| {name} | {u[0]:,} / {u[1]:,} / {u[2]:,} | {v[0]:,} / {v[1]:,} / {v[2]:,} | "
+                   f"{r['bytes_received'] / 1e6:.2f} | {r['auc']:.4f} | {abs(r['auc'] - ref):.4f} |")
+    return "\n".join(out)
+
+
 def main(argv):
-    print(tables(load(argv[0] if argv else None)))
+    w = load(argv[0] if argv else None)
+    print(tables(w))
+    rows = rows_table(w)
+    if rows:
+        print()
+        print(rows)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """jitad.dask on a LocalCluster of two worker processes: full-batch gradients equal
 jitad.value_and_grad's on the gathered data, data-parallel BPR reaches the AUC of one process,
-misuse is refused by name, a function from `__main__` runs on workers that never saw its
+replicas are averaged row by row (the plain average on a dense model, bit for bit; a row one
+replica wrote keeps its change, a row none wrote is unchanged), misuse is refused by name, a function from `__main__` runs on workers that never saw its
 source, and a worker killed mid-round costs no samples. Skipped when Dask is not installed."""
 import logging
 import os
@@ -20,6 +21,7 @@ from dask.distributed import Client, LocalCluster, get_task_stream  # noqa: E402
 
 import jitad  # noqa: E402
 import jitad.dask as jd  # noqa: E402
+import jitad.dask.combine as jdc  # noqa: E402
 
 from . import dask_funcs as df  # noqa: E402
 
@@ -69,6 +71,19 @@ def test_value_and_grad_equals_jitad_on_the_gathered_data(client):
     vg = jd.value_and_grad(df.logistic, wrt=0)
     vg(w, pX, py)
     assert sorted(t["worker"] for t in vg.last["tasks"]) == sorted(client.scheduler_info()["workers"])
+
+
+def test_a_call_whose_scattered_module_was_lost_scatters_it_again(client):
+    # Dask may keep a broadcast value on one worker only; when that worker dies the value is
+    # gone for good (it was scattered, not computed): the call ships the module again
+    w, X, y, dX, dy = _logistic_data(seed=3)
+    vg = jd.value_and_grad(df.logistic, wrt=0)
+    want = vg(w, dX, dy)
+    (_, fut), = vg._shipped.values()
+    client.cancel([fut], force=True)
+    got = vg(w, dX, dy)
+    assert got[0] == want[0] and np.array_equal(got[1], want[1])     # same placement, same bits
+    assert next(iter(vg._shipped.values()))[1].key != fut.key
 
 
 def test_reg_is_added_once_and_lbfgs_on_the_workers_matches_one_process(client):
@@ -148,7 +163,12 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     assert hist.loss[-1] < hist.loss[0] and len(hist.replicas) == 2
     assert {len(r.workers) for r in hist.rounds} == {2}
     p_bytes = U0.nbytes + V0.nbytes
-    assert all(r.bytes_sent == 2 * p_bytes and r.bytes_received == 2 * p_bytes for r in hist.rounds)
+    assert all(r.bytes_sent == 2 * p_bytes for r in hist.rounds)
+    # the samples come ordered by user, so each replica holds its own users: it sends back only
+    # their rows of U (and all of V, which both replicas write)
+    assert all(r.bytes_received < 2 * p_bytes - U0.nbytes // 2 for r in hist.rounds)
+    assert all(r.rows_changed[1] == (len(V0), 0, 0) and r.rows_changed[0][0] <= 1
+               for r in hist.rounds), hist.rounds[-1].rows_changed
     assert set(hist.rounds[0].first_call_seconds) == {0, 1}       # compiled at the first round
     groups = {k[0] for k in (t["key"] for t in ts.data) if isinstance(k, tuple)}
     assert {f"jitad-fit-round-{k}" for k in range(40)} <= groups  # the dashboard's task groups
@@ -159,6 +179,120 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     assert abs(bpr.auc(U3, V3, hu, hi) - auc1) <= 0.01
     with pytest.raises(jitad.JitadError, match="combine='median'"):
         jd.fit(step, (U3, V3), data=data, combine="median", progress=False)
+
+
+def _plain_average(start, replicas):
+    """What jd.fit computed before averaging row by row: every replica's whole parameters."""
+    out = []
+    total = sum(n for n, _ in replicas)
+    for j, s in enumerate(start):
+        acc = np.zeros_like(s)
+        for n, params in replicas:
+            acc += (n / total) * params[j]
+        out.append(acc)
+    return out
+
+
+def test_row_wise_averaging_is_the_plain_average_where_every_replica_changed_a_row():
+    rng = np.random.default_rng(7)
+    start = [rng.normal(size=(50, 4)), rng.normal(size=6)]
+    trained = [[s + rng.normal(size=s.shape) for s in start] for _ in range(3)]
+    samples = [1000, 977, 1013]
+    reps = [(n, [jdc.report(s, p) for s, p in zip(start, ps)]) for n, ps in zip(samples, trained)]
+    assert all(r[0] == "all" for _, rr in reps for r in rr)
+    new, stats = jdc.combine(start, reps)
+    for a, b in zip(new, _plain_average(start, list(zip(samples, trained)))):
+        assert np.array_equal(a, b)                  # dense: bit for bit
+    assert stats == [(50, 0, 0), (6, 0, 0)]
+    summed, _ = jdc.combine(start, reps, "sum")
+    want = start[0].copy()
+    for p in trained:
+        want += p[0] - start[0]
+    assert np.array_equal(summed[0], want)
+    # rows 0-9 changed by all three, 10-19 by replica 1 only, 20-29 by replicas 0 and 2 only,
+    # 30-49 by none (a replica that trained nothing counts for nothing)
+    s0 = start[0]
+    ps = [s0.copy() for _ in range(3)]
+    for g in range(3):
+        ps[g][:10] += rng.normal(size=(10, 4))
+    ps[1][10:20] += 1.0
+    for g in (0, 2):
+        ps[g][20:30] -= rng.normal(size=(10, 4))
+    reps = [(n, [jdc.report(s0, p)]) for n, p in zip(samples, ps)] + [(0, [("all", s0 + 9.0)])]
+    assert [r[0][0] for _, r in reps[:3]] == ["mask", "mask", "mask"]
+    (new,), (stat,) = jdc.combine([s0], reps)
+    assert stat == (10, 20, 20)
+    assert np.array_equal(new[:10], _plain_average([s0[:10]], [(n, [p[:10]]) for n, p in zip(samples, ps)])[0])
+    assert np.array_equal(new[10:20], ps[1][10:20])            # its whole change
+    w0, w2 = samples[0] / (samples[0] + samples[2]), samples[2] / (samples[0] + samples[2])
+    np.testing.assert_allclose(new[20:30], w0 * ps[0][20:30] + w2 * ps[2][20:30], rtol=1e-14)
+    assert np.array_equal(new[30:], s0[30:])                   # unchanged, to the bit
+    (summed,), _ = jdc.combine([s0], reps, "sum")
+    np.testing.assert_allclose(summed, s0 + sum(p - s0 for p in ps), rtol=1e-14)
+    assert np.array_equal(summed[30:], s0[30:])
+    # a few rows of a long table travel by index, and a NaN row counts as changed
+    big = np.zeros((10_000, 2))
+    moved = big.copy()
+    moved[[3, 7000]] = [[1.0, 2.0], [np.nan, 0.0]]
+    r = jdc.report(big, moved)
+    assert r[0] == "rows" and list(r[1]) == [3, 7000] and r[2].shape == (2, 2)
+    (new,), _ = jdc.combine([big], [(5, [r])])
+    assert new[3, 1] == 2.0 and np.isnan(new[7000, 0]) and np.count_nonzero(new[:3]) == 0
+    with pytest.raises(jitad.JitadError, match="sent back rows of shape"):
+        jdc.combine([big], [(5, [("rows", r[1], r[2][:1])])])
+    with pytest.raises(jitad.JitadError, match="combine='mean'"):
+        jdc.combine([big], [(5, [r])], "mean")
+
+
+def test_fit_of_a_dense_model_averages_as_before_bit_for_bit(client, monkeypatch):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(2000, 4))
+    Y = np.tanh(X @ rng.normal(size=(4, 3)))
+    W, b = 0.1 * rng.normal(size=(3, 4)), np.zeros(3)
+    step = jitad.train_step(df.dense_sample, wrt=("W", "b"), optimizer=jitad.optim.SGD(lr=0.05))
+    fit_module = sys.modules["jitad.dask.fit"]
+    seen, real = [], jdc.combine
+
+    def combine(start, replicas, how):
+        assert all(r[0] == "all" for _, reps in replicas for r in reps)  # every row changed
+        new, stats = real(start, replicas, how)
+        old = _plain_average(start, [(n, [r[1] for r in reps]) for n, reps in replicas])
+        seen.append(all(np.array_equal(a, o) for a, o in zip(new, old)))
+        return new, stats
+    monkeypatch.setattr(fit_module.combining, "combine", combine)
+    hist = jd.fit(step, (W, b), data=(X, Y), epochs=2, rounds_per_epoch=2, client=client,
+                  progress=False)
+    assert seen == [True] * 4
+    assert all(r.rows_changed == [(3, 0, 0), (3, 0, 0)] for r in hist.rounds)
+    assert all(r.bytes_received == 2 * (W.nbytes + b.nbytes) for r in hist.rounds)
+    assert hist.loss[-1] < hist.loss[0]
+
+
+def test_a_row_one_replica_wrote_keeps_its_change_and_rows_none_wrote_stay(client):
+    # two blocks the replicas never share -- replica 0 (the first half of the samples) reads
+    # users 0-99 and items 0-99, replica 1 users 100-199 and items 100-199 -- and 20 rows of
+    # each table no sample reads: averaging row by row is then adding the changes
+    rng = np.random.default_rng(4)
+    n = 8000
+    half = np.arange(n) >= n // 2
+    users = rng.integers(0, 100, n) + 100 * half
+    items = rng.integers(0, 100, n) + 100 * half
+    negs = rng.integers(0, 100, n) + 100 * half
+    U0, V0 = rng.normal(0, 0.1, (220, 8)), rng.normal(0, 0.1, (220, 8))
+    step = jitad.train_step(df.bpr_loss, wrt=("U", "V"), optimizer=jitad.optim.Adagrad(lr=0.1))
+    runs = {}
+    for how in ("average", "sum"):
+        U, V = U0.copy(), V0.copy()
+        hist = jd.fit(step, (U, V), data=(users, items, negs), epochs=2, rounds_per_epoch=2,
+                      client=client, combine=how, progress=False)
+        runs[how] = (U, V)
+        assert np.array_equal(U[200:], U0[200:]) and np.array_equal(V[200:], V0[200:])
+        assert not np.allclose(U[:200], U0[:200])
+        assert all(r.rows_changed == [(0, 200, 20)] * 2 for r in hist.rounds)
+        p_bytes = U0.nbytes + V0.nbytes
+        assert all(r.bytes_received < 0.95 * p_bytes for r in hist.rounds)  # its rows, once
+    for a, b in zip(runs["average"], runs["sum"]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
 
 
 def test_fit_takes_dask_arrays_and_a_replica_per_worker_holding_data(client):

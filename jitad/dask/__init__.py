@@ -22,13 +22,15 @@ Guarantees:
     (refused otherwise) and NumPy/Numba.
   * The data is persisted once and never gathered to the client; per call (`value_and_grad`)
     or round (`fit`) only parameters travel to the workers (scattered, broadcast when large)
-    and one result per worker (a partial gradient) or replica (its parameters and sample
-    count) comes back. Tasks have names the dashboard shows: `jitad-grad-<call>`,
+    and one result per worker (a partial gradient) or replica (the rows of its parameters it
+    changed, and its sample count) comes back. Tasks have names the dashboard shows: `jitad-grad-<call>`,
     `jitad-fit-round-<round>`.
   * `value_and_grad` equals `jitad.value_and_grad` on the gathered data for a loss that is a
     sum over rows plus an optional `reg=` term of the parameters alone (checked once on one
     chunk; see `jitad.dask.grad`). `fit` is local SGD: one replica per worker holding data,
-    trained with `jitad.fit`'s compiled epoch loop, averaged weighted by samples every round;
+    trained with `jitad.fit`'s compiled epoch loop, averaged every round row by row over the
+    replicas that changed each row, weighted by samples (`jitad.dask.combine`; on a dense
+    model the plain sample-weighted average, bit for bit);
     the optimizer state stays per replica on its worker (see `jitad.dask.fit`).
   * A worker lost mid-round is Dask's to recover: its task runs again on another worker on
     the same samples (its partitions recomputed from their graph), and `History.events` says

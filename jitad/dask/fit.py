@@ -1,6 +1,7 @@
 """`jd.fit`: data-parallel training -- every worker trains its own replica of the parameters on
-the partitions it holds with the compiled step, and the replicas are averaged every round
-(local SGD, or model averaging; `combine="sum"` adds their changes instead).
+the partitions it holds with the compiled step, and the replicas are averaged every round,
+row by row over the replicas that changed each row (local SGD, or model averaging;
+`combine="sum"` adds their changes instead; see `jitad.dask.combine`).
 
 Takes: a `jitad.train_step`, the parameter arrays (NumPy, on the client), the per-sample data
 fields (NumPy or dask arrays, aligned by rows), epochs and rounds per epoch, a client.
@@ -15,9 +16,12 @@ Guarantees:
   * a round: the round's parameters are scattered to every worker (`broadcast=True`), one
     task per replica (named `("jitad-fit-round-<k>", token, replica)`, k counting rounds from
     0: the dashboard's task groups) trains a copy of them on its slice of the replica's
-    shuffled samples with `jitad.fit`'s compiled epoch loop, and returns them with its sample
-    count; the client averages them weighted by samples (or, `combine="sum"`, adds up their
-    changes) and writes the result into the caller's arrays. Each replica's epoch is a fresh permutation of its own samples, cut into
+    shuffled samples with `jitad.fit`'s compiled epoch loop, and returns the rows it changed
+    (all rows of a dense parameter) with its sample count; the client gives each row the
+    average of the replicas that changed it, weighted by samples, keeps the rows none changed
+    (or, `combine="sum"`, adds up their changes; `combine.combine`), and writes the result
+    into the caller's arrays. On a dense model this is the plain sample-weighted average, bit
+    for bit. Each replica's epoch is a fresh permutation of its own samples, cut into
     `rounds_per_epoch` consecutive slices, so every sample is trained on once per epoch;
   * the optimizer state is per replica and stays on its worker (it is not averaged: Adagrad's
     sums or Adam's moments describe the gradients that worker saw); a replica that moves to
@@ -26,12 +30,14 @@ Guarantees:
     computed again from their graph if they were lost with it) on the same slice of the same
     samples, so no sample of the epoch is lost; where Dask gives the task up instead (it
     lost something the task needed, or the task killed workers too often), `fit` submits the
-    replica's round again itself, with the same parameters and samples, up to `RETRIES`
-    times; the replica's later rounds go to a live worker (a restarted one first). All of
-    these are recorded in `History.events`. An exception in the
-    step (a `JitadError` at the user's line) stops training and is raised.
+    replica's round again itself, with the same parameters and samples (and the step's
+    module scattered again: a scattered value lost with its worker is not recomputed), up to
+    `RETRIES` times; the replica's later rounds go to a live worker (a restarted one first).
+    All of these are recorded in `History.events`. An exception in the step (a `JitadError`
+    at the user's line) stops training and is raised.
 Invariants: the parameters the caller passed hold the last round's result; nothing but
-parameters (and a few numbers per replica) crosses the network per round.
+parameters -- to each worker all of them, from each replica the rows it changed -- and a
+few numbers per replica cross the network per round.
 """
 from __future__ import annotations
 
@@ -48,6 +54,7 @@ from distributed import KilledWorker, as_completed
 from .. import train
 from ..errors import JitadError
 from ..ship import Shipped
+from . import combine as combining
 from . import worker
 from .client import get_client, nbytes, send
 from .data import distribute, is_dask_array, live_workers, readers, row_chunks
@@ -65,11 +72,13 @@ class Round:
     samples: int               # samples (mini-batches) trained on, all replicas
     loss: float                # their mean loss
     bytes_sent: int            # parameter bytes sent: one copy per worker (broadcast)
-    bytes_received: int        # parameter bytes received: one copy per replica
-    average_seconds: float     # the client's weighted average
+    bytes_received: int        # parameter bytes received: the rows each replica changed
+    average_seconds: float     # the client's combining (`combine.combine`)
     workers: dict              # replica -> the worker its task ran on
     first_call_seconds: dict = field(default_factory=dict)  # replica -> compile or cache load
     disk_cache: dict = field(default_factory=dict)          # replica -> loaded from disk?
+    rows_changed: list = field(default_factory=list)  # per parameter: rows (every, some, no)
+    #                                                   replica changed; see combine.combine
 
     @property
     def overhead_seconds(self) -> float:
@@ -115,7 +124,7 @@ def _state_layout(step):
     return out
 
 
-COMBINE = ("average", "sum")
+COMBINE = combining.KINDS
 RETRIES = 3         # times a replica's round runs again after Dask gave its task up
 
 
@@ -124,14 +133,17 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     """Train `params` (NumPy arrays, updated in place) with `step` on `data` (NumPy or dask
     arrays of samples, aligned by rows) on the Dask cluster of `client` (default: Dask's
     default client): one replica per worker holding data, combined every round,
-    `rounds_per_epoch` rounds per epoch. `combine="average"` (the default) makes the round's
-    parameters the replicas' average weighted by their samples (model averaging: with N
-    replicas each sample moves the parameters about 1/N as far as in one process, so an
-    epoch makes less progress); `"sum"` adds every replica's change to the parameters it
-    started from (each sample counts fully, as in one process, which suits models whose
-    replicas mostly write different rows -- embeddings, BPR -- and may overshoot on a dense
-    model, where it is N steps from one point). `batch_size=B` trains on mini-batches of B
-    consecutive rows of a replica's data (a replica's trailing partial batch is dropped).
+    `rounds_per_epoch` rounds per epoch. `combine="average"` (the default) gives each row of
+    the round's parameters (first axis) the average of the replicas that changed it, weighted
+    by their samples, and leaves a row no replica changed as it was: a dense model gets the
+    plain sample-weighted average (model averaging), bit for bit; a row-sparse one keeps the
+    full change of a row only one replica wrote. A row that all N replicas wrote moves about
+    1/N as far per sample as in one process, so an epoch makes less progress; `"sum"` adds
+    every replica's change to the parameters it started from (each sample counts fully, as
+    in one process, which suits models whose replicas write the same rows a little each --
+    embeddings, BPR -- and may overshoot on a dense model, where it is N steps from one
+    point). `batch_size=B` trains on mini-batches of B consecutive rows of a replica's data
+    (a replica's trailing partial batch is dropped).
     `callbacks` are called as `cb(epoch, mean_loss, history)` after each epoch. Returns a
     `History`. See the module's docstring for what travels and what happens when a worker
     dies."""
@@ -161,7 +173,7 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     if batch_size is not None and batch_size > len(data[0]):
         raise JitadError(f"batch_size={batch_size} is larger than the data")
     comp = train.specialize_for_fit(step, params, [_example(d, batch_size) for d in data])
-    shipped = client.scatter([Shipped.of(comp)], broadcast=True, hash=False)[0]
+    shipped = _Ship(client, Shipped.of(comp))
     part = distribute(client, data, labels)
 
     groups = {}
@@ -239,12 +251,26 @@ def _reassign(assign, live, hist, ep, r):
         assign[g] = idle[0]
 
 
-def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, hist):
+class _Ship:
+    """The step's `Shipped`, scattered to every worker; scattered again after a task was lost
+    (Dask may keep a broadcast value on one worker only -- its memory manager drops extra
+    copies -- and a value scattered from the client cannot be recomputed when that worker
+    dies)."""
+
+    def __init__(self, client, shipped):
+        self.client, self.shipped = client, shipped
+        self.again()
+
+    def again(self):
+        self.future = self.client.scatter([self.shipped], broadcast=True, hash=False)[0]
+
+
+def _round(client, ship, avg, part, replicas, assign, live, plan, k, token, hist):
     t0 = time.perf_counter()
     sent = send(client, tuple(avg))
 
     def submit(g, attempt):
-        return client.submit(worker.fit_round, shipped, sent, dict(plan, replica=g),
+        return client.submit(worker.fit_round, ship.future, sent, dict(plan, replica=g),
                              *part.flat(replicas[g]),
                              key=(f"jitad-fit-round-{k}", token, g, attempt),
                              workers=[assign[g]], allow_other_workers=True, pure=False)
@@ -276,6 +302,7 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
                 for g in lost:
                     if assign[g] not in live:
                         assign[g] = min(live)
+                ship.again()
                 sent = send(client, tuple(avg))
                 futs = {submit(g, attempts[g]): g for g in lost}
     except BaseException:
@@ -284,22 +311,10 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
         raise
     ta = time.perf_counter()
     total = sum(o["samples"] for o in outs.values())
-    trained = [o for o in outs.values() if o["samples"]]
-    new = []
-    for j in range(len(avg)):
-        if not trained:
-            new.append(avg[j])
-        elif plan["combine"] == "average":     # weighted by samples
-            acc = np.zeros_like(avg[j])
-            for o in trained:
-                acc += (o["samples"] / total) * o["params"][j]
-            new.append(acc)
-        else:                                  # every replica's change, added
-            acc = np.array(avg[j], copy=True)
-            for o in trained:
-                acc += o["params"][j] - avg[j]
-            new.append(acc)
+    new, rows_changed = combining.combine(
+        avg, [(outs[g]["samples"], outs[g]["reports"]) for g in sorted(outs)], plan["combine"])
     avg_s = time.perf_counter() - ta
+    received = nbytes([o["reports"] for o in outs.values()])
     avg[:] = new
     ran = {g: o["info"]["worker"] for g, o in outs.items()}
     now = None
@@ -315,11 +330,12 @@ def _round(client, shipped, avg, part, replicas, assign, live, plan, k, token, h
                  {g: o["info"]["compute_s"] for g, o in outs.items()},
                  {g: o["info"]["cpu_s"] for g, o in outs.items()}, total,
                  sum(o["loss"] for o in outs.values()) / total if total else float("nan"),
-                 p_bytes * len(live), p_bytes * len(outs), avg_s, ran,
+                 p_bytes * len(live), received, avg_s, ran,
                  {g: o["info"]["first_call_s"] for g, o in outs.items()
                   if o["info"]["first_call_s"] is not None},
                  {g: o["info"]["disk_cache"] for g, o in outs.items()
-                  if o["info"]["first_call_s"] is not None})
+                  if o["info"]["first_call_s"] is not None},
+                 rows_changed)
 
 
 class _Progress:

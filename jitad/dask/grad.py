@@ -9,7 +9,14 @@ Guarantees: the value and gradient of `loss(all rows) + reg(w)`, shaped as
 below); the function is specialized and its code generated once, on the client, for the
 chunks' types; it travels as text (`ship.Shipped`, scattered to every worker once); the data
 is persisted once and reused while the same dask arrays are passed; each call sends the
-non-data arguments and gets back one partial value and gradient per worker.
+non-data arguments and gets back one partial value and gradient per worker, added up in the
+order of the workers' first chunks (so the same call gives the same bits). Which worker reads
+which chunks (`data.readers`) is decided at the first call and kept while the tasks run where
+they were placed, the data is the same, and the placement is younger than
+`PLACEMENT_SECONDS`: a call then costs the client no round trip to the scheduler besides
+submitting the tasks and gathering their results. A call whose tasks Dask cancels because a
+value scattered from the client (the module, the arguments) was lost with a worker is run once
+more, after scattering them again.
 The contract: `loss(w, X, y) == sum over chunks c of loss(w, X[c], y[c])` -- a sum over rows
 of per-row terms. A term of `w` alone (a regulariser) goes in `reg=`, which the client adds
 once; a mean is a sum divided by the number of rows (divide the whole-data sum yourself, or
@@ -24,11 +31,11 @@ Invariants: a NumPy argument is the same for every chunk; one as long as the dat
 from __future__ import annotations
 
 import itertools
+import time
 import uuid
+from concurrent.futures import CancelledError
 
 import numpy as np
-from distributed import as_completed
-
 from .. import api
 from ..differentiable import as_differentiable, refuse_outputs, wrt_indices
 from ..errors import JitadError
@@ -40,6 +47,9 @@ from .client import get_client, send
 _CALLS = itertools.count()
 # a chunk's loss against the sum of its halves' (value and gradient): relative tolerance
 ADDITIVE_RTOL = 1e-7
+# the chunks' placement is asked of the scheduler again after this long (workers that joined
+# get work), or at once when a task ran on another worker than planned (one left)
+PLACEMENT_SECONDS = 10.0
 
 
 class value_and_grad:
@@ -79,6 +89,7 @@ class value_and_grad:
         self._data = None           # (names, Partitions)
         self._shipped = {}          # (id of the Compiled, client id) -> (Compiled, future)
         self._checked = set()
+        self._placement = None      # ((data names, client id), time, [(worker, chunks)])
         self.last = None            # what the last call did (per-worker timings)
         self.__name__ = getattr(self.d, "__name__", "loss")
 
@@ -118,6 +129,19 @@ class value_and_grad:
                                             [self.d.params[k] for k in slots]))
         return self._data[1]
 
+    def _groups(self, client, part):
+        """[(worker, its chunks)] in the order of their first chunks: the last placement, or
+        a new one (`data.readers`) if it is stale."""
+        key = (part.names, id(client))
+        p = self._placement
+        if p is None or p[0] != key or time.monotonic() - p[1] > PLACEMENT_SECONDS:
+            groups = {}
+            for c, w in enumerate(readers(client, part)):
+                groups.setdefault(w, []).append(c)
+            self._placement = p = (key, time.monotonic(),
+                                   sorted(groups.items(), key=lambda kv: kv[1][0]))
+        return p[2]
+
     def _ship(self, client, comp):
         k = (id(comp), id(client))
         got = self._shipped.get(k)
@@ -140,21 +164,22 @@ class value_and_grad:
         consts = tuple(None if k in slots else a for k, a in enumerate(args))
         check = self.check and (comp.gen.source, part.names) not in self._checked
         # one task per worker over the chunks it holds (a lost worker's task runs elsewhere)
-        where = readers(client, part)
-        groups = {}
-        for c, w in enumerate(where):
-            groups.setdefault(w, []).append(c)
+        groups = self._groups(client, part)
         call = next(_CALLS)
-        sent = send(client, consts)
-        futs = []
-        for g, (w, chunks) in enumerate(sorted(groups.items(), key=lambda kv: kv[1][0])):
-            futs.append(client.submit(
-                worker.gradient_part, shipped, sent, slots, check and g == 0, *part.flat(chunks),
-                key=(f"jitad-grad-{call}", self._token, g), workers=None if w is None else [w],
-                allow_other_workers=True, pure=False))
+        try:
+            outs = self._run(client, shipped, consts, slots, check, part, groups, call, 0)
+        except CancelledError:
+            # a value scattered from here (the shipped module, the arguments) was lost with a
+            # worker -- Dask may keep a broadcast value on one worker only -- and cannot be
+            # recomputed: scatter both again and run the call once more
+            self._shipped, self._placement = {}, None
+            shipped = self._ship(client, comp)
+            groups = self._groups(client, part)
+            outs = self._run(client, shipped, consts, slots, check, part, groups, call, 1)
+        if any(o["info"]["worker"] != w for o, (w, _) in zip(outs, groups)):
+            self._placement = None          # a worker left (or the scheduler moved a task)
         value, acc, rows, infos, checked = 0.0, None, 0, [], None
-        for fut in as_completed(futs):
-            out = fut.result()
+        for out in outs:
             value += out["value"]
             acc = worker.add(acc, out["grads"])
             rows += out["rows"]
@@ -171,8 +196,19 @@ class value_and_grad:
             rv, rg = self.reg(*(args[w] for w in self.wrt))     # wrt a tuple: grads a tuple
             value += rv
             grads = tuple(g + r for g, r in zip(grads, rg))
-        self.last = {"workers": len(futs), "rows": rows, "tasks": infos}
+        self.last = {"workers": len(outs), "rows": rows, "tasks": infos}
         return value, (grads[0] if self.single else tuple(grads))
+
+    def _run(self, client, shipped, consts, slots, check, part, groups, call, attempt):
+        """Submit one task per (worker, chunks) and gather their results, in group order."""
+        sent = send(client, consts)
+        futs = []
+        for g, (w, chunks) in enumerate(groups):
+            futs.append(client.submit(
+                worker.gradient_part, shipped, sent, slots, check and g == 0, *part.flat(chunks),
+                key=(f"jitad-grad-{call}", self._token, g, attempt),
+                workers=None if w is None else [w], allow_other_workers=True, pure=False))
+        return client.gather(futs)          # one round trip for all
 
     def _refuse_if_not_additive(self, c, loc):
         halves = c["first"] + c["second"]

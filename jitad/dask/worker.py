@@ -10,8 +10,9 @@ process; Numba compiles it at the first call, or loads it from this machine's di
 with `check` it also evaluates the loss on two halves of its first chunk, for the client's
 additivity check. `fit_round` copies the broadcast parameters (a worker may run two replicas'
 tasks: the broadcast object is shared by them), trains the copy with the compiled epoch loop
-on the round's slice of the replica's shuffled samples, and returns it with its sample count
-and loss total. The optimizer state and the replica's concatenated data are kept in this
+on the round's slice of the replica's shuffled samples, and returns, per parameter, the rows
+the training changed and their values (`combine.report`: all rows of a dense parameter, only
+the written rows of a row-sparse one), with its sample count and loss total. The optimizer state and the replica's concatenated data are kept in this
 process between rounds (`REPLICAS`, keyed by the fit's token and the replica), made anew
 (zero state) when a replica's task comes to a worker that has none -- after a worker is
 lost.
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..train import epoch_loop
+from .combine import report
 
 REPLICAS: dict = {}       # (fit token, replica) -> Replica, in this worker process
 _EPOCHS: dict = {}        # (module key, fields, batch) -> the compiled epoch loop
@@ -159,8 +161,9 @@ def _epoch_fn(shipped, n_params, n_fields, batch):
 def fit_round(shipped, params, plan, *blocks):
     """One round of replica `plan["replica"]`: train a copy of `params` on slice
     `plan["round"]` of `plan["rounds"]` of its shuffled samples (mini-batches) for
-    `plan["epoch"]`. Returns the trained parameters, the samples (mini-batches) run, their
-    loss total and where and how it ran."""
+    `plan["epoch"]`. Returns per parameter the rows the training changed and their values
+    (`combine.report`), the samples (mini-batches) run, their loss total and where and how
+    it ran."""
     t_start = time.perf_counter()
     _, t_load, _ = shipped.load()
     n_fields, batch = plan["fields"], plan["batch"]
@@ -191,10 +194,12 @@ def fit_round(shipped, params, plan, *blocks):
     t0, c0 = time.perf_counter(), time.thread_time()
     total = epoch_fn(*P, *rep.data, order, start, stop, *rep.state)
     t_compute, c_compute = time.perf_counter() - t0, time.thread_time() - c0
+    t0 = time.perf_counter()
+    reports = [report(p0, p) for p0, p in zip(params.value, P)]
     info = _info(t_load, t_first, disk)
-    info.update(compute_s=t_compute, cpu_s=c_compute, task_s=time.perf_counter() - t_start,
-                new_replica=new, fresh_state=fresh_state)
-    return {"params": P, "samples": stop - start, "loss": float(total), "info": info}
+    info.update(compute_s=t_compute, cpu_s=c_compute, report_s=time.perf_counter() - t0,
+                task_s=time.perf_counter() - t_start, new_replica=new, fresh_state=fresh_state)
+    return {"reports": reports, "samples": stop - start, "loss": float(total), "info": info}
 
 
 def forget(token):

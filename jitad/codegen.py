@@ -608,7 +608,11 @@ def _dead_stores(fdef) -> bool:
                     continue
                 live = (live - {t}) | loads(s.value)
             elif isinstance(s, ast.Assign) and all(isinstance(t, (ast.Name, ast.Tuple)) for t in s.targets):
-                live = (live - stored(ast.Tuple(s.targets, ast.Store()))) | loads(s.value)
+                # (a subscript inside a tuple target reads its array and index: `loads(s)`)
+                live = (live - stored(ast.Tuple(s.targets, ast.Store()))) | loads(s)
+            elif isinstance(s, ast.AugAssign):
+                # `x += e` reads x (its target is a Store): an array x is updated in place
+                live = live | loads(s) | stored(s.target)
             elif isinstance(s, ast.If):
                 live = live_in(s.body, live, loop, edit) | live_in(s.orelse, live, loop, edit) \
                     | loads(s.test)

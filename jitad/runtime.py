@@ -156,12 +156,14 @@ def add_outer(d, a, b):
 
 
 def _add_outer_loop(d, a, b):
-    if d.shape[0] != a.shape[0] or d.shape[1] != b.shape[0]:
-        raise ValueError("outer: shapes do not match the accumulated array")
-    for i in range(a.shape[0]):
-        ai = a[i]
-        for j in range(b.shape[0]):
-            d[i, j] += ai * b[j]
+    m, n = d.shape
+    if a.shape[0] not in (1, m) or b.shape[0] not in (1, n):
+        raise ValueError("operands could not be broadcast together (outer into an array)")
+    ra, rb = a.shape[0] == m, b.shape[0] == n    # else a length-1 operand, broadcast as += does
+    for i in range(m):
+        ai = a[i if ra else 0]
+        for j in range(n):
+            d[i, j] += ai * b[j if rb else 0]
 
 
 # helpers compiled with NumPy's error model: a map's arithmetic on numbers is NumPy's on arrays

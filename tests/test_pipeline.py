@@ -90,3 +90,51 @@ def test_no_pass_changes_the_ir():
     np.testing.assert_allclose(grads[0], np.ones_like(X))
     expected = np.array([[0.0, 0.5, 1.0], [0.0, 0.5, 1.0]])
     np.testing.assert_allclose(grads[1], expected)
+
+
+def test_dead_stores_follow_liveness_through_loops_breaks_and_updates():
+    """codegen._dead_stores removes an assignment nothing reads before the name is assigned
+    again -- a vjp's forward loop whose value is not returned -- and keeps what a later
+    `break`, `continue`, `x += e` or loop round reads."""
+    import ast
+    import textwrap
+    from jitad import codegen
+    src = textwrap.dedent('''
+        def f(a, e, c, n):
+            acc = 0.0
+            for i in range(n):
+                u = a[i] * 2.0
+                acc = acc + u
+            x = a
+            y = x * 2
+            x = 0.0
+            x += e
+            z = 1.0
+            for i in range(3):
+                if c:
+                    break
+                z = 2.0
+            w = 5.0
+            t = 0
+            while t < 3:
+                t += 1
+                if c:
+                    continue
+                w = w + 1.0
+            for i in range(n):
+                u = a[i] * 3.0
+                y = y + u
+            return y + z + w
+        ''')
+    fdef = ast.parse(src).body[0]
+    codegen._dce(fdef)
+    out = ast.unparse(fdef)
+    assert "acc" not in out and "a[i] * 2.0" not in out      # the dead loop is gone, whole
+    assert "x = e" in out or ("x = 0.0" in out and "x += e" in out)   # (first contribution)
+    for kept in ("z = 1.0", "w = 5.0", "w = w + 1.0", "u = a[i] * 3.0"):
+        assert kept in out, kept
+    ns = {}
+    exec(compile(ast.unparse(fdef), "<f>", "exec"), ns)
+    import numpy as np
+    a = np.arange(4.0)
+    assert np.allclose(ns["f"](a, 1.0, False, 4), a * 2 + 3.0 * np.sum(a) + 2.0 + 8.0)

@@ -1294,3 +1294,32 @@ def test_runtime_stats_and_linalg_kernels_match_scipy():
         for code, mode in enumerate(("full", "same", "valid")):
             assert np.allclose(rt.sconv(u, w, code), scipy.signal.convolve(u, w, mode=mode),
                                rtol=1e-13, atol=1e-14)
+
+
+def test_small_products_compiled_as_loops_equal_numpys():
+    """rt.matvec/vecmat/matmat/outer/add_outer, compiled: loops below the BLAS thresholds,
+    np.dot above; any strides (a transposed operand), a length-1 operand
+    broadcast by add_outer as `+=` does, and shape errors raised."""
+    from jitad import _runtime_jit as J
+    rng = np.random.default_rng(3)
+    for m, k, n in ((3, 4, 5), (10, 10, 10), (40, 30, 20)):
+        A, B = rng.normal(size=(m, k)), rng.normal(size=(k, n))
+        v, w = rng.normal(size=k), rng.normal(size=m)
+        assert np.allclose(J.matvec(A, v), A @ v, rtol=1e-13, atol=1e-13)
+        assert np.allclose(J.matvec(A.T.copy().T, v), A @ v, rtol=1e-13, atol=1e-13)
+        assert np.allclose(J.vecmat(w, A), w @ A, rtol=1e-13, atol=1e-13)
+        assert np.allclose(J.matvec(A.T, w), A.T @ w, rtol=1e-13, atol=1e-13)
+        assert np.allclose(J.matmat(A, B), A @ B, rtol=1e-13, atol=1e-13)
+        assert np.allclose(J.matmat(B.T, A.T), B.T @ A.T, rtol=1e-13, atol=1e-13)
+        assert np.array_equal(J.outer(w, v), np.outer(w, v))
+        d = rng.normal(size=(m, k))
+        ref = d + np.outer(w, v)
+        J.add_outer(d, w, v)
+        assert np.allclose(d, ref, rtol=1e-15, atol=1e-15)
+        ref = d + np.outer(w[:1], v)
+        J.add_outer(d, w[:1], v)
+        assert np.allclose(d, ref, rtol=1e-15, atol=1e-15)
+    with pytest.raises(ValueError):
+        J.matvec(np.ones((3, 4)), np.ones(3))
+    with pytest.raises(ValueError):
+        J.add_outer(np.zeros((3, 4)), np.ones(2), np.ones(4))

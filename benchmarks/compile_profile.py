@@ -17,7 +17,8 @@ benchmarks' "cold first call"), after Numba's one-time start-up (`common.numba_w
     generation, from each overload's `pipeline_times`);
   * the wall time of the whole call, and what is left (running the code, Python overhead).
 
-`--top N` shows the N most expensive helper and library compilations (default 12).
+`--top N` shows the N most expensive helper and library compilations (default 12); `--who
+NAME` says which functions made Numba compile the functions whose name contains NAME.
 Run it on an idle machine (it prints the load average): the numbers are wall-clock times.
 """
 from __future__ import annotations
@@ -43,6 +44,7 @@ class Recorder:
     def __init__(self):
         self.stack = []         # [key, start, child_time]
         self.done = []          # (key, inclusive, exclusive, depth)
+        self.parents = defaultdict(set)     # function name -> names of what compiled it
 
     def on_start(self, ev):
         self.stack.append([_key(ev.data), time.perf_counter(), 0.0])
@@ -52,6 +54,7 @@ class Recorder:
         inc = time.perf_counter() - t0
         if self.stack:
             self.stack[-1][2] += inc
+            self.parents[key[1]].add(self.stack[-1][0][1])
         self.done.append((key, inc, inc - child, len(self.stack)))
 
 
@@ -88,7 +91,7 @@ def _numba_split(disp, argstr, nested):
     return None
 
 
-def profile(name, top=12, out=print):
+def profile(name, top=12, out=print, who=()):
     import importlib
 
     from numba.core import event
@@ -160,6 +163,10 @@ def profile(name, top=12, out=print):
     out(f"most expensive helper/library compilations (count, exclusive seconds), top {top}:")
     for (kind, fn), (n, t) in sorted(other.items(), key=lambda kv: -kv[1][1])[:top]:
         out(f"  {kind:14s} {fn:40s} {n:3d} {t:6.2f} s")
+    for fn in who:
+        for k in sorted(rec.parents):
+            if fn in k:
+                out(f"{k} is compiled for: {', '.join(sorted(rec.parents[k]))}")
     return {"wall": wall, "passes": t_passes, "numba": t_numba, "by_kind": dict(by_kind)}
 
 
@@ -168,6 +175,9 @@ def main(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("workloads", nargs="+")
     p.add_argument("--top", type=int, default=12)
+    p.add_argument("--who", action="append", default=[], metavar="NAME",
+                   help="also print which functions' compilation compiled the functions whose "
+                        "name contains NAME (repeatable)")
     opts = p.parse_args(argv)
     import benchmarks
     benchmarks.set_thread_env()
@@ -177,7 +187,7 @@ def main(argv=None):
     for k, name in enumerate(opts.workloads):
         if k:
             print()
-        profile(name, opts.top)
+        profile(name, opts.top, who=opts.who)
     return 0
 
 

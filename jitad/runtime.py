@@ -19,7 +19,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_rang
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
-           "check_tape", "check_depth", "add_into", "accum1", "accum2", "scatter_add", "scatter_add2",
+           "check_tape", "check_depth", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
@@ -45,6 +45,10 @@ CONSTANTS = ("RGAMMA_TAYLOR", "numba")
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
 COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop"}
+
+# helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
+# of the plain function), not one `njit` of it
+OVERLOADED = ("sum_axis",)
 
 
 def dot1(a, b):
@@ -189,9 +193,18 @@ def sum_keep(c, k, n):
     return np.asarray(c)
 
 
+def sum_axis(x, axis):
+    """np.sum(x, axis=axis). Compiled (`_runtime_jit`), a matrix of floats, ints or bools is
+    summed by two loops, each sum taken along the axis in index order from 0 as Numba's np.sum
+    adds them -- the same bits -- without Numba's axis check, whose error message (str
+    formatting, a repr chain) costs ~1 s of compile time per process; anything else by
+    Numba's np.sum."""
+    return np.sum(x, axis=axis)
+
+
 def sum0(c):
     """Sum over the leading axis (un-broadcasting a leading dimension)."""
-    return np.sum(c, axis=0)
+    return sum_axis(c, 0)
 
 
 def add_into(view, g):

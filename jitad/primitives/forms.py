@@ -4,7 +4,8 @@ Takes: a primitive and the constant arguments of a call (`axis=`, `keepdims=`).
 Guarantees: `rule_at` and `settle_statics` are the rules and statics of a primitive at its
 operands' ranks (both modes generate or evaluate from them); `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
 axes and/or with `keepdims=True` is (for an axis form that keeps the rank, the one step) (both modes build their computation from it, so they
-agree); it raises `ValueError` with the message to show at the user's call.
+agree); it raises `ValueError` with the message to show at the user's call. `permute` is the
+primitive of an axes permutation (`transpose`, `x.T`, when it reverses every axis).
 Invariants: pure; axes may be negative (counted from the end), their meaning is settled
 against the operand's rank where code is generated.
 """

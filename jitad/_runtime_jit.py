@@ -52,6 +52,36 @@ def _overloads():
             return out
         return impl
 
+    @overload(_py.max_axis, jit_options={"nogil": True})
+    def _max_axis(x, axis):
+        """A matrix: `runtime.max_axis`'s loops (the same comparisons in the same order), on x
+        itself; any other rank: `runtime.max_axis` compiled as it is."""
+        if not (isinstance(x, types.Array) and x.ndim == 2):
+            return lambda x, axis: _max_axis_nd(x, axis)
 
+        def impl(x, axis):
+            if axis == 1 or axis == -1:
+                out = np.empty((x.shape[0], 1), x.dtype)
+                for i in range(x.shape[0]):
+                    out[i, 0] = x[i, 0]
+                    for k in range(1, x.shape[1]):
+                        if x[i, k] > out[i, 0]:
+                            out[i, 0] = x[i, k]
+            elif axis == 0 or axis == -2:
+                out = np.empty((1, x.shape[1]), x.dtype)
+                for j in range(x.shape[1]):
+                    out[0, j] = x[0, j]
+                for k in range(1, x.shape[0]):
+                    for j in range(x.shape[1]):
+                        if x[k, j] > out[0, j]:
+                            out[0, j] = x[k, j]
+            else:
+                raise ValueError("axis is out of bounds for array of dimension 2")
+            return out
+        return impl
+
+
+_max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _overloads()
+max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above

@@ -49,7 +49,7 @@ COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_eins
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis",)
+OVERLOADED = ("sum_axis", "max_axis")
 
 
 def dot1(a, b):
@@ -621,7 +621,9 @@ def as3(x, axis):
 
 
 def max_axis(x, axis):
-    """The maximum along `axis`, as an (outer, inner) matrix (the caller reshapes it)."""
+    """The maximum along `axis`, as an (outer, inner) matrix (the caller reshapes it).
+    Compiled (`_runtime_jit`), a matrix is read in place by the same loops, without `as3`'s
+    contiguous copy (and its compile time); any other rank runs this."""
     t = as3(x, axis)
     out = t[:, 0, :].copy()
     for i in range(t.shape[0]):

@@ -21,8 +21,8 @@ WORKLOADS = ["scalar_recurrence", "while_loop", "eager_overhead", "dense_net", "
              "training", "hierarchical", "second_order", "gmm", "lstm", "ba", "dask_bpr",
              "dask_lbfgs"]
 # Workloads `--quick` runs only when named: the smoke test (`--quick`, run by the default test
-# suite) cannot afford jitad's cold compile of ADBench's GMM objective (~25 s today, issue 14);
-# `--quick gmm` runs it at small sizes. (lstm and ba stay in: ~18 s each at --quick.) The Dask
+# suite) cannot afford jitad's cold compile of ADBench's GMM objective (~15 s, issue 14);
+# `--quick gmm` runs it at small sizes. (lstm and ba stay in: ~10 s each at --quick.) The Dask
 # workloads start clusters of worker processes (and need `pip install -e ".[dask]"`).
 QUICK_OPT_IN = ("gmm", "dask_bpr", "dask_lbfgs")
 

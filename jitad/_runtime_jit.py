@@ -1,7 +1,9 @@
 """The `numba.njit` versions of `runtime`'s helpers (what compiled generated code calls).
 
 Each helper is re-bound to this module's globals, so a helper calling another helper calls
-the compiled one; the constants they read (`runtime.CONSTANTS`) are copied here."""
+the compiled one; the constants they read (`runtime.CONSTANTS`) are copied here. A helper in
+`runtime.OVERLOADED` is the plain function itself, with a Numba overload that picks its
+compiled implementation by the argument types."""
 import types
 
 import numpy as np  # noqa: F401  (the helpers' global `np`)
@@ -13,9 +15,73 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
-for _name in ("_einsum_strides",) + tuple(_py.__all__):
+for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
     _f = getattr(_py, _py.COMPILED_AS.get(_name, _name))
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
     _inline = "always" if _name in _py.INLINE else "never"
     _errors = {"error_model": "numpy"} if _name in _py.NUMPY_ERRORS else {}
     globals()[_name] = njit(_g, nogil=_name not in _py.NEEDS_GIL, inline=_inline, **_errors)
+
+
+def _overloads():
+    from numba.core import types
+    from numba.extending import overload
+
+    @overload(_py.sum_axis, jit_options={"nogil": True})
+    def _sum_axis(x, axis):
+        """A matrix of floats, ints or bools: two loops into zeros of NumPy's result dtype
+        (the float's own; int64 for ints and bools), see `runtime.sum_axis`; else np.sum."""
+        if not (isinstance(x, types.Array) and x.ndim == 2
+                and isinstance(x.dtype, (types.Float, types.Integer, types.Boolean))):
+            return lambda x, axis: np.sum(x, axis=axis)
+        acc = np.dtype(str(x.dtype)) if isinstance(x.dtype, types.Float) else np.int64
+
+        def impl(x, axis):
+            if axis == 0 or axis == -2:
+                out = np.zeros(x.shape[1], acc)
+                for i in range(x.shape[0]):
+                    for j in range(x.shape[1]):
+                        out[j] += x[i, j]
+            elif axis == 1 or axis == -1:
+                out = np.zeros(x.shape[0], acc)
+                for i in range(x.shape[0]):
+                    for j in range(x.shape[1]):
+                        out[i] += x[i, j]
+            else:
+                raise ValueError("axis is out of bounds for array of dimension 2")
+            return out
+        return impl
+
+    @overload(_py.max_axis, jit_options={"nogil": True})
+    def _max_axis(x, axis):
+        """A matrix: `runtime.max_axis`'s loops (the same comparisons in the same order), on x
+        itself; any other rank: `runtime.max_axis` compiled as it is."""
+        if not (isinstance(x, types.Array) and x.ndim == 2):
+            return lambda x, axis: _max_axis_nd(x, axis)
+
+        def impl(x, axis):
+            if axis == 1 or axis == -1:
+                out = np.empty((x.shape[0], 1), x.dtype)
+                for i in range(x.shape[0]):
+                    out[i, 0] = x[i, 0]
+                    for k in range(1, x.shape[1]):
+                        if x[i, k] > out[i, 0]:
+                            out[i, 0] = x[i, k]
+            elif axis == 0 or axis == -2:
+                out = np.empty((1, x.shape[1]), x.dtype)
+                for j in range(x.shape[1]):
+                    out[0, j] = x[0, j]
+                for k in range(1, x.shape[0]):
+                    for j in range(x.shape[1]):
+                        if x[k, j] > out[0, j]:
+                            out[0, j] = x[k, j]
+            else:
+                raise ValueError("axis is out of bounds for array of dimension 2")
+            return out
+        return impl
+
+
+_max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
+_overloads()
+max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
+sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above

@@ -4,7 +4,10 @@ Takes: a `codegen.Generated` and a backend name ("numba" or "python").
 Guarantees: the source is written once to `<cache>/jitad_gen_<sha>.py` (by `cache`:
 atomically, never rewritten unless damaged -- Numba's disk cache is keyed on the file), loaded
 as a module registered in `sys.modules`, and for "numba" every generated function is wrapped
-in `cache.njit(..., nogil=True)` (Numba's disk cache, self-healing). The file name is the hash of the full text, and the
+in `cache.njit(..., nogil=True)` (Numba's disk cache, self-healing), with no first-class-function
+(cfunc) wrapper, and with no CPython wrapper unless jitad calls it from Python
+(`python_callable`: callees' primals, vjps and halves are only called from compiled code;
+their wrappers, boxing a callee's whole saved state, were compiled for nothing). The file name is the hash of the full text, and the
 text contains jitad's version, every transformed function's source hash and every captured
 constant, so a changed helper or constant is a different file, never a stale cache hit.
 `run` calls a compiled function and turns a Numba typing error into a `JitadError` at the
@@ -42,14 +45,26 @@ def load(gen: Generated, backend: str) -> types.ModuleType:
             parallel.prepare()
         # Numba's disk cache cannot reload a recursive function (numba/numba#6061: the second
         # process crashes), so a module with recursion is compiled in memory every time
+        called = python_callable(gen)
         for fname in gen.functions:
-            par = {"parallel": parallel.NUMBA_OPTIONS} if fname in gen.parallel else {}
-            setattr(mod, fname, cache.njit(getattr(mod, fname), nogil=True,
-                                           disk=not gen.recursive, **par))
+            opts = {"parallel": parallel.NUMBA_OPTIONS} if fname in gen.parallel else {}
+            if fname not in called:
+                opts["no_cpython_wrapper"] = True
+            setattr(mod, fname, cache.njit(getattr(mod, fname), nogil=True, no_cfunc_wrapper=True,
+                                           disk=not gen.recursive, **opts))
     elif backend != "python":
         raise JitadError(f"unknown backend {backend!r} (use 'numba' or 'python')")
     sys.modules[modname] = mod
     return mod
+
+
+def python_callable(gen: Generated) -> set:
+    """The generated functions jitad calls from Python (the entry points `Generated` names);
+    the others -- callees' primals, vjps, forward and backward halves, dispatchers -- are only
+    called from compiled code, and are compiled without the CPython wrapper."""
+    names = {gen.primal, gen.vjp, gen.value_and_grad, gen.grad, gen.step, gen.accumulate,
+             gen.apply, gen.jvp, gen.jacfwd, gen.jacrev, gen.into, gen.hessian}
+    return (names | set(gen.jvps)) - {None}
 
 
 _PRIMS: dict = {}

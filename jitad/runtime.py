@@ -19,7 +19,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_rang
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
-           "check_tape", "check_depth", "accum1", "accum2", "scatter_add", "scatter_add2",
+           "check_tape", "check_depth", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
@@ -46,7 +46,12 @@ CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT")
 # where the Python version calls NumPy)
 COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop",
                "matvec": "_matvec_loop", "vecmat": "_vecmat_loop", "matmat": "_matmat_loop",
-               "outer": "_outer_loop", "add_outer": "_add_outer_loop"}
+               "outer": "_outer_loop", "add_outer": "_add_outer_loop",
+               "stack_list": "_stack_list_loop"}
+
+# helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
+# of the plain function), not one `njit` of it
+OVERLOADED = ("sum_axis", "max_axis")
 
 
 def dot1(a, b):
@@ -294,9 +299,25 @@ def sum_keep(c, k, n):
     return np.asarray(c)
 
 
+def sum_axis(x, axis):
+    """np.sum(x, axis=axis). Compiled (`_runtime_jit`), a matrix of floats, ints or bools is
+    summed by two loops, each sum taken along the axis in index order from 0 as Numba's np.sum
+    adds them -- the same bits -- without Numba's axis check, whose error message (str
+    formatting, a repr chain) costs ~1 s of compile time per process; anything else by
+    Numba's np.sum."""
+    return np.sum(x, axis=axis)
+
+
 def sum0(c):
     """Sum over the leading axis (un-broadcasting a leading dimension)."""
-    return np.sum(c, axis=0)
+    return sum_axis(c, 0)
+
+
+def add_into(view, g):
+    """view += g, in place: a read's adjoint into the part of an adjoint it selected
+    (`d[a:b] += g` compiled as this call, not as Numba's slice assignment, whose shape-error
+    message helper costs every function that has one about 0.2 s of compile time)."""
+    view += g
 
 
 def accum1(d, c):
@@ -510,6 +531,27 @@ def stack_list(l):
     return out
 
 
+def _stack_list_loop(l):
+    """stack_list, compiled: element by element into the rows of a flat view (`out[k] = l[k]`,
+    Numba's slice assignment, compiles and links its shape-error message helper, str
+    formatting: ~0.5 s of a cold first call)."""
+    if len(l) == 0:
+        raise ValueError("need at least one array to stack")
+    first = np.asarray(l[0])
+    shape = first.shape
+    out = np.empty((len(l),) + shape, first.dtype)
+    flat = out.reshape((len(l), first.size))
+    for k in range(len(l)):
+        e = np.asarray(l[k])
+        if e.shape != shape:
+            raise ValueError("all input arrays must have the same shape")
+        j = 0
+        for v in e.flat:
+            flat[k, j] = v
+            j += 1
+    return out
+
+
 def concat_list(l):
     """np.concatenate(l) of a list of arrays (along axis 0)."""
     if len(l) == 0:
@@ -684,7 +726,9 @@ def as3(x, axis):
 
 
 def max_axis(x, axis):
-    """The maximum along `axis`, as an (outer, inner) matrix (the caller reshapes it)."""
+    """The maximum along `axis`, as an (outer, inner) matrix (the caller reshapes it).
+    Compiled (`_runtime_jit`), a matrix is read in place by the same loops, without `as3`'s
+    contiguous copy (and its compile time); any other rank runs this."""
     t = as3(x, axis)
     out = t[:, 0, :].copy()
     for i in range(t.shape[0]):

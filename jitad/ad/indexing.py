@@ -8,6 +8,7 @@ selected, accumulating an entry selected more than once (np.add.at semantics); a
 the last value of an entry written twice (as NumPy does). The forms, by `index_form`:
 
   basic   integers and slices only (`x[i, a:b]`): Python's subscript; adjoint `d[i, a:b] += g`
+          (`rt.add_into(d[i, a:b], g)` when the read is an array)
   mask    a boolean mask alone (`x[x > 0]`, `X[keep]`): `rt.mask_get/mask_put/mask_add`
   take    one rank-1 integer array alone (`x[idx]`): `rt.scatter_add`, `rt.put`
   take2   two rank-1 integer arrays on a matrix (`x[rows, cols]`): `rt.scatter_add2/put2`
@@ -85,9 +86,13 @@ def write_at(arr, index, value, types, reentrant=False):
     return P.expr_stmt(P.call(fn, P.name(arr), *map(P.atom, arrays), value))
 
 
-def add_at(d, index, g, types):
-    """The statement `d[index] += g` with repeated entries accumulated (a read's adjoint)."""
+def add_at(d, index, g, types, ndim=0):
+    """The statement `d[index] += g` with repeated entries accumulated (a read's adjoint; `ndim`:
+    the read's rank). A basic read of an array adds into the view it selects,
+    `rt.add_into(d[index], g)`: the same in-place sum, without a slice assignment."""
     kind, arrays = index_form(index, types)
+    if kind == "basic" and ndim:
+        return P.expr_stmt(P.call("rt.add_into", P.subscript(d, index), g))
     if kind == "basic":
         return P.aug(P.subscript(d, index), g)
     if kind == "mask":

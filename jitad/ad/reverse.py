@@ -650,7 +650,7 @@ class Reverse(TrainingCode):
             index = s.args[1:]
             if a.name in getattr(self, "sparse", {}):
                 return out  # a row of a row-sparse parameter: its adjoint feeds the update
-            out.append(add_at(self.d(a.name), index, gt, self.types))
+            out.append(add_at(self.d(a.name), index, gt, self.types, self.ty(s.target).ndim))
             return out
         if s.op is CONCAT:
             axis = bind_statics(s, self.types)["axis"]

@@ -25,7 +25,7 @@ import numpy as np
 from ..capture import MISSING
 from ..ir import Bind, Const, SetItem, Slice, TupleA
 from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, opaque, substitute
-from ..primitives.forms import HSTACK_AXIS, read_statics, reduction_steps
+from ..primitives.forms import HSTACK_AXIS, permute, read_statics, reduction_steps
 
 TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
 TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
@@ -310,9 +310,8 @@ class LibraryCalls:
                 self.err(node, "transpose axes must be a permutation of the axes")
             axes = tuple(a % len(axes) for a in axes)
             x = pre[0] if pre else self.array_arg(args[0], hint)
-            inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
-            return self.bind(node, dest(prim), TRANSPOSE_AXES, (x,),
-                             statics={"axes": axes, "inverse": inverse})
+            how, statics = permute(axes)          # x.T when it reverses every axis
+            return self.bind(node, dest(prim), how, (x,), statics=statics)
         if axis_node is not None:
             if "axis" not in prim.statics:
                 self.err(node, f"axis= is not supported for {prim}")

@@ -4,7 +4,8 @@ Takes: a primitive and the constant arguments of a call (`axis=`, `keepdims=`).
 Guarantees: `rule_at` and `settle_statics` are the rules and statics of a primitive at its
 operands' ranks (both modes generate or evaluate from them); `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
 axes and/or with `keepdims=True` is (for an axis form that keeps the rank, the one step) (both modes build their computation from it, so they
-agree); it raises `ValueError` with the message to show at the user's call.
+agree); it raises `ValueError` with the message to show at the user's call. `permute` is the
+primitive of an axes permutation (`transpose`, `x.T`, when it reverses every axis).
 Invariants: pure; axes may be negative (counted from the end), their meaning is settled
 against the operand's rank where code is generated.
 """
@@ -224,9 +225,18 @@ def moveaxis_at(ranks, st):
     order = [a for a in range(r) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    axes = tuple(order)
+    return permute(order)
+
+
+def permute(axes):
+    """The primitive and statics that reorder an array's axes to `axes` (a permutation):
+    `transpose` (`x.T`) when it reverses them all -- Numba's `np.transpose(x, axes)` costs
+    0.5-1 s of compile time (ADBench GMM's np.stack(..., axis=1)) --, else `transpose_axes`."""
+    axes = tuple(axes)
+    if len(axes) >= 2 and axes == tuple(range(len(axes) - 1, -1, -1)):
+        return get("transpose"), {}
     return get("transpose_axes"), {"axes": axes,
-                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+                                   "inverse": tuple(sorted(range(len(axes)), key=axes.__getitem__))}
 
 
 def average_statics(st):
@@ -275,9 +285,7 @@ def rollaxis_at(ranks, st):
         start -= 1
     order = [a for a in range(r) if a != axis]
     order.insert(start, axis)
-    axes = tuple(order)
-    return get("transpose_axes"), {"axes": axes,
-                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+    return permute(order)
 
 
 def sort_statics(st):
@@ -393,14 +401,13 @@ def split_axis(which, rank):
 
 def split_front_at(ranks, st):
     r, a = ranks[0], split_axis(st["which"], ranks[0])
-    axes = (a,) + tuple(k for k in range(r) if k != a)
-    return get("transpose_axes"), {"axes": axes,
-                                   "inverse": tuple(sorted(range(r), key=axes.__getitem__))}
+    return permute((a,) + tuple(k for k in range(r) if k != a))
 
 
 def split_back_at(ranks, st):
-    front = split_front_at(ranks, st)[1]
-    return get("transpose_axes"), {"axes": front["inverse"], "inverse": front["axes"]}
+    r, a = ranks[0], split_axis(st["which"], ranks[0])
+    axes = (a,) + tuple(k for k in range(r) if k != a)
+    return permute(sorted(range(r), key=axes.__getitem__))
 
 
 # -- issue 12, the FFTs: n= an int operand (-1 when left out: the operand's length), norm= as

@@ -198,7 +198,7 @@ var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce |
 var_axis(x; axis, ddof) = np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof) :: reduce | x: rt.expand(g, axis) * 2.0 * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) :: reduce | x: g * (x - np.mean(x)) / ((x.size - ddof) * y)
 std_axis(x; axis, ddof) = np.sqrt(np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof)) :: reduce | x: rt.expand(g / y, axis) * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
-sum_axis(x; axis)  = np.sum(x, axis=axis)   :: reduce | x: rt.expand(g, axis)
+sum_axis(x; axis)  = rt.sum_axis(x, axis)    :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
 max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum(x == y)

@@ -314,8 +314,7 @@ def hessian(job):
         lines += [f"    {basis}[{k}] = 1.0",
                   f"    {grads} = {call}({', '.join(args + ['1.0'])}){pick}"]
         for pos, (a, h) in enumerate(zip(job.wrt, names)):
-            g = f"{grads}[{pos}]"
-            lines.append(f"    {h}[{k}] = " + (f"np.ravel({g})" if entry.argtys[a].ndim else g))
+            lines.append(_row(h, k, f"{grads}[{pos}]", entry.argtys[a].ndim))
         if not columns:
             lines.append(f"    {basis}[{k}] = 0.0")
         blocks += names
@@ -351,8 +350,7 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
         lines += [f"{seed} = np.zeros({ny})", f"for {k} in range({ny}):", f"    {seed}[{k}] = 1.0",
                   f"    {grads} = {call}"]
         for pos, (jac, i) in enumerate(zip(results, wrt)):
-            g = f"{grads}[{pos}]"
-            lines.append(f"    {jac}[{k}] = " + (f"np.ravel({g})" if entry.argtys[i].ndim else g))
+            lines.append(_row(jac, k, f"{grads}[{pos}]", entry.argtys[i].ndim))
         lines.append(f"    {seed}[{k}] = 0.0")
     for jac, i in zip(results, wrt if how == "jvp" else ()):
         p, nd = params[i], entry.argtys[i].ndim
@@ -365,11 +363,17 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
             else:
                 tans.append(f"np.zeros_like({params[j]})" if entry.argtys[j].ndim else "0.0")
         call = f"{gen.jvp}({', '.join(params + tans + depth)})[1]"
-        lines.append(f"    {jac}[{k}] = " + (f"np.ravel({call})" if y_nd else call))
+        lines.append(_row(jac, k, call, y_nd))
         lines.append(f"    {basis}[{k}] = 0.0")
     lines.append(f"return ({', '.join(results)},)")
     text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
     return ast.parse(text).body[0]
+
+
+def _row(M, k, value, ndim):
+    """The loop body's line writing one product's result as row k of M (`rt.set_row`: no
+    slice assignment, whose error helper Numba compiles into every function that has one)."""
+    return f"    rt.set_row({M}, {k}, {value})" if ndim else f"    {M}[{k}, 0] = {value}"
 
 
 def _local_names(pl):

@@ -76,7 +76,7 @@ def _dot1_loop(a, b):
 SMALL_MATVEC = 512
 SMALL_MATMAT = 1000
 
-__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer"]
+__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row"]
 # helpers that always return a newly allocated array (an adjoint may take it as its buffer)
 FRESH = ("matvec", "vecmat", "matmat", "outer")
 
@@ -318,6 +318,16 @@ def add_into(view, g):
     (`d[a:b] += g` compiled as this call, not as Numba's slice assignment, whose shape-error
     message helper costs every function that has one about 0.2 s of compile time)."""
     view += g
+
+
+def set_row(M, k, g):
+    """M[k] = the elements of g in C order (a Jacobian's or Hessian's row from one product;
+    compiled as a loop, not as Numba's slice assignment and its error-message helper)."""
+    flat = np.ravel(g)
+    if flat.shape[0] != M.shape[1]:
+        raise ValueError("set_row: the row and the array have different lengths")
+    for j in range(flat.shape[0]):
+        M[k, j] = flat[j]
 
 
 def accum1(d, c):

@@ -168,16 +168,23 @@ class Writes:
                         "write through an alias")
 
     def _makes_alias(self, s):
-        if s.op is GETITEM:        # a view unless it is one element
+        if s.op is GETITEM:        # a view unless it is one element or a gather
             t = self.types.get(s.target)
-            return t is not None and t.ndim > 0
+            return t is not None and t.ndim > 0 and not self._gathers(s)
         return s.op.view
+
+    def _gathers(self, s) -> bool:
+        """`x[idx]`, `x[rows, cols]`, `x[mask]`, `x[1, idx]`: an integer or boolean array among
+        the indices makes NumPy (and Numba) copy the entries into a new array."""
+        return s.op is GETITEM and any(
+            isinstance(a, Var) and getattr(self.types.get(a.name), "ndim", 0)
+            for a in s.args[1:])
 
     def _new_array(self, b) -> bool:
         """Whether bind `b` always gives an array no one else refers to."""
         if isinstance(b, Bind) and b.op is CALL:
             return self._returns_fresh(b)
-        return isinstance(b, Bind) and ir.fresh_result(b)
+        return isinstance(b, Bind) and (ir.fresh_result(b) or self._gathers(b))
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it

@@ -46,11 +46,17 @@ Invariants of the generated programs (what the generator maintains, not what jit
   only after that loop (its Shape is its own ``.shape[0]``).  Every such vector has at least
   one element; a slice of the parts joined into a fixed-size array may be empty.
 * Arrays are only written when the function created them (``np.zeros``, ``.copy()``, array
-  arithmetic), never through a view or an alias; arguments are never written.  A helper never
-  returns a view of its argument (a bare name or slice gets ``* 1.0``).
+  arithmetic, gathers ``x[[2, 0, 1]]``), never through a view or an alias (a row or slice of a
+  new array gets ``.copy()``); arguments are never written.  A helper never returns a view of
+  its argument (a bare name or slice gets ``* 1.0``).
+* A ``None`` sentinel (``best = None``) is read only where it surely holds a value: in the
+  ``else`` of ``if best is None``, and after its loop under ``if best is not None:``.  A list
+  becomes an array by ``hs = np.array(hs)`` only at the function's top level.
 * Every index is in bounds: loop variables carry their largest value and are reduced ``% dim``
   when they could exceed it.  Loops run at most a handful of times; ``while`` loops carry a
-  counter that is incremented first in the body, so ``continue`` cannot loop forever.
+  counter that is incremented first in the body, so ``continue`` cannot loop forever (a
+  ``while True`` loop tests its ``break`` right after that increment).  Index lists written out
+  (``S[[0, 2], [1, -1]]``) hold constants within the axis.
 * Values stay bounded: each expression carries a magnitude estimate and is squashed
   (``tanh``/``sin``/``atan``) past ``CAP``; a variable updated inside a loop it was declared
   outside of is updated only by bounded forms (``t = tanh(...)``, ``t += tanh(...)``, a convex
@@ -123,6 +129,23 @@ FEATURES = {
                 "their states on a tape when called in a loop or a branch)",
     "calls": "helpers calling helpers, helpers returning two values (a, b = g(...)), a "
              "helper's argument overwritten after the call or assigned its result",
+    "keepdims": "reductions with keepdims=True broadcast back (S - np.max(S, axis=1, "
+                "keepdims=True), u - np.mean(u, keepdims=True), .sum(axis=0, keepdims=True))",
+    "newaxis": "new axes: outer products and row/column broadcasts (u[:3][:, None] * v[None, :], "
+               "S * u[np.newaxis, :], S + np.sum(S, axis=1)[:, None])",
+    "select": "np.where(c, a, b), np.clip / .clip, np.minimum / np.maximum of two arrays",
+    "scan": "scans, differences and sorts: np.cumsum (axis= too), np.cumprod, np.diff, np.sort",
+    "sentinel": "None sentinels: best = None; a loop setting it under `if best is None` (or "
+                "`best is None or c`); read after the loop under `if best is not None:`",
+    "arrays": "lists of a loop made arrays: np.array(hs) / np.stack(hs, axis=1) reduced or "
+              "multiplied, and the rebinding idiom hs = np.array(hs)",
+    "whilebreak": "while True (or while on a data test) left by a break on a counter or data "
+                  "test at the end of the body",
+    "gather": "integer index arrays: x[[2, 0, 0, 1]], S[[0, 2, 1]], S[:, [3, 1, 1, 0]], "
+              "S[[0, 2], [1, 3]], x[np.argsort(v)], boolean masks x[x > c], writes "
+              "u[[0, 2]] = t / += t and np.add.at(u, idx, t)",
+    "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
+             "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
 }
 
 SIZES = {
@@ -216,13 +239,23 @@ def _paren(e: str) -> str:
     return e if re.fullmatch(r"\w+", e) else f"({e})"
 
 
+def _operand(e: str) -> str:
+    """`e` ready to be indexed or to take a method: a name, a call or a subscript chain as it
+    is, anything else in parentheses."""
+    if re.fullmatch(r"[\w.]+(\[[^\[\]]*\])*", e) or re.fullmatch(r"[\w.]+\(.*\)", e) \
+            and _strip(f"({e[e.index('(') + 1:-1]})") == e[e.index("(") + 1:-1]:
+        return e
+    return f"({_strip(e)})"
+
+
 def _fresh_array(kind: str, e: str) -> str:
     """`e` as a new array: a bare name, row or slice of an array gets `.copy()` (never alias)."""
     if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
         return f"{e}.copy()"
-    if kind == "s" and isinstance(ast.parse(e, mode="eval").body, ast.Subscript):
-        return f"{e}.copy()"         # a slice of a new array is still a view: jitad refuses
-    return e                         # writes into it (it may alias)
+    node = ast.parse(e, mode="eval").body
+    if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
+        return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
+    return e                         # refuses writes into it (it may alias)
 
 
 class _Gen:
@@ -623,6 +656,8 @@ class _Gen:
             opts.append((2, lambda: self.call("f", depth)))
         if self.on("shapes"):
             opts.append((1.5 if self.ints else 0.4, reduce_s))
+        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select")):
+            opts.append((1, lambda: self.f_later(d)))
         return self.pick(opts)()
 
     def vexpr(self, depth: int) -> tuple[str, float]:
@@ -706,7 +741,170 @@ class _Gen:
             opts.append((1.5, lambda: self.call("v", depth)))
         if self.on("shapes"):
             opts.append((1.2 if self.ints else 0.3, resize))
+        opts += [(0.6 * self.on(ft), lambda ft=ft: getattr(self, f"v_{ft}")(d))
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather")]
         return self.pick(opts)()
+
+    # -- constructs of the later features (each `x_<feature>(d)` returns (text, bound)) --------
+    def operand(self, kind: str, d: int) -> tuple[str, float]:
+        """An expression of `kind` ready to be indexed or repeated in a text (small: depth at
+        most 1, as it may be written twice)."""
+        e, b = self.expr(kind, min(d, 1))
+        return _operand(e), b
+
+    def v_keepdims(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        sa = _strip(a)
+        ax = self.rng.choice((0, 1))
+        return self.pick([
+            (2, lambda: (f"({a} - np.mean({sa}, keepdims=True))", 2 * ba)),
+            (1, lambda: (f"({a} / (1.0 + np.sum({sa} ** 2, keepdims=True)))", ba)),
+            (1, lambda: (f"np.exp({a} - np.max({sa}, keepdims=True))", 1.0)),
+            (1, lambda: (f"np.sum({_strip(m)} * {m}, axis=0, keepdims=True)[0]", R * bm * bm)),
+            (1, lambda: (f"({m} - {m}.max(axis={ax}, keepdims=True))[{self.index(R)}]", 2 * bm)),
+        ])()
+
+    def v_newaxis(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"np.sum({m} * {a}[None, :], axis=0)", R * ba * bm)),
+            (1, lambda: (f"np.mean({a}[:{R}][:, None] * {m}, axis=0)", ba * bm)),
+            (1, lambda: (f"({a}[np.newaxis, :] + {m})[{self.index(R)}]", ba + bm)),
+            (1, lambda: (f"np.sum({a}[:, None] * {a}[None, :], axis=1)", L * ba * ba)),
+        ])()
+
+    def v_select(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+        c = self.const(-0.5, 0.5)
+        lo = round(self.rng.uniform(-1.0, 0.0), 2)
+        hi = round(lo + self.rng.uniform(0.3, 1.5), 2)
+        return self.pick([
+            (2, lambda: (f"np.where({a} > {c}, {a}, {b})", max(ba, bb))),
+            (1, lambda: (f"np.where({b} < {a}, {a} * {c}, 0.0)", ba)),
+            (1, lambda: (f"np.clip({_strip(a)}, {_fmt(lo)}, {_fmt(hi)})", max(abs(lo), abs(hi)))),
+            (1, lambda: (f"{a}.clip({_fmt(lo)}, {_fmt(hi)})", max(abs(lo), abs(hi)))),
+            (1, lambda: (f"np.minimum({_strip(a)}, {_strip(b)})", max(ba, bb))),
+            (1, lambda: (f"np.maximum({_strip(a)}, {_strip(b)})", max(ba, bb))),
+        ])()
+
+    def v_scan(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        sa = _strip(a)
+        return self.pick([
+            (2, lambda: (f"np.cumsum({sa})", L * ba)),
+            (1, lambda: (f"np.cumprod(np.tanh({sa}))", 1.0)),
+            (1, lambda: (f"np.cumprod(1.0 + 0.5 * np.tanh({sa}))", 1.5 ** L)),
+            (1, lambda: (f"np.sort({sa})", ba)),
+            (1, lambda: (f"np.cumsum({_strip(m)}, axis={self.rng.choice((0, 1))})"
+                         f"[{self.index(R)}]", L * bm)),
+            (0.5, lambda: (f"np.concatenate((np.diff({sa}), {a}[:1]))", 2 * ba)),
+        ])()
+
+    def int_list(self, k: int, dim: int, distinct=False) -> str:
+        """A list of k constant indices into an axis of length dim (repeats unless
+        `distinct`; now and then a negative one)."""
+        if distinct:
+            got = self.rng.sample(range(dim), k)
+        else:
+            got = [self.rng.randrange(dim) for _ in range(k)]
+        got = [g - dim if self.rng.random() < 0.1 else g for g in got]
+        return f"[{', '.join(map(str, got))}]"
+
+    def v_gather(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = self.operand("v", d), self.operand("v", d), \
+            self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"{a}[{self.int_list(L, L)}]", ba)),
+            (1, lambda: (f"{a}[np.argsort({_strip(b)})]", ba)),
+            (1, lambda: (f"{m}[{self.int_list(L, R)}, {self.int_list(L, L)}]", bm)),
+            (1, lambda: (f"{m}[{self.index(R)}, {self.int_list(L, L)}]", bm)),
+        ])()
+
+    def m_keepdims(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb) = self.operand("m", d), self.operand("m", d)
+        sa = _strip(a)
+        ax = self.rng.choice((0, 1))
+        e = f"np.exp({a} - np.max({sa}, axis={ax}, keepdims=True))"
+        return self.pick([
+            (2, lambda: (f"({a} - np.max({sa}, axis={ax}, keepdims=True))", 2 * ba)),
+            (1, lambda: (f"({e} / np.sum({e}, axis={ax}, keepdims=True))", 1.0)),
+            (1, lambda: (f"({a} * np.mean({_strip(b)}, axis={ax}, keepdims=True))", ba * bb)),
+            (1, lambda: (f"({a}.sum(axis={ax}, keepdims=True) * {b})", L * ba * bb)),
+        ])()
+
+    def m_newaxis(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = self.operand("v", d), self.operand("v", d), \
+            self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"({a}[:{R}][:, None] * {b}[None, :])", ba * bb)),
+            (1, lambda: (f"({m} * {a}[np.newaxis, :])", ba * bm)),
+            (1, lambda: (f"({m} + np.mean({_strip(m)}, axis=1)[:, None])", 2 * bm)),
+            (1, lambda: (f"({m} * {a}[:{R}, None])", ba * bm)),
+        ])()
+
+    def m_select(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb) = self.operand("m", d), self.operand("m", d)
+        c = self.const(-0.5, 0.5)
+        return self.pick([
+            (2, lambda: (f"np.where({a} > {c}, {a}, {self.const(0.0, 0.5)} * {a})", ba)),
+            (1, lambda: (f"np.where({a} > {b}, {a}, {b})", max(ba, bb))),
+            (1, lambda: (f"np.clip({_strip(a)}, -1.0, {self.const(0.0, 1.0)})", 1.0)),
+            (1, lambda: (f"np.maximum({_strip(a)}, {_strip(b)})", max(ba, bb))),
+            (1, lambda: (f"np.minimum({_strip(a)}, {c})", max(ba, 0.5))),
+        ])()
+
+    def m_scan(self, d: int) -> tuple[str, float]:
+        a, ba = self.operand("m", d)
+        sa = _strip(a)
+        return self.pick([
+            (2, lambda: (f"np.cumsum({sa}, axis=1)", L * ba)),
+            (1, lambda: (f"np.cumsum({sa}, axis=0)", R * ba)),
+            (1, lambda: (f"np.sort({sa}, axis=1)", ba)),
+        ])()
+
+    def m_gather(self, d: int) -> tuple[str, float]:
+        a, ba = self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"{a}[{self.int_list(R, R)}]", ba)),
+            (2, lambda: (f"{a}[:, {self.int_list(L, L)}]", ba)),
+        ])()
+
+    def f_later(self, d: int) -> tuple[str, float]:
+        """A float from the later features' constructs."""
+        opts = []
+        if self.on("keepdims"):
+            def peak():
+                m, bm = self.operand("m", d)
+                return f"np.sum(np.max({_strip(m)}, axis=1, keepdims=True))", R * bm
+            opts.append((1, peak))
+        if self.on("scan"):
+            def diff():
+                a, ba = self.operand("v", d)
+                return f"np.sum(np.diff({_strip(a)}) ** 2)", (L - 1) * 4 * ba * ba
+
+            def last():
+                a, ba = self.operand("v", d)
+                return f"np.cumsum({_strip(a)})[-1]", L * ba
+            opts += [(1, diff), (1, last)]
+        if self.on("gather"):
+            def mask():
+                (a, ba), (b, _) = self.operand("v", d), self.operand("v", d)
+                return f"np.sum({a}[{b} > {self.const(-0.5, 0.5)}])", L * ba
+
+            def pairs():
+                m, bm = self.operand("m", d)
+                k = self.rng.randint(1, 3)
+                return f"np.sum({m}[{self.int_list(k, R)}, {self.int_list(k, L)}])", k * bm
+            opts += [(1, mask), (1, pairs)]
+        if self.on("select"):
+            def clip():
+                t, bt = self.expr("f", min(d, 1))
+                return f"float(np.clip({_strip(t)}, -1.0, 1.0))", 1.0
+            opts.append((0.5, clip))
+        if not opts:
+            return self.leaf("f")
+        text, b = self.pick(opts)()
+        return text, b
 
     def mexpr(self, depth: int) -> tuple[str, float]:
         d = depth - 1
@@ -759,6 +957,8 @@ class _Gen:
             opts.append((0.8 if self.ints else 0.2, resize))
         if self.on("mhelpers"):
             opts.append((0.3, outer))
+        opts += [(0.4 * self.on(ft), lambda ft=ft: getattr(self, f"m_{ft}")(d))
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather")]
         return self.pick(opts)()
 
     def cond(self, depth: int = 2) -> str:
@@ -878,6 +1078,12 @@ class _Gen:
                 opts += [(0.8 if self.vars("s") and self.vars("f") and deeper else 0,
                           lambda: self.s_len_loop(level)),
                          (0.6 if deeper else 0, lambda: self.s_grow(level))]
+        if self.budget > 1 and level < 3 and n_loops < self.cfg["loops"] - 1:
+            opts += [(0.8 * on("sentinel"), lambda: self.s_sentinel(level))]
+        if self.budget > 1 and level < 3 and deeper:
+            opts += [(0.8 * on("whilebreak"), lambda: self.s_while_break(level))]
+        if on("gather") and (owned_v or owned_m):
+            opts += [(1.0, self.s_write_gather)]
         if on("calls") and self.helpers:
             opts += [(1.2, self.s_call_clobber)]
             if any(isinstance(h.ret, tuple) for h in self.helpers):
@@ -1146,10 +1352,13 @@ class _Gen:
             if 0 <= iv.hi <= 5:
                 opts += [(1.5, (f"range({iv.name} + 1)", iv.hi + 1, iv.hi, True)),
                          (1, (f"range({iv.name})", max(iv.hi, 0), iv.hi - 1, False))]
-        return self.pick(opts)
+        text, trips, hi, runs = self.pick(opts)
+        if self.on("iters") and self.rng.random() < 0.2:
+            text = f"reversed({text})"      # the same values, last first
+        return text, trips, hi, runs
 
     def loop_body(self, level: int, trips: int, ints: list[IntVar], rows: list[str],
-                  runs: bool = False) -> None:
+                  runs: bool = False, floats: tuple = ()) -> None:
         """The body of a loop.  When the loop surely runs (`runs`), the variables its body
         assigns on every iteration (before any break/continue/return) and the loop variable
         may stay readable after it: they hold the last iteration's values."""
@@ -1158,6 +1367,8 @@ class _Gen:
         self.rows.extend(rows)
         guards = self.guards
         self.scopes.append({iv.name: iv for iv in ints})
+        for name in floats:            # `for r, t in zip(M, x)`: t, an element of x
+            self.declare(name, "f", PARAM_BOUND if self.in_helper else ARG_BOUND)
         self.block_stmts(self.small() + 1, level + 1)
         scope = self.scopes.pop()
         del self.rows[len(self.rows) - len(rows):]
@@ -1181,13 +1392,114 @@ class _Gen:
         """for r in M (in a helper: a matrix parameter; never an array written in the loop)."""
         r = self.fresh("r")
         src = self.rng.choice(self.vars("m", False)).name if self.in_helper else "M"
-        if self.rng.random() < 0.5:
+        vecs = [v.name for v in self.vars("v", False)]
+        form = self.pick([(1, "plain"), (1, "enumerate")]
+                         + [(0.4 * self.on("iters"), f) for f in ("reversed", "zip2", "enumrev")]
+                         + [(0.8 * self.on("iters") * bool(vecs), "zip")])
+        if form != "plain" and form != "enumerate":
+            i, q, t = self.fresh("i"), self.fresh("q"), self.fresh("t")
+            vec = self.rng.choice(vecs) if vecs else ""
+            if form == "reversed":
+                self.emit(f"for {r} in reversed({src}):")
+                self.loop_body(level, R, [], [r], True)
+            elif form == "zip2":
+                self.emit(f"for {r}, {q} in zip({src}, {src}[::-1]):")
+                self.loop_body(level, R, [], [r, q], True)
+            elif form == "zip":
+                self.emit(f"for {r}, {t} in zip({src}, {vec}):")
+                self.loop_body(level, R, [], [r], True, floats=(t,))
+            else:                           # (enumerate(zip(M, x)) is refused: not yet)
+                self.emit(f"for {i}, {r} in enumerate(reversed({src})):")
+                self.loop_body(level, R, [IntVar(i, R - 1)], [r], True)
+        elif form == "plain":
             self.emit(f"for {r} in {src}:")
             self.loop_body(level, R, [], [r], True)
         else:
             i = self.fresh("i")
             self.emit(f"for {i}, {r} in enumerate({src}):")
             self.loop_body(level, R, [IntVar(i, R - 1)], [r], True)
+
+    def s_sentinel(self, level: int) -> None:
+        """best = None; for ...: (stmts; if best is None [or c]: best = e else: best = <a
+        bounded update>); then best read under `if best is not None:` (the loop may not run)."""
+        rng = self.rng
+        kind = self.pick([(2, "f"), (2, "v"), (0.5, "m")])
+        best = self.fresh("b")
+        self.emit(f"{best} = None")
+        trips = self.open_loop()
+        if rng.random() < 0.5:
+            self.stmt(level + 1)
+        e, b = self.squash(kind, *self.expr(kind, 2), force=True)
+        test = f"{best} is None"
+        if rng.random() < 0.3:
+            test = f"{test} or {self.cond(1)}"
+        self.emit(f"if {test}:")
+        self.emit(f"    {best} = {_fresh_array(kind, _strip(e))}")
+        self.emit("else:")
+        e2, b2 = self.squash(kind, *self.expr(kind, 2), force=True)
+        mx = "max" if kind == "f" else "np.maximum"
+        upd, bound = self.pick([(2, (f"0.5 * {best} + 0.5 * {e2}", max(b, b2))),
+                                (1, (f"{mx}({best}, {_strip(e2)})", max(b, b2))),
+                                (1, (f"{best} + {e2}", b + trips * b2))])
+        self.emit(f"    {best} = {upd}")
+        if rng.random() < 0.3:
+            self.stmt(level + 1)
+        self.close_loop()
+        out_kind = self.pick([(2, "f"), (1, kind)])
+        name = self.fresh({"f": "t", "v": "u", "m": "S"}[out_kind])
+        init = {"f": "0.0", "v": f"np.zeros({L})", "m": f"np.zeros(({R}, {L}))"}[out_kind]
+        if out_kind == kind:
+            rhs, rb = f"{best} * {self.const(0.2, 1.5)}", 1.5 * bound
+        else:
+            rhs, rb = self.squash("f", f"np.sum({best})", bound * (L if kind == "v" else R * L))
+        if rng.random() < 0.7:
+            self.emit(f"{name} = {init}")
+            self.emit(f"if {best} is not None:")
+            self.emit(f"    {name} = {_strip(rhs)}")
+        else:
+            self.emit(f"if {best} is None:")
+            self.emit(f"    {name} = {init}")
+            self.emit("else:")
+            self.emit(f"    {name} = {_strip(rhs)}")
+        self.declare(name, out_kind, rb, owned=out_kind != "f")
+
+    def s_while_break(self, level: int) -> None:
+        """k = 0; while True (or a data test): k += 1; if k > limit or c: break; body -- the
+        loop left by a break (tested first, so a `continue` in the body cannot skip it)."""
+        k = self.fresh("k")
+        limit = self.rng.randint(2, 5)
+        self.emit(f"{k} = 0")
+        self.emit("while True:" if self.rng.random() < 0.6 else f"while {self.cond(1)}:")
+        self.emit(f"    {k} += 1")
+        self.emit(f"    if {k} > {limit} or {self.cond(1)}:")
+        self.emit("        break")
+        self.guards += 1
+        self.loop_body(level, limit, [IntVar(k, limit)], [])
+
+    def s_write_gather(self) -> None:
+        """Writes through integer index arrays: u[[0, 2]] = t, u[[1, 1]] += t, S[[0, 2]] = v,
+        S[[0, 2], [1, 3]] += t, u[u > c] = t, np.add.at(u, idx, t)."""
+        rng = self.rng
+        v = rng.choice(self.vars("v", True) + self.vars("m", True))
+        k = rng.randint(1, 3)
+        if v.kind == "v":
+            idx = self.int_list(k, L, distinct=rng.random() < 0.7)
+            if rng.random() < 0.3:
+                t, b = self.squash("f", *self.expr("f", 2), force=True)
+                ids = self.pick([(1, f"np.arange({k}) % {rng.randint(1, L)}"),
+                                 (1, f"np.argsort({self.leaf('v')[0]})[:{k}]")])
+                self.emit(f"np.add.at({v.name}, {ids}, {_strip(t)})")
+                v.bound += self.mult(v) * k * b
+                return
+            target = self.pick([(3, f"{v.name}[{idx}]"),
+                                (1, f"{v.name}[{v.name} > {self.const(-0.5, 0.5)}]")])
+            self._write(v, target, "f")
+            return
+        if rng.random() < 0.5:
+            self._write(v, f"{v.name}[{self.int_list(k, R, distinct=True)}]",
+                        self.pick([(1, "f"), (1, "v")]))
+        else:
+            self._write(v, f"{v.name}[{self.int_list(k, R)}, {self.int_list(k, L)}]", "f")
 
     def s_while(self, level: int) -> None:
         k = self.fresh("k")
@@ -1291,6 +1603,21 @@ class _Gen:
                 (1, (kind, f"{hs}[-1]", b)),
                 (1, (kind, f"sum({hs})", count * b)),
                 (1, ("f", f"len({hs}) * 0.1", count * 0.1))]
+        if self.on("arrays"):
+            u, bu = self.leaf("v")
+            if kind == "v":
+                opts += [(1.5, ("v", f"np.sum(np.array({hs}) * {self.const()}, axis=0)", count * b)),
+                         (1, ("v", f"np.mean(np.stack({hs}, axis=1), axis=1)", b)),
+                         (1, ("f", f"np.sum(np.tanh(np.array({hs}) @ {u}))", count)),
+                         (0.5, ("v", f"np.max(np.array({hs}), axis=0)", b))]
+            else:
+                opts += [(1, ("f", f"np.dot(np.array({hs}), np.array({hs}))", count * b * b)),
+                         (1, ("f", f"np.cumsum(np.array({hs}))[-1]", count * b))]
+            if self.indent == 1 and self.rng.random() < 0.5:
+                # the list's name is an array from here on (at the function's top level)
+                self.emit(f"{hs} = np.array({hs})")
+                opts = [(1, ("f", f"np.sum({hs}[-1] * {hs}[0])", size * b * b)),
+                        (1, ("f", f"np.sum({hs} ** 2)", count * size * b * b))]
         out_kind, rhs, rb = self.pick(opts)
         if rng.random() < 0.3:      # a loop over the list
             h, acc = self.fresh("h"), self.fresh("a")

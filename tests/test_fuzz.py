@@ -10,8 +10,10 @@
 * ``test_quick_budget_is_checkable``: the generator mostly stays in the subset and at checkable
   points (run after the budget, in file order).
 * ``test_generator_reaches_its_constructs``: the program text of a few hundred seeds holds
-  each construct of the features ``shapes``, ``mhelpers`` and ``calls`` (CONSTRUCTS), and
-  ``without`` leaves them out (text only: no checks run).
+  each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
+  later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
+  ``whilebreak``, ``gather``, ``iters``), and ``without`` leaves them out (text only: no
+  checks run).
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
   (the default) or ``# expect: refused``; ``# backend: python`` checks the compiled mode's
@@ -93,6 +95,22 @@ CONSTRUCTS = {
     "mhelpers": [r"def g\d\(A, a\)", r"def g\d\(A, r\)", r"np\.outer\("],
     "calls": [r"^\s+\w+, \w+ = g\d\(", r"^\s+return \S[^\n]*, ",
               r"def g1\(\w+, \w+\):\n(    .*\n)*.*g0\(", r"^\s+(\w+) = [\w.]*\(?g\d\([^\n]*\b\1\b"],
+    # the features added for the rest of the language subset (docs/language.md)
+    "keepdims": [r"keepdims=True", r"axis=1, keepdims=True\)", r"\.(sum|max)\(axis=\d, keepdims"],
+    "newaxis": [r"\[:, None\]|\[None, :\]|np\.newaxis", r"\[:, None\] \*", r"\[np\.newaxis, :\]"],
+    "select": [r"np\.where\(|np\.clip\(|\.clip\(|np\.minimum\(", r"np\.where\(", r"np\.clip\(",
+               r"\.clip\(", r"np\.minimum\("],
+    "scan": [r"np\.cumprod\(|np\.diff\(|np\.sort\(", r"np\.cumprod\(", r"np\.diff\(",
+             r"np\.sort\(", r"np\.cumsum\([^\n]*axis="],
+    "sentinel": [r"= None$", r"if \w+ is None:", r"if \w+ is not None:", r"is None or "],
+    "arrays": [r"np\.array\(hs\d+\)|np\.stack\(hs\d+, axis=1\)", r"(hs\d+) = np\.array\(\1\)",
+               r"np\.stack\(hs\d+, axis=1\)"],
+    "whilebreak": [r"while True:", r"while True:\n\s+\w+ \+= 1\n\s+if \w+ > \d or"],
+    "gather": [r"\w\[\[-?\d|np\.add\.at\(|np\.argsort\(|\w \> [-0-9.]+\]", r"np\.add\.at\(",
+               r"\[\[-?\d+(, -?\d+)*\], \[", r"\[np\.argsort\(", r"\w+\[\w+ > -?[\d.]+\] [+]?= ",
+               r"\[:, \[-?\d"],
+    "iters": [r"reversed\(", r"in reversed\(range\(", r"in reversed\([A-Z]", r"zip\(\w+, \w+\[::-1\]\)",
+              r"for \w+, t\d+ in zip\(", r"enumerate\(reversed\("],
 }
 
 

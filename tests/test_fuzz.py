@@ -17,7 +17,8 @@
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
   (the default) or ``# expect: refused``; ``# backend: python`` checks the compiled mode's
-  generated source without Numba (for a fault Numba happens to hide).  A
+  generated source without Numba (for a fault Numba happens to hide); ``# second: yes`` also
+  checks the Hessian-vector product (as ``--second`` does).  A
   ``# xfail: <reason>`` line marks a bug that is still open: the test is an expected failure
   until the line is deleted.
 
@@ -125,8 +126,10 @@ def test_generator_reaches_its_constructs():
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
-def test_regression(path, workdir):
+def test_regression(path, workdir, monkeypatch):
     info = fuzz.header(path)
+    if info.get("second", "no") == "yes":       # the Hessian-vector product checked too
+        monkeypatch.setenv("JITAD_FUZZ_SECOND", "1")
     out = fuzz.check_file(path, info.get("backend", "numba"))
     expect = info.get("expect", "ok")
     if out.cls != expect and "xfail" in info:

@@ -44,6 +44,13 @@ def bind_statics(s: Bind, types) -> dict:
     return settle_statics(s.op, s.statics, _ranks(s, types))
 
 
+def gathers(s, types) -> bool:
+    """`x[idx]`, `x[rows, cols]`, `x[mask]`, `x[1, idx]`: an integer or boolean array among
+    the indices makes NumPy (and Numba) copy the entries into a new array."""
+    return isinstance(s, Bind) and s.op is GETITEM and any(
+        isinstance(a, Var) and getattr(types.get(a.name), "ndim", 0) for a in s.args[1:])
+
+
 def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
     """Whether call `s` (typed by `types`) gives arrays its callee created: never its arguments
     or views of them; a view of an array it made (`return S[0]`) shares nothing with the
@@ -60,8 +67,8 @@ def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
     ret = callee.ir.body[-1]
 
     def made(b):
-        return ir.fresh_result(b) or (b.op is CALL and returns_fresh(prog, b, callee.types,
-                                                                    depth + 1))
+        return ir.fresh_result(b) or gathers(b, callee.types) or (
+            b.op is CALL and returns_fresh(prog, b, callee.types, depth + 1))
 
     def own(name, level=0):
         """The callee made this array: fresh, or a view of an array it made (`S[0]`)."""
@@ -170,21 +177,14 @@ class Writes:
     def _makes_alias(self, s):
         if s.op is GETITEM:        # a view unless it is one element or a gather
             t = self.types.get(s.target)
-            return t is not None and t.ndim > 0 and not self._gathers(s)
+            return t is not None and t.ndim > 0 and not gathers(s, self.types)
         return s.op.view
-
-    def _gathers(self, s) -> bool:
-        """`x[idx]`, `x[rows, cols]`, `x[mask]`, `x[1, idx]`: an integer or boolean array among
-        the indices makes NumPy (and Numba) copy the entries into a new array."""
-        return s.op is GETITEM and any(
-            isinstance(a, Var) and getattr(self.types.get(a.name), "ndim", 0)
-            for a in s.args[1:])
 
     def _new_array(self, b) -> bool:
         """Whether bind `b` always gives an array no one else refers to."""
         if isinstance(b, Bind) and b.op is CALL:
             return self._returns_fresh(b)
-        return isinstance(b, Bind) and (ir.fresh_result(b) or self._gathers(b))
+        return isinstance(b, Bind) and (ir.fresh_result(b) or gathers(b, self.types))
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it

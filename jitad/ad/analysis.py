@@ -512,7 +512,8 @@ class Analysis(Writes):
 
     def shape_variant(self) -> set:
         """Arrays (and lists) whose shape may differ from one assignment to the next: made by
-        slicing with bounds (`v = v[:-1]`, `K[:t + 1]`), by concatenating, by a list grown in a
+        slicing with bounds (`v = v[:-1]`, `K[:t + 1]`), by a boolean mask (`u[u > c]`), by
+        concatenating, by a list grown in a
         loop, by a shape-making primitive with an integer a loop changes (np.zeros(n),
         np.arange(i), a helper's int argument), or by arithmetic on such an array.
         Conservative: elementwise arithmetic of other arrays keeps their shapes, an integer
@@ -539,7 +540,10 @@ class Analysis(Writes):
                 if any(a.name in out for a in arrays) or s.op is CONCAT:
                     hit = True
                 elif s.op is GETITEM:
+                    # bounded slices; a boolean mask, whose count of true entries is data
                     hit = any(isinstance(a, Slice) and any(x is not None for x in (a.lower, a.upper, a.step))
+                              or isinstance(a, Var) and getattr(self.types.get(a.name), "ndim", 0)
+                              and getattr(self.types.get(a.name), "dtype", "") == "b1"
                               for a in s.args[1:])
                 else:
                     hit = not s.op.elementwise and any(

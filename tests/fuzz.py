@@ -144,6 +144,9 @@ FEATURES = {
     "gather": "integer index arrays: x[[2, 0, 0, 1]], S[[0, 2, 1]], S[:, [3, 1, 1, 0]], "
               "S[[0, 2], [1, 3]], x[np.argsort(v)], boolean masks x[x > c], writes "
               "u[[0, 2]] = t / += t and np.add.at(u, idx, t)",
+    "selfop": "a variable overwritten by a primitive applied to it (t = math.tanh(t), "
+              "u = np.maximum(u, e), u = u / (1.0 + np.sum(u * u)), S = np.tanh(S), "
+              "t = abs(t) ** 1.5): rules that read the result and the overwritten operand",
     "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
              "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
 }
@@ -1013,6 +1016,8 @@ class _Gen:
     def assign_rhs(self, v: Var, depth: int = 2) -> tuple[str, str]:
         """(operator, rhs) updating v, bounded when v is carried around an enclosing loop."""
         kind, rng = v.kind, self.rng
+        if kind != "s" and self.on("selfop") and rng.random() < 0.15:
+            return "=", self.self_op(v)
         e, b = self.expr(kind, depth, v.shape)
         if not self.carried(v):
             op = self.pick([(3, "="), (1, "+="), (0.5, "-=")])
@@ -1034,6 +1039,32 @@ class _Gen:
             v.bound = max(v.bound, b)
             return "=", f"0.5 * {v.name} + 0.5 * {e}"
         return "*=", self.const(-0.95, 0.95)
+
+    def self_op(self, v: Var) -> str:
+        """v = op(v, ...): the result overwrites an operand of its own primitive (whose rules
+        may read the result and that operand both), bounded around a loop."""
+        t, carried = v.name, self.carried(v)
+        e, b = self.squash(v.kind, *self.expr(v.kind, 1), force=True)
+        e = _strip(e)
+        if v.kind == "f":
+            opts = [(2, (f"math.tanh({t})", 1.0)), (2, (f"{t} / (1.0 + {t} * {t})", 0.5)),
+                    (1, (f"max({t}, {e})", max(v.bound, b))),
+                    (1, (f"min({t}, {e})", max(v.bound, b))),
+                    (0 if carried or v.bound > 3 else 1, (f"math.exp({t})", math.exp(v.bound))),
+                    (0 if carried or v.bound > 2 else 1, (f"abs({t}) ** 1.5", v.bound ** 1.5))]
+        else:
+            mx = f"np.max({t}, axis=1, keepdims=True)" if v.kind == "m" else f"np.max({t})"
+            opts = [(2, (f"np.tanh({t})", 1.0)), (1, (f"np.maximum({t}, {e})", max(v.bound, b))),
+                    (1, (f"np.minimum({t}, {e})", max(v.bound, b))),
+                    (1, (f"np.clip({t}, -0.8, 0.9)", 0.9)),
+                    (1, (f"{t} / (1.0 + np.sum({t} * {t}))", 0.5)),
+                    (0 if carried else 1, (f"{t} - {mx}", 2 * v.bound)),
+                    (0 if carried or v.bound > 3 else 1, (f"np.exp({t})", math.exp(v.bound)))]
+            if v.kind == "v":
+                opts += [(1, (f"np.sort({t})", v.bound)),
+                         (0 if carried else 1, (f"np.cumsum({t})", L * v.bound))]
+        text, v.bound = self.pick(opts)
+        return text
 
     def stmt(self, level: int) -> None:
         self.budget -= 1
@@ -1607,7 +1638,7 @@ class _Gen:
             u, bu = self.leaf("v")
             if kind == "v":
                 opts += [(1.5, ("v", f"np.sum(np.array({hs}) * {self.const()}, axis=0)", count * b)),
-                         (1, ("v", f"np.mean(np.stack({hs}, axis=1), axis=1)", b)),
+                         (1.5, ("v", f"np.mean(np.stack({hs}, axis=1), axis=1)", b)),
                          (1, ("f", f"np.sum(np.tanh(np.array({hs}) @ {u}))", count)),
                          (0.5, ("v", f"np.max(np.array({hs}), axis=0)", b))]
             else:

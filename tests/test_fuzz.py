@@ -12,7 +12,7 @@
 * ``test_generator_reaches_its_constructs``: the program text of a few hundred seeds holds
   each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
   later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
-  ``whilebreak``, ``gather``, ``iters``), and ``without`` leaves them out (text only: no
+  ``whilebreak``, ``gather``, ``selfop``, ``iters``), and ``without`` leaves them out (text only: no
   checks run).
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
@@ -99,9 +99,9 @@ CONSTRUCTS = {
     # the features added for the rest of the language subset (docs/language.md)
     "keepdims": [r"keepdims=True", r"axis=1, keepdims=True\)", r"\.(sum|max)\(axis=\d, keepdims"],
     "newaxis": [r"\[:, None\]|\[None, :\]|np\.newaxis", r"\[:, None\] \*", r"\[np\.newaxis, :\]"],
-    "select": [r"np\.where\(|np\.clip\(|\.clip\(|np\.minimum\(", r"np\.where\(", r"np\.clip\(",
+    "select": [r"np\.where\(", r"np\.clip\(",
                r"\.clip\(", r"np\.minimum\("],
-    "scan": [r"np\.cumprod\(|np\.diff\(|np\.sort\(", r"np\.cumprod\(", r"np\.diff\(",
+    "scan": [r"np\.cumprod\(|np\.diff\(", r"np\.cumprod\(", r"np\.diff\(",
              r"np\.sort\(", r"np\.cumsum\([^\n]*axis="],
     "sentinel": [r"= None$", r"if \w+ is None:", r"if \w+ is not None:", r"is None or "],
     "arrays": [r"np\.array\(hs\d+\)|np\.stack\(hs\d+, axis=1\)", r"(hs\d+) = np\.array\(\1\)",
@@ -110,6 +110,9 @@ CONSTRUCTS = {
     "gather": [r"\w\[\[-?\d|np\.add\.at\(|np\.argsort\(|\w \> [-0-9.]+\]", r"np\.add\.at\(",
                r"\[\[-?\d+(, -?\d+)*\], \[", r"\[np\.argsort\(", r"\w+\[\w+ > -?[\d.]+\] [+]?= ",
                r"\[:, \[-?\d"],
+    "selfop": [r"^\s+(\w+) = \1 / \(1\.0 \+ (np\.sum\()?\1 \* \1",
+               r"^\s+(\w+) = (math\.tanh|np\.tanh|np\.maximum|np\.minimum|np\.clip)\(\1\b", r"^\s+(\w+) = abs\(\1\) \*\* 1\.5",
+               r"^\s+(\w+) = np\.(sort|cumsum)\(\1\)"],
     "iters": [r"reversed\(", r"in reversed\(range\(", r"in reversed\([A-Z]", r"zip\(\w+, \w+\[::-1\]\)",
               r"for \w+, t\d+ in zip\(", r"enumerate\(reversed\("],
 }

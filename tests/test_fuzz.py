@@ -17,7 +17,8 @@
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
   (the default) or ``# expect: refused``; ``# backend: python`` checks the compiled mode's
-  generated source without Numba (for a fault Numba happens to hide); ``# second: yes`` also
+  generated source without Numba (for a fault Numba happens to hide, or one in the front end,
+  where Numba's compilation would only cost time); ``# second: yes`` also
   checks the Hessian-vector product (as ``--second`` does).  A
   ``# xfail: <reason>`` line marks a bug that is still open: the test is an expected failure
   until the line is deleted.

@@ -1,8 +1,10 @@
 # seed: 300001, 300005, 300036 (size normal, new feature gather), written by hand from them
+# backend: python
 # found: both modes refused index lists written out with a negative entry -- M[[2, 1], [-1, 0]],
 #   u[[-3, 3]] += t, S[:, [2, 3, -3, -2]] ("unsupported construct: list"): only lists of
 #   non-negative int literals were read as the integer array NumPy makes of them.
 # fixed: 79d90b8 (an index list of integer constants, negative ones too)
+#   Checked without Numba: the refusal was in the front end (checked with Numba once).
 import numpy as np
 
 

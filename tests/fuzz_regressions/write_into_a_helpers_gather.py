@@ -1,9 +1,11 @@
 # seed: 240177 (size normal, new feature gather), reduced by hand
+# backend: python
 # found: both modes refused a write into a helper's result that is a gather of its argument
 #   (return A[:, [2, 1, 3, 2]]; S, t = g(...); S[2] += ...: "'S' may alias another array"):
 #   a helper's result counted as its own array only when made by a fresh primitive.  Here the
 #   helper also runs in a loop (cut: its state on a tape) and its result is written there.
 # fixed: b3e72b9 (a gather is a new array for returns_fresh too)
+#   Checked without Numba: the refusal was in the front end (checked with Numba once).
 import math
 
 import numpy as np

@@ -413,7 +413,10 @@ class Analysis(Writes):
                 reads = set()
                 if isinstance(s, Bind):
                     reads = self.bind_reads(s)
-                elif isinstance(s, SetItem) and s.array in self.active:
+                elif isinstance(s, SetItem) and (s.array in self.active or (
+                        s.array in self.needed and not s.init)):
+                    # the adjoint routes d_y[i] or restores y[i] (an array it reads, active or
+                    # not): either way at the index the forward wrote
                     reads = {n for a in s.index for n in ir.atom_names(a)}
                 elif isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
                     reads = {s.test}

@@ -147,6 +147,12 @@ FEATURES = {
     "selfop": "a variable overwritten by a primitive applied to it (t = math.tanh(t), "
               "u = np.maximum(u, e), u = u / (1.0 + np.sum(u * u)), S = np.tanh(S), "
               "t = abs(t) ** 1.5): rules that read the result and the overwritten operand",
+    "layout": "transposes, reshapes, flips and rolls, np.einsum, np.trace, np.linalg.norm, "
+              "np.prod, np.var (S.T @ u[:3], u.reshape(2, 2).T.ravel(), np.einsum('ij,ij->j', S, "
+              "T), np.roll(S, 1, axis=1))",
+    "tuples": "tuples as local values: st = (u, t), carried around a loop as a pair "
+              "(st = (np.tanh(st[0] * c + e), math.tanh(st[1] + e))), unpacked a, b = st",
+    "closure": "functions defined inside f, reading f's floats (their closure) at each call",
     "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
              "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
 }
@@ -258,7 +264,12 @@ def _fresh_array(kind: str, e: str) -> str:
     node = ast.parse(e, mode="eval").body
     if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
         return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
-    return e                         # refuses writes into it (it may alias)
+    func = node.func if isinstance(node, ast.Call) else None   # refuses writes into it
+    views = ("ravel", "reshape", "transpose", "flip", "fliplr", "flipud")
+    if kind != "f" and (isinstance(node, ast.Attribute) and node.attr == "T"
+                        or isinstance(func, ast.Attribute) and func.attr in views):
+        return f"{e}.copy()"         # a transpose, reshape or flip may be a view too
+    return e
 
 
 class _Gen:
@@ -659,7 +670,7 @@ class _Gen:
             opts.append((2, lambda: self.call("f", depth)))
         if self.on("shapes"):
             opts.append((1.5 if self.ints else 0.4, reduce_s))
-        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select")):
+        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select", "layout")):
             opts.append((1, lambda: self.f_later(d)))
         return self.pick(opts)()
 
@@ -745,7 +756,7 @@ class _Gen:
         if self.on("shapes"):
             opts.append((1.2 if self.ints else 0.3, resize))
         opts += [(0.6 * self.on(ft), lambda ft=ft: getattr(self, f"v_{ft}")(d))
-                 for ft in ("keepdims", "newaxis", "select", "scan", "gather")]
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
         return self.pick(opts)()
 
     # -- constructs of the later features (each `x_<feature>(d)` returns (text, bound)) --------
@@ -904,10 +915,48 @@ class _Gen:
                 t, bt = self.expr("f", min(d, 1))
                 return f"float(np.clip({_strip(t)}, -1.0, 1.0))", 1.0
             opts.append((0.5, clip))
+        if self.on("layout"):
+            def lay():
+                (a, ba), (m, bm), (m2, bm2) = (self.operand("v", d), self.operand("m", d),
+                                               self.operand("m", d))
+                return self.pick([
+                    (1, lambda: (f"np.linalg.norm(np.tanh({_strip(a)}) + 2.0)", 2 * L)),
+                    (1, lambda: (f"np.einsum('ij,ij->', {_strip(m)}, {_strip(m2)})",
+                                 R * L * bm * bm2)),
+                    (1, lambda: (f"np.trace({m} @ {m2}.T)", R * L * bm * bm2)),
+                    (1, lambda: (f"np.prod(1.0 + 0.1 * np.tanh({_strip(a)}))", 1.1 ** L)),
+                    (1, lambda: (f"np.var({_strip(a)})", ba * ba)),
+                ])()
+            opts.append((1, lay))
         if not opts:
             return self.leaf("f")
         text, b = self.pick(opts)()
         return text, b
+
+    def v_layout(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm), (m2, bm2) = (self.operand("v", d), self.operand("m", d),
+                                       self.operand("m", d))
+        return self.pick([
+            (2, lambda: (f"({m}.T @ {a}[:{R}])", R * bm * ba)),
+            (1, lambda: (f"np.einsum('ij,ij->j', {_strip(m)}, {_strip(m2)})", R * bm * bm2)),
+            (1, lambda: (f"{a}.reshape(2, 2).T.ravel()", ba)),
+            (1, lambda: (f"np.ravel({m}[:, :2].T)[:{L}]", bm)),
+            (1, lambda: (f"np.flip({_strip(a)})", ba)),
+            (1, lambda: (f"np.roll({_strip(a)}, {self.rng.choice((1, -1, 2))})", ba)),
+        ])()
+
+    def m_layout(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = (self.operand("v", d), self.operand("v", d),
+                                     self.operand("m", d))
+        return self.pick([
+            (2, lambda: (f"({m}.T * np.expand_dims({_strip(a)}, 1)).T", ba * bm)),
+            (3, lambda: (f"np.concatenate(({_strip(a)}, {_strip(b)}, {_strip(a)})).reshape({R}, {L})",
+                         max(ba, bb))),
+            (2, lambda: (f"np.einsum('i,j->ij', {a}[:{R}], {_strip(b)})", ba * bb)),
+            (2, lambda: (f"np.{self.rng.choice(('flip', 'fliplr', 'flipud'))}({_strip(m)})", bm)),
+            (1, lambda: (f"np.roll({_strip(m)}, 1, axis=1)", bm)),
+            (1, lambda: (f"np.transpose({m}.T)", bm)),
+        ])()
 
     def mexpr(self, depth: int) -> tuple[str, float]:
         d = depth - 1
@@ -961,7 +1010,7 @@ class _Gen:
         if self.on("mhelpers"):
             opts.append((0.3, outer))
         opts += [(0.4 * self.on(ft), lambda ft=ft: getattr(self, f"m_{ft}")(d))
-                 for ft in ("keepdims", "newaxis", "select", "scan", "gather")]
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
         return self.pick(opts)()
 
     def cond(self, depth: int = 2) -> str:
@@ -1051,7 +1100,7 @@ class _Gen:
                     (1, (f"max({t}, {e})", max(v.bound, b))),
                     (1, (f"min({t}, {e})", max(v.bound, b))),
                     (0 if carried or v.bound > 3 else 1, (f"math.exp({t})", math.exp(v.bound))),
-                    (0 if carried or v.bound > 2 else 1, (f"abs({t}) ** 1.5", v.bound ** 1.5))]
+                    (0 if carried or v.bound > 2 else 2, (f"abs({t}) ** 1.5", v.bound ** 1.5))]
         else:
             mx = f"np.max({t}, axis=1, keepdims=True)" if v.kind == "m" else f"np.max({t})"
             opts = [(2, (f"np.tanh({t})", 1.0)), (1, (f"np.maximum({t}, {e})", max(v.bound, b))),
@@ -1061,8 +1110,8 @@ class _Gen:
                     (0 if carried else 1, (f"{t} - {mx}", 2 * v.bound)),
                     (0 if carried or v.bound > 3 else 1, (f"np.exp({t})", math.exp(v.bound)))]
             if v.kind == "v":
-                opts += [(1, (f"np.sort({t})", v.bound)),
-                         (0 if carried else 1, (f"np.cumsum({t})", L * v.bound))]
+                opts += [(2, (f"np.sort({t})", v.bound)),
+                         (0 if carried else 2, (f"np.cumsum({t})", L * v.bound))]
         text, v.bound = self.pick(opts)
         return text
 
@@ -1115,6 +1164,10 @@ class _Gen:
             opts += [(0.8 * on("whilebreak"), lambda: self.s_while_break(level))]
         if on("gather") and (owned_v or owned_m):
             opts += [(1.0, self.s_write_gather)]
+        if self.budget > 1 and level < 3 and n_loops < self.cfg["loops"] - 1:
+            opts += [(0.6 * on("tuples"), lambda: self.s_tuple(level))]
+        if not self.in_helper and self.indent == 1:
+            opts += [(0.5 * on("closure"), self.s_closure)]
         if on("calls") and self.helpers:
             opts += [(1.2, self.s_call_clobber)]
             if any(isinstance(h.ret, tuple) for h in self.helpers):
@@ -1425,7 +1478,7 @@ class _Gen:
         src = self.rng.choice(self.vars("m", False)).name if self.in_helper else "M"
         vecs = [v.name for v in self.vars("v", False)]
         form = self.pick([(1, "plain"), (1, "enumerate")]
-                         + [(0.4 * self.on("iters"), f) for f in ("reversed", "zip2", "enumrev")]
+                         + [(1.0 * self.on("iters"), f) for f in ("reversed", "zip2", "enumrev")]
                          + [(0.8 * self.on("iters") * bool(vecs), "zip")])
         if form != "plain" and form != "enumerate":
             i, q, t = self.fresh("i"), self.fresh("q"), self.fresh("t")
@@ -1493,6 +1546,57 @@ class _Gen:
             self.emit("else:")
             self.emit(f"    {name} = {_strip(rhs)}")
         self.declare(name, out_kind, rb, owned=out_kind != "f")
+
+    def s_tuple(self, level: int) -> None:
+        """st = (u, t): a pair carried around a loop, read by index, unpacked after it."""
+        st = self.fresh("st")
+        (a, _), (t, _) = (self.squash("v", *self.expr("v", 2), force=True),
+                          self.squash("f", *self.expr("f", 2), force=True))
+        self.emit(f"{st} = ({_strip(a)}, {_strip(t)})")
+        self.open_loop()
+        if self.rng.random() < 0.5:
+            self.stmt(level + 1)
+        (e, be), (g, bg) = self.expr("v", 1), self.expr("f", 1)
+        c = self.const(-0.9, 0.9)
+        self.emit(f"{st} = (np.tanh({st}[0] * {c} + {_strip(e)}), "
+                  f"math.tanh({st}[1] + {_strip(g)}))")
+        self.close_loop()
+        u, t2 = self.fresh("u"), self.fresh("t")
+        if self.rng.random() < 0.5:
+            self.emit(f"{u}, {t2} = {st}")
+        else:
+            self.emit(f"{u} = {st}[0] * {st}[1]")
+            self.emit(f"{t2} = {st}[-1]")
+        self.declare(u, "v", 1.0, owned=False)
+        self.declare(t2, "f", 1.0)
+
+    def s_closure(self) -> None:
+        """def h(v): return ... (reading f's floats at each call), then called."""
+        h = self.fresh("h")
+        floats = [v for v in self.vars("f") if v.bound <= CAP]
+        c1 = self.rng.choice(floats).name if floats else "w"
+        c2 = self.rng.choice(floats).name if floats else "0.5"
+        kind = self.pick([(2, "v"), (1, "f")])
+        self.emit(f"def {h}(v, s):")
+        if kind == "v":
+            self.emit(f"    return np.tanh(v * math.tanh({c1}) + s) * {c2}")
+        else:
+            self.emit(f"    return math.tanh(np.sum(v) * math.tanh({c1}) + s) * {c2}")
+        bound = next((v.bound for v in floats if v.name == c2), 1.0)
+        a, _ = self.squash("v", *self.expr("v", 1), force=True)
+        t, _ = self.squash("f", *self.expr("f", 1), force=True)
+        name = self.fresh("u" if kind == "v" else "t")
+        self.emit(f"{name} = {h}({_strip(a)}, {_strip(t)})")
+        self.declare(name, kind, bound, owned=kind == "v")
+        if self.rng.random() < 0.5:
+            i = self.fresh("i")
+            acc = self.rng.choice([v for v in self.vars("f") if not self.carried(v)] or [None])
+            if acc is not None and acc.name != name:
+                self.emit(f"for {i} in range(n):")
+                red = f"np.sum({h}(M[{i}], {acc.name} * 0.1))" if kind == "v" else \
+                    f"{h}(M[{i}], 0.1)"
+                self.emit(f"    {acc.name} += math.tanh({red})")
+                acc.bound += R
 
     def s_while_break(self, level: int) -> None:
         """k = 0; while True (or a data test): k += 1; if k > limit or c: break; body -- the
@@ -1638,7 +1742,7 @@ class _Gen:
             u, bu = self.leaf("v")
             if kind == "v":
                 opts += [(1.5, ("v", f"np.sum(np.array({hs}) * {self.const()}, axis=0)", count * b)),
-                         (1.5, ("v", f"np.mean(np.stack({hs}, axis=1), axis=1)", b)),
+                         (5, ("v", f"np.mean(np.stack({hs}, axis=1), axis=1)", b)),
                          (1, ("f", f"np.sum(np.tanh(np.array({hs}) @ {u}))", count)),
                          (0.5, ("v", f"np.max(np.array({hs}), axis=0)", b))]
             else:

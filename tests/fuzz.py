@@ -6,8 +6,9 @@ What it takes
   those three alone, one Python module in jitad's supported subset (docs/language.md):
   zero to three helper functions (taking and returning floats, vectors, matrices, vectors
   of loop-dependent length, or a pair of values; later ones may call earlier ones) and
-  ``f(x, M, w, n)`` with ``x`` a float vector of length ``L``, ``M`` a float ``R x L`` matrix,
-  ``w`` a float and ``n`` an int loop bound in ``1..R``.  The module also defines
+  ``f(x, M, w, n)`` (which may define functions of its own, reading its floats) with ``x``
+  a float vector of length ``L``, ``M`` a float ``R x L`` matrix, ``w`` a float and ``n`` an
+  int loop bound in ``1..R``.  The module also defines
   ``fuzz_args()`` (the arguments, as literals) and ``WRT`` (the differentiated arguments), so a
   program file is self-contained: it reproduces from its text alone.
 * A program file.  ``check_file(path)`` imports it (jitad reads source with

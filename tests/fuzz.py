@@ -154,6 +154,8 @@ FEATURES = {
     "tuples": "tuples as local values: st = (u, t), carried around a loop as a pair "
               "(st = (np.tanh(st[0] * c + e), math.tanh(st[1] + e))), unpacked a, b = st",
     "closure": "functions defined inside f, reading f's floats (their closure) at each call",
+    "kwargs": "helpers with a defaulted last parameter (def g0(r, a, s=0.5)), called without "
+              "it, with it by position or as s=...",
     "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
              "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
 }
@@ -218,6 +220,7 @@ class Helper:
     params: tuple      # kinds of the parameters
     ret: object        # kind of the result, or a tuple of kinds (the helper returns a tuple)
     bound: float
+    kw: str = ""       # the default of a last float parameter `s` ("kwargs"), or ""
 
 
 @dataclass
@@ -447,6 +450,11 @@ class _Gen:
             if b > PARAM_BOUND:
                 e, b = self.squash(p, e, b, force=True)
             texts.append(_strip(e))
+        if h.kw:                         # s=0.5: left out, given by position or by keyword
+            form = self.pick([(1, ""), (1, "pos"), (2, "kw")])
+            if form:
+                e, _ = self.squash("f", *self.expr("f", depth - 1), force=True)
+                texts.append(_strip(e) if form == "pos" else f"s={_strip(e)}")
         return f"{h.name}({', '.join(texts)})"
 
     # -- vectors of loop-dependent length ("shapes") ----------------------------------------
@@ -1802,10 +1810,12 @@ class _Gen:
     def helper(self, h: Helper, names: list[str]) -> list[str]:
         self.lines = []
         self.in_helper = True
-        self.emit_def(f"def {h.name}({', '.join(names)}):")
+        self.emit_def(f"def {h.name}({', '.join(names)}{f', s={h.kw}' if h.kw else ''}):")
         self.scopes = [{}]
         for nm, kind in zip(names, h.params):
             self.declare(nm, kind, PARAM_BOUND, shape=Shape("like", nm) if kind == "s" else None)
+        if h.kw:
+            self.declare("s", "f", 1.6)
         self.budget = self.rng.randint(1, 3)
         if self.on("calls") and self.helpers and self.rng.random() < 0.6:
             self.s_call_clobber()        # a call of an earlier helper
@@ -1880,6 +1890,8 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     for k in range(n_helpers):
         params, ret, names = rng.choice(kinds)
         h = Helper(f"g{k}", params, ret, 1.0)
+        if gen.on("kwargs") and rng.random() < 0.35:
+            h.kw = rng.choice(("0.5", "-0.25", "1.0"))
         out += gen.helper(h, names) + ["", ""]
         helpers.append(h)
     gen.counter = itertools.count()

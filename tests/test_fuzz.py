@@ -12,7 +12,7 @@
 * ``test_generator_reaches_its_constructs``: the program text of a few hundred seeds holds
   each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
   later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
-  ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``iters``), and ``without`` leaves them out (text only: no
+  ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``kwargs``, ``iters``), and ``without`` leaves them out (text only: no
   checks run).
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
@@ -116,6 +116,7 @@ CONSTRUCTS = {
     "tuples": [r"^\s+st\d+ = \(", r"st\d+ = \(np\.tanh\(st\d+\[0\]", r"^\s+u\d+, t\d+ = st\d+$",
                r"= st\d+\[-1\]"],
     "closure": [r"^    def h\d+\(v, s\):", r"for i\d+ in range\(n\):\n\s+\w+ \+= math\.tanh\([^\n]*h\d+\("],
+    "kwargs": [r"def g\d\(\w+, \w+, s=", r"g\d\([^\n]*s=[^\n]*\)"],
     "iters": [r"reversed\(", r"in reversed\(range\(", r"in reversed\([A-Z]", r"for \w+, t\d+ in zip\("],
 }
 

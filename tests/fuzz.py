@@ -34,6 +34,10 @@ What it guarantees
 * Compiled and eager gradients are compared with each other regardless of finite differences;
   finite differences decide which mode is wrong when both can be trusted.
 * The caller's arrays are compared bit for bit after each gradient call.
+* With ``--second`` (``JITAD_FUZZ_SECOND=1``), a program whose gradients are right is also
+  checked in forward mode (``jvp``, generated and eager, against the gradient's dot product
+  with a seeded direction) and second order (``hvp`` against finite differences of the
+  gradient); its failures carry ``jvp``/``hvp`` in their signature.
 * The generator is deterministic: the same seed, size and ``without`` give the same text on
   every machine.  ``without`` leaves constructs out (``FEATURES``), to look past an open bug.
 
@@ -2142,13 +2146,43 @@ def _check(mod, JitadError, backend) -> Outcome:
 
 
 def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
-    """Second order (`--second`), once the gradients are right: the Hessian-vector product
-    along a seeded direction, generated (`backend`) and eager, against central differences
-    of the eager gradient at two step sizes."""
+    """Forward and second order (`--second`), once the gradients are right: the directional
+    derivative by `jvp` (generated with `backend`, and eager) against the gradient's dot
+    product with a seeded direction, then the Hessian-vector product along it, generated and
+    eager, against central differences of the eager gradient at two step sizes."""
     import jitad
     rng = np.random.default_rng(len(args) + sum(int(np.size(args[k])) for k in wrt))
     vs = tuple(rng.standard_normal(np.shape(args[k])) if np.ndim(args[k]) else
                float(rng.standard_normal()) for k in wrt)
+    res = {}
+    for m in ("compiled", "eager"):
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                g = jitad.differentiable(f, backend=backend) if m == "compiled" else f
+                res[m] = float(jitad.jvp(g, wrt=wrt, mode=m)(*_copy_args(args), tangents=vs)[1])
+        except Exception as e:  # noqa: BLE001 -- every exception is a finding
+            res[m] = e
+            rep.append(f"jvp {m}: raised {_exc_line(e)}")
+    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
+    if errs:
+        if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
+            e = errs["compiled"]
+            return Outcome("refused", f"refused:jvp:{getattr(e, 'construct', None) or '?'}",
+                           _exc_line(e), rep)
+        kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
+        return Outcome("crash", f"crash:jvp:{kinds}", "; ".join(
+            f"jvp {m} raised {_exc_line(e)}" for m, e in errs.items()), rep)
+    with np.errstate(all="ignore"):
+        gv = float(np.dot(_flat(jitad.grad(f, wrt=wrt, mode="eager")(*_copy_args(args))),
+                          _flat(vs)))
+    rep.append(f"jvp compiled = {res['compiled']!r}, eager = {res['eager']!r}, grad . v = {gv!r}")
+    wrong = [m for m in ("compiled", "eager")
+             if abs(res[m] - gv) > 1e-7 * max(1.0, abs(gv)) + 1e-9]
+    if wrong:
+        return Outcome("disagree", f"disagree:jvp-{'+'.join(wrong)}-wrong",
+                       f"jvp ({' and '.join(wrong)}) differs from the gradient's dot product "
+                       "with the direction", rep)
     res = {}
     for m in ("compiled", "eager"):
         try:
@@ -2483,7 +2517,8 @@ def main(argv=None) -> int:
     p.add_argument("--without", default="", metavar="F,G",
                    help="leave constructs out: " + "; ".join(f"{k}: {v}" for k, v in FEATURES.items()))
     p.add_argument("--second", action="store_true",
-                   help="also check second order: hvp (generated and eager) against finite "
+                   help="also check forward and second order: jvp (generated and eager) "
+                        "against grad . v, hvp (generated and eager) against finite "
                         "differences of the gradient, for programs whose gradients are right")
     p.add_argument("--show", type=int, metavar="SEED", help="print the program for SEED and exit")
     p.add_argument("--check", type=Path, nargs="+", metavar="FILE", help="check program files")

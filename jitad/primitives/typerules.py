@@ -94,6 +94,8 @@ def reduction(prim, s, args):
     if a.ndim == 0:
         raise UnsupportedError(f"{word}() of a scalar", s.loc, prim.name)
     dtype = floaty(a) if prim.float_result else a.dtype
+    if dtype == "b1" and word in ("sum", "prod"):
+        dtype = "i8"        # NumPy counts: np.sum(x > 0) is an int, never a bool
     if "axis" not in s.statics:
         return Ty(dtype, 0)
     ax = s.statics["axis"]

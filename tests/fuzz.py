@@ -147,7 +147,8 @@ FEATURES = {
     "whilebreak": "while True (or while on a data test) left by a break on a counter or data "
                   "test at the end of the body",
     "gather": "integer index arrays: x[[2, 0, 0, 1]], S[[0, 2, 1]], S[:, [3, 1, 1, 0]], "
-              "S[[0, 2], [1, 3]], x[np.argsort(v)], boolean masks x[x > c], writes "
+              "S[[0, 2], [1, 3]], x[np.argsort(v)], boolean masks x[x > c] and their counts "
+              "np.sum(x > c), writes "
               "u[[0, 2]] = t / += t and np.add.at(u, idx, t)",
     "selfop": "a variable overwritten by a primitive applied to it (t = math.tanh(t), "
               "u = np.maximum(u, e), u = u / (1.0 + np.sum(u * u)), S = np.tanh(S), "
@@ -922,7 +923,12 @@ class _Gen:
                 m, bm = self.operand("m", d)
                 k = self.rng.randint(1, 3)
                 return f"np.sum({m}[{self.int_list(k, R)}, {self.int_list(k, L)}])", k * bm
-            opts += [(1, mask), (1, pairs)]
+            def count():              # a count of true entries (an int) divides
+                (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+                c = self.const(-0.5, 0.5)   # at least one: the largest entry counts
+                return (f"np.sum({a} * {b}) / np.sum(({b} > {c}) | ({b} >= np.max({_strip(b)})))",
+                        L * ba * bb)
+            opts += [(1, mask), (1, pairs), (1, count)]
         if self.on("select"):
             def clip():
                 t, bt = self.expr("f", min(d, 1))

@@ -7,8 +7,10 @@ operand of rank >= 2, no list, not on a recursion cycle, at most `MAX_STATEMENTS
 calling only helpers that are small too -- is replaced by the helper's statements: its
 parameters read as the call's arguments (a parameter it assigns to first copied into a local
 of its own), its locals renamed to fresh names of the caller's (`Function.renamed` keeps the
-user's names for messages), a local it returns bound to the call's target itself, any
-other result copied into the call's targets. The program computes
+user's names for messages), a local it returns bound to the call's target itself when it is
+a new array (or a number), a view of an array of the helper's own (`return np.flip(u)`)
+copied (`x.copy()`) into the target, as the write rules let the caller write into it, any
+other result assigned to the call's targets. The program computes
 the same values. Why: such a helper's forward is a few cheap statements, so the alternatives
 cost more than they save -- a cut helper (`g_fwd`/`g_bwd`) packs a state tuple per call, a
 recomputed one runs its forward again inside its vjp -- and a call is a wall for `maps` (a
@@ -26,11 +28,13 @@ import dataclasses
 from . import ir
 from .ir import Bind, For, If, Return, SetItem, Slice, TupleA, Var, While
 from .names import Namer
-from .primitives import CALL, COPY
+from .ad.analysis import gathers, returns_fresh
+from .primitives import CALL, COPY, get
 from .primitives.lists import LIST_APPEND, LIST_NEW
 from .types import arg_types
 
 MAX_STATEMENTS = 150
+_COPY_ARRAY = get("copy_array")
 
 
 def inline(prog, cycles):
@@ -128,11 +132,17 @@ class _Inliner:
         ret = g.body[-1]
         args = {a.name for a in call.args if isinstance(a, Var)}
         returned = [v.name for v in ret.values if isinstance(v, Var)]
-        direct = set()
+        direct, copied = set(), set()
+        own = returns_fresh(self.prog, call, self.spec.types)
         for t, v in zip(call.targets, ret.values):
-            if isinstance(v, Var) and v.name in assigned and v.name not in g.params \
-                    and returned.count(v.name) == 1 and t not in args \
-                    and call.targets.count(t) == 1:
+            if not (isinstance(v, Var) and v.name in assigned and v.name not in g.params):
+                continue
+            if _rank(callee, v.name) and not self.made_fresh(callee, v.name):
+                # a view of (or another name for) an array of the helper's own (`return
+                # np.flip(u)`): the caller may write into it, as into any array the helper
+                # made -- a copy, which nothing else sees, keeps that so once inlined
+                copied.update([t] if own else [])
+            elif returned.count(v.name) == 1 and t not in args and call.targets.count(t) == 1:
                 names[v.name] = Var(t)
                 direct.add(t)
         for s in ir.walk(g.body):
@@ -148,8 +158,14 @@ class _Inliner:
         out += body
         for t, v in zip(call.targets, ret.values):
             if t not in direct:
-                out.append(Bind((t,), COPY, (v,), call.loc))
+                out.append(Bind((t,), _COPY_ARRAY if t in copied else COPY, (v,), call.loc))
         return out
+
+    def made_fresh(self, callee, name):
+        """Whether every assignment of `name` in the helper makes a new array."""
+        return all(ir.fresh_result(b) or gathers(b, callee.types) or (
+            b.op is CALL and returns_fresh(self.prog, b, callee.types))
+            for b in ir.walk(callee.ir.body) if isinstance(b, Bind) and name in b.targets)
 
     def local(self, name, callee):
         user = callee.ir.user_name(name)

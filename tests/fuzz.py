@@ -6,8 +6,9 @@ What it takes
   those three alone, one Python module in jitad's supported subset (docs/language.md):
   zero to three helper functions (taking and returning floats, vectors, matrices, vectors
   of loop-dependent length, or a pair of values; later ones may call earlier ones) and
-  ``f(x, M, w, n)`` with ``x`` a float vector of length ``L``, ``M`` a float ``R x L`` matrix,
-  ``w`` a float and ``n`` an int loop bound in ``1..R``.  The module also defines
+  ``f(x, M, w, n)`` (which may define functions of its own, reading its floats) with ``x``
+  a float vector of length ``L``, ``M`` a float ``R x L`` matrix, ``w`` a float and ``n`` an
+  int loop bound in ``1..R``.  The module also defines
   ``fuzz_args()`` (the arguments, as literals) and ``WRT`` (the differentiated arguments), so a
   program file is self-contained: it reproduces from its text alone.
 * A program file.  ``check_file(path)`` imports it (jitad reads source with
@@ -33,6 +34,10 @@ What it guarantees
 * Compiled and eager gradients are compared with each other regardless of finite differences;
   finite differences decide which mode is wrong when both can be trusted.
 * The caller's arrays are compared bit for bit after each gradient call.
+* With ``--second`` (``JITAD_FUZZ_SECOND=1``), a program whose gradients are right is also
+  checked in forward mode (``jvp``, generated and eager, against the gradient's dot product
+  with a seeded direction) and second order (``hvp`` against finite differences of the
+  gradient); its failures carry ``jvp``/``hvp`` in their signature.
 * The generator is deterministic: the same seed, size and ``without`` give the same text on
   every machine.  ``without`` leaves constructs out (``FEATURES``), to look past an open bug.
 
@@ -46,11 +51,17 @@ Invariants of the generated programs (what the generator maintains, not what jit
   only after that loop (its Shape is its own ``.shape[0]``).  Every such vector has at least
   one element; a slice of the parts joined into a fixed-size array may be empty.
 * Arrays are only written when the function created them (``np.zeros``, ``.copy()``, array
-  arithmetic), never through a view or an alias; arguments are never written.  A helper never
-  returns a view of its argument (a bare name or slice gets ``* 1.0``).
+  arithmetic, gathers ``x[[2, 0, 1]]``), never through a view or an alias (a row or slice of a
+  new array gets ``.copy()``); arguments are never written.  A helper never returns a view of
+  its argument (a bare name or slice gets ``* 1.0``).
+* A ``None`` sentinel (``best = None``) is read only where it surely holds a value: in the
+  ``else`` of ``if best is None``, and after its loop under ``if best is not None:``.  A list
+  becomes an array by ``hs = np.array(hs)`` only at the function's top level.
 * Every index is in bounds: loop variables carry their largest value and are reduced ``% dim``
   when they could exceed it.  Loops run at most a handful of times; ``while`` loops carry a
-  counter that is incremented first in the body, so ``continue`` cannot loop forever.
+  counter that is incremented first in the body, so ``continue`` cannot loop forever (a
+  ``while True`` loop tests its ``break`` right after that increment).  Index lists written out
+  (``S[[0, 2], [1, -1]]``) hold constants within the axis.
 * Values stay bounded: each expression carries a magnitude estimate and is squashed
   (``tanh``/``sin``/``atan``) past ``CAP``; a variable updated inside a loop it was declared
   outside of is updated only by bounded forms (``t = tanh(...)``, ``t += tanh(...)``, a convex
@@ -123,6 +134,35 @@ FEATURES = {
                 "their states on a tape when called in a loop or a branch)",
     "calls": "helpers calling helpers, helpers returning two values (a, b = g(...)), a "
              "helper's argument overwritten after the call or assigned its result",
+    "keepdims": "reductions with keepdims=True broadcast back (S - np.max(S, axis=1, "
+                "keepdims=True), u - np.mean(u, keepdims=True), .sum(axis=0, keepdims=True))",
+    "newaxis": "new axes: outer products and row/column broadcasts (u[:3][:, None] * v[None, :], "
+               "S * u[np.newaxis, :], S + np.sum(S, axis=1)[:, None])",
+    "select": "np.where(c, a, b), np.clip / .clip, np.minimum / np.maximum of two arrays",
+    "scan": "scans, differences and sorts: np.cumsum (axis= too), np.cumprod, np.diff, np.sort",
+    "sentinel": "None sentinels: best = None; a loop setting it under `if best is None` (or "
+                "`best is None or c`); read after the loop under `if best is not None:`",
+    "arrays": "lists of a loop made arrays: np.array(hs) / np.stack(hs, axis=1) reduced or "
+              "multiplied, and the rebinding idiom hs = np.array(hs)",
+    "whilebreak": "while True (or while on a data test) left by a break on a counter or data "
+                  "test at the end of the body",
+    "gather": "integer index arrays: x[[2, 0, 0, 1]], S[[0, 2, 1]], S[:, [3, 1, 1, 0]], "
+              "S[[0, 2], [1, 3]], x[np.argsort(v)], boolean masks x[x > c] and their counts "
+              "np.sum(x > c), writes "
+              "u[[0, 2]] = t / += t and np.add.at(u, idx, t)",
+    "selfop": "a variable overwritten by a primitive applied to it (t = math.tanh(t), "
+              "u = np.maximum(u, e), u = u / (1.0 + np.sum(u * u)), S = np.tanh(S), "
+              "t = abs(t) ** 1.5): rules that read the result and the overwritten operand",
+    "layout": "transposes, reshapes, flips and rolls, np.einsum, np.trace, np.linalg.norm, "
+              "np.prod, np.var (S.T @ u[:3], u.reshape(2, 2).T.ravel(), np.einsum('ij,ij->j', S, "
+              "T), np.roll(S, 1, axis=1))",
+    "tuples": "tuples as local values: st = (u, t), carried around a loop as a pair "
+              "(st = (np.tanh(st[0] * c + e), math.tanh(st[1] + e))), unpacked a, b = st",
+    "closure": "functions defined inside f, reading f's floats (their closure) at each call",
+    "kwargs": "helpers with a defaulted last parameter (def g0(r, a, s=0.5)), called without "
+              "it, with it by position or as s=...",
+    "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
+             "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
 }
 
 SIZES = {
@@ -185,6 +225,7 @@ class Helper:
     params: tuple      # kinds of the parameters
     ret: object        # kind of the result, or a tuple of kinds (the helper returns a tuple)
     bound: float
+    kw: str = ""       # the default of a last float parameter `s` ("kwargs"), or ""
 
 
 @dataclass
@@ -216,13 +257,28 @@ def _paren(e: str) -> str:
     return e if re.fullmatch(r"\w+", e) else f"({e})"
 
 
+def _operand(e: str) -> str:
+    """`e` ready to be indexed or to take a method: a name, a call or a subscript chain as it
+    is, anything else in parentheses."""
+    if re.fullmatch(r"[\w.]+(\[[^\[\]]*\])*", e) or re.fullmatch(r"[\w.]+\(.*\)", e) \
+            and _strip(f"({e[e.index('(') + 1:-1]})") == e[e.index("(") + 1:-1]:
+        return e
+    return f"({_strip(e)})"
+
+
 def _fresh_array(kind: str, e: str) -> str:
     """`e` as a new array: a bare name, row or slice of an array gets `.copy()` (never alias)."""
     if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
         return f"{e}.copy()"
-    if kind == "s" and isinstance(ast.parse(e, mode="eval").body, ast.Subscript):
-        return f"{e}.copy()"         # a slice of a new array is still a view: jitad refuses
-    return e                         # writes into it (it may alias)
+    node = ast.parse(e, mode="eval").body
+    if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
+        return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
+    func = node.func if isinstance(node, ast.Call) else None   # refuses writes into it
+    views = ("ravel", "reshape", "transpose", "flip", "fliplr", "flipud")
+    if kind != "f" and (isinstance(node, ast.Attribute) and node.attr == "T"
+                        or isinstance(func, ast.Attribute) and func.attr in views):
+        return f"{e}.copy()"         # a transpose, reshape or flip may be a view too
+    return e
 
 
 class _Gen:
@@ -399,6 +455,11 @@ class _Gen:
             if b > PARAM_BOUND:
                 e, b = self.squash(p, e, b, force=True)
             texts.append(_strip(e))
+        if h.kw:                         # s=0.5: left out, given by position or by keyword
+            form = self.pick([(1, ""), (1, "pos"), (2, "kw")])
+            if form:
+                e, _ = self.squash("f", *self.expr("f", depth - 1), force=True)
+                texts.append(_strip(e) if form == "pos" else f"s={_strip(e)}")
         return f"{h.name}({', '.join(texts)})"
 
     # -- vectors of loop-dependent length ("shapes") ----------------------------------------
@@ -623,6 +684,8 @@ class _Gen:
             opts.append((2, lambda: self.call("f", depth)))
         if self.on("shapes"):
             opts.append((1.5 if self.ints else 0.4, reduce_s))
+        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select", "layout")):
+            opts.append((1, lambda: self.f_later(d)))
         return self.pick(opts)()
 
     def vexpr(self, depth: int) -> tuple[str, float]:
@@ -706,7 +769,213 @@ class _Gen:
             opts.append((1.5, lambda: self.call("v", depth)))
         if self.on("shapes"):
             opts.append((1.2 if self.ints else 0.3, resize))
+        opts += [(0.6 * self.on(ft), lambda ft=ft: getattr(self, f"v_{ft}")(d))
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
         return self.pick(opts)()
+
+    # -- constructs of the later features (each `x_<feature>(d)` returns (text, bound)) --------
+    def operand(self, kind: str, d: int) -> tuple[str, float]:
+        """An expression of `kind` ready to be indexed or repeated in a text (small: depth at
+        most 1, as it may be written twice)."""
+        e, b = self.expr(kind, min(d, 1))
+        return _operand(e), b
+
+    def v_keepdims(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        sa = _strip(a)
+        ax = self.rng.choice((0, 1))
+        return self.pick([
+            (2, lambda: (f"({a} - np.mean({sa}, keepdims=True))", 2 * ba)),
+            (1, lambda: (f"({a} / (1.0 + np.sum({sa} ** 2, keepdims=True)))", ba)),
+            (1, lambda: (f"np.exp({a} - np.max({sa}, keepdims=True))", 1.0)),
+            (1, lambda: (f"np.sum({_strip(m)} * {m}, axis=0, keepdims=True)[0]", R * bm * bm)),
+            (1, lambda: (f"({m} - {m}.max(axis={ax}, keepdims=True))[{self.index(R)}]", 2 * bm)),
+        ])()
+
+    def v_newaxis(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"np.sum({m} * {a}[None, :], axis=0)", R * ba * bm)),
+            (1, lambda: (f"np.mean({a}[:{R}][:, None] * {m}, axis=0)", ba * bm)),
+            (1, lambda: (f"({a}[np.newaxis, :] + {m})[{self.index(R)}]", ba + bm)),
+            (1, lambda: (f"np.sum({a}[:, None] * {a}[None, :], axis=1)", L * ba * ba)),
+        ])()
+
+    def v_select(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+        c = self.const(-0.5, 0.5)
+        lo = round(self.rng.uniform(-1.0, 0.0), 2)
+        hi = round(lo + self.rng.uniform(0.3, 1.5), 2)
+        return self.pick([
+            (2, lambda: (f"np.where({a} > {c}, {a}, {b})", max(ba, bb))),
+            (1, lambda: (f"np.where({b} < {a}, {a} * {c}, 0.0)", ba)),
+            (1, lambda: (f"np.clip({_strip(a)}, {_fmt(lo)}, {_fmt(hi)})", max(abs(lo), abs(hi)))),
+            (1, lambda: (f"{a}.clip({_fmt(lo)}, {_fmt(hi)})", max(abs(lo), abs(hi)))),
+            (1, lambda: (f"np.minimum({_strip(a)}, {_strip(b)})", max(ba, bb))),
+            (1, lambda: (f"np.maximum({_strip(a)}, {_strip(b)})", max(ba, bb))),
+        ])()
+
+    def v_scan(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        sa = _strip(a)
+        return self.pick([
+            (2, lambda: (f"np.cumsum({sa})", L * ba)),
+            (1, lambda: (f"np.cumprod(np.tanh({sa}))", 1.0)),
+            (1, lambda: (f"np.cumprod(1.0 + 0.5 * np.tanh({sa}))", 1.5 ** L)),
+            (1, lambda: (f"np.sort({sa})", ba)),
+            (1, lambda: (f"np.cumsum({_strip(m)}, axis={self.rng.choice((0, 1))})"
+                         f"[{self.index(R)}]", L * bm)),
+            (0.5, lambda: (f"np.concatenate((np.diff({sa}), {a}[:1]))", 2 * ba)),
+        ])()
+
+    def int_list(self, k: int, dim: int, distinct=False) -> str:
+        """A list of k constant indices into an axis of length dim (repeats unless
+        `distinct`; now and then a negative one)."""
+        if distinct:
+            got = self.rng.sample(range(dim), k)
+        else:
+            got = [self.rng.randrange(dim) for _ in range(k)]
+        got = [g - dim if self.rng.random() < 0.1 else g for g in got]
+        return f"[{', '.join(map(str, got))}]"
+
+    def v_gather(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = self.operand("v", d), self.operand("v", d), \
+            self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"{a}[{self.int_list(L, L)}]", ba)),
+            (1, lambda: (f"{a}[np.argsort({_strip(b)})]", ba)),
+            (1, lambda: (f"{m}[{self.int_list(L, R)}, {self.int_list(L, L)}]", bm)),
+            (1, lambda: (f"{m}[{self.index(R)}, {self.int_list(L, L)}]", bm)),
+        ])()
+
+    def m_keepdims(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb) = self.operand("m", d), self.operand("m", d)
+        sa = _strip(a)
+        ax = self.rng.choice((0, 1))
+        e = f"np.exp({a} - np.max({sa}, axis={ax}, keepdims=True))"
+        return self.pick([
+            (2, lambda: (f"({a} - np.max({sa}, axis={ax}, keepdims=True))", 2 * ba)),
+            (1, lambda: (f"({e} / np.sum({e}, axis={ax}, keepdims=True))", 1.0)),
+            (1, lambda: (f"({a} * np.mean({_strip(b)}, axis={ax}, keepdims=True))", ba * bb)),
+            (1, lambda: (f"({a}.sum(axis={ax}, keepdims=True) * {b})", L * ba * bb)),
+        ])()
+
+    def m_newaxis(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = self.operand("v", d), self.operand("v", d), \
+            self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"({a}[:{R}][:, None] * {b}[None, :])", ba * bb)),
+            (1, lambda: (f"({m} * {a}[np.newaxis, :])", ba * bm)),
+            (1, lambda: (f"({m} + np.mean({_strip(m)}, axis=1)[:, None])", 2 * bm)),
+            (1, lambda: (f"({m} * {a}[:{R}, None])", ba * bm)),
+        ])()
+
+    def m_select(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb) = self.operand("m", d), self.operand("m", d)
+        c = self.const(-0.5, 0.5)
+        return self.pick([
+            (2, lambda: (f"np.where({a} > {c}, {a}, {self.const(0.0, 0.5)} * {a})", ba)),
+            (1, lambda: (f"np.where({a} > {b}, {a}, {b})", max(ba, bb))),
+            (1, lambda: (f"np.clip({_strip(a)}, -1.0, {self.const(0.0, 1.0)})", 1.0)),
+            (1, lambda: (f"np.maximum({_strip(a)}, {_strip(b)})", max(ba, bb))),
+            (1, lambda: (f"np.minimum({_strip(a)}, {c})", max(ba, 0.5))),
+        ])()
+
+    def m_scan(self, d: int) -> tuple[str, float]:
+        a, ba = self.operand("m", d)
+        sa = _strip(a)
+        return self.pick([
+            (2, lambda: (f"np.cumsum({sa}, axis=1)", L * ba)),
+            (1, lambda: (f"np.cumsum({sa}, axis=0)", R * ba)),
+            (1, lambda: (f"np.sort({sa}, axis=1)", ba)),
+        ])()
+
+    def m_gather(self, d: int) -> tuple[str, float]:
+        a, ba = self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"{a}[{self.int_list(R, R)}]", ba)),
+            (2, lambda: (f"{a}[:, {self.int_list(L, L)}]", ba)),
+        ])()
+
+    def f_later(self, d: int) -> tuple[str, float]:
+        """A float from the later features' constructs."""
+        opts = []
+        if self.on("keepdims"):
+            def peak():
+                m, bm = self.operand("m", d)
+                return f"np.sum(np.max({_strip(m)}, axis=1, keepdims=True))", R * bm
+            opts.append((1, peak))
+        if self.on("scan"):
+            def diff():
+                a, ba = self.operand("v", d)
+                return f"np.sum(np.diff({_strip(a)}) ** 2)", (L - 1) * 4 * ba * ba
+
+            def last():
+                a, ba = self.operand("v", d)
+                return f"np.cumsum({_strip(a)})[-1]", L * ba
+            opts += [(1, diff), (1, last)]
+        if self.on("gather"):
+            def mask():
+                (a, ba), (b, _) = self.operand("v", d), self.operand("v", d)
+                return f"np.sum({a}[{b} > {self.const(-0.5, 0.5)}])", L * ba
+
+            def pairs():
+                m, bm = self.operand("m", d)
+                k = self.rng.randint(1, 3)
+                return f"np.sum({m}[{self.int_list(k, R)}, {self.int_list(k, L)}])", k * bm
+            def count():              # a count of true entries (an int) divides
+                (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+                c = self.const(-0.5, 0.5)   # at least one: the largest entry counts
+                return (f"np.sum({a} * {b}) / np.sum(({b} > {c}) | ({b} >= np.max({_strip(b)})))",
+                        L * ba * bb)
+            opts += [(1, mask), (1, pairs), (1, count)]
+        if self.on("select"):
+            def clip():
+                t, bt = self.expr("f", min(d, 1))
+                return f"float(np.clip({_strip(t)}, -1.0, 1.0))", 1.0
+            opts.append((0.5, clip))
+        if self.on("layout"):
+            def lay():
+                (a, ba), (m, bm), (m2, bm2) = (self.operand("v", d), self.operand("m", d),
+                                               self.operand("m", d))
+                return self.pick([
+                    (1, lambda: (f"np.linalg.norm(np.tanh({_strip(a)}) + 2.0)", 2 * L)),
+                    (1, lambda: (f"np.einsum('ij,ij->', {_strip(m)}, {_strip(m2)})",
+                                 R * L * bm * bm2)),
+                    (1, lambda: (f"np.trace({m} @ {m2}.T)", R * L * bm * bm2)),
+                    (1, lambda: (f"np.prod(1.0 + 0.1 * np.tanh({_strip(a)}))", 1.1 ** L)),
+                    (1, lambda: (f"np.var({_strip(a)})", ba * ba)),
+                ])()
+            opts.append((1, lay))
+        if not opts:
+            return self.leaf("f")
+        text, b = self.pick(opts)()
+        return text, b
+
+    def v_layout(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm), (m2, bm2) = (self.operand("v", d), self.operand("m", d),
+                                       self.operand("m", d))
+        return self.pick([
+            (2, lambda: (f"({m}.T @ {a}[:{R}])", R * bm * ba)),
+            (1, lambda: (f"np.einsum('ij,ij->j', {_strip(m)}, {_strip(m2)})", R * bm * bm2)),
+            (1, lambda: (f"{a}.reshape(2, 2).T.ravel()", ba)),
+            (1, lambda: (f"np.ravel({m}[:, :2].T)[:{L}]", bm)),
+            (1, lambda: (f"np.flip({_strip(a)})", ba)),
+            (1, lambda: (f"np.roll({_strip(a)}, {self.rng.choice((1, -1, 2))})", ba)),
+        ])()
+
+    def m_layout(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = (self.operand("v", d), self.operand("v", d),
+                                     self.operand("m", d))
+        return self.pick([
+            (2, lambda: (f"({m}.T * np.expand_dims({_strip(a)}, 1)).T", ba * bm)),
+            (3, lambda: (f"np.concatenate(({_strip(a)}, {_strip(b)}, {_strip(a)})).reshape({R}, {L})",
+                         max(ba, bb))),
+            (2, lambda: (f"np.einsum('i,j->ij', {a}[:{R}], {_strip(b)})", ba * bb)),
+            (2, lambda: (f"np.{self.rng.choice(('flip', 'fliplr', 'flipud'))}({_strip(m)})", bm)),
+            (1, lambda: (f"np.roll({_strip(m)}, 1, axis=1)", bm)),
+            (1, lambda: (f"np.transpose({m}.T)", bm)),
+        ])()
 
     def mexpr(self, depth: int) -> tuple[str, float]:
         d = depth - 1
@@ -759,6 +1028,8 @@ class _Gen:
             opts.append((0.8 if self.ints else 0.2, resize))
         if self.on("mhelpers"):
             opts.append((0.3, outer))
+        opts += [(0.4 * self.on(ft), lambda ft=ft: getattr(self, f"m_{ft}")(d))
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
         return self.pick(opts)()
 
     def cond(self, depth: int = 2) -> str:
@@ -813,6 +1084,8 @@ class _Gen:
     def assign_rhs(self, v: Var, depth: int = 2) -> tuple[str, str]:
         """(operator, rhs) updating v, bounded when v is carried around an enclosing loop."""
         kind, rng = v.kind, self.rng
+        if kind != "s" and self.on("selfop") and rng.random() < 0.15:
+            return "=", self.self_op(v)
         e, b = self.expr(kind, depth, v.shape)
         if not self.carried(v):
             op = self.pick([(3, "="), (1, "+="), (0.5, "-=")])
@@ -834,6 +1107,32 @@ class _Gen:
             v.bound = max(v.bound, b)
             return "=", f"0.5 * {v.name} + 0.5 * {e}"
         return "*=", self.const(-0.95, 0.95)
+
+    def self_op(self, v: Var) -> str:
+        """v = op(v, ...): the result overwrites an operand of its own primitive (whose rules
+        may read the result and that operand both), bounded around a loop."""
+        t, carried = v.name, self.carried(v)
+        e, b = self.squash(v.kind, *self.expr(v.kind, 1), force=True)
+        e = _strip(e)
+        if v.kind == "f":
+            opts = [(2, (f"math.tanh({t})", 1.0)), (2, (f"{t} / (1.0 + {t} * {t})", 0.5)),
+                    (1, (f"max({t}, {e})", max(v.bound, b))),
+                    (1, (f"min({t}, {e})", max(v.bound, b))),
+                    (0 if carried or v.bound > 3 else 1, (f"math.exp({t})", math.exp(v.bound))),
+                    (0 if carried or v.bound > 2 else 2, (f"abs({t}) ** 1.5", v.bound ** 1.5))]
+        else:
+            mx = f"np.max({t}, axis=1, keepdims=True)" if v.kind == "m" else f"np.max({t})"
+            opts = [(2, (f"np.tanh({t})", 1.0)), (1, (f"np.maximum({t}, {e})", max(v.bound, b))),
+                    (1, (f"np.minimum({t}, {e})", max(v.bound, b))),
+                    (1, (f"np.clip({t}, -0.8, 0.9)", 0.9)),
+                    (1, (f"{t} / (1.0 + np.sum({t} * {t}))", 0.5)),
+                    (0 if carried else 1, (f"{t} - {mx}", 2 * v.bound)),
+                    (0 if carried or v.bound > 3 else 1, (f"np.exp({t})", math.exp(v.bound)))]
+            if v.kind == "v":
+                opts += [(2, (f"np.sort({t})", v.bound)),
+                         (0 if carried else 2, (f"np.cumsum({t})", L * v.bound))]
+        text, v.bound = self.pick(opts)
+        return text
 
     def stmt(self, level: int) -> None:
         self.budget -= 1
@@ -878,6 +1177,16 @@ class _Gen:
                 opts += [(0.8 if self.vars("s") and self.vars("f") and deeper else 0,
                           lambda: self.s_len_loop(level)),
                          (0.6 if deeper else 0, lambda: self.s_grow(level))]
+        if self.budget > 1 and level < 3 and n_loops < self.cfg["loops"] - 1:
+            opts += [(0.8 * on("sentinel"), lambda: self.s_sentinel(level))]
+        if self.budget > 1 and level < 3 and deeper:
+            opts += [(0.8 * on("whilebreak"), lambda: self.s_while_break(level))]
+        if on("gather") and (owned_v or owned_m):
+            opts += [(1.0, self.s_write_gather)]
+        if self.budget > 1 and level < 3 and n_loops < self.cfg["loops"] - 1:
+            opts += [(0.6 * on("tuples"), lambda: self.s_tuple(level))]
+        if not self.in_helper and self.indent == 1:
+            opts += [(0.5 * on("closure"), self.s_closure)]
         if on("calls") and self.helpers:
             opts += [(1.2, self.s_call_clobber)]
             if any(isinstance(h.ret, tuple) for h in self.helpers):
@@ -1146,10 +1455,13 @@ class _Gen:
             if 0 <= iv.hi <= 5:
                 opts += [(1.5, (f"range({iv.name} + 1)", iv.hi + 1, iv.hi, True)),
                          (1, (f"range({iv.name})", max(iv.hi, 0), iv.hi - 1, False))]
-        return self.pick(opts)
+        text, trips, hi, runs = self.pick(opts)
+        if self.on("iters") and self.rng.random() < 0.2:
+            text = f"reversed({text})"      # the same values, last first
+        return text, trips, hi, runs
 
     def loop_body(self, level: int, trips: int, ints: list[IntVar], rows: list[str],
-                  runs: bool = False) -> None:
+                  runs: bool = False, floats: tuple = ()) -> None:
         """The body of a loop.  When the loop surely runs (`runs`), the variables its body
         assigns on every iteration (before any break/continue/return) and the loop variable
         may stay readable after it: they hold the last iteration's values."""
@@ -1158,6 +1470,8 @@ class _Gen:
         self.rows.extend(rows)
         guards = self.guards
         self.scopes.append({iv.name: iv for iv in ints})
+        for name in floats:            # `for r, t in zip(M, x)`: t, an element of x
+            self.declare(name, "f", PARAM_BOUND if self.in_helper else ARG_BOUND)
         self.block_stmts(self.small() + 1, level + 1)
         scope = self.scopes.pop()
         del self.rows[len(self.rows) - len(rows):]
@@ -1181,13 +1495,165 @@ class _Gen:
         """for r in M (in a helper: a matrix parameter; never an array written in the loop)."""
         r = self.fresh("r")
         src = self.rng.choice(self.vars("m", False)).name if self.in_helper else "M"
-        if self.rng.random() < 0.5:
+        vecs = [v.name for v in self.vars("v", False)]
+        form = self.pick([(1, "plain"), (1, "enumerate")]
+                         + [(1.0 * self.on("iters"), f) for f in ("reversed", "zip2", "enumrev")]
+                         + [(0.8 * self.on("iters") * bool(vecs), "zip")])
+        if form != "plain" and form != "enumerate":
+            i, q, t = self.fresh("i"), self.fresh("q"), self.fresh("t")
+            vec = self.rng.choice(vecs) if vecs else ""
+            if form == "reversed":
+                self.emit(f"for {r} in reversed({src}):")
+                self.loop_body(level, R, [], [r], True)
+            elif form == "zip2":
+                self.emit(f"for {r}, {q} in zip({src}, {src}[::-1]):")
+                self.loop_body(level, R, [], [r, q], True)
+            elif form == "zip":
+                self.emit(f"for {r}, {t} in zip({src}, {vec}):")
+                self.loop_body(level, R, [], [r], True, floats=(t,))
+            else:                           # (enumerate(zip(M, x)) is refused: not yet)
+                self.emit(f"for {i}, {r} in enumerate(reversed({src})):")
+                self.loop_body(level, R, [IntVar(i, R - 1)], [r], True)
+        elif form == "plain":
             self.emit(f"for {r} in {src}:")
             self.loop_body(level, R, [], [r], True)
         else:
             i = self.fresh("i")
             self.emit(f"for {i}, {r} in enumerate({src}):")
             self.loop_body(level, R, [IntVar(i, R - 1)], [r], True)
+
+    def s_sentinel(self, level: int) -> None:
+        """best = None; for ...: (stmts; if best is None [or c]: best = e else: best = <a
+        bounded update>); then best read under `if best is not None:` (the loop may not run)."""
+        rng = self.rng
+        kind = self.pick([(2, "f"), (2, "v"), (0.5, "m")])
+        best = self.fresh("b")
+        self.emit(f"{best} = None")
+        trips = self.open_loop()
+        if rng.random() < 0.5:
+            self.stmt(level + 1)
+        e, b = self.squash(kind, *self.expr(kind, 2), force=True)
+        test = f"{best} is None"
+        if rng.random() < 0.3:
+            test = f"{test} or {self.cond(1)}"
+        self.emit(f"if {test}:")
+        self.emit(f"    {best} = {_fresh_array(kind, _strip(e))}")
+        self.emit("else:")
+        e2, b2 = self.squash(kind, *self.expr(kind, 2), force=True)
+        mx = "max" if kind == "f" else "np.maximum"
+        upd, bound = self.pick([(2, (f"0.5 * {best} + 0.5 * {e2}", max(b, b2))),
+                                (1, (f"{mx}({best}, {_strip(e2)})", max(b, b2))),
+                                (1, (f"{best} + {e2}", b + trips * b2))])
+        self.emit(f"    {best} = {upd}")
+        if rng.random() < 0.3:
+            self.stmt(level + 1)
+        self.close_loop()
+        out_kind = self.pick([(2, "f"), (1, kind)])
+        name = self.fresh({"f": "t", "v": "u", "m": "S"}[out_kind])
+        init = {"f": "0.0", "v": f"np.zeros({L})", "m": f"np.zeros(({R}, {L}))"}[out_kind]
+        if out_kind == kind:
+            rhs, rb = f"{best} * {self.const(0.2, 1.5)}", 1.5 * bound
+        else:
+            rhs, rb = self.squash("f", f"np.sum({best})", bound * (L if kind == "v" else R * L))
+        if rng.random() < 0.7:
+            self.emit(f"{name} = {init}")
+            self.emit(f"if {best} is not None:")
+            self.emit(f"    {name} = {_strip(rhs)}")
+        else:
+            self.emit(f"if {best} is None:")
+            self.emit(f"    {name} = {init}")
+            self.emit("else:")
+            self.emit(f"    {name} = {_strip(rhs)}")
+        self.declare(name, out_kind, rb, owned=out_kind != "f")
+
+    def s_tuple(self, level: int) -> None:
+        """st = (u, t): a pair carried around a loop, read by index, unpacked after it."""
+        st = self.fresh("st")
+        (a, _), (t, _) = (self.squash("v", *self.expr("v", 2), force=True),
+                          self.squash("f", *self.expr("f", 2), force=True))
+        self.emit(f"{st} = ({_strip(a)}, {_strip(t)})")
+        self.open_loop()
+        if self.rng.random() < 0.5:
+            self.stmt(level + 1)
+        (e, be), (g, bg) = self.expr("v", 1), self.expr("f", 1)
+        c = self.const(-0.9, 0.9)
+        self.emit(f"{st} = (np.tanh({st}[0] * {c} + {_strip(e)}), "
+                  f"math.tanh({st}[1] + {_strip(g)}))")
+        self.close_loop()
+        u, t2 = self.fresh("u"), self.fresh("t")
+        if self.rng.random() < 0.5:
+            self.emit(f"{u}, {t2} = {st}")
+        else:
+            self.emit(f"{u} = {st}[0] * {st}[1]")
+            self.emit(f"{t2} = {st}[-1]")
+        self.declare(u, "v", 1.0, owned=False)
+        self.declare(t2, "f", 1.0)
+
+    def s_closure(self) -> None:
+        """def h(v): return ... (reading f's floats at each call), then called."""
+        h = self.fresh("h")
+        floats = [v for v in self.vars("f") if v.bound <= CAP]
+        c1 = self.rng.choice(floats).name if floats else "w"
+        c2 = self.rng.choice(floats).name if floats else "0.5"
+        kind = self.pick([(2, "v"), (1, "f")])
+        self.emit(f"def {h}(v, s):")
+        if kind == "v":
+            self.emit(f"    return np.tanh(v * math.tanh({c1}) + s) * {c2}")
+        else:
+            self.emit(f"    return math.tanh(np.sum(v) * math.tanh({c1}) + s) * {c2}")
+        bound = next((v.bound for v in floats if v.name == c2), 1.0)
+        a, _ = self.squash("v", *self.expr("v", 1), force=True)
+        t, _ = self.squash("f", *self.expr("f", 1), force=True)
+        name = self.fresh("u" if kind == "v" else "t")
+        self.emit(f"{name} = {h}({_strip(a)}, {_strip(t)})")
+        self.declare(name, kind, bound, owned=kind == "v")
+        if self.rng.random() < 0.5:
+            i = self.fresh("i")
+            acc = self.rng.choice([v for v in self.vars("f") if not self.carried(v)] or [None])
+            if acc is not None and acc.name != name:
+                self.emit(f"for {i} in range(n):")
+                red = f"np.sum({h}(M[{i}], {acc.name} * 0.1))" if kind == "v" else \
+                    f"{h}(M[{i}], 0.1)"
+                self.emit(f"    {acc.name} += math.tanh({red})")
+                acc.bound += R
+
+    def s_while_break(self, level: int) -> None:
+        """k = 0; while True (or a data test): k += 1; if k > limit or c: break; body -- the
+        loop left by a break (tested first, so a `continue` in the body cannot skip it)."""
+        k = self.fresh("k")
+        limit = self.rng.randint(2, 5)
+        self.emit(f"{k} = 0")
+        self.emit("while True:" if self.rng.random() < 0.6 else f"while {self.cond(1)}:")
+        self.emit(f"    {k} += 1")
+        self.emit(f"    if {k} > {limit} or {self.cond(1)}:")
+        self.emit("        break")
+        self.guards += 1
+        self.loop_body(level, limit, [IntVar(k, limit)], [])
+
+    def s_write_gather(self) -> None:
+        """Writes through integer index arrays: u[[0, 2]] = t, u[[1, 1]] += t, S[[0, 2]] = v,
+        S[[0, 2], [1, 3]] += t, u[u > c] = t, np.add.at(u, idx, t)."""
+        rng = self.rng
+        v = rng.choice(self.vars("v", True) + self.vars("m", True))
+        k = rng.randint(1, 3)
+        if v.kind == "v":
+            idx = self.int_list(k, L, distinct=rng.random() < 0.7)
+            if rng.random() < 0.3:
+                t, b = self.squash("f", *self.expr("f", 2), force=True)
+                ids = self.pick([(1, f"np.arange({k}) % {rng.randint(1, L)}"),
+                                 (1, f"np.argsort({self.leaf('v')[0]})[:{k}]")])
+                self.emit(f"np.add.at({v.name}, {ids}, {_strip(t)})")
+                v.bound += self.mult(v) * k * b
+                return
+            target = self.pick([(3, f"{v.name}[{idx}]"),
+                                (1, f"{v.name}[{v.name} > {self.const(-0.5, 0.5)}]")])
+            self._write(v, target, "f")
+            return
+        if rng.random() < 0.5:
+            self._write(v, f"{v.name}[{self.int_list(k, R, distinct=True)}]",
+                        self.pick([(1, "f"), (1, "v")]))
+        else:
+            self._write(v, f"{v.name}[{self.int_list(k, R)}, {self.int_list(k, L)}]", "f")
 
     def s_while(self, level: int) -> None:
         k = self.fresh("k")
@@ -1291,6 +1757,21 @@ class _Gen:
                 (1, (kind, f"{hs}[-1]", b)),
                 (1, (kind, f"sum({hs})", count * b)),
                 (1, ("f", f"len({hs}) * 0.1", count * 0.1))]
+        if self.on("arrays"):
+            u, bu = self.leaf("v")
+            if kind == "v":
+                opts += [(1.5, ("v", f"np.sum(np.array({hs}) * {self.const()}, axis=0)", count * b)),
+                         (5, ("v", f"np.mean(np.stack({hs}, axis=1), axis=1)", b)),
+                         (1, ("f", f"np.sum(np.tanh(np.array({hs}) @ {u}))", count)),
+                         (0.5, ("v", f"np.max(np.array({hs}), axis=0)", b))]
+            else:
+                opts += [(1, ("f", f"np.dot(np.array({hs}), np.array({hs}))", count * b * b)),
+                         (1, ("f", f"np.cumsum(np.array({hs}))[-1]", count * b))]
+            if self.indent == 1 and self.rng.random() < 0.5:
+                # the list's name is an array from here on (at the function's top level)
+                self.emit(f"{hs} = np.array({hs})")
+                opts = [(1, ("f", f"np.sum({hs}[-1] * {hs}[0])", size * b * b)),
+                        (1, ("f", f"np.sum({hs} ** 2)", count * size * b * b))]
         out_kind, rhs, rb = self.pick(opts)
         if rng.random() < 0.3:      # a loop over the list
             h, acc = self.fresh("h"), self.fresh("a")
@@ -1339,10 +1820,12 @@ class _Gen:
     def helper(self, h: Helper, names: list[str]) -> list[str]:
         self.lines = []
         self.in_helper = True
-        self.emit_def(f"def {h.name}({', '.join(names)}):")
+        self.emit_def(f"def {h.name}({', '.join(names)}{f', s={h.kw}' if h.kw else ''}):")
         self.scopes = [{}]
         for nm, kind in zip(names, h.params):
             self.declare(nm, kind, PARAM_BOUND, shape=Shape("like", nm) if kind == "s" else None)
+        if h.kw:
+            self.declare("s", "f", 1.6)
         self.budget = self.rng.randint(1, 3)
         if self.on("calls") and self.helpers and self.rng.random() < 0.6:
             self.s_call_clobber()        # a call of an earlier helper
@@ -1417,6 +1900,8 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     for k in range(n_helpers):
         params, ret, names = rng.choice(kinds)
         h = Helper(f"g{k}", params, ret, 1.0)
+        if gen.on("kwargs") and rng.random() < 0.35:
+            h.kw = rng.choice(("0.5", "-0.25", "1.0"))
         out += gen.helper(h, names) + ["", ""]
         helpers.append(h)
     gen.counter = itertools.count()
@@ -1667,13 +2152,43 @@ def _check(mod, JitadError, backend) -> Outcome:
 
 
 def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
-    """Second order (`--second`), once the gradients are right: the Hessian-vector product
-    along a seeded direction, generated (`backend`) and eager, against central differences
-    of the eager gradient at two step sizes."""
+    """Forward and second order (`--second`), once the gradients are right: the directional
+    derivative by `jvp` (generated with `backend`, and eager) against the gradient's dot
+    product with a seeded direction, then the Hessian-vector product along it, generated and
+    eager, against central differences of the eager gradient at two step sizes."""
     import jitad
     rng = np.random.default_rng(len(args) + sum(int(np.size(args[k])) for k in wrt))
     vs = tuple(rng.standard_normal(np.shape(args[k])) if np.ndim(args[k]) else
                float(rng.standard_normal()) for k in wrt)
+    res = {}
+    for m in ("compiled", "eager"):
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                g = jitad.differentiable(f, backend=backend) if m == "compiled" else f
+                res[m] = float(jitad.jvp(g, wrt=wrt, mode=m)(*_copy_args(args), tangents=vs)[1])
+        except Exception as e:  # noqa: BLE001 -- every exception is a finding
+            res[m] = e
+            rep.append(f"jvp {m}: raised {_exc_line(e)}")
+    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
+    if errs:
+        if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
+            e = errs["compiled"]
+            return Outcome("refused", f"refused:jvp:{getattr(e, 'construct', None) or '?'}",
+                           _exc_line(e), rep)
+        kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
+        return Outcome("crash", f"crash:jvp:{kinds}", "; ".join(
+            f"jvp {m} raised {_exc_line(e)}" for m, e in errs.items()), rep)
+    with np.errstate(all="ignore"):
+        gv = float(np.dot(_flat(jitad.grad(f, wrt=wrt, mode="eager")(*_copy_args(args))),
+                          _flat(vs)))
+    rep.append(f"jvp compiled = {res['compiled']!r}, eager = {res['eager']!r}, grad . v = {gv!r}")
+    wrong = [m for m in ("compiled", "eager")
+             if abs(res[m] - gv) > 1e-7 * max(1.0, abs(gv)) + 1e-9]
+    if wrong:
+        return Outcome("disagree", f"disagree:jvp-{'+'.join(wrong)}-wrong",
+                       f"jvp ({' and '.join(wrong)}) differs from the gradient's dot product "
+                       "with the direction", rep)
     res = {}
     for m in ("compiled", "eager"):
         try:
@@ -2008,7 +2523,8 @@ def main(argv=None) -> int:
     p.add_argument("--without", default="", metavar="F,G",
                    help="leave constructs out: " + "; ".join(f"{k}: {v}" for k, v in FEATURES.items()))
     p.add_argument("--second", action="store_true",
-                   help="also check second order: hvp (generated and eager) against finite "
+                   help="also check forward and second order: jvp (generated and eager) "
+                        "against grad . v, hvp (generated and eager) against finite "
                         "differences of the gradient, for programs whose gradients are right")
     p.add_argument("--show", type=int, metavar="SEED", help="print the program for SEED and exit")
     p.add_argument("--check", type=Path, nargs="+", metavar="FILE", help="check program files")

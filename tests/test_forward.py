@@ -83,6 +83,16 @@ def quantiles(x):                               # the median's tangent: the midd
     return np.median(x) * np.quantile(x, 0.3) + np.sum(np.median(np.outer(x, x), axis=0))
 
 
+def powers(x, w):
+    # the result overwrites an operand that its tangent reads along with the result
+    # (d_w * y * log(x) of the old x): the tangent must not read the new x
+    for k in range(2):
+        x = x ** w
+    s = 1.2 + w * w
+    s = s ** w
+    return np.sum(x) + s
+
+
 RNG = np.random.default_rng(0)
 X3 = np.array([0.3, -0.2, 0.5])
 W33 = RNG.normal(size=(3, 3)) * 0.5
@@ -95,6 +105,7 @@ CASES = [
     (mixed, (X3, 0.7), (0, 1), (V3, 2.0)),
     (layer, (X3, W33), (0, 1), (V3, RNG.normal(size=(3, 3)))),
     (quantiles, (X3,), 0, V3),
+    (powers, (np.array([1.3, 0.7, 1.1]), 0.8), (0, 1), (V3, 2.0)),
 ]
 
 

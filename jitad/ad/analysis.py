@@ -44,6 +44,13 @@ def bind_statics(s: Bind, types) -> dict:
     return settle_statics(s.op, s.statics, _ranks(s, types))
 
 
+def gathers(s, types) -> bool:
+    """`x[idx]`, `x[rows, cols]`, `x[mask]`, `x[1, idx]`: an integer or boolean array among
+    the indices makes NumPy (and Numba) copy the entries into a new array."""
+    return isinstance(s, Bind) and s.op is GETITEM and any(
+        isinstance(a, Var) and getattr(types.get(a.name), "ndim", 0) for a in s.args[1:])
+
+
 def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
     """Whether call `s` (typed by `types`) gives arrays its callee created: never its arguments
     or views of them; a view of an array it made (`return S[0]`) shares nothing with the
@@ -60,8 +67,8 @@ def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
     ret = callee.ir.body[-1]
 
     def made(b):
-        return ir.fresh_result(b) or (b.op is CALL and returns_fresh(prog, b, callee.types,
-                                                                    depth + 1))
+        return ir.fresh_result(b) or gathers(b, callee.types) or (
+            b.op is CALL and returns_fresh(prog, b, callee.types, depth + 1))
 
     def own(name, level=0):
         """The callee made this array: fresh, or a view of an array it made (`S[0]`)."""
@@ -168,16 +175,16 @@ class Writes:
                         "write through an alias")
 
     def _makes_alias(self, s):
-        if s.op is GETITEM:        # a view unless it is one element
+        if s.op is GETITEM:        # a view unless it is one element or a gather
             t = self.types.get(s.target)
-            return t is not None and t.ndim > 0
+            return t is not None and t.ndim > 0 and not gathers(s, self.types)
         return s.op.view
 
     def _new_array(self, b) -> bool:
         """Whether bind `b` always gives an array no one else refers to."""
         if isinstance(b, Bind) and b.op is CALL:
             return self._returns_fresh(b)
-        return isinstance(b, Bind) and ir.fresh_result(b)
+        return isinstance(b, Bind) and (ir.fresh_result(b) or gathers(b, self.types))
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it
@@ -406,7 +413,10 @@ class Analysis(Writes):
                 reads = set()
                 if isinstance(s, Bind):
                     reads = self.bind_reads(s)
-                elif isinstance(s, SetItem) and s.array in self.active:
+                elif isinstance(s, SetItem) and (s.array in self.active or (
+                        s.array in self.needed and not s.init)):
+                    # the adjoint routes d_y[i] or restores y[i] (an array it reads, active or
+                    # not): either way at the index the forward wrote
                     reads = {n for a in s.index for n in ir.atom_names(a)}
                 elif isinstance(s, If) and (self.work(s.body) or self.work(s.orelse)):
                     reads = {s.test}
@@ -505,7 +515,8 @@ class Analysis(Writes):
 
     def shape_variant(self) -> set:
         """Arrays (and lists) whose shape may differ from one assignment to the next: made by
-        slicing with bounds (`v = v[:-1]`, `K[:t + 1]`), by concatenating, by a list grown in a
+        slicing with bounds (`v = v[:-1]`, `K[:t + 1]`), by a boolean mask (`u[u > c]`), by
+        concatenating, by a list grown in a
         loop, by a shape-making primitive with an integer a loop changes (np.zeros(n),
         np.arange(i), a helper's int argument), or by arithmetic on such an array.
         Conservative: elementwise arithmetic of other arrays keeps their shapes, an integer
@@ -532,7 +543,10 @@ class Analysis(Writes):
                 if any(a.name in out for a in arrays) or s.op is CONCAT:
                     hit = True
                 elif s.op is GETITEM:
+                    # bounded slices; a boolean mask, whose count of true entries is data
                     hit = any(isinstance(a, Slice) and any(x is not None for x in (a.lower, a.upper, a.step))
+                              or isinstance(a, Var) and getattr(self.types.get(a.name), "ndim", 0)
+                              and getattr(self.types.get(a.name), "dtype", "") == "b1"
                               for a in s.args[1:])
                 else:
                     hit = not s.op.elementwise and any(

@@ -23,9 +23,10 @@ each active one with its tangent statement beside it, no tape:
     tangent of y, and a fresh result gets a fresh tangent (copied when the function writes
     into arrays and the tangent expression could be another variable's buffer).
 Invariants: the primal computation is unchanged (same statements, same order, the same
-bounds checks); a tangent statement reads the operands' values before the statement (it is
-placed before the primal assignment, or after it into a temporary when it reads the result
-and the result overwrites an operand).
+bounds checks); a tangent statement reads the operands' values before the statement and the
+result after it: it is placed before the primal assignment, or after it when it reads the
+result (`y`); when that result also overwrites an operand (`u = u ** w`), the operand's old
+value is first named `<t>_old`, and the primal statement and the tangent read that name.
 """
 from __future__ import annotations
 
@@ -201,14 +202,22 @@ class Forward(Reverse):
         if not reads_y:
             return [P.assign(dt, tangent), self.primal_stmt(s)]
         if any(isinstance(a, Var) and a.name == t for a in s.args):
-            new = self.namer.fresh(f"{t}_new")
-            self.rank[new] = self.ty(t).ndim
-            tangent = _rename(tangent, t, new)
-            return [self.primal_stmt(s, new), P.assign(dt, tangent), P.assign(t, P.name(new))]
+            # the result overwrites an operand, and the tangent reads the result (`y`) and may
+            # read that operand too (`u = u ** w`: d_w * y * log(u) of the old u): the operand's
+            # value under another name, read by the primal statement and the tangent, and the
+            # result assigned to t itself (a new array, never another variable's buffer)
+            old = self.namer.fresh(f"{t}_old")
+            self.rank[old] = self.ty(t).ndim
+            tangent, _ = self.tangent(s, old)
+            primal = self.primal_stmt(s)
+            primal.value = _rename(primal.value, t, old)
+            return [P.assign(old, P.name(t)), primal, P.assign(dt, tangent)]
         return [self.primal_stmt(s), P.assign(dt, tangent)]
 
-    def tangent(self, s: Bind):
-        """(the tangent expression of a one-target bind or None, whether it reads the result)."""
+    def tangent(self, s: Bind, old: str | None = None):
+        """(the tangent expression of a one-target bind or None, whether it reads the result).
+        `old`: the name holding the old value of an operand the result overwrites (the
+        template's operands read it; its `y`, the result, reads the target)."""
         t = s.target
         nd = self.ty(t).ndim
         if s.op is COPY:
@@ -228,7 +237,8 @@ class Forward(Reverse):
             return None, False
         rule = rule_for(s, self.types)
         rules = T.rules(rule)
-        mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
+        mapping = {p: P.name(old) if old is not None and isinstance(a, Var) and a.name == t
+                   else P.atom(a) for p, a in zip(rule.params, s.args)}
         statics = bind_statics(s, self.types)
         for k in rule.statics:
             v = statics.get(k)

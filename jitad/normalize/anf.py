@@ -868,8 +868,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 out += [self.bind(p, self.temp(hint, part), part, operands, statics=statics)
                         for part in parts]
             elif isinstance(p, gast.List) and p.elts and all(
-                    isinstance(e, gast.Constant) and type(e.value) is int for e in p.elts):
-                # P[[0, 2]]: the integer array NumPy reads
+                    type(static_value(e, self.resolve_func)) is int for e in p.elts):
+                # P[[0, 2]], P[[2, -1]]: the integer array NumPy reads
                 out.append(self.stack(p, hint, lambda op: self.temp(hint, op), integers=True))
             elif self.is_list_node(p) or self.is_list_slice(p):
                 out.append(self.array_arg(p, hint))     # P[idx] of a list: as NumPy reads it

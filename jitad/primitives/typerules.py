@@ -94,6 +94,8 @@ def reduction(prim, s, args):
     if a.ndim == 0:
         raise UnsupportedError(f"{word}() of a scalar", s.loc, prim.name)
     dtype = floaty(a) if prim.float_result else a.dtype
+    if dtype == "b1" and word in ("sum", "prod"):
+        dtype = "i8"        # NumPy counts: np.sum(x > 0) is an int, never a bool
     if "axis" not in s.statics:
         return Ty(dtype, 0)
     ax = s.statics["axis"]
@@ -139,6 +141,13 @@ def product(prim, s, args):
 
 
 def outer(prim, s, args):
+    """np.outer of two vectors.  NumPy flattens other operands first (a number is a vector of
+    one, a matrix its rows laid end to end); jitad's adjoints are those of two vectors, so
+    anything else is refused here, in both modes."""
+    if any(a is not None and (not isinstance(a, Ty) or a.ndim != 1) for a in args):
+        raise UnsupportedError("np.outer takes two vectors here (NumPy would flatten a number "
+                               "or a matrix first: write np.outer(u, np.ravel(A)), or "
+                               "u[:, None] * c)", s.loc, "np.outer")
     return Ty(promote(*_arrays(args)), 2)
 
 

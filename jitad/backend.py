@@ -63,7 +63,7 @@ def python_callable(gen: Generated) -> set:
     the others -- callees' primals, vjps, forward and backward halves, dispatchers -- are only
     called from compiled code, and are compiled without the CPython wrapper."""
     names = {gen.primal, gen.vjp, gen.value_and_grad, gen.grad, gen.step, gen.accumulate,
-             gen.apply, gen.jvp, gen.jacfwd, gen.jacrev, gen.into, gen.hessian}
+             gen.apply, gen.jvp, gen.jacfwd, gen.jacrev, gen.into, gen.hessian, gen.grads}
     return (names | set(gen.jvps)) - {None}
 
 

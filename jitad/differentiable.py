@@ -134,6 +134,13 @@ class Compiled:
         return getattr(self.module, name)
 
     def run(self, name, args):
+        callable_ = self.__dict__.get("_python_callable")
+        if callable_ is None:
+            callable_ = self._python_callable = be.python_callable(self.gen)
+        if self.backend == "numba" and name not in callable_:
+            # compiled without Numba's CPython wrapper: a call from Python would crash
+            raise JitadError(f"internal error: {name} is only callable from compiled code "
+                             "(backend.python_callable does not name it)")
         if any(self.structs):                     # a tuple argument: its elements, one by one
             args = flatten_args(args, self.structs)
         if name in self.gen.depth_args:          # a recursive entry starts at depth 0

@@ -558,8 +558,9 @@ def _dce(fdef):
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                     and s.targets[0].id not in loads:
                 removed[0] = True
-                # a tape pop whose value is dead still pops: the next pop reads the entry below
-                return ast.Expr(s.value) if _is_pop(s.value) else None
+                # a dead tape pop still pops (the next pop reads the entry below), a dead
+                # random draw still draws (the draws after it are the ones NumPy makes)
+                return ast.Expr(s.value) if _has_effect(s.value) else None
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id not in loads:
                 removed[0] = True
                 return None
@@ -586,7 +587,8 @@ def _dead_stores(fdef) -> bool:
     and `continue` join the loop's exit and head. The names-only pass above cannot see it
     when the adjoint sweep assigns the same names again (a map's body replayed): the forward
     loop of a vjp whose value is not returned is dead. Only assignments to names go, as in
-    `_dce` (a tape pop stays as a statement); updates `x += e`, element writes and calls stay."""
+    `_dce` (a tape pop or a random draw stays as a statement); updates `x += e`, element
+    writes and calls stay."""
     removed = [False]
 
     def loads(node):
@@ -603,7 +605,7 @@ def _dead_stores(fdef) -> bool:
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
                 t = s.targets[0].id
                 if t not in live:                   # dead here: gone (a pop stays, for its effect)
-                    if _is_pop(s.value):
+                    if _has_effect(s.value):
                         live |= loads(s.value)
                         kept.append(ast.Expr(s.value) if edit else s)
                     elif not edit:
@@ -674,6 +676,13 @@ def _live_loads(fdef):
 
     visit(fdef, None)
     return loads
+
+
+def _has_effect(e):
+    """A dead assignment's value that must still run: a tape pop (the next pop reads the
+    entry below) or a random draw (the draws after it must be the ones NumPy makes)."""
+    return _is_pop(e) or any(isinstance(c, ast.Call) and ast.unparse(c.func).startswith("np.random.")
+                             for c in ast.walk(e))
 
 
 def _is_pop(e):

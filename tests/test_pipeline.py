@@ -138,3 +138,22 @@ def test_dead_stores_follow_liveness_through_loops_breaks_and_updates():
     import numpy as np
     a = np.arange(4.0)
     assert np.allclose(ns["f"](a, 1.0, False, 4), a * 2 + 3.0 * np.sum(a) + 2.0 + 8.0)
+
+
+def test_dead_random_draws_and_tape_pops_still_run():
+    """A dead assignment's random draw stays a statement, as a dead tape pop does: the draws
+    after it are the ones NumPy makes."""
+    import ast
+    import textwrap
+    from jitad import codegen
+    fdef = ast.parse(textwrap.dedent('''
+        def f(n, tape):
+            r = np.random.normal()
+            r = np.random.normal()
+            v = tape.pop()
+            v = 1.0
+            return r + v
+        ''')).body[0]
+    codegen._dce(fdef)
+    out = ast.unparse(fdef)
+    assert out.count("np.random.normal()") == 2 and "tape.pop()" in out, out

@@ -128,18 +128,24 @@ def measure_columns(columns, rounds, nb):
     return med, same, ref_ok, [d.note() for d in dec]
 
 
+def alternate(fns, args, n, rounds):
+    """Each function of `fns` (name -> callable) called n times in turn, `rounds` times: the
+    median time per call of each, in `fns`' order."""
+    times = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn(*args)
+            times[k].append((time.perf_counter() - t0) / n)
+    return [statistics.median(times[k]) for k in fns]
+
+
 def measure_small(f, args, n=20000, rounds=7):
     vgs = {"sequential": jitad.grad(f, wrt=0), "parallel=True": jitad.grad(f, wrt=0, parallel=True)}
     for vg in vgs.values():
         vg(*args)
-    times = {k: [] for k in vgs}
-    for _ in range(rounds):
-        for k, vg in vgs.items():
-            t0 = time.perf_counter()
-            for _ in range(n):
-                vg(*args)
-            times[k].append((time.perf_counter() - t0) / n)
-    s, p = (statistics.median(times[k]) for k in vgs)
+    s, p = alternate(vgs, args, n, rounds)
     dec = vgs["parallel=True"].specialize(*args).gen.decisions
     return s, p, [d.note() for d in dec]
 
@@ -274,14 +280,7 @@ def measure_pair(f, args, wrt, rounds=7, target_s=0.2):
     t0 = time.perf_counter()
     vgs["sequential"](*args)
     n = max(3, int(target_s / max(time.perf_counter() - t0, 1e-6)))
-    times = {k: [] for k in vgs}
-    for _ in range(rounds):
-        for k, vg in vgs.items():
-            t0 = time.perf_counter()
-            for _ in range(n):
-                vg(*args)
-            times[k].append((time.perf_counter() - t0) / n)
-    s, p = (statistics.median(times[k]) for k in vgs)
+    s, p = alternate(vgs, args, n, rounds)
     dec = vgs["parallel=True"].specialize(*args).gen.decisions
     return s, p, same, [d.note() for d in dec]
 

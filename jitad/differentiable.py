@@ -115,6 +115,10 @@ class Compiled:
     structs: tuple = ()     # per parameter: the type of the structure it was given, or None
     loc: object = None      # the entry's `def` (where a refusal of its outputs points)
 
+    def __post_init__(self):
+        # the functions compiled with Numba's CPython wrapper: the only ones `run` may call
+        self.python_callable = be.python_callable(self.gen)
+
     def regroup(self, grads, args):
         """The gradients of the entry's flat parameters regrouped like the arguments: a tuple
         (list, namedtuple, dict, nested) argument gets one of its structure."""
@@ -134,10 +138,7 @@ class Compiled:
         return getattr(self.module, name)
 
     def run(self, name, args):
-        callable_ = self.__dict__.get("_python_callable")
-        if callable_ is None:
-            callable_ = self._python_callable = be.python_callable(self.gen)
-        if self.backend == "numba" and name not in callable_:
+        if self.backend == "numba" and name not in self.python_callable:
             # compiled without Numba's CPython wrapper: a call from Python would crash
             raise JitadError(f"internal error: {name} is only callable from compiled code "
                              "(backend.python_callable does not name it)")

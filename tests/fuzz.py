@@ -2151,6 +2151,31 @@ def _check(mod, JitadError, backend) -> Outcome:
     return Outcome("ok", "ok", "", rep)
 
 
+def _both_modes(what, run, f, backend, JitadError, rep):
+    """`run(g, mode)` in compiled mode (f made with `backend`) and eager mode: (the results by
+    mode, None), or (_, the Outcome: refused when both modes raise a JitadError, else crash)."""
+    import jitad
+    res = {}
+    for m in ("compiled", "eager"):
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res[m] = run(jitad.differentiable(f, backend=backend) if m == "compiled" else f, m)
+        except Exception as e:  # noqa: BLE001 -- every exception is a finding
+            res[m] = e
+            rep.append(f"{what} {m}: raised {_exc_line(e)}")
+    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
+    if not errs:
+        return res, None
+    if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
+        e = errs["compiled"]
+        return res, Outcome("refused", f"refused:{what}:{getattr(e, 'construct', None) or '?'}",
+                            _exc_line(e), rep)
+    kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
+    return res, Outcome("crash", f"crash:{what}:{kinds}", "; ".join(
+        f"{what} {m} raised {_exc_line(e)}" for m, e in errs.items()), rep)
+
+
 def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
     """Forward and second order (`--second`), once the gradients are right: the directional
     derivative by `jvp` (generated with `backend`, and eager) against the gradient's dot
@@ -2160,25 +2185,10 @@ def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
     rng = np.random.default_rng(len(args) + sum(int(np.size(args[k])) for k in wrt))
     vs = tuple(rng.standard_normal(np.shape(args[k])) if np.ndim(args[k]) else
                float(rng.standard_normal()) for k in wrt)
-    res = {}
-    for m in ("compiled", "eager"):
-        try:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                g = jitad.differentiable(f, backend=backend) if m == "compiled" else f
-                res[m] = float(jitad.jvp(g, wrt=wrt, mode=m)(*_copy_args(args), tangents=vs)[1])
-        except Exception as e:  # noqa: BLE001 -- every exception is a finding
-            res[m] = e
-            rep.append(f"jvp {m}: raised {_exc_line(e)}")
-    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
-    if errs:
-        if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
-            e = errs["compiled"]
-            return Outcome("refused", f"refused:jvp:{getattr(e, 'construct', None) or '?'}",
-                           _exc_line(e), rep)
-        kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
-        return Outcome("crash", f"crash:jvp:{kinds}", "; ".join(
-            f"jvp {m} raised {_exc_line(e)}" for m, e in errs.items()), rep)
+    res, failed = _both_modes("jvp", lambda g, m: float(jitad.jvp(g, wrt=wrt, mode=m)(
+        *_copy_args(args), tangents=vs)[1]), f, backend, JitadError, rep)
+    if failed:
+        return failed
     with np.errstate(all="ignore"):
         gv = float(np.dot(_flat(jitad.grad(f, wrt=wrt, mode="eager")(*_copy_args(args))),
                           _flat(vs)))
@@ -2189,26 +2199,10 @@ def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
         return Outcome("disagree", f"disagree:jvp-{'+'.join(wrong)}-wrong",
                        f"jvp ({' and '.join(wrong)}) differs from the gradient's dot product "
                        "with the direction", rep)
-    res = {}
-    for m in ("compiled", "eager"):
-        try:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                g = jitad.differentiable(f, backend=backend) if m == "compiled" else f
-                hv = jitad.hvp(g, wrt=wrt, mode=m)(*_copy_args(args), v=vs)
-            res[m] = _flat(hv)
-        except Exception as e:  # noqa: BLE001 -- every exception is a finding
-            res[m] = e
-            rep.append(f"hvp {m}: raised {_exc_line(e)}")
-    errs = {m: r for m, r in res.items() if isinstance(r, BaseException)}
-    if errs:
-        if len(errs) == 2 and all(isinstance(e, JitadError) for e in errs.values()):
-            e = errs["compiled"]
-            return Outcome("refused", f"refused:hvp:{getattr(e, 'construct', None) or '?'}",
-                           _exc_line(e), rep)
-        kinds = "+".join(f"{m}:{type(e).__name__}" for m, e in errs.items())
-        return Outcome("crash", f"crash:hvp:{kinds}", "; ".join(
-            f"hvp {m} raised {_exc_line(e)}" for m, e in errs.items()), rep)
+    res, failed = _both_modes("hvp", lambda g, m: _flat(jitad.hvp(g, wrt=wrt, mode=m)(
+        *_copy_args(args), v=vs)), f, backend, JitadError, rep)
+    if failed:
+        return failed
     grad = jitad.grad(f, wrt=wrt, mode="eager")
 
     def along(h):

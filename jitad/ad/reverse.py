@@ -79,9 +79,17 @@ def _fresh_expr(e):
         fn = ast.unparse(e.func)
         if fn.startswith("rt."):
             return fn[3:] in runtime.FRESH
-        return fn.startswith("np.") and fn not in ("np.asarray", "np.ascontiguousarray", "np.reshape",
-                                                   "np.transpose", "np.expand_dims")
+        return fn.startswith("np.") and fn not in _NP_VIEWS
     return False
+
+
+# NumPy functions that may return a view of their operand (NumPy's np.diag of a matrix is even
+# a read-only one): an adjoint assigned from one would alias, and `+=` would write through it
+_NP_VIEWS = frozenset(
+    "np.asarray np.ascontiguousarray np.reshape np.transpose np.expand_dims np.diag np.diagonal "
+    "np.ravel np.squeeze np.swapaxes np.moveaxis np.flip np.fliplr np.flipud np.rot90 "
+    "np.broadcast_to np.real np.imag np.atleast_1d np.atleast_2d np.atleast_3d "
+    "np.lib.stride_tricks.as_strided np.lib.stride_tricks.sliding_window_view".split())
 
 
 class Reverse(TrainingCode):

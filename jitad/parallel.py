@@ -13,8 +13,9 @@ an `if`'s branch is: it runs at most once per call), nor one whose branches run 
 GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher
 decides there: the branches run concurrently only when each one's work is at least `THRESHOLD`
 -- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
-written in the call's arguments; a product whose lengths they do not name is left out) plus
-the elements of the arrays handed to it: a lower bound -- else one after the other, in the same
+written in the call's arguments; a product whose lengths they do not name is left out), the
+element work of its `for` loops (trips x elements of each array a loop body makes) and the
+elements of the arrays handed to it: a lower bound -- else one after the other, in the same
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
 step and accumulate functions (their bodies and the branches of their `if`s, never a loop's
 body), the branch statements of each parallel group by one call of a generated dispatcher
@@ -156,13 +157,58 @@ def flops(spec) -> list:
     return out
 
 
+# the work of one array element of a bind inside a loop, in FLOP units: ~16 ns per element and
+# step of a 5-bind Euler loop (sin, products, sums; forward and backward) against ~0.13 ns per
+# unit at the threshold's break-even (docs/parallel.md)
+ELEMENT_WORK = 16
+
+
+def _trips(s, shapes, params):
+    """A `for` loop's trip count as Python source in the parameters, or None."""
+    if not (isinstance(s.step, ir.Const) and s.step.value == 1):
+        return None
+    start, stop = (_term(shapes.val(a), params) for a in (s.start, s.stop))
+    if start is None or stop is None:
+        return None
+    return stop if start == "0" else f"max(0, {stop} - {start})"
+
+
+def loop_work(spec) -> list:
+    """The element work of a specialization's `for` loops as Python expressions in its
+    parameters: per bind in a loop body whose trip counts and result shape its shapes name,
+    `ELEMENT_WORK` x the trips of its loops x its elements (a `while`'s body, whose trips are
+    not known, is left out: a lower bound)."""
+    out, params, shapes = [], list(spec.ir.params), spec.shapes
+    if shapes is None:
+        return out
+
+    def visit(block, trips):
+        for s in block:
+            if isinstance(s, ir.For):
+                t = _trips(s, shapes, params)
+                if t is not None:
+                    visit(s.body, trips + [t])
+            elif isinstance(s, ir.If):
+                visit(s.body, trips)
+                visit(s.orelse, trips)
+            elif isinstance(s, ir.Bind) and trips:
+                for target in s.targets:
+                    shape = shapes.of(target) or ()
+                    dims = [_term(d, params) for d in shape]
+                    if dims and None not in dims:
+                        out.append(" * ".join([str(ELEMENT_WORK)] + trips + dims))
+    visit(spec.ir.body, [])
+    return out
+
+
 def _work(call, spec, local, types):
     """Source of the estimated work of a branch `call` of `spec` (its forward, backward half or
-    primal: the parameters come first): its products' FLOPs in the call's arguments plus the
-    sizes of the arrays handed to it; None when no part of it can be named."""
+    primal: the parameters come first): its products' FLOPs and its loops' element work
+    (`loop_work`) in the call's arguments, plus the sizes of the arrays handed to it; None
+    when no part of it can be named."""
     parts = []
     args = {p: a for p, a in zip(spec.ir.params, call.args)}
-    for text in flops(spec):
+    for text in flops(spec) + loop_work(spec):
         tree = ast.parse(text, mode="eval")
 
         class Sub(ast.NodeTransformer):
@@ -286,7 +332,7 @@ def _dispatcher(name, stmts, fdef, types, limit, specs):
     lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
     fdef = ast.parse("\n".join(lines)).body[0]
     fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each one's work (FLOPs "
-                                  f"of its products + elements handed to it) >= {limit}"))
+                                  f"of its products, its loops' elements + elements handed to it) >= {limit}"))
     return fdef, params
 
 

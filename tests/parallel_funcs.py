@@ -67,3 +67,15 @@ def recurrent(W, xs):
         h = _step(W, h, xs[t])
         t += 1
     return np.sum(h * h) + 0.1 * np.sum(W * W)
+
+
+def euler(k, y, steps):
+    for _ in range(steps):
+        y = y + 0.01 * (np.sin(y) - k * y)
+    return y
+
+
+def two_trajectories(k, Y0, steps):
+    a = euler(k, Y0[0], steps)
+    b = euler(k, Y0[1], steps)
+    return np.sum(a * b)

@@ -183,3 +183,19 @@ def test_hessian_columns_in_parallel_equal_the_sequential_hessian_bit_for_bit():
     E[1, 2] = eps
     fd = (g(W + E, xs) - g(W - E, xs)) / (2 * eps)        # column (1, 2) of H
     assert np.allclose(Hp[:, :, 1, 2], fd, rtol=1e-6, atol=1e-8)
+
+
+def test_a_loops_trips_count_in_the_work_of_its_branch():
+    # a helper looping `steps` times over a vector: its work is trips x elements, which the
+    # dispatcher's run-time test reads from the call (`parallel.loop_work`), not only the
+    # elements handed to it (which alone kept four 13 ms trajectories sequential)
+    args = (0.7, RNG.normal(size=(2, 64)), 50)
+    src = jitad.source(jitad.value_and_grad(F.two_trajectories, wrt=(0, 1), parallel=True),
+                       "module", args=args)
+    tests = [line.strip() for line in src.splitlines() if "if min(" in line]
+    assert tests and all("steps" in t for t in tests), tests
+    k, Y0, steps = args
+    lhs = tests[0][len("if min("):tests[0].rindex(") <")]
+    work = eval(f"min({lhs})", {"Y0": Y0, "Y0_at": Y0[0], "Y0_at_1": Y0[1], "steps": steps,
+                                "k": k, "max": max})
+    assert work >= 16 * steps * 64      # ELEMENT_WORK x trips x elements, at least

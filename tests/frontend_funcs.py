@@ -183,8 +183,8 @@ def uses_matrix_power(x, m):
     return np.sum(y)
 
 
-def uses_ptp(v):
-    return np.sum(np.ptp(v))  # ERR: np.ptp has no derivative rule in jitad
+def uses_correlate(v):
+    return np.sum(np.correlate(v, v))  # ERR: np.correlate has no derivative rule in jitad
 
 
 def uses_ellipk(x):

@@ -21,10 +21,6 @@ def linspace_without_endpoint(a):
     return np.sum(np.linspace(a, 1.5, 4, endpoint=False) ** 2)  # ERR: endpoint=
 
 
-def builtin_max_of_three(a, b, c):
-    return max(a, b, c)  # ERR: max() takes at most 2
-
-
 def rank_changes_in_a_loop(x, n):
     y = x * 2.0
     for k in range(n):

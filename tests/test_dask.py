@@ -384,7 +384,9 @@ def test_a_worker_killed_mid_round_loses_no_samples():
         t.join(1)
     assert killed, "the round ended before the worker could be killed"
     assert hist.samples == [n] * 5                  # every sample of every epoch, once
-    assert any(killed[0] in e for e in hist.events), hist.events
+    # reported: by the worker's address, or (when the scheduler cancels the future before it
+    # names the worker, seen under load) as the replica's lost task run again
+    assert any(killed[0] in e or "was lost" in e for e in hist.events), hist.events
     assert np.all(np.isfinite(U)) and hist.loss[-1] < hist.loss[0]
     # the restarted worker took a replica back and loaded the step from the disk cache
     later = [r for r in hist.rounds if r.epoch > killed[1]]      # one round per epoch

@@ -58,6 +58,26 @@ ndim = _ops.ndim
 size = _ops.size
 
 
+def _cast_type(base):
+    """`np.float64(x)` (np.float32, np.int64) on a Var: x in that dtype, as the compiled
+    mode's cast (differentiable into a float dtype); still NumPy's type wherever a dtype is
+    named (`np.zeros(n, np.float64)`, `x.astype(np.float64)`): a subclass of it."""
+    def __new__(cls, *args, **kwargs):
+        if len(args) == 1 and not kwargs and contains_var(args[0]):
+            return _ops.astype(array(args[0]) if type(args[0]) in (list, tuple) else args[0],
+                               base)
+        return base(*args, **kwargs)
+    return type(base.__name__, (base,), {"__new__": __new__, "__module__": __name__})
+
+
+float64, float32, int64 = (_cast_type(t) for t in (_np.float64, _np.float32, _np.int64))
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """np.trace(A, offset=k) as compiled mode reads it: the sum of np.diagonal(A, k)."""
+    if (axis1, axis2, dtype, out) == (0, 1, None, None):
+        return sum(_np.diagonal(a, offset)) if offset != 0 and contains_var(a) else _np.trace(a)
+    return _np.trace(a, offset, axis1, axis2, dtype, out)
 
 
 class _Linalg:

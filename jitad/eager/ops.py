@@ -16,6 +16,7 @@ import operator
 import numpy as np
 
 from . import dispatch, graph, rules, views
+from .. import prelude
 from .dispatch import unwrap
 from .graph import Leaf
 from .record import RULES, make_binary, make_nondiff, make_op, make_unary
@@ -163,10 +164,31 @@ def norm(x, ord=None, axis=None, keepdims=False):
         matrix = (axis is None and nd == 2) or (isinstance(axis, tuple) and len(axis) == 2)
         if (ord == 2 and not isinstance(ord, str) and vector) or (ord == "fro" and matrix):
             ord = None
+    if ord is not None and axis is None and not keepdims:
+        other = _other_ord(_lists(x), ord)
+        if other is not None:
+            return other
     if ord is not None:
         return _other_form(np.linalg.norm, "np.linalg.norm(..., ord=...)", (x,),
                            dict(ord=ord, axis=axis, keepdims=keepdims))
     return _norm(_lists(x), _unwrap_axis(axis), bool(keepdims))
+
+
+def _other_ord(x, o):
+    """The norms of compiled mode's `forms.norm_at` other than the 2-norm, composed of
+    differentiable operations (ties split as max splits them); None for any other."""
+    nd = np.ndim(unwrap(x))
+    number = isinstance(o, (int, float)) and not isinstance(o, bool)
+    a = ELEMENTWISE["absolute"](x)
+    if nd == 1 and number and o != 0:
+        if o == math.inf:
+            return max(a)
+        if o == -math.inf:
+            return min(a)
+        return sum(a) if o == 1 else sum(a ** float(o)) ** (1.0 / o)
+    if nd == 2 and o in (1, math.inf):
+        return max(sum(a, axis=0 if o == 1 else 1))
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -478,6 +500,8 @@ for _name, _f in [("sum", sum), ("mean", mean), ("max", max), ("amax", max), ("m
     if hasattr(np, _name):
         dispatch.FUNCTION_OPS[getattr(np, _name)] = _f
 dispatch.FUNCTION_OPS[np.linalg.norm] = norm
+# NumPy functions jitad defines by NumPy (np.ptp, np.vdot ...): their one definition, on Vars
+dispatch.FUNCTION_OPS.update(prelude.eager_functions())
 
 
 # ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ Takes: a fenced `capture.Captured`.
 Guarantees: `normalize(cap)` is the function's IR with the invariants of the package
 docstring: `Normalizer` lowers expressions to atoms and statements to `Bind`/`SetItem`/`If`/
 `While`/`For`, resolving every call to a primitive or a user helper (library calls through
-its `library.LibraryCalls` half); `structure.Structurer` then removes the jumps; `simplify`
+its `library.LibraryCalls` half; a NumPy function `prelude` defines by NumPy is a helper); `structure.Structurer` then removes the jumps; `simplify`
 decides constant branches and shares common temporaries. A parameter given a structure or
 a constant (`forms`) is read as `structs.StructArgs` says.
 """
@@ -19,7 +19,7 @@ import types
 import gast
 import numpy as np
 
-from .. import ir
+from .. import ir, prelude
 from ..capture import MISSING, Captured
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
@@ -28,7 +28,8 @@ from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callab
 from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
-from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
+from .library import (SPLITS, STACKS, LibraryCalls, describe, int_constants, is_ellipsis,
+                      static_value)
 from .lists import ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs
 from .nested import NestedFunctions
 from .nones import none_flags
@@ -56,7 +57,7 @@ CLIP, ASTYPE = get("np.clip"), get("astype")
 # the builtins a function may call (with a primitive, or read by the normalizer itself)
 _BUILTINS = sorted({n for n in dir(builtins) if not n.startswith("_")
                     and lookup_callable(getattr(builtins, n)) is not None}
-                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice"})
+                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice", "pow", "round"})
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -700,6 +701,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if n is not MISSING:
                 return Const(n)
         callee = self.user_callee(func)
+        if callee is None and obj is not MISSING:
+            # np.ptp(x): NumPy defined by NumPy
+            callee = prelude.definition(obj, len(node.args), kw)
         if callee is not None:
             callee, args = self.helper_args(node, callee, kw, hint)
             self.callees[id(callee)] = callee
@@ -716,9 +720,19 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return weighted
         if obj is np.diff and (kw or len(node.args) > 1):
             return self.diff(node, kw, hint, dest)
+        if obj is np.trace and (kw or len(node.args) > 1):
+            return self.trace_offset(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed
+        if obj in (np.float64, np.float32, np.int64) and len(node.args) == 1 and not kw:
+            # np.float64(x): x in that dtype (a number or an array), as x.astype would give
+            return self.bind(node, dest("astype"), ASTYPE, (self.array_arg(node.args[0], hint),),
+                             statics={"dtype": f"np.{obj.__name__}"})
+        if obj in (builtins.sum, builtins.max, builtins.min, builtins.pow, builtins.round):
+            folded = self.builtin_call(node, obj, kw, hint, dest)
+            if folded is not None:
+                return folded
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
         if obj is np.append:
@@ -871,6 +885,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                     type(static_value(e, self.resolve_func)) is int for e in p.elts):
                 # P[[0, 2]], P[[2, -1]]: the integer array NumPy reads
                 out.append(self.stack(p, hint, lambda op: self.temp(hint, op), integers=True))
+            elif (isinstance(p, gast.Call) and self.resolve_func(p.func) in (np.array, np.asarray)
+                  and len(p.args) == 1 and not p.keywords and int_constants(p.args[0])):
+                # P[np.array([0, 2])]: integers too, as NumPy makes them
+                out.append(self.stack(p.args[0], hint, lambda op: self.temp(hint, op),
+                                      integers=True))
             elif self.is_list_node(p) or self.is_list_slice(p):
                 out.append(self.array_arg(p, hint))     # P[idx] of a list: as NumPy reads it
             else:

@@ -7,16 +7,20 @@ Guarantees: a library call with its arguments becomes binds of primitives: arity
 `ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
 eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
 into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
-(`x[:, None]`, `x[..., None]`), `np.append` (a concatenation), `np.gradient` (one
+(`x[:, None]`, `x[..., None]`) and indices after `...` (`x[..., 0]`: the trailing axes moved to
+the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
-given their own axes). Every argument a primitive does not take, and every value that
-must be constant and is not, is a `JitadError` at the call.
+given their own axes), `np.trace(A, offset=k)` (a diagonal summed), the builtins that are
+folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers, `pow`,
+`round`), dtypes as types or their names ("float64"). Every argument a primitive does not
+take, and every value that must be constant and is not, is a `JitadError` at the call.
 Invariants: a constant argument is read from the source (`static_value`), never evaluated;
 nothing here depends on the operands' ranks (those are settled where code is generated).
 """
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 
 import gast
@@ -154,6 +158,18 @@ class LibraryCalls:
                           statics={"source": (0,), "destination": (axis,)})
         return x
 
+    def trace_offset(self, node, kw, hint, dest):
+        """np.trace(A, offset=k): the sum of A's k-th diagonal (np.diagonal)."""
+        args = list(node.args)
+        offset = kw.pop("offset", None) if len(args) == 1 else (args.pop() if len(args) == 2
+                                                                  else None)
+        if len(args) != 1 or kw or offset is None:
+            self.err(node, "np.trace(A, offset=k) takes a matrix and an offset (no axis1=, "
+                           "axis2=, dtype=)", "np.trace")
+        diag = self.bind(node, self.temp(hint, "diagonal"), get("np.diagonal"),
+                         (self.array_arg(args[0], hint), self.expr(offset, hint)))
+        return self.bind(node, dest("trace"), get("sum"), (diag,))
+
     def fill_diagonal(self, stmt, call):
         """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through
         two index arrays (`rt.put2`), into an array the function created (checked as any write)."""
@@ -231,10 +247,82 @@ class LibraryCalls:
         return self.bind(node, dest("bincount"), get("bincount_weights"),
                          (x, self.array_arg(w, hint), n))
 
+    def builtin_call(self, node, fn, kw, hint, dest):
+        """The builtins that are folds or spellings of primitives: `sum` of a tuple or list
+        written out (`0 + a + b`, Python's order) or of an array (its rows added: np.sum on
+        axis 0), with a `start`; `max`/`min` of three or more numbers (np.max of them);
+        `pow(a, b)` (a ** b) and `round(x, n)` (np.round; `round(x)` an integer, as Python's).
+        None for any other call."""
+        args = list(node.args)
+        if fn is builtins.sum:
+            start = kw.pop("start", None) if len(args) == 1 else (args.pop() if len(args) == 2
+                                                                   else None)
+            if len(args) != 1 or kw:
+                self.err(node, "sum() takes an iterable and a start value", "sum()")
+            it = args[0]
+            if isinstance(it, (gast.List, gast.Tuple)) and it.elts:
+                total = self.expr(it.elts[0], hint)
+                rest = it.elts[1:]
+            elif isinstance(it, (gast.List, gast.Tuple)):
+                total, rest = Const(0), []
+            else:
+                listed = self.list_call(gast.Call(node.func, [it], []), fn, {}, hint,
+                                        lambda op: self.temp(hint, op))
+                total = listed if listed is not None else self.reduce(
+                    node, get("sum"), self.array_arg(it, hint), 0, False, {}, hint,
+                    lambda op: self.temp(hint, op))
+                rest = []
+            if start is not None and static_value(start, self.resolve_func) != 0:
+                total = self.bind(node, self.temp(hint, "add"), get("add"),
+                                  (self.expr(start, hint), total))
+            for k, e in enumerate(rest):
+                last = k == len(rest) - 1
+                total = self.bind(node, dest("add") if last else self.temp(hint, "add"),
+                                  get("add"), (total, self.expr(e, hint)))
+            return total
+        if fn in (builtins.max, builtins.min) and len(args) > 2 and not kw:
+            # of three or more numbers: np.max of them (ties split evenly, as eager mode's)
+            stacked = self.stack(gast.List(args, gast.Load()), hint,
+                                 lambda op: self.temp(hint, op))
+            return self.reduce(node, get("max" if fn is builtins.max else "min"), stacked, None,
+                               False, {}, hint, dest)
+        if fn is builtins.pow:
+            if len(args) != 2 or kw:
+                self.err(node, "pow(a, b) takes two values (no modulus)", "pow()")
+            return self.bind(node, dest("pow"), get("pow"),
+                             tuple(self.expr(a, hint) for a in args))
+        if fn is builtins.round:
+            digits = kw.pop("ndigits", None) if len(args) == 1 else (args.pop() if len(args) == 2
+                                                                      else None)
+            if len(args) != 1 or kw:
+                self.err(node, "round(x, ndigits) takes a number and a constant", "round()")
+            n = 0 if digits is None else self.static(digits, node, "ndigits")
+            if not isinstance(n, int) or isinstance(n, bool):
+                self.err(node, "round()'s ndigits is a constant integer", "round()")
+            r = self.bind(node, self.temp(hint, "round") if digits is None else dest("round"),
+                          get("np.round"), (self.expr(args[0], hint),), statics={"decimals": n})
+            return r if digits is not None else self.bind(node, dest("int"), get("int"), (r,))
+        return None
+
+    def dtype_spelling(self, dtype_node, node):
+        """How generated code spells the dtype a call names: a type (np.float64, float, bool,
+        np.int64, complex ...) or its name as a string ("float64", "f8", "float")."""
+        d = static_value(dtype_node, self.resolve_func) \
+            if isinstance(dtype_node, gast.Constant) else self.resolve_func(dtype_node)
+        if isinstance(d, str):
+            try:
+                d = np.dtype(d).type
+            except TypeError:
+                d = MISSING
+        if d not in _DTYPES:
+            self.err(node, "dtype must be np.float64, np.float32, np.int64, bool or complex "
+                           "(or its name, \"float64\")", "dtype")
+        return _DTYPES[d]
+
     def static(self, value_node, node, what):
         """The compile-time value of a call's constant argument (an int, a tuple of ints, a
         bool, None), or an error naming `what`."""
-        v = static_value(value_node, self.resolve_func)
+        v = static_value(_lists_as_tuples(value_node), self.resolve_func)
         if v is MISSING:
             self.err(node, f"{what} must be a constant here (jitad fixes ranks and axes when it "
                            "compiles)", what)
@@ -285,6 +373,9 @@ class LibraryCalls:
                     self.err(node, f"{name} given twice")
                 kw[name] = a
             x = pre[0] if pre else self.array_arg(args[0], hint)
+            if "dtype" in kw:       # np.sum(x, dtype=np.float64): of x in that dtype
+                x = self.bind(node, self.temp(hint, "astype"), get("astype"), (x,),
+                              statics={"dtype": self.dtype_spelling(kw.pop("dtype"), node)})
             if "b" in kw and prim.weighted_form is not None:    # logsumexp(x, b=w)
                 axis_node = kw.get("axis")
                 if (axis_node is not None and static_value(axis_node, self.resolve_func) is not None
@@ -319,13 +410,9 @@ class LibraryCalls:
         if prim.from_shape and len(args) == 2 and "dtype" not in kw:
             kw["dtype"], args = args[1], args[:1]
         if "dtype" in kw:
-            d = self.resolve_func(kw.pop("dtype"))
             if "dtype" not in prim.statics:      # (it said "must be np.int64" of np.int64)
                 self.err(node, f"dtype= is not supported for {prim}")
-            if d not in _DTYPES:
-                self.err(node, "dtype= must be np.float64, np.float32, np.int64, bool or "
-                               "complex")
-            statics["dtype"] = _DTYPES[d]
+            statics["dtype"] = self.dtype_spelling(kw.pop("dtype"), node)
         if prim.from_shape:
             if kw:
                 self.err(node, f"keyword argument {next(iter(kw))}= is not supported here")
@@ -361,11 +448,7 @@ class LibraryCalls:
             kw.setdefault(name, a)
         args = args[:nparams]
         if "dtype" in kw and "dtype" in prim.statics:      # x.astype(np.float32)
-            d = self.resolve_func(kw.pop("dtype"))
-            if d not in _DTYPES:
-                self.err(node, "dtype must be np.float64, np.float32, np.int64, bool or "
-                               "complex")
-            statics["dtype"] = _DTYPES[d]
+            statics["dtype"] = self.dtype_spelling(kw.pop("dtype"), node)
         for name in prim.statics:
             if name in kw and name != "dtype":
                 statics[name] = self.static(kw.pop(name), node, f"{name}=")
@@ -465,23 +548,26 @@ class LibraryCalls:
             x = self.array_arg(node.args[0], hint)
             if dtype is None:
                 return self.bind(node, dest("copy"), COPY, (x,))
-            d = self.resolve_func(dtype)
-            if d not in _DTYPES:
-                self.err(node, "dtype= must be np.float64, np.float32, np.int64 or bool")
             return self.bind(node, dest("astype"), get("astype"), (x,),
-                             statics={"dtype": _DTYPES[d]})
-        if len(node.args) != 1 or not isinstance(node.args[0], (gast.Tuple, gast.List)):
+                             statics={"dtype": self.dtype_spelling(dtype, node)})
+        nargs = len(node.args)
+        if nargs == 2 and fn in (np.concatenate, np.stack) and "axis" not in kw:
+            kw["axis"], nargs = node.args[1], 1         # np.concatenate((a, b), 1)
+        if nargs != 1 or not isinstance(node.args[0], (gast.Tuple, gast.List)):
             self.err(node, f"{name} takes a tuple or list of arrays written out: "
                            f"{name[:-2]}((a, b))", name)
         dtype = kw.pop("dtype", None)
-        if dtype is not None and (fn not in (np.array, np.asarray)
-                                  or self.resolve_func(dtype) not in (float, np.float64)):
-            self.err(node, "dtype= is only supported as np.array(..., dtype=float)")
+        spelled = None if dtype is None else self.dtype_spelling(dtype, node)
+        integers = spelled == "np.int64" and int_constants(node.args[0])
+        if spelled is not None and (fn not in (np.array, np.asarray)
+                                    or spelled != "np.float64" and not integers):
+            self.err(node, "dtype= is only supported as np.array(..., dtype=float), or "
+                           "dtype=int of integers written out")
         axis = self.static(kw.pop("axis"), node, "axis=") if "axis" in kw else 0
         if kw or not isinstance(axis, int) or isinstance(axis, bool):
             self.err(node, f"{name} takes only a constant integer axis=")
         if fn in (np.array, np.asarray):
-            return self.stack(node.args[0], hint, dest)
+            return self.stack(node.args[0], hint, dest, integers)
         wrap = {np.stack: STACK_PART, np.vstack: ATLEAST_2D, np.hstack: ATLEAST_1D,
                 np.column_stack: AS_COLUMN}.get(fn)
         parts = []
@@ -653,8 +739,10 @@ class LibraryCalls:
         before, after = (parts[:ell[0]], parts[ell[0] + 1:]) if ell else (parts, [])
         core_after = [p for p in after if not self.is_newaxis(p)]
         if any(not full_slice(p) for p in core_after):
-            self.err(node, "only None and : may follow ... in an index (x[..., None])",
-                     "index after ...")
+            if len(core_after) != len(after):
+                self.err(node, "None and an index both after ... : write the index first, then "
+                               "add the axis (y = x[..., 0]; y[..., None])", "index after ...")
+            return self.index_from_end(node, arr, before, after, hint, dest)
         positions, out_axes = [], 0
         for p in before:
             if self.is_newaxis(p):
@@ -685,9 +773,48 @@ class LibraryCalls:
             cur = self.bind(node, dest("copy"), COPY, (cur,))
         return cur
 
+    def index_from_end(self, node, arr, before, after, hint, dest):
+        """x[..., 0], x[..., 1:], x[0, ..., ::2]: the index before `...` as written, then the
+        last len(after) axes moved to the front (np.moveaxis with negative axes: no rank
+        needed), indexed there, and the axes a slice keeps moved back to the end."""
+        cur = arr
+        if before:
+            if any(self.is_newaxis(p) for p in before):
+                self.err(node, "None before ... and an index after it: write them in two steps",
+                         "index after ...")
+            index = self.index(gast.Tuple(list(before), gast.Load()), hint)
+            cur = self.bind(node, self.temp(arr.name, "getitem"), GETITEM, (cur,) + index)
+        m = len(after)
+        cur = self.bind(node, self.temp(arr.name, "moved"), MOVEAXIS, (cur,),
+                        statics={"source": tuple(range(-m, 0)), "destination": tuple(range(m))})
+        index = self.index(gast.Tuple(list(after), gast.Load()), hint)
+        kept = sum(isinstance(p, gast.Slice) for p in after)
+        if not kept:
+            return self.bind(node, dest("getitem"), GETITEM, (cur,) + index)
+        cur = self.bind(node, self.temp(arr.name, "getitem"), GETITEM, (cur,) + index)
+        return self.bind(node, dest("moveaxis"), MOVEAXIS, (cur,),
+                         statics={"source": tuple(range(kept)),
+                                  "destination": tuple(range(-kept, 0))})
+
 
 def is_ellipsis(node) -> bool:
     return isinstance(node, gast.Constant) and node.value is Ellipsis
+
+
+def int_constants(node) -> bool:
+    """Whether a list or tuple written out holds integer constants only (nested too)."""
+    if isinstance(node, (gast.List, gast.Tuple)):
+        return bool(node.elts) and all(int_constants(e) for e in node.elts)
+    v = static_value(node, lambda n: MISSING)
+    return type(v) is int
+
+
+def _lists_as_tuples(node):
+    """A constant argument written with lists (`axes=([1], [0])`) read as the tuples NumPy
+    takes alike."""
+    if isinstance(node, (gast.List, gast.Tuple)):
+        return gast.Tuple([_lists_as_tuples(e) for e in node.elts], gast.Load())
+    return node
 
 
 def full_slice(node) -> bool:

@@ -185,8 +185,9 @@ def tensordot_axes(st):
     axes = st["axes"]
     if isinstance(axes, int) and not isinstance(axes, bool) and axes >= 0:
         return {"axes": axes}
-    if isinstance(axes, tuple) and len(axes) == 2:
-        pair = tuple((a,) if isinstance(a, int) else a for a in axes)
+    if isinstance(axes, (tuple, list)) and len(axes) == 2:     # lists too: ([1], [0])
+        pair = tuple((a,) if isinstance(a, int) else tuple(a) if isinstance(a, list) else a
+                     for a in axes)
         if all(isinstance(a, tuple) and all(isinstance(k, int) and not isinstance(k, bool)
                                             for k in a) for a in pair):
             return {"axes": pair}

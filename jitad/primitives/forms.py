@@ -11,6 +11,8 @@ against the operand's rank where code is generated.
 """
 from __future__ import annotations
 
+import math
+
 
 from .core import Primitive, get
 
@@ -273,6 +275,23 @@ def rot90_statics(st):
 
 def rollaxis_statics(st):
     return {"axis": _int(st["axis"], "axis"), "start": _int(st["start"], "start")}
+
+
+def norm_at(ranks, st):
+    """np.linalg.norm(x, ord) over the whole array: the 2-norm / Frobenius norm (`norm`), a
+    vector's 1-, inf-, -inf- and p-norms, a matrix's 1- and inf-norms (`norm.*`); ValueError
+    for the others (a matrix's 2-norm and nuclear norm: singular values)."""
+    o, r = st.get("ord"), ranks[0]
+    if o is None or o == "fro" and r == 2 or o == 2 and r == 1:
+        return get("norm"), st
+    number = isinstance(o, (int, float)) and not isinstance(o, bool)
+    if r == 1 and number and o != 0:
+        named = {1: "norm.l1", math.inf: "norm.linf", -math.inf: "norm.lminf"}.get(o)
+        return (get(named), {}) if named else (get("norm.lp"), {"p": float(o)})
+    if r == 2 and o in (1, math.inf):
+        return get("norm.m1" if o == 1 else "norm.minf"), {}
+    raise ValueError(f"norm(ord={o!r}) of a rank-{r} array is not supported (a vector's "
+                     "ord 1, 2, inf, -inf or p; a matrix's 'fro', 1 or inf)")
 
 
 def rollaxis_at(ranks, st):

@@ -194,6 +194,14 @@ scalar_same(x)     = x                      :: same   | x: g
 scalar_float(x)    = x * 1.0                :: ewf    | x: g
 norm(x; ord)       = np.linalg.norm(x)      :: norm | x: g * x / y
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
+# the other ord= of a vector (1, inf, -inf, any p) and of a matrix (1, inf: its largest column
+# or row sum of magnitudes), chosen by `forms.norm_at`; ties split the cotangent as max does
+norm.l1(x)         = np.sum(np.abs(x))      :: reduce | x: g * np.sign(x)
+norm.linf(x)       = np.max(np.abs(x))      :: reduce | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
+norm.lminf(x)      = np.min(np.abs(x))      :: reduce | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
+norm.lp(x; p)      = np.sum(np.abs(x) ** p) ** (1.0 / p) :: reduce | x: g * np.sign(x) * (np.abs(x) / (y + (y == 0))) ** (p - 1.0)
+norm.m1(x)         = np.max(rt.sum_axis(np.abs(x), 0)) :: reduce | x: g * np.sign(x) * (rt.sum_axis(np.abs(x), 0) == y) / np.sum(rt.sum_axis(np.abs(x), 0) == y)
+norm.minf(x)       = np.max(rt.sum_axis(np.abs(x), 1)) :: reduce | x: g * np.sign(x) * rt.expand((rt.sum_axis(np.abs(x), 1) == y) / np.sum(rt.sum_axis(np.abs(x), 1) == y), 1)
 var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce | x: g * 2.0 * (x - np.mean(x)) / (x.size - ddof)
 var_axis(x; axis, ddof) = np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof) :: reduce | x: rt.expand(g, axis) * 2.0 * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) :: reduce | x: g * (x - np.mean(x)) / ((x.size - ddof) * y)
@@ -316,7 +324,6 @@ triu_indices.rows(n, k) = np.triu_indices(n, k)[0] :: indices
 triu_indices.cols(n, k) = np.triu_indices(n, k)[1] :: indices
 # issue 12 held-out: the array methods people write (`x.astype(float)`, `x.item()`) and the
 # boolean reductions (`mask.any(axis=1)`), never differentiated
-astype(x; dtype)   = x.astype(dtype)        :: astype | x: g
 item(x)            = x.item()               :: item | x: g + 0.0 * x
 all(x)             = np.all(x)              :: truth_reduce
 all_axis(x; axis)  = np.sum(x != 0, axis=axis) == x.shape[axis] :: truth_reduce
@@ -462,6 +469,8 @@ np.fft.ifftshift(x; axes) = rt.fftshift(x, True) :: same | x: rt.fftshift(g, Fal
 # x.astype(dtype): the cotangent passes through a float result (an integer or boolean one is
 # never active)
 astype(x; dtype)   = x.astype(dtype)        :: astype | x: g
+# of a number (np.float64(t)): the dtype's constructor (a Python float has no .astype)
+astype.0(x; dtype) = dtype(x)               :: astype | x: g
 # np.hsplit / vsplit / dsplit: the split axis moved to the front and back (see forms)
 split_front(x; which) = np.moveaxis(x, 0, 0) :: split_axis
 split_back(x; which) = np.moveaxis(x, 0, 0) :: split_axis
@@ -688,6 +697,7 @@ def _load_table():
     for p in (get("norm"), get("norm_axis")):
         p.defaults, p.reduces = {"ord": None}, True
         p.call_order = ("ord", "axis", "keepdims")
+    get("norm").at_ranks, get("norm")._diff_args = forms.norm_at, (0,)
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"
@@ -715,6 +725,9 @@ def _load_table():
                                 for ra, rb in ((3, 3), (3, 2), (3, 1), (1, 3), (2, 3))})
         get(p).exact = True
     get("matmul").batches = True
+    get("astype").on_scalar = get("astype.0")
+    # np.dot with a number is the product (`@` with one is NumPy's error, refused with it)
+    get("dot").variants.update({rk: get("mul") for r in range(4) for rk in ((0, r), (r, 0))})
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}
 
 

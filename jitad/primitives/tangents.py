@@ -70,7 +70,7 @@ full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 roll_flat roll_axis
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
 np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent
-np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype np.real np.imag np.conj
+np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype astype.0 np.real np.imag np.conj
 np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
 fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
 """
@@ -98,6 +98,12 @@ prod               | x: np.sum(t * rt.prod_others(x))
 prod_axis          | x: np.sum(t * rt.prod_others_axis(x, axis), axis=axis)
 norm               | x: np.sum(x * t) / y
 norm_axis          | x: np.sum(x * t, axis=axis) / y
+norm.l1            | x: np.sum(np.sign(x) * t)
+norm.linf          | x: np.sum(np.sign(x) * t * (np.abs(x) == y)) / np.sum(np.abs(x) == y)
+norm.lminf         | x: np.sum(np.sign(x) * t * (np.abs(x) == y)) / np.sum(np.abs(x) == y)
+norm.lp            | x: np.sum(np.sign(x) * t * (np.abs(x) / (y + (y == 0))) ** (p - 1.0))
+norm.m1            | x: np.sum(np.sign(x) * t * (rt.sum_axis(np.abs(x), 0) == y)) / np.sum(rt.sum_axis(np.abs(x), 0) == y)
+norm.minf          | x: np.sum(np.sign(x) * t * rt.expand(rt.sum_axis(np.abs(x), 1) == y, 1)) / np.sum(rt.sum_axis(np.abs(x), 1) == y)
 var                | x: 2.0 * np.sum((x - np.mean(x)) * t) / (x.size - ddof)
 var_axis           | x: 2.0 * np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) * t, axis=axis) / (x.shape[axis] - ddof)
 std                | x: np.sum((x - np.mean(x)) * t) / ((x.size - ddof) * y)

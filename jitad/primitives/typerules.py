@@ -45,6 +45,9 @@ def boolean(prim, s, args):
 
 
 def integer(prim, s, args):
+    if prim.name == "int" and getattr(args[0], "ndim", 0):
+        raise UnsupportedError("int() (and round(x)) of an array: Python converts numbers only; "
+                               "use x.astype(int) or np.round(x)", s.loc, "int()")
     return I8
 
 
@@ -107,8 +110,16 @@ def reduction(prim, s, args):
 
 def norm(prim, s, args):
     """np.linalg.norm: the 2-norm of vectors (whole or along an axis) and the Frobenius norm
-    of matrices; other `ord=` are refused."""
+    of matrices; over the whole array, the other `ord=` `forms.norm_at` takes; the rest are
+    refused."""
     ord_ = s.statics.get("ord")
+    if "axis" not in s.statics and ord_ not in (None, "fro", 2):
+        from .forms import norm_at      # (forms reads the registered primitives)
+        try:
+            norm_at((args[0].ndim,), s.statics)
+        except ValueError as e:
+            raise UnsupportedError(str(e), s.loc, "norm(ord=)") from None
+        return reduction(prim, s, args)
     if ord_ not in (None, "fro", 2):
         raise UnsupportedError(f"norm(ord={ord_!r}) is not supported (only the 2-norm and "
                                "'fro')", s.loc, "norm(ord=)")
@@ -127,6 +138,8 @@ _PRODUCT_RANKS = {(1, 1): 0, (2, 1): 1, (1, 2): 1, (2, 2): 2, (3, 3): 3, (3, 2):
 
 def product(prim, s, args):
     a, b = args
+    if 0 in (a.ndim, b.ndim) and not prim.batches:      # np.dot(2.0, x): the product
+        return Ty(promote(a, b), a.ndim + b.ndim)
     if (a.ndim, b.ndim) not in _PRODUCT_RANKS:
         raise UnsupportedError("dot/@ supports arrays of rank 1 and 2, and stacks of matrices "
                                "(rank 3) with vectors, matrices or stacks (use * for scalars)",
@@ -734,7 +747,10 @@ def subscript(prim, s, args):
         if t is None:
             return None
         if t.dtype not in ("i8", "b1"):
-            raise UnsupportedError("array indices must be integers", s.loc, "subscript")
+            raise UnsupportedError("array indices must be integers (a list of integers written "
+                                   "out, np.array([0, 2]), is a float array where it is not an "
+                                   "index: write np.array([0, 2], dtype=int))", s.loc,
+                                   "subscript")
         nd -= 1
         if t.dtype == "b1" and t.ndim and len(index) == 1:
             # x[mask]: the entries (mask shaped like x) or the rows selected

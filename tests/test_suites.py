@@ -46,3 +46,10 @@ def test_python_backend_diag_adjoint():
     d = jitad.differentiable(sf.diag_adjoint_view, backend="python")
     g = jitad.grad(d)(X)
     assert np.allclose(g, jitad.grad(sf.diag_adjoint_view, mode="eager")(X), rtol=1e-12)
+
+
+def test_the_forms_probe_runs(capsys):
+    # the long campaign (python -m tests.forms_probe), on three of its forms
+    from . import forms_probe
+    forms_probe.main(["ell_two", "np_ptp", "linalg_norm_ord1"])
+    assert "3 of 3 forms right in every check" in capsys.readouterr().out

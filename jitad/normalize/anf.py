@@ -4,8 +4,9 @@ Takes: a fenced `capture.Captured`.
 Guarantees: `normalize(cap)` is the function's IR with the invariants of the package
 docstring: `Normalizer` lowers expressions to atoms and statements to `Bind`/`SetItem`/`If`/
 `While`/`For`, resolving every call to a primitive or a user helper (library calls through
-its `library.LibraryCalls` half; a NumPy function `prelude` defines by NumPy is a helper); `structure.Structurer` then removes the jumps; `simplify`
-decides constant branches and shares common temporaries. A parameter given a structure or
+its `library.LibraryCalls` half; a NumPy function `prelude` defines by NumPy is a helper);
+`structure.Structurer` then removes the jumps; `simplify` decides constant branches and
+shares common temporaries. A parameter given a structure or
 a constant (`forms`) is read as `structs.StructArgs` says.
 """
 from __future__ import annotations
@@ -57,7 +58,8 @@ CLIP, ASTYPE = get("np.clip"), get("astype")
 # the builtins a function may call (with a primitive, or read by the normalizer itself)
 _BUILTINS = sorted({n for n in dir(builtins) if not n.startswith("_")
                     and lookup_callable(getattr(builtins, n)) is not None}
-                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice", "pow", "round"})
+                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice", "pow",
+                      "round"})
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 

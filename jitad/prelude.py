@@ -1,9 +1,9 @@
 """NumPy functions jitad defines by other NumPy code it differentiates.
 
 Takes: nothing (a table read by the front end and by eager mode).
-Guarantees: `DEFINITIONS` maps a NumPy callable to a plain Python function computing it, in
-the forms written here (others are refused at the user's call, naming the arguments these
-take). The front end reads a call of one as a call of a user's helper (`normalize.anf`),
+Guarantees: `DEFINITIONS` maps a NumPy callable to plain Python functions computing it, in
+the forms written here (a call no definition takes is read as any other library call: a
+form of its own, `np.take(a, idx, axis=k)`, or refused at the user's call). The front end reads a call of one as a call of a user's helper (`normalize.anf`),
 and eager mode runs the same function on Vars (`eager_functions`, NumPy's dispatch reaching
 it): one definition, both modes, derivatives from the primitives it calls.
 Invariants: a definition calls only what jitad differentiates, reads no globals but `np`,
@@ -49,9 +49,44 @@ def nanmean(a):
     return np.sum(np.where(keep, a, 0.0)) / np.sum(keep)
 
 
+def ldexp(x, n):
+    """np.ldexp(x, n): x times 2 to the integer n."""
+    return x * 2.0 ** n
+
+
+def polyval(p, x):
+    """np.polyval(p, x): the polynomial with coefficients p (highest power first) at x, by
+    Horner's rule."""
+    y = x * 0.0 + p[0]
+    for k in range(1, p.shape[0]):
+        y = y * x + p[k]
+    return y
+
+
+def interp(x, xp, fp):
+    """np.interp(x, xp, fp): the piecewise linear interpolant of (xp, fp) at x (xp increasing),
+    constant beyond the ends as NumPy's; differentiable in x (the slope) and fp."""
+    i = np.clip(np.searchsorted(xp, x) - 1, 0, xp.shape[0] - 2)
+    t = np.clip((x - xp[i]) / (xp[i + 1] - xp[i]), 0.0, 1.0)
+    return fp[i] + t * (fp[i + 1] - fp[i])
+
+
+def matrix_power(a, n):
+    """np.linalg.matrix_power(a, n): a product of n copies of a (of its inverse for n < 0)."""
+    if n < 0:
+        a = np.linalg.inv(a)
+        n = -n
+    r = np.eye(a.shape[0])
+    for _ in range(n):
+        r = r @ a
+    return r
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
-               np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid)}
+               np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
+               np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
+               np.linalg.matrix_power: (matrix_power,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 
 
@@ -65,20 +100,19 @@ def _takes(fn, nargs, keywords) -> bool:
 
 def definition(obj, nargs, keywords):
     """The definition of NumPy callable `obj` for a call with `nargs` positional arguments
-    and these keyword names: None if `obj` has none, the first definition if none takes them
-    (its call then names what it takes)."""
-    choices = _BY_ID.get(id(obj))
-    if choices is None:
-        return None
-    return next((fn for fn in choices if _takes(fn, nargs, keywords)), choices[0])
+    and these keyword names, or None (no definition takes them: the call is read as any
+    other library call)."""
+    return next((fn for fn in _BY_ID.get(id(obj), ()) if _takes(fn, nargs, keywords)), None)
 
 
-def eager_functions() -> dict:
-    """NumPy callable -> a function choosing its definition per call: eager mode's version
-    (`dispatch.FUNCTION_OPS`: a call on Vars runs the definition on them)."""
+def eager_functions(otherwise) -> dict:
+    """NumPy callable -> a function choosing its definition per call, for eager mode
+    (`dispatch.FUNCTION_OPS`: a call on Vars runs the definition on them);
+    `otherwise(obj, args, kwargs)` runs a call no definition takes."""
     def chooser(obj):
         def call(*args, **kwargs):
-            return definition(obj, len(args), kwargs)(*args, **kwargs)
+            fn = definition(obj, len(args), kwargs)
+            return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
         call.__name__ = call.__qualname__ = obj.__name__
         return call
     return {obj: chooser(obj) for obj in DEFINITIONS}

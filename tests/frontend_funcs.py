@@ -178,8 +178,8 @@ def uses_row_stack(x, v):
     return np.sum(m) * x
 
 
-def uses_matrix_power(x, m):
-    y = np.linalg.matrix_power(m * x, 2)  # ERR: np.linalg.matrix_power has no derivative rule in jitad
+def uses_matrix_cond(x, m):
+    y = np.linalg.cond(m * x)  # ERR: np.linalg.cond has no derivative rule in jitad
     return np.sum(y)
 
 

@@ -4,7 +4,8 @@ several forms jitad took only since (tests/test_suites.py): an index after `...`
 builtins sum/max/min/pow/round as folds, dtype names and casts, np.dot with a number,
 np.concatenate's positional axis, tensordot axes written with lists, np.trace's offset, the
 vector and matrix norms of other orders, and the NumPy functions jitad defines by NumPy
-(`jitad.prelude`: np.ptp, np.vdot, np.take, np.trapezoid, np.nansum, np.nanmean)."""
+(`jitad.prelude`: np.ptp, np.vdot, np.take, np.trapezoid, np.nansum, np.nanmean, np.interp,
+np.polyval, np.ldexp, np.linalg.matrix_power) and np.take's axis=."""
 import numpy as np
 
 
@@ -58,3 +59,11 @@ def diag_adjoint_view(x):
     # it is never the first contribution assigned and then added into
     M = np.outer(x, x[::-1]) + np.diag(x)
     return np.linalg.norm(M, 1) + np.linalg.norm(M, np.inf) + np.sum(M * M)
+
+
+def numpy_by_numpy_2(x, fp, A):
+    curve = np.interp(x, np.array([0.0, 0.5, 1.0, 2.0]), fp)    # also beyond the ends
+    poly = np.polyval(fp[:3], x) + np.ldexp(x, 2)
+    power = np.linalg.matrix_power(A, 3) + np.linalg.matrix_power(A + 3.0 * np.eye(3), -1)
+    cols = np.take(A, np.array([2, 0]), axis=1) + np.take(A, np.array([1, 1]), axis=-1)
+    return np.sum(curve ** 2) + np.sum(np.sin(poly)) + np.sum(np.sin(power)) + np.sum(cols ** 3)

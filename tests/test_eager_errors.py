@@ -34,9 +34,9 @@ def uses_correlate(x):
     return np.sum(np.correlate(x, x) * np.arange(3.0))  # ERR: np.correlate
 
 
-def uses_matrix_power(x):
+def uses_matrix_cond(x):
     A = np.outer(x, x) + np.eye(3)
-    return np.sum(np.linalg.matrix_power(A, 2))  # ERR: np.linalg.matrix_power
+    return np.sum(np.linalg.cond(A) * x)  # ERR: np.linalg.cond
 
 
 def uses_einsum(x):
@@ -105,7 +105,7 @@ def calls_a_helper(x):
     return _helper(x) * 2.0
 
 
-GRAD_CASES = [uses_correlate, uses_matrix_power, uses_einsum, uses_repeat_method, uses_take_method,
+GRAD_CASES = [uses_correlate, uses_matrix_cond, uses_einsum, uses_repeat_method, uses_take_method,
               sorts_in_place, reads_flat, writes_into_int_array, writes_repeated_indices,
               sum_with_initial, dot_of_3d, ufunc_reduce, ufunc_at, ufunc_with_dtype, _helper]
 

@@ -501,7 +501,29 @@ for _name, _f in [("sum", sum), ("mean", mean), ("max", max), ("amax", max), ("m
         dispatch.FUNCTION_OPS[getattr(np, _name)] = _f
 dispatch.FUNCTION_OPS[np.linalg.norm] = norm
 # NumPy functions jitad defines by NumPy (np.ptp, np.vdot ...): their one definition, on Vars
-dispatch.FUNCTION_OPS.update(prelude.eager_functions())
+# (a ufunc's through __array_ufunc__, np.ldexp)
+def _undefined_form(obj, args, kwargs):
+    name = "np.linalg." + obj.__name__ if obj is np.linalg.matrix_power else "np." + obj.__name__
+    return dispatch.fallback(obj, name, obj, args, kwargs)
+
+
+for _obj, _f in prelude.eager_functions(_undefined_form).items():
+    (dispatch.UFUNC_OPS if isinstance(_obj, np.ufunc) else dispatch.FUNCTION_OPS)[_obj] = _f
+_take_flat = dispatch.FUNCTION_OPS[np.take]
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """np.take(a, idx, axis=k) as compiled mode reads it: a[:, ..., idx] (k colons); without
+    axis=, the prelude's definition."""
+    if axis is None or out is not None or mode != "raise":
+        return _take_flat(a, indices, **({} if axis is None else {"axis": axis}),
+                          **({} if out is None else {"out": out}),
+                          **({} if mode == "raise" else {"mode": mode}))
+    axis = int(axis) % np.ndim(unwrap(a))
+    return a[(slice(None),) * axis + (indices,)]
+
+
+dispatch.FUNCTION_OPS[np.take] = take
 
 
 # ---------------------------------------------------------------------------

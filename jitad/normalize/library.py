@@ -10,7 +10,8 @@ into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`)
 (`x[:, None]`, `x[..., None]`) and indices after `...` (`x[..., 0]`: the trailing axes moved to
 the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
-given their own axes), `np.trace(A, offset=k)` (a diagonal summed), the builtins that are
+given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
+axis=k)` (an index on axis k), the builtins that are
 folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers, `pow`,
 `round`), dtypes as types or their names ("float64"). Every argument a primitive does not
 take, and every value that must be constant and is not, is a `JitadError` at the call.
@@ -169,6 +170,28 @@ class LibraryCalls:
         diag = self.bind(node, self.temp(hint, "diagonal"), get("np.diagonal"),
                          (self.array_arg(args[0], hint), self.expr(offset, hint)))
         return self.bind(node, dest("trace"), get("sum"), (diag,))
+
+    def take_along(self, node, kw, hint, dest):
+        """np.take(a, idx, axis=k): a[:, ..., idx] with k colons (an axis counted from the end:
+        that axis moved to the front, indexed, moved back)."""
+        args = list(node.args)
+        axis_node = kw.pop("axis", None) if len(args) == 2 else (args.pop() if len(args) == 3
+                                                                   else None)
+        if len(args) != 2 or kw or axis_node is None:
+            self.err(node, "np.take(a, idx, axis=k) takes an array, the indices and a constant "
+                           "axis (no out=, mode=)", "np.take")
+        axis = self.static(axis_node, node, "axis=")
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            self.err(node, "np.take's axis= is a constant integer", "np.take")
+        a = self.array_arg(args[0], hint)
+        (idx,) = self.index(args[1], hint)
+        if axis >= 0:
+            return self.bind(node, dest("take"), GETITEM, (a,) + (Slice(),) * axis + (idx,))
+        moved = self.bind(node, self.temp(hint, "moved"), MOVEAXIS, (a,),
+                          statics={"source": (axis,), "destination": (0,)})
+        part = self.bind(node, self.temp(hint, "take"), GETITEM, (moved, idx))
+        return self.bind(node, dest("take"), MOVEAXIS, (part,),
+                         statics={"source": (0,), "destination": (axis,)})
 
     def fill_diagonal(self, stmt, call):
         """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through

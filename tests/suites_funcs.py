@@ -67,3 +67,10 @@ def numpy_by_numpy_2(x, fp, A):
     power = np.linalg.matrix_power(A, 3) + np.linalg.matrix_power(A + 3.0 * np.eye(3), -1)
     cols = np.take(A, np.array([2, 0]), axis=1) + np.take(A, np.array([1, 1]), axis=-1)
     return np.sum(curve ** 2) + np.sum(np.sin(poly)) + np.sum(np.sin(power)) + np.sum(cols ** 3)
+
+
+def named_index_arrays(x):
+    perm = np.array([2, 0, 1])                # read only as an index: integers, as NumPy's
+    A = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 2]])   # a product: a float matrix
+    M = np.outer(x, x)
+    return np.sum(x[perm] * x) + np.sum(M[:, perm] * M) + np.sum(np.sin(A @ x))

@@ -26,6 +26,7 @@ CASES = [
     (sf.other_norms, (np.array([0.3, -1.1, 0.75, 0.2]), M), (0, 1)),
     (sf.numpy_by_numpy, (rng.uniform(0.5, 1.5, 5), np.array([0.0, 0.4, 1.1, 1.5, 2.6])), (0, 1)),
     (sf.diag_adjoint_view, (X,), (0,)),
+    (sf.named_index_arrays, (X,), (0,)),
     (sf.numpy_by_numpy_2, (np.array([0.1, 0.7, 1.5, 2.5, -0.3]), rng.normal(size=4), 0.5 * M),
      (0, 1, 2)),
 ]

@@ -124,6 +124,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.init_forms(forms)
         # names assigned a list display or comprehension: lists everywhere (see `lists`)
         self.lists = list_names(self.tree, self.resolve_func)
+        # np.array([0, 2]) assigned to a name read only as an index: integers (`index_arrays`)
+        self.int_arrays = index_arrays(self.tree, self.resolve_func)
         for node in gast.walk(self.tree):
             bad = None
             if isinstance(node, gast.Assign):
@@ -950,6 +952,35 @@ def _fold(op, a, b, norm, node):
         return op.impl(a, b)
     except ZeroDivisionError:
         norm.err(node, "division by zero in a constant expression")
+
+
+def index_arrays(tree, resolve) -> set:
+    """ids of the `np.array([...])` / `np.asarray([...])` calls of integer constants written
+    out that are the value of the one assignment of a name read nowhere but as an index
+    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`): those are integer arrays, as
+    NumPy makes them; any other such array stays a float array (`np.array([[1, 2], [3, 4]]) @ v`
+    is a float product)."""
+    stores, calls, as_index = {}, {}, set()
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], gast.Name) and isinstance(node.value, gast.Call) \
+                and resolve(node.value.func) in (np.array, np.asarray) \
+                and len(node.value.args) == 1 and not node.value.keywords \
+                and int_constants(node.value.args[0]):
+            calls[node.targets[0].id] = node.value
+        elif isinstance(node, gast.Subscript):
+            sl = node.slice
+            for part in (sl.elts if isinstance(sl, gast.Tuple) else [sl]):
+                if isinstance(part, gast.Name):
+                    as_index.add(id(part))
+    loads = {}
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads.setdefault(node.id, []).append(id(node) in as_index)
+    return {id(call) for name, call in calls.items()
+            if stores.get(name) == 1 and loads.get(name) and all(loads[name])}
 
 
 def normalize(cap: Captured, forms=None) -> ir.Function:

@@ -581,7 +581,8 @@ class LibraryCalls:
                            f"{name[:-2]}((a, b))", name)
         dtype = kw.pop("dtype", None)
         spelled = None if dtype is None else self.dtype_spelling(dtype, node)
-        integers = spelled == "np.int64" and int_constants(node.args[0])
+        integers = ((spelled == "np.int64" or id(node) in self.int_arrays)
+                    and int_constants(node.args[0]))
         if spelled is not None and (fn not in (np.array, np.asarray)
                                     or spelled != "np.float64" and not integers):
             self.err(node, "dtype= is only supported as np.array(..., dtype=float), or "

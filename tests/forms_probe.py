@@ -5,7 +5,7 @@ What it takes: `TABLE`, one line per form -- `name | parameters | expression | a
 test_systematic.py, test_linalg.py, test_scipy.py: read for which calls and argument forms they
 exercise, not copied), plus scipy.stats and the builtins. A spec is a shape (`(3,4)`, `()` a
 float), `pos(...)` for entries in [0.5, 1.5] (logs, roots), `intcol(...)` for a matrix whose
-last column holds row indices.
+last column holds row indices (plus 0.5: finite differences stay off their steps).
 What it guarantees: `python -m tests.forms_probe [--backend python|numba] [name ...]` writes
 each form as `def name(params): return np.sum(np.sin(expression))` in a module of its own
 (jitad reads source from files), then for each: the gradient in eager mode and compiled
@@ -347,8 +347,8 @@ def module(rows, folder):
 def argument(spec, rng):
     shape = eval(spec[spec.index("("):]) if "(" in spec else ()
     v = rng.uniform(0.5, 1.5, shape) if spec.startswith("pos") else rng.normal(size=shape)
-    if spec.startswith("intcol"):
-        v[:, -1] = rng.integers(0, shape[0], shape[0])
+    if spec.startswith("intcol"):       # + 0.5: away from astype(int)'s steps
+        v[:, -1] = rng.integers(0, shape[0], shape[0]) + 0.5
     return float(v) if shape == () else v
 
 

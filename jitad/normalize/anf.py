@@ -957,18 +957,20 @@ def _fold(op, a, b, norm, node):
 def index_arrays(tree, resolve) -> set:
     """ids of the `np.array([...])` / `np.asarray([...])` calls of integer constants written
     out that are the value of the one assignment of a name read nowhere but as an index
-    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`): those are integer arrays, as
+    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`), or np.take's indices: those
+    are integer arrays, as
     NumPy makes them; any other such array stays a float array (`np.array([[1, 2], [3, 4]]) @ v`
     is a float product)."""
-    stores, calls, as_index = {}, {}, set()
+    stores, calls, as_index, taken = {}, {}, set(), set()
     for node in gast.walk(tree):
+        if isinstance(node, gast.Call) and resolve(node.func) is np.take \
+                and len(node.args) >= 2 and _int_array_call(node.args[1], resolve):
+            taken.add(id(node.args[1]))          # np.take(x, np.array([0, 2])): its indices
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], gast.Name) and isinstance(node.value, gast.Call) \
-                and resolve(node.value.func) in (np.array, np.asarray) \
-                and len(node.value.args) == 1 and not node.value.keywords \
-                and int_constants(node.value.args[0]):
+                and isinstance(node.targets[0], gast.Name) \
+                and _int_array_call(node.value, resolve):
             calls[node.targets[0].id] = node.value
         elif isinstance(node, gast.Subscript):
             sl = node.slice
@@ -979,8 +981,13 @@ def index_arrays(tree, resolve) -> set:
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             loads.setdefault(node.id, []).append(id(node) in as_index)
-    return {id(call) for name, call in calls.items()
-            if stores.get(name) == 1 and loads.get(name) and all(loads[name])}
+    return taken | {id(call) for name, call in calls.items()
+                    if stores.get(name) == 1 and loads.get(name) and all(loads[name])}
+
+
+def _int_array_call(node, resolve) -> bool:
+    return (isinstance(node, gast.Call) and resolve(node.func) in (np.array, np.asarray)
+            and len(node.args) == 1 and not node.keywords and int_constants(node.args[0]))
 
 
 def normalize(cap: Captured, forms=None) -> ir.Function:

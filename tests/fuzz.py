@@ -163,6 +163,10 @@ FEATURES = {
               "it, with it by position or as s=...",
     "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
              "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
+    "slicewrite": "writes through slices: u[1:3] = e, u[i:] += e, u[::2] = e, S[:, j] = e, "
+                  "S[i, 1:3] = e, S[1:] = e, S[:, :2] += e (e a float or an array of the "
+                  "slice's shape), and shifts of an array within itself (u[1:] = u[:-1], "
+                  "S[:, :-1] = S[:, 1:])",
 }
 
 SIZES = {
@@ -1183,6 +1187,8 @@ class _Gen:
             opts += [(0.8 * on("whilebreak"), lambda: self.s_while_break(level))]
         if on("gather") and (owned_v or owned_m):
             opts += [(1.0, self.s_write_gather)]
+        if on("slicewrite") and (owned_v or owned_m):
+            opts += [(1.2, self.s_write_slice)]
         if self.budget > 1 and level < 3 and n_loops < self.cfg["loops"] - 1:
             opts += [(0.6 * on("tuples"), lambda: self.s_tuple(level))]
         if not self.in_helper and self.indent == 1:
@@ -1390,8 +1396,11 @@ class _Gen:
         op, e = self.assign_rhs(v)
         self.emit(f"{v.name} {op} {e}")
 
-    def _write(self, v: Var, target: str, kind: str) -> None:
-        e, b = self.expr(kind, 2)
+    def _write(self, v: Var, target: str, kind: str, rhs=None) -> None:
+        """`target = e` or `target += e` into v, e of `kind` (or `rhs`: (text, bound, its
+        kind)), keeping v's magnitude estimate."""
+        e, b = self.expr(kind, 2) if rhs is None else rhs[:2]
+        kind = kind if rhs is None else rhs[2]
         op = self.pick([(3, "="), (2, "+=")])
         if self.carried(v):
             if op == "=":
@@ -1654,6 +1663,90 @@ class _Gen:
                         self.pick([(1, "f"), (1, "v")]))
         else:
             self._write(v, f"{v.name}[{self.int_list(k, R)}, {self.int_list(k, L)}]", "f")
+
+    def s_write_slice(self) -> None:
+        """Writes through slices ("slicewrite"): u[1:3] = e, u[i:] += e, u[::2] = e,
+        S[:, j] = e, S[i, 1:3] = e, S[1:] = e, S[:, :2] += e, the right side a float or an
+        array of the slice's shape (a slice of a vector or matrix expression); or an array
+        shifted within itself (u[1:] = u[:-1], S[:, :-1] = S[:, 1:]: overlapping parts)."""
+        rng = self.rng
+        v = rng.choice(self.vars("v", True) + self.vars("m", True))
+        # u[i:] = e: a part whose length changes between iterations ("shapes" too)
+        loops = [iv for iv in self.ints if 0 <= iv.hi < L] if self.on("shapes") else []
+
+        def span(dim):
+            """(slice text, its length as text) of constant bounds within 0..dim."""
+            a = rng.randrange(dim)
+            b = rng.randrange(a + 1, dim + 1)
+            lo = "" if a == 0 else (str(a) if rng.random() < 0.7 else str(a - dim))
+            hi = "" if b == dim else (str(b) if rng.random() < 0.7 else str(b - dim))
+            return f"{lo}:{hi}", b - a
+
+        def part(kind, n, dim):
+            """A slice of length n of an expression of `kind` along an axis of length dim."""
+            c = rng.randrange(dim - n + 1)
+            e, b = self.operand(kind, 2)
+            sl = f"{c}:{c + n}" if c or n < dim else ":"
+            return (f"{e}[{sl}]" if kind == "v" else f"{e}[{sl}, :]"), b
+
+        def float_or(make):
+            """The right side: a float (broadcast) or an array `make` gives, with its kind."""
+            return self.pick([(2, lambda: (*self.expr("f", 2), "f")),
+                              (3, lambda: (*make(), "v"))])()
+
+        if rng.random() < 0.2:          # shifted within itself: NumPy copies overlapping parts
+            k = rng.randint(1, 2)
+            if v.kind == "v":
+                target, src = self.pick([(1, (f"{v.name}[{k}:]", f"{v.name}[:-{k}]")),
+                                         (1, (f"{v.name}[:-{k}]", f"{v.name}[{k}:]"))])
+            else:
+                target, src = self.pick([
+                    (1, (f"{v.name}[1:]", f"{v.name}[:-1]")),
+                    (1, (f"{v.name}[:-1]", f"{v.name}[1:]")),
+                    (1, (f"{v.name}[:, {k}:]", f"{v.name}[:, :-{k}]")),
+                    (1, (f"{v.name}[:, :-{k}]", f"{v.name}[:, {k}:]"))])
+            c = self.pick([(2, ""), (1, f" * {self.const(-0.95, 0.95)}")])
+            self.emit(f"{target} = {src}{c}")
+            return
+        if v.kind == "v":
+            form = self.pick([(3, "span"), (1.5 if loops else 0, "loop"), (1, "step")])
+            if form == "span":
+                sl, n = span(L)
+                rhs = float_or(lambda: part("v", n, L))
+                self._write(v, f"{v.name}[{sl}]", "f", rhs)
+            elif form == "loop":
+                i = rng.choice(loops).name
+                sl = self.pick([(1, f"{i}:"), (1, f":{i} + 1")])
+                rhs = float_or(lambda: (lambda e: (f"{e[0]}[{sl}]", e[1]))(self.operand("v", 2)))
+                self._write(v, f"{v.name}[{sl}]", "f", rhs)
+            else:
+                sl = self.pick([(1, "::2"), (1, "1::2")])
+                rhs = float_or(lambda: (lambda e: (f"{e[0]}[{self.pick([(1, '::2'), (1, '1::2')])}]",
+                                                   e[1]))(self.operand("v", 2)))
+                self._write(v, f"{v.name}[{sl}]", "f", rhs)
+            return
+        form = self.pick([(3, "column"), (2, "rowpart"), (1, "rows"), (1, "columns")])
+        if form == "column":          # S[:, j]: a vector of length R
+            j = self.index(L)
+            rhs = float_or(lambda: self.pick([
+                (2, lambda: (lambda e: (f"{e[0]}[:, {self.index(L)}]", e[1]))(self.operand("m", 2))),
+                (1, lambda: part("v", R, L))])())
+            self._write(v, f"{v.name}[:, {j}]", "f", rhs)
+        elif form == "rowpart":       # S[i, a:b]
+            sl, n = span(L)
+            rhs = float_or(lambda: part("v", n, L))
+            self._write(v, f"{v.name}[{self.index(R)}, {sl}]", "f", rhs)
+        elif form == "rows":          # S[a:b]: a row broadcast, or rows of a matrix
+            sl, n = span(R)
+            rhs = float_or(lambda: self.pick([(1, lambda: self.expr("v", 2)),
+                                              (1, lambda: part("m", n, R))])())
+            self._write(v, f"{v.name}[{sl}]", "f", rhs)
+        else:                         # S[:, a:b]
+            sl, n = span(L)
+            c = rng.randrange(L - n + 1)
+            rhs = float_or(lambda: (lambda e: (f"{e[0]}[:, {c}:{c + n}]", e[1]))(
+                self.operand("m", 2)))
+            self._write(v, f"{v.name}[:, {sl}]", "f", rhs)
 
     def s_while(self, level: int) -> None:
         k = self.fresh("k")

@@ -167,6 +167,9 @@ FEATURES = {
                   "S[i, 1:3] = e, S[1:] = e, S[:, :2] += e (e a float or an array of the "
                   "slice's shape), and shifts of an array within itself (u[1:] = u[:-1], "
                   "S[:, :-1] = S[:, 1:])",
+    "linalg": "np.eye, np.diag, np.triu/np.tril, np.linalg.solve/inv/det of a well-conditioned "
+              "matrix (2I + 0.3 tanh(S[:, :3])), np.argmax/np.argmin as indices, np.std, "
+              "np.logaddexp, np.hypot and a log-sum-exp",
 }
 
 SIZES = {
@@ -278,10 +281,11 @@ def _fresh_array(kind: str, e: str) -> str:
     if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
         return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
     func = node.func if isinstance(node, ast.Call) else None   # refuses writes into it
-    views = ("ravel", "reshape", "transpose", "flip", "fliplr", "flipud")
+    views = ("ravel", "reshape", "transpose", "flip", "fliplr", "flipud", "diag")
     if kind != "f" and (isinstance(node, ast.Attribute) and node.attr == "T"
                         or isinstance(func, ast.Attribute) and func.attr in views):
-        return f"{e}.copy()"         # a transpose, reshape or flip may be a view too
+        return f"{e}.copy()"         # a transpose, reshape or flip may be a view too (and
+        #                              np.diag of a matrix is a read-only view)
     return e
 
 
@@ -688,7 +692,7 @@ class _Gen:
             opts.append((2, lambda: self.call("f", depth)))
         if self.on("shapes"):
             opts.append((1.5 if self.ints else 0.4, reduce_s))
-        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select", "layout")):
+        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select", "layout", "linalg")):
             opts.append((1, lambda: self.f_later(d)))
         return self.pick(opts)()
 
@@ -774,7 +778,8 @@ class _Gen:
         if self.on("shapes"):
             opts.append((1.2 if self.ints else 0.3, resize))
         opts += [(0.6 * self.on(ft), lambda ft=ft: getattr(self, f"v_{ft}")(d))
-                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout",
+                            "linalg")]
         return self.pick(opts)()
 
     # -- constructs of the later features (each `x_<feature>(d)` returns (text, bound)) --------
@@ -951,10 +956,59 @@ class _Gen:
                     (1, lambda: (f"np.var({_strip(a)})", ba * ba)),
                 ])()
             opts.append((1, lay))
+        if self.on("linalg"):
+            opts.append((1.5, lambda: self.f_linalg(d)))
         if not opts:
             return self.leaf("f")
         text, b = self.pick(opts)()
         return text, b
+
+    def well_conditioned(self, d: int) -> str:
+        """A 3 x 3 matrix far from singular: 2I plus entries below 0.3 (diagonally dominant)."""
+        m, _ = self.operand("m", d)
+        cols = self.rng.choice((":3", "1:"))
+        return f"(2.0 * np.eye({R}) + 0.3 * np.tanh({m}[:, {cols}]))"
+
+    def f_linalg(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = (self.operand("v", d), self.operand("v", d),
+                                     self.operand("m", d))
+        sa, sb = _strip(a), _strip(b)
+        arg = self.rng.choice(("argmax", "argmin"))
+        return self.pick([
+            (2, lambda: (f"np.sum(np.linalg.solve({self.well_conditioned(d)}, {a}[:{R}]))",
+                         R * ba)),
+            (1, lambda: (f"np.linalg.det({self.well_conditioned(d)})", 12.0)),
+            (1, lambda: (f"np.sum(np.linalg.inv({self.well_conditioned(d)}) @ {m})", R * L * bm)),
+            (2, lambda: (f"{b}[np.{arg}({sa})]", bb)),
+            (1, lambda: (f"{m}[np.{arg}({m}[:, {self.index(L)}]), {self.index(L)}]", bm)),
+            (1, lambda: (f"np.std({sa})", ba)),
+            (1, lambda: (f"np.sum(np.logaddexp({sa}, {sb}))", L * (max(ba, bb) + 1.0))),
+            (1, lambda: (f"np.sum(np.hypot({sa}, 1.0 + {b} * {b}))", L * (ba + 1.0 + bb * bb))),
+            (1, lambda: (f"(np.log(np.sum(np.exp({a} - np.max({sa})))) + np.max({sa}))",
+                         ba + math.log(L))),
+        ])()
+
+    def v_linalg(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"({m}.T @ np.linalg.solve({self.well_conditioned(d)}, {a}[:{R}]))",
+                         R * bm * ba)),
+            (1, lambda: (f"np.diag({m}.T @ {m})", R * bm * bm)),
+            (1, lambda: (f"(np.diag({_strip(a)}) @ {a})", ba * ba)),
+            (1, lambda: (f"(np.eye({L}) * {a}).sum(axis=0)", ba)),
+            (1, lambda: (f"(np.triu({m}).T @ {a}[:{R}])", R * bm * ba)),
+        ])()
+
+    def m_linalg(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"(np.linalg.inv({self.well_conditioned(d)}) @ {m})", R * bm)),
+            (1, lambda: (f"({m} @ np.diag({_strip(a)}))", bm * ba)),
+            (1, lambda: (f"np.{self.rng.choice(('triu', 'tril'))}({_strip(m)}"
+                         f"{self.rng.choice(('', ', 1', ', -1'))})", bm)),
+            (1, lambda: (f"({m} + np.eye({R}, {L}))", bm + 1.0)),
+            (1, lambda: (f"np.diag({a}[:{R}]) @ {m}", ba * bm)),
+        ])()
 
     def v_layout(self, d: int) -> tuple[str, float]:
         (a, ba), (m, bm), (m2, bm2) = (self.operand("v", d), self.operand("m", d),
@@ -1033,7 +1087,8 @@ class _Gen:
         if self.on("mhelpers"):
             opts.append((0.3, outer))
         opts += [(0.4 * self.on(ft), lambda ft=ft: getattr(self, f"m_{ft}")(d))
-                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout",
+                            "linalg")]
         return self.pick(opts)()
 
     def cond(self, depth: int = 2) -> str:

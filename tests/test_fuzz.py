@@ -13,7 +13,7 @@
   each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
   later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
   ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``kwargs``, ``iters``,
-  ``slicewrite``), and ``without`` leaves them out (text only: no
+  ``slicewrite``, ``linalg``), and ``without`` leaves them out (text only: no
   checks run).
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
@@ -122,6 +122,10 @@ CONSTRUCTS = {
     "slicewrite": [r"^\s+\w+\[[^\]\n]*:[^\]\n]*\] \+?= ", r"^\s+\w+\[:, [^\]\n]+\] \+?= ",
                    r"^\s+\w+\[1?::2\] \+?= ", r"^\s+(\w+)\[[^\]\n]*:[^\]\n]*\] = \1\[",
                    r"^\s+\w+\[\w+:\] \+?= |^\s+\w+\[:\w+ \+ 1\] \+?= "],
+    "linalg": [r"np\.linalg\.(solve|inv|det)\(|np\.arg(max|min)\(|np\.diag\(|np\.tri[ul]\(",
+               r"np\.linalg\.solve\(\(2\.0 \* np\.eye\(3\)", r"np\.linalg\.inv\(", r"np\.linalg\.det\(",
+               r"\[np\.arg(max|min)\(", r"np\.diag\(", r"np\.std\(", r"np\.logaddexp\(", r"np\.hypot\(",
+               r"np\.log\(np\.sum\(np\.exp\("],
 }
 
 

@@ -55,6 +55,20 @@ def gathers(s, types) -> bool:
         isinstance(a, Var) and getattr(types.get(a.name), "ndim", 0) for a in s.args[1:])
 
 
+def makes_view(b: Bind, types) -> bool:
+    """Whether bind `b`'s result may share its first operand's buffer: a view primitive, or
+    one whose form at these operand ranks is (`np.diag` of a matrix, unlike of a vector)."""
+    if b.op.view:
+        return True
+    return not b.op.structural and rule_for(b, types).view
+
+
+def new_array(b: Bind, types) -> bool:
+    """Whether bind `b` always produces a new array: `ir.fresh_result` at its operand ranks
+    (`makes_view`), or a gather."""
+    return (ir.fresh_result(b) and not makes_view(b, types)) or gathers(b, types)
+
+
 def _arrayish(types, name) -> bool:
     return bool(getattr(types.get(name), "ndim", 0))
 
@@ -97,7 +111,7 @@ def result_origins(prog, s: Bind, types, depth: int = 0):
             for k, t in enumerate(b.targets):
                 if not _arrayish(ctypes, t):
                     continue
-                if ir.fresh_result(b) or gathers(b, ctypes):
+                if new_array(b, ctypes):
                     add = {("own", id(b), k)}
                 elif b.op is CALL:
                     got = inner[id(b)]
@@ -106,7 +120,7 @@ def result_origins(prog, s: Bind, types, depth: int = 0):
                     else:
                         add = {o for i in got[k][0] for o in of(b.args[i])} \
                             | {("own", id(b), tok) for tok in got[k][1]}
-                elif b.op.view or b.op is GETITEM:
+                elif b.op is GETITEM or makes_view(b, ctypes):
                     add = of(b.args[0])
                 else:
                     add = {o for a in b.args for o in of(a)} | {("own", id(b), k)}
@@ -239,7 +253,7 @@ class Writes:
         if s.op is GETITEM:        # a view unless it is one element or a gather
             t = self.types.get(s.target)
             return t is not None and t.ndim > 0 and not gathers(s, self.types)
-        return s.op.view
+        return makes_view(s, self.types)
 
     def _new_array(self, b, y) -> bool:
         """Whether bind `b` always gives `y` (one of its targets) an array no one else refers
@@ -248,7 +262,7 @@ class Writes:
         if isinstance(b, Bind) and b.op is CALL:
             got = result_origins(self.prog, b, self.types)
             return got is not None and not got[b.targets.index(y)][0]
-        return isinstance(b, Bind) and (ir.fresh_result(b) or gathers(b, self.types))
+        return isinstance(b, Bind) and new_array(b, self.types)
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it

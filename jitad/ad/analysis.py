@@ -81,8 +81,8 @@ def result_origins(prog, s: Bind, types, depth: int = 0):
     callee not found, or its return not one value per target).
 
     Decided on the callee's IR, as a least fixed point over its binds (`u = u[1:]` in a loop):
-    a fresh array (`ir.fresh_result`, a gather) is its own; a view (`s[0]`, `s.T`, `u = s`)
-    shares its operand's origins; a call its callee's results', recursively; any other array
+    a fresh array (`new_array`) is its own; a view (`s[0]`, `s.T`, `u = s`) shares its
+    operand's origins (a "view" of no array operand is its own); a call its callee's results', recursively; any other array
     result (list forms) everything its operands have and one token of its own."""
     callee = prog.specs.get((id(s.callee), _argtys(s, types)))
     if callee is None or depth > 8:
@@ -121,7 +121,10 @@ def result_origins(prog, s: Bind, types, depth: int = 0):
                         add = {o for i in got[k][0] for o in of(b.args[i])} \
                             | {("own", id(b), tok) for tok in got[k][1]}
                 elif b.op is GETITEM or makes_view(b, ctypes):
-                    add = of(b.args[0])
+                    # (a call with no array operand, `np.eye(3, 4)` without a rule, is new)
+                    base = b.args[0] if b.args else None
+                    add = of(base) if isinstance(base, Var) and _arrayish(ctypes, base.name) \
+                        else {("own", id(b), k)}
                 else:
                     add = {o for a in b.args for o in of(a)} | {("own", id(b), k)}
                 if not add <= org.setdefault(t, set()):

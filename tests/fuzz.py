@@ -1744,6 +1744,11 @@ class _Gen:
             sl = f"{c}:{c + n}" if c or n < dim else ":"
             return (f"{e}[{sl}]" if kind == "v" else f"{e}[{sl}, :]"), b
 
+        def sliced(kind, sl):
+            """An expression of `kind` and its slice `sl`."""
+            e, b = self.operand(kind, 2)
+            return f"{e}[{sl}]", b
+
         def float_or(make):
             """The right side: a float (broadcast) or an array `make` gives, with its kind."""
             return self.pick([(2, lambda: (*self.expr("f", 2), "f")),
@@ -1772,19 +1777,18 @@ class _Gen:
             elif form == "loop":
                 i = rng.choice(loops).name
                 sl = self.pick([(1, f"{i}:"), (1, f":{i} + 1")])
-                rhs = float_or(lambda: (lambda e: (f"{e[0]}[{sl}]", e[1]))(self.operand("v", 2)))
+                rhs = float_or(lambda: sliced("v", sl))
                 self._write(v, f"{v.name}[{sl}]", "f", rhs)
             else:
                 sl = self.pick([(1, "::2"), (1, "1::2")])
-                rhs = float_or(lambda: (lambda e: (f"{e[0]}[{self.pick([(1, '::2'), (1, '1::2')])}]",
-                                                   e[1]))(self.operand("v", 2)))
+                rhs = float_or(lambda: sliced("v", self.pick([(1, "::2"), (1, "1::2")])))
                 self._write(v, f"{v.name}[{sl}]", "f", rhs)
             return
         form = self.pick([(3, "column"), (2, "rowpart"), (1, "rows"), (1, "columns")])
         if form == "column":          # S[:, j]: a vector of length R
             j = self.index(L)
             rhs = float_or(lambda: self.pick([
-                (2, lambda: (lambda e: (f"{e[0]}[:, {self.index(L)}]", e[1]))(self.operand("m", 2))),
+                (2, lambda: sliced("m", f":, {self.index(L)}")),
                 (1, lambda: part("v", R, L))])())
             self._write(v, f"{v.name}[:, {j}]", "f", rhs)
         elif form == "rowpart":       # S[i, a:b]
@@ -1799,8 +1803,7 @@ class _Gen:
         else:                         # S[:, a:b]
             sl, n = span(L)
             c = rng.randrange(L - n + 1)
-            rhs = float_or(lambda: (lambda e: (f"{e[0]}[:, {c}:{c + n}]", e[1]))(
-                self.operand("m", 2)))
+            rhs = float_or(lambda: sliced("m", f":, {c}:{c + n}"))
             self._write(v, f"{v.name}[:, {sl}]", "f", rhs)
 
     def s_while(self, level: int) -> None:

@@ -73,29 +73,41 @@ def _arrayish(types, name) -> bool:
     return bool(getattr(types.get(name), "ndim", 0))
 
 
-def result_origins(prog, s: Bind, types, depth: int = 0):
+def result_origins(prog, s: Bind, types, memo=None, depth: int = 0):
     """Where each result of call `s` (typed by `types`) may take its storage from, one entry
     per target: (the positions of the call's arguments it may be, or be a view of; tokens of
     the arrays of the callee's own it may be a view of: two results sharing a token may share
     storage, `return S, S[0]`). A result that is no array has neither. None when unknown (the
-    callee not found, or its return not one value per target).
+    callee not found, or its return not one value per target). `memo` (a dict) keeps each
+    callee's answer for the caller's next question.
 
     Decided on the callee's IR, as a least fixed point over its binds (`u = u[1:]` in a loop):
     a fresh array (`new_array`) is its own; a view (`s[0]`, `s.T`, `u = s`) shares its
-    operand's origins (a "view" of no array operand is its own); a call its callee's results', recursively; any other array
-    result (list forms) everything its operands have and one token of its own."""
+    operand's origins (a "view" of no array operand is its own); a call its callee's
+    results', recursively; any other array result (list forms) everything its operands have
+    and one token of its own."""
     callee = prog.specs.get((id(s.callee), _argtys(s, types)))
     if callee is None or depth > 8:
         return None
-    params, ctypes = callee.ir.params, callee.types
     ret = callee.ir.body[-1]
     if not isinstance(ret, Return) or len(ret.values) != len(s.targets) \
-            or len(s.args) != len(params):
+            or len(s.args) != len(callee.ir.params):
         return None
+    memo = {} if memo is None else memo
+    if id(callee) not in memo:
+        memo[id(callee)] = _origins(prog, callee, memo, depth)
+    return memo[id(callee)]
+
+
+def _origins(prog, callee, memo, depth):
+    """`result_origins` of the values `callee` returns."""
+    params, ctypes = callee.ir.params, callee.types
+    ret = callee.ir.body[-1]
     stmts = list(ir.walk(callee.ir.body))
     binds = [b for b in stmts if isinstance(b, Bind)]
     defined = set(params) | {t for b in binds for t in b.targets}
-    inner = {id(b): result_origins(prog, b, ctypes, depth + 1) for b in binds if b.op is CALL}
+    inner = {id(b): result_origins(prog, b, ctypes, memo, depth + 1)
+             for b in binds if b.op is CALL}
     unknown = {("p", i) for i in range(len(params))} | {("own", "?")}
     org = {p: {("p", i)} for i, p in enumerate(params) if _arrayish(ctypes, p)}
 
@@ -143,13 +155,13 @@ def result_origins(prog, s: Bind, types, depth: int = 0):
     return out
 
 
-def result_sources(prog, s: Bind, types) -> dict:
+def result_sources(prog, s: Bind, types, memo=None) -> dict:
     """target -> the caller's arrays call `s`'s result there may share storage with: the
     array arguments it may be (or view) and the other targets that may view the same array
     of the callee's own (`result_origins`); every array argument and every other target when
     unknown."""
     arrays = [a.name for a in s.args if isinstance(a, Var) and _arrayish(types, a.name)]
-    got = result_origins(prog, s, types)
+    got = result_origins(prog, s, types, memo)
     if got is None:
         return {t: arrays + [u for u in s.targets if u != t] for t in s.targets}
     out = {}
@@ -185,6 +197,7 @@ class Writes:
         self.types = spec.types
         self.prog = prog
         self.root = spec.ir.body
+        self.origins = {}    # callee -> `result_origins` (its IR does not change meanwhile)
 
     def check(self):
         """Refuse, at the user's line: `y += e` (or an in-place library call) on an array
@@ -263,7 +276,7 @@ class Writes:
         to (for a call: none of its arguments; another of its results may view it too, an
         alias the write check sees)."""
         if isinstance(b, Bind) and b.op is CALL:
-            got = result_origins(self.prog, b, self.types)
+            got = result_origins(self.prog, b, self.types, self.origins)
             return got is not None and not got[b.targets.index(y)][0]
         return isinstance(b, Bind) and new_array(b, self.types)
 
@@ -306,8 +319,8 @@ class Writes:
         if not isinstance(s, Bind):
             return {}
         if s.op is CALL:
-            return {t: v for t, v in result_sources(self.prog, s, self.types).items()
-                    if v and _arrayish(self.types, t)}
+            shared = result_sources(self.prog, s, self.types, self.origins)
+            return {t: v for t, v in shared.items() if v and _arrayish(self.types, t)}
         if not _arrayish(self.types, s.target):
             return {}
         if s.op is LIST_APPEND:     # the list holds the appended array itself

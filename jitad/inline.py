@@ -28,7 +28,7 @@ import dataclasses
 from . import ir
 from .ir import Bind, For, If, Return, SetItem, Slice, TupleA, Var, While
 from .names import Namer
-from .ad.analysis import gathers, returns_fresh
+from .ad.analysis import new_array, returns_fresh
 from .primitives import CALL, COPY, get
 from .primitives.lists import LIST_APPEND, LIST_NEW
 from .types import arg_types
@@ -163,7 +163,7 @@ class _Inliner:
 
     def made_fresh(self, callee, name):
         """Whether every assignment of `name` in the helper makes a new array."""
-        return all(ir.fresh_result(b) or gathers(b, callee.types) or (
+        return all(new_array(b, callee.types) or (
             b.op is CALL and returns_fresh(self.prog, b, callee.types))
             for b in ir.walk(callee.ir.body) if isinstance(b, Bind) and name in b.targets)
 

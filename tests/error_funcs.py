@@ -246,6 +246,12 @@ def write_seen_by_alias(x):
     return np.sum(u * x)
 
 
+def writes_matrix_diagonal(x, v):
+    d = np.diag(np.outer(v, v) * x)     # NumPy: a read-only view of the matrix
+    d[0] = x  # ERR: may alias another array
+    return np.sum(d)
+
+
 def write_seen_by_view_in_loop(x):
     y = np.zeros((2, 3))
     s = 0.0

@@ -163,6 +163,13 @@ FEATURES = {
               "it, with it by position or as s=...",
     "iters": "reversed(range(...)), for r in reversed(M), enumerate(reversed(M)), "
              "for r, q in zip(M, M[::-1]) and for r, t in zip(M, x)",
+    "slicewrite": "writes through slices: u[1:3] = e, u[i:] += e, u[::2] = e, S[:, j] = e, "
+                  "S[i, 1:3] = e, S[1:] = e, S[:, :2] += e (e a float or an array of the "
+                  "slice's shape), and shifts of an array within itself (u[1:] = u[:-1], "
+                  "S[:, :-1] = S[:, 1:])",
+    "linalg": "np.eye, np.diag, np.triu/np.tril, np.linalg.solve/inv/det of a well-conditioned "
+              "matrix (2I + 0.3 tanh(S[:, :3])), np.argmax/np.argmin as indices, np.std, "
+              "np.logaddexp, np.hypot and a log-sum-exp",
 }
 
 SIZES = {
@@ -274,10 +281,11 @@ def _fresh_array(kind: str, e: str) -> str:
     if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
         return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
     func = node.func if isinstance(node, ast.Call) else None   # refuses writes into it
-    views = ("ravel", "reshape", "transpose", "flip", "fliplr", "flipud")
+    views = ("ravel", "reshape", "transpose", "flip", "fliplr", "flipud", "diag")
     if kind != "f" and (isinstance(node, ast.Attribute) and node.attr == "T"
                         or isinstance(func, ast.Attribute) and func.attr in views):
-        return f"{e}.copy()"         # a transpose, reshape or flip may be a view too
+        return f"{e}.copy()"         # a transpose, reshape or flip may be a view too (and
+        #                              np.diag of a matrix is a read-only view)
     return e
 
 
@@ -684,7 +692,7 @@ class _Gen:
             opts.append((2, lambda: self.call("f", depth)))
         if self.on("shapes"):
             opts.append((1.5 if self.ints else 0.4, reduce_s))
-        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select", "layout")):
+        if any(self.on(ft) for ft in ("keepdims", "scan", "gather", "select", "layout", "linalg")):
             opts.append((1, lambda: self.f_later(d)))
         return self.pick(opts)()
 
@@ -770,7 +778,8 @@ class _Gen:
         if self.on("shapes"):
             opts.append((1.2 if self.ints else 0.3, resize))
         opts += [(0.6 * self.on(ft), lambda ft=ft: getattr(self, f"v_{ft}")(d))
-                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout",
+                            "linalg")]
         return self.pick(opts)()
 
     # -- constructs of the later features (each `x_<feature>(d)` returns (text, bound)) --------
@@ -947,10 +956,59 @@ class _Gen:
                     (1, lambda: (f"np.var({_strip(a)})", ba * ba)),
                 ])()
             opts.append((1, lay))
+        if self.on("linalg"):
+            opts.append((1.5, lambda: self.f_linalg(d)))
         if not opts:
             return self.leaf("f")
         text, b = self.pick(opts)()
         return text, b
+
+    def well_conditioned(self, d: int) -> str:
+        """A 3 x 3 matrix far from singular: 2I plus entries below 0.3 (diagonally dominant)."""
+        m, _ = self.operand("m", d)
+        cols = self.rng.choice((":3", "1:"))
+        return f"(2.0 * np.eye({R}) + 0.3 * np.tanh({m}[:, {cols}]))"
+
+    def f_linalg(self, d: int) -> tuple[str, float]:
+        (a, ba), (b, bb), (m, bm) = (self.operand("v", d), self.operand("v", d),
+                                     self.operand("m", d))
+        sa, sb = _strip(a), _strip(b)
+        arg = self.rng.choice(("argmax", "argmin"))
+        return self.pick([
+            (2, lambda: (f"np.sum(np.linalg.solve({self.well_conditioned(d)}, {a}[:{R}]))",
+                         R * ba)),
+            (1, lambda: (f"np.linalg.det({self.well_conditioned(d)})", 12.0)),
+            (1, lambda: (f"np.sum(np.linalg.inv({self.well_conditioned(d)}) @ {m})", R * L * bm)),
+            (2, lambda: (f"{b}[np.{arg}({sa})]", bb)),
+            (1, lambda: (f"{m}[np.{arg}({m}[:, {self.index(L)}]), {self.index(L)}]", bm)),
+            (1, lambda: (f"np.std({sa})", ba)),
+            (1, lambda: (f"np.sum(np.logaddexp({sa}, {sb}))", L * (max(ba, bb) + 1.0))),
+            (1, lambda: (f"np.sum(np.hypot({sa}, 1.0 + {b} * {b}))", L * (ba + 1.0 + bb * bb))),
+            (1, lambda: (f"(np.log(np.sum(np.exp({a} - np.max({sa})))) + np.max({sa}))",
+                         ba + math.log(L))),
+        ])()
+
+    def v_linalg(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"({m}.T @ np.linalg.solve({self.well_conditioned(d)}, {a}[:{R}]))",
+                         R * bm * ba)),
+            (1, lambda: (f"np.diag({m}.T @ {m})", R * bm * bm)),
+            (1, lambda: (f"(np.diag({_strip(a)}) @ {a})", ba * ba)),
+            (1, lambda: (f"(np.eye({L}) * {a}).sum(axis=0)", ba)),
+            (1, lambda: (f"(np.triu({m}).T @ {a}[:{R}])", R * bm * ba)),
+        ])()
+
+    def m_linalg(self, d: int) -> tuple[str, float]:
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        return self.pick([
+            (2, lambda: (f"(np.linalg.inv({self.well_conditioned(d)}) @ {m})", R * bm)),
+            (1, lambda: (f"({m} @ np.diag({_strip(a)}))", bm * ba)),
+            (1, lambda: (f"np.{self.rng.choice(('triu', 'tril'))}({_strip(m)}"
+                         f"{self.rng.choice(('', ', 1', ', -1'))})", bm)),
+            (1, lambda: (f"({m} + np.eye({R}, {L}))", bm + 1.0)),
+            (1, lambda: (f"np.diag({a}[:{R}]) @ {m}", ba * bm)),
+        ])()
 
     def v_layout(self, d: int) -> tuple[str, float]:
         (a, ba), (m, bm), (m2, bm2) = (self.operand("v", d), self.operand("m", d),
@@ -1029,7 +1087,8 @@ class _Gen:
         if self.on("mhelpers"):
             opts.append((0.3, outer))
         opts += [(0.4 * self.on(ft), lambda ft=ft: getattr(self, f"m_{ft}")(d))
-                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout")]
+                 for ft in ("keepdims", "newaxis", "select", "scan", "gather", "layout",
+                            "linalg")]
         return self.pick(opts)()
 
     def cond(self, depth: int = 2) -> str:
@@ -1183,6 +1242,8 @@ class _Gen:
             opts += [(0.8 * on("whilebreak"), lambda: self.s_while_break(level))]
         if on("gather") and (owned_v or owned_m):
             opts += [(1.0, self.s_write_gather)]
+        if on("slicewrite") and (owned_v or owned_m):
+            opts += [(1.2, self.s_write_slice)]
         if self.budget > 1 and level < 3 and n_loops < self.cfg["loops"] - 1:
             opts += [(0.6 * on("tuples"), lambda: self.s_tuple(level))]
         if not self.in_helper and self.indent == 1:
@@ -1390,8 +1451,11 @@ class _Gen:
         op, e = self.assign_rhs(v)
         self.emit(f"{v.name} {op} {e}")
 
-    def _write(self, v: Var, target: str, kind: str) -> None:
-        e, b = self.expr(kind, 2)
+    def _write(self, v: Var, target: str, kind: str, rhs=None) -> None:
+        """`target = e` or `target += e` into v, e of `kind` (or `rhs`: (text, bound, its
+        kind)), keeping v's magnitude estimate."""
+        e, b = self.expr(kind, 2) if rhs is None else rhs[:2]
+        kind = kind if rhs is None else rhs[2]
         op = self.pick([(3, "="), (2, "+=")])
         if self.carried(v):
             if op == "=":
@@ -1654,6 +1718,93 @@ class _Gen:
                         self.pick([(1, "f"), (1, "v")]))
         else:
             self._write(v, f"{v.name}[{self.int_list(k, R)}, {self.int_list(k, L)}]", "f")
+
+    def s_write_slice(self) -> None:
+        """Writes through slices ("slicewrite"): u[1:3] = e, u[i:] += e, u[::2] = e,
+        S[:, j] = e, S[i, 1:3] = e, S[1:] = e, S[:, :2] += e, the right side a float or an
+        array of the slice's shape (a slice of a vector or matrix expression); or an array
+        shifted within itself (u[1:] = u[:-1], S[:, :-1] = S[:, 1:]: overlapping parts)."""
+        rng = self.rng
+        v = rng.choice(self.vars("v", True) + self.vars("m", True))
+        # u[i:] = e: a part whose length changes between iterations ("shapes" too)
+        loops = [iv for iv in self.ints if 0 <= iv.hi < L] if self.on("shapes") else []
+
+        def span(dim):
+            """(slice text, its length as text) of constant bounds within 0..dim."""
+            a = rng.randrange(dim)
+            b = rng.randrange(a + 1, dim + 1)
+            lo = "" if a == 0 else (str(a) if rng.random() < 0.7 else str(a - dim))
+            hi = "" if b == dim else (str(b) if rng.random() < 0.7 else str(b - dim))
+            return f"{lo}:{hi}", b - a
+
+        def part(kind, n, dim):
+            """A slice of length n of an expression of `kind` along an axis of length dim."""
+            c = rng.randrange(dim - n + 1)
+            e, b = self.operand(kind, 2)
+            sl = f"{c}:{c + n}" if c or n < dim else ":"
+            return (f"{e}[{sl}]" if kind == "v" else f"{e}[{sl}, :]"), b
+
+        def sliced(kind, sl):
+            """An expression of `kind` and its slice `sl`."""
+            e, b = self.operand(kind, 2)
+            return f"{e}[{sl}]", b
+
+        def float_or(make):
+            """The right side: a float (broadcast) or an array `make` gives, with its kind."""
+            return self.pick([(2, lambda: (*self.expr("f", 2), "f")),
+                              (3, lambda: (*make(), "v"))])()
+
+        if rng.random() < 0.2:          # shifted within itself: NumPy copies overlapping parts
+            k = rng.randint(1, 2)
+            if v.kind == "v":
+                target, src = self.pick([(1, (f"{v.name}[{k}:]", f"{v.name}[:-{k}]")),
+                                         (1, (f"{v.name}[:-{k}]", f"{v.name}[{k}:]"))])
+            else:
+                target, src = self.pick([
+                    (1, (f"{v.name}[1:]", f"{v.name}[:-1]")),
+                    (1, (f"{v.name}[:-1]", f"{v.name}[1:]")),
+                    (1, (f"{v.name}[:, {k}:]", f"{v.name}[:, :-{k}]")),
+                    (1, (f"{v.name}[:, :-{k}]", f"{v.name}[:, {k}:]"))])
+            c = self.pick([(2, ""), (1, f" * {self.const(-0.95, 0.95)}")])
+            self.emit(f"{target} = {src}{c}")
+            return
+        if v.kind == "v":
+            form = self.pick([(3, "span"), (1.5 if loops else 0, "loop"), (1, "step")])
+            if form == "span":
+                sl, n = span(L)
+                rhs = float_or(lambda: part("v", n, L))
+                self._write(v, f"{v.name}[{sl}]", "f", rhs)
+            elif form == "loop":
+                i = rng.choice(loops).name
+                sl = self.pick([(1, f"{i}:"), (1, f":{i} + 1")])
+                rhs = float_or(lambda: sliced("v", sl))
+                self._write(v, f"{v.name}[{sl}]", "f", rhs)
+            else:
+                sl = self.pick([(1, "::2"), (1, "1::2")])
+                rhs = float_or(lambda: sliced("v", self.pick([(1, "::2"), (1, "1::2")])))
+                self._write(v, f"{v.name}[{sl}]", "f", rhs)
+            return
+        form = self.pick([(3, "column"), (2, "rowpart"), (1, "rows"), (1, "columns")])
+        if form == "column":          # S[:, j]: a vector of length R
+            j = self.index(L)
+            rhs = float_or(lambda: self.pick([
+                (2, lambda: sliced("m", f":, {self.index(L)}")),
+                (1, lambda: part("v", R, L))])())
+            self._write(v, f"{v.name}[:, {j}]", "f", rhs)
+        elif form == "rowpart":       # S[i, a:b]
+            sl, n = span(L)
+            rhs = float_or(lambda: part("v", n, L))
+            self._write(v, f"{v.name}[{self.index(R)}, {sl}]", "f", rhs)
+        elif form == "rows":          # S[a:b]: a row broadcast, or rows of a matrix
+            sl, n = span(R)
+            rhs = float_or(lambda: self.pick([(1, lambda: self.expr("v", 2)),
+                                              (1, lambda: part("m", n, R))])())
+            self._write(v, f"{v.name}[{sl}]", "f", rhs)
+        else:                         # S[:, a:b]
+            sl, n = span(L)
+            c = rng.randrange(L - n + 1)
+            rhs = float_or(lambda: sliced("m", f":, {c}:{c + n}"))
+            self._write(v, f"{v.name}[:, {sl}]", "f", rhs)
 
     def s_while(self, level: int) -> None:
         k = self.fresh("k")

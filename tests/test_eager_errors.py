@@ -74,6 +74,12 @@ def writes_repeated_indices(x):
     return np.sum(y)
 
 
+def writes_into_matrix_diagonal(x):
+    d = np.diag(np.outer(x, x))     # NumPy: a read-only view of the matrix
+    d[0] = 1.0  # ERR: may alias another array
+    return np.sum(d)
+
+
 def sum_with_initial(x):
     return np.sum(x, initial=1.0)  # ERR: np.sum(..., initial=...)
 
@@ -107,6 +113,7 @@ def calls_a_helper(x):
 
 GRAD_CASES = [uses_correlate, uses_matrix_cond, uses_einsum, uses_repeat_method, uses_take_method,
               sorts_in_place, reads_flat, writes_into_int_array, writes_repeated_indices,
+              writes_into_matrix_diagonal,
               sum_with_initial, dot_of_3d, ufunc_reduce, ufunc_at, ufunc_with_dtype, _helper]
 
 

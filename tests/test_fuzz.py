@@ -12,7 +12,8 @@
 * ``test_generator_reaches_its_constructs``: the program text of a few hundred seeds holds
   each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
   later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
-  ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``kwargs``, ``iters``), and ``without`` leaves them out (text only: no
+  ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``kwargs``, ``iters``,
+  ``slicewrite``, ``linalg``), and ``without`` leaves them out (text only: no
   checks run).
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
@@ -118,6 +119,13 @@ CONSTRUCTS = {
     "closure": [r"^    def h\d+\(v, s\):", r"for i\d+ in range\(n\):\n\s+\w+ \+= math\.tanh\([^\n]*h\d+\("],
     "kwargs": [r"def g\d\(\w+, \w+, s=", r"g\d\([^\n]*s=[^\n]*\)"],
     "iters": [r"reversed\(", r"in reversed\(range\(", r"in reversed\([A-Z]", r"for \w+, t\d+ in zip\("],
+    "slicewrite": [r"^\s+\w+\[[^\]\n]*:[^\]\n]*\] \+?= ", r"^\s+\w+\[:, [^\]\n]+\] \+?= ",
+                   r"^\s+\w+\[1?::2\] \+?= ", r"^\s+(\w+)\[[^\]\n]*:[^\]\n]*\] = \1\[",
+                   r"^\s+\w+\[\w+:\] \+?= |^\s+\w+\[:\w+ \+ 1\] \+?= "],
+    "linalg": [r"np\.linalg\.(solve|inv|det)\(|np\.arg(max|min)\(|np\.diag\(|np\.tri[ul]\(",
+               r"np\.linalg\.solve\(\(2\.0 \* np\.eye\(3\)", r"np\.linalg\.inv\(", r"np\.linalg\.det\(",
+               r"\[np\.arg(max|min)\(", r"np\.diag\(", r"np\.std\(", r"np\.logaddexp\(", r"np\.hypot\(",
+               r"np\.log\(np\.sum\(np\.exp\("],
 }
 
 

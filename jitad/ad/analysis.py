@@ -6,11 +6,15 @@ which variables are active (`activity`), which values the adjoint reads (`needed
 under "is a view of": a value read through a view is a read of its base) and which of those
 the forward overwrites and so must push (`pushed`); it refuses, at the user's line, writes it
 cannot differentiate: into an array the function did not create, through an alias a later read
-observes, in-place updates of a shared array (decided on the control-flow graph, `flow`).
+observes, in-place updates of a shared array (decided on the control-flow graph, `flow`; a
+helper call's results are judged one by one: `result_origins` says which arguments, or other
+results, each may share storage with).
 Those write rules are a class of their own, `Writes`, which `Analysis` extends and the
 `analyse` pass runs alone (`check_writes`: before any code, for eager mode as for compiled).
 """
 from __future__ import annotations
+
+import itertools
 
 from .. import activity, ir
 
@@ -20,7 +24,7 @@ from ..ir import Bind, For, If, Return, SetItem, Slice, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM, get
 from ..primitives.forms import rule_at, settle_statics
 from ..primitives.lists import LIST_APPEND
-from ..types import arg_types as _argtys
+from ..types import Ty, arg_types as _argtys
 
 
 _SUMS = (get("add"), get("sub"))
@@ -51,46 +55,131 @@ def gathers(s, types) -> bool:
         isinstance(a, Var) and getattr(types.get(a.name), "ndim", 0) for a in s.args[1:])
 
 
-def returns_fresh(prog, s: Bind, types, depth: int = 0) -> bool:
-    """Whether call `s` (typed by `types`) gives arrays its callee created: never its arguments
-    or views of them; a view of an array it made (`return S[0]`) shares nothing with the
-    caller's, nor does the result of a call that itself returns fresh arrays (a helper
-    returning another helper's result)."""
+def makes_view(b: Bind, types) -> bool:
+    """Whether bind `b`'s result may share its first operand's buffer: a view primitive, or
+    one whose form at these operand ranks is (`np.diag` of a matrix, unlike of a vector)."""
+    if b.op.view:
+        return True
+    return not b.op.structural and rule_for(b, types).view
+
+
+def new_array(b: Bind, types) -> bool:
+    """Whether bind `b` always produces a new array: `ir.fresh_result` at its operand ranks
+    (`makes_view`), or a gather."""
+    return (ir.fresh_result(b) and not makes_view(b, types)) or gathers(b, types)
+
+
+def _arrayish(types, name) -> bool:
+    return bool(getattr(types.get(name), "ndim", 0))
+
+
+def result_origins(prog, s: Bind, types, memo=None, depth: int = 0):
+    """Where each result of call `s` (typed by `types`) may take its storage from, one entry
+    per target: (the positions of the call's arguments it may be, or be a view of; tokens of
+    the arrays of the callee's own it may be a view of: two results sharing a token may share
+    storage, `return S, S[0]`). A result that is no array has neither. None when unknown (the
+    callee not found, or its return not one value per target). `memo` (a dict) keeps each
+    callee's answer for the caller's next question.
+
+    Decided on the callee's IR, as a least fixed point over its binds (`u = u[1:]` in a loop):
+    a fresh array (`new_array`) is its own; a view (`s[0]`, `s.T`, `u = s`) shares its
+    operand's origins (a "view" of no array operand is its own); a call its callee's
+    results', recursively; any other array result (list forms) everything its operands have
+    and one token of its own."""
     callee = prog.specs.get((id(s.callee), _argtys(s, types)))
     if callee is None or depth > 8:
-        return False
-    sites = {}
-    for x in ir.walk(callee.ir.body):
-        if isinstance(x, Bind):
-            for t in x.targets:
-                sites.setdefault(t, []).append(x)
+        return None
     ret = callee.ir.body[-1]
+    if not isinstance(ret, Return) or len(ret.values) != len(s.targets) \
+            or len(s.args) != len(callee.ir.params):
+        return None
+    memo = {} if memo is None else memo
+    if id(callee) not in memo:
+        memo[id(callee)] = _origins(prog, callee, memo, depth)
+    return memo[id(callee)]
 
-    def made(b):
-        return ir.fresh_result(b) or gathers(b, callee.types) or (
-            b.op is CALL and returns_fresh(prog, b, callee.types, depth + 1))
 
-    def own(name, level=0):
-        """The callee made this array: fresh, or a view of an array it made (`S[0]`)."""
-        if name in callee.ir.params or level > 8:
-            return False
-        for b in sites.get(name, []):
-            if made(b):
-                continue
-            base = b.args[0] if b.op.view or b.op is GETITEM else None
-            if not (isinstance(base, Var) and b.op is not CALL and own(base.name, level + 1)):
-                return False
-        return True
+def _origins(prog, callee, memo, depth):
+    """`result_origins` of the values `callee` returns."""
+    params, ctypes = callee.ir.params, callee.types
+    ret = callee.ir.body[-1]
+    stmts = list(ir.walk(callee.ir.body))
+    binds = [b for b in stmts if isinstance(b, Bind)]
+    defined = set(params) | {t for b in binds for t in b.targets}
+    inner = {id(b): result_origins(prog, b, ctypes, memo, depth + 1)
+             for b in binds if b.op is CALL}
+    unknown = {("p", i) for i in range(len(params))} | {("own", "?")}
+    org = {p: {("p", i)} for i, p in enumerate(params) if _arrayish(ctypes, p)}
 
-    arrays = [a for a in ret.values if isinstance(a, Var)
-              and getattr(callee.types.get(a.name), "ndim", 0)]
-    for a in arrays:
-        # two results may be views of one array (return S[0], S[1]): only a single result
-        # may be a view of the callee's own array
-        fresh = all(made(b) for b in sites.get(a.name, ())) and a.name not in callee.ir.params
-        if not (fresh or (len(arrays) == 1 and own(a.name))):
-            return False
-    return True
+    def of(a):
+        if not (isinstance(a, Var) and _arrayish(ctypes, a.name)):
+            return set()
+        return org.get(a.name, set()) if a.name in defined else unknown
+
+    changed = True
+    while changed:
+        changed = False
+        for b in binds:
+            for k, t in enumerate(b.targets):
+                if not _arrayish(ctypes, t):
+                    continue
+                if new_array(b, ctypes):
+                    add = {("own", id(b), k)}
+                elif b.op is CALL:
+                    got = inner[id(b)]
+                    if got is None:
+                        add = {o for a in b.args for o in of(a)} | {("own", id(b), "?")}
+                    else:
+                        add = {o for i in got[k][0] for o in of(b.args[i])} \
+                            | {("own", id(b), tok) for tok in got[k][1]}
+                elif b.op is GETITEM or makes_view(b, ctypes):
+                    # (a call with no array operand, `np.eye(3, 4)` without a rule, is new)
+                    base = b.args[0] if b.args else None
+                    add = of(base) if isinstance(base, Var) and _arrayish(ctypes, base.name) \
+                        else {("own", id(b), k)}
+                else:
+                    add = {o for a in b.args for o in of(a)} | {("own", id(b), k)}
+                if not add <= org.setdefault(t, set()):
+                    org[t] |= add
+                    changed = True
+        for w in stmts:     # an array stored into a list's entry is in the list
+            if isinstance(w, SetItem) and not isinstance(ctypes.get(w.array), Ty) \
+                    and not of(Var(w.array)) >= of(w.value):
+                org[w.array] = org.get(w.array, set()) | of(w.value)
+                changed = True
+    out = []
+    for v in ret.values:
+        o = of(v)
+        out.append((frozenset(x[1] for x in o if x[0] == "p"),
+                    frozenset(x for x in o if x[0] == "own")))
+    return out
+
+
+def result_sources(prog, s: Bind, types, memo=None) -> dict:
+    """target -> the caller's arrays call `s`'s result there may share storage with: the
+    array arguments it may be (or view) and the other targets that may view the same array
+    of the callee's own (`result_origins`); every array argument and every other target when
+    unknown."""
+    arrays = [a.name for a in s.args if isinstance(a, Var) and _arrayish(types, a.name)]
+    got = result_origins(prog, s, types, memo)
+    if got is None:
+        return {t: arrays + [u for u in s.targets if u != t] for t in s.targets}
+    out = {}
+    for k, t in enumerate(s.targets):
+        params, own = got[k]
+        out[t] = [s.args[i].name for i in sorted(params)
+                  if isinstance(s.args[i], Var) and _arrayish(types, s.args[i].name)]
+        out[t] += [u for j, u in enumerate(s.targets) if j != k and own & got[j][1]]
+    return out
+
+
+def returns_fresh(prog, s: Bind, types) -> bool:
+    """Whether call `s` (typed by `types`) gives arrays its callee created: never its arguments
+    or views of them, and no two results views of one array (`result_origins`); a view of an
+    array it made (`return S[0]`) shares nothing with the caller's."""
+    got = result_origins(prog, s, types)
+    return got is not None and all(not params for params, _ in got) and not any(
+        a[1] & b[1] for a, b in itertools.combinations(got, 2))
 
 
 _ANALYSING = set()     # callee signatures whose Analysis `results_kept` is building (cycles)
@@ -108,6 +197,7 @@ class Writes:
         self.types = spec.types
         self.prog = prog
         self.root = spec.ir.body
+        self.origins = {}    # callee -> `result_origins` (its IR does not change meanwhile)
 
     def check(self):
         """Refuse, at the user's line: `y += e` (or an in-place library call) on an array
@@ -149,24 +239,25 @@ class Writes:
         for w in writes + updates:
             y = w.array if isinstance(w, SetItem) else w.target
             # aliases of y, transitively (u = y, v = u[1:], ...)
+            # (the statement making the alias, the alias): one target of a call each
             aliases, frontier = [], [y]
             while frontier:
                 src = frontier.pop()
                 for s in stmts:
-                    if isinstance(s, Bind) and src in self.alias_sources(s) \
-                            and s.target != y and s not in aliases:
-                        aliases.append(s)
-                        frontier.append(s.target)
+                    for t, sources in self.alias_sources(s).items():
+                        if src in sources and t != y and (s, t) not in aliases:
+                            aliases.append((s, t))
+                            frontier.append(t)
             # a fresh `y = ...` after the alias was made points y at another buffer
-            rebinds = [s for s in defs.get(y, []) if self._new_array(s)]
-            for a in aliases:
+            rebinds = [s for s in defs.get(y, []) if self._new_array(s, y)]
+            for a, t in aliases:
                 # the write changes what the alias shows when some run makes the alias, then
                 # writes (y not rebound in between), then reads the alias (not made again)
                 if not flow.reaches(a, w, avoid=rebinds):
                     continue
-                if any(flow.reaches(w, r, avoid=defs.get(a.target, []))
-                       for r in stmts if a.target in self._stmt_reads(r)):
-                    u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(a.target)
+                if any(flow.reaches(w, r, avoid=defs.get(t, []))
+                       for r in stmts if t in self._stmt_reads(r)):
+                    u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(t)
                     what = "write into" if isinstance(w, SetItem) else "in-place update of"
                     raise UnsupportedError(
                         f"this {what} '{u}' would also change '{v}', an alias of it "
@@ -178,21 +269,24 @@ class Writes:
         if s.op is GETITEM:        # a view unless it is one element or a gather
             t = self.types.get(s.target)
             return t is not None and t.ndim > 0 and not gathers(s, self.types)
-        return s.op.view
+        return makes_view(s, self.types)
 
-    def _new_array(self, b) -> bool:
-        """Whether bind `b` always gives an array no one else refers to."""
+    def _new_array(self, b, y) -> bool:
+        """Whether bind `b` always gives `y` (one of its targets) an array no one else refers
+        to (for a call: none of its arguments; another of its results may view it too, an
+        alias the write check sees)."""
         if isinstance(b, Bind) and b.op is CALL:
-            return self._returns_fresh(b)
-        return isinstance(b, Bind) and (ir.fresh_result(b) or gathers(b, self.types))
+            got = result_origins(self.prog, b, self.types, self.origins)
+            return got is not None and not got[b.targets.index(y)][0]
+        return isinstance(b, Bind) and new_array(b, self.types)
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it
         share its buffer -- a view, another variable, a loop variable -- and reaches `at`
         with no new array assigned to y in between, or None)."""
-        fresh = [b for b in defs.get(y, []) if self._new_array(b)]
+        fresh = [b for b in defs.get(y, []) if self._new_array(b, y)]
         param = y in self.spec.ir.params and flow.reaches(None, at, avoid=fresh)
-        other = next((b for b in defs.get(y, []) if not self._new_array(b)
+        other = next((b for b in defs.get(y, []) if not self._new_array(b, y)
                       and flow.reaches(b, at, avoid=fresh)), None)
         return param, other
 
@@ -216,28 +310,25 @@ class Writes:
                 f"(e.g. {user} = {user}.copy() or np.zeros(...))", w.loc,
                 "write into an array not created here")
 
-    def alias_sources(self, s) -> list:
-        """The arrays whose storage the result of bind `s` may share: the operand of a view
-        (`s[0]`, `s.T`, a reshape) or of `u = s`, and every array argument of a helper whose
-        result is not an array it created (`def first(s): return s[0]`)."""
-        if not isinstance(s, Bind) or not getattr(self.types.get(s.target), "ndim", 0):
-            return []
+    def alias_sources(self, s) -> dict:
+        """target of statement `s` -> the arrays whose storage it may share: the operand of a
+        view (`s[0]`, `s.T`, a reshape) or of `u = s`, the list an array is appended to, and
+        for a helper's result the arguments it may be a view of (`def first(s): return s[0]`)
+        and the other results that may view the same array (`result_sources`, per target:
+        `a, b = g(x)` may make b alone an alias of x). Array targets only."""
+        if not isinstance(s, Bind):
+            return {}
+        if s.op is CALL:
+            shared = result_sources(self.prog, s, self.types, self.origins)
+            return {t: v for t, v in shared.items() if v and _arrayish(self.types, t)}
+        if not _arrayish(self.types, s.target):
+            return {}
         if s.op is LIST_APPEND:     # the list holds the appended array itself
             x = s.args[1]
-            return [x.name] if isinstance(x, Var) and self.types[x.name].ndim else []
-        if s.op is CALL:
-            if self._returns_fresh(s):
-                return []
-            return [a.name for a in s.args if isinstance(a, Var) and self.types[a.name].ndim]
+            return {s.target: [x.name]} if isinstance(x, Var) and self.types[x.name].ndim else {}
         if s.args and self._makes_alias(s) and isinstance(s.args[0], Var):
-            return [s.args[0].name]
-        return []
-
-    def _returns_fresh(self, s):
-        """Whether a call's array results are arrays its callee created (never its arguments
-        or views of them; a view of an array it made, `return S[0]`, shares nothing with the
-        caller's)."""
-        return returns_fresh(self.prog, s, self.types)
+            return {s.target: [s.args[0].name]}
+        return {}
 
     @staticmethod
     def _stmt_reads(s):
@@ -343,10 +434,8 @@ class Analysis(Writes):
         """name -> the arrays whose storage it may share (see `alias_sources`)."""
         out = {}
         for s in ir.walk(self.root):
-            for b in self.alias_sources(s):
-                for t in s.targets:
-                    if getattr(self.types.get(t), "ndim", 0):
-                        out.setdefault(t, set()).add(b)
+            for t, sources in self.alias_sources(s).items():
+                out.setdefault(t, set()).update(sources)
         return out
 
     def results_kept(self, s: Bind) -> set:

@@ -244,7 +244,8 @@ class Forward(Reverse):
             v = statics.get(k)
             mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
         mapping["y"] = P.name(t)
-        total, low, reads_y = None, True, False
+        # the operands whose shapes the tangent has (a broadcast of): those it reads
+        total, reads_y, covered = None, False, set()
         for p, a in zip(rule.params, s.args):
             if not self.active(a) or p not in rule.adjoints:
                 continue
@@ -253,20 +254,29 @@ class Forward(Reverse):
             tpl = rules[p]
             names = {n.id for n in ast.walk(tpl) if isinstance(n, ast.Name)}
             reads_y |= "y" in names
-            ranks = [self.rank_atom(b) for q, b in zip(rule.params, s.args) if q in names]
-            ranks.append(self.rank_atom(a))
-            low = low and rule.elementwise and max(ranks) < nd and "y" not in names
+            covered |= {q for q in rule.params if q in names} | {p}
             mapping["t"] = P.name(self.d(a.name))
             if self.reentrant and rule.name in T.LINEARLY and not runtime_calls.readable(tpl):
                 # read again: the primitive itself, applied to the tangent in the operand's place
                 c = runtime_calls.call(rule, [mapping["t"] if q == p else mapping[q]
                                               for q in list(rule.params) + list(rule.statics)])
+                covered |= set(rule.params)
             else:
                 c = P.fold(substitute(tpl, mapping))
             total = c if total is None else P.binop(total, ast.Add(), c)
         if total is None:
             return None, False
-        if low and nd:                      # a scalar (or lower-rank) tangent broadcast onto y
+        # an elementwise result has the broadcast shape of its array operands: a tangent that
+        # reads only some of them (`t` of `a + b`, b inactive) may be smaller -- a lower rank,
+        # or a size-1 axis (`r[None, :] + S`) -- and is broadcast onto y
+        # (unless one it reads provably has y's shape: `shapes`)
+        shapes = getattr(self.spec, "shapes", None)
+        low = rule.elementwise and not reads_y and any(
+            self.rank_atom(b) and q not in covered for q, b in zip(rule.params, s.args)) \
+            and not (shapes is not None and any(
+                isinstance(b, Var) and q in covered and shapes.same(b.name, t)
+                for q, b in zip(rule.params, s.args)))
+        if low and nd:                      # a smaller tangent broadcast onto y
             total = P.binop(total, ast.Add(), P.call("np.zeros_like", P.name(t)))
             reads_y = True
         elif nd and self.writes_arrays and s.op.fresh and not _fresh_expr(total):

@@ -586,7 +586,8 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
 # results that may share their operand's buffer (NumPy and Numba return views)
 _VIEWS = ("transpose", "reshape", "np.moveaxis", "split_front", "split_back", "np.real", "np.imag",
           "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze",
-          "ravel", "transpose_axes", "swapaxes", "flip", "sliding_window_view")
+          "ravel", "transpose_axes", "swapaxes", "flip", "sliding_window_view",
+          "diag.2.0", "np.diagonal")     # NumPy's diagonal of a matrix: a (read-only) view
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 # pointwise: each element of the result is the same scalar function of the operands' elements
 # at that position (broadcast), and the rule's templates also compute it on numbers

@@ -2,12 +2,12 @@
 #   --minimize` (stopped at its 400 checks)
 # second: yes
 # backend: python
-# xfail: open -- the Hessian-vector product is refused in both modes on this program, whose
-#   gradient and jvp are right: "this write into 'd_u0' would also change 'u4', an alias of it
-#   made at line 44 ... (while differentiating f a second time: in its generated code
-#   `d_u0[1] = ...`)".  The tangent code makes u4 (the result of g0, a row of an array g0
-#   makes, independent of its argument) an alias of d_u0, the tangent of its argument u0,
-#   then writes into d_u0 where f writes into u0.  Not yet understood.
+# found: wrong refusal in both modes: g0's jvp returns its value, a row of an array it makes,
+#   and its tangent; one result viewing the callee's own array made the whole call count as
+#   possibly aliasing every argument, so `u4, d_u4 = g0_jvp(u0, ..., d_u0, ...)` made u4 an
+#   alias of d_u0 and the tangent's write `d_u0[1] = ...` was refused.
+# fixed: which arguments (or other results) a call's result may share storage with is decided
+#   per result (`ad.analysis.result_origins`)
 import math
 import numpy as np
 

@@ -822,25 +822,7 @@ def _tidy(fdef, types):
     _dce(fdef)
     _inline_single_use(fdef)
     _OuterInPlace().visit(fdef)
-    _AddInto().visit(fdef)
     return fdef
-
-
-class _AddInto(ast.NodeTransformer):
-    """An adjoint's `d += e` on an array (`reverse` marks it `jitad_array`) -> `rt.add_into(d,
-    e)`: the same in-place addition, but Numba compiles the helper once per signature and each
-    call in ~2 ms, where every inline `+=` of arrays is its own broadcasting loop nest (25-35
-    ms of compile time each, measured). Run last: `_first_contribution` reads the `+=`."""
-
-    def visit_AugAssign(self, node):
-        if getattr(node, "jitad_array", False) and isinstance(node.op, ast.Add) \
-                and isinstance(node.target, ast.Name):
-            new = ast.copy_location(ast.Expr(P.call("rt.add_into", P.name(node.target.id),
-                                                    node.value)), node)
-            if hasattr(node, "jitad_loc"):
-                new.jitad_loc = node.jitad_loc
-            return new
-        return node
 
 
 class _OuterInPlace(ast.NodeTransformer):

@@ -484,7 +484,6 @@ class Reverse(TrainingCode):
             # a new array shaped exactly like v: as v's first contribution it can be assigned
             # instead of added to zeros (see codegen._first_contribution)
             stmt.jitad_fresh = exact and t.dtype == "f8" and _fresh_expr(contrib)
-            stmt.jitad_array = True     # an array's `+=` (see codegen._AddInto)
             return stmt
         for _ in range(contrib_ndim - t.ndim):
             contrib = P.call("rt.sum0", contrib)
@@ -494,9 +493,7 @@ class Reverse(TrainingCode):
         for k in range(t.ndim):
             size = P.subscript(ast.Attribute(P.name(v), "shape", ast.Load()), [Const(k)])
             contrib = P.call("rt.sum_keep", contrib, P.const(k), size)
-        stmt = P.aug(self.d(v), contrib)
-        stmt.jitad_array = True
-        return stmt
+        return P.aug(self.d(v), contrib)
 
     _ELEMENTWISE_CALLS = {"np.sin", "np.cos", "np.tan", "np.exp", "np.log", "np.log1p", "np.sqrt",
                           "np.tanh", "np.sinh", "np.cosh", "np.sign", "np.expm1", "np.abs",

@@ -7,14 +7,14 @@ Guarantees: each function `g` with one call site in the module -- a callee's for
 backward half, its vjp, a primal only another primal calls -- whose body ends in its only
 `return`, and whose call is part of a simple statement (`t = g(...)`, `d += g(...)[0]`,
 `return g(...)`) that calls nothing else with an effect (a tape's pop or append), is replaced
-at that call by its statements: its parameters and locals renamed to names unused in the
-caller (its own names where free: `m`, else `m_1`), the arguments bound to its parameters in
-order first, its return value assigned to the call's targets (or a fresh name standing for
-the call). `g` then leaves the module. The copies of arguments and results are propagated and
-what they leave dead is removed (`codegen._propagate_copies`, `codegen._dce`).
+at that call by its statements: its locals renamed to names unused in the caller (its own
+names where free: `m`, else `m_1`), an argument that is a name read by that name where g never
+assigns the parameter (g's renamed body binds none of the caller's names), any other argument
+bound to its renamed parameter first, in order, and its return value assigned to the call's
+targets, part by part (or to a fresh name standing for the call). `g` then leaves the module.
 Why: Numba compiles a callee on its own *and* links its code into every caller, where LLVM
-optimizes and emits it again: a function called once was compiled twice (measured in ADBench's
-GMM, LSTM and dense net: see docs/architecture.md, "Compile time").
+optimizes and emits it again: a function called once was compiled twice (measured on ADBench's
+GMM and LSTM: see docs/architecture.md, "Compile time").
 Invariants: the values computed and their order are unchanged (arguments are evaluated before
 the body, as in a call; the rest of the statement after it, which reads no effect); nothing
 recursive, nothing `parallel` dispatches and nothing with a depth argument is inlined.
@@ -35,24 +35,22 @@ def inline_once(job):
     if gen.recursive or gen.parallel or job.parallel:
         return
     keep = python_callable(gen) | set(gen.depth_args)
-    changed = []
-    while True:
-        funcs = {f.name: f for f in job.funcs}
-        sites = _call_sites(job.funcs, funcs)
+    funcs = {f.name: f for f in job.funcs}
+    sites = _call_sites(job.funcs, funcs)
+    progress = True
+    while progress:
+        progress = False
         for name in sorted(n for n, s in sites.items() if len(s) == 1):
             f = sites[name][0]
-            if f is None or name in keep or name == f.name or not _inlinable(funcs[name]) \
-                    or not _inline_into(f, funcs[name], funcs):
+            g = funcs.get(name)
+            if f is None or g is None or name in keep or name == f.name or not _inlinable(g) \
+                    or not _inline_into(f, g, funcs):
                 continue
-            job.funcs.remove(funcs[name])
-            changed.append(f)
-            break
-        else:
-            break
-    from .codegen import _dce, _propagate_copies
-    for f in {id(f): f for f in changed if f in job.funcs}.values():
-        _propagate_copies(f)
-        _dce(f)
+            job.funcs.remove(g)
+            del funcs[name], sites[name]
+            for holders in sites.values():      # the calls g made are f's now
+                holders[:] = [f if h is g else h for h in holders]
+            progress = True
 
 
 def _call_sites(funcs, by_name):
@@ -103,20 +101,29 @@ def _inline_into(f, g, funcs) -> bool:
     if _effects(rest):
         return False
     # g's parameters and locals: renamed away from every name f (and the module) uses
-    local = {a.arg for a in g.args.args}
+    stored = set()
     for node in ast.walk(g):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            local.add(node.id)
+            stored.add(node.id)
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            local.add(node.target.id)
+            stored.add(node.target.id)
+    params = [a.arg for a in g.args.args]
+    local = stored | set(params)
     taken = P.names_in(f) | {a.arg for a in f.args.args} | set(funcs) | reserved_names()
     taken |= {n for n in P.names_in(g) if n not in local}      # g's globals stay g's
     namer = Namer(taken)
-    rename = {n: namer.fresh(n) for n in sorted(local)}
-    body = [_Rename(rename).visit(copy.deepcopy(s)) for s in g.body]
+    rename, new = {}, []
+    for p, arg in zip(params, call.args):
+        if isinstance(arg, ast.Name) and p not in stored:
+            # g's renamed body binds none of f's names: the argument itself serves
+            rename[p] = arg.id
+        else:
+            rename[p] = namer.fresh(p)
+            new.append(ast.Assign([P.name(rename[p], store=True)], arg, lineno=0))
+    for n in sorted(stored):
+        rename.setdefault(n, namer.fresh(n))
+    body = [_Rename(rename).visit(s) for s in g.body]      # g leaves the module: no copy
     ret = body.pop().value
-    new = [ast.Assign([P.name(rename[a.arg], store=True)], arg, lineno=0)
-           for a, arg in zip(g.args.args, call.args)]
     new += body
     if isinstance(stmt, ast.Assign) and stmt.value is call:
         tgt = stmt.targets[0] if len(stmt.targets) == 1 else None

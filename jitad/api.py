@@ -280,7 +280,7 @@ class _Jacobian(_Transformed):
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
         blocks = comp.run(self._compiled_name(comp), tuple(args))
-        y_shape = _out_shape(comp, args)
+        y_shape = _out_shape(comp, args, blocks, self.how)
         x_shapes = [np.shape(x) for i in self.wrt for x in _arg_leaves(args[i])]
         jacs = []
         for x_shape, b in zip(x_shapes, blocks):
@@ -361,10 +361,14 @@ def _arg_leaves(a):
     return leaves(a, ty_of_value(a)) if isinstance(a, (tuple, list, dict)) else [a]
 
 
-def _out_shape(comp, args):
+def _out_shape(comp, args, blocks, how):
+    """The output's shape: a vector's length is the blocks' (jacrev's rows, jacfwd's
+    columns), so only an output of rank >= 2 runs (and compiles) the primal for it."""
     t = comp.gen.out_types[0]
     if t.ndim == 0:
         return ()
+    if t.ndim == 1:
+        return (np.shape(blocks[0])[1 if how == "jvp" else 0],)
     y = comp.run(comp.gen.primal, tuple(args))
     return np.shape(y)
 

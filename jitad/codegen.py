@@ -338,13 +338,22 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
     y_nd = entry.out[0].ndim
     fresh = _local_names(pl).fresh
     y, ny, seed, basis, k, grads = (fresh(n) for n in ("y", "ny", "seed", "basis", "k", "grads"))
-    lines = [f"{y} = {gen.primal}({', '.join(params + pdepth)})",
-             f"{ny} = " + (f"{y}.size" if y_nd else "1")]
+    # the output's shape from its symbolic terms when they name it (no call of the primal,
+    # whose compilation was a fifth of a small entry's first call); else the primal's value
+    shape = _output_shape(entry) if y_nd else ()
+    if shape is None:
+        lines = [f"{y} = {gen.primal}({', '.join(params + pdepth)})",
+                 f"{ny} = " + (f"{y}.size" if y_nd else "1")]
+        y_shape = f"{y}.shape"
+    else:
+        lines = [f"{ny} = " + (" * ".join(f"({d})" if " " in d else d for d in shape) or "1")]
+        y_shape = f"({', '.join(shape)},)" if y_nd else "()"
     results = [fresh(f"jac_{params[i]}") for i in wrt]
     size = {i: f"{params[i]}.size" if entry.argtys[i].ndim else "1" for i in wrt}
     if how == "vjp":
         lines += [f"{jac} = np.empty(({ny}, {size[i]}))" for jac, i in zip(results, wrt)]
-        ct = f"{seed}.reshape({y}.shape)" if y_nd else "1.0"
+        ct = (seed if y_nd == 1 and shape is not None else f"{seed}.reshape({y_shape})") \
+            if y_nd else "1.0"
         call = f"{gen.grads}({', '.join(params + [ct])})" if gen.grads else \
             f"{gen.vjp}({', '.join(params + [ct] + depth)})[1]"
         lines += [f"{seed} = np.zeros({ny})", f"for {k} in range({ny}):", f"    {seed}[{k}] = 1.0",
@@ -368,6 +377,30 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
     lines.append(f"return ({', '.join(results)},)")
     text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
     return ast.parse(text).body[0]
+
+
+def _output_shape(entry):
+    """The entry's one array output's shape as expressions of its parameters (`p.shape[k]`,
+    a parameter's value, a constant), from the symbolic shapes (`Spec.shapes`); None when an
+    axis has no such term."""
+    ret = entry.ir.body[-1]
+    shapes = getattr(entry, "shapes", None)
+    if shapes is None or not isinstance(ret, ir.Return) or len(ret.values) != 1 \
+            or not isinstance(ret.values[0], ir.Var):
+        return None
+    terms = shapes.of(ret.values[0].name)
+    params = list(entry.ir.params)
+    out = []
+    for t in terms or (None,):
+        if isinstance(t, int) and not isinstance(t, bool):
+            out.append(str(t))
+        elif isinstance(t, tuple) and t[0] == "dim" and t[1] in params:
+            out.append(f"{t[1]}.shape[{t[2]}]")
+        elif isinstance(t, tuple) and t[0] == "val" and t[1] in params:
+            out.append(t[1])
+        else:
+            return None
+    return out
 
 
 def _row(M, k, value, ndim):
@@ -779,10 +812,40 @@ class _NumpyArithmetic(ast.NodeTransformer):
         return node
 
 
+class _ScalarPick(_NumpyArithmetic):
+    """Inside a map's loops, `rt.pick(c, v)` of numbers (np.maximum's, np.clip's adjoints) ->
+    `(v if c else 0.0)`, what the helper computes for numbers: the helper also holds the
+    array case (`isinstance`, np.where), ~0.3 s of Numba compile time in a first call that
+    needs only the numbers. Not when a name in it is an array of the signature's (`types`)."""
+
+    def __init__(self, types):
+        super().__init__()
+        self.types = types
+
+    def visit_BinOp(self, node):
+        return self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if self.depth and ast.unparse(node.func) == "rt.pick" and len(node.args) == 2 \
+                and not node.keywords and not any(self._array(a) for a in node.args):
+            return ast.IfExp(node.args[0], node.args[1], ast.Constant(0.0))
+        return node
+
+    def _array(self, e):
+        bases = {id(n.value) for n in ast.walk(e) if isinstance(n, ast.Subscript)}
+        return any(isinstance(n, ast.Name) and id(n) not in bases
+                   and getattr(self.types.get(n.id), "ndim", 0) for n in ast.walk(e))
+
+
 def _tidy(fdef, types):
     """NumPy's arithmetic in maps; element loops of one length fused (row buffers become
     scalars), dead assignments out, then single-use temporaries folded back into their use."""
     _NumpyArithmetic().visit(fdef)
+    _ScalarPick(types).visit(fdef)
     fuse(fdef, types)
     _dce(fdef)
     _propagate_copies(fdef)

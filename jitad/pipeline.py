@@ -38,6 +38,7 @@ from .capture import capture
 from .types import leaf_types
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
+from .inline_calls import inline_once
 from .normalize import normalize
 from .normalize.structs import Specialized, specialized
 
@@ -214,6 +215,7 @@ GENERATE = (
          when=lambda job: job.want_vjp and bool(job.hessian)),
     Pass("par", parallel.rewrite, ("prog", "plan", "funcs"), ("funcs",),
          when=lambda job: job.parallel and job.backend == "numba"),
+    Pass("inline_once", inline_once, ("funcs", "gen"), ("funcs",)),
     Pass("module", codegen.module, ("funcs", "gen"), ("gen",)),
     Pass("load", _load, ("gen",), ("module",)),
 )
@@ -299,7 +301,7 @@ def stage_text(job: Job, stage: str) -> str:
                          [f"vjp {v}" for v in pl.vjp_names.values()] +
                          [f"split {a} {b}" for a, b in pl.split.values()])
     if stage in ("primal", "callee_adjoints", "training", "entry_adjoint", "grads", "into",
-                 "tangent", "jacobian", "hessian", "par"):
+                 "tangent", "jacobian", "hessian", "par", "inline_once"):
         return "\n\n".join("\n".join(codegen.print_function(f)[0]) + "\n" for f in job.funcs)
     return job.gen.source
 

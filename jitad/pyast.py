@@ -18,7 +18,7 @@ class Comment(ast.stmt):
 
     _fields = ("text",)
 
-    def __init__(self, text, loc=None):
+    def __init__(self, text="", loc=None):
         super().__init__()
         self.text = text
         self.loc = loc

@@ -24,7 +24,7 @@ def test_pass_names_are_in_data_flow_order():
     assert pipeline.PASS_NAMES == ("capture", "fence", "normalize", "specialize", "check", "analyse",
                                    "inline", "maps", "plan", "primal", "callee_adjoints", "training",
                                    "entry_adjoint", "grads", "tangent", "into", "jacobian", "hessian",
-                                   "par", "module", "load")
+                                   "par", "inline_once", "module", "load")
     # the back end is the checking passes (all eager mode runs) and then the code's
     assert pipeline.BACKEND == pipeline.CHECKING + pipeline.GENERATE
     assert [p.name for p in pipeline.CHECKING] == ["specialize", "check", "analyse"]

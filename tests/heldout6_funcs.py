@@ -793,12 +793,283 @@ def corpus(seed=6):
     ]
 
 
+# -- second batch: idioms past the first 91 -------------------------------------------------
+def reverse_range_negative_step(x):
+    acc = 0.0
+    for i in range(len(x) - 1, -1, -1):
+        acc = acc * 0.9 + x[i] ** 2
+    return acc
+
+
+def discounted_returns_reverse_cumsum(r, gamma):
+    T = len(r)
+    disc = gamma ** np.arange(T)
+    G = np.cumsum((r * disc)[::-1])[::-1] / disc
+    return np.sum(G ** 2)
+
+
+def row_writes_in_loop(X, w):
+    out = np.zeros_like(X)
+    for i in range(X.shape[0]):
+        out[i, :] = np.tanh(X[i] * w)
+    return np.sum(out ** 2)
+
+
+def chained_index(A):
+    s = 0.0
+    for i in range(A.shape[0]):
+        for j in range(A.shape[1]):
+            s += A[i][j] * (i - j)
+    return s
+
+
+def while_and_condition(x):
+    y = x
+    k = 0
+    while y < 5.0 and k < 20:
+        y = y * 1.3 + 0.1
+        k += 1
+    return y
+
+
+def norms_with_ord(x, A):
+    return np.linalg.norm(x, ord=1) + np.linalg.norm(A, "fro") + np.linalg.norm(x, np.inf)
+
+
+def sum_axis_tuple(T):
+    return np.sum(np.sum(T ** 2, axis=(0, 1)) * np.arange(1.0, T.shape[2] + 1))
+
+
+def fibonacci_swap(a, b):
+    for _ in range(6):
+        a, b = b, a + 0.5 * b
+    return a * b
+
+
+def topk_sorted(x):
+    s = np.sort(x)[::-1][:3]
+    return np.sum(s * np.array([3.0, 2.0, 1.0]))
+
+
+def masked_sum_and_where(x):
+    pos = x[x > 0].sum()
+    idx = np.where(x < 0)[0]
+    return pos ** 2 + np.sum(x[idx] ** 3)
+
+
+def nested_list_matrix(x):
+    M = np.array([[x[i] * x[j] + (i == j) for j in range(len(x))] for i in range(len(x))])
+    return np.sum(M @ M)
+
+
+def builtin_sum_of_array(x):
+    return sum(x) ** 2 + float(np.sum(x)) + x.size * x.ndim + x.shape[-1]
+
+
+def empty_then_fill(x):
+    y = np.empty(len(x))
+    for i in range(len(x)):
+        y[i] = x[i] * i
+    z = np.full(3, 2.0) * x[:3]
+    return np.sum(y ** 2) + np.sum(z)
+
+
+def keyword_only_scale(x, *, scale=2.0):
+    return np.sum((scale * x) ** 2)
+
+
+def keyword_only_entry(x):
+    return keyword_only_scale(x, scale=0.5) + keyword_only_scale(x)
+
+
+def inverse_kinematics_2link(theta):
+    l1, l2 = 1.0, 0.7
+    x = l1 * math.cos(theta[0]) + l2 * math.cos(theta[0] + theta[1])
+    y = l1 * math.sin(theta[0]) + l2 * math.sin(theta[0] + theta[1])
+    return math.hypot(x - 1.2, y - 0.5) + math.atan2(y, x)
+
+
+def ensemble_mean_stack(Ws, x):
+    preds = [np.tanh(W @ x) for W in Ws]
+    return np.sum(np.mean(np.stack(preds), axis=0) ** 2)
+
+
+def trapezoid_integral(y, dx):
+    return np.trapezoid(y ** 2, dx=dx)
+
+
+def interp_table(x):
+    xp = np.linspace(0.0, 1.0, 5)
+    fp = xp ** 2
+    return np.sum(np.interp(x, xp, fp) * x)
+
+
+def polyval_numpy(c, x):
+    return np.sum(np.polyval(c, x) ** 2)
+
+
+def lstsq_residual(A, b):
+    x, res, rank, sv = np.linalg.lstsq(A, b, rcond=None)
+    return np.sum(x ** 2)
+
+
+def covariance_cov(X):
+    C = np.cov(X, rowvar=False)
+    return np.trace(C @ C)
+
+
+def matrix_power_numpy(A):
+    return np.trace(np.linalg.matrix_power(A, 3))
+
+
+def scipy_softmax_axis(Z, y):
+    P = sps.softmax(Z, axis=1)
+    return -np.sum(np.log(P[np.arange(Z.shape[0]), y]))
+
+
+def eigh_smallest(A):
+    S = A + A.T
+    w, V = np.linalg.eigh(S)
+    return w[0] + np.sum(V[:, -1] ** 4)
+
+
+def kalman_matrix(F, Q, zs):
+    n = F.shape[0]
+    m = np.zeros(n)
+    P = np.eye(n)
+    Hm = np.eye(n)[:1]
+    R = np.array([[0.2]])
+    nll = 0.0
+    for z in zs:
+        m = F @ m
+        P = F @ P @ F.T + Q
+        S = Hm @ P @ Hm.T + R
+        Sinv = np.linalg.inv(S)
+        Kg = P @ Hm.T @ Sinv
+        innov = z - Hm @ m
+        nll += 0.5 * (np.log(np.linalg.det(S)) + innov @ Sinv @ innov)
+        m = m + Kg @ innov
+        P = (np.eye(n) - Kg @ Hm) @ P
+    return nll
+
+
+def copy_then_augment(x):
+    y = x.copy()
+    y += 1.0
+    y *= x
+    return np.sum(y)
+
+
+def power_int_arg(x, n):
+    return np.sum(x ** n) + np.sum(np.power(x, 3)) + np.sum(x ** -1.0)
+
+
+def max_of_max(x):
+    return max(np.max(x), 0.0) + min(np.min(x), 0.0) ** 2 + np.abs(x).max()
+
+
+def norm_keepdims_normalize(X):
+    U = X / np.linalg.norm(X, axis=-1, keepdims=True)
+    return np.sum((U @ U.T) ** 2)
+
+
+def reassign_param_chain(x):
+    y = x
+    y = y * 2
+    y = np.exp(y) - 1
+    return np.sum(y / (1 + y ** 2))
+
+
+def global_const_scale(x):
+    return SCALE * np.sum(np.sin(x) ** 2)
+
+
+SCALE = 3.0
+
+
+def corpus2(seed=66):
+    rng = np.random.default_rng(seed)
+    nrm = rng.normal
+    return [
+        (reverse_range_negative_step, (nrm(size=5),), (0,)),
+        (discounted_returns_reverse_cumsum, (nrm(size=6), 0.9), (0, 1)),
+        (row_writes_in_loop, (nrm(size=(3, 4)), nrm(size=4)), (0, 1)),
+        (chained_index, (nrm(size=(3, 4)),), (0,)),
+        (while_and_condition, (0.7,), (0,)),
+        (norms_with_ord, (nrm(size=4), nrm(size=(2, 3))), (0, 1)),
+        (sum_axis_tuple, (nrm(size=(2, 3, 4)),), (0,)),
+        (fibonacci_swap, (0.3, 0.8), (0, 1)),
+        (topk_sorted, (nrm(size=6),), (0,)),
+        (masked_sum_and_where, (nrm(size=7),), (0,)),
+        (nested_list_matrix, (nrm(size=3),), (0,)),
+        (builtin_sum_of_array, (nrm(size=4),), (0,)),
+        (empty_then_fill, (nrm(size=5),), (0,)),
+        (keyword_only_entry, (nrm(size=4),), (0,)),
+        (inverse_kinematics_2link, (np.array([0.3, 0.9]),), (0,)),
+        (ensemble_mean_stack, ([nrm(size=(2, 3)) for _ in range(3)], nrm(size=3)), (0, 1)),
+        (trapezoid_integral, (nrm(size=6), 0.1), (0, 1)),
+        (interp_table, (rng.uniform(0.05, 0.95, 4),), (0,)),
+        (polyval_numpy, (nrm(size=3), nrm(size=4)), (0, 1)),
+        (lstsq_residual, (nrm(size=(5, 3)), nrm(size=5)), (0, 1)),
+        (covariance_cov, (nrm(size=(6, 3)),), (0,)),
+        (matrix_power_numpy, (0.5 * nrm(size=(3, 3)),), (0,)),
+        (scipy_softmax_axis, (nrm(size=(4, 3)), np.array([0, 2, 1, 1])), (0,)),
+        (eigh_smallest, (nrm(size=(3, 3)),), (0,)),
+        (kalman_matrix, (np.array([[1.0, 0.1], [0.0, 0.9]]), 0.05 * np.eye(2),
+                         nrm(size=(4, 1))), (0, 1)),
+        (copy_then_augment, (nrm(size=4),), (0,)),
+        (power_int_arg, (rng.uniform(0.5, 1.5, 4), 3), (0,)),
+        (max_of_max, (nrm(size=5),), (0,)),
+        (norm_keepdims_normalize, (nrm(size=(3, 4)),), (0,)),
+        (reassign_param_chain, (0.3 * nrm(size=4),), (0,)),
+        (global_const_scale, (nrm(size=4),), (0,)),
+    ]
+
+
+def _leaves(a):
+    if isinstance(a, dict):
+        return [x for v in a.values() for x in _leaves(v)]
+    if isinstance(a, (tuple, list)):
+        return [x for v in a for x in _leaves(v)]
+    return [a]
+
+
+def _rebuild(a, it):
+    if isinstance(a, dict):
+        return {k: _rebuild(v, it) for k, v in a.items()}
+    if isinstance(a, (tuple, list)):
+        return type(a)(_rebuild(v, it) for v in a)
+    return next(it)
+
+
+def _fd_struct(fn, args, k, eps=1e-4):
+    """4-point central differences of fn wrt argument k (a float, array or structure)."""
+    leaves = _leaves(args[k])
+    out = []
+    for li, leaf in enumerate(leaves):
+        arr = np.array(leaf, dtype=float)
+        g = np.zeros(arr.shape)
+        for idx in np.ndindex(arr.shape):
+            h = eps * max(1.0, abs(arr[idx]))
+            vals = []
+            for s in (1, -1, 2, -2):
+                a2 = arr.copy()
+                a2[idx] += s * h
+                new = [np.copy(x) if isinstance(x, np.ndarray) else x for x in leaves]
+                new[li] = a2 if isinstance(leaf, np.ndarray) else float(a2)
+                args2 = list(args)
+                args2[k] = _rebuild(args[k], iter(new))
+                vals.append(fn(*args2))
+            g[idx] = (8 * (vals[0] - vals[1]) - (vals[2] - vals[3])) / (12 * h)
+        out.append(g)
+    return out
+
+
 def _run(names, backend):
     """Triage each corpus function: compiled (or backend=python) and eager vs finite diffs."""
     import traceback
 
     import jitad
-    from tests.harness import central_fd
 
     def flat(g):
         if isinstance(g, dict):
@@ -807,10 +1078,10 @@ def _run(names, backend):
             return np.concatenate([flat(v) for v in g]) if g else np.zeros(0)
         return np.atleast_1d(np.asarray(g, dtype=float)).ravel()
 
-    for fn, args, wrt in corpus():
+    for fn, args, wrt in corpus() + corpus2():
         if names and fn.__name__ not in names:
             continue
-        fd = flat(central_fd(fn, args, wrt, eps=1e-4, order=4))
+        fd = flat([_fd_struct(fn, args, k) for k in wrt])
         res = {}
         for label, kw in (("compiled", {} if backend == "numba" else {"backend": backend}),
                           ("eager", {"mode": "eager"})):

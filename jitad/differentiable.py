@@ -308,13 +308,13 @@ class Differentiable:
         one parameter per array or scalar: the front end of this function is made for that
         structure (`frontend(fn, forms)`), `wrt` names each of them."""
         fn = self.__jitad_function__
-        forms = tuple((p, ("const", None, None) if isinstance(t, NoneTy) else
+        forms = tuple((p, t.form() if isinstance(t, NoneTy) else
                        ("struct", structure(t))) for p, t in zip(self.params, argtys)
                       if is_structured(t))
         for w in wrt or ():
             if isinstance(argtys[w], NoneTy):
                 raise JitadError(f"cannot differentiate {fn.__name__} with respect to "
-                                 f"'{self.params[w]}': it is None here")
+                                 f"'{self.params[w]}': it is {argtys[w]} here")
         if forms:
             if train is not None:
                 raise JitadError(f"{fn.__name__}: train_step takes arrays and scalars, not "

@@ -1026,6 +1026,29 @@ def corpus2(seed=66):
     ]
 
 
+# -- the tested set (tests/test_heldout6.py): what the corpus found, reduced ----------------
+def string_argument(x, reduction="mean"):
+    # an entry's string argument is a constant of the specialization, as None is
+    l = (x - 1.0) ** 2
+    if reduction == "mean":
+        return np.mean(l)
+    elif reduction == "sum":
+        return np.sum(l)
+    return np.max(l)
+
+
+def builtin_sum_of_arrays(x, X):
+    # Python's sum over an array's rows: np.sum(x, axis=0)
+    return sum(x) ** 2 + np.sum(sum(X) * x[:3]) + sum(x * x)
+
+
+def where_one_argument(x):
+    # np.where(c) is np.nonzero(c)
+    idx = np.where(x < 0)[0]
+    (pos,) = np.where(x > 0)
+    return np.sum(x[idx] ** 3) + np.sum(x[pos]) ** 2
+
+
 def _leaves(a):
     if isinstance(a, dict):
         return [x for v in a.values() for x in _leaves(v)]

@@ -719,6 +719,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed
+        if obj is builtins.sum and len(node.args) == 1 and not kw:
+            # sum(x) of an array: x[0] + x[1] + ..., its rows summed (np.sum(x, axis=0))
+            return self.reduce(node, get("sum"), self.expr(node.args[0], hint), 0, False, {},
+                               hint, dest)
         if obj is np.concatenate or obj in STACKS:
             return self.concat(node, obj, kw, hint, dest)
         if obj is np.append:
@@ -727,6 +731,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.gradient_call(node, None, hint, dest)
         if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
             obj = np.arange
+        if obj is np.where and len(node.args) == 1 and not kw:
+            obj = np.nonzero    # np.where(c) is np.nonzero(c), as NumPy documents
         prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = describe(func)

@@ -1049,6 +1049,43 @@ def where_one_argument(x):
     return np.sum(x[idx] ** 3) + np.sum(x[pos]) ** 2
 
 
+def nested_calls_nested(x, w):
+    # a nested function calling ones defined before it: each reads the enclosing function's
+    # variables when it runs (scale changes between the calls), and one defines its own
+    def act(z):
+        return np.tanh(z * w)
+
+    def layer(z):
+        return act(z) * scale + act(2.0 * z)
+
+    def block(z):
+        def square(u):
+            return u * u
+        return layer(z) - square(act(z))
+    scale = 1.5
+    out = block(x)
+    scale = 0.5
+    return np.sum(out) + np.sum(layer(x))
+
+
+def nested_calls_later(x):
+    def g(z):  # ERR: calls f, defined after it
+        return f(z) * 2.0
+
+    def f(z):
+        return z ** 2
+    return np.sum(g(x))
+
+
+def nested_shadows_closure(x, w):
+    def f(z):
+        return z * w
+
+    def g(z, w):  # ERR: reads w through f
+        return f(z) + w
+    return np.sum(g(x, 2.0))
+
+
 def _leaves(a):
     if isinstance(a, dict):
         return [x for v in a.values() for x in _leaves(v)]

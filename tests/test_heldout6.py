@@ -16,6 +16,8 @@ CASES = [
     (hf.string_argument, (rng.normal(size=4),), (0,)),
     (hf.builtin_sum_of_arrays, (rng.normal(size=4), rng.normal(size=(2, 3))), (0, 1)),
     (hf.where_one_argument, (rng.normal(size=7),), (0,)),
+    (hf.nested_calls_nested, (rng.normal(size=3), 0.7), (0, 1)),
+    (hf.nested_helper_chain, (rng.normal(size=4),), (0,)),
 ]
 
 
@@ -38,3 +40,22 @@ def test_string_argument_is_a_constant_per_value(mode):
     with pytest.raises(jitad.JitadError, match="cannot differentiate string_argument with "
                                                "respect to 'reduction': it is 'sum' here"):
         jitad.grad(hf.string_argument, wrt=1, mode=mode)(x, "sum")
+
+
+REFUSED = [
+    (hf.nested_calls_later, (np.ones(2),), "reads 'f', a nested function defined after it"),
+    (hf.nested_shadows_closure, (np.ones(2), 0.5),
+     "calls 'f', which reads 'w' of the enclosing function, and has a 'w' of its own"),
+]
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+@pytest.mark.parametrize("fn,args,match", REFUSED, ids=[c[0].__name__ for c in REFUSED])
+def test_refused_at_the_line_in_both_modes(fn, args, match, mode):
+    with pytest.raises(jitad.JitadError, match=match) as e:
+        jitad.grad(fn, mode=mode)(*args)
+    lines = open(hf.__file__).read().splitlines()
+    start = next(i for i, text in enumerate(lines) if f"def {fn.__name__}(" in text)
+    line = next(i for i in range(start, len(lines)) if "# ERR" in lines[i]) + 1
+    assert f'heldout6_funcs.py", line {line},' in str(e.value)
+    assert f"in {fn.__name__}" in str(e.value) and "^" in str(e.value)

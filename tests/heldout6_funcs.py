@@ -1086,6 +1086,16 @@ def nested_shadows_closure(x, w):
     return np.sum(g(x, 2.0))
 
 
+def norms_of_vectors(w, X):
+    # L1 / L-inf / p-norm penalties and row norms: a vector's ord= of np.linalg.norm
+    return (np.linalg.norm(w, 1) + 0.5 * np.linalg.norm(w, ord=np.inf)
+            + np.sum(np.linalg.norm(X, ord=1, axis=1) ** 2) + np.linalg.norm(X @ w, 3))
+
+
+def matrix_norm_ord_one(A):
+    return np.linalg.norm(A, 1)  # ERR: a matrix's ord=1
+
+
 def _leaves(a):
     if isinstance(a, dict):
         return [x for v in a.values() for x in _leaves(v)]

@@ -18,6 +18,8 @@ CASES = [
     (hf.where_one_argument, (rng.normal(size=7),), (0,)),
     (hf.nested_calls_nested, (rng.normal(size=3), 0.7), (0, 1)),
     (hf.nested_helper_chain, (rng.normal(size=4),), (0,)),
+    (hf.norms_of_vectors, (rng.normal(size=3), rng.normal(size=(4, 3))), (0, 1)),
+    (hf.norms_with_ord, (rng.normal(size=4), rng.normal(size=(2, 3))), (0, 1)),
 ]
 
 
@@ -46,6 +48,7 @@ REFUSED = [
     (hf.nested_calls_later, (np.ones(2),), "reads 'f', a nested function defined after it"),
     (hf.nested_shadows_closure, (np.ones(2), 0.5),
      "calls 'f', which reads 'w' of the enclosing function, and has a 'w' of its own"),
+    (hf.matrix_norm_ord_one, (np.ones((2, 3)),), r"norm\(ord=1\) is not supported"),
 ]
 
 

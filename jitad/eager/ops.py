@@ -163,6 +163,16 @@ def norm(x, ord=None, axis=None, keepdims=False):
         matrix = (axis is None and nd == 2) or (isinstance(axis, tuple) and len(axis) == 2)
         if (ord == 2 and not isinstance(ord, str) and vector) or (ord == "fro" and matrix):
             ord = None
+    if ord is not None and (isinstance(axis, (int, np.integer)) or (axis is None and nd == 1)) \
+            and not isinstance(ord, (str, bool)) and ord != 0:
+        # a vector norm's ord=: the rule compiled mode picks (`forms.norm_at`), per slice
+        from ..primitives.forms import norm_axis_at
+        from .from_primitives import primitive_op
+        x = _lists(x)
+        prim, statics = norm_axis_at((np.ndim(unwrap(x)),), {
+            "ord": float(ord) if np.isinf(ord) else ord, "axis": 0 if axis is None else int(axis)})
+        out = primitive_op(prim, statics)(x)
+        return np.expand_dims(out, statics["axis"]) if keepdims else out
     if ord is not None:
         return _other_form(np.linalg.norm, "np.linalg.norm(..., ord=...)", (x,),
                            dict(ord=ord, axis=axis, keepdims=keepdims))

@@ -187,6 +187,41 @@ def tile_at(ranks, st):
     return get(name), {"reps": reps}
 
 
+def _vector_ord(o):
+    """The rule of a vector norm's ord= (None: the 2-norm's own)."""
+    if o is None or o == "fro" or (o == 2 and not isinstance(o, bool)):
+        return None
+    if o == float("inf"):
+        return "max"
+    if o == float("-inf"):
+        return "min"
+    return "p"
+
+
+def norm_at(ranks, st):
+    """np.linalg.norm(x, ord) of a whole vector: the p-norm, ord=inf (the largest |x_i|) or
+    -inf (the smallest), or the 2-norm's own rule (a matrix: the Frobenius norm,
+    `typerules.norm` refuses the other ords)."""
+    which = _vector_ord(st.get("ord")) if ranks[0] == 1 else None
+    if which is None:
+        return get("norm"), dict(st)
+    return (get("norm_p"), {"ord": st["ord"]}) if which == "p" else (get(f"norm_{which}"), {})
+
+
+def norm_axis_at(ranks, st):
+    """np.linalg.norm(x, ord, axis=k): the vector norm of each slice along the axis (of a
+    vector, the whole one)."""
+    if ranks[0] == 1:
+        return norm_at(ranks, {"ord": st.get("ord")})
+    st = {**st, "axis": st["axis"] % ranks[0]}
+    which = _vector_ord(st.get("ord"))
+    if which is None:
+        return get("norm_axis"), st
+    if which == "p":
+        return get("norm_p_axis"), {"axis": st["axis"], "ord": st["ord"]}
+    return get(f"norm_{which}_axis"), {"axis": st["axis"]}
+
+
 def roll_statics(st):
     return {"axis": _axis_or_none(st["axis"])}
 

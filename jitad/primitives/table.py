@@ -194,6 +194,15 @@ scalar_same(x)     = x                      :: same   | x: g
 scalar_float(x)    = x * 1.0                :: ewf    | x: g
 norm(x; ord)       = np.linalg.norm(x)      :: norm | x: g * x / y
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
+# np.linalg.norm(x, ord) of vectors (whole, or along axis=), as `forms.norm_at` picks: the
+# p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs), and ord=inf / -inf, the largest /
+# smallest |x_i| (ties split the cotangent evenly)
+norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
+norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1)
+norm_max(x)        = np.max(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
+norm_min(x)        = np.min(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
+norm_max_axis(x; axis) = rt.max_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))
+norm_min_axis(x; axis) = rt.min_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))
 var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce | x: g * 2.0 * (x - np.mean(x)) / (x.size - ddof)
 var_axis(x; axis, ddof) = np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof) :: reduce | x: rt.expand(g, axis) * 2.0 * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) :: reduce | x: g * (x - np.mean(x)) / ((x.size - ddof) * y)
@@ -688,6 +697,7 @@ def _load_table():
     for p in (get("norm"), get("norm_axis")):
         p.defaults, p.reduces = {"ord": None}, True
         p.call_order = ("ord", "axis", "keepdims")
+    get("norm").at_ranks, get("norm_axis").at_ranks = forms.norm_at, forms.norm_axis_at
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"

@@ -98,6 +98,12 @@ prod               | x: np.sum(t * rt.prod_others(x))
 prod_axis          | x: np.sum(t * rt.prod_others_axis(x, axis), axis=axis)
 norm               | x: np.sum(x * t) / y
 norm_axis          | x: np.sum(x * t, axis=axis) / y
+norm_p             | x: np.sum(np.sign(x) * (np.abs(x) / y) ** (ord - 1) * t)
+norm_p_axis        | x: np.sum(np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1) * t, axis=axis)
+norm_max           | x: np.sum(t * np.sign(x) * (np.abs(x) == y)) / np.sum(np.abs(x) == y)
+norm_min           | x: np.sum(t * np.sign(x) * (np.abs(x) == y)) / np.sum(np.abs(x) == y)
+norm_max_axis      | x: np.sum(t * np.sign(x) * (np.abs(x) == rt.expand(y, axis)), axis=axis) / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis)
+norm_min_axis      | x: np.sum(t * np.sign(x) * (np.abs(x) == rt.expand(y, axis)), axis=axis) / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis)
 var                | x: 2.0 * np.sum((x - np.mean(x)) * t) / (x.size - ddof)
 var_axis           | x: 2.0 * np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) * t, axis=axis) / (x.shape[axis] - ddof)
 std                | x: np.sum((x - np.mean(x)) * t) / ((x.size - ddof) * y)

@@ -1096,6 +1096,13 @@ def matrix_norm_ord_one(A):
     return np.linalg.norm(A, 1)  # ERR: a matrix's ord=1
 
 
+def matrix_from_nested_comprehension(x, ell):
+    # a kernel matrix written element by element, the rows comprehensions or lists
+    K = np.array([[math.exp(-(a - b) ** 2 / ell) for b in x] for a in x])
+    R = np.asarray([[x[0], -x[1] * t] for t in range(3)])
+    return np.sum(np.linalg.solve(K + np.eye(len(x)), x)) + np.sum(R ** 2)
+
+
 def _leaves(a):
     if isinstance(a, dict):
         return [x for v in a.values() for x in _leaves(v)]

@@ -20,6 +20,8 @@ CASES = [
     (hf.nested_helper_chain, (rng.normal(size=4),), (0,)),
     (hf.norms_of_vectors, (rng.normal(size=3), rng.normal(size=(4, 3))), (0, 1)),
     (hf.norms_with_ord, (rng.normal(size=4), rng.normal(size=(2, 3))), (0, 1)),
+    (hf.matrix_from_nested_comprehension, (rng.normal(size=3), 0.8), (0, 1)),
+    (hf.nested_list_matrix, (rng.normal(size=3),), (0,)),
 ]
 
 

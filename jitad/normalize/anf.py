@@ -29,7 +29,8 @@ from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
 from .library import SPLITS, STACKS, LibraryCalls, describe, is_ellipsis, static_value
-from .lists import ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs
+from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
+                    stacked_rows)
 from .nested import NestedFunctions
 from .nones import none_flags
 from .tuple_lists import tuple_lists
@@ -90,6 +91,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.introduced = {}
         # list(E): the comprehension it means (see `lists.list_calls`)
         self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
+        self.tree = stacked_rows(self.tree, self.resolve_func)
         self.locals |= user_names(self.tree) - set(cap.free)
         # tuples as local values: a variable per position (see `tuple_values`)
         user_of = {v: k for k, v in self.renamed.items()}

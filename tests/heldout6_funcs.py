@@ -1103,6 +1103,11 @@ def matrix_from_nested_comprehension(x, ell):
     return np.sum(np.linalg.solve(K + np.eye(len(x)), x)) + np.sum(R ** 2)
 
 
+def keyword_only_loss(w, X, *, l2=0.1, p=2):
+    # keyword-only parameters, of the entry and of a helper
+    return np.sum(keyword_only_scale(X @ w, scale=0.5)) + l2 * np.sum(np.abs(w) ** p)
+
+
 def _leaves(a):
     if isinstance(a, dict):
         return [x for v in a.values() for x in _leaves(v)]

@@ -22,6 +22,7 @@ CASES = [
     (hf.norms_with_ord, (rng.normal(size=4), rng.normal(size=(2, 3))), (0, 1)),
     (hf.matrix_from_nested_comprehension, (rng.normal(size=3), 0.8), (0, 1)),
     (hf.nested_list_matrix, (rng.normal(size=3),), (0,)),
+    (hf.keyword_only_entry, (rng.normal(size=4),), (0,)),
 ]
 
 
@@ -64,3 +65,16 @@ def test_refused_at_the_line_in_both_modes(fn, args, match, mode):
     line = next(i for i in range(start, len(lines)) if "# ERR" in lines[i]) + 1
     assert f'heldout6_funcs.py", line {line},' in str(e.value)
     assert f"in {fn.__name__}" in str(e.value) and "^" in str(e.value)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_keyword_only_parameters(mode):
+    """Keyword-only parameters are bound by name (defaults filled in), differentiable by name."""
+    w, X = np.array([0.5, -1.0]), rng.normal(size=(3, 2))
+    value, (gw, gl2) = jitad.value_and_grad(hf.keyword_only_loss, wrt=("w", "l2"), mode=mode)(
+        w, X, l2=0.5, p=4)
+    assert value == pytest.approx(hf.keyword_only_loss(w, X, l2=0.5, p=4), rel=1e-12)
+    assert gl2 == pytest.approx(np.sum(np.abs(w) ** 4), rel=1e-12)
+    np.testing.assert_allclose(gw, 0.25 * 2 * X.T @ (X @ w) + 0.5 * 4 * w ** 3, rtol=1e-12)
+    g_default = jitad.grad(hf.keyword_only_loss, mode=mode)(w, X)
+    np.testing.assert_allclose(g_default, 0.25 * 2 * X.T @ (X @ w) + 0.1 * 2 * w, rtol=1e-12)

@@ -811,11 +811,13 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             params = list(inspect.signature(callee).parameters.values())
         except (TypeError, ValueError):
             self.err(node, f"cannot read the parameters of {callee.__name__}")
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
-            self.err(node, f"{callee.__name__} takes *args, **kwargs or keyword-only "
-                           "parameters: jitad needs a fixed list of parameters")
-        if len(node.args) > len(params):
-            self.err(node, f"{callee.__name__}() takes {len(params)} arguments, "
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            self.err(node, f"{callee.__name__} takes *args or **kwargs: jitad needs a fixed "
+                           "list of parameters")
+        # keyword-only parameters come last (`capture` made them plain ones), given by keyword
+        npos = sum(p.kind is not p.KEYWORD_ONLY for p in params)
+        if len(node.args) > npos:
+            self.err(node, f"{callee.__name__}() takes {npos} positional arguments, "
                            f"got {len(node.args)}")
         out, forms = [], []
         for p, a in zip(params, node.args):

@@ -23,6 +23,7 @@ CASES = [
     (hf.matrix_from_nested_comprehension, (rng.normal(size=3), 0.8), (0, 1)),
     (hf.nested_list_matrix, (rng.normal(size=3),), (0,)),
     (hf.keyword_only_entry, (rng.normal(size=4),), (0,)),
+    (hf.module_constants_as_statics, (rng.normal(size=(3, 4)),), (0,)),
 ]
 
 

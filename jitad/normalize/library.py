@@ -696,7 +696,9 @@ def full_slice(node) -> bool:
 
 def static_value(node, resolve):
     """The Python value of a constant argument: numbers (negative too), bools, None and tuples
-    of them; `np.newaxis`/module constants through `resolve`. MISSING if it is not constant."""
+    of them; `np.newaxis`/module constants through `resolve`, and a name the function does not
+    assign that holds one (`axis=AXIS` of a module-level `AXIS = 1`, compiled in as every
+    module-level number is). MISSING if it is not constant."""
     if isinstance(node, gast.Constant):
         return node.value
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
@@ -708,7 +710,16 @@ def static_value(node, resolve):
     if isinstance(node, gast.Attribute):
         v = resolve(node)
         return v if v is None or isinstance(v, (int, float)) else MISSING
+    if isinstance(node, gast.Name):
+        v = resolve(node)
+        return v if _constant(v) else MISSING
     return MISSING
+
+
+def _constant(v):
+    if isinstance(v, tuple):
+        return all(_constant(x) for x in v)
+    return v is None or type(v) in (int, float, bool, str)
 
 
 def ast_call(prim, operands):

@@ -1292,6 +1292,11 @@ def corpus3(seed=666):
     ]
 
 
+def builtin_pow(x, a):
+    # the builtin pow(a, b) is a ** b (pow(a, b, m) is refused: no derivative)
+    return pow(x[0], 2) + np.sum(pow(np.abs(x) + 1.0, a)) + pow(2, 3) * x[1]
+
+
 def _leaves(a):
     if isinstance(a, dict):
         return [x for v in a.values() for x in _leaves(v)]

@@ -24,6 +24,7 @@ CASES = [
     (hf.nested_list_matrix, (rng.normal(size=3),), (0,)),
     (hf.keyword_only_entry, (rng.normal(size=4),), (0,)),
     (hf.module_constants_as_statics, (rng.normal(size=(3, 4)),), (0,)),
+    (hf.builtin_pow, (rng.normal(size=3), 1.5), (0, 1)),
 ]
 
 

@@ -662,6 +662,7 @@ def _load_table():
                          (np.ones, "ones"), (np.empty, "empty"), (np.zeros_like, "zeros_like"),
                          (np.ones_like, "ones_like"), (np.empty_like, "empty_like"),
                          (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),
+                         (builtins.pow, "pow"),
                          (builtins.float, "float"), (builtins.int, "int"), (builtins.len, "len"),
                          (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin"),
                          (np.linalg.norm, "norm"), (np.full, "full"), (np.full_like, "full_like"),

@@ -1,5 +1,6 @@
-"""Held-out corpus #6: 80 everyday functions written from the README and docs alone (no
-jitad source read), each with a realistic argument set in `corpus()`. `python -m
+"""Held-out corpus #6: 161 everyday functions written from the README and docs alone (no
+jitad source read, batches 1-2; 3-4 probe hand-written kernels and one-line idioms), each with a
+realistic argument set in `corpus()` ... `corpus4()`. `python -m
 tests.heldout6_funcs [--backend python] [names...]` runs each through the compiled path and
 eager mode against central finite differences and prints a triage line per function; the
 default test run checks only the reduced functions at the end of this file
@@ -1026,6 +1027,116 @@ def corpus2(seed=66):
     ]
 
 
+# -- fourth batch: one-line idioms (builtins, masks, slices, float32, helpers' tuples) -----
+def float32_tanh(x):
+    return np.sum(np.tanh(x) ** 2)
+def builtins_mix(x):
+    return pow(x[0], 2) + abs(x[1]) + pow(x[2], 0.5 * x[0]) + pow(2, 3) * x[0]
+def item_float64(x):
+    return np.float64(x[0]) * x.item(1) + float(x[2]) ** 2
+def neg_step(x):
+    return np.sum(x[::-2] * x[-1::-2]) + np.sum(x[4:0:-1])
+def mask_assign(x):
+    y = x.copy()
+    y[y < 0] = 0.0
+    return np.sum(y ** 2)
+def accumulate_max(x):
+    return np.sum(np.maximum.accumulate(x))
+def descending(x):
+    return np.sum(-np.sort(-x) * np.arange(len(x)))
+def chained_cmp(x):
+    s = 0.0
+    for v in x:
+        if -0.5 < v < 0.5:
+            s += v ** 2
+        else:
+            s += abs(v)
+    return s
+def leaky(x):
+    return np.sum(np.where(x > 0, x, 0.01 * x) ** 2)
+def col_slice(X):
+    return np.sum(X[:, 0:1] * X) + np.sum(np.squeeze(X[:, 1:2], axis=1))
+def clip_none(x):
+    return np.sum(np.clip(x, None, 0.5)) + np.sum(x.clip(min=-0.2))
+def zeros_shape(X):
+    Z = np.zeros(X.shape)
+    Z += X * 2
+    return np.sum(Z[0]) * len(X)
+def tdot(X, y):
+    return np.sum(X.T.dot(y) ** 2)
+def prod_det(x):
+    return np.prod(x) + np.linalg.det(np.array([[x[0], x[1]], [x[2], x[0]]]))
+def log_sum_exp_naive(x):
+    return np.log(np.sum(np.exp(x)))
+def stable_sigmoid(x):
+    return np.sum(np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x)))))
+def isclose_guard(x):
+    return np.sum(np.where(np.isclose(x, 0.0), 0.0, np.sin(x) / x))
+def sum_axis_none(X):
+    return np.sum(X, axis=None) ** 2 + np.mean(X, axis=(0, 1))
+def int_mixed(x, n):
+    return np.sum(x ** 2) * n + x[n % len(x)]
+def tuple_return_helper(x):
+    def stats(v):
+        return v.mean(), v.std()
+    m, s = stats(x)
+    return m * s
+def array_of_scalars(a, b):
+    v = np.array([a, b, a * b])
+    return np.sum(v ** 2)
+def enumerate_reversed(x):
+    s = 0.0
+    for i, v in enumerate(reversed(x)):
+        s += i * v
+    return s
+def nested_loops_break(X):
+    s = 0.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            if X[i, j] > 1.0:
+                break
+            s += X[i, j] ** 2
+    return s
+def einsum_trace_outer(A, x):
+    return np.einsum("ii", A) + np.einsum("i,j->ij", x, x).sum() + np.einsum("ij,j", A, x).sum()
+def hstack_scalars(a, b):
+    v = np.hstack([a, b, np.array([a * b])])
+    return np.sum(v ** 2)
+def float32_args(x):
+    return np.sum(x * x)
+
+
+def corpus4(seed=7):
+    rng = np.random.default_rng(seed)
+    return [
+    (float32_tanh, (rng.normal(size=4).astype(np.float32),), (0,)),
+    (builtins_mix, (rng.normal(size=3),), (0,)),
+    (item_float64, (rng.normal(size=3),), (0,)),
+    (neg_step, (rng.normal(size=6),), (0,)),
+    (mask_assign, (rng.normal(size=6),), (0,)),
+    (accumulate_max, (rng.normal(size=6),), (0,)),
+    (descending, (rng.normal(size=6),), (0,)),
+    (chained_cmp, (rng.normal(size=6),), (0,)),
+    (leaky, (rng.normal(size=6),), (0,)),
+    (col_slice, (rng.normal(size=(3, 2)),), (0,)),
+    (clip_none, (rng.normal(size=6),), (0,)),
+    (zeros_shape, (rng.normal(size=(3, 2)),), (0,)),
+    (tdot, (rng.normal(size=(3, 2)), rng.normal(size=3)), (0, 1)),
+    (prod_det, (rng.normal(size=3),), (0,)),
+    (log_sum_exp_naive, (rng.normal(size=4),), (0,)),
+    (stable_sigmoid, (rng.normal(size=4),), (0,)),
+    (isclose_guard, (np.array([0.0, 0.5, -1.0]),), (0,)),
+    (sum_axis_none, (rng.normal(size=(2, 3)),), (0,)),
+    (int_mixed, (rng.normal(size=3), 4), (0,)),
+    (tuple_return_helper, (rng.normal(size=4),), (0,)),
+    (array_of_scalars, (0.3, -1.2), (0, 1)),
+    (enumerate_reversed, (rng.normal(size=4),), (0,)),
+    (nested_loops_break, (rng.normal(size=(3, 3)),), (0,)),
+    (einsum_trace_outer, (rng.normal(size=(3, 3)), rng.normal(size=3)), (0, 1)),
+    (hstack_scalars, (0.3, -1.2), (0, 1)),
+]
+
+
 # -- the tested set (tests/test_heldout6.py): what the corpus found, reduced ----------------
 def string_argument(x, reduction="mean"):
     # an entry's string argument is a constant of the specialization, as None is
@@ -1349,7 +1460,7 @@ def _run(names, backend):
             return np.concatenate([flat(v) for v in g]) if g else np.zeros(0)
         return np.atleast_1d(np.asarray(g, dtype=float)).ravel()
 
-    for fn, args, wrt in corpus() + corpus2() + corpus3():
+    for fn, args, wrt in corpus() + corpus2() + corpus3() + corpus4():
         if names and fn.__name__ not in names:
             continue
         fd = flat([_fd_struct(fn, args, k) for k in wrt])

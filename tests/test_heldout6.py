@@ -1,4 +1,4 @@
-"""Held-out corpus #6's findings (tests/heldout6_funcs.py: 122 functions written from the
+"""Held-out corpus #6's findings (tests/heldout6_funcs.py: 161 functions written from the
 README alone), fixed in both modes: each reduced function's compiled gradient against central
 finite differences and eager mode, the compiled path ran, the arguments unchanged; and what
 jitad rightly refuses, refused at the user's line in both modes."""

@@ -1180,7 +1180,7 @@ def nested_calls_nested(x, w):
 
 
 def nested_calls_later(x):
-    def g(z):  # ERR: calls f, defined after it
+    def g(z):  # ERR: a nested function defined after it
         return f(z) * 2.0
 
     def f(z):
@@ -1192,7 +1192,7 @@ def nested_shadows_closure(x, w):
     def f(z):
         return z * w
 
-    def g(z, w):  # ERR: reads w through f
+    def g(z, w):  # ERR: of its own; rename it
         return f(z) + w
     return np.sum(g(x, 2.0))
 
@@ -1204,7 +1204,7 @@ def norms_of_vectors(w, X):
 
 
 def matrix_norm_ord_one(A):
-    return np.linalg.norm(A, 1)  # ERR: a matrix's ord=1
+    return np.linalg.norm(A, 1)  # ERR: norm(ord=1) is not supported
 
 
 def matrix_from_nested_comprehension(x, ell):

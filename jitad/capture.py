@@ -114,11 +114,29 @@ def capture(fn) -> Captured:
             node.col_offset = (node.col_offset or 0) + indent
             if getattr(node, "end_col_offset", None) is not None:
                 node.end_col_offset += indent
+    _keyword_only_last(tree)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params)
     cap.free, cap.origin = _free_names(fn, tree)
     return cap
+
+
+def _keyword_only_last(tree):
+    """Keyword-only parameters (`def loss(w, X, *, l2=1e-3)`) as plain ones after the others,
+    where their defaults allow it (no parameter without a default after one with): a call
+    binds them by name (`Differentiable.bind`, `helper_args`) in that order. Otherwise they
+    stay, and `fence` refuses them."""
+    a = tree.args
+    if not a.kwonlyargs or a.vararg or a.kwarg:
+        return
+    has_default = [False] * (len(a.args) - len(a.defaults)) + [True] * len(a.defaults) \
+        + [d is not None for d in a.kw_defaults]
+    if any(x and not y for x, y in zip(has_default, has_default[1:])):
+        return
+    a.args = a.args + a.kwonlyargs
+    a.defaults = a.defaults + [d for d in a.kw_defaults if d is not None]
+    a.kwonlyargs, a.kw_defaults = [], []
 
 
 def _same_number(a, b) -> bool:

@@ -229,9 +229,13 @@ class Differentiable:
         if not kwargs and len(args) == len(self.params):
             return args
         sig = inspect.signature(self.__jitad_function__)
-        if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY)
-               for p in sig.parameters.values()):
-            return args      # *args, keyword-only: the front end refuses them at their line
+        params = list(sig.parameters.values())
+        defaults = [p.default is not p.empty for p in params]
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY) for p in params) \
+                or any(a and not b for a, b in zip(defaults, defaults[1:])):
+            # *args, **kwargs, a keyword-only parameter with no default after one with one
+            # (`capture` cannot make it a plain parameter): the front end refuses them
+            return args
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
@@ -308,13 +312,13 @@ class Differentiable:
         one parameter per array or scalar: the front end of this function is made for that
         structure (`frontend(fn, forms)`), `wrt` names each of them."""
         fn = self.__jitad_function__
-        forms = tuple((p, ("const", None, None) if isinstance(t, NoneTy) else
+        forms = tuple((p, t.form() if isinstance(t, NoneTy) else
                        ("struct", structure(t))) for p, t in zip(self.params, argtys)
                       if is_structured(t))
         for w in wrt or ():
             if isinstance(argtys[w], NoneTy):
                 raise JitadError(f"cannot differentiate {fn.__name__} with respect to "
-                                 f"'{self.params[w]}': it is None here")
+                                 f"'{self.params[w]}': it is {argtys[w]} here")
         if forms:
             if train is not None:
                 raise JitadError(f"{fn.__name__}: train_step takes arrays and scalars, not "

@@ -52,9 +52,14 @@ def fence(cap: Captured) -> None:
     a = fdef.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
         bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
+        # keyword-only parameters left here (`capture` makes the others plain ones) follow a
+        # default with none of their own
+        why = ("a keyword-only parameter without a default after a parameter with one"
+               if a.kwonlyargs and not (a.vararg or a.kwarg) else
+               "*args, **kwargs or positional-only parameters")
         raise UnsupportedError(
-            "jitad functions take plain parameters, with or without defaults (no *args, **kwargs "
-            "or keyword-only parameters)", cap.loc(bad if hasattr(bad, "lineno") else fdef),
+            f"jitad functions take plain parameters, with or without defaults, and keyword-only "
+            f"ones (not {why})", cap.loc(bad if hasattr(bad, "lineno") else fdef),
             "parameter list")
     for stmt in fdef.body:
         _check(cap, stmt, in_loop=False)

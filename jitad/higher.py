@@ -78,7 +78,7 @@ def _make(d, argtys, wrt):
     name = d.__jitad_function__.__name__
     if any(isinstance(t, NoneTy) for t in argtys):
         raise JitadError(f"second derivatives of {name}: pass its arrays and numbers (None "
-                         "as an argument is not supported here yet)")
+                         "or a string as an argument is not supported here yet)")
     with pipeline.TRANSFORMING:
         job = d.job(argtys, wrt, mode="jvp")
         job.reentrant = True

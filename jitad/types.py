@@ -149,21 +149,31 @@ def ty_of_value(v) -> Ty:
         return DictTy(tuple(v), tuple(ty_of_value(x) for x in v.values()))
     if v is None:
         return NONE
+    if isinstance(v, str):
+        return NoneTy(v)
     raise JitadError(f"arguments of type {type(v).__name__} are not supported "
                      "(pass floats, ints, bools or NumPy arrays)")
 
 
 @dataclass(frozen=True)
 class NoneTy:
-    """None given as an argument (`def loss(x, y, alpha=None)`): a structure with nothing in it,
-    the parameter a constant in the function (`alpha is None` is decided)."""
+    """None or a string given as an argument (`def loss(x, y, alpha=None)`,
+    `reduction="mean"`): a structure with nothing in it, the parameter the constant `value` in
+    the function (`alpha is None`, `reduction == "mean"` are decided; another string is
+    another specialization)."""
 
+    value: object = None
     is_list = False
     is_float = False
     items = ()
 
+    def form(self):
+        """The front end's form of the parameter (`normalize.structs`): this constant."""
+        return ("const", None, None) if self.value is None else ("const", repr(self.value),
+                                                                  self.value)
+
     def __str__(self):
-        return "None"
+        return repr(self.value)
 
 
 NONE = NoneTy()
@@ -194,8 +204,8 @@ def leaves(v, t=None) -> list:
     """The arrays and scalars of a (nested) tuple, list or dict argument, depth first; with `t`,
     checked to have the structure of type `t` (the call the code was compiled for)."""
     if isinstance(t, NoneTy):
-        if v is not None:
-            raise JitadError("an argument must be None, like the call this was compiled for")
+        if not (v is t.value or (type(v) is str and v == t.value)):
+            raise JitadError(f"an argument must be {t}, like the call this was compiled for")
         return []
     if t is not None and is_structured(t):
         ok = (isinstance(v, dict) and isinstance(t, DictTy) and tuple(v) == t.keys) or (

@@ -122,8 +122,8 @@ def no_return(x):
     y = y + 1  # ERR: must return a value
 
 
-def uses_defaults(x, *, n=3):  # ERR: keyword-only parameters
-    return x * n
+def uses_defaults(x, m=2, *, n):  # ERR: keyword-only parameter without a default
+    return x * n * m
 
 
 def uses_varargs(x, *rest):  # ERR: plain parameters

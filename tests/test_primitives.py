@@ -389,6 +389,18 @@ TABLE = [
             Tie(dict(x=[[1.0, 3.0, 2.0], [1.0, 2.0, 2.0]]), w=[1.0, 2.0, 3.0],
                 expect=dict(x=[[0.5, 0.0, 1.5], [0.5, 2.0, 1.5]]))]),
     P("np.linalg.norm(x)", "v", "reduce", more="m"),
+    # a vector's ord=: p-norms (sign(0) = 0) and +-inf (ties of |x_i| split evenly)
+    P("np.linalg.norm(x, 1) + np.linalg.norm(x, ord=3) + np.linalg.norm(x, 0.5)", "v", "reduce",
+      ok=lambda x: np.min(np.abs(x)) > GAP),
+    P("np.linalg.norm(x, np.inf) + np.linalg.norm(x, -np.inf)", "v", "reduce",
+      ok=lambda x: _apart("x")(x=np.abs(x)) and np.min(np.abs(x)) > GAP,
+      ties=[Tie(dict(x=[2.0, -2.0, 1.0]), expect=dict(x=[0.5, -0.5, 1.0])),
+            Tie(dict(x=[-1.0, 3.0, 1.0]), expect=dict(x=[-0.5, 1.0, 0.5]))]),
+    P("np.linalg.norm(x, ord=1, axis=1) + np.linalg.norm(x, 3, axis=-1)", "m", "reduce",
+      ok=lambda x: np.min(np.abs(x)) > GAP),
+    P("np.linalg.norm(x, np.inf, axis=0, keepdims=True) * np.linalg.norm(x, -np.inf, axis=0, "
+      "keepdims=True)", "m", "reduce",
+      ok=lambda x: all(_apart("x")(x=np.abs(c)) for c in x.T) and np.min(np.abs(x)) > GAP),
     P("x[np.argmax(x)]", "v", "reduce", ok=_apart("x")),
     P("x[np.argmin(x)] * 2.0", "", "reduce", more="v", ok=_apart("x")),
 

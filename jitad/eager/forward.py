@@ -317,7 +317,7 @@ def _flatten(fn, args, wrt, tangents):
     from ..types import NoneTy, is_structured, leaves, structure, ty_of_value
     tys = [ty_of_value(a) for a in args]
     params = list(inspect.signature(fn).parameters)
-    forms = tuple((p, ("const", None, None) if isinstance(t, NoneTy) else ("struct", structure(t)))
+    forms = tuple((p, t.form() if isinstance(t, NoneTy) else ("struct", structure(t)))
                   for p, t in zip(params, tys) if is_structured(t))
     flat, flat_wrt, flat_tans = [], [], []
     given = dict(zip(wrt, tangents))

@@ -226,8 +226,27 @@ class _StandIn(types.SimpleNamespace):
 
 
 def eager_function(f):
-    """f rebuilt so that its math/np/float names (and its helpers') are eager."""
-    return _Patcher().replace(f)
+    """f rebuilt so that its math/np/float names (and its helpers') are eager; a function with
+    keyword-only parameters takes them positionally too, after the others, as compiled mode
+    binds a call (`Differentiable.bind`)."""
+    return _positional(_Patcher().replace(f))
+
+
+def _positional(g):
+    import inspect
+    try:
+        params = list(inspect.signature(g).parameters.values())
+    except (TypeError, ValueError):
+        return g
+    kwonly = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    if not kwonly or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return g
+    npos = len(params) - len(kwonly)
+
+    @functools.wraps(g)
+    def call(*args, **kwargs):
+        return g(*args[:npos], **dict(zip(kwonly, args[npos:])), **kwargs)
+    return call
 
 
 # ---------------------------------------------------------------------------

@@ -31,7 +31,8 @@ from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
 from .library import (SPLITS, STACKS, LibraryCalls, describe, int_constants, is_ellipsis,
                       static_value)
-from .lists import ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs
+from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
+                    stacked_rows)
 from .nested import NestedFunctions
 from .nones import none_flags
 from .tuple_lists import tuple_lists
@@ -58,8 +59,7 @@ CLIP, ASTYPE = get("np.clip"), get("astype")
 # the builtins a function may call (with a primitive, or read by the normalizer itself)
 _BUILTINS = sorted({n for n in dir(builtins) if not n.startswith("_")
                     and lookup_callable(getattr(builtins, n)) is not None}
-                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice", "pow",
-                      "round"})
+                   | {"range", "enumerate", "zip", "reversed", "sum", "list", "slice", "round"})
 _SHORT = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow",
           "matmul": "matmul", "getitem": "at", "neg": "neg"}
 
@@ -93,6 +93,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.introduced = {}
         # list(E): the comprehension it means (see `lists.list_calls`)
         self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
+        self.tree = stacked_rows(self.tree, self.resolve_func)
         self.locals |= user_names(self.tree) - set(cap.free)
         # tuples as local values: a variable per position (see `tuple_values`)
         user_of = {v: k for k, v in self.renamed.items()}
@@ -735,7 +737,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # np.float64(x): x in that dtype (a number or an array), as x.astype would give
             return self.bind(node, dest("astype"), ASTYPE, (self.array_arg(node.args[0], hint),),
                              statics={"dtype": f"np.{obj.__name__}"})
-        if obj in (builtins.sum, builtins.max, builtins.min, builtins.pow, builtins.round):
+        if obj in (builtins.sum, builtins.max, builtins.min, builtins.round):
             folded = self.builtin_call(node, obj, kw, hint, dest)
             if folded is not None:
                 return folded
@@ -747,6 +749,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.gradient_call(node, None, hint, dest)
         if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
             obj = np.arange
+        if obj is np.where and len(node.args) == 1 and not kw:
+            obj = np.nonzero    # np.where(c) is np.nonzero(c), as NumPy documents
         prim = lookup_callable(obj) if obj is not MISSING else None
         if prim is None:
             what = describe(func)
@@ -822,11 +826,13 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             params = list(inspect.signature(callee).parameters.values())
         except (TypeError, ValueError):
             self.err(node, f"cannot read the parameters of {callee.__name__}")
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in params):
-            self.err(node, f"{callee.__name__} takes *args, **kwargs or keyword-only "
-                           "parameters: jitad needs a fixed list of parameters")
-        if len(node.args) > len(params):
-            self.err(node, f"{callee.__name__}() takes {len(params)} arguments, "
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            self.err(node, f"{callee.__name__} takes *args or **kwargs: jitad needs a fixed "
+                           "list of parameters")
+        # keyword-only parameters come last (`capture` made them plain ones), given by keyword
+        npos = sum(p.kind is not p.KEYWORD_ONLY for p in params)
+        if len(node.args) > npos:
+            self.err(node, f"{callee.__name__}() takes {npos} positional arguments, "
                            f"got {len(node.args)}")
         out, forms = [], []
         for p, a in zip(params, node.args):

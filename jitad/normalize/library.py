@@ -12,7 +12,7 @@ the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (o
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
 given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
 axis=k)` (an index on axis k), the builtins that are
-folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers, `pow`,
+folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers,
 `round`), dtypes as types or their names ("float64"). Every argument a primitive does not
 take, and every value that must be constant and is not, is a `JitadError` at the call.
 Invariants: a constant argument is read from the source (`static_value`), never evaluated;
@@ -274,7 +274,8 @@ class LibraryCalls:
         """The builtins that are folds or spellings of primitives: `sum` of a tuple or list
         written out (`0 + a + b`, Python's order) or of an array (its rows added: np.sum on
         axis 0), with a `start`; `max`/`min` of three or more numbers (np.max of them);
-        `pow(a, b)` (a ** b) and `round(x, n)` (np.round; `round(x)` an integer, as Python's).
+        `round(x, n)` (np.round; `round(x)` an integer, as Python's). (`pow(a, b)` is the
+        `pow` primitive's own callable.)
         None for any other call."""
         args = list(node.args)
         if fn is builtins.sum:
@@ -309,11 +310,6 @@ class LibraryCalls:
                                  lambda op: self.temp(hint, op))
             return self.reduce(node, get("max" if fn is builtins.max else "min"), stacked, None,
                                False, {}, hint, dest)
-        if fn is builtins.pow:
-            if len(args) != 2 or kw:
-                self.err(node, "pow(a, b) takes two values (no modulus)", "pow()")
-            return self.bind(node, dest("pow"), get("pow"),
-                             tuple(self.expr(a, hint) for a in args))
         if fn is builtins.round:
             digits = kw.pop("ndigits", None) if len(args) == 1 else (args.pop() if len(args) == 2
                                                                       else None)
@@ -847,7 +843,9 @@ def full_slice(node) -> bool:
 
 def static_value(node, resolve):
     """The Python value of a constant argument: numbers (negative too), bools, None and tuples
-    of them; `np.newaxis`/module constants through `resolve`. MISSING if it is not constant."""
+    of them; `np.newaxis`/module constants through `resolve`, and a name the function does not
+    assign that holds one (`axis=AXIS` of a module-level `AXIS = 1`, compiled in as every
+    module-level number is). MISSING if it is not constant."""
     if isinstance(node, gast.Constant):
         return node.value
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
@@ -859,7 +857,16 @@ def static_value(node, resolve):
     if isinstance(node, gast.Attribute):
         v = resolve(node)
         return v if v is None or isinstance(v, (int, float)) else MISSING
+    if isinstance(node, gast.Name):
+        v = resolve(node)
+        return v if _constant(v) else MISSING
     return MISSING
+
+
+def _constant(v):
+    if isinstance(v, tuple):
+        return all(_constant(x) for x in v)
+    return v is None or type(v) in (int, float, bool, str)
 
 
 def ast_call(prim, operands):

@@ -103,6 +103,34 @@ def list_calls(tree, namer, resolve, err):
     return tree
 
 
+def stacked_rows(tree, resolve):
+    """The tree with each comprehension of rows given to np.array or np.asarray
+    (`np.array([[k(a, b) for b in B] for a in A])`, a row a comprehension or a list written
+    out) making each row an array by the same call, as NumPy reads a list of lists: the rows
+    are a list of arrays then. The tree is copied if anything is rewritten."""
+    def rows_call(n):
+        return (isinstance(n, gast.Call) and len(n.args) == 1 and not n.keywords
+                and isinstance(n.args[0], gast.ListComp)
+                and isinstance(n.args[0].elt, (gast.ListComp, gast.List))
+                and resolve(n.func) in (np.array, np.asarray))
+
+    if not any(rows_call(n) for n in gast.walk(tree)):
+        return tree
+    tree = copy.deepcopy(tree)
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if rows_call(node):
+                comp = node.args[0]
+                comp.elt = self.visit(gast.copy_location(
+                    gast.Call(copy.deepcopy(node.func), [comp.elt], []), comp.elt))
+            return node
+
+    Rewrite().visit(tree)
+    return tree
+
+
 def list_phases(tree, namer, resolve):
     """(tree, {new name: user's name}): `xs = []; ... xs.append(x) ...; xs = np.array(xs)` -- a list name
     made an array once, at the function's top level, after every display and append of it --

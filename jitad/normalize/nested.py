@@ -6,10 +6,11 @@ from its source with one more parameter per variable of the enclosing function i
 closure), whose front end is its own tree with the user's line numbers, so its errors point
 at the user's file -- and each call `g(x)` is a call of that helper with the variables it
 reads passed at the call (the values a Python closure would see then). Nothing else may
-use the name: passing `g` as a value, a nested function that calls another nested function,
-and `nonlocal` are `JitadError`s at the line. A nested function that calls itself is a
-recursive helper: its own name means the lifted helper, and each of its calls passes on the
-variables it reads.
+use the name: passing `g` as a value and `nonlocal` are `JitadError`s at the line. A nested
+function that calls itself is a recursive helper: its own name means the lifted helper, and
+each of its calls passes on the variables it reads. A nested function that calls one defined
+before it (`def layer(z): return softplus(2 * z)`) reads that one's closure variables too
+and passes them on at the call, so both see the values Python's closures would.
 Invariants: the lifted helper is made once per nested definition and kept by the enclosing
 function's IR (`callees`); its IR is put in its front-end cache, so `capture` never reads it.
 """
@@ -33,8 +34,11 @@ class NestedFunctions:
         if node.name in self.nested:
             self.err(node, f"the nested function '{node.name}' is defined twice", "nested function")
         params = [a.id for a in node.args.args]
+        inner = {n.name for n in gast.walk(node) if isinstance(n, gast.FunctionDef)}
+        # its own names: assigned, its parameters and those of the functions defined in it
         assigned = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
-                    and isinstance(n.ctx, gast.Store)} | set(params)
+                    and isinstance(n.ctx, (gast.Store, gast.Param))} | set(params) \
+            | (inner - {node.name})
         read = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
                 and isinstance(n.ctx, gast.Load)}
         for n in gast.walk(node):
@@ -42,28 +46,45 @@ class NestedFunctions:
                 self.err(n, "nonlocal is not supported", "nonlocal statement")
         calls = {n.func.id for n in gast.walk(node) if isinstance(n, gast.Call)
                  and isinstance(n.func, gast.Name)}
-        if calls & set(self.nested):
-            self.err(node, f"the nested function '{node.name}' calls another nested function; "
-                           "make them module-level helpers", "nested function")
-        captured = sorted((read - assigned - {node.name}) & (self.locals - set(self.nested)))
+        # an earlier nested function it calls reads the enclosing function's variables at
+        # that call, as its closure would: they are passed through this one's call
+        others = sorted((calls & set(self.nested)) - {node.name})
+        defs = {n.name for n in gast.walk(self.tree) if isinstance(n, gast.FunctionDef)
+                and n is not self.tree} - inner
+        for later in sorted((read & defs) - set(self.nested) - {node.name} - assigned):
+            self.err(node, f"the nested function '{node.name}' reads '{later}', a nested "
+                           "function defined after it; define it first", "nested function")
+        inherited = {c for o in others for c in self.nested[o][1]}
+        for o in others:
+            clash = sorted(set(self.nested[o][1]) & assigned)
+            if clash:
+                self.err(node, f"the nested function '{node.name}' calls '{o}', which reads "
+                               f"'{clash[0]}' of the enclosing function, and has a '{clash[0]}' "
+                               "of its own; rename it", "nested function")
+        captured = sorted(((read - assigned - {node.name}) | inherited)
+                          & (self.locals - set(self.nested)))
         tree = copy.deepcopy(node)
         tree.args.args = tree.args.args + [gast.Name(c, gast.Param(), None, None)
                                            for c in captured]
         if tree.args.defaults:      # the captured ones after a default: defaults of their own
             tree.args.defaults = tree.args.defaults + [gast.Constant(None, None)
                                                        for _ in captured]
-        for call in gast.walk(tree):    # a recursive call passes on what the helper reads
+        reads = {node.name: captured, **{o: self.nested[o][1] for o in others}}
+        for call in gast.walk(tree):    # a call of itself or of another nested function
             if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
-                    and call.func.id == node.name:
+                    and call.func.id in reads:      # passes on what that helper reads
                 given = {k.arg for k in call.keywords}
                 call.keywords += [gast.keyword(c, gast.copy_location(
-                    gast.Name(c, gast.Load(), None, None), call)) for c in captured
+                    gast.Name(c, gast.Load(), None, None), call)) for c in reads[call.func.id]
                     if c not in given]
         fn = _function_from(tree, self.cap)
         free, origin = dict(self.cap.free), dict(self.cap.origin)
         if node.name in calls:          # recursive: its own name is the lifted helper
             free[node.name] = fn
             origin[node.name] = {node.name: fn}
+        for o in others:                # the nested functions it calls: their lifted helpers
+            free[o] = self.nested[o][0]
+            origin[o] = {o: self.nested[o][0]}
         cap = Captured(fn, node.name, tree, self.cap.filename, self.cap.source,
                        params + captured, free, origin)
         from ..pipeline import preset_frontend

@@ -11,8 +11,6 @@ against the operand's rank where code is generated.
 """
 from __future__ import annotations
 
-import math
-
 
 from .core import Primitive, get
 
@@ -189,6 +187,41 @@ def tile_at(ranks, st):
     return get(name), {"reps": reps}
 
 
+def _vector_ord(o):
+    """The rule of a vector norm's ord= (None: the 2-norm's own)."""
+    if o is None or o == "fro" or (o == 2 and not isinstance(o, bool)):
+        return None
+    if o == float("inf"):
+        return "max"
+    if o == float("-inf"):
+        return "min"
+    return "p"
+
+
+def norm_at(ranks, st):
+    """np.linalg.norm(x, ord) of a whole vector: the p-norm, ord=inf (the largest |x_i|) or
+    -inf (the smallest), or the 2-norm's own rule (a matrix: the Frobenius norm,
+    `typerules.norm` refuses the other ords)."""
+    which = _vector_ord(st.get("ord")) if ranks[0] == 1 else None
+    if which is None:
+        return get("norm"), dict(st)
+    return (get("norm_p"), {"ord": st["ord"]}) if which == "p" else (get(f"norm_{which}"), {})
+
+
+def norm_axis_at(ranks, st):
+    """np.linalg.norm(x, ord, axis=k): the vector norm of each slice along the axis (of a
+    vector, the whole one)."""
+    if ranks[0] == 1:
+        return norm_at(ranks, {"ord": st.get("ord")})
+    st = {**st, "axis": st["axis"] % ranks[0]}
+    which = _vector_ord(st.get("ord"))
+    if which is None:
+        return get("norm_axis"), st
+    if which == "p":
+        return get("norm_p_axis"), {"axis": st["axis"], "ord": st["ord"]}
+    return get(f"norm_{which}_axis"), {"axis": st["axis"]}
+
+
 def roll_statics(st):
     return {"axis": _axis_or_none(st["axis"])}
 
@@ -275,23 +308,6 @@ def rot90_statics(st):
 
 def rollaxis_statics(st):
     return {"axis": _int(st["axis"], "axis"), "start": _int(st["start"], "start")}
-
-
-def norm_at(ranks, st):
-    """np.linalg.norm(x, ord) over the whole array: the 2-norm / Frobenius norm (`norm`), a
-    vector's 1-, inf-, -inf- and p-norms, a matrix's 1- and inf-norms (`norm.*`); ValueError
-    for the others (a matrix's 2-norm and nuclear norm: singular values)."""
-    o, r = st.get("ord"), ranks[0]
-    if o is None or o == "fro" and r == 2 or o == 2 and r == 1:
-        return get("norm"), st
-    number = isinstance(o, (int, float)) and not isinstance(o, bool)
-    if r == 1 and number and o != 0:
-        named = {1: "norm.l1", math.inf: "norm.linf", -math.inf: "norm.lminf"}.get(o)
-        return (get(named), {}) if named else (get("norm.lp"), {"p": float(o)})
-    if r == 2 and o in (1, math.inf):
-        return get("norm.m1" if o == 1 else "norm.minf"), {}
-    raise ValueError(f"norm(ord={o!r}) of a rank-{r} array is not supported (a vector's "
-                     "ord 1, 2, inf, -inf or p; a matrix's 'fro', 1 or inf)")
 
 
 def rollaxis_at(ranks, st):

@@ -194,14 +194,15 @@ scalar_same(x)     = x                      :: same   | x: g
 scalar_float(x)    = x * 1.0                :: ewf    | x: g
 norm(x; ord)       = np.linalg.norm(x)      :: norm | x: g * x / y
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
-# the other ord= of a vector (1, inf, -inf, any p) and of a matrix (1, inf: its largest column
-# or row sum of magnitudes), chosen by `forms.norm_at`; ties split the cotangent as max does
-norm.l1(x)         = np.sum(np.abs(x))      :: reduce | x: g * np.sign(x)
-norm.linf(x)       = np.max(np.abs(x))      :: reduce | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
-norm.lminf(x)      = np.min(np.abs(x))      :: reduce | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
-norm.lp(x; p)      = np.sum(np.abs(x) ** p) ** (1.0 / p) :: reduce | x: g * np.sign(x) * (np.abs(x) / (y + (y == 0))) ** (p - 1.0)
-norm.m1(x)         = np.max(rt.sum_axis(np.abs(x), 0)) :: reduce | x: g * np.sign(x) * (rt.sum_axis(np.abs(x), 0) == y) / np.sum(rt.sum_axis(np.abs(x), 0) == y)
-norm.minf(x)       = np.max(rt.sum_axis(np.abs(x), 1)) :: reduce | x: g * np.sign(x) * rt.expand((rt.sum_axis(np.abs(x), 1) == y) / np.sum(rt.sum_axis(np.abs(x), 1) == y), 1)
+# np.linalg.norm(x, ord) of vectors (whole, or along axis=), as `forms.norm_at` picks: the
+# p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs), and ord=inf / -inf, the largest /
+# smallest |x_i| (ties split the cotangent evenly)
+norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
+norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1)
+norm_max(x)        = np.max(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
+norm_min(x)        = np.min(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
+norm_max_axis(x; axis) = rt.max_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))
+norm_min_axis(x; axis) = rt.min_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))
 var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce | x: g * 2.0 * (x - np.mean(x)) / (x.size - ddof)
 var_axis(x; axis, ddof) = np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof) :: reduce | x: rt.expand(g, axis) * 2.0 * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) :: reduce | x: g * (x - np.mean(x)) / ((x.size - ddof) * y)
@@ -663,6 +664,7 @@ def _load_table():
                          (np.ones, "ones"), (np.empty, "empty"), (np.zeros_like, "zeros_like"),
                          (np.ones_like, "ones_like"), (np.empty_like, "empty_like"),
                          (builtins.abs, "abs"), (builtins.max, "max2"), (builtins.min, "min2"),
+                         (builtins.pow, "pow"),
                          (builtins.float, "float"), (builtins.int, "int"), (builtins.len, "len"),
                          (builtins.bool, "truth"), (np.argmax, "argmax"), (np.argmin, "argmin"),
                          (np.linalg.norm, "norm"), (np.full, "full"), (np.full_like, "full_like"),
@@ -698,7 +700,7 @@ def _load_table():
     for p in (get("norm"), get("norm_axis")):
         p.defaults, p.reduces = {"ord": None}, True
         p.call_order = ("ord", "axis", "keepdims")
-    get("norm").at_ranks, get("norm")._diff_args = forms.norm_at, (0,)
+    get("norm").at_ranks, get("norm_axis").at_ranks = forms.norm_at, forms.norm_axis_at
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"

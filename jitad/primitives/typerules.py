@@ -110,19 +110,15 @@ def reduction(prim, s, args):
 
 def norm(prim, s, args):
     """np.linalg.norm: the 2-norm of vectors (whole or along an axis) and the Frobenius norm
-    of matrices; over the whole array, the other `ord=` `forms.norm_at` takes; the rest are
-    refused."""
+    of matrices; a vector's ord= a number other than 0, or +-inf (`forms.norm_at`); other
+    `ord=` are refused."""
     ord_ = s.statics.get("ord")
-    if "axis" not in s.statics and ord_ not in (None, "fro", 2):
-        from .forms import norm_at      # (forms reads the registered primitives)
-        try:
-            norm_at((args[0].ndim,), s.statics)
-        except ValueError as e:
-            raise UnsupportedError(str(e), s.loc, "norm(ord=)") from None
-        return reduction(prim, s, args)
-    if ord_ not in (None, "fro", 2):
-        raise UnsupportedError(f"norm(ord={ord_!r}) is not supported (only the 2-norm and "
-                               "'fro')", s.loc, "norm(ord=)")
+    vector = args[0].ndim == 1 or "axis" in s.statics
+    number = isinstance(ord_, (int, float)) and not isinstance(ord_, bool) and ord_ != 0 \
+        and ord_ == ord_
+    if ord_ not in (None, "fro", 2) and not (vector and number):
+        raise UnsupportedError(f"norm(ord={ord_!r}) is not supported (the 2-norm and 'fro', "
+                               "and a vector's p-norms and ord=inf/-inf)", s.loc, "norm(ord=)")
     if ord_ == 2 and args[0].ndim == 2 and "axis" not in s.statics:
         raise UnsupportedError("norm(M, 2) of a matrix is its largest singular value, which "
                                "jitad does not differentiate ('fro' is supported)", s.loc,

@@ -25,6 +25,7 @@ CASES = [
     (hf.keyword_only_entry, (rng.normal(size=4),), (0,)),
     (hf.module_constants_as_statics, (rng.normal(size=(3, 4)),), (0,)),
     (hf.builtin_pow, (rng.normal(size=3), 1.5), (0, 1)),
+    (hf.flatten_and_dot, (rng.normal(size=(2, 3)), rng.normal(size=3)), (0, 1)),
 ]
 
 

@@ -489,6 +489,9 @@ TABLE = [
     P("np.repeat(x, 2, axis=1) + x.repeat(2, axis=-1)", "m", "forms12"),
     P("np.tile(x, 2)", "v", "forms12", more="m"),
     P("np.tile(x, (2, 1))", "m", "forms12", more="v"),
+    # counts known only when it runs (a shape): integer operands
+    P("np.tile(x, x.shape[0]) + np.tile(x, (1, x.shape[0]))[0]", "v", "forms12"),
+    P("np.tile(x, (x.shape[1], 1))[:2] + np.tile(x, x.shape[0])[:, :3]", "m", "forms12"),
     P("np.roll(x, 1)", "v", "forms12"),
     P("np.roll(x, -1, axis=1) + np.roll(x, 2)", "m", "forms12"),
     P("np.kron(a, b)", "uv", "forms12", more="mn"),

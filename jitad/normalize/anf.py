@@ -55,7 +55,7 @@ NEG, NOT, TRUTH, LEN, DIM, SHAPE_OF, TRANSPOSE, OR, IN_RANGE, ADD = (
     get(n) for n in ("neg", "not", "truth", "len", "dim", "shape_of", "transpose", "or",
                      "in_range", "add"))
 CHECK_LEN, MIN2, INVERT, ADD_AT = get("check_len"), get("min2"), get("invert"), get("add_at")
-CLIP, ASTYPE = get("np.clip"), get("astype")
+CLIP, ASTYPE, TILE = get("np.clip"), get("astype"), get("tile")
 # the builtins a function may call (with a primitive, or read by the normalizer itself)
 _BUILTINS = sorted({n for n in dir(builtins) if not n.startswith("_")
                     and lookup_callable(getattr(builtins, n)) is not None}
@@ -749,6 +749,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.gradient_call(node, None, hint, dest)
         if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
             obj = np.arange
+        if obj is not MISSING and lookup_callable(obj) is TILE:   # np.tile, rt.tile1 read again
+            counted = self.tile_counts(node, kw, hint, dest)
+            if counted is not None:
+                return counted
         if obj is np.where and len(node.args) == 1 and not kw:
             obj = np.nonzero    # np.where(c) is np.nonzero(c), as NumPy documents
         prim = lookup_callable(obj) if obj is not MISSING else None
@@ -778,6 +782,23 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
                                       hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def tile_counts(self, node, kw, hint, dest):
+        """np.tile(x, n) and np.tile(x, (n, m)) whose counts are not constants (`X.shape[0]`,
+        an argument): `tile_n`/`tile_nm` with the counts as integer operands (the result's
+        rank is known from how many there are); None for constant reps (the `tile` rule)."""
+        args = list(node.args)
+        reps = args[1] if len(args) == 2 and not kw else kw.get("reps") \
+            if len(args) == 1 and set(kw) == {"reps"} else None
+        if reps is None or static_value(reps, self.resolve_func) is not MISSING:
+            return None
+        parts = reps.elts if isinstance(reps, (gast.Tuple, gast.List)) else [reps]
+        if not 1 <= len(parts) <= 2:
+            return None
+        x = self.expr(args[0], hint)
+        counts = tuple(self.expr(p, hint) for p in parts)
+        return self.bind(node, dest("tile"), get("tile_n" if len(parts) == 1 else "tile_nm"),
+                         (x,) + counts)
 
     def ruleless_form(self, node, prim, target, spelled, pre, args, kw, hint, dest):
         """A call of a primitive with no derivative (np.argmax, x.any()) in the forms its rule

@@ -312,6 +312,14 @@ tile(x; reps)      = rt.tile1(x, reps)      :: tile
 tile.1(x; reps)    = rt.tile1(x, reps)      :: tile | x: rt.untile1(g, reps)
 tile.1.2(x; reps)  = rt.tile2(np.expand_dims(x, 0), reps) :: tile | x: rt.untile2(g, reps)[0]
 tile.2(x; reps)    = rt.tile2(x, reps)      :: tile | x: rt.untile2(g, reps)
+# np.tile(x, n), np.tile(x, (n, m)) with counts known only when it runs (X.shape[0], an
+# argument): the counts are integer operands; linear in x
+tile_n(x, n)       = rt.tile1(x, (n,))      :: tile_n
+tile_n.1(x, n)     = rt.tile1(x, (n,))      :: tile_n | x: rt.untile1(g, (n,))
+tile_n.2(x, n)     = rt.tile2(x, (1, n))    :: tile_n | x: rt.untile2(g, (1, n))
+tile_nm(x, n, m)   = rt.tile2(x, (n, m))    :: tile_n
+tile_nm.1(x, n, m) = rt.tile2(np.expand_dims(x, 0), (n, m)) :: tile_n | x: rt.untile2(g, (n, m))[0]
+tile_nm.2(x, n, m) = rt.tile2(x, (n, m))    :: tile_n | x: rt.untile2(g, (n, m))
 roll(x, shift; axis) = rt.roll_flat(x, shift) :: roll
 roll_flat(x, shift) = rt.roll_flat(x, shift) :: roll | x: rt.roll_flat(g, -shift)
 roll_axis(x, shift; axis) = rt.roll_axis(x, shift, axis) :: roll | x: rt.roll_axis(g, -shift, axis)
@@ -692,6 +700,8 @@ def _load_table():
                         ("diag", [(1, 0), (2, 0)]), ("keep_all", [(0, r) for r in range(1, 5)])):
         get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
     get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}
+    get("tile_n").variants = {(r, 0): get(f"tile_n.{r}") for r in (1, 2)}
+    get("tile_nm").variants = {(r, 0, 0): get(f"tile_nm.{r}") for r in (1, 2)}
     get("linspace").defaults = {"num": 50}
     for short in ("var", "std"):
         for p in (get(short), get(f"{short}_axis")):

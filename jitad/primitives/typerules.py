@@ -321,6 +321,15 @@ def tile(prim, s, args):
     return Ty(args[0].dtype, max(r, len(s.statics["reps"])))
 
 
+def tile_n(prim, s, args):
+    """np.tile(x, n) / np.tile(x, (n, m)) with counts that are variables: integers."""
+    (r,) = _ranks(prim, s, args[:1], [(1,), (2,)], "a vector or a matrix")
+    if not all(isinstance(a, Ty) and a.ndim == 0 and a.dtype in ("i8", "b1") for a in args[1:]):
+        raise UnsupportedError("np.tile(x, reps): each count must be one integer", s.loc,
+                               "np.tile")
+    return Ty(args[0].dtype, max(r, len(args) - 1))
+
+
 def roll(prim, s, args):
     if args[0].ndim == 0:
         raise UnsupportedError("np.roll of a scalar", s.loc, "np.roll")
@@ -401,7 +410,7 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
          "at_least_1": at_least_1, "at_least_2": at_least_2, "cross": elementwise,
          "norm": norm, "pad": pad, "convolve": convolve, "vander": vander, "repeat": repeat,
-         "tile": tile, "roll": roll, "kron": kron, "meshgrid": meshgrid,
+         "tile": tile, "tile_n": tile_n, "roll": roll, "kron": kron, "meshgrid": meshgrid,
          "mdiagonal": matrix_diagonal, "moveaxis": moveaxis, "average": average,
          "eigenvalues": eigenvalues, "scan": scan, "indices": indices,
          "int_like": int_like, "int_like2": int_like2, "int_vector": int_vector,

@@ -157,9 +157,9 @@ def flops(spec) -> list:
     return out
 
 
-# the work of one array element of a bind inside a loop, in FLOP units: ~16 ns per element and
-# step of a 5-bind Euler loop (sin, products, sums; forward and backward) against ~0.13 ns per
-# unit at the threshold's break-even (docs/parallel.md)
+# the work of one array element of a bind inside a loop, in FLOP units (~0.13 ns each at the
+# threshold's break-even): a lower bound -- an element-step of a 5-bind Euler loop (sin,
+# products, sums; forward and backward) costs ~16 ns, ~120 units (docs/parallel.md)
 ELEMENT_WORK = 16
 
 

@@ -3,9 +3,11 @@
 Takes: nothing (a table read by the front end and by eager mode).
 Guarantees: `DEFINITIONS` maps a NumPy callable to plain Python functions computing it, in
 the forms written here (a call no definition takes is read as any other library call: a
-form of its own, `np.take(a, idx, axis=k)`, or refused at the user's call). The front end reads a call of one as a call of a user's helper (`normalize.anf`),
-and eager mode runs the same function on Vars (`eager_functions`, NumPy's dispatch reaching
-it): one definition, both modes, derivatives from the primitives it calls.
+form of its own, `np.take(a, idx, axis=k)`, or refused at the user's call). The front end
+reads a call of one as a call of a user's helper (`normalize.anf`; an error inside it is
+raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the same function on
+Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
+derivatives from the primitives it calls.
 Invariants: a definition calls only what jitad differentiates, reads no globals but `np`,
 and takes no argument that must be a compile-time constant (an axis) -- such a form stays
 a primitive of its own.
@@ -88,6 +90,13 @@ DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (n
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
+_SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
+            for obj, fns in DEFINITIONS.items() for fn in fns}
+
+
+def spelled(fn) -> str:
+    """How a user calls the NumPy function definition `fn` computes (`np.take`)."""
+    return _SPELLED[fn]
 
 
 def _takes(fn, nargs, keywords) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from . import ir
+from . import ir, prelude
 from . import numba_types  # noqa: F401  (library calls without a rule are typed by Numba)
 from .errors import JitadError, UnsupportedError
 from .types import I8, NP_DTYPE, TupleTy, Ty, const_ty, promote
@@ -206,7 +206,10 @@ class Inferer:
         if s.op is CALL:
             if any(a is None for a in args):
                 return
-            callee = self.prog.specialize(s.callee, tuple(args))
+            try:
+                callee = self.prog.specialize(s.callee, tuple(args))
+            except JitadError as e:
+                raise at_the_call(e, s) from None
             if callee.out is None:
                 return
             if len(s.targets) != len(callee.out):
@@ -255,3 +258,12 @@ class Inferer:
         ty = op.result_type(s, args)
         if ty is not None:
             self.set(s.target, ty, s.loc)
+
+
+def at_the_call(e: JitadError, s: Bind) -> JitadError:
+    """An error inside a function `prelude` defines (jitad's code, not the user's) raised at
+    the user's call of it, naming the NumPy function; any other error as it is."""
+    if e.loc is None or e.loc.filename != prelude.__file__:
+        return e
+    return type(e)(f"{e.message} (in {prelude.spelled(s.callee)}, which jitad computes with "
+                   "NumPy it differentiates)", s.loc, e.construct)

@@ -35,6 +35,7 @@ from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
 from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
 from . import test_eager_errors as tee
+from . import test_suites as tsu
 from .harness import error_marker
 
 TESTS = pathlib.Path(__file__).parent
@@ -82,7 +83,8 @@ def corpus():
     cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
                    wrt=(0, 1)),
               Case(cof.complex_output, (np.array([0.3, 0.4]),)),
-              Case(cof.norm_of_order_one, (np.array([1.0, -2.0, 3.0]),))]
+              Case(cof.norm_of_order_one, (np.array([1.0, -2.0, 3.0]),)),
+              Case(tsu.bad_take, (np.ones(3), np.ones(2)))]
     cases += [Case(fn, (X3,)) for fn in tee.GRAD_CASES if fn is not tee._helper]
     cases.append(Case(tee.calls_a_helper, (X3,), marked=tee._helper))
     cases += [Case(fn, args, marked=pf._add_in_place if fn is pf.update_of_an_argument_in_a_helper

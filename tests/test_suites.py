@@ -56,3 +56,17 @@ def test_the_forms_probe_runs(capsys):
     from . import forms_probe
     forms_probe.main(["ell_two", "np_ptp", "linalg_norm_ord1"])
     assert "3 of 3 forms right in every check" in capsys.readouterr().out
+
+
+def bad_take(x, w):
+    idx = w * 2.0
+    return np.sum(np.take(x, idx))  # ERR: in np.take
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_an_error_inside_a_prelude_definition_is_raised_at_the_users_call(mode):
+    with pytest.raises(jitad.JitadError) as info:
+        kw = {} if mode == "compiled" else {"mode": mode}
+        jitad.grad(bad_take, **kw)(np.ones(3), np.ones(2))
+    assert "in np.take" in str(info.value) and info.value.loc.filename == __file__
+    assert "np.take(x, idx)" in str(info.value).splitlines()[-2]

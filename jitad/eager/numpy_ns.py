@@ -58,19 +58,32 @@ ndim = _ops.ndim
 size = _ops.size
 
 
-def _cast_type(base):
-    """`np.float64(x)` (np.float32, np.int64) on a Var: x in that dtype, as the compiled
-    mode's cast (differentiable into a float dtype); still NumPy's type wherever a dtype is
-    named (`np.zeros(n, np.float64)`, `x.astype(np.float64)`): a subclass of it."""
-    def __new__(cls, *args, **kwargs):
+class _Cast:
+    """`np.float64` (np.float32, np.int64) in a function eager mode runs: called on a Var, x
+    in that dtype, as the compiled mode's cast (differentiable into a float dtype); otherwise
+    NumPy's own type -- called, or named as a dtype (`np.zeros(n, np.float64)`, `astype`,
+    `np.issubdtype`: NumPy reads its `dtype`), or in `isinstance`."""
+
+    def __init__(self, base):
+        self.type, self.dtype, self.__name__ = base, _np.dtype(base), base.__name__
+
+    def __call__(self, *args, **kwargs):
         if len(args) == 1 and not kwargs and contains_var(args[0]):
-            return _ops.astype(array(args[0]) if type(args[0]) in (list, tuple) else args[0],
-                               base)
-        return base(*args, **kwargs)
-    return type(base.__name__, (base,), {"__new__": __new__, "__module__": __name__})
+            x = args[0]
+            return _ops.astype(array(x) if type(x) in (list, tuple) else x, self.type)
+        return self.type(*args, **kwargs)
+
+    def __instancecheck__(self, obj):
+        return isinstance(obj, self.type)
+
+    def __subclasscheck__(self, cls):
+        return issubclass(cls, self.type)
+
+    def __repr__(self):
+        return repr(self.type)
 
 
-float64, float32, int64 = (_cast_type(t) for t in (_np.float64, _np.float32, _np.int64))
+float64, float32, int64 = (_Cast(t) for t in (_np.float64, _np.float32, _np.int64))
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -505,9 +505,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     """np.take(a, idx, axis=k) as compiled mode reads it: a[:, ..., idx] (k colons); without
     axis=, the prelude's definition."""
     if axis is None or out is not None or mode != "raise":
-        return _take_flat(a, indices, **({} if axis is None else {"axis": axis}),
-                          **({} if out is None else {"out": out}),
-                          **({} if mode == "raise" else {"mode": mode}))
+        plain = (axis, out, mode) == (None, None, "raise")
+        return _take_flat(a, indices, **({} if plain else {"axis": axis, "out": out, "mode": mode}))
     axis = int(axis) % np.ndim(unwrap(a))
     return a[(slice(None),) * axis + (indices,)]
 

@@ -161,9 +161,7 @@ class LibraryCalls:
 
     def trace_offset(self, node, kw, hint, dest):
         """np.trace(A, offset=k): the sum of A's k-th diagonal (np.diagonal)."""
-        args = list(node.args)
-        offset = kw.pop("offset", None) if len(args) == 1 else (args.pop() if len(args) == 2
-                                                                  else None)
+        args, offset = last_argument(node, kw, "offset", 1)
         if len(args) != 1 or kw or offset is None:
             self.err(node, "np.trace(A, offset=k) takes a matrix and an offset (no axis1=, "
                            "axis2=, dtype=)", "np.trace")
@@ -174,9 +172,7 @@ class LibraryCalls:
     def take_along(self, node, kw, hint, dest):
         """np.take(a, idx, axis=k): a[:, ..., idx] with k colons (an axis counted from the end:
         that axis moved to the front, indexed, moved back)."""
-        args = list(node.args)
-        axis_node = kw.pop("axis", None) if len(args) == 2 else (args.pop() if len(args) == 3
-                                                                   else None)
+        args, axis_node = last_argument(node, kw, "axis", 2)
         if len(args) != 2 or kw or axis_node is None:
             self.err(node, "np.take(a, idx, axis=k) takes an array, the indices and a constant "
                            "axis (no out=, mode=)", "np.take")
@@ -279,8 +275,7 @@ class LibraryCalls:
         None for any other call."""
         args = list(node.args)
         if fn is builtins.sum:
-            start = kw.pop("start", None) if len(args) == 1 else (args.pop() if len(args) == 2
-                                                                   else None)
+            args, start = last_argument(node, kw, "start", 1)
             if len(args) != 1 or kw:
                 self.err(node, "sum() takes an iterable and a start value", "sum()")
             it = args[0]
@@ -311,8 +306,7 @@ class LibraryCalls:
             return self.reduce(node, get("max" if fn is builtins.max else "min"), stacked, None,
                                False, {}, hint, dest)
         if fn is builtins.round:
-            digits = kw.pop("ndigits", None) if len(args) == 1 else (args.pop() if len(args) == 2
-                                                                      else None)
+            args, digits = last_argument(node, kw, "ndigits", 1)
             if len(args) != 1 or kw:
                 self.err(node, "round(x, ndigits) takes a number and a constant", "round()")
             n = 0 if digits is None else self.static(digits, node, "ndigits")
@@ -819,6 +813,15 @@ class LibraryCalls:
 
 def is_ellipsis(node) -> bool:
     return isinstance(node, gast.Constant) and node.value is Ellipsis
+
+
+def last_argument(node, kw, name, n):
+    """(the call's positional arguments but an (n+1)-th, that argument given by position or
+    as `name=` (popped from `kw`), or None): `np.trace(A, 1)` / `np.trace(A, offset=1)`."""
+    args = list(node.args)
+    if len(args) == n + 1:
+        return args[:n], args[n]
+    return args, kw.pop(name, None) if len(args) == n else None
 
 
 def int_constants(node) -> bool:

@@ -125,6 +125,12 @@ def _check(job):
                 f"{t}: pass a float (e.g. {p}=float(...)) or a float array", entry.ir.loc,
                 "integer argument")
     if (job.want_vjp or job.want_jvp) and any(
+            getattr(t, "is_list", False) for o in entry.out or () for t in leaf_types(o)):
+        raise NotDifferentiableError(
+            f"{job.fn.__name__} returns a list ({', '.join(map(str, entry.out))}): jitad "
+            "differentiates arrays, numbers and tuples of them; return np.stack(hs) (or "
+            "tuple(...) of its values written out)", entry.ir.loc, "list output")
+    if (job.want_vjp or job.want_jvp) and any(
             getattr(t, "is_complex", False) for o in entry.out or () for t in leaf_types(o)):
         raise NotDifferentiableError(
             f"{job.fn.__name__} returns a complex value: jitad differentiates real outputs "

@@ -226,3 +226,90 @@ def index_arrays_masks_and_slices(W, x, neg, keep, labels, colmask, nh):
     return (np.sum(np.sin(u) * u) + np.sum(v ** 3) + np.sum(picked ** 2)
             + np.sum(np.cos(W[keep, :])) + np.sum(W[:, colmask] ** 3) + np.sum(W[neg[0], 1] ** 2)
             + np.sum(np.concatenate(heads, axis=-1) ** 2) + np.sum(W[every_other, slice(1, None)] ** 2))
+
+
+# -- lists between helpers: made in one, read in another --------------------------------------
+def _layers(x, Ws):
+    hs = []
+    for W in Ws:
+        x = np.tanh(W @ x)
+        hs.append(x)
+    return hs
+
+
+def _energy(hs, scale):
+    total = 0.0
+    for k, h in enumerate(hs):
+        total = total + scale * (k + 1) * np.sum(h ** 2)
+    return total
+
+
+def _pairs(a, b):
+    return [a * b, a + b, np.sin(a)]
+
+
+def _mean_of(hs):
+    hs = np.array(hs)
+    return np.mean(hs, axis=0)
+
+
+def _last_two(hs):
+    n = len(hs)
+    return hs[n - 1] * hs[n - 2]
+
+
+def _relatives(Ms, t):
+    out = []
+    for i in range(Ms.shape[0]):
+        R = np.eye(2)
+        R[0, 0] = np.cos(t[i])
+        R[1, 1] = np.cos(t[i])
+        R[0, 1] = -np.sin(t[i])
+        R[1, 0] = np.sin(t[i])
+        out.append(Ms[i] @ R)
+    return out
+
+
+def _chain(rel, parents):
+    absolute = []
+    for i in range(len(rel)):
+        if parents[i] < 0:
+            absolute.append(rel[i])
+        else:
+            absolute.append(absolute[parents[i]] @ rel[i])
+    return absolute
+
+
+def lists_between_helpers(x, W, Ms, t, parents):
+    """A helper returns a list, others read one: in a loop, through two levels, unpacked,
+    as a comprehension, as `np.array` of a list parameter (the hand model's bone chain)."""
+    Ws = [W, W.T, 0.5 * W]
+    hs = _layers(x, Ws)
+    e = _energy(hs, 0.5) + _energy([h * 2.0 for h in hs], 0.1)
+    a, b, c = _pairs(x, hs[0])
+    e = e + np.sum(a * b + c) + np.sum(_mean_of(hs) ** 2) + np.sum(_last_two(_layers(x, Ws)))
+    for k in range(2):
+        e = e + 0.1 * _energy(_layers(hs[k], Ws), 1.0 + k)
+    absolute = _chain(_relatives(Ms, t), parents)
+    for A in absolute:
+        e = e + np.sum(A @ x[:2])
+    return e
+
+
+def _build_and_sum(x, n):
+    out = []
+    for i in range(n):
+        out.append(x * (i + 1))
+    return out, np.sum(x)
+
+
+def _rsum(hs, k):
+    if k == 0:
+        return 0.0
+    return np.sum(hs[k - 1] ** 2) + _rsum(hs, k - 1)
+
+
+def lists_returned_with_values(x):
+    """A list returned beside a number, and a list given to a recursive helper."""
+    hs, s = _build_and_sum(x, 3)
+    return s * _rsum(hs, len(hs)) + _rsum([h * h for h in hs], 2)

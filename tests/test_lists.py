@@ -36,6 +36,9 @@ CASES = [
     (lf.split_lists, (_r(8), _r(2, 4), 3), (0, 1)),
     (lf.robust_scale, (_r(2), _r(7, 2), np.array([0.3, np.nan, -1.2, 2.0, 0.1, -0.4, 1.1])),
      (0, 1)),
+    (lf.lists_between_helpers, (_r(3), 0.5 * _r(3, 3), _r(4, 2, 2), _r(4), np.array([-1, 0, 1, 0])),
+     (0, 1, 2, 3)),
+    (lf.lists_returned_with_values, (_r(3),), (0,)),
 ]
 
 # W[negatives] (rows repeated, one counted from the end), masks with other indices, slices
@@ -107,6 +110,27 @@ def test_a_list_of_tuples_is_a_list_per_position():
 
 def _helper(a):
     return a
+
+
+def _append_to(hs, v):
+    hs.append(v)
+    return v
+
+
+def _alias(hs):
+    u = hs
+    return u[0]
+
+
+def helper_appends(w):
+    hs = [w]
+    v = _append_to(hs, 2.0 * w)
+    return np.sum(np.stack(hs)) + np.sum(v)
+
+
+def helper_aliases(w):
+    hs = [w]
+    return np.sum(_alias(hs))
 
 
 def repeat(w):
@@ -190,7 +214,8 @@ MISUSES = [
     (tuples_mixed, "ps.append((w, w, w))", "list of tuples"),
     (split_points, "np.split(w, [1])", "np.split"),
     (nested_as_value, "np.sum(_helper(g))", "nested function value"),
-    (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "_helper(hs)", "list value"),
+    (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "return a", "list value"),
+    (helper_appends, "hs.append(v)", ".append()"), (helper_aliases, "u = hs", "list alias"),
     (write, "hs[0] = 2.0 * w", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
     (mixed, "hs.append(1)", "type change"), (sliced, "hs[1:][0]", "list index"),
     (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable")]
@@ -201,3 +226,21 @@ def test_list_misuses_are_refused_at_the_line(fn, line, construct):
     with pytest.raises(JitadError) as e:
         jitad.grad(fn)(np.ones(3))
     assert line in str(e.value) and e.value.construct == construct
+
+
+def test_lists_between_helpers_second_order_and_forward_mode():
+    """The Hessian (forward over the generated reverse, which returns lists from helpers)
+    against central differences of the gradient, symmetric; jvp in both modes against the
+    gradient's dot product with the tangent."""
+    fn, args, _ = next(c for c in CASES if c[0] is lf.lists_between_helpers)
+    H = jitad.hessian(fn, wrt=0)(*args)
+    grad = jitad.grad(fn, wrt=0)
+    h = 1e-5
+    H_fd = np.stack([(grad(args[0] + h * e, *args[1:]) - grad(args[0] - h * e, *args[1:]))
+                     / (2 * h) for e in np.eye(args[0].size)])
+    assert np.allclose(H, H_fd, rtol=1e-6, atol=1e-7) and np.allclose(H, H.T, atol=1e-12)
+    v = np.ones_like(args[1])
+    g_W = jitad.grad(fn, wrt=1)(*args)
+    for mode in ("compiled", "eager"):
+        _, y_dot = jitad.jvp(fn, wrt=1, mode=mode)(*args, tangents=v)
+        assert np.isclose(y_dot, np.sum(g_W * v), rtol=1e-10)

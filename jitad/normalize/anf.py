@@ -32,7 +32,7 @@ from .calls import is_user_helper
 from .library import (SPLITS, STACKS, LibraryCalls, describe, int_constants, is_ellipsis,
                       static_value)
 from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
-                    stacked_rows)
+                    list_targets, stacked_rows)
 from .nested import NestedFunctions
 from .nones import none_flags
 from .tuple_lists import tuple_lists
@@ -100,6 +100,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         user_of = {v: k for k, v in self.renamed.items()}
         given = {user_of.get(name, name): len(form[1][1]) for name, form in forms or ()
                  if form[0] == "struct" and form[1][0] == "seq"}
+        # parameters a call gives lists (`lists.list_parameters`): lists here too
+        to_tree = {u: n for n, u in self.renamed.items()}
+        self.given_lists = {to_tree.get(name, name) for name, form in forms or ()
+                            if form[0] == "list"}
         # None as a sentinel: a flag beside the value (see `nones`)
         self.tree, flags = none_flags(self.tree, set(self.params), self.namer, self.err)
         self.locals |= set(flags)
@@ -108,16 +112,21 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.tree = shape_tuples(self.tree, self.resolve_func)
         self.tree, tparts, tuser = tuple_values(
             self.tree, set(self.params), self.namer, self.resolve_func,
-            list_names(self.tree, self.resolve_func), self.err, given)
+            list_names(self.tree, self.resolve_func, self.given_lists), self.err, given)
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
         # lists of tuples: a list per position (see `tuple_lists`)
         self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
-                                                        self.err)
+                                                        self.err, self.given_lists)
         self.locals |= {p for names in parts.values() for p in names}
-        self.tree, phases = list_phases(self.tree, self.namer, self.resolve_func)
+        self.tree, phases = list_phases(self.tree, self.namer, self.resolve_func,
+                                        self.given_lists)
         self.locals |= set(phases)
         self.renamed.update(phases)
+        for new, old in phases.items():     # `hs = np.array(hs)` of a list parameter
+            if old in self.given_lists:
+                self.params[self.params.index(old)] = new
+                self.given_lists = self.given_lists - {old} | {new}
         self.callees = {}
         self.nested = {}                 # nested def name -> (lifted helper, variables it reads)
         self.temps = set()
@@ -125,16 +134,18 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # parameters given a structure (params = (W, b)) or a constant (axis=-1)
         self.init_forms(forms)
         # names assigned a list display or comprehension: lists everywhere (see `lists`)
-        self.lists = list_names(self.tree, self.resolve_func)
+        self.lists = list_names(self.tree, self.resolve_func, self.given_lists)
         # np.array([0, 2]) assigned to a name read only as an index: integers (`index_arrays`)
         self.int_arrays = index_arrays(self.tree, self.resolve_func)
         for node in gast.walk(self.tree):
             bad = None
             if isinstance(node, gast.Assign):
+                made = list_targets(node, self.resolve_func, self.lists)
                 bad = [n for t, v in list_pairs(node)
                        if not is_list_value(v, self.resolve_func, self.lists)
                        for n in gast.walk(t) if isinstance(n, gast.Name)
-                       and isinstance(n.ctx, gast.Store) and n.id in self.lists]
+                       and isinstance(n.ctx, gast.Store) and n.id in self.lists
+                       and n.id not in made]
             elif isinstance(node, (gast.For, gast.AugAssign)):
                 bad = [n for n in gast.walk(node.target) if isinstance(n, gast.Name)
                        and isinstance(n.ctx, gast.Store) and n.id in self.lists]
@@ -143,7 +154,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                                "variable is only assigned lists (hs = [] ...) and grown with "
                                ".append()", "list variable")
         for p in self.params:
-            if p in self.lists:
+            if p in self.lists and p not in self.given_lists:
                 self.err(self.tree, f"the parameter '{p}' is assigned a list: use a new name "
                                     "for the list", "list variable")
         # names assigned slice(...): replaced by the slice where they index (see `slices`)
@@ -222,7 +233,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.for_loop(node)
         elif isinstance(node, gast.Return):
             vals = node.value.elts if isinstance(node.value, gast.Tuple) else [node.value]
-            atoms = tuple(self.expr(v, "out") for v in vals)
+            atoms = tuple(self.returned(v) for v in vals)
             self.emit(ir.EarlyReturn(atoms, loc))
         elif isinstance(node, gast.Break):
             self.emit(ir.Break(loc))
@@ -285,7 +296,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             elif isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
                     and value.func.id in self.nested:
                 self.nested_call(value, names[0], None, targets=tuple(names))
-            elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None:
+            elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None \
+                    and not self.is_list_call(value):
                 fn, args = self.helper_args(value, self.user_callee(value.func),
                                             {k.arg: k.value for k in value.keywords}, names[0])
                 self.callees[id(fn)] = fn

@@ -19,11 +19,17 @@ and a counted loop appending the k slices (`split_list`). `u = hs` makes `u` the
 `a, b = hs`, `for x in hs` (and `zip`, `enumerate`; a `zip` with constant tuples is unrolled,
 `list_zip_loop`), NumPy's stacking functions
 (`np.stack/array/asarray/concatenate/vstack/hstack`, their own list primitives) and any other
-NumPy function, which reads it as `np.array(hs)`, as NumPy does (`LIST_STACK`). Anywhere else
--- an operator (`hs * 2` repeats a list in Python), a helper's argument, a return value,
+NumPy function, which reads it as `np.array(hs)`, as NumPy does (`LIST_STACK`). A list crosses
+calls of user helpers: a list name or a comprehension given as an argument makes that
+parameter a list in the helper (the form ("list",): `list_parameters`, `given` to
+`list_names`), and a helper whose `return` gives a list value makes its call a list value in
+the caller (`returned_lists`, read from the helper's source, also for `hs, s = helper(...)`);
+a helper never appends to, returns or renames a list it was given, as the caller's list would
+change under it. Anywhere else -- an operator (`hs * 2` repeats a list in Python),
 `hs[i] = v` -- is a `JitadError`.
 Invariants: nothing here depends on types (a list's element type comes from its appends, in
-`typeinfer`).
+`typeinfer`); a caller and its helper agree on which values are lists, as both read them with
+`is_list_value`/`is_list_argument`.
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ import numpy as np
 from .library import AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, static_value
 from .structs import Struct
 from ..capture import MISSING
+from ..errors import JitadError
 from ..ir import Const, For, If, Slice, Var
 from ..primitives import COPY, GETITEM, get
 from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_CONCAT_AXIS, LIST_HSTACK,
@@ -131,14 +138,14 @@ def stacked_rows(tree, resolve):
     return tree
 
 
-def list_phases(tree, namer, resolve):
+def list_phases(tree, namer, resolve, given=()):
     """(tree, {new name: user's name}): `xs = []; ... xs.append(x) ...; xs = np.array(xs)` -- a list name
     made an array once, at the function's top level, after every display and append of it --
     is two variables: the list (renamed `xs_list` up to and including that assignment's
     right-hand side) and the array after. The tree is copied if anything is renamed."""
     body = tree.body
     renames = {}
-    names = list_names(tree, resolve)
+    names = list_names(tree, resolve, given)
     _is_display = lambda v: is_list_value(v, resolve, names)  # noqa: E731
     for name in sorted(names):
         rebinds = [k for k, s in enumerate(body) if _assigns(s, name) and not _is_display(s.value)]
@@ -168,12 +175,124 @@ def _assigns(s, name):
 
 def is_list_value(value, resolve, lists=()):
     """Whether an assigned value makes a list: a display, a comprehension, `np.split(...)` /
-    `np.array_split(...)`, or a name in `lists`."""
+    `np.array_split(...)`, a name in `lists`, or a call of a user helper that returns a list
+    (`returns_list`)."""
     if isinstance(value, _DISPLAYS):
         return True
     if isinstance(value, gast.Name):
         return value.id in lists
-    return isinstance(value, gast.Call) and resolve(value.func) in SPLITS
+    if not isinstance(value, gast.Call):
+        return False
+    fn = resolve(value.func)
+    return fn in SPLITS or returns_list(fn, value, lists)
+
+
+def is_list_argument(node, lists) -> bool:
+    """Whether a call's argument is a list the function built: a list name or a comprehension
+    (a display `[a, b]` is a structure, `structs`)."""
+    return (isinstance(node, gast.Name) and node.id in lists) or isinstance(node, gast.ListComp)
+
+
+def list_parameters(params, call, lists) -> frozenset:
+    """The parameters (names, in order `params`) that `call` gives a list (`is_list_argument`)."""
+    out = set()
+    for p, a in zip(params, call.args):
+        if isinstance(a, gast.Starred):
+            break
+        if is_list_argument(a, lists):
+            out.add(p)
+    out.update(k.arg for k in call.keywords if k.arg in params and is_list_argument(k.value, lists))
+    return frozenset(out)
+
+
+_RETURNING = set()      # (helper, list parameters) whose `returns_list` is being decided
+
+
+def returns_list(fn, call, lists) -> bool:
+    """Whether `call`, of the user helper `fn`, returns a list (`return hs`)."""
+    return returned_lists(fn, call, lists) == (True,)
+
+
+def returned_lists(fn, call, lists) -> tuple:
+    """Which values `call`, of the user helper `fn`, returns are lists: one flag per value a
+    `return` gives ((True,) for `return hs`, (True, False) for `return hs, total`), a value a
+    list where any `return` gives a list value there (`is_list_value` in the helper, its
+    parameters given lists by `call` counted as lists); () where none is. Read from the
+    helper's source, once per (helper, list parameters); a recursion counts its own calls as
+    returning no list."""
+    from ..capture import capture
+    from ..pipeline import cache_of
+    from .calls import is_user_helper
+    if not is_user_helper(fn):
+        return ()
+    fn = getattr(fn, "__jitad_function__", fn)
+    try:
+        cap = capture(fn)
+    except JitadError:
+        return ()
+    given = list_parameters(cap.params, call, lists)
+    key = ("returned_lists", given)
+    cache = cache_of(fn)
+    if key in cache:
+        return cache[key]
+    if (id(fn), given) in _RETURNING:
+        return ()
+    _RETURNING.add((id(fn), given))
+    try:
+        resolve = source_resolver(cap)
+        names = list_names(cap.tree, resolve, given)
+        flags = ()
+        for n in own_nodes(cap.tree):
+            if isinstance(n, gast.Return) and n.value is not None:
+                vals = n.value.elts if isinstance(n.value, gast.Tuple) else [n.value]
+                mine = tuple(is_list_value(v, resolve, names) for v in vals)
+                flags = tuple(a or b for a, b in zip(flags, mine)) \
+                    if len(flags) == len(mine) else (flags if any(flags) else mine)
+        got = flags if any(flags) else ()
+    finally:
+        _RETURNING.discard((id(fn), given))
+    cache[key] = got
+    return got
+
+
+def list_targets(assign, resolve, lists) -> set:
+    """The names an assignment gives lists: `hs = [...]` and the like (`is_list_value`), each
+    name of `a, b = [], []`, and the list positions of `hs, total = helper(...)`
+    (`returned_lists`)."""
+    out = set()
+    for t, v in list_pairs(assign):
+        if isinstance(t, gast.Name) and is_list_value(v, resolve, lists):
+            out.add(t.id)
+        elif isinstance(t, gast.Tuple) and isinstance(v, gast.Call):
+            flags = returned_lists(resolve(v.func), v, lists)
+            if len(flags) == len(t.elts):
+                out.update(e.id for e, f in zip(t.elts, flags) if f and isinstance(e, gast.Name))
+    return out
+
+
+def source_resolver(cap):
+    """What a call's function expression means in a captured function's source, read without
+    normalizing it: a global or a module attribute (a local name means nothing: MISSING)."""
+    local = {n.id for n in gast.walk(cap.tree) if isinstance(n, gast.Name)} - set(cap.free)
+
+    def resolve(func):
+        if isinstance(func, gast.Name):
+            return MISSING if func.id in local else cap.resolve(func.id)
+        if isinstance(func, gast.Attribute):
+            base = resolve(func.value)
+            return MISSING if base is MISSING else getattr(base, func.attr, MISSING)
+        return MISSING
+    return resolve
+
+
+def own_nodes(tree):
+    """The nodes of a function's body, not those of the functions (and lambdas) defined in it."""
+    todo = list(tree.body)
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (gast.FunctionDef, gast.Lambda)):
+            todo.extend(gast.iter_child_nodes(n))
 
 
 def _grows(stmt, name, is_list):
@@ -188,14 +307,14 @@ def _grows(stmt, name, is_list):
     return False
 
 
-def list_names(tree, resolve) -> set:
+def list_names(tree, resolve, given=()) -> set:
     """The names assigned a list somewhere in the function (`is_list_value`; also in
-    `a, b = [], []`), and the names assigned one of them (`state = new_state`)."""
-    pairs = [(t.id, v) for n in gast.walk(tree) if isinstance(n, gast.Assign)
-             for t, v in list_pairs(n) if isinstance(t, gast.Name)]
-    names = set()
+    `a, b = [], []`), the names assigned one of them (`state = new_state`), and `given` (the
+    parameters a call gives lists)."""
+    assigns = [n for n in gast.walk(tree) if isinstance(n, gast.Assign)]
+    names = set(given)
     while True:
-        more = {t for t, v in pairs if is_list_value(v, resolve, names)}
+        more = {t for n in assigns for t in list_targets(n, resolve, names)}
         if more <= names:
             return names
         names |= more
@@ -275,17 +394,42 @@ class ListForms:
 
     def is_list_node(self, node) -> bool:
         return (isinstance(node, gast.Name) and node.id in self.lists) or isinstance(
-            node, (gast.ListComp, gast.GeneratorExp))
+            node, (gast.ListComp, gast.GeneratorExp)) or self.is_list_call(node)
+
+    def passes_list(self, node) -> bool:
+        """Whether a helper's argument is a list: one the function built (`is_list_argument`,
+        as `returns_list` reads the call too) or one a helper returns."""
+        return is_list_argument(node, self.lists) or self.is_list_call(node)
+
+    def is_list_call(self, node) -> bool:
+        """Whether `node` calls a user helper that returns a list (`returns_list`)."""
+        return isinstance(node, gast.Call) and self.user_callee(node.func) is not None \
+            and returns_list(self.resolve_func(node.func), node, self.lists)
 
     def list_misuse(self, node):
         self.err(node, f"the list '{node.id}' is used as a value here; a list goes to len(), "
-                       f"{node.id}[i], for loops and NumPy functions (np.array({node.id}), "
-                       f"np.stack({node.id}), np.sum({node.id}), ...)", "list value")
+                       f"{node.id}[i], for loops, NumPy functions (np.array({node.id}), "
+                       f"np.stack({node.id}), np.sum({node.id}), ...) and helpers (as an "
+                       "argument, or as the value returned)", "list value")
+
+    def returned(self, node):
+        """A value of a `return`: a list goes back whole (`return hs`, `return [a, b]`, a
+        comprehension, `return hs, total`), to a caller that reads it as a list
+        (`returned_lists`)."""
+        if not (isinstance(node, gast.List) or self.is_list_node(node)):
+            return self.expr(node, "out")
+        if isinstance(node, gast.Name) and node.id in self.given_lists:
+            self.err(node, f"returning the list '{node.id}' a caller gave: the caller would "
+                           "hold one list under two names; return a copy "
+                           f"([h for h in {node.id}])", "list value")
+        return self.list_value(node, "out")
 
     # -- making lists ------------------------------------------------------------------
     def assign_list(self, name, value, node):
         """name = [a, b] / [] / [e for x in xs] / np.split(x, k): a new list, then its elements
         appended."""
+        if self.is_list_call(value):       # hs = helper(...): the list it returns
+            return self.expr_into(value, name)
         if isinstance(value, gast.Call):
             return self.split_list(name, value, node)
         if isinstance(value, gast.Name):
@@ -304,6 +448,10 @@ class ListForms:
         per name."""
         if value.id == name:
             return
+        if value.id in self.given_lists:
+            self.err(node, f"'{value.id}' is a list a caller gave: `{name} = {value.id}` would "
+                           f"make two names of the caller's list; copy it ({name} = [h for h "
+                           f"in {value.id}])", "list alias")
         if not dead_after(self.tree, node, value.id):
             self.err(node, f"'{value.id}' is used after `{name} = {value.id}`: the two names "
                            f"would be one list; give '{value.id}' a new list first "
@@ -413,6 +561,9 @@ class ListForms:
         if not (isinstance(lst, gast.Name) and lst.id in self.lists):
             self.err(stmt, ".append() is supported on a list the function builds "
                            "(hs = [] ... hs.append(h))", ".append()")
+        if lst.id in self.given_lists and not self.stores.get(lst.id):
+            self.err(stmt, f"appending to the list '{lst.id}' a caller gave: the caller's list "
+                           "would change; build a new list here and return it", ".append()")
         if len(call.args) != 1 or call.keywords:
             self.err(call, "list.append() takes one argument")
         self.bind(stmt, lst.id, LIST_APPEND, (Var(lst.id),

@@ -203,6 +203,8 @@ class StructArgs:
         consts = {}
         for name, form in forms or ():
             name = user.get(name, name)
+            if form[0] == "list":      # a list parameter (`lists.list_parameters`)
+                continue
             if form[0] == "const":
                 if self.stores[name]:
                     self.err(self.tree, f"the parameter '{name}' is given the constant "
@@ -508,6 +510,10 @@ class StructArgs:
         """One argument of a helper call: appended to `out` as atoms (a structure as its
         arrays and scalars); a structure or a constant the helper needs fixed goes to `forms`."""
         name = param.name
+        if node is not None and self.passes_list(node):
+            out.append(self.list_value(node, hint))     # a list: the helper reads it as one
+            forms.append((name, ("list",)))
+            return
         if node is not None:
             s = self.struct_of(node, literal=True)
             if isinstance(s, Struct):

@@ -40,11 +40,11 @@ def _elements(value):
     return []
 
 
-def tuple_lists(tree, namer, resolve, err):
+def tuple_lists(tree, namer, resolve, err, given=()):
     """(tree, {list name: [its position lists]}, {name: builtin}); see the module docstring.
     The last maps the names the rewrite introduces for builtins (`zip`), which the function's
     captured names do not hold, to what they mean."""
-    lists = list_names(tree, resolve)
+    lists = list_names(tree, resolve, given)
     arity = {}
     rebinds = []
     for n in gast.walk(tree):

@@ -363,14 +363,16 @@ def _arg_leaves(a):
 
 def _out_shape(comp, args, blocks, how):
     """The output's shape: a vector's length is the blocks' (jacrev's rows, jacfwd's
-    columns), so only an output of rank >= 2 runs (and compiles) the primal for it."""
+    columns), so only an output of rank >= 2 runs something for it: jacfwd its jvp (compiled
+    already, as the kernel calls it) with zero tangents, jacrev the primal."""
     t = comp.gen.out_types[0]
     if t.ndim == 0:
         return ()
     if t.ndim == 1:
         return (np.shape(blocks[0])[1 if how == "jvp" else 0],)
-    y = comp.run(comp.gen.primal, tuple(args))
-    return np.shape(y)
+    if how == "jvp":
+        return np.shape(comp.run(comp.gen.jvp, tuple(args) + _tangent_args(comp, args, (), ()))[0])
+    return np.shape(comp.run(comp.gen.primal, tuple(args)))
 
 
 class jacfwd(_Jacobian):

@@ -1,4 +1,4 @@
-"""Stage 4b' — assemble: a vector written out from numbers is made by writing its elements.
+"""Stage 4b' — assemble: an array written out from numbers is made by writing its elements.
 
 Takes: a typed `Spec` (after `inline`, before `maps`).
 Guarantees: `np.array([a, b, c])` of numbers -- which the front end reads as a stack of
@@ -6,10 +6,16 @@ one-element arrays joined by a concatenation (`stack_part` of each number, then 
 becomes one `np.empty(k)` and k element writes (`SetItem` with `init=True`: each element's
 first write), computing the same vector: one allocation instead of k + 1, and an adjoint that
 reads k numbers out of one cotangent instead of slicing it k times (`cross`'s three products,
-a camera's parameters put back together). Other concatenations are left as they are.
-Invariants: the shared IR is never changed (the spec gets a new `ir.Function` only when a
-vector was rewritten); a one-element part is rewritten only where the concatenation is its
-only reader.
+a camera's parameters put back together). A matrix written out from numbers
+(`np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])`: rows made as above, each given an
+axis by `stack_part`, then joined) becomes one `np.empty((m, k))` and m * k element writes in
+the same way: a rotation matrix is one allocation instead of 3 * 3 + 3 * 2 + 1, and a few
+lines of Numba instead of a dozen concatenations of tuples. Other concatenations are left
+as they are.
+Invariants: the shared IR is never changed (the spec gets a new `ir.Function` only when an
+array was rewritten); a part (a number's one-element array, a row, a row given its axis) is
+removed only where every reader of it was rewritten; a number read by several rows (the
+front end computes a repeated `0.0` once) is written into each.
 """
 from __future__ import annotations
 
@@ -24,7 +30,8 @@ _NP_DTYPE = {"f8": "np.float64", "f4": "np.float32", "i8": "np.int64", "b1": "np
 
 
 def assemble(spec) -> bool:
-    """Rewrite the spec's vectors written out from numbers (see the module docstring)."""
+    """Rewrite the spec's vectors and matrices written out from numbers (see the module
+    docstring)."""
     f = spec.ir
     reads = {}
     for s in ir.walk(f.body):
@@ -32,12 +39,17 @@ def assemble(spec) -> bool:
             reads[n] = reads.get(n, 0) + 1
     changed = [False]
 
-    def part_of(a, defs):
-        """(its bind, the number) of a one-element part only the concatenation reads, or None."""
-        if not hasattr(a, "name") or reads.get(a.name) != 1:
+    def single(a, defs, op, axis=0):
+        """The bind of `a` if it is made by `op` along `axis` in this block, else None."""
+        d = defs.get(a.name) if hasattr(a, "name") else None
+        if d is None or d.op is not op or d.statics.get("axis", 0) != axis:
             return None
-        d = defs.get(a.name)
-        if d is None or d.op is not _STACK_PART or d.statics.get("axis", 0) != 0:
+        return d
+
+    def number_part(a, defs):
+        """(its bind, the number) of a one-element part (`stack_part` of a number), or None."""
+        d = single(a, defs, _STACK_PART)
+        if d is None:
             return None
         x = d.args[0]
         t = spec.types.get(x.name) if hasattr(x, "name") else None
@@ -46,28 +58,74 @@ def assemble(spec) -> bool:
             return d, x
         return None
 
+    def numbers_of(s, defs):
+        """The (part bind, number) pairs a vector concatenation joins, or None."""
+        if not (isinstance(s, Bind) and s.op is CONCAT and s.statics.get("axis", 0) == 0):
+            return None
+        parts = [number_part(a, defs) for a in s.args]
+        return None if any(p is None for p in parts) else parts
+
+    def rows_of(s, defs):
+        """The rows (lists of (part bind, number)) and the binds they are made by, of a matrix
+        concatenation whose every part is a row of numbers given its axis, read only there."""
+        if not (isinstance(s, Bind) and s.op is CONCAT and s.statics.get("axis", 0) == 0):
+            return None
+        rows, binds = [], []
+        for a in s.args:
+            up = single(a, defs, _STACK_PART)
+            if up is None or reads.get(a.name) != 1 or not hasattr(up.args[0], "name"):
+                return None
+            row = defs.get(up.args[0].name)
+            numbers = numbers_of(row, defs) if row is not None else None
+            if numbers is None or reads.get(row.target) != 1:
+                return None
+            rows.append(numbers)
+            binds += [up, row]
+        if len({len(r) for r in rows}) != 1:
+            return None
+        return rows, binds
+
     def block(stmts):
         defs = {s.target: s for s in stmts if isinstance(s, Bind) and len(s.targets) == 1}
-        out, drop = [], set()
-        plan = {}
+        plan, made, used = {}, set(), {}
+        for rank in (2, 1):         # matrices first: their rows are theirs, not vectors
+            for s in stmts:
+                t = spec.types.get(s.target) if isinstance(s, Bind) else None
+                if t is None or getattr(t, "dtype", None) not in _NP_DTYPE \
+                        or getattr(t, "ndim", None) != rank or id(s) in made:
+                    continue
+                if rank == 2:
+                    got = rows_of(s, defs)
+                    if got is None:
+                        continue
+                    rows, binds = got
+                    plan[id(s)] = [((i, j), x) for i, r in enumerate(rows)
+                                   for j, (_, x) in enumerate(r)]
+                    made |= {id(b) for b in binds}
+                    parts = [d for r in rows for d, _ in r]
+                else:
+                    numbers = numbers_of(s, defs)
+                    if numbers is None:
+                        continue
+                    plan[id(s)] = [((k,), x) for k, (_, x) in enumerate(numbers)]
+                    parts = [d for d, _ in numbers]
+                for d in parts:
+                    used[d.target] = used.get(d.target, 0) + 1
+        # a part goes where every reader of it was rewritten
+        drop = made | {id(defs[n]) for n, k in used.items() if reads.get(n) == k}
+        out = []
         for s in stmts:
-            if isinstance(s, Bind) and s.op is CONCAT and s.statics.get("axis", 0) == 0:
-                t = spec.types.get(s.target)
-                parts = [part_of(a, defs) for a in s.args]
-                if t is not None and getattr(t, "ndim", 0) == 1 and t.dtype in _NP_DTYPE \
-                        and all(p is not None for p in parts):
-                    plan[id(s)] = parts
-                    drop |= {id(d) for d, _ in parts}
-        for s in stmts:
-            if id(s) in drop:
+            if id(s) in drop and id(s) not in plan:
                 continue
             if id(s) in plan:
                 changed[0] = True
-                parts = plan[id(s)]
-                out.append(Bind((s.target,), _EMPTY, (TupleA((Const(len(parts)),)),), s.loc,
-                                {"dtype": _NP_DTYPE[spec.types[s.target].dtype]}))
-                for k, (_, x) in enumerate(parts):
-                    out.append(SetItem(s.target, (Const(k),), x, s.loc, init=True, in_range=True))
+                cells = plan[id(s)]
+                shape = tuple(max(ix[a] for ix, _ in cells) + 1 for a in range(len(cells[0][0])))
+                out.append(Bind((s.target,), _EMPTY, (TupleA(tuple(Const(n) for n in shape)),),
+                                s.loc, {"dtype": _NP_DTYPE[spec.types[s.target].dtype]}))
+                for ix, x in cells:
+                    out.append(SetItem(s.target, tuple(Const(i) for i in ix), x, s.loc,
+                                       init=True, in_range=True))
                 continue
             subs = ir.sub_blocks(s)
             if subs:

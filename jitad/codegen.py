@@ -339,9 +339,13 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
     fresh = _local_names(pl).fresh
     y, ny, seed, basis, k, grads = (fresh(n) for n in ("y", "ny", "seed", "basis", "k", "grads"))
     # the output's shape from its symbolic terms when they name it (no call of the primal,
-    # whose compilation was a fifth of a small entry's first call); else the primal's value
+    # whose compilation was a fifth of a small entry's first call); else, forward, the first
+    # column's jvp call gives it (the primal is not compiled at all); else the primal's value
     shape = _output_shape(entry) if y_nd else ()
-    if shape is None:
+    first = shape is None and how == "jvp" and bool(wrt)
+    if first:
+        lines, y_shape = [], f"{y}.shape"
+    elif shape is None:
         lines = [f"{y} = {gen.primal}({', '.join(params + pdepth)})",
                  f"{ny} = " + (f"{y}.size" if y_nd else "1")]
         y_shape = f"{y}.shape"
@@ -361,19 +365,28 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
         for pos, (jac, i) in enumerate(zip(results, wrt)):
             lines.append(_row(jac, k, f"{grads}[{pos}]", entry.argtys[i].ndim))
         lines.append(f"    {seed}[{k}] = 0.0")
-    for jac, i in zip(results, wrt if how == "jvp" else ()):
+    for pos, (jac, i) in enumerate(zip(results, wrt if how == "jvp" else ())):
         p, nd = params[i], entry.argtys[i].ndim
-        lines += [f"{jac} = np.empty(({size[i]}, {ny}))", f"{basis} = np.zeros({size[i]})",
-                  f"for {k} in range({size[i]}):", f"    {basis}[{k}] = 1.0"]
         tans = []
         for j in gen.jvp_args:
             if j == i:
                 tans.append(f"{basis}.reshape({p}.shape)" if nd else "1.0")
             else:
                 tans.append(f"np.zeros_like({params[j]})" if entry.argtys[j].ndim else "0.0")
-        call = f"{gen.jvp}({', '.join(params + tans + depth)})[1]"
-        lines.append(_row(jac, k, call, y_nd))
-        lines.append(f"    {basis}[{k}] = 0.0")
+        call = f"{gen.jvp}({', '.join(params + tans + depth)})"
+        start = "0"
+        if first and pos == 0:      # column 0 first: its call tells the output's size
+            t0 = fresh("t0")
+            lines += [f"{basis} = np.zeros({size[i]})", f"if {size[i]} > 0:",
+                      f"    {basis}[0] = 1.0", f"{y}, {t0} = {call}",
+                      f"{ny} = " + (f"{y}.size" if y_nd else "1"),
+                      f"{jac} = np.empty(({size[i]}, {ny}))", f"if {size[i]} > 0:",
+                      _row(jac, "0", t0, y_nd), f"    {basis}[0] = 0.0"]
+            start = "1"
+        else:
+            lines += [f"{jac} = np.empty(({size[i]}, {ny}))", f"{basis} = np.zeros({size[i]})"]
+        lines += [f"for {k} in range({start}, {size[i]}):", f"    {basis}[{k}] = 1.0",
+                  _row(jac, k, f"{call}[1]", y_nd), f"    {basis}[{k}] = 0.0"]
     lines.append(f"return ({', '.join(results)},)")
     text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
     return ast.parse(text).body[0]

@@ -18,13 +18,14 @@ THREAD_ENV = {
 XLA_FLAGS = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 
 WORKLOADS = ["scalar_recurrence", "while_loop", "eager_overhead", "dense_net", "bpr", "diamond",
-             "training", "hierarchical", "second_order", "gmm", "lstm", "ba", "dask_bpr",
-             "dask_lbfgs"]
+             "training", "hierarchical", "second_order", "gmm", "lstm", "ba", "hand",
+             "dask_bpr", "dask_lbfgs"]
 # Workloads `--quick` runs only when named: the smoke test (`--quick`, run by the default test
-# suite) cannot afford jitad's cold compile of ADBench's GMM objective (~15 s, issue 14);
+# suite) cannot afford jitad's cold compile of ADBench's GMM objective (~15 s, issue 14) or
+# hand model (~20 s);
 # `--quick gmm` runs it at small sizes. (lstm and ba stay in: ~10 s each at --quick.) The Dask
 # workloads start clusters of worker processes (and need `pip install -e ".[dask]"`).
-QUICK_OPT_IN = ("gmm", "dask_bpr", "dask_lbfgs")
+QUICK_OPT_IN = ("gmm", "hand", "dask_bpr", "dask_lbfgs")
 
 
 def set_thread_env():

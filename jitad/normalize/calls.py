@@ -14,6 +14,8 @@ import site
 import sysconfig
 import types
 
+import gast
+
 from ..primitives import lookup_callable
 
 
@@ -65,3 +67,20 @@ def is_user_helper(obj) -> bool:
     if hasattr(obj, "__jitad_function__"):
         return isinstance(obj.__jitad_function__, types.FunctionType)
     return isinstance(obj, types.FunctionType) and not is_library(obj)
+
+
+def source_resolver(cap):
+    """What a call's function expression means in a captured function's source, read without
+    normalizing it: a global or a module's attribute (a name the function assigns or takes as
+    a parameter means nothing here: MISSING)."""
+    from ..capture import MISSING
+    local = {n.id for n in gast.walk(cap.tree) if isinstance(n, gast.Name)} - set(cap.free)
+
+    def resolve(func):
+        if isinstance(func, gast.Name):
+            return MISSING if func.id in local else cap.resolve(func.id)
+        if isinstance(func, gast.Attribute):
+            base = resolve(func.value)
+            return MISSING if base is MISSING else getattr(base, func.attr, MISSING)
+        return MISSING
+    return resolve

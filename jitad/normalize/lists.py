@@ -222,7 +222,7 @@ def returned_lists(fn, call, lists) -> tuple:
     returning no list."""
     from ..capture import capture
     from ..pipeline import cache_of
-    from .calls import is_user_helper
+    from .calls import is_user_helper, source_resolver
     if not is_user_helper(fn):
         return ()
     fn = getattr(fn, "__jitad_function__", fn)
@@ -268,21 +268,6 @@ def list_targets(assign, resolve, lists) -> set:
             if len(flags) == len(t.elts):
                 out.update(e.id for e, f in zip(t.elts, flags) if f and isinstance(e, gast.Name))
     return out
-
-
-def source_resolver(cap):
-    """What a call's function expression means in a captured function's source, read without
-    normalizing it: a global or a module attribute (a local name means nothing: MISSING)."""
-    local = {n.id for n in gast.walk(cap.tree) if isinstance(n, gast.Name)} - set(cap.free)
-
-    def resolve(func):
-        if isinstance(func, gast.Name):
-            return MISSING if func.id in local else cap.resolve(func.id)
-        if isinstance(func, gast.Attribute):
-            base = resolve(func.value)
-            return MISSING if base is MISSING else getattr(base, func.attr, MISSING)
-        return MISSING
-    return resolve
 
 
 def own_nodes(tree):

@@ -40,7 +40,7 @@ from ..capture import MISSING
 from ..errors import JitadError
 from ..ir import Const, Var
 from ..primitives import COPY
-from .calls import is_user_helper
+from .calls import is_user_helper, source_resolver
 from .library import static_value
 
 
@@ -128,18 +128,10 @@ def helper_facts(fn):
         cap = capture(fn)
         stored = frozenset(_stores(cap.tree.body))
         params = set(cap.params) - stored
-        local = {n.id for n in gast.walk(cap.tree) if isinstance(n, gast.Name)} - set(cap.free)
+        resolve = source_resolver(cap)
 
         def names(node):
             return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and n.id in params}
-
-        def resolve(func):
-            if isinstance(func, gast.Name):
-                return MISSING if func.id in local else cap.resolve(func.id)
-            if isinstance(func, gast.Attribute):
-                base = resolve(func.value)
-                return MISSING if base is MISSING else getattr(base, func.attr, MISSING)
-            return MISSING
 
         static = set()
         for s in cap.tree.body:

@@ -84,11 +84,45 @@ def matrix_power(a, n):
     return r
 
 
+def nanmax(a):
+    """np.nanmax(a): the largest entry that is not NaN."""
+    return np.max(np.where(np.isnan(a), -np.inf, a))
+
+
+def nanmin(a):
+    """np.nanmin(a): the smallest entry that is not NaN."""
+    return np.min(np.where(np.isnan(a), np.inf, a))
+
+
+def cov(m):
+    """np.cov(m) of a matrix: the covariance of its rows (variables) over its columns
+    (observations), normalized by N - 1."""
+    d = m - np.mean(m, axis=1, keepdims=True)
+    return d @ d.T / (m.shape[1] - 1)
+
+
+def corrcoef(m):
+    """np.corrcoef(m) of a matrix: the correlation coefficients of its rows."""
+    d = m - np.mean(m, axis=1, keepdims=True)
+    c = d @ d.T
+    s = np.sqrt(np.diag(c))
+    return c / np.outer(s, s)
+
+
+def corrcoef_of_two(x, y):
+    """np.corrcoef(x, y) of two vectors: their 2 x 2 correlation matrix."""
+    d = np.stack((x - np.mean(x), y - np.mean(y)))
+    c = d @ d.T
+    s = np.sqrt(np.diag(c))
+    return c / np.outer(s, s)
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
-               np.linalg.matrix_power: (matrix_power,)}
+               np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
+               np.nanmin: (nanmin,), np.cov: (cov,), np.corrcoef: (corrcoef, corrcoef_of_two)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}

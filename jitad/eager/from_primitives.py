@@ -144,7 +144,8 @@ def call_op(target, prim, name=None):
             except ValueError as e:
                 raise _refuse(name, str(e)) from None
             check_types(spec, {}, args[1:])
-            return primitive_op(spec, {})(*args[1:])
+            spec, statics = _settle(spec, {}, args[1:])     # `...`: the summation at the ranks
+            return primitive_op(spec, statics)(*args[1:])
         if (p.one_arg_form is not None and min(len(args), p.positional or len(args)) == 1
                 and not set(kwargs) & set(p.params)):
             p = p.one_arg_form

@@ -350,6 +350,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if backwards is not None:
             it = backwards
         if isinstance(node.target, gast.Tuple):
+            pairs = self.enumerate_zip(node.target, it)
+            if pairs is not None:
+                # for i, (a, b) in enumerate(zip(A, B)): the zip's row loop, its index exposed
+                idx, arrays, names = pairs
+                return self.row_loop(node, arrays, names, idx, loc,
+                                     backwards=backwards is not None)
             names = [e.id for e in node.target.elts]
             fn = self.resolve_func(it.func) if isinstance(it, gast.Call) else MISSING
             if fn is enumerate and len(it.args) == 1 and not it.keywords and len(names) == 2:
@@ -391,6 +397,23 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return
         # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
         self.row_loop(node, [it], [var], None, loc, backwards=backwards is not None)
+
+    def enumerate_zip(self, target, it):
+        """`for i, (a, b) in enumerate(zip(A, B))`: (the index's name, [A, B], [a, b]), or
+        None for any other target and iterable."""
+        if not (len(target.elts) == 2 and isinstance(target.elts[0], gast.Name)
+                and isinstance(target.elts[1], gast.Tuple)
+                and all(isinstance(e, gast.Name) for e in target.elts[1].elts)):
+            return None
+        if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is enumerate
+                and len(it.args) == 1 and not it.keywords):
+            return None
+        z = it.args[0]
+        names = [e.id for e in target.elts[1].elts]
+        if not (isinstance(z, gast.Call) and self.resolve_func(z.func) is zip
+                and len(z.args) == len(names) and not z.keywords):
+            return None
+        return target.elts[0].id, z.args, names
 
     def reversed_of(self, it):
         """The iterable `reversed(E)` (or `reversed(list(E))`, `reversed(tuple(E))`) runs over

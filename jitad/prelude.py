@@ -9,8 +9,9 @@ raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the sam
 Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
 derivatives from the primitives it calls.
 Invariants: a definition calls only what jitad differentiates, reads no globals but `np`,
-and takes no argument that must be a compile-time constant (an axis) -- such a form stays
-a primitive of its own.
+and takes no integer that must be a compile-time constant (an axis) -- such a form stays
+a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
+passed on as one.
 """
 import numpy as np
 
@@ -117,12 +118,18 @@ def corrcoef_of_two(x, y):
     return c / np.outer(s, s)
 
 
+def correlate(a, v, mode="valid"):
+    """np.correlate(a, v, mode) of real vectors: the convolution with v reversed."""
+    return np.convolve(a, v[::-1], mode=mode)
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
-               np.nanmin: (nanmin,), np.cov: (cov,), np.corrcoef: (corrcoef, corrcoef_of_two)}
+               np.nanmin: (nanmin,), np.cov: (cov,), np.corrcoef: (corrcoef, corrcoef_of_two),
+               np.correlate: (correlate,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}

@@ -753,6 +753,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.trace_offset(node, kw, hint, dest)
         if obj is np.take and ("axis" in kw or len(node.args) > 2):
             return self.take_along(node, kw, hint, dest)
+        if obj is np.select:
+            return self.select(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed

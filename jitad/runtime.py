@@ -30,7 +30,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
-           "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat",
+           "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis",
            "kron_adjoint1", "kron_adjoint2", "mesh", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
@@ -1220,6 +1220,16 @@ def roll_axis(x, shift, axis):
     out = np.empty_like(t)
     for k in range(n):
         out[:, (k + shift) % n, :] = t[:, k, :]
+    return out.reshape(x.shape)
+
+
+def flip_axis(x, axis):
+    """np.flip(x, axis) as a new array (any rank)."""
+    t = as3(x, axis)
+    n = t.shape[1]
+    out = np.empty_like(t)
+    for k in range(n):
+        out[:, k, :] = t[:, n - 1 - k, :]
     return out.reshape(x.shape)
 
 

@@ -190,7 +190,7 @@ def cnn_loops(x, K, w_out):
 
 
 def cnn_einsum(x, K):
-    win = np.lib.stride_tricks.sliding_window_view(x, K.shape[2:], axis=(1, 2))
+    win = np.lib.stride_tricks.sliding_window_view(x, K.shape[2:], axis=(1, 2))  # ERR: shape slice
     y = np.einsum('chwij,fcij->fhw', win, K)
     y = np.tanh(y)
     return np.mean(y ** 2)
@@ -745,7 +745,7 @@ def softplus_stable(x):
 
 
 def fsum_total(x):
-    return math.fsum([v * v for v in x])
+    return math.fsum([v * v for v in x])  # ERR: math.fsum
 
 
 def dstack_channels(a, b):
@@ -902,7 +902,7 @@ def nested_if_overwrite(a):
 
 def tuple_index_by_argument(a, b, c, i):
     t = (a * b, b * c, c * a)
-    return t[i]
+    return t[i]  # ERR: tuple index
 
 
 def nested_dict_argument(p):
@@ -1021,7 +1021,7 @@ def unary_elementwise(x):
 
 
 def take_along_axis_max(x):
-    idx = np.argsort(x, axis=1)
+    idx = np.argsort(x, axis=1)  # ERR: argsort axis
     return np.sum(np.take_along_axis(x, idx, axis=1) * np.arange(x.shape[1]))
 
 
@@ -1207,6 +1207,58 @@ def corpus2(seed=78):
         (kl_div_logtarget, (nrm(size=4), nrm(size=4)), (0, 1)),
         (nll_gather_2d, (nrm(size=(4, 3)), np.array([2, 0, 1, 1])), (0,)),
     ]
+
+
+# -- the tested set (tests/test_heldout7.py): what the corpus found, reduced ----------------
+def loops_and_lambdas(ws, xs, t):
+    # `for i, (a, b) in enumerate(zip(A, B))` and lambdas assigned to names, called
+    sq = lambda v: v * v  # noqa: E731
+    decay = lambda v, k=1.0: math.exp(-k * v * t)  # noqa: E731
+    total = 0.0
+    for i, (w, x) in enumerate(zip(ws, xs)):
+        total += (i + 1) * sq(w) * math.tanh(x) + decay(x, k=0.5)
+    for i, (w, x) in enumerate(zip(ws[::-1], xs)):
+        total += i * w * x
+    return total + sum([decay(v) for v in ws])
+
+
+def numpy_forms_in_one(x, k, A, B):
+    # np.flip(x, axis=), np.dstack, np.select, np.correlate, np.nanmax/nanmin, np.cov,
+    # np.corrcoef and np.einsum with '...', in one function (one compile)
+    c = np.dstack([A, np.flip(A, axis=1)])
+    s = np.select([x < -0.5, x > 0.5], [x ** 2, np.sin(x)], default=x)
+    r = np.correlate(x, k) ** 2 + np.correlate(x, k, mode="same")[0]
+    C = np.cov(A)
+    R = np.corrcoef(x[:3], k)
+    e = np.einsum("...ij,...jk->...ik", B, B) + np.einsum("...i,i", B, k)[..., None]
+    return (np.sum(c ** 2 * np.arange(2)) + np.sum(s) + np.sum(r) + np.nanmax(x) - np.nanmin(x)
+            + np.sum(C ** 2) + R[0, 1] + np.sum(np.flip(B, -2) * e))
+
+
+def everyday_models(theta, W, X, y):
+    # a few of the corpus's everyday kinds that were right at once, in one function: an RK4
+    # loop with a nested helper, a Kalman-like recursion, a GP-style solve and slogdet
+    def f(th, om):
+        return om, -9.81 * math.sin(th)
+    th, om = theta, 0.0
+    h = 0.05
+    t = 0.0
+    while t < 0.5:
+        k1 = f(th, om)
+        k2 = f(th + h * k1[0], om + h * k1[1])
+        th = th + h / 2 * (k1[0] + k2[0])
+        om = om + h / 2 * (k1[1] + k2[1])
+        t += h
+    K = X @ X.T + np.exp(theta) * np.eye(X.shape[0])
+    alpha = np.linalg.solve(K, y)
+    _, logdet = np.linalg.slogdet(K)
+    m, P = 0.0, 1.0
+    for z in y:
+        P = P + 0.1
+        g = P / (P + 0.2)
+        m = m + g * (z - m)
+        P = (1 - g) * P
+    return th + 0.5 * y @ alpha + 0.5 * logdet + m + np.sum(np.tanh(X @ W) ** 2)
 
 
 def _leaves(a):

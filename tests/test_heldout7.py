@@ -58,3 +58,17 @@ def test_flip_axis_out_of_range_is_refused_at_the_call(mode):
                                                "rank-1 array") as e:
         jitad.grad(flips, mode=mode)(np.ones(3))
     assert e.value.loc.filename == __file__ and "np.flip(v, axis=1)" in str(e.value)
+
+
+@pytest.mark.parametrize("mode,acts", [("eager", ("relu", "tanh", "swish")),
+                                       ("compiled", ("swish",))])
+def test_jvp_with_a_string_argument(mode, acts):
+    """A string argument is a constant of its specialization in forward mode too (eager mode's
+    jvp refused it: its front end was made without the argument's form)."""
+    x, t = rng.normal(size=5), rng.normal(size=5)
+    for act in acts:
+        y, yd = jitad.jvp(hf.activation_by_name, mode=mode)(x, act, tangents=t)
+        h = 1e-6
+        fd = (hf.activation_by_name(x + h * t, act) - hf.activation_by_name(x - h * t, act)) / (2 * h)
+        assert y == pytest.approx(hf.activation_by_name(x, act), rel=1e-12)
+        assert yd == pytest.approx(fd, rel=1e-6)

@@ -1211,15 +1211,16 @@ def corpus2(seed=78):
 
 # -- the tested set (tests/test_heldout7.py): what the corpus found, reduced ----------------
 def loops_and_lambdas(ws, xs, t):
-    # `for i, (a, b) in enumerate(zip(A, B))` and lambdas assigned to names, called
+    # `for i, (a, b) in enumerate(zip(A, B))`, `zip(reversed(A), B)`, lambdas assigned to
+    # names, called
     sq = lambda v: v * v  # noqa: E731
     decay = lambda v, k=1.0: math.exp(-k * v * t)  # noqa: E731
     total = 0.0
     for i, (w, x) in enumerate(zip(ws, xs)):
         total += (i + 1) * sq(w) * math.tanh(x) + decay(x, k=0.5)
-    for i, (w, x) in enumerate(zip(ws[::-1], xs)):
+    for i, (w, x) in enumerate(zip(reversed(ws), xs)):     # reversed inside zip too
         total += i * w * x
-    return total + sum([decay(v) for v in ws])
+    return total + sum([decay(v) for v in ws]) + sum([a * b for a, b in zip(ws, reversed(xs))])
 
 
 def numpy_forms_in_one(x, k, A, B):

@@ -451,8 +451,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         it), `flip_rows` reads the rows backwards under a forward index
         (`enumerate(reversed(X))`)."""
         body_assigned = _stored_names(node.body)
-        arrs, n = [], None
+        arrs, n, lasts = [], None, []
         for it, var in zip(its, names):
+            inner = self.reversed_of(it)    # zip(reversed(A), B): A's rows from its last
+            if inner is not None:
+                it = inner
             arr = (self.list_slice(it, var) if self.is_list_slice(it) else
                    self.list_value(it, var) if self.is_list_node(it) else self.expr(it, var))
             if isinstance(arr, Const):
@@ -465,6 +468,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             rows = self.bind(it, self.namer.fresh(f"{var}_n"), LEN, (arr,))
             n = rows if n is None else self.bind(it, self.namer.fresh(f"{var}_n"), MIN2, (n, rows))
             arrs.append(arr)
+            lasts.append(None if inner is None else
+                         self.bind(it, self.temp(var, "last"), get("sub"), (rows, Const(1))))
         if idx is None:
             idx = self.namer.fresh(f"{names[0]}_i")
         elif idx in body_assigned:
@@ -477,8 +482,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         row = Var(idx)
         if flip_rows:       # enumerate(reversed(X)): row n - 1 - i at index i
             row = self.bind(node.target, self.temp(names[0], "row"), get("sub"), (last, row))
-        for arr, var in zip(arrs, names):
-            self.bind(node.target, var, GETITEM, (arr, row))
+        for arr, var, own_last in zip(arrs, names, lasts):
+            at = row if own_last is None else \
+                self.bind(node.target, self.temp(var, "row"), get("sub"), (own_last, row))
+            self.bind(node.target, var, GETITEM, (arr, at))
         head, self.out = self.out, saved
         if backwards:
             self.emit(For(idx, last, Const(-1), Const(-1), head + self.block(node.body), loc))

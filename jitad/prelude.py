@@ -95,24 +95,38 @@ def nanmin(a):
     return np.min(np.where(np.isnan(a), np.inf, a))
 
 
-def cov(m):
+def cov(m, rowvar=True):
     """np.cov(m) of a matrix: the covariance of its rows (variables) over its columns
-    (observations), normalized by N - 1."""
+    (observations; of its columns with rowvar=False), normalized by N - 1."""
+    if not rowvar:
+        m = m.T
     d = m - np.mean(m, axis=1, keepdims=True)
     return d @ d.T / (m.shape[1] - 1)
 
 
-def corrcoef(m):
-    """np.corrcoef(m) of a matrix: the correlation coefficients of its rows."""
-    d = m - np.mean(m, axis=1, keepdims=True)
+def cov_of_two(m, y):
+    """np.cov(x, y): the covariance of the rows of both (vectors are one row each)."""
+    v = np.concatenate((np.atleast_2d(m), np.atleast_2d(y)))
+    d = v - np.mean(v, axis=1, keepdims=True)
+    return d @ d.T / (v.shape[1] - 1)
+
+
+def corrcoef(x, rowvar=True):
+    """np.corrcoef(x) of a matrix: the correlation coefficients of its rows (of its columns
+    with rowvar=False)."""
+    if not rowvar:
+        x = x.T
+    d = x - np.mean(x, axis=1, keepdims=True)
     c = d @ d.T
     s = np.sqrt(np.diag(c))
     return c / np.outer(s, s)
 
 
 def corrcoef_of_two(x, y):
-    """np.corrcoef(x, y) of two vectors: their 2 x 2 correlation matrix."""
-    d = np.stack((x - np.mean(x), y - np.mean(y)))
+    """np.corrcoef(x, y): the correlation coefficients of the rows of both (vectors are one
+    row each)."""
+    v = np.concatenate((np.atleast_2d(x), np.atleast_2d(y)))
+    d = v - np.mean(v, axis=1, keepdims=True)
     c = d @ d.T
     s = np.sqrt(np.diag(c))
     return c / np.outer(s, s)
@@ -128,7 +142,7 @@ DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (n
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
-               np.nanmin: (nanmin,), np.cov: (cov,), np.corrcoef: (corrcoef, corrcoef_of_two),
+               np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
                np.correlate: (correlate,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__

@@ -1225,13 +1225,14 @@ def loops_and_lambdas(ws, xs, t):
 
 def numpy_forms_in_one(x, k, A, B):
     # np.flip(x, axis=), np.dstack, np.select, np.correlate, np.nanmax/nanmin, np.cov,
-    # np.corrcoef and np.einsum with '...', in one function (one compile)
+    # np.corrcoef, np.einsum with '...' and np.split(x, k)[i], in one function (one compile)
     c = np.dstack([A, np.flip(A, axis=1)])
     s = np.select([x < -0.5, x > 0.5], [x ** 2, np.sin(x)], default=x)
     r = np.correlate(x, k) ** 2 + np.correlate(x, k, mode="same")[0]
     C = np.cov(A)
     R = np.corrcoef(x[:3], k)
-    e = np.einsum("...ij,...jk->...ik", B, B) + np.einsum("...i,i", B, k)[..., None]
+    e = np.einsum("...ij,...jk->...ik", B, B) + np.einsum("...i,i", B, k)[..., None] \
+        + np.split(A, 4, axis=1)[-1][:, 0]
     return (np.sum(c ** 2 * np.arange(2)) + np.sum(s) + np.sum(r) + np.nanmax(x) - np.nanmin(x)
             + np.sum(C ** 2) + R[0, 1] + np.sum(np.flip(B, -2) * e))
 

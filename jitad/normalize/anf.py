@@ -415,6 +415,22 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return None
         return target.elts[0].id, z.args, names
 
+    def split_part(self, node, hint):
+        """np.split(x, k)[i] (i a constant): the parts made as `a, b = np.split(x, 2)` makes
+        them, the i-th read."""
+        call = node.value
+        k = self.static(call.args[1], call, "the number of sections") \
+            if len(call.args) == 2 else None
+        i = static_value(node.slice, self.resolve_func)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or \
+                not isinstance(i, int) or isinstance(i, bool) or not -k <= i < k:
+            name = describe(call.func).removesuffix("()")
+            self.err(node, f"{name}(x, k)[i] takes a constant number of sections and a "
+                           "constant index among them", "split part")
+        names = [self.temp(hint, f"part{j}") for j in range(k)]
+        self.split(node, names, call)
+        return Var(names[i])
+
     def reversed_of(self, it):
         """The iterable `reversed(E)` (or `reversed(list(E))`, `reversed(tuple(E))`) runs over
         backwards, E; None for any other iterable."""
@@ -593,6 +609,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
             if self.resolve_func(node.value) in (np.mgrid, np.ogrid):
                 return self.index_grid(node, None, hint, dest)
+            if isinstance(node.value, gast.Call) and \
+                    self.resolve_func(node.value.func) in SPLITS:
+                return self.split_part(node, hint)
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element

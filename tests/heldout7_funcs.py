@@ -745,7 +745,7 @@ def softplus_stable(x):
 
 
 def fsum_total(x):
-    return math.fsum([v * v for v in x])  # ERR: math.fsum
+    return math.fsum([v * v for v in x])
 
 
 def dstack_channels(a, b):
@@ -1212,7 +1212,7 @@ def corpus2(seed=78):
 # -- the tested set (tests/test_heldout7.py): what the corpus found, reduced ----------------
 def loops_and_lambdas(ws, xs, t):
     # `for i, (a, b) in enumerate(zip(A, B))`, `zip(reversed(A), B)`, lambdas assigned to
-    # names, called
+    # names, called, math.fsum
     sq = lambda v: v * v  # noqa: E731
     decay = lambda v, k=1.0: math.exp(-k * v * t)  # noqa: E731
     total = 0.0
@@ -1220,7 +1220,8 @@ def loops_and_lambdas(ws, xs, t):
         total += (i + 1) * sq(w) * math.tanh(x) + decay(x, k=0.5)
     for i, (w, x) in enumerate(zip(reversed(ws), xs)):     # reversed inside zip too
         total += i * w * x
-    return total + sum([decay(v) for v in ws]) + sum([a * b for a, b in zip(ws, reversed(xs))])
+    return (total + sum([decay(v) for v in ws]) + sum([a * b for a, b in zip(ws, reversed(xs))])
+            + math.fsum([w * w for w in ws]) + math.fsum(np.tanh(xs)))
 
 
 def numpy_forms_in_one(x, k, A, B):

@@ -209,6 +209,7 @@ std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) ::
 std_axis(x; axis, ddof) = np.sqrt(np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof)) :: reduce | x: rt.expand(g / y, axis) * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 sum_axis(x; axis)  = rt.sum_axis(x, axis)    :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
+math.fsum(x)       = rt.fsum(x)             :: reduce | x: g
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
 max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
 max_axis(x; axis)  = rt.max_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / rt.sum_axis(x == rt.expand(y, axis), axis), axis) * (x == rt.expand(y, axis))

@@ -115,11 +115,30 @@ def capture(fn) -> Captured:
             if getattr(node, "end_col_offset", None) is not None:
                 node.end_col_offset += indent
     _keyword_only_last(tree)
+    _lambdas_as_defs(tree)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params)
     cap.free, cap.origin = _free_names(fn, tree)
     return cap
+
+
+def _lambdas_as_defs(tree):
+    """`sq = lambda v: v * v` as a statement is `def sq(v): return v * v` (Python makes the
+    same function object but for its name): read as the nested definition it is, at the
+    lambda's line. A lambda anywhere else stays, and `fence` refuses it."""
+    for node in gast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for k, s in enumerate(block):
+                if isinstance(s, gast.Assign) and isinstance(s.value, gast.Lambda) \
+                        and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name):
+                    lam = s.value
+                    ret = gast.copy_location(gast.Return(lam.body), lam.body)
+                    fdef = gast.FunctionDef(s.targets[0].id, lam.args, [ret], [], None, None, [])
+                    block[k] = gast.copy_location(fdef, s)
 
 
 def _keyword_only_last(tree):

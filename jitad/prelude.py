@@ -9,8 +9,9 @@ raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the sam
 Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
 derivatives from the primitives it calls.
 Invariants: a definition calls only what jitad differentiates, reads no globals but `np`,
-and takes no argument that must be a compile-time constant (an axis) -- such a form stays
-a primitive of its own.
+and takes no integer that must be a compile-time constant (an axis) -- such a form stays
+a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
+passed on as one.
 """
 import numpy as np
 
@@ -84,11 +85,65 @@ def matrix_power(a, n):
     return r
 
 
+def nanmax(a):
+    """np.nanmax(a): the largest entry that is not NaN."""
+    return np.max(np.where(np.isnan(a), -np.inf, a))
+
+
+def nanmin(a):
+    """np.nanmin(a): the smallest entry that is not NaN."""
+    return np.min(np.where(np.isnan(a), np.inf, a))
+
+
+def cov(m, rowvar=True):
+    """np.cov(m) of a matrix: the covariance of its rows (variables) over its columns
+    (observations; of its columns with rowvar=False), normalized by N - 1."""
+    if not rowvar:
+        m = m.T
+    d = m - np.mean(m, axis=1, keepdims=True)
+    return d @ d.T / (m.shape[1] - 1)
+
+
+def cov_of_two(m, y):
+    """np.cov(x, y): the covariance of the rows of both (vectors are one row each)."""
+    v = np.concatenate((np.atleast_2d(m), np.atleast_2d(y)))
+    d = v - np.mean(v, axis=1, keepdims=True)
+    return d @ d.T / (v.shape[1] - 1)
+
+
+def corrcoef(x, rowvar=True):
+    """np.corrcoef(x) of a matrix: the correlation coefficients of its rows (of its columns
+    with rowvar=False)."""
+    if not rowvar:
+        x = x.T
+    d = x - np.mean(x, axis=1, keepdims=True)
+    c = d @ d.T
+    s = np.sqrt(np.diag(c))
+    return c / np.outer(s, s)
+
+
+def corrcoef_of_two(x, y):
+    """np.corrcoef(x, y): the correlation coefficients of the rows of both (vectors are one
+    row each)."""
+    v = np.concatenate((np.atleast_2d(x), np.atleast_2d(y)))
+    d = v - np.mean(v, axis=1, keepdims=True)
+    c = d @ d.T
+    s = np.sqrt(np.diag(c))
+    return c / np.outer(s, s)
+
+
+def correlate(a, v, mode="valid"):
+    """np.correlate(a, v, mode) of real vectors: the convolution with v reversed."""
+    return np.convolve(a, v[::-1], mode=mode)
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
-               np.linalg.matrix_power: (matrix_power,)}
+               np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
+               np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
+               np.correlate: (correlate,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}

@@ -30,7 +30,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
-           "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat",
+           "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
@@ -1220,6 +1220,61 @@ def roll_axis(x, shift, axis):
     out = np.empty_like(t)
     for k in range(n):
         out[:, (k + shift) % n, :] = t[:, k, :]
+    return out.reshape(x.shape)
+
+
+def fsum(x):
+    """math.fsum of an array's entries: the correctly rounded sum, by Shewchuk's exact partials
+    and CPython's final half-even correction (the same number as Python's); entries that are
+    not all finite: their plain sum (inf or nan, where Python may raise)."""
+    f = np.ascontiguousarray(x).ravel()
+    if not np.all(np.isfinite(f)):
+        return np.sum(f) * 1.0
+    partials = np.empty(f.shape[0] + 1)   # non-overlapping, increasing magnitude
+    m = 0
+    for k in range(f.shape[0]):
+        v = f[k] * 1.0
+        i = 0
+        for j in range(m):
+            y = partials[j]
+            if abs(v) < abs(y):
+                v, y = y, v
+            hi = v + y
+            lo = y - (hi - v)
+            if lo != 0.0:
+                partials[i] = lo
+                i += 1
+            v = hi
+        partials[i] = v
+        m = i + 1
+    if f.shape[0] == 0:
+        return 0.0
+    n = m - 1
+    hi = partials[n]
+    lo = 0.0
+    while n > 0:
+        v = hi
+        y = partials[n - 1]
+        n -= 1
+        hi = v + y
+        lo = y - (hi - v)
+        if lo != 0.0:
+            break
+    if n > 0 and ((lo < 0.0 and partials[n - 1] < 0.0) or (lo > 0.0 and partials[n - 1] > 0.0)):
+        y = lo * 2.0
+        v = hi + y
+        if y == v - hi:
+            hi = v
+    return hi
+
+
+def flip_axis(x, axis):
+    """np.flip(x, axis) as a new array (any rank)."""
+    t = as3(x, axis)
+    n = t.shape[1]
+    out = np.empty_like(t)
+    for k in range(n):
+        out[:, k, :] = t[:, n - 1 - k, :]
     return out.reshape(x.shape)
 
 

@@ -10,8 +10,8 @@ SCALE = 2.5
 
 
 def uses_lambda(x):
-    f = lambda t: t * 2  # ERR: lambda
-    return f(x)
+    y = 2.0 * x  # (a lambda assigned to a name is the nested def it means; other lambdas)
+    return (lambda t: t * y)(x)  # ERR: lambda
 
 
 def uses_dictcomp(x):

@@ -183,8 +183,8 @@ def uses_matrix_cond(x, m):
     return np.sum(y)
 
 
-def uses_correlate(v):
-    return np.sum(np.correlate(v, v))  # ERR: np.correlate has no derivative rule in jitad
+def uses_unwrap(v):
+    return np.sum(np.unwrap(v))  # ERR: np.unwrap has no derivative rule in jitad
 
 
 def uses_ellipk(x):

@@ -119,7 +119,7 @@ LIBRARY_CASES = [
     (ff.uses_unravel_index, (0.5,)),
     (ff.uses_row_stack, (0.5, V.copy())),
     (ff.uses_matrix_cond, (0.5, np.eye(2) + 1.0)),
-    (ff.uses_correlate, (V.copy(),)),
+    (ff.uses_unwrap, (V.copy(),)),
     (ff.uses_ellipk, (0.5,)),
     (ff.uses_stdlib, (V.copy(),)),
     (ff.uses_ldexp, (0.5,)),

@@ -343,7 +343,7 @@ def jvp_eager(fn, args, wrt, tangents):
     """(value, tangent) of `fn(*args)` along `tangents` (one per position in `wrt`, each shaped
     -- or, for a structured argument, structured -- like its argument)."""
     forms = ()
-    if any(isinstance(a, (tuple, list, dict)) or a is None for a in args):
+    if any(isinstance(a, (tuple, list, dict, str)) or a is None for a in args):
         forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)
     from .functional import _check_differentiable_args, _def_loc
     _check_differentiable_args(fn, args, wrt)

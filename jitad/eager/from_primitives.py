@@ -144,7 +144,8 @@ def call_op(target, prim, name=None):
             except ValueError as e:
                 raise _refuse(name, str(e)) from None
             check_types(spec, {}, args[1:])
-            return primitive_op(spec, {})(*args[1:])
+            spec, statics = _settle(spec, {}, args[1:])     # `...`: the summation at the ranks
+            return primitive_op(spec, statics)(*args[1:])
         if (p.one_arg_form is not None and min(len(args), p.positional or len(args)) == 1
                 and not set(kwargs) & set(p.params)):
             p = p.one_arg_form
@@ -271,13 +272,26 @@ def _axis_splitter(which):
 
 
 def _stacker(part, axis):
-    """np.vstack / np.hstack / np.column_stack: each part to the rank the result needs, then
+    """np.vstack / np.hstack / np.dstack / np.column_stack: each part to the rank the result needs, then
     one np.concatenate (as compiled mode builds them)."""
     def op(tup):
         parts = [part(p) for p in tup]
         ax = axis if axis is not None else (0 if np.ndim(unwrap(parts[0])) == 1 else 1)
         return FUNCTION_OPS[np.concatenate](parts, axis=ax)
     return op
+
+
+def _select(condlist, choicelist, default=0.0):
+    """np.select as compiled mode builds it: nested np.where, the first condition that holds
+    choosing."""
+    if not (isinstance(condlist, (list, tuple)) and isinstance(choicelist, (list, tuple))
+            and len(condlist) == len(choicelist) and condlist):
+        raise refuse("np.select takes a list of conditions and a list of as many choices, "
+                     "written out (and default=)", "np.select")
+    rest = default
+    for c, v in zip(reversed(condlist), reversed(choicelist)):
+        rest = FUNCTION_OPS[np.where](c, v, rest)
+    return rest
 
 
 def _append(arr, values, axis=None):
@@ -492,8 +506,10 @@ def install():
         plain_diff(a) if n == 1 and axis == -1 and plain_diff is not None else diff(a, n, axis))
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)
+    FUNCTION_OPS[np.dstack] = _stacker(np.atleast_3d, 2)
     FUNCTION_OPS[np.column_stack] = _stacker(_column, 1)
     FUNCTION_OPS[np.append] = _append
+    FUNCTION_OPS[np.select] = _select
     FUNCTION_OPS[np.gradient] = _gradient
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()

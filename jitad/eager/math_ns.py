@@ -14,5 +14,17 @@ from . import ops as _ops
 globals().update(_ops.MATH)
 
 
+def fsum(seq):
+    """math.fsum of numbers or of an array: with Vars, compiled mode's primitive on them as
+    one array (its value Python's correctly rounded sum)."""
+    from .dispatch import contains_var
+    if not contains_var(seq):
+        return _math.fsum(seq)
+    from ..primitives import get
+    from .from_primitives import primitive_op
+    x = _ops.array(seq) if type(seq) in (list, tuple) else seq
+    return primitive_op(get("math.fsum"), {})(x)
+
+
 def __getattr__(name):
     return getattr(_math, name)

@@ -118,7 +118,7 @@ def _lists_as_arrays(func):
 _WRAPPED = {}
 # functions that take a sequence of arrays: NumPy's dispatch already sees the Vars inside it
 _SEQUENCES = {"hstack", "vstack", "column_stack", "dstack", "row_stack", "block", "concatenate",
-              "stack", "array", "asarray", "broadcast_arrays", "ix_"}
+              "stack", "array", "asarray", "broadcast_arrays", "ix_", "select"}
 
 
 def __getattr__(name):

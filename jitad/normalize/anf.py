@@ -362,6 +362,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if backwards is not None:
             it = backwards
         if isinstance(node.target, gast.Tuple):
+            pairs = self.enumerate_zip(node.target, it)
+            if pairs is not None:
+                # for i, (a, b) in enumerate(zip(A, B)): the zip's row loop, its index exposed
+                idx, arrays, names = pairs
+                return self.row_loop(node, arrays, names, idx, loc,
+                                     backwards=backwards is not None)
             names = [e.id for e in node.target.elts]
             fn = self.resolve_func(it.func) if isinstance(it, gast.Call) else MISSING
             if fn is enumerate and len(it.args) == 1 and not it.keywords and len(names) == 2:
@@ -404,6 +410,39 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # for row in X:  ->  for i in range(X.shape[0]): row = X[i]
         self.row_loop(node, [it], [var], None, loc, backwards=backwards is not None)
 
+    def enumerate_zip(self, target, it):
+        """`for i, (a, b) in enumerate(zip(A, B))`: (the index's name, [A, B], [a, b]), or
+        None for any other target and iterable."""
+        if not (len(target.elts) == 2 and isinstance(target.elts[0], gast.Name)
+                and isinstance(target.elts[1], gast.Tuple)
+                and all(isinstance(e, gast.Name) for e in target.elts[1].elts)):
+            return None
+        if not (isinstance(it, gast.Call) and self.resolve_func(it.func) is enumerate
+                and len(it.args) == 1 and not it.keywords):
+            return None
+        z = it.args[0]
+        names = [e.id for e in target.elts[1].elts]
+        if not (isinstance(z, gast.Call) and self.resolve_func(z.func) is zip
+                and len(z.args) == len(names) and not z.keywords):
+            return None
+        return target.elts[0].id, z.args, names
+
+    def split_part(self, node, hint):
+        """np.split(x, k)[i] (i a constant): the parts made as `a, b = np.split(x, 2)` makes
+        them, the i-th read."""
+        call = node.value
+        k = self.static(call.args[1], call, "the number of sections") \
+            if len(call.args) == 2 else None
+        i = static_value(node.slice, self.resolve_func)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or \
+                not isinstance(i, int) or isinstance(i, bool) or not -k <= i < k:
+            name = describe(call.func).removesuffix("()")
+            self.err(node, f"{name}(x, k)[i] takes a constant number of sections and a "
+                           "constant index among them", "split part")
+        names = [self.temp(hint, f"part{j}") for j in range(k)]
+        self.split(node, names, call)
+        return Var(names[i])
+
     def reversed_of(self, it):
         """The iterable `reversed(E)` (or `reversed(list(E))`, `reversed(tuple(E))`) runs over
         backwards, E; None for any other iterable."""
@@ -440,8 +479,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         it), `flip_rows` reads the rows backwards under a forward index
         (`enumerate(reversed(X))`)."""
         body_assigned = _stored_names(node.body)
-        arrs, n = [], None
+        arrs, n, lasts = [], None, []
         for it, var in zip(its, names):
+            inner = self.reversed_of(it)    # zip(reversed(A), B): A's rows from its last
+            if inner is not None:
+                it = inner
             arr = (self.list_slice(it, var) if self.is_list_slice(it) else
                    self.list_value(it, var) if self.is_list_node(it) else self.expr(it, var))
             if isinstance(arr, Const):
@@ -454,6 +496,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             rows = self.bind(it, self.namer.fresh(f"{var}_n"), LEN, (arr,))
             n = rows if n is None else self.bind(it, self.namer.fresh(f"{var}_n"), MIN2, (n, rows))
             arrs.append(arr)
+            lasts.append(None if inner is None else
+                         self.bind(it, self.temp(var, "last"), get("sub"), (rows, Const(1))))
         if idx is None:
             idx = self.namer.fresh(f"{names[0]}_i")
         elif idx in body_assigned:
@@ -466,8 +510,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         row = Var(idx)
         if flip_rows:       # enumerate(reversed(X)): row n - 1 - i at index i
             row = self.bind(node.target, self.temp(names[0], "row"), get("sub"), (last, row))
-        for arr, var in zip(arrs, names):
-            self.bind(node.target, var, GETITEM, (arr, row))
+        for arr, var, own_last in zip(arrs, names, lasts):
+            at = row if own_last is None else \
+                self.bind(node.target, self.temp(var, "row"), get("sub"), (own_last, row))
+            self.bind(node.target, var, GETITEM, (arr, at))
         head, self.out = self.out, saved
         if backwards:
             self.emit(For(idx, last, Const(-1), Const(-1), head + self.block(node.body), loc))
@@ -575,6 +621,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
             if self.resolve_func(node.value) in (np.mgrid, np.ogrid):
                 return self.index_grid(node, None, hint, dest)
+            if isinstance(node.value, gast.Call) and \
+                    self.resolve_func(node.value.func) in SPLITS:
+                return self.split_part(node, hint)
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element
@@ -742,6 +791,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.trace_offset(node, kw, hint, dest)
         if obj is np.take and ("axis" in kw or len(node.args) > 2):
             return self.take_along(node, kw, hint, dest)
+        if obj is np.select:
+            return self.select(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed

@@ -36,13 +36,14 @@ TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("n
 TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
     get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_split", "floordiv",
                      "mul"))
-STACK_PART, ATLEAST_1D, ATLEAST_2D, AS_COLUMN = (
-    get(n) for n in ("stack_part", "atleast_1d", "atleast_2d", "as_column"))
+STACK_PART, ATLEAST_1D, ATLEAST_2D, ATLEAST_3D, AS_COLUMN = (
+    get(n) for n in ("stack_part", "atleast_1d", "atleast_2d", "atleast_3d", "as_column"))
+WHERE = get("np.where")
 SPLITS = (np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit)
 # np.hsplit / vsplit / dsplit: np.split along the axis their rank sets (forms.split_front_at)
 AXIS_SPLITS = {np.hsplit: "h", np.vsplit: "v", np.dsplit: "d"}
 SPLIT_FRONT, SPLIT_BACK = get("split_front"), get("split_back")
-STACKS = (np.stack, np.vstack, np.hstack, np.column_stack, np.array, np.asarray)
+STACKS = (np.stack, np.vstack, np.hstack, np.dstack, np.column_stack, np.array, np.asarray)
 _DTYPES = {np.float64: "np.float64", np.float32: "np.float32", np.int64: "np.int64",
            float: "np.float64", int: "np.int64", np.bool_: "np.bool_", bool: "np.bool_",
            np.complex128: "np.complex128", complex: "np.complex128"}
@@ -188,6 +189,25 @@ class LibraryCalls:
         part = self.bind(node, self.temp(hint, "take"), GETITEM, (moved, idx))
         return self.bind(node, dest("take"), MOVEAXIS, (part,),
                          statics={"source": (0,), "destination": (axis,)})
+
+    def select(self, node, kw, hint, dest):
+        """np.select([c1, c2], [v1, v2], default=d): np.where(c1, v1, np.where(c2, v2, d)),
+        the first condition that holds choosing, as NumPy's (default 0)."""
+        args = list(node.args)
+        if len(args) == 3 and "default" not in kw:
+            kw["default"] = args.pop()
+        default = kw.pop("default", None)
+        if kw or len(args) != 2 or not all(isinstance(a, (gast.List, gast.Tuple)) for a in args) \
+                or len(args[0].elts) != len(args[1].elts) or not args[0].elts:
+            self.err(node, "np.select takes a list of conditions and a list of as many choices, "
+                           "written out (and default=)", "np.select")
+        conds = [self.expr(c, hint) for c in args[0].elts]
+        choices = [self.expr(v, hint) for v in args[1].elts]
+        rest = Const(0.0) if default is None else self.expr(default, hint)
+        for k in reversed(range(len(conds))):
+            to = dest if k == 0 else (lambda op: self.temp(hint, op))
+            rest = self.prim_call(node, WHERE, [conds[k], choices[k], rest], [], {}, hint, to)
+        return rest
 
     def fill_diagonal(self, stmt, call):
         """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through
@@ -547,7 +567,7 @@ class LibraryCalls:
         return cur
 
     def concat(self, node, fn, kw, hint, dest):
-        """np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack and np.array of a
+        """np.concatenate, np.stack, np.vstack, np.hstack, np.dstack, np.column_stack and np.array of a
         tuple or list written out: each part made to the rank the result needs, then one
         concatenation (nested lists in np.array are stacks of stacks)."""
         name = describe(node.func)
@@ -583,7 +603,7 @@ class LibraryCalls:
         if fn in (np.array, np.asarray):
             return self.stack(node.args[0], hint, dest, integers)
         wrap = {np.stack: STACK_PART, np.vstack: ATLEAST_2D, np.hstack: ATLEAST_1D,
-                np.column_stack: AS_COLUMN}.get(fn)
+                np.dstack: ATLEAST_3D, np.column_stack: AS_COLUMN}.get(fn)
         parts = []
         for e in node.args[0].elts:
             # np.concatenate(([0.0], u, [0.0])): a list written out is an array
@@ -593,7 +613,8 @@ class LibraryCalls:
                 a = self.bind(e, self.temp(hint, wrap), wrap, (a,),
                               statics={"axis": axis} if wrap is STACK_PART else {})
             parts.append(a)
-        axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.column_stack: 1}.get(fn, axis)
+        axis = {np.vstack: 0, np.hstack: HSTACK_AXIS, np.dstack: 2,
+                np.column_stack: 1}.get(fn, axis)
         return self.bind(node, dest("concat"), CONCAT, tuple(parts), statics={"axis": axis})
 
     def append_call(self, node, kw, hint, dest):

@@ -461,7 +461,8 @@ class StructArgs:
             items = self.unrolled_range(node)
         if items is None:
             if isinstance(node.target, gast.Tuple) and not all(
-                    isinstance(e, gast.Name) for e in node.target.elts):
+                    isinstance(e, gast.Name) for e in node.target.elts) and \
+                    self.enumerate_zip(node.target, node.iter) is None:
                 self.err(node.target, "nested loop targets are supported over tuple arguments",
                          "for loop target")
             return False

@@ -13,7 +13,9 @@ the same subscripts, so both modes and every pass see one object), with
   - one adjoint per operand, itself a summation: the cotangent (subscripts `out`) times the
     other operands, summed into that operand's subscripts (`'ij,jk->ik'`: `A_bar` is
     `'ik,jk->ij'` of `g, B`); a scalar output multiplies the rest by `g`.
-Refused (ValueError, shown at the user's call): `...`, more than 3 operands, a rank-0 operand,
+`...` in the subscripts makes a family (`ellipsis_family`): at the operands' ranks, the
+summation with the ellipsis written out in fresh letters, as NumPy aligns it.
+Refused (ValueError, shown at the user's call): more than 3 operands, a rank-0 operand,
 subscripts that are not letters, an output letter no operand has or given twice.
 Invariants: the primitives are not registered (`core.register` would bump the version that
 invalidates caches); they hold only templates over `np` and `rt`. A letter's size is read
@@ -151,8 +153,63 @@ def of(ins, out) -> Primitive:
 
 
 def from_subscripts(subscripts, nops: int) -> Primitive:
-    """The primitive of `np.einsum(subscripts, *operands)` (ValueError if refused)."""
+    """The primitive of `np.einsum(subscripts, *operands)` (ValueError if refused); with
+    `...` in the subscripts, the family whose summation the operands' ranks choose."""
+    if isinstance(subscripts, str) and "..." in subscripts:
+        return ellipsis_family(subscripts, nops)
     return of(*parse(subscripts, nops))
+
+
+def expand_ellipsis(subscripts: str, ranks) -> str:
+    """The subscripts with each `...` written out for operands of these ranks, as NumPy reads
+    them: the ellipsis axes aligned from the right across operands, in the output where
+    `->` puts them, and first in an implicit output (then the letters given once, sorted)."""
+    text = subscripts.replace(" ", "")
+    lhs, arrow, rhs = text.partition("->")
+    parts = lhs.split(",")
+    if len(parts) != len(ranks):
+        raise ValueError(f"the subscripts name {len(parts)} operand(s), the call passes "
+                         f"{len(ranks)}")
+    if any(p.count("...") > 1 for p in parts + [rhs]) or "." in text.replace("...", ""):
+        raise ValueError("each operand's subscripts hold at most one '...'")
+    free = [ch for ch in LETTERS if ch not in text]
+    widths = []
+    for j, (p, r) in enumerate(zip(parts, ranks)):
+        named = len(p.replace("...", ""))
+        if r < named or (r > named and "..." not in p):
+            raise ValueError(f"operand {j + 1} has rank {r}, its subscripts give {named} "
+                             f"axes{' and ...' if '...' in p else ''}")
+        widths.append(r - named if "..." in p else 0)
+    width = max(widths)
+    if width > len(free):
+        raise ValueError("too many axes")
+    ell = "".join(free[:width])
+    parts = [p.replace("...", ell[width - w:]) for p, w in zip(parts, widths)]
+    if arrow:
+        out = rhs.replace("...", ell)
+    else:
+        once = [ch for ch in set("".join(parts)) if ch not in ell
+                and "".join(parts).count(ch) == 1]
+        out = ell + "".join(sorted(once))
+    return ",".join(parts) + "->" + out
+
+
+def ellipsis_family(subscripts: str, nops: int) -> Primitive:
+    """`np.einsum` with `...`: at the operands' ranks, the summation with it written out."""
+    key = ("...", subscripts, nops)
+    prim = _CACHE.get(key)
+    if prim is not None:
+        return prim
+    parse(subscripts.replace("...", ""), nops)      # its other errors now, at the call
+
+    def at(ranks, st):
+        return of(*parse(expand_ellipsis(subscripts, ranks), nops)), {}
+
+    prim = _CACHE[key] = Primitive(f"einsum[{subscripts}]", PARAMS[:nops],
+                                   type_rule=family_type_rule(at),
+                                   forward=ast.parse("None", mode="eval").body, diff_args="all")
+    prim.at_ranks, prim.checks_in_eager, prim.float_result = at, True, True
+    return prim
 
 
 def tensordot(ranks, axes) -> Primitive:

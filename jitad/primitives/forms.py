@@ -232,6 +232,13 @@ def roll_at(ranks, st):
     return get("roll_axis"), {"axis": st["axis"] % max(ranks[0], 1)}
 
 
+def flip_at(ranks, st):
+    """np.flip(x) reverses every axis; np.flip(x, axis=k) the one (counted from the end too)."""
+    if st["axis"] is None:
+        return get("flip_all"), {}
+    return get("flip_axis"), {"axis": st["axis"] % max(ranks[0], 1)}
+
+
 def meshgrid_statics(st):
     return {"indexing": _choice(st["indexing"], "indexing", ("xy", "ij"))}
 

@@ -209,6 +209,7 @@ std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) ::
 std_axis(x; axis, ddof) = np.sqrt(np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof)) :: reduce | x: rt.expand(g / y, axis) * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 sum_axis(x; axis)  = rt.sum_axis(x, axis)    :: reduce | x: rt.expand(g, axis)
 mean(x)            = np.mean(x)             :: reduce | x: g / x.size
+math.fsum(x)       = rt.fsum(x)             :: reduce | x: g
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
 max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
 max_axis(x; axis)  = rt.max_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / rt.sum_axis(x == rt.expand(y, axis), axis), axis) * (x == rt.expand(y, axis))
@@ -253,7 +254,9 @@ ravel(x)           = np.ravel(x)            :: flat | x: rt.reshape_like(g, x)
 flatten(x)         = x.flatten()            :: flat | x: rt.reshape_like(g, x)
 transpose_axes(x; axes, inverse) = np.transpose(x, axes) :: permute | x: np.transpose(g, inverse)
 swapaxes(x; axis1, axis2) = np.swapaxes(x, axis1, axis2) :: same | x: np.swapaxes(g, axis1, axis2)
-flip(x)            = np.flip(x)             :: same | x: np.flip(g)
+flip(x; axis)      = np.flip(x)             :: flip
+flip_all(x)        = np.flip(x)             :: same | x: np.flip(g)
+flip_axis(x; axis) = rt.flip_axis(x, axis)  :: flip | x: rt.flip_axis(g, axis)
 # scans and products (no division: a zero entry gets the product of the others)
 prod(x)            = np.prod(x)             :: reduce | x: g * rt.prod_others(x)
 prod_axis(x; axis) = rt.prod_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: reduce | x: rt.expand(g, axis) * rt.prod_others_axis(x, axis)
@@ -595,7 +598,7 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
 # results that may share their operand's buffer (NumPy and Numba return views)
 _VIEWS = ("transpose", "reshape", "np.moveaxis", "split_front", "split_back", "np.real", "np.imag",
           "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze",
-          "ravel", "transpose_axes", "swapaxes", "flip", "sliding_window_view",
+          "ravel", "transpose_axes", "swapaxes", "flip", "flip_all", "sliding_window_view",
           "diag.2.0", "np.diagonal")     # NumPy's diagonal of a matrix: a (read-only) view
 _ELEMENTWISE_KINDS = ("ew", "ewf", "where", "clip", "same", "cmp")
 # pointwise: each element of the result is the same scalar function of the operands' elements
@@ -762,12 +765,12 @@ def _load_numpy_forms():
         alias(target, name)
     fam = {n: get(n) for n in ("pad", "np.convolve", "np.vander", "repeat", "tile", "roll",
                                "np.moveaxis", "np.average", "cummax", "cummin", "np.diagonal",
-                               "kron")}
+                               "kron", "flip")}
     fam["pad"].defaults = {"mode": "constant", "constant_values": 0.0}
     fam["np.convolve"].defaults = {"mode": "full"}
     fam["np.vander"].defaults = {"N": -1, "increasing": False}    # N -1: len(x)
     fam["repeat"].defaults = {"axis": None}
-    fam["roll"].defaults = {"axis": None}
+    fam["roll"].defaults = fam["flip"].defaults = {"axis": None}
     fam["np.average"].defaults = {"axis": None}
     fam["np.diagonal"].defaults = {"offset": 0}
     fam["cummax"].defaults = fam["cummin"].defaults = {"axis": 0}
@@ -777,13 +780,14 @@ def _load_numpy_forms():
                               ("repeat", forms.repeat_statics, forms.repeat_at),
                               ("tile", forms.tile_statics, forms.tile_at),
                               ("roll", forms.roll_statics, forms.roll_at),
+                              ("flip", forms.roll_statics, forms.flip_at),
                               ("np.moveaxis", forms.moveaxis_statics, forms.moveaxis_at),
                               ("np.average", forms.average_statics, forms.average_at),
                               ("cummax", forms.scan_statics, None),
                               ("cummin", forms.scan_statics, None)]:
         fam[name].read_statics, fam[name].at_ranks = statics, at
     # a family whose rules its at_ranks picks: derivatives flow through its operands
-    for name, args in (("pad", (0,)), ("repeat", (0,)), ("tile", (0,)), ("roll", (0,)),
+    for name, args in (("pad", (0,)), ("repeat", (0,)), ("tile", (0,)), ("roll", (0,)), ("flip", (0,)),
                        ("np.moveaxis", (0,)), ("np.average", (0, 1))):
         fam[name]._diff_args = args
     fam["kron"].variants = {(1, 1): get("kron.1.1"), (2, 2): get("kron.2.2")}
@@ -945,7 +949,7 @@ add sub mul truediv pow neg np.positive np.exp np.log np.sqrt np.sin np.cos np.t
 np.cosh np.tanh np.expm1 np.log1p np.square np.reciprocal np.abs abs sum sum_axis mean mean_axis
 scalar_same scalar_float reshape transpose transpose_axes swapaxes ravel flatten copy_array
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
-flip zeros_like ones_like empty_like np.real np.imag np.conj np.angle abs_complex roll roll_flat
+flip flip_all flip_axis zeros_like ones_like empty_like np.real np.imag np.conj np.angle abs_complex roll roll_flat
 roll_axis np.fft.fftshift np.fft.ifftshift dot matmul dot.1.1 dot.2.1 dot.1.2 dot.2.2 outer
 np.where full full_like split_front split_back keep_all keep_all.0.1 keep_all.0.2 keep_all.0.3
 keep_all.0.4

@@ -339,6 +339,15 @@ def roll(prim, s, args):
     return args[0]
 
 
+def flip(prim, s, args):
+    """np.flip(x) and np.flip(x, axis=k): x's type; the axis one x has."""
+    axis, r = s.statics.get("axis"), args[0].ndim
+    if axis is not None and not -r <= axis < r:
+        raise UnsupportedError(f"np.flip: axis {axis} is out of range for a rank-{r} array",
+                               s.loc, "np.flip")
+    return args[0]
+
+
 def kron(prim, s, args):
     (r, _) = _ranks(prim, s, args, [(1, 1), (2, 2)], "two vectors or two matrices")
     return Ty(promote(*args), r)
@@ -410,7 +419,7 @@ KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same":
          "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
          "at_least_1": at_least_1, "at_least_2": at_least_2, "cross": elementwise,
          "norm": norm, "pad": pad, "convolve": convolve, "vander": vander, "repeat": repeat,
-         "tile": tile, "tile_n": tile_n, "roll": roll, "kron": kron, "meshgrid": meshgrid,
+         "tile": tile, "tile_n": tile_n, "roll": roll, "flip": flip, "kron": kron, "meshgrid": meshgrid,
          "mdiagonal": matrix_diagonal, "moveaxis": moveaxis, "average": average,
          "eigenvalues": eigenvalues, "scan": scan, "indices": indices,
          "int_like": int_like, "int_like2": int_like2, "int_vector": int_vector,

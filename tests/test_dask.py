@@ -160,6 +160,7 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     assert auc2 > 0.6 and abs(auc2 - auc1) <= 0.01, (auc1, auc2)
     n = len(data[0])
     assert hist.samples == [n] * 10 and len(hist.rounds) == 40 and not hist.events
+    assert hist.combine == {"U": "sum", "V": "sum"}      # "auto": both tables are read by index
     assert hist.loss[-1] < hist.loss[0] and len(hist.replicas) == 2
     assert {len(r.workers) for r in hist.rounds} == {2}
     p_bytes = U0.nbytes + V0.nbytes
@@ -174,11 +175,12 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     groups = {k[0] for k in (t["key"] for t in ts.data) if isinstance(k, tuple)}
     assert {f"jitad-fit-round-{k}" for k in range(40)} <= groups  # the dashboard's task groups
     assert {f"jitad-fit-combine-{k}" for k in range(3, 40, 4)} <= groups   # one an epoch
-    # adding the replicas' changes instead of averaging them: each sample counts fully
+    # averaging the replicas instead: here each replica holds its own users (the samples come
+    # ordered by user), so only the item rows are shared, and it is close enough too
     U3, V3 = U0.copy(), V0.copy()
-    jd.fit(step, (U3, V3), data=data, epochs=10, rounds_per_epoch=4, combine="sum", seed=0,
-           progress=False)
-    assert abs(bpr.auc(U3, V3, hu, hi) - auc1) <= 0.01
+    h3 = jd.fit(step, (U3, V3), data=data, epochs=10, rounds_per_epoch=4, combine="average",
+                seed=0, progress=False)
+    assert abs(bpr.auc(U3, V3, hu, hi) - auc1) <= 0.01 and h3.combine == {"U": "average", "V": "average"}
     with pytest.raises(jitad.JitadError, match="combine='median'"):
         jd.fit(step, (U3, V3), data=data, combine="median", progress=False)
 
@@ -257,6 +259,7 @@ def test_fit_of_a_dense_model_averages_as_before_bit_for_bit(client):
     # the combining runs on the workers, with the same function)
     hist = jd.fit(step, (W, b), data=(X, Y), epochs=2, rounds_per_epoch=2, client=client,
                   progress=False)
+    assert hist.combine == {"W": "average", "b": "average"}      # "auto": dense parameters
     assert all(r.rows_changed == [(3, 0, 0), (3, 0, 0)] for r in hist.rounds)
     assert all(r.bytes_received == 2 * (W.nbytes + b.nbytes) for r in hist.rounds)
     assert hist.loss[-1] < hist.loss[0]
@@ -287,6 +290,21 @@ def test_a_row_one_replica_wrote_keeps_its_change_and_rows_none_wrote_stay(clien
         assert all(r.bytes_received < 0.95 * p_bytes for r in hist.rounds)  # its rows, once
     for a, b in zip(runs["average"], runs["sum"]):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+def test_auto_sums_the_parameters_read_by_index_and_averages_the_dense_ones(client):
+    rng = np.random.default_rng(6)
+    n, n_items, k = 4000, 50, 4
+    E, w = rng.normal(0, 0.1, (n_items, k)), rng.normal(size=k)
+    items = rng.integers(0, n_items, n)
+    y = rng.normal(size=n)
+    step = jitad.train_step(df.embedding_regression, wrt=("E", "w"),
+                            optimizer=jitad.optim.SGD(lr=0.01))
+    start = E.copy(), w.copy()
+    hist = jd.fit(step, (E, w), data=(items, y), epochs=2, rounds_per_epoch=2, client=client,
+                  progress=False)
+    assert hist.combine == {"E": "sum", "w": "average"}
+    assert hist.loss[-1] < hist.loss[0] and not np.allclose(E, start[0])
 
 
 def test_fit_takes_dask_arrays_and_a_replica_per_worker_holding_data(client):

@@ -31,9 +31,11 @@ Guarantees:
   * `value_and_grad` equals `jitad.value_and_grad` on the gathered data for a loss that is a
     sum over rows plus an optional `reg=` term of the parameters alone (checked once on one
     chunk; see `jitad.dask.grad`). `fit` is local SGD: one replica per worker holding data,
-    trained with `jitad.fit`'s compiled epoch loop, averaged every round row by row over the
-    replicas that changed each row, weighted by samples (`jitad.dask.combine`; on a dense
-    model the plain sample-weighted average, bit for bit);
+    trained with `jitad.fit`'s compiled epoch loop, combined every round row by row
+    (`jitad.dask.combine`): by default a parameter the step reads by index (an embedding)
+    gets every replica's change added, as one process would apply every sample, and a dense
+    one the average of the replicas, weighted by samples (on a dense model the plain
+    sample-weighted average, bit for bit); `combine="average"` or `"sum"` for all;
     the optimizer state stays per replica on its worker (see `jitad.dask.fit`).
   * A worker lost mid-round is Dask's to recover: its task runs again on another worker on
     the same samples (its partitions recomputed from their graph), and `History.events` says

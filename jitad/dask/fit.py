@@ -112,6 +112,7 @@ class History(train.History):
     rounds: list = field(default_factory=list)
     events: list = field(default_factory=list)
     replicas: list = field(default_factory=list)  # per replica: (its row chunks, rows)
+    combine: dict = field(default_factory=dict)   # parameter -> its rule ("average" or "sum")
     setup_seconds: float = 0.0                    # generate, ship, persist the data
     serialise_seconds: float = 0.0                # pickling + unpickling the parameters once
 
@@ -138,26 +139,30 @@ def _state_layout(step):
     return out
 
 
-COMBINE = combining.KINDS
+COMBINE = ("auto",) + combining.KINDS
 RETRIES = 3         # times a replica's round runs again after Dask gave its task up
 
 
 def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, shuffle=True,
-        progress=True, callbacks=(), batch_size=None, combine="average"):
+        progress=True, callbacks=(), batch_size=None, combine="auto"):
     """Train `params` (NumPy arrays, updated in place) with `step` on `data` (NumPy or dask
     arrays of samples, aligned by rows) on the Dask cluster of `client` (default: Dask's
     default client): one replica per worker holding data, combined every round,
-    `rounds_per_epoch` rounds per epoch. `combine="average"` (the default) gives each row of
-    the round's parameters (first axis) the average of the replicas that changed it, weighted
-    by their samples, and leaves a row no replica changed as it was: a dense model gets the
-    plain sample-weighted average (model averaging), bit for bit; a row-sparse one keeps the
-    full change of a row only one replica wrote. A row that all N replicas wrote moves about
-    1/N as far per sample as in one process, so an epoch makes less progress; `"sum"` adds
-    every replica's change to the parameters it started from (each sample counts fully, as
-    in one process, which suits models whose replicas write the same rows a little each --
-    embeddings, BPR -- and may overshoot on a dense model, where it is N steps from one
-    point). `batch_size=B` trains on mini-batches of B consecutive rows of a replica's data
-    (a replica's trailing partial batch is dropped).
+    `rounds_per_epoch` rounds per epoch. `combine` says how, parameter by parameter (rows
+    along the first axis; `jitad.dask.combine`): `"average"` gives each row the average of
+    the replicas that changed it, weighted by their samples, and leaves a row no replica
+    changed as it was -- a dense model gets the plain sample-weighted average (model
+    averaging), bit for bit; a row that all N replicas wrote moves about 1/N as far per
+    sample as in one process. `"sum"` adds every replica's change to the parameters the
+    round started from: each sample counts fully, as in one process (a parameter server's
+    rule). `"auto"`, the default, sums the parameters the step updates row by row -- those
+    the loss reads by index, as embeddings and BPR's tables, which jitad knows when it
+    generates the step (`Generated.buffers`) -- and averages the dense ones, whose every
+    sample moves every weight and for which summing N replicas' changes is N steps from one
+    point (`History.combine` says which rule each parameter got). On MovieLens-1M-shaped BPR
+    on 2 workers averaging reached a held-out AUC of 0.824 after 10 epochs, summing 0.833,
+    one process 0.835 (docs/scaling.md). `batch_size=B` trains on mini-batches of B
+    consecutive rows of a replica's data (a replica's trailing partial batch is dropped).
     `callbacks` are called as `cb(epoch, mean_loss, history)` after each epoch. Returns a
     `History`. See the module's docstring for what travels and what happens when a worker
     dies."""
@@ -187,6 +192,7 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     if batch_size is not None and batch_size > len(data[0]):
         raise JitadError(f"batch_size={batch_size} is larger than the data")
     comp = train.specialize_for_fit(step, params, [_example(d, batch_size) for d in data])
+    rules = combine_rules(comp, combine)
     shipped = _Ship(client, Shipped.of(comp))
     part = distribute(client, data, labels)
 
@@ -197,13 +203,14 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     replicas = [chunks for _, chunks in by_first]
     assign = {g: w for g, (w, _) in enumerate(by_first)}
     token = uuid.uuid4().hex[:8]
-    hist = History(replicas=[(chunks, sum(part.rows[c] for c in chunks)) for chunks in replicas])
+    hist = History(replicas=[(chunks, sum(part.rows[c] for c in chunks)) for chunks in replicas],
+                   combine=dict(zip(step.params, rules)))
     t0 = time.perf_counter()
     pickle.loads(pickle.dumps(params, protocol=5))
     hist.serialise_seconds = time.perf_counter() - t0
     plan = {"token": token, "rounds": int(rounds_per_epoch), "seed": seed, "shuffle": shuffle,
             "batch": batch_size, "fields": len(data), "state": _state_layout(step),
-            "combine": combine}
+            "combine": rules}
     hist.setup_seconds = time.perf_counter() - t_setup
     bar = _Progress(progress, epochs * rounds_per_epoch)
     avg = [np.array(p, copy=True) for p in params]     # replaced by each epoch's result
@@ -237,6 +244,17 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
         except Exception:
             pass
     return hist
+
+
+def combine_rules(comp, combine):
+    """The combining rule of each trained parameter, in order: `combine` itself, or for
+    `"auto"` `"sum"` where the generated step updates the parameter row by row (it holds a
+    row list for it: the loss reads it by index) and `"average"` where it updates every
+    element."""
+    if combine != "auto":
+        return [combine] * len(comp.gen.wrt_params)
+    by_rows = {p for kind, p, _ in comp.gen.buffers if kind == "rows"}
+    return ["sum" if p in by_rows else "average" for p in comp.gen.wrt_params]
 
 
 def _reassign(assign, live, hist, ep, r):

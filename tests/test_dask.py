@@ -404,3 +404,26 @@ def test_a_worker_killed_mid_round_loses_no_samples():
     later = [r for r in hist.rounds if r.epoch > killed[1]]      # one round per epoch
     assert any(True in r.disk_cache.values() for r in later), [r.disk_cache for r in hist.rounds]
     assert all(len(set(r.workers.values())) == 2 for r in hist.rounds[-1:]), hist.events
+
+
+def test_a_later_round_where_its_replica_did_not_run_asks_for_the_epoch_again():
+    # run outside Dask: the task of round 1 finds no parameters of round 0 in this process
+    # (as on a worker that took over a dead one's replica), so the epoch must run again
+    import jitad.dask.worker as jdw
+    from jitad.ship import Shipped
+    from jitad.train import specialize_for_fit
+    from jitad.dask.client import Payload
+    step = jitad.train_step(df.bpr_loss, wrt=("U", "V"), optimizer=jitad.optim.SGD(lr=0.1))
+    U, V = np.zeros((3, 2)), np.zeros((4, 2))
+    idx = np.array([0, 1, 2], np.int64)
+    shipped = Shipped.of(specialize_for_fit(step, (U, V), [idx[0]] * 3))
+    plan = {"token": "t-moved", "rounds": 2, "seed": 0, "shuffle": True, "batch": None,
+            "fields": 3, "state": [], "combine": ["sum", "sum"], "epoch": 0, "round": 0,
+            "attempt": 0, "prev": 0, "replica": 0}
+    out = jdw.fit_round(shipped, Payload((U, V)), plan, idx, idx, idx)
+    assert out["samples"] == 1 and out["log"] == []
+    later = dict(plan, round=1, prev=1)
+    assert jdw.fit_round(shipped, None, later, out, idx, idx, idx)["log"][0]["round"] == 0
+    with pytest.raises(jdw.ReplicaMoved, match="ran where its round 0 did not"):
+        jdw.fit_round(shipped, None, dict(later, replica=1), out, idx, idx, idx)
+    jdw.forget("t-moved")

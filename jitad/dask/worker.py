@@ -95,6 +95,7 @@ def gradient_part(shipped, consts, slots, check, *blocks):
     """Sum over this task's chunks of `loss(args)` and its gradient. `consts` holds the argument
     tuple with None where a data argument goes (`slots`: their positions); `blocks` holds, per
     chunk, one block per data argument, in order."""
+    wall_start = time.time()
     consts = consts.value                 # a client.Payload
     keep_heap()
     _, t_load, _ = shipped.load()
@@ -129,6 +130,7 @@ def gradient_part(shipped, consts, slots, check, *blocks):
                  _from_disk([shipped.fn(name)]) if first else None)
     info["compute_s"] = time.perf_counter() - t0 - (t_first if first else 0.0)
     info["cpu_s"] = time.thread_time() - c0 - (c_first if first else 0.0)
+    info["wall"] = (wall_start, time.time())
     return {"value": value, "grads": acc, "rows": rows, "check": checked, "info": info}
 
 
@@ -173,8 +175,9 @@ def _epoch_fn(shipped, n_params, n_fields, batch):
 
 class ReplicaMoved(Exception):
     """A round's task ran in a process that does not hold the parameters its replica's previous
-    round started from (its worker died and Dask ran the task elsewhere): `fit` runs the epoch
-    again from its start."""
+    round started from (its worker died and Dask ran the task elsewhere, or Dask's work
+    stealing moved it off a worker that had two replicas' tasks queued): `fit` runs the epoch
+    again from its start, one replica per worker."""
 
 
 def _combined(plan, outs):

@@ -177,7 +177,7 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     for name, p in zip(step.params, params):
         if is_dask_array(p) or not isinstance(p, np.ndarray):
             raise JitadError(f"the parameter '{name}' must be a NumPy array (the parameters live "
-                             f"on the client and travel to the workers each round); got "
+                             f"on the client and travel to the workers each epoch); got "
                              f"{type(p).__name__}")
     data = tuple(data)
     if not data:

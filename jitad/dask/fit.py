@@ -1,7 +1,9 @@
 """`jd.fit`: data-parallel training -- every worker trains its own replica of the parameters on
-the partitions it holds with the compiled step, and the replicas are averaged every round,
-row by row over the replicas that changed each row (local SGD, or model averaging;
-`combine="sum"` adds their changes instead; see `jitad.dask.combine`).
+the partitions it holds with the compiled step, and the replicas are combined every round,
+row by row (local SGD): by default a parameter the step reads by index gets the replicas'
+changes added and a dense one their average over the replicas that changed each row,
+weighted by samples (model averaging); `combine="average"` or `"sum"` for all (see `fit` and
+`jitad.dask.combine`).
 
 Takes: a `jitad.train_step`, the parameter arrays (NumPy, on the client), the per-sample data
 fields (NumPy or dask arrays, aligned by rows), epochs and rounds per epoch, a client.

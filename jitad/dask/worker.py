@@ -15,8 +15,10 @@ the replica's previous task kept in this process) -- trains a copy of them (a wo
 two replicas' tasks: the objects Dask hands in are shared) with the compiled epoch loop on
 the round's slice of the replica's shuffled samples, and returns, per parameter, the rows
 the training changed and their values (`combine.report`: all rows of a dense parameter, only
-the written rows of a row-sparse one), with its sample count, loss total and the epoch's log
-so far; `combine_round` combines an epoch's last round for the client. The optimizer state,
+the written rows of a row-sparse one), with its sample count and loss total;
+`combine_round` combines an epoch's last round for the client and returns the parameters with
+the record of the epoch's rounds (kept by the replica in this process, never sent with a
+report: a report goes to every other worker every round). The optimizer state,
 the replica's concatenated data and its round's starting parameters are kept in this
 process between rounds (`REPLICAS`, keyed by the fit's token and the replica), made anew
 (zero state) when a replica's task comes to a worker that has none -- after a worker is
@@ -143,6 +145,7 @@ class Replica:
     state: tuple | None = None
     orders: dict = field(default_factory=dict)    # epoch -> the shuffled order
     start: tuple | None = None     # ((epoch, round, attempt), the parameters that round started from)
+    log: list = field(default_factory=list)      # the epoch's rounds combined here so far
 
 
 def _replica(key, blocks, n_fields):
@@ -181,9 +184,9 @@ class ReplicaMoved(Exception):
 
 
 def _combined(plan, outs):
-    """The parameters this round starts from -- the previous round's (kept in this process by
-    the replica's previous task) combined with every replica's report of that round -- and the
-    log of the epoch's rounds so far, with an entry for that round."""
+    """The parameters this round starts from: the previous round's (kept in this process by
+    the replica's previous task) combined with every replica's report of that round. The
+    record of that round goes on the replica's `log` in this process."""
     key, r = (plan["token"], plan["replica"]), plan["round"]
     rep = REPLICAS.get(key)
     tag = (plan["epoch"], r - 1, plan["attempt"])
@@ -199,7 +202,8 @@ def _combined(plan, outs):
              "received": [sum(_nbytes(x) for x in o["reports"]) for o in outs],
              "combine_s": time.perf_counter() - t0, "worker": _where(),
              "wall": (wall0, time.time())}
-    return tuple(new), outs[plan["replica"]]["log"] + [entry]
+    rep.log.append(entry)
+    return tuple(new)
 
 
 def fit_round(shipped, start, plan, *args):
@@ -212,7 +216,7 @@ def fit_round(shipped, start, plan, *args):
     round is the first thing the next round's task does, so a round costs one task per
     replica. Returns per parameter the rows the training changed and their values
     (`combine.report`), the samples (mini-batches) run, their loss total, where and how it
-    ran, and the log of the epoch's rounds before this one."""
+    ran."""
     t_start, wall_start = time.perf_counter(), time.time()
     keep_heap()
     _, t_load, _ = shipped.load()
@@ -220,9 +224,9 @@ def fit_round(shipped, start, plan, *args):
     n_fields, batch = plan["fields"], plan["batch"]
     rep, new = _replica((plan["token"], plan["replica"]), blocks, n_fields)
     if outs:
-        params, log = _combined(plan, outs)
+        params = _combined(plan, outs)
     else:
-        params, log = start.value, []
+        params, rep.log = start.value, []
     rep.start = ((plan["epoch"], plan["round"], plan["attempt"]), params)
     P = tuple(np.array(p, copy=True) for p in params)
     fresh_state = rep.state is None
@@ -256,8 +260,7 @@ def fit_round(shipped, start, plan, *args):
     info.update(compute_s=t_compute, cpu_s=c_compute, report_s=time.perf_counter() - t0,
                 task_s=time.perf_counter() - t_start, new_replica=new, fresh_state=fresh_state,
                 wall=(wall_start, wall_compute, wall_compute + t_compute, time.time()))
-    return {"reports": reports, "samples": hi - lo, "loss": float(total), "info": info,
-            "log": log}
+    return {"reports": reports, "samples": hi - lo, "loss": float(total), "info": info}
 
 
 def combine_round(plan, *outs):
@@ -266,8 +269,8 @@ def combine_round(plan, *outs):
     `combine.combine`, rule `plan["combine"]`). Returns `{"params": the new parameters, "log":
     an entry per round of the epoch}` -- what each replica's task reported and what the
     combining did -- so the client gets the epoch's parameters and record in one transfer."""
-    params, log = _combined(dict(plan, round=plan["round"] + 1), outs)
-    return {"params": params, "log": log}
+    params = _combined(dict(plan, round=plan["round"] + 1), outs)
+    return {"params": params, "log": list(REPLICAS[(plan["token"], plan["replica"])].log)}
 
 
 def _nbytes(rep):

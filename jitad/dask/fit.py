@@ -142,7 +142,7 @@ def _state_layout(step):
 
 
 COMBINE = ("auto",) + combining.KINDS
-RETRIES = 3         # times a replica's round runs again after Dask gave its task up
+RETRIES = 3         # times an epoch runs again after Dask gave a task of it up
 
 
 def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, shuffle=True,
@@ -341,6 +341,9 @@ def _epoch(client, ship, avg, part, replicas, assign, live, plan, k0, token, his
                 live = live_workers(client)
             _reassign(assign, live, hist, plan["epoch"], 0)
             ship.again()
+        except BaseException:       # an error in the step (raised at the user's line), ^C
+            cur[0].cancel()
+            raise
     p_bytes = nbytes(avg)
     rounds, prev_end = [], None
     for e in out["log"]:

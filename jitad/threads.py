@@ -39,8 +39,9 @@ def keep_heap():
     """glibc: keep freed memory mapped. A dense step allocates and frees MB-sized gradient
     buffers; in a worker thread's arena glibc can trim (madvise DONTNEED) the freed top after
     every step, and the next step faults it back in: ~670 page faults and ~1.5 ms of system
-    time per mini-batch of the hierarchical classifier on 2 threads. Once per process, only
-    when fit uses threads; JITAD_KEEP_HEAP=0 opts out."""
+    time per mini-batch of the hierarchical classifier on 2 threads. Once per process, when
+    fit uses threads and in a Dask worker's jitad tasks (`jitad.dask.worker`), which run on
+    a worker thread; JITAD_KEEP_HEAP=0 opts out."""
     global _HEAP_KEPT
     if _HEAP_KEPT or not sys.platform.startswith("linux") or os.environ.get("JITAD_KEEP_HEAP") == "0":
         return

@@ -47,3 +47,8 @@ def bpr_loss(U, V, u, i, j):
 def dense_sample(W, b, x, y):
     """A dense per-sample model: every step changes every row of W and b."""
     return np.sum((np.tanh(W @ x + b) - y) ** 2)
+
+
+def embedding_regression(E, w, i, y):
+    """A row of an embedding table (read by index: row-sparse) times a dense weight vector."""
+    return (np.dot(E[i], w) - y) ** 2

@@ -160,10 +160,12 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     assert auc2 > 0.6 and abs(auc2 - auc1) <= 0.01, (auc1, auc2)
     n = len(data[0])
     assert hist.samples == [n] * 10 and len(hist.rounds) == 40 and not hist.events
+    assert hist.combine == {"U": "sum", "V": "sum"}      # "auto": both tables are read by index
     assert hist.loss[-1] < hist.loss[0] and len(hist.replicas) == 2
     assert {len(r.workers) for r in hist.rounds} == {2}
     p_bytes = U0.nbytes + V0.nbytes
-    assert all(r.bytes_sent == 2 * p_bytes for r in hist.rounds)
+    # the parameters go to the workers once an epoch; between rounds they stay there
+    assert all(r.bytes_sent == (2 * p_bytes if r.round == 0 else 0) for r in hist.rounds)
     # the samples come ordered by user, so each replica holds its own users: it sends back only
     # their rows of U (and all of V, which both replicas write)
     assert all(r.bytes_received < 2 * p_bytes - U0.nbytes // 2 for r in hist.rounds)
@@ -172,11 +174,13 @@ def test_fit_on_two_workers_reaches_the_auc_of_one_process(client):
     assert set(hist.rounds[0].first_call_seconds) == {0, 1}       # compiled at the first round
     groups = {k[0] for k in (t["key"] for t in ts.data) if isinstance(k, tuple)}
     assert {f"jitad-fit-round-{k}" for k in range(40)} <= groups  # the dashboard's task groups
-    # adding the replicas' changes instead of averaging them: each sample counts fully
+    assert {f"jitad-fit-combine-{k}" for k in range(3, 40, 4)} <= groups   # one an epoch
+    # averaging the replicas instead: here each replica holds its own users (the samples come
+    # ordered by user), so only the item rows are shared, and it is close enough too
     U3, V3 = U0.copy(), V0.copy()
-    jd.fit(step, (U3, V3), data=data, epochs=10, rounds_per_epoch=4, combine="sum", seed=0,
-           progress=False)
-    assert abs(bpr.auc(U3, V3, hu, hi) - auc1) <= 0.01
+    h3 = jd.fit(step, (U3, V3), data=data, epochs=10, rounds_per_epoch=4, combine="average",
+                seed=0, progress=False)
+    assert abs(bpr.auc(U3, V3, hu, hi) - auc1) <= 0.01 and h3.combine == {"U": "average", "V": "average"}
     with pytest.raises(jitad.JitadError, match="combine='median'"):
         jd.fit(step, (U3, V3), data=data, combine="median", progress=False)
 
@@ -244,25 +248,18 @@ def test_row_wise_averaging_is_the_plain_average_where_every_replica_changed_a_r
         jdc.combine([big], [(5, [r])], "mean")
 
 
-def test_fit_of_a_dense_model_averages_as_before_bit_for_bit(client, monkeypatch):
+def test_fit_of_a_dense_model_averages_as_before_bit_for_bit(client):
     rng = np.random.default_rng(3)
     X = rng.normal(size=(2000, 4))
     Y = np.tanh(X @ rng.normal(size=(4, 3)))
     W, b = 0.1 * rng.normal(size=(3, 4)), np.zeros(3)
     step = jitad.train_step(df.dense_sample, wrt=("W", "b"), optimizer=jitad.optim.SGD(lr=0.05))
-    fit_module = sys.modules["jitad.dask.fit"]
-    seen, real = [], jdc.combine
-
-    def combine(start, replicas, how):
-        assert all(r[0] == "all" for _, reps in replicas for r in reps)  # every row changed
-        new, stats = real(start, replicas, how)
-        old = _plain_average(start, [(n, [r[1] for r in reps]) for n, reps in replicas])
-        seen.append(all(np.array_equal(a, o) for a, o in zip(new, old)))
-        return new, stats
-    monkeypatch.setattr(fit_module.combining, "combine", combine)
+    # every row changed, so every report is "all" and the combining is the plain average,
+    # bit for bit (test_row_wise_averaging_is_the_plain_average_where_every_replica_changed_a_row:
+    # the combining runs on the workers, with the same function)
     hist = jd.fit(step, (W, b), data=(X, Y), epochs=2, rounds_per_epoch=2, client=client,
                   progress=False)
-    assert seen == [True] * 4
+    assert hist.combine == {"W": "average", "b": "average"}      # "auto": dense parameters
     assert all(r.rows_changed == [(3, 0, 0), (3, 0, 0)] for r in hist.rounds)
     assert all(r.bytes_received == 2 * (W.nbytes + b.nbytes) for r in hist.rounds)
     assert hist.loss[-1] < hist.loss[0]
@@ -293,6 +290,21 @@ def test_a_row_one_replica_wrote_keeps_its_change_and_rows_none_wrote_stay(clien
         assert all(r.bytes_received < 0.95 * p_bytes for r in hist.rounds)  # its rows, once
     for a, b in zip(runs["average"], runs["sum"]):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+def test_auto_sums_the_parameters_read_by_index_and_averages_the_dense_ones(client):
+    rng = np.random.default_rng(6)
+    n, n_items, k = 4000, 50, 4
+    E, w = rng.normal(0, 0.1, (n_items, k)), rng.normal(size=k)
+    items = rng.integers(0, n_items, n)
+    y = rng.normal(size=n)
+    step = jitad.train_step(df.embedding_regression, wrt=("E", "w"),
+                            optimizer=jitad.optim.SGD(lr=0.01))
+    start = E.copy(), w.copy()
+    hist = jd.fit(step, (E, w), data=(items, y), epochs=2, rounds_per_epoch=2, client=client,
+                  progress=False)
+    assert hist.combine == {"E": "sum", "w": "average"}
+    assert hist.loss[-1] < hist.loss[0] and not np.allclose(E, start[0])
 
 
 def test_fit_takes_dask_arrays_and_a_replica_per_worker_holding_data(client):
@@ -351,7 +363,12 @@ def test_a_function_defined_in_main_runs_on_the_workers(tmp_path):
     assert out.returncode == 0 and "OK [400, 400, 400, 400, 400]" in out.stdout, out.stderr[-4000:]
 
 
-def test_a_worker_killed_mid_round_loses_no_samples():
+@pytest.mark.parametrize("rounds", [1, 4])
+def test_a_worker_killed_mid_round_loses_no_samples(rounds):
+    # one round an epoch: the round's task runs again on the other worker; four: a later
+    # round's task too, where it has not its replica's round before -- Dask runs that round
+    # again there from the epoch's start, or the task says so (ReplicaMoved) and the epoch runs
+    # again
     rng = np.random.default_rng(5)
     n, n_users, n_items = 300_000, 2000, 3000
     data = (rng.integers(0, n_users, n), rng.integers(0, n_items, n), rng.integers(0, n_items, n))
@@ -361,8 +378,8 @@ def test_a_worker_killed_mid_round_loses_no_samples():
     with _cluster() as cluster, Client(cluster) as client:
         pids = client.run(os.getpid)
 
-        def kill_during_round(targets=("jitad-fit-round-1", "jitad-fit-round-2",
-                                       "jitad-fit-round-3")):
+        def kill_during_round(targets=tuple(f"jitad-fit-round-{k}" for k in
+                                            ((1, 2, 3) if rounds == 1 else (5, 6, 7)))):
             deadline = time.time() + 120
             while time.time() < deadline and not killed:
                 for w, keys in client.processing().items():
@@ -379,16 +396,41 @@ def test_a_worker_killed_mid_round_loses_no_samples():
 
         t = threading.Thread(target=kill_during_round, daemon=True)
         t.start()
-        hist = jd.fit(step, (U, V), data=data, epochs=5, rounds_per_epoch=1, client=client,
-                      progress=False, callbacks=[wait_for_the_restart])
+        hist = jd.fit(step, (U, V), data=data, epochs=5 if rounds == 1 else 3,
+                      rounds_per_epoch=rounds, client=client, progress=False,
+                      callbacks=[wait_for_the_restart])
         t.join(1)
     assert killed, "the round ended before the worker could be killed"
-    assert hist.samples == [n] * 5                  # every sample of every epoch, once
+    assert hist.samples == [n] * len(hist.seconds)     # every sample of every epoch, once
     # reported: by the worker's address, or (when the scheduler cancels the future before it
     # names the worker, seen under load) as the replica's lost task run again
     assert any(killed[0] in e or "was lost" in e for e in hist.events), hist.events
     assert np.all(np.isfinite(U)) and hist.loss[-1] < hist.loss[0]
     # the restarted worker took a replica back and loaded the step from the disk cache
-    later = [r for r in hist.rounds if r.epoch > killed[1]]      # one round per epoch
+    later = [r for r in hist.rounds if r.epoch > killed[1] // rounds]
     assert any(True in r.disk_cache.values() for r in later), [r.disk_cache for r in hist.rounds]
     assert all(len(set(r.workers.values())) == 2 for r in hist.rounds[-1:]), hist.events
+
+
+def test_a_later_round_where_its_replica_did_not_run_asks_for_the_epoch_again():
+    # run outside Dask: the task of round 1 finds no parameters of round 0 in this process
+    # (as on a worker that took over a dead one's replica), so the epoch must run again
+    import jitad.dask.worker as jdw
+    from jitad.ship import Shipped
+    from jitad.train import specialize_for_fit
+    from jitad.dask.client import Payload
+    step = jitad.train_step(df.bpr_loss, wrt=("U", "V"), optimizer=jitad.optim.SGD(lr=0.1))
+    U, V = np.zeros((3, 2)), np.zeros((4, 2))
+    idx = np.array([0, 1, 2], np.int64)
+    shipped = Shipped.of(specialize_for_fit(step, (U, V), [idx[0]] * 3))
+    plan = {"token": "t-moved", "rounds": 2, "seed": 0, "shuffle": True, "batch": None,
+            "fields": 3, "state": [], "combine": ["sum", "sum"], "epoch": 0, "round": 0,
+            "attempt": 0, "prev": 0, "replica": 0}
+    out = jdw.fit_round(shipped, Payload((U, V)), plan, idx, idx, idx)
+    assert out["samples"] == 1 and "log" not in out        # the record stays on the worker
+    later = dict(plan, round=1, prev=1)
+    jdw.fit_round(shipped, None, later, out, idx, idx, idx)
+    assert [e["round"] for e in jdw.REPLICAS[("t-moved", 0)].log] == [0]
+    with pytest.raises(jdw.ReplicaMoved, match="ran where its round 0 did not"):
+        jdw.fit_round(shipped, None, dict(later, replica=1), out, idx, idx, idx)
+    jdw.forget("t-moved")

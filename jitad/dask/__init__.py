@@ -20,17 +20,22 @@ Guarantees:
     Numba's disk cache. So a function defined in a notebook or in `__main__` works, and the
     user's source file is never needed on a worker. Workers need the same jitad version
     (refused otherwise) and NumPy/Numba.
-  * The data is persisted once and never gathered to the client; per call (`value_and_grad`)
-    or round (`fit`) only parameters travel to the workers (scattered, broadcast when large)
-    and one result per worker (a partial gradient) or replica (the rows of its parameters it
-    changed, and its sample count) comes back. Tasks have names the dashboard shows: `jitad-grad-<call>`,
-    `jitad-fit-round-<round>`.
+  * The data is persisted once and never gathered to the client. Per call of
+    `value_and_grad` only the parameters travel to the workers (scattered, broadcast when
+    large) and one partial gradient per worker comes back. `fit` submits an epoch as one
+    graph: the parameters go to the workers once an epoch; every round each replica's report
+    (the rows it changed, its sample count) goes straight to the other replicas' workers,
+    whose next task combines them, so rounds do not wait for the client; the client fetches
+    the epoch's result. Tasks have names the dashboard shows: `jitad-grad-<call>`,
+    `jitad-fit-round-<round>`, `jitad-fit-combine-<round>`.
   * `value_and_grad` equals `jitad.value_and_grad` on the gathered data for a loss that is a
     sum over rows plus an optional `reg=` term of the parameters alone (checked once on one
     chunk; see `jitad.dask.grad`). `fit` is local SGD: one replica per worker holding data,
-    trained with `jitad.fit`'s compiled epoch loop, averaged every round row by row over the
-    replicas that changed each row, weighted by samples (`jitad.dask.combine`; on a dense
-    model the plain sample-weighted average, bit for bit);
+    trained with `jitad.fit`'s compiled epoch loop, combined every round row by row
+    (`jitad.dask.combine`): by default a parameter the step reads by index (an embedding)
+    gets every replica's change added, as one process would apply every sample, and a dense
+    one the average of the replicas, weighted by samples (on a dense model the plain
+    sample-weighted average, bit for bit); `combine="average"` or `"sum"` for all;
     the optimizer state stays per replica on its worker (see `jitad.dask.fit`).
   * A worker lost mid-round is Dask's to recover: its task runs again on another worker on
     the same samples (its partitions recomputed from their graph), and `History.events` says

@@ -22,6 +22,8 @@ Guarantees:
     as before).
   * `combine` also returns, per parameter, how many rows every replica changed, some did,
     and none did (`Round.rows_changed`): whether the row-wise rule had anything to do.
+  * `how` may give one rule per parameter (`jd.fit`'s default, "auto", sums the parameters
+    the step reads by index and averages the dense ones).
 Invariants: `combine` never writes into `start` or a report; the reports' rows are distinct
 and in increasing order.
 """
@@ -78,10 +80,12 @@ def _check(start, rows, values, g):
 
 def combine(start, replicas, how="average"):
     """`start`: the round's parameters; `replicas`: per replica that trained, `(samples,
-    [report per parameter])`. Returns (the new parameters, per parameter (rows every replica
-    changed, rows some did, rows none did))."""
-    if how not in KINDS:
-        raise JitadError(f"combine={how!r}: use one of {', '.join(map(repr, KINDS))}")
+    [report per parameter])`; `how`: a rule, or one per parameter. Returns (the new
+    parameters, per parameter (rows every replica changed, rows some did, rows none did))."""
+    rules = [how] * len(start) if isinstance(how, str) else list(how)
+    for h in set(rules):
+        if h not in KINDS:
+            raise JitadError(f"combine={h!r}: use one of {', '.join(map(repr, KINDS))}")
     replicas = [(n, reps) for n, reps in replicas if n > 0]
     if not replicas:
         return [np.array(s, copy=True) for s in start], [(0, 0, len(s) if np.ndim(s) else 1)
@@ -89,7 +93,7 @@ def combine(start, replicas, how="average"):
     total = sum(n for n, _ in replicas)
     new, stats = [], []
     for j, s in enumerate(start):
-        s = np.asarray(s)
+        s, how = np.asarray(s), rules[j]
         n_rows = s.shape[0] if s.ndim else 1
         parts = []
         for g, (n, reps) in enumerate(replicas):

@@ -226,13 +226,15 @@ def returned_lists(fn, call, lists) -> tuple:
     if not is_user_helper(fn):
         return ()
     fn = getattr(fn, "__jitad_function__", fn)
-    try:
-        cap = capture(fn)
-    except JitadError:
-        return ()
+    cache = cache_of(fn)
+    cap = cache.get("returned_lists_source")      # parsed once per function object
+    if cap is None:
+        try:
+            cap = cache["returned_lists_source"] = capture(fn)
+        except JitadError:
+            return ()
     given = list_parameters(cap.params, call, lists)
     key = ("returned_lists", given)
-    cache = cache_of(fn)
     if key in cache:
         return cache[key]
     if (id(fn), given) in _RETURNING:

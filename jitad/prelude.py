@@ -3,7 +3,9 @@
 Takes: nothing (a table read by the front end and by eager mode).
 Guarantees: `DEFINITIONS` maps a NumPy callable to plain Python functions computing it, in
 the forms written here (a call no definition takes is read as any other library call: a
-form of its own, `np.take(a, idx, axis=k)`, or refused at the user's call). The front end
+form of its own, `np.take(a, idx, axis=k)` and `np.take(a, [2, 0])` (a list is no argument a
+definition takes), or refused at the user's call). Eager mode hands a definition integers
+written out (`np.take(x, (3, 0))`) as the integer array NumPy reads. The front end
 reads a call of one as a call of a user's helper (`normalize.anf`; an error inside it is
 raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the same function on
 Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
@@ -121,7 +123,15 @@ def eager_functions(otherwise) -> dict:
     def chooser(obj):
         def call(*args, **kwargs):
             fn = definition(obj, len(args), kwargs)
+            # integers written out (np.take(x, (3, 0))) are the integer array NumPy reads, as
+            # compiled mode reads them -- never a tuple of indices
+            args = tuple(np.asarray(a) if _int_sequence(a) else a for a in args)
             return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
         call.__name__ = call.__qualname__ = obj.__name__
         return call
     return {obj: chooser(obj) for obj in DEFINITIONS}
+
+
+def _int_sequence(a) -> bool:
+    return isinstance(a, (list, tuple)) and bool(a) and all(
+        type(e) is int or _int_sequence(e) for e in a)

@@ -707,6 +707,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if n is not MISSING:
                 return Const(n)
         callee = self.user_callee(func)
+        if callee is None and obj is np.take and (
+                "axis" in kw or len(node.args) > 2
+                or len(node.args) == 2 and isinstance(node.args[1], (gast.List, gast.Tuple))):
+            # an axis, or indices written out (a list is no argument of `prelude.take`)
+            return self.take_along(node, kw, hint, dest)
         if callee is None and obj is not MISSING:
             # np.ptp(x): NumPy defined by NumPy
             callee = prelude.definition(obj, len(node.args), kw)
@@ -728,8 +733,6 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.diff(node, kw, hint, dest)
         if obj is np.trace and (kw or len(node.args) > 1):
             return self.trace_offset(node, kw, hint, dest)
-        if obj is np.take and ("axis" in kw or len(node.args) > 2):
-            return self.take_along(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
         if listed is not None:
             return listed

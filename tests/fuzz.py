@@ -34,6 +34,9 @@ What it guarantees
 * Compiled and eager gradients are compared with each other regardless of finite differences;
   finite differences decide which mode is wrong when both can be trusted.
 * The caller's arrays are compared bit for bit after each gradient call.
+* A campaign's summary and each failing program's file name the jitad checkout and commit its
+  worker ran (``ran_with``): an editable install may import another checkout than the one a
+  program is later checked again with.
 * With ``--second`` (``JITAD_FUZZ_SECOND=1``), a program whose gradients are right is also
   checked in forward mode (``jvp``, generated and eager, against the gradient's dot product
   with a seeded direction) and second order (``hvp`` against finite differences of the
@@ -2612,7 +2615,32 @@ def _worker_init(base: str) -> None:
 def _worker(task):
     seed, size, backend, without = task
     prog, out = check_seed(seed, size, _WORKDIR, backend, without)
-    return seed, prog.source, out
+    return seed, prog.source, out, ran_with()
+
+
+_RAN_WITH: str | None = None
+
+
+def ran_with() -> str:
+    """Which jitad this process checks with: its directory and that checkout's commit
+    (`+changes` when it has uncommitted ones).  A campaign records it in its summary and in
+    every failing program's file, as a worker may import another checkout than the one its
+    programs are checked again with (an editable install points at one of several)."""
+    global _RAN_WITH
+    if _RAN_WITH is None:
+        import subprocess
+
+        import jitad
+        where = Path(jitad.__file__).resolve().parent.parent
+        try:
+            head = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"],
+                                  capture_output=True, text=True, timeout=20).stdout.strip()
+            dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "jitad"],
+                                   capture_output=True, text=True, timeout=20).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            head, dirty = "", ""
+        _RAN_WITH = f"{where} ({head or 'no git'}{' +changes' if dirty else ''})"
+    return _RAN_WITH
 
 
 def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
@@ -2629,15 +2657,18 @@ def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     totals = {c: 0 for c in CLASSES}
     buckets: dict[str, list[int]] = {}
+    ran: set = set()
     tasks = [(s, size, backend, tuple(without)) for s in range(seed, seed + n)]
     t0 = time.perf_counter()
     ctx = mp.get_context("spawn")
     with ctx.Pool(jobs, initializer=_worker_init, initargs=(base,), maxtasksperchild=150) as pool:
-        for done, (s, source, out) in enumerate(pool.imap_unordered(_worker, tasks), 1):
+        for done, (s, source, out, where) in enumerate(pool.imap_unordered(_worker, tasks), 1):
             totals[out.cls] += 1
             buckets.setdefault(out.signature, []).append(s)
+            ran.add(where)
             if out_dir is not None and out.cls in ("disagree", "crash", "refused"):
-                Path(out_dir, f"{out.cls}_{size}_{s}.py").write_text(failure_text(source, out, s))
+                Path(out_dir, f"{out.cls}_{size}_{s}.py").write_text(
+                    f"# jitad: {where}\n" + failure_text(source, out, s))
             if out.cls in ("disagree", "crash"):
                 log(f"\nseed {s}: {out.cls}: {out.detail}")
             line = " ".join(f"{c}={totals[c]}" for c in CLASSES)
@@ -2645,12 +2676,12 @@ def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
                 log(f"[{done}/{n}] {line}  {time.perf_counter() - t0:.0f}s")
     summary = {"totals": totals, "buckets": {k: sorted(v) for k, v in sorted(buckets.items())},
                "n": n, "seed": seed, "size": size, "backend": backend, "without": list(without),
-               "seconds": round(time.perf_counter() - t0, 1)}
+               "seconds": round(time.perf_counter() - t0, 1), "jitad": sorted(ran)}
     if out_dir is not None:
         lines = [f"{k}: {len(v)}  seeds {v[:20]}" for k, v in summary["buckets"].items()]
         Path(out_dir, "summary.txt").write_text(
             f"n={n} seed={seed} size={size} backend={backend} without={','.join(without)} "
-            f"seconds={summary['seconds']}\n"
+            f"seconds={summary['seconds']}\n" + "".join(f"jitad: {w}\n" for w in sorted(ran))
             + " ".join(f"{c}={totals[c]}" for c in CLASSES) + "\n\n" + "\n".join(lines) + "\n")
     return summary
 

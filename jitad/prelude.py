@@ -94,6 +94,7 @@ DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (n
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
+_DEFINED = {id(fn) for fn in _SPELLED}
 
 
 def spelled(fn) -> str:
@@ -112,7 +113,10 @@ def _takes(fn, nargs, keywords) -> bool:
 def definition(obj, nargs, keywords):
     """The definition of NumPy callable `obj` for a call with `nargs` positional arguments
     and these keyword names, or None (no definition takes them: the call is read as any
-    other library call)."""
+    other library call). A definition called by its own name -- generated code read again
+    (`higher`) calls the primal of one it needs no tangent of so -- is itself."""
+    if id(obj) in _DEFINED:
+        return obj
     return next((fn for fn in _BY_ID.get(id(obj), ()) if _takes(fn, nargs, keywords)), None)
 
 

@@ -1615,9 +1615,14 @@ class _Gen:
         names = [self.fresh({"f": "t", "v": "u", "m": "S"}[k]) for k in h.ret]
         call = self.call_text(h, 2, packed_as=self.held_tuple(h))
         if self.on("packed") and self.ext.random() < 0.4:
-            pk = f"pk{next(self.ext_names)}"     # the tuple held by a name, then unpacked
+            pk = f"pk{next(self.ext_names)}"     # the tuple held by a name, then read
             self.emit(f"{pk} = {call}")
-            self.emit(f"{', '.join(names)} = {pk}")
+            if all(k == "f" for k in h.ret):
+                self.emit(f"{', '.join(names)} = {pk}")
+            else:   # (an array unpacked from a tuple is not one jitad writes into: copied)
+                self.emit(f"{', '.join(names)} = " + ", ".join(
+                    f"{pk}[{k}]" if kind == "f" else f"{pk}[{k}].copy()"
+                    for k, kind in enumerate(h.ret)))
         else:
             self.emit(f"{', '.join(names)} = {call}")
         for nm, k in zip(names, h.ret):

@@ -159,7 +159,7 @@ CONSTRUCTS = {
     "norms": [r"np\.linalg\.norm\([^\n]*, (ord=)?(1|2|3|np\.inf)[,)]",
               r"np\.linalg\.norm\([^\n]*, np\.inf", r"np\.linalg\.norm\([^\n]*, ord="],
     "packed": [r"def g\d\(p\b", r"^\s+\w+, \w+ = p$", r"= p\[-1\]", r"g\d\(\(",
-               r"^\s+return pk\d+$", r"^\s+\w+, \w+ = pk\d+$", r"^\s+pk\d+ = \("],
+               r"^\s+return pk\d+$", r"^\s+\w+, \w+ = pk\d+(\[0\]|$)", r"^\s+pk\d+ = \("],
     "kwonly": [r"def g\d\([^\n]*\*, s", r"\*, s\):", r"\*, s="],
 }
 

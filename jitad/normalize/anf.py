@@ -939,8 +939,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if arr in self.structs:                 # W[0] = v, W an element of a tuple argument
             arr = self.struct_value(node.value).name
         parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
-        if any(is_ellipsis(p) for p in parts):
-            # (a read through `...` moves axes, `new_axes`; a write has no such form)
+        if len(parts) > 1 and any(is_ellipsis(p) for p in parts):
+            # (a read through `...` moves axes, `new_axes`; a write has no such form; `y[...]`
+            # alone is the whole array)
             self.err(node, f"a write through an index with `...` ({arr}[..., k] = v) is not "
                            f"supported: spell the axes out ({arr}[:, k] = v)", "ellipsis write")
         return arr, self.index(node.slice, arr)

@@ -152,10 +152,12 @@ def plan(job):
 
 
 def primal(job):
-    """Pass `primal`: every specialization as a plain function (what `f(x)` runs)."""
+    """Pass `primal`: every specialization as a plain function (what `f(x)` runs); for code
+    read again (`job.reentrant`), in forms the front end reads."""
     for spec in job.prog.order:
         job.funcs.append(_tidy(Reverse(job.prog, spec, (), job.plan.fnames, job.plan.vjp_names,
-                                       recursive=job.plan.cycles).primal(), spec.types))
+                                       recursive=job.plan.cycles,
+                                       reentrant=job.reentrant).primal(), spec.types))
 
 
 def callee_adjoints(job):

@@ -7,7 +7,9 @@ Guarantees: `tangent_function(d, argtys, wrt)` is a plain Python function
 argument is one parameter per array or scalar in it, as in the compiled code), made from the very
 code `jitad.jvp` compiles (the `tangent` pass's output, callees' jvps as its helpers) printed
 as Python source; the source is registered with `linecache` under a name of its own, so the
-front end captures it exactly as it captures a user's file. Transforming it again composes
+front end captures it exactly as it captures a user's file. A callee the jvp runs without
+tangents is the user's own function (called with its keyword-only parameters by keyword) or,
+for one specialized on a structure or constant, its generated primal (made `reentrant` too). Transforming it again composes
 transformations on generated code:
   * reverse over forward: `grad(f_tangent, wrt)(args, v) = H v` (the Hessian-vector product,
     by the symmetry of second derivatives), and a loop of those over a basis is the Hessian;
@@ -130,6 +132,7 @@ def _make(d, argtys, wrt):
     for fdef in primals + order:
         _drop_checks(fdef.body)
         _AsNumpy().visit(fdef)
+        _KeywordOnly(callees).visit(fdef)
         body, m = codegen.print_function(fdef)
         lmap.update({len(lines) + k + 1: v for k, v in m.items()})
         lines += body + ["", ""]
@@ -190,6 +193,30 @@ class _AsNumpy(ast.NodeTransformer):
                 and node.attr in runtime_calls.AS_NUMPY:
             return ast.Attribute(ast.Name("np", ast.Load()), runtime_calls.AS_NUMPY[node.attr],
                                  ast.Load())
+        return node
+
+
+class _KeywordOnly(ast.NodeTransformer):
+    """A call of a user's function (a callee the jvp runs without tangents) that has
+    keyword-only parameters: generated code passes every parameter by position, in the order
+    of the function's parameters; those past its positional ones are given by keyword."""
+
+    def __init__(self, callees):
+        self.kwonly = {}
+        for name, fn in callees.items():
+            code = getattr(fn, "__code__", None)
+            if code is not None and code.co_kwonlyargcount:
+                n = code.co_argcount
+                self.kwonly[name] = (n, code.co_varnames[n:n + code.co_kwonlyargcount])
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        got = isinstance(node.func, ast.Name) and self.kwonly.get(node.func.id)
+        if got and len(node.args) > got[0]:
+            n, names = got
+            node.keywords = [ast.keyword(k, a) for k, a in zip(names, node.args[n:])] \
+                + node.keywords
+            node.args = node.args[:n]
         return node
 
 

@@ -3,7 +3,9 @@
 Takes: nothing (a table read by the front end and by eager mode).
 Guarantees: `DEFINITIONS` maps a NumPy callable to plain Python functions computing it, in
 the forms written here (a call no definition takes is read as any other library call: a
-form of its own, `np.take(a, idx, axis=k)`, or refused at the user's call). The front end
+form of its own, `np.take(a, idx, axis=k)` and `np.take(a, [2, 0])` (a list is no argument a
+definition takes), or refused at the user's call). Eager mode hands a definition integers
+written out (`np.take(x, (3, 0))`) as the integer array NumPy reads. The front end
 reads a call of one as a call of a user's helper (`normalize.anf`; an error inside it is
 raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the same function on
 Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
@@ -147,6 +149,7 @@ DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (n
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
+_DEFINED = {id(fn) for fn in _SPELLED}
 
 
 def spelled(fn) -> str:
@@ -165,7 +168,10 @@ def _takes(fn, nargs, keywords) -> bool:
 def definition(obj, nargs, keywords):
     """The definition of NumPy callable `obj` for a call with `nargs` positional arguments
     and these keyword names, or None (no definition takes them: the call is read as any
-    other library call)."""
+    other library call). A definition called by its own name -- generated code read again
+    (`higher`) calls the primal of one it needs no tangent of so -- is itself."""
+    if id(obj) in _DEFINED:
+        return obj
     return next((fn for fn in _BY_ID.get(id(obj), ()) if _takes(fn, nargs, keywords)), None)
 
 
@@ -176,7 +182,15 @@ def eager_functions(otherwise) -> dict:
     def chooser(obj):
         def call(*args, **kwargs):
             fn = definition(obj, len(args), kwargs)
+            # integers written out (np.take(x, (3, 0))) are the integer array NumPy reads, as
+            # compiled mode reads them -- never a tuple of indices
+            args = tuple(np.asarray(a) if _int_sequence(a) else a for a in args)
             return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
         call.__name__ = call.__qualname__ = obj.__name__
         return call
     return {obj: chooser(obj) for obj in DEFINITIONS}
+
+
+def _int_sequence(a) -> bool:
+    return isinstance(a, (list, tuple)) and bool(a) and all(
+        type(e) is int or _int_sequence(e) for e in a)

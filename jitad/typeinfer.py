@@ -265,5 +265,6 @@ def at_the_call(e: JitadError, s: Bind) -> JitadError:
     the user's call of it, naming the NumPy function; any other error as it is."""
     if e.loc is None or e.loc.filename != prelude.__file__:
         return e
-    return type(e)(f"{e.message} (in {prelude.spelled(s.callee)}, which jitad computes with "
+    fn = getattr(s.callee, "fn", s.callee)      # a definition given a structure: `Specialized`
+    return type(e)(f"{e.message} (in {prelude.spelled(fn)}, which jitad computes with "
                    "NumPy it differentiates)", s.loc, e.construct)

@@ -5,7 +5,8 @@ What it takes
 * A seed.  ``generate(seed, size, without)`` builds, from a ``random.Random`` seeded with
   those three alone, one Python module in jitad's supported subset (docs/language.md):
   zero to three helper functions (taking and returning floats, vectors, matrices, vectors
-  of loop-dependent length, or a pair of values; later ones may call earlier ones) and
+  of loop-dependent length, or a pair of values -- a tuple parameter too, and a keyword-only
+  one; later ones may call earlier ones) and
   ``f(x, M, w, n)`` (which may define functions of its own, reading its floats) with ``x``
   a float vector of length ``L``, ``M`` a float ``R x L`` matrix, ``w`` a float and ``n`` an
   int loop bound in ``1..R``.  The module also defines
@@ -34,12 +35,19 @@ What it guarantees
 * Compiled and eager gradients are compared with each other regardless of finite differences;
   finite differences decide which mode is wrong when both can be trusted.
 * The caller's arrays are compared bit for bit after each gradient call.
+* A campaign's summary and each failing program's file name the jitad checkout and commit its
+  worker ran (``ran_with``): an editable install may import another checkout than the one a
+  program is later checked again with.
 * With ``--second`` (``JITAD_FUZZ_SECOND=1``), a program whose gradients are right is also
   checked in forward mode (``jvp``, generated and eager, against the gradient's dot product
   with a seeded direction) and second order (``hvp`` against finite differences of the
   gradient); its failures carry ``jvp``/``hvp`` in their signature.
 * The generator is deterministic: the same seed, size and ``without`` give the same text on
   every machine.  ``without`` leaves constructs out (``FEATURES``), to look past an open bug.
+* The features added after the first campaigns (``EXTENSIONS``) draw from a second random
+  stream, so they leave the first one as it was: ``generate(seed, size, EXTENSIONS)`` is the
+  program the seed gave before them (but for its first comment line), and ``generate(seed,
+  size)`` is that program with some expressions replaced and a few statements added.
 
 Invariants of the generated programs (what the generator maintains, not what jitad checks)
 ------------------------------------------------------------------------------------------
@@ -81,6 +89,7 @@ os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
 
 import argparse  # noqa: E402
 import ast  # noqa: E402
+import contextlib  # noqa: E402
 import importlib.util  # noqa: E402
 import inspect  # noqa: E402
 import itertools  # noqa: E402
@@ -170,7 +179,41 @@ FEATURES = {
     "linalg": "np.eye, np.diag, np.triu/np.tril, np.linalg.solve/inv/det of a well-conditioned "
               "matrix (2I + 0.3 tanh(S[:, :3])), np.argmax/np.argmin as indices, np.std, "
               "np.logaddexp, np.hypot and a log-sum-exp",
+    # the extensions: drawn from a second random stream (see `EXTENSIONS`)
+    "ellipsis": "indices after an ellipsis: S[..., j], S[..., 1:], S[..., ::-1], S[i, ..., ::2]",
+    "take": "np.take(a, idx, axis=k) (idx an integer, a list or tuple written out, nested "
+            "too; axis=-1), and np.take(a, idx) of the flattened array",
+    "builtins": "builtins: sum(...) of a tuple or list written out or of an array, with a start "
+                "(by position or start=); max/min of three or four floats; round(t, 1 or 2) "
+                "(piecewise constant)",
+    "casts": "np.float64(e) of a float, a vector or a matrix",
+    "keepmore": "more reductions with keepdims=True broadcast back: np.linalg.norm, np.std, "
+                "np.var, np.min, np.prod, .mean, axis=(0, 1), axis=-1",
+    "prelude": "NumPy jitad defines by NumPy: np.ptp, np.nansum, np.polyval(p, tanh(e)), "
+               "np.interp(e, xp, fp) with xp constant and increasing",
+    "norms": "np.linalg.norm(u, ord) with ord 1, 2, 3 or np.inf (by position or ord=), of a "
+             "vector or of a matrix's rows or columns (axis=)",
+    "packed": "helpers taking a tuple (def g0(p): r, a = p), called with a tuple written out "
+              "or another helper's tuple result held by a name (pk = g1(...); g0(pk)); a "
+              "helper returning another helper's tuple result (return pk); a tuple result "
+              "held, then unpacked (pk = g1(...); t, u = pk)",
+    "kwonly": "keyword-only helper parameters (def g0(r, a, *, s=0.5), def g0(r, a, *, s)), "
+              "given by keyword",
 }
+
+# Features added after the first campaigns ("extensions") draw every decision from a second
+# random stream (`_Gen.ext`), never from the first: the first stream -- the old features'
+# every draw -- is the one it was, so `generate(seed, size, EXTENSIONS)` is, but for its first
+# comment line, the program the seed gave before the extensions were written, and with them
+# the same program with some expressions (and a few statements) replaced or added.  An
+# extension's expression is drawn where an old one was (that one is drawn and dropped) and
+# reports the dropped one's magnitude estimate to the first stream, being squashed within
+# max(that, 1.6) itself.
+EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
+              "packed", "kwonly")
+EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms")
+EXT_RATE = 0.05    # the share of expressions an extension's construct replaces
+REFINES = {"keepmore": "keepdims"}   # an extension left out with the feature it adds forms to
 
 SIZES = {
     "small": dict(stmts=(2, 4), loops=2, block=(1, 1, 2), helpers=(0, 0, 0, 0, 1), depth=2,
@@ -233,6 +276,8 @@ class Helper:
     ret: object        # kind of the result, or a tuple of kinds (the helper returns a tuple)
     bound: float
     kw: str = ""       # the default of a last float parameter `s` ("kwargs"), or ""
+    kwonly: str = ""   # "default": `*, s=0.5`; "required": `*, s` (given at every call)
+    packed: str = ""   # how a helper taking one tuple `p` reads it: "unpack" or "index"
 
 
 @dataclass
@@ -293,8 +338,11 @@ class _Gen:
     """One function body at a time; `lines` collects the module text."""
 
     def __init__(self, rng: random.Random, helpers: list[Helper], cfg: dict,
-                 without: frozenset = frozenset()):
+                 without: frozenset = frozenset(), ext: random.Random | None = None):
         self.rng = rng
+        self.ext = ext or random.Random(0)    # the extensions' stream (`EXTENSIONS`)
+        self.ext_names = itertools.count()    # their names (pk0, ...): the first stream's
+        #                                       names stay as they were
         self.cfg = cfg
         self.without = without
         self.helpers = helpers
@@ -437,8 +485,171 @@ class _Gen:
         if kind == "s":
             return self.sexpr(shape, depth)
         if depth <= 0 or self.rng.random() < 0.25:
-            return self.leaf(kind)
-        return {"f": self.fexpr, "v": self.vexpr, "m": self.mexpr}[kind](depth)
+            got = self.leaf(kind)
+        else:
+            got = {"f": self.fexpr, "v": self.vexpr, "m": self.mexpr}[kind](depth)
+        return self.extended(kind, depth, got)
+
+    # -- the extensions: a second random stream (`EXTENSIONS`) --------------------------------
+    @contextlib.contextmanager
+    def drawing_ext(self):
+        """Every draw inside from the extensions' stream (`self.rng` is it meanwhile)."""
+        main, self.rng = self.rng, self.ext
+        try:
+            yield
+        finally:
+            self.rng = main
+
+    def extended(self, kind: str, depth: int, got: tuple[str, float]) -> tuple[str, float]:
+        """`got` (drawn from the first stream), or now and then an extension's construct of
+        the same kind in its place, drawn from the second (see `EXTENSIONS`)."""
+        feats = [ft for ft in EXPR_EXTENSIONS if self.on(ft) and self.on(REFINES.get(ft, ft))]
+        if not feats or self.ext.random() >= EXT_RATE * (1.0 if depth > 0 else 0.5):
+            return got
+        with self.drawing_ext():
+            order = self.rng.sample(feats, len(feats))
+            for ft in order:           # the first feature with a form of this kind
+                made = getattr(self, f"x_{ft}")(kind, max(depth - 1, 0))
+                if made is not None:
+                    e, b = made
+                    if b > max(got[1], 1.0):
+                        e, _ = self.squash(kind, e, b, force=True)
+                    return e, got[1]
+        return got
+
+    def x_ellipsis(self, kind: str, d: int):
+        (m, bm), (m2, bm2), (a, ba) = (self.operand("m", d), self.operand("m", d),
+                                       self.operand("v", d))
+        j, i, c = self.index(L), self.index(R), self.rng.randrange(L)
+        return self.pick({
+            "f": [(2, (f"np.dot({m}[..., {j}], {a}[:{R}])", R * bm * ba)),
+                  (1, (f"np.sum({m}[..., 1:] ** 2)", R * (L - 1) * bm * bm)),
+                  (1, (f"np.sum({m}[{i}, ..., ::2])", 2 * bm))],
+            "v": [(2, (f"({m}[..., {j}] @ {m2})", R * bm * bm2)),
+                  (1, (f"np.concatenate(({m}[..., {j}], {a}[:{L - R}]))", max(bm, ba))),
+                  (1, (f"{m}[..., ::-1][{i}]", bm))],
+            "m": [(2, (f"{m}[..., ::-1]", bm)),
+                  (1, (f"np.concatenate(({m}[..., 1:], {m2}[..., :1]), axis=1)", max(bm, bm2))),
+                  (1, (f"({m}[..., {c}:{c + 1}] * {m2})", bm * bm2))],
+        }[kind])
+
+    def int_seq(self, k: int, dim: int, nested=False) -> str:
+        """k constant indices into an axis of length dim, written out as a list or a tuple
+        (`nested`: a list of two such lists, as np.take reads an index array of rank 2)."""
+        if nested:
+            return f"[{self.int_list(k, dim)}, {self.int_list(k, dim)}]"
+        got = self.int_list(k, dim)
+        if self.rng.random() < 0.4:
+            got = f"({got[1:-1]}{',' if k == 1 else ''})"
+        return got
+
+    def x_take(self, kind: str, d: int):
+        (m, bm), (a, ba) = self.operand("m", d), self.operand("v", d)
+        sm, sa = _strip(m), _strip(a)
+        if kind == "f":
+            return self.pick([
+                (1, (f"np.take({sa}, {self.rng.randrange(-L, L)})", ba)),
+                (1, (f"np.sum(np.take({sm}, {self.int_seq(2, R)}, axis=0))", 2 * L * bm)),
+                (1, (f"np.sum(np.take({sm}, {self.int_seq(2, L, nested=True)}, axis=1))",
+                     4 * R * bm)),
+                (1, (f"np.sum(np.take({sa}, {self.int_seq(3, L)}))", 3 * ba))])
+        if kind == "v":
+            return self.pick([
+                (2, (f"np.take({sa}, {self.int_seq(L, L)})", ba)),
+                (2, (f"np.take({sm}, {self.index(R)}, axis=0)", bm)),
+                (1, (f"np.take({sm}, {self.int_seq(L, L)}, axis=1)[{self.index(R)}]", bm)),
+                (1, (f"np.take({sm}, {self.int_seq(L, R * L)})", bm))])
+        return self.pick([
+            (2, (f"np.take({sm}, {self.int_seq(R, R)}, axis=0)", bm)),
+            (1, (f"np.take({sm}, {self.int_seq(L, L)}, axis=-1)", bm)),
+            (1, (f"np.take({sm}, {self.int_seq(L, L)}, 1)", bm))])
+
+    def x_builtins(self, kind: str, d: int):
+        dd = min(d, 1)
+        if kind == "f":
+            (t1, b1), (t2, b2), (t3, b3) = (self.expr("f", dd) for _ in range(3))
+            t1, t2, t3 = _strip(t1), _strip(t2), _strip(t3)
+            a, ba = self.operand("v", d)
+            fn = self.rng.choice(("max", "min"))
+            return self.pick([
+                (2, (f"sum(({t1}, {t2}, {t3}), {self.const()})", b1 + b2 + b3 + 1.0)),
+                (1, (f"sum([{t1}, {t2}], start={t3})", b1 + b2 + b3)),
+                (1, (f"sum({_strip(a)}, {t1})", L * ba + b1)),
+                (2, (f"{fn}({t1}, {t2}, {t3})", max(b1, b2, b3))),
+                (1, (f"{fn}({t1}, {t2}, {t3}, {self.const()})", max(b1, b2, b3, 1.0))),
+                (1, (f"round({t1}, {self.pick([(3, 1), (1, 2)])})", b1 + 0.05))])
+        if kind == "v":
+            (a, ba), (b, bb), (m, bm) = (self.operand("v", d), self.operand("v", d),
+                                         self.operand("m", d))
+            return self.pick([
+                (2, (f"sum(({_strip(a)}, {_strip(b)}), {self.const()})", ba + bb + 1.0)),
+                (1, (f"sum([{_strip(a)}, {_strip(b)}, {_strip(a)}], np.zeros({L}))",
+                     2 * ba + bb)),
+                (1, (f"sum({_strip(m)}, {_strip(a)})", R * bm + ba))])
+        return None
+
+    def x_casts(self, kind: str, d: int):
+        e, b = self.expr(kind, min(d, 1))
+        return f"np.float64({_strip(e)})", b
+
+    def x_keepmore(self, kind: str, d: int):
+        ax = self.rng.choice((0, 1, -1))
+        if kind == "v":
+            a, ba = self.operand("v", d)
+            sa = _strip(a)
+            return self.pick([
+                (2, (f"({a} / (1.0 + np.linalg.norm({sa}, keepdims=True)))", ba)),
+                (1, (f"({a} - {a}.min(keepdims=True))", 2 * ba)),
+                (1, (f"({a} * np.prod(1.0 + 0.1 * np.tanh({sa}), keepdims=True))", 1.5 * ba)),
+                (1, (f"({a} / (1.0 + np.std({sa}, keepdims=True)))", ba))])
+        (m, bm), (m2, bm2) = self.operand("m", d), self.operand("m", d)
+        sm, sm2 = _strip(m), _strip(m2)
+        if kind == "f":
+            return self.pick([
+                (1, (f"np.sum(np.max({sm}, axis={ax}, keepdims=True) * {m2})", R * L * bm * bm2)),
+                (1, (f"np.sum({m} - np.min({sm}, axis=(0, 1), keepdims=True))", 2 * R * L * bm))])
+        return self.pick([
+            (2, (f"({m} / (1.0 + np.linalg.norm({sm}, axis={ax}, keepdims=True)))", bm)),
+            (1, (f"({m} - {m}.mean(axis={ax}, keepdims=True))", 2 * bm)),
+            (1, (f"({m} * np.min({sm2}, axis={ax}, keepdims=True))", bm * bm2)),
+            (1, (f"({m} / (1.0 + np.std({sm}, axis={ax}, keepdims=True)))", bm)),
+            (1, (f"({m} * np.var({sm}, axis={ax}, keepdims=True))", bm * bm * bm)),
+            (1, (f"({m} - np.max({sm}, axis=(0, 1), keepdims=True))", 2 * bm)),
+            (1, (f"(np.sum({sm}, axis=-1, keepdims=True) * {m2})", L * bm * bm2))])
+
+    def x_prelude(self, kind: str, d: int):
+        xp, n = self.pick([(2, ("np.array([-1.0, -0.2, 0.3, 1.1])", L)),
+                           (1, (f"np.linspace(-1.0, 1.0, {L})", L)),
+                           (1, ("np.array([-0.5, 0.0, 0.5])", 3))])
+        (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+        sa, sb = _strip(a), _strip(b)
+        fp = sb if n == L else f"{b}[:{n}]"
+        if kind == "f":
+            (m, bm), (t, bt) = self.operand("m", d), self.expr("f", min(d, 1))
+            return self.pick([
+                (1, (f"np.ptp({sa})", 2 * ba)), (1, (f"np.ptp({_strip(m)})", 2 * bm)),
+                (1, (f"np.nansum({sa})", L * ba)), (1, (f"np.nansum({_strip(m)})", R * L * bm)),
+                (1, (f"np.polyval({sa}, math.tanh({_strip(t)}))", L * ba)),
+                (1, (f"np.interp({_strip(t)}, {xp}, {fp})", bb))])
+        if kind == "v":
+            return self.pick([
+                (2, (f"np.interp({sa}, {xp}, {fp})", bb)),
+                (1, (f"np.polyval({b}[:3], np.tanh({sa}))", 3 * bb))])
+        return None
+
+    def x_norms(self, kind: str, d: int):
+        o = self.rng.choice(("1", "2", "3", "np.inf"))
+        o = f"ord={o}" if self.rng.random() < 0.3 else o
+        if kind == "f":
+            (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+            return self.pick([
+                (2, (f"np.linalg.norm({_strip(a)}, {o})", L * ba)),
+                (1, (f"np.sum(np.linalg.norm({_strip(m)}, {o}, axis={self.rng.choice((0, 1))}))",
+                     R * L * bm))])
+        if kind == "v":
+            m, bm = self.operand("m", d)
+            return f"np.linalg.norm({_strip(m)}, {o}, axis=0)", R * bm
+        return None
 
     def call(self, ret, depth: int, shape: Shape | None = None):
         hs = [h for h in self.helpers if h.ret == ret]
@@ -448,9 +659,12 @@ class _Gen:
         return self.call_text(h, depth, shape), h.bound
 
     def call_text(self, h: Helper, depth: int, shape: Shape | None = None,
-                  args: dict | None = None) -> str:
+                  args: dict | None = None, packed_as: str | None = None) -> str:
         """`h(...)` with arguments built here, or taken from `args` (position: text).  A
-        helper returning a vector of loop-dependent length returns its argument's: `shape`."""
+        helper returning a vector of loop-dependent length returns its argument's: `shape`.
+        A helper taking a tuple ("packed") gets its arguments as one tuple written out, or
+        `packed_as` (a name holding one: the arguments built here are dropped; "": they are
+        held by a new name, emitted here -- given only where a statement may be emitted)."""
         texts = []
         for k, p in enumerate(h.params):
             if args and k in args:
@@ -463,11 +677,23 @@ class _Gen:
             if b > PARAM_BOUND:
                 e, b = self.squash(p, e, b, force=True)
             texts.append(_strip(e))
+        if packed_as:                    # a tuple held by a name ("packed")
+            texts = [packed_as]
+        elif packed_as == "":            # the tuple written out, held by a name first
+            pk = f"pk{next(self.ext_names)}"
+            self.emit(f"{pk} = ({', '.join(texts)})")
+            texts = [pk]
+        elif h.packed:                   # one tuple written out
+            texts = [f"({', '.join(texts)})"]
         if h.kw:                         # s=0.5: left out, given by position or by keyword
             form = self.pick([(1, ""), (1, "pos"), (2, "kw")])
             if form:
                 e, _ = self.squash("f", *self.expr("f", depth - 1), force=True)
-                texts.append(_strip(e) if form == "pos" else f"s={_strip(e)}")
+                texts.append(_strip(e) if form == "pos" and not h.kwonly else f"s={_strip(e)}")
+            elif h.kwonly == "required":     # (keyword-only without a default: always given)
+                with self.drawing_ext():
+                    e, _ = self.squash("f", *self.expr("f", depth - 1), force=True)
+                texts.append(f"s={_strip(e)}")
         return f"{h.name}({', '.join(texts)})"
 
     # -- vectors of loop-dependent length ("shapes") ----------------------------------------
@@ -1387,7 +1613,18 @@ class _Gen:
         """a, b = g(...): a helper returning two values."""
         h = self.rng.choice([h for h in self.helpers if isinstance(h.ret, tuple)])
         names = [self.fresh({"f": "t", "v": "u", "m": "S"}[k]) for k in h.ret]
-        self.emit(f"{', '.join(names)} = {self.call_text(h, 2)}")
+        call = self.call_text(h, 2, packed_as=self.held_tuple(h))
+        if self.on("packed") and self.ext.random() < 0.4:
+            pk = f"pk{next(self.ext_names)}"     # the tuple held by a name, then read
+            self.emit(f"{pk} = {call}")
+            if all(k == "f" for k in h.ret):
+                self.emit(f"{', '.join(names)} = {pk}")
+            else:   # (an array unpacked from a tuple is not one jitad writes into: copied)
+                self.emit(f"{', '.join(names)} = " + ", ".join(
+                    f"{pk}[{k}]" if kind == "f" else f"{pk}[{k}].copy()"
+                    for k, kind in enumerate(h.ret)))
+        else:
+            self.emit(f"{', '.join(names)} = {call}")
         for nm, k in zip(names, h.ret):
             self.declare(nm, k, h.bound, owned=k != "f")
 
@@ -1408,7 +1645,7 @@ class _Gen:
                 args[k] = v.name
                 passed.append(v)
         shape = self.some_shape() if "s" in h.params else None
-        call = self.call_text(h, 2, shape, args)
+        call = self.call_text(h, 2, shape, args, None if args else self.held_tuple(h))
         back = [v for v in passed if v.kind == h.ret]
         if back and rng.random() < 0.35:
             v = rng.choice(back)           # u = g(u, ...)
@@ -1444,6 +1681,22 @@ class _Gen:
         else:
             op, e = self.assign_rhs(v)
             self.emit(f"{v.name} {op} {e}")
+
+    def held_tuple(self, h: Helper) -> str | None:
+        """For a helper taking a tuple ("packed"), now and then: another helper's tuple result
+        of those kinds held by a new name (`pk0 = g1(...)`, emitted here), to pass whole; or
+        "": `call_text` holds the tuple it writes out by a name."""
+        if not h.packed:
+            return None
+        makers = [g for g in self.helpers if g.ret == tuple(h.params) and g is not h]
+        r = self.ext.random()
+        if not makers or r >= 0.5:
+            return "" if r < 0.3 else None
+        with self.drawing_ext():
+            call = self.call_text(self.rng.choice(makers), 2)
+        pk = f"pk{next(self.ext_names)}"
+        self.emit(f"{pk} = {call}")
+        return pk
 
     def s_set(self, kind: str) -> None:
         cands = self.vars(kind) if kind == "f" else self.vars(kind, True)
@@ -1971,7 +2224,16 @@ class _Gen:
     def helper(self, h: Helper, names: list[str]) -> list[str]:
         self.lines = []
         self.in_helper = True
-        self.emit_def(f"def {h.name}({', '.join(names)}{f', s={h.kw}' if h.kw else ''}):")
+        params = ["p"] if h.packed else list(names)
+        if h.kw:
+            star = "*, " if h.kwonly else ""
+            params.append(f"{star}s" if h.kwonly == "required" else f"{star}s={h.kw}")
+        self.emit_def(f"def {h.name}({', '.join(params)}):")
+        if h.packed == "unpack":                 # one tuple parameter, read at the top
+            self.emit(f"{', '.join(names)} = p")
+        elif h.packed:
+            for k, nm in enumerate(names):
+                self.emit(f"{nm} = p[{k - len(names) if k else 0}]")
         self.scopes = [{}]
         for nm, kind in zip(names, h.params):
             self.declare(nm, kind, PARAM_BOUND, shape=Shape("like", nm) if kind == "s" else None)
@@ -1990,6 +2252,23 @@ class _Gen:
                 e = f"{e} * 1.0"         # a new array, never a view of an argument
             parts.append(e)
             h.bound = max(h.bound, b)
+        makers = [g for g in self.helpers if isinstance(h.ret, tuple) and g.ret == h.ret]
+        r = self.ext.random() if isinstance(h.ret, tuple) and self.on("packed") else 1.0
+        if makers and r < 0.4:
+            # another helper's tuple result returned whole (the parts drawn above dropped)
+            with self.drawing_ext():
+                g = self.rng.choice(makers)
+                call = self.call_text(g, 2, packed_as=self.held_tuple(g))
+            pk = f"pk{next(self.ext_names)}"
+            self.emit(f"{pk} = {call}")
+            self.emit(f"return {pk}")
+            h.bound = max(h.bound, g.bound)
+            return self.lines
+        if r < 0.3:                  # a tuple held by a name, returned
+            pk = f"pk{next(self.ext_names)}"
+            self.emit(f"{pk} = ({', '.join(parts)})")
+            self.emit(f"return {pk}")
+            return self.lines
         self.emit(f"return {', '.join(parts)}")
         return self.lines
 
@@ -2026,14 +2305,17 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     if without - set(FEATURES):
         raise ValueError(f"unknown features {sorted(without - set(FEATURES))}; "
                          f"choose from {', '.join(FEATURES)}")
-    tag = f"-without-{','.join(sorted(without))}" if without else ""
+    old = without - set(EXTENSIONS)      # the first stream knows the old features alone
+    tag = f"-without-{','.join(sorted(old))}" if old else ""
     rng = random.Random(f"jitad-fuzz-{seed}-{size}{tag}")
+    every = f"-without-{','.join(sorted(without))}" if without else ""
+    ext = random.Random(f"jitad-fuzz-ext-{seed}-{size}{every}")
     cfg = SIZES[size]
     helpers: list[Helper] = []
     out = [f"# jitad fuzz program: seed {seed}, size {size}"
            + (f", without {','.join(sorted(without))}" if without else ""),
            "import math", "", "import numpy as np", "", ""]
-    gen = _Gen(rng, helpers, cfg, without)
+    gen = _Gen(rng, helpers, cfg, without, ext)
     kinds = [(("f", "f"), "f", ["a", "b"]), (("v", "f"), "f", ["r", "a"]),
              (("v", "f"), "v", ["r", "a"])]
     if gen.on("mhelpers"):     # rank 2 makes a helper costly: cut, its states on a tape
@@ -2053,6 +2335,10 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
         h = Helper(f"g{k}", params, ret, 1.0)
         if gen.on("kwargs") and rng.random() < 0.35:
             h.kw = rng.choice(("0.5", "-0.25", "1.0"))
+        if h.kw and gen.on("kwonly") and ext.random() < 0.4:
+            h.kwonly = ext.choice(("default", "default", "required"))
+        if gen.on("packed") and ext.random() < 0.3:
+            h.packed = ext.choice(("unpack", "index"))
         out += gen.helper(h, names) + ["", ""]
         helpers.append(h)
     gen.counter = itertools.count()
@@ -2521,7 +2807,7 @@ def _names_resolve(source: str) -> bool:
     module |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
                if isinstance(t, ast.Name)}
     for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
-        known = {a.arg for a in fn.args.args} | module | set(dir(builtins))
+        known = {a.arg for a in fn.args.args + fn.args.kwonlyargs} | module | set(dir(builtins))
         known |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                   and isinstance(n.ctx, ast.Store)}
         if any(isinstance(n, ast.Name) and n.id not in known for n in ast.walk(fn)):
@@ -2612,7 +2898,32 @@ def _worker_init(base: str) -> None:
 def _worker(task):
     seed, size, backend, without = task
     prog, out = check_seed(seed, size, _WORKDIR, backend, without)
-    return seed, prog.source, out
+    return seed, prog.source, out, ran_with()
+
+
+_RAN_WITH: str | None = None
+
+
+def ran_with() -> str:
+    """Which jitad this process checks with: its directory and that checkout's commit
+    (`+changes` when it has uncommitted ones).  A campaign records it in its summary and in
+    every failing program's file, as a worker may import another checkout than the one its
+    programs are checked again with (an editable install points at one of several)."""
+    global _RAN_WITH
+    if _RAN_WITH is None:
+        import subprocess
+
+        import jitad
+        where = Path(jitad.__file__).resolve().parent.parent
+        try:
+            head = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"],
+                                  capture_output=True, text=True, timeout=20).stdout.strip()
+            dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "jitad"],
+                                   capture_output=True, text=True, timeout=20).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            head, dirty = "", ""
+        _RAN_WITH = f"{where} ({head or 'no git'}{' +changes' if dirty else ''})"
+    return _RAN_WITH
 
 
 def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
@@ -2629,15 +2940,18 @@ def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     totals = {c: 0 for c in CLASSES}
     buckets: dict[str, list[int]] = {}
+    ran: set = set()
     tasks = [(s, size, backend, tuple(without)) for s in range(seed, seed + n)]
     t0 = time.perf_counter()
     ctx = mp.get_context("spawn")
     with ctx.Pool(jobs, initializer=_worker_init, initargs=(base,), maxtasksperchild=150) as pool:
-        for done, (s, source, out) in enumerate(pool.imap_unordered(_worker, tasks), 1):
+        for done, (s, source, out, where) in enumerate(pool.imap_unordered(_worker, tasks), 1):
             totals[out.cls] += 1
             buckets.setdefault(out.signature, []).append(s)
+            ran.add(where)
             if out_dir is not None and out.cls in ("disagree", "crash", "refused"):
-                Path(out_dir, f"{out.cls}_{size}_{s}.py").write_text(failure_text(source, out, s))
+                Path(out_dir, f"{out.cls}_{size}_{s}.py").write_text(
+                    f"# jitad: {where}\n" + failure_text(source, out, s))
             if out.cls in ("disagree", "crash"):
                 log(f"\nseed {s}: {out.cls}: {out.detail}")
             line = " ".join(f"{c}={totals[c]}" for c in CLASSES)
@@ -2645,12 +2959,12 @@ def run_campaign(n: int, seed: int = 0, size: str = "normal", jobs: int = 1,
                 log(f"[{done}/{n}] {line}  {time.perf_counter() - t0:.0f}s")
     summary = {"totals": totals, "buckets": {k: sorted(v) for k, v in sorted(buckets.items())},
                "n": n, "seed": seed, "size": size, "backend": backend, "without": list(without),
-               "seconds": round(time.perf_counter() - t0, 1)}
+               "seconds": round(time.perf_counter() - t0, 1), "jitad": sorted(ran)}
     if out_dir is not None:
         lines = [f"{k}: {len(v)}  seeds {v[:20]}" for k, v in summary["buckets"].items()]
         Path(out_dir, "summary.txt").write_text(
             f"n={n} seed={seed} size={size} backend={backend} without={','.join(without)} "
-            f"seconds={summary['seconds']}\n"
+            f"seconds={summary['seconds']}\n" + "".join(f"jitad: {w}\n" for w in sorted(ran))
             + " ".join(f"{c}={totals[c]}" for c in CLASSES) + "\n\n" + "\n".join(lines) + "\n")
     return summary
 

@@ -13,8 +13,10 @@
   each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
   later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
   ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``kwargs``, ``iters``,
-  ``slicewrite``, ``linalg``), and ``without`` leaves them out (text only: no
-  checks run).
+  ``slicewrite``, ``linalg`` and the extensions ``fuzz.EXTENSIONS``), and ``without`` leaves them
+  out (text only: no checks run).
+* ``test_extensions_leave_the_first_stream_as_it_was``: with the extensions left out, a seed
+  gives the program it gave before they were written.
 * ``test_regression[name]``: every ``tests/fuzz_regressions/*.py``, a minimized program that
   once failed, checked the same way.  Its header says what it expects: ``# expect: ok``
   (the default) or ``# expect: refused``; ``# backend: python`` checks the compiled mode's
@@ -81,6 +83,21 @@ def test_quick_budget_is_checkable():
     assert skipped <= QUICK_N // 4, f"{skipped} of {QUICK_N} programs skipped"
 
 
+def test_extensions_leave_the_first_stream_as_it_was():
+    """Without the extensions a seed gives the program it gave before they were written (the
+    first random stream is theirs alone); with them, now and then another program."""
+    def code(prog):
+        return prog.source.split("\n", 1)[1]      # (the first comment line names `without`)
+    before = {(7, "normal"): "b1f3652c9b1a", (31, "small"): "6dad3f6672ff",
+              (12345, "large"): "4bbeb1f52f46"}
+    import hashlib
+    for (seed, size), digest in before.items():
+        prog = fuzz.generate(seed, size, fuzz.EXTENSIONS)
+        assert hashlib.sha256(code(prog).encode()).hexdigest()[:12] == digest, (seed, size)
+    assert any(code(fuzz.generate(s, "normal")) != code(fuzz.generate(s, "normal", fuzz.EXTENSIONS))
+               for s in range(20))
+
+
 def test_program_text_is_reproducible():
     a, b = fuzz.generate(12345, "normal"), fuzz.generate(12345, "normal")
     assert a.source == b.source
@@ -126,6 +143,24 @@ CONSTRUCTS = {
                r"np\.linalg\.solve\(\(2\.0 \* np\.eye\(3\)", r"np\.linalg\.inv\(", r"np\.linalg\.det\(",
                r"\[np\.arg(max|min)\(", r"np\.diag\(", r"np\.std\(", r"np\.logaddexp\(", r"np\.hypot\(",
                r"np\.log\(np\.sum\(np\.exp\("],
+    # the extensions (`fuzz.EXTENSIONS`), drawn from the generator's second random stream
+    "ellipsis": [r"\[(\w+, )?\.\.\.", r"\[\.\.\., 1:\]", r"\[\.\.\., ::-1\]",
+                 r"\[[\w ()+%*-]+, \.\.\., ::2\]", r"\[\.\.\., [\w ()+%*-]+\]"],
+    "take": [r"np\.take\(", r"np\.take\([^\n]*, axis=0\)", r"np\.take\([^\n]*, \(-?\d",
+             r"np\.take\([^\n]*\[\["],
+    "builtins": [r"(?<![\w.])sum\(\(|(?<![\w.])sum\(\[[^\n]*start=|(?<![\w.])round\(",
+                 r"(?<![\w.])sum\(\(", r"start=", r"(?<![\w.])round\("],
+    "casts": [r"np\.float64\("],
+    "keepmore": [r"np\.linalg\.norm\([^\n]*keepdims=True|np\.std\([^\n]*keepdims=True|axis=\(0, 1\), keepdims",
+                 r"np\.linalg\.norm\([^\n]*keepdims=True", r"np\.std\([^\n]*keepdims=True",
+                 r"axis=\(0, 1\), keepdims=True"],
+    "prelude": [r"np\.(ptp|nansum|polyval|interp)\(", r"np\.ptp\(", r"np\.nansum\(",
+                r"np\.polyval\(", r"np\.interp\("],
+    "norms": [r"np\.linalg\.norm\([^\n]*, (ord=)?(1|2|3|np\.inf)[,)]",
+              r"np\.linalg\.norm\([^\n]*, np\.inf", r"np\.linalg\.norm\([^\n]*, ord="],
+    "packed": [r"def g\d\(p\b", r"^\s+\w+, \w+ = p$", r"= p\[-1\]", r"g\d\(\(",
+               r"^\s+return pk\d+$", r"^\s+\w+, \w+ = pk\d+(\[0\]|$)", r"^\s+pk\d+ = \("],
+    "kwonly": [r"def g\d\([^\n]*\*, s", r"\*, s\):", r"\*, s="],
 }
 
 

@@ -352,7 +352,7 @@ class Analysis(Writes):
 
     def __init__(self, spec, wrt, prog, refuse=True):
         Writes.__init__(self, spec, prog)
-        self.active = activity.active(spec, wrt, refuse)
+        self.active = activity.active(spec, wrt, refuse, prog)
         self.sites = {}      # var -> list of (stmt, loop_depth, path)
         self.uses = {}       # var -> list of path
         self.parent = {}     # id(block) -> (path)

@@ -41,7 +41,7 @@ def callee_wrt(prog, entry, wrt):
         if (key(spec), w) in seen:
             continue
         seen.add((key(spec), w))
-        active = activity.active(spec, w)
+        active = activity.active(spec, w, prog=prog)
         for s in ir.walk(spec.ir.body):
             if isinstance(s, Bind) and s.op is CALL:
                 k = (id(s.callee), _argtys(s, spec.types))

@@ -94,8 +94,11 @@ _NP_VIEWS = frozenset(
 
 class Reverse(TrainingCode):
     def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None, split_names=None,
-                 recursive=frozenset(), costly=frozenset()):
+                 recursive=frozenset(), costly=frozenset(), reentrant=False):
         self.prog = prog
+        # code the front end reads again (`higher`: a primal the jvp calls): a forward template
+        # it could not read is the primitive's own call (`forward_expr`)
+        self.reentrant = reentrant
         # (id(fn), argtys) of the functions in a recursion cycle: they take a `depth` argument
         self.recursive = recursive
         # (id(fn), argtys) -> the arguments a callee's vjp differentiates (default: its floats)
@@ -221,7 +224,7 @@ class Reverse(TrainingCode):
                             f"{self.tapes.states(split[0])}.append"), P.name(saved))))
                         self.on_tape.add(id(s))
                 else:
-                    rhs = forward_expr(s, self.fnames, self.types)
+                    rhs = forward_expr(s, self.fnames, self.types, self.reentrant)
                     if s.op is CALL:
                         rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
                     if s.op.effect or s.op is LIST_APPEND:   # a check, an append: statements
@@ -241,7 +244,8 @@ class Reverse(TrainingCode):
                     if elem.ndim and index_form(s.index, self.types)[0] == "basic":
                         old = P.call(ast.Attribute(old, "copy", ast.Load()))
                     self.push(out, counts, old, elem)
-                out.append(write_at(s.array, s.index, P.atom(s.value), self.types))
+                out.append(write_at(s.array, s.index, P.atom(s.value), self.types,
+                                    self.reentrant))
                 out[-1].jitad_loc = (s.loc.filename, s.loc.line)
             elif isinstance(s, If):
                 b, cb, db = self.fwd_block(s.body, tape)

@@ -39,17 +39,21 @@ def _rc_probe(var):
     return _getrefcount(a)
 
 
-def norm_index(idx):
-    """Replace Vars (and lists) inside an index by plain values/arrays."""
+def norm_index(idx, top=True):
+    """Replace Vars (and sequences) inside an index by plain values/arrays: the index's own
+    tuple holds one index per axis; a list, or a tuple inside it (`M[(0, 0, 2),]`, what
+    `np.take(M, (0, 0, 2), axis=0)` reads), is an integer array, as NumPy reads it (so the
+    adjoint adds up repeated entries)."""
     t = type(idx)
     if t is int or t is slice:
         return idx
     if t is Var:
         return idx.value
-    if t is tuple:
-        return tuple(norm_index(i) for i in idx)
-    if t is list:
-        return np.asarray([i.value if type(i) is Var else i for i in idx])
+    if t is tuple and top:
+        return tuple(norm_index(i, False) for i in idx)
+    if t is list or t is tuple:
+        return np.asarray([norm_index(i, False) if type(i) in (list, tuple)
+                           else i.value if type(i) is Var else i for i in idx])
     return idx
 
 

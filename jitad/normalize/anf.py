@@ -768,6 +768,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if n is not MISSING:
                 return Const(n)
         callee = self.user_callee(func)
+        if callee is None and obj is np.take and (
+                "axis" in kw or len(node.args) > 2
+                or len(node.args) == 2 and isinstance(node.args[1], (gast.List, gast.Tuple))):
+            # an axis, or indices written out (a list is no argument of `prelude.take`)
+            return self.take_along(node, kw, hint, dest)
         if callee is None and obj is not MISSING:
             # np.ptp(x): NumPy defined by NumPy
             callee = prelude.definition(obj, len(node.args), kw)
@@ -789,8 +794,6 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.diff(node, kw, hint, dest)
         if obj is np.trace and (kw or len(node.args) > 1):
             return self.trace_offset(node, kw, hint, dest)
-        if obj is np.take and ("axis" in kw or len(node.args) > 2):
-            return self.take_along(node, kw, hint, dest)
         if obj is np.select:
             return self.select(node, kw, hint, dest)
         listed = self.list_call(node, obj, kw, hint, dest)
@@ -998,6 +1001,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         arr = node.value.id
         if arr in self.structs:                 # W[0] = v, W an element of a tuple argument
             arr = self.struct_value(node.value).name
+        parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+        if len(parts) > 1 and any(is_ellipsis(p) for p in parts):
+            # (a read through `...` moves axes, `new_axes`; a write has no such form; `y[...]`
+            # alone is the whole array)
+            self.err(node, f"a write through an index with `...` ({arr}[..., k] = v) is not "
+                           f"supported: spell the axes out ({arr}[:, k] = v)", "ellipsis write")
         return arr, self.index(node.slice, arr)
 
 

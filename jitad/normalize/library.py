@@ -11,7 +11,8 @@ into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`)
 the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
 given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
-axis=k)` (an index on axis k), the builtins that are
+axis=k)` (an index on axis k; indices written out are one integer array, also without an
+axis: of the flattened array), the builtins that are
 folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers,
 `round`), dtypes as types or their names ("float64"). Every argument a primitive does not
 take, and every value that must be constant and is not, is a `JitadError` at the call.
@@ -172,16 +173,24 @@ class LibraryCalls:
 
     def take_along(self, node, kw, hint, dest):
         """np.take(a, idx, axis=k): a[:, ..., idx] with k colons (an axis counted from the end:
-        that axis moved to the front, indexed, moved back)."""
+        that axis moved to the front, indexed, moved back); without an axis, of the flattened
+        array (reached for indices written out: `prelude.take` takes every other form). The
+        indices are one index, as NumPy reads them: a list or tuple written out (nested too)
+        is an integer array, never a tuple of indices."""
         args, axis_node = last_argument(node, kw, "axis", 2)
-        if len(args) != 2 or kw or axis_node is None:
+        if len(args) != 2 or kw:
             self.err(node, "np.take(a, idx, axis=k) takes an array, the indices and a constant "
                            "axis (no out=, mode=)", "np.take")
-        axis = self.static(axis_node, node, "axis=")
+        axis = 0 if axis_node is None else self.static(axis_node, node, "axis=")
         if not isinstance(axis, int) or isinstance(axis, bool):
             self.err(node, "np.take's axis= is a constant integer", "np.take")
         a = self.array_arg(args[0], hint)
-        (idx,) = self.index(args[1], hint)
+        if axis_node is None:
+            a = self.bind(node, self.temp(hint, "flat"), get("ravel"), (a,))
+        if isinstance(args[1], (gast.List, gast.Tuple)):
+            idx = self.stack(args[1], hint, lambda op: self.temp(hint, op), integers=True)
+        else:
+            (idx,) = self.index(args[1], hint)
         if axis >= 0:
             return self.bind(node, dest("take"), GETITEM, (a,) + (Slice(),) * axis + (idx,))
         moved = self.bind(node, self.temp(hint, "moved"), MOVEAXIS, (a,),

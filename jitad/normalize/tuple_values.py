@@ -163,7 +163,10 @@ def _nested_arities(tree, resolve):
 def _returns_arity(tree, resolve):
     """The number of values every `return` of the function `tree` gives, or None; `resolve`
     finds what a call's function expression means outside the function."""
-    local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
+    # the names the function binds (its parameters, its assignments): a call of any other
+    # name is of what it means outside (a helper whose own returns give the arity)
+    local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+             and isinstance(n.ctx, (gast.Store, gast.Param))}
 
     def res(func):
         if isinstance(func, gast.Name):

@@ -192,7 +192,8 @@ sum(x)             = np.sum(x)              :: reduce | x: g
 # a whole reduction of a number is the number (np.sum(2.0), np.max(t)); a mean of one, a float
 scalar_same(x)     = x                      :: same   | x: g
 scalar_float(x)    = x * 1.0                :: ewf    | x: g
-norm(x; ord)       = np.linalg.norm(x)      :: norm | x: g * x / y
+# (Numba's np.linalg.norm of a view with a negative stride, x[::-1], is wrong: 0.78 for 1.48)
+norm(x; ord)       = np.linalg.norm(np.ascontiguousarray(x)) :: norm | x: g * x / y
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
 # np.linalg.norm(x, ord) of vectors (whole, or along axis=), as `forms.norm_at` picks: the
 # p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs), and ord=inf / -inf, the largest /

@@ -18,8 +18,10 @@ as a NumPy user writes them: lists of 4 x 4 matrices built in helpers and handed
 
 The Jacobian (3n x 26) is what Levenberg-Marquardt needs; 26 inputs and thousands of outputs
 make it forward mode's case: `jitad.jacfwd(hand_objective, wrt=0)`, against
-`jax.jit(jax.jacfwd(...))` of the same functions (JAX's `if` on the rotation angle as `lax.cond`
-and the parent test unrolled, as JAX traces). Synthetic model of the same shapes: random rigid
+`jax.jit(jax.jacfwd(...))` of the same functions (JAX's `if` on the rotation angle as `lax.cond`,
+the parent test decided at trace time; JAX and autograd run the three helpers that write into
+arrays in a write-free spelling, `to_pose_params_functional`,
+`get_posed_relatives_functional` and `get_skinned_vertex_positions_functional`). Synthetic model of the same shapes: random rigid
 base transforms down ADBench's bone tree (wrist, palm, five fingers of four bones), normalized
 random skinning weights.
 """
@@ -137,6 +139,58 @@ def hand_objective(theta, base_relatives, parents, inverse_base_absolutes, base_
 FUNCS = [hand_objective, get_skinned_vertex_positions, apply_global_transform,
          angle_axis_to_rotation_matrix, relatives_to_absolutes, get_posed_relatives,
          euler_angles_to_rotation_matrix, to_pose_params]
+
+
+# the helpers that write into arrays, written without writes for the peers (JAX's and
+# autograd's arrays take no item assignment): the same values
+def to_pose_params_functional(theta, n_bones):
+    rows = [theta[0:3], np.ones(3), theta[3:6]] + [np.zeros(3)] * n_bones
+    i_theta = 6
+    i_pose = 5
+    for finger in range(5):
+        for i in range(1, 4):
+            if i == 1:
+                rows[i_pose] = np.array([theta[i_theta], theta[i_theta + 1], 0.0])
+                i_theta += 2
+            else:
+                rows[i_pose] = np.array([theta[i_theta], 0.0, 0.0])
+                i_theta += 1
+            i_pose += 1
+        i_pose += 1
+    return np.stack(rows)
+
+
+def get_posed_relatives_functional(base_relatives, pose_params):
+    relatives = []
+    for i in range(base_relatives.shape[0]):
+        R = euler_angles_to_rotation_matrix(pose_params[i + 3])
+        tr = np.concatenate((np.concatenate((R, np.zeros((3, 1))), axis=1),
+                             np.array([[0.0, 0.0, 0.0, 1.0]])), axis=0)
+        relatives.append(base_relatives[i] @ tr)
+    return relatives
+
+
+def get_skinned_vertex_positions_functional(base_relatives, parents, inverse_base_absolutes,
+                                            base_positions, weights, is_mirrored, pose_params):
+    relatives = get_posed_relatives(base_relatives, pose_params)
+    absolutes = relatives_to_absolutes(relatives, parents)
+    positions = np.zeros((3, base_positions.shape[1]))
+    for i in range(len(absolutes)):
+        transform = absolutes[i] @ inverse_base_absolutes[i]
+        positions = positions + (transform @ base_positions)[:3, :] * weights[i, :]
+    if is_mirrored:
+        positions = positions * np.array([[-1.0], [1.0], [1.0]])
+    return apply_global_transform(pose_params, positions)
+
+
+def peer_functions(**names):
+    """FUNCS rebound (`common.rebind_all`) with the write-free helpers in place of theirs."""
+    fns = C.rebind_all(FUNCS + [to_pose_params_functional, get_posed_relatives_functional,
+                                get_skinned_vertex_positions_functional], **names)
+    g = fns["hand_objective"].__globals__
+    for name in ("to_pose_params", "get_posed_relatives", "get_skinned_vertex_positions"):
+        g[name] = fns[name] = fns[name + "_functional"]
+    return fns
 
 
 # ---------------------------------------------------------------------------
@@ -333,7 +387,7 @@ def jax_jacobian(jax):
     import jax.numpy as jnp
     from jax import lax
     jm = types.SimpleNamespace(sqrt=jnp.sqrt, cos=jnp.cos, sin=jnp.sin)
-    fns = C.rebind_all(FUNCS, np=jnp, math=jm)
+    fns = peer_functions(np=jnp, math=jm)
 
     def angle_axis_to_rotation_matrix(angle_axis):
         n = jnp.sqrt(jnp.sum(angle_axis ** 2))
@@ -349,16 +403,9 @@ def jax_jacobian(jax):
                                z * z + (1 - z * z) * c]])
         return lax.cond(n < 0.0001, lambda _: jnp.eye(3), rotate, None)
 
-    def get_posed_relatives(base_relatives, pose_params):
-        out = []
-        for i in range(base_relatives.shape[0]):
-            tr = jnp.eye(4).at[:3, :3].set(fns["euler_angles_to_rotation_matrix"](pose_params[i + 3]))
-            out.append(base_relatives[i] @ tr)
-        return out
-
     def skinned(base_relatives, parents, inverse_base_absolutes, base_positions, weights,
                 pose_params):
-        rel = get_posed_relatives(base_relatives, pose_params)
+        rel = fns["get_posed_relatives"](base_relatives, pose_params)
         absolute = []
         for i in range(len(rel)):
             absolute.append(rel[i] if parents[i] == -1 else absolute[int(parents[i])] @ rel[i])
@@ -371,7 +418,7 @@ def jax_jacobian(jax):
 
     def objective(theta, base_relatives, inverse_base_absolutes, base_positions, weights,
                   correspondences, points, parents):
-        pose = C.rebind(to_pose_params, np=jnp)(theta, base_relatives.shape[0])
+        pose = fns["to_pose_params"](theta, base_relatives.shape[0])
         v = skinned(base_relatives, parents, inverse_base_absolutes, base_positions, weights,
                     pose)
         return points - v[:, correspondences]
@@ -416,7 +463,7 @@ def systems(ctx):
         out.append(C.System("autograd", status=C.SKIPPED, note=why))
     else:
         am, anp = C.autograd_namespaces()
-        fa = C.rebind_all(FUNCS, np=anp, math=am)["hand_objective"]
+        fa = peer_functions(np=anp, math=am)["hand_objective"]
 
         def autograd_case(n):
             a = data(n)

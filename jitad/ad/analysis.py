@@ -407,8 +407,11 @@ class Analysis(Writes):
             # a cut callee's saved state may hold the very array it returns (`return
             # np.tanh(A)` keeps its output for the adjoint): writes into that result are undone
             # before the callee's backward half runs
+            # a result with no adjoint gets a zero cotangent shaped like it (`np.zeros_like`):
+            # its value at the call is read, so a loop that overwrites it keeps it
             return {n for a in s.args for n in ir.atom_names(a)} \
-                | {t for t in s.targets if t in self.written and t in self.results_kept(s)}
+                | {t for t in s.targets if t in self.written and t in self.results_kept(s)} \
+                | {t for t in s.targets if t not in self.active and self._arrayish(t)}
         if s.op is COPY:
             return out
         if s.op is CONCAT:      # the parts' sizes up to the last active one place its slice

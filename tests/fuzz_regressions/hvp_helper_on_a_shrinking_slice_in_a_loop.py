@@ -5,7 +5,9 @@
 #   helper is called in a loop on a vector whose length changes between iterations
 #   (M[1][i3:]) and given a keyword argument; reverse over forward mixes the lengths of two
 #   iterations.
-# xfail: open -- not yet diagnosed (found at the end of the fuzz9 session)
+# fixed: the zero cotangent of a call's result without an adjoint is shaped like the result
+#   (`np.zeros_like(p4)`), so the adjoint reads it: a loop that overwrites the result keeps it
+#   (`Analysis.bind_reads`); before, p4 held the last iteration's shorter value there
 # second: yes
 # backend: python
 import math

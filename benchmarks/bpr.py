@@ -83,25 +83,31 @@ def bpr_value_and_grad_handwritten(pu, qi, qj):
 INTO_NAME = "jitad compiled_into (from an @njit epoch loop)"
 
 
+@numba.njit(inline="always")
+def sgd_rows(U, V, u, i, j, gu, gi, gj, lr, reg):
+    """The SGD step with weight decay on the three rows a sample read (written into the epoch
+    loops that call it, as if spelled out there)."""
+    for f in range(U.shape[1]):
+        pu = U[u, f]
+        qi = V[i, f]
+        qj = V[j, f]
+        U[u, f] = pu - lr * (gu[f] + reg * pu)
+        V[i, f] = qi - lr * (gi[f] + reg * qi)
+        V[j, f] = qj - lr * (gj[f] + reg * qj)
+
+
 def make_jitad_epoch(vg):
     """The same epoch loop, with the gradient from jitad's compiled `vg`."""
     @numba.njit
     def epoch_jitad(U, V, users, pos, neg, lr, reg):
         total = 0.0
-        k = U.shape[1]
         for s in range(users.shape[0]):
             u = users[s]
             i = pos[s]
             j = neg[s]
             loss, (gu, gi, gj) = vg(U[u], V[i], V[j])
             total += loss
-            for f in range(k):
-                pu = U[u, f]
-                qi = V[i, f]
-                qj = V[j, f]
-                U[u, f] = pu - lr * (gu[f] + reg * pu)
-                V[i, f] = qi - lr * (gi[f] + reg * qi)
-                V[j, f] = qj - lr * (gj[f] + reg * qj)
+            sgd_rows(U, V, u, i, j, gu, gi, gj, lr, reg)
         return total
     return epoch_jitad
 
@@ -125,13 +131,7 @@ def make_into_epoch(vg_into):
             gj[:] = 0.0
             loss, _ = vg_into(U[u], V[i], V[j], gu, gi, gj)
             total += loss
-            for f in range(k):
-                pu = U[u, f]
-                qi = V[i, f]
-                qj = V[j, f]
-                U[u, f] = pu - lr * (gu[f] + reg * pu)
-                V[i, f] = qi - lr * (gi[f] + reg * qi)
-                V[j, f] = qj - lr * (gj[f] + reg * qj)
+            sgd_rows(U, V, u, i, j, gu, gi, gj, lr, reg)
         return total
     return epoch_into
 

@@ -40,6 +40,7 @@ import gast
 import numpy as np
 
 from .library import AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, static_value
+from .slices import own_nodes
 from .structs import Struct
 from ..capture import MISSING
 from ..errors import JitadError
@@ -270,16 +271,6 @@ def list_targets(assign, resolve, lists) -> set:
             if len(flags) == len(t.elts):
                 out.update(e.id for e, f in zip(t.elts, flags) if f and isinstance(e, gast.Name))
     return out
-
-
-def own_nodes(tree):
-    """The nodes of a function's body, not those of the functions (and lambdas) defined in it."""
-    todo = list(tree.body)
-    while todo:
-        n = todo.pop()
-        yield n
-        if not isinstance(n, (gast.FunctionDef, gast.Lambda)):
-            todo.extend(gast.iter_child_nodes(n))
 
 
 def _grows(stmt, name, is_list):

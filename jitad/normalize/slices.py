@@ -28,8 +28,9 @@ from ..ir import Slice, Var
 _PARTS = ("start", "stop", "step")
 
 
-def _walk_own(tree):
-    """The nodes of a function body, not descending into nested function definitions."""
+def own_nodes(tree):
+    """The nodes of a function body, not descending into nested function definitions (or
+    lambdas)."""
     todo = list(tree.body)
     while todo:
         node = todo.pop()
@@ -42,7 +43,7 @@ class SliceValues:
     def init_slices(self):
         """Find the names assigned `slice(...)` calls (see the module docstring)."""
         assigned = {}       # name -> [(node, which bounds are given)]
-        for node in _walk_own(self.tree):
+        for node in own_nodes(self.tree):
             if isinstance(node, gast.Assign) and self.is_slice_call(node.value):
                 targets = node.targets[0]
                 if not isinstance(targets, gast.Name):
@@ -61,7 +62,7 @@ class SliceValues:
                                         for part, g in zip(_PARTS, given[0])))
             self.locals |= {a.name for a in (self.slices[name].lower, self.slices[name].upper,
                                              self.slices[name].step) if a is not None}
-        for node in _walk_own(self.tree):
+        for node in own_nodes(self.tree):
             bad = None
             if isinstance(node, gast.Assign) and not self.is_slice_call(node.value):
                 bad = [n for n in gast.walk(node.targets[0]) if isinstance(n, gast.Name)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from . import __version__, ir
 from . import pyast as P
 from .fuse import fuse
+from .scalarize import scalarize
 from .names import Namer, reserved_names
 from .primitives import CALL
 from .ad import Forward, Reverse, callee_wrt, costly, split_callees, tangent_args
@@ -862,6 +863,7 @@ def _tidy(fdef, types):
     _NumpyArithmetic().visit(fdef)
     _ScalarPick(types).visit(fdef)
     fuse(fdef, types)
+    scalarize(fdef, types)
     _dce(fdef)
     _propagate_copies(fdef)
     _dce(fdef)

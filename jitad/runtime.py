@@ -16,9 +16,10 @@ import numpy as np
 # then runs its literal-propagation pass over the whole caller, which crashes on a variable
 # that is undefined on some path into a join
 INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+          "check_slice_end", "check_length", "check_broadcast",
           "check_depth")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -880,6 +881,30 @@ def check_len(n, k):
     """ValueError unless an array of length n unpacks into k names."""
     if n != k:
         raise ValueError("cannot unpack an array of this length into this many names")
+    return n
+
+
+def check_slice_end(n, stop):
+    """IndexError unless an array of length n has `stop` elements: generated code that reads
+    `x[lo:stop]` (constant bounds) as `stop - lo` numbers (`scalarize`) checks it first."""
+    if n < stop:
+        raise IndexError("jitad: a slice with constant bounds runs past the end of its array",
+                         stop, n)
+    return n
+
+
+def check_broadcast(n, k):
+    """ValueError, as NumPy raises it, unless an operand of length n broadcasts against k."""
+    if n != k and n != 1 and k != 1:
+        raise ValueError("operands could not be broadcast together", n, k)
+    return n
+
+
+def check_length(n, k):
+    """ValueError, as NumPy's in-place arithmetic raises it, unless an array of length n
+    receives k elements."""
+    if n != k:
+        raise ValueError("operands could not be broadcast together", n, k)
     return n
 
 

@@ -100,9 +100,13 @@ class Forward(Reverse):
             out = ast.Tuple([ast.Tuple(vals, ast.Load()), ast.Tuple(tans, ast.Load())], ast.Load())
         line = ret.loc.source_line().strip()
         comment = [P.Comment(f"line {ret.loc.line}: {line}", ret.loc)] if line.startswith("return") else []
-        return P.function_def(self.jvp_names[self.key()], list(f.params) + tparams,
+        fdef = P.function_def(self.jvp_names[self.key()], list(f.params) + tparams,
                               self.depth_check() + start + body + comment + [ast.Return(out)],
                               self.depth)
+        # a tangent parameter has its primal's type (read by `scalarize`)
+        fdef.jitad_param_types = {self.d(f.params[i]): self.spec.types[f.params[i]]
+                                  for i in positions if f.params[i] in self.spec.types}
+        return fdef
 
     def block(self, block):
         out = []

@@ -839,12 +839,19 @@ class Reverse(TrainingCode):
         if grads_only is not None:
             body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev
                     + [ast.Return(ast.Tuple(grads, ast.Load()))])
-            return _fdef(grads_only, f.params + [self.seed], self.depth_check() + body,
-                         self.depth)
+            return self._seeded(_fdef(grads_only, f.params + [self.seed], self.depth_check() + body,
+                                      self.depth), ret)
         body = (first + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
-        return _fdef(self.vjp_names[self.key()], f.params + [self.seed], self.depth_check() + body,
-                     self.depth)
+        return self._seeded(_fdef(self.vjp_names[self.key()], f.params + [self.seed],
+                                  self.depth_check() + body, self.depth), ret)
+
+    def _seeded(self, fdef, ret):
+        """The cotangent parameter's type on the function (`jitad_param_types`), for the
+        passes after (`scalarize` reads an output adjoint's elements), when f has one output."""
+        if len(ret.values) == 1 and isinstance(ret.values[0], Var):
+            fdef.jitad_param_types = {self.seed: self.ty(ret.values[0].name)}
+        return fdef
 
     def into_function(self, name, first, rev, value):
         """`f_value_and_grad_into(params..., buffers...) -> (value, grads)` of a scalar f: one

@@ -298,6 +298,9 @@ slogdet.logabs(x)  = np.linalg.slogdet(x)[1] :: mscalar | x: g * np.linalg.inv(x
 cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y, g)
 # the checks of unpacking: `a, b = x` needs len(x) == 2, np.split(x, k) equal parts
 check_len(n, k)    = rt.check_len(n, k)     :: int
+check_slice_end(n, stop) = rt.check_slice_end(n, stop) :: int
+check_length(n, k) = rt.check_length(n, k)   :: int
+check_broadcast(n, k) = rt.check_broadcast(n, k) :: int
 check_split(n, k)  = rt.check_split(n, k)   :: int
 check_sections(n, k) = rt.check_sections(n, k) :: int
 cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
@@ -722,7 +725,9 @@ def _load_table():
         get(p).new_axis = True
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
-    get("check_len").effect = get("check_split").effect = get("check_sections").effect = True
+    for p in ("check_len", "check_split", "check_sections", "check_slice_end", "check_length",
+              "check_broadcast"):
+        get(p).effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
         get(p).float_result = True
     get("mean").float_result = get("mean_axis").float_result = True

@@ -1,0 +1,1017 @@
+"""Stage 7c — scalarize: small arrays whose length is known when the code is generated become
+numbers, one per element.
+
+Takes: a generated function (Python `ast.FunctionDef`, after `fuse`, before `codegen`'s
+dead-code removal) and the types of the user's names (`typeinfer`).
+Guarantees: the function computes the same values, and raises where it raised (a broadcast
+error, an index out of range), with one addition: a slice with constant bounds of an array
+whose length is not known (`cam[3:6]` of a parameter) is checked to be complete
+(`rt.check_slice_end`: IndexError otherwise), since the code after it is written for its
+length. What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
+(`np.array([a, b, c])`, `X - cam[3:6]`, `np.zeros_like(w)`, a 3-vector's adjoint), used only
+element by element, in elementwise arithmetic, in sums and dot products, and accumulated into
+other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`, `w_1_2` for `w`):
+no allocation per call, and Numba keeps them in registers. Per call, a Rodrigues rotation's
+vector-Jacobian product made some 40 such arrays (~40 ns each): the bundle-adjustment residual
+of ADBench spent most of its time allocating.
+
+How:
+1. *Lengths*: a name's length is known when every assignment gives the same constant length:
+   `np.empty((3,))`, `np.zeros_like(x)` of a known `x`, `x.copy()`, a constant slice of a
+   known array or (checked at run time) of any rank-1 array, elementwise arithmetic with a
+   known operand of length > 1 (NumPy's broadcasting: the other is 1 or the same). The
+   function-level `w = np.empty(0, np.float64)` that makes a name defined on every path (read
+   only where its real assignment ran) does not count.
+2. *Folding*: `x.shape[0]`, `len(x)` of a known `x`, integer names assigned once from
+   constants, `rt.broadcast_step` of constants; then loops with a constant trip count of at
+   most `MAX_LEN` that index a known array with their variable are unrolled.
+3. *Candidates*: the known names (rank-1 float64, length 2..MAX_LEN, not parameters); a
+   candidate is dropped when any statement uses it in a way not listed above (returned,
+   pushed on a tape, passed to a function, indexed by a variable, ...), and the rewrite is
+   retried until every statement is rewritten.
+4. *Aliases*: `b = a` and `b = a[i:j]` make `b` the same memory as `a` in NumPy; as numbers
+   they are copies. Such a statement keeps `a` and `b` candidates only when neither is written
+   after it (in program order) nor anywhere in a loop around it.
+
+Invariants: only rank-1 float64 arrays are rewritten (a float32 array stays: its arithmetic
+would change precision); sums and dot products add their elements in index order, as
+Numba's loops do; an array that stays an array reads and writes elements it would have
+(through `rt.broadcast_step` where its length is not known). Off: `JITAD_NO_SCALARIZE=1`.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import os
+
+from . import pyast as P
+from .names import Namer
+
+MAX_LEN = 8
+
+# elementwise functions of numbers: element k of f(x, y) is f(x[k], y[k])
+_ELEMENTWISE = frozenset({
+    "rt.divide", "rt.remainder", "rt.floor_divide", "np.sqrt", "np.exp", "np.log", "np.sin",
+    "np.cos", "np.tan", "np.tanh", "np.sinh", "np.cosh", "np.arctan", "np.arcsin", "np.arccos",
+    "np.abs", "np.absolute", "np.negative", "np.square", "np.log1p", "np.expm1", "np.maximum",
+    "np.minimum", "np.sign", "np.floor", "np.ceil", "np.arctan2", "np.hypot", "np.power",
+})
+_SCALAR_RESULT = frozenset({"math", "float", "int", "abs", "min", "max", "len"})
+_ALLOC = {"np.empty": None, "np.zeros": 0.0, "np.ones": 1.0}
+_LIKE = {"np.empty_like": None, "np.zeros_like": 0.0, "np.ones_like": 1.0}
+_COPY = frozenset({"np.copy", "np.ascontiguousarray"})
+_ACCUM = frozenset({"rt.add_into", "rt.accum1"})
+
+
+class _Unsupported(Exception):
+    """A statement uses a candidate in a way this pass does not rewrite."""
+
+
+def scalarize(fdef, types):
+    """Rewrite `fdef` in place (see the module docstring)."""
+    if os.environ.get("JITAD_NO_SCALARIZE", "") not in ("", "0"):
+        return fdef
+    params = {a.arg for a in fdef.args.args}
+    types = {**(types or {}), **getattr(fdef, "jitad_param_types", {})}
+    kinds = _Kinds(fdef, types, params)
+    lengths = _lengths(fdef, kinds, params)
+    if not lengths:
+        return fdef
+    while True:                      # folding shapes makes more lengths known (np.empty((n,)))
+        _fold(fdef, lengths)
+        more = _lengths(fdef, kinds, params)
+        if more.keys() <= lengths.keys():
+            break
+        lengths = more
+    _unroll(fdef, lengths)
+    _propagate_ints(fdef.body, {})
+    _fold(fdef, lengths)
+    cands = {n for n, c in lengths.items()
+             if n not in params and 2 <= c <= MAX_LEN and kinds.is_f8_vector(n)}
+    cands -= _returned(fdef)
+    if not cands:
+        return fdef
+    original = copy.deepcopy(fdef.body)
+    for _ in range(len(cands) + 1):
+        body = copy.deepcopy(original)
+        rw = _Rewrite(fdef, kinds, lengths, cands, body)
+        try:
+            fdef.body = rw.block(body)
+            break
+        except _Unsupported as e:
+            dropped = e.args[0] & cands
+            if os.environ.get("JITAD_SCALARIZE_DEBUG"):
+                print("scalarize", fdef.name, "drops", sorted(dropped), getattr(e, "stmt", ""))
+            if not dropped:             # cannot happen: a refusal names what it refused
+                raise AssertionError(f"scalarize: {e.args}") from None
+            cands -= dropped
+            if not cands:
+                fdef.body = original
+                break
+    return fdef
+
+
+# ---------------------------------------------------------------- kinds of names
+class _Kinds:
+    """Rank and dtype of each name: the user's from `types`, generated ones from the
+    expressions assigned to them (None: not known, never rewritten)."""
+
+    def __init__(self, fdef, types, params):
+        self.ndim, self.f8, self.cplx = {}, {}, set()
+        types = types or {}
+        for n, ty in types.items():
+            if hasattr(ty, "ndim") and hasattr(ty, "dtype"):
+                self.ndim[n], self.f8[n] = ty.ndim, ty.dtype == "f8"
+                if ty.dtype == "c16":
+                    self.cplx.add(n)
+        assigns, other = {}, set()
+        for node in ast.walk(fdef):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name):
+                assigns.setdefault(node.targets[0].id, []).append(node.value)
+            elif not isinstance(node, ast.AugAssign):     # x += e keeps x's kind
+                other.update(_stored_names(node))
+        for n in other - set(types):
+            self.ndim[n] = None
+        for node in ast.walk(fdef):         # `for i in range(...)`: i is an int
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name) \
+                    and isinstance(node.iter, ast.Call) and _fname(node.iter) == "range" \
+                    and node.target.id not in types and node.target.id not in assigns:
+                self.ndim[node.target.id] = 0
+        infer = sorted(n for n in assigns if n not in types and n not in params and n not in other)
+        for n in infer:             # optimistic: `acc = acc + x` has x's rank
+            self.ndim[n] = _PENDING
+        for _ in range(8):
+            for n in infer:
+                got = {self.expr_ndim(v) for v in assigns[n] if not _placeholder(v)} - {_PENDING}
+                self.ndim[n] = (got.pop() if len(got) == 1 else None) if got else _PENDING
+                self.f8[n] = all(self.expr_f8(v) for v in assigns[n] if not _placeholder(v))
+        for n in infer:
+            if self.ndim[n] == _PENDING:
+                self.ndim[n] = None
+
+    def is_f8_vector(self, n):
+        return self.ndim.get(n) == 1 and self.f8.get(n, False)
+
+    def expr_ndim(self, e):
+        if isinstance(e, ast.Constant):
+            return 0 if isinstance(e.value, (int, float)) else None
+        if isinstance(e, ast.Name):
+            return self.ndim.get(e.id)
+        if isinstance(e, ast.BinOp):
+            return _join([self.expr_ndim(e.left), self.expr_ndim(e.right)])
+        if isinstance(e, ast.UnaryOp):
+            return self.expr_ndim(e.operand)
+        if isinstance(e, ast.Subscript):
+            base = self.expr_ndim(e.value)
+            if base is None or base == _PENDING:
+                return base
+            parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            if any(not isinstance(p, ast.Slice) and self.expr_ndim(p) not in (0, _PENDING)
+                   for p in parts):
+                return None
+            return base - sum(not isinstance(p, ast.Slice) for p in parts)
+        if isinstance(e, ast.Call):
+            fn = _fname(e)
+            if fn is None:
+                return None
+            if fn.split(".")[0] in _SCALAR_RESULT or fn in ("rt.dot1", "np.sum") and len(e.args) == 1 \
+                    and not e.keywords:
+                return 0
+            if fn in _ELEMENTWISE:
+                return _join([self.expr_ndim(a) for a in e.args])
+            if fn in _ALLOC:
+                shape = e.args[0] if e.args else None
+                if isinstance(shape, ast.Tuple):
+                    return len(shape.elts)
+                return 1 if isinstance(shape, (ast.Constant, ast.Name)) else None
+            if fn in _LIKE or fn in _COPY:
+                return self.expr_ndim(e.args[0]) if len(e.args) == 1 else None
+            if fn.endswith(".copy") and not e.args:
+                return self.expr_ndim(e.func.value)
+        return None
+
+    def expr_f8(self, e):
+        """Whether an array expression is float64 (scalars: whether they could make it not)."""
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float))
+        if isinstance(e, ast.Name):
+            if self.ndim.get(e.id) == 0:
+                return e.id not in self.cplx
+            return self.f8.get(e.id, False)
+        if isinstance(e, ast.BinOp):
+            return self.expr_f8(e.left) and self.expr_f8(e.right) and (
+                self._f8_array(e.left) or self._f8_array(e.right))
+        if isinstance(e, ast.UnaryOp):
+            return self.expr_f8(e.operand)
+        if isinstance(e, ast.Subscript):
+            return self.expr_f8(e.value)
+        if isinstance(e, ast.Call):
+            fn = _fname(e)
+            if fn in _ALLOC:
+                dt = [k.value for k in e.keywords if k.arg == "dtype"] + e.args[1:2]
+                return not dt or ast.unparse(dt[0]) in ("np.float64", "float")
+            if fn in _LIKE or fn in _COPY:
+                return len(e.args) == 1 and not e.keywords and self.expr_f8(e.args[0])
+            if fn is not None and fn.endswith(".copy"):
+                return self.expr_f8(e.func.value)
+            if fn in _ELEMENTWISE:
+                return all(self.expr_f8(a) for a in e.args) and any(self._f8_array(a) for a in e.args)
+        return False
+
+    def _f8_array(self, e):
+        return (self.expr_ndim(e) or 0) >= 1 and self.expr_f8(e)
+
+
+_PENDING = -1      # a rank not inferred yet (see _Kinds)
+
+
+def _join(dims):
+    """The rank of an elementwise result: the largest, None if one is unknown."""
+    if not dims or None in dims:
+        return None
+    known = [d for d in dims if d != _PENDING]
+    return max(known) if known else _PENDING
+
+
+def _fname(call):
+    try:
+        return ast.unparse(call.func)
+    except Exception:   # noqa: BLE001 -- an odd callee: not one of ours
+        return None
+
+
+def _placeholder(v):
+    """`np.empty(0, np.float64)`: a name defined on every path, read only where it is set."""
+    return isinstance(v, ast.Call) and _fname(v) == "np.empty" and v.args \
+        and isinstance(v.args[0], ast.Constant) and v.args[0].value == 0
+
+
+# ---------------------------------------------------------------- lengths
+def _const_int(e):
+    v = P._num(e)
+    return v if isinstance(v, int) else None
+
+
+def _slice_len(s, n):
+    """The length of x[s] for len(x) == n (None: not a constant slice)."""
+    lo = 0 if s.lower is None else _const_int(s.lower)
+    hi = n if s.upper is None else _const_int(s.upper)
+    st = 1 if s.step is None else _const_int(s.step)
+    if lo is None or hi is None or st != 1 or n is None:
+        return None
+    return len(range(n)[lo:hi])
+
+
+def _guarded_slice(s):
+    """For x[lo:hi] with 0 <= lo <= hi constants: (hi - lo, hi), else None."""
+    if s.step is not None and _const_int(s.step) != 1:
+        return None
+    lo = 0 if s.lower is None else _const_int(s.lower)
+    hi = None if s.upper is None else _const_int(s.upper)
+    if lo is None or hi is None or lo < 0 or hi < lo:
+        return None
+    return hi - lo, hi
+
+
+def _lengths(fdef, kinds, params):
+    """name -> its constant length, for rank-1 names every assignment of which agrees."""
+    assigns, bad = {}, set(params)
+    top = {id(s) for s in fdef.body}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            if not (_placeholder(node.value) and id(node) in top):
+                assigns.setdefault(node.targets[0].id, []).append(node)
+        elif not isinstance(node, ast.AugAssign):         # x += e keeps x's length
+            bad.update(_stored_names(node))
+    lengths, guards = {}, {}
+    changed = True
+    while changed:
+        changed = False
+        for n, nodes in assigns.items():
+            if n in bad or n in lengths or kinds.ndim.get(n) != 1:
+                continue
+            got = {_length(s.value, lengths, kinds) for s in nodes}
+            if len(got) == 1 and None not in got:
+                lengths[n] = got.pop()
+                changed = True
+    for n in lengths:
+        for s in assigns[n]:
+            v = s.value
+            if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) \
+                    and v.value.id not in lengths and isinstance(v.slice, ast.Slice):
+                guards[id(s)] = (v.value.id, _guarded_slice(v.slice)[1])
+    done = getattr(fdef, "jitad_guarded", set())
+    guards = {k: v for k, v in guards.items() if k not in done}
+    if guards:
+        fdef.jitad_guarded = done | set(guards)
+        _insert_guards(fdef, guards)
+    return lengths
+
+
+def _length(e, lengths, kinds):
+    """The constant length of a rank-1 expression, or None."""
+    if isinstance(e, ast.Name):
+        return lengths.get(e.id)
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice):
+        if isinstance(e.value, ast.Name) and e.value.id in lengths:
+            return _slice_len(e.slice, lengths[e.value.id])
+        if kinds.expr_ndim(e.value) == 1 and isinstance(e.value, ast.Name):
+            g = _guarded_slice(e.slice)
+            return None if g is None else g[0]
+        return None
+    if isinstance(e, ast.Call):
+        fn = _fname(e)
+        if fn in _ALLOC and e.args:
+            shape = e.args[0]
+            if isinstance(shape, ast.Tuple) and len(shape.elts) == 1:
+                shape = shape.elts[0]
+            return _const_int(shape)
+        if (fn in _LIKE or fn in _COPY) and len(e.args) == 1:
+            return _length(e.args[0], lengths, kinds)
+        if fn is not None and fn.endswith(".copy") and not e.args:
+            return _length(e.func.value, lengths, kinds)
+        if fn in _ELEMENTWISE:
+            return _broadcast([a for a in e.args], lengths, kinds)
+        return None
+    if isinstance(e, ast.BinOp):
+        return _broadcast([e.left, e.right], lengths, kinds)
+    if isinstance(e, ast.UnaryOp):
+        return _length(e.operand, lengths, kinds)
+    return None
+
+
+def _broadcast(operands, lengths, kinds):
+    known = []
+    for a in operands:
+        nd = kinds.expr_ndim(a)
+        if nd is None or nd > 1:
+            return None
+        if nd == 1:
+            known.append(_length(a, lengths, kinds))
+    fixed = {c for c in known if c is not None and c != 1}
+    if len(fixed) == 1:
+        return fixed.pop()
+    if None in known or fixed:
+        return None
+    return 1 if known else None
+
+
+# ---------------------------------------------------------------- folding and unrolling
+class _Folder(ast.NodeTransformer):
+    def __init__(self, lengths, ints):
+        self.lengths, self.ints = lengths, ints
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        v = node.value
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) \
+                and v.value.id in self.lengths and _const_int(node.slice) == 0:
+            return ast.Constant(self.lengths[v.value.id])
+        return node
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if node.attr == "size" and isinstance(node.value, ast.Name) and node.value.id in self.lengths \
+                and isinstance(node.ctx, ast.Load):
+            return ast.Constant(self.lengths[node.value.id])
+        return node
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id in self.ints:
+            return P.const(self.ints[node.id])
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        fn = _fname(node)
+        if fn == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name) \
+                and node.args[0].id in self.lengths:
+            return ast.Constant(self.lengths[node.args[0].id])
+        if fn == "rt.broadcast_dim" and len(node.args) == 2:
+            a, b = (_const_int(x) for x in node.args)
+            if a is not None and b is not None and (a == b or 1 in (a, b)):
+                return ast.Constant(a if b == 1 else b)
+        if fn == "rt.broadcast_step" and len(node.args) == 2:
+            d, n = (_const_int(a) for a in node.args)
+            if d is not None and n is not None and (d == n or d == 1):
+                return ast.Constant(1 if d == n else 0)
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return P.fold(node)
+
+
+def _fold_broadcast_dims(block):
+    """`n = rt.broadcast_dim(c, m)` with a constant c != 1 -> `rt.check_broadcast(m, c)` (the
+    same check: m is c or 1) and `n = c`."""
+    out = []
+    for s in block:
+        for field in ("body", "orelse"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                setattr(s, field, _fold_broadcast_dims(sub))
+        v = getattr(s, "value", None)
+        if isinstance(s, ast.Expr) and isinstance(v, ast.Constant):
+            continue                 # a check folded away (`rt.broadcast_step(3, 3)`)
+        if isinstance(s, ast.Assign) and isinstance(v, ast.Call) and _fname(v) == "rt.broadcast_dim" \
+                and len(v.args) == 2:
+            a, b = (_const_int(x) for x in v.args)
+            c, other = (a, v.args[1]) if a is not None and a != 1 else (b, v.args[0])
+            if c is not None and c != 1:
+                out.append(ast.Expr(P.call("rt.check_broadcast", other, ast.Constant(c))))
+                s.value = ast.Constant(c)
+        out.append(s)
+    return out
+
+
+def _fold(fdef, lengths):
+    """Fold shapes of known names, then integer names assigned once from constants."""
+    while True:
+        _Folder(lengths, {}).visit(fdef)
+        fdef.body = _fold_broadcast_dims(fdef.body)
+        stores = {a.arg: 1 for a in fdef.args.args}     # a parameter holds the caller's value
+        for node in ast.walk(fdef):
+            for n in _stored_names(node):
+                stores[n] = stores.get(n, 0) + 1
+        ints = {}
+        for node in ast.walk(fdef):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name) and stores.get(node.targets[0].id) == 1:
+                c = _const_int(node.value)
+                if c is not None:
+                    ints[node.targets[0].id] = c
+        if not ints:
+            return
+        _Folder(lengths, ints).visit(fdef)
+        _drop_assigns(fdef, set(ints))
+
+
+def _propagate_ints(block, env):
+    """Forward substitution of `t = <int constant>` in straight-line code (an unrolled loop's
+    `at = 2 * step`): a name's constant holds until it is stored again; a compound statement
+    sees the constants before it and forgets every name it stores."""
+    for s in block:
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            head = s.test if hasattr(s, "test") else s.iter
+            _Folder({}, env).visit(head)
+            stored = {n for t in s.body + s.orelse for node in ast.walk(t) for n in _stored_names(node)}
+            if isinstance(s, ast.For):
+                stored |= set(_stored_names(s))
+            inner = {k: v for k, v in env.items() if k not in stored} \
+                if isinstance(s, (ast.For, ast.While)) else dict(env)
+            _propagate_ints(s.body, dict(inner))
+            _propagate_ints(s.orelse, dict(inner))
+            for n in stored:
+                env.pop(n, None)
+            continue
+        if isinstance(s, ast.FunctionDef):
+            continue
+        for field, value in ast.iter_fields(s):
+            if isinstance(value, ast.expr) and not (isinstance(s, (ast.Assign, ast.AugAssign))
+                                                    and field in ("targets", "target")
+                                                    and isinstance(value, ast.Name)):
+                setattr(s, field, _Folder({}, env).visit(value))
+        if isinstance(s, ast.Assign):
+            for t in s.targets:
+                if isinstance(t, ast.Subscript):
+                    _Folder({}, env).visit(t.slice)
+        for n in _stored_names(s):
+            env.pop(n, None)
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            c = _const_int(s.value)
+            if c is not None:
+                env[s.targets[0].id] = c
+
+
+def _stored_names(node):
+    if isinstance(node, ast.Assign):
+        return [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Store)]
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        return [node.target.id] if isinstance(node.target, ast.Name) else []
+    if isinstance(node, ast.For):
+        return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+    return []
+
+
+def _drop_assigns(fdef, names):
+    for node in ast.walk(fdef):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                new = [s for s in block if not (isinstance(s, ast.Assign) and len(s.targets) == 1
+                                                and isinstance(s.targets[0], ast.Name)
+                                                and s.targets[0].id in names)]
+                if len(new) != len(block):
+                    setattr(node, field, new or [ast.Pass()])
+
+
+def _unroll(fdef, lengths):
+    """Loops of a constant trip count <= MAX_LEN that index a known array by their variable
+    (a variable read only inside loops that bind it: nothing reads its last value)."""
+    inside, loads = {}, {}
+
+    def count(node, bound):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads[node.id] = loads.get(node.id, 0) + 1
+            if node.id in bound:
+                inside[node.id] = inside.get(node.id, 0) + 1
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            count(node.iter, bound)
+            for t in node.body + node.orelse:
+                count(t, bound | {node.target.id})
+            return
+        for child in ast.iter_child_nodes(node):
+            count(child, bound)
+    count(fdef, frozenset())
+    safe = {n for n in inside if inside[n] == loads[n]}
+
+    def visit(block):
+        out = []
+        for s in block:
+            for field in ("body", "orelse"):
+                sub = getattr(s, field, None)
+                if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                    setattr(s, field, visit(sub))
+            trips = _trips(s)
+            if trips is not None and s.target.id in safe and _worth(s, lengths) \
+                    and not any(s.target.id in _stored_names(n) for t in s.body for n in ast.walk(t)):
+                for i in trips:
+                    for t in s.body:
+                        t = copy.deepcopy(t)
+                        _Subst(s.target.id, i).visit(t)
+                        out.append(t)
+            else:
+                out.append(s)
+        return out
+
+    fdef.body = visit(fdef.body)
+
+
+def _trips(s):
+    if not (isinstance(s, ast.For) and isinstance(s.target, ast.Name) and not s.orelse
+            and isinstance(s.iter, ast.Call) and _fname(s.iter) == "range" and not s.iter.keywords):
+        return None
+    args = [_const_int(a) for a in s.iter.args]
+    if None in args or not 1 <= len(args) <= 3 or (len(args) == 3 and args[2] == 0):
+        return None
+    r = range(*args)
+    if len(r) > MAX_LEN or any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.FunctionDef))
+                               for t in s.body for n in ast.walk(t)):
+        return None
+    return list(r)
+
+
+def _worth(loop, lengths):
+    """Whether the loop indexes an array of a known length (by its variable or by a name
+    computed from it: `at = i * step`)."""
+    return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+               and n.value.id in lengths and _const_int(n.slice) is None for n in ast.walk(loop))
+
+
+class _Subst(ast.NodeTransformer):
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+    def visit_Name(self, node):
+        return P.const(self.value) if node.id == self.name and isinstance(node.ctx, ast.Load) else node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return P.fold(node)
+
+
+def _returned(fdef):
+    out = set()
+    for node in ast.walk(fdef):
+        if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
+            out |= P.names_in(node.value)
+    return out
+
+
+def _insert_guards(fdef, guards):
+    """Before `v = x[lo:hi]` whose length is taken as hi - lo: check that x has hi elements."""
+    def visit(block):
+        out = []
+        for s in block:
+            for field in ("body", "orelse"):
+                sub = getattr(s, field, None)
+                if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                    setattr(s, field, visit(sub))
+            g = guards.get(id(s))
+            if g is not None:
+                out.append(ast.Expr(P.call("rt.check_slice_end", _shape0(g[0]), ast.Constant(g[1]))))
+            out.append(s)
+        return out
+    fdef.body = visit(fdef.body)
+
+
+# ---------------------------------------------------------------- the rewrite
+def _mutations(body):
+    """name -> preorder positions of statements writing into it in place, and each
+    statement's position and enclosing loops."""
+    muts, pos, loops = {}, {}, {}
+    counter = [0]
+
+    def mark(n, i):
+        muts.setdefault(n, []).append(i)
+
+    def visit(block, enclosing):
+        for s in block:
+            i = counter[0]
+            counter[0] += 1
+            pos[id(s)] = i
+            loops[id(s)] = enclosing
+            if isinstance(s, ast.Assign):
+                for t in s.targets:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                        mark(t.value.id, i)
+            elif isinstance(s, ast.AugAssign):
+                t = s.target.value if isinstance(s.target, ast.Subscript) else s.target
+                if isinstance(t, ast.Name):
+                    mark(t.id, i)
+            elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and s.value.args:
+                a = s.value.args[0]
+                a = a.value if isinstance(a, ast.Subscript) else a
+                if isinstance(a, ast.Name):
+                    mark(a.id, i)
+            sub_loops = enclosing + ((s,) if isinstance(s, (ast.For, ast.While)) else ())
+            for field in ("body", "orelse"):
+                sub = getattr(s, field, None)
+                if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                    visit(sub, sub_loops)
+            if isinstance(s, (ast.For, ast.While)):
+                s.jitad_end = counter[0]
+    visit(body, ())
+    return muts, pos, loops
+
+
+class _Rewrite:
+    def __init__(self, fdef, kinds, lengths, cands, body):
+        self.kinds, self.lengths, self.cands = kinds, lengths, cands
+        taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | {
+            a.arg for a in fdef.args.args}
+        namer = Namer(taken)
+        self.elts = {a: [namer.fresh(a) if k == 0 else namer.fresh(f"{a}_{k}")
+                         for k in range(lengths[a])] for a in sorted(cands)}
+        self.namer = namer
+        self.muts, self.pos, self.loops = _mutations(body)
+
+    # -- statements
+    def block(self, stmts):
+        out = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out or [ast.Pass()]
+
+    def stmt(self, s):
+        try:
+            return self._stmt(s)
+        except _Unsupported as e:
+            if self.cands & e.args[0]:
+                if not hasattr(e, "stmt"):
+                    e.stmt = ast.unparse(s)[:200]
+                raise
+            err = _Unsupported(self.cands & P.names_in(s))
+            err.stmt = ast.unparse(s)[:200]
+            raise err from None
+
+    def _stmt(self, s):
+        for field in ("body", "orelse"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                setattr(s, field, self.block(sub))
+        if isinstance(s, ast.Assign) and len(s.targets) == 1:
+            return self.assign(s, s.targets[0], s.value)
+        if isinstance(s, ast.AugAssign):
+            return self.augassign(s)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and _fname(s.value) in _ACCUM:
+            return self.accum(s.value)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
+                and _fname(s.value) == "rt.check_index":
+            i, n = (_const_int(a) for a in s.value.args[:2])
+            if i is not None and n is not None and -n <= i < n:
+                return []
+        return self.scalar_stmt(s)
+
+    def scalar_stmt(self, s):
+        """A statement whose candidate uses are all element reads (`a[2]`) or reductions."""
+        pre = []
+        if isinstance(s, (ast.For, ast.While, ast.If)):
+            head = "iter" if isinstance(s, ast.For) else "test"
+            setattr(s, head, self.scalar(getattr(s, head), pre))
+            if isinstance(s, ast.For):
+                self.no_cands(s.target)
+        elif not isinstance(s, P.Comment):
+            for field, value in ast.iter_fields(s):
+                if isinstance(value, ast.expr):
+                    setattr(s, field, self.scalar(value, pre))
+                elif isinstance(value, list) and value and isinstance(value[0], ast.expr):
+                    setattr(s, field, [self.scalar(v, pre) for v in value])
+        if pre and isinstance(s, ast.While):
+            raise _Unsupported(self.cands & P.names_in(s))   # read again at every test
+        return pre + [s]
+
+    def assign(self, s, target, value):
+        if isinstance(target, ast.Name) and target.id in self.cands:
+            a = target.id
+            if _placeholder(value):
+                return [P.assign(e, ast.Constant(0.0)) for e in self.elts[a]]
+            self.check_alias(s, a, value)
+            fill = self.fill(value)
+            if fill is not False:
+                return [] if fill is None else [P.assign(e, ast.Constant(fill)) for e in self.elts[a]]
+            pre = []
+            elems = [self.elem(value, k, len(self.elts[a]), pre) for k in range(len(self.elts[a]))]
+            return self.emit(pre, [P.name(e, True) for e in self.elts[a]], elems)
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.cands:
+            pre = []
+            e = self.element_ref(target, store=True)
+            return [P.assign(e, self.scalar(value, pre))] if not pre else self.refuse(s)
+        if isinstance(target, ast.Name) and self.mentions(value) and self.kinds.ndim.get(target.id) == 1:
+            self.check_alias(s, target.id, value)
+            c = _length(value, self.lengths, self.kinds)
+            fill = self.fill(value)
+            if fill is not False and c is not None:
+                return [P.assign(target.id, P.call("np.full", ast.Tuple([ast.Constant(c)], ast.Load()),
+                                                   ast.Constant(fill)))]
+            if c is None or not self.kinds.is_f8_vector(target.id):
+                self.refuse(s)
+            pre = []
+            elems = self.settled(pre, {target.id}, [self.elem(value, k, c, pre) for k in range(c)])
+            return pre + [P.assign(target.id, P.call("np.empty", ast.Tuple([ast.Constant(c)], ast.Load()),
+                                                      P.dotted("np.float64")))] + [
+                P.assign(ast.Subscript(P.name(target.id), ast.Constant(k), ast.Store()), v)
+                for k, v in enumerate(elems)]
+        if isinstance(target, ast.Name) and isinstance(value, (ast.Name, ast.Subscript)):
+            self.check_alias(s, target.id, value)
+        return self.scalar_stmt(s)
+
+    def augassign(self, s):
+        t = s.target
+        if isinstance(t, ast.Name) and t.id in self.cands:
+            c = len(self.elts[t.id])
+            pre = []
+            elems = [self.elem(s.value, k, c, pre) for k in range(c)]
+            return self.emit(pre, [P.name(e, True) for e in self.elts[t.id]], elems, s.op)
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in self.cands:
+            pre = []
+            v = self.scalar(s.value, pre)
+            if pre:
+                self.refuse(s)
+            return [ast.AugAssign(self.element_ref(t, store=True), s.op, v)]
+        if isinstance(t, ast.Name) and self.mentions(s.value) and self.kinds.ndim.get(t.id) == 1:
+            c = _length(s.value, self.lengths, self.kinds)
+            if c is None or c < 2:
+                self.refuse(s)
+            pre = self.check_len(t.id, c)
+            elems = [self.elem(s.value, k, c, pre) for k in range(c)]
+            return self.emit(pre, [ast.Subscript(P.name(t.id), ast.Constant(k), ast.Store())
+                                   for k in range(c)], elems, s.op)
+        return self.scalar_stmt(s)
+
+    def accum(self, call):
+        """`rt.add_into(view, g)` (view += g) and `rt.accum1(d, g)` (d += g, d maybe of length 1)."""
+        fn = _fname(call)
+        dst, g = call.args
+        if not (self.mentions(g) or self.mentions(dst)):
+            return self.scalar_stmt(ast.Expr(call))
+        c = _length(g, self.lengths, self.kinds)
+        if c is None or self.kinds.expr_ndim(g) != 1:
+            self.refuse(ast.Expr(call))
+        pre = []
+        # the destination's elements, as targets
+        if isinstance(dst, ast.Name) and dst.id in self.cands:
+            targets = [P.name(e, True) for e in self.elts[dst.id]]
+        elif isinstance(dst, ast.Subscript) and isinstance(dst.value, ast.Name) \
+                and dst.value.id in self.cands and isinstance(dst.slice, ast.Slice):
+            n = len(self.elts[dst.value.id])
+            idx = list(range(n))[_slice_obj(dst.slice)]
+            targets = [P.name(self.elts[dst.value.id][i], True) for i in idx]
+        elif isinstance(dst, ast.Subscript) and isinstance(dst.value, ast.Name) \
+                and self.kinds.ndim.get(dst.value.id) == 1 and isinstance(dst.slice, ast.Slice) \
+                and not self.mentions(dst) and _guarded_slice(dst.slice) is not None:
+            lo = 0 if dst.slice.lower is None else _const_int(dst.slice.lower)
+            width, hi = _guarded_slice(dst.slice)
+            base = dst.value.id
+            if self.lengths.get(base, -1) < hi:
+                pre.append(ast.Expr(P.call("rt.check_slice_end", _shape0(base), ast.Constant(hi))))
+            targets = [ast.Subscript(P.name(base), ast.Constant(lo + j), ast.Store())
+                       for j in range(width)]
+        elif isinstance(dst, ast.Name) and self.kinds.ndim.get(dst.id) == 1 and dst.id not in self.cands:
+            if fn == "rt.accum1" and self.lengths.get(dst.id) != c:
+                # d may be a broadcast operand of length 1: NumPy's sum over the broadcast axis
+                elems = [self.elem(g, k, c, pre) for k in range(c)]
+                tmps = [self.namer.fresh("g") for _ in elems]
+                pre += [P.assign(t, e) for t, e in zip(tmps, elems)]
+                full = [ast.AugAssign(ast.Subscript(P.name(dst.id), ast.Constant(k), ast.Store()),
+                                      ast.Add(), P.name(t)) for k, t in enumerate(tmps)]
+                total = P.name(tmps[0])
+                for t in tmps[1:]:
+                    total = ast.BinOp(total, ast.Add(), P.name(t))
+                one = [ast.AugAssign(ast.Subscript(P.name(dst.id), ast.Constant(0), ast.Store()),
+                                     ast.Add(), total)]
+                test = ast.Compare(_shape0(dst.id), [ast.Eq()], [ast.Constant(c)])
+                return pre + [ast.If(test, full, [ast.If(
+                    ast.Compare(_shape0(dst.id), [ast.Eq()], [ast.Constant(1)]), one,
+                    [ast.Expr(P.call("rt.check_length", _shape0(dst.id), ast.Constant(c)))])])]
+            pre += self.check_len(dst.id, c)
+            targets = [ast.Subscript(P.name(dst.id), ast.Constant(k), ast.Store()) for k in range(c)]
+        else:
+            self.refuse(ast.Expr(call))
+        if len(targets) != c:
+            if c == 1:
+                pass
+            else:
+                self.refuse(ast.Expr(call))
+        elems = [self.elem(g, k, len(targets), pre) for k in range(len(targets))]
+        return self.emit(pre, targets, elems, ast.Add())
+
+    def emit(self, pre, targets, elems, op=None):
+        """`targets[k] = elems[k]` (or `op=`), every element computed before any is written
+        (NumPy computes the right side first: `a = a[1] * w` reads the old a[1] three times)."""
+        written = set().union(*(P.names_in(t) for t in targets))
+        elems = self.settled(pre, written, elems)
+        return pre + [P.assign(t, v) if op is None else ast.AugAssign(t, op, v)
+                      for t, v in zip(targets, elems)]
+
+    def settled(self, pre, written, elems):
+        """elems, through temporaries (assigned in `pre`) if one of them reads a name written."""
+        if len(elems) < 2 or not written & set().union(*(P.names_in(e) for e in elems)):
+            return elems
+        tmps = [self.namer.fresh("t") for _ in elems]
+        pre += [P.assign(t, e) for t, e in zip(tmps, elems)]
+        return [P.name(t) for t in tmps]
+
+    def check_len(self, name, c):
+        if self.lengths.get(name) == c:
+            return []
+        return [ast.Expr(P.call("rt.check_length", _shape0(name), ast.Constant(c)))]
+
+    def fill(self, value):
+        """The constant an allocation fills with (None: np.empty's, uninitialized), or False."""
+        if isinstance(value, ast.Call):
+            fn = _fname(value)
+            if fn in _ALLOC:
+                return 0.0 if _ALLOC[fn] is None else _ALLOC[fn]
+            if fn in _LIKE:
+                return 0.0 if _LIKE[fn] is None else _LIKE[fn]
+        return False
+
+    def check_alias(self, s, a, value):
+        """`a = b` / `a = b[i:j]` share memory in NumPy: keep them candidates only if neither is
+        written in place after this statement or in a loop around it."""
+        src = value.value if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) \
+            else value
+        if not isinstance(src, ast.Name) or (isinstance(value, ast.Subscript)
+                                             and not isinstance(value.slice, ast.Slice)):
+            return
+        b = src.id
+        if not ({a, b} & self.cands):
+            return
+        p = self.pos.get(id(s))
+        if p is None:
+            raise _Unsupported({a, b})
+        loops = self.loops.get(id(s), ())
+        for n in (a, b):
+            for m in self.muts.get(n, ()):
+                if m > p or any(self.pos[id(lp)] < m < lp.jitad_end for lp in loops):
+                    raise _Unsupported({a, b})
+
+    def refuse(self, s):
+        raise _Unsupported(self.cands & P.names_in(s) or {None})
+
+    def mentions(self, e):
+        return bool(self.cands & P.names_in(e))
+
+    def no_cands(self, e):
+        if self.mentions(e):
+            raise _Unsupported(self.cands & P.names_in(e))
+
+    def element_ref(self, sub, store=False):
+        a = sub.value.id
+        k = _const_int(sub.slice)
+        n = len(self.elts[a])
+        if k is None or not -n <= k < n:
+            raise _Unsupported({a} | (self.cands & P.names_in(sub.slice)))
+        return P.name(self.elts[a][k % n], store)
+
+    # -- expressions
+    def elem(self, e, k, c, pre):
+        """Element k of the rank-1 expression e of length c (or e itself if it is a number)."""
+        nd = self.kinds.expr_ndim(e)
+        if nd == 0:
+            return self.scalar(e, pre)
+        if nd != 1:
+            raise _Unsupported(self.cands & P.names_in(e) or {None})
+        if isinstance(e, ast.Name):
+            if e.id in self.cands:
+                n = len(self.elts[e.id])
+                if n == c:
+                    return P.name(self.elts[e.id][k])
+                raise _Unsupported({e.id})
+            known = self.lengths.get(e.id)
+            if known == c:
+                return ast.Subscript(P.name(e.id), ast.Constant(k), ast.Load())
+            if known == 1:
+                return ast.Subscript(P.name(e.id), ast.Constant(0), ast.Load())
+            step = self._step(e.id, c, pre)
+            return ast.Subscript(P.name(e.id), P.fold(ast.BinOp(ast.Constant(k), ast.Mult(),
+                                                                  P.name(step))), ast.Load())
+        if isinstance(e, ast.BinOp):
+            return ast.BinOp(self.elem(e.left, k, c, pre), e.op, self.elem(e.right, k, c, pre))
+        if isinstance(e, ast.UnaryOp):
+            return ast.UnaryOp(e.op, self.elem(e.operand, k, c, pre))
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) \
+                and isinstance(e.slice, ast.Slice):
+            base = e.value.id
+            lo = 0 if e.slice.lower is None else _const_int(e.slice.lower)
+            if base in self.cands:
+                idx = list(range(len(self.elts[base])))[_slice_obj(e.slice)]
+                if len(idx) == c:
+                    return P.name(self.elts[base][idx[k]])
+                if len(idx) == 1:
+                    return P.name(self.elts[base][idx[0]])
+            elif _length(e, self.lengths, self.kinds) == c and lo is not None:
+                known = self.lengths.get(base)      # else a checked slice: 0 <= lo <= hi
+                i = list(range(known))[_slice_obj(e.slice)][k] if known is not None else lo + k
+                return ast.Subscript(P.name(base), ast.Constant(i), ast.Load())
+            raise _Unsupported(self.cands & P.names_in(e) or {None})
+        if isinstance(e, ast.Call):
+            fn = _fname(e)
+            if fn in _ELEMENTWISE and not e.keywords:
+                return ast.Call(e.func, [self.elem(a, k, c, pre) for a in e.args], [])
+            if fn in _LIKE and len(e.args) == 1 and not e.keywords:
+                return ast.Constant(0.0 if _LIKE[fn] is None else _LIKE[fn])
+            if (fn in _COPY and len(e.args) == 1) and not e.keywords:
+                return self.elem(e.args[0], k, c, pre)
+            if fn is not None and fn.endswith(".copy") and not e.args:
+                return self.elem(e.func.value, k, c, pre)
+        raise _Unsupported(self.cands & P.names_in(e) or {None})
+
+    def _step(self, name, c, pre):
+        for st in pre:              # one per operand and statement
+            if getattr(st, "jitad_step", None) == (name, c):
+                return st.targets[0].id
+        step = self.namer.fresh(f"{name}_step")
+        st = P.assign(step, P.call("rt.broadcast_step", _shape0(name), ast.Constant(c)))
+        st.jitad_step = (name, c)
+        pre.append(st)
+        return step
+
+    def scalar(self, e, pre):
+        """A number-valued expression with candidate element reads and reductions written out."""
+        rw = self
+
+        class T(ast.NodeTransformer):
+            def visit_Subscript(self, node):
+                if isinstance(node.value, ast.Name) and node.value.id in rw.cands:
+                    return rw.element_ref(node)
+                return self.generic_visit(node)
+
+            def visit_Call(self, node):
+                fn = _fname(node)
+                if fn in ("np.sum", "rt.dot1", "np.dot") and not node.keywords \
+                        and rw.mentions(node) and all(rw.kinds.expr_ndim(a) == 1 for a in node.args):
+                    c = _length(node.args[0], rw.lengths, rw.kinds)
+                    if fn == "np.sum" and len(node.args) == 1 and c is not None:
+                        terms = [rw.elem(node.args[0], k, c, pre) for k in range(c)]
+                    elif fn != "np.sum" and len(node.args) == 2:
+                        c = c if c is not None else _length(node.args[1], rw.lengths, rw.kinds)
+                        if c is None:
+                            raise _Unsupported(rw.cands & P.names_in(node))
+                        for a in node.args:
+                            if isinstance(a, ast.Name) and a.id not in rw.cands:
+                                pre.extend(rw.check_len(a.id, c))
+                            elif _length(a, rw.lengths, rw.kinds) != c:
+                                raise _Unsupported(rw.cands & P.names_in(node))
+                        terms = [ast.BinOp(rw.elem(node.args[0], k, c, pre), ast.Mult(),
+                                           rw.elem(node.args[1], k, c, pre)) for k in range(c)]
+                    else:
+                        raise _Unsupported(rw.cands & P.names_in(node))
+                    total = terms[0]
+                    for t in terms[1:]:
+                        total = ast.BinOp(total, ast.Add(), t)
+                    return total
+                return self.generic_visit(node)
+
+            def visit_Name(self, node):
+                if node.id in rw.cands:
+                    raise _Unsupported({node.id})
+                return node
+
+        return T().visit(e)
+
+
+def _slice_obj(s):
+    def v(x):
+        return None if x is None else _const_int(x)
+    return slice(v(s.lower), v(s.upper), v(s.step))
+
+
+def _shape0(name):
+    return ast.Subscript(ast.Attribute(P.name(name), "shape", ast.Load()), ast.Constant(0), ast.Load())

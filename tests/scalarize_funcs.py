@@ -1,0 +1,90 @@
+"""Small vectors of a length known when the code is generated (`jitad/scalarize.py`): the
+geometry of cameras, rigid bodies and particles as NumPy users write it."""
+import math
+
+import numpy as np
+
+
+def cross(a, b):
+    return np.array([a[1] * b[2] - a[2] * b[1],
+                     a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
+def rodrigues(rot, X):
+    """ADBench's rotation, with its branch at zero."""
+    sqtheta = np.sum(rot * rot)
+    if sqtheta != 0.0:
+        theta = math.sqrt(sqtheta)
+        w = rot / theta
+        return X * math.cos(theta) + cross(w, X) * math.sin(theta) \
+            + w * (np.dot(w, X) * (1.0 - math.cos(theta)))
+    return X + cross(rot, X)
+
+
+def reprojection(cam, X, w, feat):
+    """Slices of a parameter vector (constant bounds), a rotation, a division by a component,
+    radial distortion: ADBench's bundle-adjustment residual, summed to a number."""
+    Xcam = rodrigues(cam[0:3], X - cam[3:6])
+    p = Xcam[0:2] / Xcam[2]
+    rsq = np.sum(p * p)
+    distorted = p * (1.0 + cam[9] * rsq + cam[10] * rsq * rsq)
+    r = w * (distorted * cam[6] + cam[7:9] - feat)
+    return np.sum(r * r)
+
+
+def spring_chain(x, k):
+    """Particles in 3-D joined by springs: per step, 3-vectors made, read element by element,
+    updated in place, accumulated."""
+    force = np.zeros(3)
+    energy = 0.0
+    for i in range(x.shape[0] - 1):
+        d = x[i + 1] - x[i]
+        length = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+        u = d / length
+        f = k * (length - 1.0) * u
+        force += f
+        force[2] -= 0.1 * f[2]
+        energy += 0.5 * k * (length - 1.0) ** 2
+    return energy + np.dot(force, force)
+
+
+def aliases(v, s):
+    """`b = a` and `c = a[0:2]` share memory in NumPy; written before they are made, read
+    after (jitad refuses a write seen through an alias)."""
+    a = np.array([v[0] * s, v[1] + s, v[2] - s])
+    a[1] = a[1] * 2.0
+    a[0] += v[2]
+    b = a
+    c = a[0:2]
+    return np.sum(b * c[0]) + c[1] * s
+
+
+def quaternion_rotate(q, p):
+    """A unit quaternion's rotation of a point, written with 3- and 4-vectors."""
+    q = q / math.sqrt(np.sum(q * q))
+    w, u = q[0], q[1:4]
+    t = 2.0 * cross(u, p)
+    out = p + w * t + cross(u, t)
+    return np.sum(out * np.array([1.0, 2.0, 3.0]))
+
+
+def short_slice(x):
+    """A slice with constant bounds of a parameter, then the slice's elements."""
+    head = x[0:3]
+    return np.sum(head * head) + head[2]
+
+
+def self_reference(v, w):
+    """A vector assigned an expression that reads it (`a = a[1] * w + a`): every element is
+    computed from the old vector before any is written, as NumPy computes the right side
+    first; an RK-style update `y = y + h * (k1 + 2 k2)` in a loop."""
+    a = np.array([v[0], v[1] * w, v[2]])
+    a = a[1] * w + a
+    y = np.array([0.5, 1.0, -0.3])
+    for i in range(4):
+        k1 = -w * y + np.sin(y)
+        k2 = -w * (y + 0.1 * k1) + np.sin(y + 0.1 * k1)
+        y = y + 0.05 * (k1 + 2.0 * k2)
+        a = a[2] - a
+    return np.sum(a * y)

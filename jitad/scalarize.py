@@ -84,31 +84,37 @@ def scalarize(fdef, types):
             break
         lengths = more
     _unroll(fdef, lengths)
-    _propagate_ints(fdef.body, {})
     _fold(fdef, lengths)
     cands = {n for n, c in lengths.items()
              if n not in params and 2 <= c <= MAX_LEN and kinds.is_f8_vector(n)}
     cands -= _returned(fdef)
     if not cands:
         return fdef
-    original = copy.deepcopy(fdef.body)
-    for _ in range(len(cands) + 1):
-        body = copy.deepcopy(original)
-        rw = _Rewrite(fdef, kinds, lengths, cands, body)
-        try:
-            fdef.body = rw.block(body)
+    taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | params
+    places = _mutations(fdef.body)
+    while cands:                    # each round drops every candidate some statement refused
+        rw = _Rewrite(kinds, lengths, cands, taken, places)
+        body = rw.block(fdef.body)
+        if not rw.failed:
+            fdef.body = body
             break
-        except _Unsupported as e:
-            dropped = e.args[0] & cands
-            if os.environ.get("JITAD_SCALARIZE_DEBUG"):
-                print("scalarize", fdef.name, "drops", sorted(dropped), getattr(e, "stmt", ""))
-            if not dropped:             # cannot happen: a refusal names what it refused
-                raise AssertionError(f"scalarize: {e.args}") from None
-            cands -= dropped
-            if not cands:
-                fdef.body = original
-                break
+        if os.environ.get("JITAD_SCALARIZE_DEBUG"):
+            for stmt, names in rw.reasons:
+                print("scalarize", fdef.name, "drops", sorted(names), stmt)
+        cands = cands - rw.failed
     return fdef
+
+
+def _copy(x):
+    """A deep copy of an AST (node, list of nodes), several times faster than `copy.deepcopy`:
+    contexts (`Load`, `Store`) and source locations are shared, being never changed."""
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    if isinstance(x, ast.AST) and not isinstance(x, ast.expr_context):
+        new = x.__class__.__new__(x.__class__)
+        new.__dict__ = {k: _copy(v) for k, v in x.__dict__.items()}
+        return new
+    return x
 
 
 # ---------------------------------------------------------------- kinds of names
@@ -142,10 +148,13 @@ class _Kinds:
         for n in infer:             # optimistic: `acc = acc + x` has x's rank
             self.ndim[n] = _PENDING
         for _ in range(8):
+            before = [(self.ndim[n], self.f8.get(n)) for n in infer]
             for n in infer:
                 got = {self.expr_ndim(v) for v in assigns[n] if not _placeholder(v)} - {_PENDING}
                 self.ndim[n] = (got.pop() if len(got) == 1 else None) if got else _PENDING
                 self.f8[n] = all(self.expr_f8(v) for v in assigns[n] if not _placeholder(v))
+            if before == [(self.ndim[n], self.f8.get(n)) for n in infer]:
+                break
         for n in infer:
             if self.ndim[n] == _PENDING:
                 self.ndim[n] = None
@@ -362,6 +371,7 @@ def _broadcast(operands, lengths, kinds):
 class _Folder(ast.NodeTransformer):
     def __init__(self, lengths, ints):
         self.lengths, self.ints = lengths, ints
+        self.hits = 0               # names replaced by their constant
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
@@ -380,6 +390,7 @@ class _Folder(ast.NodeTransformer):
 
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id in self.ints:
+            self.hits += 1
             return P.const(self.ints[node.id])
         return node
 
@@ -404,7 +415,7 @@ class _Folder(ast.NodeTransformer):
         return P.fold(node)
 
 
-def _fold_broadcast_dims(block):
+def _fold_broadcast_dims(block, changed):
     """`n = rt.broadcast_dim(c, m)` with a constant c != 1 -> `rt.check_broadcast(m, c)` (the
     same check: m is c or 1) and `n = c`."""
     out = []
@@ -412,9 +423,10 @@ def _fold_broadcast_dims(block):
         for field in ("body", "orelse"):
             sub = getattr(s, field, None)
             if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                setattr(s, field, _fold_broadcast_dims(sub))
+                setattr(s, field, _fold_broadcast_dims(sub, changed))
         v = getattr(s, "value", None)
         if isinstance(s, ast.Expr) and isinstance(v, ast.Constant):
+            changed[0] = True
             continue                 # a check folded away (`rt.broadcast_step(3, 3)`)
         if isinstance(s, ast.Assign) and isinstance(v, ast.Call) and _fname(v) == "rt.broadcast_dim" \
                 and len(v.args) == 2:
@@ -423,15 +435,20 @@ def _fold_broadcast_dims(block):
             if c is not None and c != 1:
                 out.append(ast.Expr(P.call("rt.check_broadcast", other, ast.Constant(c))))
                 s.value = ast.Constant(c)
+                changed[0] = True
         out.append(s)
     return out
 
 
 def _fold(fdef, lengths):
-    """Fold shapes of known names, then integer names assigned once from constants."""
-    while True:
-        _Folder(lengths, {}).visit(fdef)
-        fdef.body = _fold_broadcast_dims(fdef.body)
+    """Fold shapes of known names, broadcasts of constants and integer names holding
+    constants (forward, in program order); twice, since a folded broadcast makes a constant."""
+    for _ in range(3):
+        _propagate_ints(fdef.body, {}, lengths)
+        changed = [False]
+        fdef.body = _fold_broadcast_dims(fdef.body, changed)
+        # a name bound once, to a constant, holds it wherever it is read (a step set in the
+        # forward's branch, read in the adjoint's branch of the same condition)
         stores = {a.arg: 1 for a in fdef.args.args}     # a parameter holds the caller's value
         for node in ast.walk(fdef):
             for n in _stored_names(node):
@@ -443,27 +460,28 @@ def _fold(fdef, lengths):
                 c = _const_int(node.value)
                 if c is not None:
                     ints[node.targets[0].id] = c
-        if not ints:
+        if ints:
+            folder = _Folder(lengths, ints)
+            folder.visit(fdef)
+            changed[0] = changed[0] or folder.hits > 0
+        if not changed[0]:
             return
-        _Folder(lengths, ints).visit(fdef)
-        _drop_assigns(fdef, set(ints))
 
 
-def _propagate_ints(block, env):
-    """Forward substitution of `t = <int constant>` in straight-line code (an unrolled loop's
-    `at = 2 * step`): a name's constant holds until it is stored again; a compound statement
-    sees the constants before it and forgets every name it stores."""
+def _propagate_ints(block, env, lengths):
+    """Forward substitution of `t = <int constant>` (`n = x.shape[0]` of a known x, an
+    unrolled loop's `at = 2 * step`), shapes of known names folded on the way: a name's
+    constant holds until it is stored again; a compound statement sees the constants before
+    it and forgets every name it stores."""
     for s in block:
         if isinstance(s, (ast.If, ast.For, ast.While)):
-            head = s.test if hasattr(s, "test") else s.iter
-            _Folder({}, env).visit(head)
-            stored = {n for t in s.body + s.orelse for node in ast.walk(t) for n in _stored_names(node)}
-            if isinstance(s, ast.For):
-                stored |= set(_stored_names(s))
+            head = "test" if hasattr(s, "test") else "iter"
+            setattr(s, head, _Folder(lengths, env).visit(getattr(s, head)))
+            stored = _block_stores([s])
             inner = {k: v for k, v in env.items() if k not in stored} \
                 if isinstance(s, (ast.For, ast.While)) else dict(env)
-            _propagate_ints(s.body, dict(inner))
-            _propagate_ints(s.orelse, dict(inner))
+            _propagate_ints(s.body, dict(inner), lengths)
+            _propagate_ints(s.orelse, dict(inner), lengths)
             for n in stored:
                 env.pop(n, None)
             continue
@@ -473,17 +491,29 @@ def _propagate_ints(block, env):
             if isinstance(value, ast.expr) and not (isinstance(s, (ast.Assign, ast.AugAssign))
                                                     and field in ("targets", "target")
                                                     and isinstance(value, ast.Name)):
-                setattr(s, field, _Folder({}, env).visit(value))
+                setattr(s, field, _Folder(lengths, env).visit(value))
         if isinstance(s, ast.Assign):
             for t in s.targets:
                 if isinstance(t, ast.Subscript):
-                    _Folder({}, env).visit(t.slice)
+                    _Folder(lengths, env).visit(t.slice)
         for n in _stored_names(s):
             env.pop(n, None)
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
             c = _const_int(s.value)
             if c is not None:
                 env[s.targets[0].id] = c
+
+
+def _block_stores(block):
+    """Every name the statements of a block (at any depth) bind."""
+    out = set()
+    for s in block:
+        out.update(_stored_names(s))
+        for field in ("body", "orelse"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                out |= _block_stores(sub)
+    return out
 
 
 def _stored_names(node):
@@ -495,18 +525,6 @@ def _stored_names(node):
     if isinstance(node, ast.For):
         return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
     return []
-
-
-def _drop_assigns(fdef, names):
-    for node in ast.walk(fdef):
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                new = [s for s in block if not (isinstance(s, ast.Assign) and len(s.targets) == 1
-                                                and isinstance(s.targets[0], ast.Name)
-                                                and s.targets[0].id in names)]
-                if len(new) != len(block):
-                    setattr(node, field, new or [ast.Pass()])
 
 
 def _unroll(fdef, lengths):
@@ -541,7 +559,7 @@ def _unroll(fdef, lengths):
                     and not any(s.target.id in _stored_names(n) for t in s.body for n in ast.walk(t)):
                 for i in trips:
                     for t in s.body:
-                        t = copy.deepcopy(t)
+                        t = _copy(t)
                         _Subst(s.target.id, i).visit(t)
                         out.append(t)
             else:
@@ -650,15 +668,14 @@ def _mutations(body):
 
 
 class _Rewrite:
-    def __init__(self, fdef, kinds, lengths, cands, body):
+    def __init__(self, kinds, lengths, cands, taken, places):
         self.kinds, self.lengths, self.cands = kinds, lengths, cands
-        taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | {
-            a.arg for a in fdef.args.args}
         namer = Namer(taken)
         self.elts = {a: [namer.fresh(a) if k == 0 else namer.fresh(f"{a}_{k}")
                          for k in range(lengths[a])] for a in sorted(cands)}
         self.namer = namer
-        self.muts, self.pos, self.loops = _mutations(body)
+        self.muts, self.pos, self.loops = places
+        self.failed, self.reasons = set(), []
 
     # -- statements
     def block(self, stmts):
@@ -668,51 +685,59 @@ class _Rewrite:
         return out or [ast.Pass()]
 
     def stmt(self, s):
+        """s rewritten; or, if it uses a candidate in a way not rewritten, s itself, and the
+        candidates it names are recorded in `failed` (the caller drops them and starts again)."""
         try:
             return self._stmt(s)
         except _Unsupported as e:
-            if self.cands & e.args[0]:
-                if not hasattr(e, "stmt"):
-                    e.stmt = ast.unparse(s)[:200]
-                raise
-            err = _Unsupported(self.cands & P.names_in(s))
-            err.stmt = ast.unparse(s)[:200]
-            raise err from None
+            names = self.cands & e.args[0] or self.cands & P.names_in(s)
+            if not names:           # cannot happen: a refusal names what it refused
+                raise AssertionError(f"scalarize: {ast.unparse(s)[:200]}") from None
+            self.failed |= names
+            self.reasons.append((ast.unparse(s)[:200], names))
+            return [s]
 
     def _stmt(self, s):
-        for field in ("body", "orelse"):
-            sub = getattr(s, field, None)
-            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                setattr(s, field, self.block(sub))
+        """The statements for s. The input is never changed (a round that fails leaves it as
+        it was): a compound statement is rebuilt around its new blocks, a simple one that
+        names a candidate is copied before it is rewritten."""
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            new = copy.copy(s)
+            new.body, new.orelse = self.block(s.body), self.block(s.orelse) if s.orelse else []
+            head = "iter" if isinstance(s, ast.For) else "test"
+            pre = []
+            if self.mentions(getattr(s, head)):
+                setattr(new, head, self.scalar(_copy(getattr(s, head)), pre))
+            if isinstance(s, ast.For):
+                self.no_cands(s.target)
+            if pre and isinstance(s, ast.While):
+                raise _Unsupported(self.cands & P.names_in(getattr(s, head)))  # read at every test
+            return pre + [new]
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
+                and _fname(s.value) == "rt.check_index":
+            i, n = (_const_int(a) for a in s.value.args[:2])
+            if i is not None and n is not None and -n <= i < n:
+                return []
+        if isinstance(s, P.Comment) or not self.mentions(s):
+            return [s]
+        self.current = s                    # its place in the function, for `check_alias`
+        s = _copy(s)
         if isinstance(s, ast.Assign) and len(s.targets) == 1:
             return self.assign(s, s.targets[0], s.value)
         if isinstance(s, ast.AugAssign):
             return self.augassign(s)
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and _fname(s.value) in _ACCUM:
             return self.accum(s.value)
-        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
-                and _fname(s.value) == "rt.check_index":
-            i, n = (_const_int(a) for a in s.value.args[:2])
-            if i is not None and n is not None and -n <= i < n:
-                return []
         return self.scalar_stmt(s)
 
     def scalar_stmt(self, s):
-        """A statement whose candidate uses are all element reads (`a[2]`) or reductions."""
+        """A simple statement whose candidate uses are all element reads (`a[2]`) or reductions."""
         pre = []
-        if isinstance(s, (ast.For, ast.While, ast.If)):
-            head = "iter" if isinstance(s, ast.For) else "test"
-            setattr(s, head, self.scalar(getattr(s, head), pre))
-            if isinstance(s, ast.For):
-                self.no_cands(s.target)
-        elif not isinstance(s, P.Comment):
-            for field, value in ast.iter_fields(s):
-                if isinstance(value, ast.expr):
-                    setattr(s, field, self.scalar(value, pre))
-                elif isinstance(value, list) and value and isinstance(value[0], ast.expr):
-                    setattr(s, field, [self.scalar(v, pre) for v in value])
-        if pre and isinstance(s, ast.While):
-            raise _Unsupported(self.cands & P.names_in(s))   # read again at every test
+        for field, value in ast.iter_fields(s):
+            if isinstance(value, ast.expr):
+                setattr(s, field, self.scalar(value, pre))
+            elif isinstance(value, list) and value and isinstance(value[0], ast.expr):
+                setattr(s, field, [self.scalar(v, pre) for v in value])
         return pre + [s]
 
     def assign(self, s, target, value):
@@ -873,10 +898,10 @@ class _Rewrite:
         b = src.id
         if not ({a, b} & self.cands):
             return
-        p = self.pos.get(id(s))
+        p = self.pos.get(id(self.current))
         if p is None:
             raise _Unsupported({a, b})
-        loops = self.loops.get(id(s), ())
+        loops = self.loops.get(id(self.current), ())
         for n in (a, b):
             for m in self.muts.get(n, ()):
                 if m > p or any(self.pos[id(lp)] < m < lp.jitad_end for lp in loops):
@@ -965,46 +990,58 @@ class _Rewrite:
 
     def scalar(self, e, pre):
         """A number-valued expression with candidate element reads and reductions written out."""
-        rw = self
+        if not self.mentions(e):
+            return e
+        return _Scalar(self, pre).visit(e)
 
-        class T(ast.NodeTransformer):
-            def visit_Subscript(self, node):
-                if isinstance(node.value, ast.Name) and node.value.id in rw.cands:
-                    return rw.element_ref(node)
-                return self.generic_visit(node)
+    def reduction(self, node, pre):
+        """`np.sum(v)`, `rt.dot1(a, b)`, `np.dot(a, b)` of known vectors as sums of elements."""
+        fn = _fname(node)
+        c = _length(node.args[0], self.lengths, self.kinds)
+        if fn == "np.sum" and len(node.args) == 1 and c is not None:
+            terms = [self.elem(node.args[0], k, c, pre) for k in range(c)]
+        elif fn != "np.sum" and len(node.args) == 2:
+            c = c if c is not None else _length(node.args[1], self.lengths, self.kinds)
+            if c is None:
+                raise _Unsupported(self.cands & P.names_in(node))
+            for a in node.args:
+                if isinstance(a, ast.Name) and a.id not in self.cands:
+                    pre.extend(self.check_len(a.id, c))
+                elif _length(a, self.lengths, self.kinds) != c:
+                    raise _Unsupported(self.cands & P.names_in(node))
+            terms = [ast.BinOp(self.elem(node.args[0], k, c, pre), ast.Mult(),
+                               self.elem(node.args[1], k, c, pre)) for k in range(c)]
+        else:
+            raise _Unsupported(self.cands & P.names_in(node))
+        total = terms[0]
+        for t in terms[1:]:
+            total = ast.BinOp(total, ast.Add(), t)
+        return total
 
-            def visit_Call(self, node):
-                fn = _fname(node)
-                if fn in ("np.sum", "rt.dot1", "np.dot") and not node.keywords \
-                        and rw.mentions(node) and all(rw.kinds.expr_ndim(a) == 1 for a in node.args):
-                    c = _length(node.args[0], rw.lengths, rw.kinds)
-                    if fn == "np.sum" and len(node.args) == 1 and c is not None:
-                        terms = [rw.elem(node.args[0], k, c, pre) for k in range(c)]
-                    elif fn != "np.sum" and len(node.args) == 2:
-                        c = c if c is not None else _length(node.args[1], rw.lengths, rw.kinds)
-                        if c is None:
-                            raise _Unsupported(rw.cands & P.names_in(node))
-                        for a in node.args:
-                            if isinstance(a, ast.Name) and a.id not in rw.cands:
-                                pre.extend(rw.check_len(a.id, c))
-                            elif _length(a, rw.lengths, rw.kinds) != c:
-                                raise _Unsupported(rw.cands & P.names_in(node))
-                        terms = [ast.BinOp(rw.elem(node.args[0], k, c, pre), ast.Mult(),
-                                           rw.elem(node.args[1], k, c, pre)) for k in range(c)]
-                    else:
-                        raise _Unsupported(rw.cands & P.names_in(node))
-                    total = terms[0]
-                    for t in terms[1:]:
-                        total = ast.BinOp(total, ast.Add(), t)
-                    return total
-                return self.generic_visit(node)
 
-            def visit_Name(self, node):
-                if node.id in rw.cands:
-                    raise _Unsupported({node.id})
-                return node
+class _Scalar(ast.NodeTransformer):
+    """`_Rewrite.scalar`'s walk: element reads of candidates become their numbers, reductions
+    of known vectors sums; any other mention of a candidate is refused."""
 
-        return T().visit(e)
+    def __init__(self, rw, pre):
+        self.rw, self.pre = rw, pre
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id in self.rw.cands:
+            return self.rw.element_ref(node)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        rw = self.rw
+        if _fname(node) in ("np.sum", "rt.dot1", "np.dot") and not node.keywords \
+                and rw.mentions(node) and all(rw.kinds.expr_ndim(a) == 1 for a in node.args):
+            return rw.reduction(node, self.pre)
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id in self.rw.cands:
+            raise _Unsupported({node.id})
+        return node
 
 
 def _slice_obj(s):

@@ -88,3 +88,36 @@ def self_reference(v, w):
         y = y + 0.05 * (k1 + 2.0 * k2)
         a = a[2] - a
     return np.sum(a * y)
+
+
+def broadcast_partner(x, s):
+    """A known 3-vector against a parameter of length 1 or 3 (NumPy's broadcasting both
+    ways), accumulated back into the parameter's gradient (length 1: summed)."""
+    v = np.array([s, 2.0 * s, -s])
+    w = v * x + x
+    return np.sum(w * w) + np.dot(w, v)
+
+
+def branches_and_loops(v, n):
+    """A vector set in both branches of an `if` and read after; a vector carried through a
+    data-dependent `while` with an early `break` (its values pushed on the tape: it stays an
+    array there)."""
+    if v[0] > 0.0:
+        a = np.array([v[0], v[1], 1.0])
+    else:
+        a = np.array([-v[0], 1.0, v[2]])
+    b = np.zeros(3)
+    k = 0
+    while k < n:
+        b = 0.5 * b + a * math.sin(k + v[1])
+        if b[0] > 3.0:
+            break
+        k += 1
+    return np.sum(a * b) + b[2]
+
+
+def typed_vectors(v):
+    """An integer vector (an index) stays an array; the float64 one it reorders does not."""
+    idx = np.array([2, 0, 1])
+    f = np.array([v[0] * 2.0, v[1], v[2] - 1.0])
+    return np.sum(f[idx] * f)

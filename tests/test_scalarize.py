@@ -38,8 +38,14 @@ def test_the_reprojection_adjoint_allocates_no_small_arrays():
     (sf.quaternion_rotate, (np.array([0.9, 0.1, -0.3, 0.2]), np.array([0.5, 1.5, -2.0])), (0, 1)),
     (sf.short_slice, (np.array([0.5, -1.5, 2.0, 4.0]),), (0,)),
     (sf.self_reference, (np.array([0.4, -1.3, 2.2]), 0.7), (0, 1)),
+    (sf.broadcast_partner, (np.array([0.4, -1.3, 2.2]), 0.7), (0, 1)),
+    (sf.broadcast_partner, (np.array([0.4]), 0.7), (0, 1)),
+    (sf.branches_and_loops, (np.array([0.4, -1.3, 2.2]), 6), (0,)),
+    (sf.branches_and_loops, (np.array([-0.4, 1.3, 2.2]), 9), (0,)),
+    (sf.typed_vectors, (np.array([0.4, -1.3, 2.2]),), (0,)),
 ], ids=["reprojection", "reprojection_at_zero", "spring_chain", "aliases", "quaternion",
-        "short_slice", "self_reference"])
+        "short_slice", "self_reference", "broadcast_partner", "broadcast_partner_length_1",
+        "branches_and_loops", "branches_and_loops_other_branch", "typed_vectors"])
 def test_gradients_in_both_modes(fn, args, wrt):
     check_both_modes(fn, args, wrt)
 

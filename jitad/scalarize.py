@@ -71,6 +71,8 @@ def scalarize(fdef, types):
     """Rewrite `fdef` in place (see the module docstring)."""
     if os.environ.get("JITAD_NO_SCALARIZE", "") not in ("", "0"):
         return fdef
+    if not _has_constant_lengths(fdef):
+        return fdef
     params = {a.arg for a in fdef.args.args}
     types = {**(types or {}), **getattr(fdef, "jitad_param_types", {})}
     kinds = _Kinds(fdef, types, params)
@@ -115,6 +117,18 @@ def _copy(x):
         new.__dict__ = {k: _copy(v) for k, v in x.__dict__.items()}
         return new
     return x
+
+
+def _has_constant_lengths(fdef):
+    """Whether anything in fdef can give a vector a constant length (an allocation or a slice
+    with constant bounds): most functions have none, and are left at once."""
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Slice) and node.upper is not None and _const_int(node.upper) is not None:
+            return True
+        if isinstance(node, ast.Call) and _fname(node) in _ALLOC and node.args \
+                and not _placeholder(node):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- kinds of names

@@ -7,7 +7,7 @@ Guarantees: the function computes the same values, and raises where it raised (a
 error, an index out of range), with one addition: a slice with constant bounds of an array
 whose length is not known (`cam[3:6]` of a parameter) is checked to be complete
 (`rt.check_slice_end`: IndexError otherwise), since the code after it is written for its
-length. What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
+length; where no vector becomes numbers, the function is left as it came (no check). What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
 (`np.array([a, b, c])`, `X - cam[3:6]`, `np.zeros_like(w)`, a 3-vector's adjoint), used only
 element by element, in elementwise arithmetic, in sums and dot products, and accumulated into
 other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`, `w_1_2` for `w`):
@@ -90,8 +90,6 @@ def scalarize(fdef, types):
     cands = {n for n, c in lengths.items()
              if n not in params and 2 <= c <= MAX_LEN and kinds.is_f8_vector(n)}
     cands -= _returned(fdef)
-    if not cands:
-        return fdef
     taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | params
     places = _mutations(fdef.body)
     while cands:                    # each round drops every candidate some statement refused
@@ -104,6 +102,12 @@ def scalarize(fdef, types):
             for stmt, names in rw.reasons:
                 print("scalarize", fdef.name, "drops", sorted(names), stmt)
         cands = cands - rw.failed
+    unguarded = fdef.__dict__.pop("jitad_unguarded", None)
+    fdef.__dict__.pop("jitad_guarded", None)
+    if not cands and unguarded is not None:
+        # no vector became numbers: the slices' checks (IndexError where NumPy gives a shorter
+        # slice) would buy nothing
+        fdef.body = unguarded
     return fdef
 
 
@@ -328,6 +332,8 @@ def _lengths(fdef, kinds, params):
     done = getattr(fdef, "jitad_guarded", set())
     guards = {k: v for k, v in guards.items() if k not in done}
     if guards:
+        if not done:                # the function before any check: kept in case none pays
+            fdef.jitad_unguarded = _copy(fdef.body)
         fdef.jitad_guarded = done | set(guards)
         _insert_guards(fdef, guards)
     return lengths

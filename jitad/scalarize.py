@@ -9,8 +9,8 @@ whose length is not known (`cam[3:6]` of a parameter) is checked to be complete
 (`rt.check_slice_end`: IndexError otherwise), since the code after it is written for its
 length; where no vector becomes numbers, the function is left as it came (no check). What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
 (`np.array([a, b, c])`, `X - cam[3:6]`, `np.zeros_like(w)`, a 3-vector's adjoint), used only
-element by element, in elementwise arithmetic, in sums and dot products, and accumulated into
-other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`, `w_1_2` for `w`):
+element by element, in elementwise arithmetic, `np.cross`, sums, dot products and 2-norms, and
+accumulated into other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`, `w_1_2` for `w`):
 no allocation per call, and Numba keeps them in registers. Per call, a Rodrigues rotation's
 vector-Jacobian product made some 40 such arrays (~40 ns each): the bundle-adjustment residual
 of ADBench spent most of its time allocating.
@@ -202,11 +202,15 @@ class _Kinds:
             fn = _fname(e)
             if fn is None:
                 return None
-            if fn.split(".")[0] in _SCALAR_RESULT or fn in ("rt.dot1", "np.sum") and len(e.args) == 1 \
-                    and not e.keywords:
+            if fn.split(".")[0] in _SCALAR_RESULT or fn == "rt.dot1" \
+                    or fn in ("np.sum", "np.linalg.norm") and len(e.args) == 1 and not e.keywords:
+                return 0
+            if fn == "np.dot" and len(e.args) == 2 and all(self.expr_ndim(a) == 1 for a in e.args):
                 return 0
             if fn in _ELEMENTWISE:
                 return _join([self.expr_ndim(a) for a in e.args])
+            if fn == "np.cross" and len(e.args) == 2 and not e.keywords:
+                return 1 if all(self.expr_ndim(a) in (1, _PENDING) for a in e.args) else None
             if fn in _ALLOC:
                 shape = e.args[0] if e.args else None
                 if isinstance(shape, ast.Tuple):
@@ -242,7 +246,7 @@ class _Kinds:
                 return len(e.args) == 1 and not e.keywords and self.expr_f8(e.args[0])
             if fn is not None and fn.endswith(".copy"):
                 return self.expr_f8(e.func.value)
-            if fn in _ELEMENTWISE:
+            if fn in _ELEMENTWISE or fn == "np.cross":
                 return all(self.expr_f8(a) for a in e.args) and any(self._f8_array(a) for a in e.args)
         return False
 
@@ -363,6 +367,9 @@ def _length(e, lengths, kinds):
             return _length(e.func.value, lengths, kinds)
         if fn in _ELEMENTWISE:
             return _broadcast([a for a in e.args], lengths, kinds)
+        if fn == "np.cross" and len(e.args) == 2 and not e.keywords \
+                and 3 in {_length(a, lengths, kinds) for a in e.args}:
+            return 3                # of 3-vectors (an operand of another length raises)
         return None
     if isinstance(e, ast.BinOp):
         return _broadcast([e.left, e.right], lengths, kinds)
@@ -990,6 +997,20 @@ class _Rewrite:
             fn = _fname(e)
             if fn in _ELEMENTWISE and not e.keywords:
                 return ast.Call(e.func, [self.elem(a, k, c, pre) for a in e.args], [])
+            if fn == "np.cross" and len(e.args) == 2 and not e.keywords and c == 3:
+                a, b = e.args
+                for x in (a, b):    # NumPy's cross needs both of length 3 here
+                    if _length(x, self.lengths, self.kinds) != 3:
+                        if not (isinstance(x, ast.Name) and self.kinds.ndim.get(x.id) == 1):
+                            raise _Unsupported(self.cands & P.names_in(e))
+                        if not any(getattr(st, "jitad_check", None) == x.id for st in pre):
+                            chk = ast.Expr(P.call("rt.check_length", _shape0(x.id), ast.Constant(3)))
+                            chk.jitad_check = x.id
+                            pre.append(chk)
+                i, j = (k + 1) % 3, (k + 2) % 3
+                return ast.BinOp(ast.BinOp(self.elem3(a, i, pre), ast.Mult(), self.elem3(b, j, pre)),
+                                 ast.Sub(),
+                                 ast.BinOp(self.elem3(a, j, pre), ast.Mult(), self.elem3(b, i, pre)))
             if fn in _LIKE and len(e.args) == 1 and not e.keywords:
                 return ast.Constant(0.0 if _LIKE[fn] is None else _LIKE[fn])
             if (fn in _COPY and len(e.args) == 1) and not e.keywords:
@@ -997,6 +1018,12 @@ class _Rewrite:
             if fn is not None and fn.endswith(".copy") and not e.args:
                 return self.elem(e.func.value, k, c, pre)
         raise _Unsupported(self.cands & P.names_in(e) or {None})
+
+    def elem3(self, x, k, pre):
+        """Element k of a cross product's operand x (of length 3, checked)."""
+        if isinstance(x, ast.Name) and x.id not in self.cands and self.lengths.get(x.id) != 3:
+            return ast.Subscript(P.name(x.id), ast.Constant(k), ast.Load())
+        return self.elem(x, k, 3, pre)
 
     def _step(self, name, c, pre):
         for st in pre:              # one per operand and statement
@@ -1018,6 +1045,20 @@ class _Rewrite:
         """`np.sum(v)`, `rt.dot1(a, b)`, `np.dot(a, b)` of known vectors as sums of elements."""
         fn = _fname(node)
         c = _length(node.args[0], self.lengths, self.kinds)
+        if fn == "np.linalg.norm" and len(node.args) == 1 and c is not None:
+            # the 2-norm of a vector: its elements squared, summed in order, then the root
+            terms = []
+            for k in range(c):
+                e = self.elem(node.args[0], k, c, pre)
+                if not isinstance(e, (ast.Name, ast.Constant, ast.Subscript)):
+                    t = self.namer.fresh("t")
+                    pre.append(P.assign(t, e))
+                    e = P.name(t)
+                terms.append(ast.BinOp(e, ast.Mult(), _copy(e)))
+            total = terms[0]
+            for t in terms[1:]:
+                total = ast.BinOp(total, ast.Add(), t)
+            return P.call("math.sqrt", total)
         if fn == "np.sum" and len(node.args) == 1 and c is not None:
             terms = [self.elem(node.args[0], k, c, pre) for k in range(c)]
         elif fn != "np.sum" and len(node.args) == 2:
@@ -1053,7 +1094,7 @@ class _Scalar(ast.NodeTransformer):
 
     def visit_Call(self, node):
         rw = self.rw
-        if _fname(node) in ("np.sum", "rt.dot1", "np.dot") and not node.keywords \
+        if _fname(node) in ("np.sum", "rt.dot1", "np.dot", "np.linalg.norm") and not node.keywords \
                 and rw.mentions(node) and all(rw.kinds.expr_ndim(a) == 1 for a in node.args):
             return rw.reduction(node, self.pre)
         return self.generic_visit(node)

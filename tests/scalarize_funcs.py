@@ -121,3 +121,12 @@ def typed_vectors(v):
     idx = np.array([2, 0, 1])
     f = np.array([v[0] * 2.0, v[1], v[2] - 1.0])
     return np.sum(f[idx] * f)
+
+
+def cross_and_norm(v, X):
+    """NumPy's own `np.cross` and `np.linalg.norm` of 3-vectors (a constant slice of a longer
+    parameter among them), and their adjoints, written out."""
+    w = np.array([v[0], v[1] * 2.0, v[2]])
+    c = np.cross(w, X[0:3])
+    axis = c / np.linalg.norm(c)
+    return np.linalg.norm(c) + np.sum(c * w) + np.dot(axis, np.cross(X[1:4], w))

@@ -43,11 +43,19 @@ def test_the_reprojection_adjoint_allocates_no_small_arrays():
     (sf.branches_and_loops, (np.array([0.4, -1.3, 2.2]), 6), (0,)),
     (sf.branches_and_loops, (np.array([-0.4, 1.3, 2.2]), 9), (0,)),
     (sf.typed_vectors, (np.array([0.4, -1.3, 2.2]),), (0,)),
+    (sf.cross_and_norm, (np.array([0.4, -1.3, 2.2]), np.array([0.3, 1.1, -0.7, 0.9])), (0, 1)),
 ], ids=["reprojection", "reprojection_at_zero", "spring_chain", "aliases", "quaternion",
         "short_slice", "self_reference", "broadcast_partner", "broadcast_partner_length_1",
-        "branches_and_loops", "branches_and_loops_other_branch", "typed_vectors"])
+        "branches_and_loops", "branches_and_loops_other_branch", "typed_vectors",
+        "cross_and_norm"])
 def test_gradients_in_both_modes(fn, args, wrt):
     check_both_modes(fn, args, wrt)
+
+
+def test_cross_products_and_norms_are_written_out():
+    src = _vjp_source(sf.cross_and_norm, (np.array([0.4, -1.3, 2.2]), np.ones(4)), (0, 1))
+    src = "\n".join(line for line in src.splitlines() if not line.strip().startswith("#"))
+    assert "np.cross" not in src and "np.linalg.norm" not in src and "np.empty((3,)" not in src
 
 
 def test_the_residual_jacobian_and_hessian():

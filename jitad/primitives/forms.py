@@ -195,6 +195,8 @@ def _vector_ord(o):
         return "max"
     if o == float("-inf"):
         return "min"
+    if o == 1 and not isinstance(o, bool):
+        return "one"
     return "p"
 
 

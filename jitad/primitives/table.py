@@ -200,6 +200,10 @@ norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.
 # smallest |x_i| (ties split the cotangent evenly)
 norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
 norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1)
+# ord=1 on its own (the p-norm's (|x| / y) ** (ord - 1) is nan ** 0 at x = 0: its derivative,
+# in a Hessian, was nan * 0)
+norm_one(x)        = np.sum(np.abs(x))      :: norm | x: g * np.sign(x)
+norm_one_axis(x; axis) = np.sum(np.abs(x), axis=axis) :: norm | x: rt.expand(g, axis) * np.sign(x)
 norm_max(x)        = np.max(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
 norm_min(x)        = np.min(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
 norm_max_axis(x; axis) = rt.max_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))

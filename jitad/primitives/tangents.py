@@ -102,6 +102,8 @@ norm               | x: np.sum(x * t) / y
 norm_axis          | x: np.sum(x * t, axis=axis) / y
 norm_p             | x: np.sum(np.sign(x) * (np.abs(x) / y) ** (ord - 1) * t)
 norm_p_axis        | x: np.sum(np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1) * t, axis=axis)
+norm_one           | x: np.sum(np.sign(x) * t)
+norm_one_axis      | x: np.sum(np.sign(x) * t, axis=axis)
 norm_max           | x: np.sum(t * np.sign(x) * (np.abs(x) == y)) / np.sum(np.abs(x) == y)
 norm_min           | x: np.sum(t * np.sign(x) * (np.abs(x) == y)) / np.sum(np.abs(x) == y)
 norm_max_axis      | x: np.sum(t * np.sign(x) * (np.abs(x) == rt.expand(y, axis)), axis=axis) / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis)

@@ -206,7 +206,10 @@ class Writes:
         view) could observe -- some run makes the alias, writes, then reads the alias without
         making it again: the adjoint treats u as a value copied before the write, which would
         be a silently wrong gradient. A fresh `y = ...` between the alias and the write, or
-        the alias made again between the write and the read, is fine (`flow` decides)."""
+        the alias made again between the write and the read, is fine (`flow` decides). Where
+        y is another name for an array (`y = z`, or `y, t = st` of a tuple local: `y = st_0`),
+        z and z's aliases are aliases of y too: the write is fine only if none of them is
+        read after it."""
         stmts = list(ir.walk(self.root))
         flow = Flow(self.root)
         defs = {}
@@ -238,7 +241,8 @@ class Writes:
                    and getattr(self.types.get(s.target), "ndim", 0)]
         for w in writes + updates:
             y = w.array if isinstance(w, SetItem) else w.target
-            # aliases of y, transitively (u = y, v = u[1:], ...)
+            # aliases of y, transitively (u = y, v = u[1:], ...), and the arrays y is another
+            # name for (y = z: z, and z's own aliases)
             # (the statement making the alias, the alias): one target of a call each
             aliases, frontier = [], [y]
             while frontier:
@@ -248,6 +252,11 @@ class Writes:
                         if src in sources and t != y and (s, t) not in aliases:
                             aliases.append((s, t))
                             frontier.append(t)
+                for s in defs.get(src, []):
+                    z = self.copy_source(s)
+                    if z is not None and z != y and (s, z) not in aliases:
+                        aliases.append((s, z))
+                        frontier.append(z)
             # a fresh `y = ...` after the alias was made points y at another buffer
             rebinds = [s for s in defs.get(y, []) if self._new_array(s, y)]
             for a, t in aliases:
@@ -280,15 +289,59 @@ class Writes:
             return got is not None and not got[b.targets.index(y)][0]
         return isinstance(b, Bind) and new_array(b, self.types)
 
+    def copy_source(self, b):
+        """z when bind `b` is `y = z` of an array z: another name for z's buffer (`u = v`,
+        and what `tuple_values` makes of `u, t = st` for a tuple local: `u = st_0`), else
+        None."""
+        if isinstance(b, Bind) and b.op is COPY and len(b.args) == 1 \
+                and isinstance(b.args[0], Var) and _arrayish(self.types, b.args[0].name):
+            return b.args[0].name
+        return None
+
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it
-        share its buffer -- a view, another variable, a loop variable -- and reaches `at`
-        with no new array assigned to y in between, or None)."""
+        share its buffer with an array this function did not create -- a view, a loop
+        variable, another variable that may hold one -- and reaches `at` with no new array
+        assigned to y in between, or None).
+
+        `y = z` is another name for z's buffer: it counts as created here when every value
+        of z it can take was (z's own definitions reaching it, followed through copies, so a
+        cycle of copies -- a swap `a, b = b, a` -- ends). That the two names share the buffer
+        is the alias rule's business (`check`: z may not be read after a write through y; it
+        takes every name copies connect for an alias, so a swap of two new arrays whose other
+        name is read after the write is still refused)."""
         fresh = [b for b in defs.get(y, []) if self._new_array(b, y)]
         param = y in self.spec.ir.params and flow.reaches(None, at, avoid=fresh)
         other = next((b for b in defs.get(y, []) if not self._new_array(b, y)
-                      and flow.reaches(b, at, avoid=fresh)), None)
+                      and flow.reaches(b, at, avoid=fresh)
+                      and not self._copies_created_here(b, defs, flow)), None)
         return param, other
+
+    def _copies_created_here(self, b, defs, flow) -> bool:
+        """Whether `b` is a copy `y = z` (`copy_source`) whose z holds, whenever `b` runs, an
+        array this function created: searched over (name, statement) pairs back through
+        copies, every other definition of a name reaching its statement (with no new array
+        assigned in between) new, and no argument among them."""
+        z = self.copy_source(b)
+        if z is None:
+            return False
+        todo, seen = [(z, b)], set()
+        while todo:
+            v, at = todo.pop()
+            if (v, id(at)) in seen:
+                continue
+            seen.add((v, id(at)))
+            fresh = [d for d in defs.get(v, []) if self._new_array(d, v)]
+            if v in self.spec.ir.params and flow.reaches(None, at, avoid=fresh):
+                return False
+            for d in defs.get(v, []):
+                if d in fresh or not flow.reaches(d, at, avoid=fresh):
+                    continue
+                src = self.copy_source(d)
+                if src is None:
+                    return False
+                todo.append((src, d))
+        return True
 
     def _check_write_target(self, w, defs, flow):
         """`y[i] = v` only into an array this function created: every definition of y that can
@@ -533,6 +586,13 @@ class Analysis(Writes):
                     if b not in needed:
                         needed.add(b)
                         frontier.append(b)
+                if not frontier:
+                    # an array written through another name for it (u = s; u[0] = v, which
+                    # the write rules allow when s is not read after it): its writes change
+                    # s's buffer, so where s is needed they are undone too
+                    frontier = [y for y in self.written - needed
+                                if _closure(y, bases) & needed]
+                    needed.update(frontier)
             # a counted loop's index is recomputed by the adjoint loop, never taped per step
             pushed = {v for v in needed if self.overwritten(v) and v not in self.recomputed
                       and not (v in self.loop_vars and len(self.sites[v]) == 1 and v not in after_loop)}
@@ -734,6 +794,17 @@ class Analysis(Writes):
             if id(b) == bid:
                 return b
         raise KeyError(bid)
+
+
+def _closure(v, bases) -> set:
+    """The arrays whose storage v may share, transitively (`Analysis.view_bases`)."""
+    out, todo = set(), list(bases.get(v, ()))
+    while todo:
+        b = todo.pop()
+        if b not in out:
+            out.add(b)
+            todo.extend(bases.get(b, ()))
+    return out
 
 
 def _definitely_assigned(v, block):

@@ -1,5 +1,6 @@
 """Writes into another name for an array: `u = v`, and `u, t = st` of a tuple local (which
-`tuple_values` makes `u = st_0`). Such a write is accepted when every value the other name
+`tuple_values` makes `u = st_0`), and `u = np.float64(v)` of a float array (NumPy gives
+back v itself). Such a write is accepted when every value the other name
 can hold is an array the function created and no alias of it (v, st, a view of either) is
 read after the write; it is refused at the user's line, in both modes, where one is. Accepted
 forms are checked against central finite differences, eager mode and forward mode
@@ -137,10 +138,24 @@ def copy_then_update_in_place(x, w):
     return np.sum(u * u)
 
 
+def cast_of_a_new_array_then_write(x, w):
+    v = np.tanh(x * w)
+    u = np.float64(v)       # v itself (NumPy gives back an array of that dtype)
+    u[1] = w * np.dot(v, x)
+    return np.sum(u * x)
+
+
+def copy_of_an_argument_then_write(x, w):
+    u = np.array(x, dtype=float)    # np.array copies
+    u[0] = w
+    return np.sum(u * x)
+
+
 ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_branch,
             source_read_before_the_write, tuple_read_before_the_write, unpacked_before_a_loop,
             unpacked_in_a_loop, through_a_helper, through_a_helper_in_a_loop,
-            inlined_helper_unpacking_a_tuple, copy_then_update_in_place]
+            inlined_helper_unpacking_a_tuple, copy_then_update_in_place,
+            cast_of_a_new_array_then_write, copy_of_an_argument_then_write]
 NUMBA = {"unpack_then_write", "source_read_before_the_write", "unpacked_in_a_loop",
          "through_a_helper_in_a_loop"}
 X = np.array([0.31, -0.72, 0.55, 1.03])
@@ -241,12 +256,33 @@ def unpack_an_argument_then_write(p, w):
     return np.sum(u) * t
 
 
+def cast_of_an_argument_then_write(x, w):
+    u = np.float64(x)       # x itself: the write would change the caller's array
+    u[0] = w  # ERR: may alias another array
+    return np.sum(u) + np.sum(x)
+
+
+def asarray_of_an_argument_then_write(x, w):
+    u = np.asarray(x, dtype=float)
+    u[0] = w  # ERR: may alias another array
+    return np.sum(u)
+
+
+def cast_write_then_read_the_source(x, w):
+    v = x * w
+    u = np.float64(v)
+    u[0] = w  # ERR: write through an alias
+    return np.sum(u * x) + np.sum(v)
+
+
 _XW = (X.copy(), 0.83)
 REFUSED = [(fn, _XW) for fn in (
     unpack_write_then_read_the_tuple, copy_write_then_read_the_source,
     copy_write_then_read_a_view_of_the_source, copy_of_a_copy_then_read_the_middle,
     copy_in_a_branch_then_read_the_source, unpacked_in_a_loop_from_one_tuple,
-    copy_update_in_place_then_read_the_source, copy_of_a_view_then_write)]
+    copy_update_in_place_then_read_the_source, copy_of_a_view_then_write,
+    cast_of_an_argument_then_write, asarray_of_an_argument_then_write,
+    cast_write_then_read_the_source)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))
 
 

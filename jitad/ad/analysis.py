@@ -24,7 +24,7 @@ from ..ir import Bind, For, If, Return, SetItem, Slice, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM, get
 from ..primitives.forms import rule_at, settle_statics
 from ..primitives.lists import LIST_APPEND
-from ..types import Ty, arg_types as _argtys
+from ..types import NP_DTYPE, Ty, arg_types as _argtys
 
 
 _SUMS = (get("add"), get("sub"))
@@ -58,9 +58,20 @@ def gathers(s, types) -> bool:
 def makes_view(b: Bind, types) -> bool:
     """Whether bind `b`'s result may share its first operand's buffer: a view primitive, or
     one whose form at these operand ranks is (`np.diag` of a matrix, unlike of a vector)."""
-    if b.op.view:
+    if b.op.view or gives_operand(b, types):
         return True
     return not b.op.structural and rule_for(b, types).view
+
+
+def gives_operand(b: Bind, types) -> bool:
+    """Whether bind `b` gives its operand array itself, another name for it as `y = x` is:
+    np.float64(x) or np.asarray(x, dtype=...) of an array of that dtype already (NumPy's
+    astype with `copy=False`; generated code copies, which only the write rules could tell
+    apart: they take it for `y = x`)."""
+    if b.statics.get("copy") is False and b.args and isinstance(b.args[0], Var):
+        x = types.get(b.args[0].name)
+        return bool(getattr(x, "ndim", 0)) and NP_DTYPE.get(x.dtype) == b.statics.get("dtype")
+    return False
 
 
 def new_array(b: Bind, types) -> bool:
@@ -291,10 +302,11 @@ class Writes:
 
     def copy_source(self, b):
         """z when bind `b` is `y = z` of an array z: another name for z's buffer (`u = v`,
-        and what `tuple_values` makes of `u, t = st` for a tuple local: `u = st_0`), else
-        None."""
-        if isinstance(b, Bind) and b.op is COPY and len(b.args) == 1 \
-                and isinstance(b.args[0], Var) and _arrayish(self.types, b.args[0].name):
+        what `tuple_values` makes of `u, t = st` for a tuple local: `u = st_0`, and
+        `u = np.float64(v)` of a float array, `gives_operand`), else None."""
+        if isinstance(b, Bind) and (b.op is COPY or gives_operand(b, self.types)) \
+                and len(b.args) == 1 and isinstance(b.args[0], Var) \
+                and _arrayish(self.types, b.args[0].name):
             return b.args[0].name
         return None
 

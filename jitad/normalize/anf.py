@@ -800,9 +800,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if listed is not None:
             return listed
         if obj in (np.float64, np.float32, np.int64) and len(node.args) == 1 and not kw:
-            # np.float64(x): x in that dtype (a number or an array), as x.astype would give
+            # np.float64(x): x in that dtype (a number or an array), as x.astype would give --
+            # but an array already of that dtype is given back itself (`copy=False`: an alias
+            # for the write rules, `analysis.makes_view`)
             return self.bind(node, dest("astype"), ASTYPE, (self.array_arg(node.args[0], hint),),
-                             statics={"dtype": f"np.{obj.__name__}"})
+                             statics={"dtype": f"np.{obj.__name__}", "copy": False})
         if obj in (builtins.sum, builtins.max, builtins.min, builtins.round):
             folded = self.builtin_call(node, obj, kw, hint, dest)
             if folded is not None:

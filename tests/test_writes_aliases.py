@@ -275,6 +275,19 @@ def cast_write_then_read_the_source(x, w):
     return np.sum(u * x) + np.sum(v)
 
 
+def copy_made_after_a_fresh_value(x, w):
+    # u shares st[0] with v although v was given a new array after u was made: what matters
+    # is that the copy v = a, not u's unpacking, comes before the update
+    st = (np.tanh(x * w), w)
+    u, t = st
+    a, b = st
+    v = np.tanh(x)
+    for i in range(3):
+        v = a
+    v += x  # ERR: write through an alias
+    return np.sum(u * u) + np.sum(v * v)
+
+
 _XW = (X.copy(), 0.83)
 REFUSED = [(fn, _XW) for fn in (
     unpack_write_then_read_the_tuple, copy_write_then_read_the_source,
@@ -282,7 +295,7 @@ REFUSED = [(fn, _XW) for fn in (
     copy_in_a_branch_then_read_the_source, unpacked_in_a_loop_from_one_tuple,
     copy_update_in_place_then_read_the_source, copy_of_a_view_then_write,
     cast_of_an_argument_then_write, asarray_of_an_argument_then_write,
-    cast_write_then_read_the_source)]
+    cast_write_then_read_the_source, copy_made_after_a_fresh_value)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))
 
 

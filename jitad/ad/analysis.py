@@ -253,27 +253,32 @@ class Writes:
         for w in writes + updates:
             y = w.array if isinstance(w, SetItem) else w.target
             # aliases of y, transitively (u = y, v = u[1:], ...), and the arrays y is another
-            # name for (y = z: z, and z's own aliases)
-            # (the statement making the alias, the alias): one target of a call each
-            aliases, frontier = [], [y]
+            # name for (y = z: z, and z's own aliases, made before or after y = z)
+            # (the statement making the alias, the alias, the statement that must reach the
+            # write: the one making the alias, or for one reached through a copy y = z, that
+            # copy): one target of a call each
+            aliases, frontier, seen = [], [(y, None)], set()
             while frontier:
-                src = frontier.pop()
-                for s in stmts:
-                    for t, sources in self.alias_sources(s).items():
-                        if src in sources and t != y and (s, t) not in aliases:
-                            aliases.append((s, t))
-                            frontier.append(t)
-                for s in defs.get(src, []):
-                    z = self.copy_source(s)
-                    if z is not None and z != y and (s, z) not in aliases:
-                        aliases.append((s, z))
-                        frontier.append(z)
+                src, anchor = frontier.pop()
+                found = [(s, t) for s in stmts for t, sources in self.alias_sources(s).items()
+                         if src in sources]
+                found += [(s, z) for s in defs.get(src, [])
+                          for z in [self.copy_source(s)] if z is not None]
+                for s, t in found:
+                    if t == y or (id(s), t) in seen:
+                        continue
+                    seen.add((id(s), t))
+                    # (a copy of y's reaches y's buffer from the other side: what was made from
+                    # z at any time shares it, so the copy itself must reach the write)
+                    at = anchor or s
+                    aliases.append((s, t, at))
+                    frontier.append((t, anchor or (s if t == self.copy_source(s) else None)))
             # a fresh `y = ...` after the alias was made points y at another buffer
             rebinds = [s for s in defs.get(y, []) if self._new_array(s, y)]
-            for a, t in aliases:
+            for a, t, at in aliases:
                 # the write changes what the alias shows when some run makes the alias, then
                 # writes (y not rebound in between), then reads the alias (not made again)
-                if not flow.reaches(a, w, avoid=rebinds):
+                if not flow.reaches(at, w, avoid=rebinds):
                     continue
                 if any(flow.reaches(w, r, avoid=defs.get(t, []))
                        for r in stmts if t in self._stmt_reads(r)):

@@ -41,7 +41,7 @@ from .shape_tuples import shape_tuples
 from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
-from .structure import Structurer
+from .structure import Structurer, own_loop_indices
 from .webs import split_webs
 
 
@@ -189,6 +189,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
     def function(self) -> ir.Function:
         body = self.block(self.tree.body)
         body = Structurer(self).lower_function(body)
+        body = own_loop_indices(body, self.namer, self.renamed)
         body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
         body = split_webs(body, self.params, self.namer, self.renamed)

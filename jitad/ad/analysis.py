@@ -265,9 +265,11 @@ class Writes:
                 found += [(s, z) for s in defs.get(src, [])
                           for z in [self.copy_source(s)] if z is not None]
                 for s, t in found:
-                    if t == y or (id(s), t) in seen:
+                    # (per anchor: one reached through a copy after the write may be reached
+                    # through one before it too)
+                    if t == y or (id(s), t, id(anchor)) in seen:
                         continue
-                    seen.add((id(s), t))
+                    seen.add((id(s), t, id(anchor)))
                     # (a copy of y's reaches y's buffer from the other side: what was made from
                     # z at any time shares it, so the copy itself must reach the write)
                     at = anchor or s

@@ -169,7 +169,8 @@ class _Inliner:
 
     def local(self, name, callee):
         user = callee.ir.user_name(name)
-        new = self.namer.fresh(user)
+        # (a position of a tuple local is named `st[0]` for messages: not an identifier)
+        new = self.namer.fresh(user if user.isidentifier() else name)
         self.spec.types[new] = callee.types[name]
         self.renamed[new] = user
         return new

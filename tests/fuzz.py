@@ -331,6 +331,11 @@ def _fresh_array(kind: str, e: str) -> str:
                         or isinstance(func, ast.Attribute) and func.attr in views):
         return f"{e}.copy()"         # a transpose, reshape or flip may be a view too (and
         #                              np.diag of a matrix is a read-only view)
+    if kind != "f" and isinstance(func, ast.Attribute) and func.attr == "float64" \
+            and len(node.args) == 1:
+        inner = ast.unparse(node.args[0])
+        if _fresh_array(kind, inner) != inner:
+            return f"{e}.copy()"     # np.float64 of a float array is that array itself
     return e
 
 

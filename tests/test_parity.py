@@ -35,6 +35,7 @@ from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
 from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
 from . import test_eager_errors as tee
+from . import test_writes_aliases as twa
 from . import test_suites as tsu
 from .harness import error_marker
 
@@ -81,6 +82,7 @@ def corpus():
     cases += [Case(fn, args, wrt=(0, 1)) for fn, args in test_coverage.REFUSED]
     cases += [Case(fn, args) for fn, args, _ in test_heldout6.REFUSED]
     cases += [Case(fn, args) for fn, args, _ in test_heldout7.REFUSED]
+    cases += [Case(fn, args) for fn, args in twa.REFUSED]
     cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
                    wrt=(0, 1)),
               Case(cof.complex_output, (np.array([0.3, 0.4]),)),

@@ -24,7 +24,7 @@ from ..ir import Bind, For, If, Return, SetItem, Slice, Var, While
 from ..primitives import CALL, CONCAT, COPY, GETITEM, get
 from ..primitives.forms import rule_at, settle_statics
 from ..primitives.lists import LIST_APPEND
-from ..types import Ty, arg_types as _argtys
+from ..types import NP_DTYPE, Ty, arg_types as _argtys
 
 
 _SUMS = (get("add"), get("sub"))
@@ -58,9 +58,20 @@ def gathers(s, types) -> bool:
 def makes_view(b: Bind, types) -> bool:
     """Whether bind `b`'s result may share its first operand's buffer: a view primitive, or
     one whose form at these operand ranks is (`np.diag` of a matrix, unlike of a vector)."""
-    if b.op.view:
+    if b.op.view or gives_operand(b, types):
         return True
     return not b.op.structural and rule_for(b, types).view
+
+
+def gives_operand(b: Bind, types) -> bool:
+    """Whether bind `b` gives its operand array itself, another name for it as `y = x` is:
+    np.float64(x) or np.asarray(x, dtype=...) of an array of that dtype already (NumPy's
+    astype with `copy=False`; generated code copies, which only the write rules could tell
+    apart: they take it for `y = x`)."""
+    if b.statics.get("copy") is False and b.args and isinstance(b.args[0], Var):
+        x = types.get(b.args[0].name)
+        return bool(getattr(x, "ndim", 0)) and NP_DTYPE.get(x.dtype) == b.statics.get("dtype")
+    return False
 
 
 def new_array(b: Bind, types) -> bool:
@@ -206,7 +217,10 @@ class Writes:
         view) could observe -- some run makes the alias, writes, then reads the alias without
         making it again: the adjoint treats u as a value copied before the write, which would
         be a silently wrong gradient. A fresh `y = ...` between the alias and the write, or
-        the alias made again between the write and the read, is fine (`flow` decides)."""
+        the alias made again between the write and the read, is fine (`flow` decides). Where
+        y is another name for an array (`y = z`, or `y, t = st` of a tuple local: `y = st_0`),
+        z and z's aliases are aliases of y too: the write is fine only if none of them is
+        read after it."""
         stmts = list(ir.walk(self.root))
         flow = Flow(self.root)
         defs = {}
@@ -238,22 +252,35 @@ class Writes:
                    and getattr(self.types.get(s.target), "ndim", 0)]
         for w in writes + updates:
             y = w.array if isinstance(w, SetItem) else w.target
-            # aliases of y, transitively (u = y, v = u[1:], ...)
-            # (the statement making the alias, the alias): one target of a call each
-            aliases, frontier = [], [y]
+            # aliases of y, transitively (u = y, v = u[1:], ...), and the arrays y is another
+            # name for (y = z: z, and z's own aliases, made before or after y = z)
+            # (the statement making the alias, the alias, the statement that must reach the
+            # write: the one making the alias, or for one reached through a copy y = z, that
+            # copy): one target of a call each
+            aliases, frontier, seen = [], [(y, None)], set()
             while frontier:
-                src = frontier.pop()
-                for s in stmts:
-                    for t, sources in self.alias_sources(s).items():
-                        if src in sources and t != y and (s, t) not in aliases:
-                            aliases.append((s, t))
-                            frontier.append(t)
+                src, anchor = frontier.pop()
+                found = [(s, t) for s in stmts for t, sources in self.alias_sources(s).items()
+                         if src in sources]
+                found += [(s, z) for s in defs.get(src, [])
+                          for z in [self.copy_source(s)] if z is not None]
+                for s, t in found:
+                    # (per anchor: one reached through a copy after the write may be reached
+                    # through one before it too)
+                    if t == y or (id(s), t, id(anchor)) in seen:
+                        continue
+                    seen.add((id(s), t, id(anchor)))
+                    # (a copy of y's reaches y's buffer from the other side: what was made from
+                    # z at any time shares it, so the copy itself must reach the write)
+                    at = anchor or s
+                    aliases.append((s, t, at))
+                    frontier.append((t, anchor or (s if t == self.copy_source(s) else None)))
             # a fresh `y = ...` after the alias was made points y at another buffer
             rebinds = [s for s in defs.get(y, []) if self._new_array(s, y)]
-            for a, t in aliases:
+            for a, t, at in aliases:
                 # the write changes what the alias shows when some run makes the alias, then
                 # writes (y not rebound in between), then reads the alias (not made again)
-                if not flow.reaches(a, w, avoid=rebinds):
+                if not flow.reaches(at, w, avoid=rebinds):
                     continue
                 if any(flow.reaches(w, r, avoid=defs.get(t, []))
                        for r in stmts if t in self._stmt_reads(r)):
@@ -280,15 +307,60 @@ class Writes:
             return got is not None and not got[b.targets.index(y)][0]
         return isinstance(b, Bind) and new_array(b, self.types)
 
+    def copy_source(self, b):
+        """z when bind `b` is `y = z` of an array z: another name for z's buffer (`u = v`,
+        what `tuple_values` makes of `u, t = st` for a tuple local: `u = st_0`, and
+        `u = np.float64(v)` of a float array, `gives_operand`), else None."""
+        if isinstance(b, Bind) and (b.op is COPY or gives_operand(b, self.types)) \
+                and len(b.args) == 1 and isinstance(b.args[0], Var) \
+                and _arrayish(self.types, b.args[0].name):
+            return b.args[0].name
+        return None
+
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it
-        share its buffer -- a view, another variable, a loop variable -- and reaches `at`
-        with no new array assigned to y in between, or None)."""
+        share its buffer with an array this function did not create -- a view, a loop
+        variable, another variable that may hold one -- and reaches `at` with no new array
+        assigned to y in between, or None).
+
+        `y = z` is another name for z's buffer: it counts as created here when every value
+        of z it can take was (z's own definitions reaching it, followed through copies, so a
+        cycle of copies -- a swap `a, b = b, a` -- ends). That the two names share the buffer
+        is the alias rule's business (`check`: z may not be read after a write through y; it
+        takes every name copies connect for an alias, so a swap of two new arrays whose other
+        name is read after the write is still refused)."""
         fresh = [b for b in defs.get(y, []) if self._new_array(b, y)]
         param = y in self.spec.ir.params and flow.reaches(None, at, avoid=fresh)
         other = next((b for b in defs.get(y, []) if not self._new_array(b, y)
-                      and flow.reaches(b, at, avoid=fresh)), None)
+                      and flow.reaches(b, at, avoid=fresh)
+                      and not self._copies_created_here(b, defs, flow)), None)
         return param, other
+
+    def _copies_created_here(self, b, defs, flow) -> bool:
+        """Whether `b` is a copy `y = z` (`copy_source`) whose z holds, whenever `b` runs, an
+        array this function created: searched over (name, statement) pairs back through
+        copies, every other definition of a name reaching its statement (with no new array
+        assigned in between) new, and no argument among them."""
+        z = self.copy_source(b)
+        if z is None:
+            return False
+        todo, seen = [(z, b)], set()
+        while todo:
+            v, at = todo.pop()
+            if (v, id(at)) in seen:
+                continue
+            seen.add((v, id(at)))
+            fresh = [d for d in defs.get(v, []) if self._new_array(d, v)]
+            if v in self.spec.ir.params and flow.reaches(None, at, avoid=fresh):
+                return False
+            for d in defs.get(v, []):
+                if d in fresh or not flow.reaches(d, at, avoid=fresh):
+                    continue
+                src = self.copy_source(d)
+                if src is None:
+                    return False
+                todo.append((src, d))
+        return True
 
     def _check_write_target(self, w, defs, flow):
         """`y[i] = v` only into an array this function created: every definition of y that can
@@ -533,6 +605,13 @@ class Analysis(Writes):
                     if b not in needed:
                         needed.add(b)
                         frontier.append(b)
+                if not frontier:
+                    # an array written through another name for it (u = s; u[0] = v, which
+                    # the write rules allow when s is not read after it): its writes change
+                    # s's buffer, so where s is needed they are undone too
+                    frontier = [y for y in self.written - needed
+                                if _closure(y, bases) & needed]
+                    needed.update(frontier)
             # a counted loop's index is recomputed by the adjoint loop, never taped per step
             pushed = {v for v in needed if self.overwritten(v) and v not in self.recomputed
                       and not (v in self.loop_vars and len(self.sites[v]) == 1 and v not in after_loop)}
@@ -734,6 +813,17 @@ class Analysis(Writes):
             if id(b) == bid:
                 return b
         raise KeyError(bid)
+
+
+def _closure(v, bases) -> set:
+    """The arrays whose storage v may share, transitively (`Analysis.view_bases`)."""
+    out, todo = set(), list(bases.get(v, ()))
+    while todo:
+        b = todo.pop()
+        if b not in out:
+            out.add(b)
+            todo.extend(bases.get(b, ()))
+    return out
 
 
 def _definitely_assigned(v, block):

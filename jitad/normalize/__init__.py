@@ -9,6 +9,9 @@ Guarantees (the invariants of the returned `ir.Function`):
     over `reversed(...)` (the same range loop run backwards);
   * `break`, `continue` and early `return` are gone: they became boolean flags that guard the
     rest of their block and join loop tests, so control flow is purely structured;
+  * a counted loop's variable is assigned only by its loop: one whose body assigns it too
+    (`if c: i = i + 1`, an inner `for i`) counts with an index of its own and assigns the
+    user's name from it first thing in its body (`structure.own_loop_indices`);
   * the body ends with exactly one `Return`; `If`/`While` tests are bool-typed names computed
     right before them and never assigned inside them;
   * temporaries are named after the user's variable they help compute (`x_mul`, `y_sin`) and

@@ -41,7 +41,7 @@ from .shape_tuples import shape_tuples
 from .slices import SliceValues
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
-from .structure import Structurer
+from .structure import Structurer, own_loop_indices
 from .webs import split_webs
 
 
@@ -189,6 +189,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
     def function(self) -> ir.Function:
         body = self.block(self.tree.body)
         body = Structurer(self).lower_function(body)
+        body = own_loop_indices(body, self.namer, self.renamed)
         body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
         body = split_webs(body, self.params, self.namer, self.renamed)
@@ -800,9 +801,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if listed is not None:
             return listed
         if obj in (np.float64, np.float32, np.int64) and len(node.args) == 1 and not kw:
-            # np.float64(x): x in that dtype (a number or an array), as x.astype would give
+            # np.float64(x): x in that dtype (a number or an array), as x.astype would give --
+            # but an array already of that dtype is given back itself (`copy=False`: an alias
+            # for the write rules, `analysis.makes_view`)
             return self.bind(node, dest("astype"), ASTYPE, (self.array_arg(node.args[0], hint),),
-                             statics={"dtype": f"np.{obj.__name__}"})
+                             statics={"dtype": f"np.{obj.__name__}", "copy": False})
         if obj in (builtins.sum, builtins.max, builtins.min, builtins.round):
             folded = self.builtin_call(node, obj, kw, hint, dest)
             if folded is not None:

@@ -590,8 +590,11 @@ class LibraryCalls:
             x = self.array_arg(node.args[0], hint)
             if dtype is None:
                 return self.bind(node, dest("copy"), COPY, (x,))
+            # (np.asarray gives back an array already of the dtype: `copy=False`, an alias
+            # for the write rules; np.array copies it)
             return self.bind(node, dest("astype"), get("astype"), (x,),
-                             statics={"dtype": self.dtype_spelling(dtype, node)})
+                             statics={"dtype": self.dtype_spelling(dtype, node),
+                                      **({"copy": False} if fn is np.asarray else {})})
         nargs = len(node.args)
         if nargs == 2 and fn in (np.concatenate, np.stack) and "axis" not in kw:
             kw["axis"], nargs = node.args[1], 1         # np.concatenate((a, b), 1)

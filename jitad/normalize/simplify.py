@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import ir
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, TupleA, Var, While
-from ..primitives import COPY
+from ..primitives import CALL, COPY
 
 
 def _typed(atoms):
@@ -89,6 +89,28 @@ def eliminate_common_temps(body, temps):
             counts[t] = counts.get(t, 0) + 1
     single = {t for t in temps if counts.get(t) == 1}
     rename = {}
+    # names that may share storage (a copy, a view, a helper's result and its operands: no
+    # types yet, so every bind not surely making a new array links its target to its
+    # operands): a write into one changes what an expression of another computes
+    # (c = v; v[1] = np.dot(c, x); np.dot(c, x) again is not the first one)
+    parent = {}
+
+    def find(n):
+        while parent.get(n, n) != n:
+            n = parent[n]
+        return n
+
+    for s in ir.walk(body):
+        if isinstance(s, Bind) and _may_share(s):
+            names = list(s.targets) + [n for a in s.args for n in ir.atom_names(a)]
+            for n in names[1:]:
+                a, b = find(names[0]), find(n)
+                if a != b:
+                    parent[b] = a
+
+    def stored(written_arrays):
+        """The names whose values a write into these arrays may change."""
+        return {find(n) for n in written_arrays}
 
     def atom(a):
         if isinstance(a, Var):
@@ -102,6 +124,7 @@ def eliminate_common_temps(body, temps):
     def block(stmts):
         avail, out = {}, []
         for s in stmts:
+            changed = set()
             if isinstance(s, Bind):
                 s.args = tuple(atom(a) for a in s.args)
                 pure = s.op.reusable and len(s.targets) == 1
@@ -112,10 +135,13 @@ def eliminate_common_temps(body, temps):
                 written = set(s.targets)
                 if key is not None and s.target in single and not (set(ir.reads(s)) & written):
                     avail[key] = s.target
+                if s.inplace:           # `y += e` on an array updates y's buffer in place
+                    changed = stored(s.targets)
             elif isinstance(s, SetItem):
                 s.index = tuple(atom(a) for a in s.index)
                 s.value = atom(s.value)
                 written = {s.array}
+                changed = stored(written)
             elif isinstance(s, Return):
                 s.values = tuple(atom(a) for a in s.values)
                 written = set()
@@ -124,6 +150,7 @@ def eliminate_common_temps(body, temps):
                 s.body, s.orelse = block(s.body), block(s.orelse)
                 written = {t for x in ir.walk(s.body + s.orelse) for t in ir.writes(x)} | {
                     x.array for x in ir.walk(s.body + s.orelse) if isinstance(x, SetItem)}
+                changed = stored(_updated(s.body + s.orelse))
             elif isinstance(s, (While, For)):
                 if isinstance(s, For):
                     s.start, s.stop, s.step = atom(s.start), atom(s.stop), atom(s.step)
@@ -134,12 +161,33 @@ def eliminate_common_temps(body, temps):
                 inner = (s.cond if isinstance(s, While) else []) + s.body
                 written = {t for x in ir.walk(inner) for t in ir.writes(x)} | {
                     x.array for x in ir.walk(inner) if isinstance(x, SetItem)} | set(ir.writes(s))
+                changed = stored(_updated(inner))
             else:
                 written = set()
             if written:
                 avail = {k: v for k, v in avail.items()
                          if not (written & {n for a in k[1] for n in ir.atom_names(a)})}
+            if changed:
+                avail = {k: v for k, v in avail.items()
+                         if not (changed & {find(n) for a in k[1] for n in ir.atom_names(a)})}
             out.append(s)
         return out
 
     return block(body)
+
+
+def _updated(block) -> set:
+    """The arrays `block` writes into or updates in place."""
+    return {x.array for x in ir.walk(block) if isinstance(x, SetItem)} | {
+        t for x in ir.walk(block) if isinstance(x, Bind) and x.inplace for t in x.targets}
+
+
+def _may_share(b: Bind) -> bool:
+    """Whether bind `b`'s result may share storage with an operand, for some operand types: a
+    copy or view, a call, a form that is a view at some ranks, `np.float64(x)`."""
+    op = b.op
+    if op is CALL or op.view or not op.fresh or b.statics.get("copy") is False \
+            or op.at_ranks is not None:
+        return True
+    forms = list((op.variants or {}).values()) + [op.on_scalar, op.whole, op.complex_form]
+    return any(f is not None and (f.view or not f.fresh) for f in forms)

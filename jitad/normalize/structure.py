@@ -3,7 +3,8 @@
 Takes: the lowered body of a `Normalizer`, with transient `Break`/`Continue`/`EarlyReturn`.
 Guarantees: the jumps are gone: each became a boolean flag that guards the rest of its block
 and joins the loop's test, so control flow is purely structured (`If`, `While`, `For`) and the
-body ends with one `Return`.
+body ends with one `Return`. `own_loop_indices`: no counted loop's variable is assigned in its
+body (such a loop counts with an index of its own).
 """
 from __future__ import annotations
 
@@ -154,3 +155,19 @@ class Structurer:
                                          [Bind((new_test,), COPY, (Const(False),), s.loc)], s.loc)]
             test = new_test
         return pre + [While(cond_stmts, test, body, s.loc)]
+
+
+def own_loop_indices(body, namer, renamed) -> list:
+    """A counted loop whose body assigns its variable too (`if c: i = i + 1`, an inner
+    `for i in ...`) counts with an index of its own: `for i_idx in range(...): i = i_idx; ...`.
+    Python's `i` is then an ordinary variable the body assigns, so the adjoint keeps the value
+    the body left in it, where a loop index is computed again by the reversed loop (a write
+    `v[i] = ...` after an inner `for i` was undone at the outer index: a wrong gradient).
+    Mutates and returns `body`; `renamed` maps each new index to the user's name."""
+    for s in ir.walk(body):
+        if isinstance(s, For) and any(s.var in ir.writes(x) for x in ir.walk(s.body)):
+            user, own = s.var, namer.fresh(f"{s.var}_idx")
+            renamed[own] = renamed.get(user, user)
+            s.var = own
+            s.body.insert(0, Bind((user,), COPY, (Var(own),), s.loc))
+    return body

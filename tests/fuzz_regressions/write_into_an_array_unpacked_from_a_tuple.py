@@ -5,8 +5,10 @@
 #   afterwards: tuple_values makes `u = st_0`, and the write rule takes every array assigned
 #   from another variable for a possible alias, without asking whether that variable is read
 #   after the write (as it asks of views).
-# xfail: open -- a write into a copy of a name (u = v) could be judged by the alias rule
-#   (refused only where v is read after the write) instead of refused outright
+# fixed: a copy of a name (u = v, u = st_0) counts as an array the function created when
+#   every value of v it can take was (`Writes._copies_created_here`), and v is an alias of u
+#   for the alias rule (refused only where v, or an alias of v, is read after the write);
+#   where v is needed by the adjoint, writes through u are undone too (`Analysis._fix`).
 # backend: python
 import math
 import numpy as np

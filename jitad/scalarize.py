@@ -80,7 +80,10 @@ def scalarize(fdef, types):
     if not lengths:
         return fdef
     while True:                      # folding shapes makes more lengths known (np.empty((n,)))
+        variable = _variable_allocations(fdef)
         _fold(fdef, lengths)
+        if not variable:
+            break
         more = _lengths(fdef, kinds, params)
         if more.keys() <= lengths.keys():
             break
@@ -121,6 +124,14 @@ def _copy(x):
         new.__dict__ = {k: _copy(v) for k, v in x.__dict__.items()}
         return new
     return x
+
+
+def _variable_allocations(fdef):
+    """Whether an allocation's length is a name (folding may make it a constant)."""
+    return any(isinstance(n, ast.Call) and _fname(n) in _ALLOC and n.args
+               and not isinstance(n.args[0], ast.Constant)
+               and any(isinstance(x, ast.Name) for x in ast.walk(n.args[0]))
+               for n in ast.walk(fdef))
 
 
 def _has_constant_lengths(fdef):
@@ -477,16 +488,16 @@ def _fold(fdef, lengths):
         # a name bound once, to a constant, holds it wherever it is read (a step set in the
         # forward's branch, read in the adjoint's branch of the same condition)
         stores = {a.arg: 1 for a in fdef.args.args}     # a parameter holds the caller's value
-        for node in ast.walk(fdef):
+        consts = {}
+        for node in _statements(fdef.body):
             for n in _stored_names(node):
                 stores[n] = stores.get(n, 0) + 1
-        ints = {}
-        for node in ast.walk(fdef):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-                    and isinstance(node.targets[0], ast.Name) and stores.get(node.targets[0].id) == 1:
+                    and isinstance(node.targets[0], ast.Name):
                 c = _const_int(node.value)
                 if c is not None:
-                    ints[node.targets[0].id] = c
+                    consts[node.targets[0].id] = c
+        ints = {n: c for n, c in consts.items() if stores.get(n) == 1}
         if ints:
             folder = _Folder(lengths, ints)
             folder.visit(fdef)
@@ -529,6 +540,16 @@ def _propagate_ints(block, env, lengths):
             c = _const_int(s.value)
             if c is not None:
                 env[s.targets[0].id] = c
+
+
+def _statements(block):
+    """Every statement of a block, at any depth, in program order."""
+    for s in block:
+        yield s
+        for field in ("body", "orelse"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
+                yield from _statements(sub)
 
 
 def _block_stores(block):

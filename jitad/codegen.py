@@ -685,8 +685,12 @@ def _dead_stores(fdef) -> bool:
                     live_in(s.body, top, (exit_live, top), True)
                     if isinstance(s, ast.For) and not s.body and not s.orelse \
                             and isinstance(s.iter, ast.Call) and ast.unparse(s.iter.func) == "range":
-                        live = exit_live            # nothing left to run: the loop goes too
-                        continue
+                        if not target & exit_live:
+                            live = exit_live        # nothing left to run: the loop goes too
+                            continue
+                        # its variable is read after it (the last value it took): it stays,
+                        # empty (fuzz seed 660165: an hvp read a for loop's variable as 0)
+                        s.body = [ast.Pass()]
                 live = top
             elif isinstance(s, ast.Break):
                 live = set(loop[0]) if loop else live

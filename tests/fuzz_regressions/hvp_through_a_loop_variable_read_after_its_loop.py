@@ -1,8 +1,11 @@
 # seed: 660165 (size normal, --second), reduced by deleting lines while the fault stayed
 # second: yes
-# xfail: open -- the generated Hessian-vector product is wrong at M[0, 0] and M[1, 2] (eager and finite differences of the gradient agree; the gradient itself is right): the for loop's variable read after the loop (S8[(2 * i6) % 3, i6]) inside a while loop; found at the end of a session
-# found: compiled (both backends) hvp differs from eager's and from finite differences of the
-#   gradient, at the entries the read after the loop selects
+# found: the compiled Hessian-vector product (both backends) was wrong at M[0, 0] and M[1, 2]
+#   (eager and finite differences of the gradient agree; the gradient itself was right): the
+#   tangent function's inner `for i6 in range(n): w *= 0.58` updates only w, which the Hessian
+#   does not need, so dead-store removal emptied the loop and then dropped it -- but i6, its
+#   last value, is read after it (S8[(2 * i6) % 3, i6]), and stayed 0.
+# fixed: an emptied `for` whose variable is read after it stays (`for i6 in range(n): pass`)
 import math
 
 import numpy as np

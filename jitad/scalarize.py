@@ -36,7 +36,8 @@ How:
 Invariants: only rank-1 float64 arrays are rewritten (a float32 array stays: its arithmetic
 would change precision); sums and dot products add their elements in index order, as
 Numba's loops do; an array that stays an array reads and writes elements it would have
-(through `rt.broadcast_step` where its length is not known). Off: `JITAD_NO_SCALARIZE=1`.
+(through `rt.broadcast_step` where its length is not known). Off: `JITAD_NO_SCALARIZE=1`;
+`JITAD_SCALARIZE_DEBUG=1` prints which statement keeps a candidate an array.
 """
 from __future__ import annotations
 

@@ -282,9 +282,9 @@ sort_tangent(x, dx; axis) = rt.sort_tangent(x, dx, axis) :: scan | dx: rt.sort_a
 quantile_weights_all(x, q) = rt.quantile_weights_all(x, q) :: like
 quantile_weights(x, q; axis) = rt.quantile_weights(x, q, axis) :: like
 lin_t(n)           = rt.lin_t(n)            :: linspace
-diff(x)            = np.diff(x)             :: same
-diff.1(x)          = np.diff(x)             :: same | x: rt.diff_adjoint1(g)
-diff.2(x)          = np.diff(x)             :: same | x: rt.diff_adjoint2(g)
+diff(x)            = np.diff(np.ascontiguousarray(x)) :: same
+diff.1(x)          = np.diff(np.ascontiguousarray(x)) :: same | x: rt.diff_adjoint1(g)
+diff.2(x)          = np.diff(np.ascontiguousarray(x)) :: same | x: rt.diff_adjoint2(g)
 # matrices
 diag(x, k)         = np.diag(x, k)          :: diag
 diag.1.0(x, k)     = np.diag(x, k)          :: diag | x: np.diag(g, k)

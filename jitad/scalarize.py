@@ -58,8 +58,9 @@ _ELEMENTWISE = frozenset({
     "np.minimum", "np.sign", "np.floor", "np.ceil", "np.arctan2", "np.hypot", "np.power",
 })
 _SCALAR_RESULT = frozenset({"math", "float", "int", "abs", "min", "max", "len"})
-_ALLOC = {"np.empty": None, "np.zeros": 0.0, "np.ones": 1.0}
-_LIKE = {"np.empty_like": None, "np.zeros_like": 0.0, "np.ones_like": 1.0}
+# allocations and the number each element starts as (np.empty's: 0.0, never read before set)
+_ALLOC = {"np.empty": 0.0, "np.zeros": 0.0, "np.ones": 1.0}
+_LIKE = {"np.empty_like": 0.0, "np.zeros_like": 0.0, "np.ones_like": 1.0}
 _COPY = frozenset({"np.copy", "np.ascontiguousarray"})
 _ACCUM = frozenset({"rt.add_into", "rt.accum1"})
 
@@ -457,26 +458,21 @@ class _Folder(ast.NodeTransformer):
 def _fold_broadcast_dims(block, changed):
     """`n = rt.broadcast_dim(c, m)` with a constant c != 1 -> `rt.check_broadcast(m, c)` (the
     same check: m is c or 1) and `n = c`."""
-    out = []
-    for s in block:
-        for field in ("body", "orelse"):
-            sub = getattr(s, field, None)
-            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                setattr(s, field, _fold_broadcast_dims(sub, changed))
+    def fold(s):
         v = getattr(s, "value", None)
         if isinstance(s, ast.Expr) and isinstance(v, ast.Constant):
             changed[0] = True
-            continue                 # a check folded away (`rt.broadcast_step(3, 3)`)
+            return []                # a check folded away (`rt.broadcast_step(3, 3)`)
         if isinstance(s, ast.Assign) and isinstance(v, ast.Call) and _fname(v) == "rt.broadcast_dim" \
                 and len(v.args) == 2:
             a, b = (_const_int(x) for x in v.args)
             c, other = (a, v.args[1]) if a is not None and a != 1 else (b, v.args[0])
             if c is not None and c != 1:
-                out.append(ast.Expr(P.call("rt.check_broadcast", other, ast.Constant(c))))
                 s.value = ast.Constant(c)
                 changed[0] = True
-        out.append(s)
-    return out
+                return [ast.Expr(P.call("rt.check_broadcast", other, ast.Constant(c))), s]
+        return [s]
+    return _map_blocks(block, fold)
 
 
 def _fold(fdef, lengths):
@@ -543,26 +539,34 @@ def _propagate_ints(block, env, lengths):
                 env[s.targets[0].id] = c
 
 
+def _sub_blocks(s):
+    """The statement lists nested in s (`body`, `orelse`), as (field, block) pairs."""
+    if isinstance(s, ast.FunctionDef):
+        return []
+    return [(f, getattr(s, f)) for f in ("body", "orelse") if isinstance(getattr(s, f, None), list)]
+
+
+def _map_blocks(block, f):
+    """block with each statement s replaced by f(s) (a list), nested blocks first."""
+    out = []
+    for s in block:
+        for field, sub in _sub_blocks(s):
+            setattr(s, field, _map_blocks(sub, f))
+        out.extend(f(s))
+    return out or ([ast.Pass()] if block else [])     # a block emptied keeps a `pass`
+
+
 def _statements(block):
     """Every statement of a block, at any depth, in program order."""
     for s in block:
         yield s
-        for field in ("body", "orelse"):
-            sub = getattr(s, field, None)
-            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                yield from _statements(sub)
+        for _, sub in _sub_blocks(s):
+            yield from _statements(sub)
 
 
 def _block_stores(block):
     """Every name the statements of a block (at any depth) bind."""
-    out = set()
-    for s in block:
-        out.update(_stored_names(s))
-        for field in ("body", "orelse"):
-            sub = getattr(s, field, None)
-            if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                out |= _block_stores(sub)
-    return out
+    return {n for s in _statements(block) for n in _stored_names(s)}
 
 
 def _stored_names(node):
@@ -596,26 +600,20 @@ def _unroll(fdef, lengths):
     count(fdef, frozenset())
     safe = {n for n in inside if inside[n] == loads[n]}
 
-    def visit(block):
+    def unrolled(s):
+        trips = _trips(s)
+        if trips is None or s.target.id not in safe or not _worth(s, lengths) \
+                or s.target.id in _block_stores(s.body):
+            return [s]
         out = []
-        for s in block:
-            for field in ("body", "orelse"):
-                sub = getattr(s, field, None)
-                if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                    setattr(s, field, visit(sub))
-            trips = _trips(s)
-            if trips is not None and s.target.id in safe and _worth(s, lengths) \
-                    and not any(s.target.id in _stored_names(n) for t in s.body for n in ast.walk(t)):
-                for i in trips:
-                    for t in s.body:
-                        t = _copy(t)
-                        _Subst(s.target.id, i).visit(t)
-                        out.append(t)
-            else:
-                out.append(s)
+        for i in trips:
+            for t in s.body:
+                t = _copy(t)
+                _Subst(s.target.id, i).visit(t)
+                out.append(t)
         return out
 
-    fdef.body = visit(fdef.body)
+    fdef.body = _map_blocks(fdef.body, unrolled)
 
 
 def _trips(s):
@@ -661,19 +659,13 @@ def _returned(fdef):
 
 def _insert_guards(fdef, guards):
     """Before `v = x[lo:hi]` whose length is taken as hi - lo: check that x has hi elements."""
-    def visit(block):
-        out = []
-        for s in block:
-            for field in ("body", "orelse"):
-                sub = getattr(s, field, None)
-                if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                    setattr(s, field, visit(sub))
-            g = guards.get(id(s))
-            if g is not None:
-                out.append(ast.Expr(P.call("rt.check_slice_end", _shape0(g[0]), ast.Constant(g[1]))))
-            out.append(s)
-        return out
-    fdef.body = visit(fdef.body)
+    def guarded(s):
+        g = guards.get(id(s))
+        if g is None:
+            return [s]
+        return [ast.Expr(P.call("rt.check_slice_end", _shape0(g[0]), ast.Constant(g[1]))), s]
+
+    fdef.body = _map_blocks(fdef.body, guarded)
 
 
 # ---------------------------------------------------------------- the rewrite
@@ -706,10 +698,8 @@ def _mutations(body):
                 if isinstance(a, ast.Name):
                     mark(a.id, i)
             sub_loops = enclosing + ((s,) if isinstance(s, (ast.For, ast.While)) else ())
-            for field in ("body", "orelse"):
-                sub = getattr(s, field, None)
-                if isinstance(sub, list) and not isinstance(s, ast.FunctionDef):
-                    visit(sub, sub_loops)
+            for _, sub in _sub_blocks(s):
+                visit(sub, sub_loops)
             if isinstance(s, (ast.For, ast.While)):
                 s.jitad_end = counter[0]
     visit(body, ())
@@ -797,7 +787,7 @@ class _Rewrite:
             self.check_alias(s, a, value)
             fill = self.fill(value)
             if fill is not False:
-                return [] if fill is None else [P.assign(e, ast.Constant(fill)) for e in self.elts[a]]
+                return [P.assign(e, ast.Constant(fill)) for e in self.elts[a]]
             pre = []
             elems = [self.elem(value, k, len(self.elts[a]), pre) for k in range(len(self.elts[a]))]
             return self.emit(pre, [P.name(e, True) for e in self.elts[a]], elems)
@@ -842,7 +832,8 @@ class _Rewrite:
             c = _length(s.value, self.lengths, self.kinds)
             if c is None or c < 2:
                 self.refuse(s)
-            pre = self.check_len(t.id, c)
+            pre = []
+            self.require_length(t.id, c, pre)
             elems = [self.elem(s.value, k, c, pre) for k in range(c)]
             return self.emit(pre, [ast.Subscript(P.name(t.id), ast.Constant(k), ast.Store())
                                    for k in range(c)], elems, s.op)
@@ -893,15 +884,12 @@ class _Rewrite:
                 return pre + [ast.If(test, full, [ast.If(
                     ast.Compare(_shape0(dst.id), [ast.Eq()], [ast.Constant(1)]), one,
                     [ast.Expr(P.call("rt.check_length", _shape0(dst.id), ast.Constant(c)))])])]
-            pre += self.check_len(dst.id, c)
+            self.require_length(dst.id, c, pre)
             targets = [ast.Subscript(P.name(dst.id), ast.Constant(k), ast.Store()) for k in range(c)]
         else:
             self.refuse(ast.Expr(call))
-        if len(targets) != c:
-            if c == 1:
-                pass
-            else:
-                self.refuse(ast.Expr(call))
+        if len(targets) != c and c != 1:        # (one element: added to every target)
+            self.refuse(ast.Expr(call))
         elems = [self.elem(g, k, len(targets), pre) for k in range(len(targets))]
         return self.emit(pre, targets, elems, ast.Add())
 
@@ -921,19 +909,21 @@ class _Rewrite:
         pre += [P.assign(t, e) for t, e in zip(tmps, elems)]
         return [P.name(t) for t in tmps]
 
-    def check_len(self, name, c):
-        if self.lengths.get(name) == c:
-            return []
-        return [ast.Expr(P.call("rt.check_length", _shape0(name), ast.Constant(c)))]
+    def require_length(self, name, c, pre):
+        """Add to `pre` the check that array `name` has c elements (once per statement; none
+        where its length is known)."""
+        if self.lengths.get(name) == c or any(getattr(st, "jitad_check", None) == (name, c)
+                                               for st in pre):
+            return
+        chk = ast.Expr(P.call("rt.check_length", _shape0(name), ast.Constant(c)))
+        chk.jitad_check = (name, c)
+        pre.append(chk)
 
     def fill(self, value):
-        """The constant an allocation fills with (None: np.empty's, uninitialized), or False."""
+        """The number an allocation's elements start as, or False."""
         if isinstance(value, ast.Call):
             fn = _fname(value)
-            if fn in _ALLOC:
-                return 0.0 if _ALLOC[fn] is None else _ALLOC[fn]
-            if fn in _LIKE:
-                return 0.0 if _LIKE[fn] is None else _LIKE[fn]
+            return _ALLOC.get(fn, _LIKE.get(fn, False))
         return False
 
     def check_alias(self, s, a, value):
@@ -1025,16 +1015,13 @@ class _Rewrite:
                     if _length(x, self.lengths, self.kinds) != 3:
                         if not (isinstance(x, ast.Name) and self.kinds.ndim.get(x.id) == 1):
                             raise _Unsupported(self.cands & P.names_in(e))
-                        if not any(getattr(st, "jitad_check", None) == x.id for st in pre):
-                            chk = ast.Expr(P.call("rt.check_length", _shape0(x.id), ast.Constant(3)))
-                            chk.jitad_check = x.id
-                            pre.append(chk)
+                        self.require_length(x.id, 3, pre)
                 i, j = (k + 1) % 3, (k + 2) % 3
                 return ast.BinOp(ast.BinOp(self.elem3(a, i, pre), ast.Mult(), self.elem3(b, j, pre)),
                                  ast.Sub(),
                                  ast.BinOp(self.elem3(a, j, pre), ast.Mult(), self.elem3(b, i, pre)))
             if fn in _LIKE and len(e.args) == 1 and not e.keywords:
-                return ast.Constant(0.0 if _LIKE[fn] is None else _LIKE[fn])
+                return ast.Constant(_LIKE[fn])
             if (fn in _COPY and len(e.args) == 1) and not e.keywords:
                 return self.elem(e.args[0], k, c, pre)
             if fn is not None and fn.endswith(".copy") and not e.args:
@@ -1089,7 +1076,7 @@ class _Rewrite:
                 raise _Unsupported(self.cands & P.names_in(node))
             for a in node.args:
                 if isinstance(a, ast.Name) and a.id not in self.cands:
-                    pre.extend(self.check_len(a.id, c))
+                    self.require_length(a.id, c, pre)
                 elif _length(a, self.lengths, self.kinds) != c:
                     raise _Unsupported(self.cands & P.names_in(node))
             terms = [ast.BinOp(self.elem(node.args[0], k, c, pre), ast.Mult(),

@@ -10,7 +10,8 @@ Guarantees:
     says why.
   * `write_source(text)` writes `<cache>/jitad_gen_<sha>.py` (0600) atomically (a temporary
     file, then `os.replace`) unless the same bytes are already there; a damaged file (other
-    bytes, undecodable) is replaced.
+    bytes, undecodable) is replaced; `write_bytes(path, data)` is that atomic write (for
+    `recall`'s records too).
   * `njit(fn)` is `numba.njit(cache=True, ...)` whose disk cache heals: an entry that cannot be
     read (truncated or corrupt index or data, a pickle that fails) or is not trusted (owned by
     another user or writable by others) is deleted and counts as a miss, so the function is
@@ -97,11 +98,24 @@ def write_source(text: str) -> Path:
     except OSError:
         ok = False
     if not ok:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")     # 0600
+        write_bytes(path, data)
+    return path
+
+
+def write_bytes(path: Path, data: bytes):
+    """`data` as the file `path` (0600), written to a temporary name and renamed: a concurrent
+    reader sees the old file or the new one, never a part."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")     # 0600
+    try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
-    return path
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _hash(text):

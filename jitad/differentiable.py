@@ -5,7 +5,9 @@ Takes: plain Python functions (decorated or not) and the argument signatures the
 with.
 Guarantees: each (function, argument signature, wrt, optimizer) is run through the back end
 (`pipeline.BACKEND`) once per process -- again only when a value it captured changed or a rule
-was registered since (`Compiled.stale`) -- and compiled once (on disk across processes); for
+was registered since (`Compiled.stale`) -- and compiled once (on disk across processes: the
+generated module is recalled without running the passes again, see `recall`, and Numba's
+cache holds its machine code); for
 eager mode, each (function, signature, wrt) is run through the checking passes alone
 (`pipeline.CHECKING`, `Differentiable.check`) once per process, on the same terms; a
 function jitad cannot transform (a transformed function, a non-`def` callable) is refused by
@@ -114,6 +116,7 @@ class Compiled:
     called: set = field(default_factory=set)
     structs: tuple = ()     # per parameter: the type of the structure it was given, or None
     loc: object = None      # the entry's `def` (where a refusal of its outputs points)
+    recalled: bool = False  # its code was read back from disk, not transformed (`recall`)
 
     def __post_init__(self):
         # the functions compiled with Numba's CPython wrapper: the only ones `run` may call
@@ -298,13 +301,12 @@ class Differentiable:
         return got
 
     def _generate(self, argtys, wrt, train, validate, mode=None) -> Compiled:
-        job = pipeline.run(pipeline.BACKEND, self.job(argtys, wrt, train, validate, mode))
-        captured = tuple(sp.ir.captured for sp in job.prog.order)
-        return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=captured,
-                        watch=tuple(w for c in captured for w in c.watch()),
+        job = pipeline.generate(self.job(argtys, wrt, train, validate, mode))
+        return Compiled(job.gen, job.module, self.backend, argtys, wrt, captured=job.watched,
+                        watch=tuple(w for c in job.watched for w in c.watch()),
                         rules_version=primitives.version(),
                         structs=tuple(t if is_structured(t) else None for t in argtys),
-                        loc=job.entry.ir.loc)
+                        loc=job.loc, recalled=job.recalled)
 
     def job(self, argtys, wrt=None, train=None, validate=None, mode=None) -> pipeline.Job:
         """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a

@@ -32,7 +32,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from . import codegen, ir, monadic, parallel, primitives
+from . import codegen, ir, monadic, parallel, primitives, recall
 from . import backend as be
 from .capture import capture
 from .types import leaf_types
@@ -73,6 +73,11 @@ class Job:
     funcs: list | None = None
     gen: object = None
     module: object = None
+    # the entry's `def`, and the captures of the functions whose free names the result depends
+    # on (what `Compiled.stale` watches): from the passes, or from `recall`'s closure
+    loc: object = None
+    watched: tuple = ()
+    recalled: bool = False           # the result was read back from disk (`generate`)
     timings: list = field(default_factory=list)
 
 
@@ -265,6 +270,31 @@ def run(passes, job: Job, stop_after: str | None = None) -> Job:
             break
     if timings_on():
         report(job, passes)
+    return job
+
+
+def generate(job: Job) -> Job:
+    """The one driver of the back end: `BACKEND` on `job`, unless `recall` holds its result
+    (the same inputs transformed before, in this process or another): then only `load` runs.
+    Either way the job ends with `gen`, `module`, `loc` and `watched`; a result made here is
+    stored for the next process."""
+    t0 = time.perf_counter()
+    k, closure = recall.key(job)
+    hit = recall.recall(k)
+    job.timings.append(("recall", time.perf_counter() - t0))
+    if hit is not None:
+        job.gen, job.loc = hit
+        job.watched, job.recalled = tuple(closure), True
+        t0 = time.perf_counter()
+        _load(job)
+        job.timings.append(("load", time.perf_counter() - t0))
+        if timings_on():
+            report(job, BACKEND)
+        return job
+    run(BACKEND, job)
+    job.loc = job.entry.ir.loc
+    job.watched = tuple(sp.ir.captured for sp in job.prog.order)
+    recall.store(k, job)
     return job
 
 

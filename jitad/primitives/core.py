@@ -207,6 +207,9 @@ TEMPLATE_GLOBALS: set = set()
 # Bumped by every registration (`defvjp` and `primitive` included): caches of transformed
 # functions (normalized IR, compiled specializations) made under another value may be stale.
 VERSION = 0
+# Rules defined from outside jitad (`define`: `defvjp`, `@jitad.primitive`, plugins) and still
+# in the registry: code generated while there are any is not recalled from disk (`recall`)
+USER_RULES = 0
 
 
 def register(prim: Primitive, target=None) -> Primitive:
@@ -349,12 +352,13 @@ def snapshot():
     """The registry's state, for `restore` (tests that register rules undo them with it)."""
     return (dict(PRIMITIVES), {n: dict(p.__dict__) for n, p in PRIMITIVES.items()},
             dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING), dict(METHODS_OF),
-            dict(REFUSED), list(REFUSED_PENDING))
+            dict(REFUSED), list(REFUSED_PENDING), USER_RULES)
 
 
 def restore(state):
-    global VERSION
-    prims, fields, callables, keep, names, pending, methods, refused, refused_pending = state
+    global VERSION, USER_RULES
+    prims, fields, callables, keep, names, pending, methods, refused, refused_pending, \
+        USER_RULES = state
     for name, p in prims.items():
         p.__dict__.clear()
         p.__dict__.update(fields[name])

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ..errors import JitadError
-from . import table, templates, typerules
+from . import core, table, templates, typerules
 from .core import find, register
 
 _ALIASES = {"np": "numpy"}
@@ -141,6 +141,7 @@ def define(name, forward, kind, params, adjoints: dict, target=None) -> str:
                          f"parameter(s) ({', '.join(old.params)}), this one {len(params)}")
     register(table.make(name, params, (), forward.strip(), kind,
                         {k: v.strip() for k, v in adjoints.items()}), target)
+    core.USER_RULES += 1
     return name
 
 

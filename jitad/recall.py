@@ -185,12 +185,11 @@ def _library(obj) -> bool:
     from .normalize.calls import LIBRARY_PACKAGES, is_library
     if isinstance(obj, (types.BuiltinFunctionType, np.ufunc)):
         return True
-    if isinstance(obj, (types.FunctionType, type)):
-        if isinstance(obj, type):
-            mod = obj.__module__ or ""
-            return mod.partition(".")[0] in LIBRARY_PACKAGES | {"typing", "collections"} \
-                or mod in sys.stdlib_module_names
+    if isinstance(obj, types.FunctionType):
         return is_library(obj)
+    if isinstance(obj, type) or callable(obj):    # a class, NumPy's array-function dispatchers
+        mod = (getattr(obj, "__module__", None) or "").partition(".")[0]
+        return mod in LIBRARY_PACKAGES or mod in sys.stdlib_module_names
     mod = (type(obj).__module__ or "").partition(".")[0]
     return mod in LIBRARY_PACKAGES and primitives.core.has_methods(obj)
 

@@ -35,7 +35,7 @@ def loss(x, w):
         else:
             total -= x[i] ** 2
         i += 1
-    return total + np.sum(np.cross(x[:3], x[3:6]))
+    return total + np.sum(np.cross(x[:3], x[3:6])) + np.sum(np.concatenate((x[:1], x[2:3])))
 '''
 DEP = '''
 import numpy as np

@@ -489,7 +489,10 @@ class StructArgs:
                 and 1 <= len(it.args) <= 3 and node.target.id not in _stores(node.body)):
             return None
         var = node.target.id
-        if not any(isinstance(n, gast.Subscript) and _root(n.value) in self.structs
+        # a structure indexed by the loop variable (an element name standing for an array,
+        # `A, a = p; A[i]`, is indexed as the array it is: no unrolling, `break` allowed)
+        if not any(isinstance(n, gast.Subscript)
+                   and isinstance(self.structs.get(_root(n.value)), Struct)
                    and any(isinstance(m, gast.Name) and m.id == var for m in gast.walk(n.slice))
                    for sub in node.body for n in gast.walk(sub)):
             return None

@@ -81,7 +81,69 @@ def _overloads():
         return impl
 
 
+    @overload(_py.set_view, jit_options={"nogil": True})
+    def _set_view(view, src):
+        """A view of rank 1 or 2 and a number or an array of rank <= the view's: element
+        loops, NumPy's broadcasting (a length-1 axis repeats), the source copied first if it
+        overlaps the view, a mismatch a ValueError with a constant message; else NumPy's
+        assignment (`runtime.set_view`)."""
+        if not (isinstance(view, types.Array) and view.ndim in (1, 2)):
+            return lambda view, src: _set_view_nd(view, src)
+        if isinstance(src, (types.Number, types.Boolean)):
+            if view.ndim == 1:
+                def fill1(view, src):
+                    for i in range(view.shape[0]):
+                        view[i] = src
+                return fill1
+
+            def fill2(view, src):
+                for i in range(view.shape[0]):
+                    for j in range(view.shape[1]):
+                        view[i, j] = src
+            return fill2
+        if not (isinstance(src, types.Array) and 1 <= src.ndim <= view.ndim):
+            return lambda view, src: _set_view_nd(view, src)
+        if view.ndim == 1:
+            def copy1(view, src):
+                n, m = view.shape[0], src.shape[0]
+                if m != n and m != 1:
+                    raise ValueError("could not broadcast the value into the slice it is "
+                                     "assigned to (their lengths differ)")
+                s = src.copy() if overlaps(view, src) else src
+                st = 1 if m == n else 0
+                for i in range(n):
+                    view[i] = s[i * st]
+            return copy1
+        if src.ndim == 1:
+            def row2(view, src):
+                n, m = view.shape[1], src.shape[0]
+                if m != n and m != 1:
+                    raise ValueError("could not broadcast the value into the slice it is "
+                                     "assigned to (their lengths differ)")
+                s = src.copy() if overlaps(view, src) else src
+                st = 1 if m == n else 0
+                for i in range(view.shape[0]):
+                    for j in range(n):
+                        view[i, j] = s[j * st]
+            return row2
+
+        def copy2(view, src):
+            for k in range(2):
+                if src.shape[k] != view.shape[k] and src.shape[k] != 1:
+                    raise ValueError("could not broadcast the value into the slice it is "
+                                     "assigned to (their shapes differ)")
+            s = src.copy() if overlaps(view, src) else src
+            r = 1 if s.shape[0] == view.shape[0] else 0
+            c = 1 if s.shape[1] == view.shape[1] else 0
+            for i in range(view.shape[0]):
+                for j in range(view.shape[1]):
+                    view[i, j] = s[i * r, j * c]
+        return copy2
+
+
+_set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _overloads()
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
+set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

@@ -456,6 +456,8 @@ def module(job):
     body_start = len(lines)
     line_map = {}
     for fdef in job.funcs:
+        if job.backend == "numba":
+            _view_writes(fdef)
         lines.append("")
         start = len(lines)
         body_lines, lmap = print_function(fdef)
@@ -873,7 +875,99 @@ def _tidy(fdef, types):
     _dce(fdef)
     _inline_single_use(fdef)
     _OuterInPlace().visit(fdef)
+    _mark_view_writes(fdef, types)
     return fdef
+
+
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+def _mark_view_writes(fdef, types):
+    """Mark (`jitad_view_write`) each `A[idx] = v` of an array A (`types`) whose basic index --
+    slices and integers -- selects a view of rank 1 or 2 and whose value is not a number:
+    `module` writes them as `rt.set_view(A[idx], v)` for Numba (see `runtime.set_view`).
+    Only marked here: code the front end reads again (`higher`) keeps the assignment. Names
+    of the function's own (adjoints, tangents) take the type of what made them (`_like`)."""
+    types = _like(fdef, {**types, **getattr(fdef, "jitad_param_types", {})})
+
+    def integer(e):
+        if isinstance(e, ast.Constant):
+            return type(e.value) is int
+        if isinstance(e, ast.Name):
+            t = types.get(e.id)
+            return isinstance(t, Ty) and t.ndim == 0 and t.dtype == "i8"
+        if isinstance(e, ast.BinOp):
+            return isinstance(e.op, _INT_OPS) and integer(e.left) and integer(e.right)
+        if isinstance(e, ast.UnaryOp):
+            return isinstance(e.op, ast.USub) and integer(e.operand)
+        return False
+
+    def number(e):
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float, bool))
+        t = types.get(e.id) if isinstance(e, ast.Name) else None
+        return isinstance(t, Ty) and t.ndim == 0
+
+    for s in ast.walk(fdef):
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Subscript)):
+            continue
+        target = s.targets[0]
+        t = types.get(target.value.id) if isinstance(target.value, ast.Name) else None
+        if not isinstance(t, Ty) or t.ndim == 0 or number(s.value):
+            continue
+        idx = target.slice.elts if isinstance(target.slice, ast.Tuple) else [target.slice]
+        slices = sum(isinstance(e, ast.Slice) for e in idx)
+        if len(idx) > t.ndim or not all(isinstance(e, ast.Slice) or integer(e) for e in idx):
+            continue
+        if 1 <= t.ndim - len(idx) + slices <= 2:
+            s.jitad_view_write = True
+
+
+_LIKE = {"np.zeros_like", "np.empty_like", "np.ones_like", "np.copy"}
+
+
+def _like(fdef, types) -> dict:
+    """`types` and, for a name of the function without one, the type of the array it is
+    made like: `d = np.zeros_like(x)` (or empty_like, ones_like, np.copy, `x.copy()`, `d = x`)
+    -- a name has one type in compiled code, so any such assignment says which."""
+    out = dict(types)
+    assigns = [(s.targets[0].id, s.value) for s in ast.walk(fdef) if isinstance(s, ast.Assign)
+               and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)]
+    changed = True
+    while changed:
+        changed = False
+        for name, v in assigns:
+            if name in out:
+                continue
+            src = None
+            if isinstance(v, ast.Name):
+                src = v.id
+            elif isinstance(v, ast.Call) and len(v.args) == 1 and isinstance(v.args[0], ast.Name) \
+                    and ast.unparse(v.func) in _LIKE and not v.keywords:
+                src = v.args[0].id
+            elif isinstance(v, ast.Call) and not v.args and isinstance(v.func, ast.Attribute) \
+                    and v.func.attr == "copy" and isinstance(v.func.value, ast.Name):
+                src = v.func.value.id
+            if src is not None and isinstance(out.get(src), Ty):
+                out[name] = out[src]
+                changed = True
+    return out
+
+
+def _view_writes(fdef):
+    """The marked `A[idx] = v` (`_mark_view_writes`) as `rt.set_view(A[idx], v)`."""
+    class Rewrite(ast.NodeTransformer):
+        def visit_Assign(self, node):
+            if not getattr(node, "jitad_view_write", False):
+                return node
+            t = node.targets[0]
+            view = ast.Subscript(t.value, t.slice, ast.Load())
+            new = ast.Expr(P.call("rt.set_view", view, node.value))
+            new.__dict__.update({k: v for k, v in node.__dict__.items() if k.startswith("jitad_")
+                                 and k != "jitad_view_write"})
+            return ast.copy_location(new, node)
+    Rewrite().visit(fdef)
 
 
 class _OuterInPlace(ast.NodeTransformer):

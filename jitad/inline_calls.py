@@ -143,7 +143,7 @@ def _inline_into(f, g, funcs) -> bool:
         else:
             pairs = [ast.Assign(stmt.targets, ret, lineno=0)]
         for done in pairs:
-            for k in ("jitad_loc", "jitad_bind", "jitad_adjoint"):
+            for k in ("jitad_loc", "jitad_bind", "jitad_adjoint", "jitad_view_write"):
                 if hasattr(stmt, k):
                     setattr(done, k, getattr(stmt, k))
         new += pairs

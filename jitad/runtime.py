@@ -20,7 +20,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_rang
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
-           "check_tape", "check_depth", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
+           "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
@@ -52,7 +52,7 @@ COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_eins
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis")
+OVERLOADED = ("sum_axis", "max_axis", "set_view")
 
 
 def dot1(a, b):
@@ -312,6 +312,38 @@ def sum_axis(x, axis):
 def sum0(c):
     """Sum over the leading axis (un-broadcasting a leading dimension)."""
     return sum_axis(c, 0)
+
+
+def set_view(view, src):
+    """view[...] = src: a write through a basic index (`A[i] = row`, `T[:3, :3] = R`, the
+    view `A[idx]`). Compiled (`_runtime_jit`'s overload), a view of rank 1 or 2 and a number
+    or an array of at most its rank are written by element loops, with NumPy's broadcasting
+    and a copy first where the source overlaps the view -- not as Numba's slice assignment,
+    whose shape-error message (str formatting) costs seconds of compile time in a process's
+    first function that has one; anything else as NumPy does."""
+    view[...] = src
+
+
+def memory_span(a):
+    """The bytes an array's elements lie in: (first, last + 1); (0, 0) when it has none."""
+    lo = hi = a.ctypes.data
+    for k in range(a.ndim):
+        if a.shape[k] == 0:
+            return 0, 0
+        ext = (a.shape[k] - 1) * a.strides[k]
+        if ext < 0:
+            lo += ext
+        else:
+            hi += ext
+    return lo, hi + a.itemsize
+
+
+def overlaps(a, b) -> bool:
+    """Whether two arrays' spans of memory intersect (conservative: interleaved views of one
+    buffer count as overlapping)."""
+    alo, ahi = memory_span(a)
+    blo, bhi = memory_span(b)
+    return alo < bhi and blo < ahi
 
 
 def add_into(view, g):

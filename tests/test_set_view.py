@@ -1,0 +1,96 @@
+"""Writes through a basic index (`A[i] = row`, `T[:3, :3] = R`) are compiled as
+`rt.set_view` loops, not as Numba's slice assignment (its error message's string formatting
+costs seconds of compile time): the same values as NumPy -- broadcasting, a source that
+overlaps the view, casts -- the same gradients, and a mismatch is still an error."""
+import numba
+import numpy as np
+import pytest
+
+import jitad
+from jitad import _runtime_jit as rt_jit
+from tests.harness import central_fd
+
+
+def rows(x, w):
+    out = np.zeros((3, 4))
+    out[0] = x * w
+    out[1, :] = np.sin(x)
+    out[2, 1:3] = x[:2] ** 2
+    out[:, 0:1] = np.ones((3, 1)) * w            # a length-1 axis broadcast along
+    out[1:3, 2:4] = out[0:2, 0:2] * 2.0          # reads what it writes next to
+    return np.sum(out * out)
+
+
+def shift(x):
+    y = x * 1.0
+    y[1:] = y[:-1]                               # the source overlaps the view
+    z = np.zeros((2, 3))
+    z[:, :] = y[:3]                              # a row broadcast over both rows
+    return np.sum(y * x) + np.sum(z * z)
+
+
+def blocks(theta):
+    T = np.eye(4)
+    for i in range(2):
+        R = np.array([[np.cos(theta[i]), -np.sin(theta[i]), 0.0],
+                      [np.sin(theta[i]), np.cos(theta[i]), 0.0],
+                      [0.0, 0.0, 1.0]])
+        T[:3, :3] = T[:3, :3] @ R
+        T[:3, 3] = T[:3, 3] + theta[2:5]
+    return np.sum(T * T) + T[0, 3] * T[1, 0]
+
+
+X = np.array([0.4, -1.3, 0.8, 2.1])
+THETA = np.array([0.3, -0.7, 0.2, 0.5, -0.4])
+
+
+@pytest.mark.parametrize("f, args, wrt", [(rows, (X, 0.7), (0, 1)), (shift, (X,), (0,)),
+                                          (blocks, (THETA,), (0,))],
+                         ids=["rows", "shift", "blocks"])
+def test_view_writes_match_numpy_and_finite_differences(f, args, wrt):
+    g = jitad.value_and_grad(f, wrt=wrt)
+    before = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    value, grads = g(*args)
+    assert g.d.last.compiled_ran
+    assert "rt.set_view(" in g.d.last.gen.source
+    np.testing.assert_allclose(value, f(*args), rtol=1e-12)
+    ref = central_fd(f, args, wrt)
+    for got, want in zip(grads, ref):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    for a, b in zip(args, before):
+        np.testing.assert_array_equal(a, b)
+    H = jitad.hessian(f, wrt=0)(*args)         # the front end reads the jvp again
+    np.testing.assert_allclose(H, H.T, rtol=1e-7, atol=1e-9)
+
+
+def test_the_helper_broadcasts_casts_and_copies_like_numpy():
+    cases = [((3, 3), (0,), np.ones(3)), ((3, 3), (slice(1, 3), 0), np.arange(2.0)),
+             ((3, 4), (slice(None), slice(1, 3)), np.arange(2.0)),
+             ((3, 4), (slice(0, 2), slice(None)), np.arange(8.0).reshape(2, 4)),
+             ((3, 4), (slice(None), slice(0, 1)), np.array([[5.0]])),
+             ((4,), (slice(1, 3),), 2.5), ((2, 2), (slice(None), slice(None)), 7)]
+    for shape, idx, src in cases:
+        want = np.arange(float(np.prod(shape))).reshape(shape)
+        got = want.copy()
+        want[idx] = src
+        _compiled_set(got, idx, src)
+        np.testing.assert_array_equal(got, want)
+    ints = np.zeros(3, np.int64)
+    _compiled_set(ints, (slice(None),), np.array([1.7, -2.2, 3.9]))
+    np.testing.assert_array_equal(ints, np.array([1, -2, 3]))
+    x = np.arange(6.0)
+    _compiled_set(x, (slice(0, 5),), x[1:])      # overlapping, the other direction
+    np.testing.assert_array_equal(x, np.array([1.0, 2.0, 3.0, 4.0, 5.0, 5.0]))
+    with pytest.raises(ValueError, match="broadcast"):
+        _compiled_set(np.zeros((3, 3)), (0,), np.ones(2))
+    with pytest.raises(ValueError, match="broadcast"):
+        _compiled_set(np.zeros((3, 3)), (slice(None), slice(None)), np.ones((2, 3)))
+
+
+@numba.njit
+def _setter(view, src):
+    rt_jit.set_view(view, src)
+
+
+def _compiled_set(a, idx, src):
+    _setter(a[idx], src)          # a basic index: a view of a, written through

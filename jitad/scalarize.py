@@ -510,11 +510,14 @@ def _propagate_ints(block, env, lengths):
     it and forgets every name it stores."""
     for s in block:
         if isinstance(s, (ast.If, ast.For, ast.While)):
-            head = "test" if hasattr(s, "test") else "iter"
-            setattr(s, head, _Folder(lengths, env).visit(getattr(s, head)))
             stored = _block_stores([s])
             inner = {k: v for k, v in env.items() if k not in stored} \
                 if isinstance(s, (ast.For, ast.While)) else dict(env)
+            # an `if` test and a `for` iterable are read once, before the body; a `while`
+            # test again after each pass through it: only what the body leaves alone
+            head = "test" if hasattr(s, "test") else "iter"
+            seen = inner if isinstance(s, ast.While) else env
+            setattr(s, head, _Folder(lengths, seen).visit(getattr(s, head)))
             _propagate_ints(s.body, dict(inner), lengths)
             _propagate_ints(s.orelse, dict(inner), lengths)
             for n in stored:

@@ -16,7 +16,13 @@ Guarantees:
     contribution (`real_part`: the convention of docs/architecture.md);
   * tapes: one float64, complex128, int64 and uint8 buffer with an integer top each, grown by
     `rt.reserve` before counted loops (one check per loop) or per iteration of a `while`;
-    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten.
+    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten;
+  * with `keep` (jacrev: `vjp(jacobian=...)`, `jacobian_function`), the adjoint sweep runs
+    once per basis cotangent after one forward sweep: it pops no tape (lists are read at a
+    counter, `Tapes.keep`), what it reads before assigning is assigned back before each run,
+    and it changes nothing the forward made -- a sweep that would (array elements restored, a
+    built list popped, any in-place write or call `_changes` cannot vouch for) is refused
+    (`destroys`), never run twice.
 """
 from __future__ import annotations
 
@@ -802,7 +808,8 @@ class Reverse(TrainingCode):
             for i in self.wrt:
                 p = f.params[i]
                 if p not in self.sparse and self.ty(p).ndim and p in A.active \
-                        and p not in self.assigned:
+                        and p not in self.assigned \
+                        and not (jacobian and self.ty(p).dtype != "f8"):   # (float32: its own)
                     self.adjoint_buffers[p] = self.adj[p] = self.namer.fresh(f"acc_{p}")
                     self.rank[self.adj[p]] = self.ty(p).ndim
         # adjoint initialisation points: each active variable at the start of its owner block

@@ -953,11 +953,13 @@ class Reverse(TrainingCode):
         return out | {n for n, r in self.rank.items() if r == 0}
 
     def pure_calls(self):
-        """The generated functions an adjoint sweep may call without changing its arguments:
-        primals, vjps (each runs its own forward) and the backward halves named in
-        `split_names` (with `keep`, halves that keep their state: checked by their caller)."""
+        """The functions an adjoint sweep may call by name without changing its arguments:
+        primals, vjps (each runs its own forward), the backward halves named in `split_names`
+        (with `keep`, halves that keep their state: checked by their caller), user primitives
+        (functions of their operands, replayed as such) and builtins."""
+        from ..extend import USER_FUNCTIONS
         return set(self.fnames.values()) | set(self.vjp_names.values()) | {
-            b for _, b in self.split_names.values()} | set(_BUILTINS)
+            b for _, b in self.split_names.values()} | set(_BUILTINS) | set(USER_FUNCTIONS)
 
     def jacobian_function(self, name, first, rev, ret, grads):
         """`name(params...) -> blocks` (jacrev; `keep`): f's forward sweep once, then per

@@ -69,7 +69,8 @@ class Generated:
     # gradient for a with d_b = the k-th basis vector (see `hessian`)
     hessian: str | None = None
     # f_grads(params..., d_out) -> grads: the vjp without its value, for callers that discard
-    # it (the Hessian and jacrev loops, hvp; see `grads`); None for a recursive entry
+    # it (the Hessian and jacrev loops, hvp; see `grads`); None for a recursive entry, and for
+    # a jacrev whose forward runs once (no loop of vjps)
     grads: str | None = None
     # jacrev: why `jacrev` loops over `grads` (the forward run per row); "" when its forward
     # runs once and only the adjoint sweep per row (see `jacobian`)

@@ -69,8 +69,12 @@ class Generated:
     # gradient for a with d_b = the k-th basis vector (see `hessian`)
     hessian: str | None = None
     # f_grads(params..., d_out) -> grads: the vjp without its value, for callers that discard
-    # it (the Hessian and jacrev loops, hvp; see `grads`); None for a recursive entry
+    # it (the Hessian and jacrev loops, hvp; see `grads`); None for a recursive entry, and for
+    # a jacrev whose forward runs once (no loop of vjps)
     grads: str | None = None
+    # jacrev: why `jacrev` loops over `grads` (the forward run per row); "" when its forward
+    # runs once and only the adjoint sweep per row (see `jacobian`)
+    jacrev_loop: str = ""
     # parallel=True (`parallel`): the entry's applicative groups and what was decided for each;
     # the dispatchers, the functions compiled with Numba's parallel option
     decisions: list = field(default_factory=list)
@@ -111,10 +115,10 @@ class Plan:
         self.used.add(n)
         return n
 
-    def reverse(self, prog, spec, wrt, vjp_names=None):
+    def reverse(self, prog, spec, wrt, vjp_names=None, split=None, keep=False):
         return Reverse(prog, spec, wrt, self.fnames, vjp_names or self.vjp_names,
-                       callee_wrt=self.callee_wrt, split_names=self.split, recursive=self.cycles,
-                       costly=self.costly)
+                       callee_wrt=self.callee_wrt, split_names=self.split if split is None else split,
+                       recursive=self.cycles, costly=self.costly, keep=keep)
 
 
 def plan(job):
@@ -224,8 +228,11 @@ def grads(job):
     """Pass `grads`: `f_grads(params..., d_out) -> grads`, the entry's vjp without its value
     (what only the value needed is then dead code, `_dead_stores`), for the loops of vjps
     (`jacobian`, `hessian`) and hvp, which discard the value. A recursive entry (its vjp
-    takes a depth) keeps its vjp."""
+    takes a depth) keeps its vjp. For jacrev alone, the Jacobian is made here first: when its
+    forward runs once (`_jacobian_once`) no loop calls f_grads, which is then not made."""
     pl, gen, entry = job.plan, job.gen, job.entry
+    if job.jacobian and not job.grads and not job.hessian and _jacobian_once_first(job):
+        return
     if gen.vjp in gen.depth_args:
         return
     gen.grads = pl.unique(f"{entry.name}_grads")
@@ -268,13 +275,71 @@ def into(job):
 
 
 def jacobian(job):
-    """Pass `jacobian` (jacrev): `f_jacrev(params...)`, the Jacobian by a loop over the
-    output's basis cotangents calling the vjp, inside one compiled call."""
+    """Pass `jacobian` (jacrev): `f_jacrev(params...)`, the Jacobian inside one compiled call:
+    f's forward sweep once, then the adjoint sweep once per basis cotangent of the output
+    (`_jacobian_once`); where that sweep cannot run twice on one forward's state, a loop
+    calling the vjp per basis cotangent (`_jacobian_loop`; `Generated.jacrev_loop` says why)."""
     gen, entry = job.gen, job.entry
     out = entry.out or ()
     if len(out) == 1 and isinstance(out[0], Ty):
-        gen.jacrev = job.plan.unique(f"{entry.name}_jacrev")
+        if gen.jacrev is None:
+            gen.jacrev = job.plan.unique(f"{entry.name}_jacrev")
+            once = _jacobian_once(job, gen.jacrev)
+            if once is not None:
+                job.funcs += once
+                return
+        elif not gen.jacrev_loop:       # made by `grads` already (`_jacobian_once_first`)
+            return
         job.funcs.append(_jacobian_loop(gen.jacrev, entry, job.wrt, job.plan, gen, "vjp"))
+
+
+def _jacobian_once_first(job) -> bool:
+    """(pass `grads`, for jacrev alone) Whether `f_jacrev` runs its forward once: then made
+    here, before the `jacobian` pass, which finds it (else that pass makes the loop)."""
+    gen, entry = job.gen, job.entry
+    out = entry.out or ()
+    if not (len(out) == 1 and isinstance(out[0], Ty)):
+        return False
+    gen.jacrev = job.plan.unique(f"{entry.name}_jacrev")
+    once = _jacobian_once(job, gen.jacrev)
+    if once is None:
+        return False
+    job.funcs += once
+    return True
+
+
+def _jacobian_once(job, name):
+    """[split callees' halves that keep their state..., `name`] (see `Reverse.jacobian_function`),
+    or None (`gen.jacrev_loop` set to the reason): every split callee's halves are made again
+    with `keep` (`g_fwd_keep`, `g_bwd_keep`: the backward half reads its saved tapes without
+    popping them), and none of them, nor the entry's sweep, may change what the forward made.
+    Off: `JITAD_NO_JACREV_ONCE=1`."""
+    import os
+    gen, pl, prog = job.gen, job.plan, job.prog
+    if os.environ.get("JITAD_NO_JACREV_ONCE", "") not in ("", "0"):
+        gen.jacrev_loop = "JITAD_NO_JACREV_ONCE is set"
+        return None
+    keep = {k: (pl.unique(f"{f}_keep"), pl.unique(f"{b}_keep"))
+            for k, (f, b) in sorted(pl.split.items(), key=lambda kv: kv[1])}
+    funcs = []
+    for spec in prog.order:
+        k = (id(spec.fn), spec.argtys)
+        if k not in keep:
+            continue
+        r = pl.reverse(prog, spec, pl.callee_wrt[k], split=keep, keep=True)
+        r.namer.taken |= pl.used | pl.reserved
+        halves = r.vjp(split=keep[k])
+        if r.destroys:
+            gen.jacrev_loop = f"{spec.name}: {r.destroys[0]}"
+            return None
+        funcs += [_tidy(h, spec.types) for h in halves]
+    r = pl.reverse(prog, job.entry, job.wrt, split=keep, keep=True)
+    r.namer.taken |= pl.used | pl.reserved
+    fdef = r.vjp(jacobian=name)
+    if fdef is None:
+        gen.jacrev_loop = f"{job.entry.name}: {r.destroys[0]}"
+        return None
+    return funcs + [_tidy(fdef, job.entry.types)]
 
 
 def hessian(job):

@@ -16,7 +16,13 @@ Guarantees:
     contribution (`real_part`: the convention of docs/architecture.md);
   * tapes: one float64, complex128, int64 and uint8 buffer with an integer top each, grown by
     `rt.reserve` before counted loops (one check per loop) or per iteration of a `while`;
-    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten.
+    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten;
+  * with `keep` (jacrev: `vjp(jacobian=...)`, `jacobian_function`), the adjoint sweep runs
+    once per basis cotangent after one forward sweep: it pops no tape (lists are read at a
+    counter, `Tapes.keep`), what it reads before assigning is assigned back before each run,
+    and it changes nothing the forward made -- a sweep that would (array elements restored, a
+    built list popped, any in-place write or call `_changes` cannot vouch for) is refused
+    (`destroys`), never run twice.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from ..bounds import Bounds, site_of
 from ..ir import Bind, Const, For, If, Return, SetItem, Slice, Var, While
 from ..names import Namer
 from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, runtime_calls, substitute
+from ..pyast import Comment
 from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import NP_DTYPE, Ty, arg_types as _argtys
 from .analysis import Analysis, bind_statics, rule_for
@@ -94,8 +101,12 @@ _NP_VIEWS = frozenset(
 
 class Reverse(TrainingCode):
     def __init__(self, prog, spec, wrt, fnames, vjp_names, callee_wrt=None, split_names=None,
-                 recursive=frozenset(), costly=frozenset(), reentrant=False):
+                 recursive=frozenset(), costly=frozenset(), reentrant=False, keep=False):
         self.prog = prog
+        # an adjoint sweep run several times on one forward's state (jacrev's rows, see
+        # `jacobian_function`): tapes read without popping; `destroys` says why it cannot be
+        self.keep = keep
+        self.destroys = []
         # code the front end reads again (`higher`: a primal the jvp calls): a forward template
         # it could not read is the primitive's own call (`forward_expr`)
         self.reentrant = reentrant
@@ -125,7 +136,9 @@ class Reverse(TrainingCode):
         self.adj = {}
         self.rank = {}
         self.tapes = Tapes(self.namer)
+        self.tapes.keep = keep
         self.trip_names = {}
+        self.aliases = set()        # generated names holding a primal value, not an adjoint
 
     # ------------------------------------------------------------------ naming
     def d(self, v):
@@ -586,6 +599,7 @@ class Reverse(TrainingCode):
                 out.append(P.expr_stmt(last))
         if hs in self.A.needed or hs in self.A.active:
             out.append(P.expr_stmt(P.call(P.dotted(f"{hs}.pop"))))
+            self.destroys.append(f"the adjoint sweep pops the list {hs} the forward built")
         return out
 
     def rev_bind(self, s: Bind):
@@ -633,6 +647,7 @@ class Reverse(TrainingCode):
             if rule is not None and t in pushed and rule.reads_result():
                 ynew = self.namer.fresh(f"{t}_new")
                 self.rank[ynew] = self.ty(t).ndim
+                self.aliases.add(ynew)
                 out.append(P.assign(ynew, P.name(t)))
                 y = P.name(ynew)
             for x in reversed(pushed):
@@ -688,7 +703,7 @@ class Reverse(TrainingCode):
             if id(s) in self.saved:     # its forward ran once already; its state was kept
                 fwd, bwd = self.split_names[key]
                 if id(s) in self.on_tape:
-                    out.append(P.assign(self.saved[id(s)], P.call(P.dotted(f"{self.tapes.states(fwd)}.pop"))))
+                    out += self.tapes.pop_list(self.saved[id(s)], self.tapes.states(fwd))
                 out.append(P.assign(grads, P.call(bwd, *[P.atom(a) for a in s.args],
                                                   P.name(self.saved[id(s)]), cot)))
                 # a branch `par` may dispatch (the call is tagged too: tidying may fold it)
@@ -761,6 +776,7 @@ class Reverse(TrainingCode):
             if not s.init:      # an element's first write: no earlier value gets its adjoint
                 out.append(write_at(self.d(s.array), s.index, P.const(0.0), self.types))
         if s.array in self.A.needed and not s.init:
+            self.destroys.append(f"the adjoint sweep restores elements of {s.array}")
             if kind == "basic":
                 out += self.tapes.pop(P.subscript(s.array, s.index, store=True), self.elem_ty(s))
             else:
@@ -769,12 +785,14 @@ class Reverse(TrainingCode):
                 out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
-    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None):
+    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None,
+            jacobian=None):
         """The fused `f_vjp`; with `train`, the training step (see step_function); with
         `split=(fwd_name, bwd_name)`, the two halves (see split_functions); with `into`, that
         function (see into_function); with `grads_only`, `grads_only(params..., d_out) ->
         grads`: the vjp without its value, so what only the value needed is dead code (a loop
-        of Hessian-vector products discards the value)."""
+        of Hessian-vector products discards the value); with `jacobian` (and `keep`), that
+        function or None (see jacobian_function)."""
         f = self.spec.ir
         self.into_buffers = accumulate
         A = self.A
@@ -784,11 +802,14 @@ class Reverse(TrainingCode):
         self.assigned = {t for s in ir.walk(f.body) for t in ir.writes(s)}
         self.sparse = {p: v for p, v in self.sparse_sites().items() if p not in self.assigned} \
             if train is not None else {}
-        if accumulate or into:   # dense parameters: the adjoint sweep adds straight into the buffers
+        # dense parameters: the adjoint sweep adds straight into the buffers (jacobian: a
+        # block's row)
+        if accumulate or into or jacobian:
             for i in self.wrt:
                 p = f.params[i]
                 if p not in self.sparse and self.ty(p).ndim and p in A.active \
-                        and p not in self.assigned:
+                        and p not in self.assigned \
+                        and not (jacobian and self.ty(p).dtype != "f8"):   # (float32: its own)
                     self.adjoint_buffers[p] = self.adj[p] = self.namer.fresh(f"acc_{p}")
                     self.rank[self.adj[p]] = self.ty(p).ndim
         # adjoint initialisation points: each active variable at the start of its owner block
@@ -816,6 +837,11 @@ class Reverse(TrainingCode):
             else:
                 values.append(P.atom(a))
         rev = self.rev_block(f.body)
+        if self.keep:
+            why = _changes(rev, set(self.rank) - self.aliases, self.scalar_names(),
+                           self.pure_calls())
+            if why:
+                self.destroys.append(why)
         predef = []
         for v in sorted({v for v in A.pushed | A.active if v in A.sites and A.needs_dummy(v)},
                         key=_order(f.body, f.params)):
@@ -836,6 +862,9 @@ class Reverse(TrainingCode):
             return self.into_function(into, first, rev, value)
         if split is not None:
             return self.split_functions(split, first, rev, value, grads)
+        if jacobian is not None:
+            return self.jacobian_function(jacobian, self.tapes.init(counts) + predef + fwd, rev,
+                                          ret, grads)
         if grads_only is not None:
             body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev
                     + [ast.Return(ast.Tuple(grads, ast.Load()))])
@@ -910,9 +939,112 @@ class Reverse(TrainingCode):
                     dummies + first + [ast.Return(ast.Tuple(values + [pack], ast.Load()))])
         unpack = [ast.Assign([ast.Tuple([P.name(n, store=True) for n in live], ast.Store())], P.name(saved),
                              lineno=0)] if live else []
+        unpack += self.tapes.rewind()       # (keep: the lists' counters start at their ends)
         bwd = _fdef(names[1], f.params + [saved, self.seed],
                     unpack + [P.Comment("adjoint")] + rev + [ast.Return(ast.Tuple(grads, ast.Load()))])
         return fwd, bwd
+
+    def scalar_names(self):
+        """Generated and user names that hold numbers (an `x -= 1` of one rebinds it)."""
+        out = {top for _, top in self.tapes.buffers.values()} | set(self.tapes.counters.values())
+        out |= set(self.trip_names.values())
+        out |= {n for n, t in self.types.items()
+                if getattr(t, "ndim", None) == 0 and not getattr(t, "is_list", False)}
+        return out | {n for n, r in self.rank.items() if r == 0}
+
+    def pure_calls(self):
+        """The functions an adjoint sweep may call by name without changing its arguments:
+        primals, vjps (each runs its own forward), the backward halves named in `split_names`
+        (with `keep`, halves that keep their state: checked by their caller), user primitives
+        (functions of their operands, replayed as such) and builtins."""
+        from ..extend import USER_FUNCTIONS
+        return set(self.fnames.values()) | set(self.vjp_names.values()) | {
+            b for _, b in self.split_names.values()} | set(_BUILTINS) | set(USER_FUNCTIONS)
+
+    def jacobian_function(self, name, first, rev, ret, grads):
+        """`name(params...) -> blocks` (jacrev; `keep`): f's forward sweep once, then per
+        basis cotangent k of the output (flattened) the adjoint sweep, whose gradients are row
+        k of one (y.size, p.size) block per wrt parameter p (a number: one column). None when
+        the sweep cannot run twice on one forward (`destroys` says why).
+
+        Each run must find the state the forward left. Tapes are read without popping
+        (`keep`); every variable the sweep both reads before assigning and assigns (a restored
+        value, a loop variable, a tape's top, a map's values computed again) is copied after
+        the forward and assigned back before each run; nothing the forward made may be
+        changed in place (a restored array element, a popped user list: `destroys`; and
+        `_changes` checks the sweep's every in-place write and call)."""
+        f = self.spec.ir
+        if len(ret.values) != 1:
+            self.destroys.append("f returns several values")
+        if self.destroys:
+            return None
+        fresh = self.namer.fresh
+        a = ret.values[0]
+        nd = self.ty(a.name).ndim if isinstance(a, Var) else 0
+        ny, k = fresh("ny"), fresh("k")
+        pre = []
+        seed = None
+        if nd:
+            pre.append(P.assign(ny, ast.Attribute(P.atom(a), "size", ast.Load())))
+            seed = self.seed if nd == 1 else fresh("seed")
+            pre.append(P.assign(seed, P.call("np.zeros", P.name(ny))))
+            if nd > 1:      # (a view of the flat seed)
+                pre.append(P.assign(self.seed, P.call(
+                    ast.Attribute(P.name(seed), "reshape", ast.Load()),
+                    ast.Attribute(P.atom(a), "shape", ast.Load()))))
+        else:
+            pre += [P.assign(ny, P.const(1)), P.assign(self.seed, P.const(1.0))]
+        blocks, rows, rows_first = [], [], []
+        for i, g in zip(self.wrt, grads):
+            p = f.params[i]
+            jac = fresh(f"jac_{p}")
+            size = ast.Attribute(P.name(p), "size", ast.Load()) if self.ty(p).ndim else P.const(1)
+            # the sweep adds into row k itself (then copied onto itself: the tidying passes
+            # see `acc += e` as a local's update, which would be dead without that read)
+            buffer = p in self.adjoint_buffers
+            alloc = "np.empty" if p in self.A.active and not buffer else "np.zeros"
+            pre.append(P.assign(jac, P.call(alloc, ast.Tuple([P.name(ny), size], ast.Load()))))
+            blocks.append(P.name(jac))
+            if buffer:
+                row = P.subscript(jac, [Var(k)])
+                if self.ty(p).ndim > 1:
+                    row = P.call(ast.Attribute(row, "reshape", ast.Load()),
+                                 ast.Attribute(P.name(p), "shape", ast.Load()))
+                rows_first.append(P.assign(self.adjoint_buffers[p], row))
+            if p in self.A.active:
+                rows.append(P.expr_stmt(P.call("rt.set_row", P.name(jac), P.name(k), g))
+                            if self.ty(p).ndim else
+                            P.assign(P.subscript(jac, [Var(k), Const(0)], store=True), g))
+        # what each run reads before assigning it and assigns: copied back before each run
+        before = _stored(first) | set(f.params) | ({self.depth} if self.depth else set())
+        restore = sorted(_exposed(rev) & _stored(rev) & before)
+        certain = _certain(first) | set(f.params)
+        trips = set(self.trip_names.values())
+        dummies = []
+        for n in restore:
+            if n in certain:
+                continue
+            if n not in self.types and n not in trips:
+                self.destroys.append(f"{n} may be unassigned after the forward sweep")
+                return None
+            dummies.append(P.assign(n, self.dummy(self.ty(n)) if n in self.types else P.const(0)))
+        end = {n: fresh(f"{n}_end") for n in restore}
+        body = [P.assign(P.subscript(seed, [Var(k)], store=True), P.const(1.0))] if nd else []
+        body += rows_first + [P.assign(n, P.name(end[n])) for n in restore] + self.tapes.rewind()
+        body += [P.Comment("adjoint")] + rev + rows
+        if nd:
+            body.append(P.assign(P.subscript(seed, [Var(k)], store=True), P.const(0.0)))
+        # not `for k in range(ny)`: `scalarize` unrolls a short counted loop, and a copy of
+        # the sweep per row cost compile time for no speed (bundle adjustment's 2 rows: Numba's
+        # CPU time 2.5 -> 2.9 s, the kernel the same); nor `while k < ny`, whose test
+        # `scalarize` folds with k's value before the loop (k = 0: a loop without end)
+        stop = ast.If(ast.Compare(P.name(k), [ast.GtE()], [P.name(ny)]), [ast.Break()], [])
+        loop = ast.While(P.const(True), [stop] + body + [P.aug(k, P.const(1))], [])
+        depth = [P.assign(self.depth, P.const(0))] if self.depth else []
+        fdef = _fdef(name, f.params, depth + self.depth_check() + dummies + first + pre
+                     + [P.assign(end[n], P.name(n)) for n in restore] + [P.assign(k, P.const(0)), loop]
+                     + [ast.Return(ast.Tuple(blocks, ast.Load()))])
+        return self._seeded(fdef, ret)
 
     def dummy(self, t):
         if t.is_list:       # an empty list of t's element type
@@ -922,6 +1054,124 @@ class Reverse(TrainingCode):
             return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False, "c16": 0j}[t.dtype])
         shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
         return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+
+
+_BUILTINS = ("len", "range", "bool", "int", "float", "min", "max", "abs")
+# methods and NumPy functions that change their object (first argument) in place
+_MUTATING_METHODS = frozenset({"pop", "append", "extend", "insert", "clear", "remove", "fill",
+                               "sort", "resize", "itemset", "put", "setflags", "reverse"})
+_MUTATING_NP = frozenset({"np.add.at", "np.subtract.at", "np.multiply.at", "np.copyto",
+                          "np.put", "np.place", "np.putmask", "np.fill_diagonal"})
+
+
+def _root(e):
+    """The name an expression's object belongs to (`d[i]`, `d.T`, `d[1:3]` -> d); None for a
+    constant or a computed value."""
+    while isinstance(e, (ast.Subscript, ast.Attribute)):
+        e = e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def _changes(stmts, own, scalars, pure):
+    """None if running `stmts` (an adjoint sweep, as generated, before tidying) changes nothing
+    in place but the objects `own` names (the adjoints it makes itself); else what it changes.
+    In-place writes: an element or slice assigned or updated, `x += e` of a name not in
+    `scalars`, a mutating method or NumPy function, an `rt` helper called for its effect, a
+    generated function not in `pure` (it could change its arguments)."""
+    def owned(e):
+        r = _root(e)
+        return r is None and isinstance(e, ast.Constant) or r in own
+
+    for node in (n for st in stmts for n in ast.walk(st)):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for x in ast.walk(t):
+                    if isinstance(x, (ast.Subscript, ast.Attribute)) and isinstance(x.ctx, ast.Store) \
+                            and _root(x) not in own:
+                        return f"it writes into {ast.unparse(x)}"
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
+                    and node.target.id not in own and node.target.id not in scalars:
+                return f"it updates {node.target.id} in place"
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            fn = ast.unparse(node.value.func)
+            if fn.startswith("rt.") and not fn.startswith("rt.check") and node.value.args \
+                    and not owned(node.value.args[0]):
+                return f"it calls {fn} on {ast.unparse(node.value.args[0])}"
+        if isinstance(node, ast.Call):
+            fn = ast.unparse(node.func)
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING_METHODS \
+                    and not fn.startswith(("np.", "math.", "rt.")) and _root(node.func.value) not in own:
+                return f"it calls {fn}"
+            if fn in _MUTATING_NP and (not node.args or not owned(node.args[0])):
+                return f"it calls {fn}"
+            if isinstance(node.func, ast.Name) and node.func.id not in pure:
+                return f"it calls {fn}"
+    return None
+
+
+def _stored(stmts):
+    """The names some statement of `stmts` (at any depth) binds."""
+    out = set()
+    for node in (n for st in stmts for n in ast.walk(st)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+    return out
+
+
+def _certain(stmts):
+    """The names `stmts`' top-level assignments bind (bound after them on every path)."""
+    out = set()
+    for st in stmts:
+        if isinstance(st, (ast.Assign, ast.AugAssign)):
+            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                out |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)
+                        and isinstance(x.ctx, ast.Store)}
+            if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
+                out.add(st.target.id)
+    return out
+
+
+def _exposed(stmts):
+    """The names a run of `stmts` may read before it binds them (a branch or a loop's body
+    may not run; a loop's first iteration reads what was bound before it)."""
+    exposed = set()
+
+    def loads(node, bound):
+        for x in ast.walk(node):
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and x.id not in bound:
+                exposed.add(x.id)
+
+    def block(stmts, bound):
+        bound = set(bound)
+        for st in stmts:
+            if isinstance(st, ast.If):
+                loads(st.test, bound)
+                bound = block(st.body, bound) & block(st.orelse, bound)
+            elif isinstance(st, ast.For):
+                loads(st.iter, bound)
+                block(st.body, bound | _stored([st.target]))
+            elif isinstance(st, ast.While):
+                loads(st.test, bound)
+                block(st.body, bound)
+            elif isinstance(st, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)):
+                if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name) \
+                        and st.target.id not in bound:
+                    exposed.add(st.target.id)
+                for part in ast.iter_child_nodes(st):
+                    loads(part, bound)
+                bound |= _stored([st])
+            elif isinstance(st, (ast.Break, ast.Continue, ast.Pass, Comment)):
+                pass
+            else:
+                loads(st, bound)
+                bound |= _stored([st])
+        return bound
+
+    block(stmts, set())
+    return exposed
 
 
 def _complex_const(tree) -> bool:

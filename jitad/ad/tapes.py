@@ -7,6 +7,10 @@ per dtype and rank; the saved states of a split callee called in a loop or a bra
 per callee), code to create, grow (`rt.reserve`, by doubling), push and pop them, and
 the limits that bound them at run time: `max_tape_bytes` (`$JITAD_MAX_TAPE_BYTES`) for a
 `while` loop's tapes and `max_recursion` (`$JITAD_MAX_RECURSION`) for compiled recursion.
+With `keep` set (an adjoint sweep that runs several times on one forward's tapes: jacrev's
+rows), a pop never changes a tape: a buffer's top is a local copy already, and a list is read
+at a counter of its own (`n = len(lst)` at the sweep's start, `rewind`; then `n -= 1;
+x = lst[n]`), so the next sweep finds every tape as the forward left it.
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ class Tapes:
         self.namer = namer
         self.buffers = {}   # kind -> (tape, top)
         self.lists = {}     # (dtype, ndim) -> list name
+        self.keep = False   # pops leave the lists as they are (read at `counters`)
+        self.counters = {}  # list name -> the local counting its unread entries (keep)
 
     SCALAR = {"f8": ("f", "np.float64"), "f4": ("f", "np.float64"), "i8": ("i", "np.int64"),
               "b1": ("b", "np.uint8"), "c16": ("c", "np.complex128")}
@@ -67,13 +73,26 @@ class Tapes:
         """Statements restoring `target` (a name or a store expression) from its tape."""
         k = self.kind(ty)
         if k[0] == "a":
-            lst = self.array_list(*k[1:])
-            return [P.assign(target, P.call(P.dotted(f"{lst}.pop")))]
+            return self.pop_list(target, self.array_list(*k[1:]))
         tape, top = self.buffer(k)
         val = P.subscript(tape, [Var(top)])
         if k == "b":
             val = P.call("bool", val)
         return [P.aug(top, P.const(1), ast.Sub()), P.assign(target, val)]
+
+    def pop_list(self, target, lst):
+        """`target = lst.pop()`; with `keep`, the entry below the list's counter, the list
+        unchanged."""
+        if not self.keep:
+            return [P.assign(target, P.call(P.dotted(f"{lst}.pop")))]
+        if lst not in self.counters:
+            self.counters[lst] = self.namer.fresh(f"n_{lst}")
+        n = self.counters[lst]
+        return [P.aug(n, P.const(1), ast.Sub()), P.assign(target, P.subscript(lst, [Var(n)]))]
+
+    def rewind(self):
+        """(keep) The counters' start, before each run of the adjoint sweep: every list full."""
+        return [P.assign(n, P.call("len", P.name(lst))) for lst, n in self.counters.items()]
 
     def init(self, counts):
         out = []

@@ -93,7 +93,7 @@ def _matvec_loop(a, b):
         raise ValueError("matmul: shapes of the matrix and the vector are not aligned")
     if m * k > SMALL_MATVEC:
         return np.dot(a, b)
-    out = np.zeros(m, (a[:0, 0] * b[:0]).dtype)     # NumPy's result type
+    out = np.zeros(m, (a[:0, :0].ravel() * b[:0]).dtype)     # NumPy's result type
     for i in range(m):
         acc = out[i]
         for j in range(k):
@@ -113,7 +113,7 @@ def _vecmat_loop(a, b):
         raise ValueError("matmul: shapes of the vector and the matrix are not aligned")
     if k * n > SMALL_MATVEC:
         return np.dot(a, b)
-    out = np.zeros(n, (a[:0] * b[:0, 0]).dtype)
+    out = np.zeros(n, (a[:0] * b[:0, :0].ravel()).dtype)
     for i in range(k):
         ai = a[i]
         for j in range(n):
@@ -133,7 +133,7 @@ def _matmat_loop(a, b):
         raise ValueError("matmul: shapes of the two matrices are not aligned")
     if m * k * n > SMALL_MATMAT:
         return np.dot(a, b)
-    out = np.zeros((m, n), (a[:0, 0] * b[:0, 0]).dtype)
+    out = np.zeros((m, n), (a[:0, :0] * b[:0, :0]).dtype)
     for i in range(m):
         for p in range(k):
             aip = a[i, p]

@@ -49,6 +49,7 @@ from . import pyast as P
 from .names import Namer
 
 MAX_LEN = 8
+MAX_ELEMENTS = 16       # a matrix's elements (rows x columns): 3 x 3 and 4 x 4 become numbers
 
 # elementwise functions of numbers: element k of f(x, y) is f(x[k], y[k])
 _ELEMENTWISE = frozenset({
@@ -63,6 +64,9 @@ _ALLOC = {"np.empty": 0.0, "np.zeros": 0.0, "np.ones": 1.0}
 _LIKE = {"np.empty_like": 0.0, "np.zeros_like": 0.0, "np.ones_like": 1.0}
 _COPY = frozenset({"np.copy", "np.ascontiguousarray"})
 _ACCUM = frozenset({"rt.add_into", "rt.accum1"})
+# products of small matrices and vectors, written out: the operands' ranks, the result's
+_PRODUCTS = {"rt.matmat": (2, 2, 2), "rt.matvec": (2, 1, 1), "rt.vecmat": (1, 2, 1),
+             "rt.outer": (1, 1, 2)}
 
 
 class _Unsupported(Exception):
@@ -79,7 +83,7 @@ def scalarize(fdef, types):
     types = {**(types or {}), **getattr(fdef, "jitad_param_types", {})}
     kinds = _Kinds(fdef, types, params)
     lengths = _lengths(fdef, kinds, params)
-    if not lengths:
+    if not lengths and not lengths.shapes:
         return fdef
     while True:                      # folding shapes makes more lengths known (np.empty((n,)))
         variable = _variable_allocations(fdef)
@@ -87,13 +91,16 @@ def scalarize(fdef, types):
         if not variable:
             break
         more = _lengths(fdef, kinds, params)
-        if more.keys() <= lengths.keys():
+        if more.keys() <= lengths.keys() and more.shapes.keys() <= lengths.shapes.keys():
             break
         lengths = more
     _unroll(fdef, lengths)
     _fold(fdef, lengths)
     cands = {n for n, c in lengths.items()
              if n not in params and 2 <= c <= MAX_LEN and kinds.is_f8_vector(n)}
+    cands |= {n for n, (r, c) in lengths.shapes.items()
+              if n not in params and 2 <= r * c <= MAX_ELEMENTS and kinds.ndim.get(n) == 2
+              and kinds.f8.get(n, False)}
     cands -= _returned(fdef)
     taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | params
     places = _mutations(fdef.body)
@@ -142,8 +149,8 @@ def _has_constant_lengths(fdef):
     for node in ast.walk(fdef):
         if isinstance(node, ast.Slice) and node.upper is not None and _const_int(node.upper) is not None:
             return True
-        if isinstance(node, ast.Call) and _fname(node) in _ALLOC and node.args \
-                and not _placeholder(node):
+        if isinstance(node, ast.Call) and (_fname(node) in _ALLOC and node.args
+                                           and not _placeholder(node) or _fname(node) == "np.eye"):
             return True
     return False
 
@@ -233,6 +240,20 @@ class _Kinds:
                 return self.expr_ndim(e.args[0]) if len(e.args) == 1 else None
             if fn.endswith(".copy") and not e.args:
                 return self.expr_ndim(e.func.value)
+            if fn in _PRODUCTS and len(e.args) == 2 and not e.keywords:
+                want = _PRODUCTS[fn]
+                got = tuple(self.expr_ndim(a) for a in e.args)
+                if all(g == w or g == _PENDING for g, w in zip(got, want[:2])):
+                    return want[2]
+                return None
+            if fn == "np.eye" and _eye_n(e) is not None:
+                return 2
+            if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+                nd = self.expr_ndim(e.args[0])
+                return nd if nd in (1, 2, _PENDING) else None
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            nd = self.expr_ndim(e.value)
+            return nd if nd in (1, 2, _PENDING) else None
         return None
 
     def expr_f8(self, e):
@@ -261,6 +282,12 @@ class _Kinds:
                 return self.expr_f8(e.func.value)
             if fn in _ELEMENTWISE or fn == "np.cross":
                 return all(self.expr_f8(a) for a in e.args) and any(self._f8_array(a) for a in e.args)
+            if fn in _PRODUCTS or fn == "np.transpose":
+                return all(self._f8_array(a) for a in e.args)
+            if fn == "np.eye":
+                return _eye_n(e) is not None
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.expr_f8(e.value)
         return False
 
     def _f8_array(self, e):
@@ -278,6 +305,15 @@ def _join(dims):
     return max(known) if known else _PENDING
 
 
+def _eye_n(call):
+    """n for `np.eye(n)` (float64, n a constant), else None."""
+    kw = {k.arg: k.value for k in call.keywords}
+    if len(call.args) != 1 or set(kw) - {"dtype"} or \
+            ("dtype" in kw and ast.unparse(kw["dtype"]) not in ("np.float64", "float")):
+        return None
+    return _const_int(call.args[0])
+
+
 def _fname(call):
     try:
         return ast.unparse(call.func)
@@ -286,9 +322,13 @@ def _fname(call):
 
 
 def _placeholder(v):
-    """`np.empty(0, np.float64)`: a name defined on every path, read only where it is set."""
-    return isinstance(v, ast.Call) and _fname(v) == "np.empty" and v.args \
-        and isinstance(v.args[0], ast.Constant) and v.args[0].value == 0
+    """`np.empty(0, np.float64)` (`np.empty((0, 0), ...)` for a matrix): a name defined on
+    every path, read only where it is set."""
+    if not (isinstance(v, ast.Call) and _fname(v) == "np.empty" and v.args):
+        return False
+    shape = v.args[0]
+    dims = shape.elts if isinstance(shape, ast.Tuple) and len(shape.elts) == 2 else [shape]
+    return all(isinstance(d, ast.Constant) and d.value == 0 for d in dims)
 
 
 # ---------------------------------------------------------------- lengths
@@ -329,17 +369,46 @@ def _lengths(fdef, kinds, params):
                 assigns.setdefault(node.targets[0].id, []).append(node)
         elif not isinstance(node, ast.AugAssign):         # x += e keeps x's length
             bad.update(_stored_names(node))
-    lengths, guards = {}, {}
+    lengths, guards = _Lengths(), {}
+    shapes = lengths.shapes
     changed = True
     while changed:
         changed = False
         for n, nodes in assigns.items():
-            if n in bad or n in lengths or kinds.ndim.get(n) != 1:
+            if n in bad or n in lengths or n in shapes or kinds.ndim.get(n) not in (1, 2):
+                continue
+            if kinds.ndim[n] == 2:
+                got = {_shape(s.value, lengths, kinds) for s in nodes}
+                if len(got) == 1 and None not in got:
+                    shapes[n] = got.pop()
+                    changed = True
                 continue
             got = {_length(s.value, lengths, kinds) for s in nodes}
             if len(got) == 1 and None not in got:
                 lengths[n] = got.pop()
                 changed = True
+    # a matrix whose assignments read it (`M = M @ R` in a loop): its shape guessed from the
+    # others, kept if every assignment then gives that shape (guesses dropped until they hold)
+    open_ = [n for n in assigns if n not in bad and n not in shapes and kinds.ndim.get(n) == 2]
+    never = set()
+    while open_:
+        guess, grew = {}, True
+        while grew:                 # guesses from guesses (`T = M @ R; M = T`)
+            grew = False
+            for n in open_:
+                if n in guess or n in never:
+                    continue
+                got = {_shape(s.value, lengths, kinds) for s in assigns[n]} - {None}
+                if len(got) == 1:
+                    guess[n] = shapes[n] = got.pop()
+                    grew = True
+        wrong = {n for n in guess if any(_shape(s.value, lengths, kinds) != guess[n]
+                                         for s in assigns[n])}
+        if not wrong:
+            break
+        for n in guess:
+            del shapes[n]
+        never |= wrong
     for n in lengths:
         for s in assigns[n]:
             v = s.value
@@ -356,10 +425,24 @@ def _lengths(fdef, kinds, params):
     return lengths
 
 
+class _Lengths(dict):
+    """name -> the constant length of a rank-1 name; `shapes`: name -> the constant shape
+    (rows, columns) of a rank-2 one."""
+
+    def __init__(self):
+        super().__init__()
+        self.shapes = {}
+
+
 def _length(e, lengths, kinds):
     """The constant length of a rank-1 expression, or None."""
     if isinstance(e, ast.Name):
         return lengths.get(e.id)
+    if isinstance(e, ast.Subscript) and kinds.expr_ndim(e.value) == 2:
+        sel = _select(e, lengths, kinds)           # a row or a column of a known matrix
+        return None if sel is None or sel[1] is None or len(sel[1]) != 1 else sel[1][0]
+    if isinstance(e, ast.Attribute) and e.attr == "T":
+        return _length(e.value, lengths, kinds) if kinds.expr_ndim(e.value) == 1 else None
     if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice):
         if isinstance(e.value, ast.Name) and e.value.id in lengths:
             return _slice_len(e.slice, lengths[e.value.id])
@@ -383,12 +466,141 @@ def _length(e, lengths, kinds):
         if fn == "np.cross" and len(e.args) == 2 and not e.keywords \
                 and 3 in {_length(a, lengths, kinds) for a in e.args}:
             return 3                # of 3-vectors (an operand of another length raises)
+        if fn in ("rt.matvec", "rt.vecmat") and len(e.args) == 2 and not e.keywords:
+            return _product_shape(fn, e.args, lengths, kinds)
+        if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+            return _length(e.args[0], lengths, kinds)
         return None
     if isinstance(e, ast.BinOp):
         return _broadcast([e.left, e.right], lengths, kinds)
     if isinstance(e, ast.UnaryOp):
         return _length(e.operand, lengths, kinds)
     return None
+
+
+def _shape(e, lengths, kinds):
+    """The constant shape (rows, columns) of a rank-2 float64 expression, or None."""
+    if kinds.expr_ndim(e) != 2:
+        return None
+    if isinstance(e, ast.Name):
+        return lengths.shapes.get(e.id)
+    if isinstance(e, ast.Attribute) and e.attr == "T":
+        s = _shape(e.value, lengths, kinds)
+        return None if s is None else s[::-1]
+    if isinstance(e, ast.Subscript):
+        sel = _select(e, lengths, kinds)
+        return None if sel is None or sel[1] is None or len(sel[1]) != 2 else sel[1]
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+        return _broadcast2([e.left, e.right], lengths, kinds)
+    if isinstance(e, ast.UnaryOp):
+        return _shape(e.operand, lengths, kinds)
+    if isinstance(e, ast.Call):
+        fn = _fname(e)
+        if fn in _ALLOC and e.args and isinstance(e.args[0], ast.Tuple) \
+                and len(e.args[0].elts) == 2:
+            got = tuple(_const_int(x) for x in e.args[0].elts)
+            return None if None in got or min(got) < 0 else got
+        if fn == "np.eye":
+            n = _eye_n(e)
+            return None if n is None or n < 0 else (n, n)
+        if (fn in _LIKE or fn in _COPY) and len(e.args) == 1 and not e.keywords:
+            return _shape(e.args[0], lengths, kinds)
+        if fn is not None and fn.endswith(".copy") and not e.args:
+            return _shape(e.func.value, lengths, kinds)
+        if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+            s = _shape(e.args[0], lengths, kinds)
+            return None if s is None else s[::-1]
+        if fn in _ELEMENTWISE and not e.keywords:
+            return _broadcast2(e.args, lengths, kinds)
+        if fn in ("rt.matmat", "rt.outer") and len(e.args) == 2 and not e.keywords:
+            return _product_shape(fn, e.args, lengths, kinds)
+    return None
+
+
+def _product_shape(fn, args, lengths, kinds):
+    """The result's shape (a length for a vector) of a product of operands of known shapes
+    whose inner lengths agree; None otherwise (the array code raises NumPy's error)."""
+    want = _PRODUCTS[fn]
+    dims = []
+    for a, nd in zip(args, want):
+        if kinds.expr_ndim(a) != nd:
+            return None
+        d = _shape(a, lengths, kinds) if nd == 2 else (_length(a, lengths, kinds),)
+        if d is None or (None in d and not (fn != "rt.outer" and isinstance(a, ast.Name)
+                                            and kinds.f8.get(a.id, False))):
+            return None     # (rt.outer: both lengths needed)
+        dims.append(d)
+    if fn == "rt.outer":
+        return (dims[0][0], dims[1][0])
+    # a vector (a name) of a length not known against a known matrix: checked to fit
+    if fn == "rt.matvec" and dims[1] == (None,):
+        dims[1] = (dims[0][1],)
+    if fn == "rt.vecmat" and dims[0] == (None,):
+        dims[0] = (dims[1][0],)
+    if dims[0][-1] != dims[1][0]:
+        return None
+    out = dims[0][:-1] + dims[1][1:]
+    return out if len(out) == 2 else out[0]
+
+
+def _broadcast2(operands, lengths, kinds):
+    """The shape of an elementwise result with a rank-2 operand: every rank-2 operand of one
+    known shape, every vector of the columns' length (or 1); an operand of unknown shape only
+    against a known one without axes of length 1 (NumPy's broadcasting: it is that shape or
+    raises)."""
+    known, unknown = set(), False
+    vectors = []
+    for a in operands:
+        nd = kinds.expr_ndim(a)
+        if nd is None or nd > 2 or nd == _PENDING:
+            return None
+        if nd == 2:
+            s = _shape(a, lengths, kinds)
+            if s is None:
+                if not (isinstance(a, ast.Name) and kinds.f8.get(a.id, False)):
+                    return None
+                unknown = True
+            else:
+                known.add(s)
+        elif nd == 1:
+            vectors.append(_length(a, lengths, kinds))
+    if len(known) != 1:
+        return None
+    s = known.pop()
+    if (unknown or None in vectors) and min(s) < 2:
+        return None
+    if any(v is not None and v not in (1, s[1]) for v in vectors):
+        return None
+    return s
+
+
+def _select(e, lengths, kinds):
+    """For a subscript of a rank-2 name of known shape with constant indices and slices (step
+    1 or none): (the flat indices it reads, its shape: () an element, (n,) a row or column,
+    (r, c) a block); None otherwise."""
+    if not isinstance(e.value, ast.Name) or e.value.id not in lengths.shapes:
+        return None
+    r, c = lengths.shapes[e.value.id]
+    parts = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
+    if len(parts) == 1:
+        parts.append(ast.Slice(None, None, None))
+    if len(parts) != 2:
+        return None
+    axes, shape = [], []
+    for p, n in zip(parts, (r, c)):
+        if isinstance(p, ast.Slice):
+            if (p.step is not None and _const_int(p.step) != 1) \
+                    or any(b is not None and _const_int(b) is None for b in (p.lower, p.upper)):
+                return None
+            idx = list(range(n))[_slice_obj(p)]
+            axes.append(idx)
+            shape.append(len(idx))
+        else:
+            k = _const_int(p)
+            if k is None or not -n <= k < n:
+                return None
+            axes.append([k % n])
+    return [i * c + j for i in axes[0] for j in axes[1]], tuple(shape)
 
 
 def _broadcast(operands, lengths, kinds):
@@ -411,21 +623,29 @@ def _broadcast(operands, lengths, kinds):
 class _Folder(ast.NodeTransformer):
     def __init__(self, lengths, ints):
         self.lengths, self.ints = lengths, ints
+        self.shapes = getattr(lengths, "shapes", {})
         self.hits = 0               # names replaced by their constant
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
         v = node.value
-        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) \
-                and v.value.id in self.lengths and _const_int(node.slice) == 0:
-            return ast.Constant(self.lengths[v.value.id])
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name):
+            k = _const_int(node.slice)
+            if v.value.id in self.lengths and k == 0:
+                return ast.Constant(self.lengths[v.value.id])
+            shape = self.shapes.get(v.value.id)
+            if shape is not None and k in (0, 1):
+                return ast.Constant(shape[k])
         return node
 
     def visit_Attribute(self, node):
         self.generic_visit(node)
-        if node.attr == "size" and isinstance(node.value, ast.Name) and node.value.id in self.lengths \
-                and isinstance(node.ctx, ast.Load):
-            return ast.Constant(self.lengths[node.value.id])
+        if node.attr == "size" and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.value.id in self.lengths:
+                return ast.Constant(self.lengths[node.value.id])
+            if node.value.id in self.shapes:
+                r, c = self.shapes[node.value.id]
+                return ast.Constant(r * c)
         return node
 
     def visit_Name(self, node):
@@ -437,9 +657,11 @@ class _Folder(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         fn = _fname(node)
-        if fn == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name) \
-                and node.args[0].id in self.lengths:
-            return ast.Constant(self.lengths[node.args[0].id])
+        if fn == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            if node.args[0].id in self.lengths:
+                return ast.Constant(self.lengths[node.args[0].id])
+            if node.args[0].id in self.shapes:
+                return ast.Constant(self.shapes[node.args[0].id][0])
         if fn == "rt.broadcast_dim" and len(node.args) == 2:
             a, b = (_const_int(x) for x in node.args)
             if a is not None and b is not None and (a == b or 1 in (a, b)):
@@ -637,7 +859,8 @@ def _worth(loop, lengths):
     """Whether the loop indexes an array of a known length (by its variable or by a name
     computed from it: `at = i * step`)."""
     return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
-               and n.value.id in lengths and _const_int(n.slice) is None for n in ast.walk(loop))
+               and (n.value.id in lengths or n.value.id in lengths.shapes)
+               and _const_int(n.slice) is None for n in ast.walk(loop))
 
 
 class _Subst(ast.NodeTransformer):
@@ -713,8 +936,19 @@ class _Rewrite:
     def __init__(self, kinds, lengths, cands, taken, places):
         self.kinds, self.lengths, self.cands = kinds, lengths, cands
         namer = Namer(taken)
-        self.elts = {a: [namer.fresh(a) if k == 0 else namer.fresh(f"{a}_{k}")
-                         for k in range(lengths[a])] for a in sorted(cands)}
+        self.shapes = lengths.shapes
+        # the matrices among the candidates: their elements in row-major order (`R_0_0`, `R_0_1`)
+        self.mats = {a: self.shapes[a] for a in cands if a in self.shapes}
+        self.elts = {}
+        for a in sorted(cands):
+            if a in self.mats:
+                r, c = self.mats[a]
+                self.elts[a] = [namer.fresh(f"{a}_{i}_{j}") for i in range(r) for j in range(c)]
+            else:
+                self.elts[a] = [namer.fresh(a) if k == 0 else namer.fresh(f"{a}_{k}")
+                                for k in range(lengths[a])]
+        # a product's operand computed once into temporaries: name -> (shape, their names)
+        self.virt, self.memo = {}, {}
         self.namer = namer
         self.muts, self.pos, self.loops = places
         self.failed, self.reasons = set(), []
@@ -783,6 +1017,32 @@ class _Rewrite:
         return pre + [s]
 
     def assign(self, s, target, value):
+        if isinstance(target, ast.Name) and target.id in self.mats:
+            a = target.id
+            shape = self.mats[a]
+            if _placeholder(value):
+                return [P.assign(e, ast.Constant(0.0)) for e in self.elts[a]]
+            self.check_alias(s, a, value)
+            pre = []
+            elems = [self.elem2(value, i, j, shape, pre)
+                     for i in range(shape[0]) for j in range(shape[1])]
+            return self.emit(pre, [P.name(e, True) for e in self.elts[a]], elems)
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.mats:
+            return self.part_write(s, target, value, None)
+        if isinstance(target, ast.Name) and self.mentions(value) and self.kinds.ndim.get(target.id) == 2:
+            self.check_alias(s, target.id, value)
+            shape = _shape(value, self.lengths, self.kinds)
+            if shape is None or not self.kinds.f8.get(target.id, False):
+                self.refuse(s)
+            pre = []
+            elems = self.settled(pre, {target.id}, [self.elem2(value, i, j, shape, pre)
+                                                    for i in range(shape[0]) for j in range(shape[1])])
+            dims = ast.Tuple([ast.Constant(d) for d in shape], ast.Load())
+            return pre + [P.assign(target.id, P.call("np.empty", dims, P.dotted("np.float64")))] + [
+                P.assign(ast.Subscript(P.name(target.id), ast.Tuple(
+                    [ast.Constant(k // shape[1]), ast.Constant(k % shape[1])], ast.Load()),
+                    ast.Store()), v) for k, v in enumerate(elems)]
         if isinstance(target, ast.Name) and target.id in self.cands:
             a = target.id
             if _placeholder(value):
@@ -814,12 +1074,58 @@ class _Rewrite:
                                                       P.dotted("np.float64")))] + [
                 P.assign(ast.Subscript(P.name(target.id), ast.Constant(k), ast.Store()), v)
                 for k, v in enumerate(elems)]
-        if isinstance(target, ast.Name) and isinstance(value, (ast.Name, ast.Subscript)):
+        if isinstance(target, ast.Name) and _view_of(value, self.kinds) is not None:
             self.check_alias(s, target.id, value)
         return self.scalar_stmt(s)
 
+    def part_write(self, s, target, value, op):
+        """`M[i, j] = v`, `M[i] = row`, `M[:3, :3] = block` (or `op=`) into a matrix
+        candidate: its elements there, the value broadcast to the part's shape as NumPy does."""
+        sel = _select(target, self.lengths, self.kinds)
+        if sel is None:
+            self.refuse(s)
+        idx, shape = sel
+        pre = []
+        if shape == ():
+            if self.kinds.expr_ndim(value) not in (0, None, _PENDING):
+                self.refuse(s)
+            elems = [self.scalar(value, pre)]
+            if pre:
+                self.refuse(s)
+        elif len(shape) == 1:
+            elems = [self.elem(value, k, shape[0], pre) for k in range(shape[0])]
+        else:
+            elems = [self.elem2(value, i, j, shape, pre)
+                     for i in range(shape[0]) for j in range(shape[1])]
+        elts = self.elts[target.value.id]
+        return self.emit(pre, [P.name(elts[k], True) for k in idx], elems, op)
+
     def augassign(self, s):
         t = s.target
+        if isinstance(t, ast.Name) and t.id in self.mats:
+            shape = self.mats[t.id]
+            pre = []
+            elems = [self.elem2(s.value, i, j, shape, pre)
+                     for i in range(shape[0]) for j in range(shape[1])]
+            return self.emit(pre, [P.name(e, True) for e in self.elts[t.id]], elems, s.op)
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in self.mats:
+            return self.part_write(s, t, s.value, s.op)
+        if isinstance(t, ast.Name) and self.mentions(s.value) and self.kinds.ndim.get(t.id) == 2:
+            # an array updated in place by a matrix expression of known shape: element by
+            # element (the array of that shape, checked, as NumPy's in-place update needs)
+            shape = _shape(s.value, self.lengths, self.kinds)
+            if shape is None:
+                self.refuse(s)
+            pre = []
+            if self.shapes.get(t.id) != shape:
+                for axis, n in enumerate(shape):
+                    dim = ast.Subscript(ast.Attribute(P.name(t.id), "shape", ast.Load()),
+                                        ast.Constant(axis), ast.Load())
+                    pre.append(ast.Expr(P.call("rt.check_length", dim, ast.Constant(n))))
+            elems = [self.elem2(s.value, i, j, shape, pre) for i in range(shape[0]) for j in range(shape[1])]
+            return self.emit(pre, [ast.Subscript(P.name(t.id), ast.Tuple(
+                [ast.Constant(i), ast.Constant(j)], ast.Load()), ast.Store())
+                for i in range(shape[0]) for j in range(shape[1])], elems, s.op)
         if isinstance(t, ast.Name) and t.id in self.cands:
             c = len(self.elts[t.id])
             pre = []
@@ -848,6 +1154,10 @@ class _Rewrite:
         dst, g = call.args
         if not (self.mentions(g) or self.mentions(dst)):
             return self.scalar_stmt(ast.Expr(call))
+        base = dst.value if isinstance(dst, ast.Subscript) else dst
+        if (isinstance(base, ast.Name) and (base.id in self.mats or self.kinds.ndim.get(base.id) == 2)) \
+                or self.kinds.expr_ndim(g) == 2:
+            return self.accum_matrix(call)
         c = _length(g, self.lengths, self.kinds)
         if c is None or self.kinds.expr_ndim(g) != 1:
             self.refuse(ast.Expr(call))
@@ -896,6 +1206,34 @@ class _Rewrite:
         elems = [self.elem(g, k, len(targets), pre) for k in range(len(targets))]
         return self.emit(pre, targets, elems, ast.Add())
 
+    def accum_matrix(self, call):
+        """`rt.add_into(part, g)` / `rt.accum2(d, g)` into a matrix candidate (or a part of
+        one), g of the destination's shape: element by element."""
+        fn = _fname(call)
+        dst, g = call.args
+        if isinstance(dst, ast.Name) and dst.id in self.mats and fn in ("rt.add_into", "rt.accum2"):
+            shape = self.mats[dst.id]
+            idx = range(shape[0] * shape[1])
+        elif isinstance(dst, ast.Subscript) and isinstance(dst.value, ast.Name) \
+                and dst.value.id in self.mats and fn == "rt.add_into":
+            sel = _select(dst, self.lengths, self.kinds)
+            if sel is None or sel[1] == ():
+                self.refuse(ast.Expr(call))
+            idx, shape = sel
+        else:
+            self.refuse(ast.Expr(call))
+        got = _shape(g, self.lengths, self.kinds) if len(shape) == 2 else \
+            (_length(g, self.lengths, self.kinds),)
+        if self.kinds.expr_ndim(g) != len(shape) or got != shape:
+            self.refuse(ast.Expr(call))     # a broadcast operand's adjoint (summed): kept
+        pre = []
+        if len(shape) == 2:
+            elems = [self.elem2(g, i, j, shape, pre) for i in range(shape[0]) for j in range(shape[1])]
+        else:
+            elems = [self.elem(g, k, shape[0], pre) for k in range(shape[0])]
+        elts = self.elts[(dst.value if isinstance(dst, ast.Subscript) else dst).id]
+        return self.emit(pre, [P.name(elts[k], True) for k in idx], elems, ast.Add())
+
     def emit(self, pre, targets, elems, op=None):
         """`targets[k] = elems[k]` (or `op=`), every element computed before any is written
         (NumPy computes the right side first: `a = a[1] * w` reads the old a[1] three times)."""
@@ -932,12 +1270,9 @@ class _Rewrite:
     def check_alias(self, s, a, value):
         """`a = b` / `a = b[i:j]` share memory in NumPy: keep them candidates only if neither is
         written in place after this statement or in a loop around it."""
-        src = value.value if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) \
-            else value
-        if not isinstance(src, ast.Name) or (isinstance(value, ast.Subscript)
-                                             and not isinstance(value.slice, ast.Slice)):
+        b = _view_of(value, self.kinds)
+        if b is None:
             return
-        b = src.id
         if not ({a, b} & self.cands):
             return
         p = self.pos.get(id(self.current))
@@ -961,6 +1296,11 @@ class _Rewrite:
 
     def element_ref(self, sub, store=False):
         a = sub.value.id
+        if a in self.mats:
+            sel = _select(sub, self.lengths, self.kinds)
+            if sel is None or sel[1] != ():
+                raise _Unsupported({a} | (self.cands & P.names_in(sub.slice)))
+            return P.name(self.elts[a][sel[0][0]], store)
         k = _const_int(sub.slice)
         n = len(self.elts[a])
         if k is None or not -n <= k < n:
@@ -970,6 +1310,8 @@ class _Rewrite:
     # -- expressions
     def elem(self, e, k, c, pre):
         """Element k of the rank-1 expression e of length c (or e itself if it is a number)."""
+        if isinstance(e, ast.Name) and e.id in self.virt:
+            return self.virtual(e.id, (c,), k)
         nd = self.kinds.expr_ndim(e)
         if nd == 0:
             return self.scalar(e, pre)
@@ -993,6 +1335,30 @@ class _Rewrite:
             return ast.BinOp(self.elem(e.left, k, c, pre), e.op, self.elem(e.right, k, c, pre))
         if isinstance(e, ast.UnaryOp):
             return ast.UnaryOp(e.op, self.elem(e.operand, k, c, pre))
+        if isinstance(e, ast.Subscript) and self.kinds.expr_ndim(e.value) == 2:
+            sel = _select(e, self.lengths, self.kinds)      # a row or a column of a matrix
+            if sel is None or len(sel[1]) != 1 or sel[1][0] not in (c, 1):
+                raise _Unsupported(self.cands & P.names_in(e) or {None})
+            return self.flat(e.value.id, sel[0][k if sel[1][0] == c else 0])
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.elem(e.value, k, c, pre)
+        if isinstance(e, ast.Call) and _fname(e) in ("rt.matvec", "rt.vecmat") and not e.keywords \
+                and _product_shape(_fname(e), e.args, self.lengths, self.kinds) == c:
+            vec = e.args[1] if _fname(e) == "rt.matvec" else e.args[0]
+            if _length(vec, self.lengths, self.kinds) is None:       # a name (_product_shape)
+                n = _shape(e.args[0 if vec is e.args[1] else 1], self.lengths, self.kinds)
+                self.require_length(vec.id, n[1] if vec is e.args[1] else n[0], pre)
+            if _fname(e) == "rt.matvec":
+                (r, n) = _shape(e.args[0], self.lengths, self.kinds)
+                A, v = self.operand(e.args[0], (r, n), pre), self.operand(e.args[1], (n,), pre)
+                terms = [ast.BinOp(self.elem2(A, k, j, (r, n), pre), ast.Mult(), self.elem(v, j, n, pre))
+                         for j in range(n)]
+            else:
+                (n, m) = _shape(e.args[1], self.lengths, self.kinds)
+                v, A = self.operand(e.args[0], (n,), pre), self.operand(e.args[1], (n, m), pre)
+                terms = [ast.BinOp(self.elem(v, j, n, pre), ast.Mult(), self.elem2(A, j, k, (n, m), pre))
+                         for j in range(n)]
+            return _total(terms)
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) \
                 and isinstance(e.slice, ast.Slice):
             base = e.value.id
@@ -1029,7 +1395,124 @@ class _Rewrite:
                 return self.elem(e.args[0], k, c, pre)
             if fn is not None and fn.endswith(".copy") and not e.args:
                 return self.elem(e.func.value, k, c, pre)
+            if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+                return self.elem(e.args[0], k, c, pre)
         raise _Unsupported(self.cands & P.names_in(e) or {None})
+
+    def elem2(self, e, i, j, shape, pre):
+        """Element (i, j) of the expression e broadcast to `shape` (a matrix's, known): a
+        number as it is, a vector's element j, a matrix's (i, j)."""
+        if isinstance(e, ast.Name) and e.id in self.virt:
+            return self.virtual(e.id, shape, i * shape[1] + j)
+        nd = self.kinds.expr_ndim(e)
+        if nd == 0:
+            return self.scalar(e, pre)
+        if nd == 1:
+            return self.elem(e, j, shape[1], pre)
+        if nd != 2:
+            raise _Unsupported(self.cands & P.names_in(e) or {None})
+        if isinstance(e, ast.Name):
+            known = self.shapes.get(e.id)
+            if known == shape:
+                return self.flat(e.id, i * shape[1] + j)
+            if known is not None or e.id in self.cands:
+                raise _Unsupported(self.cands & {e.id} or {None})
+            # of a shape not known: NumPy's broadcasting of each axis (its length or 1)
+            s0, s1 = (self._step(e.id, n, pre, axis) for axis, n in enumerate(shape))
+            return ast.Subscript(P.name(e.id), ast.Tuple([
+                P.fold(ast.BinOp(ast.Constant(i), ast.Mult(), P.name(s0))),
+                P.fold(ast.BinOp(ast.Constant(j), ast.Mult(), P.name(s1)))], ast.Load()), ast.Load())
+        if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+            return ast.BinOp(self.elem2(e.left, i, j, shape, pre), e.op,
+                             self.elem2(e.right, i, j, shape, pre))
+        if isinstance(e, ast.UnaryOp):
+            return ast.UnaryOp(e.op, self.elem2(e.operand, i, j, shape, pre))
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.elem2(e.value, j, i, shape[::-1], pre)
+        if isinstance(e, ast.Subscript):
+            sel = _select(e, self.lengths, self.kinds)
+            if sel is None or sel[1] != shape:
+                raise _Unsupported(self.cands & P.names_in(e) or {None})
+            return self.flat(e.value.id, sel[0][i * shape[1] + j])
+        if isinstance(e, ast.Call):
+            fn = _fname(e)
+            if fn in _ELEMENTWISE and not e.keywords:
+                return ast.Call(e.func, [self.elem2(a, i, j, shape, pre) for a in e.args], [])
+            if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+                return self.elem2(e.args[0], j, i, shape[::-1], pre)
+            if fn in _LIKE and len(e.args) == 1 and not e.keywords:
+                return ast.Constant(_LIKE[fn])
+            if fn in _ALLOC and _shape(e, self.lengths, self.kinds) == shape:
+                return ast.Constant(_ALLOC[fn])
+            if fn == "np.eye" and _eye_n(e) == shape[0] == shape[1]:
+                return ast.Constant(1.0 if i == j else 0.0)
+            if (fn in _COPY and len(e.args) == 1) and not e.keywords:
+                return self.elem2(e.args[0], i, j, shape, pre)
+            if fn is not None and fn.endswith(".copy") and not e.args:
+                return self.elem2(e.func.value, i, j, shape, pre)
+            if fn == "rt.outer" and len(e.args) == 2 and not e.keywords \
+                    and all(self.kinds.expr_ndim(x) == 1 for x in e.args):
+                for x, n in zip(e.args, shape):
+                    got = _length(x, self.lengths, self.kinds)
+                    if got is None and isinstance(x, ast.Name) and self.kinds.f8.get(x.id, False):
+                        self.require_length(x.id, n, pre)    # the result's shape is known
+                    elif got != n:
+                        raise _Unsupported(self.cands & P.names_in(e) or {None})
+                a = self.operand(e.args[0], shape[:1], pre)
+                b = self.operand(e.args[1], shape[1:], pre)
+                return ast.BinOp(self.elem(a, i, shape[0], pre), ast.Mult(),
+                                 self.elem(b, j, shape[1], pre))
+            if fn in ("rt.matmat", "rt.outer") and not e.keywords \
+                    and _product_shape(fn, e.args, self.lengths, self.kinds) == shape:
+                if fn == "rt.outer":
+                    a = self.operand(e.args[0], shape[:1], pre)
+                    b = self.operand(e.args[1], shape[1:], pre)
+                    return ast.BinOp(self.elem(a, i, shape[0], pre), ast.Mult(),
+                                     self.elem(b, j, shape[1], pre))
+                sa = _shape(e.args[0], self.lengths, self.kinds)
+                sb = _shape(e.args[1], self.lengths, self.kinds)
+                A, B = self.operand(e.args[0], sa, pre), self.operand(e.args[1], sb, pre)
+                # in k's order, as the compiled product (rt.matmat's loop) adds them
+                return _total([ast.BinOp(self.elem2(A, i, k, sa, pre), ast.Mult(),
+                                         self.elem2(B, k, j, sb, pre)) for k in range(sa[1])])
+        raise _Unsupported(self.cands & P.names_in(e) or {None})
+
+    def flat(self, name, k):
+        """Element k (row-major) of a matrix or vector `name` of known shape: a candidate's
+        number, else the array's element."""
+        if name in self.cands:
+            return P.name(self.elts[name][k])
+        shape = self.shapes.get(name)
+        if shape is None:
+            return ast.Subscript(P.name(name), ast.Constant(k), ast.Load())
+        return ast.Subscript(P.name(name), ast.Tuple([ast.Constant(k // shape[1]),
+                                                      ast.Constant(k % shape[1])], ast.Load()),
+                             ast.Load())
+
+    def virtual(self, name, shape, k):
+        got, names = self.virt[name]
+        if got != shape:
+            raise _Unsupported({None})
+        return P.name(names[k])
+
+    def operand(self, e, shape, pre):
+        """A product's operand e (read once per element of the result): a name or a part of
+        one as it is, else its elements computed once into temporaries (in `pre`)."""
+        if isinstance(e, (ast.Name, ast.Subscript)) or (isinstance(e, ast.Attribute)
+                                                       and isinstance(e.value, ast.Name)):
+            return e
+        key = (id(pre), id(e))
+        if key not in self.memo:
+            if len(shape) == 2:
+                elems = [self.elem2(e, i, j, shape, pre) for i in range(shape[0]) for j in range(shape[1])]
+            else:
+                elems = [self.elem(e, k, shape[0], pre) for k in range(shape[0])]
+            names = [self.namer.fresh("m") for _ in elems]
+            pre += [P.assign(t, v) for t, v in zip(names, elems)]
+            v = self.namer.fresh("m")
+            self.virt[v] = (shape, names)
+            self.memo[key] = (v, e)            # e kept: its id stays its own
+        return P.name(self.memo[key][0])
 
     def elem3(self, x, k, pre):
         """Element k of a cross product's operand x (of length 3, checked)."""
@@ -1037,13 +1520,15 @@ class _Rewrite:
             return ast.Subscript(P.name(x.id), ast.Constant(k), ast.Load())
         return self.elem(x, k, 3, pre)
 
-    def _step(self, name, c, pre):
-        for st in pre:              # one per operand and statement
-            if getattr(st, "jitad_step", None) == (name, c):
+    def _step(self, name, c, pre, axis=0):
+        for st in pre:              # one per operand, axis and statement
+            if getattr(st, "jitad_step", None) == (name, c, axis):
                 return st.targets[0].id
         step = self.namer.fresh(f"{name}_step")
-        st = P.assign(step, P.call("rt.broadcast_step", _shape0(name), ast.Constant(c)))
-        st.jitad_step = (name, c)
+        dim = ast.Subscript(ast.Attribute(P.name(name), "shape", ast.Load()), ast.Constant(axis),
+                            ast.Load())
+        st = P.assign(step, P.call("rt.broadcast_step", dim, ast.Constant(c)))
+        st.jitad_step = (name, c, axis)
         pre.append(st)
         return step
 
@@ -1106,6 +1591,13 @@ class _Scalar(ast.NodeTransformer):
 
     def visit_Call(self, node):
         rw = self.rw
+        if _fname(node) == "np.sum" and len(node.args) == 1 and not node.keywords \
+                and rw.mentions(node) and rw.kinds.expr_ndim(node.args[0]) == 2:
+            shape = _shape(node.args[0], rw.lengths, rw.kinds)
+            if shape is None:
+                raise _Unsupported(rw.cands & P.names_in(node))
+            return _total([rw.elem2(node.args[0], i, j, shape, self.pre)
+                           for i in range(shape[0]) for j in range(shape[1])])
         if _fname(node) in ("np.sum", "rt.dot1", "np.dot", "np.linalg.norm") and not node.keywords \
                 and rw.mentions(node) and all(rw.kinds.expr_ndim(a) == 1 for a in node.args):
             return rw.reduction(node, self.pre)
@@ -1115,6 +1607,30 @@ class _Scalar(ast.NodeTransformer):
         if node.id in self.rw.cands:
             raise _Unsupported({node.id})
         return node
+
+
+def _total(terms):
+    """terms added in order (as a loop adds them)."""
+    total = terms[0]
+    for t in terms[1:]:
+        total = ast.BinOp(total, ast.Add(), t)
+    return total
+
+
+def _view_of(value, kinds):
+    """The name whose memory `value` shares in NumPy (`b`, `b[1:3]`, a row `b[0]` of a
+    matrix, `b.T`, `np.transpose(b)`), or None (a new array, or an element)."""
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.Attribute) and value.attr == "T":
+        return _view_of(value.value, kinds)
+    if isinstance(value, ast.Call) and _fname(value) == "np.transpose" and len(value.args) == 1:
+        return _view_of(value.args[0], kinds)
+    if isinstance(value, ast.Subscript):
+        parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+        if any(isinstance(p, ast.Slice) for p in parts) or kinds.expr_ndim(value) not in (0, _PENDING):
+            return _view_of(value.value, kinds)
+    return None
 
 
 def _slice_obj(s):

@@ -80,3 +80,136 @@ def test_a_constant_slice_of_a_shorter_array_is_refused_at_run_time():
     assert sf.short_slice.__name__ and np.isfinite(sf.short_slice(np.array([0.5, -1.5, 2.0])))
     with pytest.raises(IndexError, match="constant bounds"):
         jitad.grad(sf.short_slice)(x)
+
+
+# ---------------------------------------------------------------- small matrices
+ANG = np.array([0.3, -0.7, 1.1])
+PT = np.array([0.5, -1.5, 2.0])
+THETA = np.array([0.4, 1.0, -2.0, 0.5])
+
+
+@pytest.mark.parametrize("fn,args,wrt", [
+    (sf.rotate_points, (ANG, PT), (0, 1)),
+    (sf.rigid_transform, (THETA, PT), (0, 1)),
+    (sf.carried_matrix, (ANG, 5), (0,)),
+    (sf.carried_matrix, (np.array([0.1, 0.2, 0.05]), 4), (0,)),
+    (sf.matrix_aliases, (ANG,), (0,)),
+    (sf.matrix_broadcast, (ANG, np.array([[0.5, -1.0, 2.0]])), (0, 1)),
+    (sf.matrix_broadcast, (ANG, np.array([[0.5], [-1.0], [2.0]])), (0, 1)),
+    (sf.matrix_broadcast, (ANG, np.arange(9.0).reshape(3, 3) / 4.0), (0, 1)),
+], ids=["rotate_points", "rigid_transform", "carried_matrix", "carried_matrix_other_branch",
+        "matrix_aliases", "broadcast_row", "broadcast_column", "broadcast_full"])
+def test_matrix_gradients_in_both_modes(fn, args, wrt):
+    check_both_modes(fn, args, wrt)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (sf.euler_rotation, (ANG,)),
+    (sf.returned_matrix, (ANG,)),
+    (sf.rigid_transform, (THETA, PT)),
+], ids=["euler_rotation", "returned_matrix", "rigid_transform"])
+def test_matrix_jacobians_forward_reverse_and_differences(fn, args):
+    Jf = jitad.jacfwd(fn, wrt=0)(*args)
+    Jr = jitad.jacrev(fn, wrt=0)(*args)
+    assert np.allclose(Jf, Jr, rtol=1e-12, atol=1e-14)
+    out = np.asarray(fn(*args))
+    fd = np.stack([central_fd(lambda x: np.ravel(fn(x, *args[1:]))[k], (args[0],), (0,))[0]
+                   for k in range(out.size)]).reshape(Jf.shape)
+    assert np.allclose(Jf, fd, rtol=1e-7, atol=1e-9)
+    assert np.allclose(jitad.differentiable(fn)(*args), fn(*args), rtol=1e-13, atol=1e-14)
+
+
+def test_matrix_hessians():
+    for fn, args, wrt in [(sf.rotate_points, (ANG, PT), 0), (sf.rotate_points, (ANG, PT), 1),
+                          (sf.rigid_transform, (THETA, PT), 0)]:
+        H = jitad.hessian(fn, wrt=wrt)(*args)
+        g = jitad.grad(fn, wrt=wrt)
+        x = args[wrt]
+
+        def gk(v, k):
+            a = list(args)
+            a[wrt] = v
+            return g(*a)[k]
+        fd = np.stack([central_fd(lambda v: gk(v, k), (x,), (0,))[0] for k in range(x.size)])
+        assert np.allclose(H, fd, rtol=1e-6, atol=1e-8) and np.allclose(H, H.T, atol=1e-10)
+
+
+def test_the_rotation_allocates_only_its_result():
+    src = jitad.source(sf.euler_rotation, "jvp", args=(ANG,), wrt=0)
+    src = "\n".join(line for line in src.splitlines() if not line.strip().startswith("#"))
+    assert "rt.matmat" not in src and src.count("np.empty((3, 3)") == 2   # the value, its tangent
+    adj = _vjp_source(sf.rotate_points, (ANG, PT), (0, 1))
+    fwd = adj[:adj.index("def rotate_points_vjp")] if "def rotate_points_vjp" in adj else ""
+    src = jitad.source(sf.rotate_points, "jvp", args=(ANG, PT), wrt=0)
+    for text in (src, fwd):
+        assert "rt.matmat" not in text and "rt.matvec" not in text and "np.zeros((3, 3)" not in text \
+            and "np.eye" not in text
+
+
+def test_a_matrix_against_an_operand_of_another_shape_raises_as_numpy_does():
+    bad = np.ones((2, 3))
+    with pytest.raises(ValueError):
+        sf.matrix_broadcast(ANG, bad)
+    with pytest.raises(ValueError):
+        jitad.grad(sf.matrix_broadcast, wrt=(0, 1))(ANG, bad)
+    with pytest.raises(ValueError):
+        jitad.jacfwd(sf.matrix_broadcast, wrt=0)(ANG, bad)
+
+
+def _pass_on(src, **types):
+    import ast
+    import textwrap
+    from types import SimpleNamespace
+
+    from jitad.scalarize import scalarize
+    fdef = ast.parse(textwrap.dedent(src)).body[0]
+    scalarize(fdef, {n: SimpleNamespace(ndim=nd, dtype="f8") for n, nd in types.items()})
+    return ast.unparse(fdef)
+
+
+def _run(src, *args):
+    from jitad import runtime as rt
+    env = {"np": np, "rt": rt, "math": __import__("math")}
+    exec(src, env)
+    return env["f"](*args)
+
+
+def test_a_matrix_written_after_an_alias_stays_an_array():
+    """`B = A`, a row `r = A[0]`, `T = A.T` see a write into A made after them (the pass
+    runs on generated code, where such writes exist: a tape's values written back)."""
+    for alias, read in [("B = A", "B[0, 1]"), ("r = A[0]", "r[1]"), ("T = A.T", "T[1, 0]")]:
+        src = f"""
+        def f(a):
+            A = np.empty((2, 2), np.float64)
+            A[0, 0] = a[0]
+            A[0, 1] = a[1]
+            A[1, 0] = a[2]
+            A[1, 1] = 1.0
+            {alias}
+            A[0, 1] = 5.0
+            out = {read} + A[1, 1]
+            return out
+        """
+        out = _pass_on(src, a=1)
+        assert "A[0, 1] = 5.0" in out and "np.empty((2, 2)" in out
+        assert _run(out, ANG) == _run(textwrap_dedent(src), ANG) == 6.0
+    # without the write after it, A becomes numbers
+    out = _pass_on("""
+    def f(a):
+        A = np.empty((2, 2), np.float64)
+        A[0, 0] = a[0]
+        A[0, 1] = a[1]
+        A[1, 0] = a[2]
+        A[1, 1] = 1.0
+        T = A.T
+        out = T[1, 0] + A[1, 1] + np.sum(rt.matmat(A, T))
+        return out
+    """, a=1)
+    assert "np.empty" not in out and "rt.matmat" not in out
+    A = np.array([[ANG[0], ANG[1]], [ANG[2], 1.0]])
+    assert np.isclose(_run(out, ANG), ANG[1] + 1.0 + np.sum(A @ A.T), rtol=1e-14)
+
+
+def textwrap_dedent(s):
+    import textwrap
+    return textwrap.dedent(s)

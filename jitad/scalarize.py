@@ -102,7 +102,7 @@ def scalarize(fdef, types):
               if n not in params and 2 <= r * c <= MAX_ELEMENTS and kinds.ndim.get(n) == 2
               and kinds.f8.get(n, False)}
     cands -= _returned(fdef)
-    taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | params
+    taken = {n.id for n in _walk(fdef) if isinstance(n, ast.Name)} | params
     places = _mutations(fdef.body)
     while cands:                    # each round drops every candidate some statement refused
         rw = _Rewrite(kinds, lengths, cands, taken, places)
@@ -123,6 +123,27 @@ def scalarize(fdef, types):
     return fdef
 
 
+def _walk(node):
+    """Every node under `node`, itself first, in `ast.walk`'s order (breadth first), without
+    its generators (the pass walks much: several times faster)."""
+    out, i = [node], 0
+    while i < len(out):
+        x = out[i]
+        i += 1
+        for f in x._fields:
+            v = getattr(x, f, None)
+            if isinstance(v, ast.AST):
+                out.append(v)
+            elif isinstance(v, list):
+                out.extend(c for c in v if isinstance(c, ast.AST))
+    return out
+
+
+def _names_in(node):
+    """Every name a node mentions (loaded or stored): `pyast.names_in`, by `_walk`."""
+    return {n.id for n in _walk(node) if isinstance(n, ast.Name)}
+
+
 def _copy(x):
     """A deep copy of an AST (node, list of nodes), several times faster than `copy.deepcopy`:
     contexts (`Load`, `Store`) and source locations are shared, being never changed."""
@@ -139,14 +160,14 @@ def _variable_allocations(fdef):
     """Whether an allocation's length is a name (folding may make it a constant)."""
     return any(isinstance(n, ast.Call) and _fname(n) in _ALLOC and n.args
                and not isinstance(n.args[0], ast.Constant)
-               and any(isinstance(x, ast.Name) for x in ast.walk(n.args[0]))
-               for n in ast.walk(fdef))
+               and any(isinstance(x, ast.Name) for x in _walk(n.args[0]))
+               for n in _walk(fdef))
 
 
 def _has_constant_lengths(fdef):
     """Whether anything in fdef can give a vector a constant length (an allocation or a slice
     with constant bounds): most functions have none, and are left at once."""
-    for node in ast.walk(fdef):
+    for node in _walk(fdef):
         if isinstance(node, ast.Slice) and node.upper is not None and _const_int(node.upper) is not None:
             return True
         if isinstance(node, ast.Call) and (_fname(node) in _ALLOC and node.args
@@ -169,7 +190,7 @@ class _Kinds:
                 if ty.dtype == "c16":
                     self.cplx.add(n)
         assigns, other = {}, set()
-        for node in ast.walk(fdef):
+        for node in _walk(fdef):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                     and isinstance(node.targets[0], ast.Name):
                 assigns.setdefault(node.targets[0].id, []).append(node.value)
@@ -177,7 +198,7 @@ class _Kinds:
                 other.update(_stored_names(node))
         for n in other - set(types):
             self.ndim[n] = None
-        for node in ast.walk(fdef):         # `for i in range(...)`: i is an int
+        for node in _walk(fdef):         # `for i in range(...)`: i is an int
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name) \
                     and isinstance(node.iter, ast.Call) and _fname(node.iter) == "range" \
                     and node.target.id not in types and node.target.id not in assigns:
@@ -315,6 +336,13 @@ def _eye_n(call):
 
 
 def _fname(call):
+    f, parts = call.func, []
+    while isinstance(f, ast.Attribute):     # a dotted name (most): without ast.unparse's cost
+        parts.append(f.attr)
+        f = f.value
+    if isinstance(f, ast.Name):
+        parts.append(f.id)
+        return ".".join(reversed(parts))
     try:
         return ast.unparse(call.func)
     except Exception:   # noqa: BLE001 -- an odd callee: not one of ours
@@ -362,7 +390,7 @@ def _lengths(fdef, kinds, params):
     """name -> its constant length, for rank-1 names every assignment of which agrees."""
     assigns, bad = {}, set(params)
     top = {id(s) for s in fdef.body}
-    for node in ast.walk(fdef):
+    for node in _walk(fdef):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             if not (_placeholder(node.value) and id(node) in top):
@@ -796,12 +824,14 @@ def _block_stores(block):
 
 def _stored_names(node):
     if isinstance(node, ast.Assign):
-        return [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            return [node.targets[0].id]
+        return [n.id for t in node.targets for n in _walk(t) if isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Store)]
     if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
         return [node.target.id] if isinstance(node.target, ast.Name) else []
     if isinstance(node, ast.For):
-        return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+        return [n.id for n in _walk(node.target) if isinstance(n, ast.Name)]
     return []
 
 
@@ -850,7 +880,7 @@ def _trips(s):
         return None
     r = range(*args)
     if len(r) > MAX_LEN or any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.FunctionDef))
-                               for t in s.body for n in ast.walk(t)):
+                               for t in s.body for n in _walk(t)):
         return None
     return list(r)
 
@@ -860,7 +890,7 @@ def _worth(loop, lengths):
     computed from it: `at = i * step`)."""
     return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
                and (n.value.id in lengths or n.value.id in lengths.shapes)
-               and _const_int(n.slice) is None for n in ast.walk(loop))
+               and _const_int(n.slice) is None for n in _walk(loop))
 
 
 class _Subst(ast.NodeTransformer):
@@ -877,9 +907,9 @@ class _Subst(ast.NodeTransformer):
 
 def _returned(fdef):
     out = set()
-    for node in ast.walk(fdef):
+    for node in _walk(fdef):
         if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
-            out |= P.names_in(node.value)
+            out |= _names_in(node.value)
     return out
 
 
@@ -966,7 +996,7 @@ class _Rewrite:
         try:
             return self._stmt(s)
         except _Unsupported as e:
-            names = self.cands & e.args[0] or self.cands & P.names_in(s)
+            names = self.cands & e.args[0] or self.cands & _names_in(s)
             if not names:           # cannot happen: a refusal names what it refused
                 raise AssertionError(f"scalarize: {ast.unparse(s)[:200]}") from None
             self.failed |= names
@@ -987,7 +1017,7 @@ class _Rewrite:
             if isinstance(s, ast.For):
                 self.no_cands(s.target)
             if pre and isinstance(s, ast.While):
-                raise _Unsupported(self.cands & P.names_in(getattr(s, head)))  # read at every test
+                raise _Unsupported(self.cands & _names_in(getattr(s, head)))  # read at every test
             return pre + [new]
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
                 and _fname(s.value) == "rt.check_index":
@@ -1237,14 +1267,14 @@ class _Rewrite:
     def emit(self, pre, targets, elems, op=None):
         """`targets[k] = elems[k]` (or `op=`), every element computed before any is written
         (NumPy computes the right side first: `a = a[1] * w` reads the old a[1] three times)."""
-        written = set().union(*(P.names_in(t) for t in targets))
+        written = set().union(*(_names_in(t) for t in targets))
         elems = self.settled(pre, written, elems)
         return pre + [P.assign(t, v) if op is None else ast.AugAssign(t, op, v)
                       for t, v in zip(targets, elems)]
 
     def settled(self, pre, written, elems):
         """elems, through temporaries (assigned in `pre`) if one of them reads a name written."""
-        if len(elems) < 2 or not written & set().union(*(P.names_in(e) for e in elems)):
+        if len(elems) < 2 or not written & set().union(*(_names_in(e) for e in elems)):
             return elems
         tmps = [self.namer.fresh("t") for _ in elems]
         pre += [P.assign(t, e) for t, e in zip(tmps, elems)]
@@ -1285,26 +1315,26 @@ class _Rewrite:
                     raise _Unsupported({a, b})
 
     def refuse(self, s):
-        raise _Unsupported(self.cands & P.names_in(s) or {None})
+        raise _Unsupported(self.cands & _names_in(s) or {None})
 
     def mentions(self, e):
-        return bool(self.cands & P.names_in(e))
+        return bool(self.cands & _names_in(e))
 
     def no_cands(self, e):
         if self.mentions(e):
-            raise _Unsupported(self.cands & P.names_in(e))
+            raise _Unsupported(self.cands & _names_in(e))
 
     def element_ref(self, sub, store=False):
         a = sub.value.id
         if a in self.mats:
             sel = _select(sub, self.lengths, self.kinds)
             if sel is None or sel[1] != ():
-                raise _Unsupported({a} | (self.cands & P.names_in(sub.slice)))
+                raise _Unsupported({a} | (self.cands & _names_in(sub.slice)))
             return P.name(self.elts[a][sel[0][0]], store)
         k = _const_int(sub.slice)
         n = len(self.elts[a])
         if k is None or not -n <= k < n:
-            raise _Unsupported({a} | (self.cands & P.names_in(sub.slice)))
+            raise _Unsupported({a} | (self.cands & _names_in(sub.slice)))
         return P.name(self.elts[a][k % n], store)
 
     # -- expressions
@@ -1316,7 +1346,7 @@ class _Rewrite:
         if nd == 0:
             return self.scalar(e, pre)
         if nd != 1:
-            raise _Unsupported(self.cands & P.names_in(e) or {None})
+            raise _Unsupported(self.cands & _names_in(e) or {None})
         if isinstance(e, ast.Name):
             if e.id in self.cands:
                 n = len(self.elts[e.id])
@@ -1338,7 +1368,7 @@ class _Rewrite:
         if isinstance(e, ast.Subscript) and self.kinds.expr_ndim(e.value) == 2:
             sel = _select(e, self.lengths, self.kinds)      # a row or a column of a matrix
             if sel is None or len(sel[1]) != 1 or sel[1][0] not in (c, 1):
-                raise _Unsupported(self.cands & P.names_in(e) or {None})
+                raise _Unsupported(self.cands & _names_in(e) or {None})
             return self.flat(e.value.id, sel[0][k if sel[1][0] == c else 0])
         if isinstance(e, ast.Attribute) and e.attr == "T":
             return self.elem(e.value, k, c, pre)
@@ -1373,7 +1403,7 @@ class _Rewrite:
                 known = self.lengths.get(base)      # else a checked slice: 0 <= lo <= hi
                 i = list(range(known))[_slice_obj(e.slice)][k] if known is not None else lo + k
                 return ast.Subscript(P.name(base), ast.Constant(i), ast.Load())
-            raise _Unsupported(self.cands & P.names_in(e) or {None})
+            raise _Unsupported(self.cands & _names_in(e) or {None})
         if isinstance(e, ast.Call):
             fn = _fname(e)
             if fn in _ELEMENTWISE and not e.keywords:
@@ -1383,7 +1413,7 @@ class _Rewrite:
                 for x in (a, b):    # NumPy's cross needs both of length 3 here
                     if _length(x, self.lengths, self.kinds) != 3:
                         if not (isinstance(x, ast.Name) and self.kinds.ndim.get(x.id) == 1):
-                            raise _Unsupported(self.cands & P.names_in(e))
+                            raise _Unsupported(self.cands & _names_in(e))
                         self.require_length(x.id, 3, pre)
                 i, j = (k + 1) % 3, (k + 2) % 3
                 return ast.BinOp(ast.BinOp(self.elem3(a, i, pre), ast.Mult(), self.elem3(b, j, pre)),
@@ -1397,7 +1427,7 @@ class _Rewrite:
                 return self.elem(e.func.value, k, c, pre)
             if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
                 return self.elem(e.args[0], k, c, pre)
-        raise _Unsupported(self.cands & P.names_in(e) or {None})
+        raise _Unsupported(self.cands & _names_in(e) or {None})
 
     def elem2(self, e, i, j, shape, pre):
         """Element (i, j) of the expression e broadcast to `shape` (a matrix's, known): a
@@ -1410,7 +1440,7 @@ class _Rewrite:
         if nd == 1:
             return self.elem(e, j, shape[1], pre)
         if nd != 2:
-            raise _Unsupported(self.cands & P.names_in(e) or {None})
+            raise _Unsupported(self.cands & _names_in(e) or {None})
         if isinstance(e, ast.Name):
             known = self.shapes.get(e.id)
             if known == shape:
@@ -1432,7 +1462,7 @@ class _Rewrite:
         if isinstance(e, ast.Subscript):
             sel = _select(e, self.lengths, self.kinds)
             if sel is None or sel[1] != shape:
-                raise _Unsupported(self.cands & P.names_in(e) or {None})
+                raise _Unsupported(self.cands & _names_in(e) or {None})
             return self.flat(e.value.id, sel[0][i * shape[1] + j])
         if isinstance(e, ast.Call):
             fn = _fname(e)
@@ -1457,7 +1487,7 @@ class _Rewrite:
                     if got is None and isinstance(x, ast.Name) and self.kinds.f8.get(x.id, False):
                         self.require_length(x.id, n, pre)    # the result's shape is known
                     elif got != n:
-                        raise _Unsupported(self.cands & P.names_in(e) or {None})
+                        raise _Unsupported(self.cands & _names_in(e) or {None})
                 a = self.operand(e.args[0], shape[:1], pre)
                 b = self.operand(e.args[1], shape[1:], pre)
                 return ast.BinOp(self.elem(a, i, shape[0], pre), ast.Mult(),
@@ -1475,7 +1505,7 @@ class _Rewrite:
                 # in k's order, as the compiled product (rt.matmat's loop) adds them
                 return _total([ast.BinOp(self.elem2(A, i, k, sa, pre), ast.Mult(),
                                          self.elem2(B, k, j, sb, pre)) for k in range(sa[1])])
-        raise _Unsupported(self.cands & P.names_in(e) or {None})
+        raise _Unsupported(self.cands & _names_in(e) or {None})
 
     def flat(self, name, k):
         """Element k (row-major) of a matrix or vector `name` of known shape: a candidate's
@@ -1561,16 +1591,16 @@ class _Rewrite:
         elif fn != "np.sum" and len(node.args) == 2:
             c = c if c is not None else _length(node.args[1], self.lengths, self.kinds)
             if c is None:
-                raise _Unsupported(self.cands & P.names_in(node))
+                raise _Unsupported(self.cands & _names_in(node))
             for a in node.args:
                 if isinstance(a, ast.Name) and a.id not in self.cands:
                     self.require_length(a.id, c, pre)
                 elif _length(a, self.lengths, self.kinds) != c:
-                    raise _Unsupported(self.cands & P.names_in(node))
+                    raise _Unsupported(self.cands & _names_in(node))
             terms = [ast.BinOp(self.elem(node.args[0], k, c, pre), ast.Mult(),
                                self.elem(node.args[1], k, c, pre)) for k in range(c)]
         else:
-            raise _Unsupported(self.cands & P.names_in(node))
+            raise _Unsupported(self.cands & _names_in(node))
         total = terms[0]
         for t in terms[1:]:
             total = ast.BinOp(total, ast.Add(), t)
@@ -1595,7 +1625,7 @@ class _Scalar(ast.NodeTransformer):
                 and rw.mentions(node) and rw.kinds.expr_ndim(node.args[0]) == 2:
             shape = _shape(node.args[0], rw.lengths, rw.kinds)
             if shape is None:
-                raise _Unsupported(rw.cands & P.names_in(node))
+                raise _Unsupported(rw.cands & _names_in(node))
             return _total([rw.elem2(node.args[0], i, j, shape, self.pre)
                            for i in range(shape[0]) for j in range(shape[1])])
         if _fname(node) in ("np.sum", "rt.dot1", "np.dot", "np.linalg.norm") and not node.keywords \

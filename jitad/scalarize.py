@@ -189,15 +189,31 @@ class _Kinds:
                 self.ndim[n], self.f8[n] = ty.ndim, ty.dtype == "f8"
                 if ty.dtype == "c16":
                     self.cplx.add(n)
-        assigns, other = {}, set()
+        assigns, other, stores, pairs = {}, set(), {}, {}
         for node in _walk(fdef):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                     and isinstance(node.targets[0], ast.Name):
                 assigns.setdefault(node.targets[0].id, []).append(node.value)
             elif not isinstance(node, ast.AugAssign):     # x += e keeps x's kind
-                other.update(_stored_names(node))
+                stored = _stored_names(node)
+                other.update(stored)
+                for n in stored:
+                    stores[n] = stores.get(n, 0) + 1
+                t = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    else None
+                if isinstance(t, ast.Tuple) and len(t.elts) == 2 \
+                        and all(isinstance(x, ast.Name) for x in t.elts) \
+                        and t.elts[1].id == "d_" + t.elts[0].id:
+                    pairs.setdefault(t.elts[1].id, []).append(t.elts[0].id)
         for n in other - set(types):
             self.ndim[n] = None
+        # `y, d_y = f_jvp(...)`: a tangent has its value's kind (the generated names only)
+        for n, values in pairs.items():
+            v = values[0]
+            if n not in types and stores[n] == len(values) and v in types and hasattr(types[v], "ndim"):
+                self.ndim[n], self.f8[n] = self.ndim.get(v), self.f8.get(v, False)
+                if v in self.cplx:
+                    self.cplx.add(n)
         for node in _walk(fdef):         # `for i in range(...)`: i is an int
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name) \
                     and isinstance(node.iter, ast.Call) and _fname(node.iter) == "range" \
@@ -1063,6 +1079,8 @@ class _Rewrite:
         if isinstance(target, ast.Name) and self.mentions(value) and self.kinds.ndim.get(target.id) == 2:
             self.check_alias(s, target.id, value)
             shape = _shape(value, self.lengths, self.kinds)
+            if shape is None and isinstance(value, ast.Call) and _fname(value) == "rt.matmat":
+                return self.scalar_stmt(s)          # a product with an array of any shape
             if shape is None or not self.kinds.f8.get(target.id, False):
                 self.refuse(s)
             pre = []
@@ -1144,6 +1162,8 @@ class _Rewrite:
             # an array updated in place by a matrix expression of known shape: element by
             # element (the array of that shape, checked, as NumPy's in-place update needs)
             shape = _shape(s.value, self.lengths, self.kinds)
+            if shape is None and isinstance(s.value, ast.Call) and _fname(s.value) == "rt.matmat":
+                return self.scalar_stmt(s)          # a product with an array of any shape
             if shape is None:
                 self.refuse(s)
             pre = []
@@ -1448,10 +1468,10 @@ class _Rewrite:
             if known is not None or e.id in self.cands:
                 raise _Unsupported(self.cands & {e.id} or {None})
             # of a shape not known: NumPy's broadcasting of each axis (its length or 1)
-            s0, s1 = (self._step(e.id, n, pre, axis) for axis, n in enumerate(shape))
-            return ast.Subscript(P.name(e.id), ast.Tuple([
-                P.fold(ast.BinOp(ast.Constant(i), ast.Mult(), P.name(s0))),
-                P.fold(ast.BinOp(ast.Constant(j), ast.Mult(), P.name(s1)))], ast.Load()), ast.Load())
+            at = [ast.Constant(0) if k == 0 else P.fold(ast.BinOp(
+                ast.Constant(k), ast.Mult(), P.name(self._step(e.id, n, pre, axis))))
+                for axis, (k, n) in enumerate(zip((i, j), shape))]
+            return ast.Subscript(P.name(e.id), ast.Tuple(at, ast.Load()), ast.Load())
         if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
             return ast.BinOp(self.elem2(e.left, i, j, shape, pre), e.op,
                              self.elem2(e.right, i, j, shape, pre))
@@ -1506,6 +1526,46 @@ class _Rewrite:
                 return _total([ast.BinOp(self.elem2(A, i, k, sa, pre), ast.Mult(),
                                          self.elem2(B, k, j, sb, pre)) for k in range(sa[1])])
         raise _Unsupported(self.cands & _names_in(e) or {None})
+
+    def product_loop(self, e, pre):
+        """`rt.matmat(X, M)` / `rt.matmat(M, X)` of a known matrix M and an array X (a name)
+        of a shape not known, as a new array (in `pre`): X's inner length checked (ValueError,
+        as NumPy's), then a loop over its other axis, M's elements written out."""
+        A, B = e.args
+        for known, other, left in ((B, A, True), (A, B, False)):
+            shape = _shape(known, self.lengths, self.kinds)
+            if shape is not None and isinstance(other, ast.Name) and not self.mentions(other) \
+                    and self.kinds.ndim.get(other.id) == 2 and self.kinds.f8.get(other.id, False) \
+                    and other.id not in self.shapes:
+                break
+        else:
+            raise _Unsupported(self.cands & _names_in(e) or {None})
+        M = self.operand(known, shape, pre)
+        x = other.id
+        inner, free = (1, 0) if left else (0, 1)      # X's axis summed over, and its other
+
+        def dim(axis):
+            return ast.Subscript(ast.Attribute(P.name(x), "shape", ast.Load()), ast.Constant(axis),
+                                 ast.Load())
+        n = shape[0] if left else shape[1]
+        pre.append(ast.Expr(P.call("rt.check_length", dim(inner), ast.Constant(n))))
+        out, i = self.namer.fresh("out_matmul"), self.namer.fresh("i")
+        size = [dim(0), ast.Constant(shape[1])] if left else [ast.Constant(shape[0]), dim(1)]
+        pre.append(P.assign(out, P.call("np.empty", ast.Tuple(size, ast.Load()), P.dotted("np.float64"))))
+        body = []
+        for j in range(shape[1] if left else shape[0]):
+            terms = []
+            for k in range(n):
+                xk = ast.Subscript(P.name(x), ast.Tuple([P.name(i), ast.Constant(k)] if left else
+                                                        [ast.Constant(k), P.name(i)], ast.Load()),
+                                   ast.Load())
+                mk = self.elem2(M, k, j, shape, pre) if left else self.elem2(M, j, k, shape, pre)
+                terms.append(ast.BinOp(xk, ast.Mult(), mk) if left else ast.BinOp(mk, ast.Mult(), xk))
+            at = [P.name(i), ast.Constant(j)] if left else [ast.Constant(j), P.name(i)]
+            body.append(P.assign(ast.Subscript(P.name(out), ast.Tuple(at, ast.Load()), ast.Store()),
+                                 _total(terms)))
+        pre.append(ast.For(P.name(i, True), P.call("range", dim(free)), body, [], lineno=0))
+        return P.name(out)
 
     def flat(self, name, k):
         """Element k (row-major) of a matrix or vector `name` of known shape: a candidate's
@@ -1621,6 +1681,9 @@ class _Scalar(ast.NodeTransformer):
 
     def visit_Call(self, node):
         rw = self.rw
+        if _fname(node) == "rt.matmat" and len(node.args) == 2 and not node.keywords \
+                and rw.mentions(node):
+            return rw.product_loop(node, self.pre)
         if _fname(node) == "np.sum" and len(node.args) == 1 and not node.keywords \
                 and rw.mentions(node) and rw.kinds.expr_ndim(node.args[0]) == 2:
             shape = _shape(node.args[0], rw.lengths, rw.kinds)

@@ -215,3 +215,15 @@ def matrix_broadcast(a, X):
     M = np.array([[a[0], 1.0, a[1]], [a[2], a[0] * a[1], 0.5], [1.0, -a[2], a[0]]])
     P = M * X + M.T
     return np.sum(P * P) + np.sum(M @ P)
+
+
+def transform_points(theta, X):
+    """A 4 x 4 transform made in the function times an array of points of any count, from
+    both sides (`T @ X`, `X.T @ T`: the array's length checked, a loop over its points)."""
+    c, s = math.cos(theta[0]), math.sin(theta[0])
+    T = np.eye(4)
+    T[:3, :3] = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+    T[:3, 3] = theta[1:4]
+    Y = T @ X
+    Z = X.T @ T
+    return np.sum(Y * Y) + np.sum(Z[:, :3] * theta[1])

@@ -97,8 +97,11 @@ THETA = np.array([0.4, 1.0, -2.0, 0.5])
     (sf.matrix_broadcast, (ANG, np.array([[0.5, -1.0, 2.0]])), (0, 1)),
     (sf.matrix_broadcast, (ANG, np.array([[0.5], [-1.0], [2.0]])), (0, 1)),
     (sf.matrix_broadcast, (ANG, np.arange(9.0).reshape(3, 3) / 4.0), (0, 1)),
+    (sf.transform_points, (THETA, RNG.normal(size=(4, 5))), (0, 1)),
+    (sf.transform_points, (THETA, np.zeros((4, 0))), (0,)),
 ], ids=["rotate_points", "rigid_transform", "carried_matrix", "carried_matrix_other_branch",
-        "matrix_aliases", "broadcast_row", "broadcast_column", "broadcast_full"])
+        "matrix_aliases", "broadcast_row", "broadcast_column", "broadcast_full",
+        "transform_points", "transform_no_points"])
 def test_matrix_gradients_in_both_modes(fn, args, wrt):
     check_both_modes(fn, args, wrt)
 
@@ -154,6 +157,18 @@ def test_a_matrix_against_an_operand_of_another_shape_raises_as_numpy_does():
         jitad.grad(sf.matrix_broadcast, wrt=(0, 1))(ANG, bad)
     with pytest.raises(ValueError):
         jitad.jacfwd(sf.matrix_broadcast, wrt=0)(ANG, bad)
+    # a known matrix times an array of the wrong inner length
+    for f in (sf.transform_points, jitad.grad(sf.transform_points, wrt=(0, 1)),
+              jitad.jacfwd(sf.transform_points, wrt=0)):
+        with pytest.raises(ValueError):
+            f(THETA, np.ones((3, 5)))
+
+
+def test_a_product_with_an_array_of_any_length_is_a_loop():
+    src = jitad.source(sf.transform_points, "jvp", args=(THETA, np.ones((4, 5))), wrt=0)
+    src = "\n".join(line for line in src.splitlines() if not line.strip().startswith("#"))
+    assert "rt.matmat" not in src and "np.eye" not in src
+    assert src.count("rt.check_length(X.shape[0], 4)") == 2 and "rt.check_length(X.shape[1], 4)" not in src
 
 
 def _pass_on(src, **types):

@@ -1,42 +1,62 @@
-"""Stage 7c — scalarize: small arrays whose length is known when the code is generated become
+"""Stage 7c — scalarize: small arrays whose shape is known when the code is generated become
 numbers, one per element.
 
 Takes: a generated function (Python `ast.FunctionDef`, after `fuse`, before `codegen`'s
 dead-code removal) and the types of the user's names (`typeinfer`).
 Guarantees: the function computes the same values, and raises where it raised (a broadcast
-error, an index out of range), with one addition: a slice with constant bounds of an array
+error, an index out of range), with two additions: a slice with constant bounds of an array
 whose length is not known (`cam[3:6]` of a parameter) is checked to be complete
 (`rt.check_slice_end`: IndexError otherwise), since the code after it is written for its
-length; where no vector becomes numbers, the function is left as it came (no check). What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
+length; an operand of a product with a known matrix or vector, of a length not known, is
+checked to fit (`rt.check_length`: ValueError, as NumPy's, with another message). Where no
+array becomes numbers, the function is left as it came (no check).
+What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
 (`np.array([a, b, c])`, `X - cam[3:6]`, `np.zeros_like(w)`, a 3-vector's adjoint), used only
 element by element, in elementwise arithmetic, `np.cross`, sums, dot products and 2-norms, and
-accumulated into other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`, `w_1_2` for `w`):
-no allocation per call, and Numba keeps them in registers. Per call, a Rodrigues rotation's
-vector-Jacobian product made some 40 such arrays (~40 ns each): the bundle-adjustment residual
-of ADBench spent most of its time allocating.
+accumulated into other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`,
+`w_1_2` for `w`); a rank-2 float64 array of 2 to `MAX_ELEMENTS` elements (a 3 x 3 rotation, a
+4 x 4 transform: `np.empty((3, 3))`, `np.eye(4)`, `np.zeros_like(R)`, a copy), read and
+written by element, row (`R[i]`, `R[i, :]`, `R[:, j]`) or constant block (`T[:3, :3]`), in
+elementwise arithmetic, `.T`, `np.sum`, and products (`rt.matmat`, `rt.matvec`, `rt.vecmat`,
+`rt.outer`: the terms written out), is written as local numbers `R_0_0`, `R_0_1`, ... (row
+by row). No allocation per call, and Numba keeps them in registers. Per call, a Rodrigues
+rotation's vector-Jacobian product made some 40 such vectors (~40 ns each): the
+bundle-adjustment residual of ADBench spent most of its time allocating; the hand-tracking
+jvp built and multiplied 3 x 3 and 4 x 4 matrices 22 times (jacfwd x0.75 with them as
+numbers). `MAX_ELEMENTS` is 16: a written-out product has rows x columns x inner terms, and
+LLVM's time grows faster than that (grad of `M @ M.T @ M`, its first call: 3 x 3 and 4 x 4
+about as before, 5 x 5 6 -> 22 s, 6 x 6 10 -> 59 s, for 20-30 % per call).
 
 How:
-1. *Lengths*: a name's length is known when every assignment gives the same constant length:
-   `np.empty((3,))`, `np.zeros_like(x)` of a known `x`, `x.copy()`, a constant slice of a
-   known array or (checked at run time) of any rank-1 array, elementwise arithmetic with a
-   known operand of length > 1 (NumPy's broadcasting: the other is 1 or the same). The
-   function-level `w = np.empty(0, np.float64)` that makes a name defined on every path (read
-   only where its real assignment ran) does not count.
-2. *Folding*: `x.shape[0]`, `len(x)` of a known `x`, integer names assigned once from
-   constants, `rt.broadcast_step` of constants; then loops with a constant trip count of at
-   most `MAX_LEN` that index a known array with their variable are unrolled.
-3. *Candidates*: the known names (rank-1 float64, length 2..MAX_LEN, not parameters); a
-   candidate is dropped when any statement uses it in a way not listed above (returned,
-   pushed on a tape, passed to a function, indexed by a variable, ...), and the rewrite is
-   retried until every statement is rewritten.
-4. *Aliases*: `b = a` and `b = a[i:j]` make `b` the same memory as `a` in NumPy; as numbers
-   they are copies. Such a statement keeps `a` and `b` candidates only when neither is written
-   after it (in program order) nor anywhere in a loop around it.
+1. *Shapes*: a name's length (rank 1) or shape (rank 2) is known when every assignment gives
+   the same constant one: `np.empty((3,))`, `np.empty((3, 3))`, `np.eye(3)`,
+   `np.zeros_like(x)` of a known `x`, `x.copy()`, a constant slice of a known array or
+   (checked at run time) of any rank-1 array, a row or block of a known matrix, a product of
+   known operands, elementwise arithmetic with a known operand of length > 1 (NumPy's
+   broadcasting: the other is 1 or the same; for a matrix, an operand of unknown shape only
+   against one with no axis of length 1). A matrix whose assignments read it (`M = M @ R` in a
+   loop) has its shape guessed from the others and kept if every assignment then agrees. The
+   function-level `w = np.empty(0, np.float64)` (`np.empty((0, 0), ...)`) that makes a name
+   defined on every path (read only where its real assignment ran) does not count.
+2. *Folding*: `x.shape[k]`, `len(x)`, `x.size` of a known `x`, integer names assigned once
+   from constants, `rt.broadcast_step` of constants; then loops with a constant trip count of
+   at most `MAX_LEN` that index a known array with their variable are unrolled.
+3. *Candidates*: the known names (rank-1 float64 of length 2..MAX_LEN, rank-2 float64 of
+   2..MAX_ELEMENTS elements, not parameters); a candidate is dropped when any statement uses it
+   in a way not listed above (returned, pushed on a tape, passed to a function, indexed by a
+   variable, ...), and the rewrite is retried until every statement is rewritten. A product of
+   a candidate matrix and an array of unknown shape (`base[i] @ T`) becomes a new array filled
+   by a loop over the array's free axis, the candidate's elements written out.
+4. *Aliases*: `b = a`, `b = a[i:j]`, a row `b = A[0]`, `b = A.T` make `b` the same memory as
+   `a` in NumPy; as numbers they are copies. Such a statement keeps `a` and `b` candidates
+   only when neither is written after it (in program order) nor anywhere in a loop around it.
 
-Invariants: only rank-1 float64 arrays are rewritten (a float32 array stays: its arithmetic
-would change precision); sums and dot products add their elements in index order, as
-Numba's loops do; an array that stays an array reads and writes elements it would have
-(through `rt.broadcast_step` where its length is not known). Off: `JITAD_NO_SCALARIZE=1`;
+Invariants: only float64 arrays are rewritten (a float32 array stays: its arithmetic would
+change precision); sums, dot products and each element of a product add their terms in index
+order, as Numba's loops and `rt.matmat`'s do; an array that stays an array reads and writes
+elements it would have (through `rt.broadcast_step` where its length or shape is not known).
+The kind (rank, dtype) of a generated name is read from its assignments; a jvp's tangent
+`d_y` of `y, d_y = f_jvp(...)` has `y`'s. Off: `JITAD_NO_SCALARIZE=1`;
 `JITAD_SCALARIZE_DEBUG=1` prints which statement keeps a candidate an array.
 """
 from __future__ import annotations
@@ -1164,8 +1184,8 @@ class _Rewrite:
             shape = _shape(s.value, self.lengths, self.kinds)
             if shape is None and isinstance(s.value, ast.Call) and _fname(s.value) == "rt.matmat":
                 return self.scalar_stmt(s)          # a product with an array of any shape
-            if shape is None:
-                self.refuse(s)
+            if shape is None or (self.shapes.get(t.id) != shape and min(shape) < 2):
+                self.refuse(s)      # (an axis of length 1 is broadcast over the array's)
             pre = []
             if self.shapes.get(t.id) != shape:
                 for axis, n in enumerate(shape):

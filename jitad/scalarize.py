@@ -49,7 +49,9 @@ How:
    by a loop over the array's free axis, the candidate's elements written out.
 4. *Aliases*: `b = a`, `b = a[i:j]`, a row `b = A[0]`, `b = A.T` make `b` the same memory as
    `a` in NumPy; as numbers they are copies. Such a statement keeps `a` and `b` candidates
-   only when neither is written after it (in program order) nor anywhere in a loop around it.
+   only when neither, nor any name joined to them by such a statement anywhere in the
+   function (`c = b.T`), is written after it (in program order) or anywhere in a loop around
+   it.
 
 Invariants: only float64 arrays are rewritten (a float32 array stays: its arithmetic would
 change precision); sums, dot products and each element of a product add their terms in index
@@ -125,7 +127,7 @@ def scalarize(fdef, types):
     taken = {n.id for n in _walk(fdef) if isinstance(n, ast.Name)} | params
     places = _mutations(fdef.body)
     while cands:                    # each round drops every candidate some statement refused
-        rw = _Rewrite(kinds, lengths, cands, taken, places)
+        rw = _Rewrite(kinds, lengths, cands, taken, places, fdef.body)
         body = rw.block(fdef.body)
         if not rw.failed:
             fdef.body = body
@@ -999,7 +1001,7 @@ def _mutations(body):
 
 
 class _Rewrite:
-    def __init__(self, kinds, lengths, cands, taken, places):
+    def __init__(self, kinds, lengths, cands, taken, places, body):
         self.kinds, self.lengths, self.cands = kinds, lengths, cands
         namer = Namer(taken)
         self.shapes = lengths.shapes
@@ -1017,6 +1019,7 @@ class _Rewrite:
         self.virt, self.memo = {}, {}
         self.namer = namer
         self.muts, self.pos, self.loops = places
+        self.body, self.classes = body, None
         self.failed, self.reasons = set(), []
 
     # -- statements
@@ -1349,10 +1352,35 @@ class _Rewrite:
         if p is None:
             raise _Unsupported({a, b})
         loops = self.loops.get(id(self.current), ())
-        for n in (a, b):
+        for n in self.shared(a) | self.shared(b):
             for m in self.muts.get(n, ()):
                 if m > p or any(self.pos[id(lp)] < m < lp.jitad_end for lp in loops):
                     raise _Unsupported({a, b})
+
+    def shared(self, n):
+        """The names that may hold n's memory: n and, through views made anywhere in the
+        function (`b = a`, `c = b.T`: a write into c is seen in a), every name joined to it."""
+        if self.classes is None:
+            parent = {}
+
+            def find(x):
+                while parent.get(x, x) != x:
+                    x = parent[x]
+                return x
+            for st in _statements(self.body):
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 \
+                        and isinstance(st.targets[0], ast.Name):
+                    v = _view_of(st.value, self.kinds)
+                    if v is not None:
+                        parent[find(st.targets[0].id)] = find(v)
+            self.classes = {}
+            for x in list(parent):
+                self.classes.setdefault(find(x), set()).add(x)
+            for root, members in list(self.classes.items()):
+                members.add(root)
+                for x in members:
+                    self.classes[x] = members
+        return self.classes.get(n, {n})
 
     def refuse(self, s):
         raise _Unsupported(self.cands & _names_in(s) or {None})

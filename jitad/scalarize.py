@@ -1759,13 +1759,15 @@ def _total(terms):
 
 
 def _view_of(value, kinds):
-    """The name whose memory `value` shares in NumPy (`b`, `b[1:3]`, a row `b[0]` of a
-    matrix, `b.T`, `np.transpose(b)`), or None (a new array, or an element)."""
+    """The name whose memory `value` may share in NumPy (`b`, `b[1:3]`, a row `b[0]` of a
+    matrix, `b.T`, `np.transpose(b)`, `np.ascontiguousarray(b)`), or None (a new array, or an
+    element)."""
     if isinstance(value, ast.Name):
         return value.id
     if isinstance(value, ast.Attribute) and value.attr == "T":
         return _view_of(value.value, kinds)
-    if isinstance(value, ast.Call) and _fname(value) == "np.transpose" and len(value.args) == 1:
+    if isinstance(value, ast.Call) and _fname(value) in ("np.transpose", "np.ascontiguousarray") \
+            and len(value.args) == 1:      # (a contiguous array is returned as it is)
         return _view_of(value.args[0], kinds)
     if isinstance(value, ast.Subscript):
         parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]

@@ -195,7 +195,8 @@ def test_a_matrix_written_after_an_alias_stays_an_array():
     writes exist (a tape's values written back)."""
     for alias, read in [("B = A", "B[0, 1]"), ("r = A[0]", "r[1]"), ("T = A.T", "T[1, 0]"),
                         ("T = A.T; U = T.T", "U[0, 1]"),    # through a view of a view
-                        ("B = A; A = B.copy(); C = B.T", "C[0, 1]")]:
+                        ("B = A; A = B.copy(); C = B.T", "C[0, 1]"),
+                        ("C = np.ascontiguousarray(A)", "C[0, 1]")]:    # A itself, contiguous
         src = f"""
         def f(a):
             A = np.empty((2, 2), np.float64)

@@ -1,5 +1,6 @@
-"""Small vectors of a length known when the code is generated (`jitad/scalarize.py`): the
-geometry of cameras, rigid bodies and particles as NumPy users write it."""
+"""Small vectors and matrices of a length or shape known when the code is generated
+(`jitad/scalarize.py`): the geometry of cameras, rigid bodies, rotations and particles as
+NumPy users write it."""
 import math
 
 import numpy as np

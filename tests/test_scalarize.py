@@ -1,7 +1,8 @@
-"""Small arrays of a length known when the code is generated become numbers
+"""Small arrays of a length or shape known when the code is generated become numbers
 (`jitad/scalarize.py`): the generated code allocates none of them, the gradients, Jacobians
-and Hessians stay right in both modes, and a slice with constant
-bounds of a shorter array is refused at run time rather than read past its end."""
+and Hessians stay right in both modes, a slice with constant bounds of a shorter array is
+refused at run time rather than read past its end, a matrix against an operand of another
+shape raises as NumPy does, and an array seen through an alias written after stays one."""
 import textwrap
 
 import numpy as np

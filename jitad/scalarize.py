@@ -85,7 +85,7 @@ _SCALAR_RESULT = frozenset({"math", "float", "int", "abs", "min", "max", "len"})
 _ALLOC = {"np.empty": 0.0, "np.zeros": 0.0, "np.ones": 1.0}
 _LIKE = {"np.empty_like": 0.0, "np.zeros_like": 0.0, "np.ones_like": 1.0}
 _COPY = frozenset({"np.copy", "np.ascontiguousarray"})
-_ACCUM = frozenset({"rt.add_into", "rt.accum1"})
+_ACCUM = frozenset({"rt.add_into", "rt.accum1", "rt.accum2"})
 # products of small matrices and vectors, written out: the operands' ranks, the result's
 _PRODUCTS = {"rt.matmat": (2, 2, 2), "rt.matvec": (2, 1, 1), "rt.vecmat": (1, 2, 1),
              "rt.outer": (1, 1, 2)}

@@ -1,42 +1,64 @@
-"""Stage 7c — scalarize: small arrays whose length is known when the code is generated become
+"""Stage 7c — scalarize: small arrays whose shape is known when the code is generated become
 numbers, one per element.
 
 Takes: a generated function (Python `ast.FunctionDef`, after `fuse`, before `codegen`'s
 dead-code removal) and the types of the user's names (`typeinfer`).
 Guarantees: the function computes the same values, and raises where it raised (a broadcast
-error, an index out of range), with one addition: a slice with constant bounds of an array
+error, an index out of range), with two additions: a slice with constant bounds of an array
 whose length is not known (`cam[3:6]` of a parameter) is checked to be complete
 (`rt.check_slice_end`: IndexError otherwise), since the code after it is written for its
-length; where no vector becomes numbers, the function is left as it came (no check). What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
+length; an operand of a product with a known matrix or vector, of a length not known, is
+checked to fit (`rt.check_length`: ValueError, as NumPy's, with another message). Where no
+array becomes numbers, the function is left as it came (no check).
+What changes: a rank-1 float64 array of 2 to `MAX_LEN` elements, made in the function
 (`np.array([a, b, c])`, `X - cam[3:6]`, `np.zeros_like(w)`, a 3-vector's adjoint), used only
 element by element, in elementwise arithmetic, `np.cross`, sums, dot products and 2-norms, and
-accumulated into other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`, `w_1_2` for `w`):
-no allocation per call, and Numba keeps them in registers. Per call, a Rodrigues rotation's
-vector-Jacobian product made some 40 such arrays (~40 ns each): the bundle-adjustment residual
-of ADBench spent most of its time allocating.
+accumulated into other arrays, is written as `MAX_LEN` or fewer local numbers (`w_1`, `w_1_1`,
+`w_1_2` for `w`); a rank-2 float64 array of 2 to `MAX_ELEMENTS` elements (a 3 x 3 rotation, a
+4 x 4 transform: `np.empty((3, 3))`, `np.eye(4)`, `np.zeros_like(R)`, a copy), read and
+written by element, row (`R[i]`, `R[i, :]`, `R[:, j]`) or constant block (`T[:3, :3]`), in
+elementwise arithmetic, `.T`, `np.sum`, and products (`rt.matmat`, `rt.matvec`, `rt.vecmat`,
+`rt.outer`: the terms written out), is written as local numbers `R_0_0`, `R_0_1`, ... (row
+by row). No allocation per call, and Numba keeps them in registers. Per call, a Rodrigues
+rotation's vector-Jacobian product made some 40 such vectors (~40 ns each): the
+bundle-adjustment residual of ADBench spent most of its time allocating; the hand-tracking
+jvp built and multiplied 3 x 3 and 4 x 4 matrices 22 times (jacfwd x0.75 with them as
+numbers). `MAX_ELEMENTS` is 16: a written-out product has rows x columns x inner terms, and
+LLVM's time grows faster than that (grad of `M @ M.T @ M`, its first call: 3 x 3 and 4 x 4
+about as before, 5 x 5 6 -> 22 s, 6 x 6 10 -> 59 s, for 20-30 % per call).
 
 How:
-1. *Lengths*: a name's length is known when every assignment gives the same constant length:
-   `np.empty((3,))`, `np.zeros_like(x)` of a known `x`, `x.copy()`, a constant slice of a
-   known array or (checked at run time) of any rank-1 array, elementwise arithmetic with a
-   known operand of length > 1 (NumPy's broadcasting: the other is 1 or the same). The
-   function-level `w = np.empty(0, np.float64)` that makes a name defined on every path (read
-   only where its real assignment ran) does not count.
-2. *Folding*: `x.shape[0]`, `len(x)` of a known `x`, integer names assigned once from
-   constants, `rt.broadcast_step` of constants; then loops with a constant trip count of at
-   most `MAX_LEN` that index a known array with their variable are unrolled.
-3. *Candidates*: the known names (rank-1 float64, length 2..MAX_LEN, not parameters); a
-   candidate is dropped when any statement uses it in a way not listed above (returned,
-   pushed on a tape, passed to a function, indexed by a variable, ...), and the rewrite is
-   retried until every statement is rewritten.
-4. *Aliases*: `b = a` and `b = a[i:j]` make `b` the same memory as `a` in NumPy; as numbers
-   they are copies. Such a statement keeps `a` and `b` candidates only when neither is written
-   after it (in program order) nor anywhere in a loop around it.
+1. *Shapes*: a name's length (rank 1) or shape (rank 2) is known when every assignment gives
+   the same constant one: `np.empty((3,))`, `np.empty((3, 3))`, `np.eye(3)`,
+   `np.zeros_like(x)` of a known `x`, `x.copy()`, a constant slice of a known array or
+   (checked at run time) of any rank-1 array, a row or block of a known matrix, a product of
+   known operands, elementwise arithmetic with a known operand of length > 1 (NumPy's
+   broadcasting: the other is 1 or the same; for a matrix, an operand of unknown shape only
+   against one with no axis of length 1). A matrix whose assignments read it (`M = M @ R` in a
+   loop) has its shape guessed from the others and kept if every assignment then agrees. The
+   function-level `w = np.empty(0, np.float64)` (`np.empty((0, 0), ...)`) that makes a name
+   defined on every path (read only where its real assignment ran) does not count.
+2. *Folding*: `x.shape[k]`, `len(x)`, `x.size` of a known `x`, integer names assigned once
+   from constants, `rt.broadcast_step` of constants; then loops with a constant trip count of
+   at most `MAX_LEN` that index a known array with their variable are unrolled.
+3. *Candidates*: the known names (rank-1 float64 of length 2..MAX_LEN, rank-2 float64 of
+   2..MAX_ELEMENTS elements, not parameters); a candidate is dropped when any statement uses it
+   in a way not listed above (returned, pushed on a tape, passed to a function, indexed by a
+   variable, ...), and the rewrite is retried until every statement is rewritten. A product of
+   a candidate matrix and an array of unknown shape (`base[i] @ T`) becomes a new array filled
+   by a loop over the array's free axis, the candidate's elements written out.
+4. *Aliases*: `b = a`, `b = a[i:j]`, a row `b = A[0]`, `b = A.T` make `b` the same memory as
+   `a` in NumPy; as numbers they are copies. Such a statement keeps `a` and `b` candidates
+   only when neither, nor any name joined to them by such a statement anywhere in the
+   function (`c = b.T`), is written after it (in program order) or anywhere in a loop around
+   it.
 
-Invariants: only rank-1 float64 arrays are rewritten (a float32 array stays: its arithmetic
-would change precision); sums and dot products add their elements in index order, as
-Numba's loops do; an array that stays an array reads and writes elements it would have
-(through `rt.broadcast_step` where its length is not known). Off: `JITAD_NO_SCALARIZE=1`;
+Invariants: only float64 arrays are rewritten (a float32 array stays: its arithmetic would
+change precision); sums, dot products and each element of a product add their terms in index
+order, as Numba's loops and `rt.matmat`'s do; an array that stays an array reads and writes
+elements it would have (through `rt.broadcast_step` where its length or shape is not known).
+The kind (rank, dtype) of a generated name is read from its assignments; a jvp's tangent
+`d_y` of `y, d_y = f_jvp(...)` has `y`'s. Off: `JITAD_NO_SCALARIZE=1`;
 `JITAD_SCALARIZE_DEBUG=1` prints which statement keeps a candidate an array.
 """
 from __future__ import annotations
@@ -49,6 +71,7 @@ from . import pyast as P
 from .names import Namer
 
 MAX_LEN = 8
+MAX_ELEMENTS = 16       # a matrix's elements (rows x columns): 3 x 3 and 4 x 4 become numbers
 
 # elementwise functions of numbers: element k of f(x, y) is f(x[k], y[k])
 _ELEMENTWISE = frozenset({
@@ -62,7 +85,10 @@ _SCALAR_RESULT = frozenset({"math", "float", "int", "abs", "min", "max", "len"})
 _ALLOC = {"np.empty": 0.0, "np.zeros": 0.0, "np.ones": 1.0}
 _LIKE = {"np.empty_like": 0.0, "np.zeros_like": 0.0, "np.ones_like": 1.0}
 _COPY = frozenset({"np.copy", "np.ascontiguousarray"})
-_ACCUM = frozenset({"rt.add_into", "rt.accum1"})
+_ACCUM = frozenset({"rt.add_into", "rt.accum1", "rt.accum2"})
+# products of small matrices and vectors, written out: the operands' ranks, the result's
+_PRODUCTS = {"rt.matmat": (2, 2, 2), "rt.matvec": (2, 1, 1), "rt.vecmat": (1, 2, 1),
+             "rt.outer": (1, 1, 2)}
 
 
 class _Unsupported(Exception):
@@ -79,7 +105,7 @@ def scalarize(fdef, types):
     types = {**(types or {}), **getattr(fdef, "jitad_param_types", {})}
     kinds = _Kinds(fdef, types, params)
     lengths = _lengths(fdef, kinds, params)
-    if not lengths:
+    if not lengths and not lengths.shapes:
         return fdef
     while True:                      # folding shapes makes more lengths known (np.empty((n,)))
         variable = _variable_allocations(fdef)
@@ -87,18 +113,21 @@ def scalarize(fdef, types):
         if not variable:
             break
         more = _lengths(fdef, kinds, params)
-        if more.keys() <= lengths.keys():
+        if more.keys() <= lengths.keys() and more.shapes.keys() <= lengths.shapes.keys():
             break
         lengths = more
     _unroll(fdef, lengths)
     _fold(fdef, lengths)
     cands = {n for n, c in lengths.items()
              if n not in params and 2 <= c <= MAX_LEN and kinds.is_f8_vector(n)}
+    cands |= {n for n, (r, c) in lengths.shapes.items()
+              if n not in params and 2 <= r * c <= MAX_ELEMENTS and kinds.ndim.get(n) == 2
+              and kinds.f8.get(n, False)}
     cands -= _returned(fdef)
-    taken = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | params
+    taken = {n.id for n in _walk(fdef) if isinstance(n, ast.Name)} | params
     places = _mutations(fdef.body)
     while cands:                    # each round drops every candidate some statement refused
-        rw = _Rewrite(kinds, lengths, cands, taken, places)
+        rw = _Rewrite(kinds, lengths, cands, taken, places, fdef.body)
         body = rw.block(fdef.body)
         if not rw.failed:
             fdef.body = body
@@ -114,6 +143,27 @@ def scalarize(fdef, types):
         # slice) would buy nothing
         fdef.body = unguarded
     return fdef
+
+
+def _walk(node):
+    """Every node under `node`, itself first, in `ast.walk`'s order (breadth first), without
+    its generators (the pass walks much: several times faster)."""
+    out, i = [node], 0
+    while i < len(out):
+        x = out[i]
+        i += 1
+        for f in x._fields:
+            v = getattr(x, f, None)
+            if isinstance(v, ast.AST):
+                out.append(v)
+            elif isinstance(v, list):
+                out.extend(c for c in v if isinstance(c, ast.AST))
+    return out
+
+
+def _names_in(node):
+    """Every name a node mentions (loaded or stored): `pyast.names_in`, by `_walk`."""
+    return {n.id for n in _walk(node) if isinstance(n, ast.Name)}
 
 
 def _copy(x):
@@ -132,18 +182,18 @@ def _variable_allocations(fdef):
     """Whether an allocation's length is a name (folding may make it a constant)."""
     return any(isinstance(n, ast.Call) and _fname(n) in _ALLOC and n.args
                and not isinstance(n.args[0], ast.Constant)
-               and any(isinstance(x, ast.Name) for x in ast.walk(n.args[0]))
-               for n in ast.walk(fdef))
+               and any(isinstance(x, ast.Name) for x in _walk(n.args[0]))
+               for n in _walk(fdef))
 
 
 def _has_constant_lengths(fdef):
     """Whether anything in fdef can give a vector a constant length (an allocation or a slice
     with constant bounds): most functions have none, and are left at once."""
-    for node in ast.walk(fdef):
+    for node in _walk(fdef):
         if isinstance(node, ast.Slice) and node.upper is not None and _const_int(node.upper) is not None:
             return True
-        if isinstance(node, ast.Call) and _fname(node) in _ALLOC and node.args \
-                and not _placeholder(node):
+        if isinstance(node, ast.Call) and (_fname(node) in _ALLOC and node.args
+                                           and not _placeholder(node) or _fname(node) == "np.eye"):
             return True
     return False
 
@@ -161,16 +211,32 @@ class _Kinds:
                 self.ndim[n], self.f8[n] = ty.ndim, ty.dtype == "f8"
                 if ty.dtype == "c16":
                     self.cplx.add(n)
-        assigns, other = {}, set()
-        for node in ast.walk(fdef):
+        assigns, other, stores, pairs = {}, set(), {}, {}
+        for node in _walk(fdef):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                     and isinstance(node.targets[0], ast.Name):
                 assigns.setdefault(node.targets[0].id, []).append(node.value)
             elif not isinstance(node, ast.AugAssign):     # x += e keeps x's kind
-                other.update(_stored_names(node))
+                stored = _stored_names(node)
+                other.update(stored)
+                for n in stored:
+                    stores[n] = stores.get(n, 0) + 1
+                t = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    else None
+                if isinstance(t, ast.Tuple) and len(t.elts) == 2 \
+                        and all(isinstance(x, ast.Name) for x in t.elts) \
+                        and t.elts[1].id == "d_" + t.elts[0].id:
+                    pairs.setdefault(t.elts[1].id, []).append(t.elts[0].id)
         for n in other - set(types):
             self.ndim[n] = None
-        for node in ast.walk(fdef):         # `for i in range(...)`: i is an int
+        # `y, d_y = f_jvp(...)`: a tangent has its value's kind (the generated names only)
+        for n, values in pairs.items():
+            v = values[0]
+            if n not in types and stores[n] == len(values) and v in types and hasattr(types[v], "ndim"):
+                self.ndim[n], self.f8[n] = self.ndim.get(v), self.f8.get(v, False)
+                if v in self.cplx:
+                    self.cplx.add(n)
+        for node in _walk(fdef):         # `for i in range(...)`: i is an int
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name) \
                     and isinstance(node.iter, ast.Call) and _fname(node.iter) == "range" \
                     and node.target.id not in types and node.target.id not in assigns:
@@ -233,6 +299,20 @@ class _Kinds:
                 return self.expr_ndim(e.args[0]) if len(e.args) == 1 else None
             if fn.endswith(".copy") and not e.args:
                 return self.expr_ndim(e.func.value)
+            if fn in _PRODUCTS and len(e.args) == 2 and not e.keywords:
+                want = _PRODUCTS[fn]
+                got = tuple(self.expr_ndim(a) for a in e.args)
+                if all(g == w or g == _PENDING for g, w in zip(got, want[:2])):
+                    return want[2]
+                return None
+            if fn == "np.eye" and _eye_n(e) is not None:
+                return 2
+            if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+                nd = self.expr_ndim(e.args[0])
+                return nd if nd in (1, 2, _PENDING) else None
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            nd = self.expr_ndim(e.value)
+            return nd if nd in (1, 2, _PENDING) else None
         return None
 
     def expr_f8(self, e):
@@ -261,6 +341,12 @@ class _Kinds:
                 return self.expr_f8(e.func.value)
             if fn in _ELEMENTWISE or fn == "np.cross":
                 return all(self.expr_f8(a) for a in e.args) and any(self._f8_array(a) for a in e.args)
+            if fn in _PRODUCTS or fn == "np.transpose":
+                return all(self._f8_array(a) for a in e.args)
+            if fn == "np.eye":
+                return _eye_n(e) is not None
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.expr_f8(e.value)
         return False
 
     def _f8_array(self, e):
@@ -278,7 +364,23 @@ def _join(dims):
     return max(known) if known else _PENDING
 
 
+def _eye_n(call):
+    """n for `np.eye(n)` (float64, n a constant), else None."""
+    kw = {k.arg: k.value for k in call.keywords}
+    if len(call.args) != 1 or set(kw) - {"dtype"} or \
+            ("dtype" in kw and ast.unparse(kw["dtype"]) not in ("np.float64", "float")):
+        return None
+    return _const_int(call.args[0])
+
+
 def _fname(call):
+    f, parts = call.func, []
+    while isinstance(f, ast.Attribute):     # a dotted name (most): without ast.unparse's cost
+        parts.append(f.attr)
+        f = f.value
+    if isinstance(f, ast.Name):
+        parts.append(f.id)
+        return ".".join(reversed(parts))
     try:
         return ast.unparse(call.func)
     except Exception:   # noqa: BLE001 -- an odd callee: not one of ours
@@ -286,9 +388,13 @@ def _fname(call):
 
 
 def _placeholder(v):
-    """`np.empty(0, np.float64)`: a name defined on every path, read only where it is set."""
-    return isinstance(v, ast.Call) and _fname(v) == "np.empty" and v.args \
-        and isinstance(v.args[0], ast.Constant) and v.args[0].value == 0
+    """`np.empty(0, np.float64)` (`np.empty((0, 0), ...)` for a matrix): a name defined on
+    every path, read only where it is set."""
+    if not (isinstance(v, ast.Call) and _fname(v) == "np.empty" and v.args):
+        return False
+    shape = v.args[0]
+    dims = shape.elts if isinstance(shape, ast.Tuple) and len(shape.elts) == 2 else [shape]
+    return all(isinstance(d, ast.Constant) and d.value == 0 for d in dims)
 
 
 # ---------------------------------------------------------------- lengths
@@ -322,24 +428,53 @@ def _lengths(fdef, kinds, params):
     """name -> its constant length, for rank-1 names every assignment of which agrees."""
     assigns, bad = {}, set(params)
     top = {id(s) for s in fdef.body}
-    for node in ast.walk(fdef):
+    for node in _walk(fdef):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             if not (_placeholder(node.value) and id(node) in top):
                 assigns.setdefault(node.targets[0].id, []).append(node)
         elif not isinstance(node, ast.AugAssign):         # x += e keeps x's length
             bad.update(_stored_names(node))
-    lengths, guards = {}, {}
+    lengths, guards = _Lengths(), {}
+    shapes = lengths.shapes
     changed = True
     while changed:
         changed = False
         for n, nodes in assigns.items():
-            if n in bad or n in lengths or kinds.ndim.get(n) != 1:
+            if n in bad or n in lengths or n in shapes or kinds.ndim.get(n) not in (1, 2):
+                continue
+            if kinds.ndim[n] == 2:
+                got = {_shape(s.value, lengths, kinds) for s in nodes}
+                if len(got) == 1 and None not in got:
+                    shapes[n] = got.pop()
+                    changed = True
                 continue
             got = {_length(s.value, lengths, kinds) for s in nodes}
             if len(got) == 1 and None not in got:
                 lengths[n] = got.pop()
                 changed = True
+    # a matrix whose assignments read it (`M = M @ R` in a loop): its shape guessed from the
+    # others, kept if every assignment then gives that shape (guesses dropped until they hold)
+    open_ = [n for n in assigns if n not in bad and n not in shapes and kinds.ndim.get(n) == 2]
+    never = set()
+    while open_:
+        guess, grew = {}, True
+        while grew:                 # guesses from guesses (`T = M @ R; M = T`)
+            grew = False
+            for n in open_:
+                if n in guess or n in never:
+                    continue
+                got = {_shape(s.value, lengths, kinds) for s in assigns[n]} - {None}
+                if len(got) == 1:
+                    guess[n] = shapes[n] = got.pop()
+                    grew = True
+        wrong = {n for n in guess if any(_shape(s.value, lengths, kinds) != guess[n]
+                                         for s in assigns[n])}
+        if not wrong:
+            break
+        for n in guess:
+            del shapes[n]
+        never |= wrong
     for n in lengths:
         for s in assigns[n]:
             v = s.value
@@ -356,10 +491,24 @@ def _lengths(fdef, kinds, params):
     return lengths
 
 
+class _Lengths(dict):
+    """name -> the constant length of a rank-1 name; `shapes`: name -> the constant shape
+    (rows, columns) of a rank-2 one."""
+
+    def __init__(self):
+        super().__init__()
+        self.shapes = {}
+
+
 def _length(e, lengths, kinds):
     """The constant length of a rank-1 expression, or None."""
     if isinstance(e, ast.Name):
         return lengths.get(e.id)
+    if isinstance(e, ast.Subscript) and kinds.expr_ndim(e.value) == 2:
+        sel = _select(e, lengths, kinds)           # a row or a column of a known matrix
+        return None if sel is None or sel[1] is None or len(sel[1]) != 1 else sel[1][0]
+    if isinstance(e, ast.Attribute) and e.attr == "T":
+        return _length(e.value, lengths, kinds) if kinds.expr_ndim(e.value) == 1 else None
     if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice):
         if isinstance(e.value, ast.Name) and e.value.id in lengths:
             return _slice_len(e.slice, lengths[e.value.id])
@@ -383,12 +532,141 @@ def _length(e, lengths, kinds):
         if fn == "np.cross" and len(e.args) == 2 and not e.keywords \
                 and 3 in {_length(a, lengths, kinds) for a in e.args}:
             return 3                # of 3-vectors (an operand of another length raises)
+        if fn in ("rt.matvec", "rt.vecmat") and len(e.args) == 2 and not e.keywords:
+            return _product_shape(fn, e.args, lengths, kinds)
+        if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+            return _length(e.args[0], lengths, kinds)
         return None
     if isinstance(e, ast.BinOp):
         return _broadcast([e.left, e.right], lengths, kinds)
     if isinstance(e, ast.UnaryOp):
         return _length(e.operand, lengths, kinds)
     return None
+
+
+def _shape(e, lengths, kinds):
+    """The constant shape (rows, columns) of a rank-2 float64 expression, or None."""
+    if kinds.expr_ndim(e) != 2:
+        return None
+    if isinstance(e, ast.Name):
+        return lengths.shapes.get(e.id)
+    if isinstance(e, ast.Attribute) and e.attr == "T":
+        s = _shape(e.value, lengths, kinds)
+        return None if s is None else s[::-1]
+    if isinstance(e, ast.Subscript):
+        sel = _select(e, lengths, kinds)
+        return None if sel is None or sel[1] is None or len(sel[1]) != 2 else sel[1]
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+        return _broadcast2([e.left, e.right], lengths, kinds)
+    if isinstance(e, ast.UnaryOp):
+        return _shape(e.operand, lengths, kinds)
+    if isinstance(e, ast.Call):
+        fn = _fname(e)
+        if fn in _ALLOC and e.args and isinstance(e.args[0], ast.Tuple) \
+                and len(e.args[0].elts) == 2:
+            got = tuple(_const_int(x) for x in e.args[0].elts)
+            return None if None in got or min(got) < 0 else got
+        if fn == "np.eye":
+            n = _eye_n(e)
+            return None if n is None or n < 0 else (n, n)
+        if (fn in _LIKE or fn in _COPY) and len(e.args) == 1 and not e.keywords:
+            return _shape(e.args[0], lengths, kinds)
+        if fn is not None and fn.endswith(".copy") and not e.args:
+            return _shape(e.func.value, lengths, kinds)
+        if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+            s = _shape(e.args[0], lengths, kinds)
+            return None if s is None else s[::-1]
+        if fn in _ELEMENTWISE and not e.keywords:
+            return _broadcast2(e.args, lengths, kinds)
+        if fn in ("rt.matmat", "rt.outer") and len(e.args) == 2 and not e.keywords:
+            return _product_shape(fn, e.args, lengths, kinds)
+    return None
+
+
+def _product_shape(fn, args, lengths, kinds):
+    """The result's shape (a length for a vector) of a product of operands of known shapes
+    whose inner lengths agree; None otherwise (the array code raises NumPy's error)."""
+    want = _PRODUCTS[fn]
+    dims = []
+    for a, nd in zip(args, want):
+        if kinds.expr_ndim(a) != nd:
+            return None
+        d = _shape(a, lengths, kinds) if nd == 2 else (_length(a, lengths, kinds),)
+        if d is None or (None in d and not (fn != "rt.outer" and isinstance(a, ast.Name)
+                                            and kinds.f8.get(a.id, False))):
+            return None     # (rt.outer: both lengths needed)
+        dims.append(d)
+    if fn == "rt.outer":
+        return (dims[0][0], dims[1][0])
+    # a vector (a name) of a length not known against a known matrix: checked to fit
+    if fn == "rt.matvec" and dims[1] == (None,):
+        dims[1] = (dims[0][1],)
+    if fn == "rt.vecmat" and dims[0] == (None,):
+        dims[0] = (dims[1][0],)
+    if dims[0][-1] != dims[1][0]:
+        return None
+    out = dims[0][:-1] + dims[1][1:]
+    return out if len(out) == 2 else out[0]
+
+
+def _broadcast2(operands, lengths, kinds):
+    """The shape of an elementwise result with a rank-2 operand: every rank-2 operand of one
+    known shape, every vector of the columns' length (or 1); an operand of unknown shape only
+    against a known one without axes of length 1 (NumPy's broadcasting: it is that shape or
+    raises)."""
+    known, unknown = set(), False
+    vectors = []
+    for a in operands:
+        nd = kinds.expr_ndim(a)
+        if nd is None or nd > 2 or nd == _PENDING:
+            return None
+        if nd == 2:
+            s = _shape(a, lengths, kinds)
+            if s is None:
+                if not (isinstance(a, ast.Name) and kinds.f8.get(a.id, False)):
+                    return None
+                unknown = True
+            else:
+                known.add(s)
+        elif nd == 1:
+            vectors.append(_length(a, lengths, kinds))
+    if len(known) != 1:
+        return None
+    s = known.pop()
+    if (unknown or None in vectors) and min(s) < 2:
+        return None
+    if any(v is not None and v not in (1, s[1]) for v in vectors):
+        return None
+    return s
+
+
+def _select(e, lengths, kinds):
+    """For a subscript of a rank-2 name of known shape with constant indices and slices (step
+    1 or none): (the flat indices it reads, its shape: () an element, (n,) a row or column,
+    (r, c) a block); None otherwise."""
+    if not isinstance(e.value, ast.Name) or e.value.id not in lengths.shapes:
+        return None
+    r, c = lengths.shapes[e.value.id]
+    parts = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
+    if len(parts) == 1:
+        parts.append(ast.Slice(None, None, None))
+    if len(parts) != 2:
+        return None
+    axes, shape = [], []
+    for p, n in zip(parts, (r, c)):
+        if isinstance(p, ast.Slice):
+            if (p.step is not None and _const_int(p.step) != 1) \
+                    or any(b is not None and _const_int(b) is None for b in (p.lower, p.upper)):
+                return None
+            idx = list(range(n))[_slice_obj(p)]
+            axes.append(idx)
+            shape.append(len(idx))
+        else:
+            k = _const_int(p)
+            if k is None or not -n <= k < n:
+                return None
+            axes.append([k % n])
+    return [i * c + j for i in axes[0] for j in axes[1]], tuple(shape)
 
 
 def _broadcast(operands, lengths, kinds):
@@ -411,21 +689,29 @@ def _broadcast(operands, lengths, kinds):
 class _Folder(ast.NodeTransformer):
     def __init__(self, lengths, ints):
         self.lengths, self.ints = lengths, ints
+        self.shapes = getattr(lengths, "shapes", {})
         self.hits = 0               # names replaced by their constant
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
         v = node.value
-        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) \
-                and v.value.id in self.lengths and _const_int(node.slice) == 0:
-            return ast.Constant(self.lengths[v.value.id])
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name):
+            k = _const_int(node.slice)
+            if v.value.id in self.lengths and k == 0:
+                return ast.Constant(self.lengths[v.value.id])
+            shape = self.shapes.get(v.value.id)
+            if shape is not None and k in (0, 1):
+                return ast.Constant(shape[k])
         return node
 
     def visit_Attribute(self, node):
         self.generic_visit(node)
-        if node.attr == "size" and isinstance(node.value, ast.Name) and node.value.id in self.lengths \
-                and isinstance(node.ctx, ast.Load):
-            return ast.Constant(self.lengths[node.value.id])
+        if node.attr == "size" and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.value.id in self.lengths:
+                return ast.Constant(self.lengths[node.value.id])
+            if node.value.id in self.shapes:
+                r, c = self.shapes[node.value.id]
+                return ast.Constant(r * c)
         return node
 
     def visit_Name(self, node):
@@ -437,9 +723,11 @@ class _Folder(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         fn = _fname(node)
-        if fn == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name) \
-                and node.args[0].id in self.lengths:
-            return ast.Constant(self.lengths[node.args[0].id])
+        if fn == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            if node.args[0].id in self.lengths:
+                return ast.Constant(self.lengths[node.args[0].id])
+            if node.args[0].id in self.shapes:
+                return ast.Constant(self.shapes[node.args[0].id][0])
         if fn == "rt.broadcast_dim" and len(node.args) == 2:
             a, b = (_const_int(x) for x in node.args)
             if a is not None and b is not None and (a == b or 1 in (a, b)):
@@ -574,12 +862,14 @@ def _block_stores(block):
 
 def _stored_names(node):
     if isinstance(node, ast.Assign):
-        return [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            return [node.targets[0].id]
+        return [n.id for t in node.targets for n in _walk(t) if isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Store)]
     if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
         return [node.target.id] if isinstance(node.target, ast.Name) else []
     if isinstance(node, ast.For):
-        return [n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+        return [n.id for n in _walk(node.target) if isinstance(n, ast.Name)]
     return []
 
 
@@ -628,7 +918,7 @@ def _trips(s):
         return None
     r = range(*args)
     if len(r) > MAX_LEN or any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.FunctionDef))
-                               for t in s.body for n in ast.walk(t)):
+                               for t in s.body for n in _walk(t)):
         return None
     return list(r)
 
@@ -637,7 +927,8 @@ def _worth(loop, lengths):
     """Whether the loop indexes an array of a known length (by its variable or by a name
     computed from it: `at = i * step`)."""
     return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
-               and n.value.id in lengths and _const_int(n.slice) is None for n in ast.walk(loop))
+               and (n.value.id in lengths or n.value.id in lengths.shapes)
+               and _const_int(n.slice) is None for n in _walk(loop))
 
 
 class _Subst(ast.NodeTransformer):
@@ -654,9 +945,9 @@ class _Subst(ast.NodeTransformer):
 
 def _returned(fdef):
     out = set()
-    for node in ast.walk(fdef):
+    for node in _walk(fdef):
         if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
-            out |= P.names_in(node.value)
+            out |= _names_in(node.value)
     return out
 
 
@@ -710,13 +1001,25 @@ def _mutations(body):
 
 
 class _Rewrite:
-    def __init__(self, kinds, lengths, cands, taken, places):
+    def __init__(self, kinds, lengths, cands, taken, places, body):
         self.kinds, self.lengths, self.cands = kinds, lengths, cands
         namer = Namer(taken)
-        self.elts = {a: [namer.fresh(a) if k == 0 else namer.fresh(f"{a}_{k}")
-                         for k in range(lengths[a])] for a in sorted(cands)}
+        self.shapes = lengths.shapes
+        # the matrices among the candidates: their elements in row-major order (`R_0_0`, `R_0_1`)
+        self.mats = {a: self.shapes[a] for a in cands if a in self.shapes}
+        self.elts = {}
+        for a in sorted(cands):
+            if a in self.mats:
+                r, c = self.mats[a]
+                self.elts[a] = [namer.fresh(f"{a}_{i}_{j}") for i in range(r) for j in range(c)]
+            else:
+                self.elts[a] = [namer.fresh(a) if k == 0 else namer.fresh(f"{a}_{k}")
+                                for k in range(lengths[a])]
+        # a product's operand computed once into temporaries: name -> (shape, their names)
+        self.virt, self.memo = {}, {}
         self.namer = namer
         self.muts, self.pos, self.loops = places
+        self.body, self.classes = body, None
         self.failed, self.reasons = set(), []
 
     # -- statements
@@ -732,7 +1035,7 @@ class _Rewrite:
         try:
             return self._stmt(s)
         except _Unsupported as e:
-            names = self.cands & e.args[0] or self.cands & P.names_in(s)
+            names = self.cands & e.args[0] or self.cands & _names_in(s)
             if not names:           # cannot happen: a refusal names what it refused
                 raise AssertionError(f"scalarize: {ast.unparse(s)[:200]}") from None
             self.failed |= names
@@ -753,7 +1056,7 @@ class _Rewrite:
             if isinstance(s, ast.For):
                 self.no_cands(s.target)
             if pre and isinstance(s, ast.While):
-                raise _Unsupported(self.cands & P.names_in(getattr(s, head)))  # read at every test
+                raise _Unsupported(self.cands & _names_in(getattr(s, head)))  # read at every test
             return pre + [new]
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) \
                 and _fname(s.value) == "rt.check_index":
@@ -783,6 +1086,34 @@ class _Rewrite:
         return pre + [s]
 
     def assign(self, s, target, value):
+        if isinstance(target, ast.Name) and target.id in self.mats:
+            a = target.id
+            shape = self.mats[a]
+            if _placeholder(value):
+                return [P.assign(e, ast.Constant(0.0)) for e in self.elts[a]]
+            self.check_alias(s, a, value)
+            pre = []
+            elems = [self.elem2(value, i, j, shape, pre)
+                     for i in range(shape[0]) for j in range(shape[1])]
+            return self.emit(pre, [P.name(e, True) for e in self.elts[a]], elems)
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.mats:
+            return self.part_write(s, target, value, None)
+        if isinstance(target, ast.Name) and self.mentions(value) and self.kinds.ndim.get(target.id) == 2:
+            self.check_alias(s, target.id, value)
+            shape = _shape(value, self.lengths, self.kinds)
+            if shape is None and isinstance(value, ast.Call) and _fname(value) == "rt.matmat":
+                return self.scalar_stmt(s)          # a product with an array of any shape
+            if shape is None or not self.kinds.f8.get(target.id, False):
+                self.refuse(s)
+            pre = []
+            elems = self.settled(pre, {target.id}, [self.elem2(value, i, j, shape, pre)
+                                                    for i in range(shape[0]) for j in range(shape[1])])
+            dims = ast.Tuple([ast.Constant(d) for d in shape], ast.Load())
+            return pre + [P.assign(target.id, P.call("np.empty", dims, P.dotted("np.float64")))] + [
+                P.assign(ast.Subscript(P.name(target.id), ast.Tuple(
+                    [ast.Constant(k // shape[1]), ast.Constant(k % shape[1])], ast.Load()),
+                    ast.Store()), v) for k, v in enumerate(elems)]
         if isinstance(target, ast.Name) and target.id in self.cands:
             a = target.id
             if _placeholder(value):
@@ -814,12 +1145,60 @@ class _Rewrite:
                                                       P.dotted("np.float64")))] + [
                 P.assign(ast.Subscript(P.name(target.id), ast.Constant(k), ast.Store()), v)
                 for k, v in enumerate(elems)]
-        if isinstance(target, ast.Name) and isinstance(value, (ast.Name, ast.Subscript)):
+        if isinstance(target, ast.Name) and _view_of(value, self.kinds) is not None:
             self.check_alias(s, target.id, value)
         return self.scalar_stmt(s)
 
+    def part_write(self, s, target, value, op):
+        """`M[i, j] = v`, `M[i] = row`, `M[:3, :3] = block` (or `op=`) into a matrix
+        candidate: its elements there, the value broadcast to the part's shape as NumPy does."""
+        sel = _select(target, self.lengths, self.kinds)
+        if sel is None:
+            self.refuse(s)
+        idx, shape = sel
+        pre = []
+        if shape == ():
+            if self.kinds.expr_ndim(value) not in (0, None, _PENDING):
+                self.refuse(s)
+            elems = [self.scalar(value, pre)]
+            if pre:
+                self.refuse(s)
+        elif len(shape) == 1:
+            elems = [self.elem(value, k, shape[0], pre) for k in range(shape[0])]
+        else:
+            elems = [self.elem2(value, i, j, shape, pre)
+                     for i in range(shape[0]) for j in range(shape[1])]
+        elts = self.elts[target.value.id]
+        return self.emit(pre, [P.name(elts[k], True) for k in idx], elems, op)
+
     def augassign(self, s):
         t = s.target
+        if isinstance(t, ast.Name) and t.id in self.mats:
+            shape = self.mats[t.id]
+            pre = []
+            elems = [self.elem2(s.value, i, j, shape, pre)
+                     for i in range(shape[0]) for j in range(shape[1])]
+            return self.emit(pre, [P.name(e, True) for e in self.elts[t.id]], elems, s.op)
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in self.mats:
+            return self.part_write(s, t, s.value, s.op)
+        if isinstance(t, ast.Name) and self.mentions(s.value) and self.kinds.ndim.get(t.id) == 2:
+            # an array updated in place by a matrix expression of known shape: element by
+            # element (the array of that shape, checked, as NumPy's in-place update needs)
+            shape = _shape(s.value, self.lengths, self.kinds)
+            if shape is None and isinstance(s.value, ast.Call) and _fname(s.value) == "rt.matmat":
+                return self.scalar_stmt(s)          # a product with an array of any shape
+            if shape is None or (self.shapes.get(t.id) != shape and min(shape) < 2):
+                self.refuse(s)      # (an axis of length 1 is broadcast over the array's)
+            pre = []
+            if self.shapes.get(t.id) != shape:
+                for axis, n in enumerate(shape):
+                    dim = ast.Subscript(ast.Attribute(P.name(t.id), "shape", ast.Load()),
+                                        ast.Constant(axis), ast.Load())
+                    pre.append(ast.Expr(P.call("rt.check_length", dim, ast.Constant(n))))
+            elems = [self.elem2(s.value, i, j, shape, pre) for i in range(shape[0]) for j in range(shape[1])]
+            return self.emit(pre, [ast.Subscript(P.name(t.id), ast.Tuple(
+                [ast.Constant(i), ast.Constant(j)], ast.Load()), ast.Store())
+                for i in range(shape[0]) for j in range(shape[1])], elems, s.op)
         if isinstance(t, ast.Name) and t.id in self.cands:
             c = len(self.elts[t.id])
             pre = []
@@ -848,6 +1227,10 @@ class _Rewrite:
         dst, g = call.args
         if not (self.mentions(g) or self.mentions(dst)):
             return self.scalar_stmt(ast.Expr(call))
+        base = dst.value if isinstance(dst, ast.Subscript) else dst
+        if (isinstance(base, ast.Name) and (base.id in self.mats or self.kinds.ndim.get(base.id) == 2)) \
+                or self.kinds.expr_ndim(g) == 2:
+            return self.accum_matrix(call)
         c = _length(g, self.lengths, self.kinds)
         if c is None or self.kinds.expr_ndim(g) != 1:
             self.refuse(ast.Expr(call))
@@ -896,17 +1279,45 @@ class _Rewrite:
         elems = [self.elem(g, k, len(targets), pre) for k in range(len(targets))]
         return self.emit(pre, targets, elems, ast.Add())
 
+    def accum_matrix(self, call):
+        """`rt.add_into(part, g)` / `rt.accum2(d, g)` into a matrix candidate (or a part of
+        one), g of the destination's shape: element by element."""
+        fn = _fname(call)
+        dst, g = call.args
+        if isinstance(dst, ast.Name) and dst.id in self.mats and fn in ("rt.add_into", "rt.accum2"):
+            shape = self.mats[dst.id]
+            idx = range(shape[0] * shape[1])
+        elif isinstance(dst, ast.Subscript) and isinstance(dst.value, ast.Name) \
+                and dst.value.id in self.mats and fn == "rt.add_into":
+            sel = _select(dst, self.lengths, self.kinds)
+            if sel is None or sel[1] == ():
+                self.refuse(ast.Expr(call))
+            idx, shape = sel
+        else:
+            self.refuse(ast.Expr(call))
+        got = _shape(g, self.lengths, self.kinds) if len(shape) == 2 else \
+            (_length(g, self.lengths, self.kinds),)
+        if self.kinds.expr_ndim(g) != len(shape) or got != shape:
+            self.refuse(ast.Expr(call))     # a broadcast operand's adjoint (summed): kept
+        pre = []
+        if len(shape) == 2:
+            elems = [self.elem2(g, i, j, shape, pre) for i in range(shape[0]) for j in range(shape[1])]
+        else:
+            elems = [self.elem(g, k, shape[0], pre) for k in range(shape[0])]
+        elts = self.elts[(dst.value if isinstance(dst, ast.Subscript) else dst).id]
+        return self.emit(pre, [P.name(elts[k], True) for k in idx], elems, ast.Add())
+
     def emit(self, pre, targets, elems, op=None):
         """`targets[k] = elems[k]` (or `op=`), every element computed before any is written
         (NumPy computes the right side first: `a = a[1] * w` reads the old a[1] three times)."""
-        written = set().union(*(P.names_in(t) for t in targets))
+        written = set().union(*(_names_in(t) for t in targets))
         elems = self.settled(pre, written, elems)
         return pre + [P.assign(t, v) if op is None else ast.AugAssign(t, op, v)
                       for t, v in zip(targets, elems)]
 
     def settled(self, pre, written, elems):
         """elems, through temporaries (assigned in `pre`) if one of them reads a name written."""
-        if len(elems) < 2 or not written & set().union(*(P.names_in(e) for e in elems)):
+        if len(elems) < 2 or not written & set().union(*(_names_in(e) for e in elems)):
             return elems
         tmps = [self.namer.fresh("t") for _ in elems]
         pre += [P.assign(t, e) for t, e in zip(tmps, elems)]
@@ -932,49 +1343,78 @@ class _Rewrite:
     def check_alias(self, s, a, value):
         """`a = b` / `a = b[i:j]` share memory in NumPy: keep them candidates only if neither is
         written in place after this statement or in a loop around it."""
-        src = value.value if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) \
-            else value
-        if not isinstance(src, ast.Name) or (isinstance(value, ast.Subscript)
-                                             and not isinstance(value.slice, ast.Slice)):
+        b = _view_of(value, self.kinds)
+        if b is None:
             return
-        b = src.id
         if not ({a, b} & self.cands):
             return
         p = self.pos.get(id(self.current))
         if p is None:
             raise _Unsupported({a, b})
         loops = self.loops.get(id(self.current), ())
-        for n in (a, b):
+        for n in self.shared(a) | self.shared(b):
             for m in self.muts.get(n, ()):
                 if m > p or any(self.pos[id(lp)] < m < lp.jitad_end for lp in loops):
                     raise _Unsupported({a, b})
 
+    def shared(self, n):
+        """The names that may hold n's memory: n and, through views made anywhere in the
+        function (`b = a`, `c = b.T`: a write into c is seen in a), every name joined to it."""
+        if self.classes is None:
+            parent = {}
+
+            def find(x):
+                while parent.get(x, x) != x:
+                    x = parent[x]
+                return x
+            for st in _statements(self.body):
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 \
+                        and isinstance(st.targets[0], ast.Name):
+                    v = _view_of(st.value, self.kinds)
+                    if v is not None:
+                        parent[find(st.targets[0].id)] = find(v)
+            self.classes = {}
+            for x in list(parent):
+                self.classes.setdefault(find(x), set()).add(x)
+            for root, members in list(self.classes.items()):
+                members.add(root)
+                for x in members:
+                    self.classes[x] = members
+        return self.classes.get(n, {n})
+
     def refuse(self, s):
-        raise _Unsupported(self.cands & P.names_in(s) or {None})
+        raise _Unsupported(self.cands & _names_in(s) or {None})
 
     def mentions(self, e):
-        return bool(self.cands & P.names_in(e))
+        return bool(self.cands & _names_in(e))
 
     def no_cands(self, e):
         if self.mentions(e):
-            raise _Unsupported(self.cands & P.names_in(e))
+            raise _Unsupported(self.cands & _names_in(e))
 
     def element_ref(self, sub, store=False):
         a = sub.value.id
+        if a in self.mats:
+            sel = _select(sub, self.lengths, self.kinds)
+            if sel is None or sel[1] != ():
+                raise _Unsupported({a} | (self.cands & _names_in(sub.slice)))
+            return P.name(self.elts[a][sel[0][0]], store)
         k = _const_int(sub.slice)
         n = len(self.elts[a])
         if k is None or not -n <= k < n:
-            raise _Unsupported({a} | (self.cands & P.names_in(sub.slice)))
+            raise _Unsupported({a} | (self.cands & _names_in(sub.slice)))
         return P.name(self.elts[a][k % n], store)
 
     # -- expressions
     def elem(self, e, k, c, pre):
         """Element k of the rank-1 expression e of length c (or e itself if it is a number)."""
+        if isinstance(e, ast.Name) and e.id in self.virt:
+            return self.virtual(e.id, (c,), k)
         nd = self.kinds.expr_ndim(e)
         if nd == 0:
             return self.scalar(e, pre)
         if nd != 1:
-            raise _Unsupported(self.cands & P.names_in(e) or {None})
+            raise _Unsupported(self.cands & _names_in(e) or {None})
         if isinstance(e, ast.Name):
             if e.id in self.cands:
                 n = len(self.elts[e.id])
@@ -993,6 +1433,30 @@ class _Rewrite:
             return ast.BinOp(self.elem(e.left, k, c, pre), e.op, self.elem(e.right, k, c, pre))
         if isinstance(e, ast.UnaryOp):
             return ast.UnaryOp(e.op, self.elem(e.operand, k, c, pre))
+        if isinstance(e, ast.Subscript) and self.kinds.expr_ndim(e.value) == 2:
+            sel = _select(e, self.lengths, self.kinds)      # a row or a column of a matrix
+            if sel is None or len(sel[1]) != 1 or sel[1][0] not in (c, 1):
+                raise _Unsupported(self.cands & _names_in(e) or {None})
+            return self.flat(e.value.id, sel[0][k if sel[1][0] == c else 0])
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.elem(e.value, k, c, pre)
+        if isinstance(e, ast.Call) and _fname(e) in ("rt.matvec", "rt.vecmat") and not e.keywords \
+                and _product_shape(_fname(e), e.args, self.lengths, self.kinds) == c:
+            vec = e.args[1] if _fname(e) == "rt.matvec" else e.args[0]
+            if _length(vec, self.lengths, self.kinds) is None:       # a name (_product_shape)
+                n = _shape(e.args[0 if vec is e.args[1] else 1], self.lengths, self.kinds)
+                self.require_length(vec.id, n[1] if vec is e.args[1] else n[0], pre)
+            if _fname(e) == "rt.matvec":
+                (r, n) = _shape(e.args[0], self.lengths, self.kinds)
+                A, v = self.operand(e.args[0], (r, n), pre), self.operand(e.args[1], (n,), pre)
+                terms = [ast.BinOp(self.elem2(A, k, j, (r, n), pre), ast.Mult(), self.elem(v, j, n, pre))
+                         for j in range(n)]
+            else:
+                (n, m) = _shape(e.args[1], self.lengths, self.kinds)
+                v, A = self.operand(e.args[0], (n,), pre), self.operand(e.args[1], (n, m), pre)
+                terms = [ast.BinOp(self.elem(v, j, n, pre), ast.Mult(), self.elem2(A, j, k, (n, m), pre))
+                         for j in range(n)]
+            return _total(terms)
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) \
                 and isinstance(e.slice, ast.Slice):
             base = e.value.id
@@ -1007,7 +1471,7 @@ class _Rewrite:
                 known = self.lengths.get(base)      # else a checked slice: 0 <= lo <= hi
                 i = list(range(known))[_slice_obj(e.slice)][k] if known is not None else lo + k
                 return ast.Subscript(P.name(base), ast.Constant(i), ast.Load())
-            raise _Unsupported(self.cands & P.names_in(e) or {None})
+            raise _Unsupported(self.cands & _names_in(e) or {None})
         if isinstance(e, ast.Call):
             fn = _fname(e)
             if fn in _ELEMENTWISE and not e.keywords:
@@ -1017,7 +1481,7 @@ class _Rewrite:
                 for x in (a, b):    # NumPy's cross needs both of length 3 here
                     if _length(x, self.lengths, self.kinds) != 3:
                         if not (isinstance(x, ast.Name) and self.kinds.ndim.get(x.id) == 1):
-                            raise _Unsupported(self.cands & P.names_in(e))
+                            raise _Unsupported(self.cands & _names_in(e))
                         self.require_length(x.id, 3, pre)
                 i, j = (k + 1) % 3, (k + 2) % 3
                 return ast.BinOp(ast.BinOp(self.elem3(a, i, pre), ast.Mult(), self.elem3(b, j, pre)),
@@ -1029,7 +1493,164 @@ class _Rewrite:
                 return self.elem(e.args[0], k, c, pre)
             if fn is not None and fn.endswith(".copy") and not e.args:
                 return self.elem(e.func.value, k, c, pre)
-        raise _Unsupported(self.cands & P.names_in(e) or {None})
+            if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+                return self.elem(e.args[0], k, c, pre)
+        raise _Unsupported(self.cands & _names_in(e) or {None})
+
+    def elem2(self, e, i, j, shape, pre):
+        """Element (i, j) of the expression e broadcast to `shape` (a matrix's, known): a
+        number as it is, a vector's element j, a matrix's (i, j)."""
+        if isinstance(e, ast.Name) and e.id in self.virt:
+            return self.virtual(e.id, shape, i * shape[1] + j)
+        nd = self.kinds.expr_ndim(e)
+        if nd == 0:
+            return self.scalar(e, pre)
+        if nd == 1:
+            return self.elem(e, j, shape[1], pre)
+        if nd != 2:
+            raise _Unsupported(self.cands & _names_in(e) or {None})
+        if isinstance(e, ast.Name):
+            known = self.shapes.get(e.id)
+            if known == shape:
+                return self.flat(e.id, i * shape[1] + j)
+            if known is not None or e.id in self.cands:
+                raise _Unsupported(self.cands & {e.id} or {None})
+            # of a shape not known: NumPy's broadcasting of each axis (its length or 1)
+            at = [ast.Constant(0) if k == 0 else P.fold(ast.BinOp(
+                ast.Constant(k), ast.Mult(), P.name(self._step(e.id, n, pre, axis))))
+                for axis, (k, n) in enumerate(zip((i, j), shape))]
+            return ast.Subscript(P.name(e.id), ast.Tuple(at, ast.Load()), ast.Load())
+        if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+            return ast.BinOp(self.elem2(e.left, i, j, shape, pre), e.op,
+                             self.elem2(e.right, i, j, shape, pre))
+        if isinstance(e, ast.UnaryOp):
+            return ast.UnaryOp(e.op, self.elem2(e.operand, i, j, shape, pre))
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.elem2(e.value, j, i, shape[::-1], pre)
+        if isinstance(e, ast.Subscript):
+            sel = _select(e, self.lengths, self.kinds)
+            if sel is None or sel[1] != shape:
+                raise _Unsupported(self.cands & _names_in(e) or {None})
+            return self.flat(e.value.id, sel[0][i * shape[1] + j])
+        if isinstance(e, ast.Call):
+            fn = _fname(e)
+            if fn in _ELEMENTWISE and not e.keywords:
+                return ast.Call(e.func, [self.elem2(a, i, j, shape, pre) for a in e.args], [])
+            if fn == "np.transpose" and len(e.args) == 1 and not e.keywords:
+                return self.elem2(e.args[0], j, i, shape[::-1], pre)
+            if fn in _LIKE and len(e.args) == 1 and not e.keywords:
+                return ast.Constant(_LIKE[fn])
+            if fn in _ALLOC and _shape(e, self.lengths, self.kinds) == shape:
+                return ast.Constant(_ALLOC[fn])
+            if fn == "np.eye" and _eye_n(e) == shape[0] == shape[1]:
+                return ast.Constant(1.0 if i == j else 0.0)
+            if (fn in _COPY and len(e.args) == 1) and not e.keywords:
+                return self.elem2(e.args[0], i, j, shape, pre)
+            if fn is not None and fn.endswith(".copy") and not e.args:
+                return self.elem2(e.func.value, i, j, shape, pre)
+            if fn == "rt.outer" and len(e.args) == 2 and not e.keywords \
+                    and all(self.kinds.expr_ndim(x) == 1 for x in e.args):
+                for x, n in zip(e.args, shape):
+                    got = _length(x, self.lengths, self.kinds)
+                    if got is None and isinstance(x, ast.Name) and self.kinds.f8.get(x.id, False):
+                        self.require_length(x.id, n, pre)    # the result's shape is known
+                    elif got != n:
+                        raise _Unsupported(self.cands & _names_in(e) or {None})
+                a = self.operand(e.args[0], shape[:1], pre)
+                b = self.operand(e.args[1], shape[1:], pre)
+                return ast.BinOp(self.elem(a, i, shape[0], pre), ast.Mult(),
+                                 self.elem(b, j, shape[1], pre))
+            if fn in ("rt.matmat", "rt.outer") and not e.keywords \
+                    and _product_shape(fn, e.args, self.lengths, self.kinds) == shape:
+                if fn == "rt.outer":
+                    a = self.operand(e.args[0], shape[:1], pre)
+                    b = self.operand(e.args[1], shape[1:], pre)
+                    return ast.BinOp(self.elem(a, i, shape[0], pre), ast.Mult(),
+                                     self.elem(b, j, shape[1], pre))
+                sa = _shape(e.args[0], self.lengths, self.kinds)
+                sb = _shape(e.args[1], self.lengths, self.kinds)
+                A, B = self.operand(e.args[0], sa, pre), self.operand(e.args[1], sb, pre)
+                # in k's order, as the compiled product (rt.matmat's loop) adds them
+                return _total([ast.BinOp(self.elem2(A, i, k, sa, pre), ast.Mult(),
+                                         self.elem2(B, k, j, sb, pre)) for k in range(sa[1])])
+        raise _Unsupported(self.cands & _names_in(e) or {None})
+
+    def product_loop(self, e, pre):
+        """`rt.matmat(X, M)` / `rt.matmat(M, X)` of a known matrix M and an array X (a name)
+        of a shape not known, as a new array (in `pre`): X's inner length checked (ValueError,
+        as NumPy's), then a loop over its other axis, M's elements written out."""
+        A, B = e.args
+        for known, other, left in ((B, A, True), (A, B, False)):
+            shape = _shape(known, self.lengths, self.kinds)
+            if shape is not None and isinstance(other, ast.Name) and not self.mentions(other) \
+                    and self.kinds.ndim.get(other.id) == 2 and self.kinds.f8.get(other.id, False) \
+                    and other.id not in self.shapes:
+                break
+        else:
+            raise _Unsupported(self.cands & _names_in(e) or {None})
+        M = self.operand(known, shape, pre)
+        x = other.id
+        inner, free = (1, 0) if left else (0, 1)      # X's axis summed over, and its other
+
+        def dim(axis):
+            return ast.Subscript(ast.Attribute(P.name(x), "shape", ast.Load()), ast.Constant(axis),
+                                 ast.Load())
+        n = shape[0] if left else shape[1]
+        pre.append(ast.Expr(P.call("rt.check_length", dim(inner), ast.Constant(n))))
+        out, i = self.namer.fresh("out_matmul"), self.namer.fresh("i")
+        size = [dim(0), ast.Constant(shape[1])] if left else [ast.Constant(shape[0]), dim(1)]
+        pre.append(P.assign(out, P.call("np.empty", ast.Tuple(size, ast.Load()), P.dotted("np.float64"))))
+        body = []
+        for j in range(shape[1] if left else shape[0]):
+            terms = []
+            for k in range(n):
+                xk = ast.Subscript(P.name(x), ast.Tuple([P.name(i), ast.Constant(k)] if left else
+                                                        [ast.Constant(k), P.name(i)], ast.Load()),
+                                   ast.Load())
+                mk = self.elem2(M, k, j, shape, pre) if left else self.elem2(M, j, k, shape, pre)
+                terms.append(ast.BinOp(xk, ast.Mult(), mk) if left else ast.BinOp(mk, ast.Mult(), xk))
+            at = [P.name(i), ast.Constant(j)] if left else [ast.Constant(j), P.name(i)]
+            body.append(P.assign(ast.Subscript(P.name(out), ast.Tuple(at, ast.Load()), ast.Store()),
+                                 _total(terms)))
+        pre.append(ast.For(P.name(i, True), P.call("range", dim(free)), body, [], lineno=0))
+        return P.name(out)
+
+    def flat(self, name, k):
+        """Element k (row-major) of a matrix or vector `name` of known shape: a candidate's
+        number, else the array's element."""
+        if name in self.cands:
+            return P.name(self.elts[name][k])
+        shape = self.shapes.get(name)
+        if shape is None:
+            return ast.Subscript(P.name(name), ast.Constant(k), ast.Load())
+        return ast.Subscript(P.name(name), ast.Tuple([ast.Constant(k // shape[1]),
+                                                      ast.Constant(k % shape[1])], ast.Load()),
+                             ast.Load())
+
+    def virtual(self, name, shape, k):
+        got, names = self.virt[name]
+        if got != shape:
+            raise _Unsupported({None})
+        return P.name(names[k])
+
+    def operand(self, e, shape, pre):
+        """A product's operand e (read once per element of the result): a name or a part of
+        one as it is, else its elements computed once into temporaries (in `pre`)."""
+        if isinstance(e, (ast.Name, ast.Subscript)) or (isinstance(e, ast.Attribute)
+                                                       and isinstance(e.value, ast.Name)):
+            return e
+        key = (id(pre), id(e))
+        if key not in self.memo:
+            if len(shape) == 2:
+                elems = [self.elem2(e, i, j, shape, pre) for i in range(shape[0]) for j in range(shape[1])]
+            else:
+                elems = [self.elem(e, k, shape[0], pre) for k in range(shape[0])]
+            names = [self.namer.fresh("m") for _ in elems]
+            pre += [P.assign(t, v) for t, v in zip(names, elems)]
+            v = self.namer.fresh("m")
+            self.virt[v] = (shape, names)
+            self.memo[key] = (v, e)            # e kept: its id stays its own
+        return P.name(self.memo[key][0])
 
     def elem3(self, x, k, pre):
         """Element k of a cross product's operand x (of length 3, checked)."""
@@ -1037,13 +1658,15 @@ class _Rewrite:
             return ast.Subscript(P.name(x.id), ast.Constant(k), ast.Load())
         return self.elem(x, k, 3, pre)
 
-    def _step(self, name, c, pre):
-        for st in pre:              # one per operand and statement
-            if getattr(st, "jitad_step", None) == (name, c):
+    def _step(self, name, c, pre, axis=0):
+        for st in pre:              # one per operand, axis and statement
+            if getattr(st, "jitad_step", None) == (name, c, axis):
                 return st.targets[0].id
         step = self.namer.fresh(f"{name}_step")
-        st = P.assign(step, P.call("rt.broadcast_step", _shape0(name), ast.Constant(c)))
-        st.jitad_step = (name, c)
+        dim = ast.Subscript(ast.Attribute(P.name(name), "shape", ast.Load()), ast.Constant(axis),
+                            ast.Load())
+        st = P.assign(step, P.call("rt.broadcast_step", dim, ast.Constant(c)))
+        st.jitad_step = (name, c, axis)
         pre.append(st)
         return step
 
@@ -1076,16 +1699,16 @@ class _Rewrite:
         elif fn != "np.sum" and len(node.args) == 2:
             c = c if c is not None else _length(node.args[1], self.lengths, self.kinds)
             if c is None:
-                raise _Unsupported(self.cands & P.names_in(node))
+                raise _Unsupported(self.cands & _names_in(node))
             for a in node.args:
                 if isinstance(a, ast.Name) and a.id not in self.cands:
                     self.require_length(a.id, c, pre)
                 elif _length(a, self.lengths, self.kinds) != c:
-                    raise _Unsupported(self.cands & P.names_in(node))
+                    raise _Unsupported(self.cands & _names_in(node))
             terms = [ast.BinOp(self.elem(node.args[0], k, c, pre), ast.Mult(),
                                self.elem(node.args[1], k, c, pre)) for k in range(c)]
         else:
-            raise _Unsupported(self.cands & P.names_in(node))
+            raise _Unsupported(self.cands & _names_in(node))
         total = terms[0]
         for t in terms[1:]:
             total = ast.BinOp(total, ast.Add(), t)
@@ -1106,6 +1729,16 @@ class _Scalar(ast.NodeTransformer):
 
     def visit_Call(self, node):
         rw = self.rw
+        if _fname(node) == "rt.matmat" and len(node.args) == 2 and not node.keywords \
+                and rw.mentions(node):
+            return rw.product_loop(node, self.pre)
+        if _fname(node) == "np.sum" and len(node.args) == 1 and not node.keywords \
+                and rw.mentions(node) and rw.kinds.expr_ndim(node.args[0]) == 2:
+            shape = _shape(node.args[0], rw.lengths, rw.kinds)
+            if shape is None:
+                raise _Unsupported(rw.cands & _names_in(node))
+            return _total([rw.elem2(node.args[0], i, j, shape, self.pre)
+                           for i in range(shape[0]) for j in range(shape[1])])
         if _fname(node) in ("np.sum", "rt.dot1", "np.dot", "np.linalg.norm") and not node.keywords \
                 and rw.mentions(node) and all(rw.kinds.expr_ndim(a) == 1 for a in node.args):
             return rw.reduction(node, self.pre)
@@ -1115,6 +1748,32 @@ class _Scalar(ast.NodeTransformer):
         if node.id in self.rw.cands:
             raise _Unsupported({node.id})
         return node
+
+
+def _total(terms):
+    """terms added in order (as a loop adds them)."""
+    total = terms[0]
+    for t in terms[1:]:
+        total = ast.BinOp(total, ast.Add(), t)
+    return total
+
+
+def _view_of(value, kinds):
+    """The name whose memory `value` may share in NumPy (`b`, `b[1:3]`, a row `b[0]` of a
+    matrix, `b.T`, `np.transpose(b)`, `np.ascontiguousarray(b)`), or None (a new array, or an
+    element)."""
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.Attribute) and value.attr == "T":
+        return _view_of(value.value, kinds)
+    if isinstance(value, ast.Call) and _fname(value) in ("np.transpose", "np.ascontiguousarray") \
+            and len(value.args) == 1:      # (a contiguous array is returned as it is)
+        return _view_of(value.args[0], kinds)
+    if isinstance(value, ast.Subscript):
+        parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+        if any(isinstance(p, ast.Slice) for p in parts) or kinds.expr_ndim(value) not in (0, _PENDING):
+            return _view_of(value.value, kinds)
+    return None
 
 
 def _slice_obj(s):

@@ -1,5 +1,6 @@
-"""Small vectors of a length known when the code is generated (`jitad/scalarize.py`): the
-geometry of cameras, rigid bodies and particles as NumPy users write it."""
+"""Small vectors and matrices of a length or shape known when the code is generated
+(`jitad/scalarize.py`): the geometry of cameras, rigid bodies, rotations and particles as
+NumPy users write it."""
 import math
 
 import numpy as np
@@ -130,3 +131,100 @@ def cross_and_norm(v, X):
     c = np.cross(w, X[0:3])
     axis = c / np.linalg.norm(c)
     return np.linalg.norm(c) + np.sum(c * w) + np.dot(axis, np.cross(X[1:4], w))
+
+
+# ---------------------------------------------------------------- small matrices
+def euler_rotation(a):
+    """ADBench hand's rotation from three angles: three 3 x 3 matrices built element by
+    element, multiplied."""
+    cx, sx, cy, sy, cz, sz = (math.cos(a[0]), math.sin(a[0]), math.cos(a[2]), math.sin(a[2]),
+                              math.cos(a[1]), math.sin(a[1]))
+    Rx = np.array([[1.0, 0.0, 0.0], [0.0, cx, -sx], [0.0, sx, cx]])
+    Ry = np.array([[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]])
+    Rz = np.array([[cz, -sz, 0.0], [sz, cz, 0.0], [0.0, 0.0, 1.0]])
+    return Rz @ Ry @ Rx
+
+
+def rotate_points(a, p):
+    """A rotation matrix (a helper's, returned: it stays an array there) applied to a point,
+    its transpose's product with it, a row read, elements read, a sum."""
+    R = euler_rotation(a)
+    S = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            S[i, j] = R[i, j] * (1.0 + i) - R[j, i] * a[j]
+    q = S @ p
+    G = S.T @ S + 0.5 * np.eye(3)
+    row = G[1]
+    return np.dot(q, q) + np.sum(G * S) + np.dot(row, p) + G[2, 0] * S[0, 2] + np.sum(np.dot(p, S))
+
+
+def rigid_transform(theta, p):
+    """4 x 4 homogeneous transforms: np.eye(4) with a rotation block and a translation column
+    written in, chained, inverted as [R.T, -R.T t]; applied to a point."""
+    c, s = math.cos(theta[0]), math.sin(theta[0])
+    R = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    T = np.eye(4)
+    T[:3, :3] = R
+    T[:3, 3] = theta[1:4]
+    U = np.eye(4)
+    U[:3, :3] = R.T
+    U[:3, 3] = -(R.T @ theta[1:4])
+    V = T @ T @ U
+    h = np.array([p[0], p[1], p[2], 1.0])
+    out = V @ h
+    return np.sum(out * out) + np.sum(V[0, :]) * theta[0] + np.sum(T @ U)
+
+
+def carried_matrix(a, n):
+    """A 2 x 2 matrix carried through a loop (multiplied by a rotation each step, normalized
+    in a branch on its values) and read after it."""
+    M = np.eye(2)
+    for k in range(n):
+        c, s = math.cos(a[0] * k), math.sin(a[1] + k)
+        M = M @ np.array([[c, -s], [s, c]]) + a[2] * M.T
+        if M[0, 0] > 1.0:
+            M = M / M[0, 0]
+        else:
+            M[1, 1] += 0.1
+    return np.sum(M * M) + M[1, 0]
+
+
+def matrix_aliases(a):
+    """`B = A`, a row `r = A[0]` and `T = A.T` share A's memory in NumPy: made after A's
+    writes, read after (jitad refuses a write seen through an alias)."""
+    A = np.array([[a[0], a[1]], [a[2], a[0] * a[1]]])
+    A[1, 0] += a[1]
+    A[0] *= a[2]
+    B = A
+    r = A[0]
+    T = A.T
+    return np.sum(B * T) + r[1] * B[1, 1] + np.sum(B @ T)
+
+
+def returned_matrix(a):
+    """A product of small matrices returned: the result stays an array, its factors do not."""
+    R = np.array([[math.cos(a[0]), -math.sin(a[0])], [math.sin(a[0]), math.cos(a[0])]])
+    S = np.array([[a[1], 0.5], [a[2] * a[1], 1.0]])
+    return (R @ S).T * a[2] + S
+
+
+def matrix_broadcast(a, X):
+    """A known 3 x 3 matrix against an operand of a shape not known (NumPy's broadcasting:
+    (3, 3), (1, 3), (3, 1), else its error), and its gradient (summed over the axes
+    broadcast)."""
+    M = np.array([[a[0], 1.0, a[1]], [a[2], a[0] * a[1], 0.5], [1.0, -a[2], a[0]]])
+    P = M * X + M.T
+    return np.sum(P * P) + np.sum(M @ P)
+
+
+def transform_points(theta, X):
+    """A 4 x 4 transform made in the function times an array of points of any count, from
+    both sides (`T @ X`, `X.T @ T`: the array's length checked, a loop over its points)."""
+    c, s = math.cos(theta[0]), math.sin(theta[0])
+    T = np.eye(4)
+    T[:3, :3] = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+    T[:3, 3] = theta[1:4]
+    Y = T @ X
+    Z = X.T @ T
+    return np.sum(Y * Y) + np.sum(Z[:, :3] * theta[1])

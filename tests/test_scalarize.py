@@ -101,10 +101,7 @@ THETA = np.array([0.4, 1.0, -2.0, 0.5])
     (sf.matrix_broadcast, (ANG, np.array([[0.5], [-1.0], [2.0]])), (0, 1)),
     (sf.matrix_broadcast, (ANG, np.arange(9.0).reshape(3, 3) / 4.0), (0, 1)),
     (sf.transform_points, (THETA, RNG.normal(size=(4, 5))), (0, 1)),
-    pytest.param(sf.transform_points, (THETA, np.zeros((4, 0))), (0,), marks=pytest.mark.xfail(
-        reason="since main's 50fb373..8810193 the compiled function raises IndexError for no "
-               "points even with JITAD_NO_SCALARIZE=1 (the python backend gives 0.0): not this "
-               "pass", strict=False)),
+    (sf.transform_points, (THETA, np.zeros((4, 0))), (0,)),
 ], ids=["rotate_points", "rigid_transform", "carried_matrix", "carried_matrix_other_branch",
         "matrix_aliases", "broadcast_row", "broadcast_column", "broadcast_full",
         "transform_points", "transform_no_points"])

@@ -11,8 +11,11 @@ plan -> primal -> callee_adjoints -> training -> entry_adjoint -> tangent -> int
 -> hessian -> module -> load; `tangent` is forward mode's, `into` adds gradients into the
 caller's buffers, `hessian` loops a tangent function's vjp over a basis, see `higher`) makes
 and loads the code. Eager mode runs `CHECKING` alone (`Differentiable.check`), so both modes
-refuse the same programs with the same errors. Each pass is a `Pass`: a name, what it reads
-and produces (fields of `Job`), and when it applies; `run` is the only driver -- `api`, `vjp`,
+refuse the same programs with the same errors. `generate` runs the back end for a compiled
+function: unless `recall` holds the result of the same job (in any process), then only
+`load` runs. Each pass is a `Pass`: a name, what it reads
+and produces (fields of `Job`), and when it applies; `run` is the only driver of passes
+(`generate` calls it) -- `api`, `vjp`,
 `train_step` and eager mode differ only in the job and the passes they give it. Per pass it
 checks the inputs exist, times the pass (`JITAD_TIMINGS=1` prints every run's timings to
 stderr, and the first call of each compiled function, which is Numba's compile), verifies the

@@ -188,10 +188,20 @@ def _library(obj) -> bool:
     if isinstance(obj, types.FunctionType):
         return is_library(obj)
     if isinstance(obj, type) or callable(obj):    # a class, NumPy's array-function dispatchers
-        mod = (getattr(obj, "__module__", None) or "").partition(".")[0]
-        return mod in LIBRARY_PACKAGES or mod in sys.stdlib_module_names
+        mod = getattr(obj, "__module__", None) or ""
+        top = mod.partition(".")[0]
+        return (top in LIBRARY_PACKAGES or top in sys.stdlib_module_names) and _named(obj, mod)
     mod = (type(obj).__module__ or "").partition(".")[0]
     return mod in LIBRARY_PACKAGES and primitives.core.has_methods(obj)
+
+
+def _named(obj, mod) -> bool:
+    """Whether `obj` is what its module and qualified name name (`np.concatenate`), not an
+    object made at run time that only borrows them (`np.vectorize(f)`: its name is not f's)."""
+    found = sys.modules.get(mod)
+    for part in (getattr(obj, "__qualname__", None) or "<none>").split("."):
+        found = getattr(found, part, None)
+    return found is obj
 
 
 def _methods(obj) -> tuple:

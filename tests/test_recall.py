@@ -180,7 +180,9 @@ def test_values_without_a_stable_description_are_not_recalled(monkeypatch):
 
     job = jitad.differentiable(f).job((jitad.types.ty_of_value(1.0),), (0,))
     assert recall.key(job)[0] is None   # an object of a user class has no description
-    box = (1.0, "a", None)
+    box = np.vectorize(abs)           # a library's class, but made here: no name says which
+    assert recall.key(job)[0] is None
+    box = (1.0, "a", None, np.concatenate, np.float64)
     assert recall.key(job)[0] is not None
 
 

@@ -105,25 +105,15 @@ def _overloads():
             return lambda view, src: _set_view_nd(view, src)
         if view.ndim == 1:
             def copy1(view, src):
-                n, m = view.shape[0], src.shape[0]
-                if m != n and m != 1:
-                    raise ValueError("could not broadcast the value into the slice it is "
-                                     "assigned to (their lengths differ)")
-                s = src.copy() if overlaps(view, src) else src
-                st = 1 if m == n else 0
-                for i in range(n):
+                s, st = _row_source(view, src, view.shape[0])
+                for i in range(view.shape[0]):
                     view[i] = s[i * st]
             return copy1
         if src.ndim == 1:
             def row2(view, src):
-                n, m = view.shape[1], src.shape[0]
-                if m != n and m != 1:
-                    raise ValueError("could not broadcast the value into the slice it is "
-                                     "assigned to (their lengths differ)")
-                s = src.copy() if overlaps(view, src) else src
-                st = 1 if m == n else 0
+                s, st = _row_source(view, src, view.shape[1])
                 for i in range(view.shape[0]):
-                    for j in range(n):
+                    for j in range(view.shape[1]):
                         view[i, j] = s[j * st]
             return row2
 
@@ -141,6 +131,18 @@ def _overloads():
         return copy2
 
 
+def _row_source(view, src, n):
+    """(what to read, its step) for writing the vector `src` over `n` elements of `view`:
+    NumPy's broadcasting (length n, step 1; length 1, step 0; else a ValueError), a copy
+    first if src overlaps the view (`set_view`)."""
+    m = src.shape[0]
+    if m != n and m != 1:
+        raise ValueError("could not broadcast the value into the slice it is assigned to "
+                         "(their lengths differ)")
+    return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
+
+
+_row_source = njit(_row_source, nogil=True)
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _overloads()

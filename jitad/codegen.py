@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 from pathlib import Path
 from dataclasses import dataclass, field
 
@@ -314,7 +315,6 @@ def _jacobian_once(job, name):
     with `keep` (`g_fwd_keep`, `g_bwd_keep`: the backward half reads its saved tapes without
     popping them), and none of them, nor the entry's sweep, may change what the forward made.
     Off: `JITAD_NO_JACREV_ONCE=1`."""
-    import os
     gen, pl, prog = job.gen, job.plan, job.prog
     if os.environ.get("JITAD_NO_JACREV_ONCE", "") not in ("", "0"):
         gen.jacrev_loop = "JITAD_NO_JACREV_ONCE is set"

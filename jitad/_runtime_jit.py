@@ -131,6 +131,21 @@ def _overloads():
         return copy2
 
 
+    @overload(_py.promoted, jit_options={"nogil": True})
+    def _promoted(a, b):
+        """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
+        is not NumPy's result dtype converted to it."""
+        if not (isinstance(a, types.Array) and isinstance(b, types.Array)) or a.dtype == b.dtype:
+            return lambda a, b: (a, b)
+        from numba.np.numpy_support import as_dtype
+        dt = np.promote_types(as_dtype(a.dtype), as_dtype(b.dtype))
+        if as_dtype(a.dtype) == dt:
+            return lambda a, b: (a, b.astype(dt))
+        if as_dtype(b.dtype) == dt:
+            return lambda a, b: (a.astype(dt), b)
+        return lambda a, b: (a.astype(dt), b.astype(dt))
+
+
 def _row_source(view, src, n):
     """(what to read, its step) for writing the vector `src` over `n` elements of `view`:
     NumPy's broadcasting (length n, step 1; length 1, step 0; else a ValueError), a copy
@@ -149,3 +164,4 @@ _overloads()
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above
+promoted = _py.promoted       # compiled helpers calling promoted get the overload above

@@ -52,7 +52,7 @@ COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_eins
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted")
 
 
 def dot1(a, b):
@@ -77,9 +77,16 @@ def _dot1_loop(a, b):
 SMALL_MATVEC = 512
 SMALL_MATMAT = 1000
 
-__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row"]
+__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row", "promoted"]
 # helpers that always return a newly allocated array (an adjoint may take it as its buffer)
 FRESH = ("matvec", "vecmat", "matmat", "outer")
+
+
+def promoted(a, b):
+    """(a, b) in the dtype NumPy gives their product: np.dot of Numba (BLAS) takes two arrays
+    of one dtype, NumPy's an int or bool array with a float one (`np.arange(1, n + 1) @ x`).
+    Compiled, the operand of the other dtype is converted (`_runtime_jit`'s overload)."""
+    return a, b
 
 
 def matvec(a, b):
@@ -92,7 +99,8 @@ def _matvec_loop(a, b):
     if k != b.shape[0]:
         raise ValueError("matmul: shapes of the matrix and the vector are not aligned")
     if m * k > SMALL_MATVEC:
-        return np.dot(a, b)
+        x, y = promoted(a, b)
+        return np.dot(x, y)
     out = np.zeros(m, (a[:0, :0].ravel() * b[:0]).dtype)     # NumPy's result type
     for i in range(m):
         acc = out[i]
@@ -112,7 +120,8 @@ def _vecmat_loop(a, b):
     if k != a.shape[0]:
         raise ValueError("matmul: shapes of the vector and the matrix are not aligned")
     if k * n > SMALL_MATVEC:
-        return np.dot(a, b)
+        x, y = promoted(a, b)
+        return np.dot(x, y)
     out = np.zeros(n, (a[:0] * b[:0, :0].ravel()).dtype)
     for i in range(k):
         ai = a[i]
@@ -132,7 +141,8 @@ def _matmat_loop(a, b):
     if k != b.shape[0]:
         raise ValueError("matmul: shapes of the two matrices are not aligned")
     if m * k * n > SMALL_MATMAT:
-        return np.dot(a, b)
+        x, y = promoted(a, b)
+        return np.dot(x, y)
     out = np.zeros((m, n), (a[:0, :0] * b[:0, :0]).dtype)
     for i in range(m):
         for p in range(k):

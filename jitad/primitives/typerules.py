@@ -140,8 +140,12 @@ def product(prim, s, args):
         raise UnsupportedError("dot/@ supports arrays of rank 1 and 2, and stacks of matrices "
                                "(rank 3) with vectors, matrices or stacks (use * for scalars)",
                                s.loc, prim.name)
-    if not (a.is_inexact and b.is_inexact):
-        raise UnsupportedError("dot/@ needs float (or complex) arrays", s.loc, prim.name)
+    if not (a.is_inexact and b.is_inexact) and not (
+            (a.is_inexact or b.is_inexact) and a.ndim <= 2 and b.ndim <= 2):
+        # an int or bool array times a float one is NumPy's float product (the compiled
+        # helpers convert it: `runtime.promoted`); stacks of matrices need both float
+        raise UnsupportedError("dot/@ needs float (or complex) arrays (one of them, for "
+                               "vectors and matrices)", s.loc, prim.name)
     if (a.ndim, b.ndim) in ((3, 3), (2, 3)) and not prim.batches:
         # np.dot sums over a's last axis and b's second-to-last, pairing every matrix of one
         # stack with every one of the other: not matmul's product per matrix

@@ -16,9 +16,10 @@ One plain source (`gmm_objective` and its helpers) runs in every system, rebound
 `common.rebind_all` (np -> autograd.numpy, a torch shim, jax.numpy). L_k is gathered from the
 padded icf through a (d, d) index matrix (`tri_index`, plain NumPy, static in every system);
 ADBench's own construction (each column a `np.concatenate` of j + 1 zeros and a slice of icf,
-in a loop, then `np.stack`) got a wrong gradient from jitad's compiled mode (the concatenate's
-adjoint reads the zero block's size from the last iteration, not the current one),
-so the gather -- an equally plain NumPy formulation -- is used everywhere.
+in a loop, then `np.stack`) once got a wrong gradient from jitad's compiled mode (the
+concatenate's adjoint read the zero block's size from the last iteration; fixed, regression
+`concat_parts_varying_1d` in tests/correctness_funcs.py); the gather -- an equally plain NumPy
+formulation -- is kept, so every system runs the same source as before.
 
 The hand-written Numba gradient (the reference) is backprop by hand with three GEMMs per
 component (the same products the autodiff systems run). Every other system's value and

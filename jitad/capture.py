@@ -18,6 +18,7 @@ import builtins
 import dis
 import hashlib
 import inspect
+import linecache
 import textwrap
 import types
 from dataclasses import dataclass, field
@@ -83,6 +84,8 @@ def first_changed(watch) -> str | None:
 def capture(fn) -> Captured:
     if not inspect.isfunction(fn):
         raise JitadError(f"jitad can only transform plain Python functions, got {type(fn).__name__}")
+    if fn.__code__.co_name == "<lambda>":
+        return _capture_lambda(fn)
     try:
         # the source of the code that runs: `fn.__code__`, never a `__wrapped__` function
         # (`functools.wraps` makes `inspect.getsource(wrapper)` show the wrapped one)
@@ -114,6 +117,10 @@ def capture(fn) -> Captured:
             node.col_offset = (node.col_offset or 0) + indent
             if getattr(node, "end_col_offset", None) is not None:
                 node.end_col_offset += indent
+    return _captured(fn, tree, filename, raw)
+
+
+def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
     params = [a.id for a in tree.args.args]
@@ -121,6 +128,74 @@ def capture(fn) -> Captured:
     cap = Captured(fn, tree.name, tree, filename, raw, params)
     cap.free, cap.origin = _free_names(fn, tree)
     return cap
+
+
+def def_name(fn) -> str:
+    """The name generated code gives function `fn`: its own, `lambda_<line>` for a lambda."""
+    name = fn.__name__
+    return name if name.isidentifier() else f"lambda_{fn.__code__.co_firstlineno}"
+
+
+def _capture_lambda(fn) -> Captured:
+    """A lambda (`jitad.grad(lambda w: loss(w, X, y))`) as the `def` it stands for, named
+    `lambda_<line>`, its nodes at their places in its file. Found among the file's lambdas that
+    start on its first line: the one whose span holds the positions of all its instructions
+    (the innermost such; Python 3.11's `co_positions`), or the only one on that line."""
+    code = fn.__code__
+    filename = inspect.getsourcefile(code) or code.co_filename
+    text = "".join(linecache.getlines(filename, fn.__globals__))
+    line = code.co_firstlineno
+    try:
+        module = gast.parse(text) if text else None
+    except SyntaxError:
+        module = None
+    if module is None:
+        raise JitadError(f"cannot read the source of the lambda at line {line} of {filename}; "
+                         "jitad needs functions defined in a file")
+    found = [n for n in gast.walk(module) if isinstance(n, gast.Lambda) and n.lineno == line]
+    positions = getattr(code, "co_positions", None)
+    if positions is not None:
+        # (an instruction of no source -- the frame's start, the return -- is at column 0 to 0)
+        at = [(p[0], p[2]) for p in positions()
+              if p[0] is not None and p[2] is not None and (p[2], p[3]) != (0, 0)]
+
+        def holds(n):
+            return all((n.lineno, n.col_offset) <= p < (n.end_lineno, n.end_col_offset)
+                       for p in at)
+        found = sorted((n for n in found if holds(n)),
+                       key=lambda n: (n.end_lineno - n.lineno, n.end_col_offset - n.col_offset))[:1]
+    if len(found) != 1:
+        raise JitadError("several lambdas start on this line: write the one to differentiate as a "
+                         "`def`", Loc(filename, line, 0))
+    node = found[0]
+    raw = _segment(text, node)
+    try:
+        made = compile(f"({raw})", filename, "eval")
+    except SyntaxError:
+        made = None
+    lams = [c for c in (made.co_consts if made else ()) if isinstance(c, types.CodeType)]
+    if len(lams) != 1 or _shape(lams[0]) != _shape(code):
+        raise JitadError(
+            f"the source of the lambda at line {line} of {filename} is not the code Python runs "
+            "for it (the file was edited after it was imported?); jitad differentiates the code "
+            "that runs: reload the module or re-run the definition")
+    ret = gast.Return(value=node.body)
+    tree = gast.FunctionDef(name=def_name(fn), args=node.args, body=[ret], decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+    for n in (ret, tree):
+        gast.copy_location(n, node)
+        n.end_lineno, n.end_col_offset = node.end_lineno, node.end_col_offset
+    return _captured(fn, tree, filename, raw)
+
+
+def _segment(text, node) -> str:
+    """The source text of `node` (its lines and columns in `text`)."""
+    lines = text.splitlines(True)[node.lineno - 1:node.end_lineno]
+    if len(lines) == 1:
+        return lines[0].encode()[node.col_offset:node.end_col_offset].decode()
+    first = lines[0].encode()[node.col_offset:].decode()
+    last = lines[-1].encode()[:node.end_col_offset].decode()
+    return first + "".join(lines[1:-1]) + last
 
 
 def _lambdas_as_defs(tree):

@@ -39,7 +39,7 @@ import types
 import numpy as np
 
 from . import codegen, pipeline, primitives, runtime
-from .capture import first_changed
+from .capture import def_name, first_changed
 from .primitives import runtime_calls
 from .errors import JitadError, Loc
 from .names import Namer
@@ -77,7 +77,7 @@ def tangent_watch(d, argtys, wrt) -> tuple:
 
 
 def _make(d, argtys, wrt):
-    name = d.__jitad_function__.__name__
+    name = def_name(d.__jitad_function__)
     if any(isinstance(t, NoneTy) for t in argtys):
         raise JitadError(f"second derivatives of {name}: pass its arrays and numbers (None "
                          "or a string as an argument is not supported here yet)")
@@ -227,7 +227,7 @@ def derived_function(d, argtys, wrt, single, with_value):
     dict argument not in `wrt` is passed on leaf by leaf (`data[0]`, `p["W"]`: the tangent
     function takes its leaves); one in `wrt` is refused (its gradient is a structure, which
     generated code does not return: `hessian` and `hvp` take it)."""
-    name = d.__jitad_function__.__name__
+    name = def_name(d.__jitad_function__)
     for i in wrt:
         if is_structured(argtys[i]):
             raise JitadError(f"transforming grad({name}) again with respect to the tuple, list "

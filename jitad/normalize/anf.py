@@ -710,9 +710,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(obj, numbers.Real):
             return Const(float(obj))
         if isinstance(obj, np.ndarray):
-            self.err(node, f"the global array '{node.id}' is captured by the function; pass arrays "
-                           "as arguments (Numba would freeze a global array into the compiled code)",
-                     "global array")
+            where = "global" if isinstance(self.cap.origin.get(node.id), dict) else \
+                "enclosing function's"
+            self.err(node, f"the {where} array '{node.id}' is captured by the function; pass "
+                           "arrays as arguments (`jitad.grad(loss)(w, X, y)`, not a lambda "
+                           "closing over X: Numba would freeze the array into the compiled code)",
+                     f"{where} array")
         self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here",
                  "non-numeric global")
 

@@ -123,11 +123,41 @@ def capture(fn) -> Captured:
 def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
+    asserts = _asserts_as_checks(tree)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params)
     cap.free, cap.origin = _free_names(fn, tree)
+    if asserts:
+        from .runtime import assert_failed
+        cap.free[_ASSERT_FAILED], cap.origin[_ASSERT_FAILED] = assert_failed, _INJECTED
     return cap
+
+
+# the name `assert c` is rewritten to call when c is false, and where it is found
+_ASSERT_FAILED = "__jitad_assert_failed__"
+_INJECTED: dict = {}
+
+
+def _asserts_as_checks(tree) -> bool:
+    """`assert c, msg` is `if not c: assert_failed()`: a check raising AssertionError in
+    compiled code, as the statement does (its message, evaluated only on failure, is not);
+    eager mode runs the statement itself. Returns whether there was one."""
+    found = [False]
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_Assert(self, node):
+            found[0] = True
+            call = gast.Call(gast.Name(_ASSERT_FAILED, gast.Load(), None, None),
+                             [gast.Constant(node.lineno, None)], [])
+            fail = gast.Expr(call)
+            test = gast.UnaryOp(gast.Not(), node.test)
+            new = gast.If(test, [fail], [])
+            for n in (call, call.func, call.args[0], fail, test, new):
+                gast.copy_location(n, node)
+            return new
+    Rewrite().visit(tree)
+    return found[0]
 
 
 def def_name(fn) -> str:

@@ -49,11 +49,6 @@ def uses_raise(x):
     return x
 
 
-def uses_assert(x):
-    assert x > 0  # ERR: assert statement
-    return x
-
-
 def uses_global(x):
     global SCALE  # ERR: global statement
     return x

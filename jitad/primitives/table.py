@@ -307,6 +307,8 @@ check_length(n, k) = rt.check_length(n, k)   :: int
 check_broadcast(n, k) = rt.check_broadcast(n, k) :: int
 check_split(n, k)  = rt.check_split(n, k)   :: int
 check_sections(n, k) = rt.check_sections(n, k) :: int
+# an assert statement's failure (`capture`: `assert c` is `if not c: assert_failed()`)
+assert_failed(line) = rt.assert_failed(line) :: int
 cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
 # issue 12, NumPy as people write it: the rules at each rank (a family's `at_ranks` in `forms`
 # picks one from the call's constants); the adjoints are the forward's transposes
@@ -730,7 +732,7 @@ def _load_table():
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
     for p in ("check_len", "check_split", "check_sections", "check_slice_end", "check_length",
-              "check_broadcast"):
+              "check_broadcast", "assert_failed"):
         get(p).effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
         get(p).float_result = True

@@ -1,0 +1,22 @@
+"""Functions with `assert` statements (tests/test_asserts.py). Not in a test module: pytest
+rewrites the asserts of test modules, and jitad reads the source of the code that runs."""
+import math
+
+import numpy as np
+
+
+def _norm2(v):
+    assert v.shape[0] > 1, "a vector of at least two entries"
+    return np.sum(v ** 2)
+
+
+def guarded(x, w):
+    assert x.ndim == 1, f"x must be a vector, got {x.shape}"
+    def scaled(z):
+        assert z > -10.0
+        return z * w
+    total = 0.0
+    for i in range(x.shape[0]):
+        assert w > 0
+        total += math.sin(scaled(x[i]))
+    return total + _norm2(x)

@@ -1,0 +1,35 @@
+"""`assert` statements in differentiated functions (the entry, a nested function, a helper, a
+loop): the gradient and Hessian as without them, against finite differences and eager mode;
+a false condition raises AssertionError in both modes, compiled with the statement's line."""
+import numpy as np
+import pytest
+
+import jitad
+
+from .asserts_funcs import guarded
+from .test_correctness import check
+
+
+x0 = np.array([0.3, 0.5, -0.2])
+
+
+def test_asserts_keep_the_gradient():
+    check(guarded, (x0, 2.0), wrt=(0, 1))
+
+
+def test_asserts_keep_the_hessian():
+    H = jitad.hessian(guarded, wrt=0)(x0, 2.0)
+    np.testing.assert_allclose(H, np.diag(-4.0 * np.sin(2.0 * x0) + 2.0), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("args,line", [((x0, -1.0), "assert w > 0"), ((x0 * 100, 2.0), "assert z > -10.0"),
+                                       ((x0[:1], 2.0), "assert v.shape[0] > 1")])
+def test_a_false_assert_raises_in_both_modes(args, line):
+    import inspect
+    src = inspect.getsource(inspect.getmodule(guarded)).splitlines()
+    lineno = next(k + 1 for k, t in enumerate(src) if t.strip().startswith(line))
+    with pytest.raises(AssertionError) as e:
+        jitad.grad(guarded, wrt=(0, 1))(*args)
+    assert lineno in e.value.args
+    with pytest.raises(AssertionError):
+        jitad.grad(guarded, wrt=(0, 1), mode="eager")(*args)

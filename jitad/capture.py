@@ -130,11 +130,13 @@ def _captured(fn, tree, filename, raw) -> Captured:
     cap.free, cap.origin = _free_names(fn, tree)
     if asserts:
         from .runtime import assert_failed
+        _INJECTED[_ASSERT_FAILED] = assert_failed
         cap.free[_ASSERT_FAILED], cap.origin[_ASSERT_FAILED] = assert_failed, _INJECTED
     return cap
 
 
-# the name `assert c` is rewritten to call when c is false, and where it is found
+# the name `assert c` is rewritten to call when c is false, and where it is found (what a
+# watch of the function's free names reads: it never changes)
 _ASSERT_FAILED = "__jitad_assert_failed__"
 _INJECTED: dict = {}
 

@@ -124,6 +124,7 @@ def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
     asserts = _asserts_as_checks(tree)
+    _prints_left_out(tree, fn, filename)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params)
@@ -139,6 +140,33 @@ def _captured(fn, tree, filename, raw) -> Captured:
 # watch of the function's free names reads: it never changes)
 _ASSERT_FAILED = "__jitad_assert_failed__"
 _INJECTED: dict = {}
+
+
+def _prints_left_out(tree, fn, filename):
+    """A statement `print(...)` (the builtin) is not part of the compiled function: models
+    keep their debugging prints, which were refused. Compiled code cannot print what the
+    function formats (its strings); eager mode runs them. Warned once per function
+    (`errors.JitadWarning`, with each line)."""
+    if fn.__globals__.get("print", builtins.print) is not builtins.print:
+        return
+    lines = []
+
+    class Drop(gast.NodeTransformer):
+        def visit_Expr(self, node):
+            v = node.value
+            if isinstance(v, gast.Call) and isinstance(v.func, gast.Name) and v.func.id == "print":
+                lines.append(node.lineno)
+                return gast.copy_location(gast.Pass(), node)
+            return node
+    Drop().visit(tree)
+    if lines:
+        import warnings
+
+        from .errors import JitadWarning
+        where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+        warnings.warn(f"jitad: compiled code leaves out the print() calls of {tree.name} "
+                      f"({filename}, {where}); eager mode runs them", JitadWarning,
+                      stacklevel=2)
 
 
 def _asserts_as_checks(tree) -> bool:

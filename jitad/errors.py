@@ -61,6 +61,10 @@ class UnsupportedError(JitadError):
     """A construct outside jitad's language subset."""
 
 
+class JitadWarning(UserWarning):
+    """Something of the user's function compiled code leaves out (a `print` call)."""
+
+
 class NotDifferentiableError(JitadError):
     """A value jitad was asked to differentiate through, or with respect to, that it cannot."""
 

@@ -1,5 +1,6 @@
-"""Functions with `assert` statements (tests/test_asserts.py). Not in a test module: pytest
-rewrites the asserts of test modules, and jitad reads the source of the code that runs."""
+"""Functions with `assert` statements and `print` calls (tests/test_asserts.py). Not in a test
+module: pytest rewrites the asserts of test modules, and jitad reads the source of the code
+that runs."""
 import math
 
 import numpy as np
@@ -20,3 +21,11 @@ def guarded(x, w):
         assert w > 0
         total += math.sin(scaled(x[i]))
     return total + _norm2(x)
+
+
+def chatty(x, w):
+    y = np.tanh(x * w)
+    print("y is", y)
+    if w > 100.0:
+        print("a large w:", w)
+    return np.sum(y)

@@ -1,12 +1,13 @@
 """`assert` statements in differentiated functions (the entry, a nested function, a helper, a
 loop): the gradient and Hessian as without them, against finite differences and eager mode;
-a false condition raises AssertionError in both modes, compiled with the statement's line."""
+a false condition raises AssertionError in both modes, compiled with the statement's line.
+`print` calls: left out of compiled code with a warning naming their lines, run by eager mode."""
 import numpy as np
 import pytest
 
 import jitad
 
-from .asserts_funcs import guarded
+from .asserts_funcs import chatty, guarded
 from .test_correctness import check
 
 
@@ -33,3 +34,13 @@ def test_a_false_assert_raises_in_both_modes(args, line):
     assert lineno in e.value.args
     with pytest.raises(AssertionError):
         jitad.grad(guarded, wrt=(0, 1), mode="eager")(*args)
+
+
+def test_prints_are_left_out_of_compiled_code_with_a_warning(capsys):
+    import inspect
+    src, first = inspect.getsourcelines(chatty)
+    lines = [str(first + k) for k, t in enumerate(src) if t.strip().startswith("print(")]
+    with pytest.warns(jitad.errors.JitadWarning, match=r"print\(\) calls of chatty .*lines "
+                      + ", ".join(lines)):
+        check(chatty, (x0, 0.5), wrt=(0, 1))
+    assert "y is" in capsys.readouterr().out        # eager mode printed

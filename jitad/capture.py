@@ -124,6 +124,7 @@ def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
     asserts = _asserts_as_checks(tree)
+    raises = _raises_as_checks(tree, fn)
     _prints_left_out(tree, fn, filename)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
@@ -133,12 +134,17 @@ def _captured(fn, tree, filename, raw) -> Captured:
         from .runtime import assert_failed
         _INJECTED[_ASSERT_FAILED] = assert_failed
         cap.free[_ASSERT_FAILED], cap.origin[_ASSERT_FAILED] = assert_failed, _INJECTED
+    if raises:
+        from .runtime import raise_error
+        _INJECTED[_RAISE] = raise_error
+        cap.free[_RAISE], cap.origin[_RAISE] = raise_error, _INJECTED
     return cap
 
 
 # the name `assert c` is rewritten to call when c is false, and where it is found (what a
 # watch of the function's free names reads: it never changes)
 _ASSERT_FAILED = "__jitad_assert_failed__"
+_RAISE = "__jitad_raise__"
 _INJECTED: dict = {}
 
 
@@ -167,6 +173,39 @@ def _prints_left_out(tree, fn, filename):
         warnings.warn(f"jitad: compiled code leaves out the print() calls of {tree.name} "
                       f"({filename}, {where}); eager mode runs them", JitadWarning,
                       stacklevel=2)
+
+
+def _raises_as_checks(tree, fn) -> bool:
+    """`raise ValueError(...)` (or `raise ValueError`) of a builtin exception jitad's runtime
+    raises (`runtime.RAISABLE`) is the call `raise_error(kind, line)`: compiled code raises
+    that exception with the statement's line, its arguments (formatting Python does then) left
+    out; eager mode runs the statement. Anything else stays a raise statement (`fence` refuses
+    it). Returns whether there was one."""
+    from .runtime import RAISABLE
+    found = [False]
+
+    def kind(exc):
+        f = exc.func if isinstance(exc, gast.Call) else exc
+        if not isinstance(f, gast.Name) or f.id not in RAISABLE:
+            return None
+        if fn.__globals__.get(f.id, getattr(builtins, f.id)) is not getattr(builtins, f.id):
+            return None             # a name the module binds to something else
+        return RAISABLE.index(f.id)
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_Raise(self, node):
+            k = None if node.exc is None or node.cause is not None else kind(node.exc)
+            if k is None:
+                return node
+            found[0] = True
+            call = gast.Call(gast.Name(_RAISE, gast.Load(), None, None),
+                             [gast.Constant(k, None), gast.Constant(node.lineno, None)], [])
+            new = gast.Expr(call)
+            for n in (call, call.func, *call.args, new):
+                gast.copy_location(n, node)
+            return new
+    Rewrite().visit(tree)
+    return found[0]
 
 
 def _asserts_as_checks(tree) -> bool:

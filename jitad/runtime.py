@@ -25,7 +25,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
-           "check_len", "assert_failed", "check_split", "check_sections", "cholesky_adjoint",
+           "check_len", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
@@ -930,6 +930,43 @@ def assert_failed(line):
     """The assert statement at `line` of the user's function found its condition false."""
     raise AssertionError("an assert statement failed: the one at this line of the function "
                          "jitad compiled", line)
+
+
+# the exceptions a raise statement of a compiled function may raise, by `raise_error`'s kind
+RAISABLE = ("ValueError", "TypeError", "RuntimeError", "ArithmeticError", "ZeroDivisionError",
+            "FloatingPointError", "OverflowError", "IndexError", "KeyError", "LookupError",
+            "NotImplementedError", "AssertionError", "Exception")
+
+
+def raise_error(kind, line):
+    """The raise statement at `line` of the user's function, of the exception RAISABLE[kind]
+    (its message, which compiled code cannot format, left out)."""
+    msg = "raised by the function jitad compiled, at this line"
+    if kind == 0:
+        raise ValueError(msg, line)
+    if kind == 1:
+        raise TypeError(msg, line)
+    if kind == 2:
+        raise RuntimeError(msg, line)
+    if kind == 3:
+        raise ArithmeticError(msg, line)
+    if kind == 4:
+        raise ZeroDivisionError(msg, line)
+    if kind == 5:
+        raise FloatingPointError(msg, line)
+    if kind == 6:
+        raise OverflowError(msg, line)
+    if kind == 7:
+        raise IndexError(msg, line)
+    if kind == 8:
+        raise KeyError(msg, line)
+    if kind == 9:
+        raise LookupError(msg, line)
+    if kind == 10:
+        raise NotImplementedError(msg, line)
+    if kind == 11:
+        raise AssertionError(msg, line)
+    raise Exception(msg, line)
 
 
 def check_slice_end(n, stop):

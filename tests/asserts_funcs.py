@@ -1,4 +1,4 @@
-"""Functions with `assert` statements and `print` calls (tests/test_asserts.py). Not in a test
+"""Functions with `assert` and `raise` statements and `print` calls (tests/test_asserts.py). Not in a test
 module: pytest rewrites the asserts of test modules, and jitad reads the source of the code
 that runs."""
 import math
@@ -29,3 +29,14 @@ def chatty(x, w):
     if w > 100.0:
         print("a large w:", w)
     return np.sum(y)
+
+
+def validated(x, w):
+    if w <= 0:
+        raise ValueError(f"w must be positive, got {w}")
+    s = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 1e6:
+            raise OverflowError
+        s += math.sin(x[i] * w)
+    return s

@@ -43,9 +43,13 @@ def uses_try(x):
     return y
 
 
+class NotBuiltin(Exception):
+    pass
+
+
 def uses_raise(x):
     if x > 1.0:
-        raise ValueError("no")  # ERR: raise statement
+        raise NotBuiltin("no")  # ERR: raise statement
     return x
 
 

@@ -1,13 +1,14 @@
 """`assert` statements in differentiated functions (the entry, a nested function, a helper, a
 loop): the gradient and Hessian as without them, against finite differences and eager mode;
 a false condition raises AssertionError in both modes, compiled with the statement's line.
+`raise` of a builtin exception: the same exception, compiled with the statement's line.
 `print` calls: left out of compiled code with a warning naming their lines, run by eager mode."""
 import numpy as np
 import pytest
 
 import jitad
 
-from .asserts_funcs import chatty, guarded
+from .asserts_funcs import chatty, guarded, validated
 from .test_correctness import check
 
 
@@ -44,3 +45,13 @@ def test_prints_are_left_out_of_compiled_code_with_a_warning(capsys):
                       + ", ".join(lines)):
         check(chatty, (x0, 0.5), wrt=(0, 1))
     assert "y is" in capsys.readouterr().out        # eager mode printed
+
+
+def test_raise_of_a_builtin_exception():
+    check(validated, (x0, 2.0), wrt=(0, 1))
+    for args, exc in (((x0, -1.0), ValueError), ((x0 * 1e7, 2.0), OverflowError)):
+        with pytest.raises(exc) as e:
+            jitad.grad(validated, wrt=(0, 1))(*args)
+        assert isinstance(e.value.args[-1], int)          # the raise statement's line
+        with pytest.raises(exc):
+            jitad.grad(validated, wrt=(0, 1), mode="eager")(*args)

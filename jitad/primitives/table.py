@@ -309,6 +309,8 @@ check_split(n, k)  = rt.check_split(n, k)   :: int
 check_sections(n, k) = rt.check_sections(n, k) :: int
 # an assert statement's failure (`capture`: `assert c` is `if not c: assert_failed()`)
 assert_failed(line) = rt.assert_failed(line) :: int
+# a raise statement (`capture`: `raise ValueError(...)` is `raise_error(kind, line)`)
+raise_error(kind, line) = rt.raise_error(kind, line) :: int
 cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
 # issue 12, NumPy as people write it: the rules at each rank (a family's `at_ranks` in `forms`
 # picks one from the call's constants); the adjoints are the forward's transposes
@@ -732,7 +734,7 @@ def _load_table():
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
     for p in ("check_len", "check_split", "check_sections", "check_slice_end", "check_length",
-              "check_broadcast", "assert_failed"):
+              "check_broadcast", "assert_failed", "raise_error"):
         get(p).effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
         get(p).float_result = True

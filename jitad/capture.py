@@ -205,7 +205,23 @@ def _raises_as_checks(tree, fn) -> bool:
                 gast.copy_location(n, node)
             return new
     Rewrite().visit(tree)
+    body = tree.body
+    if found[0] and body and _is_raise(body[-1]):
+        # `if ok: return y` then `raise ...`: the function ends raising. A return no run reaches
+        # follows the raise (a copy of the function's first returned expression: the same
+        # type), so every path of the code after ends in a return
+        first = next((n for n in gast.walk(tree) if isinstance(n, gast.Return)
+                      and n.value is not None), None)
+        if first is not None:
+            import copy
+            ret = gast.Return(value=copy.deepcopy(first.value))
+            body.append(gast.copy_location(ret, body[-1]))
     return found[0]
+
+
+def _is_raise(stmt) -> bool:
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == _RAISE
 
 
 def _asserts_as_checks(tree) -> bool:

@@ -40,3 +40,11 @@ def validated(x, w):
             raise OverflowError
         s += math.sin(x[i] * w)
     return s
+
+
+def piecewise_or_raise(x, w):
+    if x > 0:
+        return x * w
+    elif x < -1:
+        return -x * w
+    raise ValueError("x in [-1, 0]")

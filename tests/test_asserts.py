@@ -8,7 +8,7 @@ import pytest
 
 import jitad
 
-from .asserts_funcs import chatty, guarded, validated
+from .asserts_funcs import chatty, guarded, piecewise_or_raise, validated
 from .test_correctness import check
 
 
@@ -55,3 +55,11 @@ def test_raise_of_a_builtin_exception():
         assert isinstance(e.value.args[-1], int)          # the raise statement's line
         with pytest.raises(exc):
             jitad.grad(validated, wrt=(0, 1), mode="eager")(*args)
+
+
+def test_a_function_ending_in_raise():
+    for x in (1.5, -1.5):
+        check(piecewise_or_raise, (x, 2.0), wrt=(0, 1))
+    for kw in ({}, {"mode": "eager"}):
+        with pytest.raises(ValueError):
+            jitad.grad(piecewise_or_raise, **kw)(-0.5, 2.0)

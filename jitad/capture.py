@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from .desugar import desugar
 from .errors import JitadError, Loc
 
 MISSING = object()
@@ -116,6 +117,7 @@ def capture(fn) -> Captured:
                 node.end_col_offset += indent
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
+    desugar(tree, _keyword_only_last)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params)

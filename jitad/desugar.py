@@ -1,0 +1,121 @@
+"""Python statements that mean a sequence of simpler ones, rewritten as that sequence when a
+function is captured (before `fence`), so every later stage sees only the simpler forms.
+
+Takes: a function's `def` tree (gast, the user's line numbers), after `capture` made its
+keyword-only parameters plain ones and its lambda statements nested definitions.
+Guarantees, each rewrite what Python itself does, at the line of the statement it replaces:
+  * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
+    from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
+    name for `a`'s value, exactly as in Python: a later write into one is a write through an
+    alias, which `activity` rules on), else `t = value` with a fresh `t`, then each target
+    `= t`;
+  * a loop with an `else` (`for ... else`, `while ... else`) runs the `else` block when the
+    loop ends without a `break` of its own: without such a `break` the block simply follows
+    the loop; otherwise a fresh bool flag is set False before the loop and True before each
+    of its breaks (not those of loops or functions nested in it), and `if not flag:` guards
+    the block;
+  * the keyword-only parameters of nested definitions become plain ones after the others,
+    as `capture` does for the function itself (calls bind them by name).
+Invariants: the tree is rewritten in place; fresh names never collide with a name of the
+function (`names.Namer` over every name in it and the reserved ones); a tree without these
+forms is left as it was.
+"""
+from __future__ import annotations
+
+import gast
+
+_LOOPS = (gast.For, gast.While)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def desugar(tree, keyword_only_last) -> None:
+    from .names import Namer, reserved_names, user_names
+    for node in gast.walk(tree):
+        if isinstance(node, gast.FunctionDef) and node is not tree:
+            keyword_only_last(node)
+    taken = user_names(tree) | {n.name for n in gast.walk(tree)
+                                if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
+    _Rewriter(Namer(taken | reserved_names())).block_of(tree, "body")
+
+
+class _Rewriter:
+    def __init__(self, namer):
+        self.namer = namer
+
+    def block_of(self, node, field):
+        block = getattr(node, field, None)
+        if not isinstance(block, list):
+            return
+        out = []
+        for s in block:
+            for f in ("body", "orelse", "finalbody"):
+                self.block_of(s, f)
+            for h in getattr(s, "handlers", None) or ():
+                self.block_of(h, "body")
+            out.extend(self.statement(s))
+        block[:] = out
+
+    def statement(self, s):
+        if isinstance(s, gast.Assign) and len(s.targets) > 1:
+            return self.chained(s)
+        if isinstance(s, _LOOPS) and s.orelse:
+            return self.loop_else(s)
+        return [s]
+
+    def chained(self, s):
+        first = s.targets[0]
+        if isinstance(first, gast.Name):
+            source, out = first.id, [_assign(first, s.value, s)]
+            rest = s.targets[1:]
+        else:
+            source = self.namer.fresh("chained")
+            out = [_assign(gast.Name(source, gast.Store(), None, None), s.value, s)]
+            rest = s.targets
+        for t in rest:
+            out.append(_assign(t, gast.Name(source, gast.Load(), None, None), s))
+        return out
+
+    def loop_else(self, loop):
+        orelse, loop.orelse = loop.orelse, []
+        breaks = list(_own_breaks(loop.body))
+        if not breaks:
+            return [loop, *orelse]
+        flag = self.namer.fresh("broke")
+        for block, k in reversed(breaks):        # later positions first: indices stay valid
+            b = block[k]
+            block[k:k + 1] = [_assign(gast.Name(flag, gast.Store(), None, None),
+                                      gast.Constant(True, None), b), b]
+        init = _assign(gast.Name(flag, gast.Store(), None, None), gast.Constant(False, None), loop)
+        test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
+        guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
+        return [init, loop, guard]
+
+
+def _own_breaks(block):
+    """(block, index) of each `break` of the loop whose body is `block`: not inside a nested
+    loop or function."""
+    for k, s in enumerate(block):
+        if isinstance(s, gast.Break):
+            yield block, k
+        elif isinstance(s, _LOOPS):
+            yield from _own_breaks(s.orelse)     # a nested loop's `else` breaks this loop
+        elif not isinstance(s, _SCOPES):
+            for f in ("body", "orelse", "finalbody"):
+                sub = getattr(s, f, None)
+                if isinstance(sub, list):
+                    yield from _own_breaks(sub)
+            for h in getattr(s, "handlers", None) or ():
+                yield from _own_breaks(h.body)
+
+
+def _located(node, like):
+    for n in gast.walk(node):
+        gast.copy_location(n, like)
+    return node
+
+
+def _assign(target, value, like):
+    for n in (target, value):
+        if getattr(n, "lineno", None) is None:
+            _located(n, like)
+    return gast.copy_location(gast.Assign([target], value, None), like)

@@ -69,6 +69,26 @@ def nested_keyword_only(w):
     return f(w, m=1.5) + f(w)
 
 
+# -- a parameter given None and assigned to: a default computed in the function ----------------
+def weighted_with_default(x, w=None, scale=None):
+    if w is None:
+        w = np.ones(x.shape[0]) / x.shape[0]
+    if scale is not None:
+        x = x * scale
+    return np.sum(w * x ** 2)
+
+
+def default_computed_in_helpers(x):
+    return weighted_with_default(x) + weighted_with_default(x, scale=2.0) \
+        + weighted_with_default(x, w=x)
+
+
+def none_default_read_maybe_none(x, w=None):
+    if x[0] > 0:
+        w = x * 2.0
+    return np.sum(w * x)  # ERR: 'w' may be None here
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -81,6 +101,9 @@ CASES = [
      (0, 1, 2)),
     (hf.for_else_search, (np.array([0.5, 0.3, 0.95, 0.2]),), (0,)),
     (hf.for_else_search, (np.array([0.5, 0.3, 0.85, 0.2]),), (0,)),
+    (weighted_with_default, (rng.normal(size=4),), (0,)),
+    (default_computed_in_helpers, (rng.normal(size=4),), (0,)),
+    (hf.gmm_1d_em_step, (np.array([-1.0, 0.5, 2.0]), 1.5 * rng.normal(size=10)), (0, 1)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -89,3 +112,20 @@ CASES = [
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
 def test_both_modes_match_finite_differences(fn, args, wrt):
     check(fn, args, wrt=wrt)
+
+
+REFUSED = [
+    (none_default_read_maybe_none, (np.ones(3),), r"'w' may be None here"),
+]
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+@pytest.mark.parametrize("fn,args,match", REFUSED, ids=[c[0].__name__ for c in REFUSED])
+def test_refused_at_the_line_in_both_modes(fn, args, match, mode):
+    with pytest.raises(jitad.JitadError, match=match) as e:
+        jitad.grad(fn, mode=mode)(*args)
+    lines = open(__file__).read().splitlines()
+    start = next(i for i, text in enumerate(lines) if f"def {fn.__name__}(" in text)
+    line = next(i for i in range(start, len(lines)) if "# ERR" in lines[i]) + 1
+    assert e.value.loc.filename == __file__ and e.value.loc.line == line
+    assert f"in {fn.__name__}" in str(e.value) and "^" in str(e.value)

@@ -104,7 +104,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         to_tree = {u: n for n, u in self.renamed.items()}
         self.given_lists = {to_tree.get(name, name) for name, form in forms or ()
                             if form[0] == "list"}
-        # None as a sentinel: a flag beside the value (see `nones`)
+        # None as a sentinel: a flag beside the value (see `nones`); a parameter given None
+        # and assigned to is one too
+        self.none_params_assigned(forms)
         self.tree, flags = none_flags(self.tree, set(self.params), self.namer, self.err)
         self.locals |= set(flags)
         self.renamed.update({f: f"{n} is None" for f, n in flags.items()})

@@ -187,6 +187,30 @@ class _Substitute(gast.NodeTransformer):
 class StructArgs:
     """The Normalizer's half that knows structures and constant parameters."""
 
+    def none_params_assigned(self, forms):
+        """A parameter given None and assigned to (`if w is None: w = np.ones(k)`, the idiom
+        of a default computed in the function) is a local that holds None until then: the
+        parameter goes, and `w = None` at the top of the body makes it a sentinel like any
+        local assigned None (see `nones`), so `w is None` reads its flag and a read of its
+        value where it may be None is refused. Run before `none_flags`; `init_forms` then
+        skips these names."""
+        user = {v: k for k, v in self.renamed.items()}
+        stores = _stores(self.tree.body)
+        names = sorted(user.get(name, name) for name, form in forms or ()
+                       if form[0] == "const" and form[2] is None
+                       and stores[user.get(name, name)])
+        self.none_locals = set(names)
+        if not names:
+            return
+        self.tree = copy.deepcopy(self.tree)
+        self.tree.body[:0] = [
+            gast.copy_location(gast.Assign([gast.copy_location(gast.Name(n, gast.Store(), None,
+                                                                           None), self.tree)],
+                                           gast.copy_location(gast.Constant(None, None),
+                                                              self.tree), None), self.tree)
+            for n in names]
+        self.params = [p for p in self.params if p not in self.none_locals]
+
     def init_forms(self, forms):
         self.structs = {}                # name -> Struct, or the atom an element name stands for
         self.stores = _stores(self.tree.body)
@@ -198,6 +222,8 @@ class StructArgs:
             if form[0] == "list":      # a list parameter (`lists.list_parameters`)
                 continue
             if form[0] == "const":
+                if name in self.none_locals:
+                    continue
                 if self.stores[name]:
                     self.err(self.tree, f"the parameter '{name}' is given the constant "
                                         f"{form[2]!r} by a call and assigned to in "
@@ -532,8 +558,9 @@ class StructArgs:
         else:
             value = default
         static, stored = helper_facts(callee)
-        if name not in stored and (isinstance(value, (str, tuple, bool)) or value is None
-                                   or (type(value) is int and name in static)):
+        # None even where the helper assigns the parameter (`none_params_assigned`)
+        if value is None or name not in stored and (
+                isinstance(value, (str, tuple, bool)) or (type(value) is int and name in static)):
             forms.append((name, const_form(value)))
         elif isinstance(value, (bool, int, float)) and not isinstance(value, str):
             out.append(Const(value))

@@ -89,6 +89,24 @@ def none_default_read_maybe_none(x, w=None):
     return np.sum(w * x)  # ERR: 'w' may be None here
 
 
+# -- strings and None inside a structured argument: constants of the specialization ------------
+def loss_by_config(z, y, cfg):
+    if cfg["loss"] == "logistic":
+        return np.mean(np.log1p(np.exp(-y * z)))
+    return np.mean((z - y) ** 2)
+
+
+def config_through_helper(w, X, y, cfg):
+    mode = cfg["loss"]
+    pen = cfg["l2"] * np.sum(w ** 2) if cfg["reg"] is not None else 0.0
+    return loss_by_config(X @ w, y, cfg) + pen + (1.0 if mode == "sq" else 0.0)
+
+
+def tagged_pair(p):
+    (a, kind), b = p
+    return a * b if kind == "mul" else a + b
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -104,6 +122,13 @@ CASES = [
     (weighted_with_default, (rng.normal(size=4),), (0,)),
     (default_computed_in_helpers, (rng.normal(size=4),), (0,)),
     (hf.gmm_1d_em_step, (np.array([-1.0, 0.5, 2.0]), 1.5 * rng.normal(size=10)), (0, 1)),
+    (config_through_helper, (rng.normal(size=3), rng.normal(size=(5, 3)),
+                             np.sign(rng.normal(size=5)),
+                             {"loss": "logistic", "l2": 0.1, "reg": None}), (0,)),
+    (config_through_helper, (rng.normal(size=3), rng.normal(size=(5, 3)), rng.normal(size=5),
+                             {"loss": "sq", "l2": 0.3, "reg": "l2"}), (0,)),
+    (hf.config_dict_model, (rng.normal(size=3), rng.normal(size=(6, 3)),
+                            np.sign(rng.normal(size=6)), {"loss": "logistic", "l2": 0.1}), (0, 1)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -112,6 +137,19 @@ CASES = [
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
 def test_both_modes_match_finite_differences(fn, args, wrt):
     check(fn, args, wrt=wrt)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_gradient_of_a_structure_holding_constants(mode):
+    """wrt a structure with a string inside: the string's entry is None, the others' gradients
+    in their places (compiled mode ran out of gradients: StopIteration; eager mode tried to make
+    a Var of the string)."""
+    assert jitad.grad(tagged_pair, mode=mode)(((2.0, "mul"), 3.0)) == ((3.0, None), 2.0)
+    assert jitad.grad(tagged_pair, mode=mode)(((2.0, "add"), 3.0)) == ((1.0, None), 1.0)
+    cfg = {"loss": "sq", "l2": 0.3, "reg": "l2"}
+    X, y, w = rng.normal(size=(5, 3)), rng.normal(size=5), rng.normal(size=3)
+    g = jitad.grad(config_through_helper, wrt=3, mode=mode)(w, X, y, cfg)
+    assert g["loss"] is None and g["reg"] is None and g["l2"] == pytest.approx(np.sum(w ** 2))
 
 
 REFUSED = [

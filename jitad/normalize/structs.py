@@ -54,8 +54,8 @@ class Struct:
         self.kind, self.items, self.keys = kind, tuple(items), keys
 
     def form(self):
-        return (self.kind, tuple(x.form() if isinstance(x, Struct) else None for x in self.items),
-                self.keys)
+        return (self.kind, tuple(x.form() if isinstance(x, Struct) else const_form(x.value)
+                                 if _constant_atom(x) else None for x in self.items), self.keys)
 
     def leaves(self) -> list:
         return [a for x in self.items for a in (x.leaves() if isinstance(x, Struct) else [x])]
@@ -64,6 +64,11 @@ class Struct:
         if self.kind == "dict":
             return f"a dict with keys {', '.join(map(repr, self.keys))}"
         return f"a tuple of {len(self.items)} values"
+
+
+def _constant_atom(a) -> bool:
+    """A string or None in a structure: a constant of its specialization, not a parameter."""
+    return isinstance(a, Const) and (a.value is None or isinstance(a.value, str))
 
 
 class Specialized:
@@ -248,6 +253,8 @@ class StructArgs:
         if shape is None:
             p = self.namer.fresh(base)
             return Var(p), [p]
+        if shape[0] == "const":          # a string or None inside the structure
+            return Const(shape[2]), []
         kind, children, keys = shape
         items, parts = [], []
         for k, child in enumerate(children):
@@ -264,6 +271,10 @@ class StructArgs:
         v = static_value(node, self.resolve_func)
         if v is not MISSING:
             return v
+        if isinstance(node, (gast.Subscript, gast.Attribute)) and \
+                isinstance(self.struct_of(node.value), Struct):
+            a = self.struct_of(node)         # cfg["loss"]: a constant inside a structure
+            return a.value if isinstance(a, Const) else MISSING
         if isinstance(node, gast.Name):
             a = self.structs.get(node.id)
             if isinstance(a, Const):
@@ -539,11 +550,8 @@ class StructArgs:
         if node is not None:
             s = self.struct_of(node, literal=True)
             if isinstance(s, Struct):
-                leaves = s.leaves()
-                if any(isinstance(a, Const) and isinstance(a.value, str) for a in leaves):
-                    self.err(node, "a structure holding dict keys cannot be passed to a helper")
                 forms.append((name, ("struct", s.form())))
-                out.extend(leaves)
+                out.extend(a for a in s.leaves() if not _constant_atom(a))
                 return
             if s is None:
                 value = static_value(node, self.resolve_func)

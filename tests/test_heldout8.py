@@ -152,6 +152,17 @@ def test_gradient_of_a_structure_holding_constants(mode):
     assert g["loss"] is None and g["reg"] is None and g["l2"] == pytest.approx(np.sum(w ** 2))
 
 
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+@pytest.mark.parametrize("transform", [jitad.grad, jitad.value_and_grad, jitad.vjp, jitad.jvp,
+                                       jitad.jacfwd, jitad.jacrev, jitad.hessian, jitad.hvp],
+                         ids=lambda t: t.__name__)
+def test_an_empty_wrt_is_an_error(transform, mode):
+    """wrt=() differentiates nothing: a JitadError in every transformation (hessian and jacfwd
+    crashed with a SyntaxError in the generated tangent code, grad returned ())."""
+    with pytest.raises(jitad.JitadError, match=r"wrt=\(\) names no parameter of garch11_nll"):
+        transform(hf.garch11_nll, wrt=(), mode=mode)((0.05, 0.1, 0.8), np.ones(4))
+
+
 REFUSED = [
     (none_default_read_maybe_none, (np.ones(3),), r"'w' may be None here"),
 ]

@@ -117,12 +117,26 @@ def capture(fn) -> Captured:
                 node.end_col_offset += indent
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
-    desugar(tree, _keyword_only_last)
+    desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params)
     cap.free, cap.origin = _free_names(fn, tree)
     return cap
+
+
+def _builtin_test(fn, tree):
+    """`test(name, obj)`: the name, read in `fn`, is the builtin `obj` (not a local, a closure
+    variable or a global of that name)."""
+    local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+             and isinstance(n.ctx, (gast.Store, gast.Param))} | \
+        {n.name for n in gast.walk(tree) if isinstance(n, gast.FunctionDef)}
+    shadowed = local | set(fn.__code__.co_freevars)
+
+    def test(name, obj):
+        return name not in shadowed and fn.__globals__.get(
+            name, getattr(builtins, name, None)) is obj
+    return test
 
 
 def _lambdas_as_defs(tree):

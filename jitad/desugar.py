@@ -15,7 +15,9 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     of its breaks (not those of loops or functions nested in it), and `if not flag:` guards
     the block;
   * the keyword-only parameters of nested definitions become plain ones after the others,
-    as `capture` does for the function itself (calls bind them by name).
+    as `capture` does for the function itself (calls bind them by name);
+  * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
+    0 into a fresh name and sets `i = fresh + start` first in the body.
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
 function (`names.Namer` over every name in it and the reserved ones); a tree without these
 forms is left as it was.
@@ -28,19 +30,20 @@ _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def desugar(tree, keyword_only_last) -> None:
+def desugar(tree, keyword_only_last, builtin) -> None:
+    """`builtin(name, obj)`: whether `name`, read in the function, is that builtin."""
     from .names import Namer, reserved_names, user_names
     for node in gast.walk(tree):
         if isinstance(node, gast.FunctionDef) and node is not tree:
             keyword_only_last(node)
     taken = user_names(tree) | {n.name for n in gast.walk(tree)
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
-    _Rewriter(Namer(taken | reserved_names())).block_of(tree, "body")
+    _Rewriter(Namer(taken | reserved_names()), builtin).block_of(tree, "body")
 
 
 class _Rewriter:
-    def __init__(self, namer):
-        self.namer = namer
+    def __init__(self, namer, builtin):
+        self.namer, self.builtin = namer, builtin
 
     def block_of(self, node, field):
         block = getattr(node, field, None)
@@ -58,9 +61,29 @@ class _Rewriter:
     def statement(self, s):
         if isinstance(s, gast.Assign) and len(s.targets) > 1:
             return self.chained(s)
+        if isinstance(s, gast.For):
+            self.enumerate_start(s)
         if isinstance(s, _LOOPS) and s.orelse:
             return self.loop_else(s)
         return [s]
+
+    def enumerate_start(self, loop):
+        it, t = loop.iter, loop.target
+        if not (isinstance(it, gast.Call) and isinstance(it.func, gast.Name)
+                and self.builtin(it.func.id, enumerate) and isinstance(t, gast.Tuple)
+                and len(t.elts) == 2 and isinstance(t.elts[0], gast.Name)):
+            return
+        start = it.args[1:] + [k.value for k in it.keywords if k.arg == "start"]
+        if len(it.args) != 1 + (not it.keywords) or len(start) != 1 or \
+                any(k.arg != "start" for k in it.keywords):
+            return
+        it.args, it.keywords = it.args[:1], []
+        name = t.elts[0]
+        counter = self.namer.fresh(f"{name.id}_from_0")
+        t.elts[0] = _located(gast.Name(counter, gast.Store(), None, None), name)
+        shifted = _located(gast.BinOp(gast.Name(counter, gast.Load(), None, None), gast.Add(),
+                                      start[0]), name)
+        loop.body.insert(0, _assign(gast.Name(name.id, gast.Store(), None, None), shifted, name))
 
     def chained(self, s):
         first = s.targets[0]
@@ -109,8 +132,10 @@ def _own_breaks(block):
 
 
 def _located(node, like):
+    """`node` with `like`'s location on each of its nodes that has none."""
     for n in gast.walk(node):
-        gast.copy_location(n, like)
+        if getattr(n, "lineno", None) is None:
+            gast.copy_location(n, like)
     return node
 
 

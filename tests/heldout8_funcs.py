@@ -560,6 +560,70 @@ def erf_cdf_matrix(x, mu, s):
     return total
 
 
+# -- vector-valued (jvp, jacfwd, jacrev) --------------------------------------------------------------
+def sir_trajectory(theta, y0, steps=12, h=0.2):
+    beta, gamma = theta[0], theta[1]
+    s, i = y0[0], y0[1]
+    out = np.zeros(steps)
+    for t in range(steps):
+        ds = -beta * s * i
+        di = beta * s * i - gamma * i
+        s, i = s + h * ds, i + h * di
+        out[t] = i
+    return out
+
+
+def arm_endpoint(q, lengths):
+    angle = np.cumsum(q)
+    return np.array([np.sum(lengths * np.cos(angle)), np.sum(lengths * np.sin(angle))])
+
+
+def iir_output(a, x):
+    y = np.zeros_like(x)
+    prev = 0.0
+    for n in range(x.shape[0]):
+        prev = x[n] + a * prev
+        y[n] = prev
+    return y
+
+
+def hmm_filtering(log_A, log_B, obs):
+    alpha = log_B[:, obs[0]] - math.log(log_A.shape[0])
+    for t in range(1, obs.shape[0]):
+        alpha = logsumexp(alpha[:, None] + log_A, axis=0) + log_B[:, obs[t]]
+    return alpha - logsumexp(alpha)
+
+
+def segment_means(v, seg):
+    tot = np.zeros(3)
+    cnt = np.zeros(3)
+    np.add.at(tot, seg, v)
+    np.add.at(cnt, seg, 1.0)
+    return tot / np.maximum(cnt, 1.0)
+
+
+def shifted_buffer(x, g):
+    buf = np.zeros(x.shape[0])
+    for n in range(x.shape[0]):
+        buf[1:] = buf[:-1].copy()
+        buf[0] = x[n] + g * buf[-1]
+    return buf
+
+
+def vector_cases(seed=89):
+    rng = np.random.default_rng(seed)
+    return [
+        (sir_trajectory, (np.array([1.5, 0.4]), np.array([0.95, 0.05])), (0, 1)),
+        (arm_endpoint, (np.array([0.3, -0.5, 0.8]), np.array([1.0, 0.7, 0.4])), (0, 1)),
+        (iir_output, (0.6, rng.normal(size=6)), (0, 1)),
+        (hmm_filtering, (np.log(np.array([[0.7, 0.3], [0.2, 0.8]])),
+                         np.log(np.array([[0.5, 0.3, 0.2], [0.1, 0.3, 0.6]])),
+                         np.array([0, 2, 1, 2])), (0, 1)),
+        (segment_means, (rng.normal(size=7), np.array([0, 1, 1, 2, 0, 2, 2])), (0,)),
+        (shifted_buffer, (rng.normal(size=5), 0.5), (0, 1)),
+    ]
+
+
 def corpus(seed=88):
     rng = np.random.default_rng(seed)
     nrm = rng.normal
@@ -643,8 +707,262 @@ def corpus(seed=88):
     ]
 
 
+# -- batch 2: riskier everyday forms ------------------------------------------------------------------
+def survival_cumprod(h, t_event):
+    # discrete-time hazard model: survival by cumulative products, log-likelihood of events
+    haz = 1.0 / (1.0 + np.exp(-h))
+    surv = np.cumprod(1.0 - haz)
+    ll = 0.0
+    for t in t_event:
+        ll += math.log(haz[t]) + (math.log(surv[t - 1]) if t > 0 else 0.0)
+    return -ll
+
+
+def newton_tolerance_loop(a, x0, tol=1e-10):
+    # solve x^3 + a x - 1 = 0 by Newton until the step is small or 50 iterations
+    x = x0
+    it = 0
+    dx = 1.0
+    while abs(dx) > tol and it < 50:
+        dx = (x ** 3 + a * x - 1.0) / (3 * x ** 2 + a)
+        x = x - dx
+        it += 1
+    return x
+
+
+def fixed_point_all_converged(A, b, tol=1e-9):
+    # Jacobi iterations on a vector until every component converged
+    x = np.zeros(b.shape[0])
+    D = np.diag(A)
+    R = A - np.diag(D)
+    for k in range(200):
+        x_new = (b - R @ x) / D
+        if np.all(np.abs(x_new - x) < tol):
+            x = x_new
+            break
+        x = x_new
+    return np.sum(x ** 2)
+
+
+def augassign_on_argument(x, y):
+    # Python's += on an argument array writes into the caller's array
+    x += y  # ERR: would update, in place, an array that is an argument
+    x *= 2.0
+    return np.sum(x ** 2)
+
+
+def reverse_range_loop(x):
+    acc = 0.0
+    for i in range(len(x) - 1, -1, -1):
+        acc = acc * 0.5 + x[i]
+    return acc
+
+
+def builtin_max_abs_of_array(x):
+    return max(abs(x)) + sum(x) / len(x)
+
+
+def recursive_depth_default(x, depth=3):
+    if depth == 0:
+        return x
+    return recursive_depth_default(np.sin(x) + 0.5 * x, depth - 1)
+
+
+def recursive_depth_entry(x):
+    return np.sum(recursive_depth_default(x) ** 2)
+
+
+def int_power_argument(x, n):
+    return np.sum(x ** n) + 2.0 ** x[0] + np.power(x, 3)[1]
+
+
+def concat_with_python_list(x):
+    z = np.concatenate((x, [1.0]))
+    h = np.hstack([x, 2.0 * x[0]])
+    return np.sum(z * z) + np.sum(h)
+
+
+def ellipsis_newaxis_indexing(X):
+    a = X[..., 0]
+    b = X[None] * X[:, np.newaxis]
+    return np.sum(a ** 2) + np.sum(b[..., 1])
+
+
+def triu_pairs_repulsion(P):
+    i, j = np.triu_indices(P.shape[0], k=1)
+    d = np.sqrt(np.sum((P[i] - P[j]) ** 2, axis=1))
+    return np.sum(1.0 / d)
+
+
+def chol_double_solve(A, y):
+    K = A @ A.T + np.eye(A.shape[0])
+    L = np.linalg.cholesky(K)
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
+    return y @ alpha + 2.0 * np.sum(np.log(np.diag(L)))
+
+
+def eigvalsh_spread(A):
+    S = A + A.T
+    w = np.linalg.eigvalsh(S)
+    return w[-1] - w[0]
+
+
+def norm_ords(x, A):
+    return np.linalg.norm(x, 1) + np.linalg.norm(x, ord=np.inf) + np.linalg.norm(A, "fro")
+
+
+def clip_array_bounds(x, lo, hi):
+    return np.sum(np.clip(x, lo, hi) ** 2)
+
+
+def row_dot_einsum(X, Y):
+    return np.sum(np.einsum("ij,ij->i", X, Y) ** 2)
+
+
+def quadratic_form_1d(x, A):
+    return x.T @ A @ x + np.trace(np.outer(x, x) @ A)
+
+
+def inverse_2x2_literal(a, b, c, d):
+    M = np.array([[a, b], [c, d]])
+    Minv = np.linalg.inv(M)
+    return np.sum(Minv) + math.log(abs(np.linalg.det(M)))
+
+
+def stack_axis1(a, b):
+    M = np.stack([a, b], axis=1)
+    return np.sum(M @ np.array([1.0, -1.0])) + np.sum(M ** 2)
+
+
+def size_ndim_len(x):
+    return np.sum(x) * x.size / (x.ndim + len(x))
+
+
+def masked_prod_positive(x):
+    return np.prod(x[x > 0]) + np.mean(x, axis=0, keepdims=True)[0] * 0.0
+
+
+def var_ddof_one(x):
+    return np.var(x, ddof=1) + np.std(x, ddof=1)
+
+
+def argmin_early_exit(x, tol=0.1):
+    k = np.argmin(x)
+    if x[k] < tol:
+        return x[k] ** 2
+    return np.sum(x)
+
+
+def any_guard(x):
+    if np.any(x > 5.0):
+        return np.sum(x)
+    return np.sum(x ** 3)
+
+
+def bool_flag_argument(w, x, use_bias=True):
+    y = w[:-1] @ x
+    if use_bias:
+        y = y + w[-1]
+    return math.tanh(y)
+
+
+def closure_reads_loop_variable(xs, k):
+    total = 0.0
+    for i in range(xs.shape[0]):
+        def term(v):
+            return v * i + k
+        total += term(xs[i]) ** 2
+    return total
+
+
+def while_counter_break(x):
+    i = 0
+    s = 0.0
+    while i < x.shape[0]:
+        if x[i] < -1.0:
+            break
+        s += x[i] ** 2
+        i += 2
+    return s
+
+
+def reversed_write(x):
+    y = np.zeros_like(x)
+    y[::-1] = x * np.arange(1.0, x.shape[0] + 1)
+    return np.sum(y * np.linspace(0, 1, x.shape[0]))
+
+
+def sort_descending_slice(x):
+    s = np.sort(x)[::-1]
+    return np.sum(s[:3] * np.array([3.0, 2.0, 1.0]))
+
+
+def where_nonzero_index(x):
+    idx = np.where(x > 0)[0]
+    return np.sum(x[idx] ** 2)
+
+
+def add_at_2d(V, rows, cols):
+    G = np.zeros((3, 3))
+    np.add.at(G, (rows, cols), V)
+    return np.sum(G ** 2)
+
+
+def argmax_row_gather(S, X):
+    k = np.argmax(S @ X[0])
+    return np.sum(X[k] ** 2) + np.sum(S[k])
+
+
+def float_of_sum(x):
+    t = float(np.sum(x))
+    return t * t + float(x[0])
+
+
+def corpus2(seed=90):
+    rng = np.random.default_rng(seed)
+    nrm = rng.normal
+    A = nrm(size=(3, 3)) + 4 * np.eye(3)
+    return [
+        (survival_cumprod, (nrm(size=6) - 1.0, np.array([0, 2, 5, 3])), (0,)),
+        (newton_tolerance_loop, (1.5, 0.8), (0, 1)),
+        (fixed_point_all_converged, (A, nrm(size=3)), (0, 1)),
+        (augassign_on_argument, (nrm(size=4), nrm(size=4)), (0, 1)),
+        (reverse_range_loop, (nrm(size=5),), (0,)),
+        (builtin_max_abs_of_array, (nrm(size=5),), (0,)),
+        (recursive_depth_entry, (nrm(size=3),), (0,)),
+        (int_power_argument, (np.abs(nrm(size=3)) + 0.5, 3), (0,)),
+        (concat_with_python_list, (nrm(size=3),), (0,)),
+        (ellipsis_newaxis_indexing, (nrm(size=(3, 2)),), (0,)),
+        (triu_pairs_repulsion, (nrm(size=(4, 2)),), (0,)),
+        (chol_double_solve, (nrm(size=(3, 3)), nrm(size=3)), (0, 1)),
+        (eigvalsh_spread, (nrm(size=(3, 3)),), (0,)),
+        (norm_ords, (nrm(size=4), nrm(size=(2, 3))), (0, 1)),
+        (clip_array_bounds, (nrm(size=5), -0.5 * np.ones(5), np.array([0.2, 0.5, 1.0, 0.1, 0.3])),
+         (0, 1, 2)),
+        (row_dot_einsum, (nrm(size=(3, 4)), nrm(size=(3, 4))), (0, 1)),
+        (quadratic_form_1d, (nrm(size=3), nrm(size=(3, 3))), (0, 1)),
+        (inverse_2x2_literal, (2.0, 0.3, -0.4, 1.5), (0, 1, 2, 3)),
+        (stack_axis1, (nrm(size=3), nrm(size=3)), (0, 1)),
+        (size_ndim_len, (nrm(size=4),), (0,)),
+        (masked_prod_positive, (nrm(size=6),), (0,)),
+        (var_ddof_one, (nrm(size=5),), (0,)),
+        (argmin_early_exit, (np.array([0.5, 0.05, 0.7]),), (0,)),
+        (argmin_early_exit, (np.array([0.5, 0.25, 0.7]),), (0,)),
+        (any_guard, (nrm(size=4),), (0,)),
+        (bool_flag_argument, (nrm(size=4), nrm(size=3)), (0, 1)),
+        (closure_reads_loop_variable, (nrm(size=4), 0.3), (0, 1)),
+        (while_counter_break, (np.array([0.5, 2.0, 0.3, -2.0, 0.7, 0.1]),), (0,)),
+        (reversed_write, (nrm(size=5),), (0,)),
+        (sort_descending_slice, (nrm(size=6),), (0,)),
+        (where_nonzero_index, (nrm(size=6),), (0,)),
+        (add_at_2d, (nrm(size=5), np.array([0, 1, 1, 2, 0]), np.array([2, 1, 1, 0, 2])), (0,)),
+        (argmax_row_gather, (nrm(size=(3, 2)), nrm(size=(3, 2))), (0, 1)),
+        (float_of_sum, (nrm(size=3),), (0,)),
+    ]
+
+
 if __name__ == "__main__":
     import sys
 
     from .harness import triage_main
-    triage_main(corpus(), sys.argv[1:])
+    triage_main(corpus() + corpus2(), sys.argv[1:])

@@ -2,6 +2,7 @@
 and docs alone), fixed in both modes: each reduced function's compiled gradient against
 central finite differences and eager mode, the compiled path ran, the arguments unchanged;
 and what jitad rightly refuses, refused at the user's line in both modes."""
+import inspect
 import math
 
 import numpy as np
@@ -107,6 +108,31 @@ def tagged_pair(p):
     return a * b if kind == "mul" else a + b
 
 
+# -- enumerate(X, start), min/max of a tuple, einsum(optimize=) --------------------------------------
+def enumerate_from_one(x):
+    s = 0.0
+    for i, v in enumerate(x, start=1):
+        s += i * v
+    for k, v in enumerate(x[::-1], 2):
+        s += math.sin(k * v)
+    return s
+
+
+def enumerate_start_over_a_list(ws, x):
+    s = 0.0
+    for k, w in enumerate(ws, start=1):
+        s += k * np.sum(w * x)
+    return s
+
+
+def min_max_of_tuples(x):
+    return min((x[0], x[2])) + max([x[1], 0.2, x[0]]) + max((x[0] * x[1], x[2]))
+
+
+def einsum_optimized(X, Y):
+    return np.einsum("ij,jk,ik->", X, Y, X, optimize=True) + np.einsum("ij->", X, optimize="greedy")
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -129,6 +155,9 @@ CASES = [
                              {"loss": "sq", "l2": 0.3, "reg": "l2"}), (0,)),
     (hf.config_dict_model, (rng.normal(size=3), rng.normal(size=(6, 3)),
                             np.sign(rng.normal(size=6)), {"loss": "logistic", "l2": 0.1}), (0, 1)),
+    (enumerate_from_one, (rng.normal(size=4),), (0,)),
+    (enumerate_start_over_a_list, ([rng.normal(size=2), rng.normal(size=2)], rng.normal(size=2)),
+     (1,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -165,6 +194,8 @@ def test_an_empty_wrt_is_an_error(transform, mode):
 
 REFUSED = [
     (none_default_read_maybe_none, (np.ones(3),), r"'w' may be None here"),
+    (hf.augassign_on_argument, (np.ones(3), np.ones(3)),
+     r"'x \+= \.\.\.' would update, in place, an array that is an argument"),
 ]
 
 
@@ -173,8 +204,9 @@ REFUSED = [
 def test_refused_at_the_line_in_both_modes(fn, args, match, mode):
     with pytest.raises(jitad.JitadError, match=match) as e:
         jitad.grad(fn, mode=mode)(*args)
-    lines = open(__file__).read().splitlines()
+    path = inspect.getsourcefile(fn)
+    lines = open(path).read().splitlines()
     start = next(i for i, text in enumerate(lines) if f"def {fn.__name__}(" in text)
     line = next(i for i in range(start, len(lines)) if "# ERR" in lines[i]) + 1
-    assert e.value.loc.filename == __file__ and e.value.loc.line == line
+    assert e.value.loc.filename == path and e.value.loc.line == line
     assert f"in {fn.__name__}" in str(e.value) and "^" in str(e.value)

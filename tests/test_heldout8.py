@@ -158,6 +158,7 @@ CASES = [
     (enumerate_from_one, (rng.normal(size=4),), (0,)),
     (enumerate_start_over_a_list, ([rng.normal(size=2), rng.normal(size=2)], rng.normal(size=2)),
      (1,)),
+    (min_max_of_tuples, (rng.normal(size=3),), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 

@@ -13,8 +13,8 @@ the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (o
 given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
 axis=k)` (an index on axis k; indices written out are one integer array, also without an
 axis: of the flattened array), the builtins that are
-folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers,
-`round`), dtypes as types or their names ("float64"). Every argument a primitive does not
+folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers or
+of a tuple written out, `round`), dtypes as types or their names ("float64"). Every argument a primitive does not
 take, and every value that must be constant and is not, is a `JitadError` at the call.
 Invariants: a constant argument is read from the source (`static_value`), never evaluated;
 nothing here depends on the operands' ranks (those are settled where code is generated).
@@ -298,9 +298,10 @@ class LibraryCalls:
     def builtin_call(self, node, fn, kw, hint, dest):
         """The builtins that are folds or spellings of primitives: `sum` of a tuple or list
         written out (`0 + a + b`, Python's order) or of an array (its rows added: np.sum on
-        axis 0), with a `start`; `max`/`min` of three or more numbers (np.max of them);
-        `round(x, n)` (np.round; `round(x)` an integer, as Python's). (`pow(a, b)` is the
-        `pow` primitive's own callable.)
+        axis 0), with a `start`; `max`/`min` of three or more numbers (np.max of them), and
+        of numbers written out as a tuple or list (`min((a, b))`: `min(a, b)`); `round(x, n)`
+        (np.round; `round(x)` an integer, as Python's). (`pow(a, b)` is the `pow`
+        primitive's own callable.)
         None for any other call."""
         args = list(node.args)
         if fn is builtins.sum:
@@ -328,6 +329,11 @@ class LibraryCalls:
                 total = self.bind(node, dest("add") if last else self.temp(hint, "add"),
                                   get("add"), (total, self.expr(e, hint)))
             return total
+        if fn in (builtins.max, builtins.min) and len(args) == 1 and not kw \
+                and isinstance(args[0], (gast.Tuple, gast.List)) and len(args[0].elts) >= 2:
+            # max((a, b)), min([a, b, c]): of the numbers written out, as max(a, b) is
+            return self.expr(gast.copy_location(gast.Call(node.func, list(args[0].elts), []),
+                                                node), hint)
         if fn in (builtins.max, builtins.min) and len(args) > 2 and not kw:
             # of three or more numbers: np.max of them (ties split evenly, as eager mode's)
             stacked = self.stack(gast.List(args, gast.Load()), hint,

@@ -159,6 +159,7 @@ CASES = [
     (enumerate_start_over_a_list, ([rng.normal(size=2), rng.normal(size=2)], rng.normal(size=2)),
      (1,)),
     (min_max_of_tuples, (rng.normal(size=3),), (0,)),
+    (einsum_optimized, (rng.normal(size=(2, 3)), rng.normal(size=(3, 3))), (0, 1)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 

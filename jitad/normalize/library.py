@@ -388,6 +388,7 @@ class LibraryCalls:
             self.err(node, f"{describe(node.func)} returns a tuple: unpack it "
                            "(a, b = ...) or index it with a constant", "tuple result")
         if prim.from_subscripts is not None:      # np.einsum("ij,jk->ik", a, b)
+            kw.pop("optimize", None)    # a contraction order: the same result, to rounding
             if kw or pre or not args:
                 self.err(node, f"{describe(node.func)} takes the constant subscripts and the "
                                "operands (no keyword arguments)")

@@ -133,6 +133,30 @@ def einsum_optimized(X, Y):
     return np.einsum("ij,jk,ik->", X, Y, X, optimize=True) + np.einsum("ij->", X, optimize="greedy")
 
 
+# -- a write whose value is the array written, or a view of it (NumPy reads it whole first) ---------
+def permute_in_place(x):
+    a = x.copy()
+    a[np.array([2, 0, 1])] = a
+    return np.sum(a * np.arange(1.0, 4.0))
+
+
+def scatter_reversed_view(x):
+    a = x.copy()
+    a[np.array([2, 0, 1])] = a[::-1]
+    b = a[:2]
+    a[np.array([1, 2])] = b
+    return np.sum(a * np.arange(1.0, 4.0))
+
+
+def mask_and_pairs_from_views(X):
+    A = X.copy()
+    A[np.array([0, 1, 2]), np.array([2, 1, 0])] = A[0]
+    A[np.array([1, 0])] = A[:2]
+    v = A[:, 0].copy()
+    v[v > 0.0] = v[::-1][v > 0.0]
+    return np.sum(A * np.arange(9.0).reshape(3, 3)) + np.sum(v * np.arange(1.0, 4.0))
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -160,6 +184,9 @@ CASES = [
      (1,)),
     (min_max_of_tuples, (rng.normal(size=3),), (0,)),
     (einsum_optimized, (rng.normal(size=(2, 3)), rng.normal(size=(3, 3))), (0, 1)),
+    (permute_in_place, (np.array([0.5, -1.3, 0.9]),), (0,)),
+    (scatter_reversed_view, (np.array([0.5, -1.3, 0.9]),), (0,)),
+    (mask_and_pairs_from_views, (np.arange(9.0).reshape(3, 3) / 7 - 0.3,), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -168,6 +195,17 @@ CASES = [
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
 def test_both_modes_match_finite_differences(fn, args, wrt):
     check(fn, args, wrt=wrt)
+
+
+@pytest.mark.parametrize("fn", [permute_in_place, scatter_reversed_view, mask_and_pairs_from_views])
+def test_writes_of_the_array_written_in_forward_mode(fn):
+    x = np.arange(9.0).reshape(3, 3) / 7 - 0.3 if fn is mask_and_pairs_from_views \
+        else np.array([0.5, -1.3, 0.9])
+    t = np.linspace(-1.0, 1.0, x.size).reshape(x.shape)
+    fd = (fn(x + 1e-6 * t) - fn(x - 1e-6 * t)) / 2e-6
+    for mode in ("compiled", "eager"):
+        y, yd = jitad.jvp(fn, mode=mode)(x, tangents=t)
+        assert y == pytest.approx(fn(x), rel=1e-12) and yd == pytest.approx(fd, rel=1e-7)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "eager"])

@@ -265,7 +265,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 self.err(target, "writing into a list (hs[i] = v) is not supported; build the "
                                  "list with .append(), or write into an array", "list write")
             arr, index = self.subscript_parts(target)
-            self.emit(SetItem(arr, index, self.expr(value, arr), self.cap.loc(node)))
+            val = self.expr(value, arr)
+            if isinstance(val, Var) and val.name == arr:
+                # y[idx] = y: NumPy reads the value whole before it writes; a copy of its own
+                # (with its own adjoint) is that value
+                val = self.bind(node, self.temp(arr, "copy_array"), get("copy_array"), (val,))
+            self.emit(SetItem(arr, index, val, self.cap.loc(node)))
         elif isinstance(target, gast.Tuple) and isinstance(value, gast.Tuple) and any(
                 isinstance(e, gast.Name) and e.id in self.lists for e in target.elts):
             # means, covs = [], []: each list made (the displays read no other target)

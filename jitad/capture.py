@@ -42,6 +42,8 @@ class Captured:
     # where each free name was found: a closure cell, or the globals dict (also for builtins,
     # which a later global of the same name would shadow)
     origin: dict[str, object] = field(default_factory=dict)
+    # the names `desugar` made, each with what it stands for in the user's code (messages)
+    shown: dict[str, str] = field(default_factory=dict)
 
     def watch(self) -> tuple:
         """(where, name, object) for each free name: what `first_changed` checks."""
@@ -117,10 +119,10 @@ def capture(fn) -> Captured:
                 node.end_col_offset += indent
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
-    desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
+    shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
-    cap = Captured(fn, tree.name, tree, filename, raw, params)
+    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
     return cap
 

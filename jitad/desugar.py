@@ -16,13 +16,19 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     the block;
   * the keyword-only parameters of nested definitions become plain ones after the others,
     as `capture` does for the function itself (calls bind them by name);
+  * a tuple assignment with a subscript among its targets (`a[0], a[2] = a[2], a[0]`)
+    evaluates the value first, into fresh names (`t0, t1 = a[2], a[0]`), then assigns each
+    target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
   * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
     0 into a fresh name and sets `i = fresh + start` first in the body.
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
-function (`names.Namer` over every name in it and the reserved ones); a tree without these
-forms is left as it was.
+function (`names.Namer` over every name in it and the reserved ones); `desugar` returns each
+fresh name with the user's code it stands for (`Captured.shown`: messages show that); a tree
+without these forms is left as it was.
 """
 from __future__ import annotations
+
+import ast
 
 import gast
 
@@ -38,12 +44,20 @@ def desugar(tree, keyword_only_last, builtin) -> None:
             keyword_only_last(node)
     taken = user_names(tree) | {n.name for n in gast.walk(tree)
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
-    _Rewriter(Namer(taken | reserved_names()), builtin).block_of(tree, "body")
+    rewriter = _Rewriter(Namer(taken | reserved_names()), builtin)
+    rewriter.block_of(tree, "body")
+    return rewriter.shown
 
 
 class _Rewriter:
     def __init__(self, namer, builtin):
         self.namer, self.builtin = namer, builtin
+        self.shown = {}
+
+    def fresh(self, base, shown):
+        name = self.namer.fresh(base)
+        self.shown[name] = shown
+        return name
 
     def block_of(self, node, field):
         block = getattr(node, field, None)
@@ -60,7 +74,11 @@ class _Rewriter:
 
     def statement(self, s):
         if isinstance(s, gast.Assign) and len(s.targets) > 1:
-            return self.chained(s)
+            return [x for a in self.chained(s) for x in self.statement(a)]
+        if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
+                isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
+                isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
+            return self.subscript_targets(s)
         if isinstance(s, gast.For):
             self.enumerate_start(s)
         if isinstance(s, _LOOPS) and s.orelse:
@@ -79,7 +97,7 @@ class _Rewriter:
             return
         it.args, it.keywords = it.args[:1], []
         name = t.elts[0]
-        counter = self.namer.fresh(f"{name.id}_from_0")
+        counter = self.fresh(f"{name.id}_from_0", f"({name.id} counted from 0)")
         t.elts[0] = _located(gast.Name(counter, gast.Store(), None, None), name)
         shifted = _located(gast.BinOp(gast.Name(counter, gast.Load(), None, None), gast.Add(),
                                       start[0]), name)
@@ -91,11 +109,24 @@ class _Rewriter:
             source, out = first.id, [_assign(first, s.value, s)]
             rest = s.targets[1:]
         else:
-            source = self.namer.fresh("chained")
+            source = self.fresh("chained", _text(s.value))
             out = [_assign(gast.Name(source, gast.Store(), None, None), s.value, s)]
             rest = s.targets
         for t in rest:
             out.append(_assign(t, gast.Name(source, gast.Load(), None, None), s))
+        return out
+
+    def subscript_targets(self, s):
+        targets = s.targets[0].elts
+        values = s.value.elts if isinstance(s.value, gast.Tuple) and \
+            len(s.value.elts) == len(targets) else [None] * len(targets)
+        fresh = [self.fresh(f"{_base(t)}_value", _text(v) if v is not None else
+                            f"item {k} of {_text(s.value)}")
+                 for k, (t, v) in enumerate(zip(targets, values))]
+        unpack = gast.Tuple([gast.Name(n, gast.Store(), None, None) for n in fresh], gast.Store())
+        out = [_assign(unpack, s.value, s)]
+        for t, n in zip(targets, fresh):
+            out.append(_assign(t, gast.Name(n, gast.Load(), None, None), t))
         return out
 
     def loop_else(self, loop):
@@ -103,7 +134,7 @@ class _Rewriter:
         breaks = list(_own_breaks(loop.body))
         if not breaks:
             return [loop, *orelse]
-        flag = self.namer.fresh("broke")
+        flag = self.fresh("broke", f"(a break of the loop at line {loop.lineno})")
         for block, k in reversed(breaks):        # later positions first: indices stay valid
             b = block[k]
             block[k:k + 1] = [_assign(gast.Name(flag, gast.Store(), None, None),
@@ -112,6 +143,17 @@ class _Rewriter:
         test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
         guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
         return [init, loop, guard]
+
+
+def _text(node) -> str:
+    """The source text of an expression (as Python writes it back)."""
+    return ast.unparse(gast.gast_to_ast(node))
+
+
+def _base(target):
+    while isinstance(target, gast.Subscript):
+        target = target.value
+    return target.id if isinstance(target, gast.Name) else "item"
 
 
 def _own_breaks(block):

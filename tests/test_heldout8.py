@@ -157,6 +157,33 @@ def mask_and_pairs_from_views(X):
     return np.sum(A * np.arange(9.0).reshape(3, 3)) + np.sum(v * np.arange(1.0, 4.0))
 
 
+# -- tuple assignment with subscript targets ---------------------------------------------------------
+def swap_entries(x):
+    a = x.copy()
+    a[0], a[2] = a[2], a[0] * a[1]
+    i = 0
+    i, a[i] = 2, x[0] * 3.0          # i first: a[2] is written
+    return np.sum(a * np.arange(1.0, 4.0)) + i
+
+
+def pair_into_entries(x):
+    a = np.zeros(2)
+    a[0], a[1] = _pair(x)
+    return np.sum(a ** 2)
+
+
+def _pair(x):
+    return x[0] * x[1], np.sin(x[2])
+
+
+def swap_rows_through_views(X):
+    # NumPy: A[1] is written from a view of row 0 after row 0 was overwritten (both rows end
+    # up as the old row 1): a write seen through an alias, refused
+    A = X.copy()
+    A[0], A[1] = A[1], A[0]  # ERR: would also change 'A[0]'
+    return np.sum(A * np.arange(9.0).reshape(3, 3))
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -187,6 +214,8 @@ CASES = [
     (permute_in_place, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (scatter_reversed_view, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (mask_and_pairs_from_views, (np.arange(9.0).reshape(3, 3) / 7 - 0.3,), (0,)),
+    (swap_entries, (np.array([0.5, -1.3, 0.9]),), (0,)),
+    (pair_into_entries, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -234,6 +263,9 @@ def test_an_empty_wrt_is_an_error(transform, mode):
 
 REFUSED = [
     (none_default_read_maybe_none, (np.ones(3),), r"'w' may be None here"),
+    (swap_rows_through_views, (np.arange(9.0).reshape(3, 3),),
+     r"this write into 'A' would also change 'A\[0\]', an alias of it made at line \d+; .* "
+     r"make a copy there \(A\[0\]\.copy\(\)\)"),
     (hf.augassign_on_argument, (np.ones(3), np.ones(3)),
      r"'x \+= \.\.\.' would update, in place, an array that is an argument"),
 ]

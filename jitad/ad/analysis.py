@@ -286,10 +286,11 @@ class Writes:
                        for r in stmts if t in self._stmt_reads(r)):
                     u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(t)
                     what = "write into" if isinstance(w, SetItem) else "in-place update of"
+                    copy = f"{v} = {u}.copy()" if v.isidentifier() else f"{v}.copy()"
                     raise UnsupportedError(
                         f"this {what} '{u}' would also change '{v}', an alias of it "
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
-                        f"an alias — make a copy there ({v} = {u}.copy())", w.loc,
+                        f"an alias — make a copy there ({copy})", w.loc,
                         "write through an alias")
 
     def _makes_alias(self, s):

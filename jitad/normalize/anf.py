@@ -195,8 +195,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
         body = split_webs(body, self.params, self.namer, self.renamed)
+        # for messages: a name `desugar` made (or one derived from it) shows what it stands for
+        shown = self.cap.shown
+        renamed = {**shown, **{k: shown.get(v, v) for k, v in self.renamed.items()}}
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
-                           self.cap, self.callees, dict(self.renamed))
+                           self.cap, self.callees, renamed)
 
     def stmt(self, node):
         loc = self.cap.loc(node)

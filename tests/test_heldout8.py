@@ -184,6 +184,16 @@ def swap_rows_through_views(X):
     return np.sum(A * np.arange(9.0).reshape(3, 3))
 
 
+# -- np.r_[...] and np.c_[...] of arrays and numbers ---------------------------------------------------
+def r_and_c(x):
+    a = np.sum(np.r_[x, 1.0, x[:2]] ** 2) + np.sum(np.r_[0.0, x] * np.arange(4.0))
+    return a + np.sum(np.c_[x, x ** 2] ** 2) + np.sum(np.c_[np.ones((3, 2)), x] @ np.ones(3))
+
+
+def r_of_a_range(x):
+    return np.sum(np.r_[0:3] * x)  # ERR: np.r_[...] takes arrays and numbers here
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -216,6 +226,7 @@ CASES = [
     (mask_and_pairs_from_views, (np.arange(9.0).reshape(3, 3) / 7 - 0.3,), (0,)),
     (swap_entries, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (pair_into_entries, (np.array([0.5, -1.3, 0.9]),), (0,)),
+    (r_and_c, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -266,6 +277,7 @@ REFUSED = [
     (swap_rows_through_views, (np.arange(9.0).reshape(3, 3),),
      r"this write into 'A' would also change 'A\[0\]', an alias of it made at line \d+; .* "
      r"make a copy there \(A\[0\]\.copy\(\)\)"),
+    (r_of_a_range, (np.ones(3),), r"np.r_\[\.\.\.\] takes arrays and numbers here"),
     (hf.augassign_on_argument, (np.ones(3), np.ones(3)),
      r"'x \+= \.\.\.' would update, in place, an array that is an argument"),
 ]

@@ -29,8 +29,8 @@ from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callab
 from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
-from .library import (SPLITS, STACKS, LibraryCalls, describe, int_constants, is_ellipsis,
-                      static_value)
+from .library import (SPLITS, STACKS, LibraryCalls, describe, index_tricks, int_constants,
+                      is_ellipsis, static_value)
 from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
                     list_targets, stacked_rows)
 from .nested import NestedFunctions
@@ -93,6 +93,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.introduced = {}
         # list(E): the comprehension it means (see `lists.list_calls`)
         self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
+        self.tree = index_tricks(self.tree, self.resolve_func, self.err)
         # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
         self.tree = stacked_rows(self.tree, self.resolve_func)
         self.locals |= user_names(self.tree) - set(cap.free)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import math
 
 import gast
@@ -915,6 +916,54 @@ def _constant(v):
 def ast_call(prim, operands):
     expr = substitute(prim.forward, {p: ast.Constant(a.value) for p, a in zip(prim.params, operands)})
     return ast.Expression(expr)
+
+
+def index_tricks(tree, resolve, err):
+    """`np.r_[a, 0.0, b]` is `np.concatenate([np.atleast_1d(a), np.atleast_1d(0.0),
+    np.atleast_1d(b)])` and `np.c_[a, b]` is `np.column_stack([a, b])`, as NumPy computes them
+    for arrays and numbers; a slice (`np.r_[0:3]`) or a directive string among the items is
+    refused at the item. Returns the tree (a rewritten copy when it holds either)."""
+    def trick(node):
+        if not (isinstance(node, gast.Subscript) and isinstance(node.value, gast.Attribute)):
+            return None
+        obj = resolve(node.value)
+        return obj is np.r_ and "r_" or obj is np.c_ and "c_" or None
+
+    if not any(trick(n) for n in gast.walk(tree)):
+        return tree
+    tree = copy.deepcopy(tree)
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_Subscript(self, node):
+            self.generic_visit(node)
+            kind = trick(node)
+            if kind is None:
+                return node
+            items = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+            for it in items:
+                if isinstance(it, gast.Slice) or (isinstance(it, gast.Constant)
+                                                  and isinstance(it.value, str)):
+                    err(it, f"np.{kind}[...] takes arrays and numbers here (no slices or "
+                            "directive strings): write np.concatenate or np.arange",
+                        f"np.{kind}[...]")
+            if kind == "r_":
+                items = [gast.Call(_np_func(node.value, "atleast_1d"), [it], []) for it in items]
+                func = _np_func(node.value, "concatenate")
+            else:
+                func = _np_func(node.value, "column_stack")
+            call = gast.Call(func, [gast.List(items, gast.Load())], [])
+            for n in gast.walk(call):
+                if getattr(n, "lineno", None) is None:
+                    gast.copy_location(n, node)
+            return call
+
+    tree.body = [Rewrite().visit(st) for st in tree.body]
+    return tree
+
+
+def _np_func(trick_node, name):
+    """`np.name` spelt with the module expression `np.r_` was read through (`np`, `numpy`)."""
+    return gast.Attribute(copy.deepcopy(trick_node.value), name, gast.Load())
 
 
 def describe(func) -> str:

@@ -194,6 +194,14 @@ def r_of_a_range(x):
     return np.sum(np.r_[0:3] * x)  # ERR: np.r_[...] takes arrays and numbers here
 
 
+# -- builtin any/all -------------------------------------------------------------------------------------
+def any_all_guards(x):
+    ok = all([abs(v) < 2.0 for v in x])
+    if any(v > 1.0 for v in x):
+        return np.sum(x) + 1.0
+    return np.sum(x ** 3) if ok and not any(x > 5.0) else 0.0
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -227,6 +235,9 @@ CASES = [
     (swap_entries, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (pair_into_entries, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (r_and_c, (np.array([0.5, -1.3, 0.9]),), (0,)),
+    (any_all_guards, (np.array([0.5, -1.3, 0.9]),), (0,)),
+    (any_all_guards, (np.array([0.5, 1.3, 0.9]),), (0,)),
+    (any_all_guards, (np.array([0.5, -2.3, 0.9]),), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 

@@ -830,6 +830,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.gradient_call(node, None, hint, dest)
         if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
             obj = np.arange
+        if obj in (builtins.any, builtins.all) and len(node.args) == 1 and not kw:
+            # any(v > 1.0 for v in x), all(flags): np.any/np.all of the values (on a rank-2
+            # array Python's raises, NumPy's answers)
+            obj = np.any if obj is builtins.any else np.all
         if obj is not MISSING and lookup_callable(obj) is TILE:   # np.tile, rt.tile1 read again
             counted = self.tile_counts(node, kw, hint, dest)
             if counted is not None:

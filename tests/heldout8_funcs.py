@@ -961,8 +961,188 @@ def corpus2(seed=90):
     ]
 
 
+# -- batch 3: several features at once ------------------------------------------------------------------
+def pk_adaptive_rk(ka, ke, dose=1.0, T=6.0, tol=1e-6):
+    # absorption/elimination ODE with an embedded Euler/Heun pair and step-size control
+    def rhs(g, c):
+        return -ka * g, ka * g - ke * c
+    g, c, t, h = dose, 0.0, 0.0, 0.1
+    auc = 0.0
+    while t < T:
+        h = min(h, T - t)
+        k1g, k1c = rhs(g, c)
+        k2g, k2c = rhs(g + h * k1g, c + h * k1c)
+        g_new = g + 0.5 * h * (k1g + k2g)
+        c_new = c + 0.5 * h * (k1c + k2c)
+        err = abs(c_new - (c + h * k1c)) + abs(g_new - (g + h * k1g))
+        if err <= tol:
+            auc += 0.5 * h * (c + c_new)
+            g, c, t = g_new, c_new, t + h
+        h = h * min(2.0, max(0.2, 0.9 * math.sqrt(tol / (err + 1e-15))))
+    return auc
+
+
+def csr_matvec_loss(data, x, indptr, indices, target):
+    n = indptr.shape[0] - 1
+    y = np.zeros(n)
+    for i in range(n):
+        for k in range(indptr[i], indptr[i + 1]):
+            y[i] += data[k] * x[indices[k]]
+    return np.sum((y - target) ** 2)
+
+
+def graph_laplacian_smooth(f, src, dst, w):
+    deg = np.zeros(f.shape[0])
+    np.add.at(deg, src, w)
+    np.add.at(deg, dst, w)
+    Lf = deg * f
+    np.add.at(Lf, src, -w * f[dst])
+    np.add.at(Lf, dst, -w * f[src])
+    return f @ Lf + 0.1 * np.sum(f ** 4)
+
+
+def forward_backward(pi, A, B, obs):
+    T, S = obs.shape[0], pi.shape[0]
+    alpha = np.zeros((T, S))
+    beta = np.ones((T, S))
+    alpha[0] = pi * B[:, obs[0]]
+    for t in range(1, T):
+        alpha[t] = (alpha[t - 1] @ A) * B[:, obs[t]]
+    for t in range(T - 2, -1, -1):
+        beta[t] = A @ (B[:, obs[t + 1]] * beta[t + 1])
+    gamma = alpha * beta
+    gamma = gamma / gamma.sum(axis=1, keepdims=True)
+    return np.sum(gamma[:, 0] ** 2) + math.log(np.sum(alpha[-1]))
+
+
+def particle_filter_fixed(theta, ys, z, u):
+    # bootstrap filter with fixed normals z and uniforms u; systematic resampling by searchsorted
+    n = z.shape[1]
+    x = np.zeros(n)
+    ll = 0.0
+    for t in range(ys.shape[0]):
+        x = theta[0] * x + theta[1] * z[t]
+        logw = -0.5 * (ys[t] - x) ** 2
+        m = np.max(logw)
+        w = np.exp(logw - m)
+        ll += m + math.log(np.mean(w))
+        cdf = np.cumsum(w) / np.sum(w)
+        idx = np.searchsorted(cdf, (u[t] + np.arange(n)) / n)
+        x = x[np.minimum(idx, n - 1)]
+    return ll
+
+
+def damped_ls_ik(q, goal, lam=0.1):
+    # one damped-least-squares step of a 3-link planar arm, then the remaining error
+    L = np.array([1.0, 0.8, 0.5])
+    a = np.cumsum(q)
+    p = np.array([np.sum(L * np.cos(a)), np.sum(L * np.sin(a))])
+    J = np.zeros((2, 3))
+    for j in range(3):
+        J[0, j] = -np.sum(L[j:] * np.sin(a[j:]))
+        J[1, j] = np.sum(L[j:] * np.cos(a[j:]))
+    dq = J.T @ np.linalg.solve(J @ J.T + lam * np.eye(2), goal - p)
+    a2 = np.cumsum(q + dq)
+    p2 = np.array([np.sum(L * np.cos(a2)), np.sum(L * np.sin(a2))])
+    return np.sum((p2 - goal) ** 2)
+
+
+def goertzel_power(x, k=2):
+    n = x.shape[0]
+    w = 2.0 * math.pi * k / n
+    coeff = 2.0 * math.cos(w)
+    s1 = s2 = 0.0
+    for v in x:
+        s0 = v + coeff * s1 - s2
+        s2 = s1
+        s1 = s0
+    return s1 * s1 + s2 * s2 - coeff * s1 * s2
+
+
+def dilated_conv1d(x, w, dilation=2, stride=1):
+    k = w.shape[0]
+    n = (x.shape[0] - dilation * (k - 1) - 1) // stride + 1
+    out = np.zeros(n)
+    for j in range(k):
+        out += w[j] * x[j * dilation: j * dilation + n * stride: stride]
+    return np.sum(np.tanh(out) ** 2)
+
+
+def heston_full_truncation(kappa, theta_v, xi, z1, z2, S0=1.0, v0=0.04, dt=0.05):
+    S = np.full(z1.shape[0], S0)
+    v = np.full(z1.shape[0], v0)
+    for t in range(z1.shape[1]):
+        vp = np.maximum(v, 0.0)
+        S = S * np.exp(-0.5 * vp * dt + np.sqrt(vp * dt) * z1[:, t])
+        v = v + kappa * (theta_v - vp) * dt + xi * np.sqrt(vp * dt) * z2[:, t]
+    return np.mean(np.maximum(S - 1.0, 0.0))
+
+
+def lsm_regression_step(S, payoff, disc=0.9):
+    # one Longstaff-Schwartz regression by normal equations on in-the-money paths
+    itm = payoff > 0
+    Xb = np.stack([np.ones(S.shape[0]), S, S ** 2], axis=1)[itm]
+    yb = disc * payoff[itm]
+    beta = np.linalg.solve(Xb.T @ Xb + 1e-8 * np.eye(3), Xb.T @ yb)
+    cont = Xb @ beta
+    return np.mean(np.maximum(yb, cont))
+
+
+def quaternion_integrate(omega, q0, dt=0.05):
+    q = q0 / np.linalg.norm(q0)
+    for t in range(omega.shape[0]):
+        wx, wy, wz = omega[t]
+        Om = np.array([[0.0, -wx, -wy, -wz], [wx, 0.0, wz, -wy],
+                       [wy, -wz, 0.0, wx], [wz, wy, -wx, 0.0]])
+        q = q + 0.5 * dt * (Om @ q)
+        q = q / np.linalg.norm(q)
+    return q[0] ** 2 - q[3]
+
+
+def sir_until_extinct(beta, gamma, i0, dt=0.1):
+    s, i, r = 1.0 - i0, i0, 0.0
+    t = 0.0
+    peak_t = 0.0
+    peak = i
+    while i > 1e-3 and t < 200.0:
+        new_inf = beta * s * i * dt
+        rec = gamma * i * dt
+        s, i, r = s - new_inf, i + new_inf - rec, r + rec
+        t += dt
+        if i > peak:
+            peak, peak_t = i, t
+    return r + 0.01 * peak
+
+
+def corpus3(seed=91):
+    rng = np.random.default_rng(seed)
+    nrm = rng.normal
+    indptr = np.array([0, 2, 3, 6])
+    indices = np.array([0, 2, 1, 0, 1, 2])
+    pi = np.array([0.6, 0.4])
+    A2 = np.array([[0.7, 0.3], [0.2, 0.8]])
+    B2 = np.array([[0.5, 0.3, 0.2], [0.1, 0.3, 0.6]])
+    S = np.exp(0.2 * nrm(size=12))
+    return [
+        (pk_adaptive_rk, (1.2, 0.3), (0, 1)),
+        (csr_matvec_loss, (nrm(size=6), nrm(size=3), indptr, indices, nrm(size=3)), (0, 1)),
+        (graph_laplacian_smooth, (nrm(size=4), np.array([0, 1, 2, 0]), np.array([1, 2, 3, 3]),
+                                  np.abs(nrm(size=4))), (0, 3)),
+        (forward_backward, (pi, A2, B2, np.array([0, 2, 1, 2, 0])), (0, 1, 2)),
+        (particle_filter_fixed, (np.array([0.8, 0.5]), nrm(size=4), nrm(size=(4, 6)),
+                                 rng.uniform(size=4) / 6), (0,)),
+        (damped_ls_ik, (np.array([0.3, 0.4, -0.2]), np.array([1.2, 1.1])), (0, 1)),
+        (goertzel_power, (nrm(size=8),), (0,)),
+        (dilated_conv1d, (nrm(size=12), nrm(size=3)), (0, 1)),
+        (heston_full_truncation, (1.5, 0.04, 0.3, nrm(size=(16, 6)), nrm(size=(16, 6))), (0, 1, 2)),
+        (lsm_regression_step, (S, np.maximum(1.1 - S, 0.0)), (0,)),
+        (quaternion_integrate, (nrm(size=(6, 3)), np.array([1.0, 0.1, -0.2, 0.05])), (0, 1)),
+        (sir_until_extinct, (0.5, 0.25, 0.01), (0, 1, 2)),
+    ]
+
+
 if __name__ == "__main__":
     import sys
 
     from .harness import triage_main
-    triage_main(corpus() + corpus2(), sys.argv[1:])
+    triage_main(corpus() + corpus2() + corpus3(), sys.argv[1:])

@@ -1135,7 +1135,7 @@ def corpus3(seed=91):
         (goertzel_power, (nrm(size=8),), (0,)),
         (dilated_conv1d, (nrm(size=12), nrm(size=3)), (0, 1)),
         (heston_full_truncation, (1.5, 0.04, 0.3, nrm(size=(16, 6)), nrm(size=(16, 6))), (0, 1, 2)),
-        (lsm_regression_step, (S, np.maximum(1.1 - S, 0.0)), (0,)),
+        (lsm_regression_step, (S, 4.0 * np.maximum(1.1 - S, 0.0) ** 3), (0,)),
         (quaternion_integrate, (nrm(size=(6, 3)), np.array([1.0, 0.1, -0.2, 0.05])), (0, 1)),
         (sir_until_extinct, (0.5, 0.25, 0.01), (0, 1, 2)),
     ]

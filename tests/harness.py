@@ -538,16 +538,19 @@ def struct_rebuild(a, it):
     if isinstance(a, dict):
         return {k: struct_rebuild(v, it) for k, v in a.items()}
     if isinstance(a, (tuple, list)):
-        return type(a)(struct_rebuild(v, it) for v in a)
+        parts = [struct_rebuild(v, it) for v in a]
+        return type(a)(*parts) if hasattr(a, "_fields") else type(a)(parts)
     return next(it)
 
 
 def fd_struct(fn, args, k, eps=1e-4):
     """4-point central differences of fn wrt argument k (a float, array or structure): one
-    array per leaf."""
+    array per leaf (none for a string or None in a structure: a constant)."""
     leaves = struct_leaves(args[k])
     out = []
     for li, leaf in enumerate(leaves):
+        if leaf is None or isinstance(leaf, str):
+            continue
         arr = np.array(leaf, dtype=float)
         g = np.zeros(arr.shape)
         for idx in np.ndindex(arr.shape):
@@ -567,7 +570,10 @@ def fd_struct(fn, args, k, eps=1e-4):
 
 
 def flat_grads(g):
-    """A gradient (array, number or structure of them) as one flat float vector."""
+    """A gradient (array, number or structure of them; None for a constant in a structure)
+    as one flat float vector."""
+    if g is None:
+        return np.zeros(0)
     if isinstance(g, dict):
         return np.concatenate([flat_grads(v) for v in g.values()]) if g else np.zeros(0)
     if isinstance(g, (tuple, list)):

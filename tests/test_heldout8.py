@@ -305,3 +305,57 @@ def test_refused_at_the_line_in_both_modes(fn, args, match, mode):
     line = next(i for i in range(start, len(lines)) if "# ERR" in lines[i]) + 1
     assert e.value.loc.filename == path and e.value.loc.line == line
     assert f"in {fn.__name__}" in str(e.value) and "^" in str(e.value)
+
+
+# -- second derivatives and forward mode over the corpus (the generated code run as Python; one
+# case of each compiled by Numba) ------------------------------------------------------------------
+HESSIAN_CASES = ["vasicek_bond", "sir_rk4_peak", "implied_vol_newton", "pk_euler_until_tol",
+                 "while_break_accumulate", "mahalanobis_chol", "rodrigues_exp", "iir_biquad",
+                 "diff_drive_odometry", "hmm_forward_log", "for_else_search", "config_dict_model"]
+_CORPUS = {fn.__name__: (fn, args, wrt) for fn, args, wrt in hf.corpus()}
+
+
+@pytest.mark.parametrize("name", HESSIAN_CASES)
+def test_hessian_matches_finite_differences_of_grad(name):
+    from .harness import fd_hessian
+    fn, args, wrt = _CORPUS[name]
+    wrt = tuple(k for k in wrt if isinstance(args[k], (float, np.ndarray)))[:2]
+    backend = "numba" if name == "implied_vol_newton" else "python"
+    H = jitad.hessian(jitad.differentiable(backend=backend)(fn), wrt=wrt)(*args)
+    He = jitad.hessian(fn, wrt=wrt, mode="eager")(*args)
+    Hf = fd_hessian(jitad.grad(fn, wrt=wrt, mode="eager"), args, wrt)
+    if len(wrt) == 1:
+        H, He = ((H,),), ((He,),)
+    for a in range(len(wrt)):
+        for b in range(len(wrt)):
+            scale = 1e-8 + np.max(np.abs(Hf[a][b]))
+            assert np.max(np.abs(np.asarray(H[a][b]) - Hf[a][b])) / scale < 1e-4
+            assert np.allclose(H[a][b], He[a][b], rtol=1e-9, atol=1e-12 * scale)
+
+
+@pytest.mark.parametrize("fn,args,wrt", hf.vector_cases(), ids=lambda c: getattr(c, "__name__", ""))
+def test_jvp_jacfwd_jacrev_match_finite_differences(fn, args, wrt):
+    backend = "numba" if fn is hf.iir_output else "python"
+    f = jitad.differentiable(backend=backend)(fn)
+    for k in wrt:
+        x = np.asarray(args[k], dtype=float)
+        ref = np.zeros(np.shape(fn(*args)) + x.shape)
+        for idx in np.ndindex(x.shape):
+            cols = []
+            for s in (1, -1):
+                a = list(args)
+                xx = x.copy()
+                xx[idx] += s * 1e-6
+                a[k] = xx if x.ndim else float(xx)
+                cols.append(np.asarray(fn(*a)))
+            ref[(Ellipsis,) + idx] = (cols[0] - cols[1]) / 2e-6
+        scale = 1e-8 + np.max(np.abs(ref))
+        for J in (jitad.jacfwd(f, wrt=k)(*args), jitad.jacrev(f, wrt=k)(*args),
+                  jitad.jacfwd(fn, wrt=k, mode="eager")(*args)):
+            assert np.max(np.abs(J - ref)) / scale < 1e-6
+        t = np.linspace(-1.0, 1.0, x.size).reshape(x.shape) if x.ndim else 0.7
+        y, yd = jitad.jvp(f, wrt=k)(*args, tangents=t)
+        ye, yde = jitad.jvp(fn, wrt=k, mode="eager")(*args, tangents=t)
+        expect = np.tensordot(ref, t, axes=x.ndim) if x.ndim else ref * t
+        assert np.allclose(yd, expect, rtol=1e-6, atol=1e-8 * scale)
+        assert np.allclose(yde, yd, rtol=1e-9, atol=1e-12) and np.allclose(y, fn(*args), rtol=1e-12)

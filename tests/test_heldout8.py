@@ -359,3 +359,37 @@ def test_jvp_jacfwd_jacrev_match_finite_differences(fn, args, wrt):
         expect = np.tensordot(ref, t, axes=x.ndim) if x.ndim else ref * t
         assert np.allclose(yd, expect, rtol=1e-6, atol=1e-8 * scale)
         assert np.allclose(yde, yd, rtol=1e-9, atol=1e-12) and np.allclose(y, fn(*args), rtol=1e-12)
+
+
+def activation_loss(w, x, act="tanh", scale=None):
+    z = w * x
+    if scale is not None:
+        z = z * scale
+    return np.sum(np.tanh(z) ** 2) if act == "tanh" else np.sum(z ** 3)
+
+
+def power_by_name(a, mode="square"):
+    return a ** 3 if mode == "cube" else a ** 2
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_second_derivatives_with_a_string_or_none_argument(mode):
+    """hessian, hvp and grad(grad(f)) of a function with a string argument or a None default
+    (`def loss(w, x, act="tanh", scale=None)`): the constants of the specialization, as in
+    first derivatives (refused before: 'None or a string as an argument is not supported
+    here yet')."""
+    from .harness import fd_hessian
+    w, x = np.array([0.3, -0.2, 0.5]), np.array([1.0, 2.0, -1.0])
+    for extra in (("tanh",), ("cube",), ("cube", 2.0), ()):
+        args = (w, x) + extra
+        H = jitad.hessian(activation_loss, mode=mode)(*args)
+        Hf = fd_hessian(jitad.grad(activation_loss, mode="eager"), args, (0,))[0][0]
+        assert np.allclose(H, Hf, rtol=1e-5, atol=1e-6)
+        assert np.allclose(jitad.hvp(activation_loss, mode=mode)(*args, v=np.ones(3)),
+                           H @ np.ones(3), rtol=1e-9)
+        assert np.allclose(jitad.jacfwd(jitad.grad(activation_loss), mode=mode)(*args), H,
+                           rtol=1e-9)
+    assert jitad.grad(jitad.grad(power_by_name), mode=mode)(0.7, "cube") == pytest.approx(4.2)
+    assert jitad.grad(jitad.grad(power_by_name), mode=mode)(0.7) == pytest.approx(2.0)
+    assert jitad.hessian(weighted_with_default, mode=mode)(np.ones(4)) == pytest.approx(
+        0.5 * np.eye(4))

@@ -202,6 +202,25 @@ def any_all_guards(x):
     return np.sum(x ** 3) if ok and not any(x > 5.0) else 0.0
 
 
+# -- writes into a view of a new array nothing else reads -----------------------------------------------
+def write_into_a_last_axis_take(M):
+    S = np.take(M * 1.0, (3, 1, -4, 1), axis=-1)
+    S[0, 0] += 1.0 + M[1, 1]
+    T = (M * 2.0).T
+    T[0, 0] = 5.0 * M[0, 1]
+    R = (M[0] * 1.0).reshape(2, 2)
+    for i in range(2):
+        R[i, 0] = R[i, 1] * M[1, i]
+    return np.sum(S ** 2) + np.sum(T ** 2) + np.sum(R ** 2)
+
+
+def write_into_a_view_of_a_read_array(M):
+    P = M * 2.0
+    S = P.T
+    S[0, 0] = 5.0  # ERR: 'S' may alias another array
+    return np.sum(S ** 2) + np.sum(P)
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -238,6 +257,7 @@ CASES = [
     (any_all_guards, (np.array([0.5, -1.3, 0.9]),), (0,)),
     (any_all_guards, (np.array([0.5, 1.3, 0.9]),), (0,)),
     (any_all_guards, (np.array([0.5, -2.3, 0.9]),), (0,)),
+    (write_into_a_last_axis_take, (np.arange(12.0).reshape(3, 4) / 5 - 0.4,), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
@@ -289,6 +309,7 @@ REFUSED = [
      r"this write into 'A' would also change 'A\[0\]', an alias of it made at line \d+; .* "
      r"make a copy there \(A\[0\]\.copy\(\)\)"),
     (r_of_a_range, (np.ones(3),), r"np.r_\[\.\.\.\] takes arrays and numbers here"),
+    (write_into_a_view_of_a_read_array, (np.ones((2, 2)),), r"'S' may alias another array"),
     (hf.augassign_on_argument, (np.ones(3), np.ones(3)),
      r"'x \+= \.\.\.' would update, in place, an array that is an argument"),
 ]

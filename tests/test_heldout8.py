@@ -221,6 +221,17 @@ def write_into_a_view_of_a_read_array(M):
     return np.sum(S ** 2) + np.sum(P)
 
 
+def write_into_a_view_made_in_a_loop(M):
+    # each iteration's view shows the previous one's write (NumPy): not one new array
+    P = M * 2.0
+    s = 0.0
+    for i in range(2):
+        S = P.T
+        S[0, 0] = S[0, 0] * 3.0 + M[0, 1]  # ERR: 'S' may alias another array
+        s += np.sum(S ** 2)
+    return s
+
+
 CASES = [
     (chained_targets, (0.7,), (0,)),
     (for_else_with_breaks, (np.array([0.5, 1.5, 2.5, -0.3]),), (0,)),
@@ -310,6 +321,7 @@ REFUSED = [
      r"make a copy there \(A\[0\]\.copy\(\)\)"),
     (r_of_a_range, (np.ones(3),), r"np.r_\[\.\.\.\] takes arrays and numbers here"),
     (write_into_a_view_of_a_read_array, (np.ones((2, 2)),), r"'S' may alias another array"),
+    (write_into_a_view_made_in_a_loop, (np.ones((2, 2)),), r"'S' may alias another array"),
     (hf.augassign_on_argument, (np.ones(3), np.ones(3)),
      r"'x \+= \.\.\.' would update, in place, an array that is an argument"),
 ]

@@ -317,9 +317,10 @@ class Writes:
         return isinstance(b, Bind) and (new_array(b, self.types) or self._view_of_a_temporary(b))
 
     def _view_of_a_temporary(self, b) -> bool:
-        """A view whose operand is a new array nothing else reads, assigned once: the view is
-        the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a gather
-        between two moveaxis) or `(2 * M).T` is a new array to the user."""
+        """A view whose operand is a new array nothing else reads, assigned once before it in
+        the same block (so each time the view is made, its operand was made anew): the view
+        is the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
+        gather between two moveaxis) or `(2 * M).T` is a new array to the user."""
         if not (makes_view(b, self.types) and b.args and isinstance(b.args[0], Var)
                 and (b.op is GETITEM or b.op.name in _WRITABLE_VIEWS)):
             return False
@@ -332,8 +333,12 @@ class Writes:
                 for t in ir.writes(s):
                     self._defs.setdefault(t, []).append(s)
         defs = self._defs.get(src, [])
-        return self._uses.get(src, 0) == 1 and len(defs) == 1 and defs[0] is not b \
-            and src not in self.spec.ir.params and self._new_array(defs[0], src)
+        if not (self._uses.get(src, 0) == 1 and len(defs) == 1 and defs[0] is not b
+                and src not in self.spec.ir.params and self._new_array(defs[0], src)):
+            return False
+        block = next((blk for blk in ir.blocks(self.root) if any(x is b for x in blk)), [])
+        at = [k for k, x in enumerate(block) if x is b or x is defs[0]]
+        return len(at) == 2 and block[at[0]] is defs[0]
 
     def copy_source(self, b):
         """z when bind `b` is `y = z` of an array z: another name for z's buffer (`u = v`,

@@ -7,7 +7,7 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
-    alias, which `activity` rules on), else `t = value` with a fresh `t`, then each target
+    alias, which the write rules judge), else `t = value` with a fresh `t`, then each target
     `= t`;
   * a loop with an `else` (`for ... else`, `while ... else`) runs the `else` block when the
     loop ends without a `break` of its own: without such a `break` the block simply follows
@@ -20,7 +20,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     evaluates the value first, into fresh names (`t0, t1 = a[2], a[0]`), then assigns each
     target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
   * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
-    0 into a fresh name and sets `i = fresh + start` first in the body.
+    0 into a fresh name and sets `i = fresh + start` first in the body (a `start` other than
+    a number is evaluated once, before the loop, into a fresh name).
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
 function (`names.Namer` over every name in it and the reserved ones); `desugar` returns each
 fresh name with the user's code it stands for (`Captured.shown`: messages show that); a tree
@@ -36,8 +37,9 @@ _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def desugar(tree, keyword_only_last, builtin) -> None:
-    """`builtin(name, obj)`: whether `name`, read in the function, is that builtin."""
+def desugar(tree, keyword_only_last, builtin) -> dict:
+    """Rewrite `tree` in place; {fresh name: the code it stands for}. `builtin(name, obj)`:
+    whether `name`, read in the function, is that builtin."""
     from .names import Namer, reserved_names, user_names
     for node in gast.walk(tree):
         if isinstance(node, gast.FunctionDef) and node is not tree:
@@ -79,29 +81,34 @@ class _Rewriter:
                 isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
                 isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
             return self.subscript_targets(s)
-        if isinstance(s, gast.For):
-            self.enumerate_start(s)
+        before = self.enumerate_start(s) if isinstance(s, gast.For) else []
         if isinstance(s, _LOOPS) and s.orelse:
-            return self.loop_else(s)
-        return [s]
+            return before + self.loop_else(s)
+        return before + [s]
 
     def enumerate_start(self, loop):
+        """The statements to put before the loop (its rewrite made in place)."""
         it, t = loop.iter, loop.target
         if not (isinstance(it, gast.Call) and isinstance(it.func, gast.Name)
                 and self.builtin(it.func.id, enumerate) and isinstance(t, gast.Tuple)
                 and len(t.elts) == 2 and isinstance(t.elts[0], gast.Name)):
-            return
+            return []
         start = it.args[1:] + [k.value for k in it.keywords if k.arg == "start"]
         if len(it.args) != 1 + (not it.keywords) or len(start) != 1 or \
                 any(k.arg != "start" for k in it.keywords):
-            return
+            return []
         it.args, it.keywords = it.args[:1], []
-        name = t.elts[0]
+        name, before = t.elts[0], []
+        if not isinstance(start[0], gast.Constant):     # evaluated once, as Python does
+            first = self.fresh(f"{name.id}_start", _text(start[0]))
+            before.append(_assign(gast.Name(first, gast.Store(), None, None), start[0], loop))
+            start = [gast.Name(first, gast.Load(), None, None)]
         counter = self.fresh(f"{name.id}_from_0", f"({name.id} counted from 0)")
         t.elts[0] = _located(gast.Name(counter, gast.Store(), None, None), name)
         shifted = _located(gast.BinOp(gast.Name(counter, gast.Load(), None, None), gast.Add(),
                                       start[0]), name)
         loop.body.insert(0, _assign(gast.Name(name.id, gast.Store(), None, None), shifted, name))
+        return before
 
     def chained(self, s):
         first = s.targets[0]

@@ -118,6 +118,17 @@ def enumerate_from_one(x):
     return s
 
 
+def enumerate_start_read_once(x):
+    k = 2
+    s = 0.0
+    for i, v in enumerate(x, k):     # the start is read once: k's changes do not move i
+        k = k + 5
+        s += i * v
+    else:
+        s += k
+    return s
+
+
 def enumerate_start_over_a_list(ws, x):
     s = 0.0
     for k, w in enumerate(ws, start=1):
@@ -257,6 +268,7 @@ CASES = [
     (enumerate_from_one, (rng.normal(size=4),), (0,)),
     (enumerate_start_over_a_list, ([rng.normal(size=2), rng.normal(size=2)], rng.normal(size=2)),
      (1,)),
+    (enumerate_start_read_once, (rng.normal(size=3),), (0,)),
     (min_max_of_tuples, (rng.normal(size=3),), (0,)),
     (einsum_optimized, (rng.normal(size=(2, 3)), rng.normal(size=(3, 3))), (0, 1)),
     (permute_in_place, (np.array([0.5, -1.3, 0.9]),), (0,)),

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from .desugar import desugar
 from .errors import JitadError, Loc
 
 MISSING = object()
@@ -42,6 +43,8 @@ class Captured:
     # where each free name was found: a closure cell, or the globals dict (also for builtins,
     # which a later global of the same name would shadow)
     origin: dict[str, object] = field(default_factory=dict)
+    # the names `desugar` made, each with what it stands for in the user's code (messages)
+    shown: dict[str, str] = field(default_factory=dict)
 
     def watch(self) -> tuple:
         """(where, name, object) for each free name: what `first_changed` checks."""
@@ -123,12 +126,13 @@ def capture(fn) -> Captured:
 def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
+    shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     asserts = _asserts_as_checks(tree)
     raises = _raises_as_checks(tree, fn)
     _prints_left_out(tree, fn, filename)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
-    cap = Captured(fn, tree.name, tree, filename, raw, params)
+    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
     if asserts:
         from .runtime import assert_failed
@@ -311,6 +315,20 @@ def _segment(text, node) -> str:
     first = lines[0].encode()[node.col_offset:].decode()
     last = lines[-1].encode()[:node.end_col_offset].decode()
     return first + "".join(lines[1:-1]) + last
+
+
+def _builtin_test(fn, tree):
+    """`test(name, obj)`: the name, read in `fn`, is the builtin `obj` (not a local, a closure
+    variable or a global of that name)."""
+    local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+             and isinstance(n.ctx, (gast.Store, gast.Param))} | \
+        {n.name for n in gast.walk(tree) if isinstance(n, gast.FunctionDef)}
+    shadowed = local | set(fn.__code__.co_freevars)
+
+    def test(name, obj):
+        return name not in shadowed and fn.__globals__.get(
+            name, getattr(builtins, name, None)) is obj
+    return test
 
 
 def _lambdas_as_defs(tree):

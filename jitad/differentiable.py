@@ -418,6 +418,9 @@ def wrt_indices(d: Differentiable, wrt):
     params = d.params
     single = not isinstance(wrt, (tuple, list))
     items = [wrt] if single else list(wrt)
+    if not items:       # nothing to differentiate: a mistake, not an empty gradient
+        raise JitadError(f"wrt=() names no parameter of {d.__name__}: give at least one (an "
+                         f"int or a parameter name)")
     idx = []
     for w in items:
         if isinstance(w, (bool, np.bool_)):

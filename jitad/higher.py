@@ -78,9 +78,6 @@ def tangent_watch(d, argtys, wrt) -> tuple:
 
 def _make(d, argtys, wrt):
     name = def_name(d.__jitad_function__)
-    if any(isinstance(t, NoneTy) for t in argtys):
-        raise JitadError(f"second derivatives of {name}: pass its arrays and numbers (None "
-                         "or a string as an argument is not supported here yet)")
     with pipeline.TRANSFORMING:
         job = d.job(argtys, wrt, mode="jvp")
         job.reentrant = True
@@ -284,6 +281,8 @@ def _leaf_exprs(expr, t):
         return [x for k, u in enumerate(t.items) for x in _leaf_exprs(f"{expr}[{k}]", u)]
     if isinstance(t, DictTy):
         return [x for k, u in zip(t.keys, t.items) for x in _leaf_exprs(f"{expr}[{k!r}]", u)]
+    if isinstance(t, NoneTy):       # None or a string: a constant of the specialization
+        return []
     return [expr]
 
 

@@ -20,7 +20,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_rang
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
-           "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
+           "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
@@ -685,8 +685,9 @@ def mask_put(y, m, v):
     """y[m] = v (v broadcast to the selected entries or rows)."""
     check_mask(m, y.shape)
     n = np.count_nonzero(m)
+    v = unshared(y, v)
     if m.ndim == y.ndim:
-        vals = np.broadcast_to(np.asarray(v), (n,))
+        vals = np.broadcast_to(v, (n,))
         k = 0
         flat = m.ravel()
         for j in range(flat.shape[0]):
@@ -695,7 +696,7 @@ def mask_put(y, m, v):
                 k += 1
         return
     rows = np.nonzero(m)[0]
-    vals = np.broadcast_to(np.asarray(v), (n,) + y.shape[1:])
+    vals = np.broadcast_to(v, (n,) + y.shape[1:])
     for k in range(rows.shape[0]):
         y[rows[k]] = vals[k]
 
@@ -715,9 +716,18 @@ def mask_add(d, m, g):
         d[rows[k]] += g[k]
 
 
+def unshared(y, v):
+    """v as an array, copied if its memory overlaps y's: the value of a write into y, read
+    whole before any element is written (NumPy's `y[idx] = v` for a `v` that is y itself or a
+    view of it, `y[idx] = y[::-1]`)."""
+    a = np.asarray(v)
+    return a.copy() if overlaps(y, a) else a
+
+
 def put(y, idx, v):
-    """y[idx] = v for an integer index array (a repeated index keeps the last value, as NumPy)."""
-    vals = np.broadcast_to(np.asarray(v), (idx.shape[0],) + y.shape[1:])
+    """y[idx] = v for an integer index array (a repeated index keeps the last value, as NumPy;
+    a v that overlaps y is read whole first)."""
+    vals = np.broadcast_to(unshared(y, v), (idx.shape[0],) + y.shape[1:])
     for k in range(idx.shape[0]):
         y[idx[k]] = vals[k]
 
@@ -726,7 +736,7 @@ def put2(y, rows, cols, v):
     """y[rows, cols] = v."""
     if rows.shape[0] != cols.shape[0]:
         raise ValueError("shape mismatch: the two index arrays must have the same length")
-    vals = np.broadcast_to(np.asarray(v), rows.shape)
+    vals = np.broadcast_to(unshared(y, v), rows.shape)
     for k in range(rows.shape[0]):
         y[rows[k], cols[k]] = vals[k]
 

@@ -190,6 +190,8 @@ def structure(t):
         return ("seq", tuple(structure(x) for x in t.items), t.fields)
     if isinstance(t, DictTy):
         return ("dict", tuple(structure(x) for x in t.items), t.keys)
+    if isinstance(t, NoneTy):      # a string or None inside: a constant of the specialization
+        return t.form()
     return None
 
 
@@ -219,22 +221,26 @@ def leaves(v, t=None) -> list:
     return [v]
 
 
-def rebuild(like, items):
+def rebuild(like, items, keep_constants=False):
     """A value with the structure of the argument `like` (tuple, list, namedtuple, dict, nested)
     holding the values of the iterator `items` in place of its arrays and scalars: the gradient
-    of a structured argument has the argument's structure (a dict its keys, in their order)."""
+    of a structured argument has the argument's structure (a dict its keys, in their order).
+    A string or None inside `like` (a constant, `leaves` gives nothing for it) takes no item:
+    it is None there (it has no gradient), or itself with `keep_constants`."""
     it = iter(items)
-    return _rebuild(like, it)
+    return _rebuild(like, it, keep_constants)
 
 
-def _rebuild(like, it):
+def _rebuild(like, it, keep):
     if isinstance(like, dict):
-        return {k: _rebuild(v, it) for k, v in like.items()}
+        return {k: _rebuild(v, it, keep) for k, v in like.items()}
     if isinstance(like, (tuple, list)):
-        parts = [_rebuild(v, it) for v in like]
+        parts = [_rebuild(v, it, keep) for v in like]
         if isinstance(like, list):
             return parts
         return type(like)._make(parts) if hasattr(like, "_make") else tuple(parts)
+    if like is None or isinstance(like, str):
+        return like if keep else None
     return next(it)
 
 

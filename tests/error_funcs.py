@@ -97,19 +97,6 @@ def uses_in(x, n):
     return 2 * x
 
 
-def uses_chained_assign(x):
-    a = b = x  # ERR: chained assignment
-    return a + b
-
-
-def uses_for_else(x):
-    for k in range(3):  # ERR: for ... else
-        x = x * 2
-    else:
-        x = x + 1
-    return x
-
-
 def uses_bare_return(x):
     if x > 0:
         return  # ERR: bare `return`

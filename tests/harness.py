@@ -517,3 +517,155 @@ def check_form_refused(fn, args, filename):
         else:
             raise AssertionError(f"{fn.__name__} was not refused")
     assert texts[0] == texts[1], texts
+
+
+# ---------------------------------------------------------------------------
+# triage of a held-out corpus (the `python -m tests.heldoutN_funcs` runners)
+# ---------------------------------------------------------------------------
+
+
+def struct_leaves(a):
+    """The arrays and numbers of a (nested) tuple, list or dict, in order."""
+    if isinstance(a, dict):
+        return [x for v in a.values() for x in struct_leaves(v)]
+    if isinstance(a, (tuple, list)):
+        return [x for v in a for x in struct_leaves(v)]
+    return [a]
+
+
+def struct_rebuild(a, it):
+    """``a``'s structure with its leaves taken from the iterator ``it``."""
+    if isinstance(a, dict):
+        return {k: struct_rebuild(v, it) for k, v in a.items()}
+    if isinstance(a, (tuple, list)):
+        parts = [struct_rebuild(v, it) for v in a]
+        return type(a)(*parts) if hasattr(a, "_fields") else type(a)(parts)
+    return next(it)
+
+
+def fd_struct(fn, args, k, eps=1e-4):
+    """4-point central differences of fn wrt argument k (a float, array or structure): one
+    array per leaf (none for a string or None in a structure: a constant)."""
+    leaves = struct_leaves(args[k])
+    out = []
+    for li, leaf in enumerate(leaves):
+        if leaf is None or isinstance(leaf, str):
+            continue
+        arr = np.array(leaf, dtype=float)
+        g = np.zeros(arr.shape)
+        for idx in np.ndindex(arr.shape):
+            h = eps * max(1.0, abs(arr[idx]))
+            vals = []
+            for s in (1, -1, 2, -2):
+                a2 = arr.copy()
+                a2[idx] += s * h
+                new = [np.copy(x) if isinstance(x, np.ndarray) else x for x in leaves]
+                new[li] = a2 if isinstance(leaf, np.ndarray) else float(a2)
+                args2 = [np.copy(x) if isinstance(x, np.ndarray) else x for x in args]
+                args2[k] = struct_rebuild(args[k], iter(new))
+                vals.append(fn(*args2))
+            g[idx] = (8 * (vals[0] - vals[1]) - (vals[2] - vals[3])) / (12 * h)
+        out.append(g)
+    return out
+
+
+def flat_grads(g):
+    """A gradient (array, number or structure of them; None for a constant in a structure)
+    as one flat float vector."""
+    if g is None:
+        return np.zeros(0)
+    if isinstance(g, dict):
+        return np.concatenate([flat_grads(v) for v in g.values()]) if g else np.zeros(0)
+    if isinstance(g, (tuple, list)):
+        return np.concatenate([flat_grads(v) for v in g]) if g else np.zeros(0)
+    return np.atleast_1d(np.asarray(g, dtype=float)).ravel()
+
+
+def _autograd_flat(fn, args, wrt):
+    """autograd's gradient where it runs the function (array arguments only), else None."""
+    if any(not isinstance(args[k], (float, np.ndarray)) for k in wrt):
+        return None
+    try:
+        return flat_grads(autograd_grad(fn, args, wrt))
+    except Exception:  # noqa: BLE001 - autograd cannot express it: no reference
+        return None
+
+
+def rel_err(g, ref):
+    """The largest absolute difference relative to the reference's largest entry."""
+    return np.max(np.abs(g - ref)) / (1e-8 + np.max(np.abs(ref))) if g.size else 0.0
+
+
+def triage(cases, names=(), backend="numba", verbose=False):
+    """Run each ``(fn, args, wrt)`` of a held-out corpus through the compiled path (or
+    ``backend="python"``) and eager mode against central finite differences (and autograd
+    where it runs the function); print one line per function: ok, WRONG(relative error),
+    refused (the JitadError's first line), CRASH (any other exception), and whether the
+    compiled code ran and the arguments stayed unchanged."""
+    import traceback
+
+    import jitad
+
+    for fn, args, wrt in cases:
+        if names and fn.__name__ not in names:
+            continue
+        fd = flat_grads([fd_struct(fn, args, k) for k in wrt])
+        fine = None     # differences over a smaller step: a kink within 1e-4 of the point
+        ag = _autograd_flat(fn, args, wrt)
+        res, grads = {}, {}
+        for label in ("compiled", "eager"):
+            try:
+                snap = snapshot(args)
+                if label == "compiled":
+                    f2 = fn if backend == "numba" else jitad.differentiable(backend=backend)(fn)
+                    vg = jitad.value_and_grad(f2, wrt=wrt)
+                else:
+                    vg = jitad.value_and_grad(fn, wrt=wrt, mode="eager")
+                v, g = vg(*args)
+                g = grads[label] = flat_grads(g)
+                err = rel_err(g, fd)
+                if err >= 1e-6:
+                    if fine is None:
+                        fine = flat_grads([fd_struct(fn, args, k, eps=1e-6) for k in wrt])
+                    err = min(err, rel_err(g, fine))
+                res[label] = "ok" if err < 1e-6 else f"WRONG({err:.2g})"
+                ref = float(fn(*snapshot(args)))
+                if not abs(float(v) - ref) <= 1e-10 * (1 + abs(ref)):
+                    res[label] += f" VALUE({float(v)!r} vs {ref!r})"
+                try:
+                    assert_unchanged(args, snap)
+                except AssertionError:
+                    res[label] += " MUTATED"
+                if label == "compiled" and backend == "numba" \
+                        and not vg.specialize(*args).compiled_ran:
+                    res[label] += " NOT-COMPILED"
+                if ag is not None and _rel_or_none(g, ag) and err >= 1e-6 and rel_err(ag, fd) < 1e-6:
+                    res[label] += "[autograd agrees with FD]"
+            except jitad.JitadError as e:
+                res[label] = "refused: " + str(e).splitlines()[0][:110]
+            except Exception as e:  # noqa: BLE001 - triage
+                res[label] = f"CRASH {type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"
+                if verbose:
+                    traceback.print_exc()
+        if len(grads) == 2 and grads["compiled"].shape == grads["eager"].shape \
+                and rel_err(grads["compiled"], grads["eager"]) > 1e-9:
+            res["eager"] += " (differs from compiled)"
+        agn = "-" if ag is None else ("ok" if rel_err(ag, fd) < 1e-6 else "differs")
+        print(f"{fn.__name__:30s} compiled={res['compiled']} | eager={res['eager']} | autograd={agn}",
+              flush=True)
+
+
+def _rel_or_none(g, ag):
+    return g.shape == ag.shape and rel_err(g, ag) > 1e-6
+
+
+def triage_main(cases, argv):
+    """``python -m tests.heldoutN_funcs [--backend python] [-v] [names...]``."""
+    verbose = "-v" in argv
+    argv = [a for a in argv if a != "-v"]
+    backend = "numba"
+    if "--backend" in argv:
+        i = argv.index("--backend")
+        backend = argv[i + 1]
+        del argv[i:i + 2]
+    triage(cases, set(argv), backend, verbose)

@@ -4,8 +4,8 @@ lax_numpy_test/api_test, PyTorch's autograd/functorch tests, Tangent's tests/fun
 autograd's tests; our own functions, none copied), each with a realistic argument set in
 `corpus()` / `corpus2()`. `python -m tests.heldout7_funcs [--backend python] [names...]` runs
 each through the compiled path and eager mode against central finite differences (and
-autograd where it can run the function) and prints a triage line per function; the default
-test run checks the functions listed in tests/test_heldout7.py."""
+autograd where it can run the function; tests/harness.py `triage`) and prints a triage line
+per function; the default test run checks the functions listed in tests/test_heldout7.py."""
 import math
 
 import numpy as np
@@ -1264,115 +1264,8 @@ def everyday_models(theta, W, X, y):
     return th + 0.5 * y @ alpha + 0.5 * logdet + m + np.sum(np.tanh(X @ W) ** 2)
 
 
-def _leaves(a):
-    if isinstance(a, dict):
-        return [x for v in a.values() for x in _leaves(v)]
-    if isinstance(a, (tuple, list)):
-        return [x for v in a for x in _leaves(v)]
-    return [a]
-
-
-def _rebuild(a, it):
-    if isinstance(a, dict):
-        return {k: _rebuild(v, it) for k, v in a.items()}
-    if isinstance(a, (tuple, list)):
-        return type(a)(_rebuild(v, it) for v in a)
-    return next(it)
-
-
-def _fd_struct(fn, args, k, eps=1e-4):
-    """4-point central differences of fn wrt argument k (a float, array or structure)."""
-    leaves = _leaves(args[k])
-    out = []
-    for li, leaf in enumerate(leaves):
-        arr = np.array(leaf, dtype=float)
-        g = np.zeros(arr.shape)
-        for idx in np.ndindex(arr.shape):
-            h = eps * max(1.0, abs(arr[idx]))
-            vals = []
-            for s in (1, -1, 2, -2):
-                a2 = arr.copy()
-                a2[idx] += s * h
-                new = [np.copy(x) if isinstance(x, np.ndarray) else x for x in leaves]
-                new[li] = a2 if isinstance(leaf, np.ndarray) else float(a2)
-                args2 = list(args)
-                args2[k] = _rebuild(args[k], iter(new))
-                vals.append(fn(*args2))
-            g[idx] = (8 * (vals[0] - vals[1]) - (vals[2] - vals[3])) / (12 * h)
-        out.append(g)
-    return out
-
-
-def _flat(g):
-    if isinstance(g, dict):
-        return np.concatenate([_flat(v) for v in g.values()]) if g else np.zeros(0)
-    if isinstance(g, (tuple, list)):
-        return np.concatenate([_flat(v) for v in g]) if g else np.zeros(0)
-    return np.atleast_1d(np.asarray(g, dtype=float)).ravel()
-
-
-def _autograd(fn, args, wrt):
-    """autograd's gradient where it runs the function (array arguments only), else None."""
-    if any(not isinstance(args[k], (float, np.ndarray)) for k in wrt):
-        return None
-    try:
-        from .harness import autograd_grad
-        return _flat(autograd_grad(fn, args, wrt))
-    except Exception:  # noqa: BLE001 - autograd cannot express it: no reference
-        return None
-
-
-def _rel(g, ref):
-    return np.max(np.abs(g - ref)) / (1e-8 + np.max(np.abs(ref))) if g.size else 0.0
-
-
-def _run(names, backend):
-    """Triage each corpus function: compiled (or backend=python) and eager vs finite diffs."""
-    import traceback
-
-    import jitad
-
-    for fn, args, wrt in corpus() + corpus2():
-        if names and fn.__name__ not in names:
-            continue
-        fd = _flat([_fd_struct(fn, args, k) for k in wrt])
-        fine = None     # differences over a smaller step: a kink within 1e-4 of the point
-        ag = _autograd(fn, args, wrt)
-        res = {}
-        for label in ("compiled", "eager"):
-            try:
-                if label == "compiled":
-                    f2 = fn if backend == "numba" else jitad.differentiable(backend=backend)(fn)
-                    vg = jitad.value_and_grad(f2, wrt=wrt)
-                else:
-                    vg = jitad.value_and_grad(fn, wrt=wrt, mode="eager")
-                _, g = vg(*args)
-                g = _flat(g)
-                err = _rel(g, fd)
-                if err >= 1e-6:
-                    if fine is None:
-                        fine = _flat([_fd_struct(fn, args, k, eps=1e-6) for k in wrt])
-                    err = min(err, _rel(g, fine))
-                res[label] = "ok" if err < 1e-6 else f"WRONG({err:.2g})"
-                if ag is not None and _rel(g, ag) > 1e-6 and err >= 1e-6:
-                    res[label] += f"[autograd agrees with FD]" if _rel(ag, fd) < 1e-6 else ""
-            except jitad.JitadError as e:
-                res[label] = "refused: " + str(e).splitlines()[0][:110]
-            except Exception as e:  # noqa: BLE001 - triage
-                res[label] = f"CRASH {type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"
-                if "-v" in __import__("sys").argv:
-                    traceback.print_exc()
-        agn = "-" if ag is None else ("ok" if _rel(ag, fd) < 1e-6 else "differs")
-        print(f"{fn.__name__:30s} compiled={res['compiled']} | eager={res['eager']} | autograd={agn}",
-              flush=True)
-
-
 if __name__ == "__main__":
     import sys
-    argv = [a for a in sys.argv[1:] if a != "-v"]
-    backend = "numba"
-    if "--backend" in argv:
-        i = argv.index("--backend")
-        backend = argv[i + 1]
-        del argv[i:i + 2]
-    _run(set(argv), backend)
+
+    from .harness import triage_main
+    triage_main(corpus() + corpus2(), sys.argv[1:])

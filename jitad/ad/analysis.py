@@ -55,6 +55,13 @@ def gathers(s, types) -> bool:
         isinstance(a, Var) and getattr(types.get(a.name), "ndim", 0) for a in s.args[1:])
 
 
+# views NumPy lets one write into (np.diag/np.diagonal of a matrix, np.broadcast_to and
+# sliding_window_view are read-only views: writing raises there)
+_WRITABLE_VIEWS = frozenset({"transpose", "transpose_axes", "reshape", "np.moveaxis", "swapaxes",
+                             "expand_dims", "squeeze", "ravel", "flip", "flip_all", "atleast_1d",
+                             "atleast_2d", "stack_part", "split_front", "split_back"})
+
+
 def makes_view(b: Bind, types) -> bool:
     """Whether bind `b`'s result may share its first operand's buffer: a view primitive, or
     one whose form at these operand ranks is (`np.diag` of a matrix, unlike of a vector)."""
@@ -209,6 +216,7 @@ class Writes:
         self.prog = prog
         self.root = spec.ir.body
         self.origins = {}    # callee -> `result_origins` (its IR does not change meanwhile)
+        self._uses = self._defs = None      # name -> reads, definitions (`_view_of_a_temporary`)
 
     def check(self):
         """Refuse, at the user's line: `y += e` (or an in-place library call) on an array
@@ -286,10 +294,11 @@ class Writes:
                        for r in stmts if t in self._stmt_reads(r)):
                     u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(t)
                     what = "write into" if isinstance(w, SetItem) else "in-place update of"
+                    copy = f"{v} = {u}.copy()" if v.isidentifier() else f"{v}.copy()"
                     raise UnsupportedError(
                         f"this {what} '{u}' would also change '{v}', an alias of it "
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
-                        f"an alias — make a copy there ({v} = {u}.copy())", w.loc,
+                        f"an alias — make a copy there ({copy})", w.loc,
                         "write through an alias")
 
     def _makes_alias(self, s):
@@ -301,11 +310,35 @@ class Writes:
     def _new_array(self, b, y) -> bool:
         """Whether bind `b` always gives `y` (one of its targets) an array no one else refers
         to (for a call: none of its arguments; another of its results may view it too, an
-        alias the write check sees)."""
+        alias the write check sees; for a view, `_view_of_a_temporary`)."""
         if isinstance(b, Bind) and b.op is CALL:
             got = result_origins(self.prog, b, self.types, self.origins)
             return got is not None and not got[b.targets.index(y)][0]
-        return isinstance(b, Bind) and new_array(b, self.types)
+        return isinstance(b, Bind) and (new_array(b, self.types) or self._view_of_a_temporary(b))
+
+    def _view_of_a_temporary(self, b) -> bool:
+        """A view whose operand is a new array nothing else reads, assigned once before it in
+        the same block (so each time the view is made, its operand was made anew): the view
+        is the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
+        gather between two moveaxis) or `(2 * M).T` is a new array to the user."""
+        if not (makes_view(b, self.types) and b.args and isinstance(b.args[0], Var)
+                and (b.op is GETITEM or b.op.name in _WRITABLE_VIEWS)):
+            return False
+        src = b.args[0].name
+        if self._uses is None:
+            self._uses, self._defs = {}, {}
+            for s in ir.walk(self.root):
+                for n in ir.own_reads(s):
+                    self._uses[n] = self._uses.get(n, 0) + 1
+                for t in ir.writes(s):
+                    self._defs.setdefault(t, []).append(s)
+        defs = self._defs.get(src, [])
+        if not (self._uses.get(src, 0) == 1 and len(defs) == 1 and defs[0] is not b
+                and src not in self.spec.ir.params and self._new_array(defs[0], src)):
+            return False
+        block = next((blk for blk in ir.blocks(self.root) if any(x is b for x in blk)), [])
+        at = [k for k, x in enumerate(block) if x is b or x is defs[0]]
+        return len(at) == 2 and block[at[0]] is defs[0]
 
     def copy_source(self, b):
         """z when bind `b` is `y = z` of an array z: another name for z's buffer (`u = v`,

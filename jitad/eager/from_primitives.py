@@ -136,6 +136,7 @@ def call_op(target, prim, name=None):
     def op(*args, **kwargs):
         p, args, kwargs = prim, list(args), dict(kwargs)
         if p.from_subscripts is not None:         # np.einsum("ij,jk->ik", a, b)
+            kwargs.pop("optimize", None)    # a contraction order: the same result, to rounding
             if kwargs or not args:
                 raise _refuse(name, "takes the constant subscripts and the operands (no "
                                     "keyword arguments)")

@@ -377,15 +377,15 @@ def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
     if groups:
         flat, pos = [], {}
         for i, a in enumerate(args):
-            if isinstance(a, dict):
-                ty_of_value(a)            # string keys, as compiled mode requires
-            items = leaves_of(a) if i in groups else [a]
+            # string keys, as compiled mode requires; a string or None inside is a constant
+            items = leaves_of(a, ty_of_value(a)) if i in groups else [a]
             pos[i] = list(range(len(flat), len(flat) + len(items)))
             flat.extend(items)
         flat_argnums = [k for i in argnums for k in pos[i]]
 
         def flat_fn(*xs):
-            return fn(*(rebuild(args[i], [xs[k] for k in pos[i]]) if i in groups else xs[pos[i][0]]
+            return fn(*(rebuild(args[i], [xs[k] for k in pos[i]], keep_constants=True)
+                        if i in groups else xs[pos[i][0]]
                         for i in range(len(args))))
         flat_fn.__name__ = fn.__name__
         val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums, cotangent)

@@ -86,6 +86,29 @@ class _Cast:
 float64, float32, int64 = (_Cast(t) for t in (_np.float64, _np.float32, _np.int64))
 
 
+class _IndexTrick:
+    """`np.r_[a, 0.0, b]` / `np.c_[a, b]` as compiled mode reads them (`library.index_tricks`):
+    np.concatenate of np.atleast_1d of each item / np.column_stack of the items; with a slice
+    or a directive string among them, NumPy's own (it refuses cleanly on a Var)."""
+
+    def __init__(self, base, stack):
+        self.base, self.stack = base, stack
+
+    def __getitem__(self, key):
+        items = key if type(key) is tuple else (key,)
+        if any(isinstance(k, (slice, str)) for k in items):
+            return self.base[key]
+        return self.stack(list(items))
+
+    def __getattr__(self, name):
+        return getattr(self.base, name)
+
+
+r_ = _IndexTrick(_np.r_, lambda items: concatenate([__getattr__("atleast_1d")(a)
+                                                     for a in items]))
+c_ = _IndexTrick(_np.c_, lambda items: __getattr__("column_stack")(items))
+
+
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """np.trace(A, offset=k) as compiled mode reads it: the sum of np.diagonal(A, k)."""
     if (axis1, axis2, dtype, out) == (0, 1, None, None):

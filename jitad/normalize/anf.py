@@ -29,8 +29,8 @@ from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callab
 from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
-from .library import (SPLITS, STACKS, LibraryCalls, describe, int_constants, is_ellipsis,
-                      static_value)
+from .library import (SPLITS, STACKS, LibraryCalls, describe, index_tricks, int_constants,
+                      is_ellipsis, static_value)
 from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
                     list_targets, stacked_rows)
 from .nested import NestedFunctions
@@ -93,6 +93,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.introduced = {}
         # list(E): the comprehension it means (see `lists.list_calls`)
         self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
+        self.tree = index_tricks(self.tree, self.resolve_func, self.err)
         # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
         self.tree = stacked_rows(self.tree, self.resolve_func)
         self.locals |= user_names(self.tree) - set(cap.free)
@@ -104,7 +106,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         to_tree = {u: n for n, u in self.renamed.items()}
         self.given_lists = {to_tree.get(name, name) for name, form in forms or ()
                             if form[0] == "list"}
-        # None as a sentinel: a flag beside the value (see `nones`)
+        # None as a sentinel: a flag beside the value (see `nones`); a parameter given None
+        # and assigned to is one too
+        self.none_params_assigned(forms)
         self.tree, flags = none_flags(self.tree, set(self.params), self.namer, self.err)
         self.locals |= set(flags)
         self.renamed.update({f: f"{n} is None" for f, n in flags.items()})
@@ -193,8 +197,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         body = fold_constant_decisions(body)
         body = eliminate_common_temps(body, self.temps)
         body = split_webs(body, self.params, self.namer, self.renamed)
+        # for messages: a name `desugar` made (or one derived from it) shows what it stands for
+        shown = self.cap.shown
+        renamed = {**shown, **{k: shown.get(v, v) for k, v in self.renamed.items()}}
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
-                           self.cap, self.callees, dict(self.renamed))
+                           self.cap, self.callees, renamed)
 
     def stmt(self, node):
         loc = self.cap.loc(node)
@@ -263,7 +270,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 self.err(target, "writing into a list (hs[i] = v) is not supported; build the "
                                  "list with .append(), or write into an array", "list write")
             arr, index = self.subscript_parts(target)
-            self.emit(SetItem(arr, index, self.expr(value, arr), self.cap.loc(node)))
+            val = self.expr(value, arr)
+            if isinstance(val, Var) and val.name == arr:
+                # y[idx] = y: NumPy reads the value whole before it writes; a copy of its own
+                # (with its own adjoint) is that value
+                val = self.bind(node, self.temp(arr, "copy_array"), get("copy_array"), (val,))
+            self.emit(SetItem(arr, index, val, self.cap.loc(node)))
         elif isinstance(target, gast.Tuple) and isinstance(value, gast.Tuple) and any(
                 isinstance(e, gast.Name) and e.id in self.lists for e in target.elts):
             # means, covs = [], []: each list made (the displays read no other target)
@@ -821,6 +833,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.gradient_call(node, None, hint, dest)
         if obj is range:        # range(n) as a value (P[range(n), labels]): its integers
             obj = np.arange
+        if obj in (builtins.any, builtins.all) and len(node.args) == 1 and not kw:
+            # any(v > 1.0 for v in x), all(flags): np.any/np.all of the values (on a rank-2
+            # array Python's raises, NumPy's answers)
+            obj = np.any if obj is builtins.any else np.all
         if obj is not MISSING and lookup_callable(obj) is TILE:   # np.tile, rt.tile1 read again
             counted = self.tile_counts(node, kw, hint, dest)
             if counted is not None:

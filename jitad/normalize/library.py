@@ -13,8 +13,8 @@ the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (o
 given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
 axis=k)` (an index on axis k; indices written out are one integer array, also without an
 axis: of the flattened array), the builtins that are
-folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers,
-`round`), dtypes as types or their names ("float64"). Every argument a primitive does not
+folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers or
+of a tuple written out, `round`), dtypes as types or their names ("float64"). Every argument a primitive does not
 take, and every value that must be constant and is not, is a `JitadError` at the call.
 Invariants: a constant argument is read from the source (`static_value`), never evaluated;
 nothing here depends on the operands' ranks (those are settled where code is generated).
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import math
 
 import gast
@@ -298,9 +299,10 @@ class LibraryCalls:
     def builtin_call(self, node, fn, kw, hint, dest):
         """The builtins that are folds or spellings of primitives: `sum` of a tuple or list
         written out (`0 + a + b`, Python's order) or of an array (its rows added: np.sum on
-        axis 0), with a `start`; `max`/`min` of three or more numbers (np.max of them);
-        `round(x, n)` (np.round; `round(x)` an integer, as Python's). (`pow(a, b)` is the
-        `pow` primitive's own callable.)
+        axis 0), with a `start`; `max`/`min` of three or more numbers (np.max of them), and
+        of numbers written out as a tuple or list (`min((a, b))`: `min(a, b)`); `round(x, n)`
+        (np.round; `round(x)` an integer, as Python's). (`pow(a, b)` is the `pow`
+        primitive's own callable.)
         None for any other call."""
         args = list(node.args)
         if fn is builtins.sum:
@@ -328,6 +330,11 @@ class LibraryCalls:
                 total = self.bind(node, dest("add") if last else self.temp(hint, "add"),
                                   get("add"), (total, self.expr(e, hint)))
             return total
+        if fn in (builtins.max, builtins.min) and len(args) == 1 and not kw \
+                and isinstance(args[0], (gast.Tuple, gast.List)) and len(args[0].elts) >= 2:
+            # max((a, b)), min([a, b, c]): of the numbers written out, as max(a, b) is
+            return self.expr(gast.copy_location(gast.Call(node.func, list(args[0].elts), []),
+                                                node), hint)
         if fn in (builtins.max, builtins.min) and len(args) > 2 and not kw:
             # of three or more numbers: np.max of them (ties split evenly, as eager mode's)
             stacked = self.stack(gast.List(args, gast.Load()), hint,
@@ -382,6 +389,7 @@ class LibraryCalls:
             self.err(node, f"{describe(node.func)} returns a tuple: unpack it "
                            "(a, b = ...) or index it with a constant", "tuple result")
         if prim.from_subscripts is not None:      # np.einsum("ij,jk->ik", a, b)
+            kw.pop("optimize", None)    # a contraction order: the same result, to rounding
             if kw or pre or not args:
                 self.err(node, f"{describe(node.func)} takes the constant subscripts and the "
                                "operands (no keyword arguments)")
@@ -908,6 +916,54 @@ def _constant(v):
 def ast_call(prim, operands):
     expr = substitute(prim.forward, {p: ast.Constant(a.value) for p, a in zip(prim.params, operands)})
     return ast.Expression(expr)
+
+
+def index_tricks(tree, resolve, err):
+    """`np.r_[a, 0.0, b]` is `np.concatenate([np.atleast_1d(a), np.atleast_1d(0.0),
+    np.atleast_1d(b)])` and `np.c_[a, b]` is `np.column_stack([a, b])`, as NumPy computes them
+    for arrays and numbers; a slice (`np.r_[0:3]`) or a directive string among the items is
+    refused at the item. Returns the tree (a rewritten copy when it holds either)."""
+    def trick(node):
+        if not (isinstance(node, gast.Subscript) and isinstance(node.value, gast.Attribute)):
+            return None
+        obj = resolve(node.value)
+        return obj is np.r_ and "r_" or obj is np.c_ and "c_" or None
+
+    if not any(trick(n) for n in gast.walk(tree)):
+        return tree
+    tree = copy.deepcopy(tree)
+
+    class Rewrite(gast.NodeTransformer):
+        def visit_Subscript(self, node):
+            self.generic_visit(node)
+            kind = trick(node)
+            if kind is None:
+                return node
+            items = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+            for it in items:
+                if isinstance(it, gast.Slice) or (isinstance(it, gast.Constant)
+                                                  and isinstance(it.value, str)):
+                    err(it, f"np.{kind}[...] takes arrays and numbers here (no slices or "
+                            "directive strings): write np.concatenate or np.arange",
+                        f"np.{kind}[...]")
+            if kind == "r_":
+                items = [gast.Call(_np_func(node.value, "atleast_1d"), [it], []) for it in items]
+                func = _np_func(node.value, "concatenate")
+            else:
+                func = _np_func(node.value, "column_stack")
+            call = gast.Call(func, [gast.List(items, gast.Load())], [])
+            for n in gast.walk(call):
+                if getattr(n, "lineno", None) is None:
+                    gast.copy_location(n, node)
+            return call
+
+    tree.body = [Rewrite().visit(st) for st in tree.body]
+    return tree
+
+
+def _np_func(trick_node, name):
+    """`np.name` spelt with the module expression `np.r_` was read through (`np`, `numpy`)."""
+    return gast.Attribute(copy.deepcopy(trick_node.value), name, gast.Load())
 
 
 def describe(func) -> str:

@@ -86,7 +86,7 @@ class NestedFunctions:
             free[o] = self.nested[o][0]
             origin[o] = {o: self.nested[o][0]}
         cap = Captured(fn, node.name, tree, self.cap.filename, self.cap.source,
-                       params + captured, free, origin)
+                       params + captured, free, origin, shown=self.cap.shown)
         from ..pipeline import preset_frontend
         preset_frontend(fn, cap)
         self.nested[node.name] = (fn, captured)

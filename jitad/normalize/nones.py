@@ -239,7 +239,8 @@ class _Guards:
             self.refuse(name)
 
     def refuse(self, name):
-        self.err(name, f"'{name.id}' may be None here: it is assigned None elsewhere, and jitad "
+        self.err(name, f"'{name.id}' may be None here: it is None on a path to here (assigned None, "
+                       f"or a parameter given None), and jitad "
                        f"computes only with numbers and arrays; read it where it surely holds "
                        f"a value -- under `if {name.id} is not None:` (or the else of `if "
                        f"{name.id} is None:`), or after assigning it one", "None sentinel")

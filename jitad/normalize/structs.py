@@ -54,8 +54,8 @@ class Struct:
         self.kind, self.items, self.keys = kind, tuple(items), keys
 
     def form(self):
-        return (self.kind, tuple(x.form() if isinstance(x, Struct) else None for x in self.items),
-                self.keys)
+        return (self.kind, tuple(x.form() if isinstance(x, Struct) else const_form(x.value)
+                                 if _constant_atom(x) else None for x in self.items), self.keys)
 
     def leaves(self) -> list:
         return [a for x in self.items for a in (x.leaves() if isinstance(x, Struct) else [x])]
@@ -64,6 +64,11 @@ class Struct:
         if self.kind == "dict":
             return f"a dict with keys {', '.join(map(repr, self.keys))}"
         return f"a tuple of {len(self.items)} values"
+
+
+def _constant_atom(a) -> bool:
+    """A string or None in a structure: a constant of its specialization, not a parameter."""
+    return isinstance(a, Const) and (a.value is None or isinstance(a.value, str))
 
 
 class Specialized:
@@ -187,6 +192,30 @@ class _Substitute(gast.NodeTransformer):
 class StructArgs:
     """The Normalizer's half that knows structures and constant parameters."""
 
+    def none_params_assigned(self, forms):
+        """A parameter given None and assigned to (`if w is None: w = np.ones(k)`, the idiom
+        of a default computed in the function) is a local that holds None until then: the
+        parameter goes, and `w = None` at the top of the body makes it a sentinel like any
+        local assigned None (see `nones`), so `w is None` reads its flag and a read of its
+        value where it may be None is refused. Run before `none_flags`; `init_forms` then
+        skips these names."""
+        user = {v: k for k, v in self.renamed.items()}
+        stores = _stores(self.tree.body)
+        names = sorted(user.get(name, name) for name, form in forms or ()
+                       if form[0] == "const" and form[2] is None
+                       and stores[user.get(name, name)])
+        self.none_locals = set(names)
+        if not names:
+            return
+        self.tree = copy.deepcopy(self.tree)
+        self.tree.body[:0] = [
+            gast.copy_location(gast.Assign([gast.copy_location(gast.Name(n, gast.Store(), None,
+                                                                           None), self.tree)],
+                                           gast.copy_location(gast.Constant(None, None),
+                                                              self.tree), None), self.tree)
+            for n in names]
+        self.params = [p for p in self.params if p not in self.none_locals]
+
     def init_forms(self, forms):
         self.structs = {}                # name -> Struct, or the atom an element name stands for
         self.stores = _stores(self.tree.body)
@@ -198,6 +227,8 @@ class StructArgs:
             if form[0] == "list":      # a list parameter (`lists.list_parameters`)
                 continue
             if form[0] == "const":
+                if name in self.none_locals:
+                    continue
                 if self.stores[name]:
                     self.err(self.tree, f"the parameter '{name}' is given the constant "
                                         f"{form[2]!r} by a call and assigned to in "
@@ -222,6 +253,8 @@ class StructArgs:
         if shape is None:
             p = self.namer.fresh(base)
             return Var(p), [p]
+        if shape[0] == "const":          # a string or None inside the structure
+            return Const(shape[2]), []
         kind, children, keys = shape
         items, parts = [], []
         for k, child in enumerate(children):
@@ -238,6 +271,10 @@ class StructArgs:
         v = static_value(node, self.resolve_func)
         if v is not MISSING:
             return v
+        if isinstance(node, (gast.Subscript, gast.Attribute)) and \
+                isinstance(self.struct_of(node.value), Struct):
+            a = self.struct_of(node)         # cfg["loss"]: a constant inside a structure
+            return a.value if isinstance(a, Const) else MISSING
         if isinstance(node, gast.Name):
             a = self.structs.get(node.id)
             if isinstance(a, Const):
@@ -513,11 +550,8 @@ class StructArgs:
         if node is not None:
             s = self.struct_of(node, literal=True)
             if isinstance(s, Struct):
-                leaves = s.leaves()
-                if any(isinstance(a, Const) and isinstance(a.value, str) for a in leaves):
-                    self.err(node, "a structure holding dict keys cannot be passed to a helper")
                 forms.append((name, ("struct", s.form())))
-                out.extend(leaves)
+                out.extend(a for a in s.leaves() if not _constant_atom(a))
                 return
             if s is None:
                 value = static_value(node, self.resolve_func)
@@ -532,8 +566,9 @@ class StructArgs:
         else:
             value = default
         static, stored = helper_facts(callee)
-        if name not in stored and (isinstance(value, (str, tuple, bool)) or value is None
-                                   or (type(value) is int and name in static)):
+        # None even where the helper assigns the parameter (`none_params_assigned`)
+        if value is None or name not in stored and (
+                isinstance(value, (str, tuple, bool)) or (type(value) is int and name in static)):
             forms.append((name, const_form(value)))
         elif isinstance(value, (bool, int, float)) and not isinstance(value, str):
             out.append(Const(value))

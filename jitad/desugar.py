@@ -1,0 +1,195 @@
+"""Python statements that mean a sequence of simpler ones, rewritten as that sequence when a
+function is captured (before `fence`), so every later stage sees only the simpler forms.
+
+Takes: a function's `def` tree (gast, the user's line numbers), after `capture` made its
+keyword-only parameters plain ones and its lambda statements nested definitions.
+Guarantees, each rewrite what Python itself does, at the line of the statement it replaces:
+  * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
+    from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
+    name for `a`'s value, exactly as in Python: a later write into one is a write through an
+    alias, which the write rules judge), else `t = value` with a fresh `t`, then each target
+    `= t`;
+  * a loop with an `else` (`for ... else`, `while ... else`) runs the `else` block when the
+    loop ends without a `break` of its own: without such a `break` the block simply follows
+    the loop; otherwise a fresh bool flag is set False before the loop and True before each
+    of its breaks (not those of loops or functions nested in it), and `if not flag:` guards
+    the block;
+  * the keyword-only parameters of nested definitions become plain ones after the others,
+    as `capture` does for the function itself (calls bind them by name);
+  * a tuple assignment with a subscript among its targets (`a[0], a[2] = a[2], a[0]`)
+    evaluates the value first, into fresh names (`t0, t1 = a[2], a[0]`), then assigns each
+    target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
+  * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
+    0 into a fresh name and sets `i = fresh + start` first in the body (a `start` other than
+    a number is evaluated once, before the loop, into a fresh name).
+Invariants: the tree is rewritten in place; fresh names never collide with a name of the
+function (`names.Namer` over every name in it and the reserved ones); `desugar` returns each
+fresh name with the user's code it stands for (`Captured.shown`: messages show that); a tree
+without these forms is left as it was.
+"""
+from __future__ import annotations
+
+import ast
+
+import gast
+
+_LOOPS = (gast.For, gast.While)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def desugar(tree, keyword_only_last, builtin) -> dict:
+    """Rewrite `tree` in place; {fresh name: the code it stands for}. `builtin(name, obj)`:
+    whether `name`, read in the function, is that builtin."""
+    from .names import Namer, reserved_names, user_names
+    for node in gast.walk(tree):
+        if isinstance(node, gast.FunctionDef) and node is not tree:
+            keyword_only_last(node)
+    taken = user_names(tree) | {n.name for n in gast.walk(tree)
+                                if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
+    rewriter = _Rewriter(Namer(taken | reserved_names()), builtin)
+    rewriter.block_of(tree, "body")
+    return rewriter.shown
+
+
+class _Rewriter:
+    def __init__(self, namer, builtin):
+        self.namer, self.builtin = namer, builtin
+        self.shown = {}
+
+    def fresh(self, base, shown):
+        name = self.namer.fresh(base)
+        self.shown[name] = shown
+        return name
+
+    def block_of(self, node, field):
+        block = getattr(node, field, None)
+        if not isinstance(block, list):
+            return
+        out = []
+        for s in block:
+            for f in ("body", "orelse", "finalbody"):
+                self.block_of(s, f)
+            for h in getattr(s, "handlers", None) or ():
+                self.block_of(h, "body")
+            out.extend(self.statement(s))
+        block[:] = out
+
+    def statement(self, s):
+        if isinstance(s, gast.Assign) and len(s.targets) > 1:
+            return [x for a in self.chained(s) for x in self.statement(a)]
+        if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
+                isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
+                isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
+            return self.subscript_targets(s)
+        before = self.enumerate_start(s) if isinstance(s, gast.For) else []
+        if isinstance(s, _LOOPS) and s.orelse:
+            return before + self.loop_else(s)
+        return before + [s]
+
+    def enumerate_start(self, loop):
+        """The statements to put before the loop (its rewrite made in place)."""
+        it, t = loop.iter, loop.target
+        if not (isinstance(it, gast.Call) and isinstance(it.func, gast.Name)
+                and self.builtin(it.func.id, enumerate) and isinstance(t, gast.Tuple)
+                and len(t.elts) == 2 and isinstance(t.elts[0], gast.Name)):
+            return []
+        start = it.args[1:] + [k.value for k in it.keywords if k.arg == "start"]
+        if len(it.args) != 1 + (not it.keywords) or len(start) != 1 or \
+                any(k.arg != "start" for k in it.keywords):
+            return []
+        it.args, it.keywords = it.args[:1], []
+        name, before = t.elts[0], []
+        if not isinstance(start[0], gast.Constant):     # evaluated once, as Python does
+            first = self.fresh(f"{name.id}_start", _text(start[0]))
+            before.append(_assign(gast.Name(first, gast.Store(), None, None), start[0], loop))
+            start = [gast.Name(first, gast.Load(), None, None)]
+        counter = self.fresh(f"{name.id}_from_0", f"({name.id} counted from 0)")
+        t.elts[0] = _located(gast.Name(counter, gast.Store(), None, None), name)
+        shifted = _located(gast.BinOp(gast.Name(counter, gast.Load(), None, None), gast.Add(),
+                                      start[0]), name)
+        loop.body.insert(0, _assign(gast.Name(name.id, gast.Store(), None, None), shifted, name))
+        return before
+
+    def chained(self, s):
+        first = s.targets[0]
+        if isinstance(first, gast.Name):
+            source, out = first.id, [_assign(first, s.value, s)]
+            rest = s.targets[1:]
+        else:
+            source = self.fresh("chained", _text(s.value))
+            out = [_assign(gast.Name(source, gast.Store(), None, None), s.value, s)]
+            rest = s.targets
+        for t in rest:
+            out.append(_assign(t, gast.Name(source, gast.Load(), None, None), s))
+        return out
+
+    def subscript_targets(self, s):
+        targets = s.targets[0].elts
+        values = s.value.elts if isinstance(s.value, gast.Tuple) and \
+            len(s.value.elts) == len(targets) else [None] * len(targets)
+        fresh = [self.fresh(f"{_base(t)}_value", _text(v) if v is not None else
+                            f"item {k} of {_text(s.value)}")
+                 for k, (t, v) in enumerate(zip(targets, values))]
+        unpack = gast.Tuple([gast.Name(n, gast.Store(), None, None) for n in fresh], gast.Store())
+        out = [_assign(unpack, s.value, s)]
+        for t, n in zip(targets, fresh):
+            out.append(_assign(t, gast.Name(n, gast.Load(), None, None), t))
+        return out
+
+    def loop_else(self, loop):
+        orelse, loop.orelse = loop.orelse, []
+        breaks = list(_own_breaks(loop.body))
+        if not breaks:
+            return [loop, *orelse]
+        flag = self.fresh("broke", f"(a break of the loop at line {loop.lineno})")
+        for block, k in reversed(breaks):        # later positions first: indices stay valid
+            b = block[k]
+            block[k:k + 1] = [_assign(gast.Name(flag, gast.Store(), None, None),
+                                      gast.Constant(True, None), b), b]
+        init = _assign(gast.Name(flag, gast.Store(), None, None), gast.Constant(False, None), loop)
+        test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
+        guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
+        return [init, loop, guard]
+
+
+def _text(node) -> str:
+    """The source text of an expression (as Python writes it back)."""
+    return ast.unparse(gast.gast_to_ast(node))
+
+
+def _base(target):
+    while isinstance(target, gast.Subscript):
+        target = target.value
+    return target.id if isinstance(target, gast.Name) else "item"
+
+
+def _own_breaks(block):
+    """(block, index) of each `break` of the loop whose body is `block`: not inside a nested
+    loop or function."""
+    for k, s in enumerate(block):
+        if isinstance(s, gast.Break):
+            yield block, k
+        elif isinstance(s, _LOOPS):
+            yield from _own_breaks(s.orelse)     # a nested loop's `else` breaks this loop
+        elif not isinstance(s, _SCOPES):
+            for f in ("body", "orelse", "finalbody"):
+                sub = getattr(s, f, None)
+                if isinstance(sub, list):
+                    yield from _own_breaks(sub)
+            for h in getattr(s, "handlers", None) or ():
+                yield from _own_breaks(h.body)
+
+
+def _located(node, like):
+    """`node` with `like`'s location on each of its nodes that has none."""
+    for n in gast.walk(node):
+        if getattr(n, "lineno", None) is None:
+            gast.copy_location(n, like)
+    return node
+
+
+def _assign(target, value, like):
+    for n in (target, value):
+        if getattr(n, "lineno", None) is None:
+            _located(n, like)
+    return gast.copy_location(gast.Assign([target], value, None), like)

@@ -422,7 +422,7 @@ class Reverse(TrainingCode):
         the Hessian-vector product of an ODE loop 1.4x its forward pass slower."""
         chunk = self.namer.fresh("chunk")
         inner = cond + [ast.If(ast.UnaryOp(ast.Not(), P.name(s.test)), [ast.Break()], []),
-                        P.assign(chunk, P.binop(P.name(chunk), ast.Sub(), P.const(1)))] + body
+                        ast.AugAssign(P.name(chunk, store=True), ast.Sub(), P.const(1))] + body
         outer = self.tapes.reserve(bc, P.const(TAPE_CHUNK)) + [
             P.assign(chunk, P.const(TAPE_CHUNK)),
             ast.While(ast.Compare(P.name(chunk), [ast.Gt()], [P.const(0)]), inner, []),

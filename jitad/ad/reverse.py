@@ -509,16 +509,41 @@ class Reverse(TrainingCode):
 
     def replay(self, block, adjoint):
         """A map's body again, for its `adjoint` statements: the binds whose values they read
-        (directly or through other binds), without checks and without writing results."""
+        (directly or through other binds), without checks and without writing results. A
+        number the body stored as an element's first write (`y[i] = e`, `init`) into an array
+        the adjoint keeps (`needed`: at this point it holds what the map wrote) is read back
+        from it (`e = y[i]`) instead of computed again: a tanh, an exp, a chain of them."""
         live = {n.id for st in adjoint for n in ast.walk(st)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        stored = self.stored_results(block)
         out = []
         for x in reversed(block):
             if isinstance(x, Bind) and x.target in live:
-                out.append(P.assign(x.target, forward_expr(x, self.fnames, self.types)))
+                w = stored.get(x.target)
+                if w is not None:
+                    out.append(P.assign(x.target, read_at(P.name(w.array), w.index, self.types)))
+                    live |= {n for a in w.index for n in ir.atom_names(a)}
+                else:
+                    out.append(P.assign(x.target, forward_expr(x, self.fnames, self.types)))
+                    live |= set(ir.reads(x))
                 out[-1].jitad_loc = (x.loc.filename, x.loc.line)
-                live |= set(ir.reads(x))
         return out[::-1]
+
+    def stored_results(self, block) -> dict:
+        """name -> the `SetItem` of `block` storing it as an element's first write into a
+        kept array of its own dtype, the array's only write in the block."""
+        writes = Counter(x.array for x in block if isinstance(x, SetItem))
+        out = {}
+        for x in block:
+            if not (isinstance(x, SetItem) and x.init and isinstance(x.value, Var)
+                    and writes[x.array] == 1 and x.array in self.A.needed
+                    and all(isinstance(a, Var) for a in x.index)):
+                continue
+            ty, elem = self.ty(x.array), self.ty(x.value.name)
+            if getattr(elem, "ndim", 1) == 0 and len(x.index) == ty.ndim \
+                    and elem.dtype == ty.dtype and not ty.is_list:
+                out[x.value.name] = x
+        return out
 
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False):
         """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time)."""

@@ -170,15 +170,18 @@ def _inline(job):
 
 
 def _maps(job):
-    """Each specialization's pointwise runs become maps (`maps`), then its shapes are known
-    to the passes after (`Spec.shapes`)."""
+    """Each specialization's pointwise runs become maps (`maps`), the loops filling a new
+    array are marked as its elements' first writes (`first_writes`), then its shapes are
+    known to the passes after (`Spec.shapes`)."""
     from .assemble import assemble
+    from .first_writes import first_writes
     from .maps import maps
     from .shapes import Shapes
     for spec in job.prog.order:
         assemble(spec)
         if not _flag("JITAD_NO_MAPS"):
             maps(spec, Shapes(spec, job.prog))
+        first_writes(spec)
         spec.shapes = Shapes(spec, job.prog)
 
 

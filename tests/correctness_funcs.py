@@ -305,6 +305,20 @@ def list_of_varying_length(x, M):
     return acc
 
 
+def fixed_shapes_in_a_loop(W, V, xs):
+    """Arrays made in each iteration whose shapes are the parameters' (`W @ h`: W's rows, the
+    tanh of a broadcast of rows): one shape for the call, so the adjoint's zeros take the last
+    value's shape and `a`, `b` (read by the adjoint for nothing else) are not taped."""
+    h = np.zeros(W.shape[0])
+    s = 0.0
+    for t in range(xs.shape[0]):
+        a = W @ h
+        b = V @ h
+        h = np.tanh(a + b + xs[t])
+        s = s + h[0] * h[1]
+    return s
+
+
 def shrinking_in_a_loop(x):
     """A name rebound to a shorter slice of itself (a binomial tree's backward induction): the
     adjoint restarted as zeros shaped like the shorter value (a silently wrong gradient)."""

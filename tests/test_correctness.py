@@ -280,6 +280,14 @@ def test_shapes_that_change_between_iterations():
     check(cf.concat_parts_varying_1d, (rng.normal(size=3), rng.normal(size=(3, 3))), wrt=(0, 1))
 
 
+def test_arrays_of_one_shape_per_call_are_not_taped_for_their_shape():
+    rng = np.random.default_rng(11)
+    args = (rng.normal(size=(4, 4)) * 0.5, rng.normal(size=(4, 4)) * 0.5, rng.normal(size=(6, 4)))
+    check(cf.fixed_shapes_in_a_loop, args, wrt=(0, 1, 2))
+    src = jitad.source(cf.fixed_shapes_in_a_loop, "adjoint", args=args, wrt=(0, 1, 2))
+    assert ".append(a)" not in src and ".append(b)" not in src
+
+
 # -- held-out corpus #4's findings ----------------------------------------------------------
 def test_a_masks_cotangent_is_chosen_not_multiplied():
     """sqrt'(0) is inf; np.maximum's and np.clip's masks pass 0 there, not 0 * inf = nan

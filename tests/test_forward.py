@@ -375,3 +375,48 @@ def test_a_primitive_without_a_tangent_rule_is_refused_at_its_line():
 def test_every_primitive_with_adjoints_has_tangents_but_the_listed_ones():
     builtin = [n for n in tangents.missing() if not n.startswith("user.")]   # @jitad.primitive
     assert builtin == sorted(tangents.NO_TANGENT_YET) == []
+
+
+# -- the product rule's two products, fused (`runtime.SUMS_OF_PRODUCTS`) ----------------------
+
+def products(W, h, A, B, u):
+    for _ in range(3):
+        h = np.tanh(W @ h)                 # matvec: dW @ h + W @ dh
+    v = u @ A                              # vecmat: du @ A + u @ dA
+    M = A @ B                              # matmat: dA @ B + A @ dB
+    return np.sum(h) + np.sum(v * v) + np.sum(M * M)
+
+
+def test_the_product_rule_is_one_fused_product_sum_with_the_same_numbers():
+    """The jvp of products of two moving operands calls `rt.<product>_sum` (one loop, one
+    array), equal to the two products' sum bit for bit; the jvp equals grad . v, finite
+    differences and eager mode. Code read again (the tangent function of `hvp`) keeps the
+    products: its front end knows them, and the hvp equals finite differences of grad."""
+    from jitad import _runtime_jit as rj
+    W, h, A, B = (RNG.normal(size=s) * 0.4 for s in ((12, 12), (12,), (12, 12), (12, 9)))
+    u = RNG.normal(size=12)
+    args = (W, h, A, B, u)
+    tans = tuple(RNG.normal(size=np.shape(a)) for a in args)
+    wrt = (0, 1, 2, 3, 4)
+    src = jitad.source(products, "jvp", args=args, wrt=wrt)
+    for kind in ("matvec_sum", "vecmat_sum", "matmat_sum"):
+        assert f"rt.{kind}(" in src, kind
+    y, t = jitad.jvp(products, wrt=wrt)(*args, tangents=tans)
+    assert np.isclose(y, products(*args), rtol=1e-13)
+    g = jitad.grad(products, wrt=wrt)(*args)
+    assert np.isclose(t, sum(_dot(a, b) for a, b in zip(g, tans)), rtol=1e-11)
+    assert np.isclose(t, _fd(products, args, wrt, tans), rtol=1e-6)
+    _, te = jitad.jvp(products, wrt=wrt, mode="eager")(*args, tangents=tans)
+    assert np.isclose(t, te, rtol=1e-12)
+    assert np.array_equal(rj.matvec_sum(W, h, A, u), rj.matvec(W, h) + rj.matvec(A, u))
+    assert np.array_equal(rj.vecmat_sum(u, A, h, W), rj.vecmat(u, A) + rj.vecmat(h, W))
+    for P, Q in ((A[:4, :5], B[:5, :3]), (A, B)):        # a small product, and a large one
+        R, S = P * 0.5 + 1.0, Q - 0.25
+        assert np.array_equal(rj.matmat_sum(P, Q, R, S), rj.matmat(P, Q) + rj.matmat(R, S))
+    hv = jitad.hvp(products, wrt=0)
+    assert "_sum(" not in jitad.source(hv, "jvp", args=args)
+    v = RNG.normal(size=W.shape)
+    gW = jitad.grad(products, wrt=0)
+    e = 1e-6
+    fd = (gW(W + e * v, h, A, B, u) - gW(W - e * v, h, A, B, u)) / (2 * e)
+    assert np.allclose(hv(*args, v=v), fd, rtol=1e-5, atol=1e-7)

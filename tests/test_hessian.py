@@ -29,6 +29,7 @@ Numba's bounds checking is on (tests/conftest.py).
 """
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -36,6 +37,7 @@ import pytest
 
 import jitad
 from jitad import runtime as rt
+from jitad.ad.tapes import TAPE_CHUNK
 
 from . import hessian_funcs as hf
 from .harness import assert_unchanged, autograd_hessian, central_fd, fd_hessian, snapshot
@@ -559,3 +561,42 @@ def test_a_rebound_global_is_seen_by_second_derivatives():
             hv(x, v=np.ones(3))
     finally:
         SCALE = 2.0
+
+
+# -- tapes of `while` loops, reserved a chunk of iterations at a time -------------------------
+
+def damped(c, x, n):
+    """A `while` whose trip count is the data's (n): its tapes are reserved once per
+    `TAPE_CHUNK` iterations (`Reverse.chunked_while`), the loop running them reserves nothing."""
+    k = 0
+    v = 0.0
+    while k < n:
+        v = v + c * math.sin(x + v) - 0.01 * v * v
+        x = x * 0.99 + 0.001 * c * x
+        k = k + 1
+    return v * x + c
+
+
+@pytest.mark.parametrize("n", [0, 1, TAPE_CHUNK - 1, TAPE_CHUNK, TAPE_CHUNK + 1,
+                               3 * TAPE_CHUNK])
+def test_while_tapes_reserved_by_chunks(n):
+    """Trip counts around the chunk's boundaries: the gradient, the Hessian-vector product and
+    the Hessian of the loop (compiled) against finite differences and autograd; the generated
+    code reserves outside the loop that pushes."""
+    args = (0.7, 0.4, n)
+    g = jitad.grad(damped, wrt=(0, 1))
+    got = g(*args)
+    fd = central_fd(damped, args, (0, 1))
+    assert np.allclose(got, fd, rtol=1e-6, atol=1e-8)
+    H = np.array(jitad.hessian(damped, wrt=(0, 1))(*args), dtype=float).reshape(2, 2)
+    ag = np.array(autograd_hessian(damped, args, (0, 1)), dtype=float).reshape(2, 2)
+    assert np.allclose(H, ag, rtol=1e-10, atol=1e-12)
+    assert np.allclose(H, H.T, rtol=1e-12, atol=1e-14)
+    hv = jitad.hvp(damped, wrt=(0, 1))(*args, v=(0.3, -1.2))
+    assert np.allclose(np.array(hv, dtype=float), H @ np.array([0.3, -1.2]), rtol=1e-10,
+                       atol=1e-12)
+    src = jitad.source(damped, "adjoint", args=args, wrt=(0, 1))
+    head = src[src.index("while True:"):src.index("while chunk > 0:")]
+    assert "tape_f = rt.reserve(tape_f, top_f + " in head and f"chunk = {TAPE_CHUNK}" in head
+    loop = src[src.index("while chunk > 0:"):src.index("if chunk > 0:")]
+    assert "rt.reserve" not in loop and "tape_f[top_f] = " in loop

@@ -726,8 +726,16 @@ class Analysis(Writes):
         Conservative: elementwise arithmetic of other arrays keeps their shapes, an integer
         index x[i] drops an axis whatever i is. A variable assigned once, outside loops, has one
         shape: it never counts (nor passes a variant shape on: `Q = np.exp(icf[:, :d])` then
-        `Q[k]` in a loop is one shape)."""
+        `Q[k]` in a loop is one shape). Nor does an array whose symbolic shape (`shapes`,
+        once `maps` has made them) is known on every axis: its terms are fixed for the call
+        (`np.empty((n,))` in a loop, with n the length of a row of a parameter; `W @ h` of a
+        parameter W, whatever h)."""
         binds = [s for s in ir.walk(self.root) if isinstance(s, Bind)]
+        shapes = getattr(self.spec, "shapes", None)
+
+        def fixed(name):
+            shape = shapes.of(name) if shapes is not None else None
+            return shape is not None and all(d is not None for d in shape)
         in_loop = {id(s) for s in binds
                    if any(b in self.loop_blocks for b in self.path_of.get(id(s), ()))}
         varying = {t for s in binds if id(s) in in_loop for t in s.targets} | self.loop_vars
@@ -757,7 +765,7 @@ class Analysis(Writes):
                         int_atom(x) for a in s.args
                         for x in (a.items if isinstance(a, ir.TupleA) else (a,)))
                 if hit:
-                    new = {t for t in s.targets if t not in out and (
+                    new = {t for t in s.targets if t not in out and not fixed(t) and (
                         id(s) in in_loop or len(self.sites.get(t, ())) > 1)}
                     out |= new
                     changed = changed or bool(new)

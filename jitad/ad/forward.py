@@ -14,7 +14,10 @@ each active one with its tangent statement beside it, no tape:
   * a primitive's tangent is the sum of its operands' contributions (`primitives.tangents`:
     the templates in the operands, the statics, `y` and `t`); an elementwise contribution of
     lower rank than the result is broadcast onto it; an operand whose primitive has adjoints
-    but no tangent rule is a `JitadError` at the user's line (never a silent zero);
+    but no tangent rule is a `JitadError` at the user's line (never a silent zero); the
+    product rule's two products of one kind (`dA @ x + A @ dx`) are one fused call
+    (`runtime.SUMS_OF_PRODUCTS`, the same numbers), except in code read again and where
+    `scalarize` writes small products out as numbers;
   * `If`, `While`, `For` are kept as they are, with the tangent statements inside (forward
     mode needs no reversal: every construct of the subset works); `y[i] = v` writes the
     tangent of v into the tangent of y at the same index; a call to a helper calls the
@@ -31,8 +34,9 @@ value is first named `<t>_old`, and the primal statement and the tangent read th
 from __future__ import annotations
 
 import ast
+import math
 
-from .. import ir
+from .. import ir, runtime, scalarize
 from .. import pyast as P
 from ..errors import JitadError
 from ..ir import Bind, For, If, Return, SetItem, Var, While
@@ -71,6 +75,14 @@ class Forward(Reverse):
 
     def rank_atom(self, a):
         return getattr(self.types[a.name], "ndim", 0) if isinstance(a, Var) else 0
+
+    def small(self, name) -> bool:
+        """Whether an array has a constant shape `scalarize` may write out as numbers."""
+        shapes = getattr(self.spec, "shapes", None)
+        shape = shapes.of(name) if shapes is not None else None
+        if not shape or not all(isinstance(d, int) for d in shape):
+            return False
+        return math.prod(shape) <= (scalarize.MAX_LEN if len(shape) == 1 else scalarize.MAX_ELEMENTS)
 
     def refuse(self, s, prim, p):
         raise JitadError(
@@ -249,7 +261,7 @@ class Forward(Reverse):
             mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
         mapping["y"] = P.name(t)
         # the operands whose shapes the tangent has (a broadcast of): those it reads
-        total, reads_y, covered = None, False, set()
+        terms, reads_y, covered = [], False, set()
         for p, a in zip(rule.params, s.args):
             if not self.active(a) or p not in rule.adjoints:
                 continue
@@ -267,9 +279,13 @@ class Forward(Reverse):
                 covered |= set(rule.params)
             else:
                 c = P.fold(substitute(tpl, mapping))
-            total = c if total is None else P.binop(total, ast.Add(), c)
-        if total is None:
+            terms.append(c)
+        if not terms:
             return None, False
+        # fused products where `scalarize` will not write them out as numbers (small arrays
+        # of a known shape) and the code is not read again
+        small = any(self.small(b.name) for b in list(s.args) + [Var(t)] if isinstance(b, Var))
+        total = _sum(terms if self.reentrant or small else _fuse_products(terms))
         # an elementwise result has the broadcast shape of its array operands: a tangent that
         # reads only some of them (`t` of `a + b`, b inactive) may be smaller -- a lower rank,
         # or a size-1 axis (`r[None, :] + S`) -- and is broadcast onto y
@@ -286,6 +302,32 @@ class Forward(Reverse):
         elif nd and self.writes_arrays and s.op.fresh and not _fresh_expr(total):
             total = P.call(ast.Attribute(total, "copy", ast.Load()))
         return total, reads_y
+
+
+def _sum(terms):
+    total = terms[0]
+    for c in terms[1:]:
+        total = P.binop(total, ast.Add(), c)
+    return total
+
+
+def _fuse_products(terms):
+    """Consecutive contributions `rt.matvec(dA, x)`, `rt.matvec(A, dx)` (the product rule) ->
+    one `rt.matvec_sum(dA, x, A, dx)` (`runtime.SUMS_OF_PRODUCTS`: one loop and one array for
+    three, the same numbers); other terms as they are. Not in code read again (`higher`): its
+    front end knows the products, not their fused sums."""
+    def kind(c):
+        fn = ast.unparse(c.func) if isinstance(c, ast.Call) else ""
+        k = fn[3:] if fn.startswith("rt.") else None
+        return k if k in runtime.SUMS_OF_PRODUCTS and len(c.args) == 2 and not c.keywords \
+            else None
+    out = []
+    for c in terms:
+        if out and kind(c) is not None and kind(out[-1]) == kind(c):
+            out[-1] = P.call(f"rt.{runtime.SUMS_OF_PRODUCTS[kind(c)]}", *out[-1].args, *c.args)
+        else:
+            out.append(c)
+    return out
 
 
 def _rename(tree, old, new):

@@ -19,6 +19,9 @@ import ast
 from .. import pyast as P
 from ..ir import Var
 
+# a `while` loop reserves tape room for this many iterations at a time (`Reverse.chunked_while`)
+TAPE_CHUNK = 64
+
 
 class Tapes:
     """Names and push/pop code for the typed tapes of one generated function."""

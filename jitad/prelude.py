@@ -139,15 +139,33 @@ def correlate(a, v, mode="valid"):
     return np.convolve(a, v[::-1], mode=mode)
 
 
+def lstsq(a, b, rcond=None):
+    """np.linalg.lstsq(a, b): (x, residuals, rank, singular values) as NumPy gives them, x by
+    the pseudo-inverse (the least-squares solution; the minimum-norm one of a wide a);
+    residuals the squared norms of b - a @ x per column when a is tall and of full rank (an
+    empty array otherwise); the rank by NumPy's tolerance on the singular values. A
+    rank-deficient a raises ValueError where pinv's gradient does (`rcond` is NumPy's default)."""
+    m, n = a.shape
+    s = np.linalg.svd(a, compute_uv=False)
+    rank = np.sum(s > s[0] * max(m, n) * 2.220446049250313e-16)
+    x = np.linalg.pinv(a) @ b
+    if rank == n and m > n:
+        residuals = np.atleast_1d(np.sum((b - a @ x) ** 2, axis=0))
+    else:
+        residuals = np.zeros(0)
+    return x, residuals, rank, s
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
                np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
-               np.correlate: (correlate,)}
+               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
-_SPELLED = {fn: ("np.linalg." if obj is np.linalg.matrix_power else "np.") + obj.__name__
+_SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
+            + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
 _DEFINED = {id(fn) for fn in _SPELLED}
 

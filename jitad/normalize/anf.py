@@ -309,9 +309,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             elif isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
                     and value.func.id in self.nested:
                 self.nested_call(value, names[0], None, targets=tuple(names))
-            elif isinstance(value, gast.Call) and self.user_callee(value.func) is not None \
+            elif isinstance(value, gast.Call) and self.tuple_callee(value) is not None \
                     and not self.is_list_call(value):
-                fn, args = self.helper_args(value, self.user_callee(value.func),
+                fn, args = self.helper_args(value, self.tuple_callee(value),
                                             {k.arg: k.value for k in value.keywords}, names[0])
                 self.callees[id(fn)] = fn
                 self.emit(Bind(tuple(names), CALL, args, self.cap.loc(node), callee=fn))
@@ -637,6 +637,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if isinstance(node.value, gast.Call) and \
                     self.resolve_func(node.value.func) in SPLITS:
                 return self.split_part(node, hint)
+            part = self.returned_part(node, hint)
+            if part is not None:
+                return part
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element
@@ -746,6 +749,38 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if isinstance(base, types.ModuleType) or (base is not MISSING and has_methods(base)):
                 return getattr(base, node.attr, MISSING)
         return MISSING
+
+    def tuple_callee(self, call):
+        """The function a call whose values are unpacked runs: a user helper, or a NumPy
+        function `prelude` defines (`x, res, rank, s = np.linalg.lstsq(A, b)`); else None."""
+        fn = self.user_callee(call.func)
+        if fn is None:
+            obj = self.resolve_func(call.func)
+            if obj is not MISSING:
+                fn = prelude.definition(obj, len(call.args), {a.arg: a.value for a in call.keywords})
+        return fn
+
+    def returned_part(self, node, hint):
+        """`helper(x)[k]` of a helper (or a NumPy function defined in `prelude`:
+        `np.linalg.lstsq(A, b)[0]`) that returns a tuple display of n values on every path:
+        the call bound to n names, the k-th read (None if that is not the call)."""
+        call = node.value
+        if not isinstance(call, gast.Call) or isinstance(node.slice, gast.Slice) \
+                or isinstance(call.func, gast.Name) and call.func.id in self.nested:
+            return None
+        k = static_value(node.slice, self.resolve_func)
+        if not isinstance(k, int) or isinstance(k, bool):
+            return None
+        kw = {a.arg: a.value for a in call.keywords}
+        fn = self.tuple_callee(call)
+        n = _tuple_arity(fn) if fn is not None else None
+        if n is None or not -n <= k < n:
+            return None
+        fn, args = self.helper_args(call, fn, kw, hint)
+        self.callees[id(fn)] = fn
+        names = tuple(self.namer.fresh(f"{hint}_{j}") for j in range(n))
+        self.emit(Bind(names, CALL, args, self.cap.loc(call), callee=fn))
+        return Var(names[k % n])
 
     def user_callee(self, func_node):
         """The user helper a call's function expression means, or None (see `is_user_helper`)."""
@@ -1115,3 +1150,30 @@ def normalize(cap: Captured, forms=None) -> ir.Function:
     """The IR of a captured function; `forms` names the parameters given a structure or a
     constant, with it (see `structs`)."""
     return Normalizer(cap, forms).function()
+
+
+def _tuple_arity(fn):
+    """n when every `return` of function `fn` (not of functions nested in it) returns a tuple
+    display of n values, else None."""
+    import inspect
+    import textwrap
+    try:
+        tree = gast.parse(textwrap.dedent(inspect.getsource(fn.__code__)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    fdef = tree.body[0] if tree.body and isinstance(tree.body[0], gast.FunctionDef) else None
+    if fdef is None:
+        return None
+    sizes = set()
+
+    def visit(stmts):
+        for st in stmts:
+            if isinstance(st, gast.Return):
+                sizes.add(len(st.value.elts) if isinstance(st.value, gast.Tuple) else None)
+            elif not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
+                for field in ("body", "orelse", "handlers", "finalbody"):
+                    sub = getattr(st, field, None)
+                    if isinstance(sub, list):
+                        visit(sub)
+    visit(fdef.body)
+    return sizes.pop() if len(sizes) == 1 and None not in sizes else None

@@ -214,7 +214,7 @@ def _raises_as_checks(tree, fn) -> bool:
         # `if ok: return y` then `raise ...`: the function ends raising. A return no run reaches
         # follows the raise (a copy of the function's first returned expression: the same
         # type), so every path of the code after ends in a return
-        first = next((n for n in gast.walk(tree) if isinstance(n, gast.Return)
+        first = next((n for n in _own_statements(tree.body) if isinstance(n, gast.Return)
                       and n.value is not None), None)
         if first is not None:
             import copy
@@ -223,13 +223,24 @@ def _raises_as_checks(tree, fn) -> bool:
     return found[0]
 
 
+def _own_statements(block):
+    """The statements of a block and of the blocks in it, not of functions defined in it."""
+    for st in block:
+        yield st
+        if not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
+            for field in ("body", "orelse"):
+                sub = getattr(st, field, None)
+                if isinstance(sub, list):
+                    yield from _own_statements(sub)
+
+
 def _is_raise(stmt) -> bool:
     return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
         and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == _RAISE
 
 
 def _asserts_as_checks(tree) -> bool:
-    """`assert c, msg` is `if not c: assert_failed()`: a check raising AssertionError in
+    """`assert c, msg` is `if not c: assert_failed(line)`: a check raising AssertionError in
     compiled code, as the statement does (its message, evaluated only on failure, is not);
     eager mode runs the statement itself. Returns whether there was one."""
     found = [False]
@@ -256,7 +267,7 @@ def def_name(fn) -> str:
 
 
 def _capture_lambda(fn) -> Captured:
-    """A lambda (`jitad.grad(lambda w: loss(w, X, y))`) as the `def` it stands for, named
+    """A lambda (`jitad.grad(lambda w, X, y: loss(w, X, y, 0.1))`) as the `def` it stands for, named
     `lambda_<line>`, its nodes at their places in its file. Found among the file's lambdas that
     start on its first line: the one whose span holds the positions of all its instructions
     (the innermost such; Python 3.11's `co_positions`), or the only one on that line."""

@@ -14,6 +14,7 @@ Invariants: no node is mutated after capture (later stages build new IR).
 """
 from __future__ import annotations
 
+import ast
 import builtins
 import dis
 import hashlib
@@ -298,7 +299,7 @@ def _capture_lambda(fn) -> Captured:
         raise JitadError("several lambdas start on this line: write the one to differentiate as a "
                          "`def`", Loc(filename, line, 0))
     node = found[0]
-    raw = _segment(text, node)
+    raw = ast.get_source_segment(text, node)
     try:
         made = compile(f"({raw})", filename, "eval")
     except SyntaxError:
@@ -310,22 +311,13 @@ def _capture_lambda(fn) -> Captured:
             "for it (the file was edited after it was imported?); jitad differentiates the code "
             "that runs: reload the module or re-run the definition")
     ret = gast.Return(value=node.body)
-    tree = gast.FunctionDef(name=def_name(fn), args=node.args, body=[ret], decorator_list=[],
-                            returns=None, type_comment=None, type_params=[])
+    fields = {"name": def_name(fn), "args": node.args, "body": [ret], "decorator_list": [],
+              "returns": None, "type_comment": None, "type_params": []}
+    tree = gast.FunctionDef(**{k: v for k, v in fields.items() if k in gast.FunctionDef._fields})
     for n in (ret, tree):
         gast.copy_location(n, node)
         n.end_lineno, n.end_col_offset = node.end_lineno, node.end_col_offset
     return _captured(fn, tree, filename, raw)
-
-
-def _segment(text, node) -> str:
-    """The source text of `node` (its lines and columns in `text`)."""
-    lines = text.splitlines(True)[node.lineno - 1:node.end_lineno]
-    if len(lines) == 1:
-        return lines[0].encode()[node.col_offset:node.end_col_offset].decode()
-    first = lines[0].encode()[node.col_offset:].decode()
-    last = lines[-1].encode()[:node.end_col_offset].decode()
-    return first + "".join(lines[1:-1]) + last
 
 
 def _builtin_test(fn, tree):

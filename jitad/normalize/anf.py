@@ -15,6 +15,7 @@ import builtins
 import copy
 import inspect
 import numbers
+import textwrap
 import types
 
 import gast
@@ -1155,8 +1156,6 @@ def normalize(cap: Captured, forms=None) -> ir.Function:
 def _tuple_arity(fn):
     """n when every `return` of function `fn` (not of functions nested in it) returns a tuple
     display of n values, else None."""
-    import inspect
-    import textwrap
     try:
         tree = gast.parse(textwrap.dedent(inspect.getsource(fn.__code__)))
     except (OSError, TypeError, SyntaxError):

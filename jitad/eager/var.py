@@ -178,6 +178,10 @@ class Var:
     def __format__(self, spec):
         return format(self.value, spec)
 
+    def __str__(self):
+        """The value, as the function's own `print(y)` shows it run without jitad."""
+        return str(self.value)
+
     def __round__(self, ndigits=None):
         return round(self.value, ndigits) if ndigits is not None else round(self.value)
 

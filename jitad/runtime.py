@@ -2293,6 +2293,46 @@ def sort_perms(x, axis):
     return perms
 
 
+def take_along(x, idx, axis):
+    """np.take_along_axis(x, idx, axis): out[i, k, j] = x[i, idx[i, k, j], j] over `as3`
+    (idx of x's rank and lengths but along `axis`; a negative index counts from the end, one
+    out of range an IndexError, as NumPy's)."""
+    xt, it = as3(x, axis), as3(idx, axis)
+    if xt.shape[0] != it.shape[0] or xt.shape[2] != it.shape[2]:
+        raise ValueError("take_along_axis: the index's shape differs from the array's off the axis")
+    n = xt.shape[1]
+    out = np.empty(it.shape, x.dtype)
+    for i in range(it.shape[0]):
+        for j in range(it.shape[2]):
+            for k in range(it.shape[1]):
+                p = it[i, k, j]
+                if p < 0:
+                    p += n
+                if p < 0 or p >= n:
+                    raise IndexError("take_along_axis: an index is out of bounds")
+                out[i, k, j] = xt[i, p, j]
+    return out.reshape(idx.shape)
+
+
+def take_along_adjoint(x, idx, g, axis):
+    """The adjoint of take_along(x, idx, axis): g's entries added back where they were read."""
+    it, gt = as3(idx, axis), as3(g, axis)
+    xt = as3(x, axis)
+    n = xt.shape[1]
+    d = np.zeros(xt.shape)
+    for i in range(it.shape[0]):
+        for j in range(it.shape[2]):
+            for k in range(it.shape[1]):
+                p = it[i, k, j]
+                d[i, p + n if p < 0 else p, j] += gt[i, k, j]
+    return d.reshape(x.shape)
+
+
+def argsort_axis(x, axis):
+    """np.argsort(x, axis=axis): each lane's order (stable: ties in their order)."""
+    return sort_perms(x, axis).reshape(x.shape)
+
+
 def sort_adjoint(x, g, axis):
     """The adjoint of np.sort(x, axis): g's k-th entry of each lane goes back to the entry
     the stable argsort put k-th."""
@@ -2452,7 +2492,7 @@ def svd_vh_adjoint(x, g):
     return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), g)
 
 
-__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
+__all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "argsort_axis", "take_along", "take_along_adjoint", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
             "svd_s_adjoint", "svd_vh_adjoint"]

@@ -72,6 +72,7 @@ np.logical_and(a, b) = np.logical_and(a, b) :: cmp
 np.logical_or(a, b) = np.logical_or(a, b)   :: cmp
 np.logical_xor(a, b) = np.logical_xor(a, b) :: cmp
 np.argsort(a)      = np.argsort(a)          :: int_like
+argsort_axis(a; axis) = rt.argsort_axis(a, axis) :: int_like
 np.flatnonzero(a)  = np.flatnonzero(a)      :: int_vector
 np.count_nonzero(a) = np.count_nonzero(a)   :: int
 np.searchsorted(a, v) = np.searchsorted(a, v) :: int_like2
@@ -430,6 +431,9 @@ np.fmax(a, b)      = np.fmax(a, b)          :: ew   | a: g * ((a > b) + 0.5 * (a
 np.fmin(a, b)      = np.fmin(a, b)          :: ew   | a: g * ((a < b) + 0.5 * (a == b) + (b != b) * (a == a)) | b: g * ((a > b) + 0.5 * (a == b) + (a != a) * (b == b))
 np.nan_to_num(x)   = rt.nan_to_num(x)       :: ewf  | x: g * np.isfinite(x)
 sort(x; axis)      = rt.sort_axis(x, axis)  :: sort | x: rt.sort_adjoint(x, g, axis)
+# np.take_along_axis(a, idx, axis=k): lanes of a read at idx (the lengths along k may differ)
+take_along_axis(a, idx; axis) = rt.take_along(a, idx, axis) :: like | a: rt.take_along_adjoint(a, idx, g, axis)
+take_along_adjoint(a, idx, g; axis) = rt.take_along_adjoint(a, idx, g, axis) :: like | g: rt.take_along(g, idx, axis)
 sort_flat(x)       = rt.sort_axis(np.ascontiguousarray(x).ravel(), 0) :: flat | x: rt.reshape_like(rt.sort_adjoint(np.ascontiguousarray(x).ravel(), g, 0), x)
 # np.median / np.quantile / np.percentile (linear interpolation): weights on the two sorted
 # entries the value lies between (`rt.quantile_weights`)
@@ -708,6 +712,11 @@ def _load_table():
     for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm", "var", "std"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
+    alias(np.take_along_axis, "take_along_axis")
+    get("take_along_axis").call_order = ("axis",)
+    # np.argsort(x, axis=k): each lane's order (`runtime.argsort_axis`)
+    get("np.argsort").axis_form, get("argsort_axis").whole = get("argsort_axis"), get("np.argsort")
+    get("np.argsort").call_order = get("argsort_axis").call_order = ("axis",)
     get("stack_part").variants = {(0,): get("stack_part.0")}
     get("expand_dims").variants = {(0,): get("expand_dims.0")}
     get("atleast_1d").variants = {(0,): get("atleast_1d.0")}

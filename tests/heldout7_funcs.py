@@ -1021,7 +1021,7 @@ def unary_elementwise(x):
 
 
 def take_along_axis_max(x):
-    idx = np.argsort(x, axis=1)  # ERR: argsort axis
+    idx = np.argsort(x, axis=1)
     return np.sum(np.take_along_axis(x, idx, axis=1) * np.arange(x.shape[1]))
 
 

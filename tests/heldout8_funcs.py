@@ -5,7 +5,9 @@ robot kinematics with small matrices, signal processing (FIR/IIR filters, convol
 mixture and HMM forward algorithms in log space, scatter/gather indexing, sorting and
 argmax selection, configuration dicts, tuple and list arguments, nested helpers with
 defaults and keywords, recursion, early returns, `for ... else`, `while ... break`, shifts
-written as slice assignments -- each with a realistic argument set in `corpus()`.
+written as slice assignments -- each with a realistic argument set: `corpus()` (batch 1),
+`corpus2()` (riskier everyday forms), `corpus3()` (several features at once) and
+`vector_cases()` (vector-valued functions for jvp, jacfwd and jacrev).
 
 `python -m tests.heldout8_funcs [--backend python] [-v] [names...]` runs each through the
 compiled path and eager mode against central finite differences (tests/harness.py

@@ -11,6 +11,8 @@ import numpy as np
 import scipy.special as sps
 from scipy.special import expit, gammaln, logsumexp
 
+from .harness import fd_struct as _fd_struct
+
 
 # -- models ---------------------------------------------------------------------------------
 def logreg_keepdims(w, b, X, y):
@@ -1406,45 +1408,6 @@ def corpus3(seed=666):
 def builtin_pow(x, a):
     # the builtin pow(a, b) is a ** b (pow(a, b, m) is refused: no derivative)
     return pow(x[0], 2) + np.sum(pow(np.abs(x) + 1.0, a)) + pow(2, 3) * x[1]
-
-
-def _leaves(a):
-    if isinstance(a, dict):
-        return [x for v in a.values() for x in _leaves(v)]
-    if isinstance(a, (tuple, list)):
-        return [x for v in a for x in _leaves(v)]
-    return [a]
-
-
-def _rebuild(a, it):
-    if isinstance(a, dict):
-        return {k: _rebuild(v, it) for k, v in a.items()}
-    if isinstance(a, (tuple, list)):
-        return type(a)(_rebuild(v, it) for v in a)
-    return next(it)
-
-
-def _fd_struct(fn, args, k, eps=1e-4):
-    """4-point central differences of fn wrt argument k (a float, array or structure)."""
-    leaves = _leaves(args[k])
-    out = []
-    for li, leaf in enumerate(leaves):
-        arr = np.array(leaf, dtype=float)
-        g = np.zeros(arr.shape)
-        for idx in np.ndindex(arr.shape):
-            h = eps * max(1.0, abs(arr[idx]))
-            vals = []
-            for s in (1, -1, 2, -2):
-                a2 = arr.copy()
-                a2[idx] += s * h
-                new = [np.copy(x) if isinstance(x, np.ndarray) else x for x in leaves]
-                new[li] = a2 if isinstance(leaf, np.ndarray) else float(a2)
-                args2 = list(args)
-                args2[k] = _rebuild(args[k], iter(new))
-                vals.append(fn(*args2))
-            g[idx] = (8 * (vals[0] - vals[1]) - (vals[2] - vals[3])) / (12 * h)
-        out.append(g)
-    return out
 
 
 def _run(names, backend):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from .desugar import desugar
+from .desugar import ASSERT_FAILED, RAISE, desugar
 from .errors import JitadError, Loc
 
 MISSING = object()
@@ -128,137 +128,31 @@ def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
-    asserts = _asserts_as_checks(tree)
-    raises = _raises_as_checks(tree, fn)
-    _prints_left_out(tree, fn, filename)
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
-    if asserts:
-        from .runtime import assert_failed
-        _INJECTED[_ASSERT_FAILED] = assert_failed
-        cap.free[_ASSERT_FAILED], cap.origin[_ASSERT_FAILED] = assert_failed, _INJECTED
-    if raises:
-        from .runtime import raise_error
-        _INJECTED[_RAISE] = raise_error
-        cap.free[_RAISE], cap.origin[_RAISE] = raise_error, _INJECTED
-    return cap
-
-
-# the name `assert c` is rewritten to call when c is false, and where it is found (what a
-# watch of the function's free names reads: it never changes)
-_ASSERT_FAILED = "__jitad_assert_failed__"
-_RAISE = "__jitad_raise__"
-_INJECTED: dict = {}
-
-
-def _prints_left_out(tree, fn, filename):
-    """A statement `print(...)` (the builtin) is not part of the compiled function: models
-    keep their debugging prints, which were refused. Compiled code cannot print what the
-    function formats (its strings); eager mode runs them. Warned once per function
-    (`errors.JitadWarning`, with each line)."""
-    if fn.__globals__.get("print", builtins.print) is not builtins.print:
-        return
-    lines = []
-
-    class Drop(gast.NodeTransformer):
-        def visit_Expr(self, node):
-            v = node.value
-            if isinstance(v, gast.Call) and isinstance(v.func, gast.Name) and v.func.id == "print":
-                lines.append(node.lineno)
-                return gast.copy_location(gast.Pass(), node)
-            return node
-    Drop().visit(tree)
-    if lines:
+    called = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
+    from . import runtime
+    for name, target in ((ASSERT_FAILED, runtime.assert_failed), (RAISE, runtime.raise_error)):
+        if name in called:              # an assert or raise `desugar` rewrote
+            _INJECTED[name] = target
+            cap.free[name], cap.origin[name] = target, _INJECTED
+    if shown.prints:
         import warnings
 
         from .errors import JitadWarning
+        lines = shown.prints
         where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
         warnings.warn(f"jitad: compiled code leaves out the print() calls of {tree.name} "
                       f"({filename}, {where}); eager mode runs them", JitadWarning,
-                      stacklevel=2)
+                      stacklevel=3)
+    return cap
 
 
-def _raises_as_checks(tree, fn) -> bool:
-    """`raise ValueError(...)` (or `raise ValueError`) of a builtin exception jitad's runtime
-    raises (`runtime.RAISABLE`) is the call `raise_error(kind, line)`: compiled code raises
-    that exception with the statement's line, its arguments (formatting Python does then) left
-    out; eager mode runs the statement. Anything else stays a raise statement (`fence` refuses
-    it). Returns whether there was one."""
-    from .runtime import RAISABLE
-    found = [False]
-
-    def kind(exc):
-        f = exc.func if isinstance(exc, gast.Call) else exc
-        if not isinstance(f, gast.Name) or f.id not in RAISABLE:
-            return None
-        if fn.__globals__.get(f.id, getattr(builtins, f.id)) is not getattr(builtins, f.id):
-            return None             # a name the module binds to something else
-        return RAISABLE.index(f.id)
-
-    class Rewrite(gast.NodeTransformer):
-        def visit_Raise(self, node):
-            k = None if node.exc is None or node.cause is not None else kind(node.exc)
-            if k is None:
-                return node
-            found[0] = True
-            call = gast.Call(gast.Name(_RAISE, gast.Load(), None, None),
-                             [gast.Constant(k, None), gast.Constant(node.lineno, None)], [])
-            new = gast.Expr(call)
-            for n in (call, call.func, *call.args, new):
-                gast.copy_location(n, node)
-            return new
-    Rewrite().visit(tree)
-    body = tree.body
-    if found[0] and body and _is_raise(body[-1]):
-        # `if ok: return y` then `raise ...`: the function ends raising. A return no run reaches
-        # follows the raise (a copy of the function's first returned expression: the same
-        # type), so every path of the code after ends in a return
-        first = next((n for n in _own_statements(tree.body) if isinstance(n, gast.Return)
-                      and n.value is not None), None)
-        if first is not None:
-            import copy
-            ret = gast.Return(value=copy.deepcopy(first.value))
-            body.append(gast.copy_location(ret, body[-1]))
-    return found[0]
-
-
-def _own_statements(block):
-    """The statements of a block and of the blocks in it, not of functions defined in it."""
-    for st in block:
-        yield st
-        if not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
-            for field in ("body", "orelse"):
-                sub = getattr(st, field, None)
-                if isinstance(sub, list):
-                    yield from _own_statements(sub)
-
-
-def _is_raise(stmt) -> bool:
-    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
-        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == _RAISE
-
-
-def _asserts_as_checks(tree) -> bool:
-    """`assert c, msg` is `if not c: assert_failed(line)`: a check raising AssertionError in
-    compiled code, as the statement does (its message, evaluated only on failure, is not);
-    eager mode runs the statement itself. Returns whether there was one."""
-    found = [False]
-
-    class Rewrite(gast.NodeTransformer):
-        def visit_Assert(self, node):
-            found[0] = True
-            call = gast.Call(gast.Name(_ASSERT_FAILED, gast.Load(), None, None),
-                             [gast.Constant(node.lineno, None)], [])
-            fail = gast.Expr(call)
-            test = gast.UnaryOp(gast.Not(), node.test)
-            new = gast.If(test, [fail], [])
-            for n in (call, call.func, call.args[0], fail, test, new):
-                gast.copy_location(n, node)
-            return new
-    Rewrite().visit(tree)
-    return found[0]
+# where the names `desugar` makes asserts and raises call are found (what a watch of the
+# function's free names reads: they never change)
+_INJECTED: dict = {}
 
 
 def def_name(fn) -> str:

@@ -22,6 +22,16 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
     0 into a fresh name and sets `i = fresh + start` first in the body (a `start` other than
     a number is evaluated once, before the loop, into a fresh name).
+  * `assert c, msg` is `if not c: ASSERT_FAILED(line)`, a check raising AssertionError with
+    the statement's line (the message, which Python evaluates only on failure, is not);
+  * `raise E(...)` / `raise E` of a builtin exception `runtime.RAISABLE` names is
+    `RAISE(kind, line)`, raising E with the line (its arguments, formatting Python does then,
+    left out); a function whose body then ends raising gets a `return` no run reaches (a copy
+    of one of its own returned expressions: the same type), so every path ends in a return;
+  * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
+    `Desugared.prints` holds its lines, which `capture` warns about.
+  `capture` binds the names ASSERT_FAILED and RAISE to `runtime.assert_failed` and
+  `runtime.raise_error`; eager mode runs the statements as written.
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
 function (`names.Namer` over every name in it and the reserved ones); `desugar` returns each
 fresh name with the user's code it stands for (`Captured.shown`: messages show that); a tree
@@ -30,6 +40,8 @@ without these forms is left as it was.
 from __future__ import annotations
 
 import ast
+import builtins
+import copy
 
 import gast
 
@@ -37,9 +49,19 @@ _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def desugar(tree, keyword_only_last, builtin) -> dict:
-    """Rewrite `tree` in place; {fresh name: the code it stands for}. `builtin(name, obj)`:
-    whether `name`, read in the function, is that builtin."""
+# the names `assert` and `raise` are rewritten to call (bound by `capture`)
+ASSERT_FAILED = "__jitad_assert_failed__"
+RAISE = "__jitad_raise__"
+
+
+class Desugared(dict):
+    """{fresh name: the code it stands for}, and the lines of the `print` calls left out."""
+    prints: list
+
+
+def desugar(tree, keyword_only_last, builtin) -> Desugared:
+    """Rewrite `tree` in place; {fresh name: the code it stands for} (`Desugared`).
+    `builtin(name, obj)`: whether `name`, read in the function, is that builtin."""
     from .names import Namer, reserved_names, user_names
     for node in gast.walk(tree):
         if isinstance(node, gast.FunctionDef) and node is not tree:
@@ -48,13 +70,23 @@ def desugar(tree, keyword_only_last, builtin) -> dict:
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     rewriter = _Rewriter(Namer(taken | reserved_names()), builtin)
     rewriter.block_of(tree, "body")
-    return rewriter.shown
+    body = tree.body
+    if body and _calls(body[-1], RAISE):
+        # the function ends raising: a return no run reaches, so every path ends in one
+        first = next((n for n in _own_statements(body) if isinstance(n, gast.Return)
+                      and n.value is not None), None)
+        if first is not None:
+            body.append(gast.copy_location(gast.Return(value=copy.deepcopy(first.value)),
+                                           body[-1]))
+    out = Desugared(rewriter.shown)
+    out.prints = rewriter.prints
+    return out
 
 
 class _Rewriter:
     def __init__(self, namer, builtin):
         self.namer, self.builtin = namer, builtin
-        self.shown = {}
+        self.shown, self.prints = {}, []
 
     def fresh(self, base, shown):
         name = self.namer.fresh(base)
@@ -75,6 +107,14 @@ class _Rewriter:
         block[:] = out
 
     def statement(self, s):
+        if isinstance(s, gast.Assert):
+            return [self.assert_check(s)]
+        if isinstance(s, gast.Raise):
+            return [self.raise_call(s)]
+        if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
+                and isinstance(s.value.func, gast.Name) and self.builtin(s.value.func.id, print):
+            self.prints.append(s.lineno)
+            return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Assign) and len(s.targets) > 1:
             return [x for a in self.chained(s) for x in self.statement(a)]
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
@@ -85,6 +125,23 @@ class _Rewriter:
         if isinstance(s, _LOOPS) and s.orelse:
             return before + self.loop_else(s)
         return before + [s]
+
+    def assert_check(self, s):
+        call = _call(ASSERT_FAILED, [gast.Constant(s.lineno, None)], s)
+        test = _located(gast.UnaryOp(gast.Not(), s.test), s)
+        return gast.copy_location(gast.If(test, [gast.copy_location(gast.Expr(call), s)], []), s)
+
+    def raise_call(self, s):
+        """RAISE(kind, line) for a builtin exception jitad's runtime raises, else `s` itself."""
+        from .runtime import RAISABLE
+        exc = s.exc
+        f = exc.func if isinstance(exc, gast.Call) else exc
+        if s.cause is not None or not isinstance(f, gast.Name) or f.id not in RAISABLE \
+                or not self.builtin(f.id, getattr(builtins, f.id)):
+            return s
+        call = _call(RAISE, [gast.Constant(RAISABLE.index(f.id), None),
+                             gast.Constant(s.lineno, None)], s)
+        return gast.copy_location(gast.Expr(call), s)
 
     def enumerate_start(self, loop):
         """The statements to put before the loop (its rewrite made in place)."""
@@ -150,6 +207,29 @@ class _Rewriter:
         test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
         guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
         return [init, loop, guard]
+
+
+def _call(name, args, like):
+    call = gast.Call(gast.Name(name, gast.Load(), None, None), args, [])
+    for n in (call, call.func, *args):
+        gast.copy_location(n, like)
+    return call
+
+
+def _calls(stmt, name) -> bool:
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == name
+
+
+def _own_statements(block):
+    """The statements of a block and of the blocks in it, not of functions defined in it."""
+    for st in block:
+        yield st
+        if not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
+            for field in ("body", "orelse"):
+                sub = getattr(st, field, None)
+                if isinstance(sub, list):
+                    yield from _own_statements(sub)
 
 
 def _text(node) -> str:

@@ -1,7 +1,10 @@
 """Stage 1 — capture: a Python function becomes a parsed, name-resolved tree.
 
-Takes: a plain Python function object.
-Guarantees: `Captured.tree` is the `gast.FunctionDef` of that function (decorators dropped),
+Takes: a plain Python function object, or a lambda.
+Guarantees: `Captured.tree` is the `gast.FunctionDef` of that function (decorators dropped; a
+lambda's is the def it stands for, named `def_name(fn)`, found among the lambdas on its line
+by its instructions' positions), after `desugar` rewrote the statements that mean simpler ones
+(`assert`, `raise`, `print`, `a = b = v` ...: their names bound here),
 whose node positions are the user's real file lines and columns; `Captured.resolve(name)`
 maps every free name (closure cell, global, builtin) to the object it means, so later stages
 never look a name up again; `loc(node)` turns any node into an `errors.Loc`.

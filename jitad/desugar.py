@@ -73,7 +73,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     body = tree.body
     if body and _calls(body[-1], RAISE):
         # the function ends raising: a return no run reaches, so every path ends in one
-        first = next((n for n in _own_statements(body) if isinstance(n, gast.Return)
+        first = next((n for n in own_statements(body) if isinstance(n, gast.Return)
                       and n.value is not None), None)
         if first is not None:
             body.append(gast.copy_location(gast.Return(value=copy.deepcopy(first.value)),
@@ -221,15 +221,18 @@ def _calls(stmt, name) -> bool:
         and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == name
 
 
-def _own_statements(block):
-    """The statements of a block and of the blocks in it, not of functions defined in it."""
+def own_statements(block):
+    """The statements of a block and of the blocks in it (a try's handlers too), not of the
+    functions or classes defined in it."""
     for st in block:
         yield st
         if not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
-            for field in ("body", "orelse"):
+            for field in ("body", "orelse", "finalbody"):
                 sub = getattr(st, field, None)
                 if isinstance(sub, list):
-                    yield from _own_statements(sub)
+                    yield from own_statements(sub)
+            for h in getattr(st, "handlers", None) or ():
+                yield from own_statements(h.body)
 
 
 def _text(node) -> str:

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import ir, prelude
 from ..capture import MISSING, Captured
+from ..desugar import own_statements
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
@@ -1163,16 +1164,6 @@ def _tuple_arity(fn):
     fdef = tree.body[0] if tree.body and isinstance(tree.body[0], gast.FunctionDef) else None
     if fdef is None:
         return None
-    sizes = set()
-
-    def visit(stmts):
-        for st in stmts:
-            if isinstance(st, gast.Return):
-                sizes.add(len(st.value.elts) if isinstance(st.value, gast.Tuple) else None)
-            elif not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
-                for field in ("body", "orelse", "handlers", "finalbody"):
-                    sub = getattr(st, field, None)
-                    if isinstance(sub, list):
-                        visit(sub)
-    visit(fdef.body)
+    sizes = {len(st.value.elts) if isinstance(st.value, gast.Tuple) else None
+             for st in own_statements(fdef.body) if isinstance(st, gast.Return)}
     return sizes.pop() if len(sizes) == 1 and None not in sizes else None

@@ -24,11 +24,14 @@ body), the branch statements of each parallel group by one call of a generated d
 between them (a state popped from a tape) runs before it (a call tidying folded into the
 statement reading it -- `ad.Reverse` tags the call too -- gets its temporary back first), what depends on them (the pushes of
 their states, the additions of their gradients into the parameters' adjoints) after it, in
-the order it had.
+the order it had -- except, in the adjoint sweep, a branch's additions into a part of an
+adjoint no other branch touches (`rt.add_into(d_W1[k], d_W1_at_k)`, `_tails`): those run in
+the branch, right after its call.
 Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); two
 statements one of which writes what the other reads or writes keep their order (`_schedule`);
 a branch runs on one thread exactly the code the sequential function runs (BLAS at one thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
-order, so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
+order (an addition run in a branch writes elements nothing else writes between the dispatch
+and its place), so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
 only function compiled with Numba's parallel option, restricted to `prange` (`NUMBA_OPTIONS`:
 no array expression of the generated code is made parallel behind its back).
 """
@@ -299,17 +302,21 @@ def _locals(fdef):
     return {a.arg for a in fdef.args.args} | _names(fdef, ast.Store)
 
 
-def _dispatcher(name, stmts, fdef, types, limit, specs):
+def _dispatcher(name, stmts, fdef, types, limit, specs, tails=None):
     """The dispatcher of branch statements `stmts` (each `targets = call`): a function of the
-    locals their calls read, returning their values in order; concurrent under `prange` when
-    every branch's estimated work (`_work`) is >= `limit`, else in order."""
+    locals their calls (and `tails`, the statements each branch runs after its call: `_tails`)
+    read, returning their values in order; concurrent under `prange` when every branch's
+    estimated work (`_work`) is >= `limit`, else in order."""
     local = _locals(fdef)
-    params = []
-    for st in stmts:
-        for n in ast.walk(st.value):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in local \
-                    and n.id not in params:
-                params.append(n.id)
+    tails = tails or [[] for _ in stmts]
+    params, made = [], set()
+    for st, tail in zip(stmts, tails):
+        for node in [st] + tail:       # in order: what a branch assigns is not a parameter
+            value = node.value if node is st else node
+            params += [n for n in dict.fromkeys(
+                x.id for x in ast.walk(value) if isinstance(x, ast.Name)
+                and isinstance(x.ctx, ast.Load)) if n in local and n not in params and n not in made]
+            made |= _names(node, ast.Store)
     work = []
     for st in stmts:
         call = st.value
@@ -318,22 +325,121 @@ def _dispatcher(name, stmts, fdef, types, limit, specs):
         if w is None:
             return None
         work.append(w)
-    exprs = [ast.unparse(st.value) for st in stmts]
     k = len(stmts)
-    lines = [f"def {name}({', '.join(params)}):",
-             f"    if min({', '.join(work)}) < {limit}:",
-             f"        return ({', '.join(exprs)},)"]
+
+    def run(i, indent):
+        """Branch i: its call, then its tail (`value` names what it returns)."""
+        st = stmts[i]
+        if not tails[i]:
+            return [], ast.unparse(st.value)
+        lines = [indent + ast.unparse(st)] + [indent + line for t in tails[i]
+                                              for line in ast.unparse(t).splitlines()]
+        return lines, ast.unparse(st.targets[0])
+
+    lines = [f"def {name}({', '.join(params)}):", f"    if min({', '.join(work)}) < {limit}:"]
+    values = []
+    for i in range(k):
+        ls, v = run(i, "        ")
+        lines += ls
+        values.append(v)
+    lines.append(f"        return ({', '.join(values)},)")
     lines += [f"    branch_{i} = List()" for i in range(k)]
     lines.append(f"    for branch in prange({k}):")
-    for i, e in enumerate(exprs):
+    for i in range(k):
         kw = "if" if i == 0 else ("elif" if i < k - 1 else "else")
         lines.append(f"        {kw} branch == {i}:" if kw != "else" else "        else:")
-        lines.append(f"            branch_{i}.append({e})")
+        ls, v = run(i, "            ")
+        lines += ls
+        lines.append(f"            branch_{i}.append({v})")
     lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
     fdef = ast.parse("\n".join(lines)).body[0]
     fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each one's work (FLOPs "
                                   f"of its products, its loops' elements + elements handed to it) >= {limit}"))
     return fdef, params
+
+
+def _region(stmt):
+    """What an addition into a part of an adjoint writes: `rt.add_into(d[c...], v)` ->
+    (d, (c...)) for non-negative integer constants c; else None. (Not `d += e`: d may be a
+    number, which a dispatcher's branch would update in its own copy.)"""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+            and ast.unparse(stmt.value.func) == "rt.add_into" and len(stmt.value.args) == 2:
+        view = stmt.value.args[0]
+        if isinstance(view, ast.Subscript) and isinstance(view.value, ast.Name):
+            idx = view.slice.elts if isinstance(view.slice, ast.Tuple) else [view.slice]
+            if all(isinstance(c, ast.Constant) and type(c.value) is int and c.value >= 0
+                   for c in idx):
+                return view.value.id, tuple(c.value for c in idx)
+    return None
+
+
+def _tails(fdef, stmts, after, generated):
+    """The statements of `after` (what runs after a dispatch of the backward halves `stmts`)
+    that may run in their branch instead, right after its call: per branch, in order, and the
+    rest. A branch's tail takes parts of its gradients (`d_W_at = W_grads[0]`, names nothing
+    else reads) and adds them into a part of an adjoint (`rt.add_into(d_W[3], d_W_at)`) that
+    no branch's call reads, no statement left before it touches, no other name is bound to, and
+    no other branch adds into at an index that may overlap: each element of it gets the same
+    additions in the same order as in the sequential code."""
+    owner = {}
+    for i, st in enumerate(stmts):
+        for n in _names(ast.Tuple(st.targets, ast.Store()), ast.Store):
+            owner[n] = i
+    call_reads = set().union(*(_names(st.value, ast.Load) for st in stmts))
+    bound = {n.value.id for n in ast.walk(fdef)
+             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name)}
+    stores = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    touched = set()          # names the statements left in place before this one use
+    regions = {}             # adjoint -> {branch: [index or None]}
+    moved = {}               # id(stmt) -> branch
+    for s in after:
+        reads = _reads(s)
+        mine = {owner[n] for n in reads if n in owner}
+        region = _region(s)
+        ok = len(mine) == 1 and not ((reads | _writes(s, generated)) & touched)
+        if ok:
+            i = mine.pop()
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 \
+                    and isinstance(s.targets[0], ast.Name) and stores[s.targets[0].id] == 1 \
+                    and isinstance(s.value, ast.Subscript) and reads <= {n for n in owner
+                                                                         if owner[n] == i}:
+                owner[s.targets[0].id] = i
+            elif region is not None and region[0] not in call_reads and region[0] not in bound \
+                    and region[0] not in owner:
+                d, idx = region
+                others = [j for b, js in regions.get(d, {}).items() if b != i for j in js]
+                ok = not any(j == idx or len(j) != len(idx) for j in others)
+                if ok:
+                    regions.setdefault(d, {}).setdefault(i, []).append(idx)
+            else:
+                ok = False
+        if ok:
+            moved[id(s)] = i
+        else:
+            touched |= reads | _writes(s, generated)
+    # a part taken for a statement that stays, or read anywhere else, stays with what reads it
+    inside = {id(n) for s in after if id(s) in moved for n in ast.walk(s)}
+    changed = True
+    while changed:
+        changed = False
+        for s in after:
+            if id(s) not in moved or not isinstance(s, ast.Assign):
+                continue
+            name = s.targets[0].id
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                   and id(n) not in inside for n in ast.walk(fdef)):
+                del moved[id(s)]
+                inside -= {id(n) for n in ast.walk(s)}
+                for t in after:      # what reads it stays too
+                    if id(t) in moved and name in _reads(t):
+                        del moved[id(t)]
+                        inside -= {id(n) for n in ast.walk(t)}
+                changed = True
+    tails = [[s for s in after if moved.get(id(s)) == i] for i in range(len(stmts))]
+    return tails, [s for s in after if id(s) not in moved]
 
 
 def _needs_gil(stmt, funcs, seen=None) -> bool:
@@ -418,16 +524,20 @@ def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, 
     if order is None:
         return False
     stmts = [body[i] for i in idxs]
+    before, after = order
+    after += body[idxs[-1] + 1:]
+    tails = None
+    if tag == "jitad_adjoint":
+        tails, after = _tails(fdef, stmts, after, generated)
     name = plan.unique(f"{fdef.name}_par")
-    made = _dispatcher(name, stmts, fdef, types, limit, specs)
+    made = _dispatcher(name, stmts, fdef, types, limit, specs, tails)
     if made is None:
         return False
     disp, params = made
     call = P.assign(ast.Tuple([st.targets[0] for st in stmts], ast.Store()),
                     P.call(name, *[P.name(p) for p in params]))
     call.jitad_loc = getattr(stmts[0], "jitad_loc", None)
-    before, after = order
-    setattr(holder, attr, body[:idxs[0]] + before + [call] + after + body[idxs[-1] + 1:])
+    setattr(holder, attr, body[:idxs[0]] + before + [call] + after)
     decision.dispatchers.append(name)
     out.append(disp)
     return True

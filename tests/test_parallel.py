@@ -83,8 +83,10 @@ def test_the_dispatch_is_generated_forward_and_adjoint(made):
     assert "(ha, ha_saved), (hb, hb_saved) = two_layers_vjp_par(" in vjp
     assert "hb_grads, ha_grads = two_layers_vjp_par_1(" in vjp
     assert comp.gen.parallel == {"two_layers_par", "two_layers_vjp_par", "two_layers_vjp_par_1"}
-    # the additions into the parameters' adjoints stay in the sequential order, after it
-    assert vjp.index("d_Wb += hb_grads[0]") < vjp.index("d_Wa += ha_grads[0]")
+    # the gradients the branches return are taken (a first contribution is assigned, not added
+    # to zeros) and the additions into shared adjoints stay in the sequential order, after it
+    assert vjp.index("hb_grads, ha_grads =") < vjp.index("d_Wb = hb_grads[0]") \
+        < vjp.index("d_X += ha_grads[2]")
 
 
 def test_a_backward_half_folded_into_its_one_addition_is_dispatched_too(made):
@@ -92,7 +94,20 @@ def test_a_backward_half_folded_into_its_one_addition_is_dispatched_too(made):
     comp = par.specialize(*args)
     vjp = comp.gen.functions[comp.gen.vjp]
     assert "one_weight_each_vjp_par_1(" in vjp and "_bwd(" not in vjp
-    assert vjp.index("d_Wb += ") < vjp.index("d_Wa += ")
+    assert vjp.index("one_weight_each_vjp_par_1(") < vjp.index("d_Wb = ")
+
+
+def test_additions_into_disjoint_parts_of_an_adjoint_run_in_their_branch(made):
+    # each column adds its weights' gradient into its own row of d_W (`W[k]`): in the branch,
+    # right after its backward half; the additions into d_X, which all branches share, after
+    f, args, wrt, par, seq, got, want = made["three_columns"]
+    comp = par.specialize(*args)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    disp = comp.gen.functions["three_columns_vjp_par_1"]
+    for k in range(3):
+        assert f"rt.add_into(d_W[{k}]," in disp and f"rt.add_into(d_W[{k}]," not in vjp
+    assert "d_X += h1_grads[2]" in vjp
+    assert all(np.array_equal(a, b) for a, b in zip(got[1], want[1]))
 
 
 def test_independent_calls_inside_the_branch_taken_are_dispatched(made):

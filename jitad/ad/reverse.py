@@ -545,8 +545,10 @@ class Reverse(TrainingCode):
                 out[x.value.name] = x
         return out
 
-    def accumulate(self, v, contrib, contrib_ndim, safe, exact=False):
-        """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time)."""
+    def accumulate(self, v, contrib, contrib_ndim, safe, exact=False, owned=False):
+        """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time).
+        `exact`: contrib is shaped exactly like v; `owned`: it is an array nothing else holds
+        (a gradient a generated vjp returned), so it may become d_v itself."""
         t = self.ty(v)
         if t.is_list:       # element by element (contrib: an array along axis 0, or a list)
             return P.expr_stmt(P.call("rt.list_accum", P.name(self.d(v)), contrib))
@@ -562,7 +564,7 @@ class Reverse(TrainingCode):
             stmt = P.aug(self.d(v), contrib)
             # a new array shaped exactly like v: as v's first contribution it can be assigned
             # instead of added to zeros (see codegen._first_contribution)
-            stmt.jitad_fresh = exact and t.dtype == "f8" and _fresh_expr(contrib)
+            stmt.jitad_fresh = exact and t.dtype == "f8" and (owned or _fresh_expr(contrib))
             return stmt
         for _ in range(contrib_ndim - t.ndim):
             contrib = P.call("rt.sum0", contrib)
@@ -769,8 +771,11 @@ class Reverse(TrainingCode):
             for k, pos in enumerate(self.callee_wrt.get(key, float_args(callee))):
                 a = s.args[pos]
                 if act(a):
+                    # a generated vjp returns its parameters' adjoints, each a buffer of its
+                    # own shaped like the argument (see `grads` in `function`)
                     out.append(self.accumulate(a.name, P.subscript(grads, [Const(k)]),
-                                               callee.argtys[pos].ndim, safe=True))
+                                               callee.argtys[pos].ndim, safe=True, exact=True,
+                                               owned=True))
             return out
         mapping = {p: P.atom(a) for p, a in zip(rule.params, s.args)}
         statics = bind_statics(s, self.types)

@@ -1,6 +1,6 @@
 """Regenerate the docs that show generated code, from jitad's real output.
 
-    python docs/build.py           # rewrite docs/how-it-works.md and docs/language.md
+    python docs/build.py           # rewrite docs/how-it-works.md, language.md and parallel.md
     python docs/build.py --check   # exit 1 if either is out of date (run by the tests)
 """
 from __future__ import annotations
@@ -174,7 +174,32 @@ def language() -> str:
             .replace("{{BUILTINS}}", callables_with_rules(builtins)))
 
 
-TARGETS = {"how-it-works.md": how_it_works, "language.md": language}
+def parallel() -> str:
+    """docs/parallel.md: its example run from a file of its own, then the monadic form it
+    prints, the adjoint's dispatcher and the vjp from the dispatch on, as jitad makes them."""
+    import contextlib
+    import io
+    import runpy
+    import tempfile
+    template = (HERE / "parallel.md.in").read_text()
+    code = template.split("```python\n", 1)[1].split("```", 1)[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "parallel_example.py"
+        path.write_text(code)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            ns = runpy.run_path(str(path))
+        comp = ns["par"].specialize(*(ns[n] for n in ("W1", "b1", "W2", "b2", "X")))
+        disp = comp.gen.functions["two_columns_vjp_par_1"]
+        vjp = comp.gen.functions[comp.gen.vjp].splitlines()
+    start = next(i for i, line in enumerate(vjp) if "= two_columns_vjp_par_1(" in line)
+    listing = "<!-- no-run: generated code -->\n" + fenced(disp)
+    tail = "<!-- no-run: generated code -->\n" + fenced("\n".join(["    ..."] + vjp[start:]))
+    return (template.replace("{{MONADIC}}", fenced(printed.getvalue(), "text"))
+            .replace("{{DISPATCHER}}", listing).replace("{{VJP_TAIL}}", tail))
+
+
+TARGETS = {"how-it-works.md": how_it_works, "language.md": language, "parallel.md": parallel}
 
 
 def main(argv):

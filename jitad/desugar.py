@@ -30,6 +30,7 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     of one of its own returned expressions: the same type), so every path ends in a return;
   * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
     `Desugared.prints` holds its lines, which `capture` warns about.
+  * a local dict with constant keys is one variable per key (`dict_locals`, first);
   `capture` binds the names ASSERT_FAILED and RAISE to `runtime.assert_failed` and
   `runtime.raise_error`; eager mode runs the statements as written.
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
@@ -62,13 +63,16 @@ class Desugared(dict):
 def desugar(tree, keyword_only_last, builtin) -> Desugared:
     """Rewrite `tree` in place; {fresh name: the code it stands for} (`Desugared`).
     `builtin(name, obj)`: whether `name`, read in the function, is that builtin."""
+    from .dict_locals import rewrite_dicts
     from .names import Namer, reserved_names, user_names
     for node in gast.walk(tree):
         if isinstance(node, gast.FunctionDef) and node is not tree:
             keyword_only_last(node)
     taken = user_names(tree) | {n.name for n in gast.walk(tree)
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
-    rewriter = _Rewriter(Namer(taken | reserved_names()), builtin)
+    namer = Namer(taken | reserved_names())
+    dicts = rewrite_dicts(tree, namer, builtin)
+    rewriter = _Rewriter(namer, builtin)
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -78,7 +82,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
         if first is not None:
             body.append(gast.copy_location(gast.Return(value=copy.deepcopy(first.value)),
                                            body[-1]))
-    out = Desugared(rewriter.shown)
+    out = Desugared({**dicts, **rewriter.shown})
     out.prints = rewriter.prints
     return out
 

@@ -26,7 +26,7 @@ def uses_list_as_value(x):
 
 def uses_dict(x):
     d = {"a": x}  # ERR: dict
-    return d["a"]
+    return d        # a dict that leaves the function stays a dict: refused
 
 
 def uses_with(x):

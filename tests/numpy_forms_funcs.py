@@ -43,7 +43,8 @@ def scans_and_shapes(v, X):
     s = np.ravel(X) * np.arange(X.size) + X.flatten()
     t = np.transpose(X, (1, 0)) @ X + np.swapaxes(X, 0, 1) @ X
     u = np.flip(v) * v + np.squeeze(np.expand_dims(v, 0), axis=0)
-    return np.sum(r) + np.sum(s) + np.sum(t) + np.sum(u)
+    n, = v.shape            # a vector's one length, unpacked (was Numba's typing error)
+    return np.sum(r) + np.sum(s) + np.sum(t) + np.sum(u) * n
 
 
 def matrices(X, v):

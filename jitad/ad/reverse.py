@@ -57,7 +57,10 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
     if s.op is CALL:
         return P.call(fnames[(id(s.callee), _argtys(s, types))], *[P.atom(a) for a in s.args])
     if s.op is SHAPE:
-        return ast.Attribute(P.atom(s.args[0]), "shape", ast.Load())
+        shape = ast.Attribute(P.atom(s.args[0]), "shape", ast.Load())
+        # `n, = x.shape` of a vector: its one length (a statement with one target is printed
+        # `n = ...`, not unpacked)
+        return P.subscript(shape, [Const(0)]) if len(s.targets) == 1 else shape
     if s.op is LIST_NEW:
         return ast.List([], ast.Load())
     if s.op is LIST_APPEND:     # printed as a statement: the list is updated in place

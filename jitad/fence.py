@@ -18,7 +18,8 @@ _STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.Fo
           gast.Break, gast.Continue, gast.Pass, gast.Expr, gast.FunctionDef)
 _EXPRS = (gast.BinOp, gast.UnaryOp, gast.BoolOp, gast.Compare, gast.Call, gast.Attribute,
           gast.Subscript, gast.Name, gast.Constant, gast.Tuple, gast.Slice, gast.IfExp,
-          gast.List, gast.ListComp, gast.GeneratorExp)   # lists: normalize checks where
+          gast.List, gast.ListComp, gast.GeneratorExp,   # lists: normalize checks where
+          gast.Starred)                                  # `*e`: normalize writes it out
 _BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.MatMult, gast.FloorDiv, gast.Mod,
            gast.BitAnd, gast.BitOr, gast.BitXor)
 _AUX = (gast.Load, gast.Store, gast.operator, gast.unaryop, gast.boolop, gast.cmpop,

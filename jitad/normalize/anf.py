@@ -41,6 +41,7 @@ from .tuple_lists import tuple_lists
 from .tuple_values import tuple_values
 from .shape_tuples import shape_tuples
 from .slices import SliceValues
+from .stars import expand_stars
 from .simplify import eliminate_common_temps, fold_constant_decisions
 from .structs import StructArgs, specialized
 from .structure import Structurer, own_loop_indices
@@ -121,6 +122,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             list_names(self.tree, self.resolve_func, self.given_lists), self.err, given)
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
+        # h(*state), (*shape, 2): the items written out (see `stars`)
+        self.tree = expand_stars(self.tree, given, self.err)
         # lists of tuples: a list per position (see `tuple_lists`)
         self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
                                                         self.err, self.given_lists)

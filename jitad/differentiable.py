@@ -396,6 +396,9 @@ def as_differentiable(f, backend=None, parallel=None) -> Differentiable:
     if isinstance(f, Transform) and f.derivable is not None:
         from .higher import Derived
         return Derived(f)
+    from . import bound
+    if bound.is_bound(f):               # functools.partial, a bound method (`jitad.bound`)
+        return bound.bound_differentiable(f, backend, parallel)
     f = plain_function(f)
     cache = cache_of(f)
     key = ("differentiable", backend or "numba") + (("parallel",) if parallel else ())
@@ -410,12 +413,23 @@ def differentiable(fn=None, *, backend="numba", parallel=False):
     `parallel=True`: the entry's independent calls of costly helpers run at the same time
     where they are large enough (`jitad.parallel`; docs/parallel.md)."""
     if fn is None:
-        return lambda f: Differentiable(f, backend, parallel)
+        return lambda f: differentiable(f, backend=backend, parallel=parallel)
+    from . import bound
+    if bound.is_bound(fn):
+        return bound.bound_differentiable(fn, backend, parallel)
     return Differentiable(fn, backend, parallel)
 
 
 def wrt_indices(d: Differentiable, wrt):
-    params = d.params
+    """(indices into the bound arguments, whether wrt is one parameter): an int counts the
+    parameters the caller gives, after those a partial or a method binds first (`d.bound`);
+    a name, one of those parameters."""
+    lead = getattr(d, "bound", 0)
+    idx, single = _wrt_indices(d, wrt, d.params[lead:])
+    return tuple(i + lead for i in idx), single
+
+
+def _wrt_indices(d: Differentiable, wrt, params):
     single = not isinstance(wrt, (tuple, list))
     items = [wrt] if single else list(wrt)
     if not items:       # nothing to differentiate: a mistake, not an empty gradient

@@ -24,10 +24,14 @@ from .types import Ty, is_structured, leaves, one_float_output, rebuild, ty_of_v
 class _Transformed(Transform):
     """Shared machinery of grad / value_and_grad / vjp objects."""
 
-    def __init__(self, f, wrt, mode="compiled", parallel=None):
+    def __init__(self, f, wrt, mode="compiled", parallel=None, argnums=None):
         self._ran = {}
         self._eager_vg = weakref.WeakKeyDictionary()     # function run -> eager value_and_grad
         self.d = as_differentiable(f, parallel=parallel)
+        if argnums is not None:     # JAX's name for wrt
+            if wrt not in (0, None):
+                raise JitadError("give wrt= or argnums= (JAX's name for it), not both")
+            wrt = argnums
         self.wrt_spec = wrt
         self.wrt, self.single = wrt_indices(self.d, wrt)
         self.mode = mode
@@ -105,33 +109,68 @@ class _Transformed(Transform):
         return comp.fn(comp.gen.into)
 
 
-class grad(_Transformed):
+class _WithAux(_Transformed):
+    """`has_aux=True` (JAX's): f returns `(value, aux)`; the gradient is the value's, and aux
+    comes back beside it, not differentiated."""
+
+    def __init__(self, f, wrt, mode, parallel, has_aux, argnums):
+        super().__init__(f, wrt, mode, parallel, argnums)
+        self.has_aux = bool(has_aux)
+        if self.has_aux:
+            self._pull = vjp(self.d, self.wrt_spec, mode)
+
+    def _value_aux_grads(self, args):
+        """((value, aux), grads) of f returning (value, aux): its vjp with the cotangent 1 on
+        the value and zeros on aux."""
+        y, pullback = self._pull(*args)
+        if not (isinstance(y, tuple) and len(y) >= 2 and np.ndim(y[0]) == 0
+                and np.issubdtype(np.asarray(y[0]).dtype, np.floating)):
+            raise JitadError(f"has_aux=True needs {self.d.__name__} to return (value, aux) with "
+                             f"value one float; it returns {type(y).__name__} "
+                             f"{y if not isinstance(y, tuple) else len(y)}")
+        ct = (1.0,) + tuple(np.zeros(np.shape(a)) if np.ndim(a) else 0.0 for a in y[1:])
+        grads = pullback(ct)
+        aux = y[1] if len(y) == 2 else tuple(y[1:])
+        return (y[0], aux), grads
+
+
+class grad(_WithAux):
     """`jitad.grad(f, wrt=0)(*args)`: the gradient of a scalar-valued f. `parallel=True`: the
     entry's independent calls of costly helpers run at the same time, forward and adjoint
-    (`jitad.parallel`; the gradient is the sequential one, bit for bit)."""
+    (`jitad.parallel`; the gradient is the sequential one, bit for bit). JAX's names work too:
+    `argnums=` for wrt, and `has_aux=True` for an f returning `(value, aux)`: then the call
+    returns `(grads, aux)`."""
 
     derivable = False
 
-    def __init__(self, f, wrt=0, mode="compiled", parallel=None):
-        super().__init__(f, wrt, mode, parallel)
+    def __init__(self, f, wrt=0, mode="compiled", parallel=None, has_aux=False, argnums=None):
+        super().__init__(f, wrt, mode, parallel, has_aux, argnums)
 
     def __call__(self, *args, **kwargs):
-        return self._value_and_grads(self.d.bind(args, kwargs))[1]
+        args = self.d.bind(args, kwargs)
+        if self.has_aux:
+            (_, aux), grads = self._value_aux_grads(args)
+            return grads, aux
+        return self._value_and_grads(args)[1]
 
     def _compiled_name(self, comp):
         return comp.gen.grad
 
 
-class value_and_grad(_Transformed):
-    """`jitad.value_and_grad(f, wrt=0)(*args) -> (value, grads)`; `parallel=` as for `grad`."""
+class value_and_grad(_WithAux):
+    """`jitad.value_and_grad(f, wrt=0)(*args) -> (value, grads)`; `parallel=`, `argnums=` as
+    for `grad`; `has_aux=True`: `((value, aux), grads)`, as JAX returns them."""
 
     derivable = True
 
-    def __init__(self, f, wrt=0, mode="compiled", parallel=None):
-        super().__init__(f, wrt, mode, parallel)
+    def __init__(self, f, wrt=0, mode="compiled", parallel=None, has_aux=False, argnums=None):
+        super().__init__(f, wrt, mode, parallel, has_aux, argnums)
 
     def __call__(self, *args, **kwargs):
-        return self._value_and_grads(self.d.bind(args, kwargs))
+        args = self.d.bind(args, kwargs)
+        if self.has_aux:
+            return self._value_aux_grads(args)
+        return self._value_and_grads(args)
 
     def _compiled_name(self, comp):
         return comp.gen.value_and_grad
@@ -266,8 +305,8 @@ def _leaves(a, comp, i):
 class _Jacobian(_Transformed):
     how = ""
 
-    def __init__(self, f, wrt=0, mode="compiled"):
-        super().__init__(f, wrt, mode)
+    def __init__(self, f, wrt=0, mode="compiled", argnums=None):
+        super().__init__(f, wrt, mode, argnums=argnums)
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
@@ -396,8 +435,8 @@ class _Second(_Transformed):
     """Second derivatives, reverse over forward (see `higher`): the gradient of f's tangent
     function `f_tangent(params..., d_w...)` (its generated jvp code, read again) for wrt."""
 
-    def __init__(self, f, wrt=0, mode="compiled"):
-        super().__init__(f, wrt, mode)
+    def __init__(self, f, wrt=0, mode="compiled", argnums=None):
+        super().__init__(f, wrt, mode, argnums=argnums)
 
     def _tangent(self, args):
         """(the tangent function's Differentiable, its wrt, the positions of its tangents):
@@ -556,8 +595,8 @@ class hessian(_Second):
     `parallel=True`: the columns (one Hessian-vector product each) run at the same time on
     Numba's threads; each writes its own rows, so H is the sequential one, bit for bit."""
 
-    def __init__(self, f, wrt=0, mode="compiled", parallel=None):
-        super().__init__(f, wrt, mode)
+    def __init__(self, f, wrt=0, mode="compiled", parallel=None, argnums=None):
+        super().__init__(f, wrt, mode, argnums=argnums)
         self.parallel_columns = bool(parallel)
 
     def __call__(self, *args, **kwargs):

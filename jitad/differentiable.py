@@ -66,8 +66,8 @@ def refuse_outputs(what, name, out_types, loc=None):
                          "is an array (use jacfwd/jacrev of grad for the derivatives of a "
                          "gradient)", loc)
     raise JitadError(f"grad needs a function with one float output; {name} returns ({outs}). "
-                     "Use jitad.vjp(f, wrt=...) and call the pullback with a cotangent shaped "
-                     "like the output", loc)
+                     "For (value, aux) give has_aux=True; else use jitad.vjp(f, wrt=...) and "
+                     "call the pullback with a cotangent shaped like the output", loc)
 
 
 @dataclass

@@ -6,16 +6,21 @@ name in it.
 Guarantees: a local name `d` qualifies when every assignment to it is a dict display whose keys
 are constant strings or ints (`d = {}`, `d = {"W": W, "b": b + 1}`) and its every other use is
   * `d[k]` with a constant key: read, written (`d["h"] = v`) or updated (`d["h"] += v`);
-  * `len(d)`, or a `for` loop over `d`, `d.keys()`, `d.values()` or `d.items()` whose body
+  * `len(d)`, a `for` loop over `d`, `d.keys()`, `d.values()` or `d.items()` whose body
     has no `break`/`continue` of its own, assigns no key target, and whose key target is read
-    nowhere else (inside it, `d[k]` of the key target is a read with a constant key) -- these
-    need the keys to be the same on every path: every display has the same keys in the same
-    order and writes add none;
+    nowhere else (inside it, `d[k]` of the key target is a read with a constant key), those
+    views elsewhere (`sum(np.sum(v) for v in d.values())`), and `d` handed whole to a function
+    (`layer(params, x)`) -- these need the keys to be the same on every path: every display
+    has the same keys in the same order and writes add none, or the one display's block adds
+    them before;
 and it is read in no nested function. Such a `d` becomes one fresh variable per key (`d_W`,
 `d_b`): a display is one tuple assignment of its values to them (evaluated first, as Python
 evaluates a display before it binds it), `d[k]` is the key's variable, `len(d)` the number of
 keys, and a loop over `d` is its body once per key, in insertion order, the key target replaced
-by the key and the value target assigned the key's variable first. A dict nested in a dict
+by the key and the value target assigned the key's variable first; a view elsewhere is a tuple
+written out (of the keys, the variables, or (key, variable) pairs), and `d` handed whole a dict
+written out of the variables (`fence` lets such a display through as a call's argument, and
+the helper takes it as a dict argument, `structs`). A dict nested in a dict
 (`d = {"enc": {"W": W}}`) is rewritten level by level. The value read is Python's wherever
 Python reads one (a key read before any write of it is the variable's read before assignment).
 Invariants: a name that does not qualify is left as it was (`fence` refuses the dict display,
@@ -120,6 +125,8 @@ def _key(node):
 class _Plan:
     def __init__(self):
         self.displays, self.subscripts, self.loops, self.lens = [], [], [], []
+        self.wholes = []        # the name given whole as a call's argument
+        self.views = []         # d.keys()/values()/items() not looped over by a `for`
         self.keys = []          # every key, in order of first appearance
 
 
@@ -165,8 +172,17 @@ def _plan(tree, name, parents, builtin):
                 and builtin(up.func.id, len):
             plan.lens.append(up)
             continue
+        if (isinstance(up, gast.Call) and any(a is node for a in up.args)) or (
+                isinstance(up, gast.keyword) and up.value is node):
+            plan.wholes.append(node)        # handed to a function whole: written out there
+            continue
         loop = _loop_of(node, up, parents)
         if loop is None:
+            view = parents.get(id(up)) if isinstance(up, gast.Attribute) else None
+            if isinstance(view, gast.Call) and view.func is up and up.attr in _VIEWS \
+                    and not view.args and not view.keywords:
+                plan.views.append(view)     # d.values() elsewhere: a tuple written out
+                continue
             return None
         kind, key_t, value_t = loop
         for_node = _for_of(node, parents)
@@ -185,7 +201,8 @@ def _plan(tree, name, parents, builtin):
     if any(_key(sub.slice) not in plan.keys for sub in plan.subscripts
            if _key(sub.slice) is not None and not _written(sub, parents)):
         return None
-    if (plan.loops or plan.lens) and not _same_keys_where_read(plan, parents):
+    if (plan.loops or plan.lens or plan.wholes or plan.views) \
+            and not _same_keys_where_read(plan, parents):
         return None
     # a subscript by a name is only the key target of a loop over this dict
     for sub in plan.subscripts:
@@ -219,7 +236,7 @@ def _same_keys_where_read(plan, parents) -> bool:
             if not (isinstance(stmt, gast.Assign) and id(stmt) in at and at[id(stmt)] > last):
                 return False
             last = at[id(stmt)]
-    for use in [loop for loop, *_ in plan.loops] + plan.lens:
+    for use in [loop for loop, *_ in plan.loops] + plan.lens + plan.wholes + plan.views:
         top = use
         while top is not None and id(top) not in at:
             top = parents.get(id(top))
@@ -377,10 +394,21 @@ def _apply(tree, name, plan, namer) -> dict:
                 if isinstance(c, gast.Subscript) and isinstance(c.value, gast.Name) \
                         and c.value.id == name and _key(c.slice) is not None:
                     new = var(_key(c.slice), c.ctx)
-                elif isinstance(c, gast.Call) and isinstance(c.func, gast.Name) and len(c.args) == 1 \
+                elif isinstance(c, gast.Call) and isinstance(c.func, gast.Name) \
+                        and c.func.id == "len" and len(c.args) == 1 \
                         and isinstance(c.args[0], gast.Name) and c.args[0].id == name:
-                    # (`_plan` saw that every call with the dict as argument is the builtin len)
+                    # (`_plan` saw that a len of the dict is the builtin)
                     new = gast.Constant(len(plan.keys), None)
+                elif isinstance(c, gast.Call) and isinstance(c.func, gast.Attribute) \
+                        and isinstance(c.func.value, gast.Name) and c.func.value.id == name \
+                        and c.func.attr in _VIEWS:
+                    new = _view(c.func.attr, plan.keys, var)
+                elif isinstance(c, gast.Name) and c.id == name and isinstance(c.ctx, gast.Load) \
+                        and (isinstance(node, gast.Call) and field == "args"
+                             or isinstance(node, gast.keyword)):
+                    # the dict handed whole to a function: a display of its variables
+                    new = gast.Dict([gast.Constant(k, None) for k in plan.keys],
+                                    [var(k, gast.Load()) for k in plan.keys])
                 if new is not None:
                     gast.copy_location(new, c)
                     if isinstance(child, list):
@@ -401,6 +429,15 @@ def _apply(tree, name, plan, namer) -> dict:
                     out.append(st)
             block[:] = out
     return shown
+
+
+def _view(kind, keys, var):
+    """`d.keys()`, `d.values()`, `d.items()` as tuples written out."""
+    def item(k):
+        key, value = gast.Constant(k, None), var(k, gast.Load())
+        return key if kind == "keys" else value if kind == "values" else \
+            gast.Tuple([key, value], gast.Load())
+    return gast.Tuple([item(k) for k in keys], gast.Load())
 
 
 def _display(assign, targets, together):

@@ -161,6 +161,13 @@ def _check(cap, node, in_loop):
             for kw in node.keywords:
                 if kw.arg is None:
                     _fail(cap, node, "unsupported construct: **kwargs in a call")
+            # a dict written out with constant string keys, as an argument (`layer({"W": W,
+            # "b": b}, x)`, or a local dict handed whole, `dict_locals`): a structure, as a
+            # dict argument is (`structs`); its values checked as any expression
+            for a in [node.func] + list(node.args) + [kw.value for kw in node.keywords]:
+                for child in (a.values if _dict_argument(a) else [a]):
+                    _check(cap, child, in_loop)
+            return
     for child in gast.iter_child_nodes(node):
         if isinstance(child, (gast.expr, gast.stmt)):
             _check(cap, child, in_loop)
@@ -172,6 +179,11 @@ def _names(t) -> bool:
     """A tuple of two or more names, nested tuples of names too (`(W1, b1), (W2, b2) = ...`)."""
     return isinstance(t, gast.Tuple) and len(t.elts) >= 2 and all(
         isinstance(e, gast.Name) or _names(e) for e in t.elts)
+
+
+def _dict_argument(node) -> bool:
+    return isinstance(node, gast.Dict) and all(
+        isinstance(k, gast.Constant) and isinstance(k.value, str) for k in node.keys)
 
 
 def _check_target(cap, t):

@@ -67,21 +67,32 @@ def swap_by_display(x, W):
     return np.sum(d["a"] * np.sin(d["b"]))
 
 
+def _layer(p, h):
+    return np.tanh(p["W"] @ h + p["b"])
+
+
+def handed_whole_and_viewed(x, W):
+    params = {"W": W[:, :2], "b": x[:2] * 0.5}
+    h = x[:2]
+    for t in range(3):
+        h = _layer(params, h)                # the dict handed whole to a helper
+    h2 = _layer({"W": W[:, 1:], "b": np.ones(2)}, x[1:])     # a dict written out as an argument
+    extra = {"a": h ** 2, "b": np.sin(h2)}
+    return sum(np.sum(v) for v in extra.values()) + len(extra)
+
+
 @pytest.mark.parametrize("fn", [display_then_reads, built_key_by_key, loops_over_items_keys_values,
-                                integer_keys_in_a_loop, nested_dicts, swap_by_display],
+                                integer_keys_in_a_loop, nested_dicts, swap_by_display,
+                                handed_whole_and_viewed],
                          ids=lambda f: f.__name__)
 def test_local_dicts_in_both_modes(fn):
     x, W = rng.normal(size=3), rng.normal(size=(2, 3))
     check(fn, (x, W), wrt=(0, 1))
 
 
-def dict_to_helper(x):
+def dict_returned(x):
     d = {"a": x}
-    return _total(d)
-
-
-def _total(d):
-    return np.sum(d["a"])
+    return d
 
 
 def loop_with_break(x):
@@ -100,7 +111,7 @@ def computed_key(x):
     return np.sum(d[k])
 
 
-@pytest.mark.parametrize("fn", [dict_to_helper, loop_with_break, computed_key],
+@pytest.mark.parametrize("fn", [dict_returned, loop_with_break, computed_key],
                          ids=lambda f: f.__name__)
 @pytest.mark.parametrize("mode", ["compiled", "eager"])
 def test_what_stays_refused_names_the_users_line(fn, mode):

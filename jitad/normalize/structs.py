@@ -323,6 +323,11 @@ class StructArgs:
                 s = self.struct_of(e, literal=True)
                 items.append(s if s is not None else self.expr(e, "item"))
             return Struct("seq", items)
+        if isinstance(node, gast.Dict) and literal:     # a dict written out (`fence` keys)
+            items = [self.struct_of(v, literal=True) for v in node.values]
+            items = [s if s is not None else self.expr(v, "item")
+                     for s, v in zip(items, node.values)]
+            return Struct("dict", items, tuple(k.value for k in node.keys))
         if isinstance(node, gast.Call):
             return self.struct_call(node)
         return None

@@ -13,6 +13,9 @@ median over rounds of the time per mini-batch, wall and CPU (process time: the p
 spend CPU on 2 cores). Checked: the parallel gradient equals the sequential one bit for bit at
 every step, so the parameters after an epoch are identical; the sequential gradient matches the
 hand-written NumPy backprop of `benchmarks/hierarchical.py` to 1e-9.
+The fit rows: the same epochs through `jitad.fit(jitad.train_step(loss, optimizer=SGD(lr),
+parallel=...), batch_size=16)` (the step and the update compiled in one epoch loop, no Python
+between mini-batches); checked: identical parameters after the first epoch.
 The small rows: a function of two tiny matrix helpers (4 x 4) and one of two vector helpers
 (no matrix: not a branch), called 20,000 times, parallel=True over sequential (goal <= 1.05).
 """
@@ -128,6 +131,33 @@ def measure_columns(columns, rounds, nb):
     return med, same, ref_ok, [d.note() for d in dec]
 
 
+def measure_fit(columns, rounds, nb):
+    """The same epochs through `jitad.fit(train_step(..., optimizer=SGD), batch_size=16)`: the
+    step (forward, adjoint and the SGD update) compiled in one epoch loop, sequential vs
+    parallel=True, alternating round by round; per mini-batch (wall, CPU, best wall), and
+    whether the parameters after the first epoch are identical."""
+    data = H.make_data(nb)
+    f = LOSSES[columns]
+    wrt = tuple(range(8))
+    steps = {n: jitad.train_step(f, wrt=wrt, optimizer=jitad.optim.SGD(lr=HB.LR), parallel=par)
+             for n, par in (("sequential", False), ("parallel=True", True))}
+    params = {n: H.init(columns) for n in steps}
+    times = {n: ([], []) for n in steps}
+    for r in range(rounds + 1):
+        for n, step in steps.items():
+            t0, c0 = time.perf_counter(), time.process_time()
+            jitad.fit(step, params[n], data=data, epochs=1, batch_size=H.BATCH, shuffle=False,
+                      progress=False)
+            if r:
+                times[n][0].append((time.perf_counter() - t0) / nb)
+                times[n][1].append((time.process_time() - c0) / nb)
+        if r == 0:      # the first epoch (it compiles): the same parameters after it
+            same = all(np.array_equal(a, b) for a, b in zip(params["sequential"],
+                                                            params["parallel=True"]))
+    return {n: (statistics.median(w), statistics.median(c), min(w))
+            for n, (w, c) in times.items()}, same
+
+
 def alternate(fns, args, n, rounds):
     """Each function of `fns` (name -> callable) called n times in turn, `rounds` times: the
     median time per call of each, in `fns`' order."""
@@ -183,6 +213,14 @@ def main(argv=None):
               f"{str(same):>7} {str(ref_ok):>8}")
         for n in notes:
             print(f"        group: {n}")
+    print("the same through jitad.fit(train_step(..., SGD, parallel=...), batch_size=16): "
+          "step and update compiled in one epoch loop")
+    for k in args.columns:
+        med, same = measure_fit(k, args.rounds, args.batches)
+        (sw, sc, sb), (pw, pc, pb) = med["sequential"], med["parallel=True"]
+        print(f"{k:>7} {sw * 1e3:>10.2f} ({sc * 1e3:6.2f}) {pw * 1e3:>9.2f} ({pc * 1e3:6.2f}) "
+              f"{sw / pw:>7.2f}x {sb * 1e3:>8.2f} {pb * 1e3:>8.2f} {sb / pb:>12.2f}x "
+              f"{str(same):>7}")
     rng = np.random.default_rng(0)
     A, B_, C, D = (rng.normal(size=(4, 4)) for _ in range(4))
     for name, f, a in (("two 4x4 matrix helpers", small2, (A, B_, C, D, rng.normal(size=4))),

@@ -39,8 +39,8 @@ def is_bound(fn) -> bool:
 
 
 def unbind(fn):
-    """(plain function, bound positional arguments as a function of nothing, bound keywords,
-    method's self or None): a nest of partials flattened, as Python's partial does."""
+    """(plain function, bound positional arguments, bound keywords, the method's object or
+    None): a nest of partials flattened, as Python's partial does."""
     args, keywords = (), {}
     while isinstance(fn, functools.partial):
         args, keywords = tuple(fn.args) + args, {**fn.keywords, **keywords}
@@ -94,7 +94,7 @@ def self_struct(fn, owner):
                                and _data(getattr(owner, k))]
     else:
         names = list(attrs)
-    values = []
+    fields, values = [], []
     for k in names:
         try:
             v = getattr(owner, k)
@@ -108,9 +108,9 @@ def self_struct(fn, owner):
                              "passes a method's object as its arrays, numbers, strings and "
                              "tuples/lists/dicts of them (call another method's code as a "
                              "function of its own)")
+        fields.append(k)
         values.append(v)
-    names = [k for k in names if not (callable(getattr(owner, k)) and not
-                                      isinstance(getattr(owner, k), np.ndarray))]
+    names = fields
     key = (type(owner), tuple(names))
     cls = _SELF_TYPES.get(key)
     if cls is None:

@@ -3,7 +3,9 @@
 Takes: a `capture.Captured`.
 Guarantees: returns only if every node of the function is of a kind the later stages
 handle; otherwise raises `UnsupportedError` at the first offending node, naming the
-construct, with file, line, column, the source line and a caret.
+construct, with file, line, column, the source line and a caret. A dict written out passes
+only as a call's argument with constant string keys (a structure `structs` reads); a star
+expression `*e` passes for `normalize.stars` to write out or refuse.
 Semantic checks that need resolved names (which callables, which globals) happen in
 `normalize`, which raises the same kind of error.
 """

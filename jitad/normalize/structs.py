@@ -21,8 +21,8 @@ Guarantees:
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
     it is decided; `==`/`!=` between constant strings or None is decided too;
-  * a call of a user helper (`pass_arg`) passes a structured argument as its arrays and
-    scalars, and a constant argument the helper needs as a static value (a string, None, a
+  * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
+    dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
     `static_params`) as part of the callee: a `Specialized` helper, interned per (function,
     forms), which `pipeline.frontend` normalizes for those forms.

@@ -44,7 +44,8 @@ def scans_and_shapes(v, X):
     t = np.transpose(X, (1, 0)) @ X + np.swapaxes(X, 0, 1) @ X
     u = np.flip(v) * v + np.squeeze(np.expand_dims(v, 0), axis=0)
     n, = v.shape            # a vector's one length, unpacked (was Numba's typing error)
-    return np.sum(r) + np.sum(s) + np.sum(t) + np.sum(u) * n
+    eps = np.finfo(float).eps + np.finfo(np.float32).tiny      # machine limits: constants
+    return np.sum(r) + np.sum(s) + np.sum(t) + np.sum(u) * n + np.sum(np.sqrt(v ** 2 + eps))
 
 
 def matrices(X, v):

@@ -1013,6 +1013,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if isinstance(obj, numbers.Real):
                 return Const(float(obj) if not isinstance(obj, numbers.Integral) else int(obj))
             self.err(node, f"{describe(node)} cannot be used as a value here")
+        limit = self.machine_limit(node)
+        if limit is not None:
+            return limit
         recv = self.expr(node.value, hint)
         if node.attr == "T":
             return self.bind(node, dest("transpose"), TRANSPOSE, (recv,))
@@ -1023,6 +1026,29 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if node.attr == "shape":
             self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
         self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")
+
+    def machine_limit(self, node):
+        """`np.finfo(np.float64).eps`, `np.iinfo(np.int64).max` ... of a dtype written in the
+        source (`float`, `np.float32`, "float64"): the constant NumPy gives; else None."""
+        call = node.value
+        if not (isinstance(call, gast.Call) and len(call.args) == 1 and not call.keywords):
+            return None
+        info = self.resolve_func(call.func)
+        if info is not np.finfo and info is not np.iinfo:
+            return None
+        arg = call.args[0]
+        dtype = arg.value if isinstance(arg, gast.Constant) else self.resolve_func(arg)
+        if dtype is MISSING and isinstance(arg, gast.Name) and arg.id in ("float", "int"):
+            dtype = {"float": float, "int": int}[arg.id]
+        try:
+            value = getattr(info(dtype), node.attr)
+        except (TypeError, ValueError, AttributeError):
+            return None
+        if isinstance(value, (np.floating, float)):
+            return Const(float(value))
+        if isinstance(value, (np.integer, int)):
+            return Const(int(value))
+        return None
 
     def index(self, sl, hint):
         parts = sl.elts if isinstance(sl, gast.Tuple) else [sl]

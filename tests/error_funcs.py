@@ -143,6 +143,11 @@ def uses_tuple_value(x):
     return np.sum(t * 2.0)  # ERR: tuple value
 
 
+def returns_nested(x):
+    h = x * 2.0
+    return np.sum(h), (h, x)  # ERR: nested return
+
+
 def uses_starred(x, v):
     a = max(*v)  # ERR: star expression
     return a * x

@@ -246,6 +246,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.for_loop(node)
         elif isinstance(node, gast.Return):
             vals = node.value.elts if isinstance(node.value, gast.Tuple) else [node.value]
+            for v in vals:
+                if isinstance(v, (gast.Tuple, gast.Dict)) and isinstance(node.value, gast.Tuple):
+                    self.err(v, "a function returns numbers, arrays and one tuple of them, not "
+                                "a tuple or dict inside it: return the values flat (`return "
+                                "loss, a, b`; with has_aux=True the values after the first "
+                                "are the aux)", "nested return")
             atoms = tuple(self.returned(v) for v in vals)
             self.emit(ir.EarlyReturn(atoms, loc))
         elif isinstance(node, gast.Break):

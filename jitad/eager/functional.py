@@ -290,14 +290,19 @@ def value_and_grad(f, argnums=(0,)):
     d = as_differentiable(f)        # what compiled mode transforms: a plain `def` function
     checked_for = {}                # quick_key(args) -> (positions of argnums, Checked)
 
+    lead = getattr(d, "bound", 0)   # a partial's or a method's bound arguments come first
+    run = eager_function(d.__jitad_function__ if lead else f)
+
     def value_and_grad_f(*args):
+        if lead:
+            args = d.bind(args, {})
         # a call like one before costs a key and a staleness test (`Differentiable.check`)
         key = quick_key(args)
         hit = checked_for.get(key) if key is not None else None
         if hit is not None and not hit[1].stale():
             argnums_pos = hit[0]
         else:
-            argnums_pos = _positions(argnums, len(args))
+            argnums_pos = tuple(p + lead for p in _positions(argnums, len(args) - lead))
             checked = d.check(args, argnums_pos)
             if not one_float_output(checked.out):
                 refuse_outputs("grad", d.__name__, checked.out, checked.loc)
@@ -307,7 +312,7 @@ def value_and_grad(f, argnums=(0,)):
         if gc_was_enabled:
             gc.disable()
         try:
-            return _value_and_grad(eager_function(f), args, argnums_pos)
+            return _value_and_grad(run, args, argnums_pos)
         finally:
             if gc_was_enabled:
                 gc.enable()

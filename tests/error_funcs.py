@@ -5,7 +5,6 @@ import math
 
 import numpy as np
 
-WEIGHTS = np.ones(3)
 SCALE = 2.5
 
 
@@ -127,10 +126,6 @@ def uses_unknown_call(x):
 
 def uses_unknown_method(x):
     return x.repeat(2)[0]  # ERR: .repeat()
-
-
-def uses_global_array(x):
-    return np.sum(WEIGHTS * x)  # ERR: global array
 
 
 def uses_string(x):

@@ -21,7 +21,8 @@ such names (the parameter is named as the name is) and, transitively, those of t
 helpers it calls (named after the helper's name, fresh where the function uses that name:
 the call passes them on); they are in neither `free` nor `watch`.
 `capture(fn)` is kept in the function's cache (`pipeline.cache_of`) until the API forgets it
-(`pipeline.forget_frontends`): every analysis reading a helper's source shares one.
+(`pipeline.forget_frontends`) or one of its free names means another object: every analysis
+reading a helper's source shares one.
 Invariants: no node is mutated after capture (later stages build new IR).
 """
 from __future__ import annotations
@@ -118,10 +119,14 @@ class Captured:
     # its own hidden names, and the user helpers its calls mean (what `hidden` is made from)
     own: tuple = ()
     helpers: tuple = ()
+    # a lifted nested function: the enclosing function's hidden parameters it takes as its
+    # own (`Hidden.key` -> its parameter), for the helpers it calls
+    passed: dict = field(default_factory=dict)
 
     def hidden_param(self, h) -> str | None:
         """The parameter that holds the variable of `h` (a callee's `Hidden`), or None."""
-        return next((mine.param for mine in self.hidden if mine.key == h.key), None)
+        return next((mine.param for mine in self.hidden if mine.key == h.key),
+                    self.passed.get(h.key))
 
     def watch(self) -> tuple:
         """(where, name, object) for each free name: what `first_changed` checks."""
@@ -178,9 +183,12 @@ def capture(fn) -> Captured:
 
 def _shallow(fn) -> Captured:
     """`fn` captured, its own hidden names found but not yet those of its helpers."""
-    from .pipeline import cache_of
+    from .pipeline import cache_of, forget_frontends
     cache = cache_of(fn)
     cap = cache.get("capture")
+    if cap is not None and first_changed(cap.watch()) is not None:
+        forget_frontends([cap])     # a free name was rebound: read it (and what used it) again
+        cap = None
     if cap is None:
         cap = cache["capture"] = _capture(fn)
     return cap

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 SCALE = 2.5
+WEIGHTS = np.ones(3)
 
 
 def uses_lambda(x):
@@ -126,6 +127,11 @@ def uses_unknown_call(x):
 
 def uses_unknown_method(x):
     return x.repeat(2)[0]  # ERR: .repeat()
+
+
+def writes_global_array(v):
+    WEIGHTS[0] = v[0]  # ERR: 'WEIGHTS' is a global or closure array
+    return np.sum(WEIGHTS * v)
 
 
 def uses_string(x):

@@ -74,6 +74,22 @@ class Hidden:
             raise JitadError(f"'{self.name}', an array the function reads, is no longer defined")
         return value
 
+    @staticmethod
+    def read_all(hidden) -> tuple:
+        """The values of several, read now (`read` of each, inlined: this runs at every call)."""
+        out = []
+        for h in hidden:
+            where = h.where
+            if type(where) is dict:
+                value = where.get(h.name, MISSING)
+            else:
+                try:
+                    value = where.cell_contents
+                except ValueError:
+                    value = MISSING
+            out.append(h.read() if value is MISSING else value)
+        return tuple(out)
+
     def renamed(self, param):
         return Hidden(param, self.name, self.where)
 
@@ -171,7 +187,9 @@ def capture(fn) -> Captured:
     function jitad made (a lifted nested function) has the one it was given."""
     if not inspect.isfunction(fn):
         raise JitadError(f"jitad can only transform plain Python functions, got {type(fn).__name__}")
+    from .extend import load_plugins
     from .pipeline import cache_of
+    load_plugins()                  # a plugin may define names the function reads
     cache = cache_of(fn)
     if "captured" in cache:         # `pipeline.preset_frontend`
         return cache["captured"]

@@ -34,7 +34,7 @@ import numpy as np
 
 from . import backend as be
 from . import codegen, pipeline, primitives
-from .capture import capture, first_changed
+from .capture import Hidden, capture, first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
 from .types import NoneTy, is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
@@ -93,15 +93,6 @@ class Checked:
         return _stale(self.rules_version, self.watch)
 
 
-def _same_types(hidden, argtys) -> bool:
-    """Whether the hidden arrays' values now have the types at the end of `argtys`."""
-    try:
-        return all(ty_of_value(h.read()) == t
-                   for h, t in zip(hidden, argtys[len(argtys) - len(hidden):]))
-    except JitadError:
-        return False
-
-
 def flatten_args(args, structs):
     """The arguments with each structured one (tuple, list, dict, nested) replaced by its arrays
     and scalars, checked against the structure the code was compiled for."""
@@ -135,6 +126,7 @@ class Compiled:
     loc: object = None      # the entry's `def` (where a refusal of its outputs points)
     recalled: bool = False  # its code was read back from disk, not transformed (`recall`)
     hidden: tuple = ()      # the arrays read at every call (`capture.Hidden`): last in argtys
+    _fit: tuple | None = field(default=None, repr=False)   # (value, dtype, ndim) checked last
 
     def __post_init__(self):
         # the functions compiled with Numba's CPython wrapper: the only ones `run` may call
@@ -155,11 +147,29 @@ class Compiled:
         derivative rule was registered since (`defvjp`), or an array it reads at every call
         has another type now."""
         return _stale(self.rules_version, self.watch) or (
-            bool(self.hidden) and not _same_types(self.hidden, self.argtys))
+            bool(self.hidden) and not self._hidden_fit())
+
+    def _hidden_fit(self) -> bool:
+        """Whether the hidden arrays' values have the types the code was made for: the very
+        arrays checked last time, with the same dtype and rank, cost a few attribute reads."""
+        try:
+            values = self.hidden_values()
+        except JitadError:
+            return False
+        last = self._fit
+        if last is not None and all(v is a and type(v) is np.ndarray and v.dtype is d
+                                    and v.ndim == n for v, (a, d, n) in zip(values, last)):
+            return True
+        n = len(self.argtys) - len(self.hidden)
+        if any(ty_of_value(v) != t for v, t in zip(values, self.argtys[n:])):
+            return False
+        self._fit = tuple((v, getattr(v, "dtype", None), getattr(v, "ndim", None))
+                          for v in values)
+        return True
 
     def hidden_values(self) -> tuple:
         """The values of the arrays the code reads at every call (`hidden`), read now."""
-        return tuple(h.read() for h in self.hidden)
+        return Hidden.read_all(self.hidden)
 
     def with_hidden(self, args, values=None) -> tuple:
         """The call's arguments followed by the hidden arrays' values (`values`, or read now):
@@ -279,7 +289,7 @@ class Differentiable:
 
     def hidden_values(self) -> tuple:
         """The hidden arrays' values, read now."""
-        return tuple(h.read() for h in self.hidden)
+        return Hidden.read_all(self.hidden) if self.hidden else ()
 
     def signature(self, args) -> tuple:
         """The argument types of a call (`args`: bound, see `bind`), the hidden arrays' types

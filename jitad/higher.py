@@ -102,12 +102,12 @@ def _make(d, argtys, wrt):
             callees[pname] = spec.fn
         else:
             primals += [f for f in job.funcs if f.name == pname]
-    value = None
+    primal = None
     if capture(d.__jitad_function__).hidden:
         # f's value, for `derived_function`: its primal, which takes the arrays f reads at
         # every call as parameters (f itself reads them, and would be read with them hidden)
-        value = job.plan.fnames.get((id(job.entry.fn), job.entry.argtys))
-        primals += [f for f in job.funcs if f.name == value]
+        primal = job.plan.fnames.get((id(job.entry.fn), job.entry.argtys))
+        primals += [f for f in job.funcs if f.name == primal]
     entry = jvps[gen.jvp]
     tname = job.plan.unique(f"{name}_tangent")
     if gen.jvp in gen.depth_args or tuple(gen.jvp_args) != tuple(wrt):
@@ -144,7 +144,9 @@ def _make(d, argtys, wrt):
     filename = f"<jitad {tname} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
     captured = tuple(sp.ir.captured for sp in job.prog.order)
     fn = _define(text, filename, tname, lmap, callees)
-    fn.__jitad_value__ = value      # the name of f's primal in its module, or None
+    # the name of f's primal in its module (None: f itself gives the value), and whether it
+    # counts its depth (a recursive f: called with 0)
+    fn.__jitad_value__ = primal and (primal, primal in gen.depth_args)
     return fn, captured
 
 
@@ -247,7 +249,7 @@ def derived_function(d, argtys, wrt, single, with_value):
     if got is not None and got[0] is tan:       # made from the current tangent function
         return got[1]
     params = list(d.all_params)      # the arrays f reads at every call are parameters here
-    value = getattr(tan, "__jitad_value__", None)
+    value, depth = getattr(tan, "__jitad_value__", None) or (None, False)
     fresh = Namer(set(params) | {name, tan.__name__, "np", value}).fresh
     leaves = [x for p, t in zip(params, argtys) for x in _leaf_exprs(p, t)]
     basis, k_ = fresh("basis"), fresh("k")
@@ -269,7 +271,8 @@ def derived_function(d, argtys, wrt, single, with_value):
                       f"    {basis}[{k_}] = 0.0", f"{g} = {flat}.reshape({p}.shape)"]
         outs.append(g)
     grads = outs[0] if single else "(" + ", ".join(outs) + ",)"
-    call = f"{value}({', '.join(params)})" if value else f"{name}({', '.join(params)})"
+    call = f"{value}({', '.join(params + ['0'] * depth)})" if value else \
+        f"{name}({', '.join(d.params)})"
     result = f"({call}, {grads})" if with_value else grads
     fname = fresh(f"{name}_{'value_and_grad' if with_value else 'grad'}")
     text = f"def {fname}({', '.join(params)}):\n" + "".join(

@@ -63,3 +63,9 @@ def nested_calls_helper(w):
     def inner(v):
         return features(v)
     return np.sum(inner(w))
+
+
+def recursive(w, n):
+    if n == 0:
+        return np.sum(np.sin(X @ w))
+    return recursive(np.tanh(w * y[:3]), n - 1)

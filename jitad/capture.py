@@ -18,8 +18,8 @@ dict holding arrays (`passed_at_call`), is a hidden parameter (`Captured.hidden`
 each): a parameter appended to the tree after the user's, which the API fills at every call
 with the value the name has then (`Hidden.read`). A function's hidden parameters are its own
 such names (the parameter is named as the name is) and, transitively, those of the user
-helpers it calls (named after the helper's name, fresh where the function uses that name:
-the call passes them on); they are in neither `free` nor `watch`.
+helpers it calls (named as the helper names them, made fresh where the function uses that
+name: its calls pass them on); they are in neither `free` nor `watch`.
 `capture(fn)` is kept in the function's cache (`pipeline.cache_of`) until the API forgets it
 (`pipeline.forget_frontends`) or one of its free names means another object: every analysis
 reading a helper's source shares one.
@@ -63,20 +63,11 @@ class Hidden:
 
     def read(self):
         """The value the name has now (a `JitadError` once it is no longer defined)."""
-        if type(self.where) is dict:
-            value = self.where.get(self.name, MISSING)
-        else:
-            try:
-                value = self.where.cell_contents
-            except ValueError:
-                value = MISSING
-        if value is MISSING:
-            raise JitadError(f"'{self.name}', an array the function reads, is no longer defined")
-        return value
+        return Hidden.read_all((self,))[0]
 
     @staticmethod
     def read_all(hidden) -> tuple:
-        """The values of several, read now (`read` of each, inlined: this runs at every call)."""
+        """The values of several, read now (one loop: this runs at every call)."""
         out = []
         for h in hidden:
             where = h.where
@@ -87,7 +78,10 @@ class Hidden:
                     value = where.cell_contents
                 except ValueError:
                     value = MISSING
-            out.append(h.read() if value is MISSING else value)
+            if value is MISSING:
+                raise JitadError(f"'{h.name}', an array the function reads, is no longer "
+                                 "defined")
+            out.append(value)
         return tuple(out)
 
     def renamed(self, param):
@@ -216,6 +210,7 @@ def _hide(cap: Captured):
     """The hidden parameters of `cap`: its own, then those of every user helper reachable from
     it by calls that it does not read itself (named fresh), appended to its tree's parameters
     (with defaults of their own where the parameters before them have some)."""
+    from .pipeline import cache_of
     found, keys = list(cap.own), {h.key for h in cap.own}
     seen, queue = {id(cap.fn)}, list(cap.helpers)
     while queue:
@@ -223,7 +218,6 @@ def _hide(cap: Captured):
         if id(g) in seen:
             continue
         seen.add(id(g))
-        from .pipeline import cache_of
         if "captured" in cache_of(g):
             continue
         try:

@@ -992,9 +992,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if mine is None:
                 self.err(node, f"{callee.__name__}() reads the array '{h.name}' (a global or "
                                "closure variable), which jitad passes to it as a hidden "
-                               "parameter; called from a nested function it cannot: pass "
-                               f"'{h.name}' to {callee.__name__} as an argument",
-                         "captured array in a nested function's helper")
+                               "parameter; a nested function with a variable of that name "
+                               f"cannot pass it on: pass '{h.name}' to {callee.__name__} as "
+                               "an argument", "captured array in a nested function's helper")
             p = inspect.Parameter(h.param, inspect.Parameter.POSITIONAL_OR_KEYWORD)
             arg = gast.copy_location(gast.Name(mine, gast.Load(), None, None), node)
             self.pass_arg(node, callee, p, arg, None, hint, out, forms)

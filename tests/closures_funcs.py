@@ -69,3 +69,10 @@ def recursive(w, n):
     if n == 0:
         return np.sum(np.sin(X @ w))
     return recursive(np.tanh(w * y[:3]), n - 1)
+
+
+OFFSET = 0.5                    # a number the tests rebind to an array and back
+
+
+def shifted(w):
+    return np.sum((w - OFFSET) ** 2)

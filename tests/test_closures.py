@@ -266,3 +266,17 @@ def test_recursive_function_reading_globals():
     (value, grad), _ = jitad.jvp(jitad.value_and_grad(cf.recursive))(w0, 2, tangents=w0)
     assert value == pytest.approx(cf.recursive(w0, 2), rel=1e-12)
     np.testing.assert_allclose(grad, g(w0, 2), rtol=1e-12)
+
+
+def test_a_number_rebound_to_an_array_and_back():
+    g = jitad.grad(cf.shifted)
+    try:
+        np.testing.assert_allclose(g(w0), 2 * (w0 - 0.5), rtol=1e-14)   # a constant
+        cf.OFFSET = np.arange(3.0)                                      # now read per call
+        np.testing.assert_allclose(g(w0), 2 * (w0 - cf.OFFSET), rtol=1e-14)
+        cf.OFFSET[1] = 7.0
+        np.testing.assert_allclose(g(w0), 2 * (w0 - cf.OFFSET), rtol=1e-14)
+        cf.OFFSET = 0.25                                   # a number again (read per call too)
+        np.testing.assert_allclose(g(w0), 2 * (w0 - 0.25), rtol=1e-14)
+    finally:
+        cf.OFFSET = 0.5

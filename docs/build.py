@@ -53,7 +53,8 @@ jitad.value_and_grad(glide, wrt=("x", "w"))(3.0, 0.8)
 
 `inspect.getsource` and `gast.parse` give the function's tree. Every node keeps the line and
 column it has in the user's file, and every free name (`math` here) is resolved once to the
-object it means (closure cells, globals, builtins).
+object it means (closure cells, globals, builtins). A free name holding an array becomes a
+hidden parameter, appended after the function's own and filled at every call.
 
 ## 2. fence (`jitad/fence.py`)
 

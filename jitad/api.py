@@ -442,15 +442,16 @@ class _Second(_Transformed):
         """(the tangent function's Differentiable, its wrt, the positions of its tangents):
         a structured argument is one parameter per leaf (`_flat`)."""
         base = self.d.concrete(args)
-        argtys = tuple(ty_of_value(a) for a in args)
-        fn = higher.tangent_function(base, argtys, self.wrt)
+        fn = higher.tangent_function(base, base.signature(args), self.wrt)
         flat, wrt = self._flat(args)
         n = len(flat)
         return as_differentiable(fn, base.backend), wrt, tuple(n + k for k in range(len(wrt)))
 
     def _flat(self, args):
-        """(the arguments with each tuple, list or dict as its leaves, the positions of the
-        wrt leaves among them)."""
+        """(the arguments, then the arrays f reads from globals or closure variables (the
+        tangent function takes them as parameters), with each tuple, list or dict as its
+        leaves, the positions of the wrt leaves among them)."""
+        args = tuple(args) + self.d.concrete(args).hidden_values()
         structs = tuple(t if is_structured(t) else None
                         for t in (ty_of_value(a) for a in args))
         if not any(structs):
@@ -501,7 +502,8 @@ class hvp(_Second):
         args = self.d.bind(args, kwargs)
         # fast path: the same argument kinds (no structures) as a compiled call that ran, and
         # nothing any function it was made from reads has changed since
-        key = quick_key(args) if self.mode == "compiled" else None
+        full = tuple(args) + self.d.concrete(args).hidden_values()
+        key = quick_key(full) if self.mode == "compiled" else None
         hit = self._ran.get(key)
         if hit is not None:
             comp, watch = hit
@@ -509,7 +511,7 @@ class hvp(_Second):
                 self._ran.clear()
             else:
                 with higher.user_lines(self.d.__name__):
-                    grads = self._run(comp, args + self._tangents(args, v))
+                    grads = self._run(comp, full + self._tangents(args, v))
                 return grads[0] if self.single else tuple(grads)
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
@@ -522,8 +524,8 @@ class hvp(_Second):
                 grads = self._run(comp, flat + tans)
                 if key is not None:
                     base = self.d.concrete(args)
-                    argtys = tuple(ty_of_value(a) for a in args)
-                    self._ran[key] = (comp, higher.tangent_watch(base, argtys, self.wrt))
+                    self._ran[key] = (comp, higher.tangent_watch(base, base.signature(args),
+                                                                 self.wrt))
             else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         grads = self._regroup(grads, args)

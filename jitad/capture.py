@@ -13,6 +13,16 @@ function's -- and it is checked to compile to the same instructions as `fn.__cod
 file edited after its import is refused instead of differentiated.
 `first_changed(captured.watch())` tells whether a free name now means another object (a
 rebound global or closure variable): the API re-specializes when it does.
+Captured arrays are never frozen: a free name whose value is an array, or a tuple, list or
+dict holding arrays (`passed_at_call`), is a hidden parameter (`Captured.hidden`, a `Hidden`
+each): a parameter appended to the tree after the user's, which the API fills at every call
+with the value the name has then (`Hidden.read`). A function's hidden parameters are its own
+such names (the parameter is named as the name is) and, transitively, those of the user
+helpers it calls (named as the helper names them, made fresh where the function uses that
+name: its calls pass them on); they are in neither `free` nor `watch`.
+`capture(fn)` is kept in the function's cache (`pipeline.cache_of`) until the API forgets it
+(`pipeline.forget_frontends`) or one of its free names means another object: every analysis
+reading a helper's source shares one.
 Invariants: no node is mutated after capture (later stages build new IR).
 """
 from __future__ import annotations
@@ -28,11 +38,76 @@ import types
 from dataclasses import dataclass, field
 
 import gast
+import numpy as np
 
 from .desugar import ASSERT_FAILED, RAISE, desugar
 from .errors import JitadError, Loc
 
 MISSING = object()
+
+
+class Hidden:
+    """A free name passed to compiled code as a parameter (see the module docstring): `param`
+    is the parameter's name in the function's tree, `name` the free name as the user wrote it
+    in the function that reads it, `where` the globals dict or closure cell it is read from."""
+
+    __slots__ = ("param", "name", "where")
+
+    def __init__(self, param, name, where):
+        self.param, self.name, self.where = param, name, where
+
+    @property
+    def key(self):
+        """What two functions reading the same variable agree on."""
+        return (id(self.where), self.name)
+
+    def read(self):
+        """The value the name has now (a `JitadError` once it is no longer defined)."""
+        return Hidden.read_all((self,))[0]
+
+    @staticmethod
+    def read_all(hidden) -> tuple:
+        """The values of several, read now (one loop: this runs at every call)."""
+        out = []
+        for h in hidden:
+            where = h.where
+            if type(where) is dict:
+                value = where.get(h.name, MISSING)
+            else:
+                try:
+                    value = where.cell_contents
+                except ValueError:
+                    value = MISSING
+            if value is MISSING:
+                raise JitadError(f"'{h.name}', an array the function reads, is no longer "
+                                 "defined")
+            out.append(value)
+        return tuple(out)
+
+    def renamed(self, param):
+        return Hidden(param, self.name, self.where)
+
+    def __repr__(self):
+        return f"Hidden({self.param!r} <- {self.name!r})"
+
+
+def passed_at_call(value) -> bool:
+    """Whether a free name with this value is a hidden parameter: an array, or a tuple, list or
+    dict (nested too) of arrays and numbers holding at least one array. Numbers, and tuples of
+    numbers (shapes), stay constants of the compiled code."""
+    def leaves(v):
+        if isinstance(v, (tuple, list)):
+            return [x for item in v for x in leaves(item)]
+        if isinstance(v, dict):
+            return [x for item in v.values() for x in leaves(item)]
+        return [v]
+    if isinstance(value, np.ndarray):
+        return True
+    if not isinstance(value, (tuple, list, dict)):
+        return False
+    got = leaves(value)
+    return any(isinstance(v, np.ndarray) for v in got) and all(
+        isinstance(v, (np.ndarray, bool, int, float, np.number, np.bool_)) for v in got)
 
 
 @dataclass
@@ -49,6 +124,19 @@ class Captured:
     origin: dict[str, object] = field(default_factory=dict)
     # the names `desugar` made, each with what it stands for in the user's code (messages)
     shown: dict[str, str] = field(default_factory=dict)
+    # the hidden parameters, the tree's last ones (`Hidden`; see the module docstring)
+    hidden: tuple = ()
+    # its own hidden names, and the user helpers its calls mean (what `hidden` is made from)
+    own: tuple = ()
+    helpers: tuple = ()
+    # a lifted nested function: the enclosing function's hidden parameters it takes as its
+    # own (`Hidden.key` -> its parameter), for the helpers it calls
+    passed: dict = field(default_factory=dict)
+
+    def hidden_param(self, h) -> str | None:
+        """The parameter that holds the variable of `h` (a callee's `Hidden`), or None."""
+        return next((mine.param for mine in self.hidden if mine.key == h.key),
+                    self.passed.get(h.key))
 
     def watch(self) -> tuple:
         """(where, name, object) for each free name: what `first_changed` checks."""
@@ -89,6 +177,71 @@ def first_changed(watch) -> str | None:
 
 
 def capture(fn) -> Captured:
+    """The capture of `fn`, made once and kept in its cache (see the module docstring); a
+    function jitad made (a lifted nested function) has the one it was given."""
+    if not inspect.isfunction(fn):
+        raise JitadError(f"jitad can only transform plain Python functions, got {type(fn).__name__}")
+    from .extend import load_plugins
+    from .pipeline import cache_of
+    load_plugins()                  # a plugin may define names the function reads
+    cache = cache_of(fn)
+    if "captured" in cache:         # `pipeline.preset_frontend`
+        return cache["captured"]
+    cap = _shallow(fn)
+    if cap.hidden is None:
+        _hide(cap)
+    return cap
+
+
+def _shallow(fn) -> Captured:
+    """`fn` captured, its own hidden names found but not yet those of its helpers."""
+    from .pipeline import cache_of, forget_frontends
+    cache = cache_of(fn)
+    cap = cache.get("capture")
+    if cap is not None and first_changed(cap.watch()) is not None:
+        forget_frontends([cap])     # a free name was rebound: read it (and what used it) again
+        cap = None
+    if cap is None:
+        cap = cache["capture"] = _capture(fn)
+    return cap
+
+
+def _hide(cap: Captured):
+    """The hidden parameters of `cap`: its own, then those of every user helper reachable from
+    it by calls that it does not read itself (named fresh), appended to its tree's parameters
+    (with defaults of their own where the parameters before them have some)."""
+    from .pipeline import cache_of
+    found, keys = list(cap.own), {h.key for h in cap.own}
+    seen, queue = {id(cap.fn)}, list(cap.helpers)
+    while queue:
+        g = queue.pop(0)
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        if "captured" in cache_of(g):
+            continue
+        try:
+            c = _shallow(g)
+        except JitadError:          # refused where it is called
+            continue
+        found += [h for h in c.own if h.key not in keys]
+        keys |= {h.key for h in c.own}
+        queue += list(c.helpers)
+    if len(found) > len(cap.own):
+        from .names import Namer, user_names
+        taken = user_names(cap.tree) | set(cap.free) | {h.param for h in cap.own}
+        fresh = Namer(taken).fresh
+        found = list(cap.own) + [h.renamed(fresh(h.name)) for h in found[len(cap.own):]]
+    cap.hidden = tuple(found)
+    args = cap.tree.args
+    added = [h.param for h in found]
+    if args.defaults:
+        args.defaults = args.defaults + [gast.Constant(None, None) for _ in added]
+    args.args = args.args + [gast.Name(p, gast.Param(), None, None) for p in added]
+    cap.params = cap.params + added
+
+
+def _capture(fn) -> Captured:
     if not inspect.isfunction(fn):
         raise JitadError(f"jitad can only transform plain Python functions, got {type(fn).__name__}")
     if fn.__code__.co_name == "<lambda>":
@@ -135,6 +288,26 @@ def _captured(fn, tree, filename, raw) -> Captured:
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
+    first = {}          # where each name is first read (the hidden ones in reading order)
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and node.id in cap.free:
+            at = (getattr(node, "lineno", 0) or 0, getattr(node, "col_offset", 0) or 0)
+            first[node.id] = min(first.get(node.id, at), at)
+    cap.own = tuple(Hidden(n, n, cap.origin.pop(n)) for n in sorted(
+        (n for n in cap.free if passed_at_call(cap.free[n])), key=lambda n: first.get(n, (0, 0))))
+    for h in cap.own:
+        del cap.free[h.name]
+    cap.hidden = None               # made by `_hide`
+    from .normalize.calls import is_user_helper, source_resolver
+    resolve = source_resolver(cap)
+    helpers = {}
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Call):
+            obj = resolve(node.func)
+            if obj is not MISSING and is_user_helper(obj):
+                obj = getattr(obj, "__jitad_function__", obj)
+                helpers.setdefault(id(obj), obj)
+    cap.helpers = tuple(helpers.values())
     called = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
     from . import runtime
     for name, target in ((ASSERT_FAILED, runtime.assert_failed), (RAISE, runtime.raise_error)):

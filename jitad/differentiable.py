@@ -13,6 +13,14 @@ eager mode, each (function, signature, wrt) is run through the checking passes a
 function jitad cannot transform (a transformed function, a non-`def` callable) is refused by
 `plain_function` with a `JitadError`; `wrt_indices` maps `wrt` (indices or names) to indices;
 `refuse_outputs` is the one check of what a transformation needs its function to return.
+The arrays a function reads from globals or closure variables (`capture.Hidden`) are not
+arguments of the call: `specialize`, `check` and `Compiled.run` take the call's own arguments
+and read those arrays themselves at every call (`hidden_values`), after which they are the
+compiled code's last parameters (before a cotangent, tangents, a training state). Their types
+are part of the signature (a new dtype or rank: a new specialization); their values are not
+(a write into one, or a rebinding to an array of the same type, is seen by the next call with
+no new code). `Compiled.stale` is true once one of them has another type than the code was
+made for.
 """
 from __future__ import annotations
 
@@ -26,7 +34,7 @@ import numpy as np
 
 from . import backend as be
 from . import codegen, pipeline, primitives
-from .capture import first_changed
+from .capture import Hidden, capture, first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
 from .types import NoneTy, is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
@@ -117,6 +125,8 @@ class Compiled:
     structs: tuple = ()     # per parameter: the type of the structure it was given, or None
     loc: object = None      # the entry's `def` (where a refusal of its outputs points)
     recalled: bool = False  # its code was read back from disk, not transformed (`recall`)
+    hidden: tuple = ()      # the arrays read at every call (`capture.Hidden`): last in argtys
+    _fit: tuple | None = field(default=None, repr=False)   # (value, dtype, ndim) checked last
 
     def __post_init__(self):
         # the functions compiled with Numba's CPython wrapper: the only ones `run` may call
@@ -134,17 +144,55 @@ class Compiled:
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
         value than when this was generated (its constants are inlined in the code), or a
-        derivative rule was registered since (`defvjp`)."""
-        return _stale(self.rules_version, self.watch)
+        derivative rule was registered since (`defvjp`), or an array it reads at every call
+        has another type now."""
+        return _stale(self.rules_version, self.watch) or (
+            bool(self.hidden) and not self._hidden_fit())
+
+    def _hidden_fit(self) -> bool:
+        """Whether the hidden arrays' values have the types the code was made for: the very
+        arrays checked last time, with the same dtype and rank, cost a few attribute reads."""
+        try:
+            values = self.hidden_values()
+        except JitadError:
+            return False
+        last = self._fit
+        if last is not None and all(v is a and type(v) is np.ndarray and v.dtype is d
+                                    and v.ndim == n for v, (a, d, n) in zip(values, last)):
+            return True
+        n = len(self.argtys) - len(self.hidden)
+        if any(ty_of_value(v) != t for v, t in zip(values, self.argtys[n:])):
+            return False
+        self._fit = tuple((v, getattr(v, "dtype", None), getattr(v, "ndim", None))
+                          for v in values)
+        return True
+
+    def hidden_values(self) -> tuple:
+        """The values of the arrays the code reads at every call (`hidden`), read now."""
+        return Hidden.read_all(self.hidden)
+
+    def with_hidden(self, args, values=None) -> tuple:
+        """The call's arguments followed by the hidden arrays' values (`values`, or read now):
+        the compiled entry's parameters, with what comes after them (a cotangent, tangents)."""
+        if not self.hidden:
+            return tuple(args)
+        n = len(self.argtys) - len(self.hidden)
+        args = tuple(args)
+        return args[:n] + (self.hidden_values() if values is None else values) + args[n:]
 
     def fn(self, name):
         return getattr(self.module, name)
 
-    def run(self, name, args):
+    def run(self, name, args, hidden=None):
+        """Function `name` of the module called with the call's arguments `args` (and what
+        follows them); the hidden arrays (`with_hidden`: `hidden`, or read now) are put after
+        the arguments."""
         if self.backend == "numba" and name not in self.python_callable:
             # compiled without Numba's CPython wrapper: a call from Python would crash
             raise JitadError(f"internal error: {name} is only callable from compiled code "
                              "(backend.python_callable does not name it)")
+        if self.hidden:
+            args = self.with_hidden(args, hidden)
         if any(self.structs):                     # a tuple argument: its elements, one by one
             args = flatten_args(args, self.structs)
         if name in self.gen.depth_args:          # a recursive entry starts at depth 0
@@ -214,6 +262,7 @@ class Differentiable:
         self._specs: dict = {}
         self._checked: dict = {}      # (argtys or quick_key, wrt) -> Checked (eager mode)
         self.last: Compiled | None = None
+        self._hidden = None           # capture(fn).hidden, until `forget`
         functools.update_wrapper(self, fn)     # it runs fn's code (compiled): `__wrapped__` is fn
 
     def concrete(self, args):
@@ -225,12 +274,38 @@ class Differentiable:
     def params(self):
         return list(inspect.signature(self.__jitad_function__).parameters)
 
+    @property
+    def hidden(self) -> tuple:
+        """The arrays the function (and the helpers it calls) reads from globals or closure
+        variables: `capture.Hidden`s, passed after the parameters (see the module docstring)."""
+        if self._hidden is None:
+            self._hidden = capture(self.__jitad_function__).hidden
+        return self._hidden
+
+    @property
+    def all_params(self) -> list:
+        """The compiled entry's parameters: the function's, then the hidden ones."""
+        return self.params + [h.param for h in self.hidden]
+
+    def hidden_values(self) -> tuple:
+        """The hidden arrays' values, read now."""
+        return Hidden.read_all(self.hidden) if self.hidden else ()
+
+    def signature(self, args) -> tuple:
+        """The argument types of a call (`args`: bound, see `bind`), the hidden arrays' types
+        last: what specializations are keyed on."""
+        return tuple(ty_of_value(a) for a in tuple(args) + self.hidden_values())
+
     def bind(self, args, kwargs):
         """The call's arguments as one positional tuple: keyword arguments put in their place
         and defaults filled in, as Python would (`loss(w, X, y)` of `def loss(w, X, y,
         lam=0.1)`); `args` itself when it already names every parameter."""
         if not kwargs and len(args) == len(self.params):
             return args
+        n = len(self.params)
+        if not kwargs and self.hidden and len(args) == n + len(self.hidden) and all(
+                a is v for a, v in zip(args[n:], self.hidden_values())):
+            return tuple(args[:n])      # bound already, the hidden arrays after (`Derived`)
         sig = inspect.signature(self.__jitad_function__)
         params = list(sig.parameters.values())
         defaults = [p.default is not p.empty for p in params]
@@ -255,7 +330,7 @@ class Differentiable:
         `mode="into"`: the vjp and `f_value_and_grad_into` (gradients added into buffers),
         `mode="grads"`: the vjp and `f_grads` (the vjp without its value).
         `validate(entry, argtys)` may refuse the typed function before code is generated."""
-        argtys = tuple(ty_of_value(a) for a in args)
+        argtys = self.signature(args)
         key = (argtys, wrt, None if train is None else train.key()) + ((mode,) if mode else ())
         comp = self._specs.get(key)
         if comp is None or comp.stale():
@@ -264,6 +339,8 @@ class Differentiable:
                 if comp is not None and comp.stale():
                     self.forget(comp)
                     comp = None
+                    argtys = self.signature(args)   # the hidden arrays may be others now
+                    key = (argtys,) + key[1:]
                 if comp is None:
                     comp = self._specs[key] = self._generate(argtys, wrt, train, validate, mode)
         self.last = comp
@@ -276,11 +353,12 @@ class Differentiable:
         a value the functions read changed or a rule was registered since -- without making
         any code: eager mode's guarantee that it refuses what compiled mode refuses, with the
         same `JitadError`. A call after the first costs a key and a staleness test."""
-        quick = quick_key(args)
+        hidden = self.hidden_values()
+        quick = quick_key(tuple(args) + hidden)
         got = self._checked.get((quick, wrt)) if quick is not None else None
         if got is not None and not got.stale():
             return got
-        argtys = tuple(ty_of_value(a) for a in args)
+        argtys = tuple(ty_of_value(a) for a in tuple(args) + hidden)
         key = (argtys, wrt)
         got = self._checked.get(key)
         if got is None or got.stale():
@@ -306,7 +384,7 @@ class Differentiable:
                         watch=tuple(w for c in job.watched for w in c.watch()),
                         rules_version=primitives.version(),
                         structs=tuple(t if is_structured(t) else None for t in argtys),
-                        loc=job.loc, recalled=job.recalled)
+                        loc=job.loc, recalled=job.recalled, hidden=self.hidden)
 
     def job(self, argtys, wrt=None, train=None, validate=None, mode=None) -> pipeline.Job:
         """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a
@@ -315,7 +393,7 @@ class Differentiable:
         structure (`frontend(fn, forms)`), `wrt` names each of them."""
         fn = self.__jitad_function__
         forms = tuple((p, t.form() if isinstance(t, NoneTy) else
-                       ("struct", structure(t))) for p, t in zip(self.params, argtys)
+                       ("struct", structure(t))) for p, t in zip(self.all_params, argtys)
                       if is_structured(t))
         for w in wrt or ():
             if isinstance(argtys[w], NoneTy):
@@ -350,7 +428,7 @@ class Differentiable:
             job = pipeline.run(pipeline.FRONTEND, pipeline.Job(fn), stop_after=stage)
             return pipeline.stage_text(job, stage)
         if args is not None:
-            argtys = tuple(ty_of_value(a) for a in args)
+            argtys = self.signature(args)
         elif self.last is not None:
             argtys, wrt = self.last.argtys, self.last.wrt if wrt is None else wrt
         else:
@@ -367,6 +445,7 @@ class Differentiable:
         pipeline.forget_frontends(stale.captured)
         self._specs.clear()
         self._checked.clear()
+        self._hidden = None
 
     def __call__(self, *args, **kwargs):
         if any(_is_eager_var(a) for a in args) or any(_is_eager_var(a) for a in kwargs.values()):

@@ -39,7 +39,7 @@ import types
 import numpy as np
 
 from . import codegen, pipeline, primitives, runtime
-from .capture import def_name, first_changed
+from .capture import capture, def_name, first_changed
 from .primitives import runtime_calls
 from .errors import JitadError, Loc
 from .names import Namer
@@ -97,10 +97,17 @@ def _make(d, argtys, wrt):
         pname = job.plan.fnames.get((id(spec.fn), spec.argtys))
         if spec is job.entry or pname is None:
             continue
-        if isinstance(spec.fn, types.FunctionType):
+        # (a function reading arrays at every call takes them as parameters only as generated)
+        if isinstance(spec.fn, types.FunctionType) and not capture(spec.fn).hidden:
             callees[pname] = spec.fn
         else:
             primals += [f for f in job.funcs if f.name == pname]
+    primal = None
+    if capture(d.__jitad_function__).hidden:
+        # f's value, for `derived_function`: its primal, which takes the arrays f reads at
+        # every call as parameters (f itself reads them, and would be read with them hidden)
+        primal = job.plan.fnames.get((id(job.entry.fn), job.entry.argtys))
+        primals += [f for f in job.funcs if f.name == primal]
     entry = jvps[gen.jvp]
     tname = job.plan.unique(f"{name}_tangent")
     if gen.jvp in gen.depth_args or tuple(gen.jvp_args) != tuple(wrt):
@@ -136,7 +143,11 @@ def _make(d, argtys, wrt):
     text = "\n".join(lines)
     filename = f"<jitad {tname} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
     captured = tuple(sp.ir.captured for sp in job.prog.order)
-    return _define(text, filename, tname, lmap, callees), captured
+    fn = _define(text, filename, tname, lmap, callees)
+    # the name of f's primal in its module (None: f itself gives the value), and whether it
+    # counts its depth (a recursive f: called with 0)
+    fn.__jitad_value__ = primal and (primal, primal in gen.depth_args)
+    return fn, captured
 
 
 def text_of(fn) -> str:
@@ -237,8 +248,9 @@ def derived_function(d, argtys, wrt, single, with_value):
     got = cache.get(key)
     if got is not None and got[0] is tan:       # made from the current tangent function
         return got[1]
-    params = list(d.params)
-    fresh = Namer(set(params) | {name, tan.__name__, "np"}).fresh
+    params = list(d.all_params)      # the arrays f reads at every call are parameters here
+    value, depth = getattr(tan, "__jitad_value__", None) or (None, False)
+    fresh = Namer(set(params) | {name, tan.__name__, "np", value}).fresh
     leaves = [x for p, t in zip(params, argtys) for x in _leaf_exprs(p, t)]
     basis, k_ = fresh("basis"), fresh("k")
     lines, outs = [], []
@@ -259,7 +271,9 @@ def derived_function(d, argtys, wrt, single, with_value):
                       f"    {basis}[{k_}] = 0.0", f"{g} = {flat}.reshape({p}.shape)"]
         outs.append(g)
     grads = outs[0] if single else "(" + ", ".join(outs) + ",)"
-    result = f"({name}({', '.join(params)}), {grads})" if with_value else grads
+    call = f"{value}({', '.join(params + ['0'] * depth)})" if value else \
+        f"{name}({', '.join(d.params)})"
+    result = f"({call}, {grads})" if with_value else grads
     fname = fresh(f"{name}_{'value_and_grad' if with_value else 'grad'}")
     text = f"def {fname}({', '.join(params)}):\n" + "".join(
         f"    {ln}\n" for ln in lines + [f"return {result}"])
@@ -268,7 +282,8 @@ def derived_function(d, argtys, wrt, single, with_value):
     user = (code.co_filename, code.co_firstlineno)      # every line is the user's `def`'s
     fn = _define(text, f"<jitad {fname} {digest}>", fname,
                  {k + 1: user for k in range(text.count("\n"))},
-                 {tan.__name__: tan, name: d.__jitad_function__})
+                 {tan.__name__: tan, name: d.__jitad_function__,
+                  **({value: tan.__globals__[value]} if value else {})})
     cache[key] = (tan, fn)
     return fn
 
@@ -321,7 +336,13 @@ class Derived:
         self.__doc__ = None
 
     def bind(self, args, kwargs):
-        return self.d.bind(args, kwargs)
+        """f's arguments, then the arrays f reads at every call: the derived function's
+        parameters (it takes them as arguments)."""
+        return self.d.bind(args, kwargs) + self.d.hidden_values()
+
+    def hidden_values(self) -> tuple:
+        """None: `derived_function` takes f's as parameters, and reads none of its own."""
+        return ()
 
     def concrete(self, args):
         from .differentiable import as_differentiable

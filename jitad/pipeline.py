@@ -96,7 +96,7 @@ class Pass:
 
 # -- the passes' bodies that are not functions of another module ------------------------------
 def _capture(job):
-    job.captured = cache_of(job.fn).get("captured") or capture(job.fn)
+    job.captured = capture(job.fn)
 
 
 def _fence(job):
@@ -371,7 +371,7 @@ def forget_frontends(captured):
     one of them read now means another object): they are read again when next needed."""
     for c in captured:
         cache = cache_of(c.fn)
-        for key in [k for k in cache if k in ("frontend", "helper_facts")
+        for key in [k for k in cache if k in ("frontend", "helper_facts", "capture")
                     or k[:1] == ("frontend",)]:
             del cache[key]
 

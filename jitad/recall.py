@@ -13,8 +13,9 @@ or stored, and the job is transformed as always). It covers
     free names and attribute chains on them -- each one's file, line, name, source text and
     defaults, and what each free name and chain means (numbers, strings and tuples of them by
     value, modules and library callables by their dotted name, user helpers by this same
-    description, recursively). A value without such a description (an object of a user
-    class, an array, a compiled dispatcher) makes the key None.
+    description, recursively), and its hidden parameters by name (the arrays it reads at
+    every call: their types are the signature's). A value without such a description (an
+    object of a user class, a compiled dispatcher) makes the key None.
   Jobs made while user rules are registered (`defvjp`, `@jitad.primitive`, plugins:
   `primitives.core.USER_RULES`) are never recalled.
 `recall(key)` is the stored `Generated` and the entry's `Loc`, or None: a missing,
@@ -124,6 +125,7 @@ def _function(fn, desc, caps, seen):
     desc.append(("def", cap.filename, code.co_firstlineno, fn.__module__, fn.__qualname__,
                  cap.source, _value(fn.__defaults__, desc, caps, seen),
                  _value(fn.__kwdefaults__, desc, caps, seen)))
+    desc.append(("hidden", tuple((h.param, h.name) for h in cap.hidden)))
     for name in sorted(cap.free):
         desc.append(("free", name, _value(cap.free[name], desc, caps, seen)))
     for chain in sorted(_chains(cap.tree, cap.free)):

@@ -8,6 +8,9 @@ adjoint and the optimizer's in-place update of each parameter; parameters read o
 epochs inside Numba (`nogil`), so the per-sample cost is the compiled step's; with
 `threads > 1` the shuffled samples are split among threads that update the shared parameters
 lock-free (Hogwild). Arguments that are not parameters are the per-sample data fields.
+Arrays the loss reads from globals or closure variables (`capture.Hidden`) are whole arrays
+read when the step (or each `fit`) is called, passed after the data fields: never trained,
+never indexed per sample.
 """
 from __future__ import annotations
 
@@ -129,31 +132,31 @@ class train_step(Transform):
 
 
 _EPOCH = '''
-def {name}({params}, {data}, order, start, stop{state}):
+def {name}({params}, {data}{hidden}, order, start, stop{state}):
     total = 0.0
     for s in range(start, stop):
         k = order[s]
-        total += step({params}, {sample}{state}{depth})
+        total += step({params}, {sample}{hidden}{state}{depth})
     return total
 '''
 
 _EPOCH_BATCHED = '''
-def {name}({params}, {data}, order, start, stop{state}):
+def {name}({params}, {data}{hidden}, order, start, stop{state}):
     total = 0.0
     for s in range(start, stop):
         lo = order[s] * {batch}
-        total += step({params}, {sample}{state}{depth})
+        total += step({params}, {sample}{hidden}{state}{depth})
     return total
 '''
 
 
 _EPOCH_ACCUMULATE = '''
-def {name}({params}, {data}, order, start, stop{buffers}{state}):
+def {name}({params}, {data}{hidden}, order, start, stop{buffers}{state}):
     total = 0.0
     count = 0
     for s in range(start, stop):
         {index}
-        total += accumulate({params}, {sample}{buffers}{depth})
+        total += accumulate({params}, {sample}{hidden}{buffers}{depth})
         count += 1
         if count == {accumulate}:
             apply({params}{buffers}{state})
@@ -169,27 +172,30 @@ def _epoch_module(step: train_step, comp, n_data, batch=None, accumulate=1):
     key = (n_data, batch, accumulate)
     if key not in comp.epochs:
         comp.epochs[key] = epoch_loop(comp.gen, comp.fn, comp.backend, len(step.params), n_data,
-                                      batch, accumulate)
+                                      batch, accumulate, n_hidden=len(comp.hidden))
     return comp.epochs[key]
 
 
-def epoch_loop(gen, fn, backend, n_params, n_data, batch=None, accumulate=1):
+def epoch_loop(gen, fn, backend, n_params, n_data, batch=None, accumulate=1, n_hidden=0):
     """The epoch loop around a train step: `(epoch function, its Generated)`.
 
     `gen` is the step's generated module and `fn(name)` its loaded functions -- a `Compiled`'s
     here, a shipped module's on a Dask worker (`jitad.dask`), which is why this takes the parts
     and not the `Compiled`. The loop is a module of its own (content-hashed like every
     generated module) that calls `step` (or `accumulate`/`apply`) `n_params` parameters first,
-    then `n_data` data fields indexed per sample (or sliced per mini-batch of `batch`)."""
+    then `n_data` data fields indexed per sample (or sliced per mini-batch of `batch`), then
+    `n_hidden` whole arrays (those the loss reads from globals or closure variables)."""
     # every name is jitad's own (param0, state0, buffer0 ...): none can meet the template's
     # locals (order, k, s, total, step ...) whatever the user called the parameters
     params = [f"param{k}" for k in range(n_params)]
     data = [f"data{k}" for k in range(n_data)]
+    hidden = "".join(f", hidden{k}" for k in range(n_hidden))
     state = "".join(f", state{k}" for k in range(len(gen.state_params)))
     name = f"{gen.primal}_epoch"     # an identifier jitad generated
     template = _EPOCH if batch is None else _EPOCH_BATCHED
     sample = ", ".join(f"{d}[k]" if batch is None else f"{d}[lo:lo + {batch}]" for d in data)
     fields = dict(name=name, params=", ".join(params), data=", ".join(data), state=state,
+                  hidden=hidden,
                   sample=sample, batch=batch,
                   depth=", 0" if gen.step in gen.depth_args else "")  # a recursive loss
     if accumulate > 1:
@@ -287,6 +293,7 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
     accumulate = int(accumulate)
     epoch_fn, _ = _epoch_module(step, comp, len(data), batch_size, accumulate)
     st = tuple(state.arrays)
+    hv = comp.hidden_values()           # the arrays the loss reads, as they are now
     bufs = [_buffers(step, comp, params) if accumulate > 1 else () for _ in range(max(threads, 1))]
     rng = np.random.default_rng(seed)
     hist = History()
@@ -300,10 +307,11 @@ def fit(step: train_step, params, data, epochs=1, state=None, threads=1, shuffle
                 order = rng.permutation(n) if shuffle else np.arange(n)
                 t0 = time.perf_counter()
                 if pool is None:
-                    total = epoch_fn(*params, *data, order, 0, n, *bufs[0], *st)
+                    total = epoch_fn(*params, *data, *hv, order, 0, n, *bufs[0], *st)
                 else:
                     bounds = np.linspace(0, n, threads + 1).astype(np.int64)
-                    futs = [pool.submit(epoch_fn, *params, *data, order, int(bounds[t]), int(bounds[t + 1]),
+                    futs = [pool.submit(epoch_fn, *params, *data, *hv, order, int(bounds[t]),
+                                        int(bounds[t + 1]),
                                         *bufs[t], *st)
                             for t in range(threads)]
                     total = sum(f.result() for f in futs)

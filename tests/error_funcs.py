@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 
-WEIGHTS = np.ones(3)
 SCALE = 2.5
+WEIGHTS = np.ones(3)
 
 
 def uses_lambda(x):
@@ -129,8 +129,9 @@ def uses_unknown_method(x):
     return x.repeat(2)[0]  # ERR: .repeat()
 
 
-def uses_global_array(x):
-    return np.sum(WEIGHTS * x)  # ERR: global array
+def writes_global_array(v):
+    WEIGHTS[0] = v[0]  # ERR: 'WEIGHTS' is a global or closure array
+    return np.sum(WEIGHTS * v)
 
 
 def uses_string(x):

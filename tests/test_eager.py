@@ -415,8 +415,6 @@ def test_maximum_minimum_ties_give_each_side_half():
     b = np.array([1.0, 5.0, 0.0, -1.0])       # ties at 0 and 3, a < b at 1, a > b at 2
     c = np.array([0.5, 1.5, 2.5, 3.5])       # the cotangent
 
-    # c is an argument: a captured global array is refused, in both modes (Numba would
-    # freeze it into the compiled code)
     def f_max(a, b, c):
         return np.sum(np.maximum(a, b) * c)
 
@@ -567,7 +565,7 @@ def test_transpose_with_negative_axes():
     A = rng.normal(size=(2, 3, 4))
     w = rng.normal(size=(4, 2, 3))
 
-    # w is an argument (a captured array is refused in both modes), defs not lambdas
+    # defs, not lambdas
     def negative(A, w):
         return np.sum(np.transpose(A, (-1, 0, -2)) * w)
 

@@ -405,7 +405,10 @@ class Writes:
         param, other = self._shared_defs(y, w, defs, flow)
         why = None
         if param:
-            why = f"'{user}' is an argument of {self.spec.ir.name}"
+            cap = self.spec.ir.captured
+            kind = "a global or closure array" if cap is not None and user in (
+                h.param for h in cap.hidden) else "an argument"
+            why = f"'{user}' is {kind} of {self.spec.ir.name}"
         elif other is not None:
             why = (f"'{user}' may alias another array (it is assigned from "
                    f"{'a view or another variable' if isinstance(other, Bind) else 'a loop'})")

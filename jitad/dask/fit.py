@@ -70,6 +70,7 @@ from . import combine as combining
 from . import worker
 from .client import get_client, nbytes, send
 from .data import distribute, is_dask_array, live_workers, readers, row_chunks
+from .grad import refuse_hidden
 
 
 @dataclass
@@ -194,6 +195,7 @@ def fit(step, params, data, epochs=1, rounds_per_epoch=1, client=None, seed=0, s
     if batch_size is not None and batch_size > len(data[0]):
         raise JitadError(f"batch_size={batch_size} is larger than the data")
     comp = train.specialize_for_fit(step, params, [_example(d, batch_size) for d in data])
+    refuse_hidden(comp, step.d.__name__)
     rules = combine_rules(comp, combine)
     shipped = _Ship(client, Shipped.of(comp))
     part = distribute(client, data, labels)

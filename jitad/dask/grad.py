@@ -52,6 +52,16 @@ ADDITIVE_RTOL = 1e-7
 PLACEMENT_SECONDS = 10.0
 
 
+def refuse_hidden(comp, name):
+    """The refusal of a function that reads arrays from globals or closure variables (they are
+    read on the client at every call, and a worker has none of the client's variables)."""
+    if comp.hidden:
+        names = ", ".join(repr(h.name) for h in comp.hidden)
+        raise JitadError(f"jitad.dask runs {name} on workers, which get its parameters, data "
+                         f"and generated code but not the arrays it reads from globals or "
+                         f"closure variables ({names}): pass them as arguments", comp.loc)
+
+
 class value_and_grad:
     """`jd.value_and_grad(loss, wrt=0, reg=None, client=None, check=True)(w, X, y)`
     -> `(value, grads)`, as `jitad.value_and_grad(loss, wrt)` would return them on the
@@ -158,6 +168,7 @@ class value_and_grad:
         part = self._partitions(client, args, slots)
         example = self._example(args, slots)
         comp = self.d.specialize(example, self.wrt)
+        refuse_hidden(comp, self.d.__name__)
         if not comp.gen.scalar_output:
             refuse_outputs("grad", self.d.__name__, comp.gen.out_types, comp.loc)
         shipped = self._ship(client, comp)

@@ -22,7 +22,7 @@ import gast
 import numpy as np
 
 from .. import ir, prelude
-from ..capture import MISSING, Captured
+from ..capture import MISSING, Captured, capture
 from ..desugar import own_statements
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
@@ -735,13 +735,6 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return Const(int(obj))
         if isinstance(obj, numbers.Real):
             return Const(float(obj))
-        if isinstance(obj, np.ndarray):
-            where = "global" if isinstance(self.cap.origin.get(node.id), dict) else \
-                "enclosing function's"
-            self.err(node, f"the {where} array '{node.id}' is captured by the function; pass "
-                           "arrays as arguments (`jitad.grad(loss)(w, X, y)`, not a lambda "
-                           "closing over X: Numba would freeze the array into the compiled code)",
-                     f"{where} array")
         self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here",
                  "non-numeric global")
 
@@ -1003,6 +996,17 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             name = next(iter(kw))
             self.err(node, f"{callee.__name__}() got an unexpected or repeated keyword "
                            f"argument {name!r}")
+        for h in capture(callee).hidden:    # the arrays it reads: this function's parameters
+            mine = self.cap.hidden_param(h)
+            if mine is None:
+                self.err(node, f"{callee.__name__}() reads the array '{h.name}' (a global or "
+                               "closure variable), which jitad passes to it as a hidden "
+                               "parameter; a nested function with a variable of that name "
+                               f"cannot pass it on: pass '{h.name}' to {callee.__name__} as "
+                               "an argument", "captured array in a nested function's helper")
+            p = inspect.Parameter(h.param, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            arg = gast.copy_location(gast.Name(mine, gast.Load(), None, None), node)
+            self.pass_arg(node, callee, p, arg, None, hint, out, forms)
         return (specialized(callee, tuple(forms)) if forms else callee), tuple(out)
 
     def shape_atom(self, node, hint):

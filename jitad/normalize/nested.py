@@ -10,7 +10,9 @@ use the name: passing `g` as a value and `nonlocal` are `JitadError`s at the lin
 function that calls itself is a recursive helper: its own name means the lifted helper, and
 each of its calls passes on the variables it reads. A nested function that calls one defined
 before it (`def layer(z): return softplus(2 * z)`) reads that one's closure variables too
-and passes them on at the call, so both see the values Python's closures would.
+and passes them on at the call, so both see the values Python's closures would. The arrays
+a helper it calls reads from globals (the enclosing function's hidden parameters, see
+`capture.Hidden`) are passed to it the same way.
 Invariants: the lifted helper is made once per nested definition and kept by the enclosing
 function's IR (`callees`); its IR is put in its front-end cache, so `capture` never reads it.
 """
@@ -21,7 +23,7 @@ import copy
 
 import gast
 
-from ..capture import Captured
+from ..capture import Captured, capture
 from ..ir import Bind, Var
 from ..primitives import CALL
 
@@ -55,6 +57,18 @@ class NestedFunctions:
             self.err(node, f"the nested function '{node.name}' reads '{later}', a nested "
                            "function defined after it; define it first", "nested function")
         inherited = {c for o in others for c in self.nested[o][1]}
+        # the arrays the helpers it calls read at every call (`capture.Hidden`): the enclosing
+        # function's hidden parameters, passed on to it as closure variables are
+        passed = {}
+        for call in gast.walk(node):
+            if isinstance(call, gast.Call) and not (isinstance(call.func, gast.Name)
+                                                    and call.func.id in assigned):
+                helper = self.user_callee(call.func)
+                for h in capture(helper).hidden if helper is not None else ():
+                    mine = self.cap.hidden_param(h)
+                    if mine is not None and mine not in assigned:
+                        passed[h.key] = mine
+        inherited |= set(passed.values())
         for o in others:
             clash = sorted(set(self.nested[o][1]) & assigned)
             if clash:
@@ -86,7 +100,7 @@ class NestedFunctions:
             free[o] = self.nested[o][0]
             origin[o] = {o: self.nested[o][0]}
         cap = Captured(fn, node.name, tree, self.cap.filename, self.cap.source,
-                       params + captured, free, origin, shown=self.cap.shown)
+                       params + captured, free, origin, shown=self.cap.shown, passed=passed)
         from ..pipeline import preset_frontend
         preset_frontend(fn, cap)
         self.nested[node.name] = (fn, captured)

@@ -76,6 +76,11 @@ class Generated:
     # jacrev: why `jacrev` loops over `grads` (the forward run per row); "" when its forward
     # runs once and only the adjoint sweep per row (see `jacobian`)
     jacrev_loop: str = ""
+    # hessian: f_grads_lanes(params..., d_out), f_grads with K tangent directions at once (a
+    # trailing lane axis, `jitad.lanes`), which the Hessian calls once per K columns; None when
+    # the K-lane form does not cover the code, `hessian_loop` saying why (one call per column)
+    hessian_lanes: str | None = None
+    hessian_loop: str = ""
     # parallel=True (`parallel`): the entry's applicative groups and what was decided for each;
     # the dispatchers, the functions compiled with Numba's parallel option
     decisions: list = field(default_factory=list)
@@ -238,8 +243,50 @@ def grads(job):
         return
     gen.grads = pl.unique(f"{entry.name}_grads")
     names = _override(pl.vjp_names, pl.entry, pl.public_vjp)
-    job.funcs.append(_tidy(pl.reverse(job.prog, entry, job.wrt, names).vjp(grads_only=gen.grads),
-                           entry.types))
+    r = pl.reverse(job.prog, entry, job.wrt, names)
+    fdef = _tidy(r.vjp(grads_only=gen.grads), entry.types)
+    job.funcs.append(fdef)
+    if job.hessian:
+        _hessian_lanes(job, r, fdef)
+
+
+def _hessian_lanes(job, r, fdef):
+    """(pass `grads`, for the Hessian) `f_grads_lanes`, the K-lane form of f_grads batched
+    over the tangent parameters (`jitad.lanes`), or `gen.hessian_loop` set to why not.
+    Off: `JITAD_HESSIAN_LANES=0` (and with `parallel=True`: its columns run in a prange)."""
+    from .lanes import NotLaned, batch
+    gen, entry = job.gen, job.entry
+    if lane_count() == 0:
+        gen.hessian_loop = "JITAD_HESSIAN_LANES=0"
+        return
+    if job.parallel_columns:
+        gen.hessian_loop = "parallel=True: one column per thread"
+        return
+    params = list(entry.ir.params)
+    ranks = {p: t.ndim for p, t in zip(params, entry.argtys) if isinstance(t, Ty)}
+    for n in {x.id for x in ast.walk(fdef) if isinstance(x, ast.Name)}:
+        rk = r.rank_of(n)
+        if rk is not None and n not in ranks:
+            ranks[n] = rk
+    tapes = {t: "buffer" for t, _ in r.tapes.buffers.values()}
+    tapes.update({t: "list" for t in r.tapes.lists.values()})
+    name = job.plan.unique(f"{gen.grads}_lanes")
+    try:
+        lanes = batch(fdef, name, [params[j] for j in job.hessian], ranks, tapes)
+    except NotLaned as e:
+        gen.hessian_loop = str(e)
+        return
+    job.funcs.append(lanes)
+    gen.hessian_lanes = name
+
+
+def lane_count() -> int:
+    """How many columns of a Hessian one K-lane sweep computes (`JITAD_HESSIAN_LANES`, default
+    32; 0: the one-column loop)."""
+    try:
+        return max(0, int(os.environ.get("JITAD_HESSIAN_LANES", "32")))
+    except ValueError:
+        return 32
 
 
 def tangent(job):
@@ -362,6 +409,12 @@ def hessian(job):
         return f"np.zeros_like({primal[j]})" if nd else "0.0"
 
     basis, k, grads = fresh("basis"), fresh("k"), fresh("grads")
+    if gen.hessian_lanes:
+        lines, blocks = _hessian_blocks(job, fresh, primal, basis, k, grads)
+        lines.append(f"return ({', '.join(blocks)},)")
+        text = f"def {gen.hessian}({', '.join(own)}):\n" + "\n".join("    " + ln for ln in lines)
+        job.funcs.append(ast.parse(text).body[0])
+        return
     call, pick = (gen.grads, "") if gen.grads else (gen.vjp, "[1]")
     # parallel=True: the columns run at the same time (`prange`: each its own basis vector,
     # each writing its own rows -- the result is the sequential one, bit for bit)
@@ -391,6 +444,47 @@ def hessian(job):
     lines.append(f"return ({', '.join(blocks)},)")
     text = f"def {gen.hessian}({', '.join(own)}):\n" + "\n".join("    " + ln for ln in lines)
     job.funcs.append(ast.parse(text).body[0])
+
+
+def _hessian_blocks(job, fresh, primal, basis, k, grads):
+    """The Hessian loop's lines by K-lane sweeps (`gen.hessian_lanes`): per tangent parameter
+    b, per block of up to K of its basis vectors (the lanes of one call, the other tangent
+    parameters zero in every lane), lane k of the result for wrt parameter a is row c0 + k of
+    block (b, a)."""
+    gen, entry = job.gen, job.entry
+    params = list(entry.ir.params)
+    c0, kb, g, j = fresh("c0"), fresh("kb"), fresh("g"), fresh("j")
+    lines, blocks = [], []
+    for b in job.hessian:
+        nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
+        args = []
+        for q, p in enumerate(params):
+            if q == b:
+                args.append(f"{basis}.reshape({primal[q]}.shape + ({kb},))"
+                            if entry.argtys[q].ndim else f"{basis}[0]")
+            elif q in primal:
+                args.append(f"np.zeros({primal[q]}.shape + ({kb},))"
+                            if entry.argtys[q].ndim else f"np.zeros({kb})")
+            else:
+                args.append(p)
+        names = []
+        for a in job.wrt:
+            na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
+            names.append((fresh(f"hess_{params[a]}_{params[b]}"), na))
+            lines.append(f"{names[-1][0]} = np.empty(({nb}, {na}))")
+        lines += [f"for {c0} in range(0, {nb}, {lane_count()}):",
+                  f"    {kb} = min({lane_count()}, {nb} - {c0})",
+                  f"    {basis} = np.zeros(({nb}, {kb}))",
+                  f"    for {k} in range({kb}):",
+                  f"        {basis}[{c0} + {k}, {k}] = 1.0",
+                  f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})"]
+        for pos, (h, na) in enumerate(names):
+            lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",
+                      f"    for {k} in range({kb}):",
+                      f"        for {j} in range({na}):",
+                      f"            {h}[{c0} + {k}, {j}] = {g}[{j}, {k}]"]
+        blocks += [h for h, _ in names]
+    return lines, blocks
 
 
 def _jacobian_loop(name, entry, wrt, pl, gen, how):

@@ -262,6 +262,10 @@ def _hessian_lanes(job, r, fdef):
     if job.parallel_columns:
         gen.hessian_loop = "parallel=True: one column per thread"
         return
+    if all(entry.argtys[j].ndim == 0 for j in job.hessian) and len(job.hessian) < MIN_LANES:
+        gen.hessian_loop = (f"{len(job.hessian)} columns (numbers): the one-column loop costs "
+                            f"less, to run and to compile")
+        return
     params = list(entry.ir.params)
     ranks = {p: t.ndim for p, t in zip(params, entry.argtys) if isinstance(t, Ty)}
     for n in {x.id for x in ast.walk(fdef) if isinstance(x, ast.Name)}:
@@ -278,6 +282,11 @@ def _hessian_lanes(job, r, fdef):
         return
     job.funcs.append(lanes)
     gen.hessian_lanes = name
+
+
+# fewer columns than this, known when the code is generated (every tangent parameter a number):
+# the one-column loop (lanes save little there, and their code takes Numba longer to compile)
+MIN_LANES = 8
 
 
 def lane_count() -> int:
@@ -447,44 +456,54 @@ def hessian(job):
 
 
 def _hessian_blocks(job, fresh, primal, basis, k, grads):
-    """The Hessian loop's lines by K-lane sweeps (`gen.hessian_lanes`): per tangent parameter
-    b, per block of up to K of its basis vectors (the lanes of one call, the other tangent
-    parameters zero in every lane), lane k of the result for wrt parameter a is row c0 + k of
-    block (b, a)."""
+    """The Hessian loop's lines by K-lane sweeps (`gen.hessian_lanes`): the basis vectors of
+    all tangent parameters, in order, are the columns c; a call takes K of them, c0 to c0 +
+    K - 1 (lane k: column c0 + k, in the tangent parameter whose segment holds it, zero in the
+    others), and lane k of its result for wrt parameter a is that column's row of block
+    (b, a)."""
     gen, entry = job.gen, job.entry
     params = list(entry.ir.params)
-    c0, kb, g, j = fresh("c0"), fresh("kb"), fresh("g"), fresh("j")
-    lines, blocks = [], []
+    c0, kb, g, j, c = fresh("c0"), fresh("kb"), fresh("g"), fresh("j"), fresh("c")
+    K = lane_count()
+    size = {q: f"{primal[q]}.size" if entry.argtys[q].ndim else "1" for q in job.hessian}
+    lines, offs, total = [], {}, fresh("columns")
     for b in job.hessian:
-        nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
-        args = []
-        for q, p in enumerate(params):
-            if q == b:
-                args.append(f"{basis}.reshape({primal[q]}.shape + ({kb},))"
-                            if entry.argtys[q].ndim else f"{basis}[0]")
-            elif q in primal:
-                args.append(f"np.zeros({primal[q]}.shape + ({kb},))"
-                            if entry.argtys[q].ndim else f"np.zeros({kb})")
-            else:
-                args.append(p)
-        names = []
+        offs[b] = fresh(f"at_{primal[b]}")
+        lines.append(f"{offs[b]} = " + (" + ".join(size[q] for q in job.hessian[:job.hessian.index(b)])
+                                         or "0"))
+    lines.append(f"{total} = " + " + ".join(size[q] for q in job.hessian))
+    args = []
+    for q, p in enumerate(params):
+        if q in primal:
+            part = f"{basis}[{offs[q]}:{offs[q]} + {size[q]}]"
+            args.append(f"np.ascontiguousarray({part}).reshape({primal[q]}.shape + ({kb},))"
+                        if entry.argtys[q].ndim else f"np.ascontiguousarray({basis}[{offs[q]}])")
+        else:
+            args.append(p)
+    names = {}
+    for b in job.hessian:
         for a in job.wrt:
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
-            names.append((fresh(f"hess_{params[a]}_{params[b]}"), na))
-            lines.append(f"{names[-1][0]} = np.empty(({nb}, {na}))")
-        lines += [f"for {c0} in range(0, {nb}, {lane_count()}):",
-                  f"    {kb} = min({lane_count()}, {nb} - {c0})",
-                  f"    {basis} = np.zeros(({nb}, {kb}))",
+            names[b, a] = (fresh(f"hess_{params[a]}_{params[b]}"), na)
+            lines.append(f"{names[b, a][0]} = np.empty(({size[b]}, {na}))")
+    lines += [f"for {c0} in range(0, {total}, {K}):",
+              f"    {kb} = min({K}, {total} - {c0})",
+              f"    {basis} = np.zeros(({total}, {kb}))",
+              f"    for {k} in range({kb}):",
+              f"        {basis}[{c0} + {k}, {k}] = 1.0",
+              f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})"]
+    for pos, a in enumerate(job.wrt):
+        na = names[job.hessian[0], a][1]
+        lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",
                   f"    for {k} in range({kb}):",
-                  f"        {basis}[{c0} + {k}, {k}] = 1.0",
-                  f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})"]
-        for pos, (h, na) in enumerate(names):
-            lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",
-                      f"    for {k} in range({kb}):",
-                      f"        for {j} in range({na}):",
-                      f"            {h}[{c0} + {k}, {j}] = {g}[{j}, {k}]"]
-        blocks += [h for h, _ in names]
-    return lines, blocks
+                  f"        {c} = {c0} + {k}"]
+        for n, b in enumerate(job.hessian):
+            test = "if" if n == 0 else "elif"
+            h = names[b, a][0]
+            lines += [f"        {test} {c} < {offs[b]} + {size[b]}:",
+                      f"            for {j} in range({na}):",
+                      f"                {h}[{c} - {offs[b]}, {j}] = {g}[{j}, {k}]"]
+    return lines, [names[b, a][0] for b in job.hessian for a in job.wrt]
 
 
 def _jacobian_loop(name, entry, wrt, pl, gen, how):

@@ -15,7 +15,8 @@ as in the original. For the Hessian (`codegen.hessian`) this is forward-over-rev
 shape with reverse-over-forward's code: the tangent's adjoint sweep once per K columns of H,
 the primal once per K columns, where the loop ran everything once per column.
 A statement on lanes is written as the original's statement inside `for l in range(K)`
-(numbers: a (K,) buffer per laned scalar, read `x[l]`; array elements: `A[i, j, l]`), or, for
+(numbers: a row of one (count, K) array per laned number, `lanes[k, l]`; array elements:
+`A[i, j, l]`; adjacent lane loops fused), or, for
 the few array operations that change shapes (products, outer, allocation), an explicit lane
 form. `NotLaned` (with the reason) is raised for anything outside those forms -- a test or
 an index that depends on the lanes, a call of another generated function, a whole-array
@@ -121,6 +122,64 @@ def _indices(sl):
     return list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
 
 
+def _names_read(s):
+    return {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _names_written(s):
+    """The names a statement binds or writes into (`A` of `A[i] = v`; a list's `append`)."""
+    out = set()
+    for n in ast.walk(s):
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                out |= {b for b in [_base(t)] if b} | {
+                    x.id for x in ast.walk(t) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store)}
+        elif isinstance(n, ast.For):
+            out |= {x.id for x in ast.walk(n.target) if isinstance(x, ast.Name)}
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and isinstance(n.func.value, ast.Name):
+            out.add(n.func.value.id)
+    return out
+
+
+def _counter_step(s):
+    """c of `n += c` (n a name, c an integer constant), else None."""
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
+            and isinstance(s.op, (ast.Add, ast.Sub)) and isinstance(s.value, ast.Constant) \
+            and type(s.value.value) is int:
+        return s.value.value if isinstance(s.op, ast.Add) else -s.value.value
+    return None
+
+
+class _Shift(ast.NodeTransformer):
+    """Reads of n as `n + shift[n]`."""
+
+    def __init__(self, shift):
+        self.shift = shift
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and self.shift.get(node.id):
+            c = self.shift[node.id]
+            return ast.BinOp(ast.Name(node.id, ast.Load()), ast.Add() if c > 0 else ast.Sub(),
+                             ast.Constant(abs(c)))
+        return node
+
+
+def _movable(s) -> bool:
+    """A statement a lane loop may move past (see `Batch.fuse`): it binds names (numbers, or
+    arrays it does not write into) from calls without effects, or checks an index."""
+    if isinstance(s, ast.Expr):
+        return isinstance(s.value, ast.Call) and dotted(s.value.func) in _CHECKS
+    if isinstance(s, ast.Assign):
+        if not all(isinstance(t, ast.Name) for t in s.targets):
+            return False
+    elif not (isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name)
+              and isinstance(s.value, (ast.Constant, ast.Name))):
+        return False
+    return all(_pure_number_call(dotted(c.func)) or dotted(c.func) in (
+        "rt.broadcast_dim", "rt.broadcast_step") for c in ast.walk(s.value) if isinstance(c, ast.Call))
+
+
 def _walk_stmts(body):
     for s in body:
         yield s
@@ -140,6 +199,7 @@ class Batch:
         self.K = self.namer.fresh("K")
         self.l = self.namer.fresh("lane")
         self.laned = set()
+        self.loops = set()                  # ids of the lane loops written (`fuse`)
 
     # ---------------------------------------------------------------- ranks
     def rank(self, name):
@@ -292,8 +352,38 @@ class Batch:
         return e
 
     def lane_loop(self, body):
-        return ast.For(ast.Name(self.l, ast.Store()),
-                       _expr(f"range({self.K})"), body, [], None)
+        loop = ast.For(ast.Name(self.l, ast.Store()), _expr(f"range({self.K})"), body, [], None)
+        self.loops.add(id(loop))
+        return loop
+
+    def fuse(self, stmts):
+        """Adjacent lane loops as one loop (each statement of one reads and writes only its own
+        lane, so running them lane by lane is running them one after the other); a lane loop
+        moves up past statements without lanes that it commutes with to reach the one before
+        (fewer loops: less for Numba to compile, and each value stays in a register)."""
+        out = []
+        for s in stmts:
+            if id(s) in self.loops and out:
+                r, w = _names_read(s), _names_written(s)
+                j, shift = len(out) - 1, {}
+                while j >= 0 and id(out[j]) not in self.loops and _movable(out[j]):
+                    u = out[j]
+                    ur, uw = _names_read(u), _names_written(u)
+                    step = _counter_step(u)
+                    if step and u.target.id not in w:
+                        # `top += 1` (a tape's top): the loop moved above it reads top + 1
+                        shift[u.target.id] = shift.get(u.target.id, 0) + step
+                    elif (r | w) & uw or w & ur:
+                        break
+                    j -= 1
+                if j >= 0 and id(out[j]) in self.loops:
+                    body = s.body
+                    if shift:
+                        body = [_Shift(shift).visit(copy.deepcopy(x)) for x in body]
+                    out[j].body += body
+                    continue
+            out.append(s)
+        return out
 
     def pad(self, e):
         """An array expression's value with lanes: as is if it has them, else a length-1 lane
@@ -528,8 +618,9 @@ class Batch:
             v = c.args[0]
             if reads(v) & L:
                 return [s]
-            tmp = self.namer.fresh("lifted")
-            return self.lift(tmp, v) + _stmts(f"{ast.unparse(c.func)}({tmp})")
+            # an unlaned array on a laned list: with one lane (its restore reads lane 0), not K
+            return _stmts(f"{ast.unparse(c.func)}(np.ascontiguousarray({ast.unparse(v)})"
+                          f".reshape({ast.unparse(v)}.shape + (1,)))")
         if f == "rt.add_into":
             view, g = c.args
             out = []
@@ -573,7 +664,7 @@ class Batch:
                 out += self.reserve(s)
                 continue
             out += self.stmt(s)
-        return out
+        return self.fuse(out)
 
     def reserve(self, s):
         """`T = rt.reserve(T, n)` of a laned scalar tape (a (capacity, K) buffer)."""
@@ -585,6 +676,29 @@ class Batch:
                       f"        for {l} in range({K}):\n"
                       f"            {new}[{k}, {l}] = {T}[{k}, {l}]\n"
                       f"    {T} = {new}")
+
+
+class _Rows(ast.NodeTransformer):
+    """The laned numbers as rows of one (count, K) array: `x[l]` -> `rows[k, l]`, `x` ->
+    `rows[k]` (one array for Numba to type and count references of, not one per number)."""
+
+    def __init__(self, rows, index, lane):
+        self.rows, self.index, self.lane = rows, index, lane
+
+    def visit_Subscript(self, node):
+        v = node.value
+        if isinstance(v, ast.Name) and v.id in self.index and isinstance(node.slice, ast.Name) \
+                and node.slice.id == self.lane:
+            return ast.Subscript(ast.Name(self.rows, ast.Load()), ast.Tuple(
+                [ast.Constant(self.index[v.id]), node.slice], ast.Load()), node.ctx)
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.index:
+            return ast.Subscript(ast.Name(self.rows, ast.Load()),
+                                 ast.Constant(self.index[node.id]), node.ctx)
+        return node
 
 
 def batch(fdef, name, batched, ranks, tapes):
@@ -599,8 +713,11 @@ def batch(fdef, name, batched, ranks, tapes):
     head = _stmts(f"{b.K} = {first}.shape[-1]")
     bufs = sorted(n for n in b.laned if n not in b.batched and n not in b.tapes
                   and b.ranks.get(n) == 0)
-    head += [ast.Assign([ast.Name(n, ast.Store())], _expr(f"np.zeros({b.K})")) for n in bufs]
-    b.fdef.body = head + body
+    rows = b.namer.fresh("lanes")
+    if bufs:
+        head += _stmts(f"{rows} = np.zeros(({len(bufs)}, {b.K}))")
+    b.fdef.body = head + [_Rows(rows, {n: k for k, n in enumerate(bufs)}, b.l).visit(s)
+                          for s in body]
     b.fdef.name = name
     ast.fix_missing_locations(b.fdef)
     return b.fdef

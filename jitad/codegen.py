@@ -272,6 +272,7 @@ def _hessian_lanes(job, r, fdef):
         rk = r.rank_of(n)
         if rk is not None and n not in ranks:
             ranks[n] = rk
+    ranks.setdefault(fdef.args.args[-1].arg, 0)      # d_out: the cotangent of a number
     tapes = {t: "buffer" for t, _ in r.tapes.buffers.values()}
     tapes.update({t: "list" for t in r.tapes.lists.values()})
     name = job.plan.unique(f"{gen.grads}_lanes")

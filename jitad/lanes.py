@@ -35,6 +35,11 @@ import copy
 from .names import Namer
 
 
+# past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
+# with them (an RK4 step inlined four times: 436 loops, past the recursion limit of its SSA pass)
+MAX_LANE_LOOPS = 120
+
+
 class NotLaned(Exception):
     """The function has a construct the K-lane form does not cover (the message says which)."""
 
@@ -45,7 +50,8 @@ ELEMENTWISE = frozenset(
     "arccos expm1 log1p square reciprocal sign".split())
 _ALLOC = {"np.zeros": "np.zeros", "np.empty": "np.empty", "np.zeros_like": "np.zeros",
           "np.empty_like": "np.empty"}
-_INPLACE = ("rt.add_outer", "rt.accum1", "rt.add_into")
+_PRODUCTS = ("rt.matvec", "rt.vecmat", "rt.matmat", "rt.outer")
+_INPLACE = ("rt.add_outer", "rt.accum1", "rt.accum2", "rt.add_into")
 _CHECKS = ("rt.check_index", "rt.check_indices", "rt.check_range", "rt.check_tape",
            "rt.check_depth")
 
@@ -53,7 +59,7 @@ _CHECKS = ("rt.check_index", "rt.check_indices", "rt.check_range", "rt.check_tap
 def _pure_number_call(f) -> bool:
     """A call a lane loop may run once per lane: a function of numbers without effects."""
     return f is not None and (f.startswith("math.") or f in ELEMENTWISE or f in (
-        "rt.pick", "rt.select", "abs", "min", "max", "float", "int", "np.float64"))
+        "rt.pick", "rt.select", "rt.divide", "abs", "min", "max", "float", "int", "np.float64"))
 
 
 def dotted(e) -> str | None:
@@ -142,6 +148,10 @@ def _names_written(s):
     return out
 
 
+def _is_lane_loop(s) -> bool:
+    return getattr(s, "lanes", False)
+
+
 def _counter_step(s):
     """c of `n += c` (n a name, c an integer constant), else None."""
     if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
@@ -199,7 +209,7 @@ class Batch:
         self.K = self.namer.fresh("K")
         self.l = self.namer.fresh("lane")
         self.laned = set()
-        self.loops = set()                  # ids of the lane loops written (`fuse`)
+        self.pre = []                       # statements the current one needs first (`hoisted`)
 
     # ---------------------------------------------------------------- ranks
     def rank(self, name):
@@ -226,13 +236,16 @@ class Batch:
             return 0 if isinstance(e.value, (int, float, bool)) else None
         if isinstance(e, ast.Name):
             return self.ranks.get(e.id)
-        if isinstance(e, ast.BinOp):
+        if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
             a, b = self.expr_rank(e.left), self.expr_rank(e.right)
             return None if a is None or b is None else max(a, b)
         if isinstance(e, ast.UnaryOp):
             return self.expr_rank(e.operand)
         if isinstance(e, ast.Compare):
-            return 0
+            rs = [self.expr_rank(x) for x in [e.left] + e.comparators]
+            return None if None in rs else max(rs)
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.expr_rank(e.value)
         if isinstance(e, ast.Subscript):
             v = e.value
             if isinstance(v, ast.Attribute) and v.attr == "shape":
@@ -261,6 +274,17 @@ class Batch:
                 return 0
             if f == "rt.pick":
                 return self.expr_rank(e.args[1])
+            if f == "np.eye":
+                return 2
+            if f in ("np.sum", "np.mean") and len(e.args) == 1 and not e.keywords:
+                return 0
+            if f == "np.linalg.solve":
+                return self.expr_rank(e.args[1])
+            if f in ("rt.sum_axis", "rt.mean_axis"):
+                r = self.expr_rank(e.args[0])
+                return None if r is None else r - 1
+            if f == "np.cumsum" and not e.keywords:
+                return 1
         return None
 
     # ---------------------------------------------------------------- which values carry lanes
@@ -338,6 +362,11 @@ class Batch:
                 raise NotLaned("an index that depends on the lanes")
             return ast.Subscript(ast.Name(e.value.id, ast.Load()),
                                  ast.Tuple(idx + [lane], ast.Load()), ast.Load())
+        if isinstance(e, ast.Call) and dotted(e.func) in ("np.sum", "np.mean") and len(e.args) == 1 \
+                and not e.keywords and isinstance(e.args[0], ast.Name) and e.args[0].id in L \
+                and self.rank(e.args[0].id) >= 1:
+            x = e.args[0].id            # a whole laned array reduced: its lane l
+            return _expr(f"{dotted(e.func)}({x}[{':, ' * self.rank(x)}{self.l}])")
         if isinstance(e, ast.Attribute):
             raise NotLaned(f"`{ast.unparse(e)}` of a laned value")
         if isinstance(e, ast.Call) and not _pure_number_call(dotted(e.func)):
@@ -353,7 +382,7 @@ class Batch:
 
     def lane_loop(self, body):
         loop = ast.For(ast.Name(self.l, ast.Store()), _expr(f"range({self.K})"), body, [], None)
-        self.loops.add(id(loop))
+        loop.lanes = True                   # a lane loop (`fuse`)
         return loop
 
     def fuse(self, stmts):
@@ -363,10 +392,10 @@ class Batch:
         (fewer loops: less for Numba to compile, and each value stays in a register)."""
         out = []
         for s in stmts:
-            if id(s) in self.loops and out:
+            if _is_lane_loop(s) and out:
                 r, w = _names_read(s), _names_written(s)
                 j, shift = len(out) - 1, {}
-                while j >= 0 and id(out[j]) not in self.loops and _movable(out[j]):
+                while j >= 0 and not _is_lane_loop(out[j]) and _movable(out[j]):
                     u = out[j]
                     ur, uw = _names_read(u), _names_written(u)
                     step = _counter_step(u)
@@ -376,7 +405,7 @@ class Batch:
                     elif (r | w) & uw or w & ur:
                         break
                     j -= 1
-                if j >= 0 and id(out[j]) in self.loops:
+                if j >= 0 and _is_lane_loop(out[j]):
                     body = s.body
                     if shift:
                         body = [_Shift(shift).visit(copy.deepcopy(x)) for x in body]
@@ -403,13 +432,19 @@ class Batch:
             if any(reads(i) & self.laned for i in _indices(e.slice)):
                 raise NotLaned("an index that depends on the lanes")
             return e            # leading axes selected: the lane axis stays last
-        if isinstance(e, ast.BinOp):
+        if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
             return ast.BinOp(self.pad(e.left), e.op, self.pad(e.right))
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
             return ast.UnaryOp(e.op, self.pad(e.operand))
         if isinstance(e, ast.Call) and dotted(e.func) in ELEMENTWISE and len(e.args) == 1 \
                 and not e.keywords:
             return ast.Call(e.func, [self.pad(e.args[0])], [])
+        if isinstance(e, ast.Attribute) and e.attr == "T" and isinstance(e.value, ast.Name) \
+                and self.rank(e.value.id) == 2:
+            return _expr(f"np.transpose({e.value.id}, (1, 0, 2))")
+        f = dotted(e.func) if isinstance(e, ast.Call) else None
+        if f in _PRODUCTS or f in ("np.linalg.solve", "rt.sum_axis", "rt.mean_axis", "np.cumsum"):
+            return self.hoisted(e, self.pre)
         raise NotLaned(f"`{ast.unparse(e)}` on laned arrays")
 
     def alloc(self, target, e):
@@ -432,7 +467,7 @@ class Batch:
     def products(self, target, e):
         """The lane forms of `rt.matvec/vecmat/matmat/outer(a, b)` into `target`."""
         f = dotted(e.func)
-        a, b = e.args
+        a, b = (self.named(x) for x in e.args)
         la, lb = bool(reads(a) & self.laned), bool(reads(b) & self.laned)
         A, B = ast.unparse(a), ast.unparse(b)
         K, l, fresh = self.K, self.l, self.namer.fresh
@@ -494,13 +529,53 @@ class Batch:
             return [ast.Assign([ast.Name(t, ast.Store())], v)]
         if not (reads(v) & L):
             return self.lift(t, v)
-        if isinstance(v, ast.Call) and dotted(v.func) in ("rt.matvec", "rt.vecmat", "rt.matmat",
-                                                          "rt.outer"):
+        f = dotted(v.func) if isinstance(v, ast.Call) else None
+        if f in _PRODUCTS:
             return self.products(t, v)
+        if f == "np.linalg.solve" and len(v.args) == 2 and not (reads(v.args[0]) & L):
+            S, b = ast.unparse(v.args[0]), self.array_expr(v.args[1])
+            if self.expr_rank(v.args[1]) == 1:        # (n, K): K right-hand sides
+                return _stmts(f"{t} = np.linalg.solve({S}, np.ascontiguousarray({ast.unparse(b)}))")
+            if self.expr_rank(v.args[1]) == 2:        # (n, m, K): m K right-hand sides
+                bc = self.namer.fresh("b")
+                return _stmts(f"{bc} = np.ascontiguousarray({ast.unparse(b)})\n"
+                              f"{t} = np.linalg.solve({S}, {bc}.reshape(({bc}.shape[0], "
+                              f"{bc}.shape[1] * {self.K}))).reshape({bc}.shape)")
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "copy" \
+                and not v.args and isinstance(v.func.value, ast.Name):
+            return [ast.Assign([ast.Name(t, ast.Store())], v)]
+        if f in ("rt.sum_axis", "rt.mean_axis") and isinstance(v.args[1], ast.Constant) \
+                and isinstance(v.args[1].value, int) and v.args[1].value >= 0:
+            x, ax = ast.unparse(self.array_expr(v.args[0])), v.args[1].value
+            mean = f" / {x}.shape[{ax}]" if f == "rt.mean_axis" else ""
+            return _stmts(f"{t} = np.sum({x}, axis={ax}){mean}")
+        if f == "np.cumsum" and len(v.args) == 1 and not v.keywords \
+                and self.expr_rank(v.args[0]) == 1:
+            x, i = ast.unparse(self.array_expr(v.args[0])), self.namer.fresh("i")
+            return _stmts(f"{t} = np.empty(({x}.shape[0], {self.K}))\n"
+                          f"for {self.l} in range({self.K}):\n"
+                          f"    {t}[0, {self.l}] = {x}[0, {self.l}]\n"
+                          f"for {i} in range(1, {x}.shape[0]):\n"
+                          f"    for {self.l} in range({self.K}):\n"
+                          f"        {t}[{i}, {self.l}] = {t}[{i} - 1, {self.l}] + {x}[{i}, {self.l}]")
         if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "pop" \
                 and not v.args:
             return [ast.Assign([ast.Name(t, ast.Store())], v)]
+        if f is not None:
+            raise NotLaned(f"`{ast.unparse(v)}` on laned arrays")
         return [ast.Assign([ast.Name(t, ast.Store())], self.array_expr(v))]
+
+    def named(self, e):
+        """An operand as a name (a laned one's lane form computed first, into `pre`)."""
+        if isinstance(e, ast.Name):
+            return e
+        laned = bool(reads(e) & self.laned)
+        t = self.namer.fresh("laned" if laned else "operand")
+        self.ranks[t] = self.expr_rank(e)
+        if laned:
+            self.laned.add(t)
+        self.pre.append(ast.Assign([ast.Name(t, ast.Store())], self.array_expr(e) if laned else e))
+        return ast.Name(t, ast.Load())
 
     def hoisted(self, e, out):
         """e as a name (its statements appended to `out`) if it is a laned array expression."""
@@ -627,7 +702,7 @@ class Batch:
             g = self.hoisted(g, out) if isinstance(g, ast.Call) else g
             return out + [ast.Expr(ast.Call(c.func, [view, self.pad(g)], []))]
         if f == "rt.accum1":
-            d, g = c.args
+            d, g = (self.named(x) for x in c.args)
             D, G = ast.unparse(d), ast.unparse(g)
             lg = bool(reads(g) & L)
             gl = (lambda ix: f"{G}[{ix}, {self.l}]") if lg else (lambda ix: f"{G}[{ix}]")
@@ -640,8 +715,19 @@ class Batch:
                           f"    for {i} in range({G}.shape[0]):\n"
                           f"        for {self.l} in range({self.K}):\n"
                           f"            {D}[0, {self.l}] += {gl(i)}")
+        if f == "rt.accum2":       # d += c, summed over the axes where d has length 1
+            d, g = (self.named(x) for x in c.args)
+            D, G = ast.unparse(d), ast.unparse(g)
+            lg = bool(reads(g) & L)
+            i, j = self.namer.fresh("i"), self.namer.fresh("j")
+            gl = f"{G}[{i}, {j}, {self.l}]" if lg else f"{G}[{i}, {j}]"
+            return _stmts(f"for {i} in range({G}.shape[0]):\n"
+                          f"    for {j} in range({G}.shape[1]):\n"
+                          f"        for {self.l} in range({self.K}):\n"
+                          f"            {D}[min({i}, {D}.shape[0] - 1), min({j}, {D}.shape[1] - 1), "
+                          f"{self.l}] += {gl}")
         if f == "rt.add_outer":
-            d, a, b = c.args
+            d, a, b = (self.named(x) for x in c.args)
             D, A, B = (ast.unparse(x) for x in (d, a, b))
             la, lb = bool(reads(a) & L), bool(reads(b) & L)
             i, j, K, l = self.namer.fresh("i"), self.namer.fresh("j"), self.K, self.l
@@ -663,7 +749,9 @@ class Batch:
                     and isinstance(s.value, ast.Call) and dotted(s.value.func) == "rt.reserve":
                 out += self.reserve(s)
                 continue
-            out += self.stmt(s)
+            got = self.stmt(s)
+            out += self.pre + got
+            self.pre = []
         return self.fuse(out)
 
     def reserve(self, s):
@@ -709,6 +797,10 @@ def batch(fdef, name, batched, ranks, tapes):
     b.infer_ranks()
     b.find_laned()
     body = b.block(b.fdef.body)
+    loops = sum(_is_lane_loop(n) for s in body for n in ast.walk(s))
+    if loops > MAX_LANE_LOOPS:
+        raise NotLaned(f"{loops} lane loops (more than {MAX_LANE_LOOPS}: Numba's compile time, "
+                       f"and its SSA pass's recursion, grow with them)")
     first = next(p.arg for p in b.fdef.args.args if p.arg in b.batched)
     head = _stmts(f"{b.K} = {first}.shape[-1]")
     bufs = sorted(n for n in b.laned if n not in b.batched and n not in b.tapes

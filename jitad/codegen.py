@@ -292,11 +292,11 @@ MIN_LANES = 8
 
 def lane_count() -> int:
     """How many columns of a Hessian one K-lane sweep computes (`JITAD_HESSIAN_LANES`, default
-    32; 0: the one-column loop)."""
+    64; 0: the one-column loop)."""
     try:
-        return max(0, int(os.environ.get("JITAD_HESSIAN_LANES", "32")))
+        return max(0, int(os.environ.get("JITAD_HESSIAN_LANES", "64")))
     except ValueError:
-        return 32
+        return 64
 
 
 def tangent(job):

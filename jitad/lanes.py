@@ -14,18 +14,20 @@ primal of f, its control flow, shapes, indices, integer and bool tapes -- are co
 as in the original. For the Hessian (`codegen.hessian`) this is forward-over-reverse's
 shape with reverse-over-forward's code: the tangent's adjoint sweep once per K columns of H,
 the primal once per K columns, where the loop ran everything once per column.
-A statement on lanes is written as the original's statement inside `for l in range(K)`
-(numbers: a row of one (count, K) array per laned number, `lanes[k, l]`; array elements:
-`A[i, j, l]`; adjacent lane loops fused), or, for
-the few array operations that change shapes (products, outer, allocation), an explicit lane
-form. `NotLaned` (with the reason) is raised for anything outside those forms -- a test or
-an index that depends on the lanes, a call of another generated function, a whole-array
-read of a laned value (`.size`, `.T`, a reduction) -- and the caller keeps its one-column
-loop: never a wrong answer, only a slower one.
-Invariants: the original function is not changed (a copy is rewritten); laned scalars are
-buffers written in place, so every assignment of one copies (no lane buffer is ever an alias
-of another name); a tape read into a variable that carries no lanes restores that variable's
-own earlier (unlaned, hence equal in every lane) value: it reads lane 0.
+A statement on lanes is written as the original's statement inside `for lane in range(K)`
+(array elements `A[i, j, lane]`; a laned number is a row of one (count, K) array, or a plain
+local of the one lane loop that uses it), adjacent lane loops fused into one (`Batch.fuse`);
+the array operations that change shapes -- products, outer products, solves, reductions,
+allocation -- have explicit lane forms. `NotLaned` (with the reason) is raised for anything
+outside those forms -- a test or an index that depends on the lanes, a call of another
+generated function, a whole-array read of a laned value the forms do not know, a parameter
+not batched that would carry lanes, more than `MAX_LANE_LOOPS` lane loops -- and the caller
+keeps its one-column loop: never a wrong answer, only a slower one.
+Invariants: the original function is not changed (a copy is rewritten); every assignment of a
+laned number copies, lane by lane (no laned number is an alias of another name); a tape read
+into a variable that carries no lanes restores that variable's own earlier (unlaned, hence
+equal in every lane) value: it reads lane 0; a lane loop's statement reads and writes only
+its own lane, so fusing and reordering lane loops keeps the original order per lane.
 """
 from __future__ import annotations
 
@@ -36,8 +38,10 @@ from .names import Namer
 
 
 # past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
-# with them (an RK4 step inlined four times: 436 loops, past the recursion limit of its SSA pass)
-MAX_LANE_LOOPS = 120
+# with them (an RK4 integrator's Hessian, its step inlined four times: 76 lane loops, a first
+# call of 58 s where the column loop's took 25 s; before fusion 436, past the recursion limit
+# of Numba's SSA pass)
+MAX_LANE_LOOPS = 64
 
 
 class NotLaned(Exception):
@@ -175,16 +179,19 @@ class _Shift(ast.NodeTransformer):
         return node
 
 
-def _movable(s) -> bool:
+def _movable(s, ranks) -> bool:
     """A statement a lane loop may move past (see `Batch.fuse`): it binds names (numbers, or
-    arrays it does not write into) from calls without effects, or checks an index."""
+    arrays it does not write into) from calls without effects, checks an index, or is a
+    comment."""
+    if type(s).__name__ == "Comment":
+        return True
     if isinstance(s, ast.Expr):
         return isinstance(s.value, ast.Call) and dotted(s.value.func) in _CHECKS
     if isinstance(s, ast.Assign):
         if not all(isinstance(t, ast.Name) for t in s.targets):
             return False
     elif not (isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name)
-              and isinstance(s.value, (ast.Constant, ast.Name))):
+              and ranks.get(s.target.id) == 0):
         return False
     return all(_pure_number_call(dotted(c.func)) or dotted(c.func) in (
         "rt.broadcast_dim", "rt.broadcast_step") for c in ast.walk(s.value) if isinstance(c, ast.Call))
@@ -389,13 +396,14 @@ class Batch:
         """Adjacent lane loops as one loop (each statement of one reads and writes only its own
         lane, so running them lane by lane is running them one after the other); a lane loop
         moves up past statements without lanes that it commutes with to reach the one before
-        (fewer loops: less for Numba to compile, and each value stays in a register)."""
+        (fewer loops: less for Numba to compile, and each value stays in a register), and one
+        after a lane loop moves above it when they commute."""
         out = []
         for s in stmts:
             if _is_lane_loop(s) and out:
                 r, w = _names_read(s), _names_written(s)
                 j, shift = len(out) - 1, {}
-                while j >= 0 and not _is_lane_loop(out[j]) and _movable(out[j]):
+                while j >= 0 and not _is_lane_loop(out[j]) and _movable(out[j], self.ranks):
                     u = out[j]
                     ur, uw = _names_read(u), _names_written(u)
                     step = _counter_step(u)
@@ -411,6 +419,18 @@ class Batch:
                         body = [_Shift(shift).visit(copy.deepcopy(x)) for x in body]
                     out[j].body += body
                     continue
+            elif type(s).__name__ != "Comment" and _movable(s, self.ranks):
+                # a statement without lanes after a lane loop it commutes with goes before it,
+                # so that the next lane loop finds this one last (comments between stay)
+                k = len(out) - 1
+                while k >= 0 and type(out[k]).__name__ == "Comment":
+                    k -= 1
+                if k >= 0 and _is_lane_loop(out[k]):
+                    r, w = _names_read(out[k]), _names_written(out[k])
+                    ur, uw = _names_read(s), _names_written(s)
+                    if not ((r | w) & uw or w & ur):
+                        out.insert(k, s)
+                        continue
             out.append(s)
         return out
 
@@ -483,8 +503,7 @@ class Batch:
                           f"{target} = rt.matmat({A}, {Bc}.reshape(({Bc}.shape[0], {Bc}.shape[1] * {K})))"
                           f".reshape(({A}.shape[0], {Bc}.shape[1], {K}))")
         # loops: a, b as they are (lane index only on the laned ones)
-        x = (lambda ix: f"{A}[{ix}, {l}]") if la else (lambda ix: f"{A}[{ix}]")
-        y = (lambda ix: f"{B}[{ix}, {l}]") if lb else (lambda ix: f"{B}[{ix}]")
+        x, y = self.element(A, la), self.element(B, lb)
         if f == "rt.matvec":        # (m, n) @ (n,): out[i] = sum_j a[i, j] b[j]
             return _stmts(f"{target} = np.zeros(({A}.shape[0], {K}))\n"
                           f"for {i} in range({A}.shape[0]):\n"
@@ -565,6 +584,10 @@ class Batch:
             raise NotLaned(f"`{ast.unparse(v)}` on laned arrays")
         return [ast.Assign([ast.Name(t, ast.Store())], self.array_expr(v))]
 
+    def element(self, name, laned):
+        """index -> the text of an element of `name` at that index (in lane l if it is laned)."""
+        return (lambda ix: f"{name}[{ix}, {self.l}]") if laned else (lambda ix: f"{name}[{ix}]")
+
     def named(self, e):
         """An operand as a name (a laned one's lane form computed first, into `pre`)."""
         if isinstance(e, ast.Name):
@@ -630,15 +653,9 @@ class Batch:
             return [s]
         if isinstance(s, ast.Expr):
             return self.expr_stmt(s)
-        if isinstance(s, (ast.If, ast.While)):
-            if reads(s.test) & L:
-                raise NotLaned("a test that depends on the lanes")
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse)
-            return [s]
-        if isinstance(s, ast.For):
-            if reads(s.iter) & L:
-                raise NotLaned("a loop over laned values")
+        if isinstance(s, (ast.If, ast.While, ast.For)):
+            if reads(s.iter if isinstance(s, ast.For) else s.test) & L:
+                raise NotLaned("a test or a loop's range that depends on the lanes")
             s.body = self.block(s.body)
             s.orelse = self.block(s.orelse)
             return [s]
@@ -705,7 +722,7 @@ class Batch:
             d, g = (self.named(x) for x in c.args)
             D, G = ast.unparse(d), ast.unparse(g)
             lg = bool(reads(g) & L)
-            gl = (lambda ix: f"{G}[{ix}, {self.l}]") if lg else (lambda ix: f"{G}[{ix}]")
+            gl = self.element(G, lg)
             i = self.namer.fresh("i")
             return _stmts(f"if {D}.shape[0] == {G}.shape[0]:\n"
                           f"    for {i} in range({G}.shape[0]):\n"
@@ -720,7 +737,7 @@ class Batch:
             D, G = ast.unparse(d), ast.unparse(g)
             lg = bool(reads(g) & L)
             i, j = self.namer.fresh("i"), self.namer.fresh("j")
-            gl = f"{G}[{i}, {j}, {self.l}]" if lg else f"{G}[{i}, {j}]"
+            gl = self.element(G, lg)(f"{i}, {j}")
             return _stmts(f"for {i} in range({G}.shape[0]):\n"
                           f"    for {j} in range({G}.shape[1]):\n"
                           f"        for {self.l} in range({self.K}):\n"
@@ -731,8 +748,7 @@ class Batch:
             D, A, B = (ast.unparse(x) for x in (d, a, b))
             la, lb = bool(reads(a) & L), bool(reads(b) & L)
             i, j, K, l = self.namer.fresh("i"), self.namer.fresh("j"), self.K, self.l
-            x = (lambda ix: f"{A}[{ix}, {l}]") if la else (lambda ix: f"{A}[{ix}]")
-            y = (lambda ix: f"{B}[{ix}, {l}]") if lb else (lambda ix: f"{B}[{ix}]")
+            x, y = self.element(A, la), self.element(B, lb)
             # a length-1 operand broadcasts, as `rt.add_outer` does
             return _stmts(f"for {i} in range({D}.shape[0]):\n"
                           f"    for {j} in range({D}.shape[1]):\n"
@@ -766,6 +782,79 @@ class Batch:
                       f"    {T} = {new}")
 
 
+def _loop_locals(body, bufs, lane):
+    """The laned numbers only one lane loop uses, each written there before it is read: they
+    become numbers of that loop (`x[l]` -> `x`; what Numba keeps in a register), rewritten in
+    place. Returns their names."""
+    where = {}
+
+    def note(node, site):
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id in bufs:
+                where.setdefault(n.id, set()).add(site)
+
+    def visit(stmts):
+        for s in stmts:
+            if _is_lane_loop(s):
+                note(s, id(s))
+            elif isinstance(s, (ast.For, ast.While, ast.If)):
+                for part in (getattr(s, "test", None), getattr(s, "iter", None)):
+                    if part is not None:
+                        note(part, "outside")
+                visit(s.body)
+                visit(s.orelse)
+            else:
+                note(s, "outside")
+
+    visit(body)
+    loops = {}
+
+    def collect(stmts):
+        for s in stmts:
+            if _is_lane_loop(s):
+                loops[id(s)] = s
+            elif isinstance(s, (ast.For, ast.While, ast.If)):
+                collect(s.body)
+                collect(s.orelse)
+    collect(body)
+
+    def own(x, s) -> bool:      # x[l] = e (e without x) is the first statement naming x
+        for st in s.body:
+            if not any(isinstance(n, ast.Name) and n.id == x for n in ast.walk(st)):
+                continue
+            t = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+            return isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) \
+                and t.value.id == x and isinstance(t.slice, ast.Name) and t.slice.id == lane \
+                and not any(isinstance(n, ast.Name) and n.id == x for n in ast.walk(st.value))
+        return False
+
+    local = set()
+    for x, sites in where.items():
+        if len(sites) == 1 and "outside" not in sites:
+            s = loops[next(iter(sites))]
+            if own(x, s):
+                local.add(x)
+    for s in loops.values():
+        names = {x for x in local if id(s) in where[x]}
+        if names:
+            s.body = [_Local(names, lane).visit(st) for st in s.body]
+    return local
+
+
+class _Local(ast.NodeTransformer):
+    """`x[l]` -> `x` for the loop-local laned numbers `names`."""
+
+    def __init__(self, names, lane):
+        self.names, self.lane = names, lane
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id in self.names \
+                and isinstance(node.slice, ast.Name) and node.slice.id == self.lane:
+            return ast.Name(node.value.id, node.ctx)
+        self.generic_visit(node)
+        return node
+
+
 class _Rows(ast.NodeTransformer):
     """The laned numbers as rows of one (count, K) array: `x[l]` -> `rows[k, l]`, `x` ->
     `rows[k]` (one array for Numba to type and count references of, not one per number)."""
@@ -796,15 +885,20 @@ def batch(fdef, name, batched, ranks, tapes):
         b.ranks[t] = 1          # a buffer of numbers; a list (its rank is never read)
     b.infer_ranks()
     b.find_laned()
+    bad = [p.arg for p in b.fdef.args.args if p.arg in b.laned and p.arg not in b.batched]
+    if bad:             # its caller passes it without lanes
+        raise NotLaned(f"the parameter {bad[0]!r} would carry lanes")
     body = b.block(b.fdef.body)
     loops = sum(_is_lane_loop(n) for s in body for n in ast.walk(s))
     if loops > MAX_LANE_LOOPS:
-        raise NotLaned(f"{loops} lane loops (more than {MAX_LANE_LOOPS}: Numba's compile time, "
-                       f"and its SSA pass's recursion, grow with them)")
+        raise NotLaned(f"{loops} lane loops (more than {MAX_LANE_LOOPS}: Numba's compile time "
+                       f"grows with them)")
     first = next(p.arg for p in b.fdef.args.args if p.arg in b.batched)
     head = _stmts(f"{b.K} = {first}.shape[-1]")
     bufs = sorted(n for n in b.laned if n not in b.batched and n not in b.tapes
                   and b.ranks.get(n) == 0)
+    local = _loop_locals(body, set(bufs), b.l)
+    bufs = [n for n in bufs if n not in local]
     rows = b.namer.fresh("lanes")
     if bufs:
         head += _stmts(f"{rows} = np.zeros(({len(bufs)}, {b.K}))")

@@ -476,8 +476,10 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
     args = []
     for q, p in enumerate(params):
         if q in primal:
-            part = f"{basis}[{offs[q]}:{offs[q]} + {size[q]}]"
-            args.append(f"np.ascontiguousarray({part}).reshape({primal[q]}.shape + ({kb},))"
+            # one tangent parameter: the basis block itself (no copy of a slice)
+            part = basis if len(job.hessian) == 1 else \
+                f"np.ascontiguousarray({basis}[{offs[q]}:{offs[q]} + {size[q]}])"
+            args.append(f"{part}.reshape({primal[q]}.shape + ({kb},))"
                         if entry.argtys[q].ndim else f"np.ascontiguousarray({basis}[{offs[q]}])")
         else:
             args.append(p)
@@ -487,12 +489,18 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
             names[b, a] = (fresh(f"hess_{params[a]}_{params[b]}"), na)
             lines.append(f"{names[b, a][0]} = np.empty(({size[b]}, {na}))")
-    lines += [f"for {c0} in range(0, {total}, {K}):",
+    # one basis block, its ones set before a call and cleared after (a new one for a last,
+    # narrower block)
+    lines += [f"{basis} = np.zeros(({total}, min({K}, {total})))",
+              f"for {c0} in range(0, {total}, {K}):",
               f"    {kb} = min({K}, {total} - {c0})",
-              f"    {basis} = np.zeros(({total}, {kb}))",
+              f"    if {kb} != {basis}.shape[1]:",
+              f"        {basis} = np.zeros(({total}, {kb}))",
               f"    for {k} in range({kb}):",
               f"        {basis}[{c0} + {k}, {k}] = 1.0",
-              f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})"]
+              f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})",
+              f"    for {k} in range({kb}):",
+              f"        {basis}[{c0} + {k}, {k}] = 0.0"]
     for pos, a in enumerate(job.wrt):
         na = names[job.hessian[0], a][1]
         lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",

@@ -670,9 +670,22 @@ class Batch:
         return [s]
 
     def returned(self, e, out):
+        """A returned value with lanes: one that has none (a gradient that does not depend on
+        the tangents: zeros, for a linear function) in every lane."""
         if isinstance(e, ast.Tuple):
             return ast.Tuple([self.returned(x, out) for x in e.elts], ast.Load())
-        return self.hoisted(e, out)
+        if reads(e) & self.laned:
+            return self.hoisted(e, out)
+        r = self.expr_rank(e)
+        if r is None:
+            raise NotLaned(f"the rank of the returned `{ast.unparse(e)}` is unknown")
+        if r == 0:
+            return _expr(f"np.full({self.K}, {ast.unparse(e)})")
+        t = self.namer.fresh("laned")
+        self.ranks[t] = r
+        self.laned.add(t)
+        out += self.assign_array(t, e)
+        return ast.Name(t, ast.Load())
 
     def store(self, target, value, op, s):
         """`A[idx] = v` / `A[idx] op= v`."""

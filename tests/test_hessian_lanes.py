@@ -89,3 +89,43 @@ def test_parallel_columns_keep_the_loop():
     assert comp.gen.hessian_lanes is None and "parallel" in comp.gen.hessian_loop
     H1 = jitad.hessian(fresh(case.fn), wrt=case.wrt)(*args)
     assert np.allclose(H, H1, rtol=1e-12, atol=1e-13)
+
+
+def rosenbrock(x, a):
+    u = x[1:] - x[:-1] ** 2
+    return np.sum(a * u * u + (1.0 - x[:-1]) ** 2)
+
+
+def linear_in_x(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        if w[i] > 0.0:
+            s += w[i] * x[i]
+    return s * w[0]
+
+
+def test_a_gradient_without_tangents_is_zero_in_every_lane(monkeypatch):
+    """f linear in x: f_grads returns zeros that do not depend on the tangents; the lanes
+    return them in every lane (H = 0)."""
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", "4")
+    x, w = np.linspace(0.1, 1.0, 9), np.linspace(-0.5, 1.0, 9)
+    for backend in ("python", "numba"):
+        h = jitad.hessian(jitad.differentiable(backend=backend)(fresh(linear_in_x)))
+        assert h.specialize(x, w).gen.hessian_lanes
+        assert np.array_equal(h(x, w), np.zeros((9, 9)))
+
+
+def test_the_lane_form_reads_like_a_loop_over_dual_lanes(monkeypatch):
+    """Rosenbrock's adjoint element loop: one lane loop (the statements fused, the primal's
+    moved out of it), whose numbers are its own locals."""
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", "64")
+    h = jitad.hessian(jitad.differentiable(backend="python")(fresh(rosenbrock)))
+    x = np.linspace(-0.5, 1.2, 12)
+    comp = h.specialize(x, 100.0)
+    src = comp.gen.source
+    body = src[src.index(f"def {comp.gen.hessian}("):]
+    assert body.count("in range(K):") == 1, body
+    assert "lanes[" not in body, body
+    hvp = jitad.hvp(jitad.differentiable(backend="python")(fresh(rosenbrock)))
+    columns = np.array([hvp(x, 100.0, v=e) for e in np.eye(12)])
+    assert_close(h(x, 100.0), columns, 1e-12, 1e-10, "lanes vs Hessian-vector products")

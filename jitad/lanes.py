@@ -607,6 +607,10 @@ class Batch:
         r = self.expr_rank(e)
         if not r:
             raise NotLaned(f"`{ast.unparse(e)}`: a laned number inside an expression")
+        return self.laned_array(e, r, out)
+
+    def laned_array(self, e, r, out):
+        """A new laned name of rank r holding e with lanes (its statements appended to `out`)."""
         t = self.namer.fresh("laned")
         self.ranks[t] = r
         self.laned.add(t)
@@ -681,11 +685,7 @@ class Batch:
             raise NotLaned(f"the rank of the returned `{ast.unparse(e)}` is unknown")
         if r == 0:
             return _expr(f"np.full({self.K}, {ast.unparse(e)})")
-        t = self.namer.fresh("laned")
-        self.ranks[t] = r
-        self.laned.add(t)
-        out += self.assign_array(t, e)
-        return ast.Name(t, ast.Load())
+        return self.laned_array(e, r, out)
 
     def store(self, target, value, op, s):
         """`A[idx] = v` / `A[idx] op= v`."""

@@ -76,6 +76,11 @@ class Generated:
     # jacrev: why `jacrev` loops over `grads` (the forward run per row); "" when its forward
     # runs once and only the adjoint sweep per row (see `jacobian`)
     jacrev_loop: str = ""
+    # hessian: f_grads_lanes(params..., d_out), f_grads with K tangent directions at once (a
+    # trailing lane axis, `jitad.lanes`), which the Hessian calls once per K columns; None when
+    # the K-lane form does not cover the code, `hessian_loop` saying why (one call per column)
+    hessian_lanes: str | None = None
+    hessian_loop: str = ""
     # parallel=True (`parallel`): the entry's applicative groups and what was decided for each;
     # the dispatchers, the functions compiled with Numba's parallel option
     decisions: list = field(default_factory=list)
@@ -238,8 +243,60 @@ def grads(job):
         return
     gen.grads = pl.unique(f"{entry.name}_grads")
     names = _override(pl.vjp_names, pl.entry, pl.public_vjp)
-    job.funcs.append(_tidy(pl.reverse(job.prog, entry, job.wrt, names).vjp(grads_only=gen.grads),
-                           entry.types))
+    r = pl.reverse(job.prog, entry, job.wrt, names)
+    fdef = _tidy(r.vjp(grads_only=gen.grads), entry.types)
+    job.funcs.append(fdef)
+    if job.hessian:
+        _hessian_lanes(job, r, fdef)
+
+
+def _hessian_lanes(job, r, fdef):
+    """(pass `grads`, for the Hessian) `f_grads_lanes`, the K-lane form of f_grads batched
+    over the tangent parameters (`jitad.lanes`), or `gen.hessian_loop` set to why not.
+    Off: `JITAD_HESSIAN_LANES=0` (and with `parallel=True`: its columns run in a prange)."""
+    from .lanes import NotLaned, batch
+    gen, entry = job.gen, job.entry
+    if lane_count() == 0:
+        gen.hessian_loop = "JITAD_HESSIAN_LANES=0"
+        return
+    if job.parallel_columns:
+        gen.hessian_loop = "parallel=True: one column per thread"
+        return
+    if all(entry.argtys[j].ndim == 0 for j in job.hessian) and len(job.hessian) < MIN_LANES:
+        gen.hessian_loop = (f"{len(job.hessian)} columns (numbers): the one-column loop costs "
+                            f"less, to run and to compile")
+        return
+    params = list(entry.ir.params)
+    ranks = {p: t.ndim for p, t in zip(params, entry.argtys) if isinstance(t, Ty)}
+    for n in {x.id for x in ast.walk(fdef) if isinstance(x, ast.Name)}:
+        rk = r.rank_of(n)
+        if rk is not None and n not in ranks:
+            ranks[n] = rk
+    ranks.setdefault(fdef.args.args[-1].arg, 0)      # d_out: the cotangent of a number
+    tapes = {t: "buffer" for t, _ in r.tapes.buffers.values()}
+    tapes.update({t: "list" for t in r.tapes.lists.values()})
+    name = job.plan.unique(f"{gen.grads}_lanes")
+    try:
+        lanes = batch(fdef, name, [params[j] for j in job.hessian], ranks, tapes)
+    except NotLaned as e:
+        gen.hessian_loop = str(e)
+        return
+    job.funcs.append(lanes)
+    gen.hessian_lanes = name
+
+
+# fewer columns than this, known when the code is generated (every tangent parameter a number):
+# the one-column loop (lanes save little there, and their code takes Numba longer to compile)
+MIN_LANES = 8
+
+
+def lane_count() -> int:
+    """How many columns of a Hessian one K-lane sweep computes (`JITAD_HESSIAN_LANES`, default
+    64; 0: the one-column loop)."""
+    try:
+        return max(0, int(os.environ.get("JITAD_HESSIAN_LANES", "64")))
+    except ValueError:
+        return 64
 
 
 def tangent(job):
@@ -362,6 +419,12 @@ def hessian(job):
         return f"np.zeros_like({primal[j]})" if nd else "0.0"
 
     basis, k, grads = fresh("basis"), fresh("k"), fresh("grads")
+    if gen.hessian_lanes:
+        lines, blocks = _hessian_blocks(job, fresh, primal, basis, k, grads)
+        lines.append(f"return ({', '.join(blocks)},)")
+        text = f"def {gen.hessian}({', '.join(own)}):\n" + "\n".join("    " + ln for ln in lines)
+        job.funcs.append(ast.parse(text).body[0])
+        return
     call, pick = (gen.grads, "") if gen.grads else (gen.vjp, "[1]")
     # parallel=True: the columns run at the same time (`prange`: each its own basis vector,
     # each writing its own rows -- the result is the sequential one, bit for bit)
@@ -391,6 +454,65 @@ def hessian(job):
     lines.append(f"return ({', '.join(blocks)},)")
     text = f"def {gen.hessian}({', '.join(own)}):\n" + "\n".join("    " + ln for ln in lines)
     job.funcs.append(ast.parse(text).body[0])
+
+
+def _hessian_blocks(job, fresh, primal, basis, k, grads):
+    """The Hessian loop's lines by K-lane sweeps (`gen.hessian_lanes`): the basis vectors of
+    all tangent parameters, in order, are the columns c; a call takes K of them, c0 to c0 +
+    K - 1 (lane k: column c0 + k, in the tangent parameter whose segment holds it, zero in the
+    others), and lane k of its result for wrt parameter a is that column's row of block
+    (b, a)."""
+    gen, entry = job.gen, job.entry
+    params = list(entry.ir.params)
+    c0, kb, g, j, c = fresh("c0"), fresh("kb"), fresh("g"), fresh("j"), fresh("c")
+    K = lane_count()
+    size = {q: f"{primal[q]}.size" if entry.argtys[q].ndim else "1" for q in job.hessian}
+    lines, offs, total = [], {}, fresh("columns")
+    for b in job.hessian:
+        offs[b] = fresh(f"at_{primal[b]}")
+        lines.append(f"{offs[b]} = " + (" + ".join(size[q] for q in job.hessian[:job.hessian.index(b)])
+                                         or "0"))
+    lines.append(f"{total} = " + " + ".join(size[q] for q in job.hessian))
+    args = []
+    for q, p in enumerate(params):
+        if q in primal:
+            # one tangent parameter: the basis block itself (no copy of a slice)
+            part = basis if len(job.hessian) == 1 else \
+                f"np.ascontiguousarray({basis}[{offs[q]}:{offs[q]} + {size[q]}])"
+            args.append(f"{part}.reshape({primal[q]}.shape + ({kb},))"
+                        if entry.argtys[q].ndim else f"np.ascontiguousarray({basis}[{offs[q]}])")
+        else:
+            args.append(p)
+    names = {}
+    for b in job.hessian:
+        for a in job.wrt:
+            na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
+            names[b, a] = (fresh(f"hess_{params[a]}_{params[b]}"), na)
+            lines.append(f"{names[b, a][0]} = np.empty(({size[b]}, {na}))")
+    # one basis block, its ones set before a call and cleared after (a new one for a last,
+    # narrower block)
+    lines += [f"{basis} = np.zeros(({total}, min({K}, {total})))",
+              f"for {c0} in range(0, {total}, {K}):",
+              f"    {kb} = min({K}, {total} - {c0})",
+              f"    if {kb} != {basis}.shape[1]:",
+              f"        {basis} = np.zeros(({total}, {kb}))",
+              f"    for {k} in range({kb}):",
+              f"        {basis}[{c0} + {k}, {k}] = 1.0",
+              f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})",
+              f"    for {k} in range({kb}):",
+              f"        {basis}[{c0} + {k}, {k}] = 0.0"]
+    for pos, a in enumerate(job.wrt):
+        na = names[job.hessian[0], a][1]
+        lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",
+                  f"    for {k} in range({kb}):",
+                  f"        {c} = {c0} + {k}"]
+        for n, b in enumerate(job.hessian):
+            test = "if" if n == 0 else "elif"
+            h = names[b, a][0]
+            lines += [f"        {test} {c} < {offs[b]} + {size[b]}:",
+                      f"            for {j} in range({na}):",
+                      f"                {h}[{c} - {offs[b]}, {j}] = {g}[{j}, {k}]"]
+    return lines, [names[b, a][0] for b in job.hessian for a in job.wrt]
 
 
 def _jacobian_loop(name, entry, wrt, pl, gen, how):

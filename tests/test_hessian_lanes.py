@@ -1,0 +1,131 @@
+"""The K-lane Hessian (`jitad.lanes`, `codegen._hessian_lanes`): f_grads batched over its tangent
+parameters, K columns of H per sweep. Over the second-derivative corpus's constructs -- `while`
+until convergence, branches, `break`, early `return`, helpers, ODE integrators (Euler,
+Lotka-Volterra), a recurrent net, tuple wrt -- it runs (`gen.hessian_lanes`) and
+gives the one-column loop's Hessian (`JITAD_HESSIAN_LANES=0`) to rounding, symmetric; a lane
+count smaller than the columns (blocks and a last, partial block) too. What it does not cover
+keeps the loop, and says why (`gen.hessian_loop`)."""
+import types
+
+import numpy as np
+import pytest
+
+import jitad
+
+from . import hessian_funcs as hf
+from .test_hessian import assert_close, blocks, full_matrix
+
+CASES = {c.name: c for c in hf.HCASES}
+
+LANED = ["newton_sqrt", "fixed_point_cos", "inner_descent", "piecewise", "clipped_power",
+         "early_return_loop", "while_break_accumulate", "continue_skip", "helper_energy",
+         "ode_euler", "lotka_volterra", "rnn_loop", "mlp_tanh",
+         "logistic_regression", "rosenbrock_loop", "lennard_jones", "spring_chain",
+         "array_writes", "slicing", "horner", "softmax_xent_loop", "attention"]
+
+
+def fresh(fn):
+    """A copy of fn: a function of its own for jitad's per-function caches (the lane count is
+    read when the code is generated)."""
+    g = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                           fn.__closure__)
+    g.__module__, g.__qualname__ = fn.__module__, fn.__qualname__
+    return g
+
+
+def hessian_with(case, lanes, backend, monkeypatch):
+    """(H as one matrix, the Generated) of the case, made with JITAD_HESSIAN_LANES=lanes."""
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", lanes)
+    f = jitad.differentiable(backend=backend)(fresh(case.fn))
+    h = jitad.hessian(f, wrt=case.wrt)
+    args = case.make_args()
+    H = h(*args)
+    comp = h.specialize(*args)
+    return full_matrix(blocks(H, case), case, args), comp
+
+
+@pytest.mark.parametrize("lanes", ["32", "3"])
+@pytest.mark.parametrize("name", LANED)
+def test_lanes_give_the_column_loops_hessian(name, lanes, monkeypatch):
+    case = CASES[name]
+    M, comp = hessian_with(case, lanes, "python", monkeypatch)
+    assert comp.gen.hessian_lanes, f"the lanes did not run: {comp.gen.hessian_loop}"
+    M0, comp0 = hessian_with(case, "0", "python", monkeypatch)
+    assert comp0.gen.hessian_lanes is None
+    scale = max(1.0, np.max(np.abs(M0)))
+    assert_close(M, M0, 1e-12, 1e-13 * scale, "lanes vs the column loop")
+    assert_close(M, M.T, 0.0, 1e-10 * scale, "symmetric")
+
+
+@pytest.mark.parametrize("name", ["rnn_loop", "lotka_volterra", "helper_energy", "mlp_tanh",
+                                  "newton_sqrt"])
+def test_lanes_compiled_with_numba(name, monkeypatch):
+    case = CASES[name]
+    M, comp = hessian_with(case, "4", "numba", monkeypatch)
+    assert comp.gen.hessian_lanes and comp.compiled_ran
+    M0, _ = hessian_with(case, "0", "python", monkeypatch)
+    scale = max(1.0, np.max(np.abs(M0)))
+    assert_close(M, M0, 1e-12, 1e-13 * scale, "numba lanes vs the column loop")
+
+
+def test_what_the_lanes_do_not_cover_keeps_the_loop_and_says_why(monkeypatch):
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", "32")
+    # a sort's tangent has no lane form; a Hessian of two numbers is cheaper as a loop; RK4's
+    # four inlined steps would be too many lane loops for Numba to compile
+    for name, why in (("sorts_and_quantiles", "rt.sort_tangent"), ("himmelblau", "2 columns"),
+                      ("ode_rk4", "lane loops")):
+        case = CASES[name]
+        f = jitad.differentiable(backend="python")(fresh(case.fn))
+        comp = jitad.hessian(f, wrt=case.wrt).specialize(*case.make_args())
+        assert comp.gen.hessian_lanes is None and why in comp.gen.hessian_loop
+
+
+def test_parallel_columns_keep_the_loop():
+    case = CASES["rnn_loop"]
+    args = case.make_args()
+    h = jitad.hessian(fresh(case.fn), wrt=case.wrt, parallel=True)
+    H = h(*args)
+    comp = h.specialize(*args)
+    assert comp.gen.hessian_lanes is None and "parallel" in comp.gen.hessian_loop
+    H1 = jitad.hessian(fresh(case.fn), wrt=case.wrt)(*args)
+    assert np.allclose(H, H1, rtol=1e-12, atol=1e-13)
+
+
+def rosenbrock(x, a):
+    u = x[1:] - x[:-1] ** 2
+    return np.sum(a * u * u + (1.0 - x[:-1]) ** 2)
+
+
+def linear_in_x(x, w):
+    s = 0.0
+    for i in range(x.shape[0]):
+        if w[i] > 0.0:
+            s += w[i] * x[i]
+    return s * w[0]
+
+
+def test_a_gradient_without_tangents_is_zero_in_every_lane(monkeypatch):
+    """f linear in x: f_grads returns zeros that do not depend on the tangents; the lanes
+    return them in every lane (H = 0)."""
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", "4")
+    x, w = np.linspace(0.1, 1.0, 9), np.linspace(-0.5, 1.0, 9)
+    for backend in ("python", "numba"):
+        h = jitad.hessian(jitad.differentiable(backend=backend)(fresh(linear_in_x)))
+        assert h.specialize(x, w).gen.hessian_lanes
+        assert np.array_equal(h(x, w), np.zeros((9, 9)))
+
+
+def test_the_lane_form_reads_like_a_loop_over_dual_lanes(monkeypatch):
+    """Rosenbrock's adjoint element loop: one lane loop (the statements fused, the primal's
+    moved out of it), whose numbers are its own locals."""
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", "64")
+    h = jitad.hessian(jitad.differentiable(backend="python")(fresh(rosenbrock)))
+    x = np.linspace(-0.5, 1.2, 12)
+    comp = h.specialize(x, 100.0)
+    src = comp.gen.source
+    body = src[src.index(f"def {comp.gen.hessian}("):]
+    assert body.count("in range(K):") == 1, body
+    assert "lanes[" not in body, body
+    hvp = jitad.hvp(jitad.differentiable(backend="python")(fresh(rosenbrock)))
+    columns = np.array([hvp(x, 100.0, v=e) for e in np.eye(12)])
+    assert_close(h(x, 100.0), columns, 1e-12, 1e-10, "lanes vs Hessian-vector products")

@@ -291,7 +291,7 @@ def value_and_grad(f, argnums=(0,)):
     checked_for = {}                # quick_key(args) -> (positions of argnums, Checked)
 
     lead = getattr(d, "bound", 0)   # a partial's or a method's bound arguments come first
-    run = eager_function(d.__jitad_function__ if lead else f)
+    fn = d.__jitad_function__ if lead else f
 
     def value_and_grad_f(*args):
         if lead:
@@ -312,7 +312,8 @@ def value_and_grad(f, argnums=(0,)):
         if gc_was_enabled:
             gc.disable()
         try:
-            return _value_and_grad(run, args, argnums_pos)
+            # made at every call: it reads the function's globals as they are now
+            return _value_and_grad(eager_function(fn), args, argnums_pos)
         finally:
             if gc_was_enabled:
                 gc.enable()

@@ -575,12 +575,21 @@ def rewrite(job):
     gen.parallel = {f.name for f in made}
 
 
+# how long an idle OpenMP worker spins before it sleeps (libgomp's GOMP_SPINCOUNT), unless the
+# user chose a wait policy or a spin count: a short spin catches the next dispatch of a step
+SPIN_COUNT = 1000
+
+
 def prepare():
-    """Before the first dispatcher runs: OpenMP's idle threads wait passively (unless the user
-    chose). Numba's `omp` threading layer otherwise spins its idle workers, which on 2 busy
-    cores slowed the sequential code around the dispatch 2x and a dispatch ~10x (measured:
-    docs/parallel.md). Read by libgomp when Numba first loads its threading layer."""
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    """Before the first dispatcher runs: OpenMP's idle workers spin `SPIN_COUNT` rounds, then
+    sleep (unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT). Measured (docs/parallel.md,
+    the hierarchical columns through `fit`): on an idle machine 1.65-1.69x where passive
+    waiting (no spin) gave 1.42-1.63x; with a core busy elsewhere 0.87-0.89x where passive gave
+    0.98x and spinning without a bound (libgomp's default) 0.2-0.6x and slowed the sequential
+    code around the dispatch 2x. Read by libgomp when Numba first loads its threading layer."""
+    if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "ACTIVE"
+        os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
 
 
 def threadsafe() -> bool:

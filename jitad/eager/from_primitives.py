@@ -31,7 +31,8 @@ from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_st
 from ..types import TupleTy, Ty
 from ..primitives.templates import substitute
 from . import graph
-from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, contains_var, fallback, unwrap
+from .dispatch import (ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, UFUNC_OPS, contains_var, fallback,
+                       unwrap)
 from .record import defvjp, make_op, nondiff
 from .refusal import refuse
 from .var import Var
@@ -382,6 +383,15 @@ def _fill_diagonal(a, val, wrap=False):
     a[k, k] = val
 
 
+def _ufunc_outer(op):
+    """np.<ufunc>.outer(a, b) as compiled mode reads it: the ufunc of a with b.ndim axes of
+    length one appended, and b."""
+    def outer(a, b):
+        ra, rb = np.ndim(a), np.ndim(b)
+        return op(np.reshape(a, tuple(np.shape(a)) + (1,) * rb) if ra and rb else a, b)
+    return outer
+
+
 def _ufunc_at(negate):
     """np.add.at(a, idx, v) / np.subtract.at as compiled mode reads it: `a` takes the value
     of the primitive `add_at` (a copy with v added at idx, repeated indices adding each time),
@@ -496,6 +506,9 @@ def install():
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
+    for uf, op in list(UFUNC_OPS.items()):       # np.subtract.outer(x, y)
+        if uf.nin == 2 and lookup_callable(uf) is not None:
+            UFUNC_METHOD_OPS[(uf, "outer")] = _ufunc_outer(op)
     UFUNC_METHOD_OPS[(np.add, "at")] = _ufunc_at(False)
     UFUNC_METHOD_OPS[(np.subtract, "at")] = _ufunc_at(True)
     FUNCTION_OPS[np.bincount] = _bincount

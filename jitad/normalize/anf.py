@@ -796,6 +796,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.nested_call(node, hint, dest)
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
+        if isinstance(func, gast.Attribute) and func.attr == "outer" \
+                and isinstance(self.resolve_func(func.value), np.ufunc):
+            return self.ufunc_outer(node, self.resolve_func(func.value), kw, hint, dest)
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:

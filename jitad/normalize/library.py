@@ -7,7 +7,8 @@ Guarantees: a library call with its arguments becomes binds of primitives: arity
 `ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
 eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
 into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
-(`x[:, None]`, `x[..., None]`) and indices after `...` (`x[..., 0]`: the trailing axes moved to
+(`x[:, None]`, `x[..., None]`), `np.<ufunc>.outer(a, b)` (the ufunc of a with b's axes
+appended, and b), and indices after `...` (`x[..., 0]`: the trailing axes moved to
 the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
 given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
@@ -35,6 +36,7 @@ from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, opaque, su
 from ..primitives.forms import HSTACK_AXIS, permute, read_statics, reduction_steps
 
 TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
+OUTER_LEFT = get("outer_left")
 TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
     get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_split", "floordiv",
                      "mul"))
@@ -218,6 +220,22 @@ class LibraryCalls:
             to = dest if k == 0 else (lambda op: self.temp(hint, op))
             rest = self.prim_call(node, WHERE, [conds[k], choices[k], rest], [], {}, hint, to)
         return rest
+
+    def ufunc_outer(self, node, ufunc, kw, hint, dest):
+        """np.subtract.outer(a, b) (any two-operand ufunc jitad has a rule for): the ufunc of
+        `outer_left(a, b)` -- a with b.ndim axes of length one appended -- and b, so its
+        derivatives in both operands are the ufunc's."""
+        what = describe(node.func).removesuffix("()")
+        prim = lookup_callable(ufunc)
+        if ufunc.nin != 2 or prim is None or not prim.elementwise:
+            self.err(node, f"{what} is not supported (np.<ufunc>.outer of a two-operand ufunc "
+                           "jitad differentiates is: np.subtract.outer, np.multiply.outer ...)",
+                     what)
+        if kw or len(node.args) != 2:
+            self.err(node, f"{what}(a, b) takes two operands (no keyword arguments)", what)
+        a, b = (self.array_arg(x, hint) for x in node.args)
+        left = self.bind(node, self.temp(hint, "outer"), OUTER_LEFT, (a, b))
+        return self.prim_call(node, prim, [left, b], [], {}, hint, dest)
 
     def fill_diagonal(self, stmt, call):
         """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through

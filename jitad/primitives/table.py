@@ -708,6 +708,7 @@ def _load_table():
                          (np.swapaxes, "swapaxes")]:
         alias(target, name)
     _load_issue12()
+    _load_outer_operand()
     # the facts of particular primitives the table's kinds do not say
     for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm", "var", "std"):
         whole, axis = get(short), get(f"{short}_axis")
@@ -768,6 +769,22 @@ def _load_table():
     # np.dot with a number is the product (`@` with one is NumPy's error, refused with it)
     get("dot").variants.update({rk: get("mul") for r in range(4) for rk in ((0, r), (r, 0))})
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}
+
+
+def _load_outer_operand():
+    """outer_left(a, b): a with b.ndim axes of length one appended, so that
+    np.<ufunc>.outer(a, b) is the ufunc of it and b (`normalize.library`), its adjoint and
+    tangent the ufunc's; one variant per pair of ranks (a number: a itself)."""
+    base = register(make("outer_left", ("a", "b"), (), "a", "outer_left", {"a": "g"}))
+    for ra in range(1, 5):
+        for rb in range(1, 4):
+            forward = "a"
+            for k in range(rb):
+                forward = f"np.expand_dims({forward}, {ra + k})"
+            prim = register(make(f"outer_left.{ra}.{rb}", ("a", "b"), (), forward, "outer_left",
+                                 {"a": "rt.reshape_like(g, a)"}))
+            prim.view, prim.fresh = True, False
+            base.variants[(ra, rb)] = prim
 
 
 def _load_issue12():

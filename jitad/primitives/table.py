@@ -124,6 +124,7 @@ np.logaddexp(a, b) = np.logaddexp(a, b)     :: ewf  | a: g * np.exp(a - y)      
 np.logaddexp2(a, b) = np.logaddexp2(a, b)   :: ewf  | a: g * np.exp2(a - y)     | b: g * np.exp2(b - y)
 np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
 np.fmod(a, b)      = np.fmod(a, b)          :: ew   | a: g                      | b: -g * ((a - y) / b)
+math.fmod(a, b)    = np.fmod(a * 1.0, b * 1.0) :: float | a: g                 | b: -g * ((a - y) / b)
 # copysign: d/da is +-1 by the sign bits of a and b (+-0 included); b only chooses a sign
 copysign(a, b)     = {m}.copysign(a, b)     :: ewf  | a: g * {m}.copysign(1.0, a) * {m}.copysign(1.0, b)
 math.erf(x)        = math.erf(x)            :: float | x: g * 1.1283791670955126 * math.exp(-x * x)

@@ -32,7 +32,7 @@ from .core import PRIMITIVES
 SYMMETRIC = """
 add sub mul truediv pow mod neg float sin cos tan sinh cosh tanh exp expm1 log log1p log2 log10
 sqrt np.arcsinh math.asinh np.arccosh math.acosh np.arctanh math.atanh exp2 np.cbrt degrees
-radians np.sinc np.positive np.logaddexp np.logaddexp2 np.float_power np.fmod copysign math.erf
+radians np.sinc np.positive np.logaddexp np.logaddexp2 np.float_power np.fmod math.fmod copysign math.erf
 math.erfc math.lgamma math.gamma log_base scipy.special.erf scipy.special.erfc
 scipy.special.gammaln scipy.special.multigammaln scipy.special.expit scipy.special.logit
 scipy.special.xlogy scipy.special.xlog1py scipy.special.softmax scipy.special.softmax_axis

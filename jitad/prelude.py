@@ -11,8 +11,9 @@ raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the sam
 Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
 derivatives from the primitives it calls.
 Invariants: a definition calls only what jitad differentiates, reads no globals but `np`,
-and takes no integer that must be a compile-time constant (an axis) -- such a form stays
-a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
+and takes an integer that must be a compile-time constant (an axis) only to pass it on to a
+primitive as the constant the user's call gave (`np.sum(x, axis=0, where=m)`: the helper is
+specialized on it) -- a form that computes with one stays a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
 passed on as one.
 """
 import numpy as np
@@ -156,13 +157,26 @@ def lstsq(a, b, rcond=None):
     return x, residuals, rank, s
 
 
+def sum_where(a, where, axis=None, keepdims=False):
+    """np.sum(a, where=m): the sum of the entries where m holds (m broadcast against a)."""
+    return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims)
+
+
+def mean_where(a, where, axis=None, keepdims=False):
+    """np.mean(a, where=m): the mean of the entries where m holds (NaN where none does, as
+    NumPy's)."""
+    return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims) \
+        / np.sum(np.where(where, np.ones_like(a), 0.0), axis=axis, keepdims=keepdims)
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
                np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
-               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,)}
+               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,), np.sum: (sum_where,),
+               np.mean: (mean_where,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
             + obj.__name__

@@ -270,11 +270,13 @@ prod_axis(x; axis) = rt.prod_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis
 cumsum(x)          = np.cumsum(x)           :: flat | x: rt.reshape_like(rt.rcumsum(g), x)
 cumsum_axis(x; axis) = rt.cumsum_axis(x, axis) :: same | x: rt.rcumsum_axis(g, axis)
 cumprod(x)         = np.cumprod(x)          :: flat | x: rt.reshape_like(rt.cumprod_adjoint(np.ravel(x), g), x)
+cumprod_axis(x; axis) = rt.cumprod_axis(x, axis) :: same | x: rt.cumprod_lanes(x, g, x, axis, 1)
 # what prod's and cumprod's rules compute, primitives of their own: the jvp read again
 # (second derivatives) calls them, and differentiates through them as through np.prod
 prod_others(x)     = rt.prod_others(x)      :: same | x: rt.prod_others_tangent(x, g)
 prod_others_axis(x; axis) = rt.prod_others_axis(x, axis) :: scan | x: rt.prod_others_axis_tangent(x, g, axis)
 cumprod_tangent(x, dx) = rt.cumprod_tangent(x, dx) :: same | x: rt.cumprod_tangent_adjoint(x, dx, g) | dx: rt.cumprod_adjoint(x, g)
+cumprod_tangent_axis(x, dx; axis) = rt.cumprod_tangent_axis(x, dx, axis) :: same | x: rt.cumprod_lanes(x, dx, g, axis, 3) | dx: rt.cumprod_lanes(x, g, x, axis, 1)
 # the tangents of the running extremes and of sorts, read again: linear in the tangent dx,
 # piecewise constant in x (the positions: no line for x, its derivative is zero where defined)
 cummax_tangent(x, dx; axis) = rt.cummax_tangent(x, dx, axis) :: scan | dx: rt.cummax_adjoint(x, g, axis)
@@ -711,7 +713,7 @@ def _load_table():
     _load_issue12()
     _load_outer_operand()
     # the facts of particular primitives the table's kinds do not say
-    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm", "var", "std"):
+    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "cumprod", "norm", "var", "std"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     alias(np.take_along_axis, "take_along_axis")

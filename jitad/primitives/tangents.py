@@ -142,6 +142,8 @@ meshgrid.y         | y: rt.mesh(t, y.shape[1 - indexing], indexing == 1)
 cumprod            | x: rt.cumprod_tangent(np.ravel(x), np.ravel(t))
 # cumprod's tangent read again (second derivatives): bilinear in x's two directions
 cumprod_tangent    | x: rt.cumprod_tangent2(x, dx, t) | dx: rt.cumprod_tangent(x, t)
+cumprod_axis       | x: rt.cumprod_tangent_axis(x, t, axis)
+cumprod_tangent_axis | x: rt.cumprod_lanes(x, dx, t, axis, 4) | dx: rt.cumprod_tangent_axis(x, t, axis)
 cummax             | x: rt.cummax_tangent(x, t, axis)
 cummin             | x: rt.cummax_tangent(-x, t, axis)
 np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing)

@@ -169,6 +169,30 @@ def mean_where(a, where, axis=None, keepdims=False):
         / np.sum(np.where(where, np.ones_like(a), 0.0), axis=axis, keepdims=keepdims)
 
 
+def delete(arr, obj):
+    """np.delete(arr, obj): the flattened array without the entries at obj (an index or
+    indices, negative ones from the end)."""
+    a = np.ravel(arr)
+    keep = np.ones(a.shape[0], dtype=np.bool_)
+    keep[obj] = False
+    return a[keep]
+
+
+def delete_axis(arr, obj, axis):
+    """np.delete(arr, obj, axis=k): arr without the lanes at obj along axis k."""
+    keep = np.ones(arr.shape[axis], dtype=np.bool_)
+    keep[obj] = False
+    return np.take(arr, np.flatnonzero(keep), axis=axis)
+
+
+def insert(arr, obj, values):
+    """np.insert(arr, obj, values) of one index obj: the flattened array with values (a number
+    or a vector) put before its entry obj."""
+    a = np.ravel(arr)
+    # values + np.zeros(1): a number as a vector of one, a vector as it is (in float)
+    return np.concatenate((a[:obj], np.ravel(values + np.zeros(1)), a[obj:]))
+
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
@@ -176,12 +200,17 @@ DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (n
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
                np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
                np.correlate: (correlate,), np.linalg.lstsq: (lstsq,), np.sum: (sum_where,),
-               np.mean: (mean_where,)}
+               np.mean: (mean_where,), np.delete: (delete, delete_axis), np.insert: (insert,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
             + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
 _DEFINED = {id(fn) for fn in _SPELLED}
+
+
+def is_definition(fn) -> bool:
+    """Whether `fn` is one of the definitions here."""
+    return id(fn) in _DEFINED
 
 
 def spelled(fn) -> str:

@@ -833,6 +833,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # np.ptp(x): NumPy defined by NumPy
             callee = prelude.definition(obj, len(node.args), kw)
         if callee is not None:
+            if prelude.is_definition(callee):
+                node, kw = self.index_lists_as_arrays(node, kw, hint)
             callee, args = self.helper_args(node, callee, kw, hint)
             self.callees[id(callee)] = callee
             target = dest(callee.__name__)
@@ -910,6 +912,21 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
                                       hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def index_lists_as_arrays(self, node, kw, hint):
+        """A call of a `prelude` definition with integers written out as an argument
+        (`np.delete(x, [0, -1])`): that argument is the integer array NumPy reads (as eager
+        mode hands it), in a fresh local, never a tuple of indices."""
+        def as_array(a):
+            if not isinstance(a, (gast.List, gast.Tuple)) or not int_constants(a):
+                return a
+            t = self.namer.fresh(f"{hint}_idx")
+            self.locals.add(t)
+            self.stack(a, hint, lambda op: t, integers=True)
+            return gast.copy_location(gast.Name(t, gast.Load(), None, None), a)
+        node = gast.copy_location(gast.Call(node.func, [as_array(a) for a in node.args],
+                                            node.keywords), node)
+        return node, {k: as_array(v) for k, v in kw.items()}
 
     def tile_counts(self, node, kw, hint, dest):
         """np.tile(x, n) and np.tile(x, (n, m)) whose counts are not constants (`X.shape[0]`,

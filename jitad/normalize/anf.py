@@ -94,7 +94,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
         self.introduced = {}
         # list(E): the comprehension it means (see `lists.list_calls`)
-        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err, self.introduced)
         # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
         self.tree = index_tricks(self.tree, self.resolve_func, self.err)
         # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
@@ -122,8 +122,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
         # lists of tuples: a list per position (see `tuple_lists`)
-        self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
-                                                        self.err, self.given_lists)
+        self.tree, parts, introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
+                                                   self.err, self.given_lists)
+        self.introduced.update(introduced)
         self.locals |= {p for names in parts.values() for p in names}
         self.tree, phases = list_phases(self.tree, self.namer, self.resolve_func,
                                         self.given_lists)

@@ -383,6 +383,24 @@ def _fill_diagonal(a, val, wrap=False):
     a[k, k] = val
 
 
+def _block(arrays):
+    """np.block of lists nested once or twice, as compiled mode reads it (`library.index_tricks`):
+    the innermost lists' items (np.atleast_1d/np.atleast_2d by the depth) concatenated along
+    the last axis, those along the one before."""
+    depth, probe = 0, arrays
+    while isinstance(probe, list):
+        depth, probe = depth + 1, probe[0] if probe else None
+    if depth not in (1, 2):
+        raise refuse("np.block takes one list of arrays or numbers written out, or a list of "
+                     "such lists (no deeper nesting)", "np.block", UnsupportedError)
+    lift = np.atleast_1d if depth == 1 else np.atleast_2d
+
+    def build(lst, level):
+        items = [lift(e) if level == depth else build(e, level + 1) for e in lst]
+        return FUNCTION_OPS[np.concatenate](items, axis=level - depth - 1)
+    return build(arrays, 1)
+
+
 def _ufunc_outer(op):
     """np.<ufunc>.outer(a, b) as compiled mode reads it: the ufunc of a with b.ndim axes of
     length one appended, and b."""
@@ -506,6 +524,7 @@ def install():
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
+    FUNCTION_OPS[np.block] = _block
     for uf, op in list(UFUNC_OPS.items()):       # np.subtract.outer(x, y)
         if uf.nin == 2 and lookup_callable(uf) is not None:
             UFUNC_METHOD_OPS[(uf, "outer")] = _ufunc_outer(op)

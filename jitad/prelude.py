@@ -16,6 +16,8 @@ primitive as the constant the user's call gave (`np.sum(x, axis=0, where=m)`: th
 specialized on it) -- a form that computes with one stays a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
 passed on as one.
 """
+import sys
+
 import numpy as np
 
 
@@ -193,6 +195,24 @@ def insert(arr, obj, values):
     return np.concatenate((a[:obj], np.ravel(values + np.zeros(1)), a[obj:]))
 
 
+def lfilter(b, a, x):
+    """scipy.signal.lfilter(b, a, x) of vectors (no zi, the default axis): the direct-form
+    recurrence y[n] = (sum_k b[k] x[n-k] - sum_{k>=1} a[k] y[n-k]) / a[0]."""
+    ys = []     # a list, not writes into an array: eager mode runs this on NumPy's np too
+    for n in range(x.shape[0]):
+        acc = 0.0
+        for k in range(min(n + 1, b.shape[0])):
+            acc += b[k] * x[n - k]
+        for k in range(1, min(n + 1, a.shape[0])):
+            acc -= a[k] * ys[n - k]
+        ys.append(acc / a[0])
+    return np.stack(ys)
+
+
+# (module, attribute) -> definitions of a library function jitad does not import itself,
+# bound once its module is loaded (code that calls it has imported it)
+PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
@@ -205,7 +225,25 @@ _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
             + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
+_SPELLED.update({fn: f"{module}.{attr}" for (module, attr), fns in PENDING.items() for fn in fns})
 _DEFINED = {id(fn) for fn in _SPELLED}
+
+
+def _bind_pending():
+    for (module, attr), fns in list(PENDING.items()):
+        obj = getattr(sys.modules.get(module), attr, None)
+        if obj is not None:
+            del PENDING[(module, attr)]
+            DEFINITIONS[obj] = fns
+            _BY_ID[id(obj)] = fns
+
+
+def defines(obj) -> bool:
+    """Whether `obj` is a library callable with definitions here (a pending one once its
+    module is loaded)."""
+    if PENDING:
+        _bind_pending()
+    return id(obj) in _BY_ID
 
 
 def is_definition(fn) -> bool:
@@ -233,6 +271,8 @@ def definition(obj, nargs, keywords):
     (`higher`) calls the primal of one it needs no tangent of so -- is itself."""
     if id(obj) in _DEFINED:
         return obj
+    if PENDING:
+        _bind_pending()
     return next((fn for fn in _BY_ID.get(id(obj), ()) if _takes(fn, nargs, keywords)), None)
 
 
@@ -240,16 +280,20 @@ def eager_functions(otherwise) -> dict:
     """NumPy callable -> a function choosing its definition per call, for eager mode
     (`dispatch.FUNCTION_OPS`: a call on Vars runs the definition on them);
     `otherwise(obj, args, kwargs)` runs a call no definition takes."""
-    def chooser(obj):
-        def call(*args, **kwargs):
-            fn = definition(obj, len(args), kwargs)
-            # integers written out (np.take(x, (3, 0))) are the integer array NumPy reads, as
-            # compiled mode reads them -- never a tuple of indices
-            args = tuple(np.asarray(a) if _int_sequence(a) else a for a in args)
-            return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
-        call.__name__ = call.__qualname__ = obj.__name__
-        return call
-    return {obj: chooser(obj) for obj in DEFINITIONS}
+    return {obj: eager_function(obj, otherwise) for obj in DEFINITIONS}
+
+
+def eager_function(obj, otherwise):
+    """The function choosing `obj`'s definition per call, for eager mode (see
+    `eager_functions`; a pending library function's once its module is loaded)."""
+    def call(*args, **kwargs):
+        fn = definition(obj, len(args), kwargs)
+        # integers written out (np.take(x, (3, 0))) are the integer array NumPy reads, as
+        # compiled mode reads them -- never a tuple of indices
+        args = tuple(np.asarray(a) if _int_sequence(a) else a for a in args)
+        return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
+    call.__name__ = call.__qualname__ = obj.__name__
+    return call
 
 
 def _int_sequence(a) -> bool:

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .. import runtime
+from .. import prelude, runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import lookup_callable, methods, refusal_for
 from ..errors import JitadError, UnsupportedError
@@ -473,7 +473,10 @@ def eager_callable(obj):
         return got[1]
     op = None
     prim = lookup_callable(obj) if callable(obj) else None
-    if prim is not None and prim.parts:
+    if prim is None and prelude.defines(obj):   # scipy.signal.lfilter: its definition
+        op = prelude.eager_function(obj, lambda o, args, kwargs: fallback(
+            o, f"{o.__module__}.{o.__name__}", o, args, kwargs))
+    elif prim is not None and prim.parts:
         op = tuple_parts(obj, prim.parts)
     elif prim is not None and prim.forward is not None and not prim.structural:
         op = call_op(obj, prim)

@@ -80,7 +80,7 @@ def expand_squeeze(x):
 
 def squeeze_no_axis(x):
     # x is (3, 1, 4): NumPy's squeeze drops the length-1 axis
-    return np.sum(np.squeeze(x) * np.arange(12.0).reshape(3, 4)) + np.sum(x.squeeze()[0] ** 2)
+    return np.sum(np.squeeze(x) * np.arange(12.0).reshape(3, 4)) + np.sum(x.squeeze()[0] ** 2)  # ERR: squeeze() needs axis=
 
 
 def flip_roll(x):
@@ -157,7 +157,7 @@ def divmod_scalar(t, period):
 
 
 def piecewise_abs(x):
-    return np.sum(np.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v ** 2]))
+    return np.sum(np.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v ** 2]))  # ERR: lambda
 
 
 def lfilter_first_order(b, a, x):
@@ -238,7 +238,7 @@ def newaxis_forms(x):
 
 
 def ellipsis_index(x):
-    return np.sum(x[..., 1:] ** 2) + np.sum(x[0, ...]) + np.sum(x[..., None, 0])
+    return np.sum(x[..., 1:] ** 2) + np.sum(x[0, ...]) + np.sum(x[..., None, 0])  # ERR: None and an index
 
 
 def take_and_put(x):

@@ -159,12 +159,12 @@ def lstsq(a, b, rcond=None):
     return x, residuals, rank, s
 
 
-def sum_where(a, where, axis=None, keepdims=False):
+def sum_where(a, axis=None, *, keepdims=False, where=True):
     """np.sum(a, where=m): the sum of the entries where m holds (m broadcast against a)."""
     return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims)
 
 
-def mean_where(a, where, axis=None, keepdims=False):
+def mean_where(a, axis=None, *, keepdims=False, where=True):
     """np.mean(a, where=m): the mean of the entries where m holds (NaN where none does, as
     NumPy's)."""
     return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims) \
@@ -213,6 +213,9 @@ def lfilter(b, a, x):
 # bound once its module is loaded (code that calls it has imported it)
 PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
 
+# a definition taken only by a call giving these keywords (np.sum without where= is a primitive)
+NEEDS = {sum_where: ("where",), mean_where: ("where",)}
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
@@ -257,11 +260,15 @@ def spelled(fn) -> str:
 
 
 def _takes(fn, nargs, keywords) -> bool:
+    # positional parameters as NumPy orders them (np.sum(x, 0) is an axis), then keyword-only
+    # ones; a definition whose NEEDS the call does not give is not taken
     code = fn.__code__
     params = code.co_varnames[:code.co_argcount]
+    kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
     required = code.co_argcount - len(fn.__defaults__ or ())
-    return (nargs <= len(params) and set(keywords) <= set(params[nargs:])
-            and all(p in keywords for p in params[nargs:required]))
+    return (nargs <= len(params) and set(keywords) <= set(params[nargs:]) | set(kwonly)
+            and all(p in keywords for p in params[nargs:required])
+            and all(k in keywords for k in NEEDS.get(fn, ())))
 
 
 def definition(obj, nargs, keywords):

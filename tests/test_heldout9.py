@@ -57,7 +57,8 @@ def sum_mean_where(x):
     M = x.reshape(2, 3)
     return np.sum(x ** 2, where=x > 0) + np.mean(x, where=x < 0.5) \
         + np.sum(np.sum(M, axis=0, where=M > -0.5) ** 2) \
-        + np.sum(np.mean(M ** 2, axis=1, keepdims=True, where=np.array([True, False, True])))
+        + np.sum(np.mean(M ** 2, axis=1, keepdims=True, where=np.array([True, False, True]))) \
+        + np.sum(np.sum(M, 0) * np.mean(M, 1, keepdims=True))   # an axis by position: no where=
 
 
 # -- np.delete / np.insert with constant indices -----------------------------------------------------

@@ -114,14 +114,14 @@ def _reduction(op, np_func, name, a, axis, keepdims, dtype, out, extra):
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     if where is not None and (dtype, out, initial) == (None, None, None):
-        return prelude.sum_where(a, where, axis, keepdims)     # as compiled mode reads it
+        return prelude.sum_where(a, axis, where=where, keepdims=keepdims)     # as compiled mode reads it
     return _reduction(_sum, np.sum, "sum", a, axis, keepdims, dtype, out,
                       _given(initial=initial, where=where))
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     if where is not None and (dtype, out) == (None, None):
-        return prelude.mean_where(a, where, axis, keepdims)
+        return prelude.mean_where(a, axis, where=where, keepdims=keepdims)
     return _reduction(_mean, np.mean, "mean", a, axis, keepdims, dtype, out,
                       _given(where=where))
 

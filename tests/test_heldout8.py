@@ -282,7 +282,6 @@ CASES = [
     (any_all_guards, (np.array([0.5, -2.3, 0.9]),), (0,)),
     (write_into_a_last_axis_take, (np.arange(12.0).reshape(3, 4) / 5 - 0.4,), (0,)),
     (hf.nested_helpers_defaults, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
-    (hf.augassign_on_argument, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
 ]
 
 

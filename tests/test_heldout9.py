@@ -263,7 +263,7 @@ def test_refused_at_the_line_in_both_modes(fn, args):
 
 
 def check_form_refused_at(marked, fn, args, filename):
-    """`fn` refused in both modes at the `# ERR:` line of `marked` (fn itself or its helper)."""
+    """`fn` refused in both modes at the line `marked` (fn itself or its helper) marks."""
     if marked is fn:
         return check_form_refused(fn, args, filename)
     from .harness import error_marker

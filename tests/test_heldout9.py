@@ -215,6 +215,16 @@ def test_hessian_matches_finite_differences_of_grad(name):
                   rtol=1e-5)
 
 
+@pytest.mark.parametrize("name", ["linspace_arange_meshgrid", "diff_gradient_forms",
+                                  "linalg_norms"])
+def test_hessian_through_generated_code_read_again(name):
+    """Second derivatives read the jvp's code again: np.meshgrid's tangent (rt.mesh), np.gradient's
+    (rt.gradient_axis) are primitives of their own there, np.linalg.norm(A, "fro")'s ord is a
+    string constant (refused before: no rule for rt.mesh / rt.gradient_axis, `norm(A, fro)`)."""
+    fn, args, wrt = CORPUS[name]
+    check_hessian(fn, args, wrt[:1], backend="numba" if name == "diff_gradient_forms" else "python")
+
+
 @pytest.mark.parametrize("mode", ["compiled", "eager"])
 def test_augassign_leaves_the_callers_array_unchanged(mode):
     """x += e on an argument: Python would update the caller's array in place; jitad computes

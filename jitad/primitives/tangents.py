@@ -68,7 +68,7 @@ cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 tile_n.1 tile_n.2 tile_nm.1 tile_nm.2
-roll_flat roll_axis take_along_axis take_along_adjoint outer_left
+roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left
 outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
@@ -84,6 +84,7 @@ add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
 bincount_weights   | weights: np.bincount(x, t, minlength)
 np.gradient        | x: rt.gradient_axis(t, h, 0) | h: -t * y / h
 gradient_axis      | x: rt.gradient_axis(t, h, axis) | h: -t * y / h
+gradient_lane      | x: rt.gradient_axis(t, h, axis) | h: -t * y / h
 arange2            | start: np.full(y.shape[0], t)
 arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
 linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])

@@ -552,7 +552,13 @@ def weights(prim, s, args):
     return Ty(floaty(x, w), 0)
 
 
-KINDS.update({"outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+def mesh(prim, s, args):
+    """rt.mesh(v, n, as_rows): n copies of the vector v as rows or columns."""
+    _ranks(prim, s, args[:1], [(1,)], "a vector")
+    return Ty(args[0].dtype, 2)
+
+
+KINDS.update({"mesh": mesh, "outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "gradient": gradient})
 

@@ -2,7 +2,9 @@
 
 Takes: nothing (a table read by the front end and by eager mode).
 Guarantees: `DEFINITIONS` maps a NumPy callable to plain Python functions computing it, in
-the forms written here (a call no definition takes is read as any other library call: a
+the forms written here (`PENDING`: a library function of a module jitad does not import,
+`scipy.signal.lfilter`, joins them once its module is loaded; a definition with `NEEDS` is
+taken only by a call giving those keywords: `np.sum(x, where=m)`, never `np.sum(x, 0)`) (a call no definition takes is read as any other library call: a
 form of its own, `np.take(a, idx, axis=k)` and `np.take(a, [2, 0])` (a list is no argument a
 definition takes), or refused at the user's call). Eager mode hands a definition integers
 written out (`np.take(x, (3, 0))`) as the integer array NumPy reads. The front end

@@ -32,7 +32,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
-           "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_adjoint", "cummax", "cummax_adjoint",
+           "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
@@ -1532,6 +1532,19 @@ def mesh(v, n, as_rows):
             else:
                 out[i, j] = v[i]
     return out
+
+
+def mesh_copies(v, n, as_rows):
+    """mesh(v, n, as_rows) as the tangents of np.meshgrid call it: the primitive `mesh`
+    (generated code read again differentiates through it; rt.mesh itself is also called by
+    meshgrid's parts, with other arguments)."""
+    return mesh(v, n, as_rows)
+
+
+def gradient_lane(x, h, axis):
+    """gradient_axis(x, h, axis) as the tangents of np.gradient call it: the primitive
+    `gradient_lane` (read again as mesh_copies is)."""
+    return gradient_axis(x, h, axis)
 
 
 def mesh_adjoint(g, as_rows):

@@ -65,8 +65,7 @@ def forwards():
     """{runtime name: primitive} of the primitives whose forward is one runtime call taking
     the parameters then the statics, in order. Where several primitives' forwards call it,
     they must be one family (`pad` and its variant `pad.1`): the family if its forward is
-    exact (its call chooses the variant as the user's call does), else the one exact variant;
-    primitives of different families: the one whose forward is exactly the call, if one is."""
+    exact (its call chooses the variant as the user's call does), else the one exact variant."""
     found: dict = {}
     for prim in list(PRIMITIVES.values()):
         f = prim.forward
@@ -79,11 +78,9 @@ def forwards():
     for name, ps in found.items():
         names = [p.name for p, _ in ps]
         family = min(names, key=len)
-        exact = [p for p, ok in ps if ok]
         if not all(n == family or n.startswith(family + ".") for n in names):
-            if len(exact) == 1:     # meshgrid.x calls rt.mesh too: mesh's forward is it
-                out[name] = exact[0]
             continue
+        exact = [p for p, ok in ps if ok]
         head = [p for p in exact if p.name == family]
         if head or len(exact) == 1:
             out[name] = (head or exact)[0]

@@ -374,7 +374,7 @@ add_at2(a, rows, cols, v) = rt.add_at2(a, rows, cols, v) :: ufunc_at | a: g | v:
 meshgrid.x(x, y; indexing) = rt.mesh(x, y.shape[0], indexing == 0) :: meshgrid | x: np.sum(g, axis=indexing)
 meshgrid.y(x, y; indexing) = rt.mesh(y, x.shape[0], indexing == 1) :: meshgrid | y: np.sum(g, axis=1 - indexing)
 # what meshgrid's tangents compute, a primitive of its own: the jvp read again calls it
-mesh(v, n; as_rows) = rt.mesh(v, n, as_rows) :: mesh | v: rt.mesh_adjoint(g, as_rows)
+mesh(v, n; as_rows) = rt.mesh_copies(v, n, as_rows) :: mesh | v: rt.mesh_adjoint(g, as_rows)
 np.diagonal(x, offset) = np.diag(x, offset) :: mdiagonal | x: rt.diag_embed(g, x, offset)
 np.moveaxis(x; source, destination) = np.moveaxis(x, source, destination) :: moveaxis
 np.average(x, weights; axis) = np.sum(x * weights) / np.sum(weights) :: average
@@ -453,8 +453,8 @@ percentile_axis(x; axis, q) = rt.quantile_axis(x, q / 100.0, axis).reshape(x.sha
 # the transpose), y / h's derivative in h -y / h
 np.gradient(x, h)  = rt.gradient_axis(x, h, 0) :: vector | x: rt.gradient_axis_adjoint(g, h, 0) | h: -np.sum(g * y) / h
 gradient_axis(x, h; axis, count) = rt.gradient_axis(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
-# what np.gradient's tangents compute, exactly rt.gradient_axis's call: the jvp read again calls it
-gradient_lane(x, h; axis) = rt.gradient_axis(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
+# what np.gradient's tangents compute, a primitive of its own: the jvp read again calls it
+gradient_lane(x, h; axis) = rt.gradient_lane(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
 # singular values alone (compute_uv=False, np.linalg.svdvals)

@@ -82,9 +82,9 @@ TABLE = r"""
 add_at             | a: t | v: rt.add_at(np.zeros_like(a), idx, t)
 add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
 bincount_weights   | weights: np.bincount(x, t, minlength)
-np.gradient        | x: rt.gradient_axis(t, h, 0) | h: -t * y / h
-gradient_axis      | x: rt.gradient_axis(t, h, axis) | h: -t * y / h
-gradient_lane      | x: rt.gradient_axis(t, h, axis) | h: -t * y / h
+np.gradient        | x: rt.gradient_lane(t, h, 0) | h: -t * y / h
+gradient_axis      | x: rt.gradient_lane(t, h, axis) | h: -t * y / h
+gradient_lane      | x: rt.gradient_lane(t, h, axis) | h: -t * y / h
 arange2            | start: np.full(y.shape[0], t)
 arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
 linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])
@@ -137,8 +137,8 @@ eigh.w             | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, 
 np.linalg.eigvalsh | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
 # np.meshgrid's parts have a parameter named y, which templates read as the result: the other
 # vector's length is the result's other dimension (xy: (len(y), len(x)), ij: (len(x), len(y)))
-meshgrid.x         | x: rt.mesh(t, y.shape[indexing], indexing == 0)
-meshgrid.y         | y: rt.mesh(t, y.shape[1 - indexing], indexing == 1)
+meshgrid.x         | x: rt.mesh_copies(t, y.shape[indexing], indexing == 0)
+meshgrid.y         | y: rt.mesh_copies(t, y.shape[1 - indexing], indexing == 1)
 # scans and sorts: the same running extreme / stable argsort as their adjoints (rt's loops)
 cumprod            | x: rt.cumprod_tangent(np.ravel(x), np.ravel(t))
 # cumprod's tangent read again (second derivatives): bilinear in x's two directions

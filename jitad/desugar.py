@@ -28,6 +28,10 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     `RAISE(kind, line)`, raising E with the line (its arguments, formatting Python does then,
     left out); a function whose body then ends raising gets a `return` no run reaches (a copy
     of one of its own returned expressions: the same type), so every path ends in a return;
+  * `divmod(a, b)` of the builtin is `(a // b, a % b)` (`divmod(a, b)[k]` the one part); an operand other than a name or a
+    constant is first assigned to a fresh name before the statement (evaluated once, before
+    the rest of it) -- inside a `while` test, a comprehension or a lambda, where that would
+    evaluate it at another time, only names and constants are rewritten;
   * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
     `Desugared.prints` holds its lines, which `capture` warns about.
   * a local dict with constant keys is one variable per key (`dict_locals`, first);
@@ -125,10 +129,77 @@ class _Rewriter:
                 isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
                 isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
             return self.subscript_targets(s)
-        before = self.enumerate_start(s) if isinstance(s, gast.For) else []
+        before = self.divmods(s)
+        before += self.enumerate_start(s) if isinstance(s, gast.For) else []
         if isinstance(s, _LOOPS) and s.orelse:
             return before + self.loop_else(s)
         return before + [s]
+
+    def divmods(self, s):
+        """Rewrite the builtin divmod's calls in `s`'s own expressions (module docstring);
+        the assignments of the operands to fresh names, to go before `s`."""
+        before = []
+        rewriter = self
+
+        class Calls(gast.NodeTransformer):
+            def __init__(self, hoist):
+                self.hoist = hoist
+
+            def visit_FunctionDef(self, node):
+                return node
+
+            def visit_Lambda(self, node):
+                return self.inner(node)
+
+            def visit_ListComp(self, node):
+                return self.inner(node)
+
+            visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_ListComp
+
+            def inner(self, node):
+                saved, self.hoist = self.hoist, False
+                self.generic_visit(node)
+                self.hoist = saved
+                return node
+
+            def visit_Call(self, node):
+                self.generic_visit(node)
+                f = node.func
+                if not (isinstance(f, gast.Name) and rewriter.builtin(f.id, divmod)
+                        and len(node.args) == 2 and not node.keywords
+                        and not any(isinstance(a, gast.Starred) for a in node.args)):
+                    return node
+                args = list(node.args)
+                for k, a in enumerate(args):
+                    if isinstance(a, (gast.Name, gast.Constant)):
+                        continue
+                    if not self.hoist:
+                        return node
+                    t = rewriter.fresh("divmod_arg", _text(a))
+                    before.append(_assign(gast.Name(t, gast.Store(), None, None), a, s))
+                    args[k] = gast.Name(t, gast.Load(), None, None)
+                parts = [gast.BinOp(copy.deepcopy(args[0]), op(), copy.deepcopy(args[1]))
+                         for op in (gast.FloorDiv, gast.Mod)]
+                pair = _located(gast.Tuple(parts, gast.Load()), node)
+                pair.divmod = True
+                return pair
+
+            def visit_Subscript(self, node):
+                # divmod(a, b)[k]: the one part read
+                self.generic_visit(node)
+                k = node.slice
+                if getattr(node.value, "divmod", False) and isinstance(k, gast.Constant) \
+                        and type(k.value) is int and -2 <= k.value < 2:
+                    return node.value.elts[k.value]
+                return node
+
+        if isinstance(s, (gast.If, gast.While)):
+            s.test = Calls(isinstance(s, gast.If)).visit(s.test)
+        elif isinstance(s, gast.For):
+            s.iter = Calls(True).visit(s.iter)
+        elif not isinstance(s, (*_SCOPES, gast.Try)):
+            Calls(True).visit(s)
+        return before
 
     def assert_check(self, s):
         call = _call(ASSERT_FAILED, [gast.Constant(s.lineno, None)], s)

@@ -112,6 +112,7 @@ def _specialize(job):
     job.prog = Program(job.frontend)
     entry = specialized(job.fn, job.forms) if job.forms else job.fn
     job.entry = job.prog.specialize(entry, job.argtys)
+    job.prog.entry = job.entry      # the function the user called (`ad.analysis.Writes`)
 
 
 def _check(job):

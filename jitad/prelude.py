@@ -2,7 +2,9 @@
 
 Takes: nothing (a table read by the front end and by eager mode).
 Guarantees: `DEFINITIONS` maps a NumPy callable to plain Python functions computing it, in
-the forms written here (a call no definition takes is read as any other library call: a
+the forms written here (`PENDING`: a library function of a module jitad does not import,
+`scipy.signal.lfilter`, joins them once its module is loaded; a definition with `NEEDS` is
+taken only by a call giving those keywords: `np.sum(x, where=m)`, never `np.sum(x, 0)`) (a call no definition takes is read as any other library call: a
 form of its own, `np.take(a, idx, axis=k)` and `np.take(a, [2, 0])` (a list is no argument a
 definition takes), or refused at the user's call). Eager mode hands a definition integers
 written out (`np.take(x, (3, 0))`) as the integer array NumPy reads. The front end
@@ -11,10 +13,13 @@ raised at the user's call, `typeinfer.at_the_call`), and eager mode runs the sam
 Vars (`eager_functions`, NumPy's dispatch reaching it): one definition, both modes,
 derivatives from the primitives it calls.
 Invariants: a definition calls only what jitad differentiates, reads no globals but `np`,
-and takes no integer that must be a compile-time constant (an axis) -- such a form stays
-a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
+and takes an integer that must be a compile-time constant (an axis) only to pass it on to a
+primitive as the constant the user's call gave (`np.sum(x, axis=0, where=m)`: the helper is
+specialized on it) -- a form that computes with one stays a primitive of its own; a string (`np.correlate`'s `mode=`) is a constant of every helper,
 passed on as one.
 """
+import sys
+
 import numpy as np
 
 
@@ -156,18 +161,99 @@ def lstsq(a, b, rcond=None):
     return x, residuals, rank, s
 
 
+def sum_where(a, axis=None, *, keepdims=False, where=True):
+    """np.sum(a, where=m): the sum of the entries where m holds (m broadcast against a)."""
+    return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims)
+
+
+def mean_where(a, axis=None, *, keepdims=False, where=True):
+    """np.mean(a, where=m): the mean of the entries where m holds (NaN where none does, as
+    NumPy's)."""
+    return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims) \
+        / np.sum(np.where(where, np.ones_like(a), 0.0), axis=axis, keepdims=keepdims)
+
+
+def delete(arr, obj):
+    """np.delete(arr, obj): the flattened array without the entries at obj (an index or
+    indices, negative ones from the end)."""
+    a = np.ravel(arr)
+    keep = np.ones(a.shape[0], dtype=np.bool_)
+    keep[obj] = False
+    return a[keep]
+
+
+def delete_axis(arr, obj, axis):
+    """np.delete(arr, obj, axis=k): arr without the lanes at obj along axis k."""
+    keep = np.ones(arr.shape[axis], dtype=np.bool_)
+    keep[obj] = False
+    return np.take(arr, np.flatnonzero(keep), axis=axis)
+
+
+def insert(arr, obj, values):
+    """np.insert(arr, obj, values) of one index obj: the flattened array with values (a number
+    or a vector) put before its entry obj."""
+    a = np.ravel(arr)
+    # values + np.zeros(1): a number as a vector of one, a vector as it is (in float)
+    return np.concatenate((a[:obj], np.ravel(values + np.zeros(1)), a[obj:]))
+
+
+def lfilter(b, a, x):
+    """scipy.signal.lfilter(b, a, x) of vectors (no zi, the default axis): the direct-form
+    recurrence y[n] = (sum_k b[k] x[n-k] - sum_{k>=1} a[k] y[n-k]) / a[0]."""
+    ys = []     # a list, not writes into an array: eager mode runs this on NumPy's np too
+    for n in range(x.shape[0]):
+        acc = 0.0
+        for k in range(min(n + 1, b.shape[0])):
+            acc += b[k] * x[n - k]
+        for k in range(1, min(n + 1, a.shape[0])):
+            acc -= a[k] * ys[n - k]
+        ys.append(acc / a[0])
+    return np.stack(ys)
+
+
+# (module, attribute) -> definitions of a library function jitad does not import itself,
+# bound once its module is loaded (code that calls it has imported it)
+PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
+
+# a definition taken only by a call giving these keywords (np.sum without where= is a primitive)
+NEEDS = {sum_where: ("where",), mean_where: ("where",)}
+
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
                np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
-               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,)}
+               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,), np.sum: (sum_where,),
+               np.mean: (mean_where,), np.delete: (delete, delete_axis), np.insert: (insert,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
             + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
+_SPELLED.update({fn: f"{module}.{attr}" for (module, attr), fns in PENDING.items() for fn in fns})
 _DEFINED = {id(fn) for fn in _SPELLED}
+
+
+def _bind_pending():
+    for (module, attr), fns in list(PENDING.items()):
+        obj = getattr(sys.modules.get(module), attr, None)
+        if obj is not None:
+            del PENDING[(module, attr)]
+            DEFINITIONS[obj] = fns
+            _BY_ID[id(obj)] = fns
+
+
+def defines(obj) -> bool:
+    """Whether `obj` is a library callable with definitions here (a pending one once its
+    module is loaded)."""
+    if PENDING:
+        _bind_pending()
+    return id(obj) in _BY_ID
+
+
+def is_definition(fn) -> bool:
+    """Whether `fn` is one of the definitions here."""
+    return id(fn) in _DEFINED
 
 
 def spelled(fn) -> str:
@@ -176,11 +262,15 @@ def spelled(fn) -> str:
 
 
 def _takes(fn, nargs, keywords) -> bool:
+    # positional parameters as NumPy orders them (np.sum(x, 0) is an axis), then keyword-only
+    # ones; a definition whose NEEDS the call does not give is not taken
     code = fn.__code__
     params = code.co_varnames[:code.co_argcount]
+    kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
     required = code.co_argcount - len(fn.__defaults__ or ())
-    return (nargs <= len(params) and set(keywords) <= set(params[nargs:])
-            and all(p in keywords for p in params[nargs:required]))
+    return (nargs <= len(params) and set(keywords) <= set(params[nargs:]) | set(kwonly)
+            and all(p in keywords for p in params[nargs:required])
+            and all(k in keywords for k in NEEDS.get(fn, ())))
 
 
 def definition(obj, nargs, keywords):
@@ -190,6 +280,8 @@ def definition(obj, nargs, keywords):
     (`higher`) calls the primal of one it needs no tangent of so -- is itself."""
     if id(obj) in _DEFINED:
         return obj
+    if PENDING:
+        _bind_pending()
     return next((fn for fn in _BY_ID.get(id(obj), ()) if _takes(fn, nargs, keywords)), None)
 
 
@@ -197,16 +289,20 @@ def eager_functions(otherwise) -> dict:
     """NumPy callable -> a function choosing its definition per call, for eager mode
     (`dispatch.FUNCTION_OPS`: a call on Vars runs the definition on them);
     `otherwise(obj, args, kwargs)` runs a call no definition takes."""
-    def chooser(obj):
-        def call(*args, **kwargs):
-            fn = definition(obj, len(args), kwargs)
-            # integers written out (np.take(x, (3, 0))) are the integer array NumPy reads, as
-            # compiled mode reads them -- never a tuple of indices
-            args = tuple(np.asarray(a) if _int_sequence(a) else a for a in args)
-            return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
-        call.__name__ = call.__qualname__ = obj.__name__
-        return call
-    return {obj: chooser(obj) for obj in DEFINITIONS}
+    return {obj: eager_function(obj, otherwise) for obj in DEFINITIONS}
+
+
+def eager_function(obj, otherwise):
+    """The function choosing `obj`'s definition per call, for eager mode (see
+    `eager_functions`; a pending library function's once its module is loaded)."""
+    def call(*args, **kwargs):
+        fn = definition(obj, len(args), kwargs)
+        # integers written out (np.take(x, (3, 0))) are the integer array NumPy reads, as
+        # compiled mode reads them -- never a tuple of indices
+        args = tuple(np.asarray(a) if _int_sequence(a) else a for a in args)
+        return fn(*args, **kwargs) if fn is not None else otherwise(obj, args, kwargs)
+    call.__name__ = call.__qualname__ = obj.__name__
+    return call
 
 
 def _int_sequence(a) -> bool:

@@ -32,7 +32,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
-           "kron_adjoint1", "kron_adjoint2", "mesh", "cummax", "cummax_adjoint",
+           "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
@@ -1534,6 +1534,24 @@ def mesh(v, n, as_rows):
     return out
 
 
+def mesh_copies(v, n, as_rows):
+    """mesh(v, n, as_rows) as the tangents of np.meshgrid call it: the primitive `mesh`
+    (generated code read again differentiates through it; rt.mesh itself is also called by
+    meshgrid's parts, with other arguments)."""
+    return mesh(v, n, as_rows)
+
+
+def gradient_lane(x, h, axis):
+    """gradient_axis(x, h, axis) as the tangents of np.gradient call it: the primitive
+    `gradient_lane` (read again as mesh_copies is)."""
+    return gradient_axis(x, h, axis)
+
+
+def mesh_adjoint(g, as_rows):
+    """The adjoint of mesh(v, n, as_rows): g summed over the copies of v."""
+    return np.sum(g, axis=0) if as_rows else np.sum(g, axis=1)
+
+
 def cummax(x, axis):
     """np.maximum.accumulate(x, axis) (any rank)."""
     t = as3(x, axis)
@@ -2912,7 +2930,42 @@ def mvn_cov_tangent(x, mean, cov, t):
     return out
 
 
-__all__ += ["cumprod_tangent", "others_tangent_into", "prod_others_tangent",
+def cumprod_lanes(x, a, b, axis, which):
+    """np.cumprod(x, axis) and its derivatives, each lane along `axis` by the vector rules:
+    which 0: cumprod(x); 1: cumprod_adjoint(x, a); 2: cumprod_tangent(x, a);
+    3: cumprod_tangent_adjoint(x, a, b); 4: cumprod_tangent2(x, a, b) (a, b of x's shape;
+    unread ones any array)."""
+    xt = as3(x, axis)
+    at = as3(a, axis) if which > 0 else xt
+    bt = as3(b, axis) if which > 2 else xt
+    out = np.empty(xt.shape)
+    for i in range(xt.shape[0]):
+        for j in range(xt.shape[2]):
+            lane = np.ascontiguousarray(xt[i, :, j])
+            if which == 0:
+                out[i, :, j] = np.cumprod(lane)
+            elif which == 1:
+                out[i, :, j] = cumprod_adjoint(lane, at[i, :, j])
+            elif which == 2:
+                out[i, :, j] = cumprod_tangent(lane, at[i, :, j])
+            elif which == 3:
+                out[i, :, j] = cumprod_tangent_adjoint(lane, at[i, :, j], bt[i, :, j])
+            else:
+                out[i, :, j] = cumprod_tangent2(lane, at[i, :, j], bt[i, :, j])
+    return out.reshape(x.shape)
+
+
+def cumprod_axis(x, axis):
+    """np.cumprod(x, axis) (any rank >= 1)."""
+    return cumprod_lanes(x, x, x, axis, 0)
+
+
+def cumprod_tangent_axis(x, dx, axis):
+    """The tangent of np.cumprod(x, axis) along dx (a primitive: the jvp read again calls it)."""
+    return cumprod_lanes(x, dx, x, axis, 2)
+
+
+__all__ += ["cumprod_lanes", "cumprod_axis", "cumprod_tangent_axis", "cumprod_tangent", "others_tangent_into", "prod_others_tangent",
             "prod_others_axis_tangent", "cumprod_tangent2", "cumprod_tangent_adjoint",
             "cummax_tangent", "vander_tangent", "sort_tangent", "sym_lower",
             "eigh_v_tangent", "qr_tangent", "pinv_full_rank", "pinv_tangent", "svd_tangent",

@@ -254,11 +254,6 @@ def write_seen_by_view_in_loop(x):
     return s
 
 
-def inplace_add_to_argument(x, v):
-    v += x  # ERR: argument
-    return np.sum(v)
-
-
 def inplace_add_to_alias(x, v):
     w = v
     w *= x  # ERR: shared

@@ -282,6 +282,23 @@ def fd_hessian(grad_fn, args: Sequence[Any], wrt: Sequence[int], eps: float = 1e
     return tuple(tuple(r) for r in H)
 
 
+def check_hessian(fn, args, wrt, backend="python", rtol=1e-4):
+    """jitad.hessian of fn (compiled with `backend`, and eager) against central differences
+    of eager mode's gradient (relative to each block's largest entry), compiled against eager
+    to rounding."""
+    import jitad
+    H = jitad.hessian(jitad.differentiable(backend=backend)(fn), wrt=wrt)(*args)
+    He = jitad.hessian(fn, wrt=wrt, mode="eager")(*args)
+    Hf = fd_hessian(jitad.grad(fn, wrt=wrt, mode="eager"), args, wrt)
+    if len(wrt) == 1:
+        H, He = ((H,),), ((He,),)
+    for a in range(len(wrt)):
+        for b in range(len(wrt)):
+            scale = 1e-8 + np.max(np.abs(Hf[a][b]))
+            assert np.max(np.abs(np.asarray(H[a][b]) - Hf[a][b])) / scale < rtol, (a, b)
+            assert np.allclose(H[a][b], He[a][b], rtol=1e-9, atol=1e-12 * scale), (a, b)
+
+
 def autograd_hessian(fn, args: Sequence[Any], wrt: Sequence[int]):
     """``H[a][b]`` (shaped like :func:`fd_hessian`'s) by autograd on a rebuilt copy of ``fn``:
     the Jacobian with respect to ``args[wrt[b]]`` of the gradient for ``args[wrt[a]]``."""

@@ -334,8 +334,6 @@ REFUSED = [
     (r_of_a_range, (np.ones(3),), r"np.r_\[\.\.\.\] takes arrays and numbers here"),
     (write_into_a_view_of_a_read_array, (np.ones((2, 2)),), r"'S' may alias another array"),
     (write_into_a_view_made_in_a_loop, (np.ones((2, 2)),), r"'S' may alias another array"),
-    (hf.augassign_on_argument, (np.ones(3), np.ones(3)),
-     r"'x \+= \.\.\.' would update, in place, an array that is an argument"),
 ]
 
 
@@ -362,20 +360,10 @@ _CORPUS = {fn.__name__: (fn, args, wrt) for fn, args, wrt in hf.corpus()}
 
 @pytest.mark.parametrize("name", HESSIAN_CASES)
 def test_hessian_matches_finite_differences_of_grad(name):
-    from .harness import fd_hessian
+    from .harness import check_hessian
     fn, args, wrt = _CORPUS[name]
     wrt = tuple(k for k in wrt if isinstance(args[k], (float, np.ndarray)))[:2]
-    backend = "numba" if name == "implied_vol_newton" else "python"
-    H = jitad.hessian(jitad.differentiable(backend=backend)(fn), wrt=wrt)(*args)
-    He = jitad.hessian(fn, wrt=wrt, mode="eager")(*args)
-    Hf = fd_hessian(jitad.grad(fn, wrt=wrt, mode="eager"), args, wrt)
-    if len(wrt) == 1:
-        H, He = ((H,),), ((He,),)
-    for a in range(len(wrt)):
-        for b in range(len(wrt)):
-            scale = 1e-8 + np.max(np.abs(Hf[a][b]))
-            assert np.max(np.abs(np.asarray(H[a][b]) - Hf[a][b])) / scale < 1e-4
-            assert np.allclose(H[a][b], He[a][b], rtol=1e-9, atol=1e-12 * scale)
+    check_hessian(fn, args, wrt, backend="numba" if name == "implied_vol_newton" else "python")
 
 
 @pytest.mark.parametrize("fn,args,wrt", hf.vector_cases(), ids=lambda c: getattr(c, "__name__", ""))

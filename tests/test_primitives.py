@@ -301,6 +301,8 @@ TABLE = [
       ok=lambda a, b: _frac_ok(np.divide(a, b))),
     P("np.fmod(a, b)", "ss sv", "binary", more="vv", dom=dict(b="nz"),
       ok=lambda a, b: _frac_ok(np.divide(a, b))),
+    P("math.fmod(a, b)", "ss", "binary", dom=dict(b="nz"),
+      ok=lambda a, b: _frac_ok(np.divide(a, b))),
     P("np.logaddexp(a, b)", "ss vv", "binary"),
     P("np.logaddexp2(a, b)", "ss vs", "binary"),
     P("np.copysign(a, b)", "ss vs", "binary", dom=dict(a="nz", b="nz")),
@@ -409,7 +411,7 @@ TABLE = [
     P("a @ b", "um mn", "linalg", more="vv mv"),
     P("a.dot(b)", "", "linalg", more="vv mn"),
     P("a @ b", "tu vt mt", "linalg"),                 # rank-3 stacks with vectors and matrices
-    P("np.dot(a, b)", "", "linalg", more="tu vt tn"),
+    P("np.dot(a, b)", "", "linalg", more="tu vt tm"),
     P("np.outer(a, b)", "uv", "linalg", more="vv"),
 
     # -- shapes, copies, creation ---------------------------------------------------------------
@@ -464,6 +466,7 @@ TABLE = [
     P("np.cumsum(x)", "v m", "scan"),
     P("np.cumsum(x, axis=1) + x.cumsum(axis=0)", "m", "scan"),
     P("np.cumprod(x)", "v", "scan", dom=dict(x="nz")),
+    P("np.cumprod(x, axis=1) + x.cumprod(axis=0)", "m", "scan", more="t", dom=dict(x="nz")),
     P("np.prod(x)", "v m", "scan"),
     P("x.prod(axis=0)", "m", "scan"),
     P("np.prod(x, axis=1)", "", "scan", more="t"),
@@ -566,6 +569,15 @@ TABLE = [
       # the stable argsort
       ties=[Tie(dict(x=[2.0, 1.0, 2.0]), w=[1.0, 2.0, 3.0], expect=dict(x=[2.0, 1.0, 3.0]))]),
     P("np.sort(x, axis=0) + np.sort(x, axis=None)[:3]", "", "numpy12", more="m", ok=_apart("x")),
+    # a lane's entries read at its argsort: each lane sorted, by a gather whose adjoint scatters
+    P("np.take_along_axis(x, np.argsort(x, axis=1), axis=1)", "m", "numpy12", more="t",
+      ok=_apart("x")),
+    P("np.take_along_axis(x, np.argsort(x, axis=0)[:1], axis=0)", "", "numpy12", more="m",
+      ok=_apart("x")),
+    # np.<ufunc>.outer: the ufunc of a with b's axes appended, and b
+    P("np.subtract.outer(a, b) + np.multiply.outer(a, b)", "vu", "numpy12", more="mv ms"),
+    P("np.add.outer(a, b) ** 2 + np.power.outer(b, a).T", "", "numpy12", more="uv",
+      dom=dict(b="pos")),
     P("np.gradient(x)", "v", "numpy12"),
     # the median and quantiles (linear interpolation): the cotangent goes to the sorted entries
     # the value lies between (the stable argsort's; the two middle ones by halves)

@@ -241,6 +241,8 @@ class Writes:
             if isinstance(s, Bind) and s.inplace and getattr(self.types.get(s.target), "ndim", 0):
                 y = s.target
                 param, other = self._shared_defs(y, s, defs, flow)
+                if param and not other and s.op.symbol and self._callers_array(y):
+                    param = False       # x += e on the user's own argument: a new array
                 if param or other:
                     u, op = self.spec.ir.user_name(y), s.op.symbol
                     shared = "is an argument" if param else "may be shared with another variable"
@@ -349,6 +351,20 @@ class Writes:
                 and _arrayish(self.types, b.args[0].name):
             return b.args[0].name
         return None
+
+    def _callers_array(self, y) -> bool:
+        """Whether parameter y of this function is an array the user passed: a parameter of
+        the function the user called (`Program.entry`), which nothing in the program calls
+        again (no recursion, whose caller's frame would see the update). There `y += e` (an
+        augmented assignment; a call that updates in place, np.add.at, stays refused)
+        computes y + e into a new array named y, as jitad always does: the function's value
+        and derivatives are Python's, and -- jitad never changes the caller's arrays -- the
+        array given stays as it was (plain Python would update it in place). Aliases of y
+        read after the update are refused as for any update (`check`)."""
+        fn = self.spec.fn
+        return getattr(self.prog, "entry", None) is self.spec and y in self.spec.ir.params \
+            and not any(isinstance(s, Bind) and s.callee is fn
+                        for sp in self.prog.specs.values() for s in ir.walk(sp.ir.body))
 
     def _shared_defs(self, y, at, defs, flow):
         """(whether y may still be the argument at `at`, a definition of y that may make it

@@ -76,7 +76,11 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
         v = statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
     if reentrant and not runtime_calls.readable(rule.forward):
-        return runtime_calls.call(rule, [mapping[k] for k in list(rule.params) + list(rule.statics)])
+        # a string static is a constant there (np.linalg.norm's ord='fro'), unless it spells
+        # a dotted name (a dtype, np.float64) as the templates read it
+        return runtime_calls.call(rule, [
+            P.const(statics[k]) if isinstance(statics.get(k), str) and "." not in statics[k]
+            else mapping[k] for k in list(rule.params) + list(rule.statics)])
     return P.fold(substitute(rule.forward, mapping))
 
 

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .. import runtime
+from .. import prelude, runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import lookup_callable, methods, refusal_for
 from ..errors import JitadError, UnsupportedError
@@ -31,7 +31,8 @@ from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_st
 from ..types import TupleTy, Ty
 from ..primitives.templates import substitute
 from . import graph
-from .dispatch import ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, contains_var, fallback, unwrap
+from .dispatch import (ATTR_OPS, FUNCTION_OPS, UFUNC_METHOD_OPS, UFUNC_OPS, contains_var, fallback,
+                       unwrap)
 from .record import defvjp, make_op, nondiff
 from .refusal import refuse
 from .var import Var
@@ -382,6 +383,33 @@ def _fill_diagonal(a, val, wrap=False):
     a[k, k] = val
 
 
+def _block(arrays):
+    """np.block of lists nested once or twice, as compiled mode reads it (`library.index_tricks`):
+    the innermost lists' items (np.atleast_1d/np.atleast_2d by the depth) concatenated along
+    the last axis, those along the one before."""
+    depth, probe = 0, arrays
+    while isinstance(probe, list):
+        depth, probe = depth + 1, probe[0] if probe else None
+    if depth not in (1, 2):
+        raise refuse("np.block takes one list of arrays or numbers written out, or a list of "
+                     "such lists (no deeper nesting)", "np.block", UnsupportedError)
+    lift = np.atleast_1d if depth == 1 else np.atleast_2d
+
+    def build(lst, level):
+        items = [lift(e) if level == depth else build(e, level + 1) for e in lst]
+        return FUNCTION_OPS[np.concatenate](items, axis=level - depth - 1)
+    return build(arrays, 1)
+
+
+def _ufunc_outer(op):
+    """np.<ufunc>.outer(a, b) as compiled mode reads it: the ufunc of a with b.ndim axes of
+    length one appended, and b."""
+    def outer(a, b):
+        ra, rb = np.ndim(a), np.ndim(b)
+        return op(np.reshape(a, tuple(np.shape(a)) + (1,) * rb) if ra and rb else a, b)
+    return outer
+
+
 def _ufunc_at(negate):
     """np.add.at(a, idx, v) / np.subtract.at as compiled mode reads it: `a` takes the value
     of the primitive `add_at` (a copy with v added at idx, repeated indices adding each time),
@@ -445,7 +473,10 @@ def eager_callable(obj):
         return got[1]
     op = None
     prim = lookup_callable(obj) if callable(obj) else None
-    if prim is not None and prim.parts:
+    if prim is None and prelude.defines(obj):   # scipy.signal.lfilter: its definition
+        op = prelude.eager_function(obj, lambda o, args, kwargs: fallback(
+            o, f"{o.__module__}.{o.__name__}", o, args, kwargs))
+    elif prim is not None and prim.parts:
         op = tuple_parts(obj, prim.parts)
     elif prim is not None and prim.forward is not None and not prim.structural:
         op = call_op(obj, prim)
@@ -496,6 +527,10 @@ def install():
             UFUNC_METHOD_OPS[(owner, attr)] = call_op(getattr(owner, attr), prim,
                                                       f"np.{owner.__name__}.{attr}")
     FUNCTION_OPS[np.fill_diagonal] = _fill_diagonal
+    FUNCTION_OPS[np.block] = _block
+    for uf, op in list(UFUNC_OPS.items()):       # np.subtract.outer(x, y)
+        if uf.nin == 2 and lookup_callable(uf) is not None:
+            UFUNC_METHOD_OPS[(uf, "outer")] = _ufunc_outer(op)
     UFUNC_METHOD_OPS[(np.add, "at")] = _ufunc_at(False)
     UFUNC_METHOD_OPS[(np.subtract, "at")] = _ufunc_at(True)
     FUNCTION_OPS[np.bincount] = _bincount

@@ -113,11 +113,15 @@ def _reduction(op, np_func, name, a, axis, keepdims, dtype, out, extra):
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    if where is not None and (dtype, out, initial) == (None, None, None):
+        return prelude.sum_where(a, axis, where=where, keepdims=keepdims)     # as compiled mode reads it
     return _reduction(_sum, np.sum, "sum", a, axis, keepdims, dtype, out,
                       _given(initial=initial, where=where))
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
+    if where is not None and (dtype, out) == (None, None):
+        return prelude.mean_where(a, axis, where=where, keepdims=keepdims)
     return _reduction(_mean, np.mean, "mean", a, axis, keepdims, dtype, out,
                       _given(where=where))
 
@@ -492,10 +496,14 @@ dispatch.FUNCTION_OPS[np.linalg.norm] = norm
 # NumPy functions jitad defines by NumPy (np.ptp, np.vdot ...): their one definition, on Vars
 # (a ufunc's through __array_ufunc__, np.ldexp)
 def _undefined_form(obj, args, kwargs):
+    own = _OWN_OPS.get(obj)             # np.sum without where=: its own op
+    if own is not None:
+        return own(*args, **kwargs)
     name = "np.linalg." + obj.__name__ if obj is np.linalg.matrix_power else "np." + obj.__name__
     return dispatch.fallback(obj, name, obj, args, kwargs)
 
 
+_OWN_OPS = {o: dispatch.FUNCTION_OPS[o] for o in prelude.DEFINITIONS if o in dispatch.FUNCTION_OPS}
 for _obj, _f in prelude.eager_functions(_undefined_form).items():
     (dispatch.UFUNC_OPS if isinstance(_obj, np.ufunc) else dispatch.FUNCTION_OPS)[_obj] = _f
 _take_flat = dispatch.FUNCTION_OPS[np.take]

@@ -95,7 +95,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
         self.introduced = {}
         # list(E): the comprehension it means (see `lists.list_calls`)
-        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err)
+        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err, self.introduced)
         # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
         self.tree = index_tricks(self.tree, self.resolve_func, self.err)
         # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
@@ -125,8 +125,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # h(*state), (*shape, 2): the items written out (see `stars`)
         self.tree = expand_stars(self.tree, given, self.err)
         # lists of tuples: a list per position (see `tuple_lists`)
-        self.tree, parts, self.introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
-                                                        self.err, self.given_lists)
+        self.tree, parts, introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
+                                                   self.err, self.given_lists)
+        self.introduced.update(introduced)
         self.locals |= {p for names in parts.values() for p in names}
         self.tree, phases = list_phases(self.tree, self.namer, self.resolve_func,
                                         self.given_lists)
@@ -798,6 +799,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.nested_call(node, hint, dest)
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
+        if isinstance(func, gast.Attribute) and func.attr == "outer" \
+                and isinstance(self.resolve_func(func.value), np.ufunc):
+            return self.ufunc_outer(node, self.resolve_func(func.value), kw, hint, dest)
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
@@ -832,6 +836,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # np.ptp(x): NumPy defined by NumPy
             callee = prelude.definition(obj, len(node.args), kw)
         if callee is not None:
+            if prelude.is_definition(callee):
+                node, kw = self.index_lists_as_arrays(node, kw, hint)
             callee, args = self.helper_args(node, callee, kw, hint)
             self.callees[id(callee)] = callee
             target = dest(callee.__name__)
@@ -909,6 +915,21 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
                                       hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def index_lists_as_arrays(self, node, kw, hint):
+        """A call of a `prelude` definition with integers written out as an argument
+        (`np.delete(x, [0, -1])`): that argument is the integer array NumPy reads (as eager
+        mode hands it), in a fresh local, never a tuple of indices."""
+        def as_array(a):
+            if not isinstance(a, (gast.List, gast.Tuple)) or not int_constants(a):
+                return a
+            t = self.namer.fresh(f"{hint}_idx")
+            self.locals.add(t)
+            self.stack(a, hint, lambda op: t, integers=True)
+            return gast.copy_location(gast.Name(t, gast.Load(), None, None), a)
+        node = gast.copy_location(gast.Call(node.func, [as_array(a) for a in node.args],
+                                            node.keywords), node)
+        return node, {k: as_array(v) for k, v in kw.items()}
 
     def tile_counts(self, node, kw, hint, dest):
         """np.tile(x, n) and np.tile(x, (n, m)) whose counts are not constants (`X.shape[0]`,

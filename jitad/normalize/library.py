@@ -6,8 +6,9 @@ Guarantees: a library call with its arguments becomes binds of primitives: arity
 (`np.arange`), defaults and statics given by position or keyword (`np.expand_dims(x, 1)`,
 `ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
 eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
-into equal parts, per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
-(`x[:, None]`, `x[..., None]`) and indices after `...` (`x[..., 0]`: the trailing axes moved to
+into equal parts, `np.block` (concatenations, `index_tricks`), per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
+(`x[:, None]`, `x[..., None]`), `np.<ufunc>.outer(a, b)` (the ufunc of a with b's axes
+appended, and b), and indices after `...` (`x[..., 0]`: the trailing axes moved to
 the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
 given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
@@ -35,6 +36,7 @@ from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, opaque, su
 from ..primitives.forms import HSTACK_AXIS, permute, read_statics, reduction_steps
 
 TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
+OUTER_LEFT = get("outer_left")
 TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
     get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_split", "floordiv",
                      "mul"))
@@ -218,6 +220,22 @@ class LibraryCalls:
             to = dest if k == 0 else (lambda op: self.temp(hint, op))
             rest = self.prim_call(node, WHERE, [conds[k], choices[k], rest], [], {}, hint, to)
         return rest
+
+    def ufunc_outer(self, node, ufunc, kw, hint, dest):
+        """np.subtract.outer(a, b) (any two-operand ufunc jitad has a rule for): the ufunc of
+        `outer_left(a, b)` -- a with b.ndim axes of length one appended -- and b, so its
+        derivatives in both operands are the ufunc's."""
+        what = describe(node.func).removesuffix("()")
+        prim = lookup_callable(ufunc)
+        if ufunc.nin != 2 or prim is None or not prim.elementwise:
+            self.err(node, f"{what} is not supported (np.<ufunc>.outer of a two-operand ufunc "
+                           "jitad differentiates is: np.subtract.outer, np.multiply.outer ...)",
+                     what)
+        if kw or len(node.args) != 2:
+            self.err(node, f"{what}(a, b) takes two operands (no keyword arguments)", what)
+        a, b = (self.array_arg(x, hint) for x in node.args)
+        left = self.bind(node, self.temp(hint, "outer"), OUTER_LEFT, (a, b))
+        return self.prim_call(node, prim, [left, b], [], {}, hint, dest)
 
     def fill_diagonal(self, stmt, call):
         """np.fill_diagonal(A, v) on a matrix: the write A[k, k] = v for k < min(A.shape), through
@@ -922,8 +940,14 @@ def index_tricks(tree, resolve, err):
     """`np.r_[a, 0.0, b]` is `np.concatenate([np.atleast_1d(a), np.atleast_1d(0.0),
     np.atleast_1d(b)])` and `np.c_[a, b]` is `np.column_stack([a, b])`, as NumPy computes them
     for arrays and numbers; a slice (`np.r_[0:3]`) or a directive string among the items is
-    refused at the item. Returns the tree (a rewritten copy when it holds either)."""
+    refused at the item. `np.block([[A, B], [C, D]])` (lists nested once or twice, written
+    out) is the concatenation of its innermost lists' items (np.atleast_1d or np.atleast_2d
+    of each, by the depth) along the last axis, of those along the one before, as NumPy
+    builds it. Returns the tree (a rewritten copy when it holds any of them)."""
     def trick(node):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and resolve(node.func) is np.block:
+            return "block"
         if not (isinstance(node, gast.Subscript) and isinstance(node.value, gast.Attribute)):
             return None
         obj = resolve(node.value)
@@ -934,6 +958,30 @@ def index_tricks(tree, resolve, err):
     tree = copy.deepcopy(tree)
 
     class Rewrite(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if trick(node) != "block":
+                return node
+            depth = _list_depth(node.args[0]) if len(node.args) == 1 else None
+            if node.keywords or depth not in (1, 2):
+                err(node, "np.block takes one list of arrays or numbers written out, or a list "
+                          "of such lists (no deeper nesting)", "np.block")
+
+            def build(lst, level):
+                if level == depth:
+                    items = [gast.Call(_np_func(node.func, f"atleast_{depth}d"), [it], [])
+                             for it in lst.elts]
+                else:
+                    items = [build(it, level + 1) for it in lst.elts]
+                return gast.Call(_np_func(node.func, "concatenate"),
+                                 [gast.List(items, gast.Load())],
+                                 [gast.keyword("axis", gast.Constant(level - depth - 1, None))])
+            call = build(node.args[0], 1)
+            for n in gast.walk(call):
+                if getattr(n, "lineno", None) is None:
+                    gast.copy_location(n, node)
+            return call
+
         def visit_Subscript(self, node):
             self.generic_visit(node)
             kind = trick(node)
@@ -959,6 +1007,14 @@ def index_tricks(tree, resolve, err):
 
     tree.body = [Rewrite().visit(st) for st in tree.body]
     return tree
+
+
+def _list_depth(node):
+    """How deep lists written out nest in `node` (the same for every item), or None."""
+    if not isinstance(node, gast.List) or not node.elts:
+        return 0 if not isinstance(node, (gast.List, gast.Tuple)) else None
+    depths = {_list_depth(e) for e in node.elts}
+    return 1 + depths.pop() if len(depths) == 1 and None not in depths else None
 
 
 def _np_func(trick_node, name):

@@ -58,23 +58,47 @@ _STACK_OF = {np.stack: LIST_STACK, np.array: LIST_STACK, np.asarray: LIST_STACK,
 _DISPLAYS = (gast.List, gast.ListComp)
 
 
-def list_calls(tree, namer, resolve, err):
+def list_calls(tree, namer, resolve, err, introduced):
     """The tree with every `list(E)` that makes a list written as the comprehension it means:
     `[v for v in E]` (an array's rows or elements, a list, a range, a tuple, a structure's
     items), `[(a, b) for a, b in zip(A, B)]` and `[(i, v) for i, v in enumerate(E)]` (lists
     of tuples, see `tuple_lists`), `list()` as `[]`. Where `list(E)` is only iterated (a `for`
     loop's or a comprehension's iterable, `reversed(list(E))`) it is E itself: the same items
-    in the same order. The tree is copied if anything is rewritten."""
+    in the same order. The builtin `sorted(E)` (an array's elements or a list of numbers;
+    `reverse=` a constant) is `list(np.sort(E))` (`np.sort(E)[::-1]` reversed; ties then in
+    the other order, the same values): a list, so `sorted(x) * 2` is refused as a list's
+    repetition, never a product; `np.sort` goes in `introduced` under a fresh name. The tree
+    is copied if anything is rewritten."""
     def is_list_call(n):
-        return isinstance(n, gast.Call) and resolve(n.func) is builtins.list
+        return isinstance(n, gast.Call) and resolve(n.func) in (builtins.list, builtins.sorted)
 
     if not any(is_list_call(n) for n in gast.walk(tree)):
         return tree
     tree = copy.deepcopy(tree)
 
+    def sorted_items(node):
+        """The array sorted(E) lists: np.sort(E), reversed for reverse=True."""
+        kw = {k.arg: k.value for k in node.keywords}
+        reverse = static_value(kw.pop("reverse"), resolve) if "reverse" in kw else False
+        if kw or len(node.args) != 1 or not isinstance(reverse, bool):
+            err(node, "sorted() is supported as sorted(x) of an array or a list of numbers, "
+                      "with a constant reverse= (no key=)", "sorted()")
+        name = namer.fresh("sort")
+        introduced[name] = np.sort
+        where = lambda new: gast.copy_location(new, node)  # noqa: E731
+        items = where(gast.Call(where(gast.Name(name, gast.Load(), None, None)),
+                                [node.args[0]], []))
+        if reverse:
+            items = where(gast.Subscript(items, where(gast.Slice(
+                None, None, where(gast.Constant(-1, None)))), gast.Load()))
+        return items
+
     class Rewrite(gast.NodeTransformer):
         def visit_For(self, node):
-            if is_list_call(node.iter) and len(node.iter.args) == 1 and not node.iter.keywords:
+            if is_list_call(node.iter) and resolve(node.iter.func) is builtins.sorted:
+                node.iter = sorted_items(node.iter)
+            elif is_list_call(node.iter) and len(node.iter.args) == 1 \
+                    and not node.iter.keywords:
                 node.iter = node.iter.args[0]
             return self.generic_visit(node)
 
@@ -87,7 +111,9 @@ def list_calls(tree, namer, resolve, err):
                 node.args[0] = node.args[0].args[0]
             if not is_list_call(node):
                 return self.generic_visit(node)
-            if node.keywords or len(node.args) > 1:
+            if resolve(node.func) is builtins.sorted:
+                node = gast.copy_location(gast.Call(node.func, [sorted_items(node)], []), node)
+            elif node.keywords or len(node.args) > 1:
                 err(node, "list() is supported as list(iterable): list(x) of an array's rows "
                           "or elements, list(range(n)), list(zip(A, B)), list(enumerate(x)), "
                           "list(hs) of a list, list(t) of a tuple", "list()")

@@ -242,7 +242,10 @@ def flip_at(ranks, st):
 
 
 def meshgrid_statics(st):
-    return {"indexing": _choice(st["indexing"], "indexing", ("xy", "ij"))}
+    v = st["indexing"]
+    if v in (0, 1) and type(v) is int:      # a code already (generated code read again)
+        return {"indexing": v}
+    return {"indexing": _choice(v, "indexing", ("xy", "ij"))}
 
 
 def _axes(v, what):

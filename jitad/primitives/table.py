@@ -124,6 +124,7 @@ np.logaddexp(a, b) = np.logaddexp(a, b)     :: ewf  | a: g * np.exp(a - y)      
 np.logaddexp2(a, b) = np.logaddexp2(a, b)   :: ewf  | a: g * np.exp2(a - y)     | b: g * np.exp2(b - y)
 np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
 np.fmod(a, b)      = np.fmod(a, b)          :: ew   | a: g                      | b: -g * ((a - y) / b)
+math.fmod(a, b)    = np.fmod(a * 1.0, b * 1.0) :: float | a: g                 | b: -g * ((a - y) / b)
 # copysign: d/da is +-1 by the sign bits of a and b (+-0 included); b only chooses a sign
 copysign(a, b)     = {m}.copysign(a, b)     :: ewf  | a: g * {m}.copysign(1.0, a) * {m}.copysign(1.0, b)
 math.erf(x)        = math.erf(x)            :: float | x: g * 1.1283791670955126 * math.exp(-x * x)
@@ -269,11 +270,13 @@ prod_axis(x; axis) = rt.prod_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis
 cumsum(x)          = np.cumsum(x)           :: flat | x: rt.reshape_like(rt.rcumsum(g), x)
 cumsum_axis(x; axis) = rt.cumsum_axis(x, axis) :: same | x: rt.rcumsum_axis(g, axis)
 cumprod(x)         = np.cumprod(x)          :: flat | x: rt.reshape_like(rt.cumprod_adjoint(np.ravel(x), g), x)
+cumprod_axis(x; axis) = rt.cumprod_axis(x, axis) :: same | x: rt.cumprod_lanes(x, g, x, axis, 1)
 # what prod's and cumprod's rules compute, primitives of their own: the jvp read again
 # (second derivatives) calls them, and differentiates through them as through np.prod
 prod_others(x)     = rt.prod_others(x)      :: same | x: rt.prod_others_tangent(x, g)
 prod_others_axis(x; axis) = rt.prod_others_axis(x, axis) :: scan | x: rt.prod_others_axis_tangent(x, g, axis)
 cumprod_tangent(x, dx) = rt.cumprod_tangent(x, dx) :: same | x: rt.cumprod_tangent_adjoint(x, dx, g) | dx: rt.cumprod_adjoint(x, g)
+cumprod_tangent_axis(x, dx; axis) = rt.cumprod_tangent_axis(x, dx, axis) :: same | x: rt.cumprod_lanes(x, dx, g, axis, 3) | dx: rt.cumprod_lanes(x, g, x, axis, 1)
 # the tangents of the running extremes and of sorts, read again: linear in the tangent dx,
 # piecewise constant in x (the positions: no line for x, its derivative is zero where defined)
 cummax_tangent(x, dx; axis) = rt.cummax_tangent(x, dx, axis) :: scan | dx: rt.cummax_adjoint(x, g, axis)
@@ -370,6 +373,8 @@ add_at2(a, rows, cols, v) = rt.add_at2(a, rows, cols, v) :: ufunc_at | a: g | v:
 # np.meshgrid's two parts; indexing: 0 for "xy", 1 for "ij"
 meshgrid.x(x, y; indexing) = rt.mesh(x, y.shape[0], indexing == 0) :: meshgrid | x: np.sum(g, axis=indexing)
 meshgrid.y(x, y; indexing) = rt.mesh(y, x.shape[0], indexing == 1) :: meshgrid | y: np.sum(g, axis=1 - indexing)
+# what meshgrid's tangents compute, a primitive of its own: the jvp read again calls it
+mesh(v, n; as_rows) = rt.mesh_copies(v, n, as_rows) :: mesh | v: rt.mesh_adjoint(g, as_rows)
 np.diagonal(x, offset) = np.diag(x, offset) :: mdiagonal | x: rt.diag_embed(g, x, offset)
 np.moveaxis(x; source, destination) = np.moveaxis(x, source, destination) :: moveaxis
 np.average(x, weights; axis) = np.sum(x * weights) / np.sum(weights) :: average
@@ -448,6 +453,8 @@ percentile_axis(x; axis, q) = rt.quantile_axis(x, q / 100.0, axis).reshape(x.sha
 # the transpose), y / h's derivative in h -y / h
 np.gradient(x, h)  = rt.gradient_axis(x, h, 0) :: vector | x: rt.gradient_axis_adjoint(g, h, 0) | h: -np.sum(g * y) / h
 gradient_axis(x, h; axis, count) = rt.gradient_axis(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
+# what np.gradient's tangents compute, a primitive of its own: the jvp read again calls it
+gradient_lane(x, h; axis) = rt.gradient_lane(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
 # singular values alone (compute_uv=False, np.linalg.svdvals)
@@ -708,8 +715,9 @@ def _load_table():
                          (np.swapaxes, "swapaxes")]:
         alias(target, name)
     _load_issue12()
+    _load_outer_operand()
     # the facts of particular primitives the table's kinds do not say
-    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "norm", "var", "std"):
+    for short in ("sum", "mean", "max", "min", "prod", "cumsum", "cumprod", "norm", "var", "std"):
         whole, axis = get(short), get(f"{short}_axis")
         whole.axis_form, axis.whole = axis, whole
     alias(np.take_along_axis, "take_along_axis")
@@ -768,6 +776,22 @@ def _load_table():
     # np.dot with a number is the product (`@` with one is NumPy's error, refused with it)
     get("dot").variants.update({rk: get("mul") for r in range(4) for rk in ((0, r), (r, 0))})
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}
+
+
+def _load_outer_operand():
+    """outer_left(a, b): a with b.ndim axes of length one appended, so that
+    np.<ufunc>.outer(a, b) is the ufunc of it and b (`normalize.library`), its adjoint and
+    tangent the ufunc's; one variant per pair of ranks (a number: a itself)."""
+    base = register(make("outer_left", ("a", "b"), (), "a", "outer_left", {"a": "g"}))
+    for ra in range(1, 5):
+        for rb in range(1, 4):
+            forward = "a"
+            for k in range(rb):
+                forward = f"np.expand_dims({forward}, {ra + k})"
+            prim = register(make(f"outer_left.{ra}.{rb}", ("a", "b"), (), forward, "outer_left",
+                                 {"a": "rt.reshape_like(g, a)"}))
+            prim.view, prim.fresh = True, False
+            base.variants[(ra, rb)] = prim
 
 
 def _load_issue12():

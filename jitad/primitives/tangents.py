@@ -32,7 +32,7 @@ from .core import PRIMITIVES
 SYMMETRIC = """
 add sub mul truediv pow mod neg float sin cos tan sinh cosh tanh exp expm1 log log1p log2 log10
 sqrt np.arcsinh math.asinh np.arccosh math.acosh np.arctanh math.atanh exp2 np.cbrt degrees
-radians np.sinc np.positive np.logaddexp np.logaddexp2 np.float_power np.fmod copysign math.erf
+radians np.sinc np.positive np.logaddexp np.logaddexp2 np.float_power np.fmod math.fmod copysign math.erf
 math.erfc math.lgamma math.gamma log_base scipy.special.erf scipy.special.erfc
 scipy.special.gammaln scipy.special.multigammaln scipy.special.expit scipy.special.logit
 scipy.special.xlogy scipy.special.xlog1py scipy.special.softmax scipy.special.softmax_axis
@@ -68,7 +68,8 @@ cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 tile_n.1 tile_n.2 tile_nm.1 tile_nm.2
-roll_flat roll_axis take_along_axis take_along_adjoint
+roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left
+outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
 np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent
@@ -81,8 +82,9 @@ TABLE = r"""
 add_at             | a: t | v: rt.add_at(np.zeros_like(a), idx, t)
 add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
 bincount_weights   | weights: np.bincount(x, t, minlength)
-np.gradient        | x: rt.gradient_axis(t, h, 0) | h: -t * y / h
-gradient_axis      | x: rt.gradient_axis(t, h, axis) | h: -t * y / h
+np.gradient        | x: rt.gradient_lane(t, h, 0) | h: -t * y / h
+gradient_axis      | x: rt.gradient_lane(t, h, axis) | h: -t * y / h
+gradient_lane      | x: rt.gradient_lane(t, h, axis) | h: -t * y / h
 arange2            | start: np.full(y.shape[0], t)
 arange3            | start: np.full(y.shape[0], t) | step: t * np.arange(y.shape[0])
 linspace           | start: t * (1.0 - rt.lin_t(y.shape[0])) | stop: t * rt.lin_t(y.shape[0])
@@ -135,12 +137,14 @@ eigh.w             | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, 
 np.linalg.eigvalsh | x: np.sum(np.linalg.eigh(x)[1] * ((np.tril(t) + np.tril(t, -1).T) @ np.linalg.eigh(x)[1]), axis=0)
 # np.meshgrid's parts have a parameter named y, which templates read as the result: the other
 # vector's length is the result's other dimension (xy: (len(y), len(x)), ij: (len(x), len(y)))
-meshgrid.x         | x: rt.mesh(t, y.shape[indexing], indexing == 0)
-meshgrid.y         | y: rt.mesh(t, y.shape[1 - indexing], indexing == 1)
+meshgrid.x         | x: rt.mesh_copies(t, y.shape[indexing], indexing == 0)
+meshgrid.y         | y: rt.mesh_copies(t, y.shape[1 - indexing], indexing == 1)
 # scans and sorts: the same running extreme / stable argsort as their adjoints (rt's loops)
 cumprod            | x: rt.cumprod_tangent(np.ravel(x), np.ravel(t))
 # cumprod's tangent read again (second derivatives): bilinear in x's two directions
 cumprod_tangent    | x: rt.cumprod_tangent2(x, dx, t) | dx: rt.cumprod_tangent(x, t)
+cumprod_axis       | x: rt.cumprod_tangent_axis(x, t, axis)
+cumprod_tangent_axis | x: rt.cumprod_lanes(x, dx, t, axis, 4) | dx: rt.cumprod_tangent_axis(x, t, axis)
 cummax             | x: rt.cummax_tangent(x, t, axis)
 cummin             | x: rt.cummax_tangent(-x, t, axis)
 np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing)

@@ -164,6 +164,18 @@ def outer(prim, s, args):
     return Ty(promote(*_arrays(args)), 2)
 
 
+def outer_operand(prim, s, args):
+    """outer_left(a, b) (np.<ufunc>.outer(a, b) is the ufunc of it and b): a with b.ndim axes
+    of length one appended; a number, or an operand of a number, is left as it is."""
+    a, b = args
+    if not a.ndim or not b.ndim:
+        return Ty(a.dtype, a.ndim)
+    if a.ndim > 4 or b.ndim > 3:
+        raise UnsupportedError(f"np.ufunc.outer of operands of ranks {a.ndim} and {b.ndim} (up "
+                               "to 4 and 3 are supported)", s.loc, "outer")
+    return Ty(a.dtype, a.ndim + b.ndim)
+
+
 def _rank_of_shape(shape):
     return len(shape.items) if isinstance(shape, TupleTy) else 1
 
@@ -540,7 +552,13 @@ def weights(prim, s, args):
     return Ty(floaty(x, w), 0)
 
 
-KINDS.update({"weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+def mesh(prim, s, args):
+    """rt.mesh(v, n, as_rows): n copies of the vector v as rows or columns."""
+    _ranks(prim, s, args[:1], [(1,)], "a vector")
+    return Ty(args[0].dtype, 2)
+
+
+KINDS.update({"mesh": mesh, "outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "gradient": gradient})
 

@@ -393,7 +393,7 @@ def _tails(fdef, stmts, after, generated):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             stores[n.id] = stores.get(n.id, 0) + 1
     touched = set()          # names the statements left in place before this one use
-    regions = {}             # adjoint -> {branch: [index or None]}
+    regions = {}             # adjoint -> {branch: [constant index]}
     moved = {}               # id(stmt) -> branch
     for s in after:
         reads = _reads(s)
@@ -420,8 +420,18 @@ def _tails(fdef, stmts, after, generated):
             moved[id(s)] = i
         else:
             touched |= reads | _writes(s, generated)
-    # a part taken for a statement that stays, or read anywhere else, stays with what reads it
+    # a part taken for a statement that stays, or read anywhere else, stays with what reads it;
+    # an addition that stays keeps every later addition into that adjoint after it (their order)
     inside = {id(n) for s in after if id(s) in moved for n in ast.walk(s)}
+
+    def stay(t):
+        del moved[id(t)]
+        inside.difference_update(id(n) for n in ast.walk(t))
+        if _region(t) is not None:
+            for u in after[after.index(t) + 1:]:
+                if id(u) in moved and _region(u) is not None and _region(u)[0] == _region(t)[0]:
+                    stay(u)
+
     changed = True
     while changed:
         changed = False
@@ -431,12 +441,10 @@ def _tails(fdef, stmts, after, generated):
             name = s.targets[0].id
             if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
                    and id(n) not in inside for n in ast.walk(fdef)):
-                del moved[id(s)]
-                inside -= {id(n) for n in ast.walk(s)}
+                stay(s)
                 for t in after:      # what reads it stays too
                     if id(t) in moved and name in _reads(t):
-                        del moved[id(t)]
-                        inside -= {id(n) for n in ast.walk(t)}
+                        stay(t)
                 changed = True
     tails = [[s for s in after if moved.get(id(s)) == i] for i in range(len(stmts))]
     return tails, [s for s in after if id(s) not in moved]

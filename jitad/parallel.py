@@ -593,8 +593,8 @@ def prepare():
     sleep (unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT). Measured (docs/parallel.md,
     the hierarchical columns through `fit`): on an idle machine 1.65-1.69x where passive
     waiting (no spin) gave 1.42-1.63x; with a core busy elsewhere 0.87-0.89x where passive gave
-    0.98x and spinning without a bound (libgomp's default) 0.2-0.6x and slowed the sequential
-    code around the dispatch 2x. Read by libgomp when Numba first loads its threading layer."""
+    0.98x, and longer spins (10^4-10^5 rounds; libgomp's default is 300,000) 0.2-0.6x, which
+    had also slowed the sequential code around the dispatch 2x. Read by libgomp when Numba first loads its threading layer."""
     if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
         os.environ["OMP_WAIT_POLICY"] = "ACTIVE"
         os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)

@@ -296,18 +296,25 @@ def _calls(stmt, name) -> bool:
         and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == name
 
 
+def sub_blocks(st):
+    """The statement lists directly inside a statement: its body, else and finally blocks and
+    its exception handlers' bodies."""
+    for field in ("body", "orelse", "finalbody"):
+        sub = getattr(st, field, None)
+        if isinstance(sub, list):
+            yield sub
+    for h in getattr(st, "handlers", None) or ():
+        yield h.body
+
+
 def own_statements(block):
     """The statements of a block and of the blocks in it (a try's handlers too), not of the
     functions or classes defined in it."""
     for st in block:
         yield st
         if not isinstance(st, (gast.FunctionDef, gast.ClassDef)):
-            for field in ("body", "orelse", "finalbody"):
-                sub = getattr(st, field, None)
-                if isinstance(sub, list):
-                    yield from own_statements(sub)
-            for h in getattr(st, "handlers", None) or ():
-                yield from own_statements(h.body)
+            for sub in sub_blocks(st):
+                yield from own_statements(sub)
 
 
 def _text(node) -> str:
@@ -330,12 +337,8 @@ def _own_breaks(block):
         elif isinstance(s, _LOOPS):
             yield from _own_breaks(s.orelse)     # a nested loop's `else` breaks this loop
         elif not isinstance(s, _SCOPES):
-            for f in ("body", "orelse", "finalbody"):
-                sub = getattr(s, f, None)
-                if isinstance(sub, list):
-                    yield from _own_breaks(sub)
-            for h in getattr(s, "handlers", None) or ():
-                yield from _own_breaks(h.body)
+            for sub in sub_blocks(s):
+                yield from _own_breaks(sub)
 
 
 def _located(node, like):

@@ -34,6 +34,8 @@ import re
 
 import gast
 
+from .desugar import sub_blocks
+
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _VIEWS = ("keys", "values", "items")
 
@@ -325,12 +327,8 @@ def _breaks(block) -> bool:
             return True
         if isinstance(s, (gast.For, gast.While)) or isinstance(s, _SCOPES):
             continue
-        for field in ("body", "orelse", "finalbody"):
-            if _breaks(getattr(s, field, None) or []):
-                return True
-        for h in getattr(s, "handlers", None) or ():
-            if _breaks(h.body):
-                return True
+        if any(_breaks(sub) for sub in sub_blocks(s)):
+            return True
     return False
 
 
@@ -464,15 +462,8 @@ def _substitute(stmt, name, key):
 
 def _replace_statement(tree, old, new):
     for node in gast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list):
-                for i, s in enumerate(block):
-                    if s is old:
-                        block[i:i + 1] = new
-                        return
-        for h in getattr(node, "handlers", None) or ():
-            for i, s in enumerate(h.body):
+        for block in sub_blocks(node):
+            for i, s in enumerate(block):
                 if s is old:
-                    h.body[i:i + 1] = new
+                    block[i:i + 1] = new
                     return

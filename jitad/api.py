@@ -612,8 +612,8 @@ class hessian(_Second):
             elif self.mode == "compiled":
                 comp = self.specialize(*args)
                 blocks = comp.run(comp.gen.hessian, flat)
-                B = [[np.ascontiguousarray(np.asarray(blocks[b * m + a]).T)
-                      .reshape(shapes[a] + shapes[b]) for b in range(m)] for a in range(m)]
+                B = [[np.asarray(blocks[b * m + a]).reshape(shapes[a] + shapes[b])
+                      for b in range(m)] for a in range(m)]
             else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         return self._nest(B, args)
@@ -677,9 +677,10 @@ class hessian(_Second):
     def compiled(self, *example_args, **kwargs):
         """The compiled `f_tangent_hessian(params...)` for this signature, callable from your
         own `@numba.njit` code (a tuple, list or dict argument is one parameter per leaf): it
-        returns, per pair (b, a) of wrt parameters (b outer), the block `(b.size, a.size)` of
-        second derivatives d2f/(db da), flattened (`H` for one wrt parameter x is
-        `block.reshape(x.shape + x.shape)`, the Hessian being symmetric)."""
+        returns, per pair (b, a) of wrt parameters (b outer), the block `(a.size, b.size)` of
+        second derivatives d2f/(da db), flattened (`H[a][b]` is
+        `block.reshape(a.shape + b.shape)`; for one wrt parameter x, `H` is
+        `block.reshape(x.shape + x.shape)`)."""
         comp = self.specialize(*example_args, **kwargs)
         return comp.fn(comp.gen.hessian)
 

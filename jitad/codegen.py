@@ -254,7 +254,7 @@ def _hessian_lanes(job, r, fdef):
     """(pass `grads`, for the Hessian) `f_grads_lanes`, the K-lane form of f_grads batched
     over the tangent parameters (`jitad.lanes`), or `gen.hessian_loop` set to why not.
     Off: `JITAD_HESSIAN_LANES=0` (and with `parallel=True`: its columns run in a prange)."""
-    from .lanes import NotLaned, batch
+    from .lanes import NotLaned, batch, unpaid
     gen, entry = job.gen, job.entry
     if lane_count() == 0:
         gen.hessian_loop = "JITAD_HESSIAN_LANES=0"
@@ -275,6 +275,10 @@ def _hessian_lanes(job, r, fdef):
     ranks.setdefault(fdef.args.args[-1].arg, 0)      # d_out: the cotangent of a number
     tapes = {t: "buffer" for t, _ in r.tapes.buffers.values()}
     tapes.update({t: "list" for t in r.tapes.lists.values()})
+    why = None if "JITAD_HESSIAN_LANES" in os.environ else unpaid(fdef, tapes)
+    if why:
+        gen.hessian_loop = why
+        return
     name = job.plan.unique(f"{gen.grads}_lanes")
     try:
         lanes = batch(fdef, name, [params[j] for j in job.hessian], ranks, tapes)
@@ -292,7 +296,8 @@ MIN_LANES = 8
 
 def lane_count() -> int:
     """How many columns of a Hessian one K-lane sweep computes (`JITAD_HESSIAN_LANES`, default
-    64; 0: the one-column loop)."""
+    64; 0: the one-column loop). Set, it also forces the lanes where `lanes.unpaid` would keep
+    the loop."""
     try:
         return max(0, int(os.environ.get("JITAD_HESSIAN_LANES", "64")))
     except ValueError:
@@ -404,7 +409,8 @@ def hessian(job):
     `f_tangent(params..., d_w...)` (`job.hessian`: the positions of its tangent parameters,
     the k-th the tangent of `job.wrt[k]`); `f_tangent_hessian(params...)` loops, inside one
     compiled call, over the basis vectors of each tangent parameter b (the others zero),
-    calling the vjp: row k of block (b, a) is the gradient for wrt parameter a."""
+    calling the vjp: column k of block (a, b) -- shaped (a.size, b.size), H's own layout -- is
+    the gradient for wrt parameter a."""
     gen, entry, pl = job.gen, job.entry, job.plan
     params = list(entry.ir.params)
     own = [p for j, p in enumerate(params) if j not in job.hessian]
@@ -437,7 +443,7 @@ def hessian(job):
         for a in job.wrt:
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
             names.append(fresh(f"hess_{params[a]}_{params[b]}"))
-            lines.append(f"{names[-1]} = np.empty(({nb}, {na}))")
+            lines.append(f"{names[-1]} = np.empty(({na}, {nb}))")
         if columns:
             lines += [f"for {k} in prange({nb}):", f"    {basis} = np.zeros({nb})"]
         else:
@@ -445,7 +451,8 @@ def hessian(job):
         lines += [f"    {basis}[{k}] = 1.0",
                   f"    {grads} = {call}({', '.join(args + ['1.0'])}){pick}"]
         for pos, (a, h) in enumerate(zip(job.wrt, names)):
-            lines.append(_row(h, k, f"{grads}[{pos}]", entry.argtys[a].ndim))
+            lines.append(f"    rt.set_col({h}, {k}, {grads}[{pos}])" if entry.argtys[a].ndim
+                         else f"    {h}[0, {k}] = {grads}[{pos}]")
         if not columns:
             lines.append(f"    {basis}[{k}] = 0.0")
         blocks += names
@@ -488,7 +495,7 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
         for a in job.wrt:
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
             names[b, a] = (fresh(f"hess_{params[a]}_{params[b]}"), na)
-            lines.append(f"{names[b, a][0]} = np.empty(({size[b]}, {na}))")
+            lines.append(f"{names[b, a][0]} = np.empty(({na}, {size[b]}))")
     # one basis block, its ones set before a call and cleared after (a new one for a last,
     # narrower block)
     lines += [f"{basis} = np.zeros(({total}, min({K}, {total})))",
@@ -503,15 +510,16 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
               f"        {basis}[{c0} + {k}, {k}] = 0.0"]
     for pos, a in enumerate(job.wrt):
         na = names[job.hessian[0], a][1]
+        # row j of g (the K lanes of element j) is part of row j of a block: both contiguous
         lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",
-                  f"    for {k} in range({kb}):",
-                  f"        {c} = {c0} + {k}"]
+                  f"    for {j} in range({na}):",
+                  f"        for {k} in range({kb}):",
+                  f"            {c} = {c0} + {k}"]
         for n, b in enumerate(job.hessian):
             test = "if" if n == 0 else "elif"
             h = names[b, a][0]
-            lines += [f"        {test} {c} < {offs[b]} + {size[b]}:",
-                      f"            for {j} in range({na}):",
-                      f"                {h}[{c} - {offs[b]}, {j}] = {g}[{j}, {k}]"]
+            lines += [f"            {test} {c} < {offs[b]} + {size[b]}:",
+                      f"                {h}[{j}, {c} - {offs[b]}] = {g}[{j}, {k}]"]
     return lines, [names[b, a][0] for b in job.hessian for a in job.wrt]
 
 

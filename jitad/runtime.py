@@ -79,7 +79,7 @@ def _dot1_loop(a, b):
 SMALL_MATVEC = 512
 SMALL_MATMAT = 1000
 
-__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row", "promoted"]
+__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row", "set_col", "promoted"]
 # helpers that always return a newly allocated array (an adjoint may take it as its buffer)
 FRESH = ("matvec", "vecmat", "matmat", "outer")
 
@@ -457,6 +457,15 @@ def set_row(M, k, g):
         raise ValueError("set_row: the row and the array have different lengths")
     for j in range(flat.shape[0]):
         M[k, j] = flat[j]
+
+
+def set_col(M, k, g):
+    """M[:, k] = the elements of g in C order (a Hessian's column from one product, as a loop)."""
+    flat = np.ravel(g)
+    if flat.shape[0] != M.shape[0]:
+        raise ValueError("set_col: the column and the array have different lengths")
+    for j in range(flat.shape[0]):
+        M[j, k] = flat[j]
 
 
 def accum1(d, c):

@@ -129,3 +129,45 @@ def test_the_lane_form_reads_like_a_loop_over_dual_lanes(monkeypatch):
     hvp = jitad.hvp(jitad.differentiable(backend="python")(fresh(rosenbrock)))
     columns = np.array([hvp(x, 100.0, v=e) for e in np.eye(12)])
     assert_close(h(x, 100.0), columns, 1e-12, 1e-10, "lanes vs Hessian-vector products")
+
+
+def test_the_cost_rule_keeps_the_loop_for_element_loops_only(monkeypatch):
+    """Without JITAD_HESSIAN_LANES the lanes are made where they save work done once for K
+    columns (tapes, products, arrays made in loops), not for element loops over arrays."""
+    monkeypatch.delenv("JITAD_HESSIAN_LANES", raising=False)
+    x = np.linspace(-0.5, 1.2, 12)
+    comp = jitad.hessian(jitad.differentiable(backend="python")(fresh(rosenbrock))) \
+        .specialize(x, 100.0)
+    assert comp.gen.hessian_lanes is None and "element loops only" in comp.gen.hessian_loop
+    for name in ("rnn_loop", "mlp_tanh", "fixed_point_cos"):
+        case = CASES[name]
+        f = jitad.differentiable(backend="python")(fresh(case.fn))
+        assert jitad.hessian(f, wrt=case.wrt).specialize(*case.make_args()).gen.hessian_lanes
+
+
+def mixed(x, w):
+    return np.sum(np.tanh(x) * w[:3]) + np.sum(x ** 2) * w[3] ** 3
+
+
+@pytest.mark.parametrize("lanes", ["0", "4"])
+def test_the_compiled_kernel_gives_blocks_in_Hs_layout(lanes, monkeypatch):
+    """`hessian(...).compiled`: per pair (b, a), b outer, the block (a.size, b.size) of
+    d2f/(da db) -- the off-diagonal blocks are not square, so a transposed layout would not
+    even reshape."""
+    monkeypatch.setenv("JITAD_HESSIAN_LANES", lanes)
+    x, w = np.array([0.3, -0.2, 0.5]), np.array([0.7, 1.1, -0.4, 0.9])
+    h = jitad.hessian(fresh(mixed), wrt=(0, 1))
+    H = h(x, w)
+    blocks_ = h.compiled(x, w)(x, w)
+    sizes = [x.size, w.size]
+    for n, (b, a) in enumerate([(b, a) for b in range(2) for a in range(2)]):
+        assert blocks_[n].shape == (sizes[a], sizes[b])
+        assert_close(blocks_[n], np.asarray(H[a][b]).reshape(sizes[a], sizes[b]), 0.0, 0.0,
+                     f"block ({a}, {b})")
+    gx = jitad.grad(fresh(mixed), wrt=(0, 1))
+    eps = 1e-6
+    for j in range(w.size):       # d2f/(dx dw_j) by differences of the gradient wrt x
+        e = np.zeros(w.size)
+        e[j] = eps
+        col = (gx(x, w + e)[0] - gx(x, w - e)[0]) / (2 * eps)
+        assert_close(np.asarray(H[0][1])[:, j], col, 1e-6, 1e-8, "d2f/(dx dw) vs differences")

@@ -433,7 +433,7 @@ def hessian(job):
         return
     call, pick = (gen.grads, "") if gen.grads else (gen.vjp, "[1]")
     # parallel=True: the columns run at the same time (`prange`: each its own basis vector,
-    # each writing its own rows -- the result is the sequential one, bit for bit)
+    # each writing its own column -- the result is the sequential one, bit for bit)
     columns = job.parallel_columns and job.backend == "numba"
     lines, blocks = [], []
     for b in job.hessian:

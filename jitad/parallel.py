@@ -8,17 +8,17 @@ Guarantees: `decide(job)` gives every applicative group of the entry (`monadic.g
 `Decision`: which helper calls run as branches of one parallel dispatch, or why the group stays
 in order. The cost model reads the types: a branch is a call of a costly helper (`ad.costly`: a
 loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
-with fewer than two is too small to overlap; a group inside a loop is not dispatched (yet; one in
-an `if`'s branch is: it runs at most once per call), nor one whose branches run NumPy with the
-GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher
+with fewer than two is too small to overlap; a group in an `if`'s branch or a loop's body is
+dispatched there (in a loop, at every iteration: the iterations stay in order); not one whose
+branches run NumPy with the GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher
 decides there: the branches run concurrently only when each one's work is at least `THRESHOLD`
 -- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
 written in the call's arguments; a product whose lengths they do not name is left out), the
 element work of its `for` loops (trips x elements of each array a loop body makes) and the
 elements of the arrays handed to it: a lower bound -- else one after the other, in the same
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
-step and accumulate functions (their bodies and the branches of their `if`s, never a loop's
-body), the branch statements of each parallel group by one call of a generated dispatcher
+step and accumulate functions (their bodies, the branches of their `if`s and the bodies of
+their loops), the branch statements of each parallel group by one call of a generated dispatcher
 `f_par(...)` returning the branches' values in their order -- in the forward sweep the calls
 (or their forward halves), in the adjoint sweep their backward halves; what they depend on
 between them (a state popped from a tape) runs before it (a call tidying folded into the
@@ -103,11 +103,9 @@ def decide(prog, entry, cycles) -> list:
                 targets = tuple(t for b in s.binds for t in b.targets)
                 calls = [b for b in s.binds if branch_of(b) is not None]
                 d = Decision(targets)
-                if not top:
-                    if len(calls) < 2:
-                        continue
-                    d.reason = "inside a loop (dispatched only where it runs once per call, yet)"
-                elif len(calls) < 2:
+                if not top and len(calls) < 2:
+                    continue            # a loop's small groups are not listed one by one
+                if len(calls) < 2:
                     d.reason = ("too small: " + ("one call of a costly helper, nothing to overlap"
                                                  if calls else "no call of a costly helper (a loop, "
                                                  "a matrix product or a rank >= 2 value)"))
@@ -116,7 +114,8 @@ def decide(prog, entry, cycles) -> list:
                     names = ", ".join(b.callee.__name__ for b in calls)
                     d.parallel = True
                     d.reason = (f"{len(calls)} calls ({names}), each run on its own thread when its "
-                                f"work is >= {threshold()}")
+                                f"work is >= {threshold()}" + ("" if top else
+                                                               ", at every iteration of its loop"))
                 out.append(d)
             elif isinstance(s, ir.If):       # a branch body runs at most once: dispatched too
                 visit(s.body, top)
@@ -469,15 +468,16 @@ def _needs_gil(stmt, funcs, seen=None) -> bool:
 
 
 def _blocks(node):
-    """The statement lists of a function that run at most once per call: its body and, within
-    it, the bodies of its `if`s (never a loop's)."""
+    """The statement lists of a function: its body and, within it, the bodies of its `if`s and
+    loops (a loop's dispatch runs at every iteration: the iterations stay in order, each
+    one's branches at once)."""
     for attr in ("body", "orelse"):
         stmts = getattr(node, attr, None)
         if not stmts:
             continue
         yield node, attr
         for st in stmts:
-            if isinstance(st, ast.If):
+            if isinstance(st, (ast.If, ast.For, ast.While)):
                 yield from _blocks(st)
 
 

@@ -79,3 +79,16 @@ def two_trajectories(k, Y0, steps):
     a = euler(k, Y0[0], steps)
     b = euler(k, Y0[1], steps)
     return np.sum(a * b)
+
+
+def two_streams(Wa, Wb, xs):
+    """Two recurrences stepped together in one loop: each iteration's two helper calls are
+    independent (a group inside a loop: dispatched at every iteration, forward and adjoint)."""
+    ha = np.zeros(Wa.shape[0])
+    hb = np.zeros(Wb.shape[0])
+    s = 0.0
+    for t in range(xs.shape[0]):
+        ha = _step(Wa, ha, xs[t])
+        hb = _step(Wb, hb, xs[t])
+        s = s + np.sum(ha * hb)
+    return s + np.sum(ha ** 2)

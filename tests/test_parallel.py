@@ -19,6 +19,7 @@ Wa, Wb = RNG.normal(size=(D, H)), RNG.normal(size=(D, H))
 ba, bb = RNG.normal(size=H), RNG.normal(size=H)
 X = RNG.normal(size=(B, D))
 W3, b3 = RNG.normal(size=(3, D, H)), RNG.normal(size=(3, H))
+Wq, Wr, XS = RNG.normal(size=(H, H)) * 0.5, RNG.normal(size=(H, H)) * 0.5, RNG.normal(size=(5, H))
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,8 @@ def made():
                 ("three_columns", F.three_columns, (W3, b3, X), (0, 1, 2)),
                 ("gated+", F.gated, (Wa, ba, Wb, bb, X, 0.5), (0, 1, 2, 3, 4)),
                 ("gated-", F.gated, (Wa, ba, Wb, bb, X, -50.0), (0, 1, 2, 3, 4)),
-                ("one_weight_each", F.one_weight_each, (Wa, Wb, X), (0, 1))):
+                ("one_weight_each", F.one_weight_each, (Wa, Wb, X), (0, 1)),
+                ("two_streams", F.two_streams, (Wq, Wr, XS), (0, 1, 2))):
             par = jitad.value_and_grad(f, wrt=wrt, parallel=True)
             seq = jitad.value_and_grad(f, wrt=wrt)
             out[name] = (f, args, wrt, par, seq, par(*args), seq(*args))
@@ -47,7 +49,7 @@ def made():
 
 
 @pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "gated-",
-                                  "one_weight_each"])
+                                  "one_weight_each", "two_streams"])
 def test_parallel_gradient_equals_sequential_bit_for_bit(made, name):
     f, args, wrt, par, seq, (vp, gp), (vs, gs) = made[name]
     assert vp == vs
@@ -57,7 +59,7 @@ def test_parallel_gradient_equals_sequential_bit_for_bit(made, name):
     assert vp == pytest.approx(f(*args), rel=1e-12)
 
 
-@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+"])
+@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "two_streams"])
 def test_parallel_gradient_matches_central_differences(made, name):
     f, args, wrt, par, seq, (vp, gp), _ = made[name]
     eps = 1e-6
@@ -120,6 +122,21 @@ def test_independent_calls_inside_the_branch_taken_are_dispatched(made):
     # adjoint: both states popped (in the sequential order), then one dispatch
     i = vjp.index("v_saved = states_layer.pop()")
     assert i < vjp.index("u_saved = states_layer.pop()") < vjp.index("v_grads, u_grads = gated_vjp_par_3(")
+
+
+def test_independent_calls_inside_a_loop_are_dispatched_at_every_iteration(made):
+    f, args, wrt, par, *_ = made["two_streams"]
+    comp = par.specialize(*args)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    loops = [ln for ln in vjp.splitlines() if ln.strip().startswith("for ")]
+    assert len(loops) >= 2, vjp
+    # forward: both steps of an iteration in one dispatch, inside the loop (indented under it)
+    fwd = [ln for ln in vjp.splitlines() if "two_streams_vjp_par(" in ln]
+    bwd = [ln for ln in vjp.splitlines() if "two_streams_vjp_par_1(" in ln]
+    assert fwd and bwd, vjp
+    assert all(ln.startswith(" " * 8) for ln in fwd + bwd), vjp
+    d = [d for d in comp.gen.decisions if d.parallel]
+    assert d and "every iteration of its loop" in d[0].reason
 
 
 def test_monadic_source_says_what_runs_in_parallel_and_why(made):

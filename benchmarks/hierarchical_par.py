@@ -307,6 +307,21 @@ def four_trajectories(k, Y0, target, steps):
         np.sum((c - target) ** 2) + np.sum((d - target) ** 2)
 
 
+def stream_step(W, H, x):
+    return np.tanh(H @ W + x)
+
+
+def two_streams(Wa, Wb, X):
+    """Two recurrences over the same inputs, stepped together: each step's two helper calls are
+    independent, a group inside the loop (one dispatch per step, forward and adjoint)."""
+    Ha = np.zeros((X.shape[1], Wa.shape[0]))
+    Hb = np.zeros((X.shape[1], Wb.shape[0]))
+    for t in range(X.shape[0]):
+        Ha = stream_step(Wa, Ha, X[t])
+        Hb = stream_step(Wb, Hb, X[t])
+    return np.sum(Ha * Hb)
+
+
 def measure_pair(f, args, wrt, rounds=7, target_s=0.2):
     """(sequential s/call, parallel s/call, bitwise equal, the group notes) for one function:
     value_and_grad sequential vs parallel=True, alternating round by round."""
@@ -324,7 +339,8 @@ def measure_pair(f, args, wrt, rounds=7, target_s=0.2):
 
 
 def models():
-    """(name, function, arguments, wrt) of the two-tower model and the trajectories."""
+    """(name, function, arguments, wrt) of the two-tower model, the trajectories and the two
+    streams (a group inside a loop)."""
     rng = np.random.default_rng(0)
     B, D, Hd, E = 256, 512, 256, 64
     towers = [a for _ in range(2) for a in (rng.normal(size=(D, Hd)) / np.sqrt(D),
@@ -333,10 +349,15 @@ def models():
     U, I = rng.normal(size=(B, D)), rng.normal(size=(B, D))
     y = np.where(rng.random(B) < 0.5, -1.0, 1.0)
     traj = (0.7, rng.normal(size=(4, 4096)), np.zeros(4096), 200)
+    Hs, Bs, T = 256, 64, 20
+    streams = (rng.normal(size=(Hs, Hs)) / np.sqrt(Hs), rng.normal(size=(Hs, Hs)) / np.sqrt(Hs),
+               rng.normal(size=(T, Bs, Hs)))
     return [(f"two towers ({B} x {D} -> {Hd} -> {E}, each)", two_tower,
              tuple(towers) + (U, I, y), tuple(range(8))),
             ("four trajectories (helpers with a 200-step loop, 4,096 samples each)",
-             four_trajectories, traj, (0,))]
+             four_trajectories, traj, (0,)),
+            (f"two streams stepped in one loop ({T} steps of {Bs} x {Hs} @ {Hs} x {Hs} each)",
+             two_streams, streams, (0, 1))]
 
 
 def other_models(rounds=7):

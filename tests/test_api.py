@@ -133,6 +133,7 @@ def test_compiled_into_adds_gradients_into_the_callers_buffers():
     U, V = rng.normal(scale=0.3, size=(6, 3)), rng.normal(scale=0.3, size=(7, 3))
     users, pos, neg = rng.integers(0, 6, 9), rng.integers(0, 7, 9), rng.integers(0, 7, 9)
     k = jitad.value_and_grad(af.bpr_loss, wrt=("U", "V")).compiled_into(U, V, 0, 0, 1)
+    assert k.targetoptions.get("inline") == "always"      # a small kernel: inlined into the loop
 
     @numba.njit
     def batch(U, V, users, pos, neg, gU, gV):

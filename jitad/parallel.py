@@ -10,9 +10,9 @@ in order. The cost model reads the types: a branch is a call of a costly helper 
 loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cycles; a group
 with fewer than two is too small to overlap; a group in an `if`'s branch or a loop's body is
 dispatched there (in a loop, at every iteration: the iterations stay in order); not one whose
-branches run NumPy with the GIL (object-mode runtime helpers). Sizes are known only when the code runs, so the dispatcher
-decides there: the branches run concurrently only when each one's work is at least `THRESHOLD`
--- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
+branches run NumPy with the GIL (object-mode runtime helpers). Sizes are known only when the
+code runs, so the dispatcher decides there: the branches run concurrently only when each one's
+work is at least `THRESHOLD` -- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
 written in the call's arguments; a product whose lengths they do not name is left out), the
 element work of its `for` loops (trips x elements of each array a loop body makes) and the
 elements of the arrays handed to it: a lower bound -- else one after the other, in the same

@@ -665,7 +665,7 @@ TABLE = [
       "+ scipy.stats.dirichlet.pdf(np.exp(x) / np.sum(np.exp(x)), a)", "vv", "dist12",
       dom=dict(a="pos")),
     P("scipy.stats.dirichlet.logpdf(np.exp(x) / np.sum(np.exp(x), axis=0), a)", "", "dist12",
-      more="nu", dom=dict(a="pos")),
+      more="mu", dom=dict(a="pos")),
     P("scipy.stats.multivariate_normal.pdf(x, m, c @ c.T + np.eye(2)) "
       "+ scipy.stats.multivariate_normal.entropy(m, c @ c.T + np.eye(2))", "", "dist12",
       more="uum"),
@@ -678,7 +678,7 @@ TABLE = [
     P("scipy.linalg.solve_triangular(x[:, :2] + 2.0 * np.eye(2), b, 1, True, True)", "", "scipy12",
       more="mu mm"),
     P("scipy.linalg.solve_banded((1, 0), x + np.array([[2.0], [0.0]]), b)", "mv", "scipy12",
-      more="mm"),
+      more="mn"),
     P("scipy.linalg.solve_banded((0, 1), x + np.array([[0.0], [3.0]]), b)", "", "scipy12",
       more="mv"),
     P("scipy.linalg.solve_sylvester(a @ a.T + 2.0 * np.eye(2), b.T @ b + np.eye(3), q)", "mmm",
@@ -687,8 +687,8 @@ TABLE = [
       "m", "scipy12"),
     P("scipy.signal.convolve(a, b) + scipy.signal.convolve(a, b, 'same')[0]"
       " + scipy.signal.convolve(b, a, mode='valid')[0]", "vu", "scipy12"),
-    P("scipy.signal.convolve(a, b, mode='same') + scipy.signal.convolve(b, a)[0]", "", "scipy12",
-      more="mm"),
+    P("scipy.signal.convolve(a, b, mode='same') + scipy.signal.convolve(b, a)[0, 0]", "",
+      "scipy12", more="mm"),
     # ------------------------------------------- issue 12: complex values as intermediates
     P("np.real(x + 1j * y) + np.imag(x * y + 1j * y) + np.conj(x + 0j).real", "ss vv",
       "complex12"),
@@ -702,7 +702,8 @@ TABLE = [
       "complex12"),
     P("np.real(np.sum(np.exp(1j * x) * y) + np.mean(x * 1j * y) + np.exp(2j * x[0]))", "vv",
       "complex12"),
-    P("np.abs(np.dot(x + 1j * y, y - 2j * x)) + np.real((x * 1j) @ y)", "vv", "complex12",
+    P("np.abs(np.dot(x + 1j * y, y - 2j * x)) + np.real((x * 1j) @ y)", "vv", "complex12"),
+    P("np.abs((x + 1j * y) @ (y - 2j * y)) + np.real((x * 1j) @ y)", "", "complex12",
       more="mv"),
     P("z = np.zeros(3, dtype=complex)\nz[0] = x * 1j\nz[1:] = y[1:] + 0.5j * x\nnp.abs(z) ** 2",
       "sv", "complex12"),

@@ -19,21 +19,25 @@ elements of the arrays handed to it: a lower bound -- else one after the other, 
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
 step and accumulate functions (their bodies, the branches of their `if`s and the bodies of
 their loops), the branch statements of each parallel group by one call of a generated dispatcher
-`f_par(...)` returning the branches' values in their order -- in the forward sweep the calls
+`f_par(...)` returning the branches' values in their order (its test and sequential path; the
+threads in `f_par_threads`) -- in the forward sweep the calls
 (or their forward halves), in the adjoint sweep their backward halves; what they depend on
 between them (a state popped from a tape) runs before it (a call tidying folded into the
-statement reading it -- `ad.Reverse` tags the call too -- gets its temporary back first), what depends on them (the pushes of
-their states, the additions of their gradients into the parameters' adjoints) after it, in
+statement reading it -- `ad.Reverse` tags the call too -- gets its temporary back first),
+what depends on them (the pushes of their states, the additions of their gradients into the
+parameters' adjoints) after it, in
 the order it had -- except, in the adjoint sweep, a branch's additions into a part of an
 adjoint no other branch touches (`rt.add_into(d_W1[k], d_W1_at_k)`, `_tails`): those run in
 the branch, right after its call.
 Invariants: the branches of a dispatch read nothing another writes (the IR's `Par`); two
 statements one of which writes what the other reads or writes keep their order (`_schedule`);
-a branch runs on one thread exactly the code the sequential function runs (BLAS at one thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
+a branch runs on one thread exactly the code the sequential function runs (BLAS at one
+thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
 order (an addition run in a branch writes elements nothing else writes between the dispatch
-and its place), so the parallel gradient equals the sequential one bit for bit. The dispatcher is the
-only function compiled with Numba's parallel option, restricted to `prange` (`NUMBA_OPTIONS`:
-no array expression of the generated code is made parallel behind its back).
+and its place), so the parallel gradient equals the sequential one bit for bit. A dispatcher's
+`_threads` half is the only function compiled with Numba's parallel option, restricted to
+`prange` (`NUMBA_OPTIONS`: no array expression of the generated code is made parallel behind
+its back).
 """
 from __future__ import annotations
 
@@ -335,6 +339,10 @@ def _dispatcher(name, stmts, fdef, types, limit, specs, tails=None):
                                               for line in ast.unparse(t).splitlines()]
         return lines, ast.unparse(st.targets[0])
 
+    # the test and the sequential path in a plain function, the threads in one of their own:
+    # a function compiled with Numba's parallel option costs ~1 us a call even where its prange
+    # does not run (a loop's dispatch runs every iteration; a small group must not pay it)
+    threads = f"{name}_threads"
     lines = [f"def {name}({', '.join(params)}):", f"    if min({', '.join(work)}) < {limit}:"]
     values = []
     for i in range(k):
@@ -342,6 +350,8 @@ def _dispatcher(name, stmts, fdef, types, limit, specs, tails=None):
         lines += ls
         values.append(v)
     lines.append(f"        return ({', '.join(values)},)")
+    lines.append(f"    return {threads}({', '.join(params)})")
+    lines += [f"def {threads}({', '.join(params)}):"]
     lines += [f"    branch_{i} = List()" for i in range(k)]
     lines.append(f"    for branch in prange({k}):")
     for i in range(k):
@@ -351,10 +361,11 @@ def _dispatcher(name, stmts, fdef, types, limit, specs, tails=None):
         lines += ls
         lines.append(f"            branch_{i}.append({v})")
     lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
-    fdef = ast.parse("\n".join(lines)).body[0]
-    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once when each one's work (FLOPs "
-                                  f"of its products, its loops' elements + elements handed to it) >= {limit}"))
-    return fdef, params
+    fdef, tdef = ast.parse("\n".join(lines)).body
+    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once ({threads}) when each one's "
+                                  f"work (FLOPs of its products, its loops' elements + elements "
+                                  f"handed to it) >= {limit}"))
+    return (fdef, tdef), params
 
 
 def _region(stmt):
@@ -541,13 +552,13 @@ def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, 
     made = _dispatcher(name, stmts, fdef, types, limit, specs, tails)
     if made is None:
         return False
-    disp, params = made
+    (disp, threads), params = made
     call = P.assign(ast.Tuple([st.targets[0] for st in stmts], ast.Store()),
                     P.call(name, *[P.name(p) for p in params]))
     call.jitad_loc = getattr(stmts[0], "jitad_loc", None)
     setattr(holder, attr, body[:idxs[0]] + before + [call] + after)
     decision.dispatchers.append(name)
-    out.append(disp)
+    out += [disp, threads]
     return True
 
 
@@ -580,7 +591,7 @@ def rewrite(job):
             if not d.reason.startswith("a branch runs NumPy"):
                 d.reason = "its calls cannot be brought together in the generated code"
     job.funcs.extend(made)
-    gen.parallel = {f.name for f in made}
+    gen.parallel = {f.name for f in made[1::2]}       # the `_threads` halves
 
 
 # how long an idle OpenMP worker spins before it sleeps (libgomp's GOMP_SPINCOUNT), unless the

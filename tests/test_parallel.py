@@ -84,7 +84,9 @@ def test_the_dispatch_is_generated_forward_and_adjoint(made):
     # the forward halves in one dispatch, the backward halves in another
     assert "(ha, ha_saved), (hb, hb_saved) = two_layers_vjp_par(" in vjp
     assert "hb_grads, ha_grads = two_layers_vjp_par_1(" in vjp
-    assert comp.gen.parallel == {"two_layers_par", "two_layers_vjp_par", "two_layers_vjp_par_1"}
+    # only the threads' halves are compiled with Numba's parallel option
+    assert comp.gen.parallel == {"two_layers_par_threads", "two_layers_vjp_par_threads",
+                                 "two_layers_vjp_par_1_threads"}
     # the gradients the branches return are taken (a first contribution is assigned, not added
     # to zeros) and the additions into shared adjoints stay in the sequential order, after it
     assert vjp.index("hb_grads, ha_grads =") < vjp.index("d_Wb = hb_grads[0]") \

@@ -191,7 +191,8 @@ def parallel() -> str:
         with contextlib.redirect_stdout(printed):
             ns = runpy.run_path(str(path))
         comp = ns["par"].specialize(*(ns[n] for n in ("W1", "b1", "W2", "b2", "X")))
-        disp = comp.gen.functions["two_columns_vjp_par_1"]
+        disp = comp.gen.functions["two_columns_vjp_par_1"] + "\n" + \
+            comp.gen.functions["two_columns_vjp_par_1_threads"]
         vjp = comp.gen.functions[comp.gen.vjp].splitlines()
     start = next(i for i, line in enumerate(vjp) if "= two_columns_vjp_par_1(" in line)
     listing = "<!-- no-run: generated code -->\n" + fenced(disp)

@@ -709,3 +709,22 @@ def float_(x=0.0):
 
 
 float_.dtype = np.dtype(np.float64)     # still a dtype where float is one: x.astype(float)
+
+
+_builtin_isinstance = isinstance
+
+
+def _as_class(c):
+    """A class as the user named it: float for eager mode's `float_`, NumPy's type for an
+    `np.float64` stand-in (numpy_ns._Cast), tuples of them."""
+    if type(c) is tuple:
+        return tuple(_as_class(x) for x in c)
+    if c is float_:
+        return float
+    return getattr(c, "type", c) if type(c).__name__ == "_Cast" else c
+
+
+def isinstance_(obj, cls):
+    """isinstance() inside a function run by value_and_grad: of a Var, its value's answer
+    (compiled mode decides it from the argument's type when it compiles)."""
+    return _builtin_isinstance(obj.value if type(obj) is Var else obj, _as_class(cls))

@@ -902,6 +902,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             why = refusal_for(obj) if obj is not MISSING else None
             if why is not None:
                 self.err(node, f"{spelled}: {why}", f"call to {what}")
+            if obj is isinstance:
+                self.err(node, "isinstance() is decided when jitad compiles, of a parameter "
+                               "the function never assigns and a type its kind answers "
+                               "(np.ndarray, float, int, bool, complex ...)", "isinstance()")
             if obj is not MISSING and getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
                 self.err(node, f"the builtin {obj.__name__}() is not supported; jitad reads the "
                                f"builtins {', '.join(_BUILTINS)} (see docs/language.md)",
@@ -1056,6 +1060,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.bind(node, dest(node.attr), get(f"np.{node.attr}"), (recv,))
         if node.attr == "shape":
             self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
+        if node.attr == "dtype":
+            self.err(node, ".dtype is read when jitad compiles, of a parameter the function "
+                           "never assigns (x.dtype of a local: name the dtype)", ".dtype")
         self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")
 
     def machine_limit(self, node):

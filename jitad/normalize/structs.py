@@ -21,6 +21,12 @@ Guarantees:
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
     it is decided; `==`/`!=` between constant strings or None is decided too;
+  * a parameter given its type (("type", dtype, ndim) in `forms`, made by `type_facts` where
+    the function reads `p.dtype` or asks `isinstance(p, T)` of a parameter it never assigns)
+    has `p.dtype` read as that dtype's name (a constant: `np.zeros(n, dtype=x.dtype)`,
+    `x.astype(y.dtype)`) and `isinstance(p, T)` decided (`T` a type or a tuple of types the
+    value's kind answers: np.ndarray, float, int, bool, complex, np.number ...; otherwise the
+    call stays, and is refused as before);
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -35,6 +41,7 @@ import inspect
 from collections import Counter
 
 import gast
+import numpy as np
 
 from ..capture import MISSING
 from ..errors import JitadError
@@ -171,6 +178,101 @@ def helper_facts(fn):
     return got
 
 
+def type_facts(fn) -> frozenset:
+    """The parameters of `fn` that its source reads as `p.dtype` or asks `isinstance(p, ...)`
+    of, and never assigns: those whose type a specialization fixes in its front end
+    (("type", dtype, ndim) forms, `pipeline.typed_frontend`). Once per function object."""
+    from ..capture import capture
+    from ..pipeline import cache_of
+    cache = cache_of(fn)
+    got = cache.get("type_facts")
+    if got is not None:
+        return got
+    try:
+        cap = capture(fn)
+        params = set(cap.params) - set(_stores(cap.tree.body))
+        resolve = source_resolver(cap)
+        found = set()
+        for node in gast.walk(cap.tree):
+            if isinstance(node, gast.Attribute) and node.attr == "dtype" \
+                    and isinstance(node.value, gast.Name) and node.value.id in params:
+                found.add(node.value.id)
+            elif isinstance(node, gast.Call) and len(node.args) == 2 \
+                    and isinstance(node.args[0], gast.Name) and node.args[0].id in params \
+                    and resolve(node.func) is isinstance:
+                found.add(node.args[0].id)
+        got = frozenset(found)
+    except (JitadError, TypeError, ValueError, OSError):
+        got = frozenset()
+    cache["type_facts"] = got
+    return got
+
+
+_KIND_TYPE = {"f8": float, "f4": np.float32, "i8": int, "b1": bool, "c16": complex}
+
+
+def _isinstance_of(form, cls):
+    """isinstance(value, cls) of a value of type form ("type", dtype, ndim), decided by its
+    kind; MISSING where values of that type may answer either way (a float argument may be
+    a Python float or an np.float64)."""
+    _, dtype, ndim = form
+    classes = cls if isinstance(cls, tuple) else (cls,)
+    if not classes or not all(isinstance(c, type) for c in classes):
+        return MISSING
+    if ndim:
+        return any(issubclass(np.ndarray, c) for c in classes)
+    py = _KIND_TYPE[dtype]
+    answers = set()
+    for c in classes:
+        if c is np.ndarray:
+            answers.add(False)
+        elif issubclass(py, c):          # float, numbers.Real, object, int of a bool ...
+            answers.add(True)
+        elif issubclass(c, np.generic) or issubclass(np.dtype(dtype).type, c):
+            return MISSING               # np.float64, np.floating: how the caller spelled it
+        else:
+            answers.add(False)           # str, list, tuple, dict, np.ndarray ...
+    return True if True in answers else False
+
+
+class _TypeFacts(gast.NodeTransformer):
+    """`p.dtype` as the dtype's name, `isinstance(p, T)` as its answer (see `type_facts`)."""
+
+    def __init__(self, types, resolve):
+        self.types, self.resolve = types, resolve
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if node.attr == "dtype" and isinstance(node.ctx, gast.Load) \
+                and isinstance(node.value, gast.Name) and node.value.id in self.types \
+                and self.types[node.value.id][2]:        # an array (a float has no dtype)
+            name = np.dtype(self.types[node.value.id][1]).name
+            return gast.copy_location(gast.Constant(name, None), node)
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if len(node.args) == 2 and not node.keywords and isinstance(node.args[0], gast.Name) \
+                and node.args[0].id in self.types and self.resolve(node.func) is isinstance:
+            cls = static_type(node.args[1], self.resolve)
+            if cls is not MISSING:
+                got = _isinstance_of(self.types[node.args[0].id], cls)
+                if got is not MISSING:
+                    return gast.copy_location(gast.Constant(got, None), node)
+        return node
+
+
+def static_type(node, resolve):
+    """The type (or tuple of types) an expression names in the source, or MISSING."""
+    if isinstance(node, gast.Tuple):
+        parts = [static_type(e, resolve) for e in node.elts]
+        return MISSING if any(p is MISSING for p in parts) else tuple(parts)
+    obj = resolve(node)
+    obj = getattr(obj, "type", obj) if type(obj).__name__ == "_Cast" else obj
+    return obj if isinstance(obj, type) or (isinstance(obj, tuple) and all(
+        isinstance(c, type) for c in obj)) else MISSING
+
+
 def _const_node(value, like):
     if isinstance(value, tuple):
         node = gast.Tuple([_const_node(v, like) for v in value], gast.Load())
@@ -221,10 +323,13 @@ class StructArgs:
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
-        consts = {}
+        consts, typed = {}, {}
         for name, form in forms or ():
             name = user.get(name, name)
             if form[0] == "list":      # a list parameter (`lists.list_parameters`)
+                continue
+            if form[0] == "type":      # its dtype read, or isinstance asked (`type_facts`)
+                typed[name] = form
                 continue
             if form[0] == "const":
                 if name in self.none_locals:
@@ -247,6 +352,10 @@ class StructArgs:
             self.tree = copy.deepcopy(self.tree)
             self.tree.body = [_Substitute(consts).visit(s) for s in self.tree.body]
             self.params = [p for p in self.params if p not in consts]
+        if typed:
+            self.tree = copy.deepcopy(self.tree)
+            self.tree.body = [_TypeFacts(typed, self.resolve_func).visit(s)
+                              for s in self.tree.body]
 
     def spread(self, base, shape):
         """(Struct or Var, parameter names) for a parameter of structure `shape`."""

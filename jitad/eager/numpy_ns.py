@@ -122,6 +122,16 @@ class _Linalg:
 
     norm = staticmethod(_ops.norm)
 
+    @staticmethod
+    def multi_dot(arrays, *, out=None):
+        """np.linalg.multi_dot as compiled mode reads it: the products left to right."""
+        if out is not None or not contains_var(list(arrays)):
+            return _np.linalg.multi_dot(arrays, out=out)
+        result = arrays[0]
+        for a in arrays[1:]:
+            result = matmul(result, a)
+        return result
+
     def __getattr__(self, name):
         return getattr(_np.linalg, name)
 

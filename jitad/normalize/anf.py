@@ -97,7 +97,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # list(E): the comprehension it means (see `lists.list_calls`)
         self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err, self.introduced)
         # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
-        self.tree = index_tricks(self.tree, self.resolve_func, self.err)
+        self.tree = index_tricks(self.tree, self.resolve_func, self.err, self.namer,
+                                 self.introduced)
         # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
         self.tree = stacked_rows(self.tree, self.resolve_func)
         self.locals |= user_names(self.tree) - set(cap.free)

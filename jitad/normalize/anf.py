@@ -124,7 +124,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
         # h(*state), (*shape, 2): the items written out (see `stars`)
-        self.tree = expand_stars(self.tree, given, self.err)
+        self.tree = expand_stars(self.tree, given, self.err,
+                                 list_names(self.tree, self.resolve_func, self.given_lists),
+                                 self.namer)
+        self.locals |= user_names(self.tree) - set(cap.free)    # the appends' loop variables
         # lists of tuples: a list per position (see `tuple_lists`)
         self.tree, parts, introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
                                                    self.err, self.given_lists)

@@ -288,6 +288,9 @@ def _captured(fn, tree, filename, raw) -> Captured:
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
+    for name, target in _self_calls(fn, tree).items():
+        _INJECTED[name] = target
+        cap.free[name], cap.origin[name] = target, _INJECTED
     first = {}          # where each name is first read (the hidden ones in reading order)
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and node.id in cap.free:
@@ -329,6 +332,58 @@ def _captured(fn, tree, filename, raw) -> Captured:
 # where the names `desugar` makes asserts and raises call are found (what a watch of the
 # function's free names reads: they never change)
 _INJECTED: dict = {}
+
+
+def defining_class(fn):
+    """The class a method is defined in, when it is a module's class (`Model.loss`), else None."""
+    parts = getattr(fn, "__qualname__", "").split(".")
+    if len(parts) != 2 or not isinstance(getattr(fn, "__globals__", None), dict):
+        return None
+    cls = fn.__globals__.get(parts[0])
+    return cls if isinstance(cls, type) and vars(cls).get(parts[1]) is fn else None
+
+
+def self_methods(cls, names) -> dict:
+    """name -> (plain function, takes self) of the names that are methods (or static methods)
+    of `cls` written as plain functions."""
+    out = {}
+    for m in names:
+        try:
+            attr = inspect.getattr_static(cls, m)
+        except AttributeError:
+            continue
+        if isinstance(attr, staticmethod) and inspect.isfunction(attr.__func__):
+            out[m] = (attr.__func__, False)
+        elif inspect.isfunction(attr):
+            out[m] = (attr, True)
+    return out
+
+
+def _self_calls(fn, tree) -> dict:
+    """In a method of a module's class, `self.m(a, b)` calling another method m of the class
+    is `m(self, a, b)` (a static method: `m(a, b)`): the call's function becomes a name bound
+    to m's plain function (returned: name -> function), so m is a helper like any other, given
+    the object as `bound.self_struct` passes it (`bound` refuses an object whose class
+    overrides m)."""
+    cls = defining_class(fn)
+    if cls is None or not tree.args.args:
+        return {}
+    me = tree.args.args[0].id
+    calls = [n for n in gast.walk(tree) if isinstance(n, gast.Call)
+             and isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
+             and n.func.value.id == me]
+    found = self_methods(cls, sorted({c.func.attr for c in calls}))
+    names = {}
+    for c in calls:
+        if c.func.attr not in found:
+            continue
+        target, takes_self = found[c.func.attr]
+        name = f"jitad_self_{cls.__name__}_{c.func.attr}"
+        names[name] = target
+        if takes_self:
+            c.args.insert(0, gast.copy_location(gast.Name(me, gast.Load(), None, None), c.func.value))
+        c.func = gast.copy_location(gast.Name(name, gast.Load(), None, None), c.func)
+    return names
 
 
 def def_name(fn) -> str:

@@ -906,6 +906,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             why = refusal_for(obj) if obj is not MISSING else None
             if why is not None:
                 self.err(node, f"{spelled}: {why}", f"call to {what}")
+            if isinstance(obj, type) and not (obj.__module__ or "").split(".")[0] in (
+                    "builtins", "numpy", "scipy", "math", "collections"):
+                self.err(node, f"{spelled}(...) makes an object of the class {obj.__name__}: jitad "
+                               "differentiates functions of arrays and numbers; make the "
+                               "object outside and differentiate its method "
+                               f"(jitad.grad(obj.method))", f"call to {what}")
             if obj is isinstance:
                 self.err(node, "isinstance() is decided when jitad compiles, of a parameter "
                                "the function never assigns and a type its kind answers "

@@ -215,10 +215,17 @@ def _isinstance_of(form, cls):
     """isinstance(value, cls) of a value of type form ("type", dtype, ndim), decided by its
     kind; MISSING where values of that type may answer either way (a float argument may be
     a Python float or an np.float64)."""
-    _, dtype, ndim = form
     classes = cls if isinstance(cls, tuple) else (cls,)
     if not classes or not all(isinstance(c, type) for c in classes):
         return MISSING
+    if form[0] == "struct":      # a tuple or list (which, the form does not say), a dict
+        holds = {"seq": (list, tuple), "dict": (dict,)}[form[1]]
+        if all(any(issubclass(h, c) for c in classes) for h in holds):
+            return True
+        if any(issubclass(h, c) for c in classes for h in holds):
+            return MISSING
+        return False
+    _, dtype, ndim = form
     if ndim:
         return any(issubclass(np.ndarray, c) for c in classes)
     py = _KIND_TYPE[dtype]
@@ -245,6 +252,7 @@ class _TypeFacts(gast.NodeTransformer):
         self.generic_visit(node)
         if node.attr == "dtype" and isinstance(node.ctx, gast.Load) \
                 and isinstance(node.value, gast.Name) and node.value.id in self.types \
+                and self.types[node.value.id][0] == "type" \
                 and self.types[node.value.id][2]:        # an array (a float has no dtype)
             name = np.dtype(self.types[node.value.id][1]).name
             return gast.copy_location(gast.Constant(name, None), node)
@@ -352,6 +360,8 @@ class StructArgs:
             self.tree = copy.deepcopy(self.tree)
             self.tree.body = [_Substitute(consts).visit(s) for s in self.tree.body]
             self.params = [p for p in self.params if p not in consts]
+        typed.update((name, ("struct", st.kind)) for name, st in self.structs.items()
+                     if isinstance(st, Struct) and not self.stores[name])
         if typed:
             self.tree = copy.deepcopy(self.tree)
             self.tree.body = [_TypeFacts(typed, self.resolve_func).visit(s)

@@ -703,12 +703,11 @@ class _Stepper:
 def refused_forms():
     """What stays refused, and why: squeeze() without axis= (a shape's unit axes are not
     in the types jitad compiles for), isinstance of a parameter the function assigns (its type
-    may change), np.sum/np.max's initial= (not read), an object made inside the function."""
+    may change), an object made inside the function."""
     nrm = np.random.default_rng(11).normal
     return [
         (squeeze_without_axis, (nrm(size=(3, 1, 2)),), (0,)),
         (jax_isinstance_dispatch, (nrm(size=3), 2), (0,)),
-        (jax_reduce_with_initial, (nrm(size=4),), (0,)),
         (class_model_stepper, (nrm(size=3), nrm(size=(4, 3))), (0, 1)),
     ]
 

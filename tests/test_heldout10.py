@@ -80,6 +80,14 @@ def star_list_forms(x):
         + np.sum(np.array([*lst, x[0]]))
 
 
+# -- initial= of np.sum / np.prod / np.max / np.min ------------------------------------------------------
+def reductions_with_initial(x):
+    X = x.reshape(2, 3)
+    return np.sum(x, initial=1.0) + np.max(x, initial=-10.0) + np.sum(np.max(X, axis=1, initial=0.2)) \
+        + np.prod(x[:3], initial=2.0) + np.sum(np.sum(X, axis=0, initial=0.5) ** 2) \
+        + np.min(x, initial=5.0) + np.sum(np.amin(X, axis=0, keepdims=True, initial=0.1))
+
+
 # -- self.m() in a method jitad differentiates --------------------------------------------------------------
 class Regressor:
     def __init__(self, W, b, lam):
@@ -110,6 +118,7 @@ CASES = {
     "library": (multi_dot_prod_isclose, (rng.normal(size=(2, 3)), rng.normal(size=(3, 4)),
                                          rng.normal(size=(4, 2)), rng.normal(size=2)), (0, 1, 2, 3)),
     "stars": (star_list_forms, (rng.normal(size=3),), (0,)),
+    "initial": (reductions_with_initial, (rng.normal(size=6),), (0,)),
 }
 # one of each mechanism compiled by Numba: a typed front end (dtype), a library rewrite
 # (multi_dot / math.prod / math.isclose); the rest as generated Python
@@ -131,7 +140,7 @@ def test_agrees_with_autograd(name):
     assert_grads_close(g, autograd_grad(ref, args, wrt), rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["dtype", "isinstance", "library", "stars"])
+@pytest.mark.parametrize("name", ["dtype", "isinstance", "library", "stars", "initial"])
 def test_hessian_matches_finite_differences_of_grad(name):
     fn, args, wrt = CASES[name]
     check_hessian(fn, args, wrt[:1], backend="python", rtol=1e-5)
@@ -189,7 +198,8 @@ CORPUS = {fn.__name__: (fn, args, wrt) for fn, args, wrt in hf.suites() + hf.mod
 
 
 @pytest.mark.parametrize("name", ["dtype_zeros_like_input", "astype_other_dtype",
-                                  "multi_dot_chain", "jax_star_list", "jax_math_prod_isclose"])
+                                  "multi_dot_chain", "jax_star_list", "jax_math_prod_isclose",
+                                  "jax_reduce_with_initial"])
 def test_corpus_function_accepted(name):
     fn, args, wrt = CORPUS[name]
     check_form_accepted(fn, args, wrt)
@@ -233,5 +243,4 @@ def test_refused_at_the_line_in_both_modes(fn, args):
 
 def test_refused_forms_are_listed():
     assert {f.__name__ for f, _, _ in hf.refused_forms()} == {
-        "squeeze_without_axis", "jax_isinstance_dispatch", "jax_reduce_with_initial",
-        "class_model_stepper"}
+        "squeeze_without_axis", "jax_isinstance_dispatch", "class_model_stepper"}

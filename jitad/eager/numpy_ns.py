@@ -58,6 +58,15 @@ ndim = _ops.ndim
 size = _ops.size
 
 
+def prod(a, *args, initial=None, **kwargs):
+    """np.prod as compiled mode reads it: initial= multiplies the product."""
+    from .from_primitives import eager_callable
+    if type(a) in (list, tuple) and contains_var(a):
+        a = array(a)
+    result = (eager_callable(_np.prod) or _np.prod)(a, *args, **kwargs)
+    return result if initial is None else result * initial
+
+
 class _Cast:
     """`np.float64` (np.float32, np.int64) in a function eager mode runs: called on a Var, x
     in that dtype, as the compiled mode's cast (differentiable into a float dtype); otherwise

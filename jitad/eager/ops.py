@@ -113,6 +113,8 @@ def _reduction(op, np_func, name, a, axis, keepdims, dtype, out, extra):
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    if initial is not None and where is None and out is None:    # as compiled mode reads it
+        return sum(a, axis, dtype, None, keepdims) + initial
     if where is not None and (dtype, out, initial) == (None, None, None):
         return prelude.sum_where(a, axis, where=where, keepdims=keepdims)     # as compiled mode reads it
     return _reduction(_sum, np.sum, "sum", a, axis, keepdims, dtype, out,
@@ -127,11 +129,15 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    if initial is not None and where is None and out is None:    # as compiled mode reads it
+        return ELEMENTWISE["maximum"](max(a, axis, None, keepdims), initial)
     return _reduction(_max, np.max, "max", a, axis, keepdims, None, out,
                       _given(initial=initial, where=where))
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    if initial is not None and where is None and out is None:    # as compiled mode reads it
+        return ELEMENTWISE["minimum"](min(a, axis, None, keepdims), initial)
     return _reduction(_min, np.min, "min", a, axis, keepdims, None, out,
                       _given(initial=initial, where=where))
 

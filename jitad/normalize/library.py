@@ -936,6 +936,11 @@ def ast_call(prim, operands):
     return ast.Expression(expr)
 
 
+# reductions whose initial= is the reduction of the rest with it (`index_tricks`)
+_INITIAL = {np.sum: "add", np.prod: "mul", np.max: "maximum", np.amax: "maximum",
+            np.min: "minimum", np.amin: "minimum", np.nansum: "add"}
+
+
 def index_tricks(tree, resolve, err, namer=None, introduced=None):
     """`np.r_[a, 0.0, b]` is `np.concatenate([np.atleast_1d(a), np.atleast_1d(0.0),
     np.atleast_1d(b)])` and `np.c_[a, b]` is `np.column_stack([a, b])`, as NumPy computes them
@@ -947,7 +952,9 @@ def index_tricks(tree, resolve, err, namer=None, introduced=None):
     `A @ B @ C` (the same product; NumPy may group it otherwise, which changes only rounding);
     `math.prod(seq, start=s)` is the product of the items of a sequence written out, else
     `s * np.prod(seq, axis=0)` (math.prod multiplies the rows of an array: its elements for a
-    vector), with `np` a name `introduced` maps to NumPy. Returns the tree (a rewritten copy
+    vector), with `np` a name `introduced` maps to NumPy; `np.sum(x, initial=c)` (prod, max,
+    min) is the reduction without it, then `+ c` (`* c`, `np.maximum(., c)`, `np.minimum`),
+    elementwise over what an axis= leaves, as NumPy folds it in. Returns the tree (a rewritten copy
     when it holds any of them)."""
     def trick(node):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
@@ -956,6 +963,8 @@ def index_tricks(tree, resolve, err, namer=None, introduced=None):
                 return "block"
             if obj is np.linalg.multi_dot:
                 return "multi_dot"
+            if obj in _INITIAL and any(k.arg == "initial" for k in node.keywords):
+                return "initial"
             if obj is math.prod and introduced is not None and not (
                     len(node.args) == 1 and isinstance(node.args[0], gast.Attribute)
                     and node.args[0].attr == "shape"):  # math.prod(X.shape): shape_tuples
@@ -977,6 +986,8 @@ def index_tricks(tree, resolve, err, namer=None, introduced=None):
                 return self.multi_dot(node)
             if kind == "prod":
                 return self.prod(node)
+            if kind == "initial":
+                return self.initial(node)
             if kind != "block":
                 return node
             depth = _list_depth(node.args[0]) if len(node.args) == 1 else None
@@ -1009,6 +1020,16 @@ def index_tricks(tree, resolve, err, namer=None, introduced=None):
             for e in seq.elts[1:]:
                 out = gast.copy_location(gast.BinOp(out, gast.MatMult(), e), node)
             return out
+
+        def initial(self, node):
+            start = next(k.value for k in node.keywords if k.arg == "initial")
+            node.keywords = [k for k in node.keywords if k.arg != "initial"]
+            op = _INITIAL[resolve(node.func)]
+            if op in ("maximum", "minimum"):
+                out = gast.Call(_np_func(node.func, op), [node, start], [])
+            else:
+                out = gast.BinOp(node, gast.Add() if op == "add" else gast.Mult(), start)
+            return gast.copy_location(out, node)
 
         def prod(self, node):
             kw = {k.arg: k.value for k in node.keywords}

@@ -511,6 +511,49 @@ def random_prog_5(x):
     return s * k + x[0]
 
 
+def repeated_index_iadd(x, v):
+    # NumPy's y[idx] += v with a repeated index adds once (buffered), not twice
+    y = x * 1.0
+    idx = np.array([0, 1, 1, 2])
+    y[idx] += v
+    return np.sum(y ** 2)
+
+
+def overlapping_view_iadd(x):
+    y = x.copy()
+    y[1:] += y[:-1]
+    return np.sum(y ** 2)
+
+
+def swap_rows_fancy(X):
+    Y = X.copy()
+    Y[[0, 1]] = Y[[1, 0]]
+    return np.sum(Y * np.arange(6.0).reshape(3, 2))
+
+
+def mask_imul(x):
+    y = x.copy()
+    y[y > 0] *= 2.0
+    return np.sum(y ** 3)
+
+
+def while_float_counter(x):
+    t = 0.0
+    s = 0.0
+    while t < x:
+        s += math.sin(t) * x
+        t += 0.25
+    return s
+
+
+def row_updates_in_loop(W, x):
+    W2 = W.copy()
+    for i in range(W2.shape[0]):
+        W2[i] = W2[i] - 0.1 * W2[i] * x
+        W2[i, 0] = W2[i, 1] * W2[i, 0]
+    return np.sum(W2 ** 2)
+
+
 # -- everyday models ------------------------------------------------------------------------------
 def logistic_l2(w, b, X, y, lam):
     z = X @ w + b
@@ -810,6 +853,12 @@ def suites(seed=10):
         (random_prog_3, (nrm(size=3), nrm(size=3)), (0, 1)),
         (random_prog_4, (nrm(size=5),), (0,)),
         (random_prog_5, (nrm(size=6),), (0,)),
+        (repeated_index_iadd, (nrm(size=4), nrm(size=4)), (0, 1)),
+        (overlapping_view_iadd, (nrm(size=5),), (0,)),
+        (swap_rows_fancy, (nrm(size=(3, 2)),), (0,)),
+        (mask_imul, (nrm(size=5),), (0,)),
+        (while_float_counter, (1.3,), (0,)),
+        (row_updates_in_loop, (nrm(size=(3, 2)), nrm(size=2)), (0, 1)),
     ]
 
 

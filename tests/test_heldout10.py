@@ -28,7 +28,10 @@ def dtype_of_parameters(x, y, idx):
     z = x.astype(y.dtype) * y
     w = np.ones(3, dtype=y.dtype) * np.sum(x)
     k = np.zeros(2, dtype=idx.dtype)          # an int array: the indices' dtype
-    return np.sum(out ** 2) + np.sum(np.sin(z)) + np.sum(w ** 2) + float(np.sum(k))
+    if x.dtype == np.float32 or not np.issubdtype(idx.dtype, np.integer):
+        return np.sum(x)
+    scale = 2.0 if np.issubdtype(y.dtype, np.floating) and y.dtype != float else 3.0
+    return np.sum(out ** 2) + np.sum(np.sin(z)) + np.sum(w ** 2) + float(np.sum(k)) * scale
 
 
 # -- isinstance(p, T) of a parameter, decided from its type ---------------------------------------------
@@ -223,6 +226,11 @@ def dtype_of_local(x):
     return np.sum(np.ones(3, dtype=y.dtype) * y)  # ERR: .dtype is read when jitad compiles
 
 
+def int_dtype_compared(x, idx):
+    # int32 and int64 index arrays are both int64 to jitad
+    return np.sum(x) if idx.dtype == np.int32 else np.sum(x ** 2)  # ERR: ask np.issubdtype
+
+
 def object_made_inside(w, xs):
     return hf._Stepper(0.1).run(w, xs)  # ERR: makes an object of the class _Stepper
 
@@ -232,6 +240,7 @@ REFUSED = [
     (isinstance_of_assigned, (np.ones(3),)),
     (isinstance_numpy_scalar_type, (0.5,)),
     (dtype_of_local, (np.ones(3),)),
+    (int_dtype_compared, (np.ones(3), np.arange(2, dtype=np.int32))),
     (object_made_inside, (np.ones(3), np.ones((2, 3)))),
 ]
 

@@ -242,11 +242,16 @@ def _isinstance_of(form, cls):
     return True if True in answers else False
 
 
+# what np.issubdtype answers alike for integer arrays of every width (jitad reads them as int64)
+_ANY_INT_WIDTH = (np.generic, np.number, np.integer, np.inexact, np.floating,
+                  np.complexfloating, np.bool_)
+
+
 class _TypeFacts(gast.NodeTransformer):
     """`p.dtype` as the dtype's name, `isinstance(p, T)` as its answer (see `type_facts`)."""
 
-    def __init__(self, types, resolve):
-        self.types, self.resolve = types, resolve
+    def __init__(self, types, resolve, err=None):
+        self.types, self.resolve, self.err = types, resolve, err
 
     def visit_Attribute(self, node):
         self.generic_visit(node)
@@ -258,7 +263,49 @@ class _TypeFacts(gast.NodeTransformer):
             return gast.copy_location(gast.Constant(name, None), node)
         return node
 
+    def array_dtype(self, node):
+        """The dtype of `p.dtype` of a typed array parameter p, else None."""
+        if isinstance(node, gast.Attribute) and node.attr == "dtype" \
+                and isinstance(node.value, gast.Name) and node.value.id in self.types:
+            form = self.types[node.value.id]
+            if form[0] == "type" and form[2]:
+                return np.dtype(form[1])
+        return None
+
+    def named_dtype(self, node):
+        """The dtype an expression names (np.float32, float, "float64"), else None."""
+        obj = node.value if isinstance(node, gast.Constant) else self.resolve(node)
+        obj = getattr(obj, "type", obj) if type(obj).__name__ == "_Cast" else obj
+        try:
+            return np.dtype(obj) if obj is not MISSING and obj is not None else None
+        except TypeError:
+            return None
+
+    def visit_Compare(self, node):
+        # x.dtype == np.float32, x.dtype != float: decided
+        if len(node.ops) == 1 and isinstance(node.ops[0], (gast.Eq, gast.NotEq)):
+            pair = [self.array_dtype(node.left), self.named_dtype(node.comparators[0])]
+            if any(d is None for d in pair):    # (np.dtype(None) is float64: `is`, not `in`)
+                pair = [self.array_dtype(node.comparators[0]), self.named_dtype(node.left)]
+            if all(d is not None for d in pair) and pair[0].kind == "i" and self.err:
+                self.err(node, "jitad reads integer arrays of every width as int64, so "
+                               "whether this dtype is that one is not known when it compiles: "
+                               "ask np.issubdtype(x.dtype, np.integer)", "dtype comparison")
+            if all(d is not None for d in pair):
+                same = pair[0] == pair[1]
+                return gast.copy_location(gast.Constant(
+                    same if isinstance(node.ops[0], gast.Eq) else not same, None), node)
+        self.generic_visit(node)
+        return node
+
     def visit_Call(self, node):
+        if len(node.args) == 2 and not node.keywords and self.resolve(node.func) is np.issubdtype:
+            have = self.array_dtype(node.args[0])      # np.issubdtype(x.dtype, np.floating)
+            want = self.resolve(node.args[1])
+            if have is not None and isinstance(want, type) and issubclass(want, np.generic) \
+                    and (have.kind != "i" or want in _ANY_INT_WIDTH):   # int arrays: any width
+                return gast.copy_location(gast.Constant(bool(np.issubdtype(have, want)), None),
+                                          node)
         self.generic_visit(node)
         if len(node.args) == 2 and not node.keywords and isinstance(node.args[0], gast.Name) \
                 and node.args[0].id in self.types and self.resolve(node.func) is isinstance:
@@ -364,7 +411,7 @@ class StructArgs:
                      if isinstance(st, Struct) and not self.stores[name])
         if typed:
             self.tree = copy.deepcopy(self.tree)
-            self.tree.body = [_TypeFacts(typed, self.resolve_func).visit(s)
+            self.tree.body = [_TypeFacts(typed, self.resolve_func, self.err).visit(s)
                               for s in self.tree.body]
 
     def spread(self, base, shape):

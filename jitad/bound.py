@@ -105,14 +105,15 @@ def _reads_through_calls(fn, owner):
         cls = defining_class(f)
         if cls is None:
             continue
-        for m, (target, _) in self_methods(cls, a).items():
+        for m, (target, takes_self) in self_methods(cls, a).items():
             if inspect.getattr_static(type(owner), m, None) is not inspect.getattr_static(cls, m):
                 raise JitadError(f"{f.__qualname__} calls self.{m}, which "
                                  f"{type(owner).__name__} overrides: jitad reads "
                                  f"{cls.__name__}.{m}; differentiate a method of "
                                  f"{type(owner).__name__} itself")
             called[m] = target
-            todo.append(target)
+            if takes_self:                  # a static method reads no object
+                todo.append(target)
     return tuple(attrs), whole, called
 
 

@@ -101,7 +101,7 @@ class Regressor:
 
     @staticmethod
     def penalty(v):
-        return np.sum(v * v)
+        return np.sum(v * v) / v.shape[0]       # (v.shape is not the object's)
 
     def loss(self, X, y):
         h = self.hidden(X)

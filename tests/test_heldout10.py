@@ -91,6 +91,11 @@ def reductions_with_initial(x):
         + np.min(x, initial=5.0) + np.sum(np.amin(X, axis=0, keepdims=True, initial=0.1))
 
 
+# -- dtype= of a scan (eager mode refused what compiled mode took) ------------------------------------
+def scans_with_dtype(x):
+    return np.sum(np.cumsum(x, dtype=np.float64) ** 2) + np.sum(np.cumprod(x, axis=0, dtype=float))
+
+
 # -- self.m() in a method jitad differentiates --------------------------------------------------------------
 class Regressor:
     def __init__(self, W, b, lam):
@@ -122,6 +127,7 @@ CASES = {
                                          rng.normal(size=(4, 2)), rng.normal(size=2)), (0, 1, 2, 3)),
     "stars": (star_list_forms, (rng.normal(size=3),), (0,)),
     "initial": (reductions_with_initial, (rng.normal(size=6),), (0,)),
+    "scan_dtype": (scans_with_dtype, (rng.normal(size=5),), (0,)),
 }
 # one of each mechanism compiled by Numba: a typed front end (dtype), a library rewrite
 # (multi_dot / math.prod / math.isclose); the rest as generated Python

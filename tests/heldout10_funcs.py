@@ -13,7 +13,7 @@ compiled path and eager mode against central finite differences (tests/harness.p
 import math
 
 import numpy as np
-from scipy.special import expit, logsumexp, log_softmax
+from scipy.special import expit, log_softmax, logsumexp, softmax
 
 
 # -- autograd test_numpy style ------------------------------------------------------------------
@@ -554,6 +554,113 @@ def row_updates_in_loop(W, x):
     return np.sum(W2 ** 2)
 
 
+# -- everyday idioms (README readers) --------------------------------------------------------------
+def soft_threshold(x, t):
+    return np.sum((np.sign(x) * np.maximum(np.abs(x) - t, 0)) ** 2)
+
+
+def clip_kw(p):
+    return -np.sum(np.log(np.clip(p, a_min=1e-12, a_max=None)))
+
+
+def norm_keepdims(X):
+    return np.sum(X / np.linalg.norm(X, axis=-1, keepdims=True))
+
+
+def scipy_softmax(z):
+    return np.sum(softmax(z, axis=1) * np.arange(3.0))
+
+
+def batched_einsum(A, B):
+    return np.sum(np.einsum("bij,bjk->bik", A, B) ** 2)
+
+
+def triu_pairs(X):
+    i, j = np.triu_indices(X.shape[0], k=1)
+    d = X[i] - X[j]
+    return np.sum(np.sqrt(np.sum(d ** 2, axis=1)))
+
+
+def where_index(x):
+    idx = np.where(x > 0)[0]
+    return np.sum(x[idx] ** 2)
+
+
+def axis_none(x):
+    return np.sum(x, axis=None) + np.max(x, axis=None) + x.mean(axis=None)
+
+
+def float64_scalar(x):
+    return np.sum(np.float64(2.0) * x) + len(x) * x.size * x.shape[-1]
+
+
+def abs_max(x):
+    return np.abs(x).max() + np.abs(x).argmax()
+
+
+def sum_generator(x):
+    return sum(v ** 2 for v in x)
+
+
+def enumerate_zip(x, y):
+    s = 0.0
+    for i, (a, b) in enumerate(zip(x, y)):
+        s += i * a * b
+    return s
+
+
+def dict_loop(x):
+    d = {"a": x[0], "b": x[1] ** 2}
+    s = 0.0
+    for k, v in d.items():
+        s += v
+    return s
+
+
+def fstring_assert(x):
+    assert x.shape[0] == 3, f"bad shape {x.shape}"
+    return np.sum(x ** 2)
+
+
+def lambda_inside(x):
+    f = lambda v: v ** 2 + 1
+    return np.sum(f(x))
+
+
+def map_builtin(x):
+    return sum(map(lambda v: v * v, x))
+
+
+def tuple_return_helper(x):
+    m, s = _moments(x)
+    return m * s
+
+
+def _moments(x):
+    return np.mean(x), np.std(x)
+
+
+def global_const(x):
+    return np.sum(x * SCALE)
+
+
+SCALE = 3.0
+
+
+def np_pi_e(x):
+    return np.sum(np.sin(np.pi * x)) + np.e * x[0]
+
+
+def any_all(x):
+    if np.any(x > 2.0) or np.all(x < -5):
+        return np.sum(x)
+    return np.sum(x ** 2)
+
+
+def nan_safe(x):
+    return np.sum(np.where(np.isfinite(x), x, 0.0) ** 2)
+
+
 # -- everyday models ------------------------------------------------------------------------------
 def logistic_l2(w, b, X, y, lam):
     z = X @ w + b
@@ -746,12 +853,13 @@ class _Stepper:
 def refused_forms():
     """What stays refused, and why: squeeze() without axis= (a shape's unit axes are not
     in the types jitad compiles for), isinstance of a parameter the function assigns (its type
-    may change), an object made inside the function."""
+    may change), an object made inside the function, map() of a lambda."""
     nrm = np.random.default_rng(11).normal
     return [
         (squeeze_without_axis, (nrm(size=(3, 1, 2)),), (0,)),
         (jax_isinstance_dispatch, (nrm(size=3), 2), (0,)),
         (class_model_stepper, (nrm(size=3), nrm(size=(4, 3))), (0, 1)),
+        (map_builtin, (nrm(size=3),), (0,)),
     ]
 
 
@@ -859,6 +967,26 @@ def suites(seed=10):
         (mask_imul, (nrm(size=5),), (0,)),
         (while_float_counter, (1.3,), (0,)),
         (row_updates_in_loop, (nrm(size=(3, 2)), nrm(size=2)), (0, 1)),
+        (soft_threshold, (nrm(size=5), 0.3), (0, 1)),
+        (clip_kw, (rng.uniform(0.1, 1, size=4),), (0,)),
+        (norm_keepdims, (nrm(size=(3, 2)),), (0,)),
+        (scipy_softmax, (nrm(size=(2, 3)),), (0,)),
+        (batched_einsum, (nrm(size=(2, 2, 3)), nrm(size=(2, 3, 2))), (0, 1)),
+        (triu_pairs, (nrm(size=(4, 2)),), (0,)),
+        (where_index, (nrm(size=5),), (0,)),
+        (axis_none, (nrm(size=4),), (0,)),
+        (float64_scalar, (nrm(size=4),), (0,)),
+        (abs_max, (nrm(size=4),), (0,)),
+        (sum_generator, (nrm(size=4),), (0,)),
+        (enumerate_zip, (nrm(size=4), nrm(size=4)), (0, 1)),
+        (dict_loop, (nrm(size=3),), (0,)),
+        (fstring_assert, (nrm(size=3),), (0,)),
+        (lambda_inside, (nrm(size=3),), (0,)),
+        (tuple_return_helper, (nrm(size=4),), (0,)),
+        (global_const, (nrm(size=3),), (0,)),
+        (np_pi_e, (nrm(size=3),), (0,)),
+        (any_all, (nrm(size=3),), (0,)),
+        (nan_safe, (nrm(size=3),), (0,)),
     ]
 
 
@@ -896,6 +1024,7 @@ def models(seed=20):
         (bayes_linreg_evidence, (1.2, 3.0, X, y), (0, 1)),
         (tsne_like_kl, (nrm(size=(4, 2)), P), (0,)),
         (class_model_stepper, (nrm(size=3), nrm(size=(4, 3))), (0, 1)),
+        (map_builtin, (nrm(size=3),), (0,)),
     ]
 
 

@@ -258,4 +258,16 @@ def test_refused_at_the_line_in_both_modes(fn, args):
 
 def test_refused_forms_are_listed():
     assert {f.__name__ for f, _, _ in hf.refused_forms()} == {
-        "squeeze_without_axis", "jax_isinstance_dispatch", "class_model_stepper"}
+        "squeeze_without_axis", "jax_isinstance_dispatch", "class_model_stepper", "map_builtin"}
+
+
+@pytest.mark.parametrize("fn,args,wrt", hf.refused_forms(), ids=[c[0].__name__ for c in hf.refused_forms()])
+def test_refused_forms_refused_in_both_modes(fn, args, wrt):
+    texts = []
+    for mode in ("compiled", "eager"):
+        f = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
+        with pytest.raises(jitad.JitadError) as e:
+            jitad.grad(f, wrt=wrt, mode=mode)(*args)
+        assert e.value.loc is not None and e.value.loc.filename == inspect.getsourcefile(hf)
+        texts.append(str(e.value))
+    assert texts[0] == texts[1]

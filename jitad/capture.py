@@ -283,6 +283,7 @@ def _capture(fn) -> Captured:
 def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
+    _maps_as_comprehensions(tree, _builtin_test(fn, tree))
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
@@ -475,6 +476,47 @@ def _lambdas_as_defs(tree):
                     ret = gast.copy_location(gast.Return(lam.body), lam.body)
                     fdef = gast.FunctionDef(s.targets[0].id, lam.args, [ret], [], None, None, [])
                     block[k] = gast.copy_location(fdef, s)
+
+
+def _maps_as_comprehensions(tree, builtin):
+    """`map(lambda v: body, xs)` is the list `[body for v in xs]` (`map(lambda a, b: body, xs,
+    ys)`: `for a, b in zip(xs, ys)`), and `map(f, xs)` of a name `[f(v) for v in xs]`, where
+    `map` (and `zip`) are the builtins: the same items, in a list where Python makes an
+    iterator (read once, as sum(), list(), a for loop or NumPy reads it)."""
+    class Rewrite(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if not (isinstance(node.func, gast.Name) and builtin(node.func.id, map)
+                    and len(node.args) >= 2 and not node.keywords
+                    and not any(isinstance(a, gast.Starred) for a in node.args)):
+                return node
+            f, seqs = node.args[0], node.args[1:]
+            if isinstance(f, gast.Lambda):
+                a = f.args
+                if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs \
+                        or len(a.args) != len(seqs):
+                    return node
+                names, body = [p.id for p in a.args], f.body
+            elif isinstance(f, gast.Name):
+                names = [f"{f.id}_item{k}" for k in range(len(seqs))]
+                body = gast.Call(f, [gast.Name(n, gast.Load(), None, None) for n in names], [])
+            else:
+                return node
+            if len(seqs) > 1 and not builtin("zip", zip):
+                return node
+            target = gast.Name(names[0], gast.Store(), None, None) if len(names) == 1 else \
+                gast.Tuple([gast.Name(n, gast.Store(), None, None) for n in names], gast.Store())
+            source = seqs[0] if len(seqs) == 1 else \
+                gast.Call(gast.Name("zip", gast.Load(), None, None), list(seqs), [])
+            out = gast.ListComp(body, [gast.comprehension(target, source, [], 0)])
+            for n in gast.walk(out):
+                if getattr(n, "lineno", None) is None:
+                    gast.copy_location(n, node)
+            return out
+
+    if any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "map"
+           for n in gast.walk(tree)):
+        tree.body = [Rewrite().visit(s) for s in tree.body]
 
 
 def _keyword_only_last(tree):

@@ -853,13 +853,12 @@ class _Stepper:
 def refused_forms():
     """What stays refused, and why: squeeze() without axis= (a shape's unit axes are not
     in the types jitad compiles for), isinstance of a parameter the function assigns (its type
-    may change), an object made inside the function, map() of a lambda."""
+    may change), an object made inside the function."""
     nrm = np.random.default_rng(11).normal
     return [
         (squeeze_without_axis, (nrm(size=(3, 1, 2)),), (0,)),
         (jax_isinstance_dispatch, (nrm(size=3), 2), (0,)),
         (class_model_stepper, (nrm(size=3), nrm(size=(4, 3))), (0, 1)),
-        (map_builtin, (nrm(size=3),), (0,)),
     ]
 
 
@@ -987,6 +986,7 @@ def suites(seed=10):
         (np_pi_e, (nrm(size=3),), (0,)),
         (any_all, (nrm(size=3),), (0,)),
         (nan_safe, (nrm(size=3),), (0,)),
+        (map_builtin, (nrm(size=3),), (0,)),
     ]
 
 
@@ -1024,7 +1024,6 @@ def models(seed=20):
         (bayes_linreg_evidence, (1.2, 3.0, X, y), (0, 1)),
         (tsne_like_kl, (nrm(size=(4, 2)), P), (0,)),
         (class_model_stepper, (nrm(size=3), nrm(size=(4, 3))), (0, 1)),
-        (map_builtin, (nrm(size=3),), (0,)),
     ]
 
 

@@ -96,6 +96,20 @@ def scans_with_dtype(x):
     return np.sum(np.cumsum(x, dtype=np.float64) ** 2) + np.sum(np.cumprod(x, axis=0, dtype=float))
 
 
+# -- map() of a lambda or a function name --------------------------------------------------------------
+def _sq(v):
+    return v * v
+
+
+def maps_of_lambdas(x, y):
+    a = sum(map(lambda v: v * v, x))
+    b = np.sum(np.array(list(map(lambda p, q: p * q + 1.0, x, y))))
+    c = 0.0
+    for t in map(_sq, y):
+        c += t
+    return a + b + c + max(map(abs, x))
+
+
 # -- self.m() in a method jitad differentiates --------------------------------------------------------------
 class Regressor:
     def __init__(self, W, b, lam):
@@ -128,6 +142,7 @@ CASES = {
     "stars": (star_list_forms, (rng.normal(size=3),), (0,)),
     "initial": (reductions_with_initial, (rng.normal(size=6),), (0,)),
     "scan_dtype": (scans_with_dtype, (rng.normal(size=5),), (0,)),
+    "map": (maps_of_lambdas, (np.array([0.3, -1.2, 0.5]), np.array([1.0, 2.0, -0.7])), (0, 1)),
 }
 # one of each mechanism compiled by Numba: a typed front end (dtype), a library rewrite
 # (multi_dot / math.prod / math.isclose); the rest as generated Python
@@ -140,7 +155,7 @@ def test_fixed_refusal_matches_finite_differences_and_eager(name):
     check_form_accepted(fn, args, wrt, backend="numba" if name in NUMBA else "python")
 
 
-@pytest.mark.parametrize("name", ["library", "stars"])
+@pytest.mark.parametrize("name", ["library", "stars", "map"])
 def test_agrees_with_autograd(name):
     fn, args, wrt = CASES[name]
     ref = multi_dot_as_matmul if name == "library" else fn
@@ -208,7 +223,7 @@ CORPUS = {fn.__name__: (fn, args, wrt) for fn, args, wrt in hf.suites() + hf.mod
 
 @pytest.mark.parametrize("name", ["dtype_zeros_like_input", "astype_other_dtype",
                                   "multi_dot_chain", "jax_star_list", "jax_math_prod_isclose",
-                                  "jax_reduce_with_initial"])
+                                  "jax_reduce_with_initial", "map_builtin"])
 def test_corpus_function_accepted(name):
     fn, args, wrt = CORPUS[name]
     check_form_accepted(fn, args, wrt)
@@ -258,7 +273,7 @@ def test_refused_at_the_line_in_both_modes(fn, args):
 
 def test_refused_forms_are_listed():
     assert {f.__name__ for f, _, _ in hf.refused_forms()} == {
-        "squeeze_without_axis", "jax_isinstance_dispatch", "class_model_stepper", "map_builtin"}
+        "squeeze_without_axis", "jax_isinstance_dispatch", "class_model_stepper"}
 
 
 @pytest.mark.parametrize("fn,args,wrt", hf.refused_forms(), ids=[c[0].__name__ for c in hf.refused_forms()])

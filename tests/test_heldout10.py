@@ -286,3 +286,8 @@ def test_refused_forms_refused_in_both_modes(fn, args, wrt):
         assert e.value.loc is not None and e.value.loc.filename == inspect.getsourcefile(hf)
         texts.append(str(e.value))
     assert texts[0] == texts[1]
+
+
+def test_monadic_source_of_a_typed_function_for_its_arguments():
+    text = jitad.source(dtype_of_parameters, "monadic", args=CASES["dtype"][1])
+    assert "dtype=np.float64" in text and ".dtype" not in text

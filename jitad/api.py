@@ -743,7 +743,12 @@ def source(f, stage="adjoint", args=None, wrt=None) -> str:
                 raise JitadError(f"jitad.source({d.__name__}, 'monadic') of a parallel function "
                                  "decides per signature: pass args=(example arguments) or call it")
             notes = [(dec.targets, dec.note()) for dec in comp.gen.decisions]
-        return monadic.render(frontend(d.__jitad_function__), notes)
+        fn = d.__jitad_function__
+        if args is not None:                # a parameter's dtype, isinstance: for these types
+            tys = tuple(ty_of_value(a) for a in d.bind(tuple(args), {}))
+            if not any(is_structured(t) for t in tys):
+                return monadic.render(pipeline.typed_frontend(fn, tys), notes)
+        return monadic.render(frontend(fn), notes)
     if stage in pipeline.PASS_NAMES:
         return d.text_after(stage, args, None if wrt is None and args is None else
                             wrt_indices(d, 0 if wrt is None else wrt)[0])

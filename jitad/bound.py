@@ -86,9 +86,42 @@ def _self_reads(fn):
     return tuple(attrs), whole
 
 
+def _reads_through_calls(fn, owner):
+    """(attributes, whole) a method reads of its object, with those of the methods of the
+    object it calls (`self.m(...)`, read as helpers: `capture._self_calls`), and those methods
+    (name -> plain function). A method the object's class overrides is refused: the helper is
+    the defining class's."""
+    from .capture import defining_class, self_methods
+    attrs, whole, called, todo = [], False, {}, [fn]
+    seen = set()
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        a, w = _self_reads(f)
+        whole = whole or w
+        attrs += [x for x in a if x not in attrs]
+        cls = defining_class(f)
+        if cls is None:
+            continue
+        for m, (target, takes_self) in self_methods(cls, a).items():
+            if inspect.getattr_static(type(owner), m, None) is not inspect.getattr_static(cls, m):
+                raise JitadError(f"{f.__qualname__} calls self.{m}, which "
+                                 f"{type(owner).__name__} overrides: jitad reads "
+                                 f"{cls.__name__}.{m}; differentiate a method of "
+                                 f"{type(owner).__name__} itself")
+            called[m] = target
+            if takes_self:                  # a static method reads no object
+                todo.append(target)
+    return tuple(attrs), whole, called
+
+
 def self_struct(fn, owner):
-    """The method's object as a namedtuple of the attributes it reads, their values now."""
-    attrs, whole = _self_reads(fn)
+    """The method's object as a namedtuple of the attributes it reads (and the methods it
+    calls read), their values now; the methods it calls are the namedtuple's own, run as
+    eager mode runs helpers."""
+    attrs, whole, called = _reads_through_calls(fn, owner)
     if whole:
         names = list(attrs) + [k for k in vars(owner) if k not in attrs and not k.startswith("_")
                                and _data(getattr(owner, k))]
@@ -115,7 +148,24 @@ def self_struct(fn, owner):
     cls = _SELF_TYPES.get(key)
     if cls is None:
         cls = _SELF_TYPES[key] = collections.namedtuple(f"{type(owner).__name__}_self", names)
+    for m, target in called.items():       # eager mode runs `self.m(...)` on the namedtuple
+        if m not in names and not isinstance(getattr(cls, m, None), _EagerMethod):
+            setattr(cls, m, _EagerMethod(target, inspect.isfunction(
+                inspect.getattr_static(type(owner), m, None))))
     return cls(*values)
+
+
+class _EagerMethod:
+    """A method of the object, on the namedtuple that stands for it: eager mode's version of
+    its plain function (NumPy and math as eager mode reads them), given the namedtuple."""
+
+    def __init__(self, fn, takes_self):
+        self.fn, self.takes_self = fn, takes_self
+
+    def __get__(self, obj, objtype=None):
+        from .eager.functional import eager_function
+        f = eager_function(self.fn)
+        return functools.partial(f, obj) if self.takes_self and obj is not None else f
 
 
 def bound_differentiable(fn, backend=None, parallel=None):

@@ -283,11 +283,15 @@ def _capture(fn) -> Captured:
 def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
+    _maps_as_comprehensions(tree, _builtin_test(fn, tree))
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
+    for name, target in _self_calls(fn, tree).items():
+        _INJECTED[name] = target
+        cap.free[name], cap.origin[name] = target, _INJECTED
     first = {}          # where each name is first read (the hidden ones in reading order)
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and node.id in cap.free:
@@ -329,6 +333,58 @@ def _captured(fn, tree, filename, raw) -> Captured:
 # where the names `desugar` makes asserts and raises call are found (what a watch of the
 # function's free names reads: they never change)
 _INJECTED: dict = {}
+
+
+def defining_class(fn):
+    """The class a method is defined in, when it is a module's class (`Model.loss`), else None."""
+    parts = getattr(fn, "__qualname__", "").split(".")
+    if len(parts) != 2 or not isinstance(getattr(fn, "__globals__", None), dict):
+        return None
+    cls = fn.__globals__.get(parts[0])
+    return cls if isinstance(cls, type) and vars(cls).get(parts[1]) is fn else None
+
+
+def self_methods(cls, names) -> dict:
+    """name -> (plain function, takes self) of the names that are methods (or static methods)
+    of `cls` written as plain functions."""
+    out = {}
+    for m in names:
+        try:
+            attr = inspect.getattr_static(cls, m)
+        except AttributeError:
+            continue
+        if isinstance(attr, staticmethod) and inspect.isfunction(attr.__func__):
+            out[m] = (attr.__func__, False)
+        elif inspect.isfunction(attr):
+            out[m] = (attr, True)
+    return out
+
+
+def _self_calls(fn, tree) -> dict:
+    """In a method of a module's class, `self.m(a, b)` calling another method m of the class
+    is `m(self, a, b)` (a static method: `m(a, b)`): the call's function becomes a name bound
+    to m's plain function (returned: name -> function), so m is a helper like any other, given
+    the object as `bound.self_struct` passes it (`bound` refuses an object whose class
+    overrides m)."""
+    cls = defining_class(fn)
+    if cls is None or not tree.args.args:
+        return {}
+    me = tree.args.args[0].id
+    calls = [n for n in gast.walk(tree) if isinstance(n, gast.Call)
+             and isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
+             and n.func.value.id == me]
+    found = self_methods(cls, sorted({c.func.attr for c in calls}))
+    names = {}
+    for c in calls:
+        if c.func.attr not in found:
+            continue
+        target, takes_self = found[c.func.attr]
+        name = f"jitad_self_{cls.__name__}_{c.func.attr}"
+        names[name] = target
+        if takes_self:
+            c.args.insert(0, gast.copy_location(gast.Name(me, gast.Load(), None, None), c.func.value))
+        c.func = gast.copy_location(gast.Name(name, gast.Load(), None, None), c.func)
+    return names
 
 
 def def_name(fn) -> str:
@@ -420,6 +476,47 @@ def _lambdas_as_defs(tree):
                     ret = gast.copy_location(gast.Return(lam.body), lam.body)
                     fdef = gast.FunctionDef(s.targets[0].id, lam.args, [ret], [], None, None, [])
                     block[k] = gast.copy_location(fdef, s)
+
+
+def _maps_as_comprehensions(tree, builtin):
+    """`map(lambda v: body, xs)` is the list `[body for v in xs]` (`map(lambda a, b: body, xs,
+    ys)`: `for a, b in zip(xs, ys)`), and `map(f, xs)` of a name `[f(v) for v in xs]`, where
+    `map` (and `zip`) are the builtins: the same items, in a list where Python makes an
+    iterator (read once, as sum(), list(), a for loop or NumPy reads it)."""
+    class Rewrite(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if not (isinstance(node.func, gast.Name) and builtin(node.func.id, map)
+                    and len(node.args) >= 2 and not node.keywords
+                    and not any(isinstance(a, gast.Starred) for a in node.args)):
+                return node
+            f, seqs = node.args[0], node.args[1:]
+            if isinstance(f, gast.Lambda):
+                a = f.args
+                if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs \
+                        or len(a.args) != len(seqs):
+                    return node
+                names, body = [p.id for p in a.args], f.body
+            elif isinstance(f, gast.Name):
+                names = [f"{f.id}_item{k}" for k in range(len(seqs))]
+                body = gast.Call(f, [gast.Name(n, gast.Load(), None, None) for n in names], [])
+            else:
+                return node
+            if len(seqs) > 1 and not builtin("zip", zip):
+                return node
+            target = gast.Name(names[0], gast.Store(), None, None) if len(names) == 1 else \
+                gast.Tuple([gast.Name(n, gast.Store(), None, None) for n in names], gast.Store())
+            source = seqs[0] if len(seqs) == 1 else \
+                gast.Call(gast.Name("zip", gast.Load(), None, None), list(seqs), [])
+            out = gast.ListComp(body, [gast.comprehension(target, source, [], 0)])
+            for n in gast.walk(out):
+                if getattr(n, "lineno", None) is None:
+                    gast.copy_location(n, node)
+            return out
+
+    if any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "map"
+           for n in gast.walk(tree)):
+        tree.body = [Rewrite().visit(s) for s in tree.body]
 
 
 def _keyword_only_last(tree):

@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 from . import codegen, ir, monadic, parallel, primitives, recall
 from . import backend as be
 from .capture import capture
-from .types import leaf_types
+from .types import Ty, leaf_types
 from .errors import JitadError, NotDifferentiableError
 from .fence import fence
 from .inline_calls import inline_once
 from .normalize import normalize
-from .normalize.structs import Specialized, specialized
+from .normalize.structs import Specialized, specialized, type_facts
 
 
 @dataclass
@@ -372,9 +372,43 @@ def forget_frontends(captured):
     one of them read now means another object): they are read again when next needed."""
     for c in captured:
         cache = cache_of(c.fn)
-        for key in [k for k in cache if k in ("frontend", "helper_facts", "capture")
+        for key in [k for k in cache if k in ("frontend", "helper_facts", "type_facts", "capture")
                     or k[:1] == ("frontend",)]:
             del cache[key]
+
+
+def typed_frontend(fn, argtys):
+    """The IR of `fn` (a function or a `Specialized` helper) for the argument types `argtys`:
+    `frontend(fn)`, or, where its source reads a parameter's `.dtype` or asks `isinstance` of
+    it (`structs.type_facts`), the front end made for those parameters' types (("type",
+    dtype, ndim) forms: `x.dtype` a constant, `isinstance(x, T)` decided). Both modes' type
+    inference and eager forward mode read functions through it."""
+    base, forms = (fn.fn, fn.forms) if isinstance(fn, Specialized) else (fn, ())
+    base = getattr(base, "__jitad_function__", base)
+    facts = type_facts(base)
+    if not facts:
+        return frontend(fn)
+    given = dict(forms)
+    extra, k = [], 0
+    for p in capture(base).params:       # the argument types of the parameters, in order
+        form = given.get(p)
+        if form is None or form[0] == "list":
+            if p in facts and k < len(argtys) and isinstance(argtys[k], Ty) \
+                    and not argtys[k].is_list:
+                extra.append((p, ("type", argtys[k].dtype, argtys[k].ndim)))
+            k += 1
+        elif form[0] == "struct":
+            k += _leaf_count(form[1])
+    return frontend(specialized(base, forms + tuple(extra))) if extra else frontend(fn)
+
+
+def _leaf_count(shape) -> int:
+    """How many parameters a structure form spreads into (`structs.spread`)."""
+    if shape is None:
+        return 1
+    if shape[0] == "const":
+        return 0
+    return sum(_leaf_count(c) for c in shape[1])
 
 
 def preset_frontend(fn, captured):

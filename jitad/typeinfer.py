@@ -60,7 +60,9 @@ class Program:
         key = (id(fn), argtys)
         if key in self.specs:
             return self.specs[key]
-        f = self.frontend(fn)
+        from .pipeline import frontend, typed_frontend
+        # a parameter's dtype read or isinstance asked: the front end made for its type
+        f = typed_frontend(fn, argtys) if self.frontend is frontend else self.frontend(fn)
         self._count[f.captured.fn] = n = self._count.get(f.captured.fn, 0) + 1
         if n > MAX_VARIANTS:     # a recursion whose constant argument never settles
             raise JitadError(f"{f.name}() is specialized on more than {MAX_VARIANTS} argument "

@@ -61,7 +61,8 @@ def uses_global(x):
 def uses_nested_def_as_value(x):
     def inner(t):
         return t
-    return sum(map(inner, [x]))  # ERR: nested function value
+    pair = (inner, inner)  # ERR: nested function value
+    return pair[0](x)
 
 
 def uses_import(x):

@@ -99,7 +99,7 @@ def list_with_keyword(x):
 
 
 def other_builtin(x):
-    return np.sum(np.array(list(map(abs, x))))  # ERR: the builtin map() is not supported
+    return np.sum(np.array(list(filter(None, x))))  # ERR: the builtin filter() is not supported
 
 
 # -- np.append (homography) --------------------------------------------------------------------

@@ -80,8 +80,8 @@ def writes_into_matrix_diagonal(x):
     return np.sum(d)
 
 
-def sum_with_initial(x):
-    return np.sum(x, initial=1.0)  # ERR: np.sum(..., initial=...)
+def std_with_mean(x):
+    return np.std(x, mean=np.mean(x))  # ERR: keyword argument mean=
 
 
 def dot_of_3d(x):
@@ -114,7 +114,7 @@ def calls_a_helper(x):
 GRAD_CASES = [uses_unwrap, uses_matrix_cond, uses_einsum, uses_repeat_method, uses_take_method,
               sorts_in_place, reads_flat, writes_into_int_array, writes_repeated_indices,
               writes_into_matrix_diagonal,
-              sum_with_initial, dot_of_3d, ufunc_reduce, ufunc_at, ufunc_with_dtype, _helper]
+              std_with_mean, dot_of_3d, ufunc_reduce, ufunc_at, ufunc_with_dtype, _helper]
 
 
 def _check(err, fn, tb):

@@ -114,10 +114,12 @@ class _Refused:
 
 
 class _Run:
-    def __init__(self, fn, forms=()):
-        from ..pipeline import frontend
-        self.frontend = frontend
-        self.f = frontend(fn, forms)
+    def __init__(self, fn, forms=(), args=()):
+        from ..normalize.structs import specialized
+        from ..pipeline import typed_frontend
+        self.frontend = typed_frontend
+        # the front end for these arguments' types (a parameter's dtype, isinstance)
+        self.f = typed_frontend(specialized(fn, forms) if forms else fn, _types_of(args))
         self.val, self.tan = {}, {}
 
     def atom(self, a):
@@ -290,7 +292,7 @@ class _Run:
     def call(self, s: Bind):
         callee = _Run.__new__(_Run)
         callee.frontend = self.frontend
-        callee.f = self.frontend(s.callee)
+        callee.f = self.frontend(s.callee, _types_of([self.atom(a) for a in s.args]))
         callee.val, callee.tan = {}, {}
         for p, a in zip(callee.f.params, s.args):
             callee.set(p, self.atom(a), self.t(a))
@@ -306,6 +308,11 @@ class _Run:
         values = [self.atom(a) for a in ret.values]
         tangents = [self.t(a) for a in ret.values]
         return values, tangents
+
+
+def _types_of(values) -> tuple:
+    from ..types import ty_of_value
+    return tuple(ty_of_value(v) for v in values)
 
 
 def _flatten(fn, args, wrt, tangents):
@@ -347,7 +354,7 @@ def jvp_eager(fn, args, wrt, tangents):
         forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)
     from .functional import _check_differentiable_args, _def_loc
     _check_differentiable_args(fn, args, wrt)
-    run = _Run(fn, forms)
+    run = _Run(fn, forms, args)
     given = dict(zip(wrt, tangents))
     for i, (p, a) in enumerate(zip(run.f.params, args)):
         a = np.array(a) if isinstance(a, np.ndarray) else a

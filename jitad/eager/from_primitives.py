@@ -162,6 +162,10 @@ def call_op(target, prim, name=None):
             for k, a in zip(p.call_order, args[1:]):
                 kwargs[k] = a
             args = args[:1]
+            if kwargs.get("dtype") is not None:     # of x in that dtype, as compiled mode reads it
+                from .ops import astype
+                args = (astype(args[0], kwargs.pop("dtype")),)
+            kwargs.pop("dtype", None)
             axis = kwargs.pop("axis", None)
             keepdims = kwargs.pop("keepdims", False)
             statics = {k: kwargs.pop(k, p.defaults.get(k)) for k in p.statics if k != "axis"}

@@ -80,7 +80,8 @@ else:
         _op = getattr(scipy_special, getattr(_orig, "__name__", ""), None)
         if callable(_orig) and _op is not None and _op is not _orig and _orig not in _FUNCTIONS:
             _FUNCTIONS[_orig] = _op
-_BUILTINS = {"float": ops.float_, "max": ops.max_builtin, "min": ops.min_builtin}
+_BUILTINS = {"float": ops.float_, "max": ops.max_builtin, "min": ops.min_builtin,
+             "isinstance": ops.isinstance_}
 
 _LIBRARIES = {"numpy", "scipy", "jitad", "autograd", "torch", "jax", "numba",
               "pytest", "_pytest", "pluggy"}

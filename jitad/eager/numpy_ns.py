@@ -58,6 +58,15 @@ ndim = _ops.ndim
 size = _ops.size
 
 
+def prod(a, *args, initial=None, **kwargs):
+    """np.prod as compiled mode reads it: initial= multiplies the product."""
+    from .from_primitives import eager_callable
+    if type(a) in (list, tuple) and contains_var(a):
+        a = array(a)
+    result = (eager_callable(_np.prod) or _np.prod)(a, *args, **kwargs)
+    return result if initial is None else result * initial
+
+
 class _Cast:
     """`np.float64` (np.float32, np.int64) in a function eager mode runs: called on a Var, x
     in that dtype, as the compiled mode's cast (differentiable into a float dtype); otherwise
@@ -121,6 +130,16 @@ class _Linalg:
     (it refuses cleanly on a Var that requires grad)."""
 
     norm = staticmethod(_ops.norm)
+
+    @staticmethod
+    def multi_dot(arrays, *, out=None):
+        """np.linalg.multi_dot as compiled mode reads it: the products left to right."""
+        if out is not None or not contains_var(list(arrays)):
+            return _np.linalg.multi_dot(arrays, out=out)
+        result = arrays[0]
+        for a in arrays[1:]:
+            result = matmul(result, a)
+        return result
 
     def __getattr__(self, name):
         return getattr(_np.linalg, name)

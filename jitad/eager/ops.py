@@ -113,6 +113,8 @@ def _reduction(op, np_func, name, a, axis, keepdims, dtype, out, extra):
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    if initial is not None and where is None and out is None:    # as compiled mode reads it
+        return sum(a, axis, dtype, None, keepdims) + initial
     if where is not None and (dtype, out, initial) == (None, None, None):
         return prelude.sum_where(a, axis, where=where, keepdims=keepdims)     # as compiled mode reads it
     return _reduction(_sum, np.sum, "sum", a, axis, keepdims, dtype, out,
@@ -127,11 +129,15 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    if initial is not None and where is None and out is None:    # as compiled mode reads it
+        return ELEMENTWISE["maximum"](max(a, axis, None, keepdims), initial)
     return _reduction(_max, np.max, "max", a, axis, keepdims, None, out,
                       _given(initial=initial, where=where))
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    if initial is not None and where is None and out is None:    # as compiled mode reads it
+        return ELEMENTWISE["minimum"](min(a, axis, None, keepdims), initial)
     return _reduction(_min, np.min, "min", a, axis, keepdims, None, out,
                       _given(initial=initial, where=where))
 
@@ -709,3 +715,22 @@ def float_(x=0.0):
 
 
 float_.dtype = np.dtype(np.float64)     # still a dtype where float is one: x.astype(float)
+
+
+_builtin_isinstance = isinstance
+
+
+def _as_class(c):
+    """A class as the user named it: float for eager mode's `float_`, NumPy's type for an
+    `np.float64` stand-in (numpy_ns._Cast), tuples of them."""
+    if type(c) is tuple:
+        return tuple(_as_class(x) for x in c)
+    if c is float_:
+        return float
+    return getattr(c, "type", c) if type(c).__name__ == "_Cast" else c
+
+
+def isinstance_(obj, cls):
+    """isinstance() inside a function run by value_and_grad: of a Var, its value's answer
+    (compiled mode decides it from the argument's type when it compiles)."""
+    return _builtin_isinstance(obj.value if type(obj) is Var else obj, _as_class(cls))

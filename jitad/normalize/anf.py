@@ -97,7 +97,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         # list(E): the comprehension it means (see `lists.list_calls`)
         self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err, self.introduced)
         # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
-        self.tree = index_tricks(self.tree, self.resolve_func, self.err)
+        self.tree = index_tricks(self.tree, self.resolve_func, self.err, self.namer,
+                                 self.introduced)
         # np.array([[...] for a in A]): each row an array (see `lists.stacked_rows`)
         self.tree = stacked_rows(self.tree, self.resolve_func)
         self.locals |= user_names(self.tree) - set(cap.free)
@@ -123,7 +124,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
         # h(*state), (*shape, 2): the items written out (see `stars`)
-        self.tree = expand_stars(self.tree, given, self.err)
+        self.tree = expand_stars(self.tree, given, self.err,
+                                 list_names(self.tree, self.resolve_func, self.given_lists),
+                                 self.namer)
+        self.locals |= user_names(self.tree) - set(cap.free)    # the appends' loop variables
         # lists of tuples: a list per position (see `tuple_lists`)
         self.tree, parts, introduced = tuple_lists(self.tree, self.namer, self.resolve_func,
                                                    self.err, self.given_lists)
@@ -902,6 +906,16 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             why = refusal_for(obj) if obj is not MISSING else None
             if why is not None:
                 self.err(node, f"{spelled}: {why}", f"call to {what}")
+            if isinstance(obj, type) and not (obj.__module__ or "").split(".")[0] in (
+                    "builtins", "numpy", "scipy", "math", "collections"):
+                self.err(node, f"{spelled}(...) makes an object of the class {obj.__name__}: jitad "
+                               "differentiates functions of arrays and numbers; make the "
+                               "object outside and differentiate its method "
+                               f"(jitad.grad(obj.method))", f"call to {what}")
+            if obj is isinstance:
+                self.err(node, "isinstance() is decided when jitad compiles, of a parameter "
+                               "the function never assigns and a type its kind answers "
+                               "(np.ndarray, float, int, bool, complex ...)", "isinstance()")
             if obj is not MISSING and getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
                 self.err(node, f"the builtin {obj.__name__}() is not supported; jitad reads the "
                                f"builtins {', '.join(_BUILTINS)} (see docs/language.md)",
@@ -1056,6 +1070,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.bind(node, dest(node.attr), get(f"np.{node.attr}"), (recv,))
         if node.attr == "shape":
             self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
+        if node.attr == "dtype":
+            self.err(node, ".dtype is read when jitad compiles, of a parameter the function "
+                           "never assigns (x.dtype of a local: name the dtype)", ".dtype")
         self.err(node, f"attribute .{node.attr} is not supported", f".{node.attr}")
 
     def machine_limit(self, node):

@@ -936,18 +936,39 @@ def ast_call(prim, operands):
     return ast.Expression(expr)
 
 
-def index_tricks(tree, resolve, err):
+# reductions whose initial= is the reduction of the rest with it (`index_tricks`)
+_INITIAL = {np.sum: "add", np.prod: "mul", np.max: "maximum", np.amax: "maximum",
+            np.min: "minimum", np.amin: "minimum", np.nansum: "add"}
+
+
+def index_tricks(tree, resolve, err, namer=None, introduced=None):
     """`np.r_[a, 0.0, b]` is `np.concatenate([np.atleast_1d(a), np.atleast_1d(0.0),
     np.atleast_1d(b)])` and `np.c_[a, b]` is `np.column_stack([a, b])`, as NumPy computes them
     for arrays and numbers; a slice (`np.r_[0:3]`) or a directive string among the items is
     refused at the item. `np.block([[A, B], [C, D]])` (lists nested once or twice, written
     out) is the concatenation of its innermost lists' items (np.atleast_1d or np.atleast_2d
     of each, by the depth) along the last axis, of those along the one before, as NumPy
-    builds it. Returns the tree (a rewritten copy when it holds any of them)."""
+    builds it. `np.linalg.multi_dot([A, B, C])` (a list or tuple written out) is
+    `A @ B @ C` (the same product; NumPy may group it otherwise, which changes only rounding);
+    `math.prod(seq, start=s)` is the product of the items of a sequence written out, else
+    `s * np.prod(seq, axis=0)` (math.prod multiplies the rows of an array: its elements for a
+    vector), with `np` a name `introduced` maps to NumPy; `np.sum(x, initial=c)` (prod, max,
+    min) is the reduction without it, then `+ c` (`* c`, `np.maximum(., c)`, `np.minimum`),
+    elementwise over what an axis= leaves, as NumPy folds it in. Returns the tree (a rewritten copy
+    when it holds any of them)."""
     def trick(node):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
-                and resolve(node.func) is np.block:
-            return "block"
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
+            obj = resolve(node.func)
+            if obj is np.block:
+                return "block"
+            if obj is np.linalg.multi_dot:
+                return "multi_dot"
+            if obj in _INITIAL and any(k.arg == "initial" for k in node.keywords):
+                return "initial"
+            if obj is math.prod and introduced is not None and not (
+                    len(node.args) == 1 and isinstance(node.args[0], gast.Attribute)
+                    and node.args[0].attr == "shape"):  # math.prod(X.shape): shape_tuples
+                return "prod"
         if not (isinstance(node, gast.Subscript) and isinstance(node.value, gast.Attribute)):
             return None
         obj = resolve(node.value)
@@ -960,7 +981,14 @@ def index_tricks(tree, resolve, err):
     class Rewrite(gast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            if trick(node) != "block":
+            kind = trick(node)
+            if kind == "multi_dot":
+                return self.multi_dot(node)
+            if kind == "prod":
+                return self.prod(node)
+            if kind == "initial":
+                return self.initial(node)
+            if kind != "block":
                 return node
             depth = _list_depth(node.args[0]) if len(node.args) == 1 else None
             if node.keywords or depth not in (1, 2):
@@ -981,6 +1009,51 @@ def index_tricks(tree, resolve, err):
                 if getattr(n, "lineno", None) is None:
                     gast.copy_location(n, node)
             return call
+
+        def multi_dot(self, node):
+            seq = node.args[0] if len(node.args) == 1 and not node.keywords else None
+            if not isinstance(seq, (gast.List, gast.Tuple)) or len(seq.elts) < 2 \
+                    or any(isinstance(e, gast.Starred) for e in seq.elts):
+                err(node, "np.linalg.multi_dot takes a list of two or more arrays written "
+                          "out", "np.linalg.multi_dot")
+            out = seq.elts[0]
+            for e in seq.elts[1:]:
+                out = gast.copy_location(gast.BinOp(out, gast.MatMult(), e), node)
+            return out
+
+        def initial(self, node):
+            start = next(k.value for k in node.keywords if k.arg == "initial")
+            node.keywords = [k for k in node.keywords if k.arg != "initial"]
+            op = _INITIAL[resolve(node.func)]
+            if op in ("maximum", "minimum"):
+                out = gast.Call(_np_func(node.func, op), [node, start], [])
+            else:
+                out = gast.BinOp(node, gast.Add() if op == "add" else gast.Mult(), start)
+            return gast.copy_location(out, node)
+
+        def prod(self, node):
+            kw = {k.arg: k.value for k in node.keywords}
+            if len(node.args) != 1 or set(kw) - {"start"}:
+                err(node, "math.prod takes a sequence (and start=)", "math.prod")
+            (seq,), start = node.args, kw.get("start")
+            if isinstance(seq, (gast.List, gast.Tuple)) and \
+                    not any(isinstance(e, gast.Starred) for e in seq.elts):
+                items = ([start] if start is not None else []) + list(seq.elts)
+                out = items[0] if items else gast.Constant(1, None)
+                for e in items[1:]:
+                    out = gast.BinOp(out, gast.Mult(), e)
+            else:
+                name = namer.fresh("np")
+                introduced[name] = np
+                out = gast.Call(gast.Attribute(gast.Name(name, gast.Load(), None, None), "prod",
+                                               gast.Load()),
+                                [seq], [gast.keyword("axis", gast.Constant(0, None))])
+                if start is not None:
+                    out = gast.BinOp(start, gast.Mult(), out)
+            for n in gast.walk(out):
+                if getattr(n, "lineno", None) is None:
+                    gast.copy_location(n, node)
+            return out
 
         def visit_Subscript(self, node):
             self.generic_visit(node)

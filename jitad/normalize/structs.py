@@ -21,6 +21,12 @@ Guarantees:
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
     it is decided; `==`/`!=` between constant strings or None is decided too;
+  * a parameter given its type (("type", dtype, ndim) in `forms`, made by `type_facts` where
+    the function reads `p.dtype` or asks `isinstance(p, T)` of a parameter it never assigns)
+    has `p.dtype` read as that dtype's name (a constant: `np.zeros(n, dtype=x.dtype)`,
+    `x.astype(y.dtype)`) and `isinstance(p, T)` decided (`T` a type or a tuple of types the
+    value's kind answers: np.ndarray, float, int, bool, complex, np.number ...; otherwise the
+    call stays, and is refused as before);
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -35,6 +41,7 @@ import inspect
 from collections import Counter
 
 import gast
+import numpy as np
 
 from ..capture import MISSING
 from ..errors import JitadError
@@ -171,6 +178,156 @@ def helper_facts(fn):
     return got
 
 
+def type_facts(fn) -> frozenset:
+    """The parameters of `fn` that its source reads as `p.dtype` or asks `isinstance(p, ...)`
+    of, and never assigns: those whose type a specialization fixes in its front end
+    (("type", dtype, ndim) forms, `pipeline.typed_frontend`). Once per function object."""
+    from ..capture import capture
+    from ..pipeline import cache_of
+    cache = cache_of(fn)
+    got = cache.get("type_facts")
+    if got is not None:
+        return got
+    try:
+        cap = capture(fn)
+        params = set(cap.params) - set(_stores(cap.tree.body))
+        resolve = source_resolver(cap)
+        found = set()
+        for node in gast.walk(cap.tree):
+            if isinstance(node, gast.Attribute) and node.attr == "dtype" \
+                    and isinstance(node.value, gast.Name) and node.value.id in params:
+                found.add(node.value.id)
+            elif isinstance(node, gast.Call) and len(node.args) == 2 \
+                    and isinstance(node.args[0], gast.Name) and node.args[0].id in params \
+                    and resolve(node.func) is isinstance:
+                found.add(node.args[0].id)
+        got = frozenset(found)
+    except (JitadError, TypeError, ValueError, OSError):
+        got = frozenset()
+    cache["type_facts"] = got
+    return got
+
+
+_KIND_TYPE = {"f8": float, "f4": np.float32, "i8": int, "b1": bool, "c16": complex}
+
+
+def _isinstance_of(form, cls):
+    """isinstance(value, cls) of a value of type form ("type", dtype, ndim), decided by its
+    kind; MISSING where values of that type may answer either way (a float argument may be
+    a Python float or an np.float64)."""
+    classes = cls if isinstance(cls, tuple) else (cls,)
+    if not classes or not all(isinstance(c, type) for c in classes):
+        return MISSING
+    if form[0] == "struct":      # a tuple or list (which, the form does not say), a dict
+        holds = {"seq": (list, tuple), "dict": (dict,)}[form[1]]
+        if all(any(issubclass(h, c) for c in classes) for h in holds):
+            return True
+        if any(issubclass(h, c) for c in classes for h in holds):
+            return MISSING
+        return False
+    _, dtype, ndim = form
+    if ndim:
+        return any(issubclass(np.ndarray, c) for c in classes)
+    py = _KIND_TYPE[dtype]
+    answers = set()
+    for c in classes:
+        if c is np.ndarray:
+            answers.add(False)
+        elif issubclass(py, c):          # float, numbers.Real, object, int of a bool ...
+            answers.add(True)
+        elif issubclass(c, np.generic) or issubclass(np.dtype(dtype).type, c):
+            return MISSING               # np.float64, np.floating: how the caller spelled it
+        else:
+            answers.add(False)           # str, list, tuple, dict, np.ndarray ...
+    return True if True in answers else False
+
+
+# what np.issubdtype answers alike for integer arrays of every width (jitad reads them as int64)
+_ANY_INT_WIDTH = (np.generic, np.number, np.integer, np.inexact, np.floating,
+                  np.complexfloating, np.bool_)
+
+
+class _TypeFacts(gast.NodeTransformer):
+    """`p.dtype` as the dtype's name, `isinstance(p, T)` as its answer (see `type_facts`)."""
+
+    def __init__(self, types, resolve, err=None):
+        self.types, self.resolve, self.err = types, resolve, err
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if node.attr == "dtype" and isinstance(node.ctx, gast.Load) \
+                and isinstance(node.value, gast.Name) and node.value.id in self.types \
+                and self.types[node.value.id][0] == "type" \
+                and self.types[node.value.id][2]:        # an array (a float has no dtype)
+            name = np.dtype(self.types[node.value.id][1]).name
+            return gast.copy_location(gast.Constant(name, None), node)
+        return node
+
+    def array_dtype(self, node):
+        """The dtype of `p.dtype` of a typed array parameter p, else None."""
+        if isinstance(node, gast.Attribute) and node.attr == "dtype" \
+                and isinstance(node.value, gast.Name) and node.value.id in self.types:
+            form = self.types[node.value.id]
+            if form[0] == "type" and form[2]:
+                return np.dtype(form[1])
+        return None
+
+    def named_dtype(self, node):
+        """The dtype an expression names (np.float32, float, "float64"), else None."""
+        obj = node.value if isinstance(node, gast.Constant) else self.resolve(node)
+        obj = getattr(obj, "type", obj) if type(obj).__name__ == "_Cast" else obj
+        try:
+            return np.dtype(obj) if obj is not MISSING and obj is not None else None
+        except TypeError:
+            return None
+
+    def visit_Compare(self, node):
+        # x.dtype == np.float32, x.dtype != float: decided
+        if len(node.ops) == 1 and isinstance(node.ops[0], (gast.Eq, gast.NotEq)):
+            pair = [self.array_dtype(node.left), self.named_dtype(node.comparators[0])]
+            if any(d is None for d in pair):    # (np.dtype(None) is float64: `is`, not `in`)
+                pair = [self.array_dtype(node.comparators[0]), self.named_dtype(node.left)]
+            if all(d is not None for d in pair) and pair[0].kind == "i" and self.err:
+                self.err(node, "jitad reads integer arrays of every width as int64, so "
+                               "whether this dtype is that one is not known when it compiles: "
+                               "ask np.issubdtype(x.dtype, np.integer)", "dtype comparison")
+            if all(d is not None for d in pair):
+                same = pair[0] == pair[1]
+                return gast.copy_location(gast.Constant(
+                    same if isinstance(node.ops[0], gast.Eq) else not same, None), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_Call(self, node):
+        if len(node.args) == 2 and not node.keywords and self.resolve(node.func) is np.issubdtype:
+            have = self.array_dtype(node.args[0])      # np.issubdtype(x.dtype, np.floating)
+            want = self.resolve(node.args[1])
+            if have is not None and isinstance(want, type) and issubclass(want, np.generic) \
+                    and (have.kind != "i" or want in _ANY_INT_WIDTH):   # int arrays: any width
+                return gast.copy_location(gast.Constant(bool(np.issubdtype(have, want)), None),
+                                          node)
+        self.generic_visit(node)
+        if len(node.args) == 2 and not node.keywords and isinstance(node.args[0], gast.Name) \
+                and node.args[0].id in self.types and self.resolve(node.func) is isinstance:
+            cls = static_type(node.args[1], self.resolve)
+            if cls is not MISSING:
+                got = _isinstance_of(self.types[node.args[0].id], cls)
+                if got is not MISSING:
+                    return gast.copy_location(gast.Constant(got, None), node)
+        return node
+
+
+def static_type(node, resolve):
+    """The type (or tuple of types) an expression names in the source, or MISSING."""
+    if isinstance(node, gast.Tuple):
+        parts = [static_type(e, resolve) for e in node.elts]
+        return MISSING if any(p is MISSING for p in parts) else tuple(parts)
+    obj = resolve(node)
+    obj = getattr(obj, "type", obj) if type(obj).__name__ == "_Cast" else obj
+    return obj if isinstance(obj, type) or (isinstance(obj, tuple) and all(
+        isinstance(c, type) for c in obj)) else MISSING
+
+
 def _const_node(value, like):
     if isinstance(value, tuple):
         node = gast.Tuple([_const_node(v, like) for v in value], gast.Load())
@@ -221,10 +378,13 @@ class StructArgs:
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
-        consts = {}
+        consts, typed = {}, {}
         for name, form in forms or ():
             name = user.get(name, name)
             if form[0] == "list":      # a list parameter (`lists.list_parameters`)
+                continue
+            if form[0] == "type":      # its dtype read, or isinstance asked (`type_facts`)
+                typed[name] = form
                 continue
             if form[0] == "const":
                 if name in self.none_locals:
@@ -247,6 +407,12 @@ class StructArgs:
             self.tree = copy.deepcopy(self.tree)
             self.tree.body = [_Substitute(consts).visit(s) for s in self.tree.body]
             self.params = [p for p in self.params if p not in consts]
+        typed.update((name, ("struct", st.kind)) for name, st in self.structs.items()
+                     if isinstance(st, Struct) and not self.stores[name])
+        if typed:
+            self.tree = copy.deepcopy(self.tree)
+            self.tree.body = [_TypeFacts(typed, self.resolve_func, self.err).visit(s)
+                              for s in self.tree.body]
 
     def spread(self, base, shape):
         """(Struct or Var, parameter names) for a parameter of structure `shape`."""

@@ -178,6 +178,8 @@ np.power(a, b)     = np.power(a, b)         :: ew   | a: g * b * a ** (b - 1 + (
 np.square(x)       = np.square(x)           :: same | x: 2.0 * g * x
 np.sign(x)         = np.sign(x)             :: same
 np.floor(x)        = np.floor(x)            :: same
+# math.isclose of two numbers (Numba has none): Python's test, spelled out
+math.isclose(a, b; rel_tol, abs_tol) = abs(a - b) <= max(rel_tol * max(abs(a), abs(b)), abs_tol) :: cmp
 math.floor(x)      = math.floor(x)          :: int
 np.maximum(a, b)   = np.maximum(a, b)       :: ew   | a: rt.pick(a >= b, g * (1.0 - 0.5 * (a == b))) | b: rt.pick(a <= b, g * (1.0 - 0.5 * (a == b)))
 np.minimum(a, b)   = np.minimum(a, b)       :: ew   | a: rt.pick(a <= b, g * (1.0 - 0.5 * (a == b))) | b: rt.pick(a >= b, g * (1.0 - 0.5 * (a == b)))
@@ -735,6 +737,7 @@ def _load_table():
     get("tile_n").variants = {(r, 0): get(f"tile_n.{r}") for r in (1, 2)}
     get("tile_nm").variants = {(r, 0, 0): get(f"tile_nm.{r}") for r in (1, 2)}
     get("linspace").defaults = {"num": 50}
+    get("math.isclose").defaults = {"rel_tol": 1e-09, "abs_tol": 0.0}
     for short in ("var", "std"):
         for p in (get(short), get(f"{short}_axis")):
             p.defaults, p.chains, p.float_result = {"ddof": 0}, False, True

@@ -16,14 +16,16 @@ cost more than they save -- a cut helper (`g_fwd`/`g_bwd`) packs a state tuple p
 recomputed one runs its forward again inside its vjp -- and a call is a wall for `maps` (a
 sigmoid helper's map could not join its caller's: `cell * sigmoid(g) + ...` is one loop only
 once sigmoid's body is the caller's).
-A helper specialization with *one call site* in the whole program (not on a recursion cycle)
-is inlined the same way whatever its size -- loops, lists and matrices included -- unless
-the job runs helpers in parallel (`once=False`: `par` dispatches calls). Its code is
-written once either way, so inlining costs no compile time, and a call in a loop no longer
-packs a state tuple of every local per iteration on a list, makes tapes and zero adjoints of
-its own per call, nor adds a whole adjoint of each parameter into the caller's per call
-(ADBench's LSTM: `lstm_predict`, called once per character). Other costly helpers (loops,
-matrices) stay calls.
+A helper specialization with *one call site* in the whole program, inside a loop of its
+caller (not on a recursion cycle), is inlined the same way whatever its size -- loops, lists
+and matrices included. Its code is written once either way, so inlining costs no compile
+time, and the call in the loop no longer packs a state tuple of every local per iteration on
+a list, makes tapes and zero adjoints of its own per call, nor adds a whole adjoint of each
+parameter into the caller's per call (ADBench's LSTM: `lstm_predict`, called once per
+character). A call outside loops pays that once, and stays a call: `parallel=True` may
+dispatch it (`par` runs independent calls outside loops at the same time), and its
+sequential gradient must stay the parallel one bit for bit, so both inline the same calls.
+Other costly helpers (loops, matrices) stay calls.
 Invariants: the shared IR is never changed (an inlined caller gets a new `ir.Function`);
 types of the new names are added to the caller's `Spec.types`; a helper is inlined into a
 caller only after its own inlinable callees were inlined into it, so inlined code holds no
@@ -48,21 +50,29 @@ _COPY_ARRAY = get("copy_array")
 
 def inline(prog, cycles, once=True):
     """Inline every small helper call in every specialization of `prog`, and with `once`
-    every call of a helper specialization called at one place only (see the module
-    docstring); `cycles` are the specializations on a recursion cycle."""
+    every call of a helper specialization called at one place only, in a loop (see the
+    module docstring); `cycles` are the specializations on a recursion cycle."""
     small = {}
-    sites = {}
-    for spec in prog.order:
-        for s in ir.walk(spec.ir.body):
+    sites, in_loop = {}, set()
+
+    def count(block, spec, looped):
+        for s in block:
             if isinstance(s, Bind) and s.op is CALL:
                 key = (id(s.callee), arg_types(s, spec.types))
                 sites[key] = sites.get(key, 0) + 1
+                if looped:
+                    in_loop.add(key)
+            for sub in ir.sub_blocks(s):
+                count(sub, spec, looped or isinstance(s, (For, While)))
+    for spec in prog.order:
+        count(spec.ir.body, spec, False)
     entry = getattr(prog, "entry", None)
     entry_key = None if entry is None else (id(entry.fn), entry.argtys)
 
     def inlinable(key):
         return is_small(key) or (
-            once and sites.get(key) == 1 and key not in cycles and key != entry_key
+            once and sites.get(key) == 1 and key in in_loop and key not in cycles
+            and key != entry_key
             and key in prog.specs and isinstance(prog.specs[key].ir.body[-1:][0], Return))
 
     def is_small(key, seen=()):

@@ -167,7 +167,7 @@ def _inline(job):
     """Small helpers' bodies written into their callers (`inline`)."""
     if not _flag("JITAD_NO_INLINE"):
         from .inline import inline
-        inline(job.prog, codegen.recursive_keys(job.prog), once=not job.parallel)
+        inline(job.prog, codegen.recursive_keys(job.prog))
 
 
 def _maps(job):

@@ -15,11 +15,22 @@ the same values. Why: such a helper's forward is a few cheap statements, so the 
 cost more than they save -- a cut helper (`g_fwd`/`g_bwd`) packs a state tuple per call, a
 recomputed one runs its forward again inside its vjp -- and a call is a wall for `maps` (a
 sigmoid helper's map could not join its caller's: `cell * sigmoid(g) + ...` is one loop only
-once sigmoid's body is the caller's). Costly helpers (loops, matrices) stay calls.
+once sigmoid's body is the caller's).
+A helper specialization with *one call site* in the whole program, inside a loop of its
+caller (not on a recursion cycle), is inlined the same way whatever its size -- loops, lists
+and matrices included. Its code is written once either way, so inlining costs no compile
+time, and the call in the loop no longer packs a state tuple of every local per iteration on
+a list, makes tapes and zero adjoints of its own per call, nor adds a whole adjoint of each
+parameter into the caller's per call (ADBench's LSTM: `lstm_predict`, called once per
+character). A call outside loops pays that once, and stays a call: `parallel=True` may
+dispatch it (`par` runs independent calls outside loops at the same time), and its
+sequential gradient must stay the parallel one bit for bit, so both inline the same calls.
+Other costly helpers (loops, matrices) stay calls.
 Invariants: the shared IR is never changed (an inlined caller gets a new `ir.Function`);
 types of the new names are added to the caller's `Spec.types`; a helper is inlined into a
-caller only after its own small callees were inlined into it, so inlined code holds no call of
-a small helper; `JITAD_NO_INLINE=1` turns the pass off.
+caller only after its own inlinable callees were inlined into it, so inlined code holds no
+call of a small helper, and a helper's body is written at most once per call statement of
+the program as it was before the pass; `JITAD_NO_INLINE=1` turns the pass off.
 """
 from __future__ import annotations
 
@@ -37,10 +48,32 @@ MAX_STATEMENTS = 150
 _COPY_ARRAY = get("copy_array")
 
 
-def inline(prog, cycles):
-    """Inline every small helper call in every specialization of `prog` (see the module
-    docstring); `cycles` are the specializations on a recursion cycle."""
+def inline(prog, cycles, once=True):
+    """Inline every small helper call in every specialization of `prog`, and with `once`
+    every call of a helper specialization called at one place only, in a loop (see the
+    module docstring); `cycles` are the specializations on a recursion cycle."""
     small = {}
+    sites, in_loop = {}, set()
+
+    def count(block, spec, looped):
+        for s in block:
+            if isinstance(s, Bind) and s.op is CALL:
+                key = (id(s.callee), arg_types(s, spec.types))
+                sites[key] = sites.get(key, 0) + 1
+                if looped:
+                    in_loop.add(key)
+            for sub in ir.sub_blocks(s):
+                count(sub, spec, looped or isinstance(s, (For, While)))
+    for spec in prog.order:
+        count(spec.ir.body, spec, False)
+    entry = getattr(prog, "entry", None)
+    entry_key = None if entry is None else (id(entry.fn), entry.argtys)
+
+    def inlinable(key):
+        return is_small(key) or (
+            once and sites.get(key) == 1 and key in in_loop and key not in cycles
+            and key != entry_key
+            and key in prog.specs and isinstance(prog.specs[key].ir.body[-1:][0], Return))
 
     def is_small(key, seen=()):
         if key in small:
@@ -72,8 +105,8 @@ def inline(prog, cycles):
             callee = prog.specs.get((id(s.callee), arg_types(s, spec.types)))
             if callee is not None:
                 process(callee)
-        if any(is_small((id(s.callee), arg_types(s, spec.types))) for s in calls):
-            _Inliner(prog, spec, is_small).run()
+        if any(inlinable((id(s.callee), arg_types(s, spec.types))) for s in calls):
+            _Inliner(prog, spec, inlinable).run()
 
     for spec in list(prog.order):
         process(spec)
@@ -85,8 +118,8 @@ def _rank(spec, name):
 
 
 class _Inliner:
-    def __init__(self, prog, spec, is_small):
-        self.prog, self.spec, self.is_small = prog, spec, is_small
+    def __init__(self, prog, spec, inlinable):
+        self.prog, self.spec, self.inlinable = prog, spec, inlinable
         f = spec.ir
         self.namer = Namer(ir.taken_names(f, spec.types))
         self.renamed = dict(f.renamed)
@@ -101,7 +134,7 @@ class _Inliner:
         out = []
         for s in block:
             if isinstance(s, Bind) and s.op is CALL and \
-                    self.is_small((id(s.callee), arg_types(s, self.spec.types))):
+                    self.inlinable((id(s.callee), arg_types(s, self.spec.types))):
                 out += self.expand(s)
             elif isinstance(s, If):
                 out.append(dataclasses.replace(s, body=self.block(s.body), orelse=self.block(s.orelse)))
@@ -202,4 +235,12 @@ class _Inliner:
                                        orelse=[self.rename(x, names) for x in s.orelse])
         if isinstance(s, Return):
             return dataclasses.replace(s, values=tuple(atom(a) for a in s.values))
-        raise AssertionError(f"not a statement a small helper holds: {s!r:.80}")
+        if isinstance(s, For):
+            return dataclasses.replace(s, var=name(s.var), start=atom(s.start),
+                                       stop=atom(s.stop), step=atom(s.step),
+                                       body=[self.rename(x, names) for x in s.body])
+        if isinstance(s, While):
+            return dataclasses.replace(s, test=name(s.test),
+                                       cond=[self.rename(x, names) for x in s.cond],
+                                       body=[self.rename(x, names) for x in s.body])
+        raise AssertionError(f"not a statement an inlined helper holds: {s!r:.80}")

@@ -18,6 +18,7 @@ CASES = {
     "loop_branch": (sf.loop_branch, (X, 0.5), 1),
     "while_break": (sf.while_break, (1.0, 1.5), (0, 1)),
     "helper_rows": (sf.helper_rows, (np.ones((3, 4)) * 0.1, np.ones((5, 4))), 0),
+    "helper_twice": (sf.helper_twice, (np.ones((3, 4)) * 0.1, np.ones((5, 4))), 0),
     "array_writes": (sf.array_writes, (X,), 0),
 }
 STAGES = ("normalize", "specialize", "plan", "primal", "callee_adjoints", "entry_adjoint")

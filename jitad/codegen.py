@@ -451,8 +451,7 @@ def hessian(job):
         lines += [f"    {basis}[{k}] = 1.0",
                   f"    {grads} = {call}({', '.join(args + ['1.0'])}){pick}"]
         for pos, (a, h) in enumerate(zip(job.wrt, names)):
-            lines.append(f"    rt.set_col({h}, {k}, {grads}[{pos}])" if entry.argtys[a].ndim
-                         else f"    {h}[0, {k}] = {grads}[{pos}]")
+            lines.append(_col(h, k, f"{grads}[{pos}]", entry.argtys[a].ndim))
         if not columns:
             lines.append(f"    {basis}[{k}] = 0.0")
         blocks += names
@@ -618,6 +617,11 @@ def _row(M, k, value, ndim):
     """The loop body's line writing one product's result as row k of M (`rt.set_row`: no
     slice assignment, whose error helper Numba compiles into every function that has one)."""
     return f"    rt.set_row({M}, {k}, {value})" if ndim else f"    {M}[{k}, 0] = {value}"
+
+
+def _col(M, k, value, ndim):
+    """The loop body's line writing one product's result as column k of M (`rt.set_col`)."""
+    return f"    rt.set_col({M}, {k}, {value})" if ndim else f"    {M}[0, {k}] = {value}"
 
 
 def _local_names(pl):

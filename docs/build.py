@@ -177,7 +177,7 @@ def language() -> str:
 
 def parallel() -> str:
     """docs/parallel.md: its example run from a file of its own, then the monadic form it
-    prints, the adjoint's dispatcher and the vjp from the dispatch on, as jitad makes them."""
+    prints, the adjoint's threads function and the vjp from its dispatch on, as jitad makes them."""
     import contextlib
     import io
     import runpy
@@ -191,10 +191,10 @@ def parallel() -> str:
         with contextlib.redirect_stdout(printed):
             ns = runpy.run_path(str(path))
         comp = ns["par"].specialize(*(ns[n] for n in ("W1", "b1", "W2", "b2", "X")))
-        disp = comp.gen.functions["two_columns_vjp_par_1"] + "\n" + \
-            comp.gen.functions["two_columns_vjp_par_1_threads"]
+        disp = comp.gen.functions["two_columns_vjp_par_1"]
         vjp = comp.gen.functions[comp.gen.vjp].splitlines()
-    start = next(i for i, line in enumerate(vjp) if "= two_columns_vjp_par_1(" in line)
+    call = next(i for i, line in enumerate(vjp) if "= two_columns_vjp_par_1(" in line)
+    start = max(i for i in range(call) if "independent calls" in vjp[i])
     listing = "<!-- no-run: generated code -->\n" + fenced(disp)
     tail = "<!-- no-run: generated code -->\n" + fenced("\n".join(["    ..."] + vjp[start:]))
     return (template.replace("{{MONADIC}}", fenced(printed.getvalue(), "text"))

@@ -75,7 +75,7 @@ def _small(text: str) -> bool:
 
 def python_callable(gen: Generated) -> set:
     """The generated functions jitad calls from Python (the entry points `Generated` names);
-    the others -- callees' primals, vjps, forward and backward halves, dispatchers -- are only
+    the others -- callees' primals, vjps, forward and backward halves, `f_par` functions -- are only
     called from compiled code, and are compiled without the CPython wrapper."""
     names = {gen.primal, gen.vjp, gen.value_and_grad, gen.grad, gen.step, gen.accumulate,
              gen.apply, gen.jvp, gen.jacfwd, gen.jacrev, gen.into, gen.hessian, gen.grads}

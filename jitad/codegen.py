@@ -82,7 +82,7 @@ class Generated:
     hessian_lanes: str | None = None
     hessian_loop: str = ""
     # parallel=True (`parallel`): the entry's applicative groups and what was decided for each;
-    # the dispatchers, the functions compiled with Numba's parallel option
+    # the dispatches' `f_par` functions, the ones compiled with Numba's parallel option
     decisions: list = field(default_factory=list)
     parallel: set = field(default_factory=set)
 
@@ -649,7 +649,7 @@ def module(job):
     # Numba's cache cannot see a changed runtime helper (an inlined one above all): name it here
     header.append(f"# runtime: sha256 {_RUNTIME_HASH}")
     header += ["import math", "", "import numpy as np", "", "from jitad import runtime as rt", ""]
-    if gen.parallel:       # the dispatchers' prange and result lists (`parallel`)
+    if gen.parallel:       # the `f_par` functions' prange and result lists (`parallel`)
         header[-1:-1] = ["from numba import prange", "from numba.typed import List"]
     lines = list(header)
     body_start = len(lines)

@@ -11,16 +11,17 @@ loop, a matrix product, a value of rank >= 2, a costly callee) off recursion cyc
 with fewer than two is too small to overlap; a group in an `if`'s branch or a loop's body is
 dispatched there (in a loop, at every iteration: the iterations stay in order); not one whose
 branches run NumPy with the GIL (object-mode runtime helpers). Sizes are known only when the
-code runs, so the dispatcher decides there: the branches run concurrently only when each one's
+code runs, so the dispatch decides there: the branches run concurrently only when each one's
 work is at least `THRESHOLD` -- the FLOPs of its callee's matrix products (from the callee's symbolic shapes, `shapes`,
 written in the call's arguments; a product whose lengths they do not name is left out), the
 element work of its `for` loops (trips x elements of each array a loop body makes) and the
 elements of the arrays handed to it: a lower bound -- else one after the other, in the same
 compiled function. `rewrite(job)` replaces, in the entry's primal, vjp, value-and-grad-into,
 step and accumulate functions (their bodies, the branches of their `if`s and the bodies of
-their loops), the branch statements of each parallel group by one call of a generated dispatcher
-`f_par(...)` returning the branches' values in their order (its test and sequential path; the
-threads in `f_par_threads`) -- in the forward sweep the calls
+their loops), the branch statements of each parallel group by one dispatch: `if <work is
+small>:` the branches in order, in the function itself, `else:` one call of a generated
+function `f_par(...)` that runs them under `prange` and returns their values in their order --
+in the forward sweep the calls
 (or their forward halves), in the adjoint sweep their backward halves; what they depend on
 between them (a state popped from a tape) runs before it (a call tidying folded into the
 statement reading it -- `ad.Reverse` tags the call too -- gets its temporary back first),
@@ -34,8 +35,8 @@ statements one of which writes what the other reads or writes keep their order (
 a branch runs on one thread exactly the code the sequential function runs (BLAS at one
 thread), and every reduction into a shared adjoint happens after the dispatch in the sequential
 order (an addition run in a branch writes elements nothing else writes between the dispatch
-and its place), so the parallel gradient equals the sequential one bit for bit. A dispatcher's
-`_threads` half is the only function compiled with Numba's parallel option, restricted to
+and its place), so the parallel gradient equals the sequential one bit for bit. The `f_par`
+functions are the only ones compiled with Numba's parallel option, restricted to
 `prange` (`NUMBA_OPTIONS`: no array expression of the generated code is made parallel behind
 its back).
 """
@@ -57,7 +58,7 @@ from .types import arg_types
 # products plus the array elements it is handed (see `_work` and docs/parallel.md)
 THRESHOLD = 1 << 22
 
-# Numba's parallel option for the dispatchers: `prange` only, every other automatic
+# Numba's parallel option for the `f_par` functions: `prange` only, every other automatic
 # parallelization off
 NUMBA_OPTIONS = {"prange": True, "numpy": False, "reduction": False, "setitem": False,
                  "stencil": False, "fusion": False, "comprehension": False,
@@ -73,7 +74,7 @@ class Decision:
     branches: tuple = ()
     reason: str = ""
     parallel: bool = False
-    dispatchers: list = field(default_factory=list)   # generated dispatcher names
+    dispatchers: list = field(default_factory=list)   # its generated `f_par` functions
 
     def note(self) -> str:
         if self.parallel:
@@ -305,11 +306,12 @@ def _locals(fdef):
     return {a.arg for a in fdef.args.args} | _names(fdef, ast.Store)
 
 
-def _dispatcher(name, stmts, fdef, types, limit, specs, tails=None):
-    """The dispatcher of branch statements `stmts` (each `targets = call`): a function of the
-    locals their calls (and `tails`, the statements each branch runs after its call: `_tails`)
-    read, returning their values in order; concurrent under `prange` when every branch's
-    estimated work (`_work`) is >= `limit`, else in order."""
+def _dispatch_parts(name, stmts, fdef, types, limit, specs, tails=None):
+    """The dispatch of branch statements `stmts` (each `targets = call`), or None: the test
+    (every branch's estimated work, `_work`, >= `limit`, as source in the caller's locals), the
+    sequential path (each branch's statement then its tail, `_tails`: statements for the
+    caller) and the function `name` that runs the branches under `prange`, of the locals their
+    calls and tails read (its parameters), returning their values in order."""
     local = _locals(fdef)
     tails = tails or [[] for _ in stmts]
     params, made = [], set()
@@ -329,49 +331,29 @@ def _dispatcher(name, stmts, fdef, types, limit, specs, tails=None):
             return None
         work.append(w)
     k = len(stmts)
-
-    def run(i, indent):
-        """Branch i: its call, then its tail (`value` names what it returns)."""
-        st = stmts[i]
-        if not tails[i]:
-            return [], ast.unparse(st.value)
-        lines = [indent + ast.unparse(st)] + [indent + line for t in tails[i]
-                                              for line in ast.unparse(t).splitlines()]
-        return lines, ast.unparse(st.targets[0])
-
-    # the test and the sequential path in a plain function, the threads in one of their own:
-    # a function compiled with Numba's parallel option costs ~1 us a call even where its prange
-    # does not run (a loop's dispatch runs every iteration; a small group must not pay it)
-    threads = f"{name}_threads"
-    lines = [f"def {name}({', '.join(params)}):", f"    if min({', '.join(work)}) < {limit}:"]
-    values = []
-    for i in range(k):
-        ls, v = run(i, "        ")
-        lines += ls
-        values.append(v)
-    lines.append(f"        return ({', '.join(values)},)")
-    lines.append(f"    return {threads}({', '.join(params)})")
-    lines += [f"def {threads}({', '.join(params)}):"]
+    lines = [f"def {name}({', '.join(params)}):"]
     lines += [f"    branch_{i} = List()" for i in range(k)]
     lines.append(f"    for branch in prange({k}):")
-    for i in range(k):
+    for i, st in enumerate(stmts):
         kw = "if" if i == 0 else ("elif" if i < k - 1 else "else")
         lines.append(f"        {kw} branch == {i}:" if kw != "else" else "        else:")
-        ls, v = run(i, "            ")
-        lines += ls
-        lines.append(f"            branch_{i}.append({v})")
+        if tails[i]:         # the call, then its tail; the branch's value is the call's
+            lines += ["            " + line for t in [st] + tails[i]
+                      for line in ast.unparse(t).splitlines()]
+            value = ast.unparse(st.targets[0])
+        else:
+            value = ast.unparse(st.value)
+        lines.append(f"            branch_{i}.append({value})")
     lines.append(f"    return ({', '.join(f'branch_{i}[0]' for i in range(k))},)")
-    fdef, tdef = ast.parse("\n".join(lines)).body
-    fdef.body.insert(0, P.Comment(f"{k} independent calls: at once ({threads}) when each one's "
-                                  f"work (FLOPs of its products, its loops' elements + elements "
-                                  f"handed to it) >= {limit}"))
-    return (fdef, tdef), params
+    threads = ast.parse("\n".join(lines)).body[0]
+    sequential = [x for st, tail in zip(stmts, tails) for x in [st] + tail]
+    return f"min({', '.join(work)}) < {limit}", sequential, threads, params
 
 
 def _region(stmt):
     """What an addition into a part of an adjoint writes: `rt.add_into(d[c...], v)` ->
     (d, (c...)) for non-negative integer constants c; else None. (Not `d += e`: d may be a
-    number, which a dispatcher's branch would update in its own copy.)"""
+    number, which a branch run on a thread would update in its own copy.)"""
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
             and ast.unparse(stmt.value.func) == "rt.add_into" and len(stmt.value.args) == 2:
         view = stmt.value.args[0]
@@ -523,7 +505,7 @@ def _unfold(body, tag, branches, plan):
 
 def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, out, specs):
     """Rewrite the statements of `holder.<attr>` tagged `tag` with the decision's branches into
-    one dispatcher call; the dispatcher is appended to `out`. Returns whether it did."""
+    one dispatch; its `f_par` function is appended to `out`. Returns whether it did."""
     setattr(holder, attr, _unfold(getattr(holder, attr), tag, decision.branches, plan))
     body = getattr(holder, attr)
     where = {}
@@ -549,16 +531,24 @@ def _dispatch(fdef, holder, attr, tag, decision, plan, types, generated, limit, 
     if tag == "jitad_adjoint":
         tails, after = _tails(fdef, stmts, after, generated)
     name = plan.unique(f"{fdef.name}_par")
-    made = _dispatcher(name, stmts, fdef, types, limit, specs, tails)
+    made = _dispatch_parts(name, stmts, fdef, types, limit, specs, tails)
     if made is None:
         return False
-    (disp, threads), params = made
+    test, sequential, threads, params = made
     call = P.assign(ast.Tuple([st.targets[0] for st in stmts], ast.Store()),
                     P.call(name, *[P.name(p) for p in params]))
     call.jitad_loc = getattr(stmts[0], "jitad_loc", None)
-    setattr(holder, attr, body[:idxs[0]] + before + [call] + after)
+    # the test and the sequential path in the caller, only the threads in a function of their
+    # own: a call costs reference counts of the arrays it passes and returns, and a function
+    # compiled with Numba's parallel option ~1 us even where its prange does not run -- a
+    # loop's dispatch runs every iteration, and a small group must not pay either
+    note = P.Comment(f"{len(stmts)} independent calls: at once ({name}) when each one's work "
+                     f"(FLOPs of its products, its loops' elements + elements handed to it) "
+                     f">= {limit}")
+    branch = ast.If(ast.parse(test, mode="eval").body, sequential, [call])
+    setattr(holder, attr, body[:idxs[0]] + before + [note, branch] + after)
     decision.dispatchers.append(name)
-    out += [disp, threads]
+    out.append(threads)
     return True
 
 
@@ -591,7 +581,7 @@ def rewrite(job):
             if not d.reason.startswith("a branch runs NumPy"):
                 d.reason = "its calls cannot be brought together in the generated code"
     job.funcs.extend(made)
-    gen.parallel = {f.name for f in made[1::2]}       # the `_threads` halves
+    gen.parallel = {f.name for f in made}
 
 
 # how long an idle OpenMP worker spins before it sleeps (libgomp's GOMP_SPINCOUNT), unless the
@@ -600,7 +590,7 @@ SPIN_COUNT = 1000
 
 
 def prepare():
-    """Before the first dispatcher runs: OpenMP's idle workers spin `SPIN_COUNT` rounds, then
+    """Before the first dispatch runs: OpenMP's idle workers spin `SPIN_COUNT` rounds, then
     sleep (unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT). Measured (docs/parallel.md,
     the hierarchical columns through `fit`): on an idle machine 1.65-1.69x where passive
     waiting (no spin) gave 1.42-1.63x; with a core busy elsewhere 0.87-0.89x where passive gave

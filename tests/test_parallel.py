@@ -84,9 +84,11 @@ def test_the_dispatch_is_generated_forward_and_adjoint(made):
     # the forward halves in one dispatch, the backward halves in another
     assert "(ha, ha_saved), (hb, hb_saved) = two_layers_vjp_par(" in vjp
     assert "hb_grads, ha_grads = two_layers_vjp_par_1(" in vjp
-    # only the threads' halves are compiled with Numba's parallel option
-    assert comp.gen.parallel == {"two_layers_par_threads", "two_layers_vjp_par_threads",
-                                 "two_layers_vjp_par_1_threads"}
+    # the work test and the sequential path are the caller's own statements: only the threads
+    # are a function, compiled with Numba's parallel option
+    assert comp.gen.parallel == {"two_layers_par", "two_layers_vjp_par", "two_layers_vjp_par_1"}
+    seq = vjp[vjp.index("if min("):vjp.index("(ha, ha_saved), (hb, hb_saved) = two_layers_vjp_par(")]
+    assert "ha, ha_saved = layer_fwd(" in seq and "hb, hb_saved = layer_fwd(" in seq
     # the gradients the branches return are taken (a first contribution is assigned, not added
     # to zeros) and the additions into shared adjoints stay in the sequential order, after it
     assert vjp.index("hb_grads, ha_grads =") < vjp.index("d_Wb = hb_grads[0]") \
@@ -97,7 +99,9 @@ def test_a_backward_half_folded_into_its_one_addition_is_dispatched_too(made):
     f, args, wrt, par, *_ = made["one_weight_each"]
     comp = par.specialize(*args)
     vjp = comp.gen.functions[comp.gen.vjp]
-    assert "one_weight_each_vjp_par_1(" in vjp and "_bwd(" not in vjp
+    # both backward halves are called in the sequential path (before the dispatch's else) only
+    call = vjp.index("one_weight_each_vjp_par_1(")
+    assert vjp.count("_bwd(") == 2 and vjp.rindex("_bwd(") < call
     assert vjp.index("one_weight_each_vjp_par_1(") < vjp.index("d_Wb = ")
 
 
@@ -108,8 +112,10 @@ def test_additions_into_disjoint_parts_of_an_adjoint_run_in_their_branch(made):
     comp = par.specialize(*args)
     vjp = comp.gen.functions[comp.gen.vjp]
     disp = comp.gen.functions["three_columns_vjp_par_1"]
-    for k in range(3):
-        assert f"rt.add_into(d_W[{k}]," in disp and f"rt.add_into(d_W[{k}]," not in vjp
+    call = vjp.index("three_columns_vjp_par_1(")
+    for k in range(3):      # in the threads' branch, and in the sequential path (before its else)
+        assert f"rt.add_into(d_W[{k}]," in disp and vjp.count(f"rt.add_into(d_W[{k}],") == 1
+        assert vjp.index(f"rt.add_into(d_W[{k}],") < call
     assert "d_X += h1_grads[2]" in vjp
     assert all(np.array_equal(a, b) for a, b in zip(got[1], want[1]))
 

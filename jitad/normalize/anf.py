@@ -90,6 +90,7 @@ def rename_locals(cap: Captured):
 class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValues):
     def __init__(self, cap: Captured, forms=None):
         self.cap = cap
+        self.out_tree = _UNSEEN       # the returned structure (`returned_structure`)
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
@@ -211,7 +212,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         shown = self.cap.shown
         renamed = {**shown, **{k: shown.get(v, v) for k, v in self.renamed.items()}}
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
-                           self.cap, self.callees, renamed)
+                           self.cap, self.callees, renamed,
+                           out_tree=None if self.out_tree is _UNSEEN else self.out_tree)
 
     def stmt(self, node):
         loc = self.cap.loc(node)
@@ -250,13 +252,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         elif isinstance(node, gast.For):
             self.for_loop(node)
         elif isinstance(node, gast.Return):
-            vals = node.value.elts if isinstance(node.value, gast.Tuple) else [node.value]
-            for v in vals:
-                if isinstance(v, (gast.Tuple, gast.Dict)) and isinstance(node.value, gast.Tuple):
-                    self.err(v, "a function returns numbers, arrays and one tuple of them, not "
-                                "a tuple or dict inside it: return the values flat (`return "
-                                "loss, a, b`; with has_aux=True the values after the first "
-                                "are the aux)", "nested return")
+            vals, tree = returned_structure(node.value)
+            if self.out_tree is not _UNSEEN and tree != self.out_tree:
+                self.err(node.value, "every `return` of a function returning a nested tuple or "
+                                     "a dict returns the same structure (nesting and keys)",
+                         "nested return")
+            self.out_tree = tree
             atoms = tuple(self.returned(v) for v in vals)
             self.emit(ir.EarlyReturn(atoms, loc))
         elif isinstance(node, gast.Break):
@@ -1231,6 +1232,35 @@ def normalize(cap: Captured, forms=None) -> ir.Function:
     return Normalizer(cap, forms).function()
 
 
+_UNSEEN = object()
+
+
+def returned_structure(node):
+    """(the values, the tree) of a `return`'s expression: a tuple display's values (`return
+    loss, acc`: tree None, the values flat as the compiled function returns them), or, where
+    the display nests tuple displays or dicts with constant string keys (`return loss,
+    {"acc": acc, "n": n}`, `return y, (a, (b, c))`), its leaves depth first and in key order,
+    with the tree: the structure as tuples and dicts holding 0 for each leaf
+    (`(0, {"acc": 0, "n": 0})`), which `types.rebuild` fills with the returned leaves."""
+    def nested(n):
+        return isinstance(n, (gast.Tuple, gast.Dict))
+
+    def skeleton(n, out):
+        if isinstance(n, gast.Tuple):
+            return tuple(skeleton(e, out) for e in n.elts)
+        if isinstance(n, gast.Dict):
+            return {k.value: skeleton(v, out) for k, v in zip(n.keys, n.values)}
+        out.append(n)
+        return 0
+    if isinstance(node, gast.Tuple) and not any(nested(e) for e in node.elts):
+        return list(node.elts), None
+    if not nested(node):
+        return [node], None
+    vals = []
+    tree = skeleton(node, vals)
+    return vals, tree
+
+
 def _tuple_arity(fn):
     """n when every `return` of function `fn` (not of functions nested in it) returns a tuple
     display of n values, else None."""
@@ -1241,6 +1271,7 @@ def _tuple_arity(fn):
     fdef = tree.body[0] if tree.body and isinstance(tree.body[0], gast.FunctionDef) else None
     if fdef is None:
         return None
-    sizes = {len(st.value.elts) if isinstance(st.value, gast.Tuple) else None
+    sizes = {len(st.value.elts) if isinstance(st.value, gast.Tuple)
+             and returned_structure(st.value)[1] is None else None
              for st in own_statements(fdef.body) if isinstance(st, gast.Return)}
     return sizes.pop() if len(sizes) == 1 and None not in sizes else None

@@ -361,7 +361,12 @@ def _unwrap_out(out):
         return tuple(_unwrap_out(o) for o in out)
     if isinstance(out, dict):
         return {k: _unwrap_out(o) for k, o in out.items()}
-    return _plain(unwrap(out))
+    v = unwrap(out)
+    # an int or bool value stays one, as the compiled function returns it (`"n": X.shape[0]`)
+    kind = v.dtype.kind if type(v) is ndarray and v.ndim == 0 else None
+    if kind in ("b", "i", "u") or isinstance(v, (bool, int, np.integer, np.bool_)) and kind is None:
+        return bool(v) if kind == "b" or isinstance(v, (bool, np.bool_)) else int(v)
+    return _plain(v)
 
 
 def _contract(out, cotangent):

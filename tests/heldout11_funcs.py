@@ -348,6 +348,24 @@ def loop_over_tuple_display(x, W1, W2):
     return s + sum(hs) + min(np.sum((x - c) ** 2) for c in (0.0, 1.0))
 
 
+WEIGHTS = (0.5, 1.0, 2.0)
+SHAPE = (2, 3)
+GAINS = [0.5, 1.0]
+
+
+def global_tuple_constants(x):
+    out = 0.0
+    for w in WEIGHTS:
+        out = out + w * np.sum(np.sin(x * w))
+    n, m = SHAPE
+    M = x.reshape(SHAPE)
+    return out * WEIGHTS[-1] / len(WEIGHTS) + np.sum(M[:, m - 1] ** 2) + n
+
+
+def global_list_constants(x):
+    return np.sum(x * GAINS[0])  # ERR: make it a tuple of numbers
+
+
 # -- what stays refused (each at its `# ERR:` line, both modes) ---------------------------------
 def _nested_helper(x):
     return np.sum(x), (x, 2.0 * x)  # ERR: nested return
@@ -370,10 +388,11 @@ def structures_differ(x):
 
 def refused_forms():
     """Refused on purpose: a nested output without has_aux (grad needs one float), returns of
-    different structures; and (tested apart, its line is the helper's) a helper's nested
+    different structures, a global list of numbers (it can change in place, unseen); and (tested apart, its line is the helper's) a helper's nested
     return `calls_nested_helper` (a caller reads a helper's results flat)."""
     x = np.array([0.3, -0.2, 0.5])
-    return [(nested_without_has_aux, (x,)), (structures_differ, (x,))]
+    return [(nested_without_has_aux, (x,)), (structures_differ, (x,)),
+            (global_list_constants, (x,))]
 
 
 def suites(seed=11):
@@ -409,6 +428,7 @@ def suites(seed=11):
         (piecewise_in_loop, (nrm(size=7),), (0,)),
         (min_over_list, (nrm(size=3),), (0,)),
         (loop_over_tuple_display, (nrm(size=3), nrm(size=(2, 3)), nrm(size=(2, 3))), (0, 1, 2)),
+        (global_tuple_constants, (nrm(size=6),), (0,)),
     ]
 
 

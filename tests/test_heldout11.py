@@ -158,3 +158,24 @@ def test_a_helpers_nested_return_is_refused_at_its_line():
         assert expected in str(err) and err.loc.line == line and err.loc.filename == hf.__file__
         texts.append(str(err))
     assert texts[0] == texts[1]
+
+
+# -- a global tuple of numbers, compiled in and watched -------------------------------------------
+@pytest.mark.parametrize("backend", ["numba", "python"])
+def test_global_tuple_constants(backend):
+    x = nrm(size=6)
+    if backend == "numba":
+        check_form_accepted(hf.global_tuple_constants, (x,), (0,), backend="numba")
+        return
+    g = jitad.grad(_py(hf.global_tuple_constants))
+    before = g(x)
+    saved = hf.WEIGHTS
+    try:
+        hf.WEIGHTS = (1.5, -0.5)            # rebinding the global: seen at the next call
+        fd = central_fd(hf.global_tuple_constants, (x,), (0,), eps=1e-5)
+        assert_grads_close((g(x),), fd, rtol=1e-6, atol=1e-8)
+        assert_grads_close((jitad.grad(hf.global_tuple_constants, mode="eager")(x),), fd,
+                           rtol=1e-6, atol=1e-8)
+    finally:
+        hf.WEIGHTS = saved
+    assert_grads_close((g(x),), (before,), rtol=1e-12, atol=1e-14)

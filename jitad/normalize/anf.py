@@ -660,6 +660,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element
+            if isinstance(node.value, gast.Tuple) and not isinstance(node.slice, gast.Slice):
+                # (a, b, c)[1] (a tuple of numbers written in, `tuple_values`): that item
+                k = static_value(node.slice, self.resolve_func)
+                n = len(node.value.elts)
+                if isinstance(k, int) and not isinstance(k, bool) and -n <= k < n:
+                    return self.expr(node.value.elts[k], hint, into)
             if isinstance(node.value, gast.Call) and self.parts_of(node.value) is not None:
                 # np.linalg.slogdet(S)[1]: the primitive of that element
                 parts, k = self.parts_of(node.value), static_value(node.slice, self.resolve_func)
@@ -741,7 +747,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return Const(int(obj))
         if isinstance(obj, numbers.Real):
             return Const(float(obj))
-        self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here",
+        hint = "; a list can change in place unseen: make it a tuple of numbers, which is " \
+            "compiled in" if isinstance(obj, list) else ""
+        self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here{hint}",
                  "non-numeric global")
 
     def resolve_func(self, node):
@@ -827,6 +835,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return self.clip(node, [recv], args, kw, hint, dest)
             return self.prim_call(node, prim, [recv], args, kw, hint, dest)
         obj = self.resolve_func(func)
+        if obj is len and len(node.args) == 1 and isinstance(node.args[0], gast.Tuple) \
+                and not any(isinstance(e, gast.Starred) for e in node.args[0].elts):
+            return Const(len(node.args[0].elts))    # len((a, b, c)), a tuple written in
         if obj is len and len(node.args) == 1 and self.struct_of(node.args[0]) is not None:
             n = self.static_of(node)               # len(params)
             if n is not MISSING:

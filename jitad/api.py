@@ -38,7 +38,27 @@ class _Transformed(Transform):
         copy_names(self, getattr(self.d, "__jitad_function__", self.d))
 
     def specialize(self, *args, **kwargs) -> Compiled:
-        return self.d.specialize(self.d.bind(args, kwargs), self.wrt)
+        args = self.d.bind(args, kwargs)
+        self._refuse_nested(args)
+        return self.d.specialize(args, self.wrt)
+
+    def _out_tree(self, args):
+        """The structure f returns when it nests tuples or dicts (`ir.Function.out_tree`: the
+        compiled code returns its leaves flat), else None."""
+        return self.d.concrete(args).out_tree(args)
+
+    def _refuse_nested(self, args):
+        """A nested tuple or dict output is for `vjp` (and `has_aux`, through it) only."""
+        if isinstance(self, vjp):
+            return
+        f = self.d.concrete(args).entry_ir(args)
+        if f.out_tree is not None:
+            from .errors import UnsupportedError
+            raise UnsupportedError(
+                f"{type(self).__name__} needs {self.d.__name__} to return one value (or a flat "
+                "tuple), not a nested tuple or a dict: for `return loss, aux` give has_aux=True; "
+                "jitad.vjp takes any such output (with a cotangent of its structure)",
+                f.return_loc(), "nested return")
 
     def _scalar_check(self, comp):
         if not comp.gen.scalar_output:
@@ -48,6 +68,7 @@ class _Transformed(Transform):
         # eager.value_and_grad runs the checking passes first (`Differentiable.check`); one
         # per function run (a `higher.Derived` runs one per signature), which keeps what it
         # checked
+        self._refuse_nested(args)
         fn = self.d.concrete(args).__jitad_function__
         vg = self._eager_vg.get(fn)
         if vg is None:
@@ -101,6 +122,7 @@ class _Transformed(Transform):
         if not isinstance(self, (grad, value_and_grad)):
             raise JitadError("compiled_into is for grad and value_and_grad")
         args = self.d.bind(example_args, kwargs)
+        self._refuse_nested(args)
         comp = self.d.specialize(args, self.wrt, mode="into")
         self._scalar_check(comp)
         if comp.gen.into is None:
@@ -128,7 +150,7 @@ class _WithAux(_Transformed):
             raise JitadError(f"has_aux=True needs {self.d.__name__} to return (value, aux) with "
                              f"value one float; it returns {type(y).__name__} "
                              f"{y if not isinstance(y, tuple) else len(y)}")
-        ct = (1.0,) + tuple(np.zeros(np.shape(a)) if np.ndim(a) else 0.0 for a in y[1:])
+        ct = (1.0,) + tuple(_zeros_like(a) for a in y[1:])
         grads = pullback(ct)
         aux = y[1] if len(y) == 2 else tuple(y[1:])
         return (y[0], aux), grads
@@ -195,14 +217,15 @@ class vjp(_Transformed):
         y = comp.run(comp.gen.primal, args)
         single = self.single
         outs = comp.gen.out_types
+        tree = self._out_tree(args)
 
         def pullback(cotangent):
-            ct = _cotangent(cotangent, outs, y)
+            ct = _cotangent(_flat(tree, cotangent, len(outs)), outs, y)
             _, grads = comp.run(comp.gen.vjp, tuple(args) + (ct,))
             grads = comp.regroup(grads, args)
             return grads[0] if single else tuple(grads)
 
-        return y, pullback
+        return _nest(tree, y, len(outs)), pullback
 
     def _eager_vjp(self, args):
         """The eager pullback: f run again, recording, and the reverse pass from the cotangent
@@ -212,9 +235,11 @@ class vjp(_Transformed):
         outs = d.check(args, self.wrt).out
         y, pull = vjp_eager(d.__jitad_function__, args, self.wrt)
         single = self.single
+        tree = self._out_tree(args)
+        flat_y = y if tree is None else (tuple(leaves(y)) if len(outs) > 1 else leaves(y)[0])
 
         def pullback(cotangent):
-            grads = pull(_cotangent(cotangent, outs, y))
+            grads = pull(_cotangent(_flat(tree, cotangent, len(outs)), outs, flat_y))
             return grads[0] if single else tuple(grads)
 
         return y, pullback
@@ -247,6 +272,7 @@ class jvp(_Transformed):
             if np.shape(v) != np.shape(args[i]):
                 raise JitadError(f"the tangent of {self.d.params[i]!r} must have its shape "
                                  f"{np.shape(args[i])}, got {np.shape(v)}")
+        self._refuse_nested(args)
         if self.mode == "eager":
             from .eager.forward import jvp_eager
             d = self.d.concrete(args)
@@ -263,7 +289,9 @@ class jvp(_Transformed):
         return comp.run(comp.gen.jvp, tuple(args) + _tangent_args(comp, args, self.wrt, tans))
 
     def specialize(self, *args, **kwargs) -> Compiled:
-        return self.d.specialize(self.d.bind(args, kwargs), self.wrt, mode="jvp")
+        args = self.d.bind(args, kwargs)
+        self._refuse_nested(args)
+        return self.d.specialize(args, self.wrt, mode="jvp")
 
     def _compiled_name(self, comp):
         """jvp(...).compiled(*args) is `f_jvp(*args, *tangents) -> (value, tangent)` (a tangent
@@ -310,6 +338,7 @@ class _Jacobian(_Transformed):
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
+        self._refuse_nested(args)
         hess = self._hessian(args)
         if hess is not None:
             return hess(*args)
@@ -381,8 +410,9 @@ class _Jacobian(_Transformed):
         return jacs[0] if self.single else tuple(jacs)
 
     def specialize(self, *args, **kwargs) -> Compiled:
-        return self.d.specialize(self.d.bind(args, kwargs), self.wrt,
-                                 mode="jvp" if self.how == "jvp" else "jacrev")
+        args = self.d.bind(args, kwargs)
+        self._refuse_nested(args)
+        return self.d.specialize(args, self.wrt, mode="jvp" if self.how == "jvp" else "jacrev")
 
     def _compiled_name(self, comp):
         """jacrev(...).compiled(*args) is `f_jacrev(*args) -> blocks`, one (y.size, x.size)
@@ -441,6 +471,7 @@ class _Second(_Transformed):
     def _tangent(self, args):
         """(the tangent function's Differentiable, its wrt, the positions of its tangents):
         a structured argument is one parameter per leaf (`_flat`)."""
+        self._refuse_nested(args)
         base = self.d.concrete(args)
         fn = higher.tangent_function(base, base.signature(args), self.wrt)
         flat, wrt = self._flat(args)
@@ -683,6 +714,45 @@ class hessian(_Second):
         `block.reshape(x.shape + x.shape)`)."""
         comp = self.specialize(*example_args, **kwargs)
         return comp.fn(comp.gen.hessian)
+
+
+def _zeros_like(v):
+    """A zero cotangent for an output value (nested tuples and dicts alike)."""
+    if isinstance(v, tuple):
+        return tuple(_zeros_like(a) for a in v)
+    if isinstance(v, dict):
+        return {k: _zeros_like(a) for k, a in v.items()}
+    return np.zeros(np.shape(v)) if np.ndim(v) else 0.0
+
+
+def _same_structure(v, tree) -> bool:
+    if isinstance(tree, tuple):
+        return isinstance(v, (tuple, list)) and len(v) == len(tree) and all(
+            _same_structure(a, t) for a, t in zip(v, tree))
+    if isinstance(tree, dict):
+        return isinstance(v, dict) and tuple(v) == tuple(tree) and all(
+            _same_structure(v[k], t) for k, t in tree.items())
+    return not isinstance(v, (tuple, dict))
+
+
+def _nest(tree, flat, n):
+    """The compiled function's flat output (n leaves: a tuple, or one value) in f's nested
+    structure `tree` (None: as it is)."""
+    if tree is None:
+        return flat
+    return rebuild(tree, iter(flat if n > 1 else (flat,)))
+
+
+def _flat(tree, ct, n):
+    """A cotangent given in the output's nested structure `tree`, flat as the compiled vjp
+    takes it (None: as it is)."""
+    if tree is None:
+        return ct
+    if not _same_structure(ct, tree):
+        raise JitadError("the cotangent must have the output's structure (its nested tuples "
+                         "and dict keys, in order)")
+    flat = leaves(ct)
+    return tuple(flat) if n > 1 else flat[0]
 
 
 def _cotangent(ct, outs, y):

@@ -20,6 +20,8 @@ with the value the name has then (`Hidden.read`). A function's hidden parameters
 such names (the parameter is named as the name is) and, transitively, those of the user
 helpers it calls (named as the helper names them, made fresh where the function uses that
 name: its calls pass them on); they are in neither `free` nor `watch`.
+A free name holding a tuple of numbers is compiled in as a number is (`_constant_tuples`: the
+tree reads a display of its numbers), and stays in `free` and `watch`.
 `capture(fn)` is kept in the function's cache (`pipeline.cache_of`) until the API forgets it
 (`pipeline.forget_frontends`) or one of its free names means another object: every analysis
 reading a helper's source shares one.
@@ -284,11 +286,14 @@ def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
     _lambdas_as_defs(tree)
     _maps_as_comprehensions(tree, _builtin_test(fn, tree))
+    tuples = _constant_tuples(fn, tree)
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
+    for name, (obj, where) in tuples.items():   # written in as displays, still watched
+        cap.free[name], cap.origin[name] = obj, where
     for name, target in _self_calls(fn, tree).items():
         _INJECTED[name] = target
         cap.free[name], cap.origin[name] = target, _INJECTED
@@ -579,6 +584,45 @@ def same_code(source: str, code) -> bool:
         return False
     fns = [c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name]
     return len(fns) == 1 and _shape(fns[0]) == _shape(code)
+
+
+def _numbers_tuple(v) -> bool:
+    return isinstance(v, tuple) and type(v) is tuple and len(v) <= 64 and all(
+        type(x) in (int, float, bool) or _numbers_tuple(x) for x in v)
+
+
+def _constant_tuples(fn, tree) -> dict:
+    """A global or closure variable the function reads that holds a tuple of numbers (nested
+    too: `WEIGHTS = (0.5, 1.0, 2.0)`, `SHAPE = (3, 4)`) is compiled in as a module-level
+    number is: a loop over it (`for w in WEIGHTS`) loops over the tuple display of its numbers,
+    any other read reads a local tuple assigned that display first in the body (at the first
+    statement's line; `WEIGHTS[1]`, `a, b = SHAPE`). A tuple
+    cannot change in place, so the watch of the name -- its identity -- sees any change);
+    {name: (tuple, where it was found)}. A list is not: it can change in place, unseen."""
+    params = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+              and isinstance(n.ctx, gast.Param)}
+    free, origin = _free_names(fn, tree)
+    names = {n: v for n, v in free.items() if n not in params and _numbers_tuple(v)}
+
+    def display(v, at):
+        if isinstance(v, tuple):
+            return gast.copy_location(gast.Tuple([display(x, at) for x in v], gast.Load()), at)
+        return gast.copy_location(gast.Constant(v, None), at)
+    read = set()        # names read other than as a loop's iterable
+    for node in list(gast.walk(tree)):
+        for field, child in gast.iter_fields(node):
+            if not (isinstance(child, gast.Name) and isinstance(child.ctx, gast.Load)
+                    and child.id in names):
+                continue
+            if isinstance(node, (gast.For, gast.comprehension)) and field == "iter":
+                setattr(node, field, display(names[child.id], child))   # `desugar` loops over it
+            else:
+                read.add(child.id)
+    first = tree.body[0]
+    tree.body[:0] = [gast.copy_location(gast.Assign([gast.Name(n, gast.Store(), None, None)],
+                                                    display(names[n], first), None), first)
+                     for n in sorted(read)]
+    return {n: (v, origin[n]) for n, v in names.items()}
 
 
 def _free_names(fn, tree):

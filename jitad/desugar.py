@@ -34,6 +34,9 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     evaluate it at another time, only names and constants are rewritten;
   * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
     `Desugared.prints` holds its lines, which `capture` warns about.
+  * a loop or comprehension over a tuple display (`for c in (0.0, 1.0, -1.0)`,
+    `[f(W) for W in (W1, W2)]`) loops over the list display of the same items: Python
+    iterates both alike, evaluating the items first, in order;
   * a local dict with constant keys is one variable per key (`dict_locals`, first);
   `capture` binds the names ASSERT_FAILED and RAISE to `runtime.assert_failed` and
   `runtime.raise_error`; eager mode runs the statements as written.
@@ -76,6 +79,9 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     namer = Namer(taken | reserved_names())
     dicts = rewrite_dicts(tree, namer, builtin)
+    for node in gast.walk(tree):
+        if isinstance(node, (gast.For, gast.comprehension)) and isinstance(node.iter, gast.Tuple):
+            node.iter = gast.copy_location(gast.List(node.iter.elts, gast.Load()), node.iter)
     rewriter = _Rewriter(namer, builtin)
     rewriter.block_of(tree, "body")
     body = tree.body

@@ -10,17 +10,18 @@ are constant strings or ints (`d = {}`, `d = {"W": W, "b": b + 1}`) and its ever
     has no `break`/`continue` of its own, assigns no key target, and whose key target is read
     nowhere else (inside it, `d[k]` of the key target is a read with a constant key), those
     views elsewhere (`sum(np.sum(v) for v in d.values())`), and `d` handed whole to a function
-    (`layer(params, x)`) -- these need the keys to be the same on every path: every display
-    has the same keys in the same order and writes add none, or the one display's block adds
-    them before;
+    (`layer(params, x)`) or returned whole (`return loss, d`) -- these need the keys to be
+    the same on every path: every display has the same keys in the same order and writes add
+    none, or the one display's block adds them before;
 and it is read in no nested function. Such a `d` becomes one fresh variable per key (`d_W`,
 `d_b`): a display is one tuple assignment of its values to them (evaluated first, as Python
 evaluates a display before it binds it), `d[k]` is the key's variable, `len(d)` the number of
 keys, and a loop over `d` is its body once per key, in insertion order, the key target replaced
 by the key and the value target assigned the key's variable first; a view elsewhere is a tuple
-written out (of the keys, the variables, or (key, variable) pairs), and `d` handed whole a dict
-written out of the variables (`fence` lets such a display through as a call's argument, and
-the helper takes it as a dict argument, `structs`). A dict nested in a dict
+written out (of the keys, the variables, or (key, variable) pairs), and `d` handed whole (or
+returned) a dict written out of the variables (`fence` lets such a display through as a call's
+argument, and the helper takes it as a dict argument, `structs`; or as a returned value, which
+`anf` returns flat with its structure). A dict nested in a dict
 (`d = {"enc": {"W": W}}`) is rewritten level by level. The value read is Python's wherever
 Python reads one (a key read before any write of it is the variable's read before assignment).
 Invariants: a name that does not qualify is left as it was (`fence` refuses the dict display,
@@ -132,6 +133,17 @@ class _Plan:
         self.keys = []          # every key, in order of first appearance
 
 
+def _returned(node, parents) -> bool:
+    """Whether `node` is a `return`'s value or inside tuple and dict displays that are one
+    (`return loss, {"aux": d}`): the function returns it whole (`anf.returned_structure`)."""
+    up = parents.get(id(node))
+    while isinstance(up, (gast.Tuple, gast.Dict)) and not isinstance(
+            getattr(up, "ctx", None), gast.Store) and not (
+            isinstance(up, gast.Dict) and any(k is node for k in up.keys)):
+        node, up = up, parents.get(id(up))
+    return isinstance(up, gast.Return) and up.value is node
+
+
 def _plan(tree, name, parents, builtin):
     """How `name` is used, if it qualifies (see the module docstring); else None."""
     plan = _Plan()
@@ -177,6 +189,9 @@ def _plan(tree, name, parents, builtin):
         if (isinstance(up, gast.Call) and any(a is node for a in up.args)) or (
                 isinstance(up, gast.keyword) and up.value is node):
             plan.wholes.append(node)        # handed to a function whole: written out there
+            continue
+        if _returned(node, parents):
+            plan.wholes.append(node)        # returned whole: written out there too
             continue
         loop = _loop_of(node, up, parents)
         if loop is None:
@@ -403,7 +418,8 @@ def _apply(tree, name, plan, namer) -> dict:
                     new = _view(c.func.attr, plan.keys, var)
                 elif isinstance(c, gast.Name) and c.id == name and isinstance(c.ctx, gast.Load) \
                         and (isinstance(node, gast.Call) and field == "args"
-                             or isinstance(node, gast.keyword)):
+                             or isinstance(node, gast.keyword)
+                             or any(c is w for w in plan.wholes)):
                     # the dict handed whole to a function: a display of its variables
                     new = gast.Dict([gast.Constant(k, None) for k in plan.keys],
                                     [var(k, gast.Load()) for k in plan.keys])

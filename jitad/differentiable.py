@@ -386,15 +386,33 @@ class Differentiable:
                         structs=tuple(t if is_structured(t) else None for t in argtys),
                         loc=job.loc, recalled=job.recalled, hidden=self.hidden)
 
+    def forms(self, argtys) -> tuple:
+        """The structures and constants the parameters are given in a signature: what the
+        entry's front end is made for (`frontend(fn, forms)`, see `normalize.structs`)."""
+        return tuple((p, t.form() if isinstance(t, NoneTy) else
+                      ("struct", structure(t))) for p, t in zip(self.all_params, argtys)
+                     if is_structured(t))
+
+    def out_tree(self, args):
+        """The nested structure the function returns for these arguments
+        (`ir.Function.out_tree`: tuples and dicts of 0s; the generated code returns its leaves
+        flat), None when it returns a value or a flat tuple."""
+        return self.entry_ir(args).out_tree
+
+    def entry_ir(self, args):
+        """The front end's IR of the function for these arguments, as type inference reads it
+        (`pipeline.typed_frontend` of the entry specialized to its structures' forms)."""
+        job = self.job(self.signature(args))
+        entry = pipeline.specialized(job.fn, job.forms) if job.forms else job.fn
+        return pipeline.typed_frontend(entry, job.argtys)
+
     def job(self, argtys, wrt=None, train=None, validate=None, mode=None) -> pipeline.Job:
         """The back end's job for a signature (see `pipeline.BACKEND`). A parameter given a
         structure (a tuple, list, namedtuple or dict of arrays and scalars, nested too) becomes
         one parameter per array or scalar: the front end of this function is made for that
         structure (`frontend(fn, forms)`), `wrt` names each of them."""
         fn = self.__jitad_function__
-        forms = tuple((p, t.form() if isinstance(t, NoneTy) else
-                       ("struct", structure(t))) for p, t in zip(self.all_params, argtys)
-                      if is_structured(t))
+        forms = self.forms(argtys)
         for w in wrt or ():
             if isinstance(argtys[w], NoneTy):
                 raise JitadError(f"cannot differentiate {fn.__name__} with respect to "

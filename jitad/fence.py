@@ -129,6 +129,10 @@ def _check(cap, node, in_loop):
                 _check(cap, s, loop)
         for field in ("value", "test", "iter", "target", "targets"):
             v = getattr(node, field, None)
+            if isinstance(node, gast.Return) and field == "value":
+                # a returned structure (`return loss, {"acc": acc}`): its leaves are checked;
+                # normalize flattens it (`anf`, `Function.out_tree`)
+                v = _returned_leaves(v)
             for e in (v if isinstance(v, list) else [v]):
                 if isinstance(e, gast.expr):
                     _check(cap, e, loop)
@@ -181,6 +185,15 @@ def _names(t) -> bool:
     """A tuple of two or more names, nested tuples of names too (`(W1, b1), (W2, b2) = ...`)."""
     return isinstance(t, gast.Tuple) and len(t.elts) >= 2 and all(
         isinstance(e, gast.Name) or _names(e) for e in t.elts)
+
+
+def _returned_leaves(node) -> list:
+    """The values inside a returned display of tuples and dicts with constant string keys."""
+    if isinstance(node, gast.Tuple):
+        return [x for e in node.elts for x in _returned_leaves(e)]
+    if _dict_argument(node):
+        return [x for e in node.values for x in _returned_leaves(e)]
+    return [node]
 
 
 def _dict_argument(node) -> bool:

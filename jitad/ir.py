@@ -277,6 +277,14 @@ class Function:
     captured: object = None
     callees: dict = field(default_factory=dict)  # id(fn) -> python function
     renamed: dict = field(default_factory=dict)  # a renamed local -> the user's name for it
+    # a returned nested structure (`normalize.anf.returned_structure`): tuples and dicts holding
+    # 0 per leaf, the body returning the leaves flat; None for a value or a flat tuple
+    out_tree: object = None
+
+    def return_loc(self):
+        """Where the function returns (its first `return`; its `def` if none is left)."""
+        ret = next((s for s in walk(self.body) if isinstance(s, Return)), None)
+        return ret.loc if ret is not None and ret.loc is not None else self.loc
 
     def user_name(self, name: str) -> str:
         """How the user wrote a variable (`rt_1` -> `rt`), for messages."""

@@ -69,6 +69,13 @@ class Program:
                              "signatures or constant arguments (a recursion whose constant "
                              "argument changes at every call?): pass that argument as a "
                              "variable", f.loc)
+        if f.out_tree is not None and self.order:
+            # the entry's nested return is rebuilt by the API; a caller's reads of a helper's
+            # results are flat
+            raise UnsupportedError(f"{f.name}() returns a nested tuple or a dict: only the "
+                                   "function you differentiate may; return the values of a "
+                                   "helper flat (`return a, b, c`)", f.return_loc(),
+                                   "nested return")
         if len(argtys) != len(f.params):
             raise JitadError(f"{f.name}() takes {len(f.params)} arguments, got {len(argtys)}", f.loc)
         base = f.name

@@ -24,9 +24,9 @@ def uses_list_as_value(x):
     return ys * 2  # ERR: list value
 
 
-def uses_dict(x):
-    d = {"a": x}  # ERR: dict
-    return d        # a dict that leaves the function stays a dict: refused
+def uses_dict(x, k):
+    d = {k: x}  # ERR: dict
+    return d[k]     # a key that is no constant: refused
 
 
 def uses_with(x):

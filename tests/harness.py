@@ -624,7 +624,8 @@ def triage(cases, names=(), backend="numba", verbose=False):
     import jitad
 
     for fn, args, wrt in cases:
-        if names and fn.__name__ not in names:
+        name = getattr(fn, "__name__", None) or f"partial({fn.func.__name__})"
+        if names and name not in names:
             continue
         fd = flat_grads([fd_struct(fn, args, k) for k in wrt])
         fine = None     # differences over a smaller step: a kink within 1e-4 of the point
@@ -668,7 +669,7 @@ def triage(cases, names=(), backend="numba", verbose=False):
                 and rel_err(grads["compiled"], grads["eager"]) > 1e-9:
             res["eager"] += " (differs from compiled)"
         agn = "-" if ag is None else ("ok" if rel_err(ag, fd) < 1e-6 else "differs")
-        print(f"{fn.__name__:30s} compiled={res['compiled']} | eager={res['eager']} | autograd={agn}",
+        print(f"{name:30s} compiled={res['compiled']} | eager={res['eager']} | autograd={agn}",
               flush=True)
 
 

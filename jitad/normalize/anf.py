@@ -90,6 +90,7 @@ def rename_locals(cap: Captured):
 class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValues):
     def __init__(self, cap: Captured, forms=None):
         self.cap = cap
+        self.out_tree = _UNSEEN       # the returned structure (`returned_structure`)
         self.tree, self.params, self.renamed = rename_locals(cap)
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
@@ -211,7 +212,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         shown = self.cap.shown
         renamed = {**shown, **{k: shown.get(v, v) for k, v in self.renamed.items()}}
         return ir.Function(self.cap.name, list(self.params), body, self.cap.loc(self.cap.tree),
-                           self.cap, self.callees, renamed)
+                           self.cap, self.callees, renamed,
+                           out_tree=None if self.out_tree is _UNSEEN else self.out_tree)
 
     def stmt(self, node):
         loc = self.cap.loc(node)
@@ -250,13 +252,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         elif isinstance(node, gast.For):
             self.for_loop(node)
         elif isinstance(node, gast.Return):
-            vals = node.value.elts if isinstance(node.value, gast.Tuple) else [node.value]
-            for v in vals:
-                if isinstance(v, (gast.Tuple, gast.Dict)) and isinstance(node.value, gast.Tuple):
-                    self.err(v, "a function returns numbers, arrays and one tuple of them, not "
-                                "a tuple or dict inside it: return the values flat (`return "
-                                "loss, a, b`; with has_aux=True the values after the first "
-                                "are the aux)", "nested return")
+            vals, tree = returned_structure(node.value)
+            if self.out_tree is not _UNSEEN and tree != self.out_tree:
+                self.err(node.value, "every `return` of a function returning a nested tuple or "
+                                     "a dict returns the same structure (nesting and keys)",
+                         "nested return")
+            self.out_tree = tree
             atoms = tuple(self.returned(v) for v in vals)
             self.emit(ir.EarlyReturn(atoms, loc))
         elif isinstance(node, gast.Break):
@@ -659,6 +660,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element
+            if isinstance(node.value, gast.Tuple) and not isinstance(node.slice, gast.Slice):
+                # (a, b, c)[1] (a tuple of numbers written in, `tuple_values`): that item
+                k = static_value(node.slice, self.resolve_func)
+                n = len(node.value.elts)
+                if isinstance(k, int) and not isinstance(k, bool) and -n <= k < n:
+                    return self.expr(node.value.elts[k], hint, into)
             if isinstance(node.value, gast.Call) and self.parts_of(node.value) is not None:
                 # np.linalg.slogdet(S)[1]: the primitive of that element
                 parts, k = self.parts_of(node.value), static_value(node.slice, self.resolve_func)
@@ -740,7 +747,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return Const(int(obj))
         if isinstance(obj, numbers.Real):
             return Const(float(obj))
-        self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here",
+        hint = "; a list can change in place unseen: make it a tuple of numbers, which is " \
+            "compiled in" if isinstance(obj, list) else ""
+        self.err(node, f"'{node.id}' ({type(obj).__name__}) cannot be used as a value here{hint}",
                  "non-numeric global")
 
     def resolve_func(self, node):
@@ -826,6 +835,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return self.clip(node, [recv], args, kw, hint, dest)
             return self.prim_call(node, prim, [recv], args, kw, hint, dest)
         obj = self.resolve_func(func)
+        if obj is len and len(node.args) == 1 and isinstance(node.args[0], gast.Tuple) \
+                and not any(isinstance(e, gast.Starred) for e in node.args[0].elts):
+            return Const(len(node.args[0].elts))    # len((a, b, c)), a tuple written in
         if obj is len and len(node.args) == 1 and self.struct_of(node.args[0]) is not None:
             n = self.static_of(node)               # len(params)
             if n is not MISSING:
@@ -1231,6 +1243,35 @@ def normalize(cap: Captured, forms=None) -> ir.Function:
     return Normalizer(cap, forms).function()
 
 
+_UNSEEN = object()
+
+
+def returned_structure(node):
+    """(the values, the tree) of a `return`'s expression: a tuple display's values (`return
+    loss, acc`: tree None, the values flat as the compiled function returns them), or, where
+    the display nests tuple displays or dicts with constant string keys (`return loss,
+    {"acc": acc, "n": n}`, `return y, (a, (b, c))`), its leaves depth first and in key order,
+    with the tree: the structure as tuples and dicts holding 0 for each leaf
+    (`(0, {"acc": 0, "n": 0})`), which `types.rebuild` fills with the returned leaves."""
+    def nested(n):
+        return isinstance(n, (gast.Tuple, gast.Dict))
+
+    def skeleton(n, out):
+        if isinstance(n, gast.Tuple):
+            return tuple(skeleton(e, out) for e in n.elts)
+        if isinstance(n, gast.Dict):
+            return {k.value: skeleton(v, out) for k, v in zip(n.keys, n.values)}
+        out.append(n)
+        return 0
+    if isinstance(node, gast.Tuple) and not any(nested(e) for e in node.elts):
+        return list(node.elts), None
+    if not nested(node):
+        return [node], None
+    vals = []
+    tree = skeleton(node, vals)
+    return vals, tree
+
+
 def _tuple_arity(fn):
     """n when every `return` of function `fn` (not of functions nested in it) returns a tuple
     display of n values, else None."""
@@ -1241,6 +1282,7 @@ def _tuple_arity(fn):
     fdef = tree.body[0] if tree.body and isinstance(tree.body[0], gast.FunctionDef) else None
     if fdef is None:
         return None
-    sizes = {len(st.value.elts) if isinstance(st.value, gast.Tuple) else None
+    sizes = {len(st.value.elts) if isinstance(st.value, gast.Tuple)
+             and returned_structure(st.value)[1] is None else None
              for st in own_statements(fdef.body) if isinstance(st, gast.Return)}
     return sizes.pop() if len(sizes) == 1 and None not in sizes else None

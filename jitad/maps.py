@@ -19,14 +19,12 @@ it reads becomes an accumulator in the loop: `np.sum(t)` a number before the loo
 or `np.mean` of a rank-2 t along one `axis=` (keepdims= is an `expand_dims` after it) a
 number per element of its result, the reduced axis the inner loop, written to the result
 (an `init` write; a mean divided there, as NumPy divides) -- so `np.sum(Qx * Qx, axis=1)` is
-one loop nest writing the row sums, and no (n, d) temporary is made or differentiated. A
-bind of numbers met while a run is open that reads nothing the run binds and binds nothing
-it reads or binds (`a = alphas[k]; c = a + q` between `Qx = A + B` and `Qx * Qx`) is moved
-before the run's loop, so the run goes on past it. So a chain of n array operations makes at
+one loop nest writing the row sums, and no (n, d) temporary is made or differentiated. So a
+chain of n array operations makes at
 most its live results as arrays instead of n temporaries, and reverse and forward mode
 differentiate a loop of scalar operations, the code they make best: the adjoint of
 `u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
-When a run is taken (else the binds stay as they are, in their order): at least two binds
+When a run is taken (else the binds stay as they are): at least two binds
 (or one and a fused reduction); no bind rebinds a name another bind of the run read before
 it or that the run binds twice; no `x op= e` update; the reductions along an axis of one
 run all reduce the same axis.
@@ -78,7 +76,7 @@ class _Maps:
 
     # -- finding runs ------------------------------------------------------------------
     def block(self, block):
-        out, run, dom, sums, full, aside = [], [], None, [], set(), []
+        out, run, dom, sums, full = [], [], None, [], set()
         for s in block:
             d = self._domain(s)
             if d is not None and run and not sums and self._joins(run, s):
@@ -101,34 +99,12 @@ class _Maps:
             if run and self._sums(run, sums, s, full):
                 sums.append(s)
                 continue
-            if d is None and run and not sums and self._aside(run, aside, s):
-                aside.append(s)                     # runs before the loop, if a loop is made
-                continue
-            out += self._emit(run, dom, sums, aside)
-            run, dom, sums, full, aside = \
-                ([s], d, [], {s.target}, []) if d is not None else ([], None, [], set(), [])
+            out += self._emit(run, dom, sums)
+            run, dom, sums, full = ([s], d, [], {s.target}) if d is not None else ([], None, [], set())
             if d is None:
                 out.append(self._inner(s))
-        out += self._emit(run, dom, sums, aside)
+        out += self._emit(run, dom, sums)
         return out
-
-    def _aside(self, run, aside, s):
-        """Whether `s`, met while a run is open, may run before the run's loop instead (so the
-        run goes on after it: `Qx = A + B; a = alphas[k]; c = a + q; u = Qx * Qx`): a bind of
-        numbers by a plain operation (no helper call, check, list or in-place update) that
-        reads nothing the run binds and binds nothing the run binds or reads. (Only numbers:
-        an array operation set aside would let runs grow past it into shapes they widen to,
-        whose narrower results the adjoint then restores element by element.)"""
-        if not (isinstance(s, Bind) and not s.inplace and not s.op.effect
-                and (not s.op.structural or s.op in (GETITEM, COPY))):
-            return False
-        if any(getattr(self.types.get(n), "ndim", 1) != 0 or self.types[n].is_list
-               for n in s.targets) or any(
-                getattr(self.types.get(n), "is_list", False) for n in ir.reads(s)):
-            return False
-        bound = {b.target for b in run}
-        read = {a.name for b in run for a in b.args if isinstance(a, Var)}
-        return not set(ir.reads(s)) & bound and not set(s.targets) & (bound | read)
 
     def _sums(self, run, sums, s, full):
         """Whether `s` is a reduction the loop can make itself -- `np.sum(t)`, or `np.sum` or
@@ -224,9 +200,9 @@ class _Maps:
         return s.target not in bound and s.target not in read
 
     # -- making the loop ---------------------------------------------------------------
-    def _emit(self, run, dom, sums=(), aside=()):
+    def _emit(self, run, dom, sums=()):
         if len(run) < 2 and not sums:
-            return list(run) + list(aside)
+            return list(run)
         self.changed = True
         loc = run[0].loc
         ids = {id(s) for s in run} | {id(s) for s in sums}
@@ -328,7 +304,7 @@ class _Maps:
             loop = [For(idx[k], Const(0), _atom(lengths[k]), Const(1), loop, loc, pointwise=True)]
             if k == red:            # each element of an axis reduction: its own number
                 loop = starts + loop + ends
-        return list(aside) + pre + loop + after
+        return pre + loop + after
 
     def _own_shape(self, t, dom, loc, pre):
         """None if result `t` provably has the run's shape; else its lengths (a run may widen by

@@ -20,12 +20,11 @@ or `np.mean` of a rank-2 t along one `axis=` (keepdims= is an `expand_dims` afte
 number per element of its result, the reduced axis the inner loop, written to the result
 (an `init` write; a mean divided there, as NumPy divides) -- so `np.sum(Qx * Qx, axis=1)` is
 one loop nest writing the row sums, and no (n, d) temporary is made or differentiated. So a
-chain of n array operations makes at
-most its live results as arrays instead of n temporaries, and reverse and forward mode
-differentiate a loop of scalar operations, the code they make best: the adjoint of
-`u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
-When a run is taken (else the binds stay as they are): at least two binds
-(or one and a fused reduction); no bind rebinds a name another bind of the run read before
+chain of n array operations makes at most its live results as arrays instead of n
+temporaries, and reverse and forward mode differentiate a loop of scalar operations, the code
+they make best: the adjoint of `u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
+When a run is taken (else the binds stay as they are): at least two binds (or one and a
+fused reduction); no bind rebinds a name another bind of the run read before
 it or that the run binds twice; no `x op= e` update; the reductions along an axis of one
 run all reduce the same axis.
 Invariants: the loop reads only arrays no statement of the run writes, and every write of an

@@ -14,17 +14,23 @@ numbers in the loop. A run's shape is that of its first bind, widened by broadca
 through binds that read one of its own full-shape results (`a * w + b`); a result narrower
 than the run (fewer axes, or an axis of length 1) is written at its own index (`SetItem` with
 `in_range=True`, not `init`: a broadcast position is written again with the same value),
-a full-shape one by an `init` write of each element. `np.sum(t)` of a full-shape result only
-the sum reads becomes an accumulator in the loop. So a chain of n array operations makes at
-most its live results as arrays instead of n temporaries, and reverse and forward mode
-differentiate a loop of scalar operations, the code they make best: the adjoint of
-`u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
+a full-shape one by an `init` write of each element. A reduction of a full-shape result only
+it reads becomes an accumulator in the loop: `np.sum(t)` a number before the loops; `np.sum`
+or `np.mean` of a rank-2 t along one `axis=` (keepdims= is an `expand_dims` after it) a
+number per element of its result, the reduced axis the inner loop, written to the result
+(an `init` write; a mean divided there, as NumPy divides) -- so `np.sum(Qx * Qx, axis=1)` is
+one loop nest writing the row sums, and no (n, d) temporary is made or differentiated. So a
+chain of n array operations makes at most its live results as arrays instead of n
+temporaries, and reverse and forward mode differentiate a loop of scalar operations, the code
+they make best: the adjoint of `u = a * x * x + b` is one loop, no zeros, no un-broadcasting.
 When a run is taken (else the binds stay as they are): at least two binds (or one and a
-fused sum); no bind rebinds a name another bind of the run read before it or that the run
-binds twice; no `x op= e` update.
+fused reduction); no bind rebinds a name another bind of the run read before
+it or that the run binds twice; no `x op= e` update; the reductions along an axis of one
+run all reduce the same axis.
 Invariants: the loop reads only arrays no statement of the run writes, and every write of an
-iteration depends only on that iteration's operands, so iterations are independent; types of
-the new names are added to `spec.types`; the spec's `ir` is replaced only if a run was found.
+iteration depends only on that iteration's operands, so iterations are independent (but for
+the accumulators a reduction carries along its axis); types of the new names are added to
+`spec.types`; the spec's `ir` is replaced only if a run was found.
 """
 from __future__ import annotations
 
@@ -37,7 +43,8 @@ from .primitives import COPY, GETITEM, get
 from .shapes import broadcast
 from .types import I8, Ty
 
-_DIM, _EMPTY, _MUL, _ADD, _SUM = get("dim"), get("empty"), get("mul"), get("add"), get("sum")
+_DIM, _EMPTY, _MUL, _ADD, _DIV = get("dim"), get("empty"), get("mul"), get("add"), get("truediv")
+_SUM, _SUM_AXIS, _MEAN_AXIS = get("sum"), get("sum_axis"), get("mean_axis")
 _BDIM, _BSTEP = get("broadcast_dim"), get("broadcast_step")
 ALONG, ONE, STEP = "along", "one", "step"
 _NP_DTYPE = {"f8": "np.float64", "f4": "np.float32", "i8": "np.int64", "b1": "np.bool_"}
@@ -99,15 +106,37 @@ class _Maps:
         return out
 
     def _sums(self, run, sums, s, full):
-        """Whether `s` is `np.sum(t)` of a result `t` of the run's whole shape that nothing
-        else outside the run reads: then the loop adds t's elements up instead of writing them."""
-        if not (isinstance(s, Bind) and s.op is _SUM and not s.statics and len(s.args) == 1
-                and isinstance(s.args[0], Var)):
+        """Whether `s` is a reduction the loop can make itself -- `np.sum(t)`, or `np.sum` or
+        `np.mean` of a rank-2 t along one `axis=` (every such reduction of the run the same
+        axis) -- of a result `t` of the run's whole shape that nothing else outside the run
+        reads: then the loop adds t's elements up instead of writing them."""
+        if not (isinstance(s, Bind) and len(s.args) == 1 and isinstance(s.args[0], Var)):
+            return False
+        if s.op is _SUM:
+            if s.statics:
+                return False
+        elif s.op in (_SUM_AXIS, _MEAN_AXIS):
+            if set(s.statics) != {"axis"} or self._axis(s) is None:
+                return False
+            if s.op is _MEAN_AXIS and self.types[s.args[0].name].ndim < 2:
+                return False    # a whole mean: its division stays NumPy's (n = 0: nan)
+            axes = {self._axis(r) for r in sums if r.op in (_SUM_AXIS, _MEAN_AXIS)}
+            if axes - {self._axis(s)}:
+                return False
+        else:
             return False
         t = s.args[0].name
         ids = {id(b) for b in run}
         return t in {b.target for b in run} and t not in {x.args[0].name for x in sums} \
             and self.readers.get(t, set()) - ids == {id(s)} and t in full
+
+    def _axis(self, s):
+        """The axis an `axis=` reduction of a run's result reduces, counted from 0 (None: not a
+        constant axis of it)."""
+        ax, nd = s.statics.get("axis"), self.types[s.args[0].name].ndim
+        if not isinstance(ax, int) or isinstance(ax, bool) or not -nd <= ax < nd:
+            return None
+        return ax % nd
 
     def _inner(self, s):
         subs = ir.sub_blocks(s)
@@ -219,12 +248,32 @@ class _Maps:
             own = self._own_shape(t, dom, loc, pre)
             pre.append(Bind((t,), _EMPTY, (TupleA(tuple(_atom(n) for n in own)) if own else shape,),
                             loc, {"dtype": _NP_DTYPE[ty.dtype]}))
-        accs, after = {}, []
+        # the reductions: a whole one adds up in a number before the loops; one along an axis
+        # (of a rank-2 run) in a number per element of its result, that axis the inner loop
+        accs, after, starts, ends = {}, [], [], []
+        red = next((self._axis(r) for r in sums if r.op in (_SUM_AXIS, _MEAN_AXIS)
+                    and len(dom) > 1), None)
+        order = [k for k in range(len(dom)) if k != red] + ([red] if red is not None else [])
         for r in sums:
             acc = accs[r.target] = self.namer.fresh(f"{r.target}_acc")
-            ty = self.types[acc] = self.types[r.target]
-            pre.append(Bind((acc,), COPY, (Const(0.0 if ty.is_float else 0),), r.loc))
-            after.append(Bind((r.target,), COPY, (Var(acc),), r.loc))
+            ty = self.types[r.target]
+            self.types[acc] = Ty(ty.dtype, 0)
+            zero = Bind((acc,), COPY, (Const(0.0 if ty.is_float else 0),), r.loc)
+            if red is None or r.op is _SUM:         # a whole sum
+                pre.append(zero)
+                after.append(Bind((r.target,), COPY, (Var(acc),), r.loc))
+                continue
+            rest = [k for k in range(len(dom)) if k != red]
+            pre.append(Bind((r.target,), _EMPTY, (TupleA(tuple(_atom(lengths[k]) for k in rest)),),
+                            r.loc, {"dtype": _NP_DTYPE[ty.dtype]}))
+            starts.append(zero)
+            value = acc
+            if r.op is _MEAN_AXIS:     # divided in the loop: NumPy's division (n = 0: nan)
+                value = self.namer.fresh(f"{r.target}_e")
+                self.types[value] = Ty(ty.dtype, 0)
+                ends.append(Bind((value,), _DIV, (Var(acc), _atom(lengths[red])), r.loc))
+            ends.append(SetItem(r.target, tuple(Var(idx[k]) for k in rest), Var(value), r.loc,
+                                init=True))
         body, elem, reads = [], {}, {}
         for s in run:
             args = []
@@ -250,9 +299,10 @@ class _Maps:
                     acc = accs[r.target]
                     body.append(Bind((acc,), _ADD, (Var(acc), Var(e)), r.loc))
         loop = body
-        for k in reversed(range(len(dom))):
-            n = lengths[k]
-            loop = [For(idx[k], Const(0), _atom(n), Const(1), loop, loc, pointwise=True)]
+        for k in reversed(order):
+            loop = [For(idx[k], Const(0), _atom(lengths[k]), Const(1), loop, loc, pointwise=True)]
+            if k == red:            # each element of an axis reduction: its own number
+                loop = starts + loop + ends
         return pre + loop + after
 
     def _own_shape(self, t, dom, loc, pre):

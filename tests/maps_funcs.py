@@ -82,3 +82,23 @@ def stored_tanh(W, h0, xs):
         h = np.tanh(W @ h + xs[t])
         s = s + h[0] * h[-1]
     return s
+
+
+def row_norms(X, w, b):
+    # a map under a sum along the rows' axis (`Qx * Qx` of ADBench's GMM): one loop nest
+    # writing the row sums; w broadcast along the rows, b per row (keepdims=True)
+    r = np.sum((X * w - b) * (X * w - b), axis=1)
+    s = np.sum(np.tanh(X * w) + b, axis=-1, keepdims=True)
+    return np.sum(r * r) + np.sum(s * b)
+
+
+def column_means(X, w):
+    # along axis 0 (the loop over the columns outside), mean and keepdims=True
+    c = np.mean(np.exp(X * w) - X, axis=0)
+    k = np.mean(X * X * w, axis=0, keepdims=True)
+    return np.sum(c * w) + np.sum(k * X)
+
+
+def vector_means(x, w):
+    # a rank-1 map under a sum along its one axis (the whole mean: NumPy's, n = 0 is nan)
+    return np.mean(x * x * w) + np.sum(np.sin(x) * w, axis=0)

@@ -125,3 +125,35 @@ def test_a_maps_stored_results_are_read_back_in_its_adjoint():
     e = 1e-6
     fd = (g(W + e * v, h0, xs) - g(W - e * v, h0, xs)) / (2 * e)
     assert np.allclose(hv, fd, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("nw,nb", [(4, 6), (1, 1)])
+def test_a_map_under_a_sum_along_an_axis_is_one_loop_nest(nw, nb):
+    X = RNG.normal(size=(6, 4))
+    w, b = RNG.normal(size=nw), RNG.normal(size=(nb, 1))
+    check_both_modes(mf.row_norms, (X, w, b), (0, 1, 2))
+    src = _primal(mf.row_norms, (X, w, b), (0, 1, 2))
+    adj = jitad.source(mf.row_norms, "adjoint", args=(X, w, b), wrt=(0, 1, 2))
+    for code in (src, adj):     # each row sum is a number in the loop: no (6, 4) temporary
+        assert "rt.sum_axis(" not in code and "rt.expand(" not in code
+    assert "r_acc = 0.0" in src and "s_sum_axis_acc = 0.0" in src
+
+
+def test_a_map_under_a_mean_along_the_first_axis():
+    X, w = RNG.normal(size=(5, 3)), RNG.normal(size=3)
+    check_both_modes(mf.column_means, (X, w), (0, 1))
+    src = _primal(mf.column_means, (X, w), (0, 1))
+    assert "rt.mean_axis(" not in src and "c_acc = 0.0" in src and "k_mean_axis_acc = 0.0" in src
+    v = RNG.normal(size=(5, 3))           # forward mode and second order through the nests
+    _, y_dot = jitad.jvp(mf.column_means, wrt=0)(X, w, tangents=v)
+    assert y_dot == pytest.approx(float(np.sum(jitad.grad(mf.column_means)(X, w) * v)), rel=1e-10)
+    hv = jitad.hvp(mf.column_means, wrt=0)(X, w, v=v)
+    hv_eager = jitad.hvp(mf.column_means, wrt=0, mode="eager")(X, w, v=v)
+    assert_grads_close((hv,), (hv_eager,), rtol=1e-9, atol=1e-12, label="hvp compiled vs eager")
+
+
+def test_a_rank_one_map_under_a_sum_along_its_one_axis():
+    x, w = RNG.normal(size=7), RNG.normal(size=7)
+    check_both_modes(mf.vector_means, (x, w), (0, 1))
+    src = _primal(mf.vector_means, (x, w), (0, 1))
+    assert "rt.sum_axis(" not in src and "np.sum(" not in src and "out_sum_acc = 0.0" in src

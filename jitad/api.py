@@ -338,10 +338,10 @@ class _Jacobian(_Transformed):
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
-        self._refuse_nested(args)
-        hess = self._hessian(args)
+        hess = self._hessian(args)     # jacfwd/jacrev(grad(f)): a gradient is never nested
         if hess is not None:
             return hess(*args)
+        self._refuse_nested(args)
         if self.mode == "eager":
             return self._eager_jacobian(args)
         if self.mode != "compiled":

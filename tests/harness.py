@@ -478,12 +478,11 @@ def error_marker(fn):
     raise AssertionError(f"no ERR marker in {fn.__name__}")
 
 
-def check_form_accepted(fn, args, wrt, backend="python"):
-    """A form both modes accept: the compiled gradient (the compiled path ran under Numba)
-    against central finite differences over every leaf of the arguments, the value against
-    the plain function's, the eager gradient against the compiled one, the arguments
-    unchanged; then forward mode, both flavours, along a direction of the first wrt
-    argument (an array or a number) against the gradient."""
+def check_grads_both_modes(fn, args, wrt, backend="python", value_atol=1e-12):
+    """The compiled gradient (the compiled path ran under Numba) against central finite
+    differences over every leaf of the arguments, the value against the plain function's,
+    the eager gradient against the compiled one, the arguments unchanged. Returns the
+    compiled gradients."""
     import jitad
     snap = snapshot(args)
     vg = jitad.value_and_grad(jitad.differentiable(fn, backend=backend), wrt=wrt)
@@ -492,7 +491,7 @@ def check_form_accepted(fn, args, wrt, backend="python"):
     if backend == "numba":
         assert vg.specialize(*args).compiled_ran
     expected = _as_float(fn(*args))
-    if not abs(_as_float(value) - expected) <= 1e-12 + 1e-10 * abs(expected):
+    if not abs(_as_float(value) - expected) <= value_atol + 1e-10 * abs(expected):
         raise AssertionError(f"value {value!r} != plain function value {expected!r}")
     fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
     assert_grads_close(leaves_of(grads), fd, rtol=1e-5, atol=1e-7, label="compiled vs FD")
@@ -500,6 +499,15 @@ def check_form_accepted(fn, args, wrt, backend="python"):
     assert_unchanged(args, snap, "eager")
     assert_grads_close(leaves_of(eager), leaves_of(grads), rtol=1e-8, atol=1e-10,
                        label="eager vs compiled")
+    return grads
+
+
+def check_form_accepted(fn, args, wrt, backend="python"):
+    """A form both modes accept (`check_grads_both_modes`); then forward mode, both flavours,
+    along a direction of the first wrt argument (an array or a number) against the
+    gradient."""
+    import jitad
+    grads = check_grads_both_modes(fn, args, wrt, backend)
     x = args[wrt[0]]
     if isinstance(x, (tuple, list, dict)):
         return

@@ -15,8 +15,9 @@ import pytest
 import jitad
 
 from . import heldout11_funcs as hf
-from .harness import (assert_grads_close, autograd_grad, central_fd, check_form_accepted,
-                      check_form_refused, snapshot, assert_unchanged)
+from .harness import (assert_grads_close, assert_unchanged, autograd_grad, central_fd,
+                      check_form_accepted, check_form_refused, check_grads_both_modes,
+                      snapshot)
 
 rng = np.random.default_rng(1111)
 nrm = rng.normal
@@ -126,18 +127,7 @@ def _name(fn):
 
 @pytest.mark.parametrize("fn,args,wrt", CORPUS, ids=[_name(c[0]) for c in CORPUS])
 def test_corpus_both_modes(fn, args, wrt):
-    from .harness import flat_args, flat_grads, leaves_of
-    snap = snapshot(args)
-    value, grads = jitad.value_and_grad(_py(fn), wrt=wrt)(*args)
-    assert_unchanged(args, snap, "compiled")
-    ref = float(fn(*args))
-    assert abs(float(value) - ref) <= 1e-10 * (1 + abs(ref))
-    fd = central_fd(*flat_args(fn, args, wrt), eps=1e-4, order=4)
-    assert_grads_close(leaves_of(grads), fd, rtol=1e-5, atol=1e-7, label="compiled vs FD")
-    eager = jitad.grad(fn, wrt=wrt, mode="eager")(*args)
-    assert_unchanged(args, snap, "eager")
-    assert_grads_close(leaves_of(eager), leaves_of(grads), rtol=1e-8, atol=1e-10,
-                       label="eager vs compiled")
+    check_grads_both_modes(fn, args, wrt, backend="python", value_atol=1e-10)
 
 
 # -- refused, at the user's line, in both modes ------------------------------------------------------

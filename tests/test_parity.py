@@ -32,6 +32,7 @@ from . import frontend_funcs as ff
 from . import heldout_forms_funcs as hf
 from . import test_heldout4_forms, test_heldout6, test_heldout7, test_heldout8, test_heldout9
 from . import test_heldout10
+from . import heldout11_funcs as h11
 from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
 from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
@@ -87,6 +88,9 @@ def corpus():
     cases += [Case(fn, args, marked=test_heldout9._bump if fn is test_heldout9.augassign_in_a_helper
                    else None) for fn, args in test_heldout9.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout10.REFUSED]
+    cases += [Case(fn, args) for fn, args in h11.refused_forms()]
+    cases.append(Case(h11.calls_nested_helper, (np.array([0.3, -0.2, 0.5]),),
+                      marked=h11._nested_helper))
     cases += [Case(fn, args) for fn, args in twa.REFUSED]
     cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
                    wrt=(0, 1)),

@@ -51,8 +51,9 @@ class _Transformed(Transform):
         """A nested tuple or dict output is for `vjp` (and `has_aux`, through it) only."""
         if isinstance(self, vjp):
             return
-        f = self.d.concrete(args).entry_ir(args)
-        if f.out_tree is not None:
+        d = self.d.concrete(args)
+        if d.out_tree(args) is not None:
+            f = d.entry_ir(args)
             from .errors import UnsupportedError
             raise UnsupportedError(
                 f"{type(self).__name__} needs {self.d.__name__} to return one value (or a flat "

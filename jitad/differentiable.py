@@ -396,8 +396,13 @@ class Differentiable:
     def out_tree(self, args):
         """The nested structure the function returns for these arguments
         (`ir.Function.out_tree`: tuples and dicts of 0s; the generated code returns its leaves
-        flat), None when it returns a value or a flat tuple."""
-        return self.entry_ir(args).out_tree
+        flat), None when it returns a value or a flat tuple. Kept per signature and code object
+        (the API asks at every call of vjp, jvp and the Jacobians; the front end costs ~30 us)."""
+        key = (self.signature(args), id(getattr(self.__jitad_function__, "__code__", None)))
+        trees = self.__dict__.setdefault("_out_trees", {})
+        if key not in trees:
+            trees[key] = self.entry_ir(args).out_tree
+        return trees[key]
 
     def entry_ir(self, args):
         """The front end's IR of the function for these arguments, as type inference reads it

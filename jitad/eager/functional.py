@@ -363,9 +363,8 @@ def _unwrap_out(out):
         return {k: _unwrap_out(o) for k, o in out.items()}
     v = unwrap(out)
     # an int or bool value stays one, as the compiled function returns it (`"n": X.shape[0]`)
-    kind = v.dtype.kind if type(v) is ndarray and v.ndim == 0 else None
-    if kind in ("b", "i", "u") or isinstance(v, (bool, int, np.integer, np.bool_)) and kind is None:
-        return bool(v) if kind == "b" or isinstance(v, (bool, np.bool_)) else int(v)
+    if np.ndim(v) == 0 and np.asarray(v).dtype.kind in "biu":
+        return np.asarray(v).item()
     return _plain(v)
 
 
@@ -373,9 +372,8 @@ def _contract(out, cotangent):
     """The sum of the output times the cotangent (a tuple output: over its parts; a nested
     one's leaves, depth first, paired with the cotangent's leaves: nested alike or flat), as
     a Var whose backward pass is the vjp; None when nothing in it was recorded."""
-    if isinstance(out, (tuple, dict)) and any(isinstance(o, (tuple, dict)) for o in
-                                              (out.values() if isinstance(out, dict) else out)) \
-            or isinstance(out, dict):
+    if isinstance(out, dict) or isinstance(out, tuple) and any(isinstance(o, (tuple, dict))
+                                                               for o in out):
         out, cotangent = tuple(leaves_of(out)), tuple(leaves_of(cotangent))
     outs, cts = (out, cotangent) if isinstance(out, tuple) else ((out,), (cotangent,))
     total = None

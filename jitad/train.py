@@ -24,7 +24,7 @@ import numpy as np
 from . import backend as be
 from . import __version__, codegen, monadic, optim, parallel, pipeline, threads as th
 from .differentiable import Transform, as_differentiable, wrt_indices
-from .errors import JitadError
+from .errors import JitadError, UnsupportedError
 
 
 # fit(threads > 1) on a model with dense parameters: gradients summed per thread over this
@@ -69,6 +69,10 @@ class train_step(Transform):
 
     def _validate(self, entry, argtys):
         name = entry.ir.name
+        if entry.ir.out_tree is not None:     # a dict or nested tuple, even of one number
+            raise UnsupportedError(
+                f"train_step needs {name} to return its loss, one float, not a nested tuple or "
+                "a dict", entry.ir.return_loc(), "nested return")
         if not (entry.out and len(entry.out) == 1 and entry.out[0].ndim == 0):
             raise JitadError(f"train_step needs a loss with one float output; {name} "
                              f"returns {', '.join(map(str, entry.out or ()))}")

@@ -190,6 +190,20 @@ def test_scalar_parameter_is_refused():
         step(0.5, 2.0, step.init(0.5))
 
 
+def _dict_loss(w, x):
+    return {"l": np.sum((x @ w) ** 2)}
+
+
+def test_a_loss_returned_in_a_dict_is_refused_at_its_return():
+    """One number in a dict is still a structure (JAX's grad refuses it too): the step refuses
+    it at the return line instead of taking the dict's one leaf as the loss."""
+    step = jitad.train_step(_dict_loss, wrt=0)
+    w = np.ones(3)
+    with pytest.raises(jitad.JitadError, match="not a nested tuple or a dict") as e:
+        step(w, np.ones((4, 3)), step.init(w))
+    assert 'return {"l"' in str(e.value) and "test_train.py" in str(e.value)
+
+
 def test_step_is_callable_from_user_njit_code_and_source_shows_the_update():
     import numba
     rng = np.random.default_rng(5)

@@ -2,10 +2,11 @@
 gradient matched the hand-written one (a wrong gradient or a crash makes it exit 1).
 Peers that are not installed are skipped with a note, never an error.
 
-The quick workloads together take ~5 minutes, mostly Numba compiles, so the default run checks the CLI and
-report on `DEFAULT` (the scalar recurrence and the training loop, each checked against its
-hand-written Numba gradient; the ADBench objectives' gradients are test_models'); ``JITAD_BENCHMARKS_FULL=1`` runs every quick workload (`python -m benchmarks
---quick` does the same outside pytest)."""
+The quick workloads together take ~5 minutes, mostly Numba compiles, so the default run
+checks the CLI and the report on `DEFAULT` (the scalar recurrence and the training loop, each
+against its hand-written Numba gradient; the ADBench objectives' gradients are test_models');
+``JITAD_BENCHMARKS_FULL=1`` runs every quick workload (`python -m benchmarks --quick` does the
+same outside pytest)."""
 import os
 import subprocess
 import sys

@@ -33,6 +33,11 @@ def vdot(a, b):
     return np.sum(np.ravel(a) * np.ravel(b))
 
 
+def ediff1d(ary):
+    """np.ediff1d(ary) (no to_end=, to_begin=): the differences of the flattened array."""
+    return np.diff(np.ravel(ary))
+
+
 def take(a, indices):
     """np.take(a, indices): entries of the flattened array."""
     return np.ravel(a)[indices]
@@ -219,7 +224,7 @@ PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
 NEEDS = {sum_where: ("where",), mean_where: ("where",)}
 
 # a callable -> its definitions, the first whose parameters take the call's arguments
-DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
+DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.ediff1d: (ediff1d,), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),

@@ -776,6 +776,7 @@ def _load_table():
         get(p).exact = True
     get("matmul").batches = True
     get("astype").on_scalar = get("astype.0")
+    get("copy_array").on_scalar = get("scalar_same")     # np.array(2.0), np.copy(2.0): the number
     # np.dot with a number is the product (`@` with one is NumPy's error, refused with it)
     get("dot").variants.update({rk: get("mul") for r in range(4) for rk in ((0, r), (r, 0))})
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}

@@ -434,7 +434,7 @@ def suites(seed=12):
         (tril_offset_roll, (nrm(size=(4, 4)),), (0,)),
         (clip_array_bounds, (np.array([-1.0, 0.3, 0.9, 2.5]), np.array([-0.5, 0.0, 0.5, 1.0])),
          (0, 1)),
-        (maximum_of_arrays, (np.array([0.3, -1.0, 2.0, 0.1]), np.array([0.5, -2.0, 1.0, 0.8])),
+        (maximum_of_arrays, (np.array([0.3, -1.0, 2.0, 0.1]), np.array([0.5, -2.0, 1.2, 0.8])),
          (0, 1)),
         (prod_keepdims, (nrm(size=(3, 4)),), (0,)),
         (expit_logaddexp, (nrm(size=5), nrm(size=5)), (0, 1)),

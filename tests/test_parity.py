@@ -95,7 +95,7 @@ def corpus():
     cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
                    wrt=(0, 1)),
               Case(cof.complex_output, (np.array([0.3, 0.4]),)),
-              Case(cof.norm_of_order_one, (np.array([1.0, -2.0, 3.0]),)),
+              Case(cof.norm_of_order_three, (np.array([1.0, -2.0, 3.0]),)),
               Case(tsu.bad_take, (np.ones(3), np.ones(2)))]
     cases += [Case(fn, (X3,)) for fn in tee.GRAD_CASES if fn is not tee._helper]
     cases.append(Case(tee.calls_a_helper, (X3,), marked=tee._helper))

@@ -9,7 +9,8 @@ classifier, 1-D convolution by loops, a Kalman filter step, Newton iterations, R
 GRU, attention over a short sequence, Huber and Poisson losses, and a few standard
 optimisation objectives) -- written for this corpus by someone who read only the README
 (none copied from earlier corpora or other projects). `suites()` holds the first kinds,
-`models()` everyday models, `refused_forms()` what stays refused; tests/test_heldout12.py
+`models()` everyday models, `more()` a second round of both, `refused_forms()` what stays
+refused; tests/test_heldout12.py
 checks the reduced findings.
 
 `python -m tests.heldout12_funcs [--backend python] [-v] [names...]` runs each through the
@@ -18,7 +19,8 @@ compiled path and eager mode against central finite differences (tests/harness.p
 import math
 
 import numpy as np
-from scipy.special import betaln, expit, gammaln, logsumexp, xlogy
+from scipy.special import (betaln, digamma, erf, expit, gammaln, log_softmax, logsumexp, softmax,
+                           xlogy)
 
 
 # -- autograd test_numpy / test_scalar_ops style --------------------------------------------------
@@ -391,6 +393,169 @@ def cholesky_gp_nll(log_ell, X, y):
     return 0.5 * np.dot(y, alpha) + np.sum(np.log(np.diag(L)))
 
 
+# -- a second round ------------------------------------------------------------------------------
+def while_else(x):
+    y = x
+    k = 0
+    while k < 5:
+        y = y * 0.9 + math.sin(y)
+        k += 1
+        if y > 5.0:
+            break
+    else:
+        y = y * 2.0
+    return y
+
+
+def ediff_ends(x):
+    return np.sum(np.ediff1d(x, to_end=1.0) ** 2) + np.sum(np.ediff1d(x, to_begin=x[0]))
+
+
+def diag_offset_build(v):
+    M = np.diag(v, 1) + np.diag(v[:-1], -2)
+    return np.sum(M @ M.T)
+
+
+def tuple_return_helper(x):
+    def stats(v):
+        return np.mean(v), np.std(v)
+    m, s = stats(x)
+    return m / s
+
+
+def lambda_inside(x):
+    sq = lambda v: v * v
+    return np.sum(sq(x) + sq(np.sin(x)))
+
+
+def default_arg_helper(x):
+    def act(v, slope=0.1):
+        return np.where(v > 0, v, slope * v)
+    return np.sum(act(x) + act(x, 0.3) ** 2)
+
+
+def cumsum_reverse(x):
+    c = np.cumsum(x[::-1])[::-1]
+    return np.sum(c * x)
+
+
+def where_one_arg_indices(x):
+    idx = np.where(x > 0)[0]
+    return np.sum(x[idx] ** 2)
+
+
+def argmax_select(X):
+    k = np.argmax(X, axis=1)
+    return np.sum(X[np.arange(X.shape[0]), k])
+
+
+def logsoftmax_softmax(z):
+    return np.sum(log_softmax(z, axis=1) * softmax(z, axis=1))
+
+
+def std_var_ddof(x):
+    return np.std(x, ddof=1) + np.var(x, axis=0, ddof=1).sum()
+
+
+def erf_digamma(x):
+    return np.sum(erf(x) + digamma(np.abs(x) + 1.0))
+
+
+def sum_of_generator(x):
+    return sum(x[i] * x[i + 1] for i in range(x.shape[0] - 1))
+
+
+def nested_list_comprehension(W):
+    rows = [[W[i, j] * (i + j) for j in range(W.shape[1])] for i in range(W.shape[0])]
+    return np.sum(np.array(rows) ** 2)
+
+
+def matrix_power_loop(A):
+    P = np.eye(A.shape[0])
+    for _ in range(3):
+        P = P @ A
+    return np.trace(P)
+
+
+def quadratic_form_solve(A, b):
+    S = A @ A.T + np.eye(A.shape[0])
+    x = np.linalg.solve(S, b)
+    return b @ x + np.linalg.slogdet(S)[1]
+
+
+def batchnorm_train(x, gamma, beta):
+    mu = x.mean(axis=0)
+    var = x.var(axis=0)
+    xh = (x - mu) / np.sqrt(var + 1e-5)
+    return np.sum((gamma * xh + beta) ** 2)
+
+
+def conv2d_loops(K, X):
+    kh, kw = K.shape
+    H = X.shape[0] - kh + 1
+    W = X.shape[1] - kw + 1
+    out = np.zeros((H, W))
+    for i in range(H):
+        for j in range(W):
+            out[i, j] = np.sum(X[i:i + kh, j:j + kw] * K)
+    return np.sum(np.maximum(out, 0.0) ** 2)
+
+
+def leapfrog(q0, p0, eps):
+    q, p = q0, p0
+    for _ in range(5):
+        p = p - 0.5 * eps * q
+        q = q + eps * p
+        p = p - 0.5 * eps * q
+    return 0.5 * np.sum(p ** 2) + 0.5 * np.sum(q ** 2) + np.sum(q)
+
+
+def fixed_point_while(c):
+    x = 0.0
+    it = 0
+    while it < 100:
+        xn = math.cos(x) * c
+        if abs(xn - x) < 1e-13:
+            break
+        x = xn
+        it += 1
+    return x
+
+
+def class_params(p, x):
+    W1, b1, W2 = p["W1"], p["b1"], p["W2"]
+    h = np.maximum(W1 @ x + b1, 0.0)
+    return float(W2 @ h)
+
+
+def einsum_implicit(A, B):
+    return np.einsum("ij,jk", A, B).sum() + np.einsum("ij->j", A) @ np.einsum("jk->j", B)
+
+
+def outer_subtract_abs(x):
+    D = np.abs(np.subtract.outer(x, x))
+    return np.sum(D ** 1.5)
+
+
+def atan2_polar(xy):
+    r = np.hypot(xy[:, 0], xy[:, 1])
+    th = np.arctan2(xy[:, 1], xy[:, 0])
+    return np.sum(r * np.cos(2 * th))
+
+
+def mask_write(x):
+    y = x.copy()
+    y[y < 0] = 0.0
+    return np.sum(y ** 2)
+
+
+def scatter_add_embedding(E, ids):
+    acc = np.zeros(E.shape[1])
+    for i in ids:
+        acc += E[i]
+    return np.sum(np.tanh(acc))
+
+
 # -- API forms (used by tests/test_heldout12.py) ---------------------------------------------------
 def vector_field(x, w):
     return np.tanh(w * x) + np.roll(x, 1) * 0.5
@@ -486,9 +651,45 @@ def models(seed=24):
         (rastrigin, (nrm(size=4),), (0,)),
         (spring_chain_energy, (np.cumsum(np.abs(nrm(size=(5, 2))), axis=0), 0.8), (0, 1)),
         (heat_explicit, (nrm(size=7), 0.2), (0, 1)),
-        (lstm_cell_once, (0.3 * nrm(size=(12, 2)), 0.3 * nrm(size=(12, 3)), nrm(size=12), nrm(size=2),
-                          nrm(size=3), nrm(size=3)), (0, 1, 2, 4, 5)),
+        (lstm_cell_once, (0.3 * nrm(size=(12, 2)), 0.3 * nrm(size=(12, 3)), nrm(size=12),
+                          nrm(size=2), nrm(size=3), nrm(size=3)), (0, 1, 2, 4, 5)),
         (cholesky_gp_nll, (0.2, nrm(size=(5, 2)), nrm(size=5)), (0, 2)),
+    ]
+
+
+def more(seed=36):
+    """A second round: control flow and helpers (`while ... else`, lambdas, default arguments,
+    generators, nested comprehensions), more NumPy forms and small models."""
+    rng = np.random.default_rng(seed)
+    nrm = rng.normal
+    return [
+        (while_else, (0.3,), (0,)),
+        (ediff_ends, (nrm(size=5),), (0,)),
+        (diag_offset_build, (nrm(size=3),), (0,)),
+        (tuple_return_helper, (nrm(size=5),), (0,)),
+        (lambda_inside, (nrm(size=4),), (0,)),
+        (default_arg_helper, (np.array([0.5, -0.4, 1.2, -2.0]),), (0,)),
+        (cumsum_reverse, (nrm(size=5),), (0,)),
+        (where_one_arg_indices, (nrm(size=6),), (0,)),
+        (argmax_select, (nrm(size=(4, 3)),), (0,)),
+        (logsoftmax_softmax, (nrm(size=(3, 4)),), (0,)),
+        (std_var_ddof, (nrm(size=(4, 3)),), (0,)),
+        (erf_digamma, (nrm(size=4),), (0,)),
+        (sum_of_generator, (nrm(size=5),), (0,)),
+        (nested_list_comprehension, (nrm(size=(2, 3)),), (0,)),
+        (matrix_power_loop, (nrm(size=(3, 3)),), (0,)),
+        (quadratic_form_solve, (nrm(size=(3, 3)), nrm(size=3)), (0, 1)),
+        (batchnorm_train, (nrm(size=(5, 3)), nrm(size=3), nrm(size=3)), (0, 1, 2)),
+        (conv2d_loops, (nrm(size=(2, 2)), nrm(size=(4, 5))), (0, 1)),
+        (leapfrog, (nrm(size=3), nrm(size=3), 0.1), (0, 1, 2)),
+        (fixed_point_while, (0.8,), (0,)),
+        (class_params, ({"W1": nrm(size=(4, 3)), "b1": nrm(size=4), "W2": nrm(size=4)},
+                        nrm(size=3)), (0, 1)),
+        (einsum_implicit, (nrm(size=(2, 3)), nrm(size=(3, 4))), (0, 1)),
+        (outer_subtract_abs, (np.array([0.1, 0.7, -0.5, 1.3]),), (0,)),
+        (atan2_polar, (nrm(size=(4, 2)),), (0,)),
+        (mask_write, (nrm(size=6),), (0,)),
+        (scatter_add_embedding, (nrm(size=(5, 3)), np.array([0, 3, 3, 1])), (0,)),
     ]
 
 
@@ -496,4 +697,4 @@ if __name__ == "__main__":
     import sys
 
     from .harness import triage_main
-    triage_main(suites() + models(), sys.argv[1:])
+    triage_main(suites() + models() + more(), sys.argv[1:])

@@ -2,7 +2,11 @@
   * `y = np.array(x)` of an array is a new array (NumPy copies it): writes into it
     (`y[1:3] *= 2.0`) are allowed, as after `x.copy()`; `np.asarray(x)` stays another name for
     x (NumPy does not copy), so a write through it stays refused;
-  * `np.ediff1d(x)`: the differences of the flattened array (`jitad/prelude.py`);
+  * `np.ediff1d(x)`, `np.ediff1d(x, to_end=v, to_begin=u)`: the differences of the flattened
+    array (`jitad/prelude.py`);
+  * `rows = [[... for j in ...] for i in ...]` read only by `np.array(rows)`: its rows are
+    made arrays, as when the comprehension is given to np.array directly (a list read
+    otherwise stays refused);
   * `idx = np.array([3, 0, 2])` read as an index through its entries too (`x[:, idx[2]]`,
     `x[idx[1:]]`) is the integer array NumPy makes;
   * mutual recursion (`even` calls `odd`, which calls `even`): typed once the caller still
@@ -31,7 +35,7 @@ def _py(fn):
     return jitad.differentiable(fn, backend="python")
 
 
-# -- the fixed findings, one Numba compile each ------------------------------------------------------
+# -- the fixed findings, one Numba compile each ----------------------------------------------------
 FIXED = [
     (hf.slice_augmented, (nrm(size=5),), (0,)),
     (hf.ptp_and_ediff, (nrm(size=6),), (0,)),
@@ -107,7 +111,24 @@ def matrix_norm_three(A):
     return np.linalg.norm(A, 3)  # ERR: norm(ord=3) is not supported
 
 
+def ediff1d_ends_positional(x, s):
+    return np.sum(np.ediff1d(x, s) ** 2) + np.sum(np.ediff1d(x, x[:2], to_begin=3.0 * s) ** 3)
+
+
+def named_rows_of_a_comprehension(W):
+    rows = [[W[i, j] * W[j, i] for j in range(W.shape[0])] for i in range(W.shape[0])]
+    pairs = [[W[0, k], 2.0 * W[1, k]] for k in range(W.shape[1])]
+    return np.sum(np.array(rows) ** 2) + np.sum(np.asarray(pairs) @ W[:2, :2])
+
+
+def rows_read_as_a_list(W):
+    rows = [[W[i, j] for j in range(2)] for i in range(2)]  # ERR: a comprehension is supported
+    return np.sum(np.array(rows)) + len(rows[0])
+
+
 ACCEPTED = [
+    (ediff1d_ends_positional, (nrm(size=5), 0.7), (0, 1)),
+    (named_rows_of_a_comprehension, (nrm(size=(3, 3)),), (0,)),
     (array_of_a_number, (1.5,), (0,)),
     (ediff1d_of_a_matrix, (nrm(size=(3, 4)),), (0,)),
     (index_array_entries, (nrm(size=(3, 2)),), (0,)),
@@ -122,7 +143,8 @@ def test_accepted_forms(fn, args, wrt):
     check_form_accepted(fn, args, wrt, backend="python")
 
 
-REFUSED = [(writes_through_asarray, (nrm(size=3),)), (matrix_norm_three, (nrm(size=(2, 3)),))]
+REFUSED = [(writes_through_asarray, (nrm(size=3),)), (matrix_norm_three, (nrm(size=(2, 3)),)),
+           (rows_read_as_a_list, (nrm(size=(2, 2)),))]
 
 
 @pytest.mark.parametrize("fn,args", REFUSED, ids=lambda c: getattr(c, "__name__", ""))
@@ -169,7 +191,7 @@ def test_matrix_norm_hessian_by_sums(mode):
     assert np.allclose(H, 2.0 * np.outer(s.ravel(), s.ravel()), atol=1e-12)
 
 
-# -- every public API form on corpus functions --------------------------------------------------------
+# -- every public API form on corpus functions -----------------------------------------------------
 X0, W0 = nrm(size=4), nrm(size=4)
 
 
@@ -229,8 +251,8 @@ def test_has_aux_on_the_corpus(mode):
     assert np.allclose(g2, g) and np.allclose(aux2["p"], ref_aux["p"])
 
 
-# -- the corpus, once through both modes -------------------------------------------------------------
-CORPUS = hf.suites() + hf.models()
+# -- the corpus, once through both modes -----------------------------------------------------------
+CORPUS = hf.suites() + hf.models() + hf.more()
 NUMBA = {"gru_tiny", "kalman_step", "nested_break_continue", "rk4_oscillator"}
 
 

@@ -33,6 +33,27 @@ def vdot(a, b):
     return np.sum(np.ravel(a) * np.ravel(b))
 
 
+def ediff1d(ary):
+    """np.ediff1d(ary) (no to_end=, to_begin=): the differences of the flattened array."""
+    return np.diff(np.ravel(ary))
+
+
+def ediff1d_to_end(ary, to_end):
+    """np.ediff1d(ary, to_end=v): the differences, then v's entries."""
+    return np.concatenate((np.diff(np.ravel(ary)), np.ravel(np.atleast_1d(to_end))))
+
+
+def ediff1d_to_begin(ary, to_begin):
+    """np.ediff1d(ary, to_begin=v): v's entries, then the differences."""
+    return np.concatenate((np.ravel(np.atleast_1d(to_begin)), np.diff(np.ravel(ary))))
+
+
+def ediff1d_ends(ary, to_end, to_begin):
+    """np.ediff1d(ary, to_end=v, to_begin=u): u's entries, the differences, v's entries."""
+    return np.concatenate((np.ravel(np.atleast_1d(to_begin)), np.diff(np.ravel(ary)),
+                           np.ravel(np.atleast_1d(to_end))))
+
+
 def take(a, indices):
     """np.take(a, indices): entries of the flattened array."""
     return np.ravel(a)[indices]
@@ -219,7 +240,7 @@ PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
 NEEDS = {sum_where: ("where",), mean_where: ("where",)}
 
 # a callable -> its definitions, the first whose parameters take the call's arguments
-DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.take: (take,), np.nansum: (nansum,),
+DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.ediff1d: (ediff1d, ediff1d_ends, ediff1d_to_end, ediff1d_to_begin), np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),

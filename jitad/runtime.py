@@ -2504,6 +2504,26 @@ def svd_adjoint(x, gu, gs, gvh):
     return out
 
 
+def svd_mix(x, w):
+    """U diag(w) Vh of the reduced SVD of x: the derivative of sum_k w_k s_k (the matrix
+    norms by singular values)."""
+    u, _, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    return np.ascontiguousarray(u * w) @ np.ascontiguousarray(vh)
+
+
+def tie_weights(v, y):
+    """1/count on the entries of v equal to y (an extreme of v), 0 elsewhere: ties split
+    the cotangent evenly."""
+    m = (v == y) * 1.0
+    return m / np.sum(m)
+
+
+def svd_ties(x, k):
+    """`tie_weights` of x's singular values at the k-th (0: the largest, -1: the smallest)."""
+    s = svd_s(x)
+    return tie_weights(s, s[k])
+
+
 def svd_u_adjoint(x, g):
     k = min(x.shape[0], x.shape[1])
     return svd_adjoint(x, g, np.zeros(k), np.zeros((k, x.shape[1])))
@@ -2522,7 +2542,7 @@ def svd_vh_adjoint(x, g):
 __all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "argsort_axis", "take_along", "take_along_adjoint", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
-            "svd_s_adjoint", "svd_vh_adjoint"]
+            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "tie_weights", "svd_ties"]
 
 
 # -- issue 12, scipy.stats distributions: log-densities with their supports (three operands

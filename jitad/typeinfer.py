@@ -55,6 +55,8 @@ class Program:
         self.order: list = []
         self._names: set = set()
         self._count: dict = {}
+        self.active: list = []      # the specs being inferred, callers first
+        self.open: list = []        # Inferers waiting for a spec of `active` (`settle`)
 
     def specialize(self, fn, argtys) -> Spec:
         key = (id(fn), argtys)
@@ -87,8 +89,28 @@ class Program:
         spec = Spec(fn, argtys, f, name=name)
         self.specs[key] = spec
         self.order.append(spec)
-        Inferer(self, spec).run()
+        self.active.append(spec)
+        try:
+            Inferer(self, spec).run()
+        finally:
+            self.active.pop()
+        if not self.active:
+            self.settle()
         return spec
+
+    def settle(self):
+        """Infer again the functions left open (`Inferer.run`): each waited for a function
+        still being inferred (mutual recursion: `even` calls `odd`, which calls `even`
+        before `even` has a result type), which now has one. Repeated while one closes;
+        the last round reports what stays untyped."""
+        while self.open:
+            todo, self.open = self.open, []
+            final = len(todo) == 1
+            for inf in todo:
+                inf.run(final=final)
+            if len(self.open) == len(todo) and not final:
+                for inf in self.open:       # no progress: the errors of the first
+                    inf.run(final=True)
 
 
 class Inferer:
@@ -97,16 +119,26 @@ class Inferer:
         self.spec = spec
         self.types = spec.types
         self.changed = False
+        self.waiting = False
 
-    def run(self):
+    def run(self, final=False):
+        """Types to a fixed point. A variable left untyped because a call's callee is still
+        being inferred (`Program.active`, mutual recursion) leaves this function open: the
+        program runs it again once that callee has its result type (`Program.settle`);
+        otherwise (or when `final`) it is an error."""
         f = self.spec.ir
         for p, t in zip(f.params, self.spec.argtys):
             self.types[p] = t
         for _ in range(50):
             self.changed = False
+            self.waiting = False
             self.block(f.body)
             if not self.changed:
                 break
+        if self.waiting and not final and any(
+                t not in self.types for s in ir.walk(f.body) for t in ir.writes(s)):
+            self.prog.open.append(self)
+            return
         for s in ir.walk(f.body):
             for t in ir.writes(s):
                 if t not in self.types and isinstance(s, Bind) and s.op is LIST_NEW:
@@ -220,6 +252,10 @@ class Inferer:
             except JitadError as e:
                 raise at_the_call(e, s) from None
             if callee.out is None:
+                # a caller of ours still being inferred, or one left open (mutual
+                # recursion): wait for it
+                self.waiting |= callee is not self.spec and any(
+                    callee is sp for sp in self.prog.active + [i.spec for i in self.prog.open])
                 return
             if len(s.targets) != len(callee.out):
                 raise UnsupportedError(f"{callee.ir.name}() returns {len(callee.out)} value(s), "

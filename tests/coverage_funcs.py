@@ -108,6 +108,6 @@ def complex_data(x, z):
 
 # -- a form compiled mode refuses is refused by eager forward mode too -----------------------
 
-def norm_of_order_one(x):
-    # a matrix's 1-norm (the largest column sum; a vector's ord=1 is supported)
-    return np.linalg.norm(np.outer(x, x), 1)  # ERR: norm(ord=1)
+def norm_of_order_three(x):
+    # a matrix's ord=3 (no matrix norm: NumPy refuses it too; a vector's ord=3 is supported)
+    return np.linalg.norm(np.outer(x, x), 3)  # ERR: norm(ord=3)

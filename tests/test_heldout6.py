@@ -54,7 +54,7 @@ REFUSED = [
     (hf.nested_calls_later, (np.ones(2),), "reads 'f', a nested function defined after it"),
     (hf.nested_shadows_closure, (np.ones(2), 0.5),
      "calls 'f', which reads 'w' of the enclosing function, and has a 'w' of its own"),
-    (hf.matrix_norm_ord_one, (np.ones((2, 3)),), r"norm\(ord=1\) is not supported"),
+    (hf.matrix_norm_ord_three, (np.ones((2, 3)),), r"norm\(ord=3\) is not supported"),
 ]
 
 

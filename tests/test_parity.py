@@ -33,6 +33,7 @@ from . import heldout_forms_funcs as hf
 from . import test_heldout4_forms, test_heldout6, test_heldout7, test_heldout8, test_heldout9
 from . import test_heldout10
 from . import heldout11_funcs as h11
+from . import test_heldout12
 from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
 from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
@@ -91,11 +92,14 @@ def corpus():
     cases += [Case(fn, args) for fn, args in h11.refused_forms()]
     cases.append(Case(h11.calls_nested_helper, (np.array([0.3, -0.2, 0.5]),),
                       marked=h11._nested_helper))
+    cases += [Case(fn, args) for fn, args in test_heldout12.REFUSED]
+    cases.append(Case(test_heldout12.mutual_recursion_without_base_case, (0.3,),
+                      marked=test_heldout12._second))
     cases += [Case(fn, args) for fn, args in twa.REFUSED]
     cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
                    wrt=(0, 1)),
               Case(cof.complex_output, (np.array([0.3, 0.4]),)),
-              Case(cof.norm_of_order_one, (np.array([1.0, -2.0, 3.0]),)),
+              Case(cof.norm_of_order_three, (np.array([1.0, -2.0, 3.0]),)),
               Case(tsu.bad_take, (np.ones(3), np.ones(2)))]
     cases += [Case(fn, (X3,)) for fn in tee.GRAD_CASES if fn is not tee._helper]
     cases.append(Case(tee.calls_a_helper, (X3,), marked=tee._helper))

@@ -403,6 +403,14 @@ TABLE = [
     P("np.linalg.norm(x, np.inf, axis=0, keepdims=True) * np.linalg.norm(x, -np.inf, axis=0, "
       "keepdims=True)", "m", "reduce",
       ok=lambda x: all(_apart("x")(x=np.abs(c)) for c in x.T) and np.min(np.abs(x)) > GAP),
+    # a matrix's ord=1 / -1 (column sums of |x|) and inf / -inf (row sums; ties split evenly)
+    P("np.linalg.norm(x, 1) + np.linalg.norm(x, -1) * 2.0 + np.linalg.norm(x, np.inf) ** 2 "
+      "+ np.linalg.norm(x, -np.inf) * 3.0", "m", "reduce",
+      ok=lambda x: _apart("x")(x=np.sum(np.abs(x), axis=0)) and np.min(np.abs(x)) > GAP
+      and _apart("x")(x=np.sum(np.abs(x), axis=1))),
+    P("np.linalg.norm(x, 1)", "", "reduce", more="m", ok=lambda x: np.min(np.abs(x)) > GAP,
+      ties=[Tie(dict(x=[[1.0, -2.0, 0.5], [2.0, 1.0, 0.5]]),
+                expect=dict(x=[[0.5, -0.5, 0.0], [0.5, 0.5, 0.0]]))]),
     P("x[np.argmax(x)]", "v", "reduce", ok=_apart("x")),
     P("x[np.argmin(x)] * 2.0", "", "reduce", more="v", ok=_apart("x")),
 
@@ -591,6 +599,9 @@ TABLE = [
       "", "decomp12", more="m"),
     P("np.linalg.svd(x, compute_uv=False) + np.linalg.svdvals(x) ** 2", "", "decomp12", more="m"),
     P("np.linalg.svd(x @ x.T + np.eye(2), False)[1]", "", "decomp12", more="m"),
+    # a matrix's norms by singular values (corpus 12): ord=2 / -2 / 'nuc'
+    P("np.linalg.norm(x, 2) + np.linalg.norm(x, -2) * 2.0 + np.linalg.norm(x, 'nuc') ** 2", "",
+      "decomp12", more="m"),
     # ------------------------------------------- issue 12: autograd's scipy.stats distributions
     P("scipy.stats.t.logpdf(x, a, b, 1.5) + scipy.stats.t.pdf(x, a)", "sss", "dist12",
       more="vss", dom=dict(a="pos")),

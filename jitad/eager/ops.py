@@ -167,7 +167,9 @@ _norm = make_op(rules.norm_, "norm")
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """np.linalg.norm with ord=None (2-norm of a vector, Frobenius of a matrix), and the
-    ord=2 of a vector / ord='fro' of a matrix that equal it; other ords: dispatch.fallback."""
+    ord=2 of a vector / ord='fro' of a matrix that equal it; a vector's p-norms and a
+    matrix's ord=2, -2, 'nuc', 1, -1, inf, -inf by compiled mode's rules; other ords:
+    dispatch.fallback."""
     if ord is not None:
         nd = np.ndim(unwrap(x))
         vector = (axis is None and nd == 1) or isinstance(axis, (int, np.integer))
@@ -184,6 +186,14 @@ def norm(x, ord=None, axis=None, keepdims=False):
             "ord": float(ord) if np.isinf(ord) else ord, "axis": 0 if axis is None else int(axis)})
         out = primitive_op(prim, statics)(x)
         return np.expand_dims(out, statics["axis"]) if keepdims else out
+    if ord is not None and axis is None and nd == 2:
+        # a matrix norm's ord=: the rule compiled mode picks (`forms.norm_at`)
+        from ..primitives.forms import matrix_ord, norm_at
+        from .from_primitives import primitive_op
+        if matrix_ord(ord) is not None:
+            prim, statics = norm_at((2,), {"ord": ord})
+            out = primitive_op(prim, statics)(_lists(x))
+            return np.reshape(out, (1, 1)) if keepdims else out
     if ord is not None:
         return _other_form(np.linalg.norm, "np.linalg.norm(..., ord=...)", (x,),
                            dict(ord=ord, axis=axis, keepdims=keepdims))

@@ -1204,7 +1204,8 @@ def _fold(op, a, b, norm, node):
 def index_arrays(tree, resolve) -> set:
     """ids of the `np.array([...])` / `np.asarray([...])` calls of integer constants written
     out that are the value of the one assignment of a name read nowhere but as an index
-    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`), or np.take's indices: those
+    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`, `W[:, perm[0]]`, `x[perm[1:]]`),
+    or np.take's indices: those
     are integer arrays, as
     NumPy makes them; any other such array stays a float array (`np.array([[1, 2], [3, 4]]) @ v`
     is a float product)."""
@@ -1222,6 +1223,9 @@ def index_arrays(tree, resolve) -> set:
         elif isinstance(node, gast.Subscript):
             sl = node.slice
             for part in (sl.elts if isinstance(sl, gast.Tuple) else [sl]):
+                # x[idx], and x[:, idx[2]]: an entry of idx read as an index
+                while isinstance(part, gast.Subscript):
+                    part = part.value
                 if isinstance(part, gast.Name):
                     as_index.add(id(part))
     loads = {}

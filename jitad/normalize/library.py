@@ -614,8 +614,9 @@ class LibraryCalls:
             if kw:
                 self.err(node, f"{name} of an array takes dtype= only", name)
             x = self.array_arg(node.args[0], hint)
-            if dtype is None:
-                return self.bind(node, dest("copy"), COPY, (x,))
+            if dtype is None:       # np.array(x) copies: a new array the function may write
+                return self.bind(node, dest("copy"), COPY if fn is np.asarray
+                                 else get("copy_array"), (x,))
             # (np.asarray gives back an array already of the dtype: `copy=False`, an alias
             # for the write rules; np.array copies it)
             return self.bind(node, dest("astype"), get("astype"), (x,),

@@ -141,24 +141,54 @@ def stacked_rows(tree, resolve):
     """The tree with each comprehension of rows given to np.array or np.asarray
     (`np.array([[k(a, b) for b in B] for a in A])`, a row a comprehension or a list written
     out) making each row an array by the same call, as NumPy reads a list of lists: the rows
-    are a list of arrays then. The tree is copied if anything is rewritten."""
-    def rows_call(n):
+    are a list of arrays then. The tree is copied if anything is rewritten.
+    A name assigned such a comprehension once and read only by np.array / np.asarray
+    (`rows = [[...] for i in ...]` ... `np.array(rows)`) has its rows made arrays the same way
+    (nothing else reads the list, so a list of arrays and a list of lists are one value)."""
+    def rows_comp(n):
+        return isinstance(n, gast.ListComp) and isinstance(n.elt, (gast.ListComp, gast.List))
+
+    def to_array(n):
         return (isinstance(n, gast.Call) and len(n.args) == 1 and not n.keywords
-                and isinstance(n.args[0], gast.ListComp)
-                and isinstance(n.args[0].elt, (gast.ListComp, gast.List))
                 and resolve(n.func) in (np.array, np.asarray))
 
-    if not any(rows_call(n) for n in gast.walk(tree)):
+    def named_rows(t):
+        """id of each such named comprehension -> the func node of a call reading it."""
+        stores, comps, readers, loads = {}, {}, {}, {}
+        for n in gast.walk(t):
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+            elif isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load):
+                loads[n.id] = loads.get(n.id, 0) + 1
+            if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                    and isinstance(n.targets[0], gast.Name) and rows_comp(n.value):
+                comps[n.targets[0].id] = n.value
+            if to_array(n) and isinstance(n.args[0], gast.Name):
+                readers.setdefault(n.args[0].id, []).append(n)
+        return {id(comp): readers[name][0].func for name, comp in comps.items()
+                if stores.get(name) == 1 and len(readers.get(name, ())) == loads.get(name)}
+
+    if not named_rows(tree) and not any(to_array(n) and rows_comp(n.args[0])
+                                        for n in gast.walk(tree)):
         return tree
     tree = copy.deepcopy(tree)
+    named = named_rows(tree)
+
+    def rows(comp, func):
+        comp.elt = gast.copy_location(gast.Call(copy.deepcopy(func), [comp.elt], []), comp.elt)
 
     class Rewrite(gast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            if rows_call(node):
-                comp = node.args[0]
-                comp.elt = self.visit(gast.copy_location(
-                    gast.Call(copy.deepcopy(node.func), [comp.elt], []), comp.elt))
+            if to_array(node) and rows_comp(node.args[0]):
+                rows(node.args[0], node.func)
+                node.args[0].elt = self.visit(node.args[0].elt)
+            return node
+
+        def visit_ListComp(self, node):
+            self.generic_visit(node)
+            if id(node) in named:
+                rows(node, named[id(node)])
             return node
 
     Rewrite().visit(tree)

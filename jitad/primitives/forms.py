@@ -200,10 +200,23 @@ def _vector_ord(o):
     return "p"
 
 
+def matrix_ord(o):
+    """The rule of a matrix norm's ord= other than the Frobenius norm ('fro', None), or None
+    (an ord no matrix norm has)."""
+    if isinstance(o, bool):
+        return None
+    if isinstance(o, str):
+        return "nuc" if o == "nuc" else None
+    return {2: "sv_max", -2: "sv_min", 1: "col_max", -1: "col_min", float("inf"): "row_max",
+            float("-inf"): "row_min"}.get(o)
+
+
 def norm_at(ranks, st):
     """np.linalg.norm(x, ord) of a whole vector: the p-norm, ord=inf (the largest |x_i|) or
-    -inf (the smallest), or the 2-norm's own rule (a matrix: the Frobenius norm,
-    `typerules.norm` refuses the other ords)."""
+    -inf (the smallest), or the 2-norm's own rule; of a matrix, the Frobenius norm (the
+    2-norm's rule) or the norm `matrix_ord` names (`typerules.norm` refuses the other ords)."""
+    if ranks[0] == 2 and matrix_ord(st.get("ord")) is not None:
+        return get(f"norm_{matrix_ord(st['ord'])}"), {}
     which = _vector_ord(st.get("ord")) if ranks[0] == 1 else None
     if which is None:
         return get("norm"), dict(st)

@@ -212,6 +212,17 @@ norm_max(x)        = np.max(np.abs(x))      :: norm | x: g * np.sign(x) * (np.ab
 norm_min(x)        = np.min(np.abs(x))      :: norm | x: g * np.sign(x) * (np.abs(x) == y) / np.sum(np.abs(x) == y)
 norm_max_axis(x; axis) = rt.max_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))
 norm_min_axis(x; axis) = rt.min_axis(np.abs(x), axis).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: norm | x: rt.expand(g / np.sum(np.abs(x) == rt.expand(y, axis), axis=axis), axis) * np.sign(x) * (np.abs(x) == rt.expand(y, axis))
+# np.linalg.norm(M, ord) of a matrix, as `forms.norm_at` picks: ord=2 / -2 the largest /
+# smallest singular value and 'nuc' their sum (each derivative U diag(w) Vh, w the weights of
+# the singular values: ties split evenly), ord=1 / -1 the largest / smallest column sum of
+# |M| and ord=inf / -inf of the row sums (ties split evenly, sign(0) = 0, as the vector ords)
+norm_sv_max(x)     = rt.svd_s(x)[0]         :: norm | x: g * rt.svd_mix(x, rt.svd_ties(x, 0))
+norm_sv_min(x)     = rt.svd_s(x)[-1]        :: norm | x: g * rt.svd_mix(x, rt.svd_ties(x, -1))
+norm_nuc(x)        = np.sum(rt.svd_s(x))    :: norm | x: g * rt.svd_mix(x, np.ones(min(x.shape[0], x.shape[1])))
+norm_col_max(x)    = np.max(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
+norm_col_min(x)    = np.min(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
+norm_row_max(x)    = np.max(np.sum(np.abs(x), axis=1)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=1) == y) / np.sum(np.sum(np.abs(x), axis=1) == y), 1)
+norm_row_min(x)    = np.min(np.sum(np.abs(x), axis=1)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=1) == y) / np.sum(np.sum(np.abs(x), axis=1) == y), 1)
 var(x; ddof)       = np.sum((x - np.mean(x)) ** 2) / (x.size - ddof) :: reduce | x: g * 2.0 * (x - np.mean(x)) / (x.size - ddof)
 var_axis(x; axis, ddof) = np.sum((x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) ** 2, axis=axis) / (x.shape[axis] - ddof) :: reduce | x: rt.expand(g, axis) * 2.0 * (x - rt.expand(np.sum(x, axis=axis) / x.shape[axis], axis)) / (x.shape[axis] - ddof)
 std(x; ddof)       = np.sqrt(np.sum((x - np.mean(x)) ** 2) / (x.size - ddof)) :: reduce | x: g * (x - np.mean(x)) / ((x.size - ddof) * y)
@@ -776,6 +787,7 @@ def _load_table():
         get(p).exact = True
     get("matmul").batches = True
     get("astype").on_scalar = get("astype.0")
+    get("copy_array").on_scalar = get("scalar_same")     # np.array(2.0), np.copy(2.0): the number
     # np.dot with a number is the product (`@` with one is NumPy's error, refused with it)
     get("dot").variants.update({rk: get("mul") for r in range(4) for rk in ((0, r), (r, 0))})
     get("np.where").variants = {(0, 0, 0): get("where.0.0.0")}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from ..types import B1, F8, I8, NP_DTYPE, TupleTy, Ty, floaty, promote, real_dtype
+from .forms import matrix_ord
 
 
 def _arrays(args):
@@ -110,19 +111,17 @@ def reduction(prim, s, args):
 
 def norm(prim, s, args):
     """np.linalg.norm: the 2-norm of vectors (whole or along an axis) and the Frobenius norm
-    of matrices; a vector's ord= a number other than 0, or +-inf (`forms.norm_at`); other
-    `ord=` are refused."""
+    of matrices; a vector's ord= a number other than 0, or +-inf; a matrix's ord= 2, -2,
+    'nuc', 1, -1, inf, -inf (`forms.norm_at`); other `ord=` are refused."""
     ord_ = s.statics.get("ord")
     vector = args[0].ndim == 1 or "axis" in s.statics
     number = isinstance(ord_, (int, float)) and not isinstance(ord_, bool) and ord_ != 0 \
         and ord_ == ord_
-    if ord_ not in (None, "fro", 2) and not (vector and number):
-        raise UnsupportedError(f"norm(ord={ord_!r}) is not supported (the 2-norm and 'fro', "
-                               "and a vector's p-norms and ord=inf/-inf)", s.loc, "norm(ord=)")
-    if ord_ == 2 and args[0].ndim == 2 and "axis" not in s.statics:
-        raise UnsupportedError("norm(M, 2) of a matrix is its largest singular value, which "
-                               "jitad does not differentiate ('fro' is supported)", s.loc,
-                               "norm(ord=2)")
+    matrix = args[0].ndim == 2 and "axis" not in s.statics and matrix_ord(ord_) is not None
+    if ord_ not in (None, "fro", 2) and not (vector and number) and not matrix:
+        raise UnsupportedError(f"norm(ord={ord_!r}) is not supported (the 2-norm and 'fro', a "
+                               "vector's p-norms and ord=inf/-inf, a matrix's ord=2, -2, 'nuc', "
+                               "1, -1, inf, -inf)", s.loc, "norm(ord=)")
     return reduction(prim, s, args)
 
 

@@ -27,6 +27,7 @@ from .scalarize import scalarize
 from .names import Namer, reserved_names
 from .primitives import CALL
 from .ad import Forward, Reverse, callee_wrt, costly, split_callees, tangent_args
+from .ad.tapes import unread_pairs
 from .types import arg_types as argtys
 from .types import Ty, one_float_output
 
@@ -795,7 +796,8 @@ def _print_block(stmts, depth, lines, lmap, cur):
 
 # ---------------------------------------------------------------------- dead code
 def _dce(fdef):
-    """Remove assignments to names that are never read (repeat until stable)."""
+    """Remove assignments to names that are never read, and the tape pairs whose restored value
+    that left unread (`tapes.unread_pairs`: the push goes with its pop); repeat until stable."""
     while True:
         # a name no expression loads is dead, including `x += e` and `x = x + e` whose x
         # nothing else reads (an accumulator only its own updates read)
@@ -826,7 +828,7 @@ def _dce(fdef):
                     setattr(node, field_name, _strip_comments(new))
 
         walk_blocks(fdef)
-        if not removed[0] and not _dead_stores(fdef):
+        if not removed[0] and not _dead_stores(fdef) and not unread_pairs(fdef):
             _first_contribution(fdef)
             return fdef
 

@@ -27,6 +27,7 @@ from .scalarize import scalarize
 from .names import Namer, reserved_names
 from .primitives import CALL
 from .ad import Forward, Reverse, callee_wrt, costly, split_callees, tangent_args
+from .ad.tapes import unread_pairs
 from .types import arg_types as argtys
 from .types import Ty, one_float_output
 
@@ -439,11 +440,17 @@ def hessian(job):
     for b in job.hessian:
         nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
         args = [tangent_arg(j, b) if j in primal else p for j, p in enumerate(params)]
-        names = []
+        names, held = [], {}
         for a in job.wrt:
             na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
             names.append(fresh(f"hess_{params[a]}_{params[b]}"))
             lines.append(f"{names[-1]} = np.empty(({na}, {nb}))")
+            if entry.argtys[a].ndim and not columns:
+                # the products of HELD_COLUMNS columns, held as rows, then written into the
+                # block HELD_COLUMNS columns at a time (`rt.set_cols`): a column alone strides
+                # over the block's rows, one cache line per element
+                held[a] = fresh(f"held_{params[a]}")
+                lines.append(f"{held[a]} = np.empty(({HELD_COLUMNS}, {na}))")
         if columns:
             lines += [f"for {k} in prange({nb}):", f"    {basis} = np.zeros({nb})"]
         else:
@@ -451,7 +458,13 @@ def hessian(job):
         lines += [f"    {basis}[{k}] = 1.0",
                   f"    {grads} = {call}({', '.join(args + ['1.0'])}){pick}"]
         for pos, (a, h) in enumerate(zip(job.wrt, names)):
-            lines.append(_col(h, k, f"{grads}[{pos}]", entry.argtys[a].ndim))
+            if a in held:
+                r, last = f"{k} % {HELD_COLUMNS}", HELD_COLUMNS - 1
+                lines += [_row(held[a], r, f"{grads}[{pos}]", 1),
+                          f"    if {r} == {last} or {k} == {nb} - 1:",
+                          f"        rt.set_cols({h}, {k} - {r}, {held[a]}, {r} + 1)"]
+            else:
+                lines.append(_col(h, k, f"{grads}[{pos}]", entry.argtys[a].ndim))
         if not columns:
             lines.append(f"    {basis}[{k}] = 0.0")
         blocks += names
@@ -617,6 +630,10 @@ def _row(M, k, value, ndim):
     """The loop body's line writing one product's result as row k of M (`rt.set_row`: no
     slice assignment, whose error helper Numba compiles into every function that has one)."""
     return f"    rt.set_row({M}, {k}, {value})" if ndim else f"    {M}[{k}, 0] = {value}"
+
+
+# the one-column Hessian loop writes its columns into a block this many at a time
+HELD_COLUMNS = 8
 
 
 def _col(M, k, value, ndim):
@@ -795,7 +812,8 @@ def _print_block(stmts, depth, lines, lmap, cur):
 
 # ---------------------------------------------------------------------- dead code
 def _dce(fdef):
-    """Remove assignments to names that are never read (repeat until stable)."""
+    """Remove assignments to names that are never read, and the tape pairs whose restored value
+    that left unread (`tapes.unread_pairs`: the push goes with its pop); repeat until stable."""
     while True:
         # a name no expression loads is dead, including `x += e` and `x = x + e` whose x
         # nothing else reads (an accumulator only its own updates read)
@@ -826,7 +844,7 @@ def _dce(fdef):
                     setattr(node, field_name, _strip_comments(new))
 
         walk_blocks(fdef)
-        if not removed[0] and not _dead_stores(fdef):
+        if not removed[0] and not _dead_stores(fdef) and not unread_pairs(fdef):
             _first_contribution(fdef)
             return fdef
 

@@ -231,7 +231,7 @@ class Reverse(TrainingCode):
                 if tape and s.op is not LIST_APPEND:    # an append is undone by a pop
                     for t in s.targets:
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
-                            self.push(out, counts, P.name(t), self.ty(t))
+                            self.push(out, counts, P.name(t), self.ty(t), tag=(id(s), t))
                 out += self.bounds.checks(s)
                 split = self.split_call(s, block) if tape else None
                 if split is not None:
@@ -304,9 +304,10 @@ class Reverse(TrainingCode):
             return None
         return self.split_names.get(key)
 
-    def push(self, into, counts, value, ty):
-        """Append the push of `value` to `into`, counting it for the tape's reservation."""
-        stmts, kind = self.tapes.push(value, ty)
+    def push(self, into, counts, value, ty, tag=None):
+        """Append the push of `value` to `into`, counting it for the tape's reservation
+        (`tag`: the pair's, see `Tapes`)."""
+        stmts, kind = self.tapes.push(value, ty, tag)
         into += stmts
         if kind:
             counts[kind] += 1
@@ -674,7 +675,7 @@ class Reverse(TrainingCode):
         if not active:
             out = []
             for x in reversed(pushed):
-                out += self.tapes.pop(x, self.ty(x))
+                out += self.tapes.pop(x, self.ty(x), (id(s), x))
             return out
         out = [self.comment(s.loc)]
         rule = None if s.op.structural else rule_for(s, self.types)
@@ -714,7 +715,7 @@ class Reverse(TrainingCode):
                 out.append(P.assign(ynew, P.name(t)))
                 y = P.name(ynew)
             for x in reversed(pushed):
-                out += self.tapes.pop(x, self.ty(x))
+                out += self.tapes.pop(x, self.ty(x), (id(s), x))
         for x in aliased:
             out.append(P.assign(self.d(x), self.zero(x)))
         out += self.contributions(s, g, y, rule, skip=passthrough)

@@ -7,6 +7,11 @@ per dtype and rank; the saved states of a split callee called in a loop or a bra
 per callee), code to create, grow (`rt.reserve`, by doubling), push and pop them, and
 the limits that bound them at run time: `max_tape_bytes` (`$JITAD_MAX_TAPE_BYTES`) for a
 `while` loop's tapes and `max_recursion` (`$JITAD_MAX_RECURSION`) for compiled recursion.
+A push and the pop that undoes it may carry one `tag` (`Reverse` gives a bind target's its
+statement and name): every node they make gets `jitad_tape = (tag, role)` -- role "push" (a
+push's statements), "pop" (what moves the top: `top -= 1`, the list's `pop()` call) or "read"
+(the assignment of the restored value) -- so `codegen` can drop a pair whose restored value
+nothing reads (`unread_pairs`).
 With `keep` set (an adjoint sweep that runs several times on one forward's tapes: jacrev's
 rows), a pop never changes a tape: a buffer's top is a local copy already, and a list is read
 at a counter of its own (`n = len(lst)` at the sweep's start, `rewind`; then `n -= 1;
@@ -63,35 +68,40 @@ class Tapes:
             self.lists[key] = self.namer.fresh(f"states_{base}")
         return self.lists[key]
 
-    def push(self, value_expr, ty):
+    def push(self, value_expr, ty, tag=None):
         k = self.kind(ty)
         if k[0] == "a":
             lst = self.array_list(*k[1:])
-            return [P.expr_stmt(P.call(P.dotted(f"{lst}.append"), value_expr))], None
+            return _tagged([P.expr_stmt(P.call(P.dotted(f"{lst}.append"), value_expr))],
+                           tag, "push"), None
         tape, top = self.buffer(k)
-        return [P.assign(P.subscript(tape, [Var(top)], store=True), value_expr),
-                P.aug(top, P.const(1))], k
+        return _tagged([P.assign(P.subscript(tape, [Var(top)], store=True), value_expr),
+                        P.aug(top, P.const(1))], tag, "push"), k
 
-    def pop(self, target, ty):
+    def pop(self, target, ty, tag=None):
         """Statements restoring `target` (a name or a store expression) from its tape."""
         k = self.kind(ty)
         if k[0] == "a":
-            return self.pop_list(target, self.array_list(*k[1:]))
+            return self.pop_list(target, self.array_list(*k[1:]), tag)
         tape, top = self.buffer(k)
         val = P.subscript(tape, [Var(top)])
         if k == "b":
             val = P.call("bool", val)
-        return [P.aug(top, P.const(1), ast.Sub()), P.assign(target, val)]
+        return _tagged([P.aug(top, P.const(1), ast.Sub())], tag, "pop") + \
+            _tagged([P.assign(target, val)], tag, "read")
 
-    def pop_list(self, target, lst):
+    def pop_list(self, target, lst, tag=None):
         """`target = lst.pop()`; with `keep`, the entry below the list's counter, the list
         unchanged."""
         if not self.keep:
-            return [P.assign(target, P.call(P.dotted(f"{lst}.pop")))]
+            call = P.call(P.dotted(f"{lst}.pop"))
+            _tagged([call], tag, "pop")
+            return _tagged([P.assign(target, call)], tag, "read")
         if lst not in self.counters:
             self.counters[lst] = self.namer.fresh(f"n_{lst}")
         n = self.counters[lst]
-        return [P.aug(n, P.const(1), ast.Sub()), P.assign(target, P.subscript(lst, [Var(n)]))]
+        return _tagged([P.aug(n, P.const(1), ast.Sub())], tag, "pop") + \
+            _tagged([P.assign(target, P.subscript(lst, [Var(n)]))], tag, "read")
 
     def rewind(self):
         """(keep) The counters' start, before each run of the adjoint sweep: every list full."""
@@ -134,6 +144,57 @@ class Tapes:
             out.append(P.assign(tape, P.call("rt.reserve", P.name(tape),
                                              P.binop(P.name(top), ast.Add(), need))))
         return out
+
+
+def _tagged(nodes, tag, role):
+    """`nodes`, each marked `jitad_tape = (tag, role)` (nothing without a tag)."""
+    if tag is not None:
+        for n in nodes:
+            n.jitad_tape = (tag, role)
+    return nodes
+
+
+def unread_pairs(fdef) -> bool:
+    """Remove from `fdef` every tagged push and pop (see `Tapes`) whose restored value nothing
+    reads any more -- dead code removal took each "read" of the tag, leaving its pops moving
+    the top (or popping the list) for nothing -- and say whether any went. A pair goes only
+    whole: its statements are counted first (a buffer's push is two statements per pop, a
+    list's one), and a tag whose counts do not match, or with a read left, stays."""
+    roles = {}
+    for node in ast.walk(fdef):
+        mark = getattr(node, "jitad_tape", None)
+        if mark is not None:
+            roles.setdefault(mark[0], []).append((mark[1], node))
+    dead = set()
+    for tag, marks in roles.items():
+        push = [n for r, n in marks if r == "push"]
+        pops = [n for r, n in marks if r == "pop"]
+        if not push or not pops or any(r == "read" for r, _ in marks):
+            continue
+        per = 1 if isinstance(push[0], ast.Expr) else 2        # a list's append; a buffer's two
+        if len(push) == per * len(pops):
+            dead.add(tag)
+    if not dead:
+        return False
+
+    def gone(s):
+        for n in (s, getattr(s, "value", None)):
+            mark = getattr(n, "jitad_tape", None)
+            if mark is not None and mark[0] in dead and mark[1] in ("push", "pop"):
+                return True
+        return False
+
+    def strip(node):
+        for field_name in ("body", "orelse"):
+            block = getattr(node, field_name, None)
+            if isinstance(block, list):
+                kept = [s for s in block if not gone(s)]
+                for s in kept:
+                    strip(s)
+                setattr(node, field_name, kept or ([ast.Pass()] if field_name == "body" else []))
+
+    strip(fdef)
+    return True
 
 
 def _env_limit(name: str, default: int) -> int:

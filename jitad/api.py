@@ -348,8 +348,13 @@ class _Jacobian(_Transformed):
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         comp = self.specialize(*args)
-        blocks = comp.run(self._compiled_name(comp), tuple(args))
-        y_shape = _out_shape(comp, args, blocks, self.how)
+        name = self._compiled_name(comp)
+        shaped = comp.gen.shaped.get(name)
+        if shaped is not None:      # an output of rank >= 2: the kernel says its shape
+            blocks, y_shape = comp.run(shaped, tuple(args))
+        else:
+            blocks = comp.run(name, tuple(args))
+            y_shape = _out_shape(comp, args, blocks, self.how)
         x_shapes = [np.shape(x) for i in self.wrt for x in _arg_leaves(args[i])]
         jacs = []
         for x_shape, b in zip(x_shapes, blocks):
@@ -432,16 +437,14 @@ def _arg_leaves(a):
 
 
 def _out_shape(comp, args, blocks, how):
-    """The output's shape: a vector's length is the blocks' (jacrev's rows, jacfwd's
-    columns), so only an output of rank >= 2 runs something for it: jacfwd its jvp (compiled
-    already, as the kernel calls it) with zero tangents, jacrev the primal."""
+    """The output's shape where the kernel does not return it (`Generated.shaped`): a
+    vector's length is the blocks' (jacrev's rows, jacfwd's columns), so only an output of
+    rank >= 2 of a jacrev whose forward runs once runs something for it: the primal."""
     t = comp.gen.out_types[0]
     if t.ndim == 0:
         return ()
     if t.ndim == 1:
         return (np.shape(blocks[0])[1 if how == "jvp" else 0],)
-    if how == "jvp":
-        return np.shape(comp.run(comp.gen.jvp, tuple(args) + _tangent_args(comp, args, (), ()))[0])
     return np.shape(comp.run(comp.gen.primal, tuple(args)))
 
 

@@ -75,11 +75,11 @@ def _small(text: str) -> bool:
 
 def python_callable(gen: Generated) -> set:
     """The generated functions jitad calls from Python (the entry points `Generated` names);
-    the others -- callees' primals, vjps, forward and backward halves, `f_par` functions -- are only
-    called from compiled code, and are compiled without the CPython wrapper."""
+    the others -- callees' primals, vjps, jvps, forward and backward halves, `f_par` functions --
+    are only called from compiled code, and are compiled without the CPython wrapper."""
     names = {gen.primal, gen.vjp, gen.value_and_grad, gen.grad, gen.step, gen.accumulate,
              gen.apply, gen.jvp, gen.jacfwd, gen.jacrev, gen.into, gen.hessian, gen.grads}
-    return (names | set(gen.jvps)) - {None}
+    return (names | set(gen.shaped.values())) - {None}
 
 
 _PRIMS: dict = {}

@@ -62,6 +62,9 @@ class Generated:
     jvp_args: tuple = ()
     jacfwd: str | None = None
     jacrev: str | None = None
+    # a Jacobian kernel of an output of rank >= 2 -> f_jac..._shaped(params...) -> (blocks,
+    # y.shape), which it calls: the caller reshapes the blocks without running anything else
+    shaped: dict = field(default_factory=dict)
     # f_value_and_grad_into(params..., buffers...) -> (value, grads): a scalar entry's gradient
     # added into one caller buffer per array wrt parameter (see `into`)
     into: str | None = None
@@ -324,7 +327,7 @@ def tangent(job):
     out = entry.out or ()
     if len(out) == 1 and isinstance(out[0], Ty):
         gen.jacfwd = pl.unique(f"{entry.name}_jacfwd")
-        job.funcs.append(_jacobian_loop(gen.jacfwd, entry, wrt, pl, gen, "jvp"))
+        job.funcs += _jacobian_loop(gen.jacfwd, entry, wrt, pl, gen, "jvp")
 
 
 def into(job):
@@ -354,7 +357,7 @@ def jacobian(job):
                 return
         elif not gen.jacrev_loop:       # made by `grads` already (`_jacobian_once_first`)
             return
-        job.funcs.append(_jacobian_loop(gen.jacrev, entry, job.wrt, job.plan, gen, "vjp"))
+        job.funcs += _jacobian_loop(gen.jacrev, entry, job.wrt, job.plan, gen, "vjp")
 
 
 def _jacobian_once_first(job) -> bool:
@@ -537,10 +540,11 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
 
 def _jacobian_loop(name, entry, wrt, pl, gen, how):
     """The Jacobian of a one-output entry: per differentiated parameter p, a (p.size, y.size)
-    array (forward: row k is the tangent for the k-th basis vector of p) or a (y.size,
-    p.size) one (reverse: row k is the gradient for the k-th basis cotangent, one vjp filling
-    a row of every block); a scalar p or y is a length-1 axis. The caller reshapes it to
-    y.shape + p.shape."""
+    array (forward: row k is the tangent for the k-th basis vector of p, `_jvp_columns`) or a
+    (y.size, p.size) one (reverse: row k is the gradient for the k-th basis cotangent, one vjp
+    filling a row of every block); a scalar p or y is a length-1 axis. The caller reshapes it
+    to y.shape + p.shape: for y of rank >= 2 the loop is `name_shaped`, returning (blocks,
+    y.shape), and `name` returns its blocks (`Generated.shaped`). Returns the functions."""
     params = list(entry.ir.params)
     depth = ["0"] if (how == "jvp" and gen.jvp in gen.depth_args) or \
         (how == "vjp" and gen.vjp in gen.depth_args) else []
@@ -554,7 +558,7 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
     shape = _output_shape(entry) if y_nd else ()
     first = shape is None and how == "jvp" and bool(wrt)
     if first:
-        lines, y_shape = [], f"{y}.shape"
+        lines, y_shape = [], fresh("y_shape")
     elif shape is None:
         lines = [f"{y} = {gen.primal}({', '.join(params + pdepth)})",
                  f"{ny} = " + (f"{y}.size" if y_nd else "1")]
@@ -575,31 +579,99 @@ def _jacobian_loop(name, entry, wrt, pl, gen, how):
         for pos, (jac, i) in enumerate(zip(results, wrt)):
             lines.append(_row(jac, k, f"{grads}[{pos}]", entry.argtys[i].ndim))
         lines.append(f"    {seed}[{k}] = 0.0")
-    for pos, (jac, i) in enumerate(zip(results, wrt if how == "jvp" else ())):
-        p, nd = params[i], entry.argtys[i].ndim
-        tans = []
-        for j in gen.jvp_args:
-            if j == i:
-                tans.append(f"{basis}.reshape({p}.shape)" if nd else "1.0")
+    if how == "jvp":
+        lines += _jvp_columns(params, entry, wrt, results, size, gen, depth, first, fresh, y,
+                              ny, k, basis, y_nd, y_shape)
+    blocks = f"({', '.join(results)},)"
+    if y_nd < 2:
+        lines.append(f"return {blocks}")
+        text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
+        return [ast.parse(text).body[0]]
+    # the output's shape is returned too (`Generated.shaped`): from the first call's value
+    # when only it tells
+    shaped = pl.unique(f"{name}_shaped")
+    gen.shaped[name] = shaped
+    lines.append(f"return ({blocks}, {y_shape})")
+    text = (f"def {shaped}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
+            + f"\n\ndef {name}({', '.join(params)}):\n"
+            f"    return {shaped}({', '.join(params)})[0]\n")
+    return ast.parse(text).body
+
+
+def _jvp_columns(params, entry, wrt, results, size, gen, depth, first, fresh, y, ny, k, basis,
+                 y_nd, y_shape):
+    """`_jacobian_loop`'s forward part: one loop over the columns of every differentiated
+    parameter together (column k is the basis vector k of their concatenation), so the jvp is
+    called at one place -- `inline_once` writes it there, and Numba compiles its code once
+    instead of linking it into each loop. With `first` the output's size is known only from
+    the first call: the blocks are made then (and the loop runs once even for no columns)."""
+    nds = [entry.argtys[i].ndim for i in wrt]
+    ends, total = [], ""
+    for i in wrt:
+        total = size[i] if not total else f"{total} + {size[i]}"
+        ends.append(total)
+    offs = ["0"] + [f"({e})" if " " in e else e for e in ends[:-1]]
+    one = len(wrt) == 1
+    bases = {i: (basis if n == 0 else fresh("basis")) for n, i in enumerate(i for i in wrt
+                                                                        if entry.argtys[i].ndim)}
+
+    def col(n):              # the column of parameter wrt[n] that k is
+        return k if offs[n] == "0" else f"{k} - {offs[n]}"
+
+    def tests(n):            # the test that column k is one of wrt[n]'s (None: always)
+        if one and not first:
+            return None
+        if n == len(wrt) - 1 and not first:
+            return "else:"
+        return f"{'if' if n == 0 else 'elif'} {k} < {ends[n]}:"
+
+    lines = [f"{b} = np.zeros({size[i]})" for i, b in bases.items()]
+    if first:
+        lines += [f"{ny} = 0"] + [f"{jac} = np.empty((0, 0))" for jac in results]
+        if y_nd >= 2:
+            lines.append(f"{y_shape} = ({', '.join(['0'] * y_nd)})")
+    else:
+        lines += [f"{jac} = np.empty(({size[i]}, {ny}))" for jac, i in zip(results, wrt)]
+    loop = [f"for {k} in range({f'max({total}, 1)' if first else total}):"]
+    for n, i in enumerate(wrt):      # a test of its own per parameter (numbers have none)
+        if i in bases:
+            t = tests(n)
+            if t is not None and t != f"if {k} < {ends[n]}:":
+                t = f"if {k} >= {offs[n]}:" if t == "else:" else f"if {offs[n]} <= {k} < {ends[n]}:"
+            if t is None:
+                loop.append(f"    {bases[i]}[{k}] = 1.0")
             else:
-                tans.append(f"np.zeros_like({params[j]})" if entry.argtys[j].ndim else "0.0")
-        call = f"{gen.jvp}({', '.join(params + tans + depth)})"
-        start = "0"
-        if first and pos == 0:      # column 0 first: its call tells the output's size
-            t0 = fresh("t0")
-            lines += [f"{basis} = np.zeros({size[i]})", f"if {size[i]} > 0:",
-                      f"    {basis}[0] = 1.0", f"{y}, {t0} = {call}",
-                      f"{ny} = " + (f"{y}.size" if y_nd else "1"),
-                      f"{jac} = np.empty(({size[i]}, {ny}))", f"if {size[i]} > 0:",
-                      _row(jac, "0", t0, y_nd), f"    {basis}[0] = 0.0"]
-            start = "1"
+                loop += [f"    {t}", f"        {bases[i]}[{col(n)}] = 1.0"]
+    tans = []
+    for j in gen.jvp_args:
+        if j in bases:
+            tans.append(f"{bases[j]}.reshape({params[j]}.shape)")
+        elif j in wrt:
+            if one:
+                tans.append("1.0")
+            else:       # a statement of its own: a call under a conditional is not inlined
+                tans.append(fresh(f"d_{params[j]}"))
+                loop.append(f"    {tans[-1]} = 1.0 if {k} == {offs[wrt.index(j)]} else 0.0")
         else:
-            lines += [f"{jac} = np.empty(({size[i]}, {ny}))", f"{basis} = np.zeros({size[i]})"]
-        lines += [f"for {k} in range({start}, {size[i]}):", f"    {basis}[{k}] = 1.0",
-                  _row(jac, k, f"{call}[1]", y_nd), f"    {basis}[{k}] = 0.0"]
-    lines.append(f"return ({', '.join(results)},)")
-    text = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + ln for ln in lines)
-    return ast.parse(text).body[0]
+            tans.append(f"np.zeros_like({params[j]})" if entry.argtys[j].ndim else "0.0")
+    call = f"{gen.jvp}({', '.join(params + tans + depth)})"
+    tan = fresh("t0")
+    if first:
+        loop += [f"    {y}, {tan} = {call}", f"    if {k} == 0:", f"        {ny} = {y}.size"]
+        if y_nd >= 2:
+            loop.append(f"        {y_shape} = {y}.shape")
+        loop += [f"        {jac} = np.empty(({size[i]}, {ny}))" for jac, i in zip(results, wrt)]
+    else:
+        loop.append(f"    {tan} = {call}[1]")
+    for n, (jac, i) in enumerate(zip(results, wrt)):
+        t = tests(n)
+        pad = "    " if t is None else "        "
+        if t is not None:
+            loop.append(f"    {t}")
+        loop.append(pad + _row(jac, col(n), tan, y_nd).lstrip())
+        if i in bases:
+            loop.append(f"{pad}{bases[i]}[{col(n)}] = 0.0")
+    return lines + loop
 
 
 def _output_shape(entry):

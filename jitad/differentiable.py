@@ -212,7 +212,7 @@ class Compiled:
         if self.backend != "numba":
             return False
         names = [n for n in (self.gen.vjp, self.gen.grads, self.gen.jvp, self.gen.jacfwd,
-                             self.gen.jacrev, self.gen.hessian) if n]
+                             self.gen.jacrev, self.gen.hessian) if n] + list(self.gen.shaped.values())
         return any(len(getattr(self.fn(n), "signatures", ())) > 0 for n in names)
 
     @property

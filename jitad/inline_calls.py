@@ -12,12 +12,18 @@ names where free: `m`, else `m_1`), an argument that is a name read by that name
 assigns the parameter (g's renamed body binds none of the caller's names), any other argument
 bound to its renamed parameter first, in order, and its return value assigned to the call's
 targets, part by part (or to a fresh name standing for the call). `g` then leaves the module.
+Then an entry point called at one place by another entry point (a Jacobian's loop calling the
+jvp, `f_jacfwd` calling `f_jacfwd_shaped`) gets a *copy* of its body written there, callees
+first; it stays in the module for Python (Numba compiles a function at its first call only, so
+the copy costs nothing unless both are called).
 Why: Numba compiles a callee on its own *and* links its code into every caller, where LLVM
-optimizes and emits it again: a function called once was compiled twice (measured on ADBench's
-GMM and LSTM: see docs/architecture.md, "Compile time").
+optimizes and emits it again: a function called once was compiled twice, a chain of n calls
+n times (measured on ADBench's GMM, LSTM and hand tracking: see docs/architecture.md,
+"Compile time").
 Invariants: the values computed and their order are unchanged (arguments are evaluated before
 the body, as in a call; the rest of the statement after it, which reads no effect); nothing
-recursive, nothing `parallel` dispatches and nothing with a depth argument is inlined.
+recursive, nothing `parallel` dispatches and nothing with a depth argument is inlined; every
+entry point (`backend.python_callable`) stays in the module.
 """
 from __future__ import annotations
 
@@ -51,6 +57,19 @@ def inline_once(job):
             for holders in sites.values():      # the calls g made are f's now
                 holders[:] = [f if h is g else h for h in holders]
             progress = True
+    # then an entry called once by another entry (a Jacobian's loop calling the jvp, f_grad
+    # calling f_vjp): a copy is written into the caller, and the entry stays for Python
+    # (callees first, so a copy holds its own callees' copies)
+    entries = python_callable(gen) - set(gen.depth_args)
+    todo = sorted(n for n, s in sites.items() if len(s) == 1 and n in entries
+                  and s[0] is not None and s[0].name in entries and s[0].name != n and n in funcs)
+    while todo:
+        name = next((n for n in todo if not any(_has_call(funcs[n], m) for m in todo if m != n)),
+                    todo[0])
+        todo.remove(name)
+        g = funcs[name]
+        if _inlinable(g):
+            _inline_into(sites[name][0], copy.deepcopy(g), funcs)
 
 
 def _call_sites(funcs, by_name):

@@ -420,3 +420,32 @@ def test_the_product_rule_is_one_fused_product_sum_with_the_same_numbers():
     e = 1e-6
     fd = (gW(W + e * v, h, A, B, u) - gW(W - e * v, h, A, B, u)) / (2 * e)
     assert np.allclose(hv(*args, v=v), fd, rtol=1e-5, atol=1e-7)
+
+
+def stacked(x, a, b):       # a matrix output whose shape only running it tells (a list's length)
+    rows = []
+    for i in range(a.shape[0]):
+        rows.append(np.sin(x * a[i]) * b)
+    return np.stack(rows)
+
+
+def test_jacfwd_calls_the_jvp_at_one_place():
+    """jacfwd of several parameters (vectors and a number) is one loop over all their columns,
+    calling the jvp once: `inline_once` writes it there, so the kernel is the only function
+    Numba compiles for the call; an output of rank 2 whose shape only the first call tells is
+    reshaped from the shape the kernel returns (`Generated.shaped`), not by running the jvp."""
+    x, a, b = np.array([0.3, -0.7, 1.1]), np.array([0.5, 2.0]), 1.3
+    jf = jitad.jacfwd(stacked, wrt=(0, 1, 2))
+    Jx, Ja, Jb = jf(x, a, b)
+    comp = jf.specialize(x, a, b)
+    assert comp.compiled_ran and Jx.shape == (2, 3, 3) and Ja.shape == (2, 3, 2) \
+        and Jb.shape == (2, 3)
+    compiled = [n for n in comp.gen.functions if getattr(comp.fn(n), "signatures", ())]
+    assert compiled == [comp.gen.shaped[comp.gen.jacfwd]]
+    assert "_jvp(" not in comp.gen.functions[comp.gen.shaped[comp.gen.jacfwd]]
+    for J, i, v in ((Jx, 0, None), (Ja, 1, None), (Jb, 2, 1.0)):
+        cols = [v] if v is not None else list(np.eye(np.size((x, a, b)[i])))
+        fd = np.stack([_fd(stacked, (x, a, b), i, e) for e in cols], axis=-1)
+        assert np.allclose(J.reshape(fd.shape), fd, rtol=1e-6, atol=1e-8)
+    for Jf, Jr in zip((Jx, Ja, Jb), jitad.jacrev(stacked, wrt=(0, 1, 2))(x, a, b)):
+        assert np.allclose(Jf, Jr, rtol=1e-12, atol=1e-14)

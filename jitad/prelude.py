@@ -240,7 +240,9 @@ PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
 NEEDS = {sum_where: ("where",), mean_where: ("where",)}
 
 # a callable -> its definitions, the first whose parameters take the call's arguments
-DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,), np.ediff1d: (ediff1d, ediff1d_ends, ediff1d_to_end, ediff1d_to_begin), np.take: (take,), np.nansum: (nansum,),
+DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,),
+               np.ediff1d: (ediff1d, ediff1d_ends, ediff1d_to_end, ediff1d_to_begin),
+               np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),

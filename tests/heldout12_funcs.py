@@ -297,18 +297,6 @@ def rk4_oscillator(k, y0):
     return y[0] ** 2 + y[1]
 
 
-def gru_tiny(Wz, Wr, Wh, xs):
-    n = Wz.shape[0]
-    h = np.zeros(n)
-    for x in xs:
-        hx = np.concatenate([h, x])
-        z = expit(Wz @ hx)
-        r = expit(Wr @ hx)
-        hc = np.tanh(Wh @ np.concatenate([r * h, x]))
-        h = (1 - z) * h + z * hc
-    return np.sum(h ** 2)
-
-
 def attention_sequence(q, K, V):
     scores = K @ q / np.sqrt(q.shape[0])
     a = np.exp(scores - np.max(scores))
@@ -626,7 +614,6 @@ def models(seed=24):
     nrm = rng.normal
     X = nrm(size=(8, 3))
     y01 = (nrm(size=8) > 0) * 1.0
-    n, d = 3, 2
     F = np.array([[1.0, 0.1], [0.0, 1.0]])
     H = np.array([[1.0, 0.0]])
     return [
@@ -637,8 +624,6 @@ def models(seed=24):
                        np.array([[0.2]])), (0, 1, 2)),
         (newton_inside, (1.3, 0.8), (0, 1)),
         (rk4_oscillator, (2.0, np.array([1.0, 0.0])), (0, 1)),
-        (gru_tiny, (0.4 * nrm(size=(n, n + d)), 0.4 * nrm(size=(n, n + d)),
-                    0.4 * nrm(size=(n, n + d)), nrm(size=(4, d))), (0, 1, 2)),
         (attention_sequence, (nrm(size=4), nrm(size=(5, 4)), nrm(size=(5, 3))), (0, 1, 2)),
         (huber_regression, (nrm(size=3), X, nrm(size=8)), (0,)),
         (poisson_nll, (0.3 * nrm(size=3), X, rng.poisson(1.5, 8) * 1.0), (0,)),

@@ -594,19 +594,26 @@ def test_linalg_norm():
     args = (rng.normal(size=5), rng.normal(size=(3, 4)))
     _, g = check(f_norms, args, (0, 1), use_autograd=False)
     assert_close(g, autograd_grad(f_norms_ref, args, (0, 1)))
-    # a matrix's other ord: compiled mode refuses it wherever it is, so value_and_grad does (it
-    # used to run it on an array not differentiated); the Var API refuses it on a Var that
-    # requires grad and is NumPy's otherwise. A vector's ord=1 is the 1-norm in both
+    # a matrix's ord NumPy has no norm for (3): compiled mode refuses it wherever it is, so
+    # value_and_grad does (it used to run it on an array not differentiated); the Var API
+    # refuses it on a Var that requires grad. A vector's ord=1 is the 1-norm in both, and a
+    # matrix's ord=1 (the largest column sum of |A|) too
     def norm_1(x):
         return np.linalg.norm(x, 1)
+
+    def norm_3(x):
+        return np.linalg.norm(x, 3)
 
     def scaled_norm_1(x, y):
         return x * np.linalg.norm(y, 1)
 
-    assert "ord=" in str(assert_refused_like_compiled(norm_1, (args[1],), (0,)))
-    assert "ord=" in str(assert_refused_like_compiled(scaled_norm_1, (2.0, args[1]), (0,)))
+    def scaled_norm_3(x, y):
+        return x * np.linalg.norm(y, 3)
+
+    assert "ord=" in str(assert_refused_like_compiled(norm_3, (args[1],), (0,)))
+    assert "ord=" in str(assert_refused_like_compiled(scaled_norm_3, (2.0, args[1]), (0,)))
     with pytest.raises(JitadError, match="ord="):
-        var_api_value_and_grad(norm_1, (args[1],), (0,))
+        var_api_value_and_grad(norm_3, (args[1],), (0,))
     assert var_api_value_and_grad(scaled_norm_1, (2.0, args[1]), (0,))[1] == \
         (pytest.approx(np.max(np.sum(np.abs(args[1]), axis=0))),)
     np.testing.assert_allclose(var_api_value_and_grad(norm_1, (args[0],), (0,))[1][0],

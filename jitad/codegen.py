@@ -605,7 +605,6 @@ def _jvp_columns(params, entry, wrt, results, size, gen, depth, first, fresh, y,
     called at one place -- `inline_once` writes it there, and Numba compiles its code once
     instead of linking it into each loop. With `first` the output's size is known only from
     the first call: the blocks are made then (and the loop runs once even for no columns)."""
-    nds = [entry.argtys[i].ndim for i in wrt]
     ends, total = [], ""
     for i in wrt:
         total = size[i] if not total else f"{total} + {size[i]}"
@@ -625,6 +624,15 @@ def _jvp_columns(params, entry, wrt, results, size, gen, depth, first, fresh, y,
             return "else:"
         return f"{'if' if n == 0 else 'elif'} {k} < {ends[n]}:"
 
+    def own_test(n):         # the same test standing alone (setting a basis entry)
+        if one and not first:
+            return None
+        if n == 0:
+            return f"if {k} < {ends[0]}:"
+        if n == len(wrt) - 1 and not first:
+            return f"if {k} >= {offs[n]}:"
+        return f"if {offs[n]} <= {k} < {ends[n]}:"
+
     lines = [f"{b} = np.zeros({size[i]})" for i, b in bases.items()]
     if first:
         lines += [f"{ny} = 0"] + [f"{jac} = np.empty((0, 0))" for jac in results]
@@ -635,9 +643,7 @@ def _jvp_columns(params, entry, wrt, results, size, gen, depth, first, fresh, y,
     loop = [f"for {k} in range({f'max({total}, 1)' if first else total}):"]
     for n, i in enumerate(wrt):      # a test of its own per parameter (numbers have none)
         if i in bases:
-            t = tests(n)
-            if t is not None and t != f"if {k} < {ends[n]}:":
-                t = f"if {k} >= {offs[n]}:" if t == "else:" else f"if {offs[n]} <= {k} < {ends[n]}:"
+            t = own_test(n)
             if t is None:
                 loop.append(f"    {bases[i]}[{k}] = 1.0")
             else:

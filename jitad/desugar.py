@@ -16,6 +16,15 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     the block;
   * the keyword-only parameters of nested definitions become plain ones after the others,
     as `capture` does for the function itself (calls bind them by name);
+  * a tuple assignment with a tuple among its targets (`(u, v), w = (a, b), c`) is the flat
+    assignment `u, v, w = a, b, c` where the value is a display of the same nesting (Python
+    evaluates the whole value, then assigns the targets from left to right: the same order);
+    where an item of the display paired with a tuple target is a name (or a name's
+    attribute: `(n, m), s = A.shape, t`) that no target assigns and the targets are distinct
+    names, the flat assignment of the other items comes first, then `(n, m) = A.shape` (the
+    same values, the same final bindings); otherwise each top-level item goes into a fresh name
+    first (`t0, t1 = value`), then each target is assigned from its fresh name, from left to
+    right (`u, v = t0`, `w = t1`); a list target (`[a, b] = ...`) is the tuple target;
   * a tuple assignment with a subscript among its targets (`a[0], a[2] = a[2], a[0]`)
     evaluates the value first, into fresh names (`t0, t1 = a[2], a[0]`), then assigns each
     target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
@@ -131,6 +140,11 @@ class _Rewriter:
             return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Assign) and len(s.targets) > 1:
             return [x for a in self.chained(s) for x in self.statement(a)]
+        if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.List):
+            s.targets[0] = _located(gast.Tuple(s.targets[0].elts, gast.Store()), s.targets[0])
+        if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
+                isinstance(e, (gast.Tuple, gast.List)) for e in s.targets[0].elts):
+            return [x for a in self.nested_targets(s) for x in self.statement(a)]
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
                 isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
                 isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
@@ -261,6 +275,16 @@ class _Rewriter:
             out.append(_assign(t, gast.Name(source, gast.Load(), None, None), s))
         return out
 
+    def nested_targets(self, s):
+        """`(u, v), w = value` as assignments of flat tuples (module docstring)."""
+        targets, values, later = [], [], []
+        if _flatten_pairs(s.targets[0], s.value, targets, values, later):
+            out = [_assign(_located(gast.Tuple(targets, gast.Store()), s.targets[0]),
+                           _located(gast.Tuple(values, gast.Load()), s.value), s)] \
+                if targets else []
+            return out + [_assign(t, v, s) for t, v in later]
+        return self.subscript_targets(s)
+
     def subscript_targets(self, s):
         targets = s.targets[0].elts
         values = s.value.elts if isinstance(s.value, gast.Tuple) and \
@@ -288,6 +312,35 @@ class _Rewriter:
         test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
         guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
         return [init, loop, guard]
+
+
+def _flatten_pairs(top, value, targets, values, later) -> bool:
+    """Pair the leaves of the nested tuple target `top` with those of a value display of the
+    same nesting, in order, into `targets` and `values`; a tuple target paired with a name (or
+    a name's attribute) no target assigns goes into `later` as (target, value) when the
+    targets are distinct names. False when neither applies (module docstring)."""
+    leaves = [n for n in gast.walk(top) if not isinstance(n, (gast.Tuple, gast.List))
+              and isinstance(getattr(n, "ctx", None), gast.Store)]
+    names = [n.id for n in leaves if isinstance(n, gast.Name)]
+    distinct = len(names) == len(leaves) == len(set(names))
+
+    def pair(target, value):
+        if not isinstance(target, (gast.Tuple, gast.List)):
+            targets.append(target)
+            values.append(value)
+            return True
+        if any(isinstance(e, gast.Starred) for e in target.elts):
+            return False
+        if isinstance(value, (gast.Tuple, gast.List)):
+            return len(value.elts) == len(target.elts) and \
+                not any(isinstance(e, gast.Starred) for e in value.elts) and \
+                all(pair(t, v) for t, v in zip(target.elts, value.elts))
+        root = value.value if isinstance(value, gast.Attribute) else value
+        if distinct and isinstance(root, gast.Name) and root.id not in names:
+            later.append((_located(gast.Tuple(target.elts, gast.Store()), target), value))
+            return True
+        return False
+    return pair(top, value)
 
 
 def _call(name, args, like):

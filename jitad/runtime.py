@@ -29,7 +29,8 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
-           "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "conv_window", "convolve",
+           "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
+           "padix3", "unpadix1", "unpadix2", "unpadix3", "gather_adjoint", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
@@ -1293,6 +1294,89 @@ def unpad2(g, pw):
 def unpad3(g, pw):
     (b0, a0), (b1, a1), (b2, a2) = pw[0], pw[1], pw[2]
     return g[b0:g.shape[0] - a0, b1:g.shape[1] - a1, b2:g.shape[2] - a2].copy()
+
+
+def pad_index(n, before, after, mode):
+    """The entry of a length-n axis each position of np.pad's result reads in its index modes:
+    1 'edge', 2 'wrap', 3 'reflect', 4 'symmetric' (NumPy's periodic extensions: 'reflect'
+    mirrors about the end entries, 'symmetric' repeats them; a length-1 axis is its edge)."""
+    idx = np.empty(n + before + after, np.int64)
+    for i in range(idx.shape[0]):
+        j = i - before
+        if mode == 1 or (mode == 3 and n == 1):
+            j = min(max(j, 0), n - 1)
+        elif mode == 2:
+            j = j % n
+        elif mode == 3:
+            j = j % (2 * n - 2)
+            if j >= n:
+                j = 2 * n - 2 - j
+        else:
+            j = j % (2 * n)
+            if j >= n:
+                j = 2 * n - 1 - j
+        idx[i] = j
+    return idx
+
+
+def padix1(x, pw, mode):
+    """np.pad(x, pw, mode) of a vector in an index mode (`pad_index`); pw: ((before, after),)."""
+    return x[pad_index(x.shape[0], pw[0][0], pw[0][1], mode)]
+
+
+def padix2(x, pw, mode):
+    i0 = pad_index(x.shape[0], pw[0][0], pw[0][1], mode)
+    i1 = pad_index(x.shape[1], pw[1][0], pw[1][1], mode)
+    out = np.empty((i0.shape[0], i1.shape[0]), x.dtype)
+    for i in range(i0.shape[0]):
+        out[i] = x[i0[i]][i1]
+    return out
+
+
+def padix3(x, pw, mode):
+    i0 = pad_index(x.shape[0], pw[0][0], pw[0][1], mode)
+    i1 = pad_index(x.shape[1], pw[1][0], pw[1][1], mode)
+    i2 = pad_index(x.shape[2], pw[2][0], pw[2][1], mode)
+    out = np.empty((i0.shape[0], i1.shape[0], i2.shape[0]), x.dtype)
+    for i in range(i0.shape[0]):
+        for j in range(i1.shape[0]):
+            out[i, j] = x[i0[i], i1[j]][i2]
+    return out
+
+
+def gather_adjoint(g, idx, n):
+    """The adjoint of `v[idx]` for a vector v of length n: g's entries added where read."""
+    out = np.zeros(n, g.dtype)
+    for k in range(idx.shape[0]):
+        out[idx[k]] += g[k]
+    return out
+
+
+def unpadix1(g, pw, mode):
+    """The adjoint of `padix1`: each entry of g added into the entry it read."""
+    n = g.shape[0] - pw[0][0] - pw[0][1]
+    return gather_adjoint(g, pad_index(n, pw[0][0], pw[0][1], mode), n)
+
+
+def unpadix2(g, pw, mode):
+    n0, n1 = g.shape[0] - pw[0][0] - pw[0][1], g.shape[1] - pw[1][0] - pw[1][1]
+    i0, i1 = pad_index(n0, pw[0][0], pw[0][1], mode), pad_index(n1, pw[1][0], pw[1][1], mode)
+    out = np.zeros((n0, n1), g.dtype)
+    for i in range(g.shape[0]):
+        out[i0[i]] += gather_adjoint(g[i], i1, n1)
+    return out
+
+
+def unpadix3(g, pw, mode):
+    n0, n1 = g.shape[0] - pw[0][0] - pw[0][1], g.shape[1] - pw[1][0] - pw[1][1]
+    n2 = g.shape[2] - pw[2][0] - pw[2][1]
+    i0, i1 = pad_index(n0, pw[0][0], pw[0][1], mode), pad_index(n1, pw[1][0], pw[1][1], mode)
+    i2 = pad_index(n2, pw[2][0], pw[2][1], mode)
+    out = np.zeros((n0, n1, n2), g.dtype)
+    for i in range(g.shape[0]):
+        for j in range(g.shape[1]):
+            out[i0[i], i1[j]] += gather_adjoint(g[i, j], i2, n2)
+    return out
 
 
 def conv_window(n, m, mode):

@@ -117,12 +117,20 @@ def _choice(v, what, choices):
     return choices.index(v)
 
 
+# np.pad's modes: 'constant' fills, the others read entries of the array (`rt.pad_index`)
+PAD_MODES = ("constant", "edge", "wrap", "reflect", "symmetric")
+
+
 def pad_statics(st):
-    """np.pad: constant mode only, a constant number as the fill, pad widths as one
+    """np.pad: mode 'constant' with a constant number as the fill, or an index mode ('edge',
+    'wrap', 'reflect', 'symmetric': as a number, `PAD_MODES`); pad widths as one
     (before, after) pair for every axis or one pair per axis."""
-    if st["mode"] != "constant":
-        raise ValueError(f"mode={st['mode']!r} is not supported (only mode='constant')")
+    mode = st["mode"]
+    if not (isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode < len(PAD_MODES)):
+        mode = _choice(mode, "mode", PAD_MODES)      # (a number: the code, as generated)
     c = st["constant_values"]
+    if mode and c != 0.0:
+        raise ValueError(f"constant_values= is for mode='constant', not mode={st['mode']!r}")
     if not isinstance(c, (int, float)) or isinstance(c, bool):
         raise ValueError("constant_values= must be one constant number")
     pw = st["pad_width"]
@@ -136,12 +144,14 @@ def pad_statics(st):
             for p in pw)):
         raise ValueError("pad_width must be a constant int, (before, after) or one such pair "
                          "per axis, all >= 0")
-    return {"pad_width": pw, "mode": "constant", "constant_values": float(c)}
+    return {"pad_width": pw, "mode": mode, "constant_values": float(c)}
 
 
 def pad_at(ranks, st):
     r = ranks[0]
     pw = st["pad_width"] * r if len(st["pad_width"]) == 1 else st["pad_width"]
+    if st["mode"]:
+        return get(f"padix.{min(max(r, 1), 3)}"), {"pad_width": pw, "mode": st["mode"]}
     return get(f"pad.{min(max(r, 1), 3)}"), {"pad_width": pw,
                                             "constant_values": st["constant_values"]}
 

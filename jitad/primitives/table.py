@@ -335,6 +335,10 @@ pad(x; pad_width, mode, constant_values) = rt.pad1(x, pad_width, constant_values
 pad.1(x; pad_width, constant_values) = rt.pad1(x, pad_width, constant_values) :: pad | x: rt.unpad1(g, pad_width)
 pad.2(x; pad_width, constant_values) = rt.pad2(x, pad_width, constant_values) :: pad | x: rt.unpad2(g, pad_width)
 pad.3(x; pad_width, constant_values) = rt.pad3(x, pad_width, constant_values) :: pad | x: rt.unpad3(g, pad_width)
+# np.pad's index modes (`mode` 1 edge, 2 wrap, 3 reflect, 4 symmetric: `rt.pad_index`): a gather
+padix.1(x; pad_width, mode) = rt.padix1(x, pad_width, mode) :: pad | x: rt.unpadix1(g, pad_width, mode)
+padix.2(x; pad_width, mode) = rt.padix2(x, pad_width, mode) :: pad | x: rt.unpadix2(g, pad_width, mode)
+padix.3(x; pad_width, mode) = rt.padix3(x, pad_width, mode) :: pad | x: rt.unpadix3(g, pad_width, mode)
 np.convolve(a, v; mode) = rt.convolve(a, v, mode) :: convolve | a: rt.conv_adjoint(g, v, a.shape[0], mode) | v: rt.conv_adjoint(g, a, v.shape[0], mode)
 np.vander(x, N; increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing)
 repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat

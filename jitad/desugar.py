@@ -19,12 +19,13 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * a tuple assignment with a tuple among its targets (`(u, v), w = (a, b), c`) is the flat
     assignment `u, v, w = a, b, c` where the value is a display of the same nesting (Python
     evaluates the whole value, then assigns the targets from left to right: the same order);
-    where an item of the display paired with a tuple target is a name (or a name's
-    attribute: `(n, m), s = A.shape, t`) that no target assigns and the targets are distinct
-    names, the flat assignment of the other items comes first, then `(n, m) = A.shape` (the
-    same values, the same final bindings); otherwise each top-level item goes into a fresh name
+    where an item of the display paired with a tuple target is another expression
+    (`(n, m), s = A.shape, t`, `(a, b), c = helper(x), y`) reading no name a target assigns,
+    and the targets are distinct names, the flat assignment of the other items comes first,
+    then `(n, m) = A.shape` (the same values, the same final bindings); otherwise each top-level item goes into a fresh name
     first (`t0, t1 = value`), then each target is assigned from its fresh name, from left to
-    right (`u, v = t0`, `w = t1`); a list target (`[a, b] = ...`) is the tuple target;
+    right (`u, v = t0`, `w = t1`); a list target (`[a, b] = ...`) is the tuple target; a value
+    other than a display (a structure unpacked, `(W1, b1), (W2, b2) = params`) is left as it is;
   * a tuple assignment with a subscript among its targets (`a[0], a[2] = a[2], a[0]`)
     evaluates the value first, into fresh names (`t0, t1 = a[2], a[0]`), then assigns each
     target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
@@ -143,7 +144,8 @@ class _Rewriter:
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.List):
             s.targets[0] = _located(gast.Tuple(s.targets[0].elts, gast.Store()), s.targets[0])
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
-                isinstance(e, (gast.Tuple, gast.List)) for e in s.targets[0].elts):
+                isinstance(e, (gast.Tuple, gast.List)) for e in s.targets[0].elts) \
+                and isinstance(s.value, (gast.Tuple, gast.List)):
             return [x for a in self.nested_targets(s) for x in self.statement(a)]
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
                 isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
@@ -316,9 +318,9 @@ class _Rewriter:
 
 def _flatten_pairs(top, value, targets, values, later) -> bool:
     """Pair the leaves of the nested tuple target `top` with those of a value display of the
-    same nesting, in order, into `targets` and `values`; a tuple target paired with a name (or
-    a name's attribute) no target assigns goes into `later` as (target, value) when the
-    targets are distinct names. False when neither applies (module docstring)."""
+    same nesting, in order, into `targets` and `values`; a tuple target paired with another
+    expression reading no name a target assigns goes into `later` as (target, value) when
+    the targets are distinct names. False when neither applies (module docstring)."""
     leaves = [n for n in gast.walk(top) if not isinstance(n, (gast.Tuple, gast.List))
               and isinstance(getattr(n, "ctx", None), gast.Store)]
     names = [n.id for n in leaves if isinstance(n, gast.Name)]
@@ -335,8 +337,8 @@ def _flatten_pairs(top, value, targets, values, later) -> bool:
             return len(value.elts) == len(target.elts) and \
                 not any(isinstance(e, gast.Starred) for e in value.elts) and \
                 all(pair(t, v) for t, v in zip(target.elts, value.elts))
-        root = value.value if isinstance(value, gast.Attribute) else value
-        if distinct and isinstance(root, gast.Name) and root.id not in names:
+        if distinct and not any(isinstance(n, gast.Name) and n.id in names
+                                for n in gast.walk(value)):
             later.append((_located(gast.Tuple(target.elts, gast.Store()), target), value))
             return True
         return False

@@ -145,7 +145,7 @@ def refused_einsum_ellipsis(A):
 
 
 def refused_pad_mode(x):
-    return np.sum(np.pad(x, 1, mode="edge"))
+    return np.sum(np.pad(x, 1, mode="mean"))
 
 
 def refused_repeat_no_axis(X):

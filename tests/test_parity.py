@@ -34,6 +34,8 @@ from . import test_heldout4_forms, test_heldout6, test_heldout7, test_heldout8, 
 from . import test_heldout10
 from . import heldout11_funcs as h11
 from . import test_heldout12
+from . import heldout13_funcs as h13
+from . import test_heldout13
 from . import numpy_forms_funcs as nf
 from . import parity_funcs as pf
 from . import test_arguments, test_coverage, test_errors, test_frontend, test_heldout_forms, test_lists
@@ -95,6 +97,8 @@ def corpus():
     cases += [Case(fn, args) for fn, args in test_heldout12.REFUSED]
     cases.append(Case(test_heldout12.mutual_recursion_without_base_case, (0.3,),
                       marked=test_heldout12._second))
+    cases += [Case(fn, args) for fn, args in test_heldout13.REFUSED]
+    cases += [Case(fn, args) for fn, args in h13.refused_forms()]
     cases += [Case(fn, args) for fn, args in twa.REFUSED]
     cases += [Case(cof.complex_argument, (np.array([1.0 + 2j, 0.5 - 1j]), np.array([0.3, 0.4])),
                    wrt=(0, 1)),

@@ -302,10 +302,6 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                              "list variable")
                 self.assign_list(t.id, v, node)
         elif isinstance(target, gast.Tuple):
-            if not all(isinstance(e, gast.Name) for e in target.elts):
-                self.err(node, "unpacking into nested targets is supported from a tuple written "
-                               "out (`(a, b), c = (x, y), z`) or a structured argument; unpack "
-                               "in two steps (`p, c = ...`, then `a, b = p`)", "nested unpacking")
             names = [e.id for e in target.elts]
             if isinstance(value, gast.Tuple):
                 if len(value.elts) != len(names):

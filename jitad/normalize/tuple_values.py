@@ -125,6 +125,10 @@ class _Arity:
             from .calls import is_user_helper
             if is_user_helper(obj):
                 return helper_arity(getattr(obj, "__jitad_function__", obj))
+            from .. import prelude
+            if prelude.defines(obj):        # cf = scipy.linalg.cho_factor(K): its definition's
+                fn = prelude.definition(obj, len(v.args), {k.arg: k.value for k in v.keywords})
+                return None if fn is None else helper_arity(fn)
         return None
 
 

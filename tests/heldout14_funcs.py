@@ -18,7 +18,13 @@ compiled path and eager mode against central finite differences (tests/harness.p
 import math
 
 import numpy as np
+import scipy.optimize
+import scipy.special
+import scipy.stats
+from numpy.lib.stride_tricks import sliding_window_view
+from scipy.linalg import cho_factor, cho_solve, solve_triangular
 from scipy.special import erf, gammaln, logsumexp
+from scipy.stats import norm
 
 
 # -- More-Garbow-Hillstrom ---------------------------------------------------------------------
@@ -621,6 +627,123 @@ def sir_euler_fit(log_beta, log_gamma, obs_infected):
     return loss
 
 
+# -- a second round: the library calls such code reaches for ------------------------------------
+def rosen_by_scipy(x):
+    return scipy.optimize.rosen(x) + 0.1 * scipy.optimize.rosen(x[::-1])
+
+
+def gp_nlml_cho_factor(log_ell, X, y):
+    d2 = np.sum((X[:, None] - X[None]) ** 2, -1)
+    K = np.exp(-0.5 * d2 / np.exp(2.0 * log_ell)) + 0.1 * np.eye(len(y))
+    c, low = cho_factor(K)
+    alpha = cho_solve((c, low), y)
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(c)))
+
+
+def gp_nlml_cho_factor_kept(log_ell, X, y):
+    d2 = np.sum((X[:, None] - X[None]) ** 2, -1)
+    K = np.exp(-0.5 * d2 / np.exp(2.0 * log_ell)) + 0.1 * np.eye(len(y))
+    cf = cho_factor(K, lower=True)
+    alpha = cho_solve(cf, y)
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(cf[0])))
+
+
+def gp_nlml_solve_triangular(log_ell, X, y):
+    d2 = np.sum((X[:, None] - X[None]) ** 2, -1)
+    K = np.exp(-0.5 * d2 / np.exp(2.0 * log_ell)) + 0.1 * np.eye(len(y))
+    L = np.linalg.cholesky(K)
+    v = solve_triangular(L, y, lower=True)
+    return 0.5 * v @ v + np.log(np.diag(L)).sum()
+
+
+def logistic_log_expit(w, X, y):
+    z = X @ w
+    return -np.sum(y * scipy.special.log_expit(z) + (1.0 - y) * scipy.special.log_expit(-z))
+
+
+def heat_by_convolve(u0):
+    u = u0
+    for _ in range(3):
+        u = u + 0.2 * np.convolve(u, [1.0, -2.0, 1.0], mode="same")
+    return np.sum(u ** 2)
+
+
+def nbody_potential_fill_diagonal(q, m):
+    d = q[:, None, :] - q[None, :, :]
+    r = np.linalg.norm(d, axis=-1)
+    np.fill_diagonal(r, 1.0)
+    return -np.sum(np.triu(np.outer(m, m) / r, 1))
+
+
+def black_scholes_norm_cdf(S, sigma):
+    d1 = (np.log(S / 100.0) + 0.5 * sigma ** 2) / sigma
+    return S * norm.cdf(d1) - 100.0 * norm.cdf(d1 - sigma)
+
+
+def cnn_sliding_windows(K, img):
+    win = sliding_window_view(img, K.shape)
+    fmap = np.maximum(np.einsum("ijkl,kl->ij", win, K), 0.0)
+    H, W = fmap.shape
+    pooled = fmap[:H // 2 * 2, :W // 2 * 2].reshape(H // 2, 2, W // 2, 2).max(axis=(1, 3))
+    return np.sum(pooled ** 2)
+
+
+def attention_neg_inf_mask(Wq, Wk, X):
+    Q, Kt = X @ Wq, X @ Wk
+    s = Q @ Kt.T
+    T = s.shape[0]
+    s = np.where(np.tril(np.ones((T, T), dtype=bool)), s, -np.inf)
+    a = np.exp(s - s.max(axis=1, keepdims=True))
+    a = a / a.sum(axis=1, keepdims=True)
+    return np.sum(a * np.clip(s, -5.0, 5.0))
+
+
+def xent_take_along_axis(W, X, labels):
+    logits = X @ W
+    lp = logits - logsumexp(logits, axis=1, keepdims=True)
+    return -np.mean(np.take_along_axis(lp, labels[:, None], axis=1))
+
+
+def mgh_brown_almost_linear(x):
+    n = x.size
+    f = x + np.sum(x) - (n + 1)
+    f[-1] = np.prod(x) - 1.0
+    return f @ f
+
+
+def poisson_by_scipy_stats(beta, X, y):
+    return -np.sum(scipy.stats.poisson.logpmf(y, np.exp(X @ beta)))
+
+
+def mixture_by_norm_logpdf(mu, x):
+    return -np.sum(logsumexp(norm.logpdf(x[:, None], mu[None, :], 1.0), axis=1))
+
+
+def mgh_biggs_exp6(x):
+    t = 0.1 * np.arange(1, 14)
+    y = np.exp(-t) - 5.0 * np.exp(-10.0 * t) + 3.0 * np.exp(-4.0 * t)
+    f = x[2] * np.exp(-t * x[0]) - x[3] * np.exp(-t * x[1]) + x[5] * np.exp(-t * x[4]) - y
+    return np.sum(f ** 2)
+
+
+def mgh_osborne1(x):
+    t = 10.0 * np.arange(33)
+    y = 0.5 + 0.3 * np.exp(-0.01 * t)
+    f = y - (x[0] + x[1] * np.exp(-t * x[3]) + x[2] * np.exp(-t * x[4]))
+    return np.sum(f ** 2)
+
+
+def mgh_gulf(x):
+    t = np.arange(1, 11) / 100.0
+    y = 25.0 + (-50.0 * np.log(t)) ** (2.0 / 3.0)
+    f = np.exp(-np.abs(y - x[1]) ** x[2] / x[0]) - t
+    return f @ f
+
+
+def survival_cumprod(h):
+    return np.sum(np.cumprod(1.0 - 0.1 * np.tanh(h) ** 2))
+
+
 # -- least-squares residual vectors (for jacfwd / jacrev) -----------------------------------------
 def powell_residuals(x):
     return np.array([x[0] + 10.0 * x[1], math.sqrt(5.0) * (x[2] - x[3]), (x[1] - 2.0 * x[2]) ** 2,
@@ -666,7 +789,7 @@ def mgh(seed=14):
         (mgh_helical_valley_atan2, (np.array([0.6, -0.7, 0.1]),), (0,)),
         (mgh_powell_singular_loop, (np.array([3.0, -1.0, 0.0, 1.0, 0.5, 0.2, -0.3, 0.9]),), (0,)),
         (mgh_wood, (np.array([-3.0, -1.0, -3.0, -1.0]),), (0,)),
-        (mgh_brown_badly_scaled, (np.array([1.0, 1.0]),), (0,)),
+        (mgh_brown_badly_scaled, (np.array([1e6 - 0.5, 3e-6]),), (0,)),
         (mgh_beale_loop, (np.array([1.0, 0.8]),), (0,)),
         (mgh_jennrich_sampson, (np.array([0.3, 0.4]),), (0,)),
         (mgh_box3d, (np.array([0.0, 10.0, 20.0]),), (0,)),
@@ -774,20 +897,38 @@ def residuals(seed=114):
     ]
 
 
-def _scalarized():
-    """Each residual vector's sum of squares, as a corpus case."""
-    out = []
-    for fn, args in residuals():
-        def sumsq(x, fn=fn):
-            r = fn(x)
-            return np.sum(r * r)
-        sumsq.__name__ = fn.__name__ + "_sumsq"
-        out.append((sumsq, args, (0,)))
-    return out
+def more(seed=1441):
+    rng = np.random.default_rng(seed)
+    nrm = rng.normal
+    X = nrm(size=(5, 2))
+    Xc = nrm(size=(6, 3))
+    r0 = np.random.default_rng(0)       # no ReLU or pooling tie within the differences' step
+    cnn_args = (r0.normal(size=(2, 2)), r0.normal(size=(5, 6)))
+    return [
+        (rosen_by_scipy, (nrm(size=5),), (0,)),
+        (gp_nlml_cho_factor, (0.1, X, nrm(size=5)), (0, 2)),
+        (gp_nlml_cho_factor_kept, (-0.2, X, nrm(size=5)), (0, 2)),
+        (gp_nlml_solve_triangular, (0.1, X, nrm(size=5)), (0, 2)),
+        (logistic_log_expit, (nrm(size=3), Xc, (nrm(size=6) > 0) * 1.0), (0,)),
+        (heat_by_convolve, (nrm(size=7),), (0,)),
+        (nbody_potential_fill_diagonal, (nrm(size=(4, 2)), np.array([1.0, 2.0, 0.5, 1.5])),
+         (0, 1)),
+        (black_scholes_norm_cdf, (105.0, 0.3), (0, 1)),
+        (cnn_sliding_windows, cnn_args, (0, 1)),
+        (attention_neg_inf_mask, (nrm(size=(3, 2)), nrm(size=(3, 2)), nrm(size=(4, 3))), (0, 1, 2)),
+        (xent_take_along_axis, (nrm(size=(3, 4)), Xc, rng.integers(0, 4, 6)), (0,)),
+        (mgh_brown_almost_linear, (0.5 + 0.1 * nrm(size=5),), (0,)),
+        (poisson_by_scipy_stats, (0.2 * nrm(size=2), X, rng.poisson(2, 5)), (0,)),
+        (mixture_by_norm_logpdf, (nrm(size=3), nrm(size=6)), (0,)),
+        (mgh_biggs_exp6, (np.array([1.0, 2.0, 1.0, 1.0, 1.0, 1.0]),), (0,)),
+        (mgh_osborne1, (np.array([0.5, 1.5, -1.0, 0.01, 0.02]),), (0,)),
+        (mgh_gulf, (np.array([5.0, 2.5, 0.15]),), (0,)),
+        (survival_cumprod, (nrm(size=5),), (0,)),
+    ]
 
 
 if __name__ == "__main__":
     import sys
 
     from .harness import triage_main
-    triage_main(mgh() + cutest() + models(), sys.argv[1:])
+    triage_main(mgh() + cutest() + models() + more(), sys.argv[1:])

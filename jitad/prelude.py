@@ -232,9 +232,41 @@ def lfilter(b, a, x):
     return np.stack(ys)
 
 
+def log_expit(x):
+    """scipy.special.log_expit(x): log(1 / (1 + exp(-x))), without overflow at either end."""
+    return -np.logaddexp(0.0, -x)
+
+
+def rosen(x):
+    """scipy.optimize.rosen(x): the Rosenbrock function, summed along the first axis."""
+    return np.sum(100.0 * (x[1:] - x[:-1] ** 2.0) ** 2.0 + (1.0 - x[:-1]) ** 2.0, axis=0)
+
+
+def cho_factor(a, lower=False):
+    """scipy.linalg.cho_factor(a, lower): (c, lower) as SciPy gives them: the Cholesky factor
+    in the lower (upper, L.T) triangle, a's own entries in the other (LAPACK leaves them)."""
+    L = np.linalg.cholesky(a)
+    if lower:
+        return L + np.triu(a, 1), lower
+    return L.T + np.tril(a, -1), lower
+
+
+def cho_solve(c_and_lower, b):
+    """scipy.linalg.cho_solve((c, lower), b): the solution of (L @ L.T) x = b, L read from c's
+    triangle `lower` names (the other holds anything)."""
+    c, lower = c_and_lower
+    if lower:
+        L = np.tril(c)
+    else:
+        L = np.triu(c).T
+    return np.linalg.solve(L.T, np.linalg.solve(L, b))
+
+
 # (module, attribute) -> definitions of a library function jitad does not import itself,
 # bound once its module is loaded (code that calls it has imported it)
-PENDING = {("scipy.signal", "lfilter"): (lfilter,)}
+PENDING = {("scipy.signal", "lfilter"): (lfilter,), ("scipy.special", "log_expit"): (log_expit,),
+           ("scipy.optimize", "rosen"): (rosen,), ("scipy.linalg", "cho_factor"): (cho_factor,),
+           ("scipy.linalg", "cho_solve"): (cho_solve,)}
 
 # a definition taken only by a call giving these keywords (np.sum without where= is a primitive)
 NEEDS = {sum_where: ("where",), mean_where: ("where",)}

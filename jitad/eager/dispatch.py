@@ -16,6 +16,7 @@ nothing else; this module installs ``Var.__array_ufunc__``, ``Var.__array_functi
 """
 import numpy as np
 
+from .. import prelude
 from ..errors import UnsupportedError
 from ..primitives.opaque import NEEDS_RULE, code_spelling
 from . import graph
@@ -161,6 +162,9 @@ def _inplace_fallback(func, name, target, apply, args, kwargs):
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__":
         op = UFUNC_OPS.get(ufunc)
+        if op is None and prelude.defines(ufunc):     # scipy.special.log_expit: its definition
+            from .from_primitives import eager_callable
+            op = eager_callable(ufunc)
         if op is not None:
             if not kwargs:
                 return op(*inputs)

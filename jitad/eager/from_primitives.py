@@ -121,6 +121,17 @@ def _type_of(v):
     return Ty("b1" if kind == "b" else "i8" if kind in "iu" else v.dtype.str[1:], v.ndim)
 
 
+def _list_as_array(a):
+    """An operand written as a list of numbers (`np.convolve(u, [1.0, -2.0, 1.0])`): the
+    float array compiled mode stacks it into (`np.array([...])`); anything else (a list of
+    arrays, of Vars) as it is."""
+    if type(a) is not list or not a or not all(
+            isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+            for x in a):
+        return a
+    return np.asarray(a, dtype=float)
+
+
 def _refuse(name, message):
     return refuse(f"{name}: {message}", f"{name}()")
 
@@ -206,6 +217,7 @@ def call_op(target, prim, name=None):
             statics = read_statics(p, statics)
         except ValueError as e:
             raise _refuse(name, str(e)) from None
+        operands = [_list_as_array(a) for a in operands]
         check_types(p, statics, operands)
         q, statics = _settle(p, statics, operands)
         return primitive_op(q, statics)(*operands)

@@ -342,7 +342,7 @@ defvjp(mean_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keep
 defvjp(max_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
 defvjp(min_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * _extreme_mask(x, ans, axis, keepdims))
 defvjp(logsumexp_,     lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * np.exp(x - _expand(ans, x, axis, keepdims)))
-defvjp(norm_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * x / _expand(ans, x, axis, keepdims))
+defvjp(norm_,         lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims) * x / _expand(ans + (ans == 0.0), x, axis, keepdims))  # slope 0 at x = 0, as table.norm
 
 # linear algebra
 defvjp(np.dot,        lambda g, ans, x, y: _dot_dx(g, x, y), lambda g, ans, x, y: _dot_dy(g, x, y))

@@ -666,6 +666,15 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 n = len(node.value.elts)
                 if isinstance(k, int) and not isinstance(k, bool) and -n <= k < n:
                     return self.expr(node.value.elts[k], hint, into)
+            numbers = self.numbers_tuple(node.value)
+            if numbers is not None and not isinstance(node.slice, (gast.Slice, gast.Tuple)) \
+                    and static_value(node.slice, self.resolve_func) is MISSING:
+                # Y[i] of a tuple of numbers (`Y = (1.5, 2.25)`, local or module-level) by a
+                # computed index: the array of those numbers (integers if all are), indexed
+                arr = self.stack(numbers, hint, lambda op: self.temp(hint, op),
+                                 integers=all(type(e.value) is int for e in numbers.elts))
+                return self.bind(node, dest("getitem") if name else self.temp(arr.name, "getitem"),
+                                 GETITEM, (arr, self.expr(node.slice, hint)))
             if isinstance(node.value, gast.Call) and self.parts_of(node.value) is not None:
                 # np.linalg.slogdet(S)[1]: the primitive of that element
                 parts, k = self.parts_of(node.value), static_value(node.slice, self.resolve_func)
@@ -777,6 +786,17 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             if obj is not MISSING:
                 fn = prelude.definition(obj, len(call.args), {a.arg: a.value for a in call.keywords})
         return fn
+
+    def numbers_tuple(self, node):
+        """A flat, non-empty tuple of numbers -- written out, or a module-level (or constant
+        local, `tuple_values`) name holding one -- as a tuple display of constants; else None."""
+        value = static_value(node, self.resolve_func)
+        if not isinstance(value, tuple) or not value or not all(
+                type(v) in (int, float) for v in value):
+            return None
+        return gast.copy_location(
+            gast.Tuple([gast.copy_location(gast.Constant(v, None), node) for v in value],
+                       gast.Load()), node)
 
     def returned_part(self, node, hint):
         """`helper(x)[k]` of a helper (or a NumPy function defined in `prelude`:

@@ -8,7 +8,8 @@ at a node.
 Guarantees: a *tuple local* is a local name assigned a tuple-valued expression somewhere --
 a tuple written out, a call of a user helper that returns k values (every `return` of it
 does; `return state` of its own tuple local too), a library call with one primitive per
-element of its result (`np.linalg.slogdet`, `np.tril_indices`), another tuple local, a
+element of its result (`np.linalg.slogdet`, `np.tril_indices`) or that `prelude` defines by a
+function returning k values (`scipy.linalg.cho_factor`), another tuple local, a
 parameter given a tuple (`state = h0c0`: only where the name is assigned a tuple elsewhere
 too; a name only ever given a parameter stays its alias, `structs`), or `a if c else b` of
 those -- and only such values, all of one length k. It becomes k
@@ -125,6 +126,10 @@ class _Arity:
             from .calls import is_user_helper
             if is_user_helper(obj):
                 return helper_arity(getattr(obj, "__jitad_function__", obj))
+            from .. import prelude
+            if prelude.defines(obj):        # cf = scipy.linalg.cho_factor(K): its definition's
+                fn = prelude.definition(obj, len(v.args), {k.arg: k.value for k in v.keywords})
+                return None if fn is None else helper_arity(fn)
         return None
 
 

@@ -197,8 +197,10 @@ sum(x)             = np.sum(x)              :: reduce | x: g
 scalar_same(x)     = x                      :: same   | x: g
 scalar_float(x)    = x * 1.0                :: ewf    | x: g
 # (Numba's np.linalg.norm of a view with a negative stride, x[::-1], is wrong: 0.78 for 1.48)
-norm(x; ord)       = np.linalg.norm(np.ascontiguousarray(x)) :: norm | x: g * x / y
-norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / y, axis)
+# at x = 0 (a cone) the slope 0, as abs's: `y + (y == 0.0)` divides by 1 there, not 0 (the
+# pairwise distances of n-body code, whose zero diagonal is overwritten, had a nan gradient)
+norm(x; ord)       = np.linalg.norm(np.ascontiguousarray(x)) :: norm | x: g * x / (y + (y == 0.0))
+norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / (y + (y == 0.0)), axis)
 # np.linalg.norm(x, ord) of vectors (whole, or along axis=), as `forms.norm_at` picks: the
 # p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs), and ord=inf / -inf, the largest /
 # smallest |x_i| (ties split the cotangent evenly)

@@ -100,8 +100,8 @@ max_axis           | x: np.sum(t * (x == rt.expand(y, axis)), axis=axis) / np.su
 min_axis           | x: np.sum(t * (x == rt.expand(y, axis)), axis=axis) / np.sum(x == rt.expand(y, axis), axis=axis)
 prod               | x: np.sum(t * rt.prod_others(x))
 prod_axis          | x: np.sum(t * rt.prod_others_axis(x, axis), axis=axis)
-norm               | x: np.sum(x * t) / y
-norm_axis          | x: np.sum(x * t, axis=axis) / y
+norm               | x: np.sum(x * t) / (y + (y == 0.0))
+norm_axis          | x: np.sum(x * t, axis=axis) / (y + (y == 0.0))
 norm_p             | x: np.sum(np.sign(x) * (np.abs(x) / y) ** (ord - 1) * t)
 norm_p_axis        | x: np.sum(np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1) * t, axis=axis)
 norm_one           | x: np.sum(np.sign(x) * t)

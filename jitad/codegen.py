@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from . import __version__, ir
 from . import pyast as P
+from .factor import factor_tangents
 from .fuse import fuse
 from .scalarize import scalarize
 from .names import Namer, reserved_names
@@ -1160,7 +1161,8 @@ class _ScalarPick(_NumpyArithmetic):
 
 def _tidy(fdef, types):
     """NumPy's arithmetic in maps; element loops of one length fused (row buffers become
-    scalars), dead assignments out, then single-use temporaries folded back into their use."""
+    scalars), dead assignments out, then single-use temporaries folded back into their use;
+    in a jvp, the tangent sums then regrouped by tangent (`factor`)."""
     _NumpyArithmetic().visit(fdef)
     _ScalarPick(types).visit(fdef)
     fuse(fdef, types)
@@ -1169,6 +1171,8 @@ def _tidy(fdef, types):
     _propagate_copies(fdef)
     _dce(fdef)
     _inline_single_use(fdef)
+    if hasattr(fdef, "jitad_tangents"):      # a jvp: its final tangent sums, by tangent
+        factor_tangents(fdef, fdef.jitad_tangents)
     _OuterInPlace().visit(fdef)
     _mark_view_writes(fdef, types)
     return fdef

@@ -449,3 +449,28 @@ def test_jacfwd_calls_the_jvp_at_one_place():
         assert np.allclose(J.reshape(fd.shape), fd, rtol=1e-6, atol=1e-8)
     for Jf, Jr in zip((Jx, Ja, Jb), jitad.jacrev(stacked, wrt=(0, 1, 2))(x, a, b)):
         assert np.allclose(Jf, Jr, rtol=1e-12, atol=1e-14)
+
+
+def _rosen(x, a):
+    u = x[1:] - x[:-1] ** 2
+    b = 1.0 - x[:-1]
+    return np.sum(a * u * u + b * b)
+
+
+def test_tangent_sums_are_regrouped_by_tangent():
+    """`factor`: the product rule's terms sharing a tangent are one product of that tangent
+    (`d_u * (a * u + out_mul)`), the reduction keeps its one addition on the carried sum;
+    the value is the primal's bit for bit, the tangent grad . v and finite differences."""
+    x, a = RNG.uniform(-1.0, 1.5, 50), 100.0
+    v = RNG.normal(size=50)
+    src = jitad.source(_rosen, "jvp", args=(x, a))
+    assert "d_u * (a * u + out_mul)" in src and "d_b * (b + b)" in src, src
+    assert "d_out_sum_acc = d_out_sum_acc + (" in src, src
+    snap = snapshot((x, a, v))
+    jv = jitad.jvp(_rosen, wrt=0)
+    y, t = jv(x, a, tangents=v)
+    assert_unchanged((x, a, v), snap)
+    assert jv.specialize(x, a).compiled_ran
+    assert y == jitad.differentiable(_rosen)(x, a)
+    assert np.isclose(t, _dot(jitad.grad(_rosen)(x, a), v), rtol=1e-12)
+    assert np.isclose(t, _fd(_rosen, (x, a), 0, v), rtol=1e-6)

@@ -118,6 +118,7 @@ class Forward(Reverse):
         # a tangent parameter has its primal's type (read by `scalarize`)
         fdef.jitad_param_types = {self.d(f.params[i]): self.spec.types[f.params[i]]
                                   for i in positions if f.params[i] in self.spec.types}
+        fdef.jitad_tangents = frozenset(self.adj.values())     # regrouped by `factor`
         return fdef
 
     def block(self, block):

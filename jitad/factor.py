@@ -2,7 +2,8 @@
 
 Takes: a generated jvp function (Python `ast.FunctionDef`, after `codegen` folded single-use
 temporaries back into their use: the expressions are final) and the names of its tangent
-variables (`Forward`'s `d_<name>`s).
+variables (`Forward`'s `d_<name>`s). Not a jvp read again (`higher`: an hvp's or a Hessian's
+tangent function): there each new sum would be a value of its own, taped by the reverse sweep.
 Guarantees: the function computes the same derivatives, up to rounding: a tangent is linear
 in the tangents, and the product rule writes it term by term, one product per operand
 (`d_u * a * u + d_u * out_mul + (d_b * b + d_b * b)` for `a * u * u + b * b`). In the value

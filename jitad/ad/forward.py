@@ -118,7 +118,10 @@ class Forward(Reverse):
         # a tangent parameter has its primal's type (read by `scalarize`)
         fdef.jitad_param_types = {self.d(f.params[i]): self.spec.types[f.params[i]]
                                   for i in positions if f.params[i] in self.spec.types}
-        fdef.jitad_tangents = frozenset(self.adj.values())     # regrouped by `factor`
+        if not self.reentrant:
+            # regrouped by `factor` -- not in code read again: its front end would make each
+            # new sum (`vx + vx`) a value of its own, taped in an hvp's forward sweep
+            fdef.jitad_tangents = frozenset(self.adj.values())
         return fdef
 
     def block(self, block):

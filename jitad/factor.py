@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import ast
 
+from . import pyast as P
+
 
 def factor_tangents(fdef, tangents):
     """Rewrite, in place, the tangent assignments of `fdef` (targets in `tangents`)."""
@@ -52,17 +54,11 @@ def _factors(e):
 
 
 def _product(fs):
-    out = fs[0]
-    for f in fs[1:]:
-        out = ast.BinOp(out, ast.Mult(), f)
-    return out
+    return P.chain(fs, ast.Mult())
 
 
 def _sum(ts):
-    out = ts[0]
-    for t in ts[1:]:
-        out = ast.BinOp(out, ast.Add(), t)
-    return out
+    return P.chain(ts, ast.Add())
 
 
 class _Regroup(ast.NodeTransformer):

@@ -105,6 +105,14 @@ def binop(a, op, b):
     return fold(ast.BinOp(a, op, b))
 
 
+def chain(items, op):
+    """items[0] op items[1] op ..., left to right (as a loop adds them); not folded."""
+    out = items[0]
+    for x in items[1:]:
+        out = ast.BinOp(out, op, x)
+    return out
+
+
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
          ast.FloorDiv: operator.floordiv}
 

@@ -1752,10 +1752,7 @@ class _Scalar(ast.NodeTransformer):
 
 def _total(terms):
     """terms added in order (as a loop adds them)."""
-    total = terms[0]
-    for t in terms[1:]:
-        total = ast.BinOp(total, ast.Add(), t)
-    return total
+    return P.chain(terms, ast.Add())
 
 
 def _view_of(value, kinds):

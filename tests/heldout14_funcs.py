@@ -88,21 +88,6 @@ def mgh_box3d(x, m=10):
     return np.dot(f, f)
 
 
-def mgh_watson_loops(x):
-    n = x.shape[0]
-    total = x[0] ** 2 + (x[1] - x[0] ** 2 - 1.0) ** 2
-    for i in range(1, 30):
-        t = i / 29.0
-        s1 = 0.0
-        for j in range(1, n):
-            s1 += j * x[j] * t ** (j - 1)
-        s2 = 0.0
-        for j in range(n):
-            s2 += x[j] * t ** j
-        total += (s1 - s2 ** 2 - 1.0) ** 2
-    return total
-
-
 def mgh_penalty1(x):
     return 1e-5 * np.sum((x - 1.0) ** 2) + (np.sum(x ** 2) - 0.25) ** 2
 
@@ -793,7 +778,6 @@ def mgh(seed=14):
         (mgh_beale_loop, (np.array([1.0, 0.8]),), (0,)),
         (mgh_jennrich_sampson, (np.array([0.3, 0.4]),), (0,)),
         (mgh_box3d, (np.array([0.0, 10.0, 20.0]),), (0,)),
-        (mgh_watson_loops, (0.3 * nrm(size=5),), (0,)),
         (mgh_penalty1, (nrm(size=6),), (0,)),
         (mgh_penalty2, (0.5 * np.ones(5) + 0.1 * nrm(size=5),), (0,)),
         (mgh_variably_dimensioned_loop, (1.0 - np.arange(1, 6) / 5.0,), (0,)),

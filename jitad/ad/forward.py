@@ -309,10 +309,7 @@ class Forward(Reverse):
 
 
 def _sum(terms):
-    total = terms[0]
-    for c in terms[1:]:
-        total = P.binop(total, ast.Add(), c)
-    return total
+    return P.fold(P.chain(terms, ast.Add()))
 
 
 def _fuse_products(terms):

@@ -427,15 +427,6 @@ def accumulate_rows_augassign(A):
     return np.sum(out ** 2)
 
 
-def recursion_power(x, n):
-    if n == 0:
-        return 1.0
-    half = recursion_power(x, n // 2)
-    if n % 2 == 0:
-        return half * half
-    return half * half * x
-
-
 def enumerate_zip_loop(a, b):
     s = 0.0
     for i, (u, v) in enumerate(zip(a, b)):
@@ -590,7 +581,6 @@ def flow(seed=39):
         (if_expression_chain, (0.3,), (0,)),
         (if_expression_chain, (-1.7,), (0,)),
         (accumulate_rows_augassign, (nrm(size=(3, 4)),), (0,)),
-        (recursion_power, (1.1, 7), (0,)),
         (enumerate_zip_loop, (nrm(size=4), nrm(size=4)), (0, 1)),
         (while_true_break, (0.6,), (0,)),
     ]

@@ -30,7 +30,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
-           "padix3", "unpadix1", "unpadix2", "unpadix3", "gather_adjoint", "conv_window", "convolve",
+           "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
@@ -1344,18 +1344,12 @@ def padix3(x, pw, mode):
     return out
 
 
-def gather_adjoint(g, idx, n):
-    """The adjoint of `v[idx]` for a vector v of length n: g's entries added where read."""
-    out = np.zeros(n, g.dtype)
-    for k in range(idx.shape[0]):
-        out[idx[k]] += g[k]
-    return out
-
-
 def unpadix1(g, pw, mode):
     """The adjoint of `padix1`: each entry of g added into the entry it read."""
     n = g.shape[0] - pw[0][0] - pw[0][1]
-    return gather_adjoint(g, pad_index(n, pw[0][0], pw[0][1], mode), n)
+    out = np.zeros(n, g.dtype)
+    scatter_add(out, pad_index(n, pw[0][0], pw[0][1], mode), g)
+    return out
 
 
 def unpadix2(g, pw, mode):
@@ -1363,7 +1357,7 @@ def unpadix2(g, pw, mode):
     i0, i1 = pad_index(n0, pw[0][0], pw[0][1], mode), pad_index(n1, pw[1][0], pw[1][1], mode)
     out = np.zeros((n0, n1), g.dtype)
     for i in range(g.shape[0]):
-        out[i0[i]] += gather_adjoint(g[i], i1, n1)
+        scatter_add(out[i0[i]], i1, g[i])
     return out
 
 
@@ -1375,7 +1369,7 @@ def unpadix3(g, pw, mode):
     out = np.zeros((n0, n1, n2), g.dtype)
     for i in range(g.shape[0]):
         for j in range(g.shape[1]):
-            out[i0[i], i1[j]] += gather_adjoint(g[i, j], i2, n2)
+            scatter_add(out[i0[i], i1[j]], i2, g[i, j])
     return out
 
 

@@ -48,8 +48,8 @@ from .training import TrainingCode
 
 def forward_expr(s: Bind, fnames, types, reentrant=False):
     """The right-hand side computing a bind in the forward sweep (`reentrant`: code the front
-    end reads again -- a forward template it could not read becomes the primitive's own call,
-    see `primitives.runtime_calls`)."""
+    end reads again -- a forward template it would not read back as the same primitive becomes
+    the primitive's own call, see `primitives.runtime_calls.reads_back`)."""
     if s.op is COPY:
         return P.atom(s.args[0])
     if s.op is GETITEM:
@@ -75,7 +75,9 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
     for k in rule.statics:
         v = statics.get(k)
         mapping[k] = P.dotted(v) if isinstance(v, str) else P.const(v)
-    if reentrant and not runtime_calls.readable(rule.forward):
+    # (a library call without a rule, `opaque`, is read back from its own template)
+    if reentrant and not getattr(rule, "needs_rule", False) \
+            and not runtime_calls.reads_back(rule.forward):
         # a string static is a constant there (np.linalg.norm's ord='fro'), unless it spells
         # a dotted name (a dtype, np.float64) as the templates read it
         return runtime_calls.call(rule, [

@@ -11,7 +11,9 @@ Guarantees: a call of `jitad.runtime.<f>` is a call of a primitive when
 generated, read again as a function (`jitad.higher`: second derivatives), then differentiates
 through its runtime calls as through the user's NumPy.
 Where neither holds (a forward that reshapes a runtime result, `rt.max_axis(x, axis).reshape(...)`),
-code generated to be read again calls the primitive itself (`call`): a summation as
+or the forward is a composition of primitives (`reads_back`: the composition's derivatives
+need not be the primitive's rules), code generated to be read again calls the primitive
+itself (`call`): a summation as
 `np.einsum(subscripts, ...)`, any other through `spelled(prim)`, a callable
 `jitad_primitives.<name>(params..., statics...)` (in `NAMESPACE`) that evaluates the forward
 template with NumPy and is registered as that primitive.
@@ -110,6 +112,20 @@ def readable(tree) -> bool:
 _NOT_MODULE = object()
 
 
+def reads_back(tree) -> bool:
+    """Whether the front end reads a forward template back as its own primitive: `readable`,
+    and one operation applied to parameters (`a + b`, `np.tanh(x)`, `rt.dot1(a, b)`).
+    A composition (`np.sqrt(np.sum(x * x, axis=axis))`, the 2-norm along an axis) read back
+    is differentiated through its parts, whose derivatives can differ from the primitive's
+    own rules where those choose a convention (the norm's slope 0 at x = 0, where the
+    composition's is 0 / 0): code read again calls such a primitive itself, so its rules hold
+    at every order."""
+    applications = sum(isinstance(n, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare,
+                                       ast.BoolOp, ast.IfExp, ast.Subscript))
+                       for n in ast.walk(tree))
+    return applications <= 1 and readable(tree)
+
+
 def _module_function(node):
     """The object an attribute chain `np.linalg.solve` names, None if it names nothing, or
     `_NOT_MODULE` when it does not start at a module (a method of a value: `x.reshape`)."""
@@ -132,20 +148,24 @@ def _module_function(node):
 
 def call(prim, args) -> ast.Call:
     """A call the front end reads as `prim` applied to `args` (AST, its parameters then its
-    statics): `np.einsum(subscripts, ...)` for a summation, else `spelled(prim)(...)`."""
+    statics): `np.einsum(subscripts, ...)` for a summation, else `spelled(prim)(...)`, its
+    statics by keyword (a primitive read with its library function's argument order, as
+    `std`'s `np.std(x, axis, ...)`, would take a second positional argument for another)."""
     text = getattr(prim, "subscripts", None)
     if text is not None:
         func, args = ast.Attribute(ast.Name("np", ast.Load()), "einsum", ast.Load()), \
             [ast.Constant(text)] + list(args)
-    else:
-        module, attr = spelled(prim).split(".")
-        func = ast.Attribute(ast.Name(module, ast.Load()), attr, ast.Load())
-    return ast.Call(func, list(args), [])
+        return ast.Call(func, list(args), [])
+    module, attr = spelled(prim).split(".")
+    func = ast.Attribute(ast.Name(module, ast.Load()), attr, ast.Load())
+    n = len(prim.params)
+    return ast.Call(func, list(args[:n]), [ast.keyword(k, a) for k, a in
+                                           zip(prim.statics, args[n:])])
 
 
 def spelled(prim) -> str:
     """`jitad_primitives.<name>`: a callable meaning `prim`, taking its parameters then its
-    statics (made and registered on first use)."""
+    statics (by position or keyword; made and registered on first use)."""
     attr = _SPELLED.get(prim.name)
     if attr is None:
         attr = "".join(c if c.isalnum() else "_" for c in prim.name)
@@ -155,10 +175,10 @@ def spelled(prim) -> str:
                        f"<jitad primitive {prim.name}>", "eval")
         names = list(prim.params) + list(prim.statics)
 
-        def call(*args):
+        def call(*args, **statics):
             if "scipy" not in _TEMPLATE_GLOBALS and "scipy" in sys.modules:
                 _TEMPLATE_GLOBALS["scipy"] = sys.modules["scipy"]
-            return eval(code, dict(_TEMPLATE_GLOBALS), dict(zip(names, args)))
+            return eval(code, dict(_TEMPLATE_GLOBALS), {**dict(zip(names, args)), **statics})
 
         call.__name__ = call.__qualname__ = attr
         call.__module__ = "jitad.primitives.runtime_calls"

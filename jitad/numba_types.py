@@ -119,7 +119,8 @@ def _type_of(params, text, argtys):
     from numba.core.registry import cpu_target
     from numba.core.typed_passes import type_inference_stage
     src = f"def _typed({', '.join(params)}):\n    return {text}\n"
-    scope = {"np": np, "math": math}
+    from . import _runtime_jit
+    scope = {"np": np, "math": math, "rt": _runtime_jit}
     exec(compile(src, f"<jitad typing {text}>", "exec"), scope)
     cpu_target.target_context.refresh()
     tctx = cpu_target.typing_context

@@ -214,7 +214,7 @@ def _generated_modules():
         from .from_primitives import call_op
         runtime, spelled = runtime_calls.eager_namespaces(
             lambda f, p: call_op(f, p, f"{getattr(f, '__module__', '')}.{f.__name__}"))
-        _GENERATED["modules"] = (_StandIn(**runtime), _StandIn(**spelled))
+        _GENERATED["modules"] = (_RuntimeStandIn(**runtime), _StandIn(**spelled))
         _GENERATED["key"] = key
     return _GENERATED["modules"]
 
@@ -224,6 +224,18 @@ class _StandIn(types.SimpleNamespace):
         from ..errors import UnsupportedError
         raise UnsupportedError(f"rt.{name} (in generated code run again) has no eager "
                                "derivative rule", None, f"rt.{name}")
+
+
+class _RuntimeStandIn(_StandIn):
+    """A runtime helper that is no primitive runs as it is, as compiled mode's front end
+    reads it (`primitives.opaque`): refused only where a derivative would go through it."""
+
+    def __getattr__(self, name):
+        f = getattr(_rt, name, None)
+        if f is None or name.startswith("_"):
+            return super().__getattr__(name)
+        from .dispatch import fallback
+        return lambda *args, **kwargs: fallback(f, f"rt.{name}", f, args, kwargs)
 
 
 def eager_function(f):

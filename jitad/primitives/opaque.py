@@ -23,10 +23,11 @@ same object for the same form), with
   - `view` (its result may share its first operand's buffer, as `np.diagonal` does)
     and not `reusable` (a random draw is not a common temporary).
 `code_spelling(obj)` is the name compiled code calls a library callable by (its NumPy or
-`math` name), or None: only such callables take this route; anything else keeps the refusal
-"has no derivative rule".
+`math` name; `rt.<f>` for a runtime helper that generated code read again calls, as a rule's
+template does: `rt.log_count(k)` of data), or None: only such callables take this route;
+anything else keeps the refusal "has no derivative rule".
 Invariants: the primitives are not registered (like `einsum.of`'s: `core.register` would bump
-the version that invalidates caches); their templates read only `np` and `math`, names a
+the version that invalidates caches); their templates read only `np`, `math` and `rt`, names a
 user's local never shadows. Nothing here runs the called function.
 """
 from __future__ import annotations
@@ -36,13 +37,14 @@ import math
 
 import numpy as np
 
+from .. import runtime as rt
 from ..errors import UnsupportedError
 from .core import Primitive
 
 # where compiled code finds a library callable without a rule (searched in this order)
 _NAMESPACES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),
                ("np.random", np.random), ("np.lib.stride_tricks", np.lib.stride_tricks),
-               ("math", math))
+               ("math", math), ("rt", rt))
 _CACHE: dict = {}
 # the refusal of a call whose result would need a derivative, in every mode
 NEEDS_RULE = ("{} has no derivative rule in jitad, and its result here depends on a "

@@ -630,7 +630,8 @@ class hessian(_Second):
     tuple wrt, `H[i][p][j][q]` is the block of leaf p of the i-th wrt argument and leaf q of
     the j-th (a plain array argument has no leaf level: `H[i][j]`).
     `parallel=True`: the columns (one Hessian-vector product each) run at the same time on
-    Numba's threads; each writes its own column, so H is the sequential one, bit for bit."""
+    Numba's threads; each writes its own row of H (`codegen.hessian`), so H is the sequential
+    one, bit for bit."""
 
     def __init__(self, f, wrt=0, mode="compiled", parallel=None, argnums=None):
         super().__init__(f, wrt, mode, argnums=argnums)

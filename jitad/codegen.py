@@ -414,8 +414,9 @@ def hessian(job):
     `f_tangent(params..., d_w...)` (`job.hessian`: the positions of its tangent parameters,
     the k-th the tangent of `job.wrt[k]`); `f_tangent_hessian(params...)` loops, inside one
     compiled call, over the basis vectors of each tangent parameter b (the others zero),
-    calling the vjp: column k of block (a, b) -- shaped (a.size, b.size), H's own layout -- is
-    the gradient for wrt parameter a."""
+    calling the vjp: its gradient for wrt parameter a is column k of block (a, b) -- shaped
+    (a.size, b.size), H's own layout --, written as row k of block (b, a) (the same second
+    derivatives, d2f/db_k da; the K-lane sweep writes its columns)."""
     gen, entry, pl = job.gen, job.entry, job.plan
     params = list(entry.ir.params)
     own = [p for j, p in enumerate(params) if j not in job.hessian]
@@ -438,40 +439,35 @@ def hessian(job):
         return
     call, pick = (gen.grads, "") if gen.grads else (gen.vjp, "[1]")
     # parallel=True: the columns run at the same time (`prange`: each its own basis vector,
-    # each writing its own column -- the result is the sequential one, bit for bit)
+    # each writing its own row -- the result is the sequential one, bit for bit)
     columns = job.parallel_columns and job.backend == "numba"
-    lines, blocks = [], []
+    # the product for basis vector k of wrt parameter b, its gradient for wrt parameter a, is
+    # column k of block (a, b) and so row k of block (b, a) (d2f/db_k da, by definition, no
+    # symmetry assumed): written as that row (`rt.set_row`), contiguous, where a column strides
+    # over the block's rows, one cache line (and, for a large block, one page) per element
+    tangent_of, wrt_of = dict(zip(job.wrt, job.hessian)), dict(zip(job.hessian, job.wrt))
+    names, lines = {}, []
+    for b in job.hessian:
+        nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
+        for a in job.wrt:
+            na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
+            names[a, b] = fresh(f"hess_{params[a]}_{params[b]}")
+            lines.append(f"{names[a, b]} = np.empty(({na}, {nb}))")
     for b in job.hessian:
         nb = f"{primal[b]}.size" if entry.argtys[b].ndim else "1"
         args = [tangent_arg(j, b) if j in primal else p for j, p in enumerate(params)]
-        names, held = [], {}
-        for a in job.wrt:
-            na = f"{params[a]}.size" if entry.argtys[a].ndim else "1"
-            names.append(fresh(f"hess_{params[a]}_{params[b]}"))
-            lines.append(f"{names[-1]} = np.empty(({na}, {nb}))")
-            if entry.argtys[a].ndim and not columns:
-                # the products of HELD_COLUMNS columns, held as rows, then written into the
-                # block HELD_COLUMNS columns at a time (`rt.set_cols`): a column alone strides
-                # over the block's rows, one cache line per element
-                held[a] = fresh(f"held_{params[a]}")
-                lines.append(f"{held[a]} = np.empty(({HELD_COLUMNS}, {na}))")
         if columns:
             lines += [f"for {k} in prange({nb}):", f"    {basis} = np.zeros({nb})"]
         else:
             lines += [f"{basis} = np.zeros({nb})", f"for {k} in range({nb}):"]
         lines += [f"    {basis}[{k}] = 1.0",
                   f"    {grads} = {call}({', '.join(args + ['1.0'])}){pick}"]
-        for pos, (a, h) in enumerate(zip(job.wrt, names)):
-            if a in held:
-                r, last = f"{k} % {HELD_COLUMNS}", HELD_COLUMNS - 1
-                lines += [_row(held[a], r, f"{grads}[{pos}]", 1),
-                          f"    if {r} == {last} or {k} == {nb} - 1:",
-                          f"        rt.set_cols({h}, {k} - {r}, {held[a]}, {r} + 1)"]
-            else:
-                lines.append(_col(h, k, f"{grads}[{pos}]", entry.argtys[a].ndim))
+        for pos, a in enumerate(job.wrt):
+            lines.append(_row(names[wrt_of[b], tangent_of[a]], k, f"{grads}[{pos}]",
+                              entry.argtys[a].ndim))
         if not columns:
             lines.append(f"    {basis}[{k}] = 0.0")
-        blocks += names
+    blocks = [names[a, b] for b in job.hessian for a in job.wrt]
     if columns:
         gen.parallel.add(gen.hessian)
     lines.append(f"return ({', '.join(blocks)},)")
@@ -483,8 +479,8 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
     """The Hessian loop's lines by K-lane sweeps (`gen.hessian_lanes`): the basis vectors of
     all tangent parameters, in order, are the columns c; a call takes K of them, c0 to c0 +
     K - 1 (lane k: column c0 + k, in the tangent parameter whose segment holds it, zero in the
-    others), and lane k of its result for wrt parameter a is that column's row of block
-    (b, a)."""
+    others), and lane k of its result for wrt parameter a is that column of block (a, b),
+    written as its row of block (b, a), as `hessian`'s one-column loop writes it."""
     gen, entry = job.gen, job.entry
     params = list(entry.ir.params)
     c0, kb, g, j, c = fresh("c0"), fresh("kb"), fresh("g"), fresh("j"), fresh("c")
@@ -524,18 +520,20 @@ def _hessian_blocks(job, fresh, primal, basis, k, grads):
               f"    {grads} = {gen.hessian_lanes}({', '.join(args + ['1.0'])})",
               f"    for {k} in range({kb}):",
               f"        {basis}[{c0} + {k}, {k}] = 0.0"]
+    tangent_of, wrt_of = dict(zip(job.wrt, job.hessian)), dict(zip(job.hessian, job.wrt))
     for pos, a in enumerate(job.wrt):
         na = names[job.hessian[0], a][1]
-        # row j of g (the K lanes of element j) is part of row j of a block: both contiguous
+        # lane k of g (its column) is column c of block (a, b), written as row c of block (b, a)
+        # (as the one-column loop writes it): contiguous
         lines += [f"    {g} = np.ascontiguousarray({grads}[{pos}]).reshape(({na}, {kb}))",
-                  f"    for {j} in range({na}):",
-                  f"        for {k} in range({kb}):",
-                  f"            {c} = {c0} + {k}"]
+                  f"    for {k} in range({kb}):",
+                  f"        {c} = {c0} + {k}"]
         for n, b in enumerate(job.hessian):
             test = "if" if n == 0 else "elif"
-            h = names[b, a][0]
-            lines += [f"            {test} {c} < {offs[b]} + {size[b]}:",
-                      f"                {h}[{j}, {c} - {offs[b]}] = {g}[{j}, {k}]"]
+            h = names[tangent_of[a], wrt_of[b]][0]
+            lines += [f"        {test} {c} < {offs[b]} + {size[b]}:",
+                      f"            for {j} in range({na}):",
+                      f"                {h}[{c} - {offs[b]}, {j}] = {g}[{j}, {k}]"]
     return lines, [names[b, a][0] for b in job.hessian for a in job.wrt]
 
 
@@ -709,15 +707,6 @@ def _row(M, k, value, ndim):
     """The loop body's line writing one product's result as row k of M (`rt.set_row`: no
     slice assignment, whose error helper Numba compiles into every function that has one)."""
     return f"    rt.set_row({M}, {k}, {value})" if ndim else f"    {M}[{k}, 0] = {value}"
-
-
-# the one-column Hessian loop writes its columns into a block this many at a time
-HELD_COLUMNS = 8
-
-
-def _col(M, k, value, ndim):
-    """The loop body's line writing one product's result as column k of M (`rt.set_col`)."""
-    return f"    rt.set_col({M}, {k}, {value})" if ndim else f"    {M}[0, {k}] = {value}"
 
 
 def _local_names(pl):

@@ -35,6 +35,7 @@ import ast
 import copy
 
 from .names import Namer
+from .runtime import SUMS_OF_PRODUCTS
 
 
 # past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
@@ -55,6 +56,9 @@ ELEMENTWISE = frozenset(
 _ALLOC = {"np.zeros": "np.zeros", "np.empty": "np.empty", "np.zeros_like": "np.zeros",
           "np.empty_like": "np.empty"}
 _PRODUCTS = ("rt.matvec", "rt.vecmat", "rt.matmat", "rt.outer")
+# forward mode's fused product rule, `rt.matvec_sum(a, b, c, d)` = a @ b + c @ d: each sum's
+# product (its lane form is the two products' lane forms and their sum)
+_PRODUCT_SUMS = {f"rt.{s}": f"rt.{p}" for p, s in SUMS_OF_PRODUCTS.items()}
 _INPLACE = ("rt.add_outer", "rt.accum1", "rt.accum2", "rt.add_into")
 _CHECKS = ("rt.check_index", "rt.check_indices", "rt.check_range", "rt.check_tape",
            "rt.check_depth")
@@ -266,6 +270,7 @@ class Batch:
             return r - sum(not isinstance(i, ast.Slice) for i in idx)
         if isinstance(e, ast.Call):
             f = dotted(e.func)
+            f = _PRODUCT_SUMS.get(f, f)
             if f in ("rt.matvec", "rt.vecmat"):
                 return 1
             if f in ("rt.matmat", "rt.outer"):
@@ -463,7 +468,8 @@ class Batch:
                 and self.rank(e.value.id) == 2:
             return _expr(f"np.transpose({e.value.id}, (1, 0, 2))")
         f = dotted(e.func) if isinstance(e, ast.Call) else None
-        if f in _PRODUCTS or f in ("np.linalg.solve", "rt.sum_axis", "rt.mean_axis", "np.cumsum"):
+        if f in _PRODUCTS or f in _PRODUCT_SUMS or f in (
+                "np.linalg.solve", "rt.sum_axis", "rt.mean_axis", "np.cumsum"):
             return self.hoisted(e, self.pre)
         raise NotLaned(f"`{ast.unparse(e)}` on laned arrays")
 
@@ -531,6 +537,15 @@ class Batch:
                           f"            {target}[{i}, {j}, {l}] = {x(i)} * {y(j)}")
         raise NotLaned(f"{f} on lanes")
 
+    def product_sum(self, target, e):
+        """`rt.matvec_sum(a, b, c, d)` (and kin) into `target`: a @ b and c @ d, each in its
+        lane form (or padded, one without lanes), and their sum -- broadcast as the runtime's
+        sum broadcasts two products of different lengths."""
+        a, b, c, d = e.args
+        prod = _expr(_PRODUCT_SUMS[dotted(e.func)])
+        left, right = (self.pad(ast.Call(prod, [x, y], [])) for x, y in ((a, b), (c, d)))
+        return [ast.Assign([ast.Name(target, ast.Store())], ast.BinOp(left, ast.Add(), right))]
+
     def lift(self, target, e):
         """`target = e` of a laned array target and an unlaned value: e in every lane."""
         tmp = self.namer.fresh("unlaned")
@@ -551,6 +566,8 @@ class Batch:
         f = dotted(v.func) if isinstance(v, ast.Call) else None
         if f in _PRODUCTS:
             return self.products(t, v)
+        if f in _PRODUCT_SUMS:
+            return self.product_sum(t, v)
         if f == "np.linalg.solve" and len(v.args) == 2 and not (reads(v.args[0]) & L):
             S, b = ast.unparse(v.args[0]), self.array_expr(v.args[1])
             if self.expr_rank(v.args[1]) == 1:        # (n, K): K right-hand sides
@@ -903,7 +920,7 @@ def unpaid(fdef, tapes) -> str | None:
         return None
     for node in ast.walk(fdef):
         f = dotted(node.func) if isinstance(node, ast.Call) else None
-        if f in _PRODUCTS or f == "np.linalg.solve":
+        if f in _PRODUCTS or f in _PRODUCT_SUMS or f == "np.linalg.solve":
             return None
     for loop in ast.walk(fdef):
         if not isinstance(loop, (ast.For, ast.While)):

@@ -80,7 +80,7 @@ def _dot1_loop(a, b):
 SMALL_MATVEC = 512
 SMALL_MATMAT = 1000
 
-__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row", "set_col", "set_cols", "promoted"]
+__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row", "promoted"]
 # helpers that always return a newly allocated array (an adjoint may take it as its buffer)
 FRESH = ("matvec", "vecmat", "matmat", "outer")
 
@@ -458,25 +458,6 @@ def set_row(M, k, g):
         raise ValueError("set_row: the row and the array have different lengths")
     for j in range(flat.shape[0]):
         M[k, j] = flat[j]
-
-
-def set_cols(M, c0, R, m):
-    """M[:, c0:c0 + m] = R[:m].T (m columns held as rows: each row of M gets m adjacent
-    elements, one cache line, where m columns written one by one touch m lines per row)."""
-    if R.shape[1] != M.shape[0] or c0 + m > M.shape[1] or m > R.shape[0]:
-        raise ValueError("set_cols: the columns and the array have different shapes")
-    for j in range(M.shape[0]):
-        for i in range(m):
-            M[j, c0 + i] = R[i, j]
-
-
-def set_col(M, k, g):
-    """M[:, k] = the elements of g in C order (a Hessian's column from one product, as a loop)."""
-    flat = np.ravel(g)
-    if flat.shape[0] != M.shape[0]:
-        raise ValueError("set_col: the column and the array have different lengths")
-    for j in range(flat.shape[0]):
-        M[j, k] = flat[j]
 
 
 def accum1(d, c):

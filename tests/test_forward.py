@@ -391,7 +391,8 @@ def test_the_product_rule_is_one_fused_product_sum_with_the_same_numbers():
     """The jvp of products of two moving operands calls `rt.<product>_sum` (one loop, one
     array), equal to the two products' sum bit for bit; the jvp equals grad . v, finite
     differences and eager mode. Code read again (the tangent function of `hvp`) keeps the
-    products: its front end knows them, and the hvp equals finite differences of grad."""
+    fused calls (primitives of their own, with each product's adjoints), and the hvp (wrt
+    each operand kind) equals finite differences of grad, compiled and eager."""
     from jitad import _runtime_jit as rj
     W, h, A, B = (RNG.normal(size=s) * 0.4 for s in ((12, 12), (12,), (12, 12), (12, 9)))
     u = RNG.normal(size=12)
@@ -414,12 +415,19 @@ def test_the_product_rule_is_one_fused_product_sum_with_the_same_numbers():
         R, S = P * 0.5 + 1.0, Q - 0.25
         assert np.array_equal(rj.matmat_sum(P, Q, R, S), rj.matmat(P, Q) + rj.matmat(R, S))
     hv = jitad.hvp(products, wrt=0)
-    assert "_sum(" not in jitad.source(hv, "jvp", args=args)
-    v = RNG.normal(size=W.shape)
-    gW = jitad.grad(products, wrt=0)
-    e = 1e-6
-    fd = (gW(W + e * v, h, A, B, u) - gW(W - e * v, h, A, B, u)) / (2 * e)
-    assert np.allclose(hv(*args, v=v), fd, rtol=1e-5, atol=1e-7)
+    assert "rt.matvec_sum(" in jitad.source(hv, "jvp", args=args)
+    for k in range(len(args)):
+        hv = jitad.hvp(products, wrt=k)
+        v = RNG.normal(size=args[k].shape)
+        gk = jitad.grad(products, wrt=k)
+        e = 1e-6
+        fd = (gk(*(a + e * v if i == k else a for i, a in enumerate(args)))
+              - gk(*(a - e * v if i == k else a for i, a in enumerate(args)))) / (2 * e)
+        got = hv(*args, v=v)
+        assert hv.specialize(*args, v=v).compiled_ran
+        assert np.allclose(got, fd, rtol=1e-5, atol=1e-7), k
+        assert np.allclose(jitad.hvp(products, wrt=k, mode="eager")(*args, v=v), got,
+                           rtol=1e-10, atol=1e-12), k
 
 
 def stacked(x, a, b):       # a matrix output whose shape only running it tells (a list's length)

@@ -16,8 +16,9 @@ each active one with its tangent statement beside it, no tape:
     lower rank than the result is broadcast onto it; an operand whose primitive has adjoints
     but no tangent rule is a `JitadError` at the user's line (never a silent zero); the
     product rule's two products of one kind (`dA @ x + A @ dx`) are one fused call
-    (`runtime.SUMS_OF_PRODUCTS`, the same numbers), except in code read again and where
-    `scalarize` writes small products out as numbers;
+    (`runtime.SUMS_OF_PRODUCTS`, the same numbers; primitives of their own, so code read
+    again -- `higher` -- differentiates them), except where `scalarize` writes small products
+    out as numbers;
   * `If`, `While`, `For` are kept as they are, with the tangent statements inside (forward
     mode needs no reversal: every construct of the subset works); `y[i] = v` writes the
     tangent of v into the tangent of y at the same index; a call to a helper calls the
@@ -287,9 +288,9 @@ class Forward(Reverse):
         if not terms:
             return None, False
         # fused products where `scalarize` will not write them out as numbers (small arrays
-        # of a known shape) and the code is not read again
+        # of a known shape); code read again differentiates them as primitives of their own
         small = any(self.small(b.name) for b in list(s.args) + [Var(t)] if isinstance(b, Var))
-        total = _sum(terms if self.reentrant or small else _fuse_products(terms))
+        total = _sum(terms if small else _fuse_products(terms))
         # an elementwise result has the broadcast shape of its array operands: a tangent that
         # reads only some of them (`t` of `a + b`, b inactive) may be smaller -- a lower rank,
         # or a size-1 axis (`r[None, :] + S`) -- and is broadcast onto y
@@ -315,8 +316,8 @@ def _sum(terms):
 def _fuse_products(terms):
     """Consecutive contributions `rt.matvec(dA, x)`, `rt.matvec(A, dx)` (the product rule) ->
     one `rt.matvec_sum(dA, x, A, dx)` (`runtime.SUMS_OF_PRODUCTS`: one loop and one array for
-    three, the same numbers); other terms as they are. Not in code read again (`higher`): its
-    front end knows the products, not their fused sums."""
+    three, the same numbers); other terms as they are. Code read again (`higher`) reads them
+    as the primitives `matvec_sum`, ... (`primitives.table`: each product's adjoints)."""
     def kind(c):
         fn = ast.unparse(c.func) if isinstance(c, ast.Call) else ""
         k = fn[3:] if fn.startswith("rt.") else None

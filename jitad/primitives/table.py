@@ -52,6 +52,9 @@ dot.3.1(a, b)      = rt.bmv(a, b)           :: dot  | a: np.expand_dims(g, 2) * 
 dot.1.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(b, g)           | b: rt.outer_each(a, g)
 dot.2.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(g, np.swapaxes(b, 1, 2)) | b: rt.mbm(a.T, g)
 outer(a, b)        = rt.outer(a, b)         :: outer | a: rt.matvec(g, b)       | b: rt.vecmat(a, g)
+matvec_sum(a, b, c, d) = rt.matvec_sum(a, b, c, d) :: dot_sum | a: rt.outer(g, b) | b: rt.vecmat(g, a) | c: rt.outer(g, d) | d: rt.vecmat(g, c)
+vecmat_sum(a, b, c, d) = rt.vecmat_sum(a, b, c, d) :: dot_sum | a: rt.matvec(b, g) | b: rt.outer(a, g) | c: rt.matvec(d, g) | d: rt.outer(c, g)
+matmat_sum(a, b, c, d) = rt.matmat_sum(a, b, c, d) :: dot_sum | a: rt.matmat(g, b.T) | b: rt.matmat(a.T, g) | c: rt.matmat(g, d.T) | d: rt.matmat(c.T, g)
 lt(a, b)           = a < b                  :: cmp
 le(a, b)           = a <= b                 :: cmp
 gt(a, b)           = a > b                  :: cmp

@@ -79,6 +79,9 @@ fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_wi
 """
 
 TABLE = r"""
+matvec_sum         | a: rt.matvec(t, b) | b: rt.matvec(a, t) | c: rt.matvec(t, d) | d: rt.matvec(c, t)
+vecmat_sum         | a: rt.vecmat(t, b) | b: rt.vecmat(a, t) | c: rt.vecmat(t, d) | d: rt.vecmat(c, t)
+matmat_sum         | a: rt.matmat(t, b) | b: rt.matmat(a, t) | c: rt.matmat(t, d) | d: rt.matmat(c, t)
 add_at             | a: t | v: rt.add_at(np.zeros_like(a), idx, t)
 add_at2            | a: t | v: rt.add_at2(np.zeros_like(a), rows, cols, t)
 bincount_weights   | weights: np.bincount(x, t, minlength)

@@ -152,6 +152,17 @@ def product(prim, s, args):
     return Ty(promote(a, b), _PRODUCT_RANKS[(a.ndim, b.ndim)])
 
 
+def product_sum(prim, s, args):
+    """rt.matvec_sum(a, b, c, d) (and vecmat_sum, matmat_sum): a @ b + c @ d, two products
+    of the same ranks (the product rule's pair, fused by forward mode)."""
+    a, b, c, d = args
+    if (a.ndim, b.ndim) != (c.ndim, d.ndim):
+        raise UnsupportedError("a sum of products needs two products of the same ranks",
+                               s.loc, prim.name)
+    return Ty(promote(product(prim, s, (a, b)), product(prim, s, (c, d))),
+              _PRODUCT_RANKS[(a.ndim, b.ndim)])
+
+
 def outer(prim, s, args):
     """np.outer of two vectors.  NumPy flattens other operands first (a number is a vector of
     one, a matrix its rows laid end to end); jitad's adjoints are those of two vectors, so
@@ -427,7 +438,7 @@ def quantile(prim, s, args):
 
 KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
          "bool": boolean, "int": integer, "float": scalar_float, "reduce": reduction,
-         "dot": product, "outer": outer, "reshape": reshape, "new": new, "like": same,
+         "dot": product, "dot_sum": product_sum, "outer": outer, "reshape": reshape, "new": new, "like": same,
          "shape": shape, "where": where, "clip": elementwise, "up": add_axis, "down": drop_axis,
          "flat": flat, "eye": matrix_new, "diag": diagonal, "mscalar": matrix_scalar,
          "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,

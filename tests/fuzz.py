@@ -240,7 +240,7 @@ EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
 # extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
 # stream, at this rate per statement; that statement is generated as it was
-STMT_EXTENSIONS = ("forelse", "rowops")
+STMT_EXTENSIONS = ("forelse", "rowops", "recursion")
 STMT_EXT_RATE = 0.1
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 REFINES = {"keepmore": "keepdims"}   # an extension left out with the feature it adds forms to
@@ -1691,13 +1691,14 @@ class _Gen:
 
     # -- the extensions' statements: every draw from the second stream -----------------------
     def ext_stmt(self, level: int) -> None:
-        """Now and then (`STMT_EXT_RATE`), a statement of an extension ("forelse", "rowops")
+        """Now and then (`STMT_EXT_RATE`), a statement of an extension (`STMT_EXTENSIONS`)
         before the first stream's statement; the budget of the first stream is left as it was."""
         owned = self.vars("v", True) + self.vars("m", True)
-        opts = [(1.0 * self.on("forelse") if level < 3 and len(self.trips) < self.cfg["loops"]
-                 and self.vars("f") else 0, lambda: self.e_forelse(level)),
-                (1.0 * self.on("rowops") if owned else 0, lambda: self.e_rowops(level)),
-                (3.0 if self.recs else 0, self.e_recursion)]
+        fits = {"forelse": (1.0 if level < 3 and len(self.trips) < self.cfg["loops"]
+                            and self.vars("f") else 0, lambda: self.e_forelse(level)),
+                "rowops": (1.0 if owned else 0, lambda: self.e_rowops(level)),
+                "recursion": (3.0 if self.recs else 0, self.e_recursion)}
+        opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on(ft)]
         if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
             return
         budget = self.budget

@@ -219,6 +219,7 @@ FEATURES = {
     "keywords": "helper calls with every argument by keyword, out of order (g0(a=t, r=u))",
     "forelse": "for ... else and while ... else: a loop left by a data-dependent break, its "
                "else block updating a float of the function",
+    "listaxis": "np.mean/np.sum/np.max/np.min(hs, axis=0) of a list of vectors built in a loop",
     "rowops": "in-place multiplications and divisions of an array's rows, columns, slices and "
               "elements (S[k] *= c, u[i] /= 1 + t*t, S[:, j] *= np.tanh(e)), in a while loop "
               "on a counter too",
@@ -234,7 +235,7 @@ FEATURES = {
 # max(that, 1.6) itself.
 EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
               "packed", "kwonly", "ifexp", "special", "powers", "rank3", "products", "intidx",
-              "recursion", "keywords", "forelse", "rowops")
+              "recursion", "keywords", "forelse", "rowops", "listaxis")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
                    "ifexp", "special", "powers", "rank3", "products", "recursion")
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
@@ -2519,9 +2520,14 @@ class _Gen:
             if self.indent == 1 and self.rng.random() < 0.5:
                 # the list's name is an array from here on (at the function's top level)
                 self.emit(f"{hs} = np.array({hs})")
+                kind = "array"
                 opts = [(1, ("f", f"np.sum({hs}[-1] * {hs}[0])", size * b * b)),
                         (1, ("f", f"np.sum({hs} ** 2)", count * size * b * b))]
         out_kind, rhs, rb = self.pick(opts)
+        if kind == "v" and self.on("listaxis") and self.ext.random() < 0.8:
+            with self.drawing_ext():         # a reduction of the list itself along axis 0
+                fn = self.pick([(2, "mean"), (1, "sum"), (1, "max"), (1, "min")])
+                out_kind, rhs, rb = "v", f"np.{fn}({hs}, axis=0)", b * (count if fn == "sum" else 1)
         if rng.random() < 0.3:      # a loop over the list
             h, acc = self.fresh("h"), self.fresh("a")
             self.emit(f"{acc} = 0.0")

@@ -176,6 +176,7 @@ CONSTRUCTS = {
     "keywords": [r"g\d\((r|a|A|b)=", r"g\d\(\w=[^\n]*, \w="],
     "forelse": [r"^( *)(for|while) j\d+ [^\n]*\n(\1    [^\n]*\n)+\1else:",
                 r"^( *)while j\d+ < \d and [^\n]*\n(\1    [^\n]*\n)+\1else:"],
+    "listaxis": [r"np\.(mean|sum|max|min)\(hs\d+, axis=0\)", r"np\.mean\(hs\d+, axis=0\)"],
     "rowops": [r"^\s+\w+\[[^\n]*\] (\*|/)= ", r"\] /= 1\.0 \+", r"\] \*= np\.tanh\(",
                r"while j\d+ < \w+:\n\s+j\d+ \+= 1\n\s+\w+\[j\d+ - 1"],
 }

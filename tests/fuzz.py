@@ -47,7 +47,8 @@ What it guarantees
 * The features added after the first campaigns (``EXTENSIONS``) draw from a second random
   stream, so they leave the first one as it was: ``generate(seed, size, EXTENSIONS)`` is the
   program the seed gave before them (but for its first comment line), and ``generate(seed,
-  size)`` is that program with some expressions replaced and a few statements added.
+  size)`` is that program with some expressions (and indices) replaced and a few statements
+  and recursive helpers added.
 
 Invariants of the generated programs (what the generator maintains, not what jitad checks)
 ------------------------------------------------------------------------------------------
@@ -199,6 +200,29 @@ FEATURES = {
               "held, then unpacked (pk = g1(...); t, u = pk)",
     "kwonly": "keyword-only helper parameters (def g0(r, a, *, s=0.5), def g0(r, a, *, s)), "
               "given by keyword",
+    "ifexp": "conditional values of arrays: (u if c else v), (S if c else T) with c a test of "
+             "floats (chained, and/or), and np.where(c, a, t) with one operand a float variable",
+    "special": "math.erf/erfc/atan2/hypot/copysign of floats, scipy.special.expit/logit/erf/"
+               "gammaln/xlogy of floats and arrays, scipy.special.logsumexp (axis= too)",
+    "powers": "powers with fractional or negative exponents of positive values ((1 + t*t) ** "
+              "-1.5, np.power(1 + u*u, 0.5), math.pow) and varying exponents of positive bases "
+              "(np.power(1.5 + np.tanh(u), t), 2.0 ** np.tanh(u))",
+    "rank3": "rank-3 arrays: np.stack((S, T)) (axis= 0, 1 or 2) reduced along an axis or a pair "
+             "(np.sum(..., axis=0), .max(axis=2), axis=(0, 1)), indexed, or times a vector",
+    "products": "np.vdot, np.inner, np.kron of small vectors and of matrices, np.outer(...)."
+                "ravel(), and np.linspace / np.arange arrays as constant operands",
+    "intidx": "integer index arithmetic: i // 2, i - 1 (wrapping to -1), -1 - i, max(i - 1, 0), "
+              "min(i + 1, 3), n // 2, min(n, 3)",
+    "recursion": "helpers recursing on a depth parameter (def gr0(a, k): if k <= 0 [or a data "
+                 "test]: return ...; ... gr0(e, k - 1) ...), once or twice per call, called "
+                 "with a constant, n or a loop variable as the depth",
+    "keywords": "helper calls with every argument by keyword, out of order (g0(a=t, r=u))",
+    "forelse": "for ... else and while ... else: a loop left by a data-dependent break, its "
+               "else block updating a float of the function",
+    "listaxis": "np.mean/np.sum/np.max/np.min(hs, axis=0) of a list of vectors built in a loop",
+    "rowops": "in-place multiplications and divisions of an array's rows, columns, slices and "
+              "elements (S[k] *= c, u[i] /= 1 + t*t, S[:, j] *= np.tanh(e)), in a while loop "
+              "on a counter too",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -210,9 +234,16 @@ FEATURES = {
 # reports the dropped one's magnitude estimate to the first stream, being squashed within
 # max(that, 1.6) itself.
 EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
-              "packed", "kwonly")
-EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms")
-EXT_RATE = 0.05    # the share of expressions an extension's construct replaces
+              "packed", "kwonly", "ifexp", "special", "powers", "rank3", "products", "intidx",
+              "recursion", "keywords", "forelse", "rowops", "listaxis")
+EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
+                   "ifexp", "special", "powers", "rank3", "products", "recursion")
+EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
+# extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
+# stream, at this rate per statement; that statement is generated as it was
+STMT_EXTENSIONS = ("forelse", "rowops", "recursion")
+STMT_EXT_RATE = 0.1
+INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 REFINES = {"keepmore": "keepdims"}   # an extension left out with the feature it adds forms to
 
 SIZES = {
@@ -278,6 +309,8 @@ class Helper:
     kw: str = ""       # the default of a last float parameter `s` ("kwargs"), or ""
     kwonly: str = ""   # "default": `*, s=0.5`; "required": `*, s` (given at every call)
     packed: str = ""   # how a helper taking one tuple `p` reads it: "unpack" or "index"
+    names: tuple = ()  # its parameters' names (a call may give them by keyword: "keywords")
+    depth: bool = False   # a last int parameter `k`, its recursion depth ("recursion")
 
 
 @dataclass
@@ -359,6 +392,7 @@ class _Gen:
         self.budget = 0
         self.in_helper = False
         self.rows: list[str] = []         # `for r in M` row variables in scope (views of M)
+        self.recs: list[Helper] = []      # helpers recursing on a depth ("recursion")
         self.guards = 0                   # break/continue/return statements emitted so far
 
     # -- bookkeeping ----------------------------------------------------------------------------
@@ -429,7 +463,31 @@ class _Gen:
         if len(self.ints) >= 2:
             a, b = rng.sample(self.ints, 2)
             opts.append((1, lambda: f"({a.name} + {b.name}) % {dim}"))
-        return self.pick(opts)()
+        got = self.pick(opts)()
+        if self.on("intidx") and self.ext.random() < INDEX_EXT_RATE:
+            with self.drawing_ext():
+                return self.x_index(dim) or got
+        return got
+
+    def x_index(self, dim: int) -> str | None:
+        """An index into an axis of length dim by integer arithmetic ("intidx"): floor
+        division, a step back wrapping to -1, min/max clamps (None: no form applies here)."""
+        opts = []
+        for iv in self.ints:
+            if iv.hi < 0:
+                continue
+            i = iv.name
+            if iv.hi < dim:
+                opts += [(2, f"{i} - 1"), (1, f"-1 - {i}"), (1.5, f"max({i} - 1, 0)"),
+                         (1.5, f"min({i} + 1, {dim - 1})"), (1.5, f"{i} // 2"),
+                         (1, f"({i} + 1) // 2")]
+            else:
+                opts += [(1.5, f"{i} // 2 % {dim}"), (1.5, f"min({i}, {dim - 1})"),
+                         (1, f"{i} % {dim} - 1")]
+        if not self.in_helper:      # n is in 1..R, R <= dim
+            opts += [(1, "n // 2"), (1, f"min(n, {dim - 1})"), (0.5, "max(n - 2, 0)"),
+                     (0.5, "(n - 1) // 2")]
+        return self.pick(opts) if opts else None
 
     # -- expressions: each returns (text, magnitude estimate) ---------------------------------
     def squash(self, kind: str, e: str, b: float, force=False) -> tuple[str, float]:
@@ -656,6 +714,142 @@ class _Gen:
             return f"np.linalg.norm({_strip(m)}, {o}, axis=0)", R * bm
         return None
 
+    def x_ifexp(self, kind: str, d: int):
+        if kind == "f":
+            return None                  # (the first stream writes float ones)
+        (a, ba), (b, bb) = self.operand(kind, d), self.operand(kind, d)
+        t, bt = self.leaf("f")
+        c = self.const(-0.5, 0.5)
+        sel = self.on("select")         # (np.where is "select"'s)
+        return self.pick([
+            (3, (f"({_strip(a)} if {self.cond(2)} else {_strip(b)})", max(ba, bb))),
+            (sel, (f"np.where({a} > {c}, {a}, {t})", max(ba, bt))),
+            (sel, (f"np.where({b} < {a}, {t}, {b})", max(bb, bt)))])
+
+    def x_special(self, kind: str, d: int):
+        sp = "scipy.special"
+        if kind == "f":
+            (t, bt), (s, bs) = self.operand("f", d), self.operand("f", d)
+            st = _strip(t)
+            a, ba = self.operand("v", d)
+            return self.pick([
+                (1, (f"math.erf({st})", 1.0)), (1, (f"math.erfc({st})", 2.0)),
+                (1, (f"math.atan2({st}, 1.0 + {s} * {s})", 1.6)),
+                (0.5, (f"math.atan2({st}, {_strip(s)})", 3.2)),
+                (1, (f"math.hypot({st}, {_strip(s)})", bt + bs)),
+                (1, (f"math.copysign({st}, {_strip(s)})", bt)),
+                (1, (f"{sp}.expit({st})", 1.0)),
+                (1, (f"{sp}.logit(0.5 + 0.4 * math.tanh({st}))", 2.2)),
+                (1, (f"{sp}.erf({st})", 1.0)),
+                (1, (f"{sp}.gammaln(2.0 + 1.5 * math.tanh({st}))", 1.3)),
+                (1, (f"{sp}.xlogy({st}, 1.0 + {s} * {s})", bt * math.log1p(bs * bs))),
+                (1, (f"{sp}.logsumexp({_strip(a)})", ba + math.log(L)))])
+        (a, ba), (b, bb) = self.operand(kind, d), self.operand(kind, d)
+        sa = _strip(a)
+        opts = [(2, (f"{sp}.expit({sa})", 1.0)), (1, (f"{sp}.erf({sa})", 1.0)),
+                (1, (f"{sp}.logit(0.5 + 0.4 * np.tanh({sa}))", 2.2)),
+                (1, (f"{sp}.gammaln(2.0 + np.tanh({sa}))", 0.7)),
+                (1, (f"{sp}.xlogy({sa}, 1.0 + {b} * {b})", ba * math.log1p(bb * bb)))]
+        if kind == "v":
+            m, bm = self.operand("m", d)
+            opts.append((1, (f"{sp}.logsumexp({_strip(m)}, axis=0)", bm + math.log(R))))
+        elif self.on("keepdims"):
+            opts.append((1, (f"({a} - {sp}.logsumexp({sa}, axis={self.rng.choice((0, 1))}"
+                             f", keepdims=True))", 2 * ba + math.log(L))))
+        return self.pick(opts)
+
+    def x_powers(self, kind: str, d: int):
+        e = self.pick([(2, "0.5"), (2, "-0.5"), (1, "-1.5"), (1, "1.5"), (1, "0.3"), (1, "-1.0")])
+        (a, ba), (t, bt) = self.operand(kind, d), self.operand("f", d)
+        sa = _strip(a)
+        pos = (1.0 + ba * ba) ** max(float(e), 0.0)        # a power of 1 + a*a
+        if kind == "f":
+            return self.pick([
+                (2, (f"(1.0 + {a} * {a}) ** {e}", pos)),
+                (1, (f"math.pow(1.0 + {a} * {a}, {e})", pos)),
+                (1, (f"np.power(1.0 + {a} * {a}, {e})", pos)),
+                (1, (f"(1.5 + math.tanh({sa})) ** math.tanh({_strip(t)})", 2.5)),
+                (1, (f"(2.0 + math.sin({sa})) ** {e}", 3.0 ** max(float(e), 0.0) * 1.0 + 1.0)),
+                (0.5, (f"2.0 ** math.tanh({sa})", 2.0))])
+        tanh = f"np.tanh({_strip(t)})" if self.rng.random() < 0.5 else f"math.tanh({_strip(t)})"
+        return self.pick([
+            (2, (f"np.power(1.0 + {a} * {a}, {e})", pos)),
+            (1, (f"(1.0 + {a} * {a}) ** {e}", pos)),
+            (1, (f"np.power(1.5 + np.tanh({sa}), {tanh})", 2.5)),
+            (1, (f"(1.5 + np.tanh({sa})) ** {tanh}", 2.5)),
+            (1, (f"(2.0 ** np.tanh({sa}))", 2.0))])
+
+    def x_rank3(self, kind: str, d: int):
+        (m, bm), (m2, bm2) = self.operand("m", d), self.operand("m", d)
+        sm, sm2 = _strip(m), _strip(m2)
+        two = f"({sm}, {sm2})"
+        b2 = max(bm, bm2)
+        ax = self.rng.choice((0, 1, 2))
+        # a reduction of np.stack(two, axis=ax) over that axis gives an R x L matrix
+        red = self.pick([(2, "sum"), (1, "mean"), (1, "max"), (1, "min")])
+        if kind == "m":
+            return self.pick([
+                (3, (f"np.{red}(np.stack({two}, axis={ax}), axis={ax})", 2 * b2)),
+                (1, (f"np.stack({two})[1]", bm2)),
+                (1, (f"np.stack({two}, axis=2)[:, :, 0]", bm)),
+                (1, (f"np.prod(np.stack(({sm}, 1.0 + 0.1 * np.tanh({sm2}))), axis=0)", 1.1 * bm)),
+                (1, (f"np.array({two}).sum(axis=0)", 2 * b2))])
+        if kind == "v":
+            return self.pick([
+                (2, (f"np.sum(np.stack({two}, axis=1), axis=(0, 1))", 2 * R * b2)),
+                (1, (f"np.stack({two})[{self.rng.randrange(2)}, {self.index(R)}]", b2)),
+                (1, (f"np.mean(np.stack({two}), axis=(0, 1))", b2)),
+                (1, (f"np.stack({two}, axis=2).{red}(axis=2)[{self.index(R)}]", 2 * b2))])
+        a, ba = self.operand("v", d)
+        return self.pick([
+            (2, (f"np.sum(np.stack({two}) ** 2)", 2 * R * L * b2 * b2)),
+            (1, (f"np.sum(np.tanh(np.stack({two}) @ {a}))", 2 * R)),
+            (1, (f"np.sum(np.max(np.stack({two}, axis={ax}), axis=({ax}, {(ax + 1) % 3})))",
+                 2 * L * b2))])
+
+    def x_products(self, kind: str, d: int):
+        (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+        sa, sb = _strip(a), _strip(b)
+        lin = self.pick([(1, f"np.linspace(-1.0, 1.0, {L})"), (1, f"np.arange({L}) * 0.25"),
+                         (1, f"np.arange(1.0, {L + 1}.0) / {L}")])
+        if kind == "f":
+            (m, bm), (m2, bm2) = self.operand("m", d), self.operand("m", d)
+            return self.pick([
+                (2, (f"np.vdot({sa}, {sb})", L * ba * bb)),
+                (1, (f"np.vdot({_strip(m)}, {_strip(m2)})", R * L * bm * bm2)),
+                (1, (f"np.inner({sa}, {sb})", L * ba * bb)),
+                (1, (f"np.sum(np.kron({a}[:2], {b}[:2]))", 4 * ba * bb)),
+                (1, (f"np.dot({lin}, {sa})", L * ba))])
+        if kind == "v":
+            m, bm = self.operand("m", d)
+            return self.pick([
+                (2, (f"np.kron({a}[:2], {b}[:2])", ba * bb)),
+                (1, (f"np.kron({a}[:1], {sb})", ba * bb)),
+                (1, (f"np.outer({a}[:2], {b}[:2]).ravel()", ba * bb)),
+                (1, (f"({lin} * {a})", ba)),
+                (1, (f"np.dot({a}[:{R}], {_strip(m)})", R * ba * bm))])
+        m, bm = self.operand("m", d)
+        return self.pick([
+            (2, (f"np.kron({a}[:{R}].reshape({R}, 1), {b}.reshape(1, {L}))", ba * bb)),
+            (1, (f"np.kron({m}[:, :2], {a}[:2].reshape(1, 2))", bm * ba)),
+            (1, (f"np.outer(np.linspace(0.0, 1.0, {R}), {sa})", ba)),
+            (1, (f"({m} * np.arange({L}))", (L - 1) * bm))])
+
+    def x_recursion(self, kind: str, d: int):
+        recs = [h for h in self.recs if h.ret == kind]
+        if not recs:
+            return None
+        h = self.rng.choice(recs)
+        e, _ = self.squash(kind, *self.expr(kind, min(d, 1)), force=True)
+        depths = [(1, str(k)) for k in range(4)]
+        depths += [(2, iv.name) for iv in self.ints if 0 <= iv.hi <= 3]
+        if not self.in_helper:
+            depths += [(2, "n"), (1, "n - 1")]
+        k = self.pick(depths)
+        if self.on("keywords") and self.rng.random() < 0.3:
+            return f"{h.name}(k={k}, {h.names[0]}={_strip(e)})", h.bound
+        return f"{h.name}({_strip(e)}, {k})", h.bound
+
     def call(self, ret, depth: int, shape: Shape | None = None):
         hs = [h for h in self.helpers if h.ret == ret]
         if not hs:
@@ -690,15 +884,25 @@ class _Gen:
             texts = [pk]
         elif h.packed:                   # one tuple written out
             texts = [f"({', '.join(texts)})"]
+        keyed = (not h.packed and self.on("keywords") and h.names
+                 and self.ext.random() < 0.25)   # every argument by keyword ("keywords")
+        if keyed:
+            texts = [f"{nm}={t}" for nm, t in zip(h.names, texts)]
         if h.kw:                         # s=0.5: left out, given by position or by keyword
             form = self.pick([(1, ""), (1, "pos"), (2, "kw")])
             if form:
                 e, _ = self.squash("f", *self.expr("f", depth - 1), force=True)
-                texts.append(_strip(e) if form == "pos" and not h.kwonly else f"s={_strip(e)}")
+                texts.append(_strip(e) if form == "pos" and not h.kwonly and not keyed
+                             else f"s={_strip(e)}")
             elif h.kwonly == "required":     # (keyword-only without a default: always given)
                 with self.drawing_ext():
                     e, _ = self.squash("f", *self.expr("f", depth - 1), force=True)
                 texts.append(f"s={_strip(e)}")
+        if keyed:                        # out of order
+            order = list(range(len(texts)))
+            while len(order) > 1 and order == sorted(order):
+                self.ext.shuffle(order)
+            texts = [texts[k] for k in order]
         return f"{h.name}({', '.join(texts)})"
 
     # -- vectors of loop-dependent length ("shapes") ----------------------------------------
@@ -1425,6 +1629,7 @@ class _Gen:
         return text
 
     def stmt(self, level: int) -> None:
+        self.ext_stmt(level)
         self.budget -= 1
         in_loop = bool(self.trips)
         n_loops = len(self.trips)
@@ -1484,6 +1689,142 @@ class _Gen:
             if any(isinstance(h.ret, tuple) for h in self.helpers):
                 opts += [(1.5, self.s_call_tuple)]
         self.pick(opts)()
+
+    # -- the extensions' statements: every draw from the second stream -----------------------
+    def ext_stmt(self, level: int) -> None:
+        """Now and then (`STMT_EXT_RATE`), a statement of an extension (`STMT_EXTENSIONS`)
+        before the first stream's statement; the budget of the first stream is left as it was."""
+        owned = self.vars("v", True) + self.vars("m", True)
+        fits = {"forelse": (1.0 if level < 3 and len(self.trips) < self.cfg["loops"]
+                            and self.vars("f") else 0, lambda: self.e_forelse(level)),
+                "rowops": (1.0 if owned else 0, lambda: self.e_rowops(level)),
+                "recursion": (3.0 if self.recs else 0, self.e_recursion)}
+        opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on(ft)]
+        if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
+            return
+        budget = self.budget
+        with self.drawing_ext():
+            self.pick(opts)()
+        self.budget = budget
+
+    def e_forelse(self, level: int) -> None:
+        """for j in range(...): (stmts; if c: break) else: t += tanh(e) -- or the same with
+        `k = 0; while k < limit and c: k += 1; ...`."""
+        j = f"j{next(self.ext_names)}"
+        if self.rng.random() < 0.65:
+            text, trips, hi, _ = self.range_header()
+            self.emit(f"for {j} in {text}:")
+        else:
+            trips = hi = self.rng.randint(2, 4)
+            self.emit(f"{j} = 0")
+            self.emit(f"while {j} < {trips} and {self.cond(1)}:")
+            self.emit(f"    {j} += 1")
+        self.indent += 1
+        self.trips.append(trips)
+        self.scopes.append({j: IntVar(j, hi)})
+        self.block_stmts(self.small(), level + 1)
+        self.emit_guarded("break")
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        if self.rng.random() < 0.5:
+            self.block(self.small(), level + 1)
+        v = self.rng.choice(self.vars("f"))
+        e, _ = self.squash("f", *self.expr("f", 2), force=True)
+        self.emit(f"{v.name} += math.tanh({_strip(e)})")
+        v.bound += self.mult(v)
+        self.indent -= 1
+
+    def e_recursion(self) -> None:
+        """z0 = gr0(e, depth): a recursive helper's result, new or added to a float."""
+        kind = self.rng.choice(sorted({h.ret for h in self.recs}))
+        e, b = self.x_recursion(kind, 2)
+        floats = self.vars("f")
+        if kind == "f" and floats and self.rng.random() < 0.4:
+            v = self.rng.choice(floats)
+            self.emit(f"{v.name} += math.tanh({e})")
+            v.bound += self.mult(v)
+            return
+        name = f"z{next(self.ext_names)}"
+        self.emit(f"{name} = {e}")
+        self.declare(name, kind, b, owned=kind != "f")
+
+    def e_rowops(self, level: int) -> None:
+        """An owned array's row, column, slice or element multiplied or divided in place by
+        a factor of magnitude at most one (its magnitude estimate stays), now and then in a
+        `while` loop on a counter over the rows or elements."""
+        v = self.rng.choice(self.vars("v", True) + self.vars("m", True))
+        dim = R if v.kind == "m" else L
+        looped = len(self.trips) < self.cfg["loops"] and self.rng.random() < 0.4
+        if looped:
+            k = f"j{next(self.ext_names)}"
+            limit = self.pick([(2, "n" if not self.in_helper else str(R)), (1, str(R))])
+            self.emit(f"{k} = 0")
+            self.emit(f"while {k} < {limit}:")
+            self.indent += 1
+            self.emit(f"{k} += 1")
+            self.trips.append(R)
+            self.scopes.append({k: IntVar(k, R)})
+            at = f"{k} - 1"
+        else:
+            at = self.index(dim)
+        if v.kind == "m":
+            target, part = self.pick([(3, (f"{v.name}[{at}]", "v")),
+                                      (1, (f"{v.name}[:, {self.index(L)}]", "c")),
+                                      (1, (f"{v.name}[{at}, {self.index(L)}]", "f")),
+                                      (1, (f"{v.name}[{at}, 1:3]", "s"))])
+        else:
+            target, part = self.pick([(3, (f"{v.name}[{at}]", "f")), (1, (f"{v.name}[1:3]", "s"))])
+        t, _ = self.squash("f", *self.expr("f", 1), force=True)
+        t = _strip(t)
+        opts = [(2, ("*=", self.const(-0.95, 0.95))), (2, ("*=", f"math.tanh({t})")),
+                (2, ("/=", f"1.0 + {t} * {t}")), (1, ("/=", f"2.0 + math.cos({t})"))]
+        if part == "v":
+            e, _ = self.squash("v", *self.expr("v", 1), force=True)
+            opts.append((2, ("*=", f"np.tanh({_strip(e)})")))
+        op, rhs = self.pick(opts)
+        self.emit(f"{target} {op} {rhs}")
+        if looped:
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+
+    def rec_helper(self, name: str, kind: str) -> tuple[list[str], float]:
+        """def gr0(a, k) (or (r, k) of a vector): a base case at depth 0 (or on a data test),
+        else a bounded step and one or two recursive calls at depth k - 1 ("recursion").
+        Drawn from the second stream; called at depths 0..3.  Returns its lines and the
+        magnitude estimate of its result."""
+        self.lines = []
+        self.in_helper = True
+        p = "a" if kind == "f" else "r"
+        self.emit_def(f"def {name}({p}, k):")
+        self.scopes = [{}]
+        self.declare(p, kind, PARAM_BOUND)
+        m, tanh = ("math", "math.tanh") if kind == "f" else ("np", "np.tanh")
+        sums = p if kind == "f" else f"np.sum({p})"
+        test = self.pick([(3, "k <= 0"), (1, f"k <= 0 or {sums} > {self.const(0.5, 2.0)}"),
+                          (1, "k < 1")])
+        base, bound = self.pick([(2, (f"{tanh}({p})", 1.0)),
+                                 (1, (f"{p} * {self.const(-0.9, 0.9)}", PARAM_BOUND)),
+                                 (1, (f"{m}.sin({p})", 1.0))])
+        self.emit(f"if {test}:")
+        self.emit(f"    return {base}")
+        self.scopes[-1]["k"] = IntVar("k", 3)
+        e, _ = self.squash(kind, *self.expr(kind, 2), force=True)
+        c, c2 = self.const(-0.9, 0.9), self.const(-0.9, 0.9)
+        step = f"b{next(self.ext_names)}"
+        self.emit(f"{step} = {_strip(e)}")
+        form = self.pick([(3, "tanh"), (1, "twice"), (1, "linear")])
+        self.emit({"tanh": f"return {tanh}({name}({step}, k - 1) * {c} + {p})",
+                   "twice": f"return {tanh}({name}({step} * {c}, k - 1) + {name}({p}, k - 1)"
+                            f" * {c2})",
+                   "linear": f"return {name}({step}, k - 1) * {c} + {tanh}({p}) * {c2}"}[form])
+        if form == "linear":        # |c| B + |c2| at each of at most three levels
+            for _ in range(3):
+                bound = abs(float(c)) * bound + abs(float(c2))
+        return self.lines, max(bound, 1.0)
 
     def on(self, feature: str) -> int:
         """1 when `feature` may be generated, 0 when the caller asked to leave it out."""
@@ -2179,9 +2520,14 @@ class _Gen:
             if self.indent == 1 and self.rng.random() < 0.5:
                 # the list's name is an array from here on (at the function's top level)
                 self.emit(f"{hs} = np.array({hs})")
+                kind = "array"
                 opts = [(1, ("f", f"np.sum({hs}[-1] * {hs}[0])", size * b * b)),
                         (1, ("f", f"np.sum({hs} ** 2)", count * size * b * b))]
         out_kind, rhs, rb = self.pick(opts)
+        if kind == "v" and self.on("listaxis") and self.ext.random() < 0.8:
+            with self.drawing_ext():         # a reduction of the list itself along axis 0
+                fn = self.pick([(2, "mean"), (1, "sum"), (1, "max"), (1, "min")])
+                out_kind, rhs, rb = "v", f"np.{fn}({hs}, axis=0)", b * (count if fn == "sum" else 1)
         if rng.random() < 0.3:      # a loop over the list
             h, acc = self.fresh("h"), self.fresh("a")
             self.emit(f"{acc} = 0.0")
@@ -2344,14 +2690,25 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
             h.kwonly = ext.choice(("default", "default", "required"))
         if gen.on("packed") and ext.random() < 0.3:
             h.packed = ext.choice(("unpack", "index"))
+        h.names = tuple(names)
         out += gen.helper(h, names) + ["", ""]
         helpers.append(h)
+    if gen.on("recursion") and ext.random() < 0.35:      # (the second stream's draws)
+        with gen.drawing_ext():
+            for k in range(ext.choice((1, 1, 2))):
+                h = Helper(f"gr{k}", (), ext.choice(("f", "f", "v")), 1.0)
+                h.names, h.depth = ("a" if h.ret == "f" else "r", "k"), True
+                lines, h.bound = gen.rec_helper(h.name, h.ret)
+                out += lines + ["", ""]
+                gen.recs.append(h)
     gen.counter = itertools.count()
     out += gen.main(rng.randint(*cfg["stmts"])) + ["", ""]
     x = [round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)]
     M = [[round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)] for _ in range(R)]
     w = round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4)
     n = rng.randint(1, R)
+    if any("scipy.special." in line for line in out):
+        out.insert(out.index("import numpy as np") + 1, "import scipy.special")
     out += ["def fuzz_args():",
             f"    x = np.array({x!r})",
             f"    M = np.array({M!r})",
@@ -2808,7 +3165,8 @@ def _names_resolve(source: str) -> bool:
     import builtins
     tree = ast.parse(source)
     module = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    module |= {a.asname or a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    module |= {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
+               for a in n.names}
     module |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
                if isinstance(t, ast.Name)}
     for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):

@@ -151,11 +151,23 @@ def copy_of_an_argument_then_write(x, w):
     return np.sum(u * x)
 
 
+def _same(a, k):
+    return a
+
+
+def conditional_helper_argument_then_write(x, w):
+    v = x * w
+    z = _same(x if w > 0.5 else v, 1)   # z may be x or v: x is no alias of v for it
+    v[0] = w
+    return np.sum(v * x) + np.sum(x) * w
+
+
 ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_branch,
             source_read_before_the_write, tuple_read_before_the_write, unpacked_before_a_loop,
             unpacked_in_a_loop, through_a_helper, through_a_helper_in_a_loop,
             inlined_helper_unpacking_a_tuple, copy_then_update_in_place,
-            cast_of_a_new_array_then_write, copy_of_an_argument_then_write]
+            cast_of_a_new_array_then_write, copy_of_an_argument_then_write,
+            conditional_helper_argument_then_write]
 NUMBA = {"unpack_then_write", "source_read_before_the_write", "unpacked_in_a_loop",
          "through_a_helper_in_a_loop"}
 X = np.array([0.31, -0.72, 0.55, 1.03])
@@ -288,8 +300,16 @@ def copy_made_after_a_fresh_value(x, w):
     return np.sum(u * u) + np.sum(v * v)
 
 
+def conditional_helper_argument_write_then_read_it(x, w):
+    v = x * w
+    z = _same(x if w > 0.5 else v, 1)
+    v[0] = w  # ERR: write through an alias
+    return np.sum(v * x) + np.sum(z)
+
+
 _XW = (X.copy(), 0.83)
 REFUSED = [(fn, _XW) for fn in (
+    conditional_helper_argument_write_then_read_it,
     unpack_write_then_read_the_tuple, copy_write_then_read_the_source,
     copy_write_then_read_a_view_of_the_source, copy_of_a_copy_then_read_the_middle,
     copy_in_a_branch_then_read_the_source, unpacked_in_a_loop_from_one_tuple,

@@ -267,13 +267,17 @@ class Writes:
             # (the statement making the alias, the alias, the statement that must reach the
             # write: the one making the alias, or for one reached through a copy y = z, that
             # copy): one target of a call each
-            aliases, frontier, seen = [], [(y, None)], set()
+            # (`named`: src is y's buffer by name -- y, or what y is another name for --, so
+            # what src is a copy of is too; an alias made from y is y's buffer only as that
+            # alias's statement made it: its other definitions point it at other arrays)
+            aliases, frontier, seen = [], [(y, None, True)], set()
             while frontier:
-                src, anchor = frontier.pop()
+                src, anchor, named = frontier.pop()
                 found = [(s, t) for s in stmts for t, sources in self.alias_sources(s).items()
                          if src in sources]
-                found += [(s, z) for s in defs.get(src, [])
-                          for z in [self.copy_source(s)] if z is not None]
+                if named:
+                    found += [(s, z) for s in defs.get(src, [])
+                              for z in [self.copy_source(s)] if z is not None]
                 for s, t in found:
                     # (per anchor: one reached through a copy after the write may be reached
                     # through one before it too)
@@ -284,7 +288,8 @@ class Writes:
                     # z at any time shares it, so the copy itself must reach the write)
                     at = anchor or s
                     aliases.append((s, t, at))
-                    frontier.append((t, anchor or (s if t == self.copy_source(s) else None)))
+                    by_name = t == self.copy_source(s)
+                    frontier.append((t, anchor or (s if by_name else None), by_name))
             # a fresh `y = ...` after the alias was made points y at another buffer
             rebinds = [s for s in defs.get(y, []) if self._new_array(s, y)]
             for a, t, at in aliases:

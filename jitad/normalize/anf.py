@@ -660,6 +660,13 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             element = self.struct_value(node)      # params[0], p["W"]: a structure's element
             if element is not None:
                 return element
+            if isinstance(node.slice, gast.Constant) and isinstance(node.slice.value, str):
+                # d["b"] of a value that is neither a local dict (`dict_locals`) nor a dict
+                # argument: e.g. a helper's dict result, which callers cannot read
+                self.err(node, "a key read of a dict jitad does not follow: a dict is a local "
+                               "built by displays in this function (d = {...}) or an argument; "
+                               "a helper's dict result is not one (return its values flat: "
+                               "return a, b)", "dict key")
             if isinstance(node.value, gast.Tuple) and not isinstance(node.slice, gast.Slice):
                 # (a, b, c)[1] (a tuple of numbers written in, `tuple_values`): that item
                 k = static_value(node.slice, self.resolve_func)

@@ -22,7 +22,7 @@ import gast
 import numpy as np
 
 from .. import ir, prelude
-from ..capture import MISSING, Captured, capture
+from ..capture import MISSING, Captured, capture, def_name
 from ..desugar import own_statements
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
@@ -876,7 +876,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 node, kw = self.index_lists_as_arrays(node, kw, hint)
             callee, args = self.helper_args(node, callee, kw, hint)
             self.callees[id(callee)] = callee
-            target = dest(callee.__name__)
+            target = dest(def_name(callee))
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
         if obj is reversed:

@@ -595,7 +595,8 @@ def _numbers_tuple(v) -> bool:
 def _constant_tuples(fn, tree) -> dict:
     """A global or closure variable the function reads that holds a tuple of numbers (nested
     too: `WEIGHTS = (0.5, 1.0, 2.0)`, `SHAPE = (3, 4)`) is compiled in as a module-level
-    number is: a loop over it (`for w in WEIGHTS`) loops over the tuple display of its numbers,
+    number is: a loop over it (`for w in WEIGHTS`, also `enumerate(WEIGHTS)` and
+    `reversed(WEIGHTS)`) loops over the tuple display of its numbers,
     any other read reads a local tuple assigned that display first in the body (at the first
     statement's line; `WEIGHTS[1]`, `a, b = SHAPE`). A tuple
     cannot change in place, so the watch of the name -- its identity -- sees any change);
@@ -610,7 +611,14 @@ def _constant_tuples(fn, tree) -> dict:
             return gast.copy_location(gast.Tuple([display(x, at) for x in v], gast.Load()), at)
         return gast.copy_location(gast.Constant(v, None), at)
     read = set()        # names read other than as a loop's iterable
+    looped = {id(n.iter) for n in gast.walk(tree) if isinstance(n, (gast.For, gast.comprehension))
+              and isinstance(n.iter, gast.Call) and isinstance(n.iter.func, gast.Name)
+              and free.get(n.iter.func.id) in (enumerate, reversed) and len(n.iter.args) == 1}
     for node in list(gast.walk(tree)):
+        if id(node) in looped:     # enumerate(WEIGHTS), reversed(WEIGHTS): of the display
+            arg = node.args[0]
+            if isinstance(arg, gast.Name) and arg.id in names:
+                node.args[0] = display(names[arg.id], arg)
         for field, child in gast.iter_fields(node):
             if not (isinstance(child, gast.Name) and isinstance(child.ctx, gast.Load)
                     and child.id in names):

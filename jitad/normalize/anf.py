@@ -570,8 +570,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                                "sentinel: a local assigned None and, elsewhere, a number or an "
                                "array, whose value is read under `if x is not None:`)", "None")
             if isinstance(node.value, str):
-                self.err(node, "a string is only supported as a constant argument of a library "
-                               "call (ord='fro')", "string constant")
+                self.err(node, "a string is only supported as a constant: an argument of a "
+                               "library call (ord='fro'), a dict's key (p['W']), or the items of "
+                               "a loop `for k in ('W', 'b')` whose variable is read only in "
+                               "the loop", "string constant")
             return Const(node.value)
         if isinstance(node, gast.Name):
             return self.name(node)

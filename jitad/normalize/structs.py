@@ -26,7 +26,9 @@ Guarantees:
     has `p.dtype` read as that dtype's name (a constant: `np.zeros(n, dtype=x.dtype)`,
     `x.astype(y.dtype)`) and `isinstance(p, T)` decided (`T` a type or a tuple of types the
     value's kind answers: np.ndarray, float, int, bool, complex, np.number ...; otherwise the
-    call stays, and is refused as before);
+    call stays, and is refused as before); `p.ndim` where it reads the parameter
+    (`param_ndim_reads`: also a parameter assigned later, `if x.ndim == 1: x = x[None, :]`)
+    is its rank, so a branch on it is decided;
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -178,10 +180,33 @@ def helper_facts(fn):
     return got
 
 
+def param_ndim_reads(body, params) -> list:
+    """The `p.ndim` nodes of `body` that read a parameter's own rank: anywhere for a parameter
+    the function never assigns, else in the test of an `if` of the body's top level before
+    any statement assigning it (`if x.ndim == 1: x = x[None, :]`)."""
+    stores = _stores(body)
+    out = []
+
+    def reads(node, names):
+        return [n for n in gast.walk(node) if isinstance(n, gast.Attribute) and n.attr == "ndim"
+                and isinstance(n.ctx, gast.Load) and isinstance(n.value, gast.Name)
+                and n.value.id in names]
+    out += [n for s in body for n in reads(s, {p for p in params if not stores[p]})]
+    assigned = {p for p in params if stores[p]}
+    for s in body:
+        if isinstance(s, gast.If):
+            out += reads(s.test, assigned)
+        assigned -= set(_stores([s]))
+        if not assigned:
+            break
+    return out
+
+
 def type_facts(fn) -> frozenset:
     """The parameters of `fn` that its source reads as `p.dtype` or asks `isinstance(p, ...)`
-    of, and never assigns: those whose type a specialization fixes in its front end
-    (("type", dtype, ndim) forms, `pipeline.typed_frontend`). Once per function object."""
+    of, and never assigns, or reads the rank of (`param_ndim_reads`): those whose type a
+    specialization fixes in its front end (("type", dtype, ndim) forms,
+    `pipeline.typed_frontend`). Once per function object."""
     from ..capture import capture
     from ..pipeline import cache_of
     cache = cache_of(fn)
@@ -192,7 +217,7 @@ def type_facts(fn) -> frozenset:
         cap = capture(fn)
         params = set(cap.params) - set(_stores(cap.tree.body))
         resolve = source_resolver(cap)
-        found = set()
+        found = {node.value.id for node in param_ndim_reads(cap.tree.body, cap.params)}
         for node in gast.walk(cap.tree):
             if isinstance(node, gast.Attribute) and node.attr == "dtype" \
                     and isinstance(node.value, gast.Name) and node.value.id in params:
@@ -245,6 +270,19 @@ def _isinstance_of(form, cls):
 # what np.issubdtype answers alike for integer arrays of every width (jitad reads them as int64)
 _ANY_INT_WIDTH = (np.generic, np.number, np.integer, np.inexact, np.floating,
                   np.complexfloating, np.bool_)
+
+
+class _Ranks(gast.NodeTransformer):
+    """The `p.ndim` nodes listed (by id) as the constant rank of p."""
+
+    def __init__(self, reads, ranks):
+        self.reads, self.ranks = reads, ranks
+
+    def visit_Attribute(self, node):
+        if id(node) in self.reads:
+            return gast.copy_location(gast.Constant(self.ranks[node.value.id], None), node)
+        self.generic_visit(node)
+        return node
 
 
 class _TypeFacts(gast.NodeTransformer):
@@ -378,13 +416,15 @@ class StructArgs:
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
-        consts, typed = {}, {}
+        consts, typed, ranks = {}, {}, {}
         for name, form in forms or ():
             name = user.get(name, name)
             if form[0] == "list":      # a list parameter (`lists.list_parameters`)
                 continue
             if form[0] == "type":      # its dtype read, or isinstance asked (`type_facts`)
-                typed[name] = form
+                ranks[name] = form[2]
+                if not self.stores[name]:
+                    typed[name] = form
                 continue
             if form[0] == "const":
                 if name in self.none_locals:
@@ -407,6 +447,10 @@ class StructArgs:
             self.tree = copy.deepcopy(self.tree)
             self.tree.body = [_Substitute(consts).visit(s) for s in self.tree.body]
             self.params = [p for p in self.params if p not in consts]
+        if ranks:       # x.ndim of a parameter, where it reads the parameter: its rank
+            self.tree = copy.deepcopy(self.tree)
+            reads = {id(n) for n in param_ndim_reads(self.tree.body, list(ranks))}
+            self.tree.body = [_Ranks(reads, ranks).visit(s) for s in self.tree.body]
         typed.update((name, ("struct", st.kind)) for name, st in self.structs.items()
                      if isinstance(st, Struct) and not self.stores[name])
         if typed:

@@ -777,6 +777,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # scipy.stats.norm.cdf)
             if isinstance(base, types.ModuleType) or (base is not MISSING and has_methods(base)):
                 return getattr(base, node.attr, MISSING)
+            if isinstance(base, type):      # Arm.tip(...): a staticmethod of the user's class
+                fn = getattr(base, node.attr, MISSING)
+                if isinstance(fn, types.FunctionType) and is_user_helper(fn):
+                    return fn
         return MISSING
 
     def tuple_callee(self, call):

@@ -42,6 +42,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     constant is first assigned to a fresh name before the statement (evaluated once, before
     the rest of it) -- inside a `while` test, a comprehension or a lambda, where that would
     evaluate it at another time, only names and constants are rewritten;
+  * `global X` of names the function never assigns is `pass`: reading X means the global
+    either way (one it assigns stays, and `fence` refuses it);
   * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
     `Desugared.prints` holds its lines, which `capture` warns about.
   * a loop or comprehension over a tuple display (`for c in (0.0, 1.0, -1.0)`,
@@ -106,6 +108,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                     builtin(it.func.id, f) for f in (enumerate, reversed)):
             it.args[0] = gast.copy_location(gast.List(it.args[0].elts, gast.Load()), it.args[0])
     rewriter = _Rewriter(namer, builtin)
+    rewriter.assigned = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+                         and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -148,6 +152,8 @@ class _Rewriter:
             return [self.assert_check(s)]
         if isinstance(s, gast.Raise):
             return [self.raise_call(s)]
+        if isinstance(s, gast.Global) and not set(s.names) & self.assigned:
+            return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
                 and isinstance(s.value.func, gast.Name) and self.builtin(s.value.func.id, print):
             self.prints.append(s.lineno)

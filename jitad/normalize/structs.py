@@ -38,6 +38,7 @@ Invariants: no IR variable holds a structure or a string; a refusal names the us
 """
 from __future__ import annotations
 
+import ast
 import copy
 import inspect
 from collections import Counter
@@ -613,7 +614,8 @@ class StructArgs:
         if s is None:
             return None
         if isinstance(s, Struct):
-            spelled = node.id if isinstance(node, gast.Name) else "this"
+            spelled = node.id if isinstance(node, gast.Name) else \
+                ast.unparse(gast.gast_to_ast(node))
             self.err(node, f"'{spelled}' is {s.describe()}: unpack it ({'a, b = ' + spelled}), "
                            "index it with a constant, loop over it, or pass it to a helper",
                      "tuple argument")
@@ -641,9 +643,22 @@ class StructArgs:
 
     # ------------------------------------------------------------ binding structures
     def struct_assign(self, target, value, node) -> bool:
-        """`W, b = params[0]`, `layer = params[1]`, `(W1, b1), (W2, b2) = params`: True if done."""
+        """`W, b = params[0]`, `layer = params[1]`, `(W1, b1), (W2, b2) = params`, `enc, dec =
+        params["enc"], params["dec"]` (a display of elements, none reading a target): True if
+        done."""
         if isinstance(value, (gast.Tuple, gast.List)):
-            return False
+            if not (isinstance(target, gast.Tuple) and len(target.elts) == len(value.elts)
+                    and all(isinstance(t, gast.Name) for t in target.elts)):
+                return False
+            names = {t.id for t in target.elts}
+            items = [self.struct_of(e) for e in value.elts]
+            if any(v is None for v in items) or any(
+                    isinstance(n, gast.Name) and n.id in names
+                    for e in value.elts for n in gast.walk(e)):
+                return False
+            for t, v in zip(target.elts, items):
+                self.bind_target(t, v, node)
+            return True
         nested = isinstance(target, gast.Tuple) and not all(isinstance(e, gast.Name)
                                                              for e in target.elts)
         v = self.struct_of(value)

@@ -841,6 +841,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(func, gast.Attribute) and func.attr == "outer" \
                 and isinstance(self.resolve_func(func.value), np.ufunc):
             return self.ufunc_outer(node, self.resolve_func(func.value), kw, hint, dest)
+        decided = self.static_str_method(node)      # key.startswith("w") of a constant key
+        if decided is not None:
+            return decided
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:

@@ -20,7 +20,8 @@ Guarantees:
   * a parameter given a constant (("const", repr, value) in `forms`: an int, bool, string,
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
-    it is decided; `==`/`!=` between constant strings or None is decided too;
+    it is decided; `==`/`!=` between constant strings or None is decided too, and so is a
+    test method of a constant string (`name.startswith("w")`, `static_str_method`);
   * a parameter given its type (("type", dtype, ndim) in `forms`, made by `type_facts` where
     the function reads `p.dtype` or asks `isinstance(p, T)` of a parameter it never assigns)
     has `p.dtype` read as that dtype's name (a constant: `np.zeros(n, dtype=x.dtype)`,
@@ -233,6 +234,10 @@ def type_facts(fn) -> frozenset:
     cache["type_facts"] = got
     return got
 
+
+# the str methods a constant string's call is decided for (each answers a bool or an int)
+_STR_TESTS = frozenset({"startswith", "endswith", "isdigit", "isalpha", "isupper", "islower",
+                        "isidentifier", "count", "find"})
 
 _KIND_TYPE = {"f8": float, "f4": np.float32, "i8": int, "b1": bool, "c16": complex}
 
@@ -640,6 +645,22 @@ class StructArgs:
                                                     for v in (a, b)):
             return None
         return Const((a == b) == isinstance(node.ops[0], gast.Eq))
+
+    def static_str_method(self, node):
+        """`name.startswith("w")` of a constant string (a dict key a loop over `.items()`
+        gave, a string argument) with constant arguments: decided (a Const), or None. Only the
+        methods answering a bool or a number (`_STR_TESTS`): a string is no value here."""
+        func = node.func
+        if not (isinstance(func, gast.Attribute) and func.attr in _STR_TESTS) or node.keywords:
+            return None
+        s = self.static_of(func.value)
+        args = [self.static_of(a) for a in node.args]
+        if not isinstance(s, str) or any(a is MISSING for a in args):
+            return None
+        try:
+            return Const(getattr(s, func.attr)(*args))
+        except (TypeError, ValueError) as e:
+            self.err(node, f"str.{func.attr}: {e}", f".{func.attr}()")
 
     # ------------------------------------------------------------ binding structures
     def struct_assign(self, target, value, node) -> bool:

@@ -938,6 +938,15 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             what = describe(func)
             if obj is MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
                 self.err(func, f"name '{func.id}' is not defined", "undefined name")
+            if _draws_random(obj):
+                self.err(node, f"{what[:-2]} draws random numbers inside the function: draw them "
+                               "outside (eps = np.random.default_rng(0).normal(size=n)) and "
+                               "pass them as an argument, as fixed noise", f"call to {what}")
+            if isinstance(func, gast.Call):
+                self.err(node, "calling the function a call returns (make(...)(x)) is not "
+                               "supported: call a helper that takes those values as arguments, "
+                               "or give jitad the returned function itself "
+                               "(jitad.grad(make(...)))", "call of a call")
             code = opaque.code_spelling(obj) if obj is not MISSING else None
             if code is not None and not isinstance(obj, type):
                 # a NumPy or math function with no rule: run as it is, unless a derivative
@@ -1189,6 +1198,14 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
 
 # Packages whose functions are never user helpers, wherever they are installed (jitad itself
 # and NumPy may be editable installs outside site-packages).
+def _draws_random(obj) -> bool:
+    """Whether a called object is NumPy's random machinery (`np.random.default_rng`,
+    `np.random.normal`, a Generator's method)."""
+    owner = getattr(obj, "__self__", None)
+    return (getattr(obj, "__module__", None) or "").startswith("numpy.random") or isinstance(
+        owner, (np.random.RandomState, np.random.Generator))
+
+
 def _stored_names(stmts) -> set:
     """Names the statements assign (at any depth)."""
     return {n.id for s in stmts for n in gast.walk(s)

@@ -239,8 +239,11 @@ def plain_function(fn):
                          "transformed again (grad(grad(f)), jacfwd(grad(f)) ...) -- "
                          "differentiate the plain function f")
     if not inspect.isfunction(fn):
+        call = getattr(type(fn), "__call__", None)
+        hint = " (an object called as a function: give jitad its bound method, " \
+            "jitad.grad(model.__call__))" if inspect.isfunction(call) else ""
         raise JitadError(f"jitad transforms plain Python functions (defined with `def`), got "
-                         f"{type(fn).__name__} {fn!r}")
+                         f"{type(fn).__name__} {fn!r}{hint}")
     return fn
 
 

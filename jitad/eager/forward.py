@@ -21,7 +21,6 @@ tangent, so `y[i] = v` writes the tangent of v into the tangent of y.
 from __future__ import annotations
 
 import ast
-import inspect
 import math
 
 import numpy as np

@@ -129,7 +129,7 @@ class _Patcher:
             # `from scipy import linalg`, `import scipy.linalg as sla`, `np.fft` as a name
             if obj.__name__.startswith(("scipy.", "numpy.")):
                 return from_primitives.namespace(obj)
-            return obj
+            return self.user_module(obj)
         t = type(obj)
         if t is types.FunctionType:
             if _is_user_function(obj):
@@ -150,6 +150,28 @@ class _Patcher:
         if r is None and callable(obj) and not isinstance(obj, np.ufunc):
             r = from_primitives.eager_callable(obj)
         return obj if r is None else r
+
+    def user_module(self, mod):
+        """A module of the user's (`import mymodels as mm`, then `mm.loss(w)`): a stand-in whose
+        attributes are replaced as the function's globals are (helpers rebuilt), so a helper
+        reached through it is eager as compiled mode transforms it (the module itself for a
+        library's)."""
+        top = mod.__name__.split(".")[0]
+        where = getattr(mod, "__file__", None) or ""
+        if top in _LIBRARIES or top in _STDLIB or "site-packages" in where \
+                or "dist-packages" in where:
+            return mod
+        new = self.functions.get(mod)
+        if new is None:
+            patcher = self
+
+            class Eager(types.ModuleType):
+                def __getattr__(self, name):
+                    value = patcher.replace(getattr(mod, name))
+                    setattr(self, name, value)      # once per call of the function
+                    return value
+            new = self.functions[mod] = Eager(mod.__name__, mod.__doc__)
+        return new
 
     def user_class(self, cls):
         """A user's class with staticmethods the function may call (`Arm.tip(...)`): a

@@ -189,8 +189,14 @@ def param_ndim_reads(body, params) -> list:
     stores = _stores(body)
     out = []
 
+    def own(node):      # not into a nested def or lambda, whose parameter may be another x
+        yield node
+        for c in gast.iter_child_nodes(node):
+            if not isinstance(c, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
+                yield from own(c)
+
     def reads(node, names):
-        return [n for n in gast.walk(node) if isinstance(n, gast.Attribute) and n.attr == "ndim"
+        return [n for n in own(node) if isinstance(n, gast.Attribute) and n.attr == "ndim"
                 and isinstance(n.ctx, gast.Load) and isinstance(n.value, gast.Name)
                 and n.value.id in names]
     out += [n for s in body for n in reads(s, {p for p in params if not stores[p]})]

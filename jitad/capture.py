@@ -13,8 +13,8 @@ function's -- and it is checked to compile to the same instructions as `fn.__cod
 file edited after its import is refused instead of differentiated.
 `first_changed(captured.watch())` tells whether a free name now means another object (a
 rebound global or closure variable): the API re-specializes when it does.
-Captured arrays are never frozen: a free name whose value is an array, or a tuple, list or
-dict holding arrays (`passed_at_call`), is a hidden parameter (`Captured.hidden`, a `Hidden`
+Captured arrays are never frozen: a free name whose value is an array, a tuple, list or
+dict holding arrays, or a dict of numbers (`passed_at_call`), is a hidden parameter (`Captured.hidden`, a `Hidden`
 each): a parameter appended to the tree after the user's, which the API fills at every call
 with the value the name has then (`Hidden.read`). A function's hidden parameters are its own
 such names (the parameter is named as the name is) and, transitively, those of the user
@@ -94,8 +94,9 @@ class Hidden:
 
 
 def passed_at_call(value) -> bool:
-    """Whether a free name with this value is a hidden parameter: an array, or a tuple, list or
-    dict (nested too) of arrays and numbers holding at least one array. Numbers, and tuples of
+    """Whether a free name with this value is a hidden parameter: an array, a tuple, list or
+    dict (nested too) of arrays and numbers holding at least one array, or a dict of numbers
+    (a config, which can change in place unseen by the watch). Numbers, and tuples of
     numbers (shapes), stay constants of the compiled code."""
     def leaves(v):
         if isinstance(v, (tuple, list)):
@@ -108,7 +109,7 @@ def passed_at_call(value) -> bool:
     if not isinstance(value, (tuple, list, dict)):
         return False
     got = leaves(value)
-    return any(isinstance(v, np.ndarray) for v in got) and all(
+    return (isinstance(value, dict) or any(isinstance(v, np.ndarray) for v in got)) and all(
         isinstance(v, (np.ndarray, bool, int, float, np.number, np.bool_)) for v in got)
 
 
@@ -594,7 +595,8 @@ def _numbers_tuple(v) -> bool:
 def _constant_tuples(fn, tree) -> dict:
     """A global or closure variable the function reads that holds a tuple of numbers (nested
     too: `WEIGHTS = (0.5, 1.0, 2.0)`, `SHAPE = (3, 4)`) is compiled in as a module-level
-    number is: a loop over it (`for w in WEIGHTS`) loops over the tuple display of its numbers,
+    number is: a loop over it (`for w in WEIGHTS`, also `enumerate(WEIGHTS)` and
+    `reversed(WEIGHTS)`) loops over the tuple display of its numbers,
     any other read reads a local tuple assigned that display first in the body (at the first
     statement's line; `WEIGHTS[1]`, `a, b = SHAPE`). A tuple
     cannot change in place, so the watch of the name -- its identity -- sees any change);
@@ -609,7 +611,14 @@ def _constant_tuples(fn, tree) -> dict:
             return gast.copy_location(gast.Tuple([display(x, at) for x in v], gast.Load()), at)
         return gast.copy_location(gast.Constant(v, None), at)
     read = set()        # names read other than as a loop's iterable
+    looped = {id(n.iter) for n in gast.walk(tree) if isinstance(n, (gast.For, gast.comprehension))
+              and isinstance(n.iter, gast.Call) and isinstance(n.iter.func, gast.Name)
+              and free.get(n.iter.func.id) in (enumerate, reversed) and len(n.iter.args) == 1}
     for node in list(gast.walk(tree)):
+        if id(node) in looped:     # enumerate(WEIGHTS), reversed(WEIGHTS): of the display
+            arg = node.args[0]
+            if isinstance(arg, gast.Name) and arg.id in names:
+                node.args[0] = display(names[arg.id], arg)
         for field, child in gast.iter_fields(node):
             if not (isinstance(child, gast.Name) and isinstance(child.ctx, gast.Load)
                     and child.id in names):

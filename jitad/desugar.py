@@ -42,12 +42,19 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     constant is first assigned to a fresh name before the statement (evaluated once, before
     the rest of it) -- inside a `while` test, a comprehension or a lambda, where that would
     evaluate it at another time, only names and constants are rewritten;
+  * `global X` of names the function never assigns is `pass`: reading X means the global
+    either way (one it assigns stays, and `fence` refuses it);
   * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
     `Desugared.prints` holds its lines, which `capture` warns about.
   * a loop or comprehension over a tuple display (`for c in (0.0, 1.0, -1.0)`,
-    `[f(W) for W in (W1, W2)]`) loops over the list display of the same items: Python
-    iterates both alike, evaluating the items first, in order;
-  * a local dict with constant keys is one variable per key (`dict_locals`, first);
+    `[f(W) for W in (W1, W2)]`, also of the builtin `enumerate` or `reversed` of one) loops
+    over the list display of the same items: Python iterates both alike, evaluating the
+    items first, in order;
+  * a loop or comprehension over a display of constants holding a string (`for k in ("U",
+    "V")`: keys of a dict) is its body, or its element, once per item with the item in
+    place of the loop variable, where that variable is read nowhere else and the loop has
+    no `break`, `continue` or `else` (`_unroll_over_keys`, first);
+  * a local dict with constant keys is one variable per key (`dict_locals`, next);
   `capture` binds the names ASSERT_FAILED and RAISE to `runtime.assert_failed` and
   `runtime.raise_error`; eager mode runs the statements as written.
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
@@ -88,11 +95,21 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     taken = user_names(tree) | {n.name for n in gast.walk(tree)
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     namer = Namer(taken | reserved_names())
+    _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
-        if isinstance(node, (gast.For, gast.comprehension)) and isinstance(node.iter, gast.Tuple):
+        if not isinstance(node, (gast.For, gast.comprehension)):
+            continue
+        if isinstance(node.iter, gast.Tuple):
             node.iter = gast.copy_location(gast.List(node.iter.elts, gast.Load()), node.iter)
+        it = node.iter      # enumerate((a, b)), reversed((a, b)): of the list display
+        if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and it.args \
+                and isinstance(it.args[0], gast.Tuple) and any(
+                    builtin(it.func.id, f) for f in (enumerate, reversed)):
+            it.args[0] = gast.copy_location(gast.List(it.args[0].elts, gast.Load()), it.args[0])
     rewriter = _Rewriter(namer, builtin)
+    rewriter.assigned = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+                         and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -135,6 +152,8 @@ class _Rewriter:
             return [self.assert_check(s)]
         if isinstance(s, gast.Raise):
             return [self.raise_call(s)]
+        if isinstance(s, gast.Global) and not set(s.names) & self.assigned:
+            return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
                 and isinstance(s.value.func, gast.Name) and self.builtin(s.value.func.id, print):
             self.prints.append(s.lineno)
@@ -366,6 +385,87 @@ def sub_blocks(st):
             yield sub
     for h in getattr(st, "handlers", None) or ():
         yield h.body
+
+
+def _keys_display(it) -> bool:
+    """A tuple or list display of constants holding a string: `("U", "V")`."""
+    return isinstance(it, (gast.Tuple, gast.List)) and it.elts and all(
+        isinstance(e, gast.Constant) for e in it.elts) and any(
+        isinstance(e.value, str) for e in it.elts)
+
+
+def _with_item(node, name, item):
+    """A copy of `node` whose reads of `name` are the constant `item`."""
+    node = copy.deepcopy(node)
+    for n in gast.walk(node):
+        for field, child in gast.iter_fields(n):
+            if isinstance(child, gast.Name) and child.id == name:
+                setattr(n, field, gast.copy_location(gast.Constant(item.value, None), child))
+            elif isinstance(child, list):
+                child[:] = [gast.copy_location(gast.Constant(item.value, None), c)
+                            if isinstance(c, gast.Name) and c.id == name else c for c in child]
+    return node
+
+
+def _unroll_over_keys(tree):
+    """A loop or comprehension over a display of constants holding a string (`for k in ("U",
+    "V"): total += np.sum(p[k] ** 2)`, `sum(np.sum(p[k]) for k in ("U", "V"))`) is its body
+    (its element) once per item, the loop variable read as that item: Python runs the same
+    statements in that order. Only where the variable is read nowhere else and assigned
+    nowhere in the body, and a loop has no `break`, `continue` or `else` of its own."""
+    inside = {}         # name -> the nodes of the loops over keys that bind it
+    for n in gast.walk(tree):
+        loop = n if isinstance(n, gast.For) else n.generators[0] if isinstance(
+            n, (gast.GeneratorExp, gast.ListComp)) and len(n.generators) == 1 else None
+        if loop is not None and isinstance(loop.target, gast.Name) and _keys_display(loop.iter):
+            part = n.body if isinstance(n, gast.For) else [n.elt]
+            inside.setdefault(loop.target.id, set()).update(
+                id(m) for st in part + [loop.target] for m in gast.walk(st))
+
+    def uses(name, skip):
+        skip = skip | inside.get(name, set())
+        return sum(1 for n in gast.walk(tree) if isinstance(n, gast.Name) and n.id == name
+                   and id(n) not in skip)
+
+    class Unroll(gast.NodeTransformer):
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    block[:] = [x for s in block for x in self.statement(s)]
+            return node
+
+        def statement(self, s):
+            if not (isinstance(s, gast.For) and isinstance(s.target, gast.Name)
+                    and _keys_display(s.iter) and not s.orelse):
+                return [s]
+            name = s.target.id
+            inner = {id(n) for st in s.body for n in gast.walk(st)} | {id(s.target)}
+            if uses(name, inner) or any(
+                    isinstance(n, (gast.Break, gast.Continue)) or (
+                        isinstance(n, gast.Name) and n.id == name
+                        and not isinstance(n.ctx, gast.Load))
+                    for st in s.body for n in gast.walk(st)):
+                return [s]
+            return [_with_item(st, name, item) for item in s.iter.elts for st in s.body]
+
+        def visit_GeneratorExp(self, node):
+            self.generic_visit(node)
+            if len(node.generators) != 1:
+                return node
+            gen = node.generators[0]
+            if gen.ifs or not isinstance(gen.target, gast.Name) or not _keys_display(gen.iter):
+                return node
+            name = gen.target.id
+            if uses(name, {id(n) for n in gast.walk(node.elt)} | {id(gen.target)}):
+                return node
+            items = [_with_item(node.elt, name, item) for item in gen.iter.elts]
+            return gast.copy_location(gast.List(items, gast.Load()), node)
+
+        visit_ListComp = visit_GeneratorExp
+
+    Unroll().visit(tree)
 
 
 def own_statements(block):

@@ -239,8 +239,11 @@ def plain_function(fn):
                          "transformed again (grad(grad(f)), jacfwd(grad(f)) ...) -- "
                          "differentiate the plain function f")
     if not inspect.isfunction(fn):
+        call = getattr(type(fn), "__call__", None)
+        hint = " (an object called as a function: give jitad its bound method, " \
+            "jitad.grad(model.__call__))" if inspect.isfunction(call) else ""
         raise JitadError(f"jitad transforms plain Python functions (defined with `def`), got "
-                         f"{type(fn).__name__} {fn!r}")
+                         f"{type(fn).__name__} {fn!r}{hint}")
     return fn
 
 
@@ -548,7 +551,11 @@ def _wrt_indices(d: Differentiable, wrt, params):
             idx.append(params.index(w))
         elif isinstance(w, (int, np.integer)):
             if not -len(params) <= w < len(params):
-                raise JitadError(f"wrt={w} is out of range: {d.__name__} has {len(params)} parameters")
+                code = getattr(getattr(d, "__jitad_function__", None), "__code__", None)
+                star = " and *args, which jitad refuses (it needs a fixed list of parameters)" \
+                    if code is not None and code.co_flags & inspect.CO_VARARGS else ""
+                raise JitadError(f"wrt={w} is out of range: {d.__name__} has {len(params)} "
+                                 f"parameters{star}")
             idx.append(int(w) % len(params))
         else:
             raise JitadError(f"wrt must be an int, a parameter name, or a tuple of them; got {w!r}")

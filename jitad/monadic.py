@@ -12,6 +12,7 @@ dependency analysis and nothing else. `render(f)` prints the function as do-nota
 from __future__ import annotations
 
 from . import ir
+from .capture import def_name
 from .ir import Bind, For, If, Par, Return, SetItem, While
 from .primitives import CALL, COPY, GETITEM
 
@@ -95,7 +96,7 @@ def _call(b: Bind) -> str:
         return f"pure({b.args[0]})"
     if b.op is GETITEM:
         return f"{b.args[0]}[{', '.join(map(str, b.args[1:]))}]"
-    op = b.callee.__name__ if b.op is CALL else b.op.name
+    op = def_name(b.callee) if b.op is CALL else b.op.name
     args = [str(a) for a in b.args] + [f"{k}={v}" for k, v in b.statics.items()]
     return f"{op}({', '.join(args)})"
 

@@ -151,8 +151,11 @@ def ty_of_value(v) -> Ty:
         return NONE
     if isinstance(v, str):
         return NoneTy(v)
-    raise JitadError(f"arguments of type {type(v).__name__} are not supported "
-                     "(pass floats, ints, bools or NumPy arrays)")
+    hint = f"; pass a {type(v).__name__}'s fields as a namedtuple or a dict" \
+        if hasattr(type(v), "__dataclass_fields__") else ""
+    raise JitadError(f"arguments of type {type(v).__name__} are not supported (pass floats, "
+                     "ints, bools, NumPy arrays, or tuples, lists, namedtuples and dicts of "
+                     f"them{hint})")
 
 
 @dataclass(frozen=True)

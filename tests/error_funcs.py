@@ -55,6 +55,7 @@ def uses_raise(x):
 
 def uses_global(x):
     global SCALE  # ERR: global statement
+    SCALE = 2.0 * x     # (a `global` of names only read is no statement: see desugar)
     return x
 
 

@@ -21,7 +21,6 @@ tangent, so `y[i] = v` writes the tangent of v into the tangent of y.
 from __future__ import annotations
 
 import ast
-import inspect
 import math
 
 import numpy as np
@@ -323,7 +322,8 @@ def _flatten(fn, args, wrt, tangents):
     tangent must have its argument's structure."""
     from ..types import NoneTy, is_structured, leaves, structure, ty_of_value
     tys = [ty_of_value(a) for a in args]
-    params = list(inspect.signature(fn).parameters)
+    from ..capture import capture
+    params = list(capture(fn).params)       # the hidden ones too (`jvp_eager`)
     forms = tuple((p, t.form() if isinstance(t, NoneTy) else ("struct", structure(t)))
                   for p, t in zip(params, tys) if is_structured(t))
     flat, flat_wrt, flat_tans = [], [], []
@@ -349,6 +349,10 @@ def _flatten(fn, args, wrt, tangents):
 def jvp_eager(fn, args, wrt, tangents):
     """(value, tangent) of `fn(*args)` along `tangents` (one per position in `wrt`, each shaped
     -- or, for a structured argument, structured -- like its argument)."""
+    from ..capture import Hidden, capture
+    # the arrays (and structures) read from globals or closures follow the parameters, as
+    # compiled mode passes them (`capture.Hidden`): the IR run here reads them as parameters
+    args = tuple(args) + Hidden.read_all(capture(fn).hidden)
     forms = ()
     if any(isinstance(a, (tuple, list, dict, str)) or a is None for a in args):
         forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)

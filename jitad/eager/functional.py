@@ -129,7 +129,7 @@ class _Patcher:
             # `from scipy import linalg`, `import scipy.linalg as sla`, `np.fft` as a name
             if obj.__name__.startswith(("scipy.", "numpy.")):
                 return from_primitives.namespace(obj)
-            return obj
+            return self.user_module(obj)
         t = type(obj)
         if t is types.FunctionType:
             if _is_user_function(obj):
@@ -141,6 +141,8 @@ class _Patcher:
         if t is functools.partial:
             f = self.replace(obj.func)
             return obj if f is obj.func else functools.partial(f, *obj.args, **obj.keywords)
+        if isinstance(obj, type):
+            return self.user_class(obj)
         try:
             r = _FUNCTIONS.get(obj)
         except TypeError:           # unhashable (arrays, lists, ...)
@@ -148,6 +150,57 @@ class _Patcher:
         if r is None and callable(obj) and not isinstance(obj, np.ufunc):
             r = from_primitives.eager_callable(obj)
         return obj if r is None else r
+
+    def user_module(self, mod):
+        """A module of the user's (`import mymodels as mm`, then `mm.loss(w)`): a stand-in whose
+        attributes are replaced as the function's globals are (helpers rebuilt), so a helper
+        reached through it is eager as compiled mode transforms it (the module itself for a
+        library's)."""
+        top = mod.__name__.split(".")[0]
+        where = getattr(mod, "__file__", None) or ""
+        if top in _LIBRARIES or top in _STDLIB or "site-packages" in where \
+                or "dist-packages" in where:
+            return mod
+        new = self.functions.get(mod)
+        if new is None:
+            patcher = self
+
+            class Eager(types.ModuleType):
+                def __getattr__(self, name):
+                    value = patcher.replace(getattr(mod, name))
+                    setattr(self, name, value)      # once per call of the function
+                    return value
+            new = self.functions[mod] = Eager(mod.__name__, mod.__doc__)
+        return new
+
+    def user_class(self, cls):
+        """A user's class with staticmethods the function may call (`Arm.tip(...)`): a
+        subclass holding its public functions rebuilt, as compiled mode transforms them, and
+        answering isinstance as the class does (the class itself where it has none)."""
+        new = self.functions.get(cls)
+        if new is not None:
+            return new
+        own = {k: v for k, v in vars(cls).items() if k[:1] != "_" and isinstance(
+            getattr(v, "__func__", v), types.FunctionType)
+            and _is_user_function(getattr(v, "__func__", v))}
+        if not any(isinstance(v, staticmethod) for v in own.values()) \
+                or cls.__module__.split(".")[0] in _LIBRARIES:
+            self.functions[cls] = cls
+            return cls
+        meta = type(cls)            # isinstance(x, Arm) still asks about the user's class
+        try:
+            same = type("same", (meta,), {"__instancecheck__": lambda m, x: isinstance(x, cls),
+                                          "__subclasscheck__": lambda m, c: issubclass(c, cls)})
+            new = same(cls.__name__, (cls,), {})
+        except TypeError:           # a class that cannot be subclassed: as it is
+            self.functions[cls] = cls
+            return cls
+        self.functions[cls] = new   # before rebuilding: a staticmethod reading the class
+        new.__qualname__, new.__module__ = cls.__qualname__, cls.__module__
+        for k, v in own.items():
+            f = self.rebuild(getattr(v, "__func__", v))
+            setattr(new, k, staticmethod(f) if isinstance(v, staticmethod) else f)
+        return new
 
     def _will_change(self, obj):
         if type(obj) is types.FunctionType:

@@ -22,7 +22,7 @@ import gast
 import numpy as np
 
 from .. import ir, prelude
-from ..capture import MISSING, Captured, capture
+from ..capture import MISSING, Captured, capture, def_name
 from ..desugar import own_statements
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
@@ -570,8 +570,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                                "sentinel: a local assigned None and, elsewhere, a number or an "
                                "array, whose value is read under `if x is not None:`)", "None")
             if isinstance(node.value, str):
-                self.err(node, "a string is only supported as a constant argument of a library "
-                               "call (ord='fro')", "string constant")
+                self.err(node, "a string is only supported as a constant: an argument of a "
+                               "library call (ord='fro'), a dict's key (p['W']), or the items of "
+                               "a loop `for k in ('W', 'b')` whose variable is read only in "
+                               "the loop", "string constant")
             return Const(node.value)
         if isinstance(node, gast.Name):
             return self.name(node)
@@ -782,6 +784,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # scipy.stats.norm.cdf)
             if isinstance(base, types.ModuleType) or (base is not MISSING and has_methods(base)):
                 return getattr(base, node.attr, MISSING)
+            if isinstance(base, type):      # Arm.tip(...): a staticmethod of the user's class
+                fn = getattr(base, node.attr, MISSING)
+                if isinstance(fn, types.FunctionType) and is_user_helper(fn):
+                    return fn
         return MISSING
 
     def tuple_callee(self, call):
@@ -842,6 +848,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(func, gast.Attribute) and func.attr == "outer" \
                 and isinstance(self.resolve_func(func.value), np.ufunc):
             return self.ufunc_outer(node, self.resolve_func(func.value), kw, hint, dest)
+        decided = self.static_str_method(node)      # key.startswith("w") of a constant key
+        if decided is not None:
+            return decided
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
@@ -883,7 +892,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 node, kw = self.index_lists_as_arrays(node, kw, hint)
             callee, args = self.helper_args(node, callee, kw, hint)
             self.callees[id(callee)] = callee
-            target = dest(callee.__name__)
+            target = dest(def_name(callee))
             self.emit(Bind((target,), CALL, args, self.cap.loc(node), callee=callee))
             return Var(target)
         if obj is reversed:
@@ -936,6 +945,15 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             what = describe(func)
             if obj is MISSING and isinstance(func, gast.Name) and func.id not in self.locals:
                 self.err(func, f"name '{func.id}' is not defined", "undefined name")
+            if _draws_random(obj):
+                self.err(node, f"{what[:-2]} draws random numbers inside the function: draw them "
+                               "outside (eps = np.random.default_rng(0).normal(size=n)) and "
+                               "pass them as an argument, as fixed noise", f"call to {what}")
+            if isinstance(func, gast.Call):
+                self.err(node, "calling the function a call returns (make(...)(x)) is not "
+                               "supported: call a helper that takes those values as arguments, "
+                               "or give jitad the returned function itself "
+                               "(jitad.grad(make(...)))", "call of a call")
             code = opaque.code_spelling(obj) if obj is not MISSING else None
             if code is not None and not isinstance(obj, type):
                 # a NumPy or math function with no rule: run as it is, unless a derivative
@@ -1187,6 +1205,14 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
 
 # Packages whose functions are never user helpers, wherever they are installed (jitad itself
 # and NumPy may be editable installs outside site-packages).
+def _draws_random(obj) -> bool:
+    """Whether a called object is NumPy's random machinery (`np.random.default_rng`,
+    `np.random.normal`, a Generator's method)."""
+    owner = getattr(obj, "__self__", None)
+    return (getattr(obj, "__module__", None) or "").startswith("numpy.random") or isinstance(
+        owner, (np.random.RandomState, np.random.Generator))
+
+
 def _stored_names(stmts) -> set:
     """Names the statements assign (at any depth)."""
     return {n.id for s in stmts for n in gast.walk(s)

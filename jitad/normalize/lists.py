@@ -468,6 +468,11 @@ class ListForms:
             return self.split_list(name, value, node)
         if isinstance(value, gast.Name):
             return self.rebind_list(name, value, node)
+        if any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(value)):
+            # values = [f(values[j + 1], values[j]) for j in ...]: the elements read the old
+            # list, so the new one is built under another name and takes the name after
+            self.bind(node, name, COPY, (self.list_value(value, name),))
+            return
         self.bind(node, name, LIST_NEW, ())
         if isinstance(value, gast.List):
             for e in value.elts:

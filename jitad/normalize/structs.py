@@ -20,13 +20,16 @@ Guarantees:
   * a parameter given a constant (("const", repr, value) in `forms`: an int, bool, string,
     None or tuple of numbers) is that constant everywhere in the function's tree, so a call
     that needs a static value (`axis=`, `keepdims=`, `ord=`, a shape) reads it and a branch on
-    it is decided; `==`/`!=` between constant strings or None is decided too;
+    it is decided; `==`/`!=` between constant strings or None is decided too, and so is a
+    test method of a constant string (`name.startswith("w")`, `static_str_method`);
   * a parameter given its type (("type", dtype, ndim) in `forms`, made by `type_facts` where
     the function reads `p.dtype` or asks `isinstance(p, T)` of a parameter it never assigns)
     has `p.dtype` read as that dtype's name (a constant: `np.zeros(n, dtype=x.dtype)`,
     `x.astype(y.dtype)`) and `isinstance(p, T)` decided (`T` a type or a tuple of types the
     value's kind answers: np.ndarray, float, int, bool, complex, np.number ...; otherwise the
-    call stays, and is refused as before);
+    call stays, and is refused as before); `p.ndim` where it reads the parameter
+    (`param_ndim_reads`: also a parameter assigned later, `if x.ndim == 1: x = x[None, :]`)
+    is its rank, so a branch on it is decided;
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -36,6 +39,7 @@ Invariants: no IR variable holds a structure or a string; a refusal names the us
 """
 from __future__ import annotations
 
+import ast
 import copy
 import inspect
 from collections import Counter
@@ -178,10 +182,39 @@ def helper_facts(fn):
     return got
 
 
+def param_ndim_reads(body, params) -> list:
+    """The `p.ndim` nodes of `body` that read a parameter's own rank: anywhere for a parameter
+    the function never assigns, else in the test of an `if` of the body's top level before
+    any statement assigning it (`if x.ndim == 1: x = x[None, :]`)."""
+    stores = _stores(body)
+    out = []
+
+    def own(node):      # not into a nested def or lambda, whose parameter may be another x
+        yield node
+        for c in gast.iter_child_nodes(node):
+            if not isinstance(c, (gast.FunctionDef, gast.Lambda, gast.ClassDef)):
+                yield from own(c)
+
+    def reads(node, names):
+        return [n for n in own(node) if isinstance(n, gast.Attribute) and n.attr == "ndim"
+                and isinstance(n.ctx, gast.Load) and isinstance(n.value, gast.Name)
+                and n.value.id in names]
+    out += [n for s in body for n in reads(s, {p for p in params if not stores[p]})]
+    assigned = {p for p in params if stores[p]}
+    for s in body:
+        if isinstance(s, gast.If):
+            out += reads(s.test, assigned)
+        assigned -= set(_stores([s]))
+        if not assigned:
+            break
+    return out
+
+
 def type_facts(fn) -> frozenset:
     """The parameters of `fn` that its source reads as `p.dtype` or asks `isinstance(p, ...)`
-    of, and never assigns: those whose type a specialization fixes in its front end
-    (("type", dtype, ndim) forms, `pipeline.typed_frontend`). Once per function object."""
+    of, and never assigns, or reads the rank of (`param_ndim_reads`): those whose type a
+    specialization fixes in its front end (("type", dtype, ndim) forms,
+    `pipeline.typed_frontend`). Once per function object."""
     from ..capture import capture
     from ..pipeline import cache_of
     cache = cache_of(fn)
@@ -192,7 +225,7 @@ def type_facts(fn) -> frozenset:
         cap = capture(fn)
         params = set(cap.params) - set(_stores(cap.tree.body))
         resolve = source_resolver(cap)
-        found = set()
+        found = {node.value.id for node in param_ndim_reads(cap.tree.body, cap.params)}
         for node in gast.walk(cap.tree):
             if isinstance(node, gast.Attribute) and node.attr == "dtype" \
                     and isinstance(node.value, gast.Name) and node.value.id in params:
@@ -207,6 +240,10 @@ def type_facts(fn) -> frozenset:
     cache["type_facts"] = got
     return got
 
+
+# the str methods a constant string's call is decided for (each answers a bool or an int)
+_STR_TESTS = frozenset({"startswith", "endswith", "isdigit", "isalpha", "isupper", "islower",
+                        "isidentifier", "count", "find"})
 
 _KIND_TYPE = {"f8": float, "f4": np.float32, "i8": int, "b1": bool, "c16": complex}
 
@@ -245,6 +282,19 @@ def _isinstance_of(form, cls):
 # what np.issubdtype answers alike for integer arrays of every width (jitad reads them as int64)
 _ANY_INT_WIDTH = (np.generic, np.number, np.integer, np.inexact, np.floating,
                   np.complexfloating, np.bool_)
+
+
+class _Ranks(gast.NodeTransformer):
+    """The `p.ndim` nodes listed (by id) as the constant rank of p."""
+
+    def __init__(self, reads, ranks):
+        self.reads, self.ranks = reads, ranks
+
+    def visit_Attribute(self, node):
+        if id(node) in self.reads:
+            return gast.copy_location(gast.Constant(self.ranks[node.value.id], None), node)
+        self.generic_visit(node)
+        return node
 
 
 class _TypeFacts(gast.NodeTransformer):
@@ -378,13 +428,15 @@ class StructArgs:
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
-        consts, typed = {}, {}
+        consts, typed, ranks = {}, {}, {}
         for name, form in forms or ():
             name = user.get(name, name)
             if form[0] == "list":      # a list parameter (`lists.list_parameters`)
                 continue
             if form[0] == "type":      # its dtype read, or isinstance asked (`type_facts`)
-                typed[name] = form
+                ranks[name] = form[2]
+                if not self.stores[name]:
+                    typed[name] = form
                 continue
             if form[0] == "const":
                 if name in self.none_locals:
@@ -407,6 +459,10 @@ class StructArgs:
             self.tree = copy.deepcopy(self.tree)
             self.tree.body = [_Substitute(consts).visit(s) for s in self.tree.body]
             self.params = [p for p in self.params if p not in consts]
+        if ranks:       # x.ndim of a parameter, where it reads the parameter: its rank
+            self.tree = copy.deepcopy(self.tree)
+            reads = {id(n) for n in param_ndim_reads(self.tree.body, list(ranks))}
+            self.tree.body = [_Ranks(reads, ranks).visit(s) for s in self.tree.body]
         typed.update((name, ("struct", st.kind)) for name, st in self.structs.items()
                      if isinstance(st, Struct) and not self.stores[name])
         if typed:
@@ -569,7 +625,8 @@ class StructArgs:
         if s is None:
             return None
         if isinstance(s, Struct):
-            spelled = node.id if isinstance(node, gast.Name) else "this"
+            spelled = node.id if isinstance(node, gast.Name) else \
+                ast.unparse(gast.gast_to_ast(node))
             self.err(node, f"'{spelled}' is {s.describe()}: unpack it ({'a, b = ' + spelled}), "
                            "index it with a constant, loop over it, or pass it to a helper",
                      "tuple argument")
@@ -595,11 +652,40 @@ class StructArgs:
             return None
         return Const((a == b) == isinstance(node.ops[0], gast.Eq))
 
+    def static_str_method(self, node):
+        """`name.startswith("w")` of a constant string (a dict key a loop over `.items()`
+        gave, a string argument) with constant arguments: decided (a Const), or None. Only the
+        methods answering a bool or a number (`_STR_TESTS`): a string is no value here."""
+        func = node.func
+        if not (isinstance(func, gast.Attribute) and func.attr in _STR_TESTS) or node.keywords:
+            return None
+        s = self.static_of(func.value)
+        args = [self.static_of(a) for a in node.args]
+        if not isinstance(s, str) or any(a is MISSING for a in args):
+            return None
+        try:
+            return Const(getattr(s, func.attr)(*args))
+        except (TypeError, ValueError) as e:
+            self.err(node, f"str.{func.attr}: {e}", f".{func.attr}()")
+
     # ------------------------------------------------------------ binding structures
     def struct_assign(self, target, value, node) -> bool:
-        """`W, b = params[0]`, `layer = params[1]`, `(W1, b1), (W2, b2) = params`: True if done."""
+        """`W, b = params[0]`, `layer = params[1]`, `(W1, b1), (W2, b2) = params`, `enc, dec =
+        params["enc"], params["dec"]` (a display of elements, none reading a target): True if
+        done."""
         if isinstance(value, (gast.Tuple, gast.List)):
-            return False
+            if not (isinstance(target, gast.Tuple) and len(target.elts) == len(value.elts)
+                    and all(isinstance(t, gast.Name) for t in target.elts)):
+                return False
+            names = {t.id for t in target.elts}
+            items = [self.struct_of(e) for e in value.elts]
+            if any(v is None for v in items) or any(
+                    isinstance(n, gast.Name) and n.id in names
+                    for e in value.elts for n in gast.walk(e)):
+                return False
+            for t, v in zip(target.elts, items):
+                self.bind_target(t, v, node)
+            return True
         nested = isinstance(target, gast.Tuple) and not all(isinstance(e, gast.Name)
                                                              for e in target.elts)
         v = self.struct_of(value)

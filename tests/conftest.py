@@ -11,13 +11,11 @@ os.environ.setdefault("JITAD_VERIFY", "1")
 # Gradient tests run with Numba's bounds checking on: a tape or index access outside its array
 # fails a test instead of reading garbage (set before Numba is imported).
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
-# Most of the suite's time is LLVM optimizing generated code (cold, a 10-case elementwise corpus
-# slice: 60 s of CPU at Numba's default -O3, 23 s at -O1; the np.pad primitive group 36.8 s at -O1,
-# 27.5 s at -O0; test_models + test_benchmarks_smoke, which also run what they compile, 187 s
-# at -O1, 153 s at -O0). The tests check values and gradients, which the optimization level does
-# not change (no fastmath), so they compile at -O0; NUMBA_OPT=3 in the environment runs the suite
-# as users compile.
-os.environ.setdefault("NUMBA_OPT", "0")
+# Most of the suite's time is LLVM optimizing generated code at Numba's default -O3 (cold,
+# a 10-case elementwise corpus slice: 60 s of CPU at -O3, 23 s at -O1). The tests check values
+# and gradients, which the optimization level does not change (no fastmath), so they compile at
+# -O1; NUMBA_OPT=3 in the environment runs the suite as users compile.
+os.environ.setdefault("NUMBA_OPT", "1")
 
 
 # The files that compile the most start first, so that under pytest-xdist (--dist loadfile) the

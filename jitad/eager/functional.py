@@ -288,7 +288,11 @@ class _RuntimeStandIn(_StandIn):
         if f is None or name.startswith("_"):
             return super().__getattr__(name)
         from .dispatch import fallback
-        return lambda *args, **kwargs: fallback(f, f"rt.{name}", f, args, kwargs)
+
+        def op(*args, **kwargs):
+            return fallback(f, f"rt.{name}", f, args, kwargs)
+        setattr(self, name, op)         # made once per stand-in
+        return op
 
 
 def eager_function(f):

@@ -15,7 +15,7 @@ or the forward is a composition of primitives (`reads_back`: the composition's d
 need not be the primitive's rules), code generated to be read again calls the primitive
 itself (`call`): a summation as
 `np.einsum(subscripts, ...)`, any other through `spelled(prim)`, a callable
-`jitad_primitives.<name>(params..., statics...)` (in `NAMESPACE`) that evaluates the forward
+`jitad_primitives.<name>(params..., static=...)` (in `NAMESPACE`) that evaluates the forward
 template with NumPy and is registered as that primitive.
 Invariants: only exact equivalents are listed; a runtime function not listed stays unknown,
 so code calling it is refused at its line, never differentiated by a guess. Eager mode runs

@@ -7,7 +7,9 @@ by its instructions' positions), after `desugar` rewrote the statements that mea
 (`assert`, `raise`, `print`, `a = b = v` ...: their names bound here),
 whose node positions are the user's real file lines and columns; `Captured.resolve(name)`
 maps every free name (closure cell, global, builtin) to the object it means, so later stages
-never look a name up again; `loc(node)` turns any node into an `errors.Loc`.
+never look a name up again (a name an `import` inside the function binds among them: the
+statement is done here and becomes `pass`, `_local_imports`); `loc(node)` turns any node into
+an `errors.Loc`.
 The source is the source of `fn.__code__` -- the code Python runs, never a `__wrapped__`
 function's -- and it is checked to compile to the same instructions as `fn.__code__`, so a
 file edited after its import is refused instead of differentiated.
@@ -285,6 +287,7 @@ def _capture(fn) -> Captured:
 
 def _captured(fn, tree, filename, raw) -> Captured:
     _keyword_only_last(tree)
+    imported = _local_imports(fn, tree)
     _lambdas_as_defs(tree)
     _maps_as_comprehensions(tree, _builtin_test(fn, tree))
     tuples = _constant_tuples(fn, tree)
@@ -293,6 +296,8 @@ def _captured(fn, tree, filename, raw) -> Captured:
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
     cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
     cap.free, cap.origin = _free_names(fn, tree)
+    for name, obj in imported.items():      # read as module names are (never rebound)
+        cap.free[name], cap.origin[name] = obj, imported
     for name, (obj, where) in tuples.items():   # written in as displays, still watched
         cap.free[name], cap.origin[name] = obj, where
     for name, target in _self_calls(fn, tree).items():
@@ -632,6 +637,59 @@ def _constant_tuples(fn, tree) -> dict:
                                                     display(names[n], first), None), first)
                      for n in sorted(read)]
     return {n: (v, origin[n]) for n, v in names.items()}
+
+
+def _local_imports(fn, tree) -> dict:
+    """An `import` / `from ... import` statement in the function (`from scipy.special import
+    logsumexp` inside it, a lazy import) binds a name to a module or an object of one, as the
+    module-level statement would: each is done here, its statement becomes `pass`, and the
+    name is read as a free name meaning that object (name -> object, returned). Only where
+    the name means one object wherever it is bound: a name the function also assigns, or
+    binds by imports of different objects, or `import *`, or an import that fails, keeps its
+    statements, which `fence` refuses at their line."""
+    import importlib
+    package = fn.__globals__.get("__package__") or None
+    binds = {}          # name -> [(statement, object or MISSING)]
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Import):
+            for a in node.names:
+                try:
+                    mod = importlib.import_module(a.name)
+                    obj = mod if a.asname else importlib.import_module(a.name.split(".")[0])
+                except Exception:
+                    obj = MISSING
+                binds.setdefault(a.asname or a.name.split(".")[0], []).append((node, obj))
+        elif isinstance(node, gast.ImportFrom):
+            for a in node.names:
+                try:
+                    mod = importlib.import_module("." * (node.level or 0) + (node.module or ""),
+                                                  package)
+                    obj = getattr(mod, a.name, MISSING)
+                    if obj is MISSING:
+                        obj = importlib.import_module(f"{mod.__name__}.{a.name}")
+                except Exception:
+                    obj = MISSING
+                binds.setdefault(a.asname or a.name, []).append((node, obj))
+    if not binds:
+        return {}
+    assigned = {a.id for a in tree.args.args} | {
+        n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+        and isinstance(n.ctx, (gast.Store, gast.Del))}
+    out, keep = {}, set()
+    for name, found in binds.items():
+        objs = [o for _, o in found]
+        if name == "*" or name in assigned or MISSING in objs or any(o is not objs[0] for o in objs):
+            keep |= {id(st) for st, _ in found}
+        else:
+            out[name] = objs[0]
+    for node in gast.walk(tree):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, field_name, None)
+            if isinstance(block, list):
+                block[:] = [gast.copy_location(gast.Pass(), st) if isinstance(
+                    st, (gast.Import, gast.ImportFrom)) and id(st) not in keep else st
+                    for st in block]
+    return out
 
 
 def _free_names(fn, tree):

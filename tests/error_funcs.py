@@ -67,7 +67,8 @@ def uses_nested_def_as_value(x):
 
 
 def uses_import(x):
-    import os  # ERR: import statement
+    # (an import inside the function is read as at module level: one that fails is refused)
+    import os.not_a_module_jitad_knows  # ERR: import statement
     return x
 
 

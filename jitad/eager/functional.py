@@ -32,6 +32,7 @@ language, a variable whose rank changes where its definitions meet, a write into
 or one an alias observes ... Errors inside f that only its run finds are raised at f's own
 line (see refusal.refuse).
 """
+import builtins
 import functools
 import gc
 import math
@@ -207,6 +208,30 @@ class _Patcher:
             return _is_user_function(obj) or obj in _FUNCTIONS
         return self.replace(obj) is not obj
 
+    def builtins(self):
+        """The builtins of rebuilt functions: Python's, but `__import__`, so an import
+        statement inside the function (`from scipy.special import logsumexp`) binds what the
+        same name at module level would mean here (numpy's and math's stand-ins, a helper
+        rebuilt), as compiled mode reads it (`capture._local_imports`)."""
+        if getattr(self, "_builtins", None) is None:
+            real = builtins.__import__
+
+            def imported(name, globals=None, locals=None, fromlist=(), level=0):
+                mod = real(name, globals, locals, fromlist, level)
+                if not fromlist:
+                    return self.replace(mod)
+                stand_in = self.replace(mod)
+                if stand_in is mod:
+                    return mod
+                out = types.SimpleNamespace()       # `from m import a, b`: each replaced
+                for a in fromlist:
+                    if a != "*":
+                        setattr(out, a, getattr(stand_in, a, None) if hasattr(stand_in, a)
+                                else self.replace(getattr(mod, a)))
+                return out
+            self._builtins = dict(builtins.__dict__, __import__=imported)
+        return self._builtins
+
     def rebuild(self, fn):
         new = self.functions.get(fn)
         if new is not None:
@@ -215,6 +240,7 @@ class _Patcher:
         g = self.globals.get(id(g_orig))
         if g is None:
             g = self.globals[id(g_orig)] = dict(g_orig)
+            g["__builtins__"] = self.builtins()
         cells = fn.__closure__
         fill = []
         if cells:

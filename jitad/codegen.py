@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from dataclasses import dataclass, field
 
-from . import __version__, ir
+from . import __version__, ir, runtime
 from . import pyast as P
 from .factor import factor_tangents
 from .fuse import fuse
@@ -1162,7 +1162,7 @@ def _tidy(fdef, types):
     _inline_single_use(fdef)
     if hasattr(fdef, "jitad_tangents"):      # a jvp: its final tangent sums, by tangent
         factor_tangents(fdef, fdef.jitad_tangents)
-    _OuterInPlace().visit(fdef)
+    _ProductInPlace().visit(fdef)
     _mark_view_writes(fdef, types)
     return fdef
 
@@ -1258,19 +1258,22 @@ def _view_writes(fdef):
     Rewrite().visit(fdef)
 
 
-class _OuterInPlace(ast.NodeTransformer):
-    """`d += rt.outer(a, b)` -> `rt.add_outer(d, a, b)`: the adjoint of a matrix-vector
-    product accumulated without a temporary matrix (run last: an accumulation still here is
-    live, and reads of `d` in `a` or `b` keep the `+=`)."""
+class _ProductInPlace(ast.NodeTransformer):
+    """`d += rt.outer(a, b)` -> `rt.add_outer(d, a, b)`, and so for `rt.matvec` and
+    `rt.vecmat` (`runtime.ADDED_PRODUCTS`): the adjoint of a matrix-vector product accumulated
+    without a temporary matrix or vector (run last: an accumulation still here is live, and
+    reads of `d` in `a` or `b` keep the `+=`)."""
+
+    _ADDED = {f"rt.{p}": f"rt.{a}" for p, a in runtime.ADDED_PRODUCTS.items()}
 
     def visit_AugAssign(self, node):
         v = node.value
         if isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
-                and isinstance(v, ast.Call) and ast.unparse(v.func) == "rt.outer" \
+                and isinstance(v, ast.Call) and ast.unparse(v.func) in self._ADDED \
                 and len(v.args) == 2 and not v.keywords \
                 and node.target.id not in P.names_in(v):
-            return ast.copy_location(ast.Expr(P.call("rt.add_outer", P.name(node.target.id),
-                                                     *v.args)), node)
+            return ast.copy_location(ast.Expr(P.call(self._ADDED[ast.unparse(v.func)],
+                                                     P.name(node.target.id), *v.args)), node)
         return node
 
 

@@ -35,7 +35,7 @@ import ast
 import copy
 
 from .names import Namer
-from .runtime import SUMS_OF_PRODUCTS
+from .runtime import ADDED_PRODUCTS, SUMS_OF_PRODUCTS
 
 
 # past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
@@ -60,6 +60,8 @@ _PRODUCTS = ("rt.matvec", "rt.vecmat", "rt.matmat", "rt.outer")
 # product (its lane form is the two products' lane forms and their sum)
 _PRODUCT_SUMS = {f"rt.{s}": f"rt.{p}" for p, s in SUMS_OF_PRODUCTS.items()}
 _INPLACE = ("rt.add_outer", "rt.accum1", "rt.accum2", "rt.add_into")
+# `rt.add_matvec(d, a, b)`: read as the `d += rt.matvec(a, b)` it stands for (`_Unadded`)
+_ADDED = {f"rt.{a}": f"rt.{p}" for p, a in ADDED_PRODUCTS.items() if f"rt.{a}" not in _INPLACE}
 _CHECKS = ("rt.check_index", "rt.check_indices", "rt.check_range", "rt.check_tape",
            "rt.check_depth")
 
@@ -208,9 +210,22 @@ def _walk_stmts(body):
             yield from _walk_stmts(getattr(s, field, None) or [])
 
 
+class _Unadded(ast.NodeTransformer):
+    """`rt.add_matvec(d, a, b)` -> `d += rt.matvec(a, b)` (see `_ADDED`): the lanes have the
+    product's form."""
+
+    def visit_Expr(self, node):
+        c = node.value
+        if isinstance(c, ast.Call) and dotted(c.func) in _ADDED and isinstance(c.args[0], ast.Name):
+            return ast.copy_location(ast.AugAssign(
+                ast.Name(c.args[0].id, ast.Store()), ast.Add(),
+                ast.Call(_expr(_ADDED[dotted(c.func)]), c.args[1:], [])), node)
+        return node
+
+
 class Batch:
     def __init__(self, fdef, batched, ranks, tapes):
-        self.fdef = copy.deepcopy(fdef)
+        self.fdef = _Unadded().visit(copy.deepcopy(fdef))
         self.batched = set(batched)
         self.ranks = dict(ranks)
         self.tapes = dict(tapes)            # tape name -> "buffer" | "list"
@@ -920,7 +935,7 @@ def unpaid(fdef, tapes) -> str | None:
         return None
     for node in ast.walk(fdef):
         f = dotted(node.func) if isinstance(node, ast.Call) else None
-        if f in _PRODUCTS or f in _PRODUCT_SUMS or f == "np.linalg.solve":
+        if f in _PRODUCTS or f in _PRODUCT_SUMS or f in _ADDED or f == "np.linalg.solve":
             return None
     for loop in ast.walk(fdef):
         if not isinstance(loop, (ast.For, ast.While)):

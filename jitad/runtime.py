@@ -51,6 +51,7 @@ COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_eins
                "matvec_sum": "_matvec_sum_loop", "vecmat_sum": "_vecmat_sum_loop",
                "matmat_sum": "_matmat_sum_loop",
                "outer": "_outer_loop", "add_outer": "_add_outer_loop",
+               "add_matvec": "_add_matvec_loop", "add_vecmat": "_add_vecmat_loop",
                "stack_list": "_stack_list_loop"}
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
@@ -80,7 +81,8 @@ def _dot1_loop(a, b):
 SMALL_MATVEC = 512
 SMALL_MATMAT = 1000
 
-__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "set_row", "promoted"]
+__all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "add_matvec", "add_vecmat",
+            "set_row", "promoted"]
 # helpers that always return a newly allocated array (an adjoint may take it as its buffer)
 FRESH = ("matvec", "vecmat", "matmat", "outer")
 
@@ -267,6 +269,51 @@ def _add_outer_loop(d, a, b):
         ai = a[i if ra else 0]
         for j in range(n):
             d[i, j] += ai * b[j if rb else 0]
+
+
+def add_matvec(d, a, b):
+    """d += a @ b of a matrix and a vector, in place (no temporary vector)."""
+    d += np.dot(a, b)
+
+
+def _add_matvec_loop(d, a, b):
+    m, k = a.shape
+    if k != b.shape[0]:
+        raise ValueError("matmul: shapes of the matrix and the vector are not aligned")
+    if d.shape[0] != m and m != 1:      # (Numba's `+=` does not check the shapes)
+        raise ValueError("non-broadcastable output operand (a product added into an array)")
+    if m * k > SMALL_MATVEC or d.shape[0] != m:      # BLAS, or += broadcasting a length-1 result
+        d += matvec(a, b)
+        return
+    for i in range(m):
+        acc = d[i]
+        for j in range(k):
+            acc += a[i, j] * b[j]
+        d[i] = acc
+
+
+def add_vecmat(d, a, b):
+    """d += a @ b of a vector and a matrix, in place (no temporary vector)."""
+    d += np.dot(a, b)
+
+
+def _add_vecmat_loop(d, a, b):
+    k, n = b.shape
+    if k != a.shape[0]:
+        raise ValueError("matmul: shapes of the vector and the matrix are not aligned")
+    if d.shape[0] != n and n != 1:
+        raise ValueError("non-broadcastable output operand (a product added into an array)")
+    if k * n > SMALL_MATVEC or d.shape[0] != n:
+        d += vecmat(a, b)
+        return
+    for i in range(k):
+        ai = a[i]
+        for j in range(n):
+            d[j] += ai * b[i, j]
+
+
+# `d += rt.p(a, b)` written as `rt.add_p(d, a, b)` (`codegen`): the product added into d
+ADDED_PRODUCTS = {"outer": "add_outer", "matvec": "add_matvec", "vecmat": "add_vecmat"}
 
 
 # helpers compiled with NumPy's error model: a map's arithmetic on numbers is NumPy's on arrays

@@ -1365,3 +1365,26 @@ def test_small_products_compiled_as_loops_equal_numpys():
         J.matvec(np.ones((3, 4)), np.ones(3))
     with pytest.raises(ValueError):
         J.add_outer(np.zeros((3, 4)), np.ones(2), np.ones(4))
+
+
+def test_products_added_in_place_equal_numpys():
+    """rt.add_matvec/add_vecmat (`d += A @ v` of an adjoint, no temporary), compiled: loops
+    below the BLAS threshold, np.dot above, any strides; `+=`'s broadcasting of a length-1
+    product into d, and its errors (a d the product does not fit, operands not aligned)."""
+    from jitad import _runtime_jit as J
+    rng = np.random.default_rng(4)
+    for m, k in ((3, 4), (10, 10), (40, 30)):
+        A, v, w = rng.normal(size=(m, k)), rng.normal(size=k), rng.normal(size=m)
+        for dm, fn, a, b, ref in ((m, J.add_matvec, A, v, A @ v), (k, J.add_vecmat, w, A, w @ A),
+                                  (k, J.add_matvec, A.T, w, A.T @ w)):
+            d = rng.normal(size=dm)
+            want = d + ref
+            fn(d, a, b)
+            assert np.allclose(d, want, rtol=1e-13, atol=1e-13)
+    d = np.zeros(4)
+    J.add_matvec(d, np.ones((1, 3)), np.ones(3))         # a length-1 product broadcasts
+    assert np.array_equal(d, np.full(4, 3.0))
+    with pytest.raises(ValueError):
+        J.add_matvec(np.zeros(2), np.ones((3, 4)), np.ones(4))
+    with pytest.raises(ValueError):
+        J.add_vecmat(np.zeros(4), np.ones(2), np.ones((3, 4)))

@@ -677,7 +677,7 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         adjoints={k: ast.parse(v, mode="eval").body for k, v in adjoints.items()},
         type_rule=typerules.KINDS[kind], kind=kind, impl=_IMPLS.get(name),
         elementwise=kind in _ELEMENTWISE_KINDS,
-        exact=name.startswith(("dot.", "outer", "solve.", "keep_all.", "diag.", "cross")),
+        exact=name.startswith(("dot.", "outer", "solve.", "keep_all.", "diag.", "cross")) or kind == "dot_sum",
         view=name in _VIEWS, fresh=name not in _VIEWS,
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)

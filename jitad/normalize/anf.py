@@ -1217,6 +1217,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # alone is the whole array)
             self.err(node, f"a write through an index with `...` ({arr}[..., k] = v) is not "
                            f"supported: spell the axes out ({arr}[:, k] = v)", "ellipsis write")
+        if is_ellipsis(node.slice):     # y[...] = v: the whole array, as y[:] = v writes it
+            return arr, (Slice(None, None, None),)
         return arr, self.index(node.slice, arr)
 
 

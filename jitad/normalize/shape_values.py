@@ -15,11 +15,14 @@ specialization (`typerules.shape`): `shape_of(x)`, `shape_cat(a, b)` (`+`),
 `shape_slice(s; start, stop, step)` (a slice), `shape_eq`/`shape_ne` (`==`/`!=` of two),
 `shape_prod` (`np.prod`/`math.prod` of one), `getitem` (`s[k]`, also a computed k), `len`. A
 shape variable goes wherever a shape does (`np.zeros(s)`, `x.reshape(s)`, `np.full(s, v)`,
-`np.reshape(g, w.shape)`) and to a helper as an argument. `for d in s` is the counted loop
-over `range(len(s))` reading `s[k]` (the tree rewritten before lowering, `shape_loops`);
-`(*s, 3)` is `s + (3,)` (`shape_stars`). None of these values is ever differentiated (they
-are integers) or taped; Numba compiles them as `UniTuple(int64, n)`, eager mode reads
-NumPy's own tuples.
+`np.reshape(g, w.shape)`), to a helper as an argument and back as its result; a module-level
+tuple of integers (or an item of a tuple of them) is a constant shape there
+(`constant_shape`). Before lowering, `shape_rewrites` writes `for d in s` as the counted loop
+over `range(len(s))` reading `s[k]`, `(*s, 3)` as `s + (3,)`, `x.reshape(*s)` as
+`x.reshape(s)` and `tuple(s)` as `s`. These values are integers: never differentiated or
+taped; Numba compiles them as `UniTuple(int64, n)`, eager mode reads NumPy's own tuples. Any
+other operation of a shape (`s * 2`, `np.sum(s)`) is refused at its line by type inference
+(`typeinfer.not_of_shapes`).
 Invariants: a tree with no shape expression is returned unchanged by the rewrites; a name is
 a shape local only if all its assignments are shape expressions (anything else keeps the
 earlier meaning of the name); the rank of a shape is never assumed here.
@@ -80,7 +83,8 @@ def shape_locals(tree, resolve) -> set:
 
 
 def shape_rewrites(tree, names, resolve, namer, introduced):
-    """`(*s, 3)` as `s + (3,)`, `tuple(s)` as `s`, and `for d in s` as a counted loop reading
+    """`(*s, 3)` as `s + (3,)`, `tuple(s)` as `s`, `x.reshape(*s)` as `x.reshape(s)`, and
+    `for d in s` as a counted loop reading
     `s[k]` (a shape that is not a name first assigned to one). The builtins the loop calls
     get fresh names, recorded in `introduced` (name -> builtin) as other rewrites do."""
     if not any(is_shape(n, names, resolve) for n in gast.walk(tree)):
@@ -127,6 +131,10 @@ class _Rewrite(gast.NodeTransformer):
         self.generic_visit(node)
         if self.shape(node):          # tuple(s): s itself
             return node.args[0]
+        if isinstance(node.func, gast.Attribute) and node.func.attr == "reshape" \
+                and len(node.args) == 1 and isinstance(node.args[0], gast.Starred) \
+                and self.shape(node.args[0].value):
+            node.args = [node.args[0].value]        # x.reshape(*s): x.reshape(s)
         return node
 
     def visit_For(self, node):

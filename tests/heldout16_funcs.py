@@ -268,7 +268,48 @@ def reshape_batch_matrix(x, W):
     return np.sum((M @ W) ** 2)
 
 
+def unflatten_list_append(flat, params):
+    """Pieces of a flat vector appended to a list, each shaped like its parameter (of one
+    rank: a list holds values of one type)."""
+    out = []
+    k = 0
+    for w in params:
+        out.append(flat[k:k + w.size].reshape(w.shape))
+        k += w.size
+    return np.sum(out[0] ** 2) + np.sum(np.sin(out[1]))
+
+
+def unflatten_into_dict_display(flat, p):
+    nW = p["W"].size
+    new = {"W": flat[:nW].reshape(p["W"].shape),
+           "b": flat[nW:nW + p["b"].size].reshape(p["b"].shape)}
+    return np.sum(new["W"] ** 2) + np.sum(new["b"])
+
+
 # -- refused on purpose ----------------------------------------------------------------------------
+def unflatten_mixed_ranks_into_list(flat, params):
+    out = []
+    k = 0
+    for w in params:
+        out.append(flat[k:k + w.size].reshape(w.shape))  # ERR: a list holds values of one type
+        k += w.size
+    return np.sum(out[0] ** 2) + np.sum(np.sin(out[1]))
+
+
+def unflatten_into_dict_by_key(flat, p):
+    out = {}  # ERR: unsupported construct: dict
+    k = 0
+    for name, v in p.items():
+        out[name] = flat[k:k + v.size].reshape(v.shape)
+        k += v.size
+    return np.sum(out["W"] ** 2) + np.sum(out["b"])
+
+
+def list_of_shapes(params, x):
+    shapes = [w.shape for w in params]  # ERR: a list holds numbers or arrays
+    return np.sum(x) * len(shapes)
+
+
 def shape_reassigned_to_other(x, k):
     s = x.shape
     if k > 0:
@@ -319,16 +360,26 @@ def cases(seed=16):
         (unpack_local_shape, (nrm(size=(3, 2)),), (0,)),
         (full_like_shape_scale, (nrm(size=(2, 3)), 0.3), (0, 1)),
         (reshape_batch_matrix, (nrm(size=(2, 6)), nrm(size=(3, 2))), (0, 1)),
+        (unflatten_list_append, (nrm(size=8), [nrm(size=(2, 2)), nrm(size=(2, 2))]), (0, 1)),
+        (unflatten_into_dict_display, (nrm(size=7), {"W": nrm(size=(2, 2)), "b": nrm(size=3)}),
+         (0, 1)),
     ]
 
 
 def refused_forms():
     """Refused on purpose (at the marked line, both modes): a name that holds a shape in one
     place and a number in another, an array broadcast to a higher rank under an `if` on
-    shapes (one variable, one type and rank: broadcast it unconditionally, or name it anew)."""
+    shapes (one variable, one type and rank: broadcast it unconditionally, or name it anew);
+    a list of pieces of different ranks and a list of shapes (a list holds values of one
+    type: unpack into names, or a dict display); a dict built key by key in a loop (a local
+    dict is built by displays with constant keys)."""
     nrm = np.random.default_rng(1606).normal
+    two = [nrm(size=(2, 2)), nrm(size=3)]
     return [(shape_reassigned_to_other, (nrm(size=(2, 3)), 1)),
-            (shapes_differ_broadcast, (nrm(size=(2, 3)), nrm(size=3)))]
+            (shapes_differ_broadcast, (nrm(size=(2, 3)), nrm(size=3))),
+            (unflatten_mixed_ranks_into_list, (nrm(size=7), two)),
+            (unflatten_into_dict_by_key, (nrm(size=7), {"W": two[0], "b": two[1]})),
+            (list_of_shapes, (two, nrm(size=3)))]
 
 
 if __name__ == "__main__":

@@ -15,11 +15,11 @@ import numpy as np
 # costs as much as the loop itself). Never one that reads `isinstance` (`_pick_loop`): Numba
 # then runs its literal-propagation pass over the whole caller, which crashes on a variable
 # that is undefined on some path into a join
-INLINE = ("select", "dot1", "in_range", "trip_count", "check_index", "check_range", "check_tape",
+INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod", "check_index", "check_range", "check_tape",
           "check_slice_end", "check_length", "check_broadcast",
           "check_depth")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -385,6 +385,14 @@ def reserve(buf, n):
     for k in range(buf.shape[0]):
         new[k] = buf[k]
     return new
+
+
+def shape_prod(shape):
+    """np.prod of a shape tuple (1 for a scalar's `()`)."""
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def trip_count(start, stop, step):

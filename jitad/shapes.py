@@ -35,6 +35,7 @@ _DIM, _LEN = get("dim"), get("len")
 _INT_OPS = {get("add"): "+", get("sub"): "-", get("mul"): "*", get("floordiv"): "//"}
 _TRANSPOSE = get("transpose")
 _EXPAND = (get("expand_dims"), get("stack_part"))
+_SHAPE_OF, _SHAPE_CAT, _SHAPE_SLICE = get("shape_of"), get("shape_cat"), get("shape_slice")
 
 
 def _known(d) -> bool:
@@ -179,6 +180,11 @@ class Shapes:
             sh = self.shape.get(s.args[0].name)
             k = s.args[1].value
             return sh[k] if sh and -len(sh) <= k < len(sh) else None
+        if s.op is GETITEM and len(s.args) == 2 and isinstance(s.args[1], Const):
+            dims = self.dims(s.args[0])         # s[k] of a shape value
+            k = s.args[1].value
+            return dims[k] if dims is not None and type(k) is int \
+                and -len(dims) <= k < len(dims) else None
         if s.op is _LEN and isinstance(s.args[0], Var):
             sh = self.shape.get(s.args[0].name)
             return sh[0] if sh else None
@@ -195,6 +201,29 @@ class Shapes:
                 a, b = sorted((a, b), key=repr)
             return (op, a, b)
         return ("val", n)
+
+    def dims(self, a):
+        """The terms of a shape value (`np.zeros(s)`'s s): a tuple written out, or a variable
+        assigned once `shape_of(x)`, a slice or a join of such (`normalize.shape_values`);
+        None if it cannot be named."""
+        if isinstance(a, TupleA):
+            return tuple(self.val(x) for x in a.items)
+        if not isinstance(a, Var) or len(self.defs.get(a.name, [])) != 1:
+            return None
+        d = self.defs[a.name][0]
+        if not isinstance(d, Bind) or len(d.targets) != 1:
+            return None
+        if d.op is _SHAPE_OF and isinstance(d.args[0], Var):
+            return self.shape.get(d.args[0].name)
+        if d.op is _SHAPE_CAT:
+            a, b = self.dims(d.args[0]), self.dims(d.args[1])
+            return None if a is None or b is None else a + b
+        if d.op is _SHAPE_SLICE:
+            base = self.dims(d.args[0])
+            st = d.statics
+            return None if base is None else base[slice(st.get("start"), st.get("stop"),
+                                                         st.get("step"))]
+        return None
 
     # -- shapes of arrays ----------------------------------------------------------------
     def of(self, name):
@@ -263,8 +292,10 @@ class Shapes:
             return self._concat(s, args, nd)
         if op.shape_arg and len(s.args) == 2:      # x.reshape(shape): the shape's values
             shape = s.args[1]
-            items = shape.items if isinstance(shape, TupleA) else (shape,)
-            vals = tuple(self.val(x) for x in items)
+            vals = self.dims(shape) if isinstance(shape, Var) else None
+            if vals is None:
+                items = shape.items if isinstance(shape, TupleA) else (shape,)
+                vals = tuple(self.val(x) for x in items)
             return None if any(isinstance(v, int) and v < 0 for v in vals) else vals
         if op is COPY or op.keeps_shape:
             return args[0]
@@ -274,6 +305,9 @@ class Shapes:
             return None if args[0] is None else tuple(reversed(args[0]))
         if op.from_shape:
             shape = s.args[0]
+            dims = self.dims(shape) if isinstance(shape, Var) else None
+            if dims is not None:            # np.zeros(x.shape), np.zeros((n,) + s[1:])
+                return dims
             items = shape.items if isinstance(shape, TupleA) else (shape,)
             return tuple(self.val(x) for x in items)
         if getattr(op, "pointwise", False):

@@ -300,9 +300,27 @@ class Inferer:
         op = s.op
         if op.complex_form is not None and any(getattr(a, "is_complex", False) for a in args):
             op = op.complex_form        # np.abs of a complex: its type rule too (a real result)
-        ty = op.result_type(s, args)
+        shaped = any(isinstance(a, TupleTy) for a in args)
+        if shaped and (op.elementwise or op.reduces):
+            raise not_of_shapes(op, s)
+        try:
+            ty = op.result_type(s, args)
+        except (AttributeError, TypeError):
+            if shaped:          # a type rule of arrays and numbers, given a tuple
+                raise not_of_shapes(op, s) from None
+            raise
         if ty is not None:
             self.set(s.target, ty, s.loc)
+
+
+def not_of_shapes(op, s: Bind) -> UnsupportedError:
+    """The refusal of a tuple (a shape, `x.shape`) given to an operation of arrays and
+    numbers (`s * 2`, `s + 1`, `np.sum(s)`, `max(s)`)."""
+    return UnsupportedError(
+        f"{op.symbol or op.name} of a tuple (a shape) is not supported: a shape is indexed "
+        "(s[0], s[-1]), sliced (s[1:]), joined to another (s + (3,)), compared (s == t), "
+        "multiplied out (np.prod(s)), looped over, or given where NumPy takes a shape "
+        "(np.zeros(s), x.reshape(s))", s.loc, "shape operand")
 
 
 def at_the_call(e: JitadError, s: Bind) -> JitadError:

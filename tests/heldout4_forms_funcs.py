@@ -214,7 +214,7 @@ def shape_slices(W, u):
 
 
 def shape_slice_by_rank(W):
-    return np.sum(np.zeros(W.shape[1:]) + W[0])  # ERR: depends on the rank
+    return np.sum(np.zeros(W.shape[1:]) + W[0])    # a shape whose length is the rank's
 
 
 # -- an array first assigned under a branch in a loop, its adjoint in the sweep's replay of it

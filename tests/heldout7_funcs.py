@@ -190,7 +190,7 @@ def cnn_loops(x, K, w_out):
 
 
 def cnn_einsum(x, K):
-    win = np.lib.stride_tricks.sliding_window_view(x, K.shape[2:], axis=(1, 2))  # ERR: shape slice
+    win = np.lib.stride_tricks.sliding_window_view(x, K.shape[2:], axis=(1, 2))
     y = np.einsum('chwij,fcij->fhw', win, K)
     y = np.tanh(y)
     return np.mean(y ** 2)

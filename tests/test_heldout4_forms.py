@@ -46,6 +46,7 @@ ACCEPTED = [
      (0, 1)),
     (hf.shape_slices, (rng.normal(size=(4, 3, 3, 2)), rng.normal(size=2)), (0, 1)),
     (hf.routing_in_branch, (0.5 * rng.normal(size=(3, 2, 2)), 1), (0,)),
+    (hf.shape_slice_by_rank, (rng.normal(size=(3, 2, 2)),), (0,)),     # held-out #16
 ]
 # compiled by Numba: one per mechanism
 NUMBA = {"gaps_after_first", "seasonal_list", "append_flat", "grid_weights", "gradient_2d",
@@ -61,7 +62,6 @@ REFUSED = [
     (hf.ogrid_as_value, (rng.normal(size=3),)),
     (hf.gradient_wrong_count, (rng.normal(size=(3, 4, 2)),)),
     (hf.gradient_edge_order_2, (rng.normal(size=5),)),
-    (hf.shape_slice_by_rank, (rng.normal(size=(3, 2, 2)),)),
 ]
 
 

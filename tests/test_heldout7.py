@@ -9,6 +9,7 @@ import pytest
 import jitad
 
 from . import heldout7_funcs as hf
+from .harness import check_grads_both_modes
 from .test_correctness import check
 
 rng = np.random.default_rng(77)
@@ -28,9 +29,14 @@ def test_both_modes_match_finite_differences(fn, args, wrt):
     check(fn, args, wrt=wrt)
 
 
+def test_a_window_shaped_by_a_shape_slice():
+    """sliding_window_view(x, K.shape[2:], ...): refused before (a shape slice whose length is
+    the rank's), a shape value now (held-out #16, `normalize.shape_values`)."""
+    check_grads_both_modes(hf.cnn_einsum, (rng.normal(size=(2, 5, 5)),
+                                           rng.normal(size=(3, 2, 2, 2))), (0, 1))
+
+
 REFUSED = [
-    (hf.cnn_einsum, (np.ones((2, 5, 5)), np.ones((3, 2, 2, 2))),
-     r"a slice of x.shape is supported with constant bounds counted from one end"),
     (hf.tuple_index_by_argument, (0.5, 1.5, -0.7, 2), r"index a tuple of 3 values with a constant"),
 ]
 

@@ -40,6 +40,7 @@ from .nones import none_flags
 from .tuple_lists import tuple_lists
 from .tuple_values import tuple_values
 from .shape_tuples import shape_tuples
+from .shape_values import ShapeValues, shape_locals, shape_rewrites
 from .slices import SliceValues
 from .stars import expand_stars
 from .simplify import eliminate_common_temps, fold_constant_decisions
@@ -87,7 +88,8 @@ def rename_locals(cap: Captured):
     return tree, [mapping.get(p, p) for p in cap.params], {v: k for k, v in mapping.items()}
 
 
-class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValues):
+class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValues,
+                 ShapeValues):
     def __init__(self, cap: Captured, forms=None):
         self.cap = cap
         self.out_tree = _UNSEEN       # the returned structure (`returned_structure`)
@@ -124,6 +126,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             list_names(self.tree, self.resolve_func, self.given_lists), self.err, given)
         self.locals |= {p for names in tparts.values() for p in names}
         self.renamed.update(tuser)
+        # shapes kept as values (`s = x.shape`, `(n,) + x.shape[1:]`): see `shape_values`
+        self.shape_locals = shape_locals(self.tree, self.resolve_func)
+        self.tree = shape_rewrites(self.tree, self.shape_locals, self.resolve_func, self.namer,
+                                   self.introduced)
+        self.locals |= user_names(self.tree) - set(cap.free)
         # h(*state), (*shape, 2): the items written out (see `stars`)
         self.tree = expand_stars(self.tree, given, self.err,
                                  list_names(self.tree, self.resolve_func, self.given_lists),
@@ -578,6 +585,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(node, gast.Name):
             return self.name(node)
         if isinstance(node, gast.BinOp):
+            if self.is_shape(node):           # (n,) + x.shape[1:]
+                return self.shape_value(node, hint, dest)
             op = _BINOP[type(node.op)]
             a = self.expr(node.left, hint)
             b = self.expr(node.right, hint)
@@ -597,6 +606,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             decided = self.static_compare(node)
             if decided is not None:
                 return decided
+            shapes = self.shape_compare(node, hint, dest)      # x.shape == y.shape
+            if shapes is not None:
+                return shapes
             if len(node.ops) == 1:
                 a = self.expr(node.left, hint)
                 b = self.expr(node.comparators[0], hint)
@@ -640,16 +652,15 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return element
             return self.attribute(node, hint, dest)
         if isinstance(node, gast.Subscript):
+            if self.is_shape(node):                 # x.shape[1:], s[:-1]: a shape
+                return self.shape_value(node, hint, dest)
             if isinstance(node.value, gast.Attribute) and node.value.attr == "shape":
-                arr = self.expr(node.value.value, hint)
                 k = static_value(node.slice, self.resolve_func)
-                if isinstance(node.slice, gast.Slice):
-                    self.err(node, "a slice of x.shape is supported with constant bounds counted "
-                                   "from one end (x.shape[:2], x.shape[-2:]); this one's length "
-                                   "depends on the rank: write the dimensions out "
-                                   "(x.shape[1], x.shape[2])", "x.shape slice")
-                if not isinstance(k, int) or isinstance(k, bool):
-                    self.err(node, "x.shape[...] needs a constant index")
+                if not isinstance(k, int) or isinstance(k, bool):     # x.shape[i], i computed
+                    s = self.shape_value(node.value, hint, lambda op: self.temp(hint, op))
+                    return self.bind(node, dest("dim"), GETITEM,
+                                     (s, self.expr(node.slice, hint)))
+                arr = self.expr(node.value.value, hint)
                 return self.bind(node, dest("dim"), DIM, (arr, Const(k)))
             if self.resolve_func(node.value) in (np.mgrid, np.ogrid):
                 return self.index_grid(node, None, hint, dest)
@@ -843,6 +854,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
     def call(self, node, hint, dest):
         if isinstance(node.func, gast.Name) and node.func.id in self.nested:
             return self.nested_call(node, hint, dest)
+        prod = self.shape_call(node, hint, dest)        # np.prod(s) of a shape
+        if prod is not None:
+            return prod
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
         if isinstance(func, gast.Attribute) and func.attr == "outer" \
@@ -1102,6 +1116,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         return (specialized(callee, tuple(forms)) if forms else callee), tuple(out)
 
     def shape_atom(self, node, hint):
+        named = self.constant_shape(node)       # reshape(SHAPE): a module-level shape
+        if named is not None:
+            return named
         if isinstance(node, gast.Tuple):
             return TupleA(tuple(self.expr(e, hint) for e in node.elts))
         if isinstance(node, gast.Attribute) and node.attr == "shape":
@@ -1125,8 +1142,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.bind(node, dest(node.attr), get(node.attr), (recv,))
         if node.attr in ("real", "imag"):        # z.real, z.imag: np.real(z), np.imag(z)
             return self.bind(node, dest(node.attr), get(f"np.{node.attr}"), (recv,))
-        if node.attr == "shape":
-            self.err(node, "use x.shape[k] or `n, m = x.shape`", "x.shape as a value")
+        if node.attr == "shape":                # a shape as a value (`shape_values`)
+            return self.shape_value(node, hint, dest)
         if node.attr == "dtype":
             self.err(node, ".dtype is read when jitad compiles, of a parameter the function "
                            "never assigns (x.dtype of a local: name the dtype)", ".dtype")
@@ -1200,6 +1217,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             # alone is the whole array)
             self.err(node, f"a write through an index with `...` ({arr}[..., k] = v) is not "
                            f"supported: spell the axes out ({arr}[:, k] = v)", "ellipsis write")
+        if is_ellipsis(node.slice):     # y[...] = v: the whole array, as y[:] = v writes it
+            return arr, (Slice(None, None, None),)
         return arr, self.index(node.slice, arr)
 
 

@@ -184,8 +184,9 @@ def helper_facts(fn):
 
 def param_ndim_reads(body, params) -> list:
     """The `p.ndim` nodes of `body` that read a parameter's own rank: anywhere for a parameter
-    the function never assigns, else in the test of an `if` of the body's top level before
-    any statement assigning it (`if x.ndim == 1: x = x[None, :]`)."""
+    the function never assigns, else in the test of an `if` (or of a conditional expression
+    assigned) at the body's top level before any statement assigning it (`if x.ndim == 1:
+    x = x[None, :]`, `x = x[None, :] if x.ndim == 1 else x`)."""
     stores = _stores(body)
     out = []
 
@@ -204,6 +205,8 @@ def param_ndim_reads(body, params) -> list:
     for s in body:
         if isinstance(s, gast.If):
             out += reads(s.test, assigned)
+        elif isinstance(s, gast.Assign) and isinstance(s.value, gast.IfExp):
+            out += reads(s.value.test, assigned)    # x = x[None, :] if x.ndim == 1 else x
         assigned -= set(_stores([s]))
         if not assigned:
             break

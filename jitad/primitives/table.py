@@ -94,6 +94,12 @@ argmax(a)          = np.argmax(a)           :: int
 argmin(a)          = np.argmin(a)           :: int
 dim(a, k)          = a.shape[k]             :: int
 shape_of(a)        = a.shape                :: shape
+# shapes as values (`normalize.shape_values`): tuples of integers whose length is the rank
+shape_cat(a, b)    = a + b                  :: shape_cat
+shape_slice(a; start, stop, step) = a[start:stop:step] :: shape_slice
+shape_eq(a, b)     = a == b                 :: shape_cmp
+shape_ne(a, b)     = a != b                 :: shape_cmp
+shape_prod(a)      = rt.shape_prod(a)       :: shape_int
 # float(a) as a product: Numba has no float(bool) (`float(0.0 < x < 1.0)`)
 float(a)           = a * 1.0                :: float | a: g
 sin(x)             = {m}.sin(x)             :: ewf  | x: g * {m}.cos(x)

@@ -78,7 +78,16 @@ _ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 
 class _Fold(ast.NodeTransformer):
     """Comparisons of constants, and + - * of constants (bools included), computed: a rule's
-    guard such as `b == 0` disappears when `b` is a constant (`x ** 2` keeps `2 * x`)."""
+    guard such as `b == 0` disappears when `b` is a constant (`x ** 2` keeps `2 * x`); a slice
+    bound that became None is left out (`s[start:stop:step]` of start=1 is `s[1:]`)."""
+
+    def visit_Slice(self, node):
+        self.generic_visit(node)
+        for k in ("lower", "upper", "step"):
+            b = getattr(node, k)
+            if isinstance(b, ast.Constant) and b.value is None:
+                setattr(node, k, None)
+        return node
 
     def visit_Compare(self, node):
         self.generic_visit(node)

@@ -205,6 +205,37 @@ def shape(prim, s, args):
     return TupleTy((I8,) * args[0].ndim)
 
 
+def _int_tuple(prim, s, t):
+    if not (isinstance(t, TupleTy) and all(isinstance(i, Ty) and not i.ndim and i.dtype == "i8"
+                                           for i in t.items)):
+        raise UnsupportedError(f"{prim.name} takes shapes (tuples of integers), not {t}", s.loc,
+                               prim.name)
+    return t.items
+
+
+def shape_cat(prim, s, args):
+    """s + t of two shapes (or a shape and a tuple of integers written out)."""
+    return TupleTy(_int_tuple(prim, s, args[0]) + _int_tuple(prim, s, args[1]))
+
+
+def shape_slice(prim, s, args):
+    """s[a:b:c] of a shape, constant bounds: the dimensions it selects (the rank is known)."""
+    items = _int_tuple(prim, s, args[0])
+    st = s.statics
+    return TupleTy(items[slice(st.get("start"), st.get("stop"), st.get("step"))])
+
+
+def shape_cmp(prim, s, args):
+    for a in args:
+        _int_tuple(prim, s, a)
+    return B1
+
+
+def shape_int(prim, s, args):
+    _int_tuple(prim, s, args[0])
+    return I8
+
+
 def where(prim, s, args):
     return Ty(promote(args[1], args[2]), _nd(args))
 
@@ -439,7 +470,8 @@ def quantile(prim, s, args):
 KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
          "bool": boolean, "int": integer, "float": scalar_float, "reduce": reduction,
          "dot": product, "dot_sum": product_sum, "outer": outer, "reshape": reshape, "new": new, "like": same,
-         "shape": shape, "where": where, "clip": elementwise, "up": add_axis, "down": drop_axis,
+         "shape": shape, "shape_cat": shape_cat, "shape_slice": shape_slice, "shape_cmp": shape_cmp,
+         "shape_int": shape_int, "where": where, "clip": elementwise, "up": add_axis, "down": drop_axis,
          "flat": flat, "eye": matrix_new, "diag": diagonal, "mscalar": matrix_scalar,
          "matrix": matrix_same, "solve": solve, "full": full, "full_like": full_like,
          "arange": arange, "linspace": linspace, "keep_all": keep_all, "permute": permute,
@@ -767,6 +799,10 @@ def subscript(prim, s, args):
     if isinstance(base, TupleTy):     # a library call's tuple result (np.nonzero(m)[0])
         from ..ir import Const
         k = index[0].value if len(index) == 1 and isinstance(index[0], Const) else None
+        if k is None and len(index) == 1 and isinstance(args[1], Ty) and not args[1].ndim \
+                and args[1].dtype == "i8" and base.items and all(
+                    isinstance(i, Ty) and not i.ndim and i.dtype == "i8" for i in base.items):
+            return I8          # shape[i] of a shape (a tuple of integers), i computed
         if type(k) is not int or not -len(base.items) <= k < len(base.items):
             raise UnsupportedError(f"a tuple of {len(base.items)} values is indexed by a "
                                    "constant (t[0]) or unpacked (a, b = t)", s.loc, "tuple index")

@@ -298,18 +298,7 @@ def add_vecmat(d, a, b):
 
 
 def _add_vecmat_loop(d, a, b):
-    k, n = b.shape
-    if k != a.shape[0]:
-        raise ValueError("matmul: shapes of the vector and the matrix are not aligned")
-    if d.shape[0] != n and n != 1:
-        raise ValueError("non-broadcastable output operand (a product added into an array)")
-    if k * n > SMALL_MATVEC or d.shape[0] != n:
-        d += vecmat(a, b)
-        return
-    for i in range(k):
-        ai = a[i]
-        for j in range(n):
-            d[j] += ai * b[i, j]
+    add_matvec(d, b.T, a)       # a @ b = b.T @ a, its terms added in the same order
 
 
 # `d += rt.p(a, b)` written as `rt.add_p(d, a, b)` (`codegen`): the product added into d

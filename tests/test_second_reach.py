@@ -9,9 +9,16 @@ modes, against central differences of the gradient):
   * a library call without a rule (`np.nonzero`) is read back from its own call, and a
     runtime helper of a rule's template applied to data only (`rt.log_count(k)` of
     `scipy.stats.poisson.logpmf`) runs as it is: both were refused at second order, and eager
-    mode's hvp crashed (AttributeError) on every function after the first such call.
+    mode's hvp crashed (AttributeError) on every function after the first such call;
+  * recursive helpers: a recursive callee the jvp runs without tangents is its generated
+    primal (it counts its depth: `gr0(b0, k - 1, depth + 1)` resolved to the user's
+    two-parameter gr0, fuzz seed 896005), and that depth, handed to a library call only
+    through the recursive call's result (`math.tanh(gr0(...))`), is a value, not a constant
+    to specialize on (each depth made a new specialization until the limit refused it).
 Each Hessian against central differences of eager mode's gradient, compiled (the generated
 Python; Numba for one) and eager (`harness.check_hessian`)."""
+import math
+
 import numpy as np
 import pytest
 import scipy.stats
@@ -42,6 +49,64 @@ def weighted_nonzero(x):
 def poisson_regression(beta, X, y):
     return -np.sum(scipy.stats.poisson.logpmf(y, np.exp(X @ beta)))
 
+
+def gr0(a, k):
+    if k < 1:
+        return a * -0.73
+    b0 = math.tanh(np.dot(np.ones(4), np.square(np.ones(4))))
+    return math.tanh(gr0(b0, k - 1) * 0.17 + a)
+
+
+def recursion_on_a_constant(x, n):
+    """Seed 896005's shape: the recursive calls take no tangent (b0 is data)."""
+    return math.tanh(gr0(math.sin(x[2]), n)) + np.sum(x ** 2)
+
+
+def rpow(a, k):
+    if k == 0:
+        return 1.0
+    return a * rpow(a, k - 1) + math.sin(a)
+
+
+def recursion_on_the_input(x, n):
+    return rpow(x[0] * x[1], n) + x[2] * rpow(0.5, n)
+
+
+def even_sum(v, k):
+    if k == 0:
+        return np.sum(v * v)
+    return odd_sum(np.sin(v), k - 1) + even_sum(np.ones(2), 0)
+
+
+def odd_sum(v, k):
+    if k == 0:
+        return np.sum(np.cos(v))
+    return even_sum(v * 1.1, k - 1) + v[0]
+
+
+def mutual_recursion(x, n):
+    return even_sum(x, n)
+
+
+def tree_sum(v, k):
+    if k <= 0:
+        return np.sum(np.exp(v))
+    if v[0] > 5.0:
+        return 0.0                      # early return
+    s = tree_sum(v[1:] * v[0], k - 1) + tree_sum(np.ones(3), k - 1)
+    return s + np.sum(v ** 3)
+
+
+def recursion_on_arrays(x, n):
+    return tree_sum(x, n)
+
+
+RECURSIVE = [
+    (recursion_on_a_constant, (rng.normal(size=4), 2), (0,)),
+    (recursion_on_the_input, (rng.normal(size=3), 3), (0,)),
+    (mutual_recursion, (rng.normal(size=4), 3), (0,)),
+    (recursion_on_arrays, (0.5 * rng.normal(size=4), 3), (0,)),
+]
 
 CASES = [
     (nbody_potential, (rng.normal(size=(4, 2)), np.array([1.0, 2.0, 0.5, 1.5])), (0, 1)),
@@ -75,4 +140,42 @@ def test_norm_hessian_compiled_with_numba():
     assert H.specialize(q, m).compiled_ran
     assert np.all(np.isfinite(got))
     ref = jitad.hessian(jitad.differentiable(nbody_potential, backend="python"), wrt=0)(q, m)
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn,args,wrt", RECURSIVE, ids=[c[0].__name__ for c in RECURSIVE])
+def test_recursive_helpers_at_second_order(fn, args, wrt):
+    check_hessian(fn, args, wrt, backend="python")
+
+
+def scalar_recursion(a, n):
+    return rpow(a, n) * gr0(a, n)
+
+
+def test_grad_of_grad_and_jvp_through_recursion():
+    """grad(grad(f)) of a float through recursive helpers (one called on data only), both
+    modes, against central differences of eager mode's gradient; jvp against grad . v."""
+    a, n, h = 0.37, 3, 1e-5
+    g = jitad.grad(scalar_recursion, wrt=0, mode="eager")
+    fd = (g(a + h, n) - g(a - h, n)) / (2 * h)
+    for mode in ("compiled", "eager"):
+        f = jitad.differentiable(scalar_recursion, backend="python") \
+            if mode == "compiled" else scalar_recursion
+        kw = {} if mode == "compiled" else {"mode": "eager"}
+        d2 = jitad.grad(jitad.grad(f, wrt=0, **kw), wrt=0, **kw)(a, n)
+        assert abs(d2 - fd) < 1e-6 * max(1.0, abs(fd)), mode
+    x, v = RECURSIVE[0][1][0], rng.normal(size=4)
+    y, yd = jitad.jvp(jitad.differentiable(recursion_on_a_constant, backend="python"),
+                      wrt=0)(x, 2, tangents=v)
+    gx = jitad.grad(recursion_on_a_constant, wrt=0, mode="eager")(x, 2)
+    assert abs(yd - gx @ v) < 1e-10 * max(1.0, abs(yd))
+
+
+@pytest.mark.parametrize("fn,args", [RECURSIVE[0][:2], RECURSIVE[2][:2]],
+                         ids=["on_a_constant", "mutual"])
+def test_recursive_hessian_compiled_with_numba(fn, args):
+    H = jitad.hessian(fn, wrt=0)
+    got = H(*args)
+    assert H.specialize(*args).compiled_ran
+    ref = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)

@@ -1404,15 +1404,19 @@ def vander(x, N, increasing):
     return out
 
 
-def vander_adjoint(x, g, increasing):
-    """sum_j g[i, j] * d/dx x[i] ** p_j, with p_j the power of column j (no 0 ** -1)."""
-    cols = g.shape[1]
+def vander_adjoint(x, w, increasing, order):
+    """sum_j w[i, j] * (d/dx)^order x[i] ** p_j, with p_j the power of column j: np.vander's
+    adjoint for order 1 (no 0 ** -1); its derivatives are the next orders (`vander_tangent`)."""
+    cols = w.shape[1]
     d = np.zeros(x.shape[0])
     for i in range(x.shape[0]):
-        p = 1.0     # x ** (k - 1) for the power k
-        for k in range(1, cols):
-            d[i] += g[i, k if increasing else cols - 1 - k] * k * p
-            p *= x[i]
+        for k in range(order, cols):
+            c = 1.0     # k! / (k - order)! x ** (k - order)
+            for m in range(order):
+                c *= k - m
+            for m in range(k - order):
+                c *= x[i]
+            d[i] += w[i, k if increasing else cols - 1 - k] * c
     return d
 
 
@@ -2897,15 +2901,20 @@ def cummax_tangent(x, t, axis):
     return lane_gather(t, axis, cummax_positions(x, axis))
 
 
-def vander_tangent(x, t, cols, increasing):
-    """The tangent of np.vander(x, cols, increasing): p x^(p-1) t in the column of power p
-    (no 0 ** -1)."""
+def vander_tangent(x, t, cols, increasing, order):
+    """t times the order-th derivative of np.vander(x, cols, increasing) in x, entry by entry:
+    k! / (k - order)! x^(k - order) t in the column of power k >= order (no 0 ** -1). Order 1
+    is np.vander's tangent; each order's derivatives are the next (`vander_adjoint`), so
+    every order of derivative of np.vander is one of these two."""
     out = np.zeros((x.shape[0], cols))
     for i in range(x.shape[0]):
-        p = 1.0     # x ** (k - 1) for the power k
-        for k in range(1, cols):
-            out[i, k if increasing else cols - 1 - k] = k * p * t[i]
-            p *= x[i]
+        for k in range(order, cols):
+            c = t[i]
+            for m in range(order):
+                c *= k - m
+            for m in range(k - order):
+                c *= x[i]
+            out[i, k if increasing else cols - 1 - k] = c
     return out
 
 
@@ -4309,6 +4318,24 @@ def tri_mul(t, x, trans, lower, unit):
     return (p @ xm).reshape(x.shape)
 
 
+def tri_outer(c, x, trans, lower, unit):
+    """c x^T (its transpose for trans 1) on the part of a matrix a triangular solve reads (its
+    diagonal not, if `unit`): tri_mul's adjoint in the matrix. tri_mul and tri_outer are each
+    other's adjoints, so derivatives of every order stay in the two."""
+    n = c.shape[0]
+    cm = np.ascontiguousarray(c).reshape((n, c.size // n if n else 0))
+    xm = np.ascontiguousarray(x).reshape((n, x.size // n if n else 0))
+    d = cm @ xm.T
+    if trans == 1:
+        d = np.ascontiguousarray(d.T)
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if (lower and j < i) or (not lower and j > i) or (i == j and not unit):
+                out[i, j] = d[i, j]
+    return out
+
+
 def banded_full(ab, lu):
     """The square matrix of scipy's banded storage: a[i, j] = ab[u + i - j, j] within the
     band (l below the diagonal, u above), zero outside."""
@@ -4442,7 +4469,7 @@ def sqrtm_tangent(x, t):
     return sylvester(x, x, t)
 
 
-__all__ += ["tri_part", "tri_solve", "tri_solve_a_adjoint", "tri_mul", "banded_full",
+__all__ += ["tri_part", "tri_solve", "tri_solve_a_adjoint", "tri_mul", "tri_outer", "banded_full",
             "banded_pack", "banded_solve", "banded_ab_adjoint", "sylvester", "sylvester_t",
             "sqrtm", "sqrtm_adjoint", "sqrtm_tangent"]
 

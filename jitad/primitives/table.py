@@ -345,7 +345,10 @@ padix.1(x; pad_width, mode) = rt.padix1(x, pad_width, mode) :: pad | x: rt.unpad
 padix.2(x; pad_width, mode) = rt.padix2(x, pad_width, mode) :: pad | x: rt.unpadix2(g, pad_width, mode)
 padix.3(x; pad_width, mode) = rt.padix3(x, pad_width, mode) :: pad | x: rt.unpadix3(g, pad_width, mode)
 np.convolve(a, v; mode) = rt.convolve(a, v, mode) :: convolve | a: rt.conv_adjoint(g, v, a.shape[0], mode) | v: rt.conv_adjoint(g, a, v.shape[0], mode)
-np.vander(x, N; increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing)
+np.vander(x, N; increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing, 1)
+# np.vander's derivatives of every order (its tangent and adjoint read again): two families
+vander_tangent(x, dx, cols; increasing, order) = rt.vander_tangent(x, dx, cols, increasing, order) :: float_matrix | x: dx * rt.vander_adjoint(x, g, increasing, order + 1) | dx: rt.vander_adjoint(x, g, increasing, order)
+vander_adjoint(x, w; increasing, order) = rt.vander_adjoint(x, w, increasing, order) :: like | x: g * rt.vander_adjoint(x, w, increasing, order + 1) | w: rt.vander_tangent(x, g, w.shape[1], increasing, order)
 repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat
 repeat.1(x; repeats) = rt.repeat1(x, repeats) :: repeat | x: rt.repeat_adjoint1(g, repeats)
 repeat.2(x; repeats, axis) = rt.repeat2(x, repeats, axis) :: repeat | x: rt.repeat_adjoint2(g, repeats, axis)
@@ -514,6 +517,11 @@ scipy.stats.norm.isf(q, loc, scale) = loc - scale * rt.ndtri(q) :: ewf | q: -g *
 # banded solve reads the band of scipy's storage; the Sylvester equation A X + X B = Q; the
 # principal square root (adjoint: the Sylvester equation X^T Z + Z X^T = G)
 scipy.linalg.solve_triangular(a, b; trans, lower, unit_diagonal, overwrite_b, check_finite) = rt.tri_solve(a, b, trans, lower, unit_diagonal) :: solve | a: rt.tri_solve_a_adjoint(a, y, g, trans, lower, unit_diagonal) | b: rt.tri_solve(a, g, 1 - trans, lower, unit_diagonal)
+# solve_triangular's tangent in the matrix (read again: second derivatives): op(T') x, bilinear,
+# and its adjoint in T'; each is the other's adjoint
+tri_solve(a, b; trans, lower, unit) = rt.tri_solve(a, b, trans, lower, unit) :: solve | a: rt.tri_solve_a_adjoint(a, y, g, trans, lower, unit) | b: rt.tri_solve(a, g, 1 - trans, lower, unit)
+tri_mul(m, x; trans, lower, unit) = rt.tri_mul(m, x, trans, lower, unit) :: like_second | m: rt.tri_outer(g, x, trans, lower, unit) | x: rt.tri_mul(m, g, 1 - trans, lower, unit)
+tri_outer(c, x; trans, lower, unit) = rt.tri_outer(c, x, trans, lower, unit) :: float_matrix | c: rt.tri_mul(g, x, trans, lower, unit) | x: rt.tri_mul(g, c, 1 - trans, lower, unit)
 scipy.linalg.solve_banded(ab, b; l_and_u, overwrite_ab, overwrite_b, check_finite) = rt.banded_solve(ab, b, l_and_u) :: solve | ab: rt.banded_ab_adjoint(ab, y, g, l_and_u) | b: np.linalg.solve(np.ascontiguousarray(rt.banded_full(ab, l_and_u).T), np.ascontiguousarray(g))
 scipy.linalg.solve_sylvester(a, b, q) = rt.sylvester(a, b, q) :: sylvester | a: -(rt.sylvester_t(a, b, g) @ y.T) | b: -(y.T @ rt.sylvester_t(a, b, g)) | q: rt.sylvester_t(a, b, g)
 scipy.linalg.sqrtm(a) = rt.sqrtm(a)         :: matrix | a: rt.sqrtm_adjoint(y, g)

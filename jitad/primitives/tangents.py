@@ -72,7 +72,7 @@ roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left
 outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent
+np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent tri_mul tri_outer
 np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype astype.0 np.real np.imag np.conj
 np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
 fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
@@ -160,7 +160,9 @@ cumprod_axis       | x: rt.cumprod_tangent_axis(x, t, axis)
 cumprod_tangent_axis | x: rt.cumprod_lanes(x, dx, t, axis, 4) | dx: rt.cumprod_tangent_axis(x, t, axis)
 cummax             | x: rt.cummax_tangent(x, t, axis)
 cummin             | x: rt.cummax_tangent(-x, t, axis)
-np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing)
+np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing, 1)
+vander_tangent     | x: rt.vander_tangent(x, dx * t, cols, increasing, order + 1) | dx: rt.vander_tangent(x, t, cols, increasing, order)
+vander_adjoint     | x: t * rt.vander_adjoint(x, w, increasing, order + 1) | w: rt.vander_adjoint(x, t, increasing, order)
 sort               | x: rt.sort_tangent(x, t, axis)
 sort_flat          | x: rt.sort_tangent(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(t).ravel(), 0)
 # decompositions (the derivations are in rt's docstrings); eigh reads the lower triangle
@@ -187,6 +189,7 @@ scipy.stats.dirichlet.pdf.2 | x: y * np.sum(t * np.expand_dims(alpha - 1.0, 1) /
 # scipy.linalg: d(op(T) x) = db - op(dT) x for the triangle read; the band likewise; the
 # Sylvester equation differentiated, A dX + dX B = dQ - dA X - X dB; X dX + dX X = dA
 scipy.linalg.solve_triangular | a: -rt.tri_solve(a, rt.tri_mul(t, y, trans, lower, unit_diagonal), trans, lower, unit_diagonal) | b: rt.tri_solve(a, t, trans, lower, unit_diagonal)
+tri_solve          | a: -rt.tri_solve(a, rt.tri_mul(t, y, trans, lower, unit), trans, lower, unit) | b: rt.tri_solve(a, t, trans, lower, unit)
 scipy.linalg.solve_banded | ab: -rt.banded_solve(ab, rt.banded_full(t, l_and_u) @ y, l_and_u) | b: rt.banded_solve(ab, t, l_and_u)
 scipy.linalg.solve_sylvester | a: -rt.sylvester(a, b, t @ y) | b: -rt.sylvester(a, b, y @ t) | q: rt.sylvester(a, b, t)
 scipy.linalg.sqrtm | a: rt.sqrtm_tangent(y, t)

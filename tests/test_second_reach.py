@@ -14,13 +14,18 @@ modes, against central differences of the gradient):
     primal (it counts its depth: `gr0(b0, k - 1, depth + 1)` resolved to the user's
     two-parameter gr0, fuzz seed 896005), and that depth, handed to a library call only
     through the recursive call's result (`math.tanh(gr0(...))`), is a value, not a constant
-    to specialize on (each depth made a new specialization until the limit refused it).
+    to specialize on (each depth made a new specialization until the limit refused it);
+  * linear algebra whose tangent called a runtime helper without rules (refused at second
+    order): eigh's vectors, qr, svd's parts now have tangents made of their parts' products and
+    solves; pinv's tangent, np.vander's and scipy.linalg.solve_triangular's helpers are
+    primitives whose rules close on themselves (any order).
 Each Hessian against central differences of eager mode's gradient, compiled (the generated
 Python; Numba for one) and eager (`harness.check_hessian`)."""
 import math
 
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.stats
 
 import jitad
@@ -108,6 +113,63 @@ RECURSIVE = [
     (recursion_on_arrays, (0.5 * rng.normal(size=4), 3), (0,)),
 ]
 
+A_SYM = rng.normal(size=(4, 4))
+A_SYM = A_SYM + A_SYM.T
+TALL, WIDE = rng.normal(size=(5, 3)), rng.normal(size=(3, 5))
+LOWER = np.tril(rng.normal(size=(4, 4))) + 4.0 * np.eye(4)
+
+
+def eigh_values(x, A):
+    return np.sum(np.linalg.eigh(A + np.diag(x))[0] ** 2)
+
+
+def eigh_vectors(x, A):
+    w, V = np.linalg.eigh(A + np.diag(x))
+    return np.sum(V[:, 0] ** 4) + np.sum(w * V[1] ** 2)
+
+
+def singular_values(x, X):
+    return np.sum(np.linalg.svd(X * x, compute_uv=False) ** 3)
+
+
+def svd_parts(x, X):
+    u, s, vh = np.linalg.svd(X * x, full_matrices=False)
+    return np.sum(s ** 3) + np.sum(u[:, 0] ** 4) + np.sum(vh[0] ** 4) + np.sum(u[0] * vh[:, 1])
+
+
+def qr_parts(x, X):
+    q, r = np.linalg.qr(X * x)
+    return np.sum(r ** 2 * np.abs(r)) + np.sum(q[:, 0] ** 4)
+
+
+def pinv_cubed(x, X):
+    return np.sum(np.linalg.pinv(X * x) ** 3)
+
+
+def vander_powers(x):
+    return np.sum(np.vander(x, 4) ** 2 * x[0]) + np.sum(np.vander(x, 3, increasing=True) ** 3)
+
+
+def triangular_solves(x, T, b):
+    y = scipy.linalg.solve_triangular(T + np.diag(x), b * x, lower=True)
+    z = scipy.linalg.solve_triangular((T + np.diag(x)).T, np.outer(y, x), trans=1, lower=False)
+    w = scipy.linalg.solve_triangular(T * x[0], b, lower=True, unit_diagonal=True)
+    return np.sum(y ** 3) + np.sum(np.sin(z)) + np.sum(w ** 2)
+
+
+LINALG = [
+    (eigh_values, (rng.normal(size=4), A_SYM), (0,)),
+    (eigh_vectors, (rng.normal(size=4), A_SYM), (0,)),
+    (singular_values, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (svd_parts, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (svd_parts, (1.0 + 0.3 * rng.normal(size=5), WIDE), (0,)),
+    (qr_parts, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (pinv_cubed, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (pinv_cubed, (1.0 + 0.3 * rng.normal(size=5), WIDE), (0,)),
+    (vander_powers, (rng.normal(size=4),), (0,)),
+    (triangular_solves, (1.0 + 0.3 * rng.normal(size=4), LOWER, rng.normal(size=4)), (0,)),
+]
+
 CASES = [
     (nbody_potential, (rng.normal(size=(4, 2)), np.array([1.0, 2.0, 0.5, 1.5])), (0, 1)),
     (std_and_var_with_ddof, (rng.normal(size=6),), (0,)),
@@ -179,3 +241,34 @@ def test_recursive_hessian_compiled_with_numba(fn, args):
     assert H.specialize(*args).compiled_ran
     ref = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn,args,wrt", LINALG,
+                         ids=[f"{c[0].__name__}-{c[1][-1].shape}" for c in LINALG])
+def test_linear_algebra_at_second_order(fn, args, wrt):
+    check_hessian(fn, args, wrt, backend="python")
+
+
+def test_vander_and_triangular_third_derivative():
+    """The rules of np.vander's and solve_triangular's helpers close on themselves: a third
+    derivative (grad of grad of grad, float argument) against central differences of the
+    second."""
+    x0, T, b = rng.normal(size=4), LOWER, rng.normal(size=4)
+
+    def f(a):
+        return np.sum(np.vander(x0 * a, 4) ** 2) + \
+            np.sum(scipy.linalg.solve_triangular(T * a, b * a, lower=True) ** 3)
+    d2 = jitad.grad(jitad.grad(jitad.differentiable(f, backend="python")))
+    d3 = jitad.grad(d2)
+    a, h = 0.8, 1e-5
+    fd = (d2(a + h) - d2(a - h)) / (2 * h)
+    assert abs(d3(a) - fd) < 1e-5 * max(1.0, abs(fd))
+
+
+def test_linear_algebra_hessian_compiled_with_numba():
+    fn, args, _ = LINALG[1]
+    H = jitad.hessian(fn, wrt=0)
+    got = H(*args)
+    assert H.specialize(*args).compiled_ran
+    ref = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-11)

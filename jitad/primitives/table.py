@@ -481,6 +481,10 @@ gradient_axis(x, h; axis, count) = rt.gradient_axis(x, h, axis) :: gradient | x:
 # what np.gradient's tangents compute, a primitive of its own: the jvp read again calls it
 gradient_lane(x, h; axis) = rt.gradient_lane(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
+# pinv's tangent -X dA X + X X^T dA^T (I - A X) + (I - X A) dA^T X^T X (read again: second
+# derivatives), a polynomial in A, X and dA: its adjoints are products (and so is every
+# higher derivative)
+pinv_tangent(a, x, d) = rt.pinv_tangent(a, x, d) :: like_second | a: -(d @ x @ x.T) @ g @ x.T - x.T @ g @ (x.T @ x @ d) | x: -g @ x.T @ d.T - d.T @ x.T @ g + (g - g @ x.T @ a.T) @ d @ x + d.T @ (g - g @ x.T @ a.T).T @ x - a.T @ d @ x @ x.T @ g - g @ x.T @ x @ d @ a.T + x @ (d @ (g - a.T @ x.T @ g) + (g - a.T @ x.T @ g).T @ d.T) | d: -x.T @ g @ x.T + (g - g @ x.T @ a.T).T @ x @ x.T + x.T @ x @ (g - a.T @ x.T @ g).T
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
 # singular values alone (compute_uv=False, np.linalg.svdvals)
 svd.u(x; full_matrices, compute_uv) = rt.svd_u(x, full_matrices) :: matrix | x: rt.svd_u_adjoint(x, g)

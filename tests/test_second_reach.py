@@ -18,7 +18,10 @@ modes, against central differences of the gradient):
   * linear algebra whose tangent called a runtime helper without rules (refused at second
     order): eigh's vectors, qr, svd's parts now have tangents made of their parts' products and
     solves; pinv's tangent, np.vander's and scipy.linalg.solve_triangular's helpers are
-    primitives whose rules close on themselves (any order).
+    primitives whose rules close on themselves (any order);
+  * pow's strong zero: its partial in the base times a zero cotangent or tangent is 0 even
+    where the partial is inf (`np.abs(x[:, None] - x[None, :]) ** 1.5` had a nan Hessian from
+    the diagonal's 0 * inf, and the jvp of `** 0.5` of it was nan).
 Each Hessian against central differences of eager mode's gradient, compiled (the generated
 Python; Numba for one) and eager (`harness.check_hessian`)."""
 import math
@@ -272,3 +275,36 @@ def test_linear_algebra_hessian_compiled_with_numba():
     assert H.specialize(*args).compiled_ran
     ref = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-11)
+
+
+def pair_distances_pow(x, w):
+    d = np.abs(x[:, None] - x[None, :])
+    return np.sum(d ** 1.5) + np.sum(np.power(np.abs(x), w)) + np.sum(d ** w[0])
+
+
+def test_pow_strong_zero_hessian():
+    """Distinct points: the diagonal terms |x_i - x_i| ** b are constant, their derivatives 0."""
+    args = (np.array([0.3, -0.5, 1.1, 0.7]), np.array([1.5, 2.5, 0.7, 1.2]))
+    check_hessian(pair_distances_pow, args, (0, 1), backend="python")
+    H = jitad.hessian(pair_distances_pow, wrt=(0, 1))
+    got = H(*args)
+    assert H.specialize(*args).compiled_ran
+    ref = jitad.hessian(pair_distances_pow, wrt=(0, 1), mode="eager")(*args)
+    for a in range(2):
+        for b in range(2):
+            np.testing.assert_allclose(got[a][b], ref[a][b], rtol=1e-9, atol=1e-12)
+
+
+def sqrt_pair_distances(x):
+    return np.sum(np.abs(x[:, None] - x[None, :]) ** 0.5)
+
+
+def test_pow_strong_zero_jvp():
+    """First order: the tangent of |0| ** 0.5 along a zero tangent is 0 (was 0 * inf)."""
+    x, v, h = np.array([0.3, -0.5, 1.1, 0.7]), np.array([0.2, -1.0, 0.4, 0.9]), 1e-6
+    fd = (sqrt_pair_distances(x + h * v) - sqrt_pair_distances(x - h * v)) / (2 * h)
+    for mode in ("compiled", "eager"):
+        f = jitad.differentiable(sqrt_pair_distances, backend="python") \
+            if mode == "compiled" else sqrt_pair_distances
+        yd = jitad.jvp(f, wrt=0, mode=mode)(x, tangents=v)[1]
+        assert abs(yd - fd) < 1e-6 * abs(fd), mode

@@ -13,6 +13,8 @@ the result) and `y` (the result); see `templates` for how they are instantiated.
 One template serves Python scalars and arrays alike (no `np.where`, no `if`): a guard is
 arithmetic on comparisons, e.g. `a + (a == 0)`.
 Conventions: `a ** b` has d/db = 0 where a == 0 (no `log(0) * 0`) and d/da = 0 where b == 0;
+its partial in a times a zero cotangent (tangent) is 0 even where the partial is inf (`rt.strong_mul`:
+a ** 1.5 at a == 0 has second derivative 0 along a zero tangent, not 0 * inf);
 ties of `max`/`min` (reductions, axis forms, `np.maximum`/`np.minimum`, builtin `max(a, b)`)
 split the cotangent evenly among the tied entries, as autograd and JAX do.
 A primitive with no adjoint lines is not differentiable (its result is never active).
@@ -36,7 +38,7 @@ add(a, b)          = a + b                  :: ew   | a: g                      
 sub(a, b)          = a - b                  :: ew   | a: g                      | b: -g
 mul(a, b)          = a * b                  :: ew   | a: g * b                  | b: g * a
 truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -g * y / b
-pow(a, b)          = a ** b                 :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+pow(a, b)          = a ** b                 :: ew   | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 mod(a, b)          = a % b                  :: ew   | a: g                      | b: -g * ((a - y) / b)
 floordiv(a, b)     = a // b                 :: ew
 neg(a)             = -a                     :: same | a: -g
@@ -125,7 +127,7 @@ np.sinc(x)         = np.sinc(x)             :: ewf  | x: g * (np.cos(np.pi * x) 
 np.positive(x)     = np.positive(x)         :: same | x: g
 np.logaddexp(a, b) = np.logaddexp(a, b)     :: ewf  | a: g * np.exp(a - y)      | b: g * np.exp(b - y)
 np.logaddexp2(a, b) = np.logaddexp2(a, b)   :: ewf  | a: g * np.exp2(a - y)     | b: g * np.exp2(b - y)
-np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 np.fmod(a, b)      = np.fmod(a, b)          :: ew   | a: g                      | b: -g * ((a - y) / b)
 math.fmod(a, b)    = np.fmod(a * 1.0, b * 1.0) :: float | a: g                 | b: -g * ((a - y) / b)
 # copysign: d/da is +-1 by the sign bits of a and b (+-0 included); b only chooses a sign
@@ -176,8 +178,8 @@ np.fabs(x)         = np.fabs(x)             :: ewf  | x: g * np.sign(x)
 np.abs(x)          = np.abs(x)              :: same | x: g * np.sign(x)
 # builtin abs through np.abs: Numba has no abs() of an array
 abs(x)             = np.abs(x)              :: same | x: g * np.sign(x)
-math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
-np.power(a, b)     = np.power(a, b)         :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
+np.power(a, b)     = np.power(a, b)         :: ew   | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 np.square(x)       = np.square(x)           :: same | x: 2.0 * g * x
 np.sign(x)         = np.sign(x)             :: same
 np.floor(x)        = np.floor(x)            :: same
@@ -191,6 +193,7 @@ min2(a, b)         = min(a, b)              :: ew   | a: rt.pick(a <= b, g * (1.
 np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
 # a mask's cotangent, chosen (never 0 * inf): the adjoints of np.maximum, np.clip ...
 pick(c, v)         = rt.pick(c, v)          :: ew   | v: rt.pick(c, g)
+strong_mul(a, b)   = rt.strong_mul(a, b)    :: ew   | a: rt.strong_mul(g, b)     | b: rt.strong_mul(g, a)
 # of three numbers (Numba's np.where makes a 0-d array of them)
 where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars

@@ -2948,6 +2948,36 @@ def sym_lower(t):
     return np.tril(t) + np.tril(t, -1).T
 
 
+def eigh_v_tangent(x, t):
+    """The tangent of the eigenvectors of a symmetric matrix (lower triangle read, distinct
+    eigenvalues): V (F o (V^T S V)), S = sym_lower(t), F[i, j] = 1 / (w[j] - w[i]) off the
+    diagonal and 0 on it (each eigenvector moves orthogonally to itself)."""
+    w, v = np.linalg.eigh(x)
+    n = w.shape[0]
+    m = v.T @ (sym_lower(t) @ v)
+    for i in range(n):
+        for j in range(n):
+            m[i, j] = 0.0 if i == j else m[i, j] / (w[j] - w[i])
+    return v @ m
+
+
+def qr_tangent(x, t):
+    """(dQ, dR) of the reduced QR decomposition of a square or tall full-rank matrix: with
+    C = Q^T dA R^-1 and Omega = Q^T dQ (antisymmetric, C's strictly lower triangle mirrored
+    with a minus), dR = (C - Omega) R (upper triangular) and dQ = dA R^-1 - Q (C - Omega)."""
+    if x.shape[0] < x.shape[1]:
+        raise ValueError("jitad differentiates np.linalg.qr of square or tall matrices only")
+    q, r = np.linalg.qr(x)
+    n = r.shape[0]
+    ar = np.linalg.solve(np.ascontiguousarray(r.T), np.ascontiguousarray(t.T)).T   # dA R^-1
+    c = q.T @ ar
+    for i in range(n):
+        for j in range(i):          # C - Omega: 0 below the diagonal, C + C^T above it
+            c[j, i] += c[i, j]
+            c[i, j] = 0.0
+    return ar - q @ c, c @ r
+
+
 def pinv_full_rank(a, x):
     """ValueError unless A (with X its pseudo-inverse) has full rank (the pseudo-inverse jumps
     where the rank drops)."""
@@ -2969,6 +2999,37 @@ def pinv_tangent(a, x, t):
     out += (x @ x.T) @ tt @ (np.eye(m) - a @ x)
     out += (np.eye(n) - x @ a) @ tt @ (x.T @ x)
     return out
+
+
+def svd_tangent(x, t):
+    """(dU, ds, dVh) of the reduced SVD A = U diag(s) Vh (distinct nonzero singular values):
+    with P = U^T dA V, ds = diag(P); U^T dU = Ou and V^T dV = Ov, antisymmetric,
+    Ou[i, j] = (s_j P_ij + s_i P_ji) / (s_j^2 - s_i^2), Ov[i, j] = (s_i P_ij + s_j P_ji) /
+    (s_j^2 - s_i^2); dU = U Ou + (I - U U^T) dA V / s, dV = V Ov + (I - V V^T) dA^T U / s."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    v = np.ascontiguousarray(vh.T)
+    tv = t @ v
+    tu = t.T @ u
+    p = u.T @ tv
+    ds = np.empty(k)
+    ou = np.zeros((k, k))
+    ov = np.zeros((k, k))
+    for i in range(k):
+        ds[i] = p[i, i]
+        for j in range(k):
+            if i != j:
+                f = 1.0 / (s[j] * s[j] - s[i] * s[i])
+                ou[i, j] = f * (s[j] * p[i, j] + s[i] * p[j, i])
+                ov[i, j] = f * (s[i] * p[i, j] + s[j] * p[j, i])
+    du = u @ ou
+    dv = v @ ov
+    if m > k:
+        du += (tv - u @ p) / s
+    if n > k:
+        dv += (tu - v @ p.T) / s
+    return du, ds, np.ascontiguousarray(dv.T)
 
 
 def mvn_cov_tangent(x, mean, cov, t):
@@ -3033,7 +3094,7 @@ def cumprod_tangent_axis(x, dx, axis):
 __all__ += ["cumprod_lanes", "cumprod_axis", "cumprod_tangent_axis", "cumprod_tangent", "others_tangent_into", "prod_others_tangent",
             "prod_others_axis_tangent", "cumprod_tangent2", "cumprod_tangent_adjoint",
             "cummax_tangent", "vander_tangent", "sort_tangent", "sym_lower",
-            "pinv_full_rank", "pinv_tangent",
+            "eigh_v_tangent", "qr_tangent", "pinv_full_rank", "pinv_tangent", "svd_tangent",
             "mvn_cov_tangent"]
 
 

@@ -16,8 +16,9 @@ modes, against central differences of the gradient):
     through the recursive call's result (`math.tanh(gr0(...))`), is a value, not a constant
     to specialize on (each depth made a new specialization until the limit refused it);
   * linear algebra whose tangent called a runtime helper without rules (refused at second
-    order): eigh's vectors, qr, svd's parts now have tangents made of their parts' products and
-    solves; pinv's tangent, np.vander's and scipy.linalg.solve_triangular's helpers are
+    order): eigh's vectors, qr, svd's parts, read again, have tangents made of their parts'
+    products and solves (`tangents.READ_AGAIN`; the first-order jvp keeps its one runtime call,
+    and the two agree); pinv's tangent, np.vander's and scipy.linalg.solve_triangular's helpers are
     primitives whose rules close on themselves (any order);
   * pow's strong zero: its partial in the base times a zero cotangent or tangent is 0 even
     where the partial is inf (`np.abs(x[:, None] - x[None, :]) ** 1.5` had a nan Hessian from
@@ -308,3 +309,17 @@ def test_pow_strong_zero_jvp():
             if mode == "compiled" else sqrt_pair_distances
         yd = jitad.jvp(f, wrt=0, mode=mode)(x, tangents=v)[1]
         assert abs(yd - fd) < 1e-6 * abs(fd), mode
+
+
+@pytest.mark.parametrize("k", [1, 3, 4, 5], ids=["eigh", "svd_tall", "svd_wide", "qr"])
+def test_read_again_tangents_agree_with_the_first_order_ones(k):
+    """The jvp's runtime helpers (one decomposition each) and the compositions code read again
+    uses in their place (`tangents.READ_AGAIN`) are the same derivative."""
+    from jitad import higher
+    from jitad.types import ty_of_value
+    fn, args, _ = LINALG[k]
+    v = rng.normal(size=args[0].shape)
+    d = jitad.differentiable(fn, backend="python")
+    first = jitad.jvp(d, wrt=0)(*args, tangents=v)[1]
+    again = higher.tangent_function(d.concrete(args), tuple(map(ty_of_value, args)), (0,))
+    assert abs(again(*args, v) - first) < 1e-10 * max(1.0, abs(first))

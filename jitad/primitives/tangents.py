@@ -166,25 +166,15 @@ vander_adjoint     | x: t * rt.vander_adjoint(x, w, increasing, order + 1) | w: 
 sort               | x: rt.sort_tangent(x, t, axis)
 sort_flat          | x: rt.sort_tangent(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(t).ravel(), 0)
 # decompositions (the derivations are in rt's docstrings); eigh reads the lower triangle
-# eigenvectors: V (F o (V^T S V)), F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it, as
-# products and quotients of eigh's parts, so derivatives of every order are the parts' rules
-eigh.v             | x: y @ ((1.0 - np.eye(y.shape[0])) / (np.expand_dims(np.linalg.eigh(x)[0], 0) - np.expand_dims(np.linalg.eigh(x)[0], 1) + np.eye(y.shape[0])) * (y.T @ ((np.tril(t) + np.tril(t, -1).T) @ y)))
-# reduced QR of a square or tall matrix: with C = Q^T dA R^-1,
-# K = C - Omega (its upper triangle plus the strict lower one mirrored), dQ = dA R^-1 - Q K
-# and dR = K R; as products and solves of qr's parts, so derivatives of every order are theirs
-qr.q               | x: np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T - y @ (np.triu((y.T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T)) + np.triu((y.T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T).T, 1))
-qr.r               | x: (np.triu((np.linalg.qr(x)[0].T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T)) + np.triu((np.linalg.qr(x)[0].T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T).T, 1)) @ y
+eigh.v             | x: rt.eigh_v_tangent(x, t)
+qr.q               | x: rt.qr_tangent(x, t)[0]
+qr.r               | x: rt.qr_tangent(x, t)[1]
 np.linalg.pinv     | x: rt.pinv_tangent(x, y, t)
 pinv_tangent       | a: -(x @ x.T @ d.T @ t @ x) - (x @ t @ d.T @ x.T @ x) | x: -(t @ d @ x + x @ d @ t) + (t @ x.T + x @ t.T) @ d.T - (t @ x.T + x @ t.T) @ d.T @ a @ x - x @ x.T @ d.T @ a @ t - t @ a @ d.T @ x.T @ x + d.T @ (t.T @ x + x.T @ t) - x @ a @ d.T @ (t.T @ x + x.T @ t) | d: rt.pinv_tangent(a, x, t)
-# the reduced SVD A = U diag(s) V^T (distinct nonzero singular values): ds_i = u_i . dA v_i,
-# dU = U Ou + (I - U U^T) dA V / s, dV = V Ov + (I - V V^T) dA^T U / s, with P = U^T dA V and
-# the antisymmetric Ou[i, j] = (s_j P_ij + s_i P_ji) / (s_j^2 - s_i^2), Ov[i, j] =
-# (s_i P_ij + s_j P_ji) / (s_j^2 - s_i^2); as products and quotients of svd's parts, so
-# derivatives of every order are the parts' rules
-svd.u              | x: y @ ((1.0 - np.eye(np.linalg.svd(x, False)[1].shape[0])) * (np.expand_dims(np.linalg.svd(x, False)[1], 0) * (y.T @ t @ np.linalg.svd(x, False)[2].T) + np.expand_dims(np.linalg.svd(x, False)[1], 1) * (y.T @ t @ np.linalg.svd(x, False)[2].T).T) / (np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 0) - np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 1) + np.eye(np.linalg.svd(x, False)[1].shape[0]))) + (t @ np.linalg.svd(x, False)[2].T - y @ (y.T @ t @ np.linalg.svd(x, False)[2].T)) / np.expand_dims(np.linalg.svd(x, False)[1], 0)
-svd.s              | x: np.sum(np.linalg.svd(x, False)[0] * (t @ np.linalg.svd(x, False)[2].T), axis=0)
-svd.vh             | x: (y.T @ ((1.0 - np.eye(np.linalg.svd(x, False)[1].shape[0])) * (np.expand_dims(np.linalg.svd(x, False)[1], 1) * (np.linalg.svd(x, False)[0].T @ t @ y.T) + np.expand_dims(np.linalg.svd(x, False)[1], 0) * (np.linalg.svd(x, False)[0].T @ t @ y.T).T) / (np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 0) - np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 1) + np.eye(np.linalg.svd(x, False)[1].shape[0]))) + (t.T @ np.linalg.svd(x, False)[0] - y.T @ (np.linalg.svd(x, False)[0].T @ t @ y.T).T) / np.expand_dims(np.linalg.svd(x, False)[1], 0)).T
-svd_values         | x: np.sum(np.linalg.svd(x, False)[0] * (t @ np.linalg.svd(x, False)[2].T), axis=0)
+svd.u              | x: rt.svd_tangent(x, t)[0]
+svd.s              | x: rt.svd_tangent(x, t)[1]
+svd.vh             | x: rt.svd_tangent(x, t)[2]
+svd_values         | x: rt.svd_tangent(x, t)[1]
 # multivariate normal: d/dx = -alpha, d/dmean = alpha (alpha = cov^-1 (x - mean) per row); the
 # covariance's lower triangle is read (its Cholesky factor)
 scipy.stats.multivariate_normal.logpdf.1 | x: -np.sum(t * rt.mvn_alpha(x, mean, cov)) | mean: np.sum(t * rt.mvn_alpha(x, mean, cov)) | cov: rt.mvn_cov_tangent(x, mean, cov, t)[0]
@@ -212,6 +202,30 @@ np.linalg.eigvals  | x: rt.eig_tangent(x, t)[0]
 # complex values: |z| and arg z move by Re and Im of conj(z) dz over |z| and |z|^2
 abs_complex        | x: np.real(np.conj(x) * t) / (y + (y == 0))
 np.angle           | x: np.imag(np.conj(x) * t) / (np.real(x * np.conj(x)) + (x == 0))
+"""
+
+# Code read again (`Forward.reentrant`: second derivatives) differentiates its tangents: where
+# a TABLE rule calls a runtime helper without rules of its own (fast at first order: one more
+# decomposition), the same tangent as a composition of primitives with rules, read there in its
+# place (`rules(prim, read_again=True)`; tests/test_second_reach.py checks the two agree).
+READ_AGAIN = r"""
+# eigenvectors: V (F o (V^T S V)), F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it, as
+# products and quotients of eigh's parts, so derivatives of every order are the parts' rules
+eigh.v             | x: y @ ((1.0 - np.eye(y.shape[0])) / (np.expand_dims(np.linalg.eigh(x)[0], 0) - np.expand_dims(np.linalg.eigh(x)[0], 1) + np.eye(y.shape[0])) * (y.T @ ((np.tril(t) + np.tril(t, -1).T) @ y)))
+# reduced QR of a square or tall matrix: with C = Q^T dA R^-1,
+# K = C - Omega (its upper triangle plus the strict lower one mirrored), dQ = dA R^-1 - Q K
+# and dR = K R; as products and solves of qr's parts, so derivatives of every order are theirs
+qr.q               | x: np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T - y @ (np.triu((y.T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T)) + np.triu((y.T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T).T, 1))
+qr.r               | x: (np.triu((np.linalg.qr(x)[0].T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T)) + np.triu((np.linalg.qr(x)[0].T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T).T, 1)) @ y
+# the reduced SVD A = U diag(s) V^T (distinct nonzero singular values): ds_i = u_i . dA v_i,
+# dU = U Ou + (I - U U^T) dA V / s, dV = V Ov + (I - V V^T) dA^T U / s, with P = U^T dA V and
+# the antisymmetric Ou[i, j] = (s_j P_ij + s_i P_ji) / (s_j^2 - s_i^2), Ov[i, j] =
+# (s_i P_ij + s_j P_ji) / (s_j^2 - s_i^2); as products and quotients of svd's parts, so
+# derivatives of every order are the parts' rules
+svd.u              | x: y @ ((1.0 - np.eye(np.linalg.svd(x, False)[1].shape[0])) * (np.expand_dims(np.linalg.svd(x, False)[1], 0) * (y.T @ t @ np.linalg.svd(x, False)[2].T) + np.expand_dims(np.linalg.svd(x, False)[1], 1) * (y.T @ t @ np.linalg.svd(x, False)[2].T).T) / (np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 0) - np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 1) + np.eye(np.linalg.svd(x, False)[1].shape[0]))) + (t @ np.linalg.svd(x, False)[2].T - y @ (y.T @ t @ np.linalg.svd(x, False)[2].T)) / np.expand_dims(np.linalg.svd(x, False)[1], 0)
+svd.s              | x: np.sum(np.linalg.svd(x, False)[0] * (t @ np.linalg.svd(x, False)[2].T), axis=0)
+svd.vh             | x: (y.T @ ((1.0 - np.eye(np.linalg.svd(x, False)[1].shape[0])) * (np.expand_dims(np.linalg.svd(x, False)[1], 1) * (np.linalg.svd(x, False)[0].T @ t @ y.T) + np.expand_dims(np.linalg.svd(x, False)[1], 0) * (np.linalg.svd(x, False)[0].T @ t @ y.T).T) / (np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 0) - np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 1) + np.eye(np.linalg.svd(x, False)[1].shape[0]))) + (t.T @ np.linalg.svd(x, False)[0] - y.T @ (np.linalg.svd(x, False)[0].T @ t @ y.T).T) / np.expand_dims(np.linalg.svd(x, False)[1], 0)).T
+svd_values         | x: np.sum(np.linalg.svd(x, False)[0] * (t @ np.linalg.svd(x, False)[2].T), axis=0)
 """
 
 # primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line
@@ -287,10 +301,23 @@ def _load():
             k, v = part.split(":", 1)
             rules[k.strip()] = _template(v)
         PRIMITIVES[name].tangents = rules
+    for raw in READ_AGAIN.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, *parts = [x.strip() for x in line.split("|")]
+        READ_AGAIN_RULES[name] = {k.strip(): _template(v) for k, v in
+                                  (part.split(":", 1) for part in parts)}
 
 
-def rules(prim) -> dict:
-    """The tangent templates of a primitive (a summation's derived on first use)."""
+READ_AGAIN_RULES: dict = {}     # primitive name -> param -> the tangent code read again uses
+
+
+def rules(prim, read_again=False) -> dict:
+    """The tangent templates of a primitive (a summation's derived on first use); with
+    `read_again`, those of code the front end reads again (`READ_AGAIN` where it has one)."""
+    if read_again and prim.name in READ_AGAIN_RULES:
+        return {**prim.tangents, **READ_AGAIN_RULES[prim.name]}
     if not prim.tangents and prim.adjoints and prim.name not in PRIMITIVES:
         from . import einsum
         if any(prim is q for q in einsum._CACHE.values()):

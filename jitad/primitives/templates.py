@@ -103,8 +103,15 @@ class _Fold(ast.NodeTransformer):
         if isinstance(f, ast.Attribute) and f.attr == "strong_mul" and \
                 isinstance(f.value, ast.Name) and f.value.id == "rt" and len(node.args) == 2 \
                 and not node.keywords and _polynomial(node.args[1]):
-            return ast.BinOp(node.args[0], ast.Mult(), node.args[1])
+            return _times(node.args[0], node.args[1])
         return node
+
+
+def _times(g, p):
+    """g * p as the template would have read it (`g * b * a ** e`: left to right)."""
+    if isinstance(p, ast.BinOp) and isinstance(p.op, ast.Mult):
+        return ast.BinOp(_times(g, p.left), ast.Mult(), p.right)
+    return ast.BinOp(g, ast.Mult(), p)
 
 
 def _polynomial(node) -> bool:

@@ -97,8 +97,10 @@ def _make(d, argtys, wrt):
         pname = job.plan.fnames.get((id(spec.fn), spec.argtys))
         if spec is job.entry or pname is None:
             continue
-        # (a function reading arrays at every call takes them as parameters only as generated)
-        if isinstance(spec.fn, types.FunctionType) and not capture(spec.fn).hidden:
+        # (a function reading arrays at every call takes them as parameters only as generated;
+        # a recursive one counts its depth in an argument the user's function does not have)
+        if isinstance(spec.fn, types.FunctionType) and not capture(spec.fn).hidden \
+                and (id(spec.fn), spec.argtys) not in job.plan.cycles:
             callees[pname] = spec.fn
         else:
             primals += [f for f in job.funcs if f.name == pname]

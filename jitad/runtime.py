@@ -19,7 +19,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod", "check_index
           "check_slice_end", "check_length", "check_broadcast",
           "check_depth")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -46,7 +46,7 @@ CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT")
 
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
-COMPILED_AS = {"pick": "_pick_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop",
+COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop",
                "matvec": "_matvec_loop", "vecmat": "_vecmat_loop", "matmat": "_matmat_loop",
                "matvec_sum": "_matvec_sum_loop", "vecmat_sum": "_vecmat_sum_loop",
                "matmat_sum": "_matmat_sum_loop",
@@ -352,6 +352,25 @@ def pick(c, v):
     if np.ndim(c) == 0:
         return v if c else 0.0
     return np.where(c, v, 0.0)
+
+
+def strong_mul(a, b):
+    """a * b, and 0 where a == 0 even where b is infinite or nan (the "strong zero"): a rule's
+    partial derivative b times a zero cotangent or tangent a contributes nothing (pow's
+    partial b * x ** (b - 1) is inf at x == 0 for b < 1, where x ** 1.5 has a finite second
+    derivative). Numbers and arrays alike (broadcast)."""
+    if np.ndim(a) == 0 and np.ndim(b) == 0:
+        return 0.0 if a == 0 else a * b
+    return np.where(a == 0, 0.0, a * b)
+
+
+def _strong_mul_loop(a, b):
+    y = a * b
+    if isinstance(a, (int, float)):
+        if isinstance(b, (int, float)):
+            return 0.0 if a == 0 else y
+        return np.zeros_like(y) if a == 0 else y
+    return np.where(np.broadcast_to(a == 0, y.shape), 0.0, y)
 
 
 def _pick_loop(c, v):
@@ -1448,15 +1467,19 @@ def vander(x, N, increasing):
     return out
 
 
-def vander_adjoint(x, g, increasing):
-    """sum_j g[i, j] * d/dx x[i] ** p_j, with p_j the power of column j (no 0 ** -1)."""
-    cols = g.shape[1]
+def vander_adjoint(x, w, increasing, order):
+    """sum_j w[i, j] * (d/dx)^order x[i] ** p_j, with p_j the power of column j: np.vander's
+    adjoint for order 1 (no 0 ** -1); its derivatives are the next orders (`vander_tangent`)."""
+    cols = w.shape[1]
     d = np.zeros(x.shape[0])
     for i in range(x.shape[0]):
-        p = 1.0     # x ** (k - 1) for the power k
-        for k in range(1, cols):
-            d[i] += g[i, k if increasing else cols - 1 - k] * k * p
-            p *= x[i]
+        for k in range(order, cols):
+            c = 1.0     # k! / (k - order)! x ** (k - order)
+            for m in range(order):
+                c *= k - m
+            for m in range(k - order):
+                c *= x[i]
+            d[i] += w[i, k if increasing else cols - 1 - k] * c
     return d
 
 
@@ -2941,15 +2964,20 @@ def cummax_tangent(x, t, axis):
     return lane_gather(t, axis, cummax_positions(x, axis))
 
 
-def vander_tangent(x, t, cols, increasing):
-    """The tangent of np.vander(x, cols, increasing): p x^(p-1) t in the column of power p
-    (no 0 ** -1)."""
+def vander_tangent(x, t, cols, increasing, order):
+    """t times the order-th derivative of np.vander(x, cols, increasing) in x, entry by entry:
+    k! / (k - order)! x^(k - order) t in the column of power k >= order (no 0 ** -1). Order 1
+    is np.vander's tangent; each order's derivatives are the next (`vander_adjoint`), so
+    every order of derivative of np.vander is one of these two."""
     out = np.zeros((x.shape[0], cols))
     for i in range(x.shape[0]):
-        p = 1.0     # x ** (k - 1) for the power k
-        for k in range(1, cols):
-            out[i, k if increasing else cols - 1 - k] = k * p * t[i]
-            p *= x[i]
+        for k in range(order, cols):
+            c = t[i]
+            for m in range(order):
+                c *= k - m
+            for m in range(k - order):
+                c *= x[i]
+            out[i, k if increasing else cols - 1 - k] = c
     return out
 
 
@@ -4353,6 +4381,24 @@ def tri_mul(t, x, trans, lower, unit):
     return (p @ xm).reshape(x.shape)
 
 
+def tri_outer(c, x, trans, lower, unit):
+    """c x^T (its transpose for trans 1) on the part of a matrix a triangular solve reads (its
+    diagonal not, if `unit`): tri_mul's adjoint in the matrix. tri_mul and tri_outer are each
+    other's adjoints, so derivatives of every order stay in the two."""
+    n = c.shape[0]
+    cm = np.ascontiguousarray(c).reshape((n, c.size // n if n else 0))
+    xm = np.ascontiguousarray(x).reshape((n, x.size // n if n else 0))
+    d = cm @ xm.T
+    if trans == 1:
+        d = np.ascontiguousarray(d.T)
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if (lower and j < i) or (not lower and j > i) or (i == j and not unit):
+                out[i, j] = d[i, j]
+    return out
+
+
 def banded_full(ab, lu):
     """The square matrix of scipy's banded storage: a[i, j] = ab[u + i - j, j] within the
     band (l below the diagonal, u above), zero outside."""
@@ -4486,7 +4532,7 @@ def sqrtm_tangent(x, t):
     return sylvester(x, x, t)
 
 
-__all__ += ["tri_part", "tri_solve", "tri_solve_a_adjoint", "tri_mul", "banded_full",
+__all__ += ["tri_part", "tri_solve", "tri_solve_a_adjoint", "tri_mul", "tri_outer", "banded_full",
             "banded_pack", "banded_solve", "banded_ab_adjoint", "sylvester", "sylvester_t",
             "sqrtm", "sqrtm_adjoint", "sqrtm_tangent"]
 

@@ -9,11 +9,27 @@ modes, against central differences of the gradient):
   * a library call without a rule (`np.nonzero`) is read back from its own call, and a
     runtime helper of a rule's template applied to data only (`rt.log_count(k)` of
     `scipy.stats.poisson.logpmf`) runs as it is: both were refused at second order, and eager
-    mode's hvp crashed (AttributeError) on every function after the first such call.
+    mode's hvp crashed (AttributeError) on every function after the first such call;
+  * recursive helpers: a recursive callee the jvp runs without tangents is its generated
+    primal (it counts its depth: `gr0(b0, k - 1, depth + 1)` resolved to the user's
+    two-parameter gr0, fuzz seed 896005), and that depth, handed to a library call only
+    through the recursive call's result (`math.tanh(gr0(...))`), is a value, not a constant
+    to specialize on (each depth made a new specialization until the limit refused it);
+  * linear algebra whose tangent called a runtime helper without rules (refused at second
+    order): eigh's vectors, qr, svd's parts, read again, have tangents made of their parts'
+    products and solves (`tangents.READ_AGAIN`; the first-order jvp keeps its one runtime call,
+    and the two agree); pinv's tangent, np.vander's and scipy.linalg.solve_triangular's helpers are
+    primitives whose rules close on themselves (any order);
+  * pow's strong zero: its partial in the base times a zero cotangent or tangent is 0 even
+    where the partial is inf (`np.abs(x[:, None] - x[None, :]) ** 1.5` had a nan Hessian from
+    the diagonal's 0 * inf, and the jvp of `** 0.5` of it was nan).
 Each Hessian against central differences of eager mode's gradient, compiled (the generated
 Python; Numba for one) and eager (`harness.check_hessian`)."""
+import math
+
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.stats
 
 import jitad
@@ -42,6 +58,121 @@ def weighted_nonzero(x):
 def poisson_regression(beta, X, y):
     return -np.sum(scipy.stats.poisson.logpmf(y, np.exp(X @ beta)))
 
+
+def gr0(a, k):
+    if k < 1:
+        return a * -0.73
+    b0 = math.tanh(np.dot(np.ones(4), np.square(np.ones(4))))
+    return math.tanh(gr0(b0, k - 1) * 0.17 + a)
+
+
+def recursion_on_a_constant(x, n):
+    """Seed 896005's shape: the recursive calls take no tangent (b0 is data)."""
+    return math.tanh(gr0(math.sin(x[2]), n)) + np.sum(x ** 2)
+
+
+def rpow(a, k):
+    if k == 0:
+        return 1.0
+    return a * rpow(a, k - 1) + math.sin(a)
+
+
+def recursion_on_the_input(x, n):
+    return rpow(x[0] * x[1], n) + x[2] * rpow(0.5, n)
+
+
+def even_sum(v, k):
+    if k == 0:
+        return np.sum(v * v)
+    return odd_sum(np.sin(v), k - 1) + even_sum(np.ones(2), 0)
+
+
+def odd_sum(v, k):
+    if k == 0:
+        return np.sum(np.cos(v))
+    return even_sum(v * 1.1, k - 1) + v[0]
+
+
+def mutual_recursion(x, n):
+    return even_sum(x, n)
+
+
+def tree_sum(v, k):
+    if k <= 0:
+        return np.sum(np.exp(v))
+    if v[0] > 5.0:
+        return 0.0                      # early return
+    s = tree_sum(v[1:] * v[0], k - 1) + tree_sum(np.ones(3), k - 1)
+    return s + np.sum(v ** 3)
+
+
+def recursion_on_arrays(x, n):
+    return tree_sum(x, n)
+
+
+RECURSIVE = [
+    (recursion_on_a_constant, (rng.normal(size=4), 2), (0,)),
+    (recursion_on_the_input, (rng.normal(size=3), 3), (0,)),
+    (mutual_recursion, (rng.normal(size=4), 3), (0,)),
+    (recursion_on_arrays, (0.5 * rng.normal(size=4), 3), (0,)),
+]
+
+A_SYM = rng.normal(size=(4, 4))
+A_SYM = A_SYM + A_SYM.T
+TALL, WIDE = rng.normal(size=(5, 3)), rng.normal(size=(3, 5))
+LOWER = np.tril(rng.normal(size=(4, 4))) + 4.0 * np.eye(4)
+
+
+def eigh_values(x, A):
+    return np.sum(np.linalg.eigh(A + np.diag(x))[0] ** 2)
+
+
+def eigh_vectors(x, A):
+    w, V = np.linalg.eigh(A + np.diag(x))
+    return np.sum(V[:, 0] ** 4) + np.sum(w * V[1] ** 2)
+
+
+def singular_values(x, X):
+    return np.sum(np.linalg.svd(X * x, compute_uv=False) ** 3)
+
+
+def svd_parts(x, X):
+    u, s, vh = np.linalg.svd(X * x, full_matrices=False)
+    return np.sum(s ** 3) + np.sum(u[:, 0] ** 4) + np.sum(vh[0] ** 4) + np.sum(u[0] * vh[:, 1])
+
+
+def qr_parts(x, X):
+    q, r = np.linalg.qr(X * x)
+    return np.sum(r ** 2 * np.abs(r)) + np.sum(q[:, 0] ** 4)
+
+
+def pinv_cubed(x, X):
+    return np.sum(np.linalg.pinv(X * x) ** 3)
+
+
+def vander_powers(x):
+    return np.sum(np.vander(x, 4) ** 2 * x[0]) + np.sum(np.vander(x, 3, increasing=True) ** 3)
+
+
+def triangular_solves(x, T, b):
+    y = scipy.linalg.solve_triangular(T + np.diag(x), b * x, lower=True)
+    z = scipy.linalg.solve_triangular((T + np.diag(x)).T, np.outer(y, x), trans=1, lower=False)
+    w = scipy.linalg.solve_triangular(T * x[0], b, lower=True, unit_diagonal=True)
+    return np.sum(y ** 3) + np.sum(np.sin(z)) + np.sum(w ** 2)
+
+
+LINALG = [
+    (eigh_values, (rng.normal(size=4), A_SYM), (0,)),
+    (eigh_vectors, (rng.normal(size=4), A_SYM), (0,)),
+    (singular_values, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (svd_parts, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (svd_parts, (1.0 + 0.3 * rng.normal(size=5), WIDE), (0,)),
+    (qr_parts, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (pinv_cubed, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (pinv_cubed, (1.0 + 0.3 * rng.normal(size=5), WIDE), (0,)),
+    (vander_powers, (rng.normal(size=4),), (0,)),
+    (triangular_solves, (1.0 + 0.3 * rng.normal(size=4), LOWER, rng.normal(size=4)), (0,)),
+]
 
 CASES = [
     (nbody_potential, (rng.normal(size=(4, 2)), np.array([1.0, 2.0, 0.5, 1.5])), (0, 1)),
@@ -76,3 +207,119 @@ def test_norm_hessian_compiled_with_numba():
     assert np.all(np.isfinite(got))
     ref = jitad.hessian(jitad.differentiable(nbody_potential, backend="python"), wrt=0)(q, m)
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn,args,wrt", RECURSIVE, ids=[c[0].__name__ for c in RECURSIVE])
+def test_recursive_helpers_at_second_order(fn, args, wrt):
+    check_hessian(fn, args, wrt, backend="python")
+
+
+def scalar_recursion(a, n):
+    return rpow(a, n) * gr0(a, n)
+
+
+def test_grad_of_grad_and_jvp_through_recursion():
+    """grad(grad(f)) of a float through recursive helpers (one called on data only), both
+    modes, against central differences of eager mode's gradient; jvp against grad . v."""
+    a, n, h = 0.37, 3, 1e-5
+    g = jitad.grad(scalar_recursion, wrt=0, mode="eager")
+    fd = (g(a + h, n) - g(a - h, n)) / (2 * h)
+    for mode in ("compiled", "eager"):
+        f = jitad.differentiable(scalar_recursion, backend="python") \
+            if mode == "compiled" else scalar_recursion
+        kw = {} if mode == "compiled" else {"mode": "eager"}
+        d2 = jitad.grad(jitad.grad(f, wrt=0, **kw), wrt=0, **kw)(a, n)
+        assert abs(d2 - fd) < 1e-6 * max(1.0, abs(fd)), mode
+    x, v = RECURSIVE[0][1][0], rng.normal(size=4)
+    y, yd = jitad.jvp(jitad.differentiable(recursion_on_a_constant, backend="python"),
+                      wrt=0)(x, 2, tangents=v)
+    gx = jitad.grad(recursion_on_a_constant, wrt=0, mode="eager")(x, 2)
+    assert abs(yd - gx @ v) < 1e-10 * max(1.0, abs(yd))
+
+
+@pytest.mark.parametrize("fn,args", [RECURSIVE[0][:2], RECURSIVE[2][:2]],
+                         ids=["on_a_constant", "mutual"])
+def test_recursive_hessian_compiled_with_numba(fn, args):
+    H = jitad.hessian(fn, wrt=0)
+    got = H(*args)
+    assert H.specialize(*args).compiled_ran
+    ref = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn,args,wrt", LINALG,
+                         ids=[f"{c[0].__name__}-{c[1][-1].shape}" for c in LINALG])
+def test_linear_algebra_at_second_order(fn, args, wrt):
+    check_hessian(fn, args, wrt, backend="python")
+
+
+def test_vander_and_triangular_third_derivative():
+    """The rules of np.vander's and solve_triangular's helpers close on themselves: a third
+    derivative (grad of grad of grad, float argument) against central differences of the
+    second."""
+    x0, T, b = rng.normal(size=4), LOWER, rng.normal(size=4)
+
+    def f(a):
+        return np.sum(np.vander(x0 * a, 4) ** 2) + \
+            np.sum(scipy.linalg.solve_triangular(T * a, b * a, lower=True) ** 3)
+    d2 = jitad.grad(jitad.grad(jitad.differentiable(f, backend="python")))
+    d3 = jitad.grad(d2)
+    a, h = 0.8, 1e-5
+    fd = (d2(a + h) - d2(a - h)) / (2 * h)
+    assert abs(d3(a) - fd) < 1e-5 * max(1.0, abs(fd))
+
+
+def test_linear_algebra_hessian_compiled_with_numba():
+    fn, args, _ = LINALG[1]
+    H = jitad.hessian(fn, wrt=0)
+    got = H(*args)
+    assert H.specialize(*args).compiled_ran
+    ref = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-11)
+
+
+def pair_distances_pow(x, w):
+    d = np.abs(x[:, None] - x[None, :])
+    return np.sum(d ** 1.5) + np.sum(np.power(np.abs(x), w)) + np.sum(d ** w[0])
+
+
+def test_pow_strong_zero_hessian():
+    """Distinct points: the diagonal terms |x_i - x_i| ** b are constant, their derivatives 0."""
+    args = (np.array([0.3, -0.5, 1.1, 0.7]), np.array([1.5, 2.5, 0.7, 1.2]))
+    check_hessian(pair_distances_pow, args, (0, 1), backend="python")
+    H = jitad.hessian(pair_distances_pow, wrt=(0, 1))
+    got = H(*args)
+    assert H.specialize(*args).compiled_ran
+    ref = jitad.hessian(pair_distances_pow, wrt=(0, 1), mode="eager")(*args)
+    for a in range(2):
+        for b in range(2):
+            np.testing.assert_allclose(got[a][b], ref[a][b], rtol=1e-9, atol=1e-12)
+
+
+def sqrt_pair_distances(x):
+    return np.sum(np.abs(x[:, None] - x[None, :]) ** 0.5)
+
+
+def test_pow_strong_zero_jvp():
+    """First order: the tangent of |0| ** 0.5 along a zero tangent is 0 (was 0 * inf)."""
+    x, v, h = np.array([0.3, -0.5, 1.1, 0.7]), np.array([0.2, -1.0, 0.4, 0.9]), 1e-6
+    fd = (sqrt_pair_distances(x + h * v) - sqrt_pair_distances(x - h * v)) / (2 * h)
+    for mode in ("compiled", "eager"):
+        f = jitad.differentiable(sqrt_pair_distances, backend="python") \
+            if mode == "compiled" else sqrt_pair_distances
+        yd = jitad.jvp(f, wrt=0, mode=mode)(x, tangents=v)[1]
+        assert abs(yd - fd) < 1e-6 * abs(fd), mode
+
+
+@pytest.mark.parametrize("k", [1, 3, 4, 5], ids=["eigh", "svd_tall", "svd_wide", "qr"])
+def test_read_again_tangents_agree_with_the_first_order_ones(k):
+    """The jvp's runtime helpers (one decomposition each) and the compositions code read again
+    uses in their place (`tangents.READ_AGAIN`) are the same derivative."""
+    from jitad import higher
+    from jitad.types import ty_of_value
+    fn, args, _ = LINALG[k]
+    v = rng.normal(size=args[0].shape)
+    d = jitad.differentiable(fn, backend="python")
+    first = jitad.jvp(d, wrt=0)(*args, tangents=v)[1]
+    again = higher.tangent_function(d.concrete(args), tuple(map(ty_of_value, args)), (0,))
+    assert abs(again(*args, v) - first) < 1e-10 * max(1.0, abs(first))

@@ -257,7 +257,7 @@ class Forward(Reverse):
         if s.op is SHAPE or s.op.structural:
             return None, False
         rule = rule_for(s, self.types)
-        rules = T.rules(rule)
+        rules = T.rules(rule, read_again=self.reentrant)
         mapping = {p: P.name(old) if old is not None and isinstance(a, Var) and a.name == t
                    else P.atom(a) for p, a in zip(rule.params, s.args)}
         statics = bind_statics(s, self.types)

@@ -147,7 +147,14 @@ def helper_facts(fn):
         resolve = source_resolver(cap)
 
         def names(node):
-            return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and n.id in params}
+            # not into a user helper's call: that call hands on only what its own static
+            # parameters take (seen when the walk below reaches it), so the depth a recursive
+            # generated function counts (`math.tanh(g(b, k - 1, depth + 1))`) stays a value
+            if isinstance(node, gast.Call) and is_user_helper(resolve(node.func)):
+                return set()
+            if isinstance(node, gast.Name):
+                return {node.id} & params
+            return set().union(*map(names, gast.iter_child_nodes(node)))
 
         static = set()
         for s in cap.tree.body:

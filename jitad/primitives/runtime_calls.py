@@ -3,7 +3,8 @@
 Takes: the registered primitives (run after `table`, `lists` and `tangents`).
 Guarantees: a call of `jitad.runtime.<f>` is a call of a primitive when
   * `f` is that primitive's forward -- its template is exactly `rt.f(params..., statics...)`
-    (`rt.max_axis(x, axis)` is `max_axis`), and no other primitive's forward is `rt.f`; or
+    (`rt.max_axis(x, axis)` is `max_axis`), and no other primitive's forward is `rt.f`
+    (unless `f` is listed in `_EXACT_ONLY`: the others call it with other arguments); or
   * `f` computes what a NumPy or SciPy call with a primitive computes, with the same
     arguments in the same order (`EQUIVALENT`: `rt.dot1(a, b)` is `np.dot(a, b)` of two
     vectors, `rt.expand(g, axis)` is `np.expand_dims(g, axis)`, `rt.digamma(x)` is
@@ -80,13 +81,21 @@ def forwards():
     for name, ps in found.items():
         names = [p.name for p, _ in ps]
         family = min(names, key=len)
-        if not all(n == family or n.startswith(family + ".") for n in names):
-            continue
         exact = [p for p, ok in ps if ok]
+        if not all(n == family or n.startswith(family + ".") for n in names):
+            if name in _EXACT_ONLY and len(exact) == 1:
+                out[name] = exact[0]
+            continue
         head = [p for p in exact if p.name == family]
         if head or len(exact) == 1:
             out[name] = (head or exact)[0]
     return out
+
+
+# runtime functions several primitives' forwards call, of which one calls it exactly (its
+# parameters, then its statics): a call of it is that primitive (the others pass it other
+# arguments: `scipy.linalg.solve_triangular`'s forward drops its statics check_finite ...)
+_EXACT_ONLY = frozenset({"tri_solve"})
 
 
 NAMESPACE = types.ModuleType("jitad_primitives")   # the generated code's `jitad_primitives`

@@ -13,6 +13,8 @@ the result) and `y` (the result); see `templates` for how they are instantiated.
 One template serves Python scalars and arrays alike (no `np.where`, no `if`): a guard is
 arithmetic on comparisons, e.g. `a + (a == 0)`.
 Conventions: `a ** b` has d/db = 0 where a == 0 (no `log(0) * 0`) and d/da = 0 where b == 0;
+its partial in a times a zero cotangent (tangent) is 0 even where the partial is inf (`rt.strong_mul`:
+a ** 1.5 at a == 0 has second derivative 0 along a zero tangent, not 0 * inf);
 ties of `max`/`min` (reductions, axis forms, `np.maximum`/`np.minimum`, builtin `max(a, b)`)
 split the cotangent evenly among the tied entries, as autograd and JAX do.
 A primitive with no adjoint lines is not differentiable (its result is never active).
@@ -36,7 +38,7 @@ add(a, b)          = a + b                  :: ew   | a: g                      
 sub(a, b)          = a - b                  :: ew   | a: g                      | b: -g
 mul(a, b)          = a * b                  :: ew   | a: g * b                  | b: g * a
 truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -g * y / b
-pow(a, b)          = a ** b                 :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+pow(a, b)          = a ** b                 :: ew   | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 mod(a, b)          = a % b                  :: ew   | a: g                      | b: -g * ((a - y) / b)
 floordiv(a, b)     = a // b                 :: ew
 neg(a)             = -a                     :: same | a: -g
@@ -131,7 +133,7 @@ np.sinc(x)         = np.sinc(x)             :: ewf  | x: g * (np.cos(np.pi * x) 
 np.positive(x)     = np.positive(x)         :: same | x: g
 np.logaddexp(a, b) = np.logaddexp(a, b)     :: ewf  | a: g * np.exp(a - y)      | b: g * np.exp(b - y)
 np.logaddexp2(a, b) = np.logaddexp2(a, b)   :: ewf  | a: g * np.exp2(a - y)     | b: g * np.exp2(b - y)
-np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+np.float_power(a, b) = np.float_power(a, b) :: ewf  | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 np.fmod(a, b)      = np.fmod(a, b)          :: ew   | a: g                      | b: -g * ((a - y) / b)
 math.fmod(a, b)    = np.fmod(a * 1.0, b * 1.0) :: float | a: g                 | b: -g * ((a - y) / b)
 # copysign: d/da is +-1 by the sign bits of a and b (+-0 included); b only chooses a sign
@@ -182,8 +184,8 @@ np.fabs(x)         = np.fabs(x)             :: ewf  | x: g * np.sign(x)
 np.abs(x)          = np.abs(x)              :: same | x: g * np.sign(x)
 # builtin abs through np.abs: Numba has no abs() of an array
 abs(x)             = np.abs(x)              :: same | x: g * np.sign(x)
-math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
-np.power(a, b)     = np.power(a, b)         :: ew   | a: g * b * a ** (b - 1 + (b == 0)) | b: g * y * np.log(a + (a == 0))
+math.pow(a, b)     = math.pow(a, b)         :: ewf  | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
+np.power(a, b)     = np.power(a, b)         :: ew   | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 np.square(x)       = np.square(x)           :: same | x: 2.0 * g * x
 np.sign(x)         = np.sign(x)             :: same
 np.floor(x)        = np.floor(x)            :: same
@@ -197,6 +199,7 @@ min2(a, b)         = min(a, b)              :: ew   | a: rt.pick(a <= b, g * (1.
 np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   | b: np.where(c, 0.0, g)
 # a mask's cotangent, chosen (never 0 * inf): the adjoints of np.maximum, np.clip ...
 pick(c, v)         = rt.pick(c, v)          :: ew   | v: rt.pick(c, g)
+strong_mul(a, b)   = rt.strong_mul(a, b)    :: ew   | a: rt.strong_mul(g, b)     | b: rt.strong_mul(g, a)
 # of three numbers (Numba's np.where makes a 0-d array of them)
 where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
@@ -351,7 +354,10 @@ padix.1(x; pad_width, mode) = rt.padix1(x, pad_width, mode) :: pad | x: rt.unpad
 padix.2(x; pad_width, mode) = rt.padix2(x, pad_width, mode) :: pad | x: rt.unpadix2(g, pad_width, mode)
 padix.3(x; pad_width, mode) = rt.padix3(x, pad_width, mode) :: pad | x: rt.unpadix3(g, pad_width, mode)
 np.convolve(a, v; mode) = rt.convolve(a, v, mode) :: convolve | a: rt.conv_adjoint(g, v, a.shape[0], mode) | v: rt.conv_adjoint(g, a, v.shape[0], mode)
-np.vander(x, N; increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing)
+np.vander(x, N; increasing) = rt.vander(x, N, increasing) :: vander | x: rt.vander_adjoint(x, g, increasing, 1)
+# np.vander's derivatives of every order (its tangent and adjoint read again): two families
+vander_tangent(x, dx, cols; increasing, order) = rt.vander_tangent(x, dx, cols, increasing, order) :: float_matrix | x: dx * rt.vander_adjoint(x, g, increasing, order + 1) | dx: rt.vander_adjoint(x, g, increasing, order)
+vander_adjoint(x, w; increasing, order) = rt.vander_adjoint(x, w, increasing, order) :: like | x: g * rt.vander_adjoint(x, w, increasing, order + 1) | w: rt.vander_tangent(x, g, w.shape[1], increasing, order)
 repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat
 repeat.1(x; repeats) = rt.repeat1(x, repeats) :: repeat | x: rt.repeat_adjoint1(g, repeats)
 repeat.2(x; repeats, axis) = rt.repeat2(x, repeats, axis) :: repeat | x: rt.repeat_adjoint2(g, repeats, axis)
@@ -484,6 +490,10 @@ gradient_axis(x, h; axis, count) = rt.gradient_axis(x, h, axis) :: gradient | x:
 # what np.gradient's tangents compute, a primitive of its own: the jvp read again calls it
 gradient_lane(x, h; axis) = rt.gradient_lane(x, h, axis) :: gradient | x: rt.gradient_axis_adjoint(g, h, axis) | h: -np.sum(g * y) / h
 np.linalg.pinv(x)  = np.linalg.pinv(np.ascontiguousarray(x)) :: matrix | x: rt.pinv_adjoint(x, y, g)
+# pinv's tangent -X dA X + X X^T dA^T (I - A X) + (I - X A) dA^T X^T X (read again: second
+# derivatives), a polynomial in A, X and dA: its adjoints are products (and so is every
+# higher derivative)
+pinv_tangent(a, x, d) = rt.pinv_tangent(a, x, d) :: like_second | a: -(d @ x @ x.T) @ g @ x.T - x.T @ g @ (x.T @ x @ d) | x: -g @ x.T @ d.T - d.T @ x.T @ g + (g - g @ x.T @ a.T) @ d @ x + d.T @ (g - g @ x.T @ a.T).T @ x - a.T @ d @ x @ x.T @ g - g @ x.T @ x @ d @ a.T + x @ (d @ (g - a.T @ x.T @ g) + (g - a.T @ x.T @ g).T @ d.T) | d: -x.T @ g @ x.T + (g - g @ x.T @ a.T).T @ x @ x.T + x.T @ x @ (g - a.T @ x.T @ g).T
 # np.linalg.svd (reduced; a full U or Vh only where it is the reduced one): its parts, and the
 # singular values alone (compute_uv=False, np.linalg.svdvals)
 svd.u(x; full_matrices, compute_uv) = rt.svd_u(x, full_matrices) :: matrix | x: rt.svd_u_adjoint(x, g)
@@ -520,6 +530,11 @@ scipy.stats.norm.isf(q, loc, scale) = loc - scale * rt.ndtri(q) :: ewf | q: -g *
 # banded solve reads the band of scipy's storage; the Sylvester equation A X + X B = Q; the
 # principal square root (adjoint: the Sylvester equation X^T Z + Z X^T = G)
 scipy.linalg.solve_triangular(a, b; trans, lower, unit_diagonal, overwrite_b, check_finite) = rt.tri_solve(a, b, trans, lower, unit_diagonal) :: solve | a: rt.tri_solve_a_adjoint(a, y, g, trans, lower, unit_diagonal) | b: rt.tri_solve(a, g, 1 - trans, lower, unit_diagonal)
+# solve_triangular's tangent in the matrix (read again: second derivatives): op(T') x, bilinear,
+# and its adjoint in T'; each is the other's adjoint
+tri_solve(a, b; trans, lower, unit) = rt.tri_solve(a, b, trans, lower, unit) :: solve | a: rt.tri_solve_a_adjoint(a, y, g, trans, lower, unit) | b: rt.tri_solve(a, g, 1 - trans, lower, unit)
+tri_mul(m, x; trans, lower, unit) = rt.tri_mul(m, x, trans, lower, unit) :: like_second | m: rt.tri_outer(g, x, trans, lower, unit) | x: rt.tri_mul(m, g, 1 - trans, lower, unit)
+tri_outer(c, x; trans, lower, unit) = rt.tri_outer(c, x, trans, lower, unit) :: float_matrix | c: rt.tri_mul(g, x, trans, lower, unit) | x: rt.tri_mul(g, c, 1 - trans, lower, unit)
 scipy.linalg.solve_banded(ab, b; l_and_u, overwrite_ab, overwrite_b, check_finite) = rt.banded_solve(ab, b, l_and_u) :: solve | ab: rt.banded_ab_adjoint(ab, y, g, l_and_u) | b: np.linalg.solve(np.ascontiguousarray(rt.banded_full(ab, l_and_u).T), np.ascontiguousarray(g))
 scipy.linalg.solve_sylvester(a, b, q) = rt.sylvester(a, b, q) :: sylvester | a: -(rt.sylvester_t(a, b, g) @ y.T) | b: -(y.T @ rt.sylvester_t(a, b, g)) | q: rt.sylvester_t(a, b, g)
 scipy.linalg.sqrtm(a) = rt.sqrtm(a)         :: matrix | a: rt.sqrtm_adjoint(y, g)

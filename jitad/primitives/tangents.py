@@ -50,7 +50,7 @@ scipy.stats.expon.logpdf scipy.stats.expon.pdf scipy.stats.gamma.logpdf scipy.st
 scipy.stats.laplace.cdf scipy.stats.laplace.logpdf scipy.stats.laplace.pdf
 scipy.stats.logistic.cdf scipy.stats.logistic.logpdf scipy.stats.logistic.pdf
 scipy.stats.poisson.logpmf scipy.stats.poisson.pmf scipy.stats.t.logpdf scipy.stats.t.pdf
-prod_others prod_others_axis
+prod_others prod_others_axis strong_mul
 scipy.special.gammainc scipy.special.gammaincc scipy.special.betainc scipy.special.j0
 scipy.special.j1 scipy.special.y0 scipy.special.y1 scipy.special.jv scipy.special.yv
 scipy.special.yn scipy.special.iv scipy.special.ive scipy.stats.norm.sf scipy.stats.norm.logsf
@@ -72,7 +72,7 @@ roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left
 outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
-np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent
+np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent tri_mul tri_outer
 np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype astype.0 np.real np.imag np.conj
 np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
 fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
@@ -160,7 +160,9 @@ cumprod_axis       | x: rt.cumprod_tangent_axis(x, t, axis)
 cumprod_tangent_axis | x: rt.cumprod_lanes(x, dx, t, axis, 4) | dx: rt.cumprod_tangent_axis(x, t, axis)
 cummax             | x: rt.cummax_tangent(x, t, axis)
 cummin             | x: rt.cummax_tangent(-x, t, axis)
-np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing)
+np.vander          | x: rt.vander_tangent(x, t, y.shape[1], increasing, 1)
+vander_tangent     | x: rt.vander_tangent(x, dx * t, cols, increasing, order + 1) | dx: rt.vander_tangent(x, t, cols, increasing, order)
+vander_adjoint     | x: t * rt.vander_adjoint(x, w, increasing, order + 1) | w: rt.vander_adjoint(x, t, increasing, order)
 sort               | x: rt.sort_tangent(x, t, axis)
 sort_flat          | x: rt.sort_tangent(np.ascontiguousarray(x).ravel(), np.ascontiguousarray(t).ravel(), 0)
 # decompositions (the derivations are in rt's docstrings); eigh reads the lower triangle
@@ -168,6 +170,7 @@ eigh.v             | x: rt.eigh_v_tangent(x, t)
 qr.q               | x: rt.qr_tangent(x, t)[0]
 qr.r               | x: rt.qr_tangent(x, t)[1]
 np.linalg.pinv     | x: rt.pinv_tangent(x, y, t)
+pinv_tangent       | a: -(x @ x.T @ d.T @ t @ x) - (x @ t @ d.T @ x.T @ x) | x: -(t @ d @ x + x @ d @ t) + (t @ x.T + x @ t.T) @ d.T - (t @ x.T + x @ t.T) @ d.T @ a @ x - x @ x.T @ d.T @ a @ t - t @ a @ d.T @ x.T @ x + d.T @ (t.T @ x + x.T @ t) - x @ a @ d.T @ (t.T @ x + x.T @ t) | d: rt.pinv_tangent(a, x, t)
 svd.u              | x: rt.svd_tangent(x, t)[0]
 svd.s              | x: rt.svd_tangent(x, t)[1]
 svd.vh             | x: rt.svd_tangent(x, t)[2]
@@ -187,6 +190,7 @@ scipy.stats.dirichlet.pdf.2 | x: y * np.sum(t * np.expand_dims(alpha - 1.0, 1) /
 # scipy.linalg: d(op(T) x) = db - op(dT) x for the triangle read; the band likewise; the
 # Sylvester equation differentiated, A dX + dX B = dQ - dA X - X dB; X dX + dX X = dA
 scipy.linalg.solve_triangular | a: -rt.tri_solve(a, rt.tri_mul(t, y, trans, lower, unit_diagonal), trans, lower, unit_diagonal) | b: rt.tri_solve(a, t, trans, lower, unit_diagonal)
+tri_solve          | a: -rt.tri_solve(a, rt.tri_mul(t, y, trans, lower, unit), trans, lower, unit) | b: rt.tri_solve(a, t, trans, lower, unit)
 scipy.linalg.solve_banded | ab: -rt.banded_solve(ab, rt.banded_full(t, l_and_u) @ y, l_and_u) | b: rt.banded_solve(ab, t, l_and_u)
 scipy.linalg.solve_sylvester | a: -rt.sylvester(a, b, t @ y) | b: -rt.sylvester(a, b, y @ t) | q: rt.sylvester(a, b, t)
 scipy.linalg.sqrtm | a: rt.sqrtm_tangent(y, t)
@@ -198,6 +202,30 @@ np.linalg.eigvals  | x: rt.eig_tangent(x, t)[0]
 # complex values: |z| and arg z move by Re and Im of conj(z) dz over |z| and |z|^2
 abs_complex        | x: np.real(np.conj(x) * t) / (y + (y == 0))
 np.angle           | x: np.imag(np.conj(x) * t) / (np.real(x * np.conj(x)) + (x == 0))
+"""
+
+# Code read again (`Forward.reentrant`: second derivatives) differentiates its tangents: where
+# a TABLE rule calls a runtime helper without rules of its own (fast at first order: one more
+# decomposition), the same tangent as a composition of primitives with rules, read there in its
+# place (`rules(prim, read_again=True)`; tests/test_second_reach.py checks the two agree).
+READ_AGAIN = r"""
+# eigenvectors: V (F o (V^T S V)), F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it, as
+# products and quotients of eigh's parts, so derivatives of every order are the parts' rules
+eigh.v             | x: y @ ((1.0 - np.eye(y.shape[0])) / (np.expand_dims(np.linalg.eigh(x)[0], 0) - np.expand_dims(np.linalg.eigh(x)[0], 1) + np.eye(y.shape[0])) * (y.T @ ((np.tril(t) + np.tril(t, -1).T) @ y)))
+# reduced QR of a square or tall matrix: with C = Q^T dA R^-1,
+# K = C - Omega (its upper triangle plus the strict lower one mirrored), dQ = dA R^-1 - Q K
+# and dR = K R; as products and solves of qr's parts, so derivatives of every order are theirs
+qr.q               | x: np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T - y @ (np.triu((y.T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T)) + np.triu((y.T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T).T, 1))
+qr.r               | x: (np.triu((np.linalg.qr(x)[0].T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T)) + np.triu((np.linalg.qr(x)[0].T @ np.linalg.solve(np.linalg.qr(x)[1].T, t.T).T).T, 1)) @ y
+# the reduced SVD A = U diag(s) V^T (distinct nonzero singular values): ds_i = u_i . dA v_i,
+# dU = U Ou + (I - U U^T) dA V / s, dV = V Ov + (I - V V^T) dA^T U / s, with P = U^T dA V and
+# the antisymmetric Ou[i, j] = (s_j P_ij + s_i P_ji) / (s_j^2 - s_i^2), Ov[i, j] =
+# (s_i P_ij + s_j P_ji) / (s_j^2 - s_i^2); as products and quotients of svd's parts, so
+# derivatives of every order are the parts' rules
+svd.u              | x: y @ ((1.0 - np.eye(np.linalg.svd(x, False)[1].shape[0])) * (np.expand_dims(np.linalg.svd(x, False)[1], 0) * (y.T @ t @ np.linalg.svd(x, False)[2].T) + np.expand_dims(np.linalg.svd(x, False)[1], 1) * (y.T @ t @ np.linalg.svd(x, False)[2].T).T) / (np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 0) - np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 1) + np.eye(np.linalg.svd(x, False)[1].shape[0]))) + (t @ np.linalg.svd(x, False)[2].T - y @ (y.T @ t @ np.linalg.svd(x, False)[2].T)) / np.expand_dims(np.linalg.svd(x, False)[1], 0)
+svd.s              | x: np.sum(np.linalg.svd(x, False)[0] * (t @ np.linalg.svd(x, False)[2].T), axis=0)
+svd.vh             | x: (y.T @ ((1.0 - np.eye(np.linalg.svd(x, False)[1].shape[0])) * (np.expand_dims(np.linalg.svd(x, False)[1], 1) * (np.linalg.svd(x, False)[0].T @ t @ y.T) + np.expand_dims(np.linalg.svd(x, False)[1], 0) * (np.linalg.svd(x, False)[0].T @ t @ y.T).T) / (np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 0) - np.expand_dims(np.linalg.svd(x, False)[1] * np.linalg.svd(x, False)[1], 1) + np.eye(np.linalg.svd(x, False)[1].shape[0]))) + (t.T @ np.linalg.svd(x, False)[0] - y.T @ (np.linalg.svd(x, False)[0].T @ t @ y.T).T) / np.expand_dims(np.linalg.svd(x, False)[1], 0)).T
+svd_values         | x: np.sum(np.linalg.svd(x, False)[0] * (t @ np.linalg.svd(x, False)[2].T), axis=0)
 """
 
 # primitives with adjoints and no tangent rule yet: jvp through them is a JitadError at the line
@@ -273,10 +301,23 @@ def _load():
             k, v = part.split(":", 1)
             rules[k.strip()] = _template(v)
         PRIMITIVES[name].tangents = rules
+    for raw in READ_AGAIN.strip().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, *parts = [x.strip() for x in line.split("|")]
+        READ_AGAIN_RULES[name] = {k.strip(): _template(v) for k, v in
+                                  (part.split(":", 1) for part in parts)}
 
 
-def rules(prim) -> dict:
-    """The tangent templates of a primitive (a summation's derived on first use)."""
+READ_AGAIN_RULES: dict = {}     # primitive name -> param -> the tangent code read again uses
+
+
+def rules(prim, read_again=False) -> dict:
+    """The tangent templates of a primitive (a summation's derived on first use); with
+    `read_again`, those of code the front end reads again (`READ_AGAIN` where it has one)."""
+    if read_again and prim.name in READ_AGAIN_RULES:
+        return {**prim.tangents, **READ_AGAIN_RULES[prim.name]}
     if not prim.tangents and prim.adjoints and prim.name not in PRIMITIVES:
         from . import einsum
         if any(prim is q for q in einsum._CACHE.values()):

@@ -6,7 +6,7 @@ Guarantees: `substitute` returns a new tree (the template is never modified) wit
 placeholder replaced -- on the AST, never by string replacement, so a user variable called
 `g`, `y` or `d` cannot collide with them -- and the comparisons and arithmetic that became
 constant computed: with a constant exponent `x ** 2` still gives `2 * x` (the guard `b == 0`
-disappears). `parse` and `names` read a template's text for registration.
+disappears, and so does pow's strong zero `rt.strong_mul`, its partial being a polynomial). `parse` and `names` read a template's text for registration.
 """
 from __future__ import annotations
 
@@ -102,6 +102,40 @@ class _Fold(ast.NodeTransformer):
         if f is None or a is _NOTHING or b is _NOTHING:
             return node
         return _const_node(f(a, b))
+
+
+    def visit_Call(self, node):
+        """`rt.strong_mul(g, p)` is `g * p` where p is finite wherever its operands are (a
+        polynomial: names, numbers, + - *, ** by a number >= 0): `x ** 2` keeps `g * 2 * x`."""
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "strong_mul" and \
+                isinstance(f.value, ast.Name) and f.value.id == "rt" and len(node.args) == 2 \
+                and not node.keywords and _polynomial(node.args[1]):
+            return _times(node.args[0], node.args[1])
+        return node
+
+
+def _times(g, p):
+    """g * p as the template would have read it (`g * b * a ** e`: left to right)."""
+    if isinstance(p, ast.BinOp) and isinstance(p.op, ast.Mult):
+        return ast.BinOp(_times(g, p.left), ast.Mult(), p.right)
+    return ast.BinOp(g, ast.Mult(), p)
+
+
+def _polynomial(node) -> bool:
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (bool, int, float)) and abs(node.value) < float("inf")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _polynomial(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        return _polynomial(node.left) and _polynomial(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        e = _const(node.right)
+        return e is not _NOTHING and e >= 0 and _polynomial(node.left)
+    return False
 
 
 def substitute(template: ast.expr, mapping: dict) -> ast.expr:

@@ -600,7 +600,17 @@ def mesh(prim, s, args):
     return Ty(args[0].dtype, 2)
 
 
-KINDS.update({"mesh": mesh, "outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+def like_second(prim, s, args):
+    """Shaped like the second operand (rt.tri_mul(m, x): op(m) x)."""
+    return Ty(floaty(*args[:2]), args[1].ndim)
+
+
+def float_matrix(prim, s, args):
+    """A float matrix, whatever the operands' ranks (rt.tri_outer(c, x): c x^T)."""
+    return Ty(floaty(*[a for a in args if isinstance(a, Ty)]), 2)
+
+
+KINDS.update({"like_second": like_second, "float_matrix": float_matrix, "mesh": mesh, "outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "gradient": gradient})
 

@@ -5,6 +5,7 @@ nothing else) and one corner of it; gradients against central differences and ea
 (the compiled path ran), Hessians and Hessian-vector products against differences of the
 gradient."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -83,17 +84,62 @@ def counter(x, w):
     return x * n
 
 
+def returned_state(x, w):
+    """The returned `s` is state no adjoint reads (`q`, `r` are computed again from it): the
+    adjoint loop leaves s as its first iteration's recomputation made it, so the value
+    returned is the one the forward sweep ended with, kept before the adjoint (it returned
+    the loop's starting value)."""
+    s = 0.5
+    for i in range(4):
+        q = s + x
+        r = math.sin(q)
+        s = s + w * r * q
+    return s
+
+
+def exits(x, w):
+    """`continue` and `break` in a while loop whose state `s` is returned (the minimized
+    form of test_extra's ex_while_with_continue_and_break, which returned 1.08 for 4.24)."""
+    k = 0
+    s = 0.0
+    while k < 20:
+        k += 1
+        if k % 3 == 0:
+            continue
+        s = s + x * w ** k
+        if s > 4.0:
+            break
+    return s
+
+
+def pair(a, b):
+    return a * b, a + b
+
+
+def helper_pairs(v, w):
+    """A helper of tuple results called twice in the loop, one result dropped each time
+    (test_extra's ex_helper_in_loop, which returned 0.0: the state s, returned)."""
+    s = 0.0
+    for i in range(v.shape[0]):
+        p, _ = pair(v[i], w)
+        _, q = pair(s, v[i])
+        s = s + p * q
+    return s
+
+
 CASES = [(ode, (0.05, 20.0, 20.0), (0, 1, 2)), (before, (0.7, 1.3), (0, 1)),
-         (nested, (0.5, 1.2), (0, 1)), (twice, (0.9, 0.8), (0, 1)), (counter, (0.5, 1.3), (0, 1))]
+         (nested, (0.5, 1.2), (0, 1)), (twice, (0.9, 0.8), (0, 1)), (counter, (0.5, 1.3), (0, 1)),
+         (returned_state, (0.3, 0.7), (0, 1)), (exits, (0.9, 1.2), (0, 1)),
+         (helper_pairs, (np.array([0.3, -0.5, 0.8, 1.1]), 0.5), (0, 1))]
 IDS = [c[0].__name__ for c in CASES]
 
 
 def _loop_pushes(src):
     """Tape pushes inside the forward sweep's loops (the lines `tape_x[top_x] = ...` indented
-    past the function's body level), before the adjoint."""
+    past the function's body level, of any tape), before the adjoint."""
     forward = src.split("# adjoint")[0]
     return [ln.strip() for ln in forward.splitlines()
-            if ln.startswith("        ") and "tape_f[top_f] = " in ln]
+            if ln.startswith("        ") and re.match(r"tape_\w+\[top_\w+\] = ", ln.strip())]
 
 
 @pytest.mark.parametrize("fn,args,wrt", CASES, ids=IDS)

@@ -14,7 +14,10 @@ iteration it replaces (`pushes`): it pays in tape traffic. `state` holds the var
 body reads before it assigns them (`live`: only where the value reaches a value the adjoint
 reads), and, since the adjoint loop leaves the body's variables as its recomputation made
 them, those the adjoint reads after the loop's adjoint: any needed one the loop assigns if it
-is itself in a loop, else the needed ones a statement before the loop reads.
+is itself in a loop, else the needed ones a statement before the loop reads. Nothing else is
+given back: the function's returned value, read after the whole adjoint, is the caller's to
+keep (`reverse` copies a returned variable a checkpointed loop assigns before the adjoint, as
+it copies a pushed one).
 Invariants: the binds computed again are the forward's own (`reverse.forward_expr`), in the
 forward's order, from the same values: they give the forward's values bit for bit, and each
 `if` takes the branch the forward took (no test is taped); a bind not computed again has

@@ -159,6 +159,12 @@ class Reverse(TrainingCode):
         self.unpushed = {id(x) for s in ir.walk(f.body) if id(s) in self.checkpoints
                          for x in ir.walk(s.body)}
         self.kept_before = {}       # (id(bind), target) -> the local its recomputation kept
+        # the variables those adjoint loops assign (state popped, binds computed again): like
+        # a pushed variable's, their values after the adjoint sweep are not the forward's last
+        self.rewritten = {v for s in ir.walk(f.body) for c in [self.checkpoints.get(id(s))] if c
+                          for v in c.state + [t for x in ir.walk(s.body)
+                                              if isinstance(x, Bind) and id(x) in c.required
+                                              for t in x.targets]}
 
     # ------------------------------------------------------------------ naming
     def d(self, v):
@@ -959,11 +965,12 @@ class Reverse(TrainingCode):
         fwd, counts, _ = self.fwd_block(f.body, tape=True)
         ret = f.body[-1]
         assert isinstance(ret, Return)
-        # the value, captured before the adjoint sweep restores overwritten variables
+        # the value, captured before the adjoint sweep restores overwritten variables (or a
+        # checkpointed loop's adjoint computes them again)
         values, save = [], []
         for a in ret.values:
             # (a map's first writes are never undone: its results need no copy)
-            if isinstance(a, Var) and (a.name in A.pushed or any(
+            if isinstance(a, Var) and (a.name in A.pushed or a.name in self.rewritten or any(
                     isinstance(x, SetItem) and x.array == a.name and not x.init
                     for x in ir.walk(f.body))):
                 keep = self.namer.fresh(f"{a.name}_value")

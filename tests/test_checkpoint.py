@@ -127,10 +127,24 @@ def helper_pairs(v, w):
     return s
 
 
+def overwritten_after(x, w):
+    """The recomputation reads `w`, which the forward overwrites after the loop: the loop's
+    adjoint must see w's value of the loop's time (fuzz seed 920026 with the "numloop"
+    extension; it read the last w and gave a wrong d/dx)."""
+    c = -0.4
+    for j in range(2):
+        t = c + x
+        t1 = math.sin(t * math.tanh(math.exp(w)))
+        c = 0.6 * c + 0.4 * math.tanh(t1)
+    w += math.tanh(c)
+    return w
+
+
 CASES = [(ode, (0.05, 20.0, 20.0), (0, 1, 2)), (before, (0.7, 1.3), (0, 1)),
          (nested, (0.5, 1.2), (0, 1)), (twice, (0.9, 0.8), (0, 1)), (counter, (0.5, 1.3), (0, 1)),
          (returned_state, (0.3, 0.7), (0, 1)), (exits, (0.9, 1.2), (0, 1)),
-         (helper_pairs, (np.array([0.3, -0.5, 0.8, 1.1]), 0.5), (0, 1))]
+         (helper_pairs, (np.array([0.3, -0.5, 0.8, 1.1]), 0.5), (0, 1)),
+         (overwritten_after, (0.3, 0.9), (0, 1))]
 IDS = [c[0].__name__ for c in CASES]
 
 

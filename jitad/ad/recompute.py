@@ -1,7 +1,7 @@
 """Checkpointed loops: the adjoint computes an iteration's values again instead of popping them.
 
 Takes: an `Analysis` (what the adjoint reads: `needed`; what the forward keeps: `pushed`) and
-one loop (`While` or `For`) of its function.
+one loop (`While` or `For`) of its function; `checkpoints` takes the function's body.
 Guarantees: `checkpoint(A, loop)` is None, or a `Checkpoint`: the variables the forward pushes
 at the start of each iteration (`state`, in program order) and the binds of the body the
 adjoint computes again (`required`, ids), such that the adjoint loop, having popped `state`,
@@ -18,6 +18,9 @@ is itself in a loop, else the needed ones a statement before the loop reads. Not
 given back: the function's returned value, read after the whole adjoint, is the caller's to
 keep (`reverse` copies a returned variable a checkpointed loop assigns before the adjoint, as
 it copies a pushed one).
+`checkpoints` gives every such loop, and has the analysis count what each recomputation reads
+from outside its loop (`inputs`) as read by the adjoint, so the usual keeping gives a variable
+the forward overwrites after the loop its loop-time value back before the loop's adjoint.
 Invariants: the binds computed again are the forward's own (`reverse.forward_expr`), in the
 forward's order, from the same values: they give the forward's values bit for bit, and each
 `if` takes the branch the forward took (no test is taped); a bind not computed again has
@@ -41,6 +44,21 @@ class Checkpoint:
     required: set       # ids of the body's binds computed again in the adjoint loop
     restored: set       # variables whose value before a bind the adjoint gives back (`restored`)
     pushes: int         # values per iteration the forward no longer pushes
+    inputs: set         # what the recomputation reads that the loop does not assign
+
+
+def checkpoints(A, body) -> dict:
+    """id(loop) -> `Checkpoint` of every loop in `body` that qualifies, with what their
+    recomputations read from outside them counted as read by the adjoint (`Analysis.need`,
+    settled again until the loops chosen read nothing more): a variable the forward assigns
+    after such a loop (`w += e` after a loop reading w) is then kept and given back before
+    the loop's adjoint computes the iteration again."""
+    while True:
+        out = {id(s): c for s in ir.walk(body) for c in [checkpoint(A, s)] if c is not None}
+        inputs = set().union(*(c.inputs for c in out.values()))
+        if inputs <= A.also_needed:
+            return out
+        A.need(inputs)
 
 
 def checkpoint(A, loop) -> Checkpoint | None:
@@ -61,7 +79,7 @@ def checkpoint(A, loop) -> Checkpoint | None:
     pushes = sum(t in A.pushed for s in ir.walk(loop.body) if isinstance(s, Bind) for t in s.targets)
     if len(state) >= pushes:
         return None
-    return Checkpoint(state, required, restored(loop.body, state), pushes)
+    return Checkpoint(state, required, restored(loop.body, state), pushes, live - assigned)
 
 
 def restored(body, state) -> set:

@@ -44,7 +44,7 @@ from ..types import NP_DTYPE, Ty, arg_types as _argtys
 from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
 from .indexing import add_at, index_form, read_at, write_at
-from .recompute import checkpoint
+from .recompute import checkpoints
 from .tapes import TAPE_CHUNK, Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
 
@@ -154,8 +154,7 @@ class Reverse(TrainingCode):
         self.aliases = set()        # generated names holding a primal value, not an adjoint
         # loops whose adjoint computes each iteration again from its checkpoint (`recompute`):
         # id(loop) -> Checkpoint; the binds of their bodies push nothing
-        self.checkpoints = {id(s): c for s in ir.walk(f.body)
-                            for c in [checkpoint(self.A, s)] if c is not None}
+        self.checkpoints = checkpoints(self.A, f.body)
         self.unpushed = {id(x) for s in ir.walk(f.body) if id(s) in self.checkpoints
                          for x in ir.walk(s.body)}
         self.kept_before = {}       # (id(bind), target) -> the local its recomputation kept

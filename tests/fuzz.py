@@ -1762,7 +1762,7 @@ class _Gen:
         self.emit(f"{name} = {e}")
         self.declare(name, kind, b, owned=kind != "f")
 
-    def e_numloop(self, level: int) -> None:
+    def e_numloop(self, level: int, start: str = "") -> None:
         """A loop whose body is numbers only: `j = 0; while j < K: j += 1` (now and then
         `if j % 3 == 0: continue`) or `for j in range(K):`, then two to four temporaries of
         the floats it carries (`p, _ = g0(a, b)` of a helper returning two floats too), the
@@ -1772,12 +1772,19 @@ class _Gen:
         body by a sum alone (t = c + e) and a test: no adjoint reads their values, only the
         iteration computed again. A new one of f's top level may instead be left out of scope
         (`kept`: nothing else reads it) for "bareret" to return: what recomputation assigns
-        again in the adjoint sweep while the value returned is read after it."""
+        again in the adjoint sweep while the value returned is read after it. With `start`
+        (the function's combined result, "bareret"), the new one starts there and is read by
+        sums alone, for the return after the loop."""
         rng, n = self.rng, next(self.ext_names)
         own = [v for v in self.vars("f") if v.name not in self.param_names]
-        carried = rng.sample(own, min(len(own), rng.randint(0, 2)))
+        carried = [] if start else rng.sample(own, min(len(own), rng.randint(0, 2)))
         linear = [v for v in carried if rng.random() < 0.5]
-        if not carried or rng.random() < 0.4:
+        if start:
+            v = Var(f"c{n}", "f", 1.0, False, len(self.trips))
+            self.emit(f"{v.name} = {start}")
+            carried, linear = [v], [v]
+            self.kept.append(v.name)
+        elif not carried or rng.random() < 0.4:
             c = f"c{n}"
             self.emit(f"{c} = {self.const(-0.9, 0.9)}")
             if self.on("bareret") and not self.in_helper and len(self.scopes) == 1 \
@@ -1854,10 +1861,18 @@ class _Gen:
                           (1, f"math.sqrt(1.0 + {a} * {a})")])
 
     def bare_return(self, e: str) -> None:
-        """`return e`, or ("bareret") `v = e; return v` of a float v the function assigned;
+        """`return e`, or ("bareret") `v = e; return v` of a float v the function assigned, or
+        `c = e`, a loop of numbers carrying c ("numloop"), `return c`;
         the floats a "numloop" kept out of scope (`kept`) are added to e, and one of them is
         v (c0 = e + c0; return c0)."""
         own = [v.name for v in self.vars("f") if v.name not in self.param_names]
+        if self.on("numloop") and self.on("bareret") and not self.in_helper \
+                and self.ext.random() < 0.3:
+            # the result carried by a last loop of numbers and returned as it left it
+            with self.drawing_ext():
+                self.e_numloop(0, " + ".join([e] + self.kept))
+            self.emit(f"return {self.kept[-1]}")
+            return
         if self.kept:
             e = " + ".join([e] + self.kept)
             with self.drawing_ext():

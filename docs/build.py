@@ -95,9 +95,13 @@ none.
 
 Reverse mode walks the IR backwards, applying the adjoint rule of each primitive
 (`jitad/primitives/`, built from one table line such as `sin(x) = {{m}}.sin(x) :: ewf | x: g * {{m}}.cos(x)`). The forward
-sweep pushes onto a typed tape only what the adjoint reads *and* the forward overwrites: here the
-old `x` before each update and the branch taken (a `uint8`); the `while` records its trip count
-and the adjoint runs the body's adjoint that many times, popping as it goes. It reserves tape
+sweep pushes onto a typed tape only what the adjoint reads *and* the forward overwrites; the
+`while` records its trip count and the adjoint runs the body's adjoint that many times, popping
+as it goes. A loop body of numbers is *checkpointed* where that pushes less
+(`jitad/ad/recompute.py`): each iteration pushes only the values it starts from -- here `x` --
+and the adjoint iteration pops them and computes the iteration's values again, the branch
+test included, instead of popping each one (the old `x` of either branch, and the branch
+taken). It reserves tape
 room for 64 iterations at a time, outside the inner loop that runs them (a tape array the
 pushing loop may reassign costs Numba reference counting on every push). Counted `for`
 loops reserve their tape once before the loop and recompute their index in the adjoint instead

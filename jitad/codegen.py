@@ -1393,41 +1393,55 @@ def _inline_single_use(fdef):
     """`t = e; ...; use(t)` -> `use(e)` when t is stored once and loaded once, the use is a
     later simple statement (or an `if` test) of the same block, and nothing in between writes
     a name e reads. Evaluation order and arithmetic are unchanged; the text reads like the
-    user's expression again."""
+    user's expression again. A name stored k times and loaded k times is one too when each of
+    its stores has such a use (`_use_of`): that load is reached from its store alone, so each
+    store's value reaches that load alone (code computed again -- a map's replay, a
+    checkpointed loop's recomputation -- assigns the forward's names a second time)."""
     loads, stores = _count(fdef)
+    pairs = {}
+
+    def count(stmts, i, s):
+        t = s.targets[0].id
+        if stores.get(t, 0) > 1 and loads.get(t) == stores[t] \
+                and _use_of(stmts, i, t, s.value) is not None:
+            pairs[t] = pairs.get(t, 0) + 1
+        return False
+
+    _drop_assignments(fdef, count)
 
     def drop(stmts, i, s):
         t = s.targets[0].id
-        return loads.get(t) == 1 and stores.get(t) == 1 and _try_inline(stmts, i, t, s.value)
+        n = stores.get(t)
+        return loads.get(t) == n and (n == 1 or pairs.get(t) == n) \
+            and _try_inline(stmts, i, t, s.value)
 
     _drop_assignments(fdef, drop)
 
 
-def _try_inline(stmts, i, t, expr):
-    """(Never across user lines: a Numba error must still point at the right one.)"""
+def _use_of(stmts, i, t, expr):
+    """The index of the statement after `stmts[i]` (`t = expr`) whose load of t may take
+    expr, or None: the first later statement of the block mentioning t, a simple one (or an
+    `if` test) on the same user line (a Numba error must still point at the right one), with
+    only simple statements before it that write no name expr reads."""
     reads = P.names_in(expr)
     line = getattr(stmts[i], "jitad_loc", None)
     for j in range(i + 1, len(stmts)):
         u = stmts[j]
         if isinstance(u, P.Comment) or getattr(u, "jitad_loc", line) != line:
-            return False
+            return None
         where = u if _simple(u) else (u.test if isinstance(u, ast.If) else None)
         if where is not None and t in P.names_in(where):
             if isinstance(u, ast.AugAssign) and isinstance(u.target, ast.Subscript) \
                     and t in P.names_in(u.target):
-                return False
-            r = _Replace(t, expr)
-            if isinstance(u, ast.If):
-                u.test = r.visit(u.test)
-            elif isinstance(u, ast.Assign):
-                u.value = r.visit(u.value)
-                if not r.done:
-                    return False
-            else:
-                r.visit(u)
-            return r.done
+                return None
+            value = u.value if isinstance(u, (ast.Assign, ast.AugAssign)) else where
+            loaded = sum(isinstance(n, ast.Name) and n.id == t and isinstance(n.ctx, ast.Load)
+                         for n in ast.walk(value))
+            stored = any(isinstance(n, ast.Name) and n.id == t and isinstance(n.ctx, ast.Store)
+                         for n in ast.walk(u))
+            return j if loaded == 1 and not stored else None
         if not _simple(u):
-            return False
+            return None
         stored = {n.id for n in ast.walk(u) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         targets = u.targets if isinstance(u, ast.Assign) else [u.target] if isinstance(u, ast.AugAssign) else []
         for tgt in targets:  # x[i] = ... and x[i] += ... write into x
@@ -1435,5 +1449,21 @@ def _try_inline(stmts, i, t, expr):
         if isinstance(u, ast.Expr):  # a helper call may write into its array arguments
             stored |= P.names_in(u)
         if stored & reads or t in P.names_in(u):
-            return False
-    return False
+            return None
+    return None
+
+
+def _try_inline(stmts, i, t, expr):
+    """Put `expr` in place of the load of t that `_use_of` finds; whether it did."""
+    j = _use_of(stmts, i, t, expr)
+    if j is None:
+        return False
+    u = stmts[j]
+    r = _Replace(t, expr)
+    if isinstance(u, ast.If):
+        u.test = r.visit(u.test)
+    elif isinstance(u, ast.Assign):
+        u.value = r.visit(u.value)
+    else:
+        r.visit(u)
+    return r.done

@@ -41,8 +41,10 @@ from .runtime import ADDED_PRODUCTS, SUMS_OF_PRODUCTS
 # past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
 # with them (an RK4 integrator's Hessian, its step inlined four times: 76 lane loops, a first
 # call of 58 s where the column loop's took 25 s; before fusion 436, past the recursion limit
-# of Numba's SSA pass)
-MAX_LANE_LOOPS = 64
+# of Numba's SSA pass); with checkpointed loops (`ad/recompute`) its Hessian has 45, still a
+# first call of 77 s of CPU where the column loop's took 40 s, for a kernel of 378 us against
+# 471 us -- not worth it; the other Hessians tests/hessian_funcs.py holds have at most 17
+MAX_LANE_LOOPS = 40
 
 
 class NotLaned(Exception):

@@ -223,6 +223,13 @@ FEATURES = {
     "rowops": "in-place multiplications and divisions of an array's rows, columns, slices and "
               "elements (S[k] *= c, u[i] /= 1 + t*t, S[:, j] *= np.tanh(e)), in a while loop "
               "on a counter too",
+    "numloop": "loops of numbers only (what reverse mode checkpoints, jitad/ad/recompute.py): "
+               "a while on a counter (with continue and a data-dependent break) or a for, "
+               "temporaries of the floats carried, a helper's pair of floats unpacked with `_`, "
+               "the carried floats updated by convex mixes",
+    "bareret": "a function returning a name its body assigned before (acc = <combination>; "
+               "return acc), not a new temporary: the returned variable may be one an adjoint "
+               "sweep assigns again",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -235,13 +242,13 @@ FEATURES = {
 # max(that, 1.6) itself.
 EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
               "packed", "kwonly", "ifexp", "special", "powers", "rank3", "products", "intidx",
-              "recursion", "keywords", "forelse", "rowops", "listaxis")
+              "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
                    "ifexp", "special", "powers", "rank3", "products", "recursion")
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
 # extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
 # stream, at this rate per statement; that statement is generated as it was
-STMT_EXTENSIONS = ("forelse", "rowops", "recursion")
+STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop")
 STMT_EXT_RATE = 0.1
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 REFINES = {"keepmore": "keepdims"}   # an extension left out with the feature it adds forms to
@@ -391,6 +398,8 @@ class _Gen:
         self.counter = itertools.count()
         self.budget = 0
         self.in_helper = False
+        self.param_names: set[str] = set()   # the current function's parameters
+        self.kept: list[str] = []            # floats a "numloop" left for the return alone
         self.rows: list[str] = []         # `for r in M` row variables in scope (views of M)
         self.recs: list[Helper] = []      # helpers recursing on a depth ("recursion")
         self.guards = 0                   # break/continue/return statements emitted so far
@@ -1698,7 +1707,9 @@ class _Gen:
         fits = {"forelse": (1.0 if level < 3 and len(self.trips) < self.cfg["loops"]
                             and self.vars("f") else 0, lambda: self.e_forelse(level)),
                 "rowops": (1.0 if owned else 0, lambda: self.e_rowops(level)),
-                "recursion": (3.0 if self.recs else 0, self.e_recursion)}
+                "recursion": (3.0 if self.recs else 0, self.e_recursion),
+                "numloop": (1.5 if level < 3 and len(self.trips) < self.cfg["loops"] else 0,
+                            lambda: self.e_numloop(level))}
         opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on(ft)]
         if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
             return
@@ -1751,6 +1762,130 @@ class _Gen:
         self.emit(f"{name} = {e}")
         self.declare(name, kind, b, owned=kind != "f")
 
+    def e_numloop(self, level: int, start: str = "") -> None:
+        """A loop whose body is numbers only: `j = 0; while j < K: j += 1` (now and then
+        `if j % 3 == 0: continue`) or `for j in range(K):`, then two to four temporaries of
+        the floats it carries (`p, _ = g0(a, b)` of a helper returning two floats too), the
+        carried floats updated by convex mixes (c = 0.6 * c + 0.4 * tanh(e)), now and then a
+        break on one of them. A carried float is one of the function's (not a parameter) or
+        a new one, declared after the loop. About half the carried floats are read in the
+        body by a sum alone (t = c + e) and a test: no adjoint reads their values, only the
+        iteration computed again. A new one of f's top level may instead be left out of scope
+        (`kept`: nothing else reads it) for "bareret" to return: what recomputation assigns
+        again in the adjoint sweep while the value returned is read after it. With `start`
+        (the function's combined result, "bareret"), the new one starts there and is read by
+        sums alone, for the return after the loop."""
+        rng, n = self.rng, next(self.ext_names)
+        own = [v for v in self.vars("f") if v.name not in self.param_names]
+        carried = [] if start else rng.sample(own, min(len(own), rng.randint(0, 2)))
+        linear = [v for v in carried if rng.random() < 0.5]
+        if start:
+            v = Var(f"c{n}", "f", 1.0, False, len(self.trips))
+            self.emit(f"{v.name} = {start}")
+            carried, linear = [v], [v]
+            self.kept.append(v.name)
+        elif not carried or rng.random() < 0.4:
+            c = f"c{n}"
+            self.emit(f"{c} = {self.const(-0.9, 0.9)}")
+            if self.on("bareret") and not self.in_helper and len(self.scopes) == 1 \
+                    and rng.random() < 0.5:
+                v = Var(c, "f", 1.0, False, len(self.trips))
+                self.kept.append(c)
+                linear.append(v)
+            else:
+                v = self.declare(c, "f", 1.0)
+                if rng.random() < 0.5:
+                    linear.append(v)
+            carried.append(v)
+        reads = [v.name if v.bound <= 2.0 else f"math.tanh({v.name})" for v in self.vars("f")
+                 if v not in linear]
+        j, trips = f"j{n}", rng.randint(2, 5)
+        if rng.random() < 0.6:
+            self.emit(f"{j} = 0")
+            self.emit(f"while {j} < {trips}:")
+            self.emit(f"    {j} += 1")
+        else:
+            self.emit(f"for {j} in range({trips}):")
+        self.indent += 1
+        self.trips.append(trips)
+        if rng.random() < 0.4:
+            self.emit(f"if {j} % 3 == 0:")
+            self.emit("    continue")
+        leaves = [v.name for v in carried if v not in linear] + reads + [f"0.1 * {j}"]
+        if not self.in_helper and rng.random() < 0.5:
+            leaves.append(f"x[{j} % {L}]")
+        prev = None         # each temporary reads the one before: the chain reaches the update
+        for v in linear:
+            prev = f"t{n}_{v.name}"
+            self.emit(f"{prev} = {v.name} {rng.choice('+-')} {self.num_expr(leaves, 1)}")
+        pairs = [h for h in self.helpers if h.ret == ("f", "f") and set(h.params) == {"f"}
+                 and not (h.packed or h.kw or h.depth)]
+        for k in range(rng.randint(2, 4)):
+            t = f"t{n}_{k}"
+            if pairs and rng.random() < 0.3:
+                h = rng.choice(pairs)
+                args = [f"math.tanh({rng.choice(leaves)})" for _ in h.params]
+                if prev:
+                    args[0] = f"math.tanh({prev})"
+                self.emit(f"{t}, _ = {h.name}({', '.join(args)})" if rng.random() < 0.5
+                          else f"_, {t} = {h.name}({', '.join(args)})")
+                prev = f"math.tanh({t})"
+                continue
+            e = self.num_expr(leaves, 2)
+            if prev:
+                e = self.pick([(2, f"math.tanh({prev}) * {e}"), (1, f"({prev} + {e})"),
+                               (1, f"math.sin({prev} * {e})")])
+            self.emit(f"{t} = {_strip(e)}")
+            leaves.append(t)
+            prev = t
+        for v in carried:
+            e = f"{prev} + {self.num_expr(leaves, 1)}"
+            self.emit(f"{v.name} = 0.6 * {v.name} + 0.4 * math.tanh({e})")
+            v.bound = max(v.bound, 1.0)
+        if rng.random() < 0.5:
+            self.emit(f"if {rng.choice(carried).name} > {self.const(-0.5, 0.9)}:")
+            self.emit("    break")
+        self.trips.pop()
+        self.indent -= 1
+
+    def num_expr(self, leaves: list[str], depth: int) -> str:
+        """A float of `leaves` (numbers of magnitude at most about 2) by scalar arithmetic
+        and `math` functions alone, of magnitude at most about 4."""
+        rng = self.rng
+        if depth <= 0:
+            return rng.choice(leaves) if rng.random() < 0.85 else self.const()
+        a, b = self.num_expr(leaves, depth - 1), self.num_expr(leaves, depth - 1)
+        return self.pick([(2, f"{a} * {b}"), (2, f"({a} + {b})"), (1, f"({a} - {b})"),
+                          (1, f"math.sin({a})"), (1, f"math.tanh({a} * {b})"),
+                          (1, f"math.exp(-{a} * {a})"), (1, f"{a} / (1.0 + {b} * {b})"),
+                          (1, f"math.sqrt(1.0 + {a} * {a})")])
+
+    def bare_return(self, e: str) -> None:
+        """`return e`, or ("bareret") `v = e; return v` of a float v the function assigned, or
+        `c = e`, a loop of numbers carrying c ("numloop"), `return c`;
+        the floats a "numloop" kept out of scope (`kept`) are added to e, and one of them is
+        v (c0 = e + c0; return c0)."""
+        own = [v.name for v in self.vars("f") if v.name not in self.param_names]
+        if self.on("numloop") and self.on("bareret") and not self.in_helper \
+                and self.ext.random() < 0.3:
+            # the result carried by a last loop of numbers and returned as it left it
+            with self.drawing_ext():
+                self.e_numloop(0, " + ".join([e] + self.kept))
+            self.emit(f"return {self.kept[-1]}")
+            return
+        if self.kept:
+            e = " + ".join([e] + self.kept)
+            with self.drawing_ext():
+                v = self.rng.choice(self.kept)
+        elif own and self.on("bareret") and self.ext.random() < 0.5:
+            with self.drawing_ext():
+                v = self.rng.choice(own)
+        else:
+            self.emit(f"return {e}")
+            return
+        self.emit(f"{v} = {e}")
+        self.emit(f"return {v}")
+
     def e_rowops(self, level: int) -> None:
         """An owned array's row, column, slice or element multiplied or divided in place by
         a factor of magnitude at most one (its magnitude estimate stays), now and then in a
@@ -1799,6 +1934,8 @@ class _Gen:
         self.lines = []
         self.in_helper = True
         p = "a" if kind == "f" else "r"
+        self.param_names = {p, "k"}
+        self.kept = []
         self.emit_def(f"def {name}({p}, k):")
         self.scopes = [{}]
         self.declare(p, kind, PARAM_BOUND)
@@ -2575,6 +2712,8 @@ class _Gen:
     def helper(self, h: Helper, names: list[str]) -> list[str]:
         self.lines = []
         self.in_helper = True
+        self.param_names = set(names) | {"s", "p", "k"}
+        self.kept = []
         params = ["p"] if h.packed else list(names)
         if h.kw:
             star = "*, " if h.kwonly else ""
@@ -2620,7 +2759,10 @@ class _Gen:
             self.emit(f"{pk} = ({', '.join(parts)})")
             self.emit(f"return {pk}")
             return self.lines
-        self.emit(f"return {', '.join(parts)}")
+        if isinstance(h.ret, tuple):
+            self.emit(f"return {', '.join(parts)}")
+        else:
+            self.bare_return(parts[0])
         return self.lines
 
     def emit_def(self, text: str) -> None:
@@ -2629,6 +2771,8 @@ class _Gen:
     def main(self, n_stmts: int) -> list[str]:
         self.lines = []
         self.in_helper = False
+        self.param_names = {"x", "M", "w", "n"}
+        self.kept = []
         self.emit_def("def f(x, M, w, n):")
         self.scopes = [{}]
         self.declare("x", "v", ARG_BOUND)
@@ -2644,7 +2788,7 @@ class _Gen:
         self.budget = n_stmts
         while self.budget > 0:
             self.stmt(0)
-        self.emit(f"return {self.ret_expr()}")
+        self.bare_return(self.ret_expr())
         return self.lines
 
 

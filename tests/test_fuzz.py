@@ -177,6 +177,10 @@ CONSTRUCTS = {
     "forelse": [r"^( *)(for|while) j\d+ [^\n]*\n(\1    [^\n]*\n)+\1else:",
                 r"^( *)while j\d+ < \d and [^\n]*\n(\1    [^\n]*\n)+\1else:"],
     "listaxis": [r"np\.(mean|sum|max|min)\(hs\d+, axis=0\)", r"np\.mean\(hs\d+, axis=0\)"],
+    "numloop": [r"^\s+c\d+ = 0\.6 \* c\d+ \+ 0\.4 \* math\.tanh\(|^\s+\w+ = 0\.6 \* \w+ \+ 0\.4 \* math\.tanh\(t\d+_",
+                r"^\s+t\d+_\d+, _ = g\d\(|^\s+_, t\d+_\d+ = g\d\(", r"^\s+t\d+_\w+ = \w+ [+-] ",
+                r"while j\d+ < \d:\n\s+j\d+ \+= 1\n\s+if j\d+ % 3 == 0:\n\s+continue"],
+    "bareret": [r"^    (acc|c\d+) = [^\n]*\n    return \1$", r"^    (c\d+) = [^\n]* \+ \1\n    return \1$"],
     "rowops": [r"^\s+\w+\[[^\n]*\] (\*|/)= ", r"\] /= 1\.0 \+", r"\] \*= np\.tanh\(",
                r"while j\d+ < \w+:\n\s+j\d+ \+= 1\n\s+\w+\[j\d+ - 1"],
 }

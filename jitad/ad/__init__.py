@@ -1,7 +1,8 @@
 """Differentiation of the typed IR: reverse mode, and forward mode (`forward`: the jvp).
 
 `analysis` decides what the adjoint needs and refuses what it cannot differentiate; `tapes`
-are the typed stacks between the sweeps and their run-time limits; `reverse` generates the
+are the typed stacks between the sweeps and their run-time limits; `recompute` decides which
+loops push a checkpoint per iteration and compute their values again; `reverse` generates the
 primal and the fused forward-with-tape + adjoint sweeps; `calls` plans how callees are
 differentiated; `training` adds the optimizer's update for `train_step`; `forward` generates the tangent
 (jvp) functions.

@@ -494,6 +494,7 @@ class Analysis(Writes):
         self._scan(body, (id(body),), 0)
         self.needed = set()
         self.pushed = set()
+        self.also_needed = set()    # read by code the adjoint computes again (`need`)
         self.check()
         self.written = {s.array for s in ir.walk(body) if isinstance(s, SetItem)}
         self._fix()
@@ -629,7 +630,7 @@ class Analysis(Writes):
                     and (self.overwritten(v)
                          or any(b in self.loop_blocks for b in self.path_of_owner(v)))}
         while True:
-            needed, after_loop = set(reshaped), set()
+            needed, after_loop = set(reshaped) | self.also_needed, set()
             for s in stmts:
                 reads = set()
                 if isinstance(s, Bind):
@@ -675,6 +676,15 @@ class Analysis(Writes):
             if needed == self.needed and pushed == self.pushed:
                 break
             self.needed, self.pushed = needed, pushed
+
+    def need(self, names):
+        """Count `names` as read by the adjoint (what a checkpointed loop's recomputation reads
+        from outside it: `recompute`), and settle `needed` and `pushed` again: where the
+        forward overwrites one after the loop, its value is kept and given back before the
+        loop's adjoint runs, as for any value the adjoint reads."""
+        if not set(names) <= self.also_needed:
+            self.also_needed |= set(names)
+            self._fix()
 
     def independent(self, loop: For) -> bool:
         """Whether running a counted loop's body again, at the same index and with what it

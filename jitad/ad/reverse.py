@@ -18,6 +18,8 @@ Guarantees:
     `rt.reserve` before counted loops (one check per loop) or, for a `while`, once per
     `TAPE_CHUNK` iterations, outside the loop running them (`chunked_while`);
     arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten;
+    a checkpointed loop (`recompute`) pushes only its state at each iteration's start, and
+    its adjoint iteration pops it and computes the iteration's values again;
   * with `keep` (jacrev: `vjp(jacobian=...)`, `jacobian_function`), the adjoint sweep runs
     once per basis cotangent after one forward sweep: it pops no tape (lists are read at a
     counter, `Tapes.keep`), what it reads before assigning is assigned back before each run,
@@ -42,6 +44,7 @@ from ..types import NP_DTYPE, Ty, arg_types as _argtys
 from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
 from .indexing import add_at, index_form, read_at, write_at
+from .recompute import checkpoints
 from .tapes import TAPE_CHUNK, Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
 
@@ -149,6 +152,18 @@ class Reverse(TrainingCode):
         self.tapes.keep = keep
         self.trip_names = {}
         self.aliases = set()        # generated names holding a primal value, not an adjoint
+        # loops whose adjoint computes each iteration again from its checkpoint (`recompute`):
+        # id(loop) -> Checkpoint; the binds of their bodies push nothing
+        self.checkpoints = checkpoints(self.A, f.body)
+        self.unpushed = {id(x) for s in ir.walk(f.body) if id(s) in self.checkpoints
+                         for x in ir.walk(s.body)}
+        self.kept_before = {}       # (id(bind), target) -> the local its recomputation kept
+        # the variables those adjoint loops assign (state popped, binds computed again): like
+        # a pushed variable's, their values after the adjoint sweep are not the forward's last
+        self.rewritten = {v for s in ir.walk(f.body) for c in [self.checkpoints.get(id(s))] if c
+                          for v in c.state + [t for x in ir.walk(s.body)
+                                              if isinstance(x, Bind) and id(x) in c.required
+                                              for t in x.targets]}
 
     # ------------------------------------------------------------------ naming
     def d(self, v):
@@ -230,7 +245,9 @@ class Reverse(TrainingCode):
         for s in block:
             counts, out = segs[-1]
             if isinstance(s, Bind):
-                if tape and s.op is not LIST_APPEND:    # an append is undone by a pop
+                if tape and s.op is not LIST_APPEND and id(s) not in self.unpushed:
+                    # (an append is undone by a pop; a checkpointed loop's values by its
+                    # recomputation)
                     for t in s.targets:
                         if t in self.A.pushed and not self.A.first_site_unpushed(s, t):
                             self.push(out, counts, P.name(t), self.ty(t), tag=(id(s), t))
@@ -327,6 +344,8 @@ class Reverse(TrainingCode):
         rng = P.call("range", *self.range_args(s))
         work = tape and self.A.work(s.body)
         body, bc, dyn = self.fwd_block(s.body, tape)
+        if work:
+            body = self.checkpoint_pushes(s, bc) + body
         pre, post = [], []
         if work:
             if s.var in self.A.pushed:
@@ -391,6 +410,8 @@ class Reverse(TrainingCode):
         work = tape and self.A.work(s.body)
         cond, _, _ = self.fwd_block(s.cond, tape=False)
         body, bc, dyn = self.fwd_block(s.body, tape)
+        if work:
+            body = self.checkpoint_pushes(s, bc) + body
         pre, post = [], []
         chunked = work and bool(bc) and not dyn
         if work:
@@ -475,7 +496,8 @@ class Reverse(TrainingCode):
             trip = self.trip(s)
             if self.in_loop(s):
                 out += self.tapes.pop(trip, Ty("i8"))
-            body = self.rev_block(s.body)
+            again = self.recomputation(s)
+            body = again + self.rev_block(s.body)
             out.append(ast.For(P.name("_", store=True), P.call("range", P.name(trip)), body, []))
             return out
         if isinstance(s, Return):
@@ -495,7 +517,8 @@ class Reverse(TrainingCode):
         out = []
         if self.needs_trip(s) and self.in_loop(s):
             out += self.tapes.pop(self.trip(s), Ty("i8"))
-        body = self.rev_block(s.body)
+        again = self.recomputation(s)
+        body = again + self.rev_block(s.body)
         if id(s) in self.A.replayed:     # a map: its values computed again, nothing pushed
             body = self.replay(s.body, body) + body
         start, stop, step = (P.atom(a) for a in (s.start, s.stop, s.step))
@@ -516,6 +539,57 @@ class Reverse(TrainingCode):
         if s.var in self.A.pushed:
             out += self.tapes.pop(s.var, self.ty(s.var))
         return out
+
+    def checkpoint_pushes(self, loop, counts):
+        """A checkpointed loop's (`recompute`) pushes at the start of each iteration: its
+        state, counted in `counts` (the loop's reservation per iteration)."""
+        cp = self.checkpoints.get(id(loop))
+        out = []
+        for v in cp.state if cp else ():
+            self.push(out, counts, P.name(v), self.ty(v), tag=(id(loop), v))
+        return out
+
+    def recomputation(self, loop):
+        """The start of a checkpointed loop's adjoint iteration: its state popped, then the
+        binds whose values the iteration's adjoint reads, computed again as the forward
+        computed them; a value a bind overwrites that the adjoint restores (a pushed
+        variable's) is kept in a local first (`kept_before`, read back by `restore`)."""
+        cp = self.checkpoints.get(id(loop))
+        if cp is None:
+            return []
+        out = []
+        for v in reversed(cp.state):
+            out += self.tapes.pop(v, self.ty(v), (id(loop), v))
+        return out + self._recompute(loop.body, cp)
+
+    def _recompute(self, block, cp):
+        out = []
+        for s in block:
+            if isinstance(s, If):
+                b, o = self._recompute(s.body, cp), self._recompute(s.orelse, cp)
+                if b or o:
+                    out.append(ast.If(P.name(s.test), b or [ast.Pass()], o))
+                continue
+            if id(s) not in cp.required:
+                continue
+            for x in s.targets:
+                if x in self.A.pushed and x in cp.restored:
+                    keep = self.kept_before[(id(s), x)] = self.namer.fresh(f"{x}_before")
+                    out.append(P.assign(keep, P.name(x)))
+            rhs = forward_expr(s, self.fnames, self.types, self.reentrant)
+            out.append(P.assign(s.target, rhs) if len(s.targets) == 1
+                       else P.assign_many(s.targets, rhs))
+            out[-1].jitad_loc = (s.loc.filename, s.loc.line)
+        return out
+
+    def restore(self, s, x):
+        """The adjoint's statements giving `x` back the value it held before bind `s`: a pop
+        of the tape, the local a checkpointed loop's recomputation kept, or nothing (that
+        recomputation did not run s, or nothing reads x's older value: `recompute.restored`)."""
+        if id(s) not in self.unpushed:
+            return self.tapes.pop(x, self.ty(x), (id(s), x))
+        keep = self.kept_before.get((id(s), x))
+        return [] if keep is None else [P.assign(x, P.name(keep))]
 
     def replay(self, block, adjoint):
         """A map's body again, for its `adjoint` statements: the binds whose values they read
@@ -677,7 +751,7 @@ class Reverse(TrainingCode):
         if not active:
             out = []
             for x in reversed(pushed):
-                out += self.tapes.pop(x, self.ty(x), (id(s), x))
+                out += self.restore(s, x)
             return out
         out = [self.comment(s.loc)]
         rule = None if s.op.structural else rule_for(s, self.types)
@@ -717,7 +791,7 @@ class Reverse(TrainingCode):
                 out.append(P.assign(ynew, P.name(t)))
                 y = P.name(ynew)
             for x in reversed(pushed):
-                out += self.tapes.pop(x, self.ty(x), (id(s), x))
+                out += self.restore(s, x)
         for x in aliased:
             out.append(P.assign(self.d(x), self.zero(x)))
         out += self.contributions(s, g, y, rule, skip=passthrough)
@@ -890,11 +964,12 @@ class Reverse(TrainingCode):
         fwd, counts, _ = self.fwd_block(f.body, tape=True)
         ret = f.body[-1]
         assert isinstance(ret, Return)
-        # the value, captured before the adjoint sweep restores overwritten variables
+        # the value, captured before the adjoint sweep restores overwritten variables (or a
+        # checkpointed loop's adjoint computes them again)
         values, save = [], []
         for a in ret.values:
             # (a map's first writes are never undone: its results need no copy)
-            if isinstance(a, Var) and (a.name in A.pushed or any(
+            if isinstance(a, Var) and (a.name in A.pushed or a.name in self.rewritten or any(
                     isinstance(x, SetItem) and x.array == a.name and not x.init
                     for x in ir.walk(f.body))):
                 keep = self.namer.fresh(f"{a.name}_value")
@@ -912,7 +987,11 @@ class Reverse(TrainingCode):
             if why:
                 self.destroys.append(why)
         predef = []
-        for v in sorted({v for v in A.pushed | A.active if v in A.sites and A.needs_dummy(v)},
+        # (a checkpointed loop pushes its state at each iteration's start, read before the
+        # body assigns it: defined before the loop unless first assigned at the top level)
+        state = {v for c in self.checkpoints.values() for v in c.state
+                 if v in A.sites and v not in f.params and not A.first_site_unpushed(A.sites[v][0][0], v)}
+        for v in sorted({v for v in A.pushed | A.active if v in A.sites and A.needs_dummy(v)} | state,
                         key=_order(f.body, f.params)):
             predef.append(P.assign(v, self.dummy(self.ty(v))))
         grads = []

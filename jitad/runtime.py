@@ -4352,19 +4352,7 @@ def tri_solve(a, b, trans, lower, unit):
 def tri_solve_a_adjoint(a, x, g, trans, lower, unit):
     """The adjoint in a of x = tri_solve(a, b, ...): with gb = op(T)^-T g, dT = -gb x^T (or its
     transpose for trans 1), kept on the triangle read (the strict one if `unit`)."""
-    n = a.shape[0]
-    gb = tri_solve(a, g, 1 - trans, lower, unit)
-    gbm = np.ascontiguousarray(gb).reshape((n, gb.size // n if n else 0))
-    xm = np.ascontiguousarray(x).reshape((n, x.size // n if n else 0))
-    d = -(gbm @ xm.T)
-    if trans == 1:
-        d = np.ascontiguousarray(d.T)
-    out = np.zeros((n, n))
-    for i in range(n):
-        for j in range(n):
-            if (lower and j < i) or (not lower and j > i) or (i == j and not unit):
-                out[i, j] = d[i, j]
-    return out
+    return tri_outer(-tri_solve(a, g, 1 - trans, lower, unit), x, trans, lower, unit)
 
 
 def tri_mul(t, x, trans, lower, unit):

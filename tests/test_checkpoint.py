@@ -12,6 +12,9 @@ import pytest
 
 import jitad
 from tests.harness import check_both_modes, check_hessian, fd_hessian
+# `continue` and `break` in a while loop whose state is returned: test_extra's case, which
+# returned 1.08 for 4.24
+from tests.extra_funcs import ex_while_with_continue_and_break as exits
 
 
 def ode(c, vx, vy):
@@ -94,21 +97,6 @@ def returned_state(x, w):
         q = s + x
         r = math.sin(q)
         s = s + w * r * q
-    return s
-
-
-def exits(x, w):
-    """`continue` and `break` in a while loop whose state `s` is returned (the minimized
-    form of test_extra's ex_while_with_continue_and_break, which returned 1.08 for 4.24)."""
-    k = 0
-    s = 0.0
-    while k < 20:
-        k += 1
-        if k % 3 == 0:
-            continue
-        s = s + x * w ** k
-        if s > 4.0:
-            break
     return s
 
 

@@ -15,6 +15,9 @@ from tests.harness import check_both_modes, check_hessian, fd_hessian
 # `continue` and `break` in a while loop whose state is returned: test_extra's case, which
 # returned 1.08 for 4.24
 from tests.extra_funcs import ex_while_with_continue_and_break as exits
+# a helper of tuple results called twice in a loop, one result dropped each time: test_extra's
+# case, which returned 0.0 (the state s, returned)
+from tests.extra_funcs import ex_helper_in_loop as helper_pairs
 
 
 def ode(c, vx, vy):
@@ -97,21 +100,6 @@ def returned_state(x, w):
         q = s + x
         r = math.sin(q)
         s = s + w * r * q
-    return s
-
-
-def pair(a, b):
-    return a * b, a + b
-
-
-def helper_pairs(v, w):
-    """A helper of tuple results called twice in the loop, one result dropped each time
-    (test_extra's ex_helper_in_loop, which returned 0.0: the state s, returned)."""
-    s = 0.0
-    for i in range(v.shape[0]):
-        p, _ = pair(v[i], w)
-        _, q = pair(s, v[i])
-        s = s + p * q
     return s
 
 

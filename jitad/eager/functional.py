@@ -226,7 +226,7 @@ class _Patcher:
                 out = types.SimpleNamespace()       # `from m import a, b`: each replaced
                 for a in fromlist:
                     if a != "*":
-                        setattr(out, a, getattr(stand_in, a, None) if hasattr(stand_in, a)
+                        setattr(out, a, getattr(stand_in, a) if hasattr(stand_in, a)
                                 else self.replace(getattr(mod, a)))
                 return out
             self._builtins = dict(builtins.__dict__, __import__=imported)

@@ -285,6 +285,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.assign_slice(target.id, value, node)
         if self.struct_assign(target, value, node):
             return
+        self.note_static_int(target, value)
         if isinstance(target, gast.Name) and target.id in self.lists:
             self.assign_list(target.id, value, node)
         elif isinstance(target, gast.Name):

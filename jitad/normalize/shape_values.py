@@ -8,7 +8,9 @@ whose length does not depend on the rank are written out already; what is left n
 and the normalizer's `resolve_func`; the mixin reads the `Normalizer` state (`expr`, `bind`,
 `temp`, `err`, `shape_atom`, `shape_locals`).
 Guarantees: a *shape expression* is `e.shape`, a *shape local* (a local every assignment of
-which is `name = <shape expression>`), a slice of one with constant bounds, `tuple(...)` of
+which is `name = <shape expression>`), a slice of one whose bounds are constants when the
+function is normalized (`static_of`: `s[k:]` of `k = x.ndim - 1`, of `len(x.shape) - 2`, of a
+helper's constant argument; a bound that is a run-time value is refused: a rank is fixed), `tuple(...)` of
 one, `+` of one and a shape expression or a tuple written out, or a tuple display holding
 `*<shape expression>`. Such an expression is lowered to one variable typed `(i8, ..., i8)` at
 specialization (`typerules.shape`): `shape_of(x)`, `shape_cat(a, b)` (`+`),
@@ -181,10 +183,11 @@ class ShapeValues:
             bounds = {}
             for key in ("lower", "upper", "step"):
                 b = getattr(node.slice, key)
-                v = None if b is None else static_value(b, self.resolve_func)
+                v = None if b is None else self.static_of(b)
                 if v is not None and (type(v) is not int):
-                    self.err(b, "a slice of a shape takes constant bounds (s[1:], s[:-1])",
-                             "shape slice")
+                    self.err(b, "a slice of a shape takes bounds known when jitad compiles "
+                                "(s[1:], s[k:] of k = x.ndim - 1 or of a helper's constant "
+                                "argument): a rank cannot depend on a value", "shape slice")
                 bounds[key] = v
             statics = {"start": bounds["lower"], "stop": bounds["upper"], "step": bounds["step"]}
             return self.bind(node, dest("shape_slice"), SHAPE_SLICE, (s,), statics=statics)

@@ -28,8 +28,10 @@ Guarantees:
     `x.astype(y.dtype)`) and `isinstance(p, T)` decided (`T` a type or a tuple of types the
     value's kind answers: np.ndarray, float, int, bool, complex, np.number ...; otherwise the
     call stays, and is refused as before); `p.ndim` where it reads the parameter
-    (`param_ndim_reads`: also a parameter assigned later, `if x.ndim == 1: x = x[None, :]`)
-    is its rank, so a branch on it is decided;
+    (`param_ndim_reads`: also a parameter assigned later, `if x.ndim == 1: x = x[None, :]`),
+    and `len(p.shape)` alike, is its rank, so a branch on it is decided;
+  * a local assigned once, outside branches, an int constant (`k = 1`, `k = x.ndim - 1`) is
+    that constant where `static_of` reads it after the assignment (`note_static_int`);
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -189,13 +191,30 @@ def helper_facts(fn):
     return got
 
 
+def ndim_param(node):
+    """The parameter name `node` reads the rank of -- `p.ndim`, or `len(p.shape)` of the
+    builtin `len` (a function that assigns `len` does not read it so) -- else None."""
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+            and node.func.id == "len" and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+        if not (isinstance(node, gast.Attribute) and node.attr == "shape"):
+            return None
+    elif not (isinstance(node, gast.Attribute) and node.attr == "ndim"):
+        return None
+    if isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name):
+        return node.value.id
+    return None
+
+
 def param_ndim_reads(body, params) -> list:
-    """The `p.ndim` nodes of `body` that read a parameter's own rank: anywhere for a parameter
+    """The `p.ndim` (and `len(p.shape)`, `ndim_param`) nodes of `body` that read a parameter's
+    own rank: anywhere for a parameter
     the function never assigns, else in the test of an `if` (or of a conditional expression
     assigned) at the body's top level before any statement assigning it (`if x.ndim == 1:
     x = x[None, :]`, `x = x[None, :] if x.ndim == 1 else x`)."""
     stores = _stores(body)
     out = []
+    builtin_len = not stores["len"]
 
     def own(node):      # not into a nested def or lambda, whose parameter may be another x
         yield node
@@ -204,9 +223,8 @@ def param_ndim_reads(body, params) -> list:
                 yield from own(c)
 
     def reads(node, names):
-        return [n for n in own(node) if isinstance(n, gast.Attribute) and n.attr == "ndim"
-                and isinstance(n.ctx, gast.Load) and isinstance(n.value, gast.Name)
-                and n.value.id in names]
+        return [n for n in own(node) if ndim_param(n) in names
+                and (builtin_len or isinstance(n, gast.Attribute))]
     out += [n for s in body for n in reads(s, {p for p in params if not stores[p]})]
     assigned = {p for p in params if stores[p]}
     for s in body:
@@ -235,7 +253,7 @@ def type_facts(fn) -> frozenset:
         cap = capture(fn)
         params = set(cap.params) - set(_stores(cap.tree.body))
         resolve = source_resolver(cap)
-        found = {node.value.id for node in param_ndim_reads(cap.tree.body, cap.params)}
+        found = {ndim_param(node) for node in param_ndim_reads(cap.tree.body, cap.params)}
         for node in gast.walk(cap.tree):
             if isinstance(node, gast.Attribute) and node.attr == "dtype" \
                     and isinstance(node.value, gast.Name) and node.value.id in params:
@@ -295,16 +313,18 @@ _ANY_INT_WIDTH = (np.generic, np.number, np.integer, np.inexact, np.floating,
 
 
 class _Ranks(gast.NodeTransformer):
-    """The `p.ndim` nodes listed (by id) as the constant rank of p."""
+    """The `p.ndim` (`len(p.shape)`) nodes listed (by id) as the constant rank of p."""
 
     def __init__(self, reads, ranks):
         self.reads, self.ranks = reads, ranks
 
     def visit_Attribute(self, node):
         if id(node) in self.reads:
-            return gast.copy_location(gast.Constant(self.ranks[node.value.id], None), node)
+            return gast.copy_location(gast.Constant(self.ranks[ndim_param(node)], None), node)
         self.generic_visit(node)
         return node
+
+    visit_Call = visit_Attribute
 
 
 class _TypeFacts(gast.NodeTransformer):
@@ -435,6 +455,7 @@ class StructArgs:
 
     def init_forms(self, forms):
         self.structs = {}                # name -> Struct, or the atom an element name stands for
+        self.static_ints = {}            # name -> int: a local assigned once a constant int
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
@@ -499,7 +520,8 @@ class StructArgs:
     # ------------------------------------------------------------ reading structures
     def static_of(self, node):
         """The value of a constant expression (numbers, strings, None, tuples, `len` of a
-        structure, an element name that stands for a constant, + - * // of them), or MISSING."""
+        structure, an element name that stands for a constant, a local assigned once an int
+        constant before this read (`note_static_int`), + - * // of them), or MISSING."""
         v = static_value(node, self.resolve_func)
         if v is not MISSING:
             return v
@@ -511,6 +533,8 @@ class StructArgs:
             a = self.structs.get(node.id)
             if isinstance(a, Const):
                 return a.value
+            if node.id in self.static_ints:
+                return self.static_ints[node.id]
             if node.id not in self.locals:
                 g = self.cap.resolve(node.id)
                 if isinstance(g, (int, str)) or g is None:
@@ -677,6 +701,16 @@ class StructArgs:
             return Const(getattr(s, func.attr)(*args))
         except (TypeError, ValueError) as e:
             self.err(node, f"str.{func.attr}: {e}", f".{func.attr}()")
+
+    def note_static_int(self, target, value):
+        """`k = 1`, `k = x.ndim - 1`, `k = len(params) - 1`: a local assigned once, outside
+        branches, an int constant is that constant wherever `static_of` reads it after the
+        assignment (a shape slice's bound, a structure's index); the assignment itself stays."""
+        if isinstance(target, gast.Name) and self.stores[target.id] == 1 \
+                and target.id not in self.branch_stores:
+            v = self.static_of(value)
+            if type(v) is int:
+                self.static_ints[target.id] = v
 
     # ------------------------------------------------------------ binding structures
     def struct_assign(self, target, value, node) -> bool:

@@ -184,8 +184,8 @@ def refused_broadcast_to_int(A):
     return np.sum(np.broadcast_to(A[0], 3))  # ERR: as a tuple
 
 
-def refused_logsumexp_b_axis(A):
-    return np.sum(scipy.special.logsumexp(A, axis=0, b=A))  # ERR: logsumexp
+def refused_logsumexp_return_sign(A):
+    return scipy.special.logsumexp(A, axis=0, b=A, return_sign=True)[0][0]  # ERR: return_sign
 
 
 def refused_sort_kind(A):

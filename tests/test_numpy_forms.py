@@ -73,7 +73,7 @@ def test_refusals_are_at_the_users_line_in_both_modes():
 @pytest.mark.parametrize("fn", [nf.refused_eig, nf.refused_eigvals, nf.refused_rot90_axes,
                                 nf.refused_gradient_of_matrix, nf.refused_gradient_spacing,
                                 nf.refused_sort_kind,
-                                nf.refused_broadcast_to_int, nf.refused_logsumexp_b_axis,
+                                nf.refused_broadcast_to_int, nf.refused_logsumexp_return_sign,
                                 nf.refused_polygamma_array_order, nf.refused_mvn_without_cov,
                                 nf.refused_t_sf],
                          ids=lambda f: f.__name__)

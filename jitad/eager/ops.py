@@ -146,14 +146,22 @@ _logsumexp = make_op(rules.logsumexp_, "logsumexp")
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """scipy.special.logsumexp; b= weights shaped like the array of a whole one (the
-    compiled mode's primitive); other forms with b= and return_sign=: dispatch.fallback."""
+    """scipy.special.logsumexp; b= weights (shaped like the array, or one number) of a whole
+    one (the compiled mode's primitive), else along axis= or with keepdims= as compiled mode
+    composes it; return_sign=: dispatch.fallback."""
     if b is not None and axis is None and not keepdims and not return_sign:
         from ..primitives import get
         from .from_primitives import check_types, primitive_op
         prim = get("scipy.special.logsumexp_b")
         check_types(prim, {}, (a, b))
         return primitive_op(prim, {})(_lists(a), b)
+    if b is not None and not return_sign:
+        # along an axis or with keepdims: as compiled mode composes it (normalize's
+        # weighted_logsumexp), log(sum(b * exp(x - m))) + m of m the max over the axis
+        x = _lists(a)
+        m = max(x, axis, None, True)
+        s = sum(b * ELEMENTWISE["exp"](x - m), axis, None, None, bool(keepdims))
+        return ELEMENTWISE["log"](s) + (m if keepdims else max(x, axis))
     if b is not None or return_sign:
         import scipy.special
         return _other_form(scipy.special.logsumexp, "scipy.special.logsumexp(..., %s=...)"

@@ -445,13 +445,15 @@ class LibraryCalls:
                 x = self.bind(node, self.temp(hint, "astype"), get("astype"), (x,),
                               statics={"dtype": self.dtype_spelling(kw.pop("dtype"), node)})
             if "b" in kw and prim.weighted_form is not None:    # logsumexp(x, b=w)
+                if set(kw) - {"axis", "b"}:
+                    self.err(node, f"{describe(node.func)} with b= takes axis= and keepdims= "
+                                   f"(not {sorted(set(kw) - {'axis', 'b'})[0]}=)")
                 axis_node = kw.get("axis")
-                if (axis_node is not None and static_value(axis_node, self.resolve_func) is not None
-                        or keepdims or set(kw) - {"axis", "b"}):
-                    self.err(node, f"{describe(node.func)} with b= takes the whole array (no "
-                                   "axis=, keepdims=, return_sign=)")
+                axis = None if axis_node is None else self.static(axis_node, node, "axis=")
                 w = self.array_arg(kw["b"], hint)
-                return self.bind(node, dest(prim), prim.weighted_form, (x, w))
+                if axis is None and not keepdims:
+                    return self.bind(node, dest(prim), prim.weighted_form, (x, w))
+                return self.weighted_logsumexp(node, x, w, axis, keepdims, hint, dest)
             axis = None if kw.get("axis") is None else self.static(kw.pop("axis"), node, "axis=")
             kw.pop("axis", None)
             if "keepdims" in kw:      # given by position (call_order)
@@ -581,6 +583,23 @@ class LibraryCalls:
     def operand(self, node, param, hint):
         """One operand of a primitive call; a parameter called `shape` takes a shape."""
         return self.shape_atom(node, hint) if param == "shape" else self.array_arg(node, hint)
+
+    def weighted_logsumexp(self, node, x, w, axis, keepdims, hint, dest):
+        """logsumexp(x, axis=a, keepdims=k, b=w) as scipy computes it: log(sum(w * exp(x - m),
+        a, k)) + m, m the max of x over a (kept as a dimension inside); m's derivatives cancel
+        (the sum's log takes it back out), so the gradient is the weighted softmax's."""
+        def op(name, *operands):
+            return self.bind(node, self.temp(hint, name), get(name), operands)
+        m_prim = get("max")
+        m = self.reduce(node, m_prim, x, axis, True, {}, hint, lambda p: self.temp(hint, "max"))
+        e = op("mul", w, op("np.exp", op("sub", x, m)))
+        s = self.reduce(node, get("sum"), e, axis, keepdims, {}, hint,
+                        lambda p: self.temp(hint, "sum"))
+        if not keepdims:
+            m = self.reduce(node, m_prim, x, axis, False, {}, hint,
+                            lambda p: self.temp(hint, "max"))
+        out = op("np.log", s)
+        return self.bind(node, dest(get("add")), get("add"), (out, m))
 
     def reduce(self, node, prim, x, axis, keepdims, statics, hint, dest):
         """A reduction over no axis (the whole array), one axis or a tuple of axes, and its

@@ -62,7 +62,8 @@ class Primitive:
     single_form  (keyword, constant, primitive): the call with that keyword constant returns
                  one value, that primitive's (`np.linalg.svd(A, compute_uv=False)`)
     weighted_form the primitive of a whole reduction given `b=` weights shaped like the
-                 array (`scipy.special.logsumexp(x, b=w)`)
+                 array or one number (`scipy.special.logsumexp(x, b=w)`; with axis= or
+                 keepdims= normalize composes it, `weighted_logsumexp`)
     effect       a check run for its error (`a, b = x` needs len(x) == 2): printed as a
                  statement of its own, whose result nothing reads
     float_result a reduction whose result is float for integer operands (`mean`)

@@ -453,7 +453,7 @@ scipy.special.rel_entr(a, b) = rt.rel_entr(a + 0.0 * b, b + 0.0 * a) :: ewf | a:
 scipy.special.kl_div(a, b) = rt.kl_div(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * np.log(a / b) | b: g * (1.0 - a / b)
 scipy.special.softplus(x) = np.logaddexp(0.0, x) :: ewf | x: g * (0.5 + 0.5 * np.tanh(0.5 * x))
 # scipy.special.logsumexp(x, b=w) of a whole array, w shaped like x
-scipy.special.logsumexp_b(x, b) = rt.logsumexp_b(x, b) :: weights | x: g * b * np.exp(x - y) | b: g * np.exp(x - y)
+scipy.special.logsumexp_b(x, b) = rt.logsumexp_b(x, b) :: weights | x: g * b * np.exp(x - y) | b: rt.unbroadcast(g * np.exp(x - y), b)
 # issue 12, autograd's NumPy functions; flips, sorts and broadcasts return new arrays (no views)
 np.fliplr(x)       = rt.fliplr(x)           :: matrix | x: rt.fliplr(g)
 np.flipud(x)       = rt.flipud(x)           :: nonscalar | x: rt.flipud(g)

@@ -586,11 +586,12 @@ def mvn(prim, s, args):
 
 
 def weights(prim, s, args):
-    """A whole reduction with weights shaped like the array (logsumexp(x, b=w))."""
+    """A whole reduction with weights shaped like the array or one weight (logsumexp(x, b=w),
+    logsumexp(x, b=0.5))."""
     x, w = args
-    if x.ndim == 0 or w.ndim != x.ndim:
+    if x.ndim == 0 or w.ndim not in (0, x.ndim):
         raise UnsupportedError("logsumexp(x, b=w) takes an array x and weights w shaped like "
-                               "it (no axis=, keepdims= with b=)", s.loc, prim.name)
+                               "it or one number", s.loc, prim.name)
     return Ty(floaty(x, w), 0)
 
 

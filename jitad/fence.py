@@ -4,7 +4,8 @@ Takes: a `capture.Captured`.
 Guarantees: returns only if every node of the function is of a kind the later stages
 handle; otherwise raises `UnsupportedError` at the first offending node, naming the
 construct, with file, line, column, the source line and a caret. A dict written out passes
-only as a call's argument with constant string keys (a structure `structs` reads); a star
+only as a call's argument with constant string keys (a structure `structs` reads) or as the
+value assigned to a name (with a dict comprehension there: a local dict `structs` builds); a star
 expression `*e` passes for `normalize.stars` to write out or refuse.
 Semantic checks that need resolved names (which callables, which globals) happen in
 `normalize`, which raises the same kind of error.
@@ -133,6 +134,12 @@ def _check(cap, node, in_loop):
                 # a returned structure (`return loss, {"acc": acc}`): its leaves are checked;
                 # normalize flattens it (`anf`, `Function.out_tree`)
                 v = _returned_leaves(v)
+            elif isinstance(node, gast.Assign) and field == "value":
+                # a local dict `dict_locals` left (`out = {}` filled by keys a loop over a
+                # dict argument gives, `q = {k: ... for k, v in p.items()}`): normalize
+                # builds it key by key (`structs.local_dict`); its parts are checked
+                parts = _local_dict_parts(cap, node)
+                v = v if parts is None else parts
             for e in (v if isinstance(v, list) else [v]):
                 if isinstance(e, gast.expr):
                     _check(cap, e, loop)
@@ -194,6 +201,26 @@ def _returned_leaves(node) -> list:
     if _dict_argument(node):
         return [x for e in node.values for x in _returned_leaves(e)]
     return [node]
+
+
+def _local_dict_parts(cap, node):
+    """The expressions of a dict display with constant keys or a dict comprehension (one
+    generator, a name or `k, v` target) assigned to a name, else None."""
+    value = node.value
+    if not isinstance(node.targets[0], gast.Name):
+        return None
+    if _dict_argument(value):
+        return list(value.values)
+    if not isinstance(value, gast.DictComp):
+        return None
+    if len(value.generators) != 1 or value.generators[0].is_async:
+        _fail(cap, value, "a dict comprehension takes one `for` here")
+    gen = value.generators[0]
+    t = gen.target
+    if not (isinstance(t, gast.Name) or (isinstance(t, gast.Tuple) and all(
+            isinstance(e, gast.Name) for e in t.elts))):
+        _fail(cap, t, "a comprehension's target must be a name (or `a, b`)")
+    return [value.key, value.value, gen.iter, *gen.ifs]
 
 
 def _dict_argument(node) -> bool:

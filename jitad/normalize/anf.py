@@ -97,8 +97,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.namer = Namer(user_names(self.tree) | set(cap.free) | reserved_names())
         self.locals = user_names(self.tree) - set(cap.free) | set(self.params)
         self.introduced = {}
-        # list(E): the comprehension it means (see `lists.list_calls`)
-        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err, self.introduced)
+        # list(E): the comprehension it means (see `lists.list_calls`); sorted(p) of a dict
+        # or tuple argument is left to `structs` (its keys, sorted when jitad compiles)
+        tree_name = {v: k for k, v in self.renamed.items()}
+        structured = {tree_name.get(name, name) for name, f in forms or () if f[0] == "struct"}
+        self.tree = list_calls(self.tree, self.namer, self.resolve_func, self.err, self.introduced,
+                               structured)
         # np.r_[a, b], np.c_[a, b]: the concatenations they mean (see `library.index_tricks`)
         self.tree = index_tricks(self.tree, self.resolve_func, self.err, self.namer,
                                  self.introduced)
@@ -236,6 +240,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 last = self.out[-1]
                 if isinstance(last, Bind) and last.targets == (t.id,):
                     last.inplace = True
+            elif isinstance(t.value, gast.Name) and t.value.id in self.dict_blocks:
+                # out[k] += v of a local dict (`structs.dict_write`): out[k] = out[k] + v
+                load = gast.Subscript(t.value, t.slice, gast.Load())
+                rhs = gast.copy_location(gast.BinOp(gast.copy_location(load, t), node.op,
+                                                    node.value), node)
+                self.assign(t, rhs, node)
             else:
                 arr, index = self.subscript_parts(t)
                 old = self.bind(t, self.temp(arr, "getitem"), GETITEM, (Var(arr),) + index)
@@ -283,6 +293,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
     def assign(self, target, value, node):
         if isinstance(target, gast.Name) and target.id in self.slices:
             return self.assign_slice(target.id, value, node)
+        if self.local_dict(target, value, node) or self.dict_write(target, value, node):
+            return
         if self.struct_assign(target, value, node):
             return
         self.note_static_int(target, value)

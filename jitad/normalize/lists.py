@@ -58,7 +58,7 @@ _STACK_OF = {np.stack: LIST_STACK, np.array: LIST_STACK, np.asarray: LIST_STACK,
 _DISPLAYS = (gast.List, gast.ListComp)
 
 
-def list_calls(tree, namer, resolve, err, introduced):
+def list_calls(tree, namer, resolve, err, introduced, structured=frozenset()):
     """The tree with every `list(E)` that makes a list written as the comprehension it means:
     `[v for v in E]` (an array's rows or elements, a list, a range, a tuple, a structure's
     items), `[(a, b) for a, b in zip(A, B)]` and `[(i, v) for i, v in enumerate(E)]` (lists
@@ -67,9 +67,16 @@ def list_calls(tree, namer, resolve, err, introduced):
     in the same order. The builtin `sorted(E)` (an array's elements or a list of numbers;
     `reverse=` a constant) is `list(np.sort(E))` (`np.sort(E)[::-1]` reversed; ties then in
     the other order, the same values): a list, so `sorted(x) * 2` is refused as a list's
-    repetition, never a product; `np.sort` goes in `introduced` under a fresh name. The tree
-    is copied if anything is rewritten."""
+    repetition, never a product; `np.sort` goes in `introduced` under a fresh name --
+    except `sorted(p)`, `sorted(p.items())` ... of a name in `structured` (a dict or tuple
+    argument: `structs` sorts its keys). The tree is copied if anything is rewritten."""
     def is_list_call(n):
+        if isinstance(n, gast.Call) and resolve(n.func) is builtins.sorted and n.args:
+            root = n.args[0]
+            while isinstance(root, (gast.Call, gast.Attribute)):
+                root = root.func if isinstance(root, gast.Call) else root.value
+            if isinstance(root, gast.Name) and root.id in structured:
+                return False
         return isinstance(n, gast.Call) and resolve(n.func) in (builtins.list, builtins.sorted)
 
     if not any(is_list_call(n) for n in gast.walk(tree)):

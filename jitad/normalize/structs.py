@@ -456,6 +456,8 @@ class StructArgs:
     def init_forms(self, forms):
         self.structs = {}                # name -> Struct, or the atom an element name stands for
         self.static_ints = {}            # name -> int: a local assigned once a constant int
+        self.dict_blocks = {}            # local dict name -> the block its display is in
+        self.dict_vars = set()           # the variables of local dicts' keys (never aliased)
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
@@ -605,7 +607,7 @@ class StructArgs:
             self.err(node, f".{func.attr}() of {base.describe()} is not supported: read {how}",
                      f".{func.attr}() of a structure")
         obj = self.resolve_func(func)
-        if obj not in (zip, enumerate, reversed, list, tuple) or node.keywords:
+        if obj not in (zip, enumerate, reversed, list, tuple, sorted) or node.keywords:
             return None
         args = [self.struct_of(a, literal=True) for a in node.args]
         if not args or not all(isinstance(a, Struct) for a in args):
@@ -622,6 +624,17 @@ class StructArgs:
             return Struct("seq", [Struct("seq", (Const(k), x)) for k, x in enumerate(seqs[0])])
         if obj is reversed:
             return Struct("seq", seqs[0][::-1])
+        if obj is sorted:       # sorted(p), sorted(p.items()): by the keys, known here
+            def key(x):
+                x = x.items[0] if isinstance(x, Struct) and x.items else x
+                if not isinstance(x, Const):
+                    self.err(node, "sorted() of a structure sorts its keys (or constants): "
+                                   "its items are values", "sorted")
+                return x.value
+            try:
+                return Struct("seq", sorted(seqs[0], key=key))
+            except TypeError as e:
+                self.err(node, f"sorted(): {e}", "sorted")
         return Struct("seq", seqs[0])
 
     @staticmethod
@@ -712,6 +725,86 @@ class StructArgs:
             if type(v) is int:
                 self.static_ints[target.id] = v
 
+    # ------------------------------------------------------------ local dicts built by keys
+    def local_dict(self, target, value, node) -> bool:
+        """`out = {}` / `out = {"W": W}` (a display `dict_locals` left: some key is written
+        later with a key known only here) or `q = {k: f(v) for k, v in p.items()}` over a
+        structure: `out` becomes a dict Struct of one fresh variable per key. True if done."""
+        if not (isinstance(target, gast.Name) and isinstance(value, (gast.Dict, gast.DictComp))):
+            return False
+        name = target.id
+        if self.stores[name] != 1 or name in self.branch_stores:
+            self.err(target, f"the dict '{name}' is assigned once, outside branches (then "
+                             "filled by keys)", "local dict")
+        keys, items = [], []
+        if isinstance(value, gast.Dict):
+            pairs = list(zip(value.keys, value.values))
+            for k, v in pairs:      # a display evaluates its values first, then binds
+                items.append(self.expr(v, name))
+            keys = [k.value for k in value.keys]
+        else:
+            gen = value.generators[0]
+            s = self.struct_of(gen.iter, literal=True)
+            if not isinstance(s, Struct):
+                self.err(gen.iter, "a dict comprehension iterates over a dict or tuple argument "
+                                   "(or a local dict): its keys must be known when jitad "
+                                   "compiles", "dict comprehension")
+            scoped = {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
+            for item in self.iterated(s):
+                self.bind_target(gen.target, item, node, scoped)
+                if not all(self.static_of(c) for c in gen.ifs):
+                    if any(self.static_of(c) is MISSING for c in gen.ifs):
+                        self.err(gen.ifs[0], "a dict comprehension's `if` is decided when "
+                                             "jitad compiles (of its keys)", "dict comprehension")
+                    continue
+                key = self.static_of(value.key)
+                if not isinstance(key, (str, int)) or isinstance(key, bool):
+                    self.err(value.key, "a dict comprehension's key is a string or int known "
+                                        "when jitad compiles (a key of the dict it iterates)",
+                             "dict comprehension")
+                keys.append(key)
+                items.append(self.expr(value.value, name))
+            for n in scoped:
+                self.structs.pop(n, None)
+        own = []
+        for k, a in zip(keys, items):
+            var = self.namer.fresh(f"{name}_{k}" if isinstance(k, str) and k.isidentifier()
+                                   else f"{name}_item")
+            self.bind(node, var, COPY, (a,))
+            own.append(Var(var))
+        self.dict_vars.update(v.name for v in own)
+        self.dict_blocks[name] = self.out
+        self.structs[name] = Struct("dict", own, tuple(keys))
+        return True
+
+    def dict_write(self, target, value, node) -> bool:
+        """`out[k] = v` of a local dict (`local_dict`) with a key known here: the key's
+        variable assigned (a new key adds one, only in the block of the dict's display: the
+        keys are the same on every path). True if done."""
+        if not (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+                and target.value.id in self.dict_blocks):
+            return False
+        name = target.value.id
+        base = self.structs[name]
+        key = self.static_of(target.slice)
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
+            self.err(target.slice, f"a key of the dict '{name}' is a string or int known when "
+                                   "jitad compiles (a constant, a key of a dict argument a loop "
+                                   "gives)", "dict key")
+        if key in base.keys:
+            self.expr_into(value, base.items[base.keys.index(key)].name)
+            return True
+        if self.out is not self.dict_blocks[name]:
+            self.err(target, f"a new key of the dict '{name}' is added outside a branch or a "
+                             "loop that jitad keeps (the keys must be the same on every path)",
+                     "dict key")
+        var = self.namer.fresh(f"{name}_{key}" if isinstance(key, str) and key.isidentifier()
+                               else f"{name}_item")
+        self.expr_into(value, var)
+        self.dict_vars.add(var)
+        self.structs[name] = Struct("dict", base.items + (Var(var),), base.keys + (key,))
+        return True
+
     # ------------------------------------------------------------ binding structures
     def struct_assign(self, target, value, node) -> bool:
         """`W, b = params[0]`, `layer = params[1]`, `(W1, b1), (W2, b2) = params`, `enc, dec =
@@ -747,6 +840,8 @@ class StructArgs:
         if isinstance(target, gast.Name):
             name = target.id
             alias = name in scoped or (self.stores[name] <= 1 and name not in self.branch_stores)
+            if isinstance(v, Var) and v.name in self.dict_vars:
+                alias = False       # a local dict's key may be written again: copy its value
             if isinstance(v, Struct) or (isinstance(v, Const) and isinstance(v.value, str)):
                 if not alias:
                     what = v.describe() if isinstance(v, Struct) else "a dict key"

@@ -1,0 +1,91 @@
+"""Held-out corpus #17 (tests/heldout17_funcs.py: the Python language in numerical code --
+dataclasses, NamedTuples and a user class's methods, dicts of parameters built key by key,
+dict comprehensions, `sorted(p)`, enumerate / zip / reversed / backwards ranges, builtins
+and `math` on floats, nested helpers, default / keyword / `*args` parameters, asserts,
+`np.where`, `+=` into slices, early returns in loops, shape slices at a bound computed from
+the rank, logsumexp with `b=`, and More-Garbow-Hillstrom objectives written as loops). Its
+findings, fixed in both modes:
+  * `out = {}` filled by `out[name] = theta[k:k + n].reshape(w.shape)` in a loop over
+    `params.items()` (or over a module tuple of names), `out[name] += ...`, `{k: v - lr * g[k]
+    for k, v in p.items()}` and `for k in sorted(p)` were refused (`structs.local_dict`,
+    `dict_write`; `lists.list_calls` leaves `sorted(p)` of a structure to `structs`);
+  * `x.shape[k:]` of `k = x.ndim - 1`, of `len(x.shape) - 1` or of a helper's constant
+    `axis + 1` was refused as a non-constant bound (`structs.static_of`, `note_static_int`);
+  * `scipy.special.logsumexp(x, b=0.5)` (one number as b) and `logsumexp(x, axis=...,
+    keepdims=..., b=w)` were refused (`library.weighted_logsumexp`; the whole-array
+    primitive's adjoint in b is summed back onto a number);
+What stays refused, at its line in both modes: a key added to a local dict under a branch
+jitad keeps, a key computed from a value, a shape slice at a run-time bound, `return_sign=`.
+Each case against central finite differences (and autograd where it runs the function), in
+both modes, the arguments unchanged; four compiled by Numba, the rest as generated Python."""
+import numpy as np
+import pytest
+
+import jitad
+
+from . import heldout17_funcs as hf
+from .harness import (assert_grads_close, autograd_grad, check_form_refused,
+                      check_grads_both_modes)
+
+CASES = hf.cases()
+NUMBA = {"unflatten_items_loop", "logsumexp_scalar_b_variable", "logsumexp_axis_keepdims_b",
+         "shape_tail_from_rank"}
+# autograd has no in-place writes, no dict / NamedTuple parameters, no scipy logsumexp b=
+NO_AUTOGRAD = {"namedtuple_affine_layers", "dict_comprehension_sgd", "sorted_keys_penalty",
+               "l2_over_values", "dict_accumulate_by_key", "list_comp_of_layers",
+               "keyword_only_helper", "slice_plus_equals", "logsumexp_scalar_b",
+               "logsumexp_scalar_b_variable", "logsumexp_axis_keepdims_b",
+               "mixture_loglik_lse"}
+
+
+@pytest.mark.parametrize("fn,args,wrt", CASES,
+                         ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
+def test_corpus_both_modes(fn, args, wrt):
+    backend = "numba" if fn.__name__ in NUMBA else "python"
+    grads = check_grads_both_modes(fn, args, wrt, backend=backend)
+    if fn.__name__ not in NO_AUTOGRAD:
+        assert_grads_close(grads if isinstance(grads, tuple) else (grads,),
+                           autograd_grad(fn, args, wrt), rtol=1e-8, atol=1e-10,
+                           label="compiled vs autograd")
+
+
+def test_corpus_is_large_enough():
+    assert len({c[0] for c in CASES}) >= 35
+
+
+REFUSED = hf.refused_forms()
+
+
+@pytest.mark.parametrize("fn,args", REFUSED, ids=[c[0].__name__ for c in REFUSED])
+def test_refused_forms(fn, args):
+    check_form_refused(fn, args, hf.__file__)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_unflattened_dict_gradient_is_the_flat_gradient(mode):
+    """The dict built key by key: the gradient wrt the flat vector is the per-key gradients
+    of the structured loss, flattened in the dict's order."""
+    theta, P, x = CASES[3][1]
+
+    def structured(W1, b1, W2):
+        return np.sum(W2 @ np.tanh(W1 @ x + b1))
+    f = jitad.differentiable(hf.unflatten_items_loop, backend="python") \
+        if mode == "compiled" else hf.unflatten_items_loop
+    g_flat = jitad.grad(f, mode=mode)(theta, P, x)
+    s = jitad.differentiable(structured, backend="python") if mode == "compiled" else structured
+    parts = jitad.grad(s, wrt=(0, 1, 2), mode=mode)(P["W1"], P["b1"], P["W2"])
+    assert np.allclose(g_flat, np.concatenate([p.ravel() for p in parts]), rtol=1e-10)
+
+
+def test_dict_key_written_again_is_not_an_alias():
+    """h = out["W"] read before out["W"] is written again keeps the old value (a copy, not
+    another name for the key's variable)."""
+    def f(theta, p):
+        out = {}
+        for name, w in p.items():
+            out[name] = theta[:w.size].reshape(w.shape)
+        h = out["W"]
+        out["W"] = out["W"] * 3.0
+        return np.sum(h ** 2) + np.sum(out["W"])
+    args = (np.array([0.3, -0.2, 0.5, 1.1]), {"W": np.ones((2, 2))})
+    check_grads_both_modes(f, args, (0,))

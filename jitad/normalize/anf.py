@@ -886,6 +886,15 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                     # have to go through it (`opaque`)
                     return self.opaque_call(node, f".{func.attr}", f".{func.attr}()",
                                             [func.value] + list(node.args), kw, hint, dest)
+                owner = func.value.id if isinstance(func.value, gast.Name) \
+                    and func.value.id not in self.locals else None
+                if owner is not None and inspect.ismethod(
+                        getattr(self.cap.resolve(owner), func.attr, None)):
+                    self.err(node, f"{owner}.{func.attr}() calls a method of an object: jitad "
+                                   "differentiates functions of arrays and numbers; "
+                                   f"differentiate the method itself (jitad.grad({owner}."
+                                   f"{func.attr})) or call a function of its attributes",
+                             f".{func.attr}()")
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
             prim, args = get(METHODS[func.attr]), list(node.args)
             if prim is ASTYPE and args and "dtype" not in kw:     # x.astype(np.float32)

@@ -545,6 +545,8 @@ class StructArgs:
         if isinstance(node, gast.Call) and self.resolve_func(node.func) is len \
                 and len(node.args) == 1:
             s = self.struct_of(node.args[0])
+            if isinstance(s, Const) and isinstance(s.value, str):
+                return len(s.value)          # len(k) of a key
             return len(s.items) if isinstance(s, Struct) else MISSING
         if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult,
                                                                   gast.FloorDiv)):
@@ -561,6 +563,8 @@ class StructArgs:
         written out (not all constants) is a Struct of its elements (a helper's argument, a
         loop's iterable)."""
         if isinstance(node, gast.Name):
+            if node.id not in self.structs and node.id not in self.locals:
+                return self.constant_keys(node)
             return self.structs.get(node.id)
         if isinstance(node, gast.Subscript):
             base = self.struct_of(node.value)
@@ -590,6 +594,25 @@ class StructArgs:
             return self.struct_call(node)
         return None
 
+    def iterable_of(self, node):
+        """`struct_of` a loop's iterable (or an argument of zip, enumerate ...): a tuple of
+        numbers written out (`enumerate((1.5, 2.25))`, a constant tuple local read) is a
+        sequence of its constants, unrolled as a structure's items are."""
+        v = static_value(node, self.resolve_func) if isinstance(node, gast.Tuple) else MISSING
+        if isinstance(v, tuple) and v and all(
+                isinstance(k, (int, float)) and not isinstance(k, bool) for k in v):
+            return Struct("seq", [Const(k) for k in v])
+        return self.struct_of(node, literal=True)
+
+    def constant_keys(self, node):
+        """A module-level tuple holding a string (`NAMES = ("W1", "b1")`: keys to loop over),
+        as a sequence of its constants; else None."""
+        v = self.cap.resolve(node.id)
+        if isinstance(v, tuple) and any(isinstance(k, str) for k in v) and all(
+                isinstance(k, (str, int, float)) for k in v):
+            return Struct("seq", [Const(k) for k in v])
+        return None
+
     def struct_call(self, node):
         func = node.func
         if isinstance(func, gast.Attribute):
@@ -609,7 +632,7 @@ class StructArgs:
         obj = self.resolve_func(func)
         if obj not in (zip, enumerate, reversed, list, tuple, sorted) or node.keywords:
             return None
-        args = [self.struct_of(a, literal=True) for a in node.args]
+        args = [self.iterable_of(a) for a in node.args]
         if not args or not all(isinstance(a, Struct) for a in args):
             if any(isinstance(a, Struct) for a in args):
                 self.err(node, f"{obj.__name__}() of a tuple argument and an array is not "
@@ -884,7 +907,7 @@ class StructArgs:
     def struct_loop(self, node) -> bool:
         """A `for` loop over a structure, unrolled: True if done."""
         items = None
-        s = self.struct_of(node.iter, literal=True)
+        s = self.iterable_of(node.iter)
         if isinstance(s, Struct):
             items = self.iterated(s)
         elif s is not None:

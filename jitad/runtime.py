@@ -19,7 +19,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod", "check_index
           "check_slice_end", "check_length", "check_broadcast",
           "check_depth")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "strong_div", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -46,7 +46,7 @@ CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT")
 
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
-COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop",
+COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_div": "_strong_div_loop", "dot1": "_dot1_loop", "einsum_core": "_einsum_loop",
                "matvec": "_matvec_loop", "vecmat": "_vecmat_loop", "matmat": "_matmat_loop",
                "matvec_sum": "_matvec_sum_loop", "vecmat_sum": "_vecmat_sum_loop",
                "matmat_sum": "_matmat_sum_loop",
@@ -366,6 +366,26 @@ def strong_mul(a, b):
 
 def _strong_mul_loop(a, b):
     y = a * b
+    if isinstance(a, (int, float)):
+        if isinstance(b, (int, float)):
+            return 0.0 if a == 0 else y
+        return np.zeros_like(y) if a == 0 else y
+    return np.where(np.broadcast_to(a == 0, y.shape), 0.0, y)
+
+
+def strong_div(a, b):
+    """a / b, and 0 where a == 0 even where b == 0 (the strong zero of a quotient): a rule's
+    partial 1 / b at b == 0 times a zero cotangent or tangent contributes nothing (sqrt's
+    g / (2 * y) at sqrt(0), where sqrt(x * m) of a zero m is constant); a nonzero a over a
+    zero b is inf as NumPy divides. Numbers and arrays alike (broadcast)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if np.ndim(a) == 0 and np.ndim(b) == 0:
+            return 0.0 if a == 0 else np.true_divide(a, b)
+        return np.where(a == 0, 0.0, np.true_divide(a, b))
+
+
+def _strong_div_loop(a, b):
+    y = np.true_divide(a, b)
     if isinstance(a, (int, float)):
         if isinstance(b, (int, float)):
             return 0.0 if a == 0 else y

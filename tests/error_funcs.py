@@ -15,7 +15,7 @@ def uses_lambda(x):
 
 
 def uses_dictcomp(x):
-    ys = {k: x * k for k in range(3)}  # ERR: dict comprehension
+    ys = {k: x * k for k in x}  # ERR: dict comprehension
     return ys[0]
 
 

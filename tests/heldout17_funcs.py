@@ -122,6 +122,12 @@ def dict_comprehension_sgd(p, g, x):
     return np.sum(np.tanh(q["W"] @ x + q["b"]) ** 2)
 
 
+def dict_comprehension_over_range(x):
+    """Powers of x kept by their exponent, a dict over a range of constants."""
+    pw = {k: x ** k for k in range(1, 4)}
+    return np.sum(pw[1] * pw[3]) - np.sum(np.sin(pw[2]))
+
+
 def sorted_keys_penalty(p):
     t = 0.0
     for k in sorted(p):
@@ -457,6 +463,7 @@ def cases(seed=17):
         (unflatten_items_loop, (theta, P, nrm(size=2)), (0, 2)),
         (unflatten_names_loop, (theta, P, nrm(size=2)), (0, 2)),
         (dict_comprehension_sgd, (pWb, gWb, nrm(size=3)), (0, 1)),
+        (dict_comprehension_over_range, (nrm(size=3),), (0,)),
         (sorted_keys_penalty, ({"zeta": nrm(size=2), "a": nrm(size=3)},), (0,)),
         (l2_over_values, (pWb, nrm(size=3)), (0, 1)),
         (dict_accumulate_by_key, (pWb, nrm(size=(3,))), (0, 1)),

@@ -678,9 +678,9 @@ class StructArgs:
             return Struct("seq", base.items[slice(*bounds)])
         k = self.static_of(sl)
         if base.kind == "dict":
-            if not isinstance(k, str) or k not in base.keys:
-                self.err(node, f"{what}: index it with one of its keys as a constant string"
-                         if not isinstance(k, str) else f"{k!r} is not a key of {what}",
+            if k is MISSING or k not in base.keys:
+                self.err(node, f"{what}: index it with one of its keys as a constant"
+                         if k is MISSING else f"{k!r} is not a key of {what}",
                          "dict argument")
             return base.items[base.keys.index(k)]
         n = len(base.items)
@@ -767,11 +767,17 @@ class StructArgs:
             keys = [k.value for k in value.keys]
         else:
             gen = value.generators[0]
-            s = self.struct_of(gen.iter, literal=True)
+            s = self.iterable_of(gen.iter)
+            it = gen.iter
+            if s is None and isinstance(it, gast.Call) and self.resolve_func(it.func) is range \
+                    and not it.keywords and 1 <= len(it.args) <= 3:
+                bounds = [self.static_of(a) for a in it.args]      # {k: ... for k in range(3)}
+                if all(type(b) is int for b in bounds) and (len(bounds) < 3 or bounds[2]):
+                    s = Struct("seq", [Const(k) for k in range(*bounds)])
             if not isinstance(s, Struct):
-                self.err(gen.iter, "a dict comprehension iterates over a dict or tuple argument "
-                                   "(or a local dict): its keys must be known when jitad "
-                                   "compiles", "dict comprehension")
+                self.err(gen.iter, "a dict comprehension iterates over a dict or tuple argument, "
+                                   "a local dict or a range of constants: its keys must be "
+                                   "known when jitad compiles", "dict comprehension")
             scoped = {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
             for item in self.iterated(s):
                 self.bind_target(gen.target, item, node, scoped)

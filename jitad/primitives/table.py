@@ -14,7 +14,9 @@ One template serves Python scalars and arrays alike (no `np.where`, no `if`): a 
 arithmetic on comparisons, e.g. `a + (a == 0)`.
 Conventions: `a ** b` has d/db = 0 where a == 0 (no `log(0) * 0`) and d/da = 0 where b == 0;
 its partial in a times a zero cotangent (tangent) is 0 even where the partial is inf (`rt.strong_mul`:
-a ** 1.5 at a == 0 has second derivative 0 along a zero tangent, not 0 * inf);
+a ** 1.5 at a == 0 has second derivative 0 along a zero tangent, not 0 * inf); so is the partial
+of `sqrt` and `np.cbrt` at 0 (`rt.strong_div(g, 2.0 * y)`: sqrt(x * m) of a zero m is constant,
+its derivative 0, not 0 * inf);
 ties of `max`/`min` (reductions, axis forms, `np.maximum`/`np.minimum`, builtin `max(a, b)`)
 split the cotangent evenly among the tied entries, as autograd and JAX do.
 A primitive with no adjoint lines is not differentiable (its result is never active).
@@ -116,7 +118,7 @@ log(x)             = {m}.log(x)             :: ewf  | x: g / x
 log1p(x)           = {m}.log1p(x)           :: ewf  | x: g / (1.0 + x)
 log2(x)            = {m}.log2(x)            :: ewf  | x: g / (x * 0.6931471805599453)
 log10(x)           = {m}.log10(x)           :: ewf  | x: g / (x * 2.302585092994046)
-sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: g * 0.5 / y
+sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: rt.strong_div(g, 2.0 * y)
 # issue 12: more elementwise math (NumPy, math, scipy.special); steps have no adjoint lines
 np.arcsinh(x)      = np.arcsinh(x)          :: ewf  | x: g / np.sqrt(x * x + 1.0)
 math.asinh(x)      = math.asinh(x)          :: float | x: g / math.sqrt(x * x + 1.0)
@@ -125,7 +127,7 @@ math.acosh(x)      = math.acosh(x)          :: float | x: g / math.sqrt(x * x - 
 np.arctanh(x)      = np.arctanh(x)          :: ewf  | x: g / (1.0 - x * x)
 math.atanh(x)      = math.atanh(x)          :: float | x: g / (1.0 - x * x)
 exp2(x)            = {m}.exp2(x)            :: ewf  | x: g * y * 0.6931471805599453
-np.cbrt(x)         = np.cbrt(x)             :: ewf  | x: g / (3.0 * y * y)
+np.cbrt(x)         = np.cbrt(x)             :: ewf  | x: rt.strong_div(g, 3.0 * y * y)
 degrees(x)         = {m}.degrees(x)         :: ewf  | x: g * 57.29577951308232
 radians(x)         = {m}.radians(x)         :: ewf  | x: g * 0.017453292519943295
 # sinc'(0) = 0: the guard keeps 0 / 0 out
@@ -200,6 +202,7 @@ np.where(c, a, b)  = np.where(c, a, b)      :: where | a: np.where(c, g, 0.0)   
 # a mask's cotangent, chosen (never 0 * inf): the adjoints of np.maximum, np.clip ...
 pick(c, v)         = rt.pick(c, v)          :: ew   | v: rt.pick(c, g)
 strong_mul(a, b)   = rt.strong_mul(a, b)    :: ew   | a: rt.strong_mul(g, b)     | b: rt.strong_mul(g, a)
+strong_div(a, b)   = rt.strong_div(a, b)    :: ewf  | a: rt.strong_div(g, b)     | b: -rt.strong_div(g * y, b)
 # of three numbers (Numba's np.where makes a 0-d array of them)
 where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars

@@ -50,7 +50,7 @@ scipy.stats.expon.logpdf scipy.stats.expon.pdf scipy.stats.gamma.logpdf scipy.st
 scipy.stats.laplace.cdf scipy.stats.laplace.logpdf scipy.stats.laplace.pdf
 scipy.stats.logistic.cdf scipy.stats.logistic.logpdf scipy.stats.logistic.pdf
 scipy.stats.poisson.logpmf scipy.stats.poisson.pmf scipy.stats.t.logpdf scipy.stats.t.pdf
-prod_others prod_others_axis strong_mul
+prod_others prod_others_axis strong_mul strong_div
 scipy.special.gammainc scipy.special.gammaincc scipy.special.betainc scipy.special.j0
 scipy.special.j1 scipy.special.y0 scipy.special.y1 scipy.special.jv scipy.special.yv
 scipy.special.yn scipy.special.iv scipy.special.ive scipy.stats.norm.sf scipy.stats.norm.logsf

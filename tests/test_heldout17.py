@@ -89,3 +89,57 @@ def test_dict_key_written_again_is_not_an_alias():
         return np.sum(h ** 2) + np.sum(out["W"])
     args = (np.array([0.3, -0.2, 0.5, 1.1]), {"W": np.ones((2, 2))})
     check_grads_both_modes(f, args, (0,))
+
+
+def sqrt_pairs(x):
+    return np.sum(np.sqrt(np.abs(x[:, None] - x[None, :])))
+
+
+def cbrt_pairs_fourth(x):
+    return np.sum(np.cbrt(x[:, None] - x[None, :]) ** 4)
+
+
+def sqrt_masked_radius(x, y):
+    """sqrt(x ** 2 * m + y) with entries of m and y zero, weighed by m: those terms are 0
+    whatever x is (the sqrt(0) gets a zero cotangent and tangent). A sqrt(0) whose cotangent
+    is not zero but whose input's partial is (`sqrt(x ** 2 * m + y) * x`) stays nan in
+    reverse mode: mul's partial 0 times an infinite cotangent, left as it is."""
+    m = np.array([1.0, 0.0, 1.0])
+    return np.sum(np.sqrt(x ** 2 * m + y) * m * x)
+
+
+def test_sqrt_cbrt_strong_zero_jvp():
+    """The tangent of sqrt(|0|) (cbrt(0)) along a zero tangent is 0, not 0 * inf: both modes,
+    against central differences."""
+    x, v, h = np.array([0.3, -0.5, 1.1, 0.7]), np.array([0.2, -1.0, 0.4, 0.9]), 1e-6
+    for fn in (sqrt_pairs, cbrt_pairs_fourth):
+        fd = (fn(x + h * v) - fn(x - h * v)) / (2 * h)
+        for mode in ("compiled", "eager"):
+            f = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
+            yd = jitad.jvp(f, wrt=0, mode=mode)(x, tangents=v)[1]
+            assert abs(yd - fd) < 1e-6 * abs(fd), (fn.__name__, mode, yd, fd)
+
+
+def test_sqrt_cbrt_strong_zero_second_order():
+    """Hessians through sqrt(0) and cbrt(0) reached by constant terms: finite, against finite
+    differences of the gradient, eager against compiled, Numba for one."""
+    from .harness import check_hessian
+    x = np.array([0.3, -0.5, 1.1, 0.7])
+    check_hessian(cbrt_pairs_fourth, (x,), (0,), backend="numba")
+    args = (np.array([0.4, -0.8, 1.3]), np.array([0.5, 0.0, 0.2]))
+    check_hessian(sqrt_masked_radius, args, (0,), backend="python")
+    H = jitad.hessian(jitad.differentiable(sqrt_masked_radius, backend="python"))(*args)
+    He = jitad.hessian(sqrt_masked_radius, mode="eager")(*args)
+    assert np.all(np.isfinite(H)) and np.allclose(H, He, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_sqrt_under_where_at_zero(mode):
+    """np.where(d > 0, np.sqrt(np.maximum(d, 0)), 0): where the branch is not taken its
+    cotangent is 0, and so is the sqrt's contribution (was 0 * inf = nan at d == 0)."""
+    def f(d):
+        return np.sum(np.where(d > 0, np.sqrt(np.maximum(d, 0.0)), 0.0) * 2.0)
+    d = np.array([0.5, -0.3, 0.0, 2.0])
+    g = jitad.grad(jitad.differentiable(f, backend="python") if mode == "compiled" else f,
+                   mode=mode)(d)
+    assert np.allclose(g, [1.0 / np.sqrt(0.5), 0.0, 0.0, 1.0 / np.sqrt(2.0)], rtol=1e-12)

@@ -497,7 +497,7 @@ def cases(seed=17):
         (wood, (np.array([-3.0, -1.0, -3.0, -1.0]),), (0,)),
         (helical_valley, (np.array([-1.0, 0.3, 0.5]),), (0,)),
         (helical_valley, (np.array([0.8, -0.4, 0.2]),), (0,)),
-        (brown_badly_scaled, (np.array([1.0, 1.0]),), (0,)),
+        (brown_badly_scaled, (np.array([1e6 + 0.5, 2e-6 + 0.3]),), (0,)),
         (beale_loop, (np.array([1.0, 0.5]),), (0,)),
         (trigonometric_loop, (np.array([0.2, 0.4, -0.1, 0.3]),), (0,)),
         (extended_rosenbrock_loop, (np.array([-1.2, 1.0, -1.2, 1.0, 0.5, 0.3]),), (0,)),

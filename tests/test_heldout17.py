@@ -65,7 +65,7 @@ def test_refused_forms(fn, args):
 def test_unflattened_dict_gradient_is_the_flat_gradient(mode):
     """The dict built key by key: the gradient wrt the flat vector is the per-key gradients
     of the structured loss, flattened in the dict's order."""
-    theta, P, x = CASES[3][1]
+    theta, P, x = next(c[1] for c in CASES if c[0] is hf.unflatten_items_loop)
 
     def structured(W1, b1, W2):
         return np.sum(W2 @ np.tanh(W1 @ x + b1))
@@ -73,7 +73,9 @@ def test_unflattened_dict_gradient_is_the_flat_gradient(mode):
         if mode == "compiled" else hf.unflatten_items_loop
     g_flat = jitad.grad(f, mode=mode)(theta, P, x)
     s = jitad.differentiable(structured, backend="python") if mode == "compiled" else structured
-    parts = jitad.grad(s, wrt=(0, 1, 2), mode=mode)(P["W1"], P["b1"], P["W2"])
+    cuts = np.cumsum([0] + [w.size for w in P.values()])
+    at = [theta[a:b].reshape(w.shape) for a, b, w in zip(cuts[:-1], cuts[1:], P.values())]
+    parts = jitad.grad(s, wrt=(0, 1, 2), mode=mode)(*at)
     assert np.allclose(g_flat, np.concatenate([p.ravel() for p in parts]), rtol=1e-10)
 
 

@@ -24,8 +24,9 @@ argument, and the helper takes it as a dict argument, `structs`; or as a returne
 `anf` returns flat with its structure). A dict nested in a dict
 (`d = {"enc": {"W": W}}`) is rewritten level by level. The value read is Python's wherever
 Python reads one (a key read before any write of it is the variable's read before assignment).
-Invariants: a name that does not qualify is left as it was (`fence` refuses the dict display,
-naming it); fresh names never collide with the function's names; the rewrite keeps each
+Invariants: a name that does not qualify is left as it was (`structs.local_dict` builds it
+when the function is specialized, where its keys are known -- `out[name] = ...` in a loop
+over a dict argument -- or refuses it at its line); fresh names never collide with the function's names; the rewrite keeps each
 statement's line.
 """
 from __future__ import annotations

@@ -11,7 +11,9 @@ into equal parts, `np.block` (concatenations, `index_tricks`), per-element primi
 appended, and b), and indices after `...` (`x[..., 0]`: the trailing axes moved to
 the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
 `gradient_axis` per axis when unpacked), `np.mgrid[...]`/`np.ogrid[...]` (aranges or linspaces
-given their own axes), `np.trace(A, offset=k)` (a diagonal summed), `np.take(a, idx,
+given their own axes), `np.trace(A, offset=k)` (a diagonal summed),
+`scipy.special.logsumexp(x, axis=, keepdims=, b=w)` (`weighted_logsumexp`: log(sum(w * exp(x
+- m))) + m of the max m, as scipy computes it; the whole-array form is one primitive), `np.take(a, idx,
 axis=k)` (an index on axis k; indices written out are one integer array, also without an
 axis: of the flattened array), the builtins that are
 folds (`sum` of a tuple written out or an array, `max`/`min` of three or more numbers or

@@ -9,9 +9,19 @@ Guarantees:
     one parameter per array or scalar, depth first; its name stands for a `Struct` of them,
     read by unpacking (nested targets too), constant indices, slices with constant bounds,
     string keys and namedtuple fields (`params[-1]`, `layers[:-1]`, `p["Wz"]`, `p.W`), `len`,
-    and `for` loops over it -- directly, through `zip`, `enumerate`, `reversed`, `.values()`,
-    `.keys()`, `.items()`, or `range(len(...))` indexing it -- which are unrolled, since each
-    element may have its own shape and rank;
+    and `for` loops over it -- directly, through `zip`, `enumerate`, `reversed`, `sorted`
+    (of its keys, or `.items()` by key), `.values()`, `.keys()`, `.items()`, or
+    `range(len(...))` indexing it -- which are unrolled, since each element may have its own
+    shape and rank; so are loops over a module-level tuple holding a string (`for name in
+    NAMES`: keys) and over a tuple of numbers written out or a local holds (`iterable_of`);
+  * a local dict `dict_locals` left (`out = {}` or a display, assigned once outside branches)
+    or a dict comprehension over a structure or a range of constants (`{k: v - lr * g[k] for
+    k, v in p.items()}`) is a dict `Struct` of one fresh variable per key (`local_dict`):
+    `out[k] = v` / `out[k] += v` with a key known here (a constant, a key a loop over a
+    structure gives) assigns the key's variable, a new key only in the block of its display
+    (`dict_write`: the keys are the same on every path); a name given a key's value is a copy
+    (never an alias of a variable a later write changes); reads, loops, `len` and helper
+    calls read it as any dict structure;
   * a name given an element of a structure by an assignment or a loop target that is its only
     assignment outside branches (`W, b = params[0]`) is another name for that element, not a
     copy; otherwise it is a variable (an array or scalar; a structure is refused there); an

@@ -244,6 +244,70 @@ def keyword_only_helper(x):
     return _keyword_only(x) + _keyword_only(x, power=3, scale=0.5)
 
 
+def nested_default_from_argument(x, a):
+    """A nested helper whose default is the enclosing function's argument."""
+    def h(u, scale=a):
+        return scale * np.sin(u)
+    return np.sum(h(x)) + np.sum(h(x, 2.0))
+
+
+def helper_defined_in_loop(x):
+    total = 0.0
+    for k in range(3):
+        def g(u):
+            return u * (k + 1)
+        total += np.sum(g(x) ** 2)
+    return total
+
+
+def lambda_with_default(x):
+    f = lambda u, c=2.0: c * u ** 2  # noqa: E731
+    return np.sum(f(x)) + np.sum(f(x, 0.5))
+
+
+def fsum_of_generator(x):
+    return math.fsum(v * v for v in x) + math.fsum([x[0], -x[1]])
+
+
+def dict_get_params(p, x):
+    return np.sum(p.get("W") @ x) + p.get("c", 0.5) * np.sum(x)
+
+
+def config_global_dict(x):
+    return CFG["scale"] * np.sum(x ** 2) + CFG["bias"] * x.size
+
+
+CFG = {"scale": 2.0, "bias": 0.5}
+
+
+def enumerate_zip_nested_target(xs, ys):
+    t = 0.0
+    for i, (a, b) in enumerate(zip(xs, ys)):
+        t += (i + 1) * a * b
+    return t
+
+
+def while_with_early_return(x):
+    i = 0
+    s = 0.0
+    while i < x.shape[0]:
+        s += x[i]
+        if s > 1.0:
+            return s * 2.0
+        i += 1
+    return s
+
+
+def any_all_guard(x):
+    if all(v > -5 for v in x) and not any(v > 5 for v in x):
+        return np.sum(x ** 2)
+    return np.sum(x)
+
+
+def double_generator_off_diagonal(X):
+    return sum(X[i, j] ** 2 for i in range(X.shape[0]) for j in range(X.shape[1]) if i != j)
+
+
 # -- asserts, np.where, in-place slices, early returns ----------------------------------------------
 def assert_then_where(x, y):
     assert x.shape == y.shape, "shapes differ"
@@ -424,6 +488,17 @@ def bard_style(x):
 
 
 # -- refused on purpose -----------------------------------------------------------------------------
+def namedtuple_made_inside(x):
+    q = Affine(x[:2, None] * 2.0, x[2:])  # ERR: makes an object of the class Affine
+    return np.sum(q.W) * np.sum(q.b)
+
+
+def walrus_in_test(x):
+    if (n := x.shape[0]) > 2:  # ERR: walrus
+        return np.sum(x) / n
+    return np.sum(x)
+
+
 def key_added_in_data_branch(x, p):
     out = {}
     for name, w in p.items():
@@ -480,6 +555,17 @@ def cases(seed=17):
         (nested_helper_closure, (nrm(size=4), 1.3), (0, 1)),
         (default_and_keyword, (nrm(size=5), nrm(size=5)), (0, 1)),
         (keyword_only_helper, (nrm(size=4),), (0,)),
+        (nested_default_from_argument, (nrm(size=3), 0.7), (0, 1)),
+        (helper_defined_in_loop, (nrm(size=3),), (0,)),
+        (lambda_with_default, (nrm(size=3),), (0,)),
+        (fsum_of_generator, (nrm(size=3),), (0,)),
+        (dict_get_params, ({"W": nrm(size=(2, 3))}, nrm(size=3)), (0, 1)),
+        (config_global_dict, (nrm(size=3),), (0,)),
+        (enumerate_zip_nested_target, (nrm(size=3), nrm(size=3)), (0, 1)),
+        (while_with_early_return, (np.array([0.3, 0.5, 0.4, 0.2]),), (0,)),
+        (while_with_early_return, (np.array([0.3, -0.5, 0.4]),), (0,)),
+        (any_all_guard, (nrm(size=3),), (0,)),
+        (double_generator_off_diagonal, (nrm(size=(3, 3)),), (0,)),
         (assert_then_where, (nrm(size=5), nrm(size=5)), (0, 1)),
         (slice_plus_equals, (nrm(size=4),), (0,)),
         (early_return_in_loop, (nrm(size=5), 1.5), (0,)),
@@ -511,8 +597,9 @@ def cases(seed=17):
 def refused_forms():
     """Refused on purpose (at the marked line, both modes): an object of a user class made in
     the function (a dataclass: make it outside and differentiate its method), a method of a
-    module-level object called inside (differentiate the bound method itself), a helper
-    taking `*args` (a fixed list of parameters), a key added to a local dict under
+    module-level object called inside (differentiate the bound method itself), a NamedTuple
+    made inside (pass it in), the walrus operator, a helper taking `*args` (a fixed list of
+    parameters), a key added to a local dict under
     a branch jitad keeps (the keys must be the same on every path: add the key before, or
     name the value), a key computed from a value (keys are known when jitad compiles), a
     shape slice at a run-time bound (a rank cannot depend on a value), and logsumexp's
@@ -521,6 +608,8 @@ def refused_forms():
     return [(dataclass_spring_chain, (nrm(size=4),)),
             (method_calls_method, (nrm(size=4), nrm(size=4))),
             (star_args_helper, (nrm(size=3), nrm(size=3))),
+            (namedtuple_made_inside, (nrm(size=4),)),
+            (walrus_in_test, (nrm(size=3),)),
             (key_added_in_data_branch, (nrm(size=3), {"W": nrm(size=(2, 2))})),
             (shape_tail_runtime_k, (nrm(size=(2, 3)), 1)),
             (logsumexp_return_sign, (nrm(size=3),)),

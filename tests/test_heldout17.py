@@ -35,7 +35,7 @@ NO_AUTOGRAD = {"namedtuple_affine_layers", "dict_comprehension_sgd", "sorted_key
                "l2_over_values", "dict_accumulate_by_key", "list_comp_of_layers",
                "keyword_only_helper", "slice_plus_equals", "logsumexp_scalar_b",
                "logsumexp_scalar_b_variable", "logsumexp_axis_keepdims_b",
-               "mixture_loglik_lse"}
+               "mixture_loglik_lse", "dict_get_params", "fsum_of_generator"}
 
 
 @pytest.mark.parametrize("fn,args,wrt", CASES,

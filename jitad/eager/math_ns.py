@@ -15,9 +15,11 @@ globals().update(_ops.MATH)
 
 
 def fsum(seq):
-    """math.fsum of numbers or of an array: with Vars, compiled mode's primitive on them as
+    """math.fsum of numbers (a list, a tuple, any iterable) or of an array: with Vars, compiled mode's primitive on them as
     one array (its value Python's correctly rounded sum)."""
     from .dispatch import contains_var
+    if not isinstance(seq, (list, tuple)) and not hasattr(seq, "shape"):
+        seq = list(seq)         # a generator (math.fsum(v * v for v in x)): its items
     if not contains_var(seq):
         return _math.fsum(seq)
     from ..primitives import get

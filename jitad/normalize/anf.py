@@ -44,7 +44,7 @@ from .shape_values import ShapeValues, shape_locals, shape_rewrites
 from .slices import SliceValues
 from .stars import expand_stars
 from .simplify import eliminate_common_temps, fold_constant_decisions
-from .structs import StructArgs, specialized
+from .structs import Struct, StructArgs, specialized
 from .structure import Structurer, own_loop_indices
 from .webs import split_webs
 
@@ -155,6 +155,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 self.given_lists = self.given_lists - {old} | {new}
         self.callees = {}
         self.nested = {}                 # nested def name -> (lifted helper, variables it reads)
+        self.nested_defaults = {}        # nested def name -> (its parameters, defaults read at calls)
         self.temps = set()
         self.out = None
         # parameters given a structure (params = (W, b)) or a constant (axis=-1)
@@ -878,6 +879,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         decided = self.static_str_method(node)      # key.startswith("w") of a constant key
         if decided is not None:
             return decided
+        if isinstance(func, gast.Attribute) and func.attr == "get" \
+                and isinstance(self.struct_of(func.value), Struct):
+            return self.struct_value(node)          # p.get("W") of a dict structure
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:

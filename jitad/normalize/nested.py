@@ -78,6 +78,22 @@ class NestedFunctions:
         captured = sorted(((read - assigned - {node.name}) | inherited)
                           & (self.locals - set(self.nested)))
         tree = copy.deepcopy(node)
+        # a default reading the enclosing function's variables (`def h(u, scale=a)`): Python
+        # evaluates it at the `def`; a parameter never assigned has that value at every call,
+        # which passes it where the call does not give the argument (`nested_call`)
+        late = {}
+        first = len(params) - len(node.args.defaults)
+        for k, d in enumerate(node.args.defaults):
+            names = {n.id for n in gast.walk(d) if isinstance(n, gast.Name)} & self.locals
+            if not names:
+                continue
+            moving = sorted(n for n in names if self.stores[n] or n not in self.params)
+            if moving:
+                self.err(d, f"the default of '{params[first + k]}' reads '{moving[0]}' of the "
+                            "enclosing function, which it assigns: pass the value at the call",
+                         "nested function")
+            late[params[first + k]] = d
+            tree.args.defaults[k] = gast.copy_location(gast.Constant(None, None), d)
         tree.args.args = tree.args.args + [gast.Name(c, gast.Param(), None, None)
                                            for c in captured]
         if tree.args.defaults:      # the captured ones after a default: defaults of their own
@@ -104,12 +120,17 @@ class NestedFunctions:
         from ..pipeline import preset_frontend
         preset_frontend(fn, cap)
         self.nested[node.name] = (fn, captured)
+        self.nested_defaults[node.name] = (params, late)
 
     def nested_call(self, node, hint, dest, targets=None):
         """g(x) of a nested g: its helper called with the variables it reads appended (its
         results bound to `targets` when given: `m, s = moments(v)`)."""
         fn, captured = self.nested[node.func.id]
         kw = {k.arg: k.value for k in node.keywords}
+        params, late = self.nested_defaults[node.func.id]
+        for k, p in enumerate(params):      # a default read at the call (`define_nested`)
+            if p in late and p not in kw and k >= len(node.args):
+                kw[p] = copy.deepcopy(late[p])
         for c in captured:      # the variables it reads, by name, as Python's closure would
             if c in kw:
                 self.err(node, f"{node.func.id}() reads '{c}' of the enclosing function; it "

@@ -635,7 +635,17 @@ class StructArgs:
                 return Struct("seq", {"values": base.items, "keys": keys,
                                       "items": [Struct("seq", kv)
                                                 for kv in zip(keys, base.items)]}[func.attr])
-            how = ("its elements with d['key'], .values(), .keys() or .items()"
+            if base.kind == "dict" and func.attr == "get" and 1 <= len(node.args) <= 2 \
+                    and not node.keywords:      # p.get("W"), p.get("lr", 0.1)
+                k = self.static_of(node.args[0])
+                if k is not MISSING and k in base.keys:
+                    return base.items[base.keys.index(k)]
+                if k is not MISSING and len(node.args) == 2:
+                    s = self.struct_of(node.args[1], literal=True)
+                    return s if s is not None else self.expr(node.args[1], "get")
+                self.err(node, f"{base.describe()}: .get() of one of its keys as a constant "
+                               "(or with a default)", ".get() of a structure")
+            how = ("its elements with d['key'], .get('key'), .values(), .keys() or .items()"
                    if base.kind == "dict" else "it by unpacking or with a constant index")
             self.err(node, f".{func.attr}() of {base.describe()} is not supported: read {how}",
                      f".{func.attr}() of a structure")

@@ -14,8 +14,7 @@ accumulators, broadcasting against `x.shape`, im2col, a scan whose state is shap
 What stays refused, at its line in both modes: a name that is a shape in one place and a
 number in another, an array broadcast to a higher rank under an `if` on shapes (one variable,
 one rank), pieces of different ranks appended to one list and a list of shapes (a list holds
-values of one type), a dict built key by key in a loop (`out = {}; out[name] = ...`: a local
-dict is made by displays), and arithmetic or reductions of a shape (`s * 2`, `np.sum(s)`:
+values of one type), and arithmetic or reductions of a shape (`s * 2`, `np.sum(s)`:
 tests/test_shapes.py).
 Each case against central finite differences (and autograd where it runs the function), in
 both modes, the arguments unchanged; three compiled by Numba, the rest as generated Python."""
@@ -32,7 +31,7 @@ CASES = hf.cases()
 NUMBA = {"unflatten_mlp", "im2col_2d", "rnn_hidden_from_shape"}
 # autograd has no in-place writes (np.zeros(...)[i] = ..., np.empty_like) nor dict/list params
 NO_AUTOGRAD = {"flatten_dict_params", "flatten_list_params", "zeros_like_shape_accumulator",
-               "unflatten_list_append", "unflatten_into_dict_display",
+               "unflatten_list_append", "unflatten_into_dict_display", "unflatten_into_dict_by_key",
                "empty_like_filled_rows", "broadcast_against_shape", "im2col_1d", "im2col_2d"}
 
 

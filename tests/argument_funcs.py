@@ -137,8 +137,8 @@ def index_by_variable(weights, x, k):
     return np.sum(weights[k] * x)  # ERR: tuple index
 
 
-def dict_get(params, x):
-    return np.sum(params.get("W") * x)  # ERR: .get() of a structure
+def dict_pop(params, x):
+    return np.sum(params.pop("W") * x)  # ERR: .pop() of a structure
 
 
 def missing_key(params, x):

@@ -243,7 +243,7 @@ def shape_summed(x):
 
 
 def shape_slice_computed(x, k):
-    s = x.shape[k:]  # ERR: a slice of a shape takes constant bounds
+    s = x.shape[k:]  # ERR: a slice of a shape takes bounds known when jitad compiles
     return np.sum(x) * len(s)
 
 

@@ -37,7 +37,7 @@ TABLE = r"""
 add(a, b)          = a + b                  :: ew   | a: g                      | b: g
 sub(a, b)          = a - b                  :: ew   | a: g                      | b: -g
 mul(a, b)          = a * b                  :: ew   | a: g * b                  | b: g * a
-truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -g * y / b
+truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -(g / b) * y
 pow(a, b)          = a ** b                 :: ew   | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 mod(a, b)          = a % b                  :: ew   | a: g                      | b: -g * ((a - y) / b)
 floordiv(a, b)     = a // b                 :: ew
@@ -116,7 +116,7 @@ log(x)             = {m}.log(x)             :: ewf  | x: g / x
 log1p(x)           = {m}.log1p(x)           :: ewf  | x: g / (1.0 + x)
 log2(x)            = {m}.log2(x)            :: ewf  | x: g / (x * 0.6931471805599453)
 log10(x)           = {m}.log10(x)           :: ewf  | x: g / (x * 2.302585092994046)
-sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: g * 0.5 / y
+sqrt(x)            = {m}.sqrt(x)            :: ewf  | x: g * (0.5 / y)
 # issue 12: more elementwise math (NumPy, math, scipy.special); steps have no adjoint lines
 np.arcsinh(x)      = np.arcsinh(x)          :: ewf  | x: g / np.sqrt(x * x + 1.0)
 math.asinh(x)      = math.asinh(x)          :: float | x: g / math.sqrt(x * x + 1.0)

@@ -14,10 +14,9 @@ starts -- every mention of `d` in the body (at any depth) is
     first argument (`runtime.ADDED_PRODUCTS`, `add_into`, `accum1`, `accum2`, the checks);
 and `d` is bound nowhere else in the body (no `d += e` a first contribution could make an
 assignment of another array: `codegen._first_contribution`).
-`Reverse` then writes `d_buf = rt.zeroed(d_buf, x); d = d_buf` (zeros in one buffer while
-x's shape stays; `d_buf` defined before the loop, `d` left as it was before the loop, so a
-value of d read before the reset, or after the loop, is what it was): an RNN's adjoint made two
-small arrays per step.
+`Reverse` then writes `d = rt.zeroed(d, x)` (zeros in the same buffer while x's shape stays)
+with `d` defined before the loop: an RNN's Hessian-vector product made two small arrays per
+step, as many as its forward pass.
 Invariants: the values are the same (zeros either way); a buffer is reused only when nothing
 can read it as another name (no alias, no view, not returned, not stored).
 """

@@ -544,23 +544,18 @@ class Reverse(TrainingCode):
         return out
 
     def zero_buffers(self, body):
-        """A loop adjoint's `d = np.zeros_like(x)` at each iteration becomes
-        `d_buf = rt.zeroed(d_buf, x); d = d_buf` where `reuse` finds no other name can hold d's
-        array (in place, in `body`; d itself is left as it was before the loop); returns the
-        definitions of the buffers, for before the loop."""
+        """A loop adjoint's `d = np.zeros_like(x)` at each iteration becomes `d = rt.zeroed(d, x)`
+        where `reuse` finds no other name can hold d's array (in place, in `body`); returns the
+        definitions of those d before the loop."""
         before = []
         found = dict(reusable(body, self.rank_of))
-        for k in reversed(range(len(body))):
-            st = body[k]
+        for k, st in enumerate(body):
             made = st.targets[0].id if isinstance(st, ast.Assign) and len(st.targets) == 1 \
                 and isinstance(st.targets[0], ast.Name) else None
             if made in found and found[made] in self.types:
                 x = found.pop(made)
-                buf = self.namer.fresh(f"{made}_buf")
-                self.rank[buf] = self.ty(x).ndim
-                body[k:k + 1] = [P.assign(buf, P.call("rt.zeroed", P.name(buf), P.name(x))),
-                                 P.assign(made, P.name(buf))]
-                before.insert(0, P.assign(buf, self.dummy(self.ty(x))))
+                body[k] = P.assign(made, P.call("rt.zeroed", P.name(made), P.name(x)))
+                before.append(P.assign(made, self.dummy(self.ty(x))))
         return before
 
     def checkpoint_pushes(self, loop, counts):

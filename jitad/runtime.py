@@ -20,7 +20,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod", "check_index
           "check_depth")
 
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
-           "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "zeroed", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
+           "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
@@ -504,15 +504,6 @@ def overlaps(a, b) -> bool:
     alo, ahi = memory_span(a)
     blo, bhi = memory_span(b)
     return alo < bhi and blo < ahi
-
-
-def zeroed(buf, like):
-    """np.zeros_like(like), in `buf` when it has like's shape (zeroed again, not made again):
-    a loop adjoint's array adjoint started again at each iteration (`ad.reuse`)."""
-    if buf.shape == like.shape:
-        buf.fill(0)
-        return buf
-    return np.zeros_like(like)
 
 
 def add_into(view, g):

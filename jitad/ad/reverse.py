@@ -45,7 +45,6 @@ from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
 from .indexing import add_at, index_form, read_at, write_at
 from .recompute import checkpoints
-from .reuse import reusable
 from .tapes import TAPE_CHUNK, Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
 
@@ -499,7 +498,6 @@ class Reverse(TrainingCode):
                 out += self.tapes.pop(trip, Ty("i8"))
             again = self.recomputation(s)
             body = again + self.rev_block(s.body)
-            out += self.zero_buffers(body)
             out.append(ast.For(P.name("_", store=True), P.call("range", P.name(trip)), body, []))
             return out
         if isinstance(s, Return):
@@ -523,7 +521,6 @@ class Reverse(TrainingCode):
         body = again + self.rev_block(s.body)
         if id(s) in self.A.replayed:     # a map: its values computed again, nothing pushed
             body = self.replay(s.body, body) + body
-        out += self.zero_buffers(body)
         start, stop, step = (P.atom(a) for a in (s.start, s.stop, s.step))
         stepv = _num_or_none(s.step)
         if stepv == 1:
@@ -542,21 +539,6 @@ class Reverse(TrainingCode):
         if s.var in self.A.pushed:
             out += self.tapes.pop(s.var, self.ty(s.var))
         return out
-
-    def zero_buffers(self, body):
-        """A loop adjoint's `d = np.zeros_like(x)` at each iteration becomes `d = rt.zeroed(d, x)`
-        where `reuse` finds no other name can hold d's array (in place, in `body`); returns the
-        definitions of those d before the loop."""
-        before = []
-        found = dict(reusable(body, self.rank_of))
-        for k, st in enumerate(body):
-            made = st.targets[0].id if isinstance(st, ast.Assign) and len(st.targets) == 1 \
-                and isinstance(st.targets[0], ast.Name) else None
-            if made in found and found[made] in self.types:
-                x = found.pop(made)
-                body[k] = P.assign(made, P.call("rt.zeroed", P.name(made), P.name(x)))
-                before.append(P.assign(made, self.dummy(self.ty(x))))
-        return before
 
     def checkpoint_pushes(self, loop, counts):
         """A checkpointed loop's (`recompute`) pushes at the start of each iteration: its

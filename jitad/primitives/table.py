@@ -39,7 +39,7 @@ TABLE = r"""
 add(a, b)          = a + b                  :: ew   | a: g                      | b: g
 sub(a, b)          = a - b                  :: ew   | a: g                      | b: -g
 mul(a, b)          = a * b                  :: ew   | a: g * b                  | b: g * a
-truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -g * y / b
+truediv(a, b)      = a / b                  :: ewf  | a: g / b                  | b: -(g / b) * y
 pow(a, b)          = a ** b                 :: ew   | a: rt.strong_mul(g, b * a ** (b - 1 + (b == 0))) | b: g * y * np.log(a + (a == 0))
 mod(a, b)          = a % b                  :: ew   | a: g                      | b: -g * ((a - y) / b)
 floordiv(a, b)     = a // b                 :: ew

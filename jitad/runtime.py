@@ -15,11 +15,9 @@ import numpy as np
 # costs as much as the loop itself). Never one that reads `isinstance` (`_pick_loop`): Numba
 # then runs its literal-propagation pass over the whole caller, which crashes on a variable
 # that is undefined on some path into a join
-INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod", "check_index", "check_range", "check_tape",
-          "check_slice_end", "check_length", "check_broadcast",
-          "check_depth")
+INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "index_error", "memory_error", "recursion_error", "slice_end_error", "broadcast_error", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -56,7 +54,7 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "dot1": "
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "add_into")
 
 
 def dot1(a, b):
@@ -416,7 +414,14 @@ def in_range(i, stop, step):
 def check_index(i, n, site):
     """IndexError(site, i, n) unless -n <= i < n (Python's rule; Numba checks nothing)."""
     if i < -n or i >= n:
-        raise IndexError(site, i, n)
+        index_error(site, i, n)
+
+
+def index_error(site, i, n):
+    """raise IndexError(site, i, n). Not inlined (the `check_*` helpers that are inlined call
+    it): raising an exception that carries run-time values is ~500 LLVM instructions, which
+    would otherwise be compiled again at every check site of every generated function."""
+    raise IndexError(site, i, n)
 
 
 def check_indices(idx, n, site):
@@ -434,22 +439,32 @@ def check_range(start, stop, step, scale, offset, n, site):
         first = scale * start + offset
         last = scale * (start + (trips - 1) * step) + offset
         if first < -n or first >= n:
-            raise IndexError(site, first, n)
+            index_error(site, first, n)
         if last < -n or last >= n:
-            raise IndexError(site, last, n)
+            index_error(site, last, n)
 
 
 def check_tape(used, limit, site):
     """MemoryError(site, used, limit) once a `while` loop's tapes hold more than `limit` bytes
     (a loop that never ends would otherwise fill the memory; compiled code ignores Ctrl-C)."""
     if used > limit:
-        raise MemoryError(site, used, limit)
+        memory_error(site, used, limit)
+
+
+def memory_error(site, used, limit):
+    """raise MemoryError(site, used, limit), not inlined (see `index_error`)."""
+    raise MemoryError(site, used, limit)
 
 
 def check_depth(depth, limit, site):
     """RecursionError(site, depth, limit) past `limit` levels of compiled recursion."""
     if depth > limit:
-        raise RecursionError(site, depth, limit)
+        recursion_error(site, depth, limit)
+
+
+def recursion_error(site, depth, limit):
+    """raise RecursionError(site, depth, limit), not inlined (see `index_error`)."""
+    raise RecursionError(site, depth, limit)
 
 
 def sum_keep(c, k, n):
@@ -509,7 +524,9 @@ def overlaps(a, b) -> bool:
 def add_into(view, g):
     """view += g, in place: a read's adjoint into the part of an adjoint it selected
     (`d[a:b] += g` compiled as this call, not as Numba's slice assignment, whose shape-error
-    message helper costs every function that has one about 0.2 s of compile time)."""
+    message helper costs every function that has one about 0.2 s of compile time). Compiled,
+    a float view of rank 1 or 2 gets element loops (see `_runtime_jit`): Numba's in-place
+    ufunc is ~10x the LLVM, which every generated function calling it optimizes again."""
     view += g
 
 
@@ -526,7 +543,7 @@ def set_row(M, k, g):
 def accum1(d, c):
     """d += c for rank-1 arrays, where d may be a broadcast (length-1) operand."""
     if d.shape[0] == c.shape[0]:
-        d += c
+        add_into(d, c)
     else:
         d[0] += np.sum(c)
 
@@ -534,7 +551,7 @@ def accum1(d, c):
 def accum2(d, c):
     """d += c for rank-2 arrays, summing over axes where d has length 1."""
     if d.shape[0] == c.shape[0] and d.shape[1] == c.shape[1]:
-        d += c
+        add_into(d, c)
         return
     r = d.shape[0] != 1
     s = d.shape[1] != 1
@@ -1133,23 +1150,33 @@ def check_slice_end(n, stop):
     """IndexError unless an array of length n has `stop` elements: generated code that reads
     `x[lo:stop]` (constant bounds) as `stop - lo` numbers (`scalarize`) checks it first."""
     if n < stop:
-        raise IndexError("jitad: a slice with constant bounds runs past the end of its array",
-                         stop, n)
+        slice_end_error(stop, n)
     return n
+
+
+def slice_end_error(stop, n):
+    """raise check_slice_end's IndexError, not inlined (see `index_error`)."""
+    raise IndexError("jitad: a slice with constant bounds runs past the end of its array", stop, n)
 
 
 def check_broadcast(n, k):
     """ValueError, as NumPy raises it, unless an operand of length n broadcasts against k."""
     if n != k and n != 1 and k != 1:
-        raise ValueError("operands could not be broadcast together", n, k)
+        broadcast_error(n, k)
     return n
+
+
+def broadcast_error(n, k):
+    """raise ValueError as NumPy does for lengths n and k that do not broadcast, not inlined
+    (see `index_error`)."""
+    raise ValueError("operands could not be broadcast together", n, k)
 
 
 def check_length(n, k):
     """ValueError, as NumPy's in-place arithmetic raises it, unless an array of length n
     receives k elements."""
     if n != k:
-        raise ValueError("operands could not be broadcast together", n, k)
+        broadcast_error(n, k)
     return n
 
 

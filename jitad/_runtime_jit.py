@@ -158,58 +158,6 @@ def _overloads():
         return copy2
 
 
-    @overload(_py.add_into, jit_options={"nogil": True})
-    def _add_into(view, g):
-        """A float view of rank 1 or 2 and a real number or a real array of rank <= the
-        view's: element loops (`view[i, j] += g[i, j]`), NumPy's broadcasting (a length-1
-        axis of g repeats), g copied first if it overlaps the view, a mismatch a ValueError
-        with a constant message; else `view += g` (`runtime.add_into`). The loops are ~10x
-        less LLVM than Numba's in-place ufunc, which every caller compiles again (linked)."""
-        real = (types.Float, types.Integer, types.Boolean)
-        if not (isinstance(view, types.Array) and view.ndim in (1, 2)
-                and isinstance(view.dtype, types.Float)):
-            return lambda view, g: _add_into_nd(view, g)
-        if isinstance(g, real):
-            if view.ndim == 1:
-                def add_number1(view, g):
-                    for i in range(view.shape[0]):
-                        view[i] += g
-                return add_number1
-
-            def add_number2(view, g):
-                for i in range(view.shape[0]):
-                    for j in range(view.shape[1]):
-                        view[i, j] += g
-            return add_number2
-        if not (isinstance(g, types.Array) and 1 <= g.ndim <= view.ndim
-                and isinstance(g.dtype, real)):
-            return lambda view, g: _add_into_nd(view, g)
-        if view.ndim == 1:
-            def add1(view, g):
-                s, st = _add_source(view, g, 0)
-                for i in range(view.shape[0]):
-                    view[i] += s[i * st]
-            return add1
-        if g.ndim == 1:
-            def add_row2(view, g):
-                s, st = _add_source(view, g, 1)
-                for i in range(view.shape[0]):
-                    for j in range(view.shape[1]):
-                        view[i, j] += s[j * st]
-            return add_row2
-
-        def add2(view, g):
-            for k in range(2):
-                if g.shape[k] != view.shape[k] and g.shape[k] != 1:
-                    _add_shape_error()
-            s = g.copy() if overlaps(view, g) else g
-            r = 1 if s.shape[0] == view.shape[0] else 0
-            c = 1 if s.shape[1] == view.shape[1] else 0
-            for i in range(view.shape[0]):
-                for j in range(view.shape[1]):
-                    view[i, j] += s[i * r, j * c]
-        return add2
-
     @overload(_py.promoted, jit_options={"nogil": True})
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
@@ -236,27 +184,7 @@ def _row_source(view, src, n):
     return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
 
 
-def _add_source(view, g, axis):
-    """(what to read, its step) for adding the vector `g` along `axis` of `view` (`add_into`):
-    NumPy's broadcasting (the same length, step 1; length 1, step 0; else a ValueError), a
-    copy first if g overlaps the view."""
-    m = g.shape[0]
-    n = view.shape[axis]
-    if m != n and m != 1:
-        _add_shape_error()
-    return (g.copy() if overlaps(view, g) else g), (1 if m == n else 0)
-
-
-def _add_shape_error():
-    """add_into's ValueError (not inlined: raising costs code at every place it is written)."""
-    raise ValueError("non-broadcastable output operand: an adjoint added into a part of an "
-                     "array has a shape that does not broadcast to it")
-
-
 _row_source = njit(_row_source, nogil=True)
-_add_source = njit(_add_source, nogil=True)
-_add_shape_error = njit(_add_shape_error, nogil=True)
-_add_into_nd = njit(types.FunctionType(_py.add_into.__code__, globals(), "add_into"), nogil=True)
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _overloads()
@@ -264,4 +192,3 @@ max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overl
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above
 promoted = _py.promoted       # compiled helpers calling promoted get the overload above
-add_into = _py.add_into       # compiled code calling rt.add_into gets the overload above

@@ -54,7 +54,7 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "dot1": "
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "add_into")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted")
 
 
 def dot1(a, b):
@@ -524,9 +524,7 @@ def overlaps(a, b) -> bool:
 def add_into(view, g):
     """view += g, in place: a read's adjoint into the part of an adjoint it selected
     (`d[a:b] += g` compiled as this call, not as Numba's slice assignment, whose shape-error
-    message helper costs every function that has one about 0.2 s of compile time). Compiled,
-    a float view of rank 1 or 2 gets element loops (see `_runtime_jit`): Numba's in-place
-    ufunc is ~10x the LLVM, which every generated function calling it optimizes again."""
+    message helper costs every function that has one about 0.2 s of compile time)."""
     view += g
 
 
@@ -543,7 +541,7 @@ def set_row(M, k, g):
 def accum1(d, c):
     """d += c for rank-1 arrays, where d may be a broadcast (length-1) operand."""
     if d.shape[0] == c.shape[0]:
-        add_into(d, c)
+        d += c
     else:
         d[0] += np.sum(c)
 
@@ -551,7 +549,7 @@ def accum1(d, c):
 def accum2(d, c):
     """d += c for rank-2 arrays, summing over axes where d has length 1."""
     if d.shape[0] == c.shape[0] and d.shape[1] == c.shape[1]:
-        add_into(d, c)
+        d += c
         return
     r = d.shape[0] != 1
     s = d.shape[1] != 1

@@ -15,12 +15,39 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
+def _one_specialization(disp):
+    """Make Numba compile the helper `disp` once per argument types, not once per constant.
+
+    Compiled code calling a helper types its constant arguments as literals
+    (`Literal[str]('gmm.py:107:17')`, `Literal[int](1)`), and Numba compiles the helper again
+    for every distinct constant: every `check_range` site of every generated function was a
+    compilation of its own. The helper is compiled for the arguments' plain types instead (a
+    literal converts to its plain type at the call), and for the literal types only when the
+    plain ones do not type."""
+    from numba.core import errors
+    from numba.core import types as nbtypes
+    literal_call_template = disp.get_call_template
+
+    def get_call_template(args, kws):
+        plain = tuple(nbtypes.unliteral(a) for a in args)
+        plain_kws = {k: nbtypes.unliteral(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return literal_call_template(plain, plain_kws)
+            except errors.TypingError:
+                pass
+        return literal_call_template(args, kws)
+    disp.get_call_template = get_call_template
+
+
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
     _f = getattr(_py, _py.COMPILED_AS.get(_name, _name))
     _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
     _inline = "always" if _name in _py.INLINE else "never"
     _errors = {"error_model": "numpy"} if _name in _py.NUMPY_ERRORS else {}
     globals()[_name] = njit(_g, nogil=_name not in _py.NEEDS_GIL, inline=_inline, **_errors)
+    if _inline == "never":
+        _one_specialization(globals()[_name])
 
 
 def _overloads():

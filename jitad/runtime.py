@@ -15,11 +15,9 @@ import numpy as np
 # costs as much as the loop itself). Never one that reads `isinstance` (`_pick_loop`): Numba
 # then runs its literal-propagation pass over the whole caller, which crashes on a variable
 # that is undefined on some path into a join
-INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod", "check_index", "check_range", "check_tape",
-          "check_slice_end", "check_length", "check_broadcast",
-          "check_depth")
+INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod")
 
-__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "strong_div", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
+__all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "strong_div", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "index_error", "memory_error", "recursion_error", "slice_end_error", "broadcast_error", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
@@ -436,7 +434,14 @@ def in_range(i, stop, step):
 def check_index(i, n, site):
     """IndexError(site, i, n) unless -n <= i < n (Python's rule; Numba checks nothing)."""
     if i < -n or i >= n:
-        raise IndexError(site, i, n)
+        index_error(site, i, n)
+
+
+def index_error(site, i, n):
+    """raise IndexError(site, i, n). Not inlined (the `check_*` helpers that are inlined call
+    it): raising an exception that carries run-time values is ~500 LLVM instructions, which
+    would otherwise be compiled again at every check site of every generated function."""
+    raise IndexError(site, i, n)
 
 
 def check_indices(idx, n, site):
@@ -454,22 +459,32 @@ def check_range(start, stop, step, scale, offset, n, site):
         first = scale * start + offset
         last = scale * (start + (trips - 1) * step) + offset
         if first < -n or first >= n:
-            raise IndexError(site, first, n)
+            index_error(site, first, n)
         if last < -n or last >= n:
-            raise IndexError(site, last, n)
+            index_error(site, last, n)
 
 
 def check_tape(used, limit, site):
     """MemoryError(site, used, limit) once a `while` loop's tapes hold more than `limit` bytes
     (a loop that never ends would otherwise fill the memory; compiled code ignores Ctrl-C)."""
     if used > limit:
-        raise MemoryError(site, used, limit)
+        memory_error(site, used, limit)
+
+
+def memory_error(site, used, limit):
+    """raise MemoryError(site, used, limit), not inlined (see `index_error`)."""
+    raise MemoryError(site, used, limit)
 
 
 def check_depth(depth, limit, site):
     """RecursionError(site, depth, limit) past `limit` levels of compiled recursion."""
     if depth > limit:
-        raise RecursionError(site, depth, limit)
+        recursion_error(site, depth, limit)
+
+
+def recursion_error(site, depth, limit):
+    """raise RecursionError(site, depth, limit), not inlined (see `index_error`)."""
+    raise RecursionError(site, depth, limit)
 
 
 def sum_keep(c, k, n):
@@ -1153,23 +1168,33 @@ def check_slice_end(n, stop):
     """IndexError unless an array of length n has `stop` elements: generated code that reads
     `x[lo:stop]` (constant bounds) as `stop - lo` numbers (`scalarize`) checks it first."""
     if n < stop:
-        raise IndexError("jitad: a slice with constant bounds runs past the end of its array",
-                         stop, n)
+        slice_end_error(stop, n)
     return n
+
+
+def slice_end_error(stop, n):
+    """raise check_slice_end's IndexError, not inlined (see `index_error`)."""
+    raise IndexError("jitad: a slice with constant bounds runs past the end of its array", stop, n)
 
 
 def check_broadcast(n, k):
     """ValueError, as NumPy raises it, unless an operand of length n broadcasts against k."""
     if n != k and n != 1 and k != 1:
-        raise ValueError("operands could not be broadcast together", n, k)
+        broadcast_error(n, k)
     return n
+
+
+def broadcast_error(n, k):
+    """raise ValueError as NumPy does for lengths n and k that do not broadcast, not inlined
+    (see `index_error`)."""
+    raise ValueError("operands could not be broadcast together", n, k)
 
 
 def check_length(n, k):
     """ValueError, as NumPy's in-place arithmetic raises it, unless an array of length n
     receives k elements."""
     if n != k:
-        raise ValueError("operands could not be broadcast together", n, k)
+        broadcast_error(n, k)
     return n
 
 

@@ -364,8 +364,8 @@ def strong_mul(a, b):
 
 def _strong_mul_loop(a, b):
     y = a * b
-    if isinstance(a, (int, float)):
-        if isinstance(b, (int, float)):
+    if isinstance(a, (int, float, complex)):
+        if isinstance(b, (int, float, complex)):
             return 0.0 if a == 0 else y
         return np.zeros_like(y) if a == 0 else y
     return np.where(np.broadcast_to(a == 0, y.shape), 0.0, y)
@@ -383,10 +383,12 @@ def strong_div(a, b):
 
 
 def _strong_div_loop(a, b):
+    if isinstance(a, (int, float, complex)) and isinstance(b, (int, float, complex)):
+        # a times 1 / b: the reciprocal is off a's chain (a cotangent's, in an adjoint loop),
+        # and LLVM shares it with the other partials of the same b
+        return 0.0 if a == 0 else a * np.true_divide(1.0, b)
     y = np.true_divide(a, b)
-    if isinstance(a, (int, float)):
-        if isinstance(b, (int, float)):
-            return 0.0 if a == 0 else y
+    if isinstance(a, (int, float, complex)):
         return np.zeros_like(y) if a == 0 else y
     return np.where(np.broadcast_to(a == 0, y.shape), 0.0, y)
 

@@ -502,6 +502,19 @@ def check_grads_both_modes(fn, args, wrt, backend="python", value_atol=1e-12):
     return grads
 
 
+def check_corpus_case(fn, args, wrt, numba=(), no_autograd=()):
+    """One case of a held-out corpus: `check_grads_both_modes` (under Numba when fn's name is
+    in `numba`, else the python backend), then the compiled gradients against autograd's
+    unless fn's name is in `no_autograd`."""
+    name = fn.__name__
+    grads = check_grads_both_modes(fn, args, wrt,
+                                   backend="numba" if name in numba else "python")
+    if name not in no_autograd:
+        assert_grads_close(grads if isinstance(grads, tuple) else (grads,),
+                           autograd_grad(fn, args, wrt), rtol=1e-8, atol=1e-10,
+                           label="compiled vs autograd")
+
+
 def check_form_accepted(fn, args, wrt, backend="python"):
     """A form both modes accept (`check_grads_both_modes`); then forward mode, both flavours,
     along a direction of the first wrt argument (an array or a number) against the
@@ -535,7 +548,8 @@ def check_form_refused(fn, args, filename):
             make()(*args)
         except JitadError as err:
             text = str(err)
-            assert expected in text, text
+            # the message itself: str(err) also quotes the source line, marker comment included
+            assert expected in err.message + (err.construct or ""), text
             assert err.loc is not None and err.loc.filename == filename \
                 and err.loc.line == line, text
             texts.append(text)

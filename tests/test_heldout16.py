@@ -24,8 +24,7 @@ import pytest
 import jitad
 
 from . import heldout16_funcs as hf
-from .harness import (assert_grads_close, autograd_grad, check_form_refused,
-                      check_grads_both_modes)
+from .harness import check_corpus_case, check_form_refused
 
 CASES = hf.cases()
 NUMBA = {"unflatten_mlp", "im2col_2d", "rnn_hidden_from_shape"}
@@ -38,12 +37,7 @@ NO_AUTOGRAD = {"flatten_dict_params", "flatten_list_params", "zeros_like_shape_a
 @pytest.mark.parametrize("fn,args,wrt", CASES,
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
 def test_corpus_both_modes(fn, args, wrt):
-    backend = "numba" if fn.__name__ in NUMBA else "python"
-    grads = check_grads_both_modes(fn, args, wrt, backend=backend)
-    if fn.__name__ not in NO_AUTOGRAD:
-        assert_grads_close(grads if isinstance(grads, tuple) else (grads,),
-                           autograd_grad(fn, args, wrt), rtol=1e-8, atol=1e-10,
-                           label="compiled vs autograd")
+    check_corpus_case(fn, args, wrt, NUMBA, NO_AUTOGRAD)
 
 
 def test_corpus_is_large_enough():

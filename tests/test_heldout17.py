@@ -33,8 +33,7 @@ import pytest
 import jitad
 
 from . import heldout17_funcs as hf
-from .harness import (assert_grads_close, autograd_grad, check_form_refused,
-                      check_grads_both_modes)
+from .harness import check_corpus_case, check_form_refused, check_grads_both_modes
 
 CASES = hf.cases()
 # Numba where it adds a mechanism: a dict built by keys, rt.unbroadcast of a number in the
@@ -51,12 +50,7 @@ NO_AUTOGRAD = {"namedtuple_affine_layers", "dict_comprehension_sgd", "sorted_key
 @pytest.mark.parametrize("fn,args,wrt", CASES,
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
 def test_corpus_both_modes(fn, args, wrt):
-    backend = "numba" if fn.__name__ in NUMBA else "python"
-    grads = check_grads_both_modes(fn, args, wrt, backend=backend)
-    if fn.__name__ not in NO_AUTOGRAD:
-        assert_grads_close(grads if isinstance(grads, tuple) else (grads,),
-                           autograd_grad(fn, args, wrt), rtol=1e-8, atol=1e-10,
-                           label="compiled vs autograd")
+    check_corpus_case(fn, args, wrt, NUMBA, NO_AUTOGRAD)
 
 
 def test_corpus_is_large_enough():

@@ -899,6 +899,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                                    f"differentiate the method itself (jitad.grad({owner}."
                                    f"{func.attr})) or call a function of its attributes",
                              f".{func.attr}()")
+                if isinstance(func.value, gast.Call):
+                    # Python evaluates the receiver first: its refusal (an object made by a
+                    # class, `Stepper(0.1).run(x)`) is the one to report
+                    self.expr(func.value, hint)
                 self.err(node, f"method .{func.attr}() is not supported", f".{func.attr}()")
             prim, args = get(METHODS[func.attr]), list(node.args)
             if prim is ASTYPE and args and "dtype" not in kw:     # x.astype(np.float32)

@@ -440,8 +440,8 @@ def check_index(i, n, site):
 
 
 def index_error(site, i, n):
-    """raise IndexError(site, i, n). Not inlined (the `check_*` helpers that are inlined call
-    it): raising an exception that carries run-time values is ~500 LLVM instructions, which
+    """raise IndexError(site, i, n), in a helper of its own that the `check_*` helpers call:
+    raising an exception that carries run-time values is ~500 LLVM instructions, which
     would otherwise be compiled again at every check site of every generated function."""
     raise IndexError(site, i, n)
 

@@ -1,4 +1,5 @@
 # seed: 690055 (size normal, --backend python --second), reduced by hand
+# backend: python
 # found: refused in both modes ("break/continue in a loop over a tuple argument (which jitad
 #   unrolls) is not supported"): a helper given a tuple unpacks it (`A, a = p`) and loops
 #   over range(2) indexing A with a `break`; A stands for an array, but indexing it counted

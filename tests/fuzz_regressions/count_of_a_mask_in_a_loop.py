@@ -1,6 +1,7 @@
 # seed: 550009 (size large, --second), reduced by `python -m tests.fuzz --second --minimize`,
 #   then by hand
 # second: yes
+# backend: python
 # found: the generated Hessian-vector product was twice the right one at M[0, 0] (eager and
 #   finite differences of the gradient agree): the tangent of np.max divides by the count of
 #   tied entries, np.sum(t_tanh == t_max), which jitad typed as a bool (NumPy: an int), so

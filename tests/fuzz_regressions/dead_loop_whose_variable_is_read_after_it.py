@@ -1,5 +1,6 @@
 # reduced from seed 660165 by hand
 # second: yes
+# backend: python
 # found: a `for` loop whose body only updated a value the derivative does not need was
 #   dropped whole by dead-store removal, though its variable's last value was read after the
 #   loop: the Hessian-vector product read M[1, 0] for M[1, n - 1]

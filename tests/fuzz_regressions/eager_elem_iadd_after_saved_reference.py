@@ -1,4 +1,5 @@
 # seed: 15 (size small), hand-reduced
+# backend: python
 # found: eager gradient wrong (compiled and finite differences agree): after a recorded
 #   node keeps a reference to u (s = u * 2.0), the copy-on-write of `u[2] += 1.0` loses
 #   the history of element 2: eager d/dx[2] is 4.0, right is 2.1.  In the original

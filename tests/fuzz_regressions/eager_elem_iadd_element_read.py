@@ -1,4 +1,5 @@
 # seed: 1023 (size normal, an earlier generator), reduced by `python -m tests.fuzz --minimize`
+# backend: python
 # found: eager gradient wrong (compiled and finite differences agree): an element of u is
 #   read (u[3] * M) before `u[2] += 0.39`; eager loses part of the gradient of x and M.
 #   Likely the same root cause as eager_elem_iadd_after_saved_reference.py (copy-on-write

@@ -1,4 +1,5 @@
 # seed: 1022 (size normal), hand-reduced
+# backend: python
 # found: eager raises TypeError (compiled runs and is right): the rule of math.fabs computes
 #   (x > 0) - (x < 0), which for a NumPy float64 (an element x[0]) subtracts two np.bool_
 #   ("numpy boolean subtract, the `-` operator, is not supported").

@@ -1,4 +1,5 @@
 # seed: 620261 (size normal, backend python), reduced by hand
+# backend: python
 # found: a SILENT WRONG GRADIENT in eager mode: np.take(M, (-3, 0, 0), axis=0) read M[0]
 #   three times, but its adjoint added the cotangent to M[0] once (d/dM[0] 1 instead of 3);
 #   compiled mode was right. Eager np.take indexes M[:, ..., indices]; a tuple inside an

@@ -1,4 +1,5 @@
 # seed: 56 (size normal), reduced by `python -m tests.fuzz --minimize`, then by hand
+# backend: python
 # found: eager gradient wrong (compiled and finite differences agree): after an element
 #   read u = s[0] * 1.0 (a recorded node referencing s), two element writes s[0] = x[3];
 #   s[1] = x[3] keep only the second write's history: eager d/dx[3] is 1.0, right is 2.0.

@@ -1,4 +1,5 @@
 # seed: 1003 (size normal, an earlier generator), reduced by `python -m tests.fuzz --minimize`
+# backend: python
 # found: eager gradient wrong (compiled and finite differences agree): the view pattern
 #   y3 = t1 * S0[i]; S0[i] = y3 in a loop, after an element read acc = tanh(S0[1, 2]).
 #   Each of these removed (the element read, the w accumulator, np.sum(S0) in the return)

@@ -1,5 +1,6 @@
 # seed: 40083 (size normal, at 854575a), reduced by `python -m tests.fuzz --backend python
 #   --minimize`, then by hand
+# backend: python
 # found: compiled mode fails on a valid program (eager runs): a helper reads its loop
 #   variable after the loop.  With Numba: JitadError "Numba could not compile the generated
 #   code: ... Variable 'i' is not defined"; with backend="python": UnboundLocalError 'i'.

@@ -1,5 +1,6 @@
 # seed: 5139, 5211, 5417 (size normal, --without leak), reduced by
 #   `python -m tests.fuzz --minimize`, then by hand
+# backend: python
 # found: compiled gradient wrong, with Numba and with backend="python" (eager and finite
 #   differences agree): a helper that reassigns a parameter (a = math.atan(a)) gets an
 #   adjoint that reads the parameter's value at entry: compiled d/dx[0] is 0.5 (= a),

@@ -1,5 +1,6 @@
 # seed: 660165 (size normal, --second), reduced by hand
 # second: yes
+# backend: python
 # found: the Hessian-vector product through np.linalg.norm(u, 1) of a zero vector was nan in
 #   every mode (compiled, eager, python backend): the 1-norm was the p-norm's rule, whose
 #   adjoint's factor (|u| / y) ** (ord - 1) is nan ** 0 = 1 at u = 0, and whose derivative is

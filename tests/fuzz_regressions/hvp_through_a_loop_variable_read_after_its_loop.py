@@ -1,5 +1,6 @@
 # seed: 660165 (size normal, --second), reduced by deleting lines while the fault stayed
 # second: yes
+# backend: python
 # found: the compiled Hessian-vector product (both backends) was wrong at M[0, 0] and M[1, 2]
 #   (eager and finite differences of the gradient agree; the gradient itself was right): the
 #   tangent function's inner `for i6 in range(n): w *= 0.58` updates only w, which the Hessian

@@ -1,5 +1,6 @@
 # seed: - (found while reducing the nested-loop tape bug; the generator's loop-variable
 #   leak now produces it)
+# backend: python
 # found: compiled gradient wrong (eager and finite differences agree): a variable assigned
 #   in a loop body and read after the loop holds the last iteration's value, but the
 #   adjoint sends d/dt to every iteration's assignment: compiled d/dx = [2, 2, 2], right is

@@ -1,5 +1,6 @@
 # seed: 40619 and 40916 (size normal, at 854575a), reduced by `python -m tests.fuzz
 #   --minimize`, then by hand
+# backend: python
 # found: compiled gradient wrong, with Numba and with backend="python" (eager and finite
 #   differences agree): an inner loop's variable read after that loop as a write index
 #   (s[j] = x[i] after `for j`), inside an outer loop: compiled d/dx = [2.1, -0.8, 0.2,

@@ -1,4 +1,5 @@
 # seed: 260095 (size normal, --second, new features), reduced by the minimizer, then by hand
+# backend: python
 # found: compiled mode crashed (ValueError "non-broadcastable output operand" with
 #   backend="python", IndexError with Numba; eager ran and was right) on u[u > c] += v in a
 #   loop where the mask's count of true entries changes between iterations: the masked read

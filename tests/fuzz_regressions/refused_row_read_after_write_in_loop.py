@@ -1,4 +1,5 @@
 # seed: 5 (size small), hand-reduced; also most crash:compiled-only-refusal programs
+# backend: python
 # found: compiled refuses, eager runs (a JitadError in one mode only): in a loop, a row read
 #   (S[1] * 2.0: the view S[1] is a temporary, dead once read) is taken for a live alias
 #   that the next iteration's write `S[2] = x` would change ("this write into 'S' would also

@@ -1,4 +1,5 @@
 # seed: 258 (size large, --backend python), reduced by hand
+# backend: python
 # found: compiled refuses, eager runs (a JitadError in one mode only): g1 returns g0's
 #   result, a new array, but a helper's result was counted as created by the helper only when
 #   made by a primitive -- not when it is another call's fresh result -- so S = g1(u) was

@@ -1,4 +1,5 @@
 # seed: 284 and 316 (size normal), hand-reduced
+# backend: python
 # found: compiled refuses, eager runs (a JitadError in one mode only): a write into the
 #   array a helper returns is refused even when the helper created it (y = r * 1.0):
 #   "'u' may alias another array (it is assigned from a view or another variable)".  An

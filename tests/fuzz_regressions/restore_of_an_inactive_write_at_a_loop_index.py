@@ -1,4 +1,5 @@
 # seed: 410064 (size normal, new features), reduced by `python -m tests.fuzz --minimize`
+# backend: python
 # found: compiled gradient silently wrong (Numba and backend="python"; eager and finite
 #   differences agree): S0 is not differentiated (np.zeros_like(M)) but the adjoint of
 #   t1 = np.sum(M[1] * S0) reads it, so the loop's writes into S0 are undone in the adjoint --

@@ -1,4 +1,5 @@
 # seed: 93069 (normal)
+# backend: python
 # found: compiled-only refusal: np.sum of a number ("sum() of a scalar"); NumPy and eager mode
 #   give the number.
 # fixed: fc92b52 (a whole reduction of a number is the number)

@@ -1,4 +1,5 @@
 # seed: 620551 (size normal, --second, backend python), reduced by hand
+# backend: python
 # found: compiled mode only gave NaN gradients (eager mode and finite differences finite): g0
 #   never lets its parameter `a` reach its result, but the caller gave the argument np.std(r)
 #   an adjoint anyway; its rule then ran on a zero cotangent, 0 * (r - mean) / (n * std) with

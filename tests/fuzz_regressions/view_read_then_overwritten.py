@@ -1,4 +1,5 @@
 # seed: - (the pattern of issue 9; the fuzzer's s_view_pattern generates it)
+# backend: python
 # found: compiled d/dw wrong (eager and finite differences agree): a row read into a new
 #   value, then written back, in a loop (y = w * s[0]; s[0] = y).  Compiled d/dw is
 #   [0.625, 15.75], eager and finite differences [2.0, 8.0].

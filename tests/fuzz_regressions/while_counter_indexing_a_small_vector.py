@@ -1,5 +1,6 @@
 # seed: none -- found by a helper reviewing scalarize (a generated row loop hung), reduced
 #   to user code by hand
+# backend: python
 # found: compiled gradient refused at run time (IndexOutOfRange at d[k]) for correct code,
 #   an endless loop where no index was checked: scalarize folded `k = 0` into the test of
 #   the `while` that increments k (`while 0 < 2:`), as if the test were read once, before

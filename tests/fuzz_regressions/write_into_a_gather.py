@@ -1,4 +1,5 @@
 # seed: 300034, 300073, 300108 (size normal, new feature gather), written by hand from them
+# backend: python
 # found: both modes refused writes into the result of a gather -- u = c[[2, -1, 2, 1]] then
 #   u[[3, 0, 2]] += w; S = A[[2, 0, 1]] then S[k] = ... ("'S' may alias another array"): the
 #   write rules took every multi-element subscript for a view, but an index array makes NumPy

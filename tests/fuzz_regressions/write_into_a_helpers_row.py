@@ -1,4 +1,5 @@
 # seed: 94017 (normal)
+# backend: python
 # found: compiled-only refusal: a write into a helper's result that is a row of an array the
 #   helper made (`return S1[0]`) was refused as a write into a shared array; nothing else
 #   refers to that array.

@@ -1,4 +1,5 @@
 # seed: 750053 (size normal, --backend python --second), reduced by hand
+# backend: python
 # found: refused in both modes ("'S9' may alias another array (it is assigned from a view or
 #   another variable)"): S9 = np.take(np.maximum(S1, M), (3, 1, -4, 1), axis=-1) is a new
 #   array in NumPy, but jitad reads a take along a negative axis as a gather between two

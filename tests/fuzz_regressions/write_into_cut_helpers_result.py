@@ -1,5 +1,6 @@
 # seed: 2409 (size normal, --backend python), reduced by `python -m tests.fuzz --minimize`,
 #   then by hand
+# backend: python
 # found: compiled gradient silently wrong, with Numba and with backend="python" (eager and
 #   finite differences agree): g is cut in two (a call at f's top level, or in a loop: g is
 #   costly, its argument a matrix), and g_fwd's saved state holds its tanh output -- the very

@@ -41,7 +41,7 @@ import pytest  # noqa: E402
 
 from tests import fuzz  # noqa: E402
 
-QUICK_N, QUICK_NUMBA = (int(v) for v in os.environ.get("JITAD_FUZZ_QUICK", "70,12").split(","))
+QUICK_N, QUICK_NUMBA = (int(v) for v in os.environ.get("JITAD_FUZZ_QUICK", "70,6").split(","))
 QUICK_SIZE = "small"
 
 # Seeds of the quick budget that hit a known, open bug (with the outcome signature it gives):
@@ -192,7 +192,7 @@ def test_generator_reaches_its_constructs():
     for feature, patterns in CONSTRUCTS.items():
         for pat in patterns:
             assert any(re.search(pat, t, re.M) for t in texts), (feature, pat)
-        without = [fuzz.generate(s, "normal", (feature,)).source for s in range(60)]
+        without = [fuzz.generate(s, "normal", (feature,)).source for s in range(25)]
         assert not any(re.search(patterns[0], t, re.M) for t in without), feature
 
 

@@ -926,12 +926,20 @@ def _dead_stores(fdef) -> bool:
     `_dce` (a tape pop or a random draw stays as a statement); updates `x += e`, element
     writes and calls stay."""
     removed = [False]
+    memo = {}       # (id, kind) -> (node, names): the loops' fixpoints ask again and again
+
+    def names(node, ctx):
+        got = memo.get((id(node), ctx))
+        if got is None or got[0] is not node:      # (the node kept: its id is not reused)
+            got = memo[id(node), ctx] = (node, frozenset(
+                n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)))
+        return got[1]
 
     def loads(node):
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        return names(node, ast.Load)
 
     def stored(node):
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        return names(node, ast.Store)
 
     def live_in(stmts, live_out, loop, edit):
         """The names live before `stmts` given those live after (`loop`: (live at the enclosing
@@ -1277,22 +1285,6 @@ class _ProductInPlace(ast.NodeTransformer):
         return node
 
 
-def _writes_name(node, name) -> bool:
-    """Whether a statement (at any depth) binds `name`: assigns it, updates it (`name += e`,
-    which rebinds a scalar) or uses it as a loop variable."""
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
-            return True
-        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
-            return True
-    return False
-
-
-def _loads_of(node, name) -> int:
-    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name
-               and isinstance(n.ctx, ast.Load))
-
-
 class _Rename(ast.NodeTransformer):
     def __init__(self, old, new):
         self.old, self.new = old, new
@@ -1310,16 +1302,30 @@ def _propagate_copies(fdef):
     adjoint's chains of copies (`d_a = d_out; d_b = d_a`) then read as one name. For arrays
     `a` and `b` are one object either way, so in-place writes through either are unchanged."""
     loads, stores = _count(fdef)
+    # id(statement) -> (statement, the names it mentions): asked of the statements of the block
+    # being read (`_copy_reach`); a statement's inner blocks are read before anything renames
+    # in them, so only the block's own statements need the update a rename makes
+    mentions = {}
+
+    def mentioned(u):
+        got = mentions.get(id(u))
+        if got is None or got[0] is not u:
+            got = mentions[id(u)] = (u, P.names_in(u))
+        return got[1]
 
     def drop(stmts, i, s):
         if not isinstance(s.value, ast.Name):
             return False
         a, b = s.targets[0].id, s.value.id
         uses = loads.get(a, 0)
-        if a == b or stores.get(a) != 1 or not uses or not _copy_reach(stmts, i, a, b, uses):
+        last = None if a == b or stores.get(a) != 1 or not uses \
+            else _copy_reach(stmts, i, a, b, uses, mentioned)
+        if last is None:
             return False
-        for u in stmts[i + 1:]:
+        for u in stmts[i + 1:last + 1]:
             _Rename(a, b).visit(u)
+            if id(u) in mentions:       # (a is stored once, at stmts[i]: none left in u)
+                mentions[id(u)] = (u, (mentions[id(u)][1] - {a}) | {b})
         loads[b] = loads.get(b, 0) + uses
         loads[a] = 0
         return True
@@ -1346,19 +1352,33 @@ def _drop_assignments(fdef, drop):
     block(fdef.body)
 
 
-def _copy_reach(stmts, i, a, b, uses) -> bool:
+def _copy_reach(stmts, i, a, b, uses, mentioned):
+    """The index of the statement after `stmts[i]` (`a = b`) that holds the last of a's
+    `uses` loads, when every one of them comes before anything binds b again (see
+    `_propagate_copies`); else None. `mentioned(statement)`: the names it mentions."""
     found = 0
-    for u in stmts[i + 1:]:
-        n = _loads_of(u, a)      # (`a` is assigned once: no `a += ...` anywhere)
-        rebinds = _writes_name(u, b)
-        if n and rebinds and not _simple(u):
-            return False
+    for j in range(i + 1, len(stmts)):
+        names = mentioned(stmts[j])
+        if a not in names and b not in names:
+            continue
+        n, rebinds = 0, False      # (`a` is assigned once: no `a += ...` anywhere)
+        for m in ast.walk(stmts[j]):
+            if isinstance(m, ast.Name):
+                if m.id == a and isinstance(m.ctx, ast.Load):
+                    n += 1
+                elif m.id == b and isinstance(m.ctx, ast.Store):
+                    rebinds = True
+            elif isinstance(m, ast.AugAssign) and isinstance(m.target, ast.Name) \
+                    and m.target.id == b:
+                rebinds = True
+        if n and rebinds and not _simple(stmts[j]):
+            return None
         found += n
         if found == uses:
-            return True
+            return j
         if rebinds:
-            return False
-    return False
+            return None
+    return None
 
 
 def _count(fdef):

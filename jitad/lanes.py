@@ -421,13 +421,25 @@ class Batch:
         (fewer loops: less for Numba to compile, and each value stays in a register), and one
         after a lane loop moves above it when they commute."""
         out = []
+        seen, moves = {}, {}    # by id(statement): (names read, written); _movable (all kept)
+
+        def names(u):
+            if id(u) not in seen:
+                seen[id(u)] = (_names_read(u), _names_written(u))
+            return seen[id(u)]
+
+        def movable(u):
+            if id(u) not in moves:
+                moves[id(u)] = _movable(u, self.ranks)
+            return moves[id(u)]
+
         for s in stmts:
             if _is_lane_loop(s) and out:
-                r, w = _names_read(s), _names_written(s)
+                r, w = names(s)
                 j, shift = len(out) - 1, {}
-                while j >= 0 and not _is_lane_loop(out[j]) and _movable(out[j], self.ranks):
+                while j >= 0 and not _is_lane_loop(out[j]) and movable(out[j]):
                     u = out[j]
-                    ur, uw = _names_read(u), _names_written(u)
+                    ur, uw = names(u)
                     step = _counter_step(u)
                     if step and u.target.id not in w:
                         # `top += 1` (a tape's top): the loop moved above it reads top + 1
@@ -440,16 +452,18 @@ class Batch:
                     if shift:
                         body = [_Shift(shift).visit(copy.deepcopy(x)) for x in body]
                     out[j].body += body
+                    jr, jw = names(out[j])
+                    seen[id(out[j])] = (jr | r, jw | w)
                     continue
-            elif type(s).__name__ != "Comment" and _movable(s, self.ranks):
+            elif type(s).__name__ != "Comment" and movable(s):
                 # a statement without lanes after a lane loop it commutes with goes before it,
                 # so that the next lane loop finds this one last (comments between stay)
                 k = len(out) - 1
                 while k >= 0 and type(out[k]).__name__ == "Comment":
                     k -= 1
                 if k >= 0 and _is_lane_loop(out[k]):
-                    r, w = _names_read(out[k]), _names_written(out[k])
-                    ur, uw = _names_read(s), _names_written(s)
+                    r, w = names(out[k])
+                    ur, uw = names(s)
                     if not ((r | w) & uw or w & ur):
                         out.insert(k, s)
                         continue

@@ -17,13 +17,16 @@ from . import correctness_funcs as cf
 from .harness import assert_grads_close, assert_unchanged, central_fd, snapshot
 
 
-def check(fn, args, wrt=(0,), rtol=1e-6, atol=1e-8):
-    """Compiled vs finite differences vs eager; inputs untouched; the compiled path ran."""
-    vg = jitad.value_and_grad(fn, wrt=wrt)
+def check(fn, args, wrt=(0,), rtol=1e-6, atol=1e-8, backend="numba"):
+    """Compiled vs finite differences vs eager; inputs untouched; the compiled path ran (the
+    Numba-compiled gradient, or with `backend="python"` the same generated code as Python)."""
+    vg = jitad.value_and_grad(jitad.differentiable(fn, backend=backend), wrt=wrt)
     snap = snapshot(args)
     value, grads = vg(*args)
     assert_unchanged(args, snap, fn.__name__)
-    assert vg.specialize(*args).compiled_ran
+    spec = vg.specialize(*args)
+    assert spec.backend == backend and spec.gen.vjp and hasattr(spec.module, spec.gen.vjp)
+    assert backend == "python" or spec.compiled_ran, "the Numba-compiled gradient did not run"
     assert float(value) == pytest.approx(float(fn(*args)), rel=1e-12, abs=1e-12)
     fd = central_fd(fn, args, wrt, eps=1e-4, order=4)
     assert_grads_close(grads, fd, rtol=rtol, atol=atol, label=f"{fn.__name__} vs finite differences")

@@ -4,6 +4,7 @@ central finite differences and eager mode, the compiled path ran, the arguments 
 and what jitad rightly refuses, refused at the user's line in both modes."""
 import inspect
 import math
+import os
 
 import numpy as np
 import pytest
@@ -285,10 +286,22 @@ CASES = [
 ]
 
 
+# compiled by Numba, one per mechanism (the others run the same generated code as Python:
+# seconds instead of minutes of compiles); JITAD_HELDOUT_FULL=1 compiles every case
+NUMBA = {"for_else_with_breaks",        # for/else and while/else with breaks
+         "iir_biquad",                  # a filter's recurrence written element by element
+         "config_through_helper",       # a dict of strings and numbers through a helper
+         "einsum_optimized",            # einsum with optimize=
+         "mask_and_pairs_from_views",   # writes through views, masks
+         "r_and_c"}                     # np.r_ / np.c_
+FULL = os.environ.get("JITAD_HELDOUT_FULL", "") not in ("", "0")
+
+
 @pytest.mark.parametrize("fn,args,wrt", CASES,
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(CASES)])
 def test_both_modes_match_finite_differences(fn, args, wrt):
-    check(fn, args, wrt=wrt)
+    check(fn, args, wrt=wrt,
+          backend="numba" if FULL or fn.__name__ in NUMBA else "python")
 
 
 @pytest.mark.parametrize("fn", [permute_in_place, scatter_reversed_view, mask_and_pairs_from_views])
@@ -413,16 +426,20 @@ def test_second_derivatives_with_a_string_or_none_argument(mode):
     here yet')."""
     from .harness import fd_hessian
     w, x = np.array([0.3, -0.2, 0.5]), np.array([1.0, 2.0, -1.0])
-    for extra in (("tanh",), ("cube",), ("cube", 2.0), ()):
+    # (the constants are the front end's: one specialization compiled by Numba, the others'
+    # generated code run as Python -- each is a second-order compile of its own)
+    for k, extra in enumerate((("tanh",), ("cube",), ("cube", 2.0), ())):
         args = (w, x) + extra
-        H = jitad.hessian(activation_loss, mode=mode)(*args)
+        f = jitad.differentiable(activation_loss, backend="numba" if k == 0 else "python")
+        H = jitad.hessian(f, mode=mode)(*args)
         Hf = fd_hessian(jitad.grad(activation_loss, mode="eager"), args, (0,))[0][0]
         assert np.allclose(H, Hf, rtol=1e-5, atol=1e-6)
-        assert np.allclose(jitad.hvp(activation_loss, mode=mode)(*args, v=np.ones(3)),
+        assert np.allclose(jitad.hvp(f, mode=mode)(*args, v=np.ones(3)),
                            H @ np.ones(3), rtol=1e-9)
-        assert np.allclose(jitad.jacfwd(jitad.grad(activation_loss), mode=mode)(*args), H,
+        assert np.allclose(jitad.jacfwd(jitad.grad(f), mode=mode)(*args), H,
                            rtol=1e-9)
-    assert jitad.grad(jitad.grad(power_by_name), mode=mode)(0.7, "cube") == pytest.approx(4.2)
-    assert jitad.grad(jitad.grad(power_by_name), mode=mode)(0.7) == pytest.approx(2.0)
-    assert jitad.hessian(weighted_with_default, mode=mode)(np.ones(4)) == pytest.approx(
-        0.5 * np.eye(4))
+    power = jitad.differentiable(power_by_name, backend="python")
+    assert jitad.grad(jitad.grad(power), mode=mode)(0.7, "cube") == pytest.approx(4.2)
+    assert jitad.grad(jitad.grad(power), mode=mode)(0.7) == pytest.approx(2.0)
+    assert jitad.hessian(jitad.differentiable(weighted_with_default, backend="python"),
+                         mode=mode)(np.ones(4)) == pytest.approx(0.5 * np.eye(4))

@@ -137,6 +137,8 @@ class Captured:
     # a lifted nested function: the enclosing function's hidden parameters it takes as its
     # own (`Hidden.key` -> its parameter), for the helpers it calls
     passed: dict = field(default_factory=dict)
+    # the `*args` parameter made a plain one (`_star_param_plain`), or None
+    star: str | None = None
 
     def hidden_param(self, h) -> str | None:
         """The parameter that holds the variable of `h` (a callee's `Hidden`), or None."""
@@ -286,6 +288,7 @@ def _capture(fn) -> Captured:
 
 
 def _captured(fn, tree, filename, raw) -> Captured:
+    star = _star_param_plain(tree)
     _keyword_only_last(tree)
     imported = _local_imports(fn, tree)
     _lambdas_as_defs(tree)
@@ -294,7 +297,7 @@ def _captured(fn, tree, filename, raw) -> Captured:
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
-    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
+    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown, star=star)
     cap.free, cap.origin = _free_names(fn, tree)
     for name, obj in imported.items():      # read as module names are (never rebound)
         cap.free[name], cap.origin[name] = obj, imported
@@ -528,6 +531,19 @@ def _maps_as_comprehensions(tree, builtin):
     if any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "map"
            for n in gast.walk(tree)):
         tree.body = [Rewrite().visit(s) for s in tree.body]
+
+
+def _star_param_plain(tree) -> str | None:
+    """`def h(x, *xs)` (no `**kwargs`): `xs` as a plain parameter after the others (before
+    the keyword-only ones `_keyword_only_last` then adds), its name returned. A call of the
+    helper gives it the tuple of its extra arguments (`helper_args`, a ("varargs", name)
+    form); `fence` refuses the function given no such form (the differentiated function)."""
+    a = tree.args
+    if a.vararg is None or a.kwarg is not None or a.defaults or a.posonlyargs:
+        return None         # (a default before it would be read as its own)
+    star, a.vararg = a.vararg, None
+    a.args = a.args + [star]
+    return star.id
 
 
 def _keyword_only_last(tree):

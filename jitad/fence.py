@@ -51,9 +51,17 @@ def construct_name(node) -> str:
     return _NAMES.get(name, name)
 
 
-def fence(cap: Captured) -> None:
+def fence(cap: Captured, forms=()) -> None:
+    """Refuse what is outside the language (module docstring); `forms`: the front end's (a
+    helper's `*args` is given its extra arguments by its call, a ("varargs", name) form)."""
     fdef = cap.tree
     a = fdef.args
+    star_given = any(f[0] == "varargs" and f[1] == cap.star for _, f in forms or ())
+    if cap.star is not None and not star_given:
+        star = next(p for p in a.args if p.id == cap.star)
+        raise UnsupportedError(
+            f"{cap.name} takes *{cap.star}: the function jitad differentiates takes a fixed list "
+            "of parameters (a helper it calls may take *args)", cap.loc(star), "parameter list")
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
         bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
         # keyword-only parameters left here (`capture` makes the others plain ones) follow a

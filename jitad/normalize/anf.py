@@ -21,7 +21,7 @@ import types
 import gast
 import numpy as np
 
-from .. import ir, prelude
+from .. import ir, prelude, records
 from ..capture import MISSING, Captured, capture, def_name
 from ..desugar import own_statements
 from ..errors import UnsupportedError
@@ -871,6 +871,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         prod = self.shape_call(node, hint, dest)        # np.prod(s) of a shape
         if prod is not None:
             return prod
+        node = self.sequence_arguments(node)
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
         if isinstance(func, gast.Attribute) and func.attr == "outer" \
@@ -882,6 +883,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(func, gast.Attribute) and func.attr == "get" \
                 and isinstance(self.struct_of(func.value), Struct):
             return self.struct_value(node)          # p.get("W") of a dict structure
+        if isinstance(func, gast.Attribute):       # p.energy(x) of a record (`records`)
+            base = self.struct_of(func.value)
+            if isinstance(base, Struct) and base.cls is not None \
+                    and records.method(base.cls, func.attr) is not None:
+                return self.record_method(node, base, kw, hint, dest)
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
@@ -1007,6 +1013,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             why = refusal_for(obj) if obj is not MISSING else None
             if why is not None:
                 self.err(node, f"{spelled}: {why}", f"call to {what}")
+            if records.is_record(obj):
+                self.err(node, f"{spelled}(...) makes an object of the class {obj.__name__} "
+                               "where jitad cannot hold it: a NamedTuple or dataclass object "
+                               "made in the function is assigned to a name, passed to a "
+                               "helper or read by its fields (a list holds arrays and "
+                               "numbers, a function returns them)", f"call to {what}")
             if isinstance(obj, type) and not (obj.__module__ or "").split(".")[0] in (
                     "builtins", "numpy", "scipy", "math", "collections"):
                 self.err(node, f"{spelled}(...) makes an object of the class {obj.__name__}: jitad "
@@ -1030,6 +1042,60 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
                                       hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def sequence_arguments(self, node):
+        """A library call given a tuple structure whole (`np.stack(xs)`, `sum(xs)`,
+        `np.concatenate(parts)` of a tuple argument or a helper's `*xs`): the call with the
+        tuple written out (`np.stack((xs[0], xs[1]))`), as for a tuple local
+        (`tuple_values`); `node` itself otherwise (a user helper takes the structure)."""
+        obj = self.resolve_func(node.func)
+        if obj is MISSING or self.user_callee(node.func) is not None or obj in (
+                zip, enumerate, reversed, list, tuple, sorted, len, isinstance):
+            return node
+        args, changed = [], False
+        for a in node.args:
+            s = self.struct_of(a) if isinstance(a, (gast.Name, gast.Attribute,
+                                                    gast.Subscript)) else None
+            if isinstance(s, Struct) and s.kind == "seq" and (
+                    s.cls is None or records.is_sequence(s.cls)):
+                a = gast.copy_location(gast.Tuple([gast.copy_location(gast.Subscript(
+                    a, gast.copy_location(gast.Constant(k, None), a), gast.Load()), a)
+                    for k in range(len(s.items))], gast.Load()), a)
+                changed = True
+            args.append(a)
+        return gast.copy_location(gast.Call(node.func, args, node.keywords), node) \
+            if changed else node
+
+    def pass_star(self, node, param, extra, hint, out, forms):
+        """A helper's `*args` (`def h(*xs)`) given the call's extra positional arguments: the
+        tuple of them, as a structure argument (its arrays and numbers passed one by one,
+        the helper specialized on its length), marked given (`fence`)."""
+        items = []
+        for a in extra:
+            s = self.struct_of(a, literal=True)
+            items.append(s if s is not None else self.expr(a, hint))
+        s = Struct("seq", items)
+        forms.append((param.name, ("struct", s.form())))
+        forms.append(("*", ("varargs", param.name)))
+        out.extend(a for a in s.leaves() if not (isinstance(a, Const) and (
+            a.value is None or isinstance(a.value, str))))
+
+    def record_method(self, node, base, kw, hint, dest):
+        """`p.energy(x)` of a record `p` (an argument, or made here): the class's function
+        called as a helper with the record as its first argument (none for a static method),
+        specialized on the record's structure, so `self.k` and `self.other(x)` inside it read
+        its fields and call its methods."""
+        fn, takes_self = records.method(base.cls, node.func.attr)
+        if not is_user_helper(fn):
+            self.err(node, f"{base.cls.__name__}.{node.func.attr} is not a function jitad can "
+                           "read", f".{node.func.attr}()")
+        args = ([node.func.value] if takes_self else []) + list(node.args)
+        call = gast.copy_location(gast.Call(node.func, args, node.keywords), node)
+        callee, atoms = self.helper_args(call, fn, kw, hint)
+        self.callees[id(callee)] = callee
+        target = dest(def_name(callee))
+        self.emit(Bind((target,), CALL, atoms, self.cap.loc(node), callee=callee))
+        return Var(target)
 
     def index_lists_as_arrays(self, node, kw, hint):
         """A call of a `prelude` definition with integers written out as an argument
@@ -1110,19 +1176,24 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             params = list(inspect.signature(callee).parameters.values())
         except (TypeError, ValueError):
             self.err(node, f"cannot read the parameters of {callee.__name__}")
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
-            self.err(node, f"{callee.__name__} takes *args or **kwargs: jitad needs a fixed "
-                           "list of parameters")
-        # keyword-only parameters come last (`capture` made them plain ones), given by keyword
-        npos = sum(p.kind is not p.KEYWORD_ONLY for p in params)
-        if len(node.args) > npos:
+        star = next((p for p in params if p.kind is p.VAR_POSITIONAL), None)
+        if any(p.kind is p.VAR_KEYWORD for p in params) or (
+                star is not None and capture(callee).star != star.name):
+            self.err(node, f"{callee.__name__} takes **kwargs (or *args after a default): jitad "
+                           "needs a fixed list of parameters")
+        # keyword-only parameters come last (`capture` made them plain ones), given by keyword;
+        # *args takes the positional arguments after the others, as a tuple (`pass_star`)
+        npos = sum(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+        if len(node.args) > npos and star is None:
             self.err(node, f"{callee.__name__}() takes {npos} positional arguments, "
                            f"got {len(node.args)}")
         out, forms = [], []
-        for p, a in zip(params, node.args):
+        for p, a in zip(params, node.args[:npos]):
             self.pass_arg(node, callee, p, a, None, hint, out, forms)
-        for p in params[len(node.args):]:
-            if p.name in kw:
+        for p in params[min(len(node.args), npos):]:
+            if p is star:
+                self.pass_star(node, p, node.args[npos:], hint, out, forms)
+            elif p.name in kw:
                 self.pass_arg(node, callee, p, kw.pop(p.name), None, hint, out, forms)
             elif p.default is inspect.Parameter.empty:
                 self.err(node, f"{callee.__name__}() is missing its argument {p.name!r}")

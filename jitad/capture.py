@@ -137,8 +137,9 @@ class Captured:
     # a lifted nested function: the enclosing function's hidden parameters it takes as its
     # own (`Hidden.key` -> its parameter), for the helpers it calls
     passed: dict = field(default_factory=dict)
-    # the `*args` parameter made a plain one (`_star_param_plain`), or None
+    # the `*args` (`**kwargs`) parameter made a plain one (`_star_param_plain`), or None
     star: str | None = None
+    star_star: str | None = None
 
     def hidden_param(self, h) -> str | None:
         """The parameter that holds the variable of `h` (a callee's `Hidden`), or None."""
@@ -288,8 +289,9 @@ def _capture(fn) -> Captured:
 
 
 def _captured(fn, tree, filename, raw) -> Captured:
-    star = _star_param_plain(tree)
+    star = _star_param_plain(tree, "vararg")
     _keyword_only_last(tree)
+    star_star = _star_param_plain(tree, "kwarg")
     imported = _local_imports(fn, tree)
     _lambdas_as_defs(tree)
     _maps_as_comprehensions(tree, _builtin_test(fn, tree))
@@ -297,7 +299,8 @@ def _captured(fn, tree, filename, raw) -> Captured:
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
-    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown, star=star)
+    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown, star=star,
+                   star_star=star_star)
     cap.free, cap.origin = _free_names(fn, tree)
     for name, obj in imported.items():      # read as module names are (never rebound)
         cap.free[name], cap.origin[name] = obj, imported
@@ -533,16 +536,22 @@ def _maps_as_comprehensions(tree, builtin):
         tree.body = [Rewrite().visit(s) for s in tree.body]
 
 
-def _star_param_plain(tree) -> str | None:
-    """`def h(x, *xs)` (no `**kwargs`): `xs` as a plain parameter after the others (before
-    the keyword-only ones `_keyword_only_last` then adds), its name returned. A call of the
-    helper gives it the tuple of its extra arguments (`helper_args`, a ("varargs", name)
-    form); `fence` refuses the function given no such form (the differentiated function)."""
+def _star_param_plain(tree, kind) -> str | None:
+    """`def h(x, *xs)` (kind "vararg") or `def h(x, **kw)` ("kwarg"): `xs` (`kw`) as a plain
+    parameter after the others -- `*xs` before the keyword-only ones `_keyword_only_last`
+    then adds, `**kw` after them (none may be left keyword-only) -- its name returned. A call
+    of the helper gives it the tuple of its extra positional arguments (the dict of its extra
+    keyword arguments): `helper_args`, a ("varargs"/"varkw", name) form; `fence` refuses the
+    function given no such form (the differentiated function). After a parameter with a
+    default, it has the default None in the tree (never read: a call always gives it)."""
     a = tree.args
-    if a.vararg is None or a.kwarg is not None or a.defaults or a.posonlyargs:
-        return None         # (a default before it would be read as its own)
-    star, a.vararg = a.vararg, None
+    star = getattr(a, kind)
+    if star is None or a.posonlyargs or (kind == "kwarg" and (a.kwonlyargs or a.vararg)):
+        return None
+    setattr(a, kind, None)
     a.args = a.args + [star]
+    if a.defaults:
+        a.defaults = a.defaults + [gast.Constant(None, None)]
     return star.id
 
 

@@ -56,12 +56,14 @@ def fence(cap: Captured, forms=()) -> None:
     helper's `*args` is given its extra arguments by its call, a ("varargs", name) form)."""
     fdef = cap.tree
     a = fdef.args
-    star_given = any(f[0] == "varargs" and f[1] == cap.star for _, f in forms or ())
-    if cap.star is not None and not star_given:
-        star = next(p for p in a.args if p.id == cap.star)
-        raise UnsupportedError(
-            f"{cap.name} takes *{cap.star}: the function jitad differentiates takes a fixed list "
-            "of parameters (a helper it calls may take *args)", cap.loc(star), "parameter list")
+    given = [f for _, f in forms or ()]
+    for name, kind, stars in ((cap.star, "varargs", "*"), (cap.star_star, "varkw", "**")):
+        if name is not None and (kind, name) not in given:
+            star = next(p for p in a.args if p.id == name)
+            raise UnsupportedError(
+                f"{cap.name} takes {stars}{name}: the function jitad differentiates takes a "
+                f"fixed list of parameters (a helper it calls may take {stars}{name})",
+                cap.loc(star), "parameter list")
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
         bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
         # keyword-only parameters left here (`capture` makes the others plain ones) follow a
@@ -179,9 +181,7 @@ def _check(cap, node, in_loop):
                 for e in [gen.iter, *gen.ifs]:
                     _check(cap, e, in_loop)
         if isinstance(node, gast.Call):
-            for kw in node.keywords:
-                if kw.arg is None:
-                    _fail(cap, node, "unsupported construct: **kwargs in a call")
+            # (`**opts` is expanded by `normalize` where it knows the keys)
             # a dict written out with constant string keys, as an argument (`layer({"W": W,
             # "b": b}, x)`, or a local dict handed whole, `dict_locals`): a structure, as a
             # dict argument is (`structs`); its values checked as any expression

@@ -866,12 +866,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         return None
 
     def call(self, node, hint, dest):
+        node = self.sequence_arguments(node)
         if isinstance(node.func, gast.Name) and node.func.id in self.nested:
             return self.nested_call(node, hint, dest)
         prod = self.shape_call(node, hint, dest)        # np.prod(s) of a shape
         if prod is not None:
             return prod
-        node = self.sequence_arguments(node)
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func
         if isinstance(func, gast.Attribute) and func.attr == "outer" \
@@ -1044,39 +1044,61 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
 
     def sequence_arguments(self, node):
-        """A library call given a tuple structure whole (`np.stack(xs)`, `sum(xs)`,
-        `np.concatenate(parts)` of a tuple argument or a helper's `*xs`): the call with the
-        tuple written out (`np.stack((xs[0], xs[1]))`), as for a tuple local
-        (`tuple_values`); `node` itself otherwise (a user helper takes the structure)."""
-        obj = self.resolve_func(node.func)
-        if obj is MISSING or self.user_callee(node.func) is not None or obj in (
-                zip, enumerate, reversed, list, tuple, sorted, len, isinstance):
+        """A call with `**opts` of a dict structure: its keys given by name (`f(x, a=opts["a"],
+        ...)`); a library call given a tuple structure whole (`np.stack(xs)`, `sum(xs)`,
+        `np.concatenate(parts)` of a tuple argument or a helper's `*xs`): the tuple written
+        out (`np.stack((xs[0], xs[1]))`), as for a tuple local (`tuple_values`) -- a user
+        helper takes the structure itself. `node` itself when neither applies."""
+        if not isinstance(node, gast.Call):
             return node
-        args, changed = [], False
+        keywords, changed = [], False
+        for k in node.keywords:     # f(x, **opts) of a dict structure: its keys by name
+            if k.arg is None:
+                s = self.struct_of(k.value) if isinstance(
+                    k.value, (gast.Name, gast.Attribute, gast.Subscript)) else None
+                if not (isinstance(s, Struct) and s.kind == "dict"):
+                    self.err(node, "**kwargs in a call: jitad expands a dict argument, a local "
+                                   "dict or a helper's **kwargs (keys known when it compiles)",
+                             "**kwargs in a call")
+                keywords += [gast.keyword(key, gast.copy_location(gast.Subscript(
+                    k.value, gast.copy_location(gast.Constant(key, None), k.value), gast.Load()),
+                    k.value)) for key in s.keys]
+                changed = True
+            else:
+                keywords.append(k)
+        obj = self.resolve_func(node.func)
+        if obj is MISSING or obj in (isinstance, len):
+            return gast.copy_location(gast.Call(node.func, node.args, keywords), node) \
+                if changed else node
+        spread = self.user_callee(node.func) is None and obj not in (
+            zip, enumerate, reversed, list, tuple, sorted)
+        args = []
         for a in node.args:
             s = self.struct_of(a) if isinstance(a, (gast.Name, gast.Attribute,
                                                     gast.Subscript)) else None
-            if isinstance(s, Struct) and s.kind == "seq" and (
+            if spread and isinstance(s, Struct) and s.kind == "seq" and (
                     s.cls is None or records.is_sequence(s.cls)):
                 a = gast.copy_location(gast.Tuple([gast.copy_location(gast.Subscript(
                     a, gast.copy_location(gast.Constant(k, None), a), gast.Load()), a)
                     for k in range(len(s.items))], gast.Load()), a)
                 changed = True
             args.append(a)
-        return gast.copy_location(gast.Call(node.func, args, node.keywords), node) \
+        return gast.copy_location(gast.Call(node.func, args, keywords), node) \
             if changed else node
 
     def pass_star(self, node, param, extra, hint, out, forms):
-        """A helper's `*args` (`def h(*xs)`) given the call's extra positional arguments: the
-        tuple of them, as a structure argument (its arrays and numbers passed one by one,
-        the helper specialized on its length), marked given (`fence`)."""
+        """A helper's `*args` (`def h(*xs)`) given the call's extra positional arguments (a
+        list of nodes), or its `**kwargs` given the extra keyword arguments (a dict): the
+        tuple (dict) of them, as a structure argument (its arrays and numbers passed one by
+        one, the helper specialized on its length, its keys), marked given (`fence`)."""
         items = []
-        for a in extra:
+        for a in extra.values() if isinstance(extra, dict) else extra:
             s = self.struct_of(a, literal=True)
             items.append(s if s is not None else self.expr(a, hint))
-        s = Struct("seq", items)
+        s = Struct("dict", items, tuple(extra)) if isinstance(extra, dict) else \
+            Struct("seq", items)
         forms.append((param.name, ("struct", s.form())))
-        forms.append(("*", ("varargs", param.name)))
+        forms.append(("*", ("varkw" if isinstance(extra, dict) else "varargs", param.name)))
         out.extend(a for a in s.leaves() if not (isinstance(a, Const) and (
             a.value is None or isinstance(a.value, str))))
 
@@ -1177,10 +1199,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         except (TypeError, ValueError):
             self.err(node, f"cannot read the parameters of {callee.__name__}")
         star = next((p for p in params if p.kind is p.VAR_POSITIONAL), None)
-        if any(p.kind is p.VAR_KEYWORD for p in params) or (
-                star is not None and capture(callee).star != star.name):
-            self.err(node, f"{callee.__name__} takes **kwargs (or *args after a default): jitad "
-                           "needs a fixed list of parameters")
+        star_star = next((p for p in params if p.kind is p.VAR_KEYWORD), None)
+        if (star is not None and capture(callee).star != star.name) or (
+                star_star is not None and capture(callee).star_star != star_star.name):
+            self.err(node, f"{callee.__name__}'s parameters: jitad reads *args and **kwargs "
+                           "after plain parameters (not positional-only ones; **kwargs with "
+                           "no keyword-only ones)")
         # keyword-only parameters come last (`capture` made them plain ones), given by keyword;
         # *args takes the positional arguments after the others, as a tuple (`pass_star`)
         npos = sum(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
@@ -1193,6 +1217,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         for p in params[min(len(node.args), npos):]:
             if p is star:
                 self.pass_star(node, p, node.args[npos:], hint, out, forms)
+            elif p is star_star:
+                self.pass_star(node, p, kw, hint, out, forms)
+                kw = {}
             elif p.name in kw:
                 self.pass_arg(node, callee, p, kw.pop(p.name), None, hint, out, forms)
             elif p.default is inspect.Parameter.empty:

@@ -481,8 +481,8 @@ class StructArgs:
         consts, typed, ranks = {}, {}, {}
         for name, form in forms or ():
             name = user.get(name, name)
-            if form[0] in ("list", "varargs"):    # a list parameter (`lists.list_parameters`),
-                continue                            # the mark of a given *args (`fence`)
+            if form[0] in ("list", "varargs", "varkw"):   # a list parameter (`lists.
+                continue            # list_parameters`), the mark of a given *args/**kw (`fence`)
             if form[0] == "type":      # its dtype read, or isinstance asked (`type_facts`)
                 ranks[name] = form[2]
                 if not self.stores[name]:

@@ -1,12 +1,16 @@
 """Stage 2 — fence: reject what lies outside jitad's language subset, before any rewriting.
 
-Takes: a `capture.Captured`.
+Takes: a `capture.Captured` and the front end's `forms`.
 Guarantees: returns only if every node of the function is of a kind the later stages
-handle; otherwise raises `UnsupportedError` at the first offending node, naming the
+handle and its parameters are plain ones -- a `*args`/`**kwargs` parameter `capture` made
+plain only where a call gives it (a ("varargs"/"varkw", name) form: a helper's, never the
+differentiated function's); otherwise raises `UnsupportedError` at the first offending node, naming the
 construct, with file, line, column, the source line and a caret. A dict written out passes
 only as a call's argument with constant string keys (a structure `structs` reads) or as the
 value assigned to a name (with a dict comprehension there: a local dict `structs` builds); a star
-expression `*e` passes for `normalize.stars` to write out or refuse.
+expression `*e` passes for `normalize.stars` to write out or refuse, and `**opts` in a call
+for `normalize` to expand (a dict structure) or refuse; a walrus left by `walrus` (in a
+comprehension or lambda) is refused.
 Semantic checks that need resolved names (which callables, which globals) happen in
 `normalize`, which raises the same kind of error.
 """

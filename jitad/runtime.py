@@ -1123,6 +1123,15 @@ def check_len(n, k):
     return n
 
 
+def check_zip(n, k):
+    """ValueError unless an array of length n zipped with a tuple of k items (a loop jitad
+    unrolls k times) has k elements or more (Python would stop at the array's end)."""
+    if n < k:
+        raise ValueError("zip() of a tuple and a shorter array: jitad unrolls the loop over "
+                         "the tuple's items (give the array at least as many)")
+    return n
+
+
 def assert_failed(line):
     """The assert statement at `line` of the user's function found its condition false."""
     raise AssertionError("an assert statement failed: the one at this line of the function "

@@ -3,8 +3,8 @@
 Takes: run-time values (`ty_of_value`) or constants (`const_ty`).
 Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1', and
 'c16' for complex values: intermediates and data arguments, never differentiated arguments),
-`TupleTy` for tuples, lists, namedtuples and dataclass objects (`records`) and `DictTy` for dicts of string keys (the
-structured arguments: nested too), `ListTy` for a list the function builds (`hs = []`,
+`TupleTy` for tuples, lists, namedtuples and dataclass objects (`records`: with their
+class) and `DictTy` for dicts of string keys (the structured arguments: nested too), `ListTy` for a list the function builds (`hs = []`,
 `hs.append(h)`); `promote`/`floaty` give NumPy's result dtype for mixed
 operands within this set; `structure`, `leaf_types`, `leaves` and `rebuild` take a structured
 argument apart into its arrays and scalars (depth first) and build one like it back. Read by

@@ -586,7 +586,10 @@ def check_form_refused(fn, args, filename):
 
 
 def struct_leaves(a):
-    """The arrays and numbers of a (nested) tuple, list or dict, in order."""
+    """The arrays and numbers of a (nested) tuple, list, dict or dataclass object, in
+    order."""
+    if _is_dataclass_object(a):
+        return struct_leaves(_fields_of(a))
     if isinstance(a, dict):
         return [x for v in a.values() for x in struct_leaves(v)]
     if isinstance(a, (tuple, list)):
@@ -596,6 +599,8 @@ def struct_leaves(a):
 
 def struct_rebuild(a, it):
     """``a``'s structure with its leaves taken from the iterator ``it``."""
+    if _is_dataclass_object(a):
+        return fill_like(a, iter([struct_rebuild(v, it) for v in _fields_of(a)]))
     if isinstance(a, dict):
         return {k: struct_rebuild(v, it) for k, v in a.items()}
     if isinstance(a, (tuple, list)):
@@ -637,6 +642,8 @@ def flat_grads(g):
         return np.zeros(0)
     if isinstance(g, dict):
         return np.concatenate([flat_grads(v) for v in g.values()]) if g else np.zeros(0)
+    if _is_dataclass_object(g):
+        return flat_grads(_fields_of(g))
     if isinstance(g, (tuple, list)):
         return np.concatenate([flat_grads(v) for v in g]) if g else np.zeros(0)
     return np.atleast_1d(np.asarray(g, dtype=float)).ravel()

@@ -7,7 +7,13 @@ docstring: `Normalizer` lowers expressions to atoms and statements to `Bind`/`Se
 its `library.LibraryCalls` half; a NumPy function `prelude` defines by NumPy is a helper);
 `structure.Structurer` then removes the jumps; `simplify` decides constant branches and
 shares common temporaries. A parameter given a structure or
-a constant (`forms`) is read as `structs.StructArgs` says.
+a constant (`forms`) is read as `structs.StructArgs` says. A call binds its arguments to a
+helper's parameters as Python does (`helper_args`): a helper's `*args` takes the extra
+positional arguments as a tuple structure, its `**kwargs` the extra keyword arguments as a
+dict structure (`pass_star`, marking them given for `fence`); `f(x, **opts)` of a dict
+structure names its keys, and a library call given a tuple structure whole (`np.stack(xs)`)
+reads it written out (`sequence_arguments`); `p.m(x)` of a record is a helper call
+(`record_method`).
 """
 from __future__ import annotations
 
@@ -228,6 +234,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                            out_tree=None if self.out_tree is _UNSEEN else self.out_tree)
 
     def stmt(self, node):
+        self.stmt_count += 1        # each lowering of a statement (an unrolled loop's again)
         loc = self.cap.loc(node)
         if isinstance(node, gast.Assign):
             self.assign(node.targets[0], node.value, node)
@@ -1094,6 +1101,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         items = []
         for a in extra.values() if isinstance(extra, dict) else extra:
             s = self.struct_of(a, literal=True)
+            if s is None and isinstance(static_value(a, self.resolve_func), str):
+                s = Const(static_value(a, self.resolve_func))     # kind="leaky": a constant
             items.append(s if s is not None else self.expr(a, hint))
         s = Struct("dict", items, tuple(extra)) if isinstance(extra, dict) else \
             Struct("seq", items)

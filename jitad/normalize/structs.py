@@ -14,6 +14,13 @@ Guarantees:
     `range(len(...))` indexing it -- which are unrolled, since each element may have its own
     shape and rank; so are loops over a module-level tuple holding a string (`for name in
     NAMES`: keys) and over a tuple of numbers written out or a local holds (`iterable_of`);
+  * a record -- a NamedTuple or dataclass object (`records`) -- is a "seq" Struct of its
+    fields with its class (`Struct.cls`, also in its form): given as an argument, or made
+    here by a call of its class a global names, `p._replace(...)` or
+    `dataclasses.replace(p, ...)` (`record`: each field a fresh variable holding its value
+    then, defaults filled in; made once per call node); `p.name` reads a field or a class
+    constant; `p.m(...)` is a helper call of the class's function given `p`
+    (`anf.record_method`); a dataclass object is not indexed, unpacked or iterated;
   * a local dict `dict_locals` left (`out = {}` or a display, assigned once outside branches)
     or a dict comprehension over a structure or a range of constants (`{k: v - lr * g[k] for
     k, v in p.items()}`) is a dict `Struct` of one fresh variable per key (`local_dict`):
@@ -42,6 +49,9 @@ Guarantees:
     and `len(p.shape)` alike, is its rank, so a branch on it is decided;
   * a local assigned once, outside branches, an int constant (`k = 1`, `k = x.ndim - 1`) is
     that constant where `static_of` reads it after the assignment (`note_static_int`);
+  * `zip(q, lengths)` of an array (a name never written into) and a structure of k items
+    is the array's first k rows beside the structure's items (`zipped_rows`: its length
+    checked to be k or more);
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -474,7 +484,8 @@ class StructArgs:
         self.static_ints = {}            # name -> int: a local assigned once a constant int
         self.dict_blocks = {}            # local dict name -> the block its display is in
         self.dict_vars = set()           # the variables of local dicts' keys (never aliased)
-        self.records_made = {}           # id(call node) -> the Struct of a record made there
+        self.records_made = {}           # (id(call node), statement count) -> its record
+        self.stmt_count = 0              # statements lowered so far (`anf.stmt`)
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
@@ -621,6 +632,14 @@ class StructArgs:
         if isinstance(v, tuple) and v and all(
                 isinstance(k, (int, float)) and not isinstance(k, bool) for k in v):
             return Struct("seq", [Const(k) for k in v])
+        if isinstance(node, (gast.Tuple, gast.List)) and node.elts and all(
+                isinstance(e, gast.Tuple) for e in node.elts):
+            # rows of numbers written out (`EDGES = ((0, 1, 1.0), ...)`, a module tuple
+            # `capture` wrote in): each row a sequence of its constants
+            rows = [static_value(e, self.resolve_func) for e in node.elts]
+            if all(isinstance(r, tuple) and all(isinstance(k, (int, float)) for k in r)
+                   for r in rows):
+                return Struct("seq", [Struct("seq", [Const(k) for k in r]) for r in rows])
         return self.struct_of(node, literal=True)
 
     def constant_keys(self, node):
@@ -637,7 +656,7 @@ class StructArgs:
         if isinstance(func, gast.Attribute):
             base = self.struct_of(func.value)
             if not isinstance(base, Struct):
-                return None
+                return self.record_call(node)
             if base.cls is not None and func.attr == "_replace" and is_sequence(base.cls) \
                     and not node.args:      # p._replace(W=W2): a namedtuple's new fields
                 return self.record(node, base.cls, [], node.keywords, base)
@@ -663,22 +682,20 @@ class StructArgs:
                    if base.kind == "dict" else "it by unpacking or with a constant index")
             self.err(node, f".{func.attr}() of {base.describe()} is not supported: read {how}",
                      f".{func.attr}() of a structure")
+        made = self.record_call(node)
+        if made is not None:
+            return made
         obj = self.resolve_func(func)
-        if is_record(obj):          # Params(W, b): a record made here
-            return self.record(node, obj, node.args, node.keywords)
-        if obj is dataclasses.replace and node.args and not isinstance(
-                node.args[0], gast.Starred):
-            base = self.struct_of(node.args[0])
-            if isinstance(base, Struct) and base.cls is not None and len(node.args) == 1:
-                return self.record(node, base.cls, [], node.keywords, base)
         if obj not in (zip, enumerate, reversed, list, tuple, sorted) or node.keywords:
             return None
         args = [self.iterable_of(a) for a in node.args]
         if not args or not all(isinstance(a, Struct) for a in args):
-            if any(isinstance(a, Struct) for a in args):
+            if not any(isinstance(a, Struct) for a in args):
+                return None
+            if obj is not zip:
                 self.err(node, f"{obj.__name__}() of a tuple argument and an array is not "
                                "supported", "structure")
-            return None
+            args = self.zipped_rows(node, args)
         seqs = [self.iterated(a) for a in args]
         if obj is zip:
             return Struct("seq", [Struct("seq", xs) for xs in zip(*seqs)])
@@ -701,13 +718,50 @@ class StructArgs:
                 self.err(node, f"sorted(): {e}", "sorted")
         return Struct("seq", seqs[0])
 
+    def zipped_rows(self, node, args):
+        """`zip(q, lengths)` of an array and a tuple structure of k items: the array's first k
+        rows (its length checked to be k or more, `rt.check_zip`), so the loop is unrolled
+        over the tuple's items. The array is a name the function never writes into (Python's
+        zip reads its rows as the loop runs)."""
+        from ..primitives import GETITEM, get
+        k = min(len(self.iterated(a)) for a in args if isinstance(a, Struct))
+        out = []
+        for a, n in zip(args, node.args):
+            if isinstance(a, Struct):
+                out.append(a)
+                continue
+            if not isinstance(n, gast.Name) or any(
+                    isinstance(m, gast.Subscript) and isinstance(m.ctx, gast.Store)
+                    and _root(m) == n.id for m in gast.walk(self.tree)):
+                self.err(n, "zip() of a tuple structure and an array takes an array the "
+                            "function never writes into, by its name", "structure")
+            arr = self.expr(n, n.id)
+            size = self.bind(node, self.temp(n.id, "len"), get("len"), (arr,))
+            self.bind(node, self.temp(n.id, "check"), get("check_zip"), (size, Const(k)))
+            out.append(Struct("seq", [self.bind(node, self.temp(n.id, "getitem"), GETITEM,
+                                                (arr, Const(i))) for i in range(k)]))
+        return out
+
+    def record_call(self, node):
+        """The Struct of `Params(W, b)` (a record class the call names: `mod.Params(...)`
+        too) or `dataclasses.replace(p, W=...)`, or None."""
+        obj = self.resolve_func(node.func)
+        if is_record(obj):          # Params(W, b): a record made here
+            return self.record(node, obj, node.args, node.keywords)
+        if obj is dataclasses.replace and len(node.args) == 1 and not isinstance(
+                node.args[0], gast.Starred):
+            base = self.struct_of(node.args[0])
+            if isinstance(base, Struct) and base.cls is not None:
+                return self.record(node, base.cls, [], node.keywords, base)
+        return None
+
     def record(self, node, cls, args, keywords, base=None):
         """The Struct of a record `cls(args, keywords)` made here (`records`), or of `base`
         with the fields `keywords` name replaced (`p._replace(W=...)`,
         `dataclasses.replace(p, W=...)`); each field a fresh variable holding its value as
         the call evaluates it (a name assigned later does not change the record). Made once
-        per call node."""
-        made = self.records_made.get(id(node))
+        per lowering of its statement (an unrolled loop's body makes it again)."""
+        made = self.records_made.get((id(node), self.stmt_count))
         if made is not None:
             return made
         why = records.constructor(cls) if base is None else None
@@ -751,7 +805,7 @@ class StructArgs:
                 self.dict_vars.add(own)
                 v = Var(own)
             items.append(v)
-        made = self.records_made[id(node)] = Struct("seq", items, names, cls)
+        made = self.records_made[id(node), self.stmt_count] = Struct("seq", items, names, cls)
         return made
 
     @staticmethod

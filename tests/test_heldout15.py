@@ -15,8 +15,8 @@ everyday models), fixed in both modes:
   * a static method called through its class (`Arm.tip(...)`), a read-only `global`
     statement, `enc, dec = params["enc"], params["dec"]`, `name.startswith("w")` of a
     constant key.
-What stays refused, each at its line in both modes: `*args` (a fixed list of parameters),
-random numbers drawn inside the function (draw the noise outside), the call of what a call
+What stays refused, each at its line in both modes (a helper's `*args`, refused here, is
+accepted since corpus 18): random numbers drawn inside the function (draw the noise outside), the call of what a call
 returns (give jitad the closure itself).
 Each gradient against central finite differences, compiled (Numba for a handful, the
 generated Python for the rest) and eager, the arguments unchanged; the API forms a README

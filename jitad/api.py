@@ -19,7 +19,8 @@ from .differentiable import (Compiled, Transform, as_differentiable, copy_names,
 from .capture import first_changed
 from .errors import JitadError
 from .pipeline import frontend
-from .types import Ty, is_structured, leaves, one_float_output, rebuild, ty_of_value
+from .types import (Ty, is_structured, leaves, one_float_output, rebuild, structured_value,
+                    ty_of_value)
 
 class _Transformed(Transform):
     """Shared machinery of grad / value_and_grad / vjp objects."""
@@ -268,7 +269,7 @@ class jvp(_Transformed):
         if len(tans) != len(self.wrt):
             raise JitadError(f"jvp: {len(self.wrt)} tangents expected (one per wrt), got {len(tans)}")
         for i, v in zip(self.wrt, tans):
-            if isinstance(args[i], (tuple, list, dict)):
+            if structured_value(args[i]):
                 continue        # checked leaf by leaf against the structure (both modes)
             if np.shape(v) != np.shape(args[i]):
                 raise JitadError(f"the tangent of {self.d.params[i]!r} must have its shape "
@@ -372,7 +373,7 @@ class _Jacobian(_Transformed):
         function here); None for any other function."""
         t = getattr(self.d, "t", None)
         if not isinstance(self.d, higher.Derived) or t.derivable or \
-                not any(isinstance(args[i], (tuple, list, dict)) for i in self.wrt):
+                not any(structured_value(args[i]) for i in self.wrt):
             return None
         if tuple(t.wrt) != tuple(self.wrt) or t.single != self.single:
             raise JitadError(f"{type(self).__name__}({self.d.__name__}) of a tuple, list or dict "
@@ -395,7 +396,7 @@ class _Jacobian(_Transformed):
             if put is not None:
                 ls[put[0]] = put[1]
             a = args[self.wrt[j]]
-            return rebuild(a, ls) if isinstance(a, (tuple, list, dict)) else ls[0]
+            return rebuild(a, ls) if structured_value(a) else ls[0]
 
         jacs = []
         for j in range(len(self.wrt)):
@@ -411,7 +412,7 @@ class _Jacobian(_Transformed):
                 y_shape = cols[0].shape
                 jacs.append(np.moveaxis(np.array(cols), 0, -1).reshape(y_shape + x.shape))
         it = iter(jacs)
-        jacs = [rebuild(args[i], it) if isinstance(args[i], (tuple, list, dict)) else next(it)
+        jacs = [rebuild(args[i], it) if structured_value(args[i]) else next(it)
                 for i in self.wrt]
         return jacs[0] if self.single else tuple(jacs)
 
@@ -433,7 +434,7 @@ class _Jacobian(_Transformed):
 
 def _arg_leaves(a):
     """An argument's arrays and scalars (itself when it is no tuple, list or dict)."""
-    return leaves(a, ty_of_value(a)) if isinstance(a, (tuple, list, dict)) else [a]
+    return leaves(a, ty_of_value(a)) if structured_value(a) else [a]
 
 
 def _out_shape(comp, args, blocks, how):
@@ -502,7 +503,7 @@ class _Second(_Transformed):
     def _regroup(self, grads, args):
         """Per wrt argument: its leaves' results in its structure."""
         it = iter(grads)
-        return tuple(rebuild(args[w], it) if isinstance(args[w], (tuple, list, dict))
+        return tuple(rebuild(args[w], it) if structured_value(args[w])
                      else next(it) for w in self.wrt)
 
     def _check_scalar(self, out_types):
@@ -574,7 +575,7 @@ class hvp(_Second):
             raise JitadError(f"hvp: {len(self.wrt)} vectors expected (one per wrt), got {len(vs)}")
         tans = []
         for i, t in zip(self.wrt, vs):
-            structured = isinstance(args[i], (tuple, list, dict))
+            structured = structured_value(args[i])
             a_leaves = leaves(args[i], ty_of_value(args[i])) if structured else [args[i]]
             if structured:
                 try:
@@ -659,10 +660,10 @@ class hessian(_Second):
         the class docstring: rows in the structure of the wrt argument they belong to, and in
         each row, per wrt argument, its leaves' blocks in its structure."""
         def group(arg, items):
-            return rebuild(arg, items) if isinstance(arg, (tuple, list, dict)) else items[0]
+            return rebuild(arg, items) if structured_value(arg) else items[0]
 
         counts = [len(leaves(args[w], ty_of_value(args[w])))
-                  if isinstance(args[w], (tuple, list, dict)) else 1 for w in self.wrt]
+                  if structured_value(args[w]) else 1 for w in self.wrt]
         starts = [sum(counts[:j]) for j in range(len(counts))]
 
         def row(a):

@@ -137,6 +137,9 @@ class Captured:
     # a lifted nested function: the enclosing function's hidden parameters it takes as its
     # own (`Hidden.key` -> its parameter), for the helpers it calls
     passed: dict = field(default_factory=dict)
+    # the `*args` (`**kwargs`) parameter made a plain one (`_star_param_plain`), or None
+    star: str | None = None
+    star_star: str | None = None
 
     def hidden_param(self, h) -> str | None:
         """The parameter that holds the variable of `h` (a callee's `Hidden`), or None."""
@@ -286,7 +289,9 @@ def _capture(fn) -> Captured:
 
 
 def _captured(fn, tree, filename, raw) -> Captured:
+    star = _star_param_plain(tree, "vararg")
     _keyword_only_last(tree)
+    star_star = _star_param_plain(tree, "kwarg")
     imported = _local_imports(fn, tree)
     _lambdas_as_defs(tree)
     _maps_as_comprehensions(tree, _builtin_test(fn, tree))
@@ -294,7 +299,8 @@ def _captured(fn, tree, filename, raw) -> Captured:
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set
-    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown)
+    cap = Captured(fn, tree.name, tree, filename, raw, params, shown=shown, star=star,
+                   star_star=star_star)
     cap.free, cap.origin = _free_names(fn, tree)
     for name, obj in imported.items():      # read as module names are (never rebound)
         cap.free[name], cap.origin[name] = obj, imported
@@ -528,6 +534,25 @@ def _maps_as_comprehensions(tree, builtin):
     if any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "map"
            for n in gast.walk(tree)):
         tree.body = [Rewrite().visit(s) for s in tree.body]
+
+
+def _star_param_plain(tree, kind) -> str | None:
+    """`def h(x, *xs)` (kind "vararg") or `def h(x, **kw)` ("kwarg"): `xs` (`kw`) as a plain
+    parameter after the others -- `*xs` before the keyword-only ones `_keyword_only_last`
+    then adds, `**kw` after them (none may be left keyword-only) -- its name returned. A call
+    of the helper gives it the tuple of its extra positional arguments (the dict of its extra
+    keyword arguments): `helper_args`, a ("varargs"/"varkw", name) form; `fence` refuses the
+    function given no such form (the differentiated function). After a parameter with a
+    default, it has the default None in the tree (never read: a call always gives it)."""
+    a = tree.args
+    star = getattr(a, kind)
+    if star is None or a.posonlyargs or (kind == "kwarg" and (a.kwonlyargs or a.vararg)):
+        return None
+    setattr(a, kind, None)
+    a.args = a.args + [star]
+    if a.defaults:
+        a.defaults = a.defaults + [gast.Constant(None, None)]
+    return star.id
 
 
 def _keyword_only_last(tree):

@@ -4,6 +4,8 @@ function is captured (before `fence`), so every later stage sees only the simple
 Takes: a function's `def` tree (gast, the user's line numbers), after `capture` made its
 keyword-only parameters plain ones and its lambda statements nested definitions.
 Guarantees, each rewrite what Python itself does, at the line of the statement it replaces:
+  * first, a named expression `(n := e)` is the assignment `n = e` made where Python
+    evaluates it (`walrus`);
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -89,12 +91,15 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     `builtin(name, obj)`: whether `name`, read in the function, is that builtin."""
     from .dict_locals import rewrite_dicts
     from .names import Namer, reserved_names, user_names
+    from .walrus import named_expressions
     for node in gast.walk(tree):
         if isinstance(node, gast.FunctionDef) and node is not tree:
             keyword_only_last(node)
     taken = user_names(tree) | {n.name for n in gast.walk(tree)
                                 if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     namer = Namer(taken | reserved_names())
+    rewriter = _Rewriter(namer, builtin)
+    named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
@@ -107,7 +112,6 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                 and isinstance(it.args[0], gast.Tuple) and any(
                     builtin(it.func.id, f) for f in (enumerate, reversed)):
             it.args[0] = gast.copy_location(gast.List(it.args[0].elts, gast.Load()), it.args[0])
-    rewriter = _Rewriter(namer, builtin)
     rewriter.assigned = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.block_of(tree, "body")

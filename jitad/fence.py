@@ -1,12 +1,16 @@
 """Stage 2 — fence: reject what lies outside jitad's language subset, before any rewriting.
 
-Takes: a `capture.Captured`.
+Takes: a `capture.Captured` and the front end's `forms`.
 Guarantees: returns only if every node of the function is of a kind the later stages
-handle; otherwise raises `UnsupportedError` at the first offending node, naming the
+handle and its parameters are plain ones -- a `*args`/`**kwargs` parameter `capture` made
+plain only where a call gives it (a ("varargs"/"varkw", name) form: a helper's, never the
+differentiated function's); otherwise raises `UnsupportedError` at the first offending node, naming the
 construct, with file, line, column, the source line and a caret. A dict written out passes
 only as a call's argument with constant string keys (a structure `structs` reads) or as the
 value assigned to a name (with a dict comprehension there: a local dict `structs` builds); a star
-expression `*e` passes for `normalize.stars` to write out or refuse.
+expression `*e` passes for `normalize.stars` to write out or refuse, and `**opts` in a call
+for `normalize` to expand (a dict structure) or refuse; a walrus left by `walrus` (in a
+comprehension or lambda) is refused.
 Semantic checks that need resolved names (which callables, which globals) happen in
 `normalize`, which raises the same kind of error.
 """
@@ -51,9 +55,19 @@ def construct_name(node) -> str:
     return _NAMES.get(name, name)
 
 
-def fence(cap: Captured) -> None:
+def fence(cap: Captured, forms=()) -> None:
+    """Refuse what is outside the language (module docstring); `forms`: the front end's (a
+    helper's `*args` is given its extra arguments by its call, a ("varargs", name) form)."""
     fdef = cap.tree
     a = fdef.args
+    given = [f for _, f in forms or ()]
+    for name, kind, stars in ((cap.star, "varargs", "*"), (cap.star_star, "varkw", "**")):
+        if name is not None and (kind, name) not in given:
+            star = next(p for p in a.args if p.id == name)
+            raise UnsupportedError(
+                f"{cap.name} takes {stars}{name}: the function jitad differentiates takes a "
+                f"fixed list of parameters (a helper it calls may take {stars}{name})",
+                cap.loc(star), "parameter list")
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
         bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
         # keyword-only parameters left here (`capture` makes the others plain ones) follow a
@@ -171,9 +185,7 @@ def _check(cap, node, in_loop):
                 for e in [gen.iter, *gen.ifs]:
                     _check(cap, e, in_loop)
         if isinstance(node, gast.Call):
-            for kw in node.keywords:
-                if kw.arg is None:
-                    _fail(cap, node, "unsupported construct: **kwargs in a call")
+            # (`**opts` is expanded by `normalize` where it knows the keys)
             # a dict written out with constant string keys, as an argument (`layer({"W": W,
             # "b": b}, x)`, or a local dict handed whole, `dict_locals`): a structure, as a
             # dict argument is (`structs`); its values checked as any expression

@@ -100,7 +100,7 @@ def _capture(job):
 
 
 def _fence(job):
-    fence(job.captured)
+    fence(job.captured, job.forms)
 
 
 def _normalize(job):

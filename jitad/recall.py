@@ -13,7 +13,8 @@ or stored, and the job is transformed as always). It covers
     free names and attribute chains on them -- each one's file, line, name, source text and
     defaults, and what each free name and chain means (numbers, strings and tuples of them by
     value, modules and library callables by their dotted name, user helpers by this same
-    description, recursively), and its hidden parameters by name (the arrays it reads at
+    description, recursively; a NamedTuple or dataclass class by its fields, defaults,
+    constants and methods, also the class of an argument), and its hidden parameters by name (the arrays it reads at
     every call: their types are the signature's). A value without such a description (an
     object of a user class, a compiled dispatcher) makes the key None.
   Jobs made while user rules are registered (`defvjp`, `@jitad.primitive`, plugins:
@@ -42,7 +43,7 @@ from pathlib import Path
 import gast
 import numpy as np
 
-from . import cache, primitives
+from . import cache, primitives, records
 from .capture import capture
 from .errors import JitadError
 
@@ -89,6 +90,9 @@ def key(job) -> tuple[str | None, list]:
         validate = validate.__qualname__
     try:
         desc, caps = closure(job.fn)
+        seen = {}
+        for cls in _record_classes(job.argtys):     # an argument's methods are read too
+            desc.append(("argument class", _value(cls, desc, caps, seen)))
         parts = [_jitad_digest(),
                  sorted((k, v) for k, v in os.environ.items()
                         if k.startswith("JITAD_") and k not in _NOT_CODE),
@@ -103,6 +107,18 @@ def key(job) -> tuple[str | None, list]:
     if " at 0x" in text:            # a repr naming an address: not the same in another process
         return None, []
     return hashlib.sha256(text.encode()).hexdigest()[:32], caps
+
+
+def _record_classes(tys) -> list:
+    """The classes of the NamedTuple and dataclass arguments among types `tys`, nested too."""
+    from .types import DictTy, TupleTy
+    out = []
+    for t in tys:
+        if isinstance(t, TupleTy) and t.cls is not None and t.cls not in out:
+            out.append(t.cls)
+        if isinstance(t, (TupleTy, DictTy)):
+            out += [c for c in _record_classes(t.items) if c not in out]
+    return out
 
 
 def closure(fn) -> tuple[list, list]:
@@ -171,9 +187,19 @@ def _value(obj, desc, caps, seen):
         _function(obj, desc, caps, seen)
         return ("helper", seen[id(getattr(obj, "__jitad_function__", obj))])
     rule = primitives.lookup_callable(obj)
-    if isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields"):
-        return ("namedtuple", obj.__module__, obj.__qualname__, tuple(obj._fields),
-                repr(getattr(obj, "_field_defaults", None)))
+    if records.is_record(obj):      # a NamedTuple or dataclass: its fields and its methods
+        methods = []
+        for klass in obj.__mro__:
+            for name, attr in sorted(vars(klass).items()):
+                f = getattr(attr, "__func__", attr)
+                if is_user_helper(f):
+                    _function(f, desc, caps, seen)
+                    methods.append((klass.__qualname__, name, seen[id(f)]))
+        constants = sorted((k, repr(v)) for k, v in vars(obj).items()
+                           if isinstance(v, (bool, int, float, str, tuple)))
+        return ("record", obj.__module__, obj.__qualname__, records.field_names(obj),
+                repr(records.defaults(obj)), tuple(methods), tuple(constants),
+                records.constructor(obj))
     if rule is not None or _library(obj):
         return ("library", getattr(obj, "__module__", None) or type(obj).__module__,
                 getattr(obj, "__qualname__", None) or type(obj).__qualname__,

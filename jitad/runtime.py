@@ -23,7 +23,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
-           "check_len", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
+           "check_len", "check_zip", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
@@ -1120,6 +1120,15 @@ def check_len(n, k):
     """ValueError unless an array of length n unpacks into k names."""
     if n != k:
         raise ValueError("cannot unpack an array of this length into this many names")
+    return n
+
+
+def check_zip(n, k):
+    """ValueError unless an array of length n zipped with a tuple of k items (a loop jitad
+    unrolls k times) has k elements or more (Python would stop at the array's end)."""
+    if n < k:
+        raise ValueError("zip() of a tuple and a shorter array: jitad unrolls the loop over "
+                         "the tuple's items (give the array at least as many)")
     return n
 
 

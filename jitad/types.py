@@ -3,8 +3,8 @@
 Takes: run-time values (`ty_of_value`) or constants (`const_ty`).
 Guarantees: `Ty(dtype, ndim)` for numbers and arrays (dtype one of 'f8' 'f4' 'i8' 'b1', and
 'c16' for complex values: intermediates and data arguments, never differentiated arguments),
-`TupleTy` for tuples, lists and namedtuples and `DictTy` for dicts of string keys (the
-structured arguments: nested too), `ListTy` for a list the function builds (`hs = []`,
+`TupleTy` for tuples, lists, namedtuples and dataclass objects (`records`: with their
+class) and `DictTy` for dicts of string keys (the structured arguments: nested too), `ListTy` for a list the function builds (`hs = []`,
 `hs.append(h)`); `promote`/`floaty` give NumPy's result dtype for mixed
 operands within this set; `structure`, `leaf_types`, `leaves` and `rebuild` take a structured
 argument apart into its arrays and scalars (depth first) and build one like it back. Read by
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import JitadError
+from .records import field_names, is_record, remade, values
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class Ty:
 class TupleTy:
     items: tuple
     is_list = False
-    fields: tuple | None = None      # a namedtuple's field names
+    fields: tuple | None = None      # a namedtuple's (a dataclass's) field names
+    cls: type | None = None          # its class (`records`): methods, the gradient's type
 
     def __str__(self):
         return "(" + ", ".join(map(str, self.items)) + ")"
@@ -140,6 +142,8 @@ def ty_of_value(v) -> Ty:
             return Ty("c16", v.ndim)
         raise JitadError(f"arrays of dtype {k} are not supported (use float64, float32, int, "
                          "bool or complex128)")
+    if is_record(type(v)):
+        return TupleTy(tuple(ty_of_value(x) for x in values(v)), field_names(type(v)), type(v))
     if isinstance(v, (tuple, list)):
         return TupleTy(tuple(ty_of_value(x) for x in v), getattr(type(v), "_fields", None))
     if isinstance(v, dict):
@@ -151,11 +155,9 @@ def ty_of_value(v) -> Ty:
         return NONE
     if isinstance(v, str):
         return NoneTy(v)
-    hint = f"; pass a {type(v).__name__}'s fields as a namedtuple or a dict" \
-        if hasattr(type(v), "__dataclass_fields__") else ""
     raise JitadError(f"arguments of type {type(v).__name__} are not supported (pass floats, "
-                     "ints, bools, NumPy arrays, or tuples, lists, namedtuples and dicts of "
-                     f"them{hint})")
+                     "ints, bools, NumPy arrays, or tuples, lists, namedtuples, dataclasses "
+                     "and dicts of them)")
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,12 @@ class NoneTy:
 NONE = NoneTy()
 
 
+def structured_value(v) -> bool:
+    """Whether a run-time value is a structure (a tuple, list, dict, namedtuple or dataclass
+    object), not an array or scalar."""
+    return isinstance(v, (tuple, list, dict)) or is_record(type(v))
+
+
 def is_structured(t) -> bool:
     return isinstance(t, (TupleTy, DictTy, NoneTy))
 
@@ -190,7 +198,8 @@ def structure(t):
     """What the front end needs of a structured type: its nesting, namedtuple fields and dict
     keys, not its arrays' types (None for an array or scalar)."""
     if isinstance(t, TupleTy):
-        return ("seq", tuple(structure(x) for x in t.items), t.fields)
+        return ("seq", tuple(structure(x) for x in t.items), t.fields) + (
+            (t.cls,) if t.cls is not None else ())
     if isinstance(t, DictTy):
         return ("dict", tuple(structure(x) for x in t.items), t.keys)
     if isinstance(t, NoneTy):      # a string or None inside: a constant of the specialization
@@ -213,12 +222,19 @@ def leaves(v, t=None) -> list:
             raise JitadError(f"an argument must be {t}, like the call this was compiled for")
         return []
     if t is not None and is_structured(t):
+        if isinstance(t, TupleTy) and t.cls is not None:
+            if type(v) is not t.cls:
+                raise JitadError(f"an argument must be a {t.cls.__name__}, like the call this "
+                                 "was compiled for")
+            v = values(v)
         ok = (isinstance(v, dict) and isinstance(t, DictTy) and tuple(v) == t.keys) or (
             isinstance(v, (tuple, list)) and isinstance(t, TupleTy) and len(v) == len(t.items))
         if not ok:
             raise JitadError(f"an argument must be {t}, like the call this was compiled for")
         return [x for a, i in zip(v.values() if isinstance(v, dict) else v, t.items)
                 for x in leaves(a, i)]
+    if t is None and is_record(type(v)):
+        return [x for a in values(v) for x in leaves(a)]
     if t is None and isinstance(v, (tuple, list, dict)):
         return [x for a in (v.values() if isinstance(v, dict) else v) for x in leaves(a)]
     return [v]
@@ -235,6 +251,8 @@ def rebuild(like, items, keep_constants=False):
 
 
 def _rebuild(like, it, keep):
+    if is_record(type(like)):       # a namedtuple or dataclass: one of its class
+        return remade(like, [_rebuild(v, it, keep) for v in values(like)])
     if isinstance(like, dict):
         return {k: _rebuild(v, it, keep) for k, v in like.items()}
     if isinstance(like, (tuple, list)):

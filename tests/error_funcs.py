@@ -78,9 +78,10 @@ def uses_fstring(x):
 
 
 def uses_walrus(x):
-    if (y := x * 2) > 1:  # ERR: walrus
-        return y
-    return x
+    # a walrus in a comprehension binds in the function around it: refused (one in a test
+    # or a value is an assignment, `jitad/walrus.py`)
+    ys = [(y := x * k) for k in range(3)]  # ERR: walrus
+    return ys[0] + y
 
 
 def uses_shift(x, n):

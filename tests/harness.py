@@ -16,6 +16,7 @@ an ``ndarray`` otherwise).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import math
 import re
@@ -369,7 +370,11 @@ def assert_unchanged(args, snap, label: str = ""):
     if len(args) != len(snap):
         raise AssertionError(f"{prefix}argument count changed")
     for k, (a, s) in enumerate(zip(args, snap)):
-        if isinstance(s, (tuple, list, dict)):       # a structured argument: its contents
+        if _is_dataclass_object(s):                  # its fields, as a tuple's items
+            if type(a) is not type(s):
+                raise AssertionError(f"{prefix}argument {k} changed type: {a!r} vs {s!r}")
+            assert_unchanged(_fields_of(a), _fields_of(s), f"{label} argument {k}")
+        elif isinstance(s, (tuple, list, dict)):     # a structured argument: its contents
             if type(a) is not type(s) or len(a) != len(s) or (
                     isinstance(s, dict) and list(a) != list(s)):
                 raise AssertionError(f"{prefix}argument {k} changed: {a!r} vs {s!r}")
@@ -414,8 +419,19 @@ def check_value_and_grad(case, vg, label: str | None = None):
     return value, grads
 
 
+def _is_dataclass_object(v) -> bool:
+    return dataclasses.is_dataclass(v) and not isinstance(v, type)
+
+
+def _fields_of(v) -> tuple:
+    return tuple(getattr(v, f.name) for f in dataclasses.fields(v))
+
+
 def leaves_of(tree):
-    """The arrays and scalars of nested tuples, lists and dicts, in order."""
+    """The arrays and scalars of nested tuples, lists, dicts and dataclass objects, in
+    order."""
+    if _is_dataclass_object(tree):
+        return leaves_of(_fields_of(tree))
     if isinstance(tree, dict):
         return leaves_of(tuple(tree.values()))
     if isinstance(tree, (tuple, list)):
@@ -424,7 +440,13 @@ def leaves_of(tree):
 
 
 def fill_like(like, it):
-    """`like`'s structure (tuples, namedtuples, lists, dicts), its leaves taken from `it`."""
+    """`like`'s structure (tuples, namedtuples, lists, dicts, dataclass objects: a copy with
+    its fields set), its leaves taken from `it`."""
+    if _is_dataclass_object(like):
+        out = copy.copy(like)
+        for f, v in zip(dataclasses.fields(like), [fill_like(t, it) for t in _fields_of(like)]):
+            object.__setattr__(out, f.name, v)
+        return out
     if isinstance(like, dict):
         return {k: fill_like(v, it) for k, v in like.items()}
     if isinstance(like, (tuple, list)):
@@ -564,7 +586,10 @@ def check_form_refused(fn, args, filename):
 
 
 def struct_leaves(a):
-    """The arrays and numbers of a (nested) tuple, list or dict, in order."""
+    """The arrays and numbers of a (nested) tuple, list, dict or dataclass object, in
+    order."""
+    if _is_dataclass_object(a):
+        return struct_leaves(_fields_of(a))
     if isinstance(a, dict):
         return [x for v in a.values() for x in struct_leaves(v)]
     if isinstance(a, (tuple, list)):
@@ -574,6 +599,8 @@ def struct_leaves(a):
 
 def struct_rebuild(a, it):
     """``a``'s structure with its leaves taken from the iterator ``it``."""
+    if _is_dataclass_object(a):
+        return fill_like(a, iter([struct_rebuild(v, it) for v in _fields_of(a)]))
     if isinstance(a, dict):
         return {k: struct_rebuild(v, it) for k, v in a.items()}
     if isinstance(a, (tuple, list)):
@@ -615,6 +642,8 @@ def flat_grads(g):
         return np.zeros(0)
     if isinstance(g, dict):
         return np.concatenate([flat_grads(v) for v in g.values()]) if g else np.zeros(0)
+    if _is_dataclass_object(g):
+        return flat_grads(_fields_of(g))
     if isinstance(g, (tuple, list)):
         return np.concatenate([flat_grads(v) for v in g]) if g else np.zeros(0)
     return np.atleast_1d(np.asarray(g, dtype=float)).ravel()

@@ -19,11 +19,11 @@ findings, fixed in both modes:
     np.sqrt(np.maximum(d, 0)), 0) at d == 0 (`rt.strong_div`);
   * a nested helper's default reading the enclosing argument was an internal NameError;
     eager refused `math.fsum` of a generator compiled mode took; `p.get("W")` was refused;
-What stays refused, at its line in both modes: an object of a user class made inside (a
-dataclass, a NamedTuple), a method of a module-level object, the walrus operator, `*args`
-helpers, a key added to a local dict under a branch jitad keeps, a key computed from a
-value, a shape slice at a run-time bound, `return_sign=`. A dataclass argument stays refused
-when called (pass its fields as a namedtuple or a dict).
+What stays refused, at its line in both modes: a dataclass object made inside as a list's
+element, a method of a module-level object, a key added to a local dict under a branch jitad
+keeps, a key computed from a value, a shape slice at a run-time bound, `return_sign=`. (A
+NamedTuple made inside, the walrus operator and `*args` helpers, refused here, are accepted
+since corpus 18: tests/test_heldout18.py.)
 Each case against central finite differences (and autograd where it runs the function), in
 both modes, the arguments unchanged; two compiled by Numba (and one Hessian), the rest as
 generated Python."""

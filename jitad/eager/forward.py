@@ -350,11 +350,12 @@ def jvp_eager(fn, args, wrt, tangents):
     """(value, tangent) of `fn(*args)` along `tangents` (one per position in `wrt`, each shaped
     -- or, for a structured argument, structured -- like its argument)."""
     from ..capture import Hidden, capture
+    from ..types import structured_value
     # the arrays (and structures) read from globals or closures follow the parameters, as
     # compiled mode passes them (`capture.Hidden`): the IR run here reads them as parameters
     args = tuple(args) + Hidden.read_all(capture(fn).hidden)
     forms = ()
-    if any(isinstance(a, (tuple, list, dict, str)) or a is None for a in args):
+    if any(structured_value(a) or isinstance(a, str) or a is None for a in args):
         forms, args, wrt, tangents = _flatten(fn, args, wrt, tangents)
     from .functional import _check_differentiable_args, _def_loc
     _check_differentiable_args(fn, args, wrt)

@@ -43,7 +43,7 @@ import numpy as np
 
 from ..differentiable import as_differentiable, quick_key, refuse_outputs
 from ..errors import JitadError, Loc, NotDifferentiableError
-from ..types import leaves as leaves_of, one_float_output, rebuild, ty_of_value
+from ..types import leaves as leaves_of, one_float_output, rebuild, structured_value, ty_of_value
 from .. import runtime as _rt
 from ..primitives import runtime_calls
 from . import from_primitives, math_ns, numpy_ns, ops, scipy_stats
@@ -485,7 +485,7 @@ _ONE_FLOAT = object()      # _value_and_grad's cotangent when f returns one floa
 def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
     # a structured argument (a tuple, list, namedtuple or dict of arrays, nested too): one leaf
     # per array or scalar, the containers rebuilt around them for f and for the gradient
-    groups = {i: a for i, a in enumerate(args) if isinstance(a, (tuple, list, dict))}
+    groups = {i: a for i, a in enumerate(args) if structured_value(a)}
     if groups:
         flat, pos = [], {}
         for i, a in enumerate(args):

@@ -7,7 +7,13 @@ docstring: `Normalizer` lowers expressions to atoms and statements to `Bind`/`Se
 its `library.LibraryCalls` half; a NumPy function `prelude` defines by NumPy is a helper);
 `structure.Structurer` then removes the jumps; `simplify` decides constant branches and
 shares common temporaries. A parameter given a structure or
-a constant (`forms`) is read as `structs.StructArgs` says.
+a constant (`forms`) is read as `structs.StructArgs` says. A call binds its arguments to a
+helper's parameters as Python does (`helper_args`): a helper's `*args` takes the extra
+positional arguments as a tuple structure, its `**kwargs` the extra keyword arguments as a
+dict structure (`pass_star`, marking them given for `fence`); `f(x, **opts)` of a dict
+structure names its keys, and a library call given a tuple structure whole (`np.stack(xs)`)
+reads it written out (`sequence_arguments`); `p.m(x)` of a record is a helper call
+(`record_method`).
 """
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ import types
 import gast
 import numpy as np
 
-from .. import ir, prelude
+from .. import ir, prelude, records
 from ..capture import MISSING, Captured, capture, def_name
 from ..desugar import own_statements
 from ..errors import UnsupportedError
@@ -228,6 +234,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                            out_tree=None if self.out_tree is _UNSEEN else self.out_tree)
 
     def stmt(self, node):
+        self.stmt_count += 1        # each lowering of a statement (an unrolled loop's again)
         loc = self.cap.loc(node)
         if isinstance(node, gast.Assign):
             self.assign(node.targets[0], node.value, node)
@@ -866,6 +873,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         return None
 
     def call(self, node, hint, dest):
+        node = self.sequence_arguments(node)
         if isinstance(node.func, gast.Name) and node.func.id in self.nested:
             return self.nested_call(node, hint, dest)
         prod = self.shape_call(node, hint, dest)        # np.prod(s) of a shape
@@ -882,6 +890,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(func, gast.Attribute) and func.attr == "get" \
                 and isinstance(self.struct_of(func.value), Struct):
             return self.struct_value(node)          # p.get("W") of a dict structure
+        if isinstance(func, gast.Attribute):       # p.energy(x) of a record (`records`)
+            base = self.struct_of(func.value)
+            if isinstance(base, Struct) and base.cls is not None \
+                    and records.method(base.cls, func.attr) is not None:
+                return self.record_method(node, base, kw, hint, dest)
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
             if func.attr not in METHODS:
@@ -1007,6 +1020,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             why = refusal_for(obj) if obj is not MISSING else None
             if why is not None:
                 self.err(node, f"{spelled}: {why}", f"call to {what}")
+            if records.is_record(obj):
+                self.err(node, f"{spelled}(...) makes an object of the class {obj.__name__} "
+                               "where jitad cannot hold it: a NamedTuple or dataclass object "
+                               "made in the function is assigned to a name, passed to a "
+                               "helper or read by its fields (a list holds arrays and "
+                               "numbers, a function returns them)", f"call to {what}")
             if isinstance(obj, type) and not (obj.__module__ or "").split(".")[0] in (
                     "builtins", "numpy", "scipy", "math", "collections"):
                 self.err(node, f"{spelled}(...) makes an object of the class {obj.__name__}: jitad "
@@ -1030,6 +1049,84 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return self.ruleless_form(node, prim, code, describe(func), [], list(node.args), kw,
                                       hint, dest)
         return self.prim_call(node, prim, [], node.args, kw, hint, dest)
+
+    def sequence_arguments(self, node):
+        """A call with `**opts` of a dict structure: its keys given by name (`f(x, a=opts["a"],
+        ...)`); a library call given a tuple structure whole (`np.stack(xs)`, `sum(xs)`,
+        `np.concatenate(parts)` of a tuple argument or a helper's `*xs`): the tuple written
+        out (`np.stack((xs[0], xs[1]))`), as for a tuple local (`tuple_values`) -- a user
+        helper takes the structure itself. `node` itself when neither applies."""
+        if not isinstance(node, gast.Call):
+            return node
+        keywords, changed = [], False
+        for k in node.keywords:     # f(x, **opts) of a dict structure: its keys by name
+            if k.arg is None:
+                s = self.struct_of(k.value) if isinstance(
+                    k.value, (gast.Name, gast.Attribute, gast.Subscript)) else None
+                if not (isinstance(s, Struct) and s.kind == "dict"):
+                    self.err(node, "**kwargs in a call: jitad expands a dict argument, a local "
+                                   "dict or a helper's **kwargs (keys known when it compiles)",
+                             "**kwargs in a call")
+                keywords += [gast.keyword(key, gast.copy_location(gast.Subscript(
+                    k.value, gast.copy_location(gast.Constant(key, None), k.value), gast.Load()),
+                    k.value)) for key in s.keys]
+                changed = True
+            else:
+                keywords.append(k)
+        obj = self.resolve_func(node.func)
+        if obj is MISSING or obj in (isinstance, len):
+            return gast.copy_location(gast.Call(node.func, node.args, keywords), node) \
+                if changed else node
+        spread = self.user_callee(node.func) is None and obj not in (
+            zip, enumerate, reversed, list, tuple, sorted)
+        args = []
+        for a in node.args:
+            s = self.struct_of(a) if isinstance(a, (gast.Name, gast.Attribute,
+                                                    gast.Subscript)) else None
+            if spread and isinstance(s, Struct) and s.kind == "seq" and (
+                    s.cls is None or records.is_sequence(s.cls)):
+                a = gast.copy_location(gast.Tuple([gast.copy_location(gast.Subscript(
+                    a, gast.copy_location(gast.Constant(k, None), a), gast.Load()), a)
+                    for k in range(len(s.items))], gast.Load()), a)
+                changed = True
+            args.append(a)
+        return gast.copy_location(gast.Call(node.func, args, keywords), node) \
+            if changed else node
+
+    def pass_star(self, node, param, extra, hint, out, forms):
+        """A helper's `*args` (`def h(*xs)`) given the call's extra positional arguments (a
+        list of nodes), or its `**kwargs` given the extra keyword arguments (a dict): the
+        tuple (dict) of them, as a structure argument (its arrays and numbers passed one by
+        one, the helper specialized on its length, its keys), marked given (`fence`)."""
+        items = []
+        for a in extra.values() if isinstance(extra, dict) else extra:
+            s = self.struct_of(a, literal=True)
+            if s is None and isinstance(static_value(a, self.resolve_func), str):
+                s = Const(static_value(a, self.resolve_func))     # kind="leaky": a constant
+            items.append(s if s is not None else self.expr(a, hint))
+        s = Struct("dict", items, tuple(extra)) if isinstance(extra, dict) else \
+            Struct("seq", items)
+        forms.append((param.name, ("struct", s.form())))
+        forms.append(("*", ("varkw" if isinstance(extra, dict) else "varargs", param.name)))
+        out.extend(a for a in s.leaves() if not (isinstance(a, Const) and (
+            a.value is None or isinstance(a.value, str))))
+
+    def record_method(self, node, base, kw, hint, dest):
+        """`p.energy(x)` of a record `p` (an argument, or made here): the class's function
+        called as a helper with the record as its first argument (none for a static method),
+        specialized on the record's structure, so `self.k` and `self.other(x)` inside it read
+        its fields and call its methods."""
+        fn, takes_self = records.method(base.cls, node.func.attr)
+        if not is_user_helper(fn):
+            self.err(node, f"{base.cls.__name__}.{node.func.attr} is not a function jitad can "
+                           "read", f".{node.func.attr}()")
+        args = ([node.func.value] if takes_self else []) + list(node.args)
+        call = gast.copy_location(gast.Call(node.func, args, node.keywords), node)
+        callee, atoms = self.helper_args(call, fn, kw, hint)
+        self.callees[id(callee)] = callee
+        target = dest(def_name(callee))
+        self.emit(Bind((target,), CALL, atoms, self.cap.loc(node), callee=callee))
+        return Var(target)
 
     def index_lists_as_arrays(self, node, kw, hint):
         """A call of a `prelude` definition with integers written out as an argument
@@ -1110,19 +1207,29 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             params = list(inspect.signature(callee).parameters.values())
         except (TypeError, ValueError):
             self.err(node, f"cannot read the parameters of {callee.__name__}")
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
-            self.err(node, f"{callee.__name__} takes *args or **kwargs: jitad needs a fixed "
-                           "list of parameters")
-        # keyword-only parameters come last (`capture` made them plain ones), given by keyword
-        npos = sum(p.kind is not p.KEYWORD_ONLY for p in params)
-        if len(node.args) > npos:
+        star = next((p for p in params if p.kind is p.VAR_POSITIONAL), None)
+        star_star = next((p for p in params if p.kind is p.VAR_KEYWORD), None)
+        if (star is not None and capture(callee).star != star.name) or (
+                star_star is not None and capture(callee).star_star != star_star.name):
+            self.err(node, f"{callee.__name__}'s parameters: jitad reads *args and **kwargs "
+                           "after plain parameters (not positional-only ones; **kwargs with "
+                           "no keyword-only ones)")
+        # keyword-only parameters come last (`capture` made them plain ones), given by keyword;
+        # *args takes the positional arguments after the others, as a tuple (`pass_star`)
+        npos = sum(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+        if len(node.args) > npos and star is None:
             self.err(node, f"{callee.__name__}() takes {npos} positional arguments, "
                            f"got {len(node.args)}")
         out, forms = [], []
-        for p, a in zip(params, node.args):
+        for p, a in zip(params, node.args[:npos]):
             self.pass_arg(node, callee, p, a, None, hint, out, forms)
-        for p in params[len(node.args):]:
-            if p.name in kw:
+        for p in params[min(len(node.args), npos):]:
+            if p is star:
+                self.pass_star(node, p, node.args[npos:], hint, out, forms)
+            elif p is star_star:
+                self.pass_star(node, p, kw, hint, out, forms)
+                kw = {}
+            elif p.name in kw:
                 self.pass_arg(node, callee, p, kw.pop(p.name), None, hint, out, forms)
             elif p.default is inspect.Parameter.empty:
                 self.err(node, f"{callee.__name__}() is missing its argument {p.name!r}")

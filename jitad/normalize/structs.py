@@ -14,6 +14,13 @@ Guarantees:
     `range(len(...))` indexing it -- which are unrolled, since each element may have its own
     shape and rank; so are loops over a module-level tuple holding a string (`for name in
     NAMES`: keys) and over a tuple of numbers written out or a local holds (`iterable_of`);
+  * a record -- a NamedTuple or dataclass object (`records`) -- is a "seq" Struct of its
+    fields with its class (`Struct.cls`, also in its form): given as an argument, or made
+    here by a call of its class a global names, `p._replace(...)` or
+    `dataclasses.replace(p, ...)` (`record`: each field a fresh variable holding its value
+    then, defaults filled in; made once per call node); `p.name` reads a field or a class
+    constant; `p.m(...)` is a helper call of the class's function given `p`
+    (`anf.record_method`); a dataclass object is not indexed, unpacked or iterated;
   * a local dict `dict_locals` left (`out = {}` or a display, assigned once outside branches)
     or a dict comprehension over a structure or a range of constants (`{k: v - lr * g[k] for
     k, v in p.items()}`) is a dict `Struct` of one fresh variable per key (`local_dict`):
@@ -42,6 +49,9 @@ Guarantees:
     and `len(p.shape)` alike, is its rank, so a branch on it is decided;
   * a local assigned once, outside branches, an int constant (`k = 1`, `k = x.ndim - 1`) is
     that constant where `static_of` reads it after the assignment (`note_static_int`);
+  * `zip(q, lengths)` of an array (a name never written into) and a structure of k items
+    is the array's first k rows beside the structure's items (`zipped_rows`: its length
+    checked to be k or more);
   * a call of a user helper (`pass_arg`) passes a structured argument (also a tuple, list or
     dict written out there: `layer({"W": W, "b": b}, x)`) as its arrays and scalars, and a constant argument the helper needs as a static value (a string, None, a
     tuple, a bool, or an int the helper hands to a library call or `.shape[...]`:
@@ -53,16 +63,19 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import inspect
 from collections import Counter
 
 import gast
 import numpy as np
 
+from .. import records
 from ..capture import MISSING
 from ..errors import JitadError
 from ..ir import Const, Var
 from ..primitives import COPY
+from ..records import class_constant, is_record, is_sequence, method
 from .calls import is_user_helper, source_resolver
 from .library import static_value
 
@@ -71,19 +84,22 @@ class Struct:
     """A structure known when the function is normalized: its items are atoms (the Vars of a
     spread parameter, constants) or Structs; `keys` are a dict's keys or a namedtuple's fields."""
 
-    __slots__ = ("kind", "items", "keys")
+    __slots__ = ("kind", "items", "keys", "cls")
 
-    def __init__(self, kind, items, keys=None):
-        self.kind, self.items, self.keys = kind, tuple(items), keys
+    def __init__(self, kind, items, keys=None, cls=None):
+        self.kind, self.items, self.keys, self.cls = kind, tuple(items), keys, cls
 
     def form(self):
-        return (self.kind, tuple(x.form() if isinstance(x, Struct) else const_form(x.value)
-                                 if _constant_atom(x) else None for x in self.items), self.keys)
+        items = tuple(x.form() if isinstance(x, Struct) else const_form(x.value)
+                      if _constant_atom(x) else None for x in self.items)
+        return (self.kind, items, self.keys) + ((self.cls,) if self.cls is not None else ())
 
     def leaves(self) -> list:
         return [a for x in self.items for a in (x.leaves() if isinstance(x, Struct) else [x])]
 
     def describe(self) -> str:
+        if self.cls is not None:
+            return f"a {self.cls.__name__} (fields {', '.join(self.keys)})"
         if self.kind == "dict":
             return f"a dict with keys {', '.join(map(repr, self.keys))}"
         return f"a tuple of {len(self.items)} values"
@@ -468,14 +484,16 @@ class StructArgs:
         self.static_ints = {}            # name -> int: a local assigned once a constant int
         self.dict_blocks = {}            # local dict name -> the block its display is in
         self.dict_vars = set()           # the variables of local dicts' keys (never aliased)
+        self.records_made = {}           # (id(call node), statement count) -> its record
+        self.stmt_count = 0              # statements lowered so far (`anf.stmt`)
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
         user = {v: k for k, v in self.renamed.items()}
         consts, typed, ranks = {}, {}, {}
         for name, form in forms or ():
             name = user.get(name, name)
-            if form[0] == "list":      # a list parameter (`lists.list_parameters`)
-                continue
+            if form[0] in ("list", "varargs", "varkw"):   # a list parameter (`lists.
+                continue            # list_parameters`), the mark of a given *args/**kw (`fence`)
             if form[0] == "type":      # its dtype read, or isinstance asked (`type_facts`)
                 ranks[name] = form[2]
                 if not self.stores[name]:
@@ -520,14 +538,14 @@ class StructArgs:
             return Var(p), [p]
         if shape[0] == "const":          # a string or None inside the structure
             return Const(shape[2]), []
-        kind, children, keys = shape
+        kind, children, keys, *cls = shape
         items, parts = [], []
         for k, child in enumerate(children):
             label = keys[k] if keys and str(keys[k]).isidentifier() else str(k)
             item, ps = self.spread(f"{base}_{label}", child)
             items.append(item)
             parts += ps
-        return Struct(kind, items, keys), parts
+        return Struct(kind, items, keys, *cls), parts
 
     # ------------------------------------------------------------ reading structures
     def static_of(self, node):
@@ -585,6 +603,8 @@ class StructArgs:
                 return None
             if base.kind == "seq" and base.keys and node.attr in base.keys:
                 return base.items[base.keys.index(node.attr)]
+            if base.cls is not None and class_constant(base.cls, node.attr) is not None:
+                return Const(class_constant(base.cls, node.attr))     # self.EPS of the class
             self.err(node, f"{base.describe()} has no attribute .{node.attr}",
                      "structure attribute")
         if isinstance(node, (gast.Tuple, gast.List)) and literal:
@@ -612,6 +632,14 @@ class StructArgs:
         if isinstance(v, tuple) and v and all(
                 isinstance(k, (int, float)) and not isinstance(k, bool) for k in v):
             return Struct("seq", [Const(k) for k in v])
+        if isinstance(node, (gast.Tuple, gast.List)) and node.elts and all(
+                isinstance(e, gast.Tuple) for e in node.elts):
+            # rows of numbers written out (`EDGES = ((0, 1, 1.0), ...)`, a module tuple
+            # `capture` wrote in): each row a sequence of its constants
+            rows = [static_value(e, self.resolve_func) for e in node.elts]
+            if all(isinstance(r, tuple) and all(isinstance(k, (int, float)) for k in r)
+                   for r in rows):
+                return Struct("seq", [Struct("seq", [Const(k) for k in r]) for r in rows])
         return self.struct_of(node, literal=True)
 
     def constant_keys(self, node):
@@ -628,7 +656,12 @@ class StructArgs:
         if isinstance(func, gast.Attribute):
             base = self.struct_of(func.value)
             if not isinstance(base, Struct):
-                return None
+                return self.record_call(node)
+            if base.cls is not None and func.attr == "_replace" and is_sequence(base.cls) \
+                    and not node.args:      # p._replace(W=W2): a namedtuple's new fields
+                return self.record(node, base.cls, [], node.keywords, base)
+            if base.cls is not None and method(base.cls, func.attr) is not None:
+                return None         # a method of a record: a call (`record_method`)
             if base.kind == "dict" and func.attr in ("values", "keys", "items") \
                     and not node.args and not node.keywords:
                 keys = [Const(k) for k in base.keys]
@@ -649,15 +682,20 @@ class StructArgs:
                    if base.kind == "dict" else "it by unpacking or with a constant index")
             self.err(node, f".{func.attr}() of {base.describe()} is not supported: read {how}",
                      f".{func.attr}() of a structure")
+        made = self.record_call(node)
+        if made is not None:
+            return made
         obj = self.resolve_func(func)
         if obj not in (zip, enumerate, reversed, list, tuple, sorted) or node.keywords:
             return None
         args = [self.iterable_of(a) for a in node.args]
         if not args or not all(isinstance(a, Struct) for a in args):
-            if any(isinstance(a, Struct) for a in args):
+            if not any(isinstance(a, Struct) for a in args):
+                return None
+            if obj is not zip:
                 self.err(node, f"{obj.__name__}() of a tuple argument and an array is not "
                                "supported", "structure")
-            return None
+            args = self.zipped_rows(node, args)
         seqs = [self.iterated(a) for a in args]
         if obj is zip:
             return Struct("seq", [Struct("seq", xs) for xs in zip(*seqs)])
@@ -680,12 +718,110 @@ class StructArgs:
                 self.err(node, f"sorted(): {e}", "sorted")
         return Struct("seq", seqs[0])
 
+    def zipped_rows(self, node, args):
+        """`zip(q, lengths)` of an array and a tuple structure of k items: the array's first k
+        rows (its length checked to be k or more, `rt.check_zip`), so the loop is unrolled
+        over the tuple's items. The array is a name the function never writes into (Python's
+        zip reads its rows as the loop runs)."""
+        from ..primitives import GETITEM, get
+        k = min(len(self.iterated(a)) for a in args if isinstance(a, Struct))
+        out = []
+        for a, n in zip(args, node.args):
+            if isinstance(a, Struct):
+                out.append(a)
+                continue
+            if not isinstance(n, gast.Name) or any(
+                    isinstance(m, gast.Subscript) and isinstance(m.ctx, gast.Store)
+                    and _root(m) == n.id for m in gast.walk(self.tree)):
+                self.err(n, "zip() of a tuple structure and an array takes an array the "
+                            "function never writes into, by its name", "structure")
+            arr = self.expr(n, n.id)
+            size = self.bind(node, self.temp(n.id, "len"), get("len"), (arr,))
+            self.bind(node, self.temp(n.id, "check"), get("check_zip"), (size, Const(k)))
+            out.append(Struct("seq", [self.bind(node, self.temp(n.id, "getitem"), GETITEM,
+                                                (arr, Const(i))) for i in range(k)]))
+        return out
+
+    def record_call(self, node):
+        """The Struct of `Params(W, b)` (a record class the call names: `mod.Params(...)`
+        too) or `dataclasses.replace(p, W=...)`, or None."""
+        obj = self.resolve_func(node.func)
+        if is_record(obj):          # Params(W, b): a record made here
+            return self.record(node, obj, node.args, node.keywords)
+        if obj is dataclasses.replace and len(node.args) == 1 and not isinstance(
+                node.args[0], gast.Starred):
+            base = self.struct_of(node.args[0])
+            if isinstance(base, Struct) and base.cls is not None:
+                return self.record(node, base.cls, [], node.keywords, base)
+        return None
+
+    def record(self, node, cls, args, keywords, base=None):
+        """The Struct of a record `cls(args, keywords)` made here (`records`), or of `base`
+        with the fields `keywords` name replaced (`p._replace(W=...)`,
+        `dataclasses.replace(p, W=...)`); each field a fresh variable holding its value as
+        the call evaluates it (a name assigned later does not change the record). Made once
+        per lowering of its statement (an unrolled loop's body makes it again)."""
+        made = self.records_made.get((id(node), self.stmt_count))
+        if made is not None:
+            return made
+        why = records.constructor(cls) if base is None else None
+        if why is not None:
+            self.err(node, f"{cls.__name__}(...) is made by jitad as a structure of its fields, "
+                           f"but {why}: make it outside and pass it in", f"call to {cls.__name__}")
+        names = records.field_names(cls)
+        spelled = cls.__name__ if base is None else f"{cls.__name__} replace"
+        if any(isinstance(a, gast.Starred) for a in args) or any(k.arg is None for k in keywords):
+            self.err(node, f"{spelled}(): its fields are given one by one (no * or **)",
+                     f"call to {cls.__name__}")
+        if len(args) > len(names):
+            self.err(node, f"{cls.__name__}() takes {len(names)} fields, got {len(args)}",
+                     f"call to {cls.__name__}")
+        given = dict(zip(names, args))
+        for k in keywords:
+            if k.arg not in names or k.arg in given:
+                self.err(node, f"{spelled}() got an unexpected or repeated field {k.arg!r}",
+                         f"call to {cls.__name__}")
+            given[k.arg] = k.value
+        items, defaults = [], records.defaults(cls)
+        values = {}
+        for name in list(given):        # evaluated in the call's order
+            s = self.struct_of(given[name], literal=True)
+            values[name] = s if s is not None else self.expr(given[name], name)
+        for k, name in enumerate(names):
+            if name in values:
+                v = values[name]
+            elif base is not None:
+                v = base.items[k]
+            elif name in defaults and (isinstance(defaults[name], (bool, int, float, str))
+                                       or defaults[name] is None):
+                v = Const(defaults[name])
+            else:
+                self.err(node, f"{cls.__name__}() is missing its field {name!r}" if
+                         name not in defaults else f"the default of {cls.__name__}.{name} is "
+                         "not a number or a string: give the field", f"call to {cls.__name__}")
+            if isinstance(v, Var):          # its own variable: W assigned later is another
+                own = self.namer.fresh(f"{names[k]}_field")
+                self.bind(node, own, COPY, (v,))
+                self.dict_vars.add(own)
+                v = Var(own)
+            items.append(v)
+        made = self.records_made[id(node), self.stmt_count] = Struct("seq", items, names, cls)
+        return made
+
     @staticmethod
     def iterated(s: Struct):
         """What iterating a structure gives: a dict its keys, a sequence its items."""
         return [Const(k) for k in s.keys] if s.kind == "dict" else list(s.items)
 
+    def not_a_sequence(self, base: Struct, node):
+        """A dataclass object is read by its fields only (Python does not index, unpack or
+        iterate one): refused at `node`."""
+        if base.cls is not None and not is_sequence(base.cls):
+            self.err(node, f"{base.describe()} is read by its fields (p.name): a dataclass "
+                           "object is not indexed, unpacked or iterated", "dataclass object")
+
     def element(self, base: Struct, node):
+        self.not_a_sequence(base, node)
         sl = node.slice
         what = base.describe()
         if isinstance(sl, gast.Slice):
@@ -904,6 +1040,8 @@ class StructArgs:
                 self.bind(node, name, COPY, (v,))
             return
         n = len(target.elts)
+        if isinstance(v, Struct):
+            self.not_a_sequence(v, target)
         if isinstance(v, Var):      # a, b, c = params[g]: the rows of an array element
             self.unpack_rows(target, v, node, scoped)
             return
@@ -935,6 +1073,7 @@ class StructArgs:
         items = None
         s = self.iterable_of(node.iter)
         if isinstance(s, Struct):
+            self.not_a_sequence(s, node.iter)
             items = self.iterated(s)
         elif s is not None:
             self.err(node.iter, "a for loop over an element of a tuple argument iterates over "

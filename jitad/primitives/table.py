@@ -334,8 +334,10 @@ solve.2.2(a, b)    = np.linalg.solve(a, b)  :: solve | a: -(np.linalg.solve(a.T,
 slogdet.sign(x)    = np.linalg.slogdet(x)[0] :: mscalar
 slogdet.logabs(x)  = np.linalg.slogdet(x)[1] :: mscalar | x: g * np.linalg.inv(x).T
 cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y, g)
-# the checks of unpacking: `a, b = x` needs len(x) == 2, np.split(x, k) equal parts
+# the checks of unpacking: `a, b = x` needs len(x) == 2, np.split(x, k) equal parts,
+# zip(x, t) of a tuple of k items len(x) >= k
 check_len(n, k)    = rt.check_len(n, k)     :: int
+check_zip(n, k)    = rt.check_zip(n, k)     :: int
 check_slice_end(n, stop) = rt.check_slice_end(n, stop) :: int
 check_length(n, k) = rt.check_length(n, k)   :: int
 check_broadcast(n, k) = rt.check_broadcast(n, k) :: int
@@ -797,7 +799,7 @@ def _load_table():
         get(p).new_axis = True
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
-    for p in ("check_len", "check_split", "check_sections", "check_slice_end", "check_length",
+    for p in ("check_len", "check_zip", "check_split", "check_sections", "check_slice_end", "check_length",
               "check_broadcast", "assert_failed", "raise_error"):
         get(p).effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):

@@ -599,7 +599,7 @@ class Reverse(TrainingCode):
         from it (`e = y[i]`) instead of computed again: a tanh, an exp, a chain of them."""
         live = {n.id for st in adjoint for n in ast.walk(st)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        stored = self.stored_results(block)
+        stored = self.A.stored_results(block)
         out = []
         for x in reversed(block):
             if isinstance(x, Bind) and x.target in live:
@@ -612,22 +612,6 @@ class Reverse(TrainingCode):
                     live |= set(ir.reads(x))
                 out[-1].jitad_loc = (x.loc.filename, x.loc.line)
         return out[::-1]
-
-    def stored_results(self, block) -> dict:
-        """name -> the `SetItem` of `block` storing it as an element's first write into a
-        kept array of its own dtype, the array's only write in the block."""
-        writes = Counter(x.array for x in block if isinstance(x, SetItem))
-        out = {}
-        for x in block:
-            if not (isinstance(x, SetItem) and x.init and isinstance(x.value, Var)
-                    and writes[x.array] == 1 and x.array in self.A.needed
-                    and all(isinstance(a, Var) for a in x.index)):
-                continue
-            ty, elem = self.ty(x.array), self.ty(x.value.name)
-            if getattr(elem, "ndim", 1) == 0 and len(x.index) == ty.ndim \
-                    and elem.dtype == ty.dtype and not ty.is_list:
-                out[x.value.name] = x
-        return out
 
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False, owned=False):
         """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time).

@@ -27,6 +27,16 @@ def test_slices_of_one_length_are_one_loop():
     assert "for i in range(n)" in src and "np.sum" not in src     # the sum is the loop's too
     adj = jitad.source(mf.slices_same_length, "adjoint", args=(x, 100.0))
     assert "tape" not in adj          # the adjoint loop computes the body again: no tape
+    # its iterations are independent and it pops nothing: it runs forwards, like the map
+    assert "for i in range(n):" in adj[adj.index("# adjoint"):] and ", -1, -1)" not in adj
+
+
+def test_an_element_loop_whose_adjoint_pops_runs_backwards():
+    # a branch in the element loop: it is no map, and its adjoint pops the branches taken
+    x = RNG.uniform(-1.0, 1.0, 7)
+    check_both_modes(mf.branchy_elements, (x,), (0,))
+    adj = jitad.source(mf.branchy_elements, "adjoint", args=(x,))
+    assert ", -1, -1)" in adj
 
 
 @pytest.mark.parametrize("hb", [4, 1])

@@ -920,13 +920,15 @@ class Reverse(TrainingCode):
                 out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
-    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None,
+    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None, grads_into=None,
             jacobian=None):
         """The fused `f_vjp`; with `train`, the training step (see step_function); with
         `split=(fwd_name, bwd_name)`, the two halves (see split_functions); with `into`, that
         function (see into_function); with `grads_only`, `grads_only(params..., d_out) ->
         grads`: the vjp without its value, so what only the value needed is dead code (a loop
-        of Hessian-vector products discards the value); with `jacobian` (and `keep`), that
+        of Hessian-vector products discards the value); `grads_into` is that function adding
+        the gradients into buffers as `into` does (`grads_into(params..., d_out, buffers...)`:
+        a Hessian's column loop passes the rows of H); with `jacobian` (and `keep`), that
         function or None (see jacobian_function)."""
         f = self.spec.ir
         self.into_buffers = accumulate
@@ -939,7 +941,7 @@ class Reverse(TrainingCode):
             if train is not None else {}
         # dense parameters: the adjoint sweep adds straight into the buffers (jacobian: a
         # block's row)
-        if accumulate or into or jacobian:
+        if accumulate or into or jacobian or grads_into:
             for i in self.wrt:
                 p = f.params[i]
                 if p not in self.sparse and self.ty(p).ndim and p in A.active \
@@ -1000,6 +1002,12 @@ class Reverse(TrainingCode):
         first = self.tapes.init(counts) + predef + fwd + save
         if into is not None:
             return self.into_function(into, first, rev, value)
+        if grads_into is not None:
+            buffers, tail, grads = self.buffers()
+            body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev + tail
+                    + [ast.Return(ast.Tuple(grads, ast.Load()))])
+            return self._seeded(_fdef(grads_into, f.params + [self.seed] + buffers,
+                                      self.depth_check() + body, self.depth), ret)
         if split is not None:
             return self.split_functions(split, first, rev, value, grads)
         if jacobian is not None:
@@ -1028,6 +1036,17 @@ class Reverse(TrainingCode):
         adjoint sweep accumulates there directly unless the body assigns the parameter; then
         its adjoint is added at the end); grads holds the buffers and the scalar gradients."""
         f = self.spec.ir
+        buffers, tail, grads = self.buffers()
+        body = ([P.assign(self.seed, P.const(1.0))] + first + [P.Comment("adjoint")] + rev + tail
+                + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
+        return _fdef(name, f.params + buffers, body)
+
+    def buffers(self):
+        """(buffer parameters, tail, grads) of a function adding the gradients into its
+        caller's buffers: one buffer per array wrt parameter, its adjoint itself where the
+        sweep accumulates there directly, else added to it at the end (`tail`); grads holds
+        the buffers and the scalar gradients."""
+        f = self.spec.ir
         buffers, tail, grads = [], [], []
         for i in self.wrt:
             p = f.params[i]
@@ -1039,9 +1058,7 @@ class Reverse(TrainingCode):
                 tail.append(P.aug(buf, P.name(self.d(p))))
             buffers.append(buf)
             grads.append(P.name(buf))
-        body = ([P.assign(self.seed, P.const(1.0))] + first + [P.Comment("adjoint")] + rev + tail
-                + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
-        return _fdef(name, f.params + buffers, body)
+        return buffers, tail, grads
 
     def split_functions(self, names, first, rev, value, grads):
         """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value..., saved)` and

@@ -54,7 +54,7 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "add_into")
 
 
 def dot1(a, b):

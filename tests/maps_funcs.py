@@ -102,3 +102,15 @@ def column_means(X, w):
 def vector_means(x, w):
     # a rank-1 map under a sum along its one axis (the whole mean: NumPy's, n = 0 is nan)
     return np.mean(x * x * w) + np.sum(np.sin(x) * w, axis=0)
+
+
+def branchy_elements(x):
+    """An element loop with a branch on the data: its adjoint pops what each iteration took,
+    so it runs backwards."""
+    s = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 0.0:
+            s = s + x[i] * x[i]
+        else:
+            s = s - math.sin(x[i])
+    return s

@@ -145,6 +145,23 @@ def test_the_cost_rule_keeps_the_loop_for_element_loops_only(monkeypatch):
         assert jitad.hessian(f, wrt=case.wrt).specialize(*case.make_args()).gen.hessian_lanes
 
 
+def test_the_column_loop_adds_into_the_rows_of_H(monkeypatch):
+    """The one-column loop passes row k of H (zeros) as the buffer the k-th product's
+    gradient is added into (`Reverse.vjp(grads_into=...)`): no gradient array per column,
+    no copy of it into H; H is the second derivatives by central differences of the grad."""
+    from .harness import fd_hessian
+    monkeypatch.delenv("JITAD_HESSIAN_LANES", raising=False)
+    x = np.linspace(-0.5, 1.2, 12)
+    h = jitad.hessian(fresh(rosenbrock))
+    comp = h.specialize(x, 100.0)
+    body = comp.gen.source[comp.gen.source.index(f"def {comp.gen.hessian}("):]
+    assert "rt.set_row" not in body and "np.zeros((x.size, x.size))" in body, body
+    H = h(x, 100.0)
+    assert comp.compiled_ran
+    fd = fd_hessian(jitad.grad(fresh(rosenbrock)), (x, 100.0), (0,))[0][0]
+    assert_close(H, fd, 1e-6, 1e-5, "Hessian vs central differences of the gradient")
+
+
 def mixed(x, w):
     return np.sum(np.tanh(x) * w[:3]) + np.sum(x ** 2) * w[3] ** 3
 

@@ -27,6 +27,16 @@ def test_slices_of_one_length_are_one_loop():
     assert "for i in range(n)" in src and "np.sum" not in src     # the sum is the loop's too
     adj = jitad.source(mf.slices_same_length, "adjoint", args=(x, 100.0))
     assert "tape" not in adj          # the adjoint loop computes the body again: no tape
+    # its iterations are independent and it pops nothing: it runs forwards, like the map
+    assert "for i in range(n):" in adj[adj.index("# adjoint"):] and ", -1, -1)" not in adj
+
+
+def test_an_element_loop_whose_adjoint_pops_runs_backwards():
+    # a branch in the element loop: it is no map, and its adjoint pops the branches taken
+    x = RNG.uniform(-1.0, 1.0, 7)
+    check_both_modes(mf.branchy_elements, (x,), (0,))
+    adj = jitad.source(mf.branchy_elements, "adjoint", args=(x,))
+    assert ", -1, -1)" in adj
 
 
 @pytest.mark.parametrize("hb", [4, 1])
@@ -119,6 +129,13 @@ def test_a_maps_stored_results_are_read_back_in_its_adjoint():
     adj = jitad.source(mf.stored_tanh, "adjoint", args=(W, h0, xs), wrt=(0, 1, 2))
     code = [ln for ln in adj[adj.index("# adjoint"):].splitlines() if "# line" not in ln]
     assert not any("np.tanh" in ln for ln in code) and any("= h[" in ln for ln in code)
+    # tanh's operand (W @ h + xs[t]) is not read again: only h is kept per step, not the
+    # product nor the row of xs (`Analysis.replay_reads`); the hvp's tape likewise
+    pushes = [ln.strip() for ln in adj.splitlines() if ".append(" in ln]
+    assert len(pushes) == 1 and pushes[0].endswith(".append(h)"), pushes
+    hvp_adj = jitad.source(jitad.hvp(mf.stored_tanh, wrt=0), "adjoint", args=(W, h0, xs))
+    assert sorted(ln.strip().split("(")[-1] for ln in hvp_adj.splitlines() if ".append(" in ln) \
+        == ["d_h)", "d_h_matmul)", "h)"]
     v = RNG.normal(size=(5, 5))
     hv = jitad.hvp(mf.stored_tanh, wrt=0)(W, h0, xs, v=v)
     g = jitad.grad(mf.stored_tanh, wrt=0)

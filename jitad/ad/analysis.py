@@ -15,6 +15,7 @@ Those write rules are a class of their own, `Writes`, which `Analysis` extends a
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from .. import activity, ir
 
@@ -645,9 +646,7 @@ class Analysis(Writes):
                 elif isinstance(s, For) and self.work(s.body):
                     reads = {n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)}
                     if id(s) in self.replayed:
-                        sums = self._accumulators(s.body)
-                        reads |= {n for x in s.body if isinstance(x, Bind) and x.target not in sums
-                                  for n in ir.reads(x)}
+                        reads |= self.replay_reads(s.body)
                         reads -= self.recomputed
                 needed |= reads
                 # a list's adjoint starts as zeros shaped like its elements: it reads the list
@@ -723,6 +722,53 @@ class Analysis(Writes):
             if isinstance(x, Bind):
                 seen |= set(x.targets)
         return True
+
+    def replay_reads(self, body) -> set:
+        """What a map's adjoint loop reads to compute `body`'s values again (`Reverse.replay`):
+        the operands of the binds whose values the adjoint of the body reads, directly or
+        through other binds -- except those of a bind whose value is read back from the array
+        it was stored into (`stored_results`: only the index is read). A tanh's operand the
+        adjoint never needs (it reads tanh's stored output) is then not kept for it. A body of
+        anything but flat number binds and element writes counts every bind's operands."""
+        sums = self._accumulators(body)
+        if not all(isinstance(x, SetItem) or (isinstance(x, Bind) and not self._arrayish(x.target))
+                   for x in body):
+            return {n for x in body if isinstance(x, Bind) and x.target not in sums
+                    for n in ir.reads(x)}
+        live = set()
+        for x in body:      # what the adjoint statements of the body read
+            if isinstance(x, Bind):
+                live |= self.bind_reads(x)
+            elif x.array in self.active or x.array in self.needed:
+                live |= {n for a in x.index for n in ir.atom_names(a)}
+        stored = self.stored_results(body)
+        out = set()
+        for x in reversed(body):
+            if isinstance(x, Bind) and x.target in live and x.target not in sums:
+                w = stored.get(x.target)
+                names = {n for a in w.index for n in ir.atom_names(a)} if w is not None \
+                    else set(ir.reads(x))
+                live |= names
+                out |= names
+        return out
+
+    def stored_results(self, block) -> dict:
+        """name -> the `SetItem` of `block` storing it as an element's first write into a
+        kept (`needed`) array of its own dtype, the array's only write in the block: after a
+        map ran, the element holds the number, which its adjoint reads back instead of
+        computing it again (`Reverse.replay`)."""
+        writes = Counter(x.array for x in block if isinstance(x, SetItem))
+        out = {}
+        for x in block:
+            if not (isinstance(x, SetItem) and x.init and isinstance(x.value, Var)
+                    and writes[x.array] == 1 and x.array in self.needed
+                    and all(isinstance(a, Var) for a in x.index)):
+                continue
+            ty, elem = self.types[x.array], self.types[x.value.name]
+            if getattr(elem, "ndim", 1) == 0 and len(x.index) == ty.ndim \
+                    and elem.dtype == ty.dtype and not ty.is_list:
+                out[x.value.name] = x
+        return out
 
     def _accumulators(self, body) -> set:
         """Numbers a loop body only adds to (`acc = acc + e`, `acc = acc - e`: the one

@@ -9,7 +9,8 @@ Guarantees:
   * the state (every variable, every array element written) at each point of the adjoint
     sweep equals the forward state at the mirrored point: pops restore overwritten values,
     `y[i] = v` is undone, branches replay the recorded test, loops run their recorded trip
-    count backwards (counted loops recompute their index instead of taping it);
+    count backwards (counted loops recompute their index instead of taping it; a map whose
+    adjoint pops nothing runs forwards: its iterations are independent);
   * adjoints exist only for active variables (`activity`), start as `0.0` (`0j` for a complex
     scalar) or `np.zeros_like(x)` chosen here from the types, and are un-broadcast onto their
     argument; a real argument of an operation with complex values takes the real part of its
@@ -523,7 +524,14 @@ class Reverse(TrainingCode):
             body = self.replay(s.body, body) + body
         start, stop, step = (P.atom(a) for a in (s.start, s.stop, s.step))
         stepv = _num_or_none(s.step)
-        if stepv == 1:
+        if id(s) in self.A.replayed and not _pops(body):
+            # a map's iterations are independent and its adjoint pops nothing: they run in
+            # the forward's order (memory read ascending: what prefetchers and LLVM's
+            # vectorizer like best: a Rosenbrock Hessian's column loop 5.2 -> 4.1 ms)
+            rng = [start, stop] + ([] if stepv == 1 else [step])
+            if stepv == 1 and _num_or_none(s.start) == 0:
+                rng = [stop]
+        elif stepv == 1:
             rng = [P.binop(stop, ast.Sub(), P.const(1)), P.binop(P.atom(s.start), ast.Sub(), P.const(1)),
                    P.const(-1)]
         elif stepv == -1:
@@ -599,7 +607,7 @@ class Reverse(TrainingCode):
         from it (`e = y[i]`) instead of computed again: a tanh, an exp, a chain of them."""
         live = {n.id for st in adjoint for n in ast.walk(st)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        stored = self.stored_results(block)
+        stored = self.A.stored_results(block)
         out = []
         for x in reversed(block):
             if isinstance(x, Bind) and x.target in live:
@@ -612,22 +620,6 @@ class Reverse(TrainingCode):
                     live |= set(ir.reads(x))
                 out[-1].jitad_loc = (x.loc.filename, x.loc.line)
         return out[::-1]
-
-    def stored_results(self, block) -> dict:
-        """name -> the `SetItem` of `block` storing it as an element's first write into a
-        kept array of its own dtype, the array's only write in the block."""
-        writes = Counter(x.array for x in block if isinstance(x, SetItem))
-        out = {}
-        for x in block:
-            if not (isinstance(x, SetItem) and x.init and isinstance(x.value, Var)
-                    and writes[x.array] == 1 and x.array in self.A.needed
-                    and all(isinstance(a, Var) for a in x.index)):
-                continue
-            ty, elem = self.ty(x.array), self.ty(x.value.name)
-            if getattr(elem, "ndim", 1) == 0 and len(x.index) == ty.ndim \
-                    and elem.dtype == ty.dtype and not ty.is_list:
-                out[x.value.name] = x
-        return out
 
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False, owned=False):
         """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time).
@@ -928,13 +920,15 @@ class Reverse(TrainingCode):
                 out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
-    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None,
+    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None, grads_into=None,
             jacobian=None):
         """The fused `f_vjp`; with `train`, the training step (see step_function); with
         `split=(fwd_name, bwd_name)`, the two halves (see split_functions); with `into`, that
         function (see into_function); with `grads_only`, `grads_only(params..., d_out) ->
         grads`: the vjp without its value, so what only the value needed is dead code (a loop
-        of Hessian-vector products discards the value); with `jacobian` (and `keep`), that
+        of Hessian-vector products discards the value); `grads_into` is that function adding
+        the gradients into buffers as `into` does (`grads_into(params..., d_out, buffers...)`:
+        a Hessian's column loop passes the rows of H); with `jacobian` (and `keep`), that
         function or None (see jacobian_function)."""
         f = self.spec.ir
         self.into_buffers = accumulate
@@ -947,7 +941,7 @@ class Reverse(TrainingCode):
             if train is not None else {}
         # dense parameters: the adjoint sweep adds straight into the buffers (jacobian: a
         # block's row)
-        if accumulate or into or jacobian:
+        if accumulate or into or jacobian or grads_into:
             for i in self.wrt:
                 p = f.params[i]
                 if p not in self.sparse and self.ty(p).ndim and p in A.active \
@@ -1008,6 +1002,12 @@ class Reverse(TrainingCode):
         first = self.tapes.init(counts) + predef + fwd + save
         if into is not None:
             return self.into_function(into, first, rev, value)
+        if grads_into is not None:
+            buffers, tail, grads = self.buffers()
+            body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev + tail
+                    + [ast.Return(ast.Tuple(grads, ast.Load()))])
+            return self._seeded(_fdef(grads_into, f.params + [self.seed] + buffers,
+                                      self.depth_check() + body, self.depth), ret)
         if split is not None:
             return self.split_functions(split, first, rev, value, grads)
         if jacobian is not None:
@@ -1036,6 +1036,17 @@ class Reverse(TrainingCode):
         adjoint sweep accumulates there directly unless the body assigns the parameter; then
         its adjoint is added at the end); grads holds the buffers and the scalar gradients."""
         f = self.spec.ir
+        buffers, tail, grads = self.buffers()
+        body = ([P.assign(self.seed, P.const(1.0))] + first + [P.Comment("adjoint")] + rev + tail
+                + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
+        return _fdef(name, f.params + buffers, body)
+
+    def buffers(self):
+        """(buffer parameters, tail, grads) of a function adding the gradients into its
+        caller's buffers: one buffer per array wrt parameter, its adjoint itself where the
+        sweep accumulates there directly, else added to it at the end (`tail`); grads holds
+        the buffers and the scalar gradients."""
+        f = self.spec.ir
         buffers, tail, grads = [], [], []
         for i in self.wrt:
             p = f.params[i]
@@ -1047,9 +1058,7 @@ class Reverse(TrainingCode):
                 tail.append(P.aug(buf, P.name(self.d(p))))
             buffers.append(buf)
             grads.append(P.name(buf))
-        body = ([P.assign(self.seed, P.const(1.0))] + first + [P.Comment("adjoint")] + rev + tail
-                + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
-        return _fdef(name, f.params + buffers, body)
+        return buffers, tail, grads
 
     def split_functions(self, names, first, rev, value, grads):
         """The vjp cut in two where the adjoint starts: `g_fwd(args) -> (value..., saved)` and
@@ -1210,6 +1219,11 @@ _MUTATING_METHODS = frozenset({"pop", "append", "extend", "insert", "clear", "re
                                "sort", "resize", "itemset", "put", "setflags", "reverse"})
 _MUTATING_NP = frozenset({"np.add.at", "np.subtract.at", "np.multiply.at", "np.copyto",
                           "np.put", "np.place", "np.putmask", "np.fill_diagonal"})
+
+
+def _pops(stmts) -> bool:
+    """Whether generated statements read a tape (`Tapes` tags every node of a pop)."""
+    return any(getattr(n, "jitad_tape", None) is not None for st in stmts for n in ast.walk(st))
 
 
 def _root(e):

@@ -15,22 +15,30 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
-def _one_specialization(disp):
-    """Make Numba compile the helper `disp` once per argument types, not once per constant.
+def _one_specialization(disp, any_layout=False):
+    """Make Numba compile the helper `disp` once per argument types, not once per constant
+    (nor, with `any_layout`, once per layout of its array arguments).
 
     Compiled code calling a helper types its constant arguments as literals
     (`Literal[str]('gmm.py:107:17')`, `Literal[int](1)`), and Numba compiles the helper again
     for every distinct constant: every `check_range` site of every generated function was a
     compilation of its own. The helper is compiled for the arguments' plain types instead (a
     literal converts to its plain type at the call), and for the literal types only when the
-    plain ones do not type."""
+    plain ones do not type. With `any_layout` an array argument is typed as Numba's 'A'
+    layout (a C or F array converts to it at the call): `runtime.ANY_LAYOUT`."""
     from numba.core import errors
     from numba.core import types as nbtypes
     literal_call_template = disp.get_call_template
 
+    def plain_type(t):
+        t = nbtypes.unliteral(t)
+        if any_layout and isinstance(t, nbtypes.Array) and t.layout != "A":
+            return t.copy(layout="A")
+        return t
+
     def get_call_template(args, kws):
-        plain = tuple(nbtypes.unliteral(a) for a in args)
-        plain_kws = {k: nbtypes.unliteral(v) for k, v in kws.items()}
+        plain = tuple(plain_type(a) for a in args)
+        plain_kws = {k: plain_type(v) for k, v in kws.items()}
         if plain != tuple(args) or plain_kws != kws:
             try:
                 return literal_call_template(plain, plain_kws)
@@ -47,7 +55,7 @@ for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py
     _errors = {"error_model": "numpy"} if _name in _py.NUMPY_ERRORS else {}
     globals()[_name] = njit(_g, nogil=_name not in _py.NEEDS_GIL, inline=_inline, **_errors)
     if _inline == "never":
-        _one_specialization(globals()[_name])
+        _one_specialization(globals()[_name], any_layout=_name in _py.ANY_LAYOUT)
 
 
 def _overloads():

@@ -11,6 +11,8 @@ import math
 import numba
 import numpy as np
 
+from .blas import gemm
+
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself). Never one that reads `isinstance` (`_pick_loop`): Numba
 # then runs its literal-propagation pass over the whole caller, which crashes on a variable
@@ -40,7 +42,14 @@ NEEDS_GIL = ("partition_perm", "fft3", "rfft3", "irfft3", "eig")
 
 # module-level names the helpers read besides np and math (the compiled helpers' module gets
 # them too): constants, and numba for `numba.objmode` (a call NumPy makes, `partition_perm`)
-CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT")
+CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT", "gemm")
+
+# helpers compiled once for arrays of any layout (`_runtime_jit` types their array arguments
+# as Numba's 'A'): the adjoint of `@` multiplies by transposed views (`g @ b.T`, `a.T @ g`),
+# and each pair of layouts was a compilation of its own, with Numba's BLAS call inside (~10k
+# LLVM lines of the GMM's gradient). Their loops index through strides, and their BLAS call
+# reads the layouts at run time (`blas.gemm`: a transposed operand is no copy)
+ANY_LAYOUT = ("matmat", "matmat_sum")
 
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
@@ -147,7 +156,7 @@ def _matmat_loop(a, b):
         raise ValueError("matmul: shapes of the two matrices are not aligned")
     if m * k * n > SMALL_MATMAT:
         x, y = promoted(a, b)
-        return np.dot(x, y)
+        return gemm(x, y)
     out = np.zeros((m, n), type(a.dtype.type(0) * b.dtype.type(0)))
     for i in range(m):
         for p in range(k):

@@ -116,6 +116,37 @@ def _overloads():
         return impl
 
 
+    @overload(_py.extreme_adjoint, jit_options={"nogil": True, "error_model": "numpy"})
+    def _extreme_adjoint(g, x, y, axis):
+        """A matrix x: per row (axis 1) or column (axis 0), count the entries equal to y's,
+        then write g / count times 1.0 there and times 0.0 elsewhere (the products
+        `runtime.extreme_adjoint`'s expression makes); any other rank: that expression."""
+        if not (isinstance(x, types.Array) and x.ndim == 2 and isinstance(g, types.Array)):
+            return lambda g, x, y, axis: _extreme_adjoint_nd(g, x, y, axis)
+
+        def impl(g, x, y, axis):
+            out = np.empty(x.shape, type(g.dtype.type(0) / np.int64(1)))
+            rows = axis == 1 or axis == -1
+            if not rows and axis != 0 and axis != -2:
+                raise ValueError("axis is out of bounds for array of dimension 2")
+            n = x.shape[0] if rows else x.shape[1]
+            m = x.shape[1] if rows else x.shape[0]
+            for i in range(n):
+                count = 0
+                for k in range(m):
+                    if (x[i, k] if rows else x[k, i]) == y[i]:
+                        count += 1
+                share = g[i] / count
+                for k in range(m):
+                    hit = (x[i, k] if rows else x[k, i]) == y[i]
+                    v = share * (1.0 if hit else 0.0)
+                    if rows:
+                        out[i, k] = v
+                    else:
+                        out[k, i] = v
+            return out
+        return impl
+
     @overload(_py.set_view, jit_options={"nogil": True})
     def _set_view(view, src):
         """A view of rank 1 or 2 and a number or an array of rank <= the view's: element
@@ -195,8 +226,11 @@ def _row_source(view, src, n):
 _row_source = njit(_row_source, nogil=True)
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
+_extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, globals(),
+                                              "extreme_adjoint"), nogil=True)
 _overloads()
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above
 promoted = _py.promoted       # compiled helpers calling promoted get the overload above
+extreme_adjoint = _py.extreme_adjoint    # ... and rt.extreme_adjoint the overload above

@@ -15,9 +15,18 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
-def _one_specialization(disp, any_layout=False):
+def _one_specialization(disp, callee, any_layout=False):
     """Make Numba compile the helper `disp` once per argument types, not once per constant
-    (nor, with `any_layout`, once per layout of its array arguments).
+    (nor, with `any_layout`, once per layout of its array arguments), and compiled code call
+    `callee`, the same function compiled without wrappers.
+
+    Numba compiles two wrappers with every specialization of a function: a CPython one (to
+    call it from Python: unboxing each argument, boxing the result) and a C one (to pass it as
+    a first-class function). Compiled code calling a helper needs neither, and both were
+    linked into every caller: a third of a small helper's code (the GMM's gradient: 57,703
+    LLVM lines into module optimization, 50,827 without). So `disp` (what Python calls, as
+    the tests do) keeps its wrappers, and a call from compiled code is typed and lowered as
+    a call of `callee` (compiled with `no_cpython_wrapper` and `no_cfunc_wrapper`).
 
     Compiled code calling a helper types its constant arguments as literals
     (`Literal[str]('gmm.py:107:17')`, `Literal[int](1)`), and Numba compiles the helper again
@@ -26,9 +35,10 @@ def _one_specialization(disp, any_layout=False):
     literal converts to its plain type at the call), and for the literal types only when the
     plain ones do not type. With `any_layout` an array argument is typed as Numba's 'A'
     layout (a C or F array converts to it at the call): `runtime.ANY_LAYOUT`."""
-    from numba.core import errors
+    from numba.core import errors, sigutils
     from numba.core import types as nbtypes
-    literal_call_template = disp.get_call_template
+    literal_call_template = callee.get_call_template
+    own_overload = disp.get_overload
 
     def plain_type(t):
         t = nbtypes.unliteral(t)
@@ -45,7 +55,13 @@ def _one_specialization(disp, any_layout=False):
             except errors.TypingError:
                 pass
         return literal_call_template(args, kws)
+
+    def get_overload(sig):          # lowering a call typed by `get_call_template`
+        args, _ = sigutils.normalize_signature(sig)
+        return (callee.get_overload if tuple(args) in callee.overloads else own_overload)(sig)
     disp.get_call_template = get_call_template
+    disp.get_overload = get_overload
+    disp.compiled_callee = callee
 
 
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
@@ -55,14 +71,24 @@ for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py
     _errors = {"error_model": "numpy"} if _name in _py.NUMPY_ERRORS else {}
     globals()[_name] = njit(_g, nogil=_name not in _py.NEEDS_GIL, inline=_inline, **_errors)
     if _inline == "never":
-        _one_specialization(globals()[_name], any_layout=_name in _py.ANY_LAYOUT)
+        # its own qualified name: Numba's disk cache is keyed on it, not on the wrappers
+        _c = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
+        _c.__qualname__ = _name + "_callee"
+        _one_specialization(globals()[_name],
+                            njit(_c, nogil=_name not in _py.NEEDS_GIL, inline=_inline,
+                                 no_cpython_wrapper=True, no_cfunc_wrapper=True, **_errors),
+                            any_layout=_name in _py.ANY_LAYOUT)
+
+
+# the overloads' implementations are only called from compiled code: no wrappers (see above)
+_CALLEE = {"nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 
 def _overloads():
     from numba.core import types
     from numba.extending import overload
 
-    @overload(_py.sum_axis, jit_options={"nogil": True})
+    @overload(_py.sum_axis, jit_options=_CALLEE)
     def _sum_axis(x, axis):
         """A matrix of floats, ints or bools: two loops into zeros of NumPy's result dtype
         (the float's own; int64 for ints and bools), see `runtime.sum_axis`; else np.sum."""
@@ -87,7 +113,7 @@ def _overloads():
             return out
         return impl
 
-    @overload(_py.max_axis, jit_options={"nogil": True})
+    @overload(_py.max_axis, jit_options=_CALLEE)
     def _max_axis(x, axis):
         """A matrix: `runtime.max_axis`'s loops (the same comparisons in the same order), on x
         itself; any other rank: `runtime.max_axis` compiled as it is."""
@@ -116,7 +142,7 @@ def _overloads():
         return impl
 
 
-    @overload(_py.extreme_adjoint, jit_options={"nogil": True, "error_model": "numpy"})
+    @overload(_py.extreme_adjoint, jit_options={**_CALLEE, "error_model": "numpy"})
     def _extreme_adjoint(g, x, y, axis):
         """A matrix x: per row (axis 1) or column (axis 0), count the entries equal to y's,
         then write g / count times 1.0 there and times 0.0 elsewhere (the products
@@ -147,7 +173,7 @@ def _overloads():
             return out
         return impl
 
-    @overload(_py.set_view, jit_options={"nogil": True})
+    @overload(_py.set_view, jit_options=_CALLEE)
     def _set_view(view, src):
         """A view of rank 1 or 2 and a number or an array of rank <= the view's: element
         loops, NumPy's broadcasting (a length-1 axis repeats), the source copied first if it
@@ -197,7 +223,7 @@ def _overloads():
         return copy2
 
 
-    @overload(_py.promoted, jit_options={"nogil": True})
+    @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
         is not NumPy's result dtype converted to it."""

@@ -15,46 +15,86 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
-def _one_specialization(disp):
-    """Make Numba compile the helper `disp` once per argument types, not once per constant.
+def _one_specialization(disp, callee, any_layout=False):
+    """Make Numba compile the helper `disp` once per argument types, not once per constant
+    (nor, with `any_layout`, once per layout of its array arguments), and compiled code call
+    `callee`, the same function compiled without wrappers.
+
+    Numba compiles two wrappers with every specialization of a function: a CPython one (to
+    call it from Python: unboxing each argument, boxing the result) and a C one (to pass it as
+    a first-class function). Compiled code calling a helper needs neither, and both were
+    linked into every caller: a third of a small helper's code (the GMM's gradient: 57,703
+    LLVM lines into module optimization, 50,827 without). So `disp` (what Python calls, as
+    the tests do) keeps its wrappers, and a call from compiled code is typed and lowered as
+    a call of `callee` (compiled with `no_cpython_wrapper` and `no_cfunc_wrapper`).
 
     Compiled code calling a helper types its constant arguments as literals
     (`Literal[str]('gmm.py:107:17')`, `Literal[int](1)`), and Numba compiles the helper again
     for every distinct constant: every `check_range` site of every generated function was a
     compilation of its own. The helper is compiled for the arguments' plain types instead (a
     literal converts to its plain type at the call), and for the literal types only when the
-    plain ones do not type."""
-    from numba.core import errors
+    plain ones do not type. With `any_layout` an array argument is typed as Numba's 'A'
+    layout (a C or F array converts to it at the call): `runtime.ANY_LAYOUT`."""
+    from numba.core import errors, sigutils
     from numba.core import types as nbtypes
-    literal_call_template = disp.get_call_template
+    literal_call_template = callee.get_call_template
+    own_overload = disp.get_overload
+
+    def plain_type(t):
+        t = nbtypes.unliteral(t)
+        if any_layout and isinstance(t, nbtypes.Array) and t.layout != "A":
+            return t.copy(layout="A")
+        return t
 
     def get_call_template(args, kws):
-        plain = tuple(nbtypes.unliteral(a) for a in args)
-        plain_kws = {k: nbtypes.unliteral(v) for k, v in kws.items()}
+        plain = tuple(plain_type(a) for a in args)
+        plain_kws = {k: plain_type(v) for k, v in kws.items()}
         if plain != tuple(args) or plain_kws != kws:
             try:
                 return literal_call_template(plain, plain_kws)
             except errors.TypingError:
                 pass
         return literal_call_template(args, kws)
+
+    def get_overload(sig):          # lowering a call typed by `get_call_template`
+        args, _ = sigutils.normalize_signature(sig)
+        return (callee.get_overload if tuple(args) in callee.overloads else own_overload)(sig)
     disp.get_call_template = get_call_template
+    disp.get_overload = get_overload
+    disp.compiled_callee = callee
+
+
+def _helper(name, f, inline="never"):
+    """`f` (runtime's plain function) compiled as the helper `name`: re-bound to this module's
+    globals; not inlined, it is compiled once per plain argument types and called from
+    compiled code without wrappers (`_one_specialization`)."""
+    g = types.FunctionType(f.__code__, globals(), name, f.__defaults__)
+    errors = {"error_model": "numpy"} if name in _py.NUMPY_ERRORS else {}
+    disp = njit(g, nogil=name not in _py.NEEDS_GIL, inline=inline, **errors)
+    if inline == "never":
+        # its own qualified name: Numba's disk cache is keyed on it, not on the wrappers
+        c = types.FunctionType(f.__code__, globals(), name, f.__defaults__)
+        c.__qualname__ = name + "_callee"
+        _one_specialization(disp, njit(c, nogil=name not in _py.NEEDS_GIL, inline=inline,
+                                       no_cpython_wrapper=True, no_cfunc_wrapper=True, **errors),
+                            any_layout=name in _py.ANY_LAYOUT)
+    return disp
 
 
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
-    _f = getattr(_py, _py.COMPILED_AS.get(_name, _name))
-    _g = types.FunctionType(_f.__code__, globals(), _name, _f.__defaults__)
-    _inline = "always" if _name in _py.INLINE else "never"
-    _errors = {"error_model": "numpy"} if _name in _py.NUMPY_ERRORS else {}
-    globals()[_name] = njit(_g, nogil=_name not in _py.NEEDS_GIL, inline=_inline, **_errors)
-    if _inline == "never":
-        _one_specialization(globals()[_name])
+    globals()[_name] = _helper(_name, getattr(_py, _py.COMPILED_AS.get(_name, _name)),
+                               "always" if _name in _py.INLINE else "never")
+
+
+# the overloads' implementations are only called from compiled code: no wrappers (see above)
+_CALLEE = {"nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 
 def _overloads():
     from numba.core import types
     from numba.extending import overload
 
-    @overload(_py.sum_axis, jit_options={"nogil": True})
+    @overload(_py.sum_axis, jit_options=_CALLEE)
     def _sum_axis(x, axis):
         """A matrix of floats, ints or bools: two loops into zeros of NumPy's result dtype
         (the float's own; int64 for ints and bools), see `runtime.sum_axis`; else np.sum."""
@@ -79,7 +119,7 @@ def _overloads():
             return out
         return impl
 
-    @overload(_py.max_axis, jit_options={"nogil": True})
+    @overload(_py.max_axis, jit_options=_CALLEE)
     def _max_axis(x, axis):
         """A matrix: `runtime.max_axis`'s loops (the same comparisons in the same order), on x
         itself; any other rank: `runtime.max_axis` compiled as it is."""
@@ -108,7 +148,38 @@ def _overloads():
         return impl
 
 
-    @overload(_py.set_view, jit_options={"nogil": True})
+    @overload(_py.extreme_adjoint, jit_options={**_CALLEE, "error_model": "numpy"})
+    def _extreme_adjoint(g, x, y, axis):
+        """A matrix x: per row (axis 1) or column (axis 0), count the entries equal to y's,
+        then write g / count times 1.0 there and times 0.0 elsewhere (the products
+        `runtime.extreme_adjoint`'s expression makes); any other rank: that expression."""
+        if not (isinstance(x, types.Array) and x.ndim == 2 and isinstance(g, types.Array)):
+            return lambda g, x, y, axis: _extreme_adjoint_nd(g, x, y, axis)
+
+        def impl(g, x, y, axis):
+            out = np.empty(x.shape, type(g.dtype.type(0) / np.int64(1)))
+            rows = axis == 1 or axis == -1
+            if not rows and axis != 0 and axis != -2:
+                raise ValueError("axis is out of bounds for array of dimension 2")
+            n = x.shape[0] if rows else x.shape[1]
+            m = x.shape[1] if rows else x.shape[0]
+            for i in range(n):
+                count = 0
+                for k in range(m):
+                    if (x[i, k] if rows else x[k, i]) == y[i]:
+                        count += 1
+                share = g[i] / count
+                for k in range(m):
+                    hit = (x[i, k] if rows else x[k, i]) == y[i]
+                    v = share * (1.0 if hit else 0.0)
+                    if rows:
+                        out[i, k] = v
+                    else:
+                        out[k, i] = v
+            return out
+        return impl
+
+    @overload(_py.set_view, jit_options=_CALLEE)
     def _set_view(view, src):
         """A view of rank 1 or 2 and a number or an array of rank <= the view's: element
         loops, NumPy's broadcasting (a length-1 axis repeats), the source copied first if it
@@ -158,12 +229,13 @@ def _overloads():
         return copy2
 
 
-    @overload(_py.add_into, jit_options={"nogil": True})
+    @overload(_py.add_into, jit_options=_CALLEE)
     def _add_into(view, g):
         """Two float vectors: an element loop (Numba's `view += g` goes through its ufunc
         machinery, ~4x slower per element: a Rosenbrock Hessian's column loop spent a third of
         its time there), with NumPy's broadcasting (g of length 1 repeats; another length is a
-        ValueError) and g copied first if it overlaps the view; else `runtime.add_into`."""
+        ValueError) and g copied first if it overlaps the view; else `runtime.add_into`
+        (compiled once for any layouts: `runtime.ANY_LAYOUT`)."""
         if not (isinstance(view, types.Array) and isinstance(g, types.Array) and view.ndim == 1
                 and g.ndim == 1 and isinstance(view.dtype, types.Float)
                 and isinstance(g.dtype, types.Float)):
@@ -179,7 +251,7 @@ def _overloads():
                     view[i] += src[0]
         return add1
 
-    @overload(_py.promoted, jit_options={"nogil": True})
+    @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
         is not NumPy's result dtype converted to it."""
@@ -207,11 +279,14 @@ def _row_source(view, src, n):
 
 _row_source = njit(_row_source, nogil=True)
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
-_add_into_nd = njit(types.FunctionType(_py.add_into.__code__, globals(), "add_into"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
+_extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, globals(),
+                                              "extreme_adjoint"), nogil=True)
+_add_into_nd = _helper("add_into", _py.add_into)
 _overloads()
+add_into = _py.add_into       # compiled code calling rt.add_into gets the overload above
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above
 promoted = _py.promoted       # compiled helpers calling promoted get the overload above
-add_into = _py.add_into       # compiled code calling rt.add_into gets the overload above
+extreme_adjoint = _py.extreme_adjoint    # ... and rt.extreme_adjoint the overload above

@@ -11,6 +11,8 @@ import math
 import numba
 import numpy as np
 
+from .blas import gemm
+
 # small helpers Numba inlines into the generated code (a call with array arguments per sample
 # costs as much as the loop itself). Never one that reads `isinstance` (`_pick_loop`): Numba
 # then runs its literal-propagation pass over the whole caller, which crashes on a variable
@@ -20,7 +22,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod")
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "strong_div", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "index_error", "memory_error", "recursion_error", "slice_end_error", "broadcast_error", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
-           "mean_axis", "max_axis", "min_axis", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
+           "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_zip", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
@@ -40,7 +42,14 @@ NEEDS_GIL = ("partition_perm", "fft3", "rfft3", "irfft3", "eig")
 
 # module-level names the helpers read besides np and math (the compiled helpers' module gets
 # them too): constants, and numba for `numba.objmode` (a call NumPy makes, `partition_perm`)
-CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT")
+CONSTANTS = ("RGAMMA_TAYLOR", "numba", "SMALL_MATVEC", "SMALL_MATMAT", "gemm")
+
+# helpers compiled once for arrays of any layout (`_runtime_jit` types their array arguments
+# as Numba's 'A'): the adjoint of `@` multiplies by transposed views (`g @ b.T`, `a.T @ g`),
+# and each pair of layouts was a compilation of its own, with Numba's BLAS call inside (~10k
+# LLVM lines of the GMM's gradient). Their loops index through strides, and their BLAS call
+# reads the layouts at run time (`blas.gemm`: a transposed operand is no copy)
+ANY_LAYOUT = ("matmat", "matmat_sum", "add_into", "accum1", "accum2")
 
 # helpers whose compiled version is another function of this module (a loop Numba compiles
 # where the Python version calls NumPy)
@@ -54,7 +63,7 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "add_into")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "add_into", "extreme_adjoint")
 
 
 def dot1(a, b):
@@ -82,7 +91,7 @@ SMALL_MATMAT = 1000
 __all__ += ["matvec", "vecmat", "matmat", "outer", "add_outer", "add_matvec", "add_vecmat",
             "set_row", "promoted"]
 # helpers that always return a newly allocated array (an adjoint may take it as its buffer)
-FRESH = ("matvec", "vecmat", "matmat", "outer")
+FRESH = ("matvec", "vecmat", "matmat", "outer", "extreme_adjoint")
 
 
 def promoted(a, b):
@@ -147,7 +156,7 @@ def _matmat_loop(a, b):
         raise ValueError("matmul: shapes of the two matrices are not aligned")
     if m * k * n > SMALL_MATMAT:
         x, y = promoted(a, b)
-        return np.dot(x, y)
+        return gemm(x, y)
     out = np.zeros((m, n), type(a.dtype.type(0) * b.dtype.type(0)))
     for i in range(m):
         for p in range(k):
@@ -991,6 +1000,16 @@ def max_axis(x, axis):
 
 def min_axis(x, axis):
     return -max_axis(-x, axis)
+
+
+def extreme_adjoint(g, x, y, axis):
+    """x's adjoint of y = np.max(x, axis) or np.min(x, axis) for y's cotangent g: each g
+    shared equally among the entries of x equal to its extreme (ties split), 0 elsewhere.
+    Compiled (`_runtime_jit`), a matrix is two loops over x (the array expression of
+    `expand`, a count and a mask was ~2,700 LLVM lines in the GMM's gradient); any other
+    rank runs this."""
+    hit = x == np.expand_dims(y, axis)
+    return np.expand_dims(g / np.sum(hit, axis=axis), axis) * hit
 
 
 def prod_axis(x, axis):

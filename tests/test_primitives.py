@@ -1367,6 +1367,59 @@ def test_small_products_compiled_as_loops_equal_numpys():
         J.add_outer(np.zeros((3, 4)), np.ones(2), np.ones(4))
 
 
+def test_matrix_product_one_compilation_for_any_layouts():
+    """rt.matmat compiled once for C, F (transposed) and strided operands (`runtime.ANY_LAYOUT`),
+    and blas.gemm's run-time transpose flags equal NumPy's product for every layout pair, a
+    strided operand, float32, complex and empty shapes."""
+    import numba
+    from jitad import _runtime_jit as J
+    from jitad.blas import gemm
+    rng = np.random.default_rng(5)
+    A, B = rng.normal(size=(40, 30)), rng.normal(size=(30, 20))
+    product = numba.njit(lambda a, b: J.matmat(a, b))       # compiled code calling the helper
+    before = set(J.matmat.compiled_callee.signatures)      # what compiled code calls
+    for a in (A, np.asfortranarray(A), A.T.copy().T, rng.normal(size=(80, 30))[::2]):
+        for b in (B, B.T.copy().T):
+            assert np.allclose(product(a, b), a @ b, rtol=1e-13, atol=1e-13)
+    assert len(product.signatures) == 6 and len(set(J.matmat.compiled_callee.signatures) - before) <= 1
+    for dt, tol in ((np.float32, 1e-4), (np.complex128, 1e-12)):
+        a, b = (A + 1j * A[::-1]).astype(dt), B.astype(dt)
+        for x, y in ((a, b), (a.T.copy().T, b), (a, b.T.copy().T)):
+            assert np.allclose(gemm(x, y), a @ b, rtol=tol, atol=tol)
+    for m, k, n in ((0, 3, 2), (3, 0, 2), (3, 2, 0), (1, 5, 1)):
+        a, b = rng.normal(size=(m, k)), rng.normal(size=(k, n))
+        assert np.array_equal(gemm(a, b).shape, (m, n)) and np.allclose(gemm(a, b), a @ b)
+
+
+def test_extreme_adjoint_compiled_equals_its_expression():
+    """rt.extreme_adjoint (max/min along an axis: g split among the ties), compiled as loops for
+    a matrix of any layout and as its expression for other ranks, equals the Python
+    version's array expression exactly, ties and a nan row included."""
+    import numba
+    from jitad import _runtime_jit as J
+    from jitad import runtime as R
+    adjoint = numba.njit(lambda g, x, y, axis: J.extreme_adjoint(g, x, y, axis))
+    rng = np.random.default_rng(6)
+    for shape in ((5, 4), (1, 3), (3, 1)):
+        x = rng.integers(0, 3, size=shape).astype(float)          # ties
+        for axis in (0, 1, -1, -2):
+            for reduce in (np.max, np.min):
+                y = reduce(x, axis=axis)
+                g = rng.normal(size=y.shape)
+                want = R.extreme_adjoint(g, x, y, axis)
+                assert np.array_equal(adjoint(g, x, y, axis), want)
+                assert np.array_equal(adjoint(g, np.asfortranarray(x), y, axis), want)
+    x3 = rng.normal(size=(2, 3, 4))
+    y3 = x3.max(axis=1)
+    g3 = rng.normal(size=y3.shape)
+    assert np.array_equal(adjoint(g3, x3, y3, 1), R.extreme_adjoint(g3, x3, y3, 1))
+    xn = np.array([[np.nan, 1.0], [2.0, 1.0]])
+    yn = np.array([np.nan, 2.0])
+    with np.errstate(all="ignore"):
+        assert np.array_equal(adjoint(np.ones(2), xn, yn, 1), R.extreme_adjoint(np.ones(2), xn, yn, 1),
+                              equal_nan=True)
+
+
 def test_products_added_in_place_equal_numpys():
     """rt.add_matvec/add_vecmat (`d += A @ v` of an adjoint, no temporary), compiled: loops
     below the BLAS threshold, np.dot above, any strides; `+=`'s broadcasting of a length-1

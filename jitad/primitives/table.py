@@ -249,9 +249,9 @@ mean(x)            = np.mean(x)             :: reduce | x: g / x.size
 math.fsum(x)       = rt.fsum(x)             :: reduce | x: g
 mean_axis(x; axis) = rt.mean_axis(x, axis)  :: reduce | x: rt.expand(g, axis) / x.shape[axis]
 max(x)             = np.max(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
-max_axis(x; axis)  = rt.max_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / rt.sum_axis(x == rt.expand(y, axis), axis), axis) * (x == rt.expand(y, axis))
+max_axis(x; axis)  = rt.max_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.extreme_adjoint(g, x, y, axis)
 min(x)             = np.min(x)              :: reduce | x: g * (x == y) / np.sum(x == y)
-min_axis(x; axis)  = rt.min_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.expand(g / rt.sum_axis(x == rt.expand(y, axis), axis), axis) * (x == rt.expand(y, axis))
+min_axis(x; axis)  = rt.min_axis(x, axis).reshape(x.shape[:axis] + x.shape[axis + 1:])   :: reduce | x: rt.extreme_adjoint(g, x, y, axis)
 reshape(x, shape)  = np.ascontiguousarray(x).reshape(shape) :: reshape | x: rt.reshape_like(g, x)
 transpose(x)       = x.T                    :: same | x: g.T
 copy_array(x)      = x.copy()               :: same | x: g

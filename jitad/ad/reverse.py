@@ -920,8 +920,8 @@ class Reverse(TrainingCode):
                 out.append(write_at(s.array, s.index, P.name(old), self.types))
         return out
 
-    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None, grads_into=None,
-            jacobian=None):
+    def vjp(self, train=None, accumulate=False, split=None, into=None, grads_only=None,
+            grads_into=None, jacobian=None):
         """The fused `f_vjp`; with `train`, the training step (see step_function); with
         `split=(fwd_name, bwd_name)`, the two halves (see split_functions); with `into`, that
         function (see into_function); with `grads_only`, `grads_only(params..., d_out) ->
@@ -1002,22 +1002,18 @@ class Reverse(TrainingCode):
         first = self.tapes.init(counts) + predef + fwd + save
         if into is not None:
             return self.into_function(into, first, rev, value)
-        if grads_into is not None:
-            buffers, tail, grads = self.buffers()
-            body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev + tail
-                    + [ast.Return(ast.Tuple(grads, ast.Load()))])
-            return self._seeded(_fdef(grads_into, f.params + [self.seed] + buffers,
-                                      self.depth_check() + body, self.depth), ret)
         if split is not None:
             return self.split_functions(split, first, rev, value, grads)
         if jacobian is not None:
             return self.jacobian_function(jacobian, self.tapes.init(counts) + predef + fwd, rev,
                                           ret, grads)
-        if grads_only is not None:
-            body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev
+        if grads_only is not None or grads_into is not None:
+            # grads_into: the gradients added into the caller's buffers (`buffers`)
+            buffers, tail, grads = self.buffers() if grads_into is not None else ([], [], grads)
+            body = (self.tapes.init(counts) + predef + fwd + [P.Comment("adjoint")] + rev + tail
                     + [ast.Return(ast.Tuple(grads, ast.Load()))])
-            return self._seeded(_fdef(grads_only, f.params + [self.seed], self.depth_check() + body,
-                                      self.depth), ret)
+            return self._seeded(_fdef(grads_into or grads_only, f.params + [self.seed] + buffers,
+                                      self.depth_check() + body, self.depth), ret)
         body = (first + [P.Comment("adjoint")] + rev
                 + [ast.Return(ast.Tuple([value, ast.Tuple(grads, ast.Load())], ast.Load()))])
         return self._seeded(_fdef(self.vjp_names[self.key()], f.params + [self.seed],

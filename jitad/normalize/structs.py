@@ -603,8 +603,9 @@ class StructArgs:
                 return None
             if base.kind == "seq" and base.keys and node.attr in base.keys:
                 return base.items[base.keys.index(node.attr)]
-            if base.cls is not None and class_constant(base.cls, node.attr) is not None:
-                return Const(class_constant(base.cls, node.attr))     # self.EPS of the class
+            value = class_constant(base.cls, node.attr) if base.cls is not None else None
+            if value is not None:
+                return Const(value)     # self.EPS of the class
             self.err(node, f"{base.describe()} has no attribute .{node.attr}",
                      "structure attribute")
         if isinstance(node, (gast.Tuple, gast.List)) and literal:

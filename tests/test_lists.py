@@ -203,16 +203,10 @@ def tuples_mixed(w):
     return np.sum(ps[0][0])
 
 
-def split_points(w):
-    ps = np.split(w, [1])
-    return np.sum(ps[0])
-
-
 # (tests/test_parity.py runs these in both modes: eager mode refuses them with the same error)
 MISUSES = [
     (alias_grown, "u = hs", "list alias"), (tuples_stacked, "np.stack(ps)", "list of tuples"),
     (tuples_mixed, "ps.append((w, w, w))", "list of tuples"),
-    (split_points, "np.split(w, [1])", "np.split"),
     (nested_as_value, "np.sum(_helper(g))", "nested function value"),
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "return a", "list value"),
     (helper_appends, "hs.append(v)", ".append()"), (helper_aliases, "u = hs", "list alias"),

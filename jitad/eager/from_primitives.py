@@ -251,7 +251,8 @@ def diff(x, n=1, axis=-1):
 
 def _splitter(equal):
     """np.split (`equal`) / np.array_split of a Var into a number of sections, as compiled mode
-    cuts them: equal parts (the length must divide), or the first n % k parts one longer."""
+    cuts them: equal parts (the length must divide), or the first n % k parts one longer; or
+    at constant split points (a list or tuple of ints: the slices between them)."""
     what = "np.split" if equal else "np.array_split"
 
     def split(x, sections, axis=0):
@@ -260,16 +261,20 @@ def _splitter(equal):
             raise refuse(f"{what}: axis= must be a constant axis of the array", f"{what}()")
         axis %= len(shape)
         n = shape[axis]
+        lead = (slice(None),) * axis
+        if isinstance(sections, (list, tuple)) and all(
+                isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in sections):
+            bounds = (None,) + tuple(int(i) for i in sections) + (None,)     # split points
+            return [x[lead + (slice(bounds[k], bounds[k + 1]),)] for k in range(len(bounds) - 1)]
         if isinstance(sections, bool) or not isinstance(sections, (int, np.integer)):
-            raise refuse(f"{what}(x, k) is supported with k a number of sections (not split "
-                         "points)", f"{what}()")
+            raise refuse(f"{what}(x, k) is supported with k a number of sections or constant "
+                         "split points", f"{what}()")
         sections = int(sections)
         if sections <= 0:
             raise ValueError("number sections must be larger than 0.")
         if equal and n % sections:
             raise ValueError("array split does not result in an equal division")
         m, rem = divmod(n, sections)
-        lead = (slice(None),) * axis
         starts = [k * m + min(k, rem) for k in range(sections + 1)]
         return [x[lead + (slice(starts[k], starts[k + 1]),)] for k in range(sections)]
     return split

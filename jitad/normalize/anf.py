@@ -38,7 +38,7 @@ from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
 from .library import (SPLITS, STACKS, LibraryCalls, describe, index_tricks, int_constants,
-                      is_ellipsis, static_value)
+                      is_ellipsis, split_cuts, static_value)
 from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
                     list_targets, stacked_rows)
 from .nested import NestedFunctions
@@ -492,6 +492,9 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         k = self.static(call.args[1], call, "the number of sections") \
             if len(call.args) == 2 else None
         i = static_value(node.slice, self.resolve_func)
+        cuts = split_cuts(k)
+        if cuts is not None:        # np.split(x, [i, j])[1]: constant split points
+            k = len(cuts) + 1
         if not isinstance(k, int) or isinstance(k, bool) or k < 1 or \
                 not isinstance(i, int) or isinstance(i, bool) or not -k <= i < k:
             name = describe(call.func).removesuffix("()")

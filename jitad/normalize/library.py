@@ -6,7 +6,7 @@ Guarantees: a library call with its arguments becomes binds of primitives: arity
 (`np.arange`), defaults and statics given by position or keyword (`np.expand_dims(x, 1)`,
 `ddof=`), the reductions' `axis=` tuples and `keepdims=` (`forms.reduction_steps`, the chain
 eager mode builds too), stacks and concatenations of tuples and lists written out, `np.split`
-into equal parts, `np.block` (concatenations, `index_tricks`), per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
+into equal parts or at constant indices, `np.block` (concatenations, `index_tricks`), per-element primitives of a tuple result (`np.linalg.slogdet`), new axes
 (`x[:, None]`, `x[..., None]`), `np.<ufunc>.outer(a, b)` (the ufunc of a with b's axes
 appended, and b), and indices after `...` (`x[..., 0]`: the trailing axes moved to
 the front, indexed, moved back), `np.append` (a concatenation), `np.gradient` (one
@@ -101,6 +101,10 @@ class LibraryCalls:
                            "sections")
         k = self.static(call.args[1], call, "the number of sections")
         axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
+        cuts = split_cuts(k)
+        if cuts is not None and len(cuts) + 1 == len(names) and isinstance(axis, int) \
+                and not isinstance(axis, bool):
+            return self.split_at(node, names, call, fn, cuts, axis)
         if k != len(names) or not isinstance(axis, int) or isinstance(axis, bool):
             self.err(call, f"np.{fn.__name__}(x, {k}) here must make {len(names)} parts along "
                            "a constant axis", f"np.{fn.__name__}")
@@ -134,6 +138,35 @@ class LibraryCalls:
             else:
                 self.bind(node, name, GETITEM, (arr,) + index)
             lo = hi
+
+    def split_at(self, node, names, call, fn, cuts, axis):
+        """a, b, c = np.split(x, [i, j], axis=k) (np.array_split and np.hsplit/vsplit/dsplit
+        too): the slices between constant indices, as NumPy cuts them (`x[:i]`, `x[i:j]`,
+        `x[j:]` along the axis; a negative index counted from the end, as a slice bound)."""
+        which = AXIS_SPLITS.get(fn)
+        arr = self.expr(call.args[0], names[0])
+        if which is not None:       # the axis the rank sets, moved to the front (see forms)
+            arr = self.bind(node, self.temp(names[0], "front"), SPLIT_FRONT, (arr,),
+                            statics={"which": which})
+        elif axis < 0:              # counted from the end: slice it moved to the front
+            arr = self.bind(node, self.temp(names[0], "moved"), MOVEAXIS, (arr,),
+                            statics={"source": (axis,), "destination": (0,)})
+        front = which is not None or axis < 0
+        bounds = (None,) + cuts + (None,)
+        for j, name in enumerate(names):
+            lo, hi = bounds[j], bounds[j + 1]
+            cut = Slice(Const(lo) if lo is not None else None,
+                        Const(hi) if hi is not None else None)
+            index = (cut,) if front else (Slice(),) * axis + (cut,)
+            if which is not None:
+                part = self.bind(node, self.temp(name, "part"), GETITEM, (arr,) + index)
+                self.bind(node, name, SPLIT_BACK, (part,), statics={"which": which})
+            elif axis < 0:
+                part = self.bind(node, self.temp(name, "part"), GETITEM, (arr,) + index)
+                self.bind(node, name, MOVEAXIS, (part,),
+                          statics={"source": (0,), "destination": (axis,)})
+            else:
+                self.bind(node, name, GETITEM, (arr,) + index)
 
     def diff(self, node, kw, hint, dest):
         """np.diff(x, n, axis=k): n differences of the slices along axis k (an axis counted from
@@ -923,6 +956,14 @@ def _lists_as_tuples(node):
 
 def full_slice(node) -> bool:
     return isinstance(node, gast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
+def split_cuts(k):
+    """The constant indices np.split(x, [i, j, ...]) cuts at (a tuple of ints), or None when
+    `k` is a number of sections."""
+    if isinstance(k, tuple) and all(isinstance(i, int) and not isinstance(i, bool) for i in k):
+        return k
+    return None
 
 
 def static_value(node, resolve):

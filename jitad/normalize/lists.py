@@ -39,7 +39,8 @@ import copy
 import gast
 import numpy as np
 
-from .library import AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, static_value
+from .library import (AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, _lists_as_tuples,
+                      split_cuts, static_value)
 from .slices import own_nodes
 from .structs import Struct
 from ..capture import MISSING
@@ -515,14 +516,22 @@ class ListForms:
         kw = {k.arg: k.value for k in call.keywords}
         if len(call.args) != 2 or set(kw) - ({"axis"} if which is None else set()):
             self.err(call, f"{what}(x, k) takes an array and a number of sections (and axis=)")
-        k_static = static_value(call.args[1], self.resolve_func)
-        if isinstance(call.args[1], (gast.List, gast.Tuple)) or (
-                k_static is not MISSING and not isinstance(k_static, int)):
-            self.err(call, f"{what}(x, k) is supported with k a number of sections (not split "
-                           "points)", what)
+        k_static = static_value(_lists_as_tuples(call.args[1]), self.resolve_func)
         axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
         if not isinstance(axis, int) or isinstance(axis, bool):
             self.err(call, f"{what}'s axis= must be a constant integer", what)
+        cuts = split_cuts(k_static)
+        if cuts is not None:    # constant split points: the parts made one by one
+            parts = [self.temp(name, f"part{j}") for j in range(len(cuts) + 1)]
+            self.split_at(node, parts, call, fn, cuts, axis)
+            self.bind(node, name, LIST_NEW, ())
+            for part in parts:
+                self.bind(node, name, LIST_APPEND, (Var(name), Var(part)))
+            return
+        if isinstance(call.args[1], (gast.List, gast.Tuple)) or (
+                k_static is not MISSING and not isinstance(k_static, int)):
+            self.err(call, f"{what}(x, k) is supported with k a number of sections or constant "
+                           "split points", what)
         arr = self.expr(call.args[0], name)
         k = self.expr(call.args[1], name)
         tmp = lambda op: self.temp(name, op)  # noqa: E731

@@ -82,16 +82,21 @@ def _steps(prim, axis, keepdims):
         raise ValueError("axis= repeats an axis")
     if len(axes) > 1 and not prim.chains:
         raise ValueError(f"{prim.name.split('.')[-1]}() takes one axis here, not a tuple")
-    if any(a < 0 for a in axes) and any(a >= 0 for a in axes):
-        raise ValueError("axis= mixes negative and non-negative axes; write them all one way")
     if not isinstance(keepdims, bool):
         raise ValueError("keepdims= takes True or False")
-    # reducing the last-counted axes first keeps the others' numbers valid
-    order = sorted(axes, reverse=all(a >= 0 for a in axes))
-    steps = [(prim.axis_form, {"axis": a}) for a in order] or [(prim, {})]
+    front = sorted((a for a in axes if a >= 0), reverse=True)
+    back = sorted(a for a in axes if a < 0)
+    # axes counted from the front and from the end (`axis=(0, -1)`): first checked at the
+    # operand's rank (`check_axes`: distinct, the front ones before the end ones)
+    steps = [(get("check_axes"), {"axes": tuple(axes)})] if front and back else []
+    # reducing the last of the front-counted axes first keeps the others' numbers valid (and
+    # those counted from the end: removing an axis before them changes no count from the end);
+    # then the end-counted ones, the first first
+    steps += [(prim.axis_form, {"axis": a}) for a in front + back] or [(prim, {})]
     if keepdims:
-        # re-inserting the first-counted axes first puts each where it was
-        ends = sorted(axes, reverse=any(a < 0 for a in axes))
+        # re-inserting the front-counted axes first first, then the end-counted ones last
+        # first, puts each where it was
+        ends = front[::-1] + back[::-1]
         steps += [(get("expand_dims"), {"axis": a}) for a in ends] or [(get("keep_all"), {})]
     return steps
 

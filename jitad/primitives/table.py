@@ -273,6 +273,11 @@ linspace(start, stop, num) = np.linspace(start, stop, num) :: linspace | start: 
 expand_dims(x; axis) = np.expand_dims(x, axis) :: up | x: rt.reshape_like(g, x)
 expand_dims.0(x; axis) = np.full(1, x)      :: up | x: np.sum(g)
 squeeze(x; axis)   = np.ascontiguousarray(x).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: down | x: rt.reshape_like(g, x)
+# a reduction's axes mixing counts from the front and from the end (`axis=(0, -1)`): the
+# operand itself, its type rule checks at the operand's rank that the axes are distinct and
+# every one counted from the front lies before every one counted from the end (the order
+# `forms.reduction_steps` reduces them in)
+check_axes(x; axes) = x                     :: check_axes | x: g
 keep_all(s, x)     = np.full(1, s)          :: keep_all
 keep_all.0.1(s, x) = np.full(1, s)          :: keep_all | s: np.sum(g)
 keep_all.0.2(s, x) = np.full((1, 1), s)     :: keep_all | s: np.sum(g)
@@ -667,7 +672,7 @@ _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truth": bool, "or": lambda a, b: a or b}
 
 # results that may share their operand's buffer (NumPy and Numba return views)
-_VIEWS = ("transpose", "reshape", "np.moveaxis", "split_front", "split_back", "np.real", "np.imag",
+_VIEWS = ("check_axes", "transpose", "reshape", "np.moveaxis", "split_front", "split_back", "np.real", "np.imag",
           "expand_dims", "stack_part", "atleast_1d", "atleast_2d", "as_column.1", "squeeze",
           "ravel", "transpose_axes", "swapaxes", "flip", "flip_all", "sliding_window_view",
           "diag.2.0", "np.diagonal")     # NumPy's diagonal of a matrix: a (read-only) view
@@ -1080,6 +1085,7 @@ def _load_complex():
     for name in ("eig.w", "eig.v", "np.linalg.eigvals"):
         get(name).complex_ok = True
     get("np.real_if_close").complex_ok = get("np.real_if_close").checks_in_eager = True
+    get("check_axes").complex_ok = get("check_axes").checks_in_eager = True
     alias(np.conjugate, "np.conj")
     alias(np.absolute, "np.abs")
 

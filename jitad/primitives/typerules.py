@@ -768,6 +768,25 @@ def irfftn(prim, s, args):
 
 KINDS.update({"fft": fft, "rfft": rfft, "irfft": irfft, "fft2": fft2, "rfft2": rfft2,
               "irfft2": irfft2, "fftn": fftn, "rfftn": rfftn, "irfftn": irfftn})
+def check_axes(prim, s, args):
+    """A reduction's `axis=` tuple mixing axes counted from the front and from the end, at the
+    operand's rank: each in range, no axis twice, and every one counted from the front before
+    every one counted from the end (`forms.reduction_steps` reduces the former first)."""
+    r = args[0].ndim
+    axes = s.statics["axes"]
+    if any(not -r <= a < r for a in axes):
+        raise UnsupportedError(f"axis={axes} is out of range for a rank-{r} array", s.loc,
+                               "axis")
+    if len({a % r for a in axes}) != len(axes):
+        raise UnsupportedError(f"axis={axes} names an axis twice for a rank-{r} array", s.loc,
+                               "axis")
+    if max(a for a in axes if a >= 0) >= min(a % r for a in axes if a < 0):
+        raise UnsupportedError(f"axis={axes}: at rank {r} an axis counted from the front lies "
+                               "after one counted from the end; write them all one way", s.loc,
+                               "axis")
+    return args[0]
+
+
 def real_if_close(prim, s, args):
     """np.real_if_close of a real array is the array; of a complex one its type would depend
     on the values (real where every imaginary part is small): refused."""
@@ -790,7 +809,7 @@ def eig_vectors(prim, s, args):
 
 
 KINDS.update({"eig_values": eig_values, "eig_vectors": eig_vectors,
-              "real_if_close": real_if_close, "real": real_part, "astype": astype,
+              "real_if_close": real_if_close, "check_axes": check_axes, "real": real_part, "astype": astype,
               "split_axis": split_axis, "sylvester": sylvester,
               "signal_convolve": signal_convolve, "dirichlet": dirichlet,
               "mvn_entropy": mvn_entropy, "partition": partition})

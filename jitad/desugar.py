@@ -31,6 +31,13 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * a tuple assignment with a subscript among its targets (`a[0], a[2] = a[2], a[0]`)
     evaluates the value first, into fresh names (`t0, t1 = a[2], a[0]`), then assigns each
     target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
+  * a starred target (`a, *rest, z = value`): of a display, the flat assignment of its
+    items, `rest` the list display of the middle ones (made only where `rest` is read);
+    of any other value, where `rest` is read nowhere and the star is first or last
+    (`x, *_ = np.linalg.lstsq(...)`, `*_, last = t`), the value into a fresh name `u`, then
+    each target from `u[0]`, `u[1]`, ... (or `u[-1]`, ...), from left to right (a value with
+    too few items: an IndexError where Python raises ValueError); otherwise left for `fence`
+    to refuse;
   * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
     0 into a fresh name and sets `i = fresh + start` first in the body (a `start` other than
     a number is evaluated once, before the loop, into a fresh name).
@@ -114,6 +121,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
             it.args[0] = gast.copy_location(gast.List(it.args[0].elts, gast.Load()), it.args[0])
     rewriter.assigned = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
+    rewriter.read = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+                     and isinstance(n.ctx, gast.Load)}
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -166,6 +175,11 @@ class _Rewriter:
             return [x for a in self.chained(s) for x in self.statement(a)]
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.List):
             s.targets[0] = _located(gast.Tuple(s.targets[0].elts, gast.Store()), s.targets[0])
+        if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
+                isinstance(e, gast.Starred) for e in s.targets[0].elts):
+            made = self.starred_target(s)
+            if made is not None:
+                return [x for a in made for x in self.statement(a)]
         if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Tuple) and any(
                 isinstance(e, (gast.Tuple, gast.List)) for e in s.targets[0].elts) \
                 and isinstance(s.value, (gast.Tuple, gast.List)):
@@ -298,6 +312,43 @@ class _Rewriter:
             rest = s.targets
         for t in rest:
             out.append(_assign(t, gast.Name(source, gast.Load(), None, None), s))
+        return out
+
+    def starred_target(self, s):
+        """`a, *rest, z = value` as assignments without a star (module docstring), or None
+        (left for `fence` to refuse) where the star's length or `rest` is not known."""
+        elts = s.targets[0].elts
+        k = next(j for j, e in enumerate(elts) if isinstance(e, gast.Starred))
+        star = elts[k].value
+        pre, post = elts[:k], elts[k + 1:]
+        if not isinstance(star, gast.Name) or any(isinstance(e, gast.Starred) for e in post):
+            return None
+        read = star.id in self.read
+        value = s.value
+        if isinstance(value, (gast.Tuple, gast.List)) and not any(
+                isinstance(e, gast.Starred) for e in value.elts):
+            n = len(value.elts) - len(pre) - len(post)
+            if n < 0:
+                return None     # Python's ValueError: fence refuses the star
+            middle = [self.fresh(f"{star.id}_item", _text(v))
+                      for v in value.elts[len(pre):len(pre) + n]]
+            flat = pre + [gast.Name(m, gast.Store(), None, None) for m in middle] + post
+            out = [_assign(_located(gast.Tuple(flat, gast.Store()), s.targets[0]), value, s)]
+            if read:        # rest is the list of the middle items, as Python makes it
+                out.append(_assign(gast.Name(star.id, gast.Store(), None, None), gast.List(
+                    [gast.Name(m, gast.Load(), None, None) for m in middle], gast.Load()), s))
+            return out
+        if read or (pre and post):
+            return None     # an unknown number of items for rest, or a length to check
+        t = self.fresh("unpacked", _text(value))
+        out = [_assign(gast.Name(t, gast.Store(), None, None), value, s)]
+        for j, e in enumerate(pre):
+            out.append(_assign(e, gast.Subscript(gast.Name(t, gast.Load(), None, None),
+                                                 gast.Constant(j, None), gast.Load()), s))
+        for j, e in enumerate(post):
+            out.append(_assign(e, gast.Subscript(gast.Name(t, gast.Load(), None, None),
+                                                 gast.Constant(j - len(post), None),
+                                                 gast.Load()), s))
         return out
 
     def nested_targets(self, s):

@@ -245,6 +245,10 @@ def _check_target(cap, t):
         return
     if isinstance(t, gast.Tuple):
         for e in t.elts:
+            if isinstance(e, gast.Starred):
+                _fail(cap, e, "a starred target (`a, *rest = value`) is supported where the "
+                              "value is a tuple written out, or where `rest` is read nowhere "
+                              "and the star is first or last (`x, *_ = f(...)`)")
             if not isinstance(e, gast.Name) and not _names(e):
                 _fail(cap, e, "tuple assignment targets must be plain names (nested tuples of "
                               "them when unpacking tuple arguments)")

@@ -70,6 +70,14 @@ def _rank(v):
     return np.ndim(v[0]) + 1 if isinstance(v, list) and v else np.ndim(v)
 
 
+def _complex(v) -> bool:
+    """Whether a value holds complex numbers: an array, a number, or a list of them (a list's
+    arrays may differ in shape: `np.array_split`'s parts, no one array)."""
+    if isinstance(v, (list, tuple)):
+        return any(_complex(e) for e in v)
+    return np.iscomplexobj(v)
+
+
 def _zero(v):
     if isinstance(v, list):
         return [_zero(e) for e in v]
@@ -239,7 +247,7 @@ class _Run:
                 [_zero(v) if self.t(a) is None else self.t(a) for a, v in zip(args, vals)], axis=axis))
         check_types(op, s, [self.atom(a) for a in args])   # its refusals, as compiled mode
         rule = rule_at(op, ranks, s.statics,
-                       any(np.iscomplexobj(self.atom(a)) for a in args if isinstance(a, Var)))
+                       any(_complex(self.atom(a)) for a in args if isinstance(a, Var)))
         statics = settle_statics(op, s.statics, ranks)
         names = {p: self.atom(a) for p, a in zip(rule.params, args)}
         for k in rule.statics:

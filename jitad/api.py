@@ -278,7 +278,7 @@ class jvp(_Transformed):
         if self.mode == "eager":
             from .eager.forward import jvp_eager
             d = self.d.concrete(args)
-            d.check(args, self.wrt)
+            d.check(args, self.wrt, all_leaves=True)
             return jvp_eager(d.__jitad_function__, args, self.wrt, tans)
         if self.mode != "compiled":
             raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
@@ -384,7 +384,7 @@ class _Jacobian(_Transformed):
     def _eager_jacobian(self, args):
         from .eager.forward import jvp_eager
         d = self.d.concrete(args)
-        out = d.check(args, self.wrt).out
+        out = d.check(args, self.wrt, all_leaves=True).out
         if len(out) != 1 or not isinstance(out[0], Ty):
             refuse_outputs(type(self).__name__, self.d.__name__, out)
         fn = d.__jitad_function__

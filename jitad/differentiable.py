@@ -37,7 +37,8 @@ from . import codegen, pipeline, primitives
 from .capture import Hidden, capture, first_changed
 from .errors import JitadError
 from .pipeline import TRANSFORMING, cache_of, frontend
-from .types import NoneTy, is_structured, leaf_types, leaves, rebuild, structure, ty_of_value
+from .types import (NoneTy, int_leaves_skipped, is_structured, leaf_types, leaves, rebuild,
+                    structure, ty_of_value)
 
 
 def quick_key(args):
@@ -93,6 +94,21 @@ class Checked:
         return _stale(self.rules_version, self.watch)
 
 
+def _skips_ints(mode) -> bool:
+    """Whether the gradients of this mode (`Differentiable.specialize`) leave a structure's
+    integer leaves out: grad, value_and_grad and vjp (their gradient None there, in both
+    modes); jvp, the Jacobians and Hessians take every leaf (an integer one refused)."""
+    return mode in (None, "grads", "into")
+
+
+def _skipped(t, mode) -> list:
+    """Per leaf of a wrt argument of type `t`: whether the gradient leaves it out (an integer
+    leaf of a structure with other leaves, `types.int_leaves_skipped`)."""
+    lts = leaf_types(t)
+    return int_leaves_skipped(lts) if _skips_ints(mode) and is_structured(t) \
+        else [False] * len(lts)
+
+
 def flatten_args(args, structs):
     """The arguments with each structured one (tuple, list, dict, nested) replaced by its arrays
     and scalars, checked against the structure the code was compiled for."""
@@ -127,6 +143,7 @@ class Compiled:
     recalled: bool = False  # its code was read back from disk, not transformed (`recall`)
     hidden: tuple = ()      # the arrays read at every call (`capture.Hidden`): last in argtys
     _fit: tuple | None = field(default=None, repr=False)   # (value, dtype, ndim) checked last
+    ints_skipped: bool = True   # a structure's integer leaves have no gradient (`_skips_ints`)
 
     def __post_init__(self):
         # the functions compiled with Numba's CPython wrapper: the only ones `run` may call
@@ -138,8 +155,8 @@ class Compiled:
         if not any(self.structs):
             return grads
         it = iter(grads)
-        return tuple(rebuild(args[w], it) if self.structs[w] is not None else next(it)
-                     for w in self.wrt)
+        return tuple(rebuild(args[w], it, ints_none=self.ints_skipped)
+                     if self.structs[w] is not None else next(it) for w in self.wrt)
 
     def stale(self) -> bool:
         """Whether a global or closure variable a transformed function reads now means another
@@ -349,20 +366,22 @@ class Differentiable:
         self.last = comp
         return comp
 
-    def check(self, args, wrt=None) -> Checked:
+    def check(self, args, wrt=None, all_leaves=False) -> Checked:
         """Run the checking passes (`pipeline.CHECKING`: the front end of every function
         reached, type inference, the integer-`wrt` check, the analyses' refusals) for these
         arguments and `wrt` (None: the primal), once per signature and wrt -- again only when
         a value the functions read changed or a rule was registered since -- without making
         any code: eager mode's guarantee that it refuses what compiled mode refuses, with the
-        same `JitadError`. A call after the first costs a key and a staleness test."""
+        same `JitadError`. A call after the first costs a key and a staleness test.
+        `all_leaves`: for a jvp or Jacobian, whose wrt takes a structure's integer leaves too
+        (refused, `_skips_ints`)."""
         hidden = self.hidden_values()
         quick = quick_key(tuple(args) + hidden)
-        got = self._checked.get((quick, wrt)) if quick is not None else None
+        got = self._checked.get((quick, wrt, all_leaves)) if quick is not None else None
         if got is not None and not got.stale():
             return got
         argtys = tuple(ty_of_value(a) for a in tuple(args) + hidden)
-        key = (argtys, wrt)
+        key = (argtys, wrt, all_leaves)
         got = self._checked.get(key)
         if got is None or got.stale():
             with TRANSFORMING:
@@ -371,14 +390,16 @@ class Differentiable:
                     self.forget(got)
                     got = None
                 if got is None:
-                    job = pipeline.run(pipeline.CHECKING, self.job(argtys, wrt))
+                    # "all_leaves": the primal's checks (a vjp's), with every leaf in wrt
+                    job = pipeline.run(pipeline.CHECKING, self.job(
+                        argtys, wrt, mode="all_leaves" if all_leaves else None))
                     captured = tuple(sp.ir.captured for sp in job.prog.order)
                     got = self._checked[key] = Checked(
                         job.entry.out or (), job.entry.ir.loc, captured,
                         watch=tuple(w for c in captured for w in c.watch()),
                         rules_version=primitives.version())
         if quick is not None:
-            self._checked[(quick, wrt)] = got
+            self._checked[(quick, wrt, all_leaves)] = got
         return got
 
     def _generate(self, argtys, wrt, train, validate, mode=None) -> Compiled:
@@ -387,7 +408,8 @@ class Differentiable:
                         watch=tuple(w for c in job.watched for w in c.watch()),
                         rules_version=primitives.version(),
                         structs=tuple(t if is_structured(t) else None for t in argtys),
-                        loc=job.loc, recalled=job.recalled, hidden=self.hidden)
+                        loc=job.loc, recalled=job.recalled, hidden=self.hidden,
+                        ints_skipped=_skips_ints(mode))
 
     def forms(self, argtys) -> tuple:
         """The structures and constants the parameters are given in a signature: what the
@@ -434,7 +456,10 @@ class Differentiable:
                 starts.append(len(flat))
                 flat.extend(leaf_types(t))
             if wrt is not None:
-                wrt = tuple(starts[w] + k for w in wrt for k in range(len(leaf_types(argtys[w]))))
+                # a gradient skips a structure's integer leaves (None in it: `regroup`)
+                wrt = tuple(starts[w] + k for w in wrt
+                            for k, skip in enumerate(_skipped(argtys[w], mode))
+                            if not skip)
             argtys = tuple(flat)
         hessian = mode[1] if isinstance(mode, tuple) and mode[0] == "hessian" else ()
         columns = bool(hessian) and len(mode) > 2 and mode[2] == "parallel"

@@ -240,29 +240,49 @@ def leaves(v, t=None) -> list:
     return [v]
 
 
-def rebuild(like, items, keep_constants=False):
+def rebuild(like, items, keep_constants=False, ints_none=False):
     """A value with the structure of the argument `like` (tuple, list, namedtuple, dict, nested)
     holding the values of the iterator `items` in place of its arrays and scalars: the gradient
     of a structured argument has the argument's structure (a dict its keys, in their order).
     A string or None inside `like` (a constant, `leaves` gives nothing for it) takes no item:
-    it is None there (it has no gradient), or itself with `keep_constants`."""
+    it is None there (it has no gradient), or itself with `keep_constants`. With `ints_none`
+    (a gradient whose integer leaves were not differentiated, `int_leaves_skipped`), an
+    integer or bool number or array inside `like` takes no item either: None there."""
     it = iter(items)
-    return _rebuild(like, it, keep_constants)
+    return _rebuild(like, it, keep_constants, ints_none)
 
 
-def _rebuild(like, it, keep):
+def _rebuild(like, it, keep, ints=False):
     if is_record(type(like)):       # a namedtuple or dataclass: one of its class
-        return remade(like, [_rebuild(v, it, keep) for v in values(like)])
+        return remade(like, [_rebuild(v, it, keep, ints) for v in values(like)])
     if isinstance(like, dict):
-        return {k: _rebuild(v, it, keep) for k, v in like.items()}
+        return {k: _rebuild(v, it, keep, ints) for k, v in like.items()}
     if isinstance(like, (tuple, list)):
-        parts = [_rebuild(v, it, keep) for v in like]
+        parts = [_rebuild(v, it, keep, ints) for v in like]
         if isinstance(like, list):
             return parts
         return type(like)._make(parts) if hasattr(like, "_make") else tuple(parts)
     if like is None or isinstance(like, str):
         return like if keep else None
+    if ints and is_integer_value(like):
+        return None
     return next(it)
+
+
+def is_integer_value(v) -> bool:
+    """An int or bool number, or an array of them (a leaf no gradient is taken for)."""
+    if isinstance(v, (bool, int, np.integer, np.bool_)):
+        return True
+    return isinstance(v, np.ndarray) and v.dtype.kind in "biu"
+
+
+def int_leaves_skipped(leaf_tys) -> list:
+    """Which leaves of one structured wrt argument are not differentiated: its integer and
+    bool ones (a count, a flag, an index array in a record of parameters: None in the
+    gradient), where it has some other leaf; none where every leaf is one (that argument is
+    refused as an integer argument is)."""
+    ints = [isinstance(t, Ty) and t.dtype in ("i8", "b1") for t in leaf_tys]
+    return ints if not all(ints) else [False] * len(ints)
 
 
 def promote(*tys) -> str:

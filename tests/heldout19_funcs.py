@@ -108,7 +108,7 @@ def sort_argsort_gather(x, w):
 
 def maximum_minimum_ties(x, y):
     return (np.sum(np.maximum(x, y)) + np.sum(np.minimum(x, 0.0) ** 2)
-            + np.sum(np.fmax(x, y) * y))
+            + np.sum(np.fmax(x, y) * np.arange(1.0, 6.0)))
 
 
 def max_axis_ties(x):
@@ -593,7 +593,7 @@ def cases(seed=19):
         (ext_rosenbrock_vec, (np.array([-1.2, 1.0, -1.2, 1.0, 0.5, 0.2]),), (0,)),
         (powell_singular, (np.array([3.0, -1.0, 0.0, 1.0, 0.5, 0.2, -0.3, 0.7]),), (0,)),
         (wood, (np.array([-3.0, -1.0, -3.0, -1.0]),), (0,)),
-        (brown_badly_scaled, (np.array([1.0, 1.0]),), (0,)),
+        (brown_badly_scaled, (np.array([1e6 - 1.0, 3e-6]),), (0,)),
         (broyden_tridiagonal, (-np.ones(6),), (0,)),
         (chebyquad, (np.arange(1, 6) / 6.0,), (0,)),
         (trigonometric, (np.full(5, 0.2),), (0,)),

@@ -9,6 +9,8 @@ both modes:
     the `check_axes` primitive: crossing or repeated axes are refused at the user's line);
   * a starred assignment target (`x, *_ = np.linalg.lstsq(...)`) was refused (`desugar`);
   * eager jvp crashed on a list of arrays of different shapes (np.array_split's parts).
+And the last session's left item: grad / value_and_grad / vjp wrt a record or tuple with an
+integer or bool field gives None there (it was refused); jvp and the Jacobians still refuse.
 Triage (python backend, compiled and eager against central differences): 60 cases, before
 57 ok / 3 refused / 0 wrong / 0 crash; after 60 ok.
 Each gradient against central finite differences (and autograd where it runs the function),
@@ -17,6 +19,9 @@ differences, jvp against them; Hessians against central differences of the gradi
 against them; four cases compiled by Numba (one per mechanism: split points, mixed axes, a
 starred target with np.linalg.lstsq, a loop writing a residual vector), the rest as generated
 Python."""
+from dataclasses import dataclass
+from typing import NamedTuple
+
 import numpy as np
 import pytest
 
@@ -175,3 +180,72 @@ def test_mixed_axes_match_numpy_at_several_ranks():
         assert np.isclose(v, f(x))
         eager = jitad.grad(f, mode="eager")(x)
         assert np.allclose(g, eager, rtol=1e-10, atol=1e-12)
+
+
+# -- the last session's left item: an integer field of a record in wrt ------------------------------
+class Stepper(NamedTuple):
+    w: np.ndarray
+    steps: int
+    rate: float
+
+
+@dataclass
+class Config:
+    w: np.ndarray
+    steps: int
+    active: np.ndarray      # a bool mask: no gradient either
+
+
+def stepper_loss(p, x):
+    t = 0.0
+    for i in range(p.steps):
+        t = t + np.sum(np.tanh(p.w * x)) ** 2 * p.rate + i * p.rate
+    return t
+
+
+def config_loss(c, x):
+    return np.sum(np.where(c.active, c.w * x, 0.0) ** 2) * c.steps
+
+
+def tuple_loss(pair, x):
+    w, n = pair
+    return np.sum(w * x) ** 2 * n
+
+
+@pytest.mark.parametrize("mode", ["compiled", "eager"])
+def test_int_field_of_a_record_has_no_gradient(mode):
+    """grad / value_and_grad / vjp wrt a record (NamedTuple, dataclass) or tuple holding
+    integer or bool leaves beside float ones: None in those fields, the float fields'
+    gradients against central differences; jvp and the Jacobians, which take a tangent for
+    every leaf, refuse the integer leaf as before, in both modes."""
+    rng = np.random.default_rng(19)
+    x = rng.normal(size=3)
+    p = Stepper(0.3 * rng.normal(size=3), 3, 0.7)
+    c = Config(rng.normal(size=3), 2, np.array([True, False, True]))
+
+    def wrap(fn):
+        return jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
+    eps = 1e-6
+    g = jitad.grad(wrap(stepper_loss), mode=mode)(p, x)
+    assert type(g) is Stepper and g.steps is None
+    fd_w = np.array([(stepper_loss(p._replace(w=p.w + eps * e), x)
+                      - stepper_loss(p._replace(w=p.w - eps * e), x)) / (2 * eps)
+                     for e in np.eye(3)])
+    fd_r = (stepper_loss(p._replace(rate=p.rate + eps), x)
+            - stepper_loss(p._replace(rate=p.rate - eps), x)) / (2 * eps)
+    assert np.allclose(g.w, fd_w, rtol=1e-6, atol=1e-9) and np.isclose(g.rate, fd_r, rtol=1e-6)
+    v, (gc, gx) = jitad.value_and_grad(wrap(config_loss), wrt=(0, 1), mode=mode)(c, x)
+    assert np.isclose(v, config_loss(c, x)) and type(gc) is Config
+    assert gc.steps is None and gc.active is None
+    assert np.allclose(gc.w, 2 * c.steps * np.where(c.active, c.w * x * x, 0.0))
+    assert np.allclose(gx, 2 * c.steps * np.where(c.active, c.w * c.w * x, 0.0))
+    gt = jitad.grad(wrap(tuple_loss), mode=mode)((p.w, 2), x)
+    assert gt[1] is None and np.allclose(gt[0], 2 * 2 * np.sum(p.w * x) * x)
+    y, pull = jitad.vjp(wrap(tuple_loss), wrt=0, mode=mode)((p.w, 2), x)
+    assert pull(1.0)[1] is None and np.allclose(pull(1.0)[0], gt[0])
+    for make in (lambda: jitad.jacrev(wrap(stepper_loss), mode=mode)(p, x),
+                 lambda: jitad.jvp(wrap(stepper_loss), mode=mode)(p, x,
+                                                                 tangents=Stepper(x, 0, 1.0)),
+                 lambda: jitad.grad(wrap(tuple_loss), mode=mode)((3, 2), x)):
+        with pytest.raises(jitad.JitadError, match="integer argument"):
+            make()

@@ -34,7 +34,7 @@ from . import test_heldout4_forms, test_heldout6, test_heldout7, test_heldout8, 
 from . import test_heldout10
 from . import heldout11_funcs as h11
 from . import test_heldout12, test_heldout14, test_heldout15, test_local_imports
-from . import test_heldout16, test_heldout17, test_heldout18, test_shapes
+from . import test_heldout16, test_heldout17, test_heldout18, test_heldout19, test_shapes
 from . import heldout13_funcs as h13
 from . import test_heldout13
 from . import numpy_forms_funcs as nf
@@ -102,6 +102,7 @@ def corpus():
     cases += [Case(fn, args) for fn, args in test_heldout16.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout17.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout18.REFUSED]
+    cases += [Case(fn, args) for fn, args in test_heldout19.REFUSED]
     cases += [Case(fn, args) for fn, args in test_shapes.REFUSED]
     cases.append(Case(test_heldout12.mutual_recursion_without_base_case, (0.3,),
                       marked=test_heldout12._second))

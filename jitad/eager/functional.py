@@ -43,7 +43,8 @@ import numpy as np
 
 from ..differentiable import as_differentiable, quick_key, refuse_outputs
 from ..errors import JitadError, Loc, NotDifferentiableError
-from ..types import leaves as leaves_of, one_float_output, rebuild, structured_value, ty_of_value
+from ..types import (int_leaves_skipped, leaves as leaves_of, one_float_output, rebuild,
+                     structured_value, ty_of_value)
 from .. import runtime as _rt
 from ..primitives import runtime_calls
 from . import from_primitives, math_ns, numpy_ns, ops, scipy_stats
@@ -479,6 +480,12 @@ def _contract(out, cotangent):
     return total
 
 
+def _int_leaves(flat, at) -> list:
+    """Per leaf of a structured argument (its values `flat[k]`, k in `at`): whether a
+    gradient leaves it out (`types.int_leaves_skipped`, by the leaves' types)."""
+    return int_leaves_skipped([ty_of_value(flat[k]) for k in at])
+
+
 _ONE_FLOAT = object()      # _value_and_grad's cotangent when f returns one float
 
 
@@ -493,7 +500,11 @@ def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
             items = leaves_of(a, ty_of_value(a)) if i in groups else [a]
             pos[i] = list(range(len(flat), len(flat) + len(items)))
             flat.extend(items)
-        flat_argnums = [k for i in argnums for k in pos[i]]
+        # a structure's integer leaves are not differentiated (None in its gradient), as in
+        # compiled mode (`types.int_leaves_skipped`)
+        flat_argnums = [k for i in argnums
+                        for k, skip in zip(pos[i], _int_leaves(flat, pos[i]) if i in groups
+                                           else [False]) if not skip]
 
         def flat_fn(*xs):
             return fn(*(rebuild(args[i], [xs[k] for k in pos[i]], keep_constants=True)
@@ -502,7 +513,8 @@ def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
         flat_fn.__name__ = fn.__name__
         val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums, cotangent)
         it = iter(g)
-        return val, tuple(rebuild(args[i], it) if i in groups else next(it) for i in argnums)
+        return val, tuple(rebuild(args[i], it, ints_none=True) if i in groups else next(it)
+                          for i in argnums)
     _check_differentiable_args(fn, args, argnums)
     leaves = {}
     call_args = list(args)

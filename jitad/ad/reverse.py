@@ -90,6 +90,22 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
     return P.fold(substitute(rule.forward, mapping))
 
 
+def _assigned(block) -> set:
+    """The names statements of `block` (and the blocks in it) assign."""
+    out = set()
+    for s in block:
+        if isinstance(s, Bind):
+            out.update(s.targets)
+        elif isinstance(s, For):
+            out.add(s.var)
+            out |= _assigned(s.body)
+        elif isinstance(s, If):
+            out |= _assigned(s.body) | _assigned(s.orelse)
+        elif isinstance(s, While):
+            out |= _assigned(s.cond) | _assigned(s.body)
+    return out
+
+
 def _fresh_expr(e):
     """An expression that always evaluates to a newly allocated array (never a view/alias)."""
     if isinstance(e, ast.BinOp):
@@ -198,6 +214,27 @@ class Reverse(TrainingCode):
             zero = P.call("np.zeros_like", P.name(e)) if t.elem.ndim else scalar_zero(t)
             return ast.ListComp(zero, [ast.comprehension(P.name(e, store=True), P.name(v), [], 0)])
         return P.call("np.zeros_like", P.name(v)) if t.ndim else scalar_zero(t)
+
+    def element_zero(self, v, block):
+        """The zero adjoint of an array `v = hs[i]` read from a list in this block, shaped like
+        that element (`np.zeros_like(hs[i])`), where `i` is a name or constant the block does
+        not assign (a loop's own index: this iteration's at the start of its adjoint): `v` itself
+        still holds the last iteration's element there, and a list's arrays may differ in shape
+        (`np.array_split`'s parts). None otherwise (`zero`)."""
+        t = self.types.get(v)
+        if t is None or getattr(t, "is_list", False) or not getattr(t, "ndim", 0):
+            return None
+        bind = next((s for s in block if isinstance(s, Bind) and s.targets == (v,)
+                     and s.op is GETITEM), None)
+        if bind is None or len(bind.args) != 2 or not isinstance(bind.args[0], Var) \
+                or not getattr(self.types.get(bind.args[0].name), "is_list", False):
+            return None
+        idx = bind.args[1]
+        if isinstance(idx, Var) and idx.name in _assigned(block):
+            return None
+        index = P.name(idx.name) if isinstance(idx, Var) else P.const(idx.value)
+        return P.call("np.zeros_like", ast.Subscript(P.name(bind.args[0].name), index,
+                                                     ast.Load()))
 
     def real_part(self, v, contrib, complex_in):
         """A contribution to the adjoint of v: its real part where v is real and the
@@ -467,7 +504,7 @@ class Reverse(TrainingCode):
         out = []
         for v in self.owned.get(bid, []):
             if v not in self.adjoint_buffers:
-                out.append(P.assign(self.d(v), self.zero(v)))
+                out.append(P.assign(self.d(v), self.element_zero(v, block) or self.zero(v)))
         for s in reversed(block):
             out += self.rev_stmt(s)
         return out

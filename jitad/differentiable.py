@@ -381,6 +381,10 @@ class Differentiable:
         if got is not None and not got.stale():
             return got
         argtys = tuple(ty_of_value(a) for a in tuple(args) + hidden)
+        # every leaf in wrt differs from a gradient's only where a structure has an integer
+        # leaf beside others: otherwise the same checks, run once
+        asked, all_leaves = all_leaves, all_leaves and any(any(_skipped(argtys[w], None))
+                                                            for w in wrt or ())
         key = (argtys, wrt, all_leaves)
         got = self._checked.get(key)
         if got is None or got.stale():
@@ -399,7 +403,7 @@ class Differentiable:
                         watch=tuple(w for c in captured for w in c.watch()),
                         rules_version=primitives.version())
         if quick is not None:
-            self._checked[(quick, wrt, all_leaves)] = got
+            self._checked[(quick, wrt, asked)] = got
         return got
 
     def _generate(self, argtys, wrt, train, validate, mode=None) -> Compiled:

@@ -249,3 +249,21 @@ def test_int_field_of_a_record_has_no_gradient(mode):
                  lambda: jitad.grad(wrap(tuple_loss), mode=mode)((3, 2), x)):
         with pytest.raises(jitad.JitadError, match="integer argument"):
             make()
+
+
+def ragged_list_display(X):
+    parts = [X[:, :1], X[:, 1:3], X[:, 3:]]
+    t = 0.0
+    for p in parts:
+        t = t + np.sum(p * p) * p.shape[1]
+    return t
+
+
+@pytest.mark.parametrize("fn", [ragged_list_display, hf.split_points_forms],
+                         ids=["display", "split_points"])
+def test_hessian_through_a_list_of_arrays_of_different_shapes(fn):
+    """The Hessian (reverse over the tangent code) of a loop over a list whose arrays differ in
+    shape: the adjoint of `p = parts[i]` starts as zeros shaped like this iteration's element,
+    not like `p`'s last value (an IndexError, or out-of-bounds writes under Numba, before)."""
+    X = np.random.default_rng(11).normal(size=(4, 4))
+    check_hessian(fn, (X,), (0,), backend="python")

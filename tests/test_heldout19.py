@@ -11,8 +11,11 @@ both modes:
   * eager jvp crashed on a list of arrays of different shapes (np.array_split's parts).
 And the last session's left item: grad / value_and_grad / vjp wrt a record or tuple with an
 integer or bool field gives None there (it was refused); jvp and the Jacobians still refuse.
-Triage (python backend, compiled and eager against central differences): 60 cases, before
-57 ok / 3 refused / 0 wrong / 0 crash; after 60 ok.
+Triage (python backend, compiled and eager against central differences): 61 cases (59
+functions), before 58 ok / 3 refused / 0 wrong / 0 crash; after 61 ok. The forms built on the
+fixes then found two crashes, both pre-existing: eager jvp of a list of arrays of different
+shapes, and the Hessian through one (the adjoint of `p = parts[i]` shaped like the last
+element: `reverse.element_zero`).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Jacobians (jacfwd and jacrev, both modes) against central
 differences, jvp against them; Hessians against central differences of the gradient, hvp

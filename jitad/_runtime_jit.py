@@ -15,10 +15,13 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
-def _one_specialization(disp, callee, any_layout=False):
+def _one_specialization(disp, callee, any_layout=False, special=None):
     """Make Numba compile the helper `disp` once per argument types, not once per constant
     (nor, with `any_layout`, once per layout of its array arguments), and compiled code call
-    `callee`, the same function compiled without wrappers.
+    `callee`, the same function compiled without wrappers. `special`, a pair (test, dispatcher):
+    a call from compiled code whose argument types pass `test` is typed and lowered as a call of
+    that dispatcher instead, for its exact argument types (`add_into`'s loop for two float
+    vectors).
 
     Numba compiles two wrappers with every specialization of a function: a CPython one (to
     call it from Python: unboxing each argument, boxing the result) and a C one (to pass it as
@@ -47,6 +50,8 @@ def _one_specialization(disp, callee, any_layout=False):
         return t
 
     def get_call_template(args, kws):
+        if special is not None and not kws and special[0](*args):
+            return special[1].get_call_template(args, kws)
         plain = tuple(plain_type(a) for a in args)
         plain_kws = {k: plain_type(v) for k, v in kws.items()}
         if plain != tuple(args) or plain_kws != kws:
@@ -57,14 +62,16 @@ def _one_specialization(disp, callee, any_layout=False):
         return literal_call_template(args, kws)
 
     def get_overload(sig):          # lowering a call typed by `get_call_template`
-        args, _ = sigutils.normalize_signature(sig)
-        return (callee.get_overload if tuple(args) in callee.overloads else own_overload)(sig)
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if special is not None and args in special[1].overloads:
+            return special[1].get_overload(sig)
+        return (callee.get_overload if args in callee.overloads else own_overload)(sig)
     disp.get_call_template = get_call_template
     disp.get_overload = get_overload
     disp.compiled_callee = callee
 
 
-def _helper(name, f, inline="never"):
+def _helper(name, f, inline="never", special=None):
     """`f` (runtime's plain function) compiled as the helper `name`: re-bound to this module's
     globals; not inlined, it is compiled once per plain argument types and called from
     compiled code without wrappers (`_one_specialization`)."""
@@ -77,13 +84,55 @@ def _helper(name, f, inline="never"):
         c.__qualname__ = name + "_callee"
         _one_specialization(disp, njit(c, nogil=name not in _py.NEEDS_GIL, inline=inline,
                                        no_cpython_wrapper=True, no_cfunc_wrapper=True, **errors),
-                            any_layout=name in _py.ANY_LAYOUT)
+                            any_layout=name in _py.ANY_LAYOUT, special=special)
     return disp
+
+
+def _row_source(view, src, n):
+    """(what to read, its step) for writing the vector `src` over `n` elements of `view`:
+    NumPy's broadcasting (length n, step 1; length 1, step 0; else a ValueError), a copy
+    first if src overlaps the view (`set_view`)."""
+    m = src.shape[0]
+    if m != n and m != 1:
+        raise ValueError("could not broadcast the value into the slice it is assigned to "
+                         "(their lengths differ)")
+    return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
+
+
+_row_source = njit(_row_source, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+
+def _add_into_vec(view, g):
+    """`add_into` for two float vectors: an element loop (Numba's `view += g` goes through its
+    ufunc machinery, ~4x slower per element: a Rosenbrock Hessian's column loop spent a third
+    of its time there), with NumPy's broadcasting (g of length 1 repeats; another length is a
+    ValueError) and g copied first if it overlaps the view."""
+    src, step = _row_source(view, g, view.shape[0])
+    if step == 1:
+        for i in range(view.shape[0]):
+            view[i] += src[i]
+    else:
+        for i in range(view.shape[0]):
+            view[i] += src[0]
+
+
+def _float_vectors(view, g):
+    from numba.core import types as nbtypes
+    return all(isinstance(a, nbtypes.Array) and a.ndim == 1 and isinstance(a.dtype, nbtypes.Float)
+               for a in (view, g))
+
+
+# a helper whose calls from compiled code with some argument types are another function's
+# (`_one_specialization`'s `special`): add_into of two float vectors is the loop above, compiled
+# for their exact types; any other add_into the helper compiled once for any layouts
+# (`runtime.ANY_LAYOUT`), called directly, with no overload typed per argument types between
+_SPECIAL = {"add_into": (_float_vectors, njit(_add_into_vec, nogil=True, no_cpython_wrapper=True,
+                                               no_cfunc_wrapper=True))}
 
 
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
     globals()[_name] = _helper(_name, getattr(_py, _py.COMPILED_AS.get(_name, _name)),
-                               "always" if _name in _py.INLINE else "never")
+                               "always" if _name in _py.INLINE else "never", _SPECIAL.get(_name))
 
 
 # the overloads' implementations are only called from compiled code: no wrappers (see above)
@@ -229,28 +278,6 @@ def _overloads():
         return copy2
 
 
-    @overload(_py.add_into, jit_options=_CALLEE)
-    def _add_into(view, g):
-        """Two float vectors: an element loop (Numba's `view += g` goes through its ufunc
-        machinery, ~4x slower per element: a Rosenbrock Hessian's column loop spent a third of
-        its time there), with NumPy's broadcasting (g of length 1 repeats; another length is a
-        ValueError) and g copied first if it overlaps the view; else `runtime.add_into`
-        (compiled once for any layouts: `runtime.ANY_LAYOUT`)."""
-        if not (isinstance(view, types.Array) and isinstance(g, types.Array) and view.ndim == 1
-                and g.ndim == 1 and isinstance(view.dtype, types.Float)
-                and isinstance(g.dtype, types.Float)):
-            return lambda view, g: _add_into_nd(view, g)
-
-        def add1(view, g):
-            src, step = _row_source(view, g, view.shape[0])
-            if step == 1:
-                for i in range(view.shape[0]):
-                    view[i] += src[i]
-            else:
-                for i in range(view.shape[0]):
-                    view[i] += src[0]
-        return add1
-
     @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
@@ -266,25 +293,11 @@ def _overloads():
         return lambda a, b: (a.astype(dt), b.astype(dt))
 
 
-def _row_source(view, src, n):
-    """(what to read, its step) for writing the vector `src` over `n` elements of `view`:
-    NumPy's broadcasting (length n, step 1; length 1, step 0; else a ValueError), a copy
-    first if src overlaps the view (`set_view`)."""
-    m = src.shape[0]
-    if m != n and m != 1:
-        raise ValueError("could not broadcast the value into the slice it is assigned to "
-                         "(their lengths differ)")
-    return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
-
-
-_row_source = njit(_row_source, nogil=True)
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, globals(),
                                               "extreme_adjoint"), nogil=True)
-_add_into_nd = _helper("add_into", _py.add_into)
 _overloads()
-add_into = _py.add_into       # compiled code calling rt.add_into gets the overload above
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

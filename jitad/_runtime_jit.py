@@ -18,10 +18,11 @@ for _name in _py.CONSTANTS:
 def _one_specialization(disp, callee, any_layout=False, special=None):
     """Make Numba compile the helper `disp` once per argument types, not once per constant
     (nor, with `any_layout`, once per layout of its array arguments), and compiled code call
-    `callee`, the same function compiled without wrappers. `special`, a pair (test, dispatcher):
-    a call from compiled code whose argument types pass `test` is typed and lowered as a call of
-    that dispatcher instead, for its exact argument types (`add_into`'s loop for two float
-    vectors).
+    `callee`, the same function compiled without wrappers. `special`, triples (test,
+    dispatcher, any layout): a call from compiled code whose argument types pass a `test` is
+    typed and lowered as a call of that dispatcher instead, for its exact argument types or,
+    with any layout, its arrays typed 'A' (`add_into`'s loops for two float vectors, two float
+    matrices).
 
     Numba compiles two wrappers with every specialization of a function: a CPython one (to
     call it from Python: unboxing each argument, boxing the result) and a C one (to pass it as
@@ -43,15 +44,18 @@ def _one_specialization(disp, callee, any_layout=False, special=None):
     literal_call_template = callee.get_call_template
     own_overload = disp.get_overload
 
+    def as_any_layout(t):
+        return t.copy(layout="A") if isinstance(t, nbtypes.Array) and t.layout != "A" else t
+
     def plain_type(t):
         t = nbtypes.unliteral(t)
-        if any_layout and isinstance(t, nbtypes.Array) and t.layout != "A":
-            return t.copy(layout="A")
-        return t
+        return as_any_layout(t) if any_layout else t
 
     def get_call_template(args, kws):
-        if special is not None and not kws and special[0](*args):
-            return special[1].get_call_template(args, kws)
+        for test, other, any_layout_other in special or ():
+            if not kws and test(*args):
+                return other.get_call_template(
+                    tuple(map(as_any_layout, args)) if any_layout_other else args, kws)
         plain = tuple(plain_type(a) for a in args)
         plain_kws = {k: plain_type(v) for k, v in kws.items()}
         if plain != tuple(args) or plain_kws != kws:
@@ -63,8 +67,9 @@ def _one_specialization(disp, callee, any_layout=False, special=None):
 
     def get_overload(sig):          # lowering a call typed by `get_call_template`
         args = tuple(sigutils.normalize_signature(sig)[0])
-        if special is not None and args in special[1].overloads:
-            return special[1].get_overload(sig)
+        for _, other, _ in special or ():
+            if args in other.overloads:
+                return other.get_overload(sig)
         return (callee.get_overload if args in callee.overloads else own_overload)(sig)
     disp.get_call_template = get_call_template
     disp.get_overload = get_overload
@@ -116,18 +121,42 @@ def _add_into_vec(view, g):
             view[i] += src[0]
 
 
-def _float_vectors(view, g):
-    from numba.core import types as nbtypes
-    return all(isinstance(a, nbtypes.Array) and a.ndim == 1 and isinstance(a.dtype, nbtypes.Float)
-               for a in (view, g))
+def _add_into_mat(view, g):
+    """`add_into` for two float matrices: two element loops (Numba's `view += g` of two 'A'
+    matrices is its ufunc machinery, ~1,100 LLVM lines linked into every caller), with NumPy's
+    broadcasting (an axis of g of length 1 repeats; another length is a ValueError) and g
+    copied first if it overlaps the view."""
+    for k in range(2):
+        if g.shape[k] != view.shape[k] and g.shape[k] != 1:
+            raise ValueError("operands could not be broadcast together (add_into: the shapes "
+                             "differ)")
+    s = g.copy() if overlaps(view, g) else g
+    r = 1 if s.shape[0] == view.shape[0] else 0
+    c = 1 if s.shape[1] == view.shape[1] else 0
+    for i in range(view.shape[0]):
+        for j in range(view.shape[1]):
+            view[i, j] += s[i * r, j * c]
+
+
+def _floats(ndim):
+    def test(*args):
+        from numba.core import types as nbtypes
+        return all(isinstance(a, nbtypes.Array) and a.ndim == ndim
+                   and isinstance(a.dtype, nbtypes.Float) for a in args)
+    return test
+
+
+def _callee(f):
+    return njit(f, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 # a helper whose calls from compiled code with some argument types are another function's
 # (`_one_specialization`'s `special`): add_into of two float vectors is the loop above, compiled
-# for their exact types; any other add_into the helper compiled once for any layouts
-# (`runtime.ANY_LAYOUT`), called directly, with no overload typed per argument types between
-_SPECIAL = {"add_into": (_float_vectors, njit(_add_into_vec, nogil=True, no_cpython_wrapper=True,
-                                               no_cfunc_wrapper=True))}
+# for their exact types; of two float matrices the loops above, compiled once for any layouts;
+# any other add_into the helper compiled once for any layouts (`runtime.ANY_LAYOUT`), called
+# directly, with no overload typed per argument types between
+_SPECIAL = {"add_into": ((_floats(1), _callee(_add_into_vec), False),
+                         (_floats(2), _callee(_add_into_mat), True))}
 
 
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):

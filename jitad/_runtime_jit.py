@@ -15,10 +15,14 @@ math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
 
-def _one_specialization(disp, callee, any_layout=False):
+def _one_specialization(disp, callee, any_layout=False, special=None):
     """Make Numba compile the helper `disp` once per argument types, not once per constant
     (nor, with `any_layout`, once per layout of its array arguments), and compiled code call
-    `callee`, the same function compiled without wrappers.
+    `callee`, the same function compiled without wrappers. `special`, triples (test,
+    dispatcher, any layout): a call from compiled code whose argument types pass a `test` is
+    typed and lowered as a call of that dispatcher instead, for its exact argument types or,
+    with any layout, its arrays typed 'A' (`add_into`'s loops for two float vectors, two float
+    matrices).
 
     Numba compiles two wrappers with every specialization of a function: a CPython one (to
     call it from Python: unboxing each argument, boxing the result) and a C one (to pass it as
@@ -40,13 +44,18 @@ def _one_specialization(disp, callee, any_layout=False):
     literal_call_template = callee.get_call_template
     own_overload = disp.get_overload
 
+    def as_any_layout(t):
+        return t.copy(layout="A") if isinstance(t, nbtypes.Array) and t.layout != "A" else t
+
     def plain_type(t):
         t = nbtypes.unliteral(t)
-        if any_layout and isinstance(t, nbtypes.Array) and t.layout != "A":
-            return t.copy(layout="A")
-        return t
+        return as_any_layout(t) if any_layout else t
 
     def get_call_template(args, kws):
+        for test, other, any_layout_other in special or ():
+            if not kws and test(*args):
+                return other.get_call_template(
+                    tuple(map(as_any_layout, args)) if any_layout_other else args, kws)
         plain = tuple(plain_type(a) for a in args)
         plain_kws = {k: plain_type(v) for k, v in kws.items()}
         if plain != tuple(args) or plain_kws != kws:
@@ -57,14 +66,17 @@ def _one_specialization(disp, callee, any_layout=False):
         return literal_call_template(args, kws)
 
     def get_overload(sig):          # lowering a call typed by `get_call_template`
-        args, _ = sigutils.normalize_signature(sig)
-        return (callee.get_overload if tuple(args) in callee.overloads else own_overload)(sig)
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        for _, other, _ in special or ():
+            if args in other.overloads:
+                return other.get_overload(sig)
+        return (callee.get_overload if args in callee.overloads else own_overload)(sig)
     disp.get_call_template = get_call_template
     disp.get_overload = get_overload
     disp.compiled_callee = callee
 
 
-def _helper(name, f, inline="never"):
+def _helper(name, f, inline="never", special=None):
     """`f` (runtime's plain function) compiled as the helper `name`: re-bound to this module's
     globals; not inlined, it is compiled once per plain argument types and called from
     compiled code without wrappers (`_one_specialization`)."""
@@ -77,24 +89,96 @@ def _helper(name, f, inline="never"):
         c.__qualname__ = name + "_callee"
         _one_specialization(disp, njit(c, nogil=name not in _py.NEEDS_GIL, inline=inline,
                                        no_cpython_wrapper=True, no_cfunc_wrapper=True, **errors),
-                            any_layout=name in _py.ANY_LAYOUT)
+                            any_layout=name in _py.ANY_LAYOUT, special=special)
     return disp
+
+
+def _row_source(view, src, n):
+    """(what to read, its step) for writing the vector `src` over `n` elements of `view`:
+    NumPy's broadcasting (length n, step 1; length 1, step 0; else a ValueError), a copy
+    first if src overlaps the view (`set_view`)."""
+    m = src.shape[0]
+    if m != n and m != 1:
+        raise ValueError("could not broadcast the value into the slice it is assigned to "
+                         "(their lengths differ)")
+    return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
+
+
+_row_source = njit(_row_source, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+
+def _add_into_vec(view, g):
+    """`add_into` for two float vectors: an element loop (Numba's `view += g` goes through its
+    ufunc machinery, ~4x slower per element: a Rosenbrock Hessian's column loop spent a third
+    of its time there), with NumPy's broadcasting (g of length 1 repeats; another length is a
+    ValueError) and g copied first if it overlaps the view."""
+    src, step = _row_source(view, g, view.shape[0])
+    if step == 1:
+        for i in range(view.shape[0]):
+            view[i] += src[i]
+    else:
+        for i in range(view.shape[0]):
+            view[i] += src[0]
+
+
+def _add_into_mat(view, g):
+    """`add_into` for two float matrices: two element loops (Numba's `view += g` of two 'A'
+    matrices is its ufunc machinery, ~1,100 LLVM lines linked into every caller), with NumPy's
+    broadcasting (an axis of g of length 1 repeats; another length is a ValueError) and g
+    copied first if it overlaps the view."""
+    for k in range(2):
+        if g.shape[k] != view.shape[k] and g.shape[k] != 1:
+            raise ValueError("operands could not be broadcast together (add_into: the shapes "
+                             "differ)")
+    s = g.copy() if overlaps(view, g) else g
+    r = 1 if s.shape[0] == view.shape[0] else 0
+    c = 1 if s.shape[1] == view.shape[1] else 0
+    for i in range(view.shape[0]):
+        for j in range(view.shape[1]):
+            view[i, j] += s[i * r, j * c]
+
+
+def _floats(ndim):
+    def test(*args):
+        from numba.core import types as nbtypes
+        return all(isinstance(a, nbtypes.Array) and a.ndim == ndim
+                   and isinstance(a.dtype, nbtypes.Float) for a in args)
+    return test
+
+
+def _callee(f):
+    return njit(f, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+
+# a helper whose calls from compiled code with some argument types are another function's
+# (`_one_specialization`'s `special`): add_into of two float vectors is the loop above, compiled
+# for their exact types; of two float matrices the loops above, compiled once for any layouts;
+# any other add_into the helper compiled once for any layouts (`runtime.ANY_LAYOUT`), called
+# directly, with no overload typed per argument types between
+_SPECIAL = {"add_into": ((_floats(1), _callee(_add_into_vec), False),
+                         (_floats(2), _callee(_add_into_mat), True))}
 
 
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
     globals()[_name] = _helper(_name, getattr(_py, _py.COMPILED_AS.get(_name, _name)),
-                               "always" if _name in _py.INLINE else "never")
+                               "always" if _name in _py.INLINE else "never", _SPECIAL.get(_name))
 
 
 # the overloads' implementations are only called from compiled code: no wrappers (see above)
 _CALLEE = {"nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+# an overload taking an axis is typed with the axis as the literal the call site passes
+# (`prefer_literal`): Numba prunes the branches of the other axes (its dead-branch pruning reads
+# a literal argument), one compilation per axis used instead of both axes' loops in one (GMM
+# gradient: sum_axis 1,377 -> 414 LLVM lines, max_axis 970 -> 419, extreme_adjoint 1,004 ->
+# 557, each linked into every caller); an axis that is not a constant still compiles both
+_BY_AXIS = {"prefer_literal": True}
 
 
 def _overloads():
     from numba.core import types
     from numba.extending import overload
 
-    @overload(_py.sum_axis, jit_options=_CALLEE)
+    @overload(_py.sum_axis, jit_options=_CALLEE, **_BY_AXIS)
     def _sum_axis(x, axis):
         """A matrix of floats, ints or bools: two loops into zeros of NumPy's result dtype
         (the float's own; int64 for ints and bools), see `runtime.sum_axis`; else np.sum."""
@@ -119,7 +203,7 @@ def _overloads():
             return out
         return impl
 
-    @overload(_py.max_axis, jit_options=_CALLEE)
+    @overload(_py.max_axis, jit_options=_CALLEE, **_BY_AXIS)
     def _max_axis(x, axis):
         """A matrix: `runtime.max_axis`'s loops (the same comparisons in the same order), on x
         itself; any other rank: `runtime.max_axis` compiled as it is."""
@@ -148,7 +232,7 @@ def _overloads():
         return impl
 
 
-    @overload(_py.extreme_adjoint, jit_options={**_CALLEE, "error_model": "numpy"})
+    @overload(_py.extreme_adjoint, jit_options={**_CALLEE, "error_model": "numpy"}, **_BY_AXIS)
     def _extreme_adjoint(g, x, y, axis):
         """A matrix x: per row (axis 1) or column (axis 0), count the entries equal to y's,
         then write g / count times 1.0 there and times 0.0 elsewhere (the products
@@ -229,28 +313,6 @@ def _overloads():
         return copy2
 
 
-    @overload(_py.add_into, jit_options=_CALLEE)
-    def _add_into(view, g):
-        """Two float vectors: an element loop (Numba's `view += g` goes through its ufunc
-        machinery, ~4x slower per element: a Rosenbrock Hessian's column loop spent a third of
-        its time there), with NumPy's broadcasting (g of length 1 repeats; another length is a
-        ValueError) and g copied first if it overlaps the view; else `runtime.add_into`
-        (compiled once for any layouts: `runtime.ANY_LAYOUT`)."""
-        if not (isinstance(view, types.Array) and isinstance(g, types.Array) and view.ndim == 1
-                and g.ndim == 1 and isinstance(view.dtype, types.Float)
-                and isinstance(g.dtype, types.Float)):
-            return lambda view, g: _add_into_nd(view, g)
-
-        def add1(view, g):
-            src, step = _row_source(view, g, view.shape[0])
-            if step == 1:
-                for i in range(view.shape[0]):
-                    view[i] += src[i]
-            else:
-                for i in range(view.shape[0]):
-                    view[i] += src[0]
-        return add1
-
     @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
@@ -266,25 +328,11 @@ def _overloads():
         return lambda a, b: (a.astype(dt), b.astype(dt))
 
 
-def _row_source(view, src, n):
-    """(what to read, its step) for writing the vector `src` over `n` elements of `view`:
-    NumPy's broadcasting (length n, step 1; length 1, step 0; else a ValueError), a copy
-    first if src overlaps the view (`set_view`)."""
-    m = src.shape[0]
-    if m != n and m != 1:
-        raise ValueError("could not broadcast the value into the slice it is assigned to "
-                         "(their lengths differ)")
-    return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
-
-
-_row_source = njit(_row_source, nogil=True)
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, globals(),
                                               "extreme_adjoint"), nogil=True)
-_add_into_nd = _helper("add_into", _py.add_into)
 _overloads()
-add_into = _py.add_into       # compiled code calling rt.add_into gets the overload above
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

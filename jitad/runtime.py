@@ -63,7 +63,7 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "add_into", "extreme_adjoint")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint")
 
 
 def dot1(a, b):

@@ -1420,6 +1420,34 @@ def test_extreme_adjoint_compiled_equals_its_expression():
                               equal_nan=True)
 
 
+def test_axis_helpers_with_a_constant_axis():
+    """rt.sum_axis/max_axis/extreme_adjoint are typed with a constant axis as a literal (Numba
+    prunes the other axes' loops): each constant axis gives NumPy's values, an axis out of
+    range is still the ValueError at run time."""
+    import numba
+    from jitad import _runtime_jit as J
+    from jitad import runtime as R
+
+    @numba.njit
+    def by_constant(g0, g1, x):
+        return (J.sum_axis(x, 0), J.sum_axis(x, -1), J.max_axis(x, 1), J.max_axis(x, -2),
+                J.extreme_adjoint(g0, x, J.max_axis(x, 0)[0], 0),
+                J.extreme_adjoint(g1, x, J.max_axis(x, 1)[:, 0], -1))
+
+    @numba.njit
+    def out_of_range(x):
+        return J.sum_axis(x, 2)
+    x = np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 5.0]])[:, ::-1]       # ties, an 'A' layout
+    g0, g1 = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0])
+    got = by_constant(g0, g1, x)
+    want = (x.sum(0), x.sum(-1), x.max(1)[:, None], x.max(-2)[None, :],
+            R.extreme_adjoint(g0, x, x.max(0), 0), R.extreme_adjoint(g1, x, x.max(1), -1))
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)
+    with pytest.raises(ValueError, match="out of bounds"):
+        out_of_range(x)
+
+
 def test_products_added_in_place_equal_numpys():
     """rt.add_matvec/add_vecmat (`d += A @ v` of an adjoint, no temporary), compiled: loops
     below the BLAS threshold, np.dot above, any strides; `+=`'s broadcasting of a length-1

@@ -94,3 +94,47 @@ def _setter(view, src):
 
 def _compiled_set(a, idx, src):
     _setter(a[idx], src)          # a basic index: a view of a, written through
+
+
+@numba.njit
+def _adder(view, g):
+    rt_jit.add_into(view, g)
+
+
+def test_add_into_compiled_is_numpys_inplace_add():
+    """rt.add_into from compiled code: float vectors and float matrices are element loops
+    (`_runtime_jit._SPECIAL`, the matrices' compiled once for any layout), anything else the
+    any-layout helper: NumPy's `+=` in each case -- broadcasting, a source overlapping the view
+    (copied first), a mismatch a ValueError."""
+    base = np.arange(24.0).reshape(4, 6)
+    cases = [((0,), np.ones(6)), ((slice(None), 2), np.array([1.5])),
+             ((slice(1, 3), slice(None, None, 2)), np.arange(6.0).reshape(2, 3)),
+             ((slice(None), slice(0, 3)), np.arange(3.0)),                 # a row repeats
+             ((slice(None), slice(0, 2)), np.array([[2.0], [3.0], [4.0], [5.0]])),
+             ((slice(None), slice(None)), np.ones((1, 1)))]
+    for idx, g in cases:
+        want, got = base.copy(), base.copy()
+        want[idx] += g
+        _adder(got[idx], g)
+        np.testing.assert_array_equal(got, want)
+    for src in (lambda a: a[::-1], lambda a: a.T):   # overlapping the view it is added into
+        want, got = base[:4, :4].copy(), base[:4, :4].copy()
+        want += src(want).copy()
+        _adder(got, src(got))
+        np.testing.assert_array_equal(got, want)
+    v = np.arange(6.0)
+    want = v.copy()
+    want[1:] += want[:-1].copy()
+    _adder(v[1:], v[:-1])
+    np.testing.assert_array_equal(v, want)
+    ints, cube = np.zeros((2, 3), np.int64), np.zeros((2, 2, 2))
+    _adder(ints, np.ones((2, 3), np.int64))
+    _adder(cube, np.ones(2))
+    assert ints.sum() == 6 and cube.sum() == 8.0
+    for view, g in ((np.zeros((3, 3)), np.ones((2, 3))), (np.zeros(3), np.ones(2))):
+        with pytest.raises(ValueError, match="broadcast"):
+            _adder(view, g)
+    matrix_loop = rt_jit._SPECIAL["add_into"][1][1]
+    assert any(all(a.layout == "A" and a.ndim == 2 for a in sig) for sig in matrix_loop.signatures)
+    assert not any(all(a.ndim == 2 and a.dtype == numba.float64 for a in sig)
+                   for sig in rt_jit.add_into.compiled_callee.signatures)

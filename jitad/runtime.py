@@ -2666,12 +2666,14 @@ def pinv_adjoint(a, x, g):
 
 
 def svd_u(x, full):
-    """U of np.linalg.svd(x, full_matrices=full); the full U of a tall matrix is refused."""
+    """U of np.linalg.svd(x, full_matrices=full). The full U of a tall matrix is the reduced U
+    (the one the adjoint recomputes) followed by NumPy's columns past min(m, n): an orthonormal
+    basis of the complement, arbitrary, so no gradient may flow through them (`svd_u_adjoint`)."""
+    xc = np.ascontiguousarray(x)
+    u = np.linalg.svd(xc, False)[0]
     if full and x.shape[0] > x.shape[1]:
-        raise ValueError("np.linalg.svd(A) of a tall A with full_matrices=True (the default): "
-                         "the columns of its full U past min(m, n) are arbitrary, no gradient "
-                         "determines them; pass full_matrices=False")
-    return np.linalg.svd(np.ascontiguousarray(x), False)[0]
+        return np.concatenate((u, np.linalg.svd(xc, True)[0][:, x.shape[1]:]), axis=1)
+    return u
 
 
 def svd_s(x):
@@ -2679,12 +2681,23 @@ def svd_s(x):
 
 
 def svd_vh(x, full):
-    """Vh of np.linalg.svd(x, full_matrices=full); the full Vh of a wide matrix is refused."""
+    """Vh of np.linalg.svd(x, full_matrices=full); of a wide matrix, the reduced Vh followed by
+    NumPy's rows past min(m, n) (arbitrary, as in `svd_u`)."""
+    xc = np.ascontiguousarray(x)
+    vh = np.linalg.svd(xc, False)[2]
     if full and x.shape[1] > x.shape[0]:
-        raise ValueError("np.linalg.svd(A) of a wide A with full_matrices=True (the default): "
-                         "the rows of its full Vh past min(m, n) are arbitrary, no gradient "
-                         "determines them; pass full_matrices=False")
-    return np.linalg.svd(np.ascontiguousarray(x), False)[2]
+        return np.concatenate((vh, np.linalg.svd(xc, True)[2][x.shape[0]:, :]), axis=0)
+    return vh
+
+
+def svd_free_part(g, extra, what):
+    """Refuses a cotangent on the arbitrary part of a full U (columns) or Vh (rows)."""
+    for v in extra.ravel():
+        if v != 0.0:
+            raise ValueError("np.linalg.svd(A) with full_matrices=True (the default): the "
+                             + what + " past min(m, n) are arbitrary, no gradient determines "
+                             "them; read only the first min(m, n) or pass full_matrices=False")
+    return g
 
 
 def svd_adjoint(x, gu, gs, gvh):
@@ -2737,7 +2750,8 @@ def svd_ties(x, k):
 
 def svd_u_adjoint(x, g):
     k = min(x.shape[0], x.shape[1])
-    return svd_adjoint(x, g, np.zeros(k), np.zeros((k, x.shape[1])))
+    gk = svd_free_part(g[:, :k], g[:, k:], "columns of its full U")
+    return svd_adjoint(x, gk, np.zeros(k), np.zeros((k, x.shape[1])))
 
 
 def svd_s_adjoint(x, g):
@@ -2747,7 +2761,8 @@ def svd_s_adjoint(x, g):
 
 def svd_vh_adjoint(x, g):
     k = min(x.shape[0], x.shape[1])
-    return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), g)
+    gk = svd_free_part(g[:k, :], g[k:, :], "rows of its full Vh")
+    return svd_adjoint(x, np.zeros((x.shape[0], k)), np.zeros(k), gk)
 
 
 __all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "argsort_axis", "take_along", "take_along_adjoint", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
@@ -3149,6 +3164,30 @@ def svd_tangent(x, t):
     if n > k:
         dv += (tu - v @ p.T) / s
     return du, ds, np.ascontiguousarray(dv.T)
+
+
+def svd_no_free_tangent(x, full, tall):
+    if full and tall:
+        raise ValueError("np.linalg.svd(A) with full_matrices=True (the default): the "
+                         + ("columns of its full U" if x.shape[0] > x.shape[1] else
+                            "rows of its full Vh")
+                         + " past min(m, n) are arbitrary, no derivative determines them "
+                         "(forward mode); pass full_matrices=False")
+
+
+def svd_tangent_u(x, t, full):
+    """The tangent of `svd_u`; of a full U with arbitrary columns, refused (forward mode)."""
+    svd_no_free_tangent(x, full, x.shape[0] > x.shape[1])
+    return svd_tangent(x, t)[0]
+
+
+def svd_tangent_vh(x, t, full):
+    """The tangent of `svd_vh`; of a full Vh with arbitrary rows, refused (forward mode)."""
+    svd_no_free_tangent(x, full, x.shape[1] > x.shape[0])
+    return svd_tangent(x, t)[2]
+
+
+__all__ += ["svd_tangent_u", "svd_tangent_vh", "svd_no_free_tangent", "svd_free_part"]
 
 
 def mvn_cov_tangent(x, mean, cov, t):

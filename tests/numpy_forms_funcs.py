@@ -180,6 +180,12 @@ def full_svd_of_a_tall_matrix(A):
     return np.sum(U)
 
 
+def full_svd_determined_parts(A):
+    t = np.linalg.svd(np.vstack((A, A)))            # U (6 x 6) not read at all
+    U, s, Vh = np.linalg.svd(np.hstack((A, 2.0 * A)).T)
+    return np.sum(t[1]) + np.sum(t[-1] ** 3) + np.sum(U[:, :3] ** 3) + np.sum(Vh * s)
+
+
 def refused_broadcast_to_int(A):
     return np.sum(np.broadcast_to(A[0], 3))  # ERR: as a tuple
 

@@ -9,7 +9,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import numpy_forms_funcs as nf
-from .harness import check_both_modes, error_marker
+from .harness import central_fd, check_both_modes, error_marker
 
 RNG = np.random.default_rng(120)
 
@@ -90,15 +90,33 @@ def test_autograd_forms_refused_at_the_users_line_in_both_modes(fn):
 
 
 def test_the_full_svd_of_a_non_square_matrix_is_refused_when_it_runs():
-    """np.linalg.svd(A)'s default full U of a tall A has columns no gradient determines; the
-    shape is a value, so the call raises a ValueError when it runs (the square case, the
+    """np.linalg.svd(A)'s default full U of a tall A has columns no gradient determines: a
+    gradient through them raises a ValueError when it runs (a cotangent there is a value),
+    and forward mode refuses the full U or Vh whenever it is computed (the square case, the
     reduced SVD, is in `decompositions`). The generated code runs under the python backend
     here (LAPACK's compile is for JITAD_PRIMITIVES_FULL)."""
     A = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [0.7, 0.1, 1.5]])
-    for f, kw in [(nf.full_svd_of_a_tall_matrix, {"mode": "eager"}),
-                  (jitad.differentiable(nf.full_svd_of_a_tall_matrix, backend="python"), {})]:
+    for fn in (nf.full_svd_of_a_tall_matrix, nf.full_svd_determined_parts):
+        for f, kw in [(fn, {"mode": "eager"}),
+                      (jitad.differentiable(fn, backend="python"), {})]:
+            with pytest.raises(ValueError, match="full_matrices=False"):
+                jitad.jvp(f, **kw)(A, tangents=np.ones_like(A))
+    f = nf.full_svd_of_a_tall_matrix
+    for f, kw in [(f, {"mode": "eager"}), (jitad.differentiable(f, backend="python"), {})]:
         with pytest.raises(ValueError, match="full_matrices=False"):
             jitad.grad(f, **kw)(A)
+
+
+def test_the_determined_parts_of_a_full_svd_have_gradients_in_both_modes():
+    """Only the arbitrary columns of a full U (rows of a full Vh) are refused: a function that
+    does not read U, or reads its first min(m, n) columns, has its gradient in both modes (the
+    full U is the reduced one followed by NumPy's complement, so its first columns are the
+    ones the adjoint differentiates)."""
+    A = np.array([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [0.7, 0.1, 1.5]])
+    fn = nf.full_svd_determined_parts
+    ref = central_fd(fn, (A,), (0,))[0]
+    for f, kw in [(fn, {"mode": "eager"}), (jitad.differentiable(fn, backend="python"), {})]:
+        np.testing.assert_allclose(jitad.grad(f, **kw)(A), ref, rtol=1e-6, atol=1e-7)
 
 
 def test_fmax_fmin_and_nan_to_num_pass_nan_operands_by():

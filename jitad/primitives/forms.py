@@ -376,8 +376,9 @@ def sort_at(ranks, st):
 def svd_statics(st):
     """np.linalg.svd(A, full_matrices, compute_uv): the full U of a wide or square A and the
     full Vh of a tall or square A are the reduced ones (the default full_matrices=True of a
-    square matrix is the reduced SVD); which one a call gets is a shape, so the others are
-    refused when they run (`rt.svd_u`, `rt.svd_vh`), with a ValueError as np.linalg raises."""
+    square matrix is the reduced SVD); which one a call gets is a shape, so the others' parts
+    past min(m, n), arbitrary, are refused when a gradient or a tangent reaches them
+    (`rt.svd_u_adjoint`, `rt.svd_tangent_u`, ...), with a ValueError as np.linalg raises."""
     if not _bool(st["compute_uv"], "compute_uv="):
         raise ValueError("compute_uv=False returns the singular values alone: "
                          "s = np.linalg.svd(A, compute_uv=False)")

@@ -172,9 +172,9 @@ qr.q               | x: rt.qr_tangent(x, t)[0]
 qr.r               | x: rt.qr_tangent(x, t)[1]
 np.linalg.pinv     | x: rt.pinv_tangent(x, y, t)
 pinv_tangent       | a: -(x @ x.T @ d.T @ t @ x) - (x @ t @ d.T @ x.T @ x) | x: -(t @ d @ x + x @ d @ t) + (t @ x.T + x @ t.T) @ d.T - (t @ x.T + x @ t.T) @ d.T @ a @ x - x @ x.T @ d.T @ a @ t - t @ a @ d.T @ x.T @ x + d.T @ (t.T @ x + x.T @ t) - x @ a @ d.T @ (t.T @ x + x.T @ t) | d: rt.pinv_tangent(a, x, t)
-svd.u              | x: rt.svd_tangent(x, t)[0]
+svd.u              | x: rt.svd_tangent_u(x, t, full_matrices)
 svd.s              | x: rt.svd_tangent(x, t)[1]
-svd.vh             | x: rt.svd_tangent(x, t)[2]
+svd.vh             | x: rt.svd_tangent_vh(x, t, full_matrices)
 svd_values         | x: rt.svd_tangent(x, t)[1]
 # multivariate normal: d/dx = -alpha, d/dmean = alpha (alpha = cov^-1 (x - mean) per row); the
 # covariance's lower triangle is read (its Cholesky factor)

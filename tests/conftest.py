@@ -12,10 +12,14 @@ os.environ.setdefault("JITAD_VERIFY", "1")
 # fails a test instead of reading garbage (set before Numba is imported).
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
 # Most of the suite's time is LLVM optimizing generated code at Numba's default -O3 (cold,
-# a 10-case elementwise corpus slice: 60 s of CPU at -O3, 23 s at -O1). The tests check values
-# and gradients, which the optimization level does not change (no fastmath), so they compile at
-# -O1; NUMBA_OPT=3 in the environment runs the suite as users compile.
-os.environ.setdefault("NUMBA_OPT", "1")
+# a 10-case elementwise corpus slice: 60 s of CPU at -O3, 23 s at -O1; the whole suite's
+# in-process CPU 1,596 s at -O1, 1,011 s at -O0). The tests check values and gradients, which
+# the optimization level does not change (no fastmath: the same operations in the same order,
+# bit for bit), so they compile at -O0; NUMBA_OPT=3 in the environment runs the suite as users
+# compile. (At -O0 a function that calls another dispatcher keeps a dead load of its address,
+# a "dynamic global", and Numba will not cache it: tests of the disk cache across processes
+# give their processes a level of their own.)
+os.environ.setdefault("NUMBA_OPT", "0")
 
 
 # The files that compile the most start first, so that under pytest-xdist (--dist loadfile) the

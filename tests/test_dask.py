@@ -31,8 +31,11 @@ import bpr  # noqa: E402
 
 
 def _cluster():
+    # the workers compile at -O1 whatever the suite's level (conftest): at -O0 Numba does not
+    # disk-cache a function that calls another, and a restarted worker reads the disk cache
     return LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.CRITICAL)
+                        dashboard_address=None, silence_logs=logging.CRITICAL,
+                        env={"NUMBA_OPT": "1"})
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,8 @@
   ``autograd.numpy`` and whose ``math`` is a shim onto ``autograd.numpy``;
 * :func:`reference_grads` -- autograd when the case allows it, else FD;
 * :func:`fd_hessian` -- central differences of a gradient function (second derivatives);
+* :func:`fd_jacobian`, :func:`check_jacobians_and_jvp`, :func:`check_hessian_and_hvp`
+  -- the held-out corpora's Jacobian, jvp, Hessian and hvp checks;
 * :func:`autograd_hessian` -- autograd's Hessian blocks of the rebuilt function;
 * :func:`assert_grads_close`, :func:`snapshot`, :func:`assert_unchanged`.
 
@@ -298,6 +300,59 @@ def check_hessian(fn, args, wrt, backend="python", rtol=1e-4):
             scale = 1e-8 + np.max(np.abs(Hf[a][b]))
             assert np.max(np.abs(np.asarray(H[a][b]) - Hf[a][b])) / scale < rtol, (a, b)
             assert np.allclose(H[a][b], He[a][b], rtol=1e-9, atol=1e-12 * scale), (a, b)
+
+
+def fd_jacobian(fn, args, k, eps=1e-5):
+    """Central differences of fn(*args) (any shape) in argument k: shape f.shape + x.shape."""
+    x = np.asarray(args[k], dtype=float)
+    cols = []
+    for idx in np.ndindex(x.shape):
+        parts = []
+        for s in (1.0, -1.0):
+            xs = x.copy()
+            xs[idx] += s * eps
+            a = list(args)
+            a[k] = xs
+            parts.append(np.asarray(fn(*a), dtype=float))
+        cols.append((parts[0] - parts[1]) / (2 * eps))
+    return np.stack(cols, axis=-1).reshape(np.shape(fn(*args)) + x.shape)
+
+
+def check_jacobians_and_jvp(fn, args, k):
+    """jacfwd and jacrev of fn wrt argument k, compiled (python backend) and eager, against
+    central differences; jvp along a random direction against the Jacobian times it; the
+    arguments unchanged."""
+    import jitad
+    J_fd = fd_jacobian(fn, args, k)
+    snap = snapshot(args)
+    f = jitad.differentiable(fn, backend="python")
+    t = np.random.default_rng(3).normal(size=np.shape(args[k]))
+    for mode in ("compiled", "eager"):
+        g = f if mode == "compiled" else fn
+        for jac in (jitad.jacfwd, jitad.jacrev):
+            J = jac(g, wrt=k, mode=mode)(*args)
+            assert np.allclose(J, J_fd, rtol=1e-6, atol=1e-8), (mode, jac.__name__)
+        y, y_dot = jitad.jvp(g, wrt=k, mode=mode)(*args, tangents=t)
+        assert np.allclose(y, fn(*args), rtol=1e-12, atol=1e-14)
+        assert np.allclose(y_dot, np.tensordot(J_fd, t, axes=t.ndim), rtol=1e-6, atol=1e-8)
+    assert_unchanged(args, snap, "jacobians")
+
+
+def check_hessian_and_hvp(fn, args, wrt):
+    """`check_hessian` (python backend), then hvp wrt the first of `wrt` against H @ v in both
+    modes."""
+    import jitad
+    check_hessian(fn, args, wrt, backend="python")
+    k = wrt[0]
+    H = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=k)(*args)
+    x = args[k]
+    v = np.random.default_rng(5).normal(size=np.shape(x))
+    v = float(v) if np.ndim(x) == 0 else v
+    expect = np.tensordot(np.asarray(H), v, axes=np.ndim(x))
+    for mode in ("compiled", "eager"):
+        g = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
+        hv = jitad.hvp(g, wrt=k, mode=mode)(*args, v=v)
+        assert np.allclose(hv, expect, rtol=1e-7, atol=1e-9), mode
 
 
 def autograd_hessian(fn, args: Sequence[Any], wrt: Sequence[int]):

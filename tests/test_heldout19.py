@@ -31,8 +31,8 @@ import pytest
 import jitad
 
 from . import heldout19_funcs as hf
-from .harness import (assert_unchanged, check_corpus_case, check_form_accepted,
-                      check_form_refused, check_hessian, snapshot)
+from .harness import (check_corpus_case, check_form_accepted, check_form_refused, check_hessian,
+                      check_hessian_and_hvp, check_jacobians_and_jvp)
 
 CASES = hf.cases()
 NUMBA = {"split_variants", "sum_neg_axis_keepdims", "linalg_extra", "broyden_tridiagonal"}
@@ -57,41 +57,12 @@ def test_corpus_is_large_enough():
     assert len(names) >= 50
 
 
-def _fd_jacobian(fn, args, k, eps=1e-5):
-    x = np.asarray(args[k], dtype=float)
-    cols = []
-    for idx in np.ndindex(x.shape):
-        parts = []
-        for s in (1.0, -1.0):
-            xs = x.copy()
-            xs[idx] += s * eps
-            a = list(args)
-            a[k] = xs
-            parts.append(np.asarray(fn(*a), dtype=float))
-        cols.append((parts[0] - parts[1]) / (2 * eps))
-    return np.stack(cols, axis=-1).reshape(np.shape(fn(*args)) + x.shape)
-
-
 JACS = hf.jacobians()
 
 
 @pytest.mark.parametrize("fn,args,k", JACS, ids=[c[0].__name__ for c in JACS])
 def test_jacobians_and_jvp(fn, args, k):
-    """jacfwd and jacrev, compiled and eager, against central differences; jvp along a
-    direction against the Jacobian times it; the arguments unchanged."""
-    J_fd = _fd_jacobian(fn, args, k)
-    snap = snapshot(args)
-    f = jitad.differentiable(fn, backend="python")
-    t = np.random.default_rng(3).normal(size=np.shape(args[k]))
-    for mode in ("compiled", "eager"):
-        g = f if mode == "compiled" else fn
-        for jac in (jitad.jacfwd, jitad.jacrev):
-            J = jac(g, wrt=k, mode=mode)(*args)
-            assert np.allclose(J, J_fd, rtol=1e-6, atol=1e-8), (mode, jac.__name__)
-        y, y_dot = jitad.jvp(g, wrt=k, mode=mode)(*args, tangents=t)
-        assert np.allclose(y, fn(*args), rtol=1e-12, atol=1e-14)
-        assert np.allclose(y_dot, np.tensordot(J_fd, t, axes=t.ndim), rtol=1e-6, atol=1e-8)
-    assert_unchanged(args, snap, "jacobians")
+    check_jacobians_and_jvp(fn, args, k)
 
 
 HESS = [next(c for c in CASES if c[0].__name__ == name) for name in hf.HESSIANS]
@@ -99,19 +70,7 @@ HESS = [next(c for c in CASES if c[0].__name__ == name) for name in hf.HESSIANS]
 
 @pytest.mark.parametrize("fn,args,wrt", HESS, ids=hf.HESSIANS)
 def test_hessians_and_hvp(fn, args, wrt):
-    """hessian (blocks for several wrt) against central differences of the gradient, eager
-    against compiled; hvp (the first wrt) against H @ v in both modes."""
-    check_hessian(fn, args, wrt, backend="python")
-    k = wrt[0]
-    H = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=k)(*args)
-    x = args[k]
-    v = np.random.default_rng(5).normal(size=np.shape(x))
-    v = float(v) if np.ndim(x) == 0 else v
-    expect = np.tensordot(np.asarray(H), v, axes=np.ndim(x))
-    for mode in ("compiled", "eager"):
-        g = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
-        hv = jitad.hvp(g, wrt=k, mode=mode)(*args, v=v)
-        assert np.allclose(hv, expect, rtol=1e-7, atol=1e-9), mode
+    check_hessian_and_hvp(fn, args, wrt)
 
 
 def _case(name):

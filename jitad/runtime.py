@@ -22,7 +22,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod")
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "strong_div", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "index_error", "memory_error", "recursion_error", "slice_end_error", "broadcast_error", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
-           "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
+           "axes_count", "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_zip", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
@@ -1003,6 +1003,14 @@ def take_last2(d, rows, cols):
 
 def expand(g, axis):
     return np.expand_dims(g, axis)
+
+
+def axes_count(x, axes):
+    """How many entries of x lie along these axes (the product of their lengths)."""
+    n = 1
+    for a in axes:
+        n *= x.shape[a % x.ndim]
+    return n
 
 
 def mean_axis(x, axis):

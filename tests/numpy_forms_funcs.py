@@ -226,3 +226,11 @@ def refused_mvn_without_cov(A):
 
 def refused_t_sf(A):
     return np.sum(student.sf(A[0], 3.0))  # ERR: sf
+
+
+def variance_over_axes(x):
+    """np.var / np.std over a tuple of axes (ddof=, keepdims=; `forms.variance_steps`) and a
+    sum over axes that cross at the rank (`axis=(2, -2)`)."""
+    v = np.var(x, axis=(0, 2))
+    s = np.std(x, axis=(-1, 0), ddof=1, keepdims=True)
+    return np.sum(v * v) + np.sum(s * x) + np.sum(np.sum(x * x, axis=(2, -2)) * v[0])

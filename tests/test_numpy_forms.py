@@ -140,3 +140,10 @@ def test_pinv_of_a_rank_deficient_matrix_raises():
     for mode in ("compiled", "eager"):
         with pytest.raises(ValueError, match="full-rank"):
             jitad.grad(nf.pinv_rank_deficient, mode=mode)(A)
+
+
+def test_variance_over_a_tuple_of_axes_compiled_by_numba():
+    """The point is Numba: `rt.axes_count` (the count along the axes) compiled, and the axes
+    that cross moved to the front; against central differences and eager mode."""
+    from .test_correctness import check
+    check(nf.variance_over_axes, (RNG.normal(size=(3, 2, 4)),), wrt=(0,))

@@ -274,10 +274,12 @@ expand_dims(x; axis) = np.expand_dims(x, axis) :: up | x: rt.reshape_like(g, x)
 expand_dims.0(x; axis) = np.full(1, x)      :: up | x: np.sum(g)
 squeeze(x; axis)   = np.ascontiguousarray(x).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: down | x: rt.reshape_like(g, x)
 # a reduction's axes mixing counts from the front and from the end (`axis=(0, -1)`): the
-# operand itself, its type rule checks at the operand's rank that the axes are distinct and
-# every one counted from the front lies before every one counted from the end (the order
-# `forms.reduction_steps` reduces them in)
+# operand itself, its type rule checks at the operand's rank that the axes are in range and
+# distinct (`forms.reduction_steps` then moves them to the front)
 check_axes(x; axes) = x                     :: check_axes | x: g
+# np.var / np.std over a tuple of axes (`forms.variance_steps`): the summed squared deviations
+# s divided by the count of x's entries along the axes less ddof
+count_div(s, x; axes, ddof) = s / (rt.axes_count(x, axes) - ddof) :: count_div | s: g / (rt.axes_count(x, axes) - ddof)
 keep_all(s, x)     = np.full(1, s)          :: keep_all
 keep_all.0.1(s, x) = np.full(1, s)          :: keep_all | s: np.sum(g)
 keep_all.0.2(s, x) = np.full((1, 1), s)     :: keep_all | s: np.sum(g)
@@ -792,6 +794,7 @@ def _load_table():
     for short in ("var", "std"):
         for p in (get(short), get(f"{short}_axis")):
             p.defaults, p.chains, p.float_result = {"ddof": 0}, False, True
+            p.tuple_form = forms.variance_steps
             p.call_order = ("axis", "dtype", "out", "ddof", "keepdims")
     for p in (get("norm"), get("norm_axis")):
         p.defaults, p.reduces = {"ord": None}, True
@@ -1086,6 +1089,7 @@ def _load_complex():
         get(name).complex_ok = True
     get("np.real_if_close").complex_ok = get("np.real_if_close").checks_in_eager = True
     get("check_axes").complex_ok = get("check_axes").checks_in_eager = True
+    get("count_div").complex_ok = get("count_div").checks_in_eager = True
     alias(np.conjugate, "np.conj")
     alias(np.absolute, "np.abs")
 

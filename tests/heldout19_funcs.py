@@ -548,8 +548,9 @@ def var_of_complex_over_axes(x):
 
 
 def star_rest_of_call(x):
-    first, *rest = _three(x)  # ERR: a starred target
-    return np.sum(first) * rest[0]
+    first, *rest = _three(x)
+    a, *mid, z = (x[0], *rest, x[-1])
+    return np.sum(first) * rest[0] + sum(rest) * len(mid) + a * mid[-1] * z
 
 
 def forms():
@@ -561,17 +562,16 @@ def forms():
             (star_target_forms, (nrm(size=(4, 3)), nrm(size=4)), (0, 1)),
             (crossing_axes, (nrm(size=(2, 3, 4)),), (0,)),
             (var_std_axis_tuples, (nrm(size=(2, 3, 4)),), (0,)),
-            (var_std_axis_tuples, (nrm(size=(3, 2, 2, 3)),), (0,))]
+            (var_std_axis_tuples, (nrm(size=(3, 2, 2, 3)),), (0,)),
+            (star_rest_of_call, (nrm(size=3),), (0,))]
 
 
 def refused_forms():
     """Refused at the marked line, both modes: a reduction's axes out of range at the
-    operand's rank, np.var of a complex array over a tuple of axes, a starred target whose
-    rest is read from a value of unknown length."""
+    operand's rank, np.var of a complex array over a tuple of axes."""
     nrm = np.random.default_rng(1921).normal
     return [(axes_out_of_range, (nrm(size=(2, 3, 4)),)),
-            (var_of_complex_over_axes, (nrm(size=(2, 3, 4)),)),
-            (star_rest_of_call, (nrm(size=3),))]
+            (var_of_complex_over_axes, (nrm(size=(2, 3, 4)),))]
 
 
 def cases(seed=19):

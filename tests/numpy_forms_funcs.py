@@ -234,3 +234,9 @@ def variance_over_axes(x):
     v = np.var(x, axis=(0, 2))
     s = np.std(x, axis=(-1, 0), ddof=1, keepdims=True)
     return np.sum(v * v) + np.sum(s * x) + np.sum(np.sum(x * x, axis=(2, -2)) * v[0])
+
+
+def trace_of_a_stack(x, A):
+    """np.trace of a rank-3 array (the einsum 'ii...->...', `forms.trace_at`) and of a
+    matrix (its own rule), as a method too."""
+    return np.sum(np.sin(np.trace(x)) * np.arange(1.0, 5.0)) + np.trace(A) * A.trace()

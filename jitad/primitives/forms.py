@@ -233,6 +233,15 @@ def repeat_at(ranks, st):
     return get("repeat.1"), {"repeats": st["repeats"]}
 
 
+def trace_at(ranks, st):
+    """np.trace(x): its own rule for a matrix; for a rank-3+ array, the einsum 'ii...->...'
+    (the diagonals over the first two axes, summed, for each index of the others)."""
+    if ranks[0] == 2:
+        return get("trace"), {}
+    from .einsum import ellipsis_family
+    return ellipsis_family("ii...->...", 1).at_ranks(ranks, {})
+
+
 def tile_statics(st):
     reps = st["reps"]
     reps = (reps,) if isinstance(reps, int) else reps

@@ -330,7 +330,9 @@ diff.2(x)          = np.diff(np.ascontiguousarray(x)) :: same | x: rt.diff_adjoi
 diag(x, k)         = np.diag(x, k)          :: diag
 diag.1.0(x, k)     = np.diag(x, k)          :: diag | x: np.diag(g, k)
 diag.2.0(x, k)     = np.diag(x, k)          :: diag | x: rt.diag_embed(g, x, k)
-trace(x)           = np.trace(x)            :: mscalar | x: g * np.eye(x.shape[0], x.shape[1])
+# np.trace of a matrix; of a rank-3+ array (the diagonals over the first two axes summed:
+# `forms.trace_at`) the einsum 'ii...->...'
+trace(x)           = np.trace(x)            :: trace | x: g * np.eye(x.shape[0], x.shape[1])
 triu(m, k)         = np.triu(m, k)          :: matrix | m: np.triu(g, k)
 tril(m, k)         = np.tril(m, k)          :: matrix | m: np.tril(g, k)
 det(x)             = np.linalg.det(x)       :: mscalar | x: g * y * np.linalg.inv(x).T
@@ -800,6 +802,7 @@ def _load_table():
         p.defaults, p.reduces = {"ord": None}, True
         p.call_order = ("ord", "axis", "keepdims")
     get("norm").at_ranks, get("norm_axis").at_ranks = forms.norm_at, forms.norm_axis_at
+    get("trace").at_ranks = forms.trace_at
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"

@@ -292,6 +292,17 @@ def matrix_scalar(prim, s, args):
     return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 0)
 
 
+def trace(prim, s, args):
+    """np.trace: a scalar of a matrix; of a rank-3+ array its einsum's type (`forms.trace_at`)."""
+    if args[0].ndim > 2:
+        try:
+            spec, _ = prim.at_ranks((args[0].ndim,), {})
+        except ValueError as e:
+            raise UnsupportedError(f"trace(): {e}", s.loc, prim.name) from None
+        return spec.result_type(s, args)
+    return matrix_scalar(prim, s, args)
+
+
 def matrix_same(prim, s, args):
     """inv, triu, tril: a matrix of a matrix."""
     _matrix(prim, s, args[0])
@@ -816,7 +827,7 @@ def eig_vectors(prim, s, args):
 
 
 KINDS.update({"eig_values": eig_values, "eig_vectors": eig_vectors,
-              "real_if_close": real_if_close, "check_axes": check_axes, "count_div": count_div, "real": real_part, "astype": astype,
+              "real_if_close": real_if_close, "check_axes": check_axes, "count_div": count_div, "trace": trace, "real": real_part, "astype": astype,
               "split_axis": split_axis, "sylvester": sylvester,
               "signal_convolve": signal_convolve, "dirichlet": dirichlet,
               "mvn_entropy": mvn_entropy, "partition": partition})

@@ -31,7 +31,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
-           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
+           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
@@ -1627,6 +1627,29 @@ def repeat2(x, k, axis):
                 else:
                     out[i, j * k + r] = x[i, j]
     return out
+
+
+def repeat3(t, k):
+    """np.repeat along the middle axis of an (outer, n, inner) array, k >= 0."""
+    if k < 0:
+        raise ValueError("np.repeat: negative repeats")
+    out = np.empty((t.shape[0], t.shape[1] * k, t.shape[2]), t.dtype)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[1]):
+            for r in range(k):
+                out[i, j * k + r, :] = t[i, j, :]
+    return out
+
+
+def repeat_adjoint3(g, k):
+    """The adjoint of `repeat3`: each run of k slices of g summed."""
+    n = g.shape[1] // k if k else 0
+    d = np.zeros((g.shape[0], n, g.shape[2]))
+    for i in range(g.shape[0]):
+        for j in range(n):
+            for r in range(k):
+                d[i, j, :] += g[i, j * k + r, :]
+    return d
 
 
 def repeat_adjoint1(g, k):

@@ -240,3 +240,9 @@ def trace_of_a_stack(x, A):
     """np.trace of a rank-3 array (the einsum 'ii...->...', `forms.trace_at`) and of a
     matrix (its own rule), as a method too."""
     return np.sum(np.sin(np.trace(x)) * np.arange(1.0, 5.0)) + np.trace(A) * A.trace()
+
+
+def repeat_of_a_stack(x):
+    """np.repeat of a rank-3 array along an axis (`repeat.n`: as (outer, n, inner))."""
+    return np.sum(np.sin(np.repeat(x, 2, axis=1)) * np.repeat(x, 2, axis=1)) + np.sum(
+        np.repeat(x, 3, axis=-1) ** 2) + np.sum(np.cos(np.repeat(x, 2, axis=0)))

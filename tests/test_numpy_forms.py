@@ -155,3 +155,10 @@ def test_trace_of_a_rank_3_array():
     from .harness import check_form_accepted
     check_form_accepted(nf.trace_of_a_stack, (RNG.normal(size=(3, 3, 4)), RNG.normal(size=(3, 3))),
                         (0, 1))
+
+
+def test_repeat_of_a_rank_3_array():
+    """np.repeat(x, k, axis=a) of a (2, 3, 4) array, each axis: both modes against central
+    differences, forward mode against the gradient."""
+    from .harness import check_form_accepted
+    check_form_accepted(nf.repeat_of_a_stack, (RNG.normal(size=(2, 3, 4)),), (0,))

@@ -228,6 +228,8 @@ def repeat_statics(st):
 
 
 def repeat_at(ranks, st):
+    if ranks[0] >= 3:
+        return get("repeat.n"), {"repeats": st["repeats"], "axis": st["axis"] % ranks[0]}
     if ranks[0] == 2:
         return get("repeat.2"), {"repeats": st["repeats"], "axis": st["axis"] % 2}
     return get("repeat.1"), {"repeats": st["repeats"]}

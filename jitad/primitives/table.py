@@ -375,6 +375,8 @@ vander_adjoint(x, w; increasing, order) = rt.vander_adjoint(x, w, increasing, or
 repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat
 repeat.1(x; repeats) = rt.repeat1(x, repeats) :: repeat | x: rt.repeat_adjoint1(g, repeats)
 repeat.2(x; repeats, axis) = rt.repeat2(x, repeats, axis) :: repeat | x: rt.repeat_adjoint2(g, repeats, axis)
+# of a rank-3+ array along an axis: as (outer, n, inner), then the shape with that axis k times
+repeat.n(x; repeats, axis) = rt.repeat3(rt.as3(x, axis), repeats).reshape(x.shape[:axis] + (x.shape[axis] * repeats,) + x.shape[axis + 1:]) :: repeat | x: rt.repeat_adjoint3(rt.as3(g, axis), repeats).reshape(x.shape)
 tile(x; reps)      = rt.tile1(x, reps)      :: tile
 tile.1(x; reps)    = rt.tile1(x, reps)      :: tile | x: rt.untile1(g, reps)
 tile.1.2(x; reps)  = rt.tile2(np.expand_dims(x, 0), reps) :: tile | x: rt.untile2(g, reps)[0]

@@ -377,10 +377,18 @@ def vander(prim, s, args):
 
 
 def repeat(prim, s, args):
-    (r,) = _ranks(prim, s, args[:1], [(1,), (2,)], "a vector or a matrix")
-    if r == 2 and s.statics.get("axis") is None:
+    """np.repeat of a vector; of a matrix or a higher rank along a constant axis."""
+    r = args[0].ndim
+    if r == 0:
+        raise UnsupportedError("np.repeat of a number: repeat np.atleast_1d(x)", s.loc,
+                               "np.repeat")
+    axis = s.statics.get("axis")
+    if r >= 2 and axis is None:
         raise UnsupportedError("np.repeat of a matrix needs axis= here (or repeat "
                                "np.ravel(x))", s.loc, "np.repeat")
+    if axis is not None and not -r <= axis < r:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{r} array", s.loc,
+                               "axis")
     return args[0]
 
 

@@ -539,6 +539,15 @@ def var_std_axis_tuples(x):
         + np.sum(np.std(x, axis=(0, 1, 2)))
 
 
+def frobenius_over_axes(x):
+    return np.sum(np.linalg.norm(x, axis=(0, -1))) + np.sum(
+        np.linalg.norm(x, "fro", axis=(2, 1), keepdims=True) * x)
+
+
+def spectral_norm_over_axes(x):
+    return np.sum(np.linalg.norm(x, ord=2, axis=(0, 1)))  # ERR: for ord=None or 'fro' only
+
+
 def axes_out_of_range(x):
     return np.sum(np.sum(x, axis=(0, -4)))  # ERR: is out of range for a rank-3 array
 
@@ -563,14 +572,18 @@ def forms():
             (crossing_axes, (nrm(size=(2, 3, 4)),), (0,)),
             (var_std_axis_tuples, (nrm(size=(2, 3, 4)),), (0,)),
             (var_std_axis_tuples, (nrm(size=(3, 2, 2, 3)),), (0,)),
-            (star_rest_of_call, (nrm(size=3),), (0,))]
+            (star_rest_of_call, (nrm(size=3),), (0,)),
+            (frobenius_over_axes, (nrm(size=(3, 4, 2)),), (0,))]
 
 
 def refused_forms():
     """Refused at the marked line, both modes: a reduction's axes out of range at the
-    operand's rank, np.var of a complex array over a tuple of axes."""
+    operand's rank, np.var of a complex array over a tuple of axes, a matrix norm other than
+    the Frobenius one over two axes of a stack (compiled mode chained vector norms: a wrong
+    value, before reach19b)."""
     nrm = np.random.default_rng(1921).normal
     return [(axes_out_of_range, (nrm(size=(2, 3, 4)),)),
+            (spectral_norm_over_axes, (nrm(size=(2, 3, 4)),)),
             (var_of_complex_over_axes, (nrm(size=(2, 3, 4)),))]
 
 

@@ -134,6 +134,20 @@ def _reduction_chain(prim, axes, keepdims):
     return steps
 
 
+def norm_steps(prim, axes, keepdims, statics):
+    """np.linalg.norm over a tuple of axes (`Primitive.tuple_form`): NumPy's matrix norm over
+    two axes; the Frobenius norm (ord None or 'fro') is the 2-norm along one axis, then
+    along the other; the other matrix ords over axes, and more than two axes, are refused."""
+    if len(axes) != 2:
+        raise ValueError("np.linalg.norm takes one axis or two (a matrix norm), not "
+                         f"{len(axes)}")
+    if statics.get("ord") not in (None, "fro"):
+        raise ValueError(f"np.linalg.norm(x, ord={statics['ord']!r}, axis=(a, b)) (a matrix "
+                         "norm over two axes) is supported for ord=None or 'fro' only")
+    return [(p, {"ord": None, **st} if p is prim.axis_form else st, refs)
+            for p, st, refs in _chain(prim, axes, keepdims, 0)]
+
+
 def variance_steps(prim, axes, keepdims, statics):
     """np.var / np.std over a tuple of axes (`Primitive.tuple_form`): the squared deviations
     from the mean over the axes (kept as ones), summed over them, divided by their count less

@@ -802,6 +802,7 @@ def _load_table():
             p.call_order = ("axis", "dtype", "out", "ddof", "keepdims")
     for p in (get("norm"), get("norm_axis")):
         p.defaults, p.reduces = {"ord": None}, True
+        p.chains, p.tuple_form = False, forms.norm_steps     # a matrix norm over two axes
         p.call_order = ("ord", "axis", "keepdims")
     get("norm").at_ranks, get("norm_axis").at_ranks = forms.norm_at, forms.norm_axis_at
     get("trace").at_ranks = forms.trace_at

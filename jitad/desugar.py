@@ -33,11 +33,13 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     target from left to right (`a[0] = t0`, `a[2] = t1`), as Python does;
   * a starred target (`a, *rest, z = value`): of a display, the flat assignment of its
     items, `rest` the list display of the middle ones (made only where `rest` is read);
-    of any other value, where `rest` is read nowhere and the star is first or last
-    (`x, *_ = np.linalg.lstsq(...)`, `*_, last = t`), the value into a fresh name `u`, then
-    each target from `u[0]`, `u[1]`, ... (or `u[-1]`, ...), from left to right (a value with
-    too few items: an IndexError where Python raises ValueError); otherwise left for `fence`
-    to refuse;
+    of any other value, the value into a fresh name `u`, then each target from `u[0]`,
+    `u[1]`, ... (or `u[-1]`, ...), from left to right, `rest` (where it is read) as
+    `list(u[k:-m])` -- a list of a tuple's items (their number known when the tuple's is),
+    of an array's rows; a value with too few items: where `rest` is read or the star is
+    between targets, `len(u)` checked first (Python's ValueError), else an IndexError where
+    Python raises ValueError; left for `fence` to refuse where `len`, `list` or `ValueError`
+    is not the builtin;
   * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
     0 into a fresh name and sets `i = fresh + start` first in the body (a `start` other than
     a number is evaluated once, before the loop, into a fresh name).
@@ -338,13 +340,29 @@ class _Rewriter:
                 out.append(_assign(gast.Name(star.id, gast.Store(), None, None), gast.List(
                     [gast.Name(m, gast.Load(), None, None) for m in middle], gast.Load()), s))
             return out
-        if read or (pre and post):
-            return None     # an unknown number of items for rest, or a length to check
+        checked = read or (pre and post)
+        if checked and not (self.builtin("len", len) and self.builtin("list", list)
+                            and self.builtin("ValueError", ValueError)):
+            return None
         t = self.fresh("unpacked", _text(value))
         out = [_assign(gast.Name(t, gast.Store(), None, None), value, s)]
+        if checked:     # too few items: Python's ValueError (a tuple's length is a constant)
+            test = _located(gast.Compare(_call("len", [gast.Name(t, gast.Load(), None, None)],
+                                               s), [gast.Lt()],
+                                         [gast.Constant(len(pre) + len(post), None)]), s)
+            fail = gast.copy_location(gast.Raise(_call("ValueError", [gast.Constant(
+                "not enough values to unpack", None)], s), None), s)
+            out.append(gast.copy_location(gast.If(test, [self.raise_call(fail)], []), s))
         for j, e in enumerate(pre):
             out.append(_assign(e, gast.Subscript(gast.Name(t, gast.Load(), None, None),
                                                  gast.Constant(j, None), gast.Load()), s))
+        if read:        # rest: the list of the middle items, as Python makes it
+            end = gast.Constant(-len(post), None) if post else None
+            middle = _located(gast.Subscript(
+                gast.Name(t, gast.Load(), None, None),
+                gast.Slice(gast.Constant(len(pre), None), end, None), gast.Load()), s)
+            out.append(_assign(gast.Name(star.id, gast.Store(), None, None),
+                               _call("list", [middle], s), s))
         for j, e in enumerate(post):
             out.append(_assign(e, gast.Subscript(gast.Name(t, gast.Load(), None, None),
                                                  gast.Constant(j - len(post), None),

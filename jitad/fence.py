@@ -246,9 +246,9 @@ def _check_target(cap, t):
     if isinstance(t, gast.Tuple):
         for e in t.elts:
             if isinstance(e, gast.Starred):
-                _fail(cap, e, "a starred target (`a, *rest = value`) is supported where the "
-                              "value is a tuple written out, or where `rest` is read nowhere "
-                              "and the star is first or last (`x, *_ = f(...)`)")
+                _fail(cap, e, "a starred target (`a, *rest = value`) is supported with a "
+                              "name after the star, one star, a value with enough items, and "
+                              "`len`, `list` and `ValueError` the builtins")
             if not isinstance(e, gast.Name) and not _names(e):
                 _fail(cap, e, "tuple assignment targets must be plain names (nested tuples of "
                               "them when unpacking tuple arguments)")

@@ -22,7 +22,7 @@ INLINE = ("select", "dot1", "in_range", "trip_count", "shape_prod")
 __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_step", "pick", "strong_mul", "strong_div", "select", "dot1", "reserve", "shape_prod", "trip_count", "in_range", "check_index", "index_error", "memory_error", "recursion_error", "slice_end_error", "broadcast_error", "check_indices", "check_range", "check_slice_end", "check_length", "check_broadcast",
            "check_tape", "check_depth", "set_view", "memory_span", "overlaps", "unshared", "add_into", "sum_axis", "accum1", "accum2", "scatter_add", "scatter_add2",
            "scatter_rows", "positions", "scatter_flat", "mask_index", "bmm", "rows", "bmm32", "expand",
-           "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
+           "axes_count", "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_zip", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
@@ -31,7 +31,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
-           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat_adjoint1",
+           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
@@ -1005,6 +1005,14 @@ def expand(g, axis):
     return np.expand_dims(g, axis)
 
 
+def axes_count(x, axes):
+    """How many entries of x lie along these axes (the product of their lengths)."""
+    n = 1
+    for a in axes:
+        n *= x.shape[a % x.ndim]
+    return n
+
+
 def mean_axis(x, axis):
     return np.sum(x, axis=axis) / x.shape[axis]
 
@@ -1619,6 +1627,29 @@ def repeat2(x, k, axis):
                 else:
                     out[i, j * k + r] = x[i, j]
     return out
+
+
+def repeat3(t, k):
+    """np.repeat along the middle axis of an (outer, n, inner) array, k >= 0."""
+    if k < 0:
+        raise ValueError("np.repeat: negative repeats")
+    out = np.empty((t.shape[0], t.shape[1] * k, t.shape[2]), t.dtype)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[1]):
+            for r in range(k):
+                out[i, j * k + r, :] = t[i, j, :]
+    return out
+
+
+def repeat_adjoint3(g, k):
+    """The adjoint of `repeat3`: each run of k slices of g summed."""
+    n = g.shape[1] // k if k else 0
+    d = np.zeros((g.shape[0], n, g.shape[2]))
+    for i in range(g.shape[0]):
+        for j in range(n):
+            for r in range(k):
+                d[i, j, :] += g[i, j * k + r, :]
+    return d
 
 
 def repeat_adjoint1(g, k):

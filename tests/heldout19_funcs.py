@@ -524,12 +524,42 @@ def star_target_forms(A, b):
 
 
 def crossing_axes(x):
-    return np.sum(np.sum(x ** 2, axis=(2, -2)))  # ERR: axis counted from the front lies after
+    # at rank 3, (2, -2) names axes 2 and 1: a front-counted axis after an end-counted one
+    s = np.sum(x ** 2, axis=(2, -2))
+    m = np.max(np.sin(x), axis=(-3, 1), keepdims=True)
+    return np.sum(s * np.arange(1.0, s.size + 1)) + np.sum(m * x) + np.sum(
+        np.mean(x, axis=(1, -3)) ** 2)
+
+
+def var_std_axis_tuples(x):
+    v = np.var(x, axis=(0, 2))
+    s = np.std(x, axis=(0, -1), ddof=1, keepdims=True)
+    w = x.var(axis=(-1, -2), keepdims=True)
+    return np.sum(v * np.cos(v)) + np.sum(s * x) + np.sum(np.sqrt(w) * x) \
+        + np.sum(np.std(x, axis=(0, 1, 2)))
+
+
+def frobenius_over_axes(x):
+    return np.sum(np.linalg.norm(x, axis=(0, -1))) + np.sum(
+        np.linalg.norm(x, "fro", axis=(2, 1), keepdims=True) * x)
+
+
+def spectral_norm_over_axes(x):
+    return np.sum(np.linalg.norm(x, ord=2, axis=(0, 1)))  # ERR: for ord=None or 'fro' only
+
+
+def axes_out_of_range(x):
+    return np.sum(np.sum(x, axis=(0, -4)))  # ERR: is out of range for a rank-3 array
+
+
+def var_of_complex_over_axes(x):
+    return np.sum(np.var(x * (1.0 + 1.0j), axis=(0, 1)))  # ERR: of a complex array
 
 
 def star_rest_of_call(x):
-    first, *rest = _three(x)  # ERR: a starred target
-    return np.sum(first) * rest[0]
+    first, *rest = _three(x)
+    a, *mid, z = (x[0], *rest, x[-1])
+    return np.sum(first) * rest[0] + sum(rest) * len(mid) + a * mid[-1] * z
 
 
 def forms():
@@ -538,16 +568,23 @@ def forms():
     return [(split_points_forms, (nrm(size=(4, 4)),), (0,)),
             (mixed_axes_forms, (nrm(size=(2, 3, 4)),), (0,)),
             (mixed_axes_forms, (nrm(size=(2, 3, 2, 2)),), (0,)),
-            (star_target_forms, (nrm(size=(4, 3)), nrm(size=4)), (0, 1))]
+            (star_target_forms, (nrm(size=(4, 3)), nrm(size=4)), (0, 1)),
+            (crossing_axes, (nrm(size=(2, 3, 4)),), (0,)),
+            (var_std_axis_tuples, (nrm(size=(2, 3, 4)),), (0,)),
+            (var_std_axis_tuples, (nrm(size=(3, 2, 2, 3)),), (0,)),
+            (star_rest_of_call, (nrm(size=3),), (0,)),
+            (frobenius_over_axes, (nrm(size=(3, 4, 2)),), (0,))]
 
 
 def refused_forms():
-    """Refused at the marked line, both modes: a reduction's axes counted from the front and
-    from the end that cross at the operand's rank (here: the same two axes would be reduced in
-    another order than NumPy's numbering says), a starred target whose rest is read from a
-    value of unknown length."""
+    """Refused at the marked line, both modes: a reduction's axes out of range at the
+    operand's rank, np.var of a complex array over a tuple of axes, a matrix norm other than
+    the Frobenius one over two axes of a stack (compiled mode chained vector norms: a wrong
+    value, before reach19b)."""
     nrm = np.random.default_rng(1921).normal
-    return [(crossing_axes, (nrm(size=(2, 3, 4)),)), (star_rest_of_call, (nrm(size=3),))]
+    return [(axes_out_of_range, (nrm(size=(2, 3, 4)),)),
+            (spectral_norm_over_axes, (nrm(size=(2, 3, 4)),)),
+            (var_of_complex_over_axes, (nrm(size=(2, 3, 4)),))]
 
 
 def cases(seed=19):

@@ -226,3 +226,23 @@ def refused_mvn_without_cov(A):
 
 def refused_t_sf(A):
     return np.sum(student.sf(A[0], 3.0))  # ERR: sf
+
+
+def variance_over_axes(x):
+    """np.var / np.std over a tuple of axes (ddof=, keepdims=; `forms.variance_steps`) and a
+    sum over axes that cross at the rank (`axis=(2, -2)`)."""
+    v = np.var(x, axis=(0, 2))
+    s = np.std(x, axis=(-1, 0), ddof=1, keepdims=True)
+    return np.sum(v * v) + np.sum(s * x) + np.sum(np.sum(x * x, axis=(2, -2)) * v[0])
+
+
+def trace_of_a_stack(x, A):
+    """np.trace of a rank-3 array (the einsum 'ii...->...', `forms.trace_at`) and of a
+    matrix (its own rule), as a method too."""
+    return np.sum(np.sin(np.trace(x)) * np.arange(1.0, 5.0)) + np.trace(A) * A.trace()
+
+
+def repeat_of_a_stack(x):
+    """np.repeat of a rank-3 array along an axis (`repeat.n`: as (outer, n, inner))."""
+    return np.sum(np.sin(np.repeat(x, 2, axis=1)) * np.repeat(x, 2, axis=1)) + np.sum(
+        np.repeat(x, 3, axis=-1) ** 2) + np.sum(np.cos(np.repeat(x, 2, axis=0)))

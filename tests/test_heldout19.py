@@ -6,8 +6,12 @@ both modes:
     points; unpacked, indexed, or as a list) was refused (`library.split_at`);
   * a reduction's `axis=` mixing front- and end-counted axes (`np.mean(x, axis=(0, -1),
     keepdims=True)`) was refused (`forms.reduction_steps`, checked at the operand's rank by
-    the `check_axes` primitive: crossing or repeated axes are refused at the user's line);
-  * a starred assignment target (`x, *_ = np.linalg.lstsq(...)`) was refused (`desugar`);
+    the `check_axes` primitive: out-of-range or repeated axes are refused at the user's line;
+    since reach19b axes that cross at the rank, `axis=(2, -2)`, are accepted too, moved to the
+    front first, and np.var / np.std take a tuple of axes, `forms.variance_steps`);
+  * a starred assignment target (`x, *_ = np.linalg.lstsq(...)`) was refused (`desugar`;
+    since reach19b also where rest is read of a value of unknown length, `first, *rest =
+    helper(x)`: `rest = list(u[1:])`, and a star between targets, the length checked);
   * eager jvp crashed on a list of arrays of different shapes (np.array_split's parts).
 And the last session's left item: grad / value_and_grad / vjp wrt a record or tuple with an
 integer or bool field gives None there (it was refused); jvp and the Jacobians still refuse.
@@ -115,8 +119,9 @@ FORMS = hf.forms()
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(FORMS)])
 def test_forms(fn, args, wrt):
     """np.split / vsplit / array_split at constant split points (unpacked, indexed, a list of
-    parts of different shapes), a reduction over axes counted from the front and the end, a
-    starred target: gradients in both modes against central differences, jvp (compiled and
+    parts of different shapes), a reduction over axes counted from the front and the end (also
+    crossing at the rank), np.var / np.std over a tuple of axes, starred targets (rest read
+    too): gradients in both modes against central differences, jvp (compiled and
     eager) against them."""
     check_form_accepted(fn, args, wrt)
 

@@ -140,3 +140,25 @@ def test_pinv_of_a_rank_deficient_matrix_raises():
     for mode in ("compiled", "eager"):
         with pytest.raises(ValueError, match="full-rank"):
             jitad.grad(nf.pinv_rank_deficient, mode=mode)(A)
+
+
+def test_variance_over_a_tuple_of_axes_compiled_by_numba():
+    """The point is Numba: `rt.axes_count` (the count along the axes) compiled, and the axes
+    that cross moved to the front; against central differences and eager mode."""
+    from .test_correctness import check
+    check(nf.variance_over_axes, (RNG.normal(size=(3, 2, 4)),), wrt=(0,))
+
+
+def test_trace_of_a_rank_3_array():
+    """np.trace(x) of a (3, 3, 4) array: in both modes against central differences, forward
+    mode against the gradient."""
+    from .harness import check_form_accepted
+    check_form_accepted(nf.trace_of_a_stack, (RNG.normal(size=(3, 3, 4)), RNG.normal(size=(3, 3))),
+                        (0, 1))
+
+
+def test_repeat_of_a_rank_3_array():
+    """np.repeat(x, k, axis=a) of a (2, 3, 4) array, each axis: both modes against central
+    differences, forward mode against the gradient."""
+    from .harness import check_form_accepted
+    check_form_accepted(nf.repeat_of_a_stack, (RNG.normal(size=(2, 3, 4)),), (0,))

@@ -40,7 +40,6 @@ from .views import write
 from .rules import from_primitive, refusals
 
 _OPS: dict = {}
-_KEEP_ALL = get("keep_all")
 
 
 def _static_node(v):
@@ -186,12 +185,12 @@ def call_op(target, prim, name=None):
                 steps = reduction_steps(p, axis, keepdims, statics)
             except ValueError as e:
                 raise _refuse(name, str(e)) from None
-            x = cur = args[0]
-            for q, statics in steps:
-                operands = (cur, x) if q is _KEEP_ALL else (cur,)
+            values = [args[0]]
+            for q, statics, refs in steps:
+                operands = tuple(values[i] for i in refs)
                 q, statics = _settle(q, statics, operands)
-                cur = primitive_op(q, statics)(*operands)
-            return cur
+                values.append(primitive_op(q, statics)(*operands))
+            return values[-1]
         if p.static_first:      # solve_banded((l, u), ab, b): constants before the operands
             for s, a in zip(p.static_first, args):
                 if s in kwargs:

@@ -39,9 +39,8 @@ from ..primitives.forms import HSTACK_AXIS, permute, read_statics, reduction_ste
 
 TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
 OUTER_LEFT = get("outer_left")
-TRANSPOSE_AXES, EXPAND_DIMS, KEEP_ALL, CHECK_SPLIT, FLOORDIV, MUL = (
-    get(n) for n in ("transpose_axes", "expand_dims", "keep_all", "check_split", "floordiv",
-                     "mul"))
+TRANSPOSE_AXES, EXPAND_DIMS, CHECK_SPLIT, FLOORDIV, MUL = (
+    get(n) for n in ("transpose_axes", "expand_dims", "check_split", "floordiv", "mul"))
 STACK_PART, ATLEAST_1D, ATLEAST_2D, ATLEAST_3D, AS_COLUMN = (
     get(n) for n in ("stack_part", "atleast_1d", "atleast_2d", "atleast_3d", "as_column"))
 WHERE = get("np.where")
@@ -638,7 +637,7 @@ class LibraryCalls:
 
     def reduce(self, node, prim, x, axis, keepdims, statics, hint, dest):
         """A reduction over no axis (the whole array), one axis or a tuple of axes, and its
-        keepdims=True form: a chain of one-axis reductions, then one `expand_dims` per axis."""
+        keepdims=True form: the steps `forms.reduction_steps` gives, each bound in turn."""
         try:
             statics = {**{k: v for k, v in prim.defaults.items() if k in prim.statics},
                        **statics}
@@ -648,12 +647,12 @@ class LibraryCalls:
             steps = reduction_steps(prim, axis, keepdims, statics)
         except ValueError as e:
             self.err(node, str(e))
-        cur = x
-        for k, (p, statics) in enumerate(steps):
+        values = [x]
+        for k, (p, statics, refs) in enumerate(steps):
             target = dest(prim) if k == len(steps) - 1 else self.temp(hint, p)
-            operands = (cur, x) if p is KEEP_ALL else (cur,)
-            cur = self.bind(node, target, p, operands, statics=statics)
-        return cur
+            values.append(self.bind(node, target, p, tuple(values[i] for i in refs),
+                                    statics=statics))
+        return values[-1]
 
     def concat(self, node, fn, kw, hint, dest):
         """np.concatenate, np.stack, np.vstack, np.hstack, np.dstack, np.column_stack and np.array of a

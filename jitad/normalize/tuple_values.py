@@ -17,6 +17,8 @@ variables `state_0 ... state_{k-1}` (fresh names, mapped to `state[0]` ... for m
   * `state = v` is `state_0, ..., state_{k-1} = v` (a tuple unpacking the normalizer knows;
     `a if c else b` an `if` of two of them);
   * `state[j]` with a constant j is `state_j`; a slice with constant bounds, `len(state)`;
+    a slice is a tuple local's value too, and so is `list(state[a:b])` (a starred target's
+    rest, `desugar`: read as the list, a write to it refused as to a tuple);
   * any other read is the tuple written out, `(state_0, ..., state_{k-1})`: unpacking
     (`h, c = state`), a helper's argument (the helper specialized on a tuple, `structs`),
     `return state`, a loop over it (unrolled), a NumPy function of a sequence (`np.stack`).
@@ -52,7 +54,8 @@ def tuple_values(tree, params, namer, resolve, lists, err, param_arity=None):
     while changed:                  # `state = new_state`: as long as new_state is one
         changed = False
         for name, values in assigns.items():
-            if name in k_of or name in lists or name in params or name in consts:
+            if name in k_of or name in params or name in consts or name in lists and not all(
+                    arity.listed_part(v, k_of) is not None for v in values):
                 continue
             if len(values) == 1 and isinstance(values[0], gast.Tuple) \
                     and _count_stores(tree, name) == 1 \
@@ -102,9 +105,50 @@ class _Arity:
         self.param_arity = param_arity or {}
         self.nested = nested or {}      # a nested def's name -> its arity (computed once)
 
+    def listed_part(self, v, k_of):
+        """`t[a:b]` of `list(t[a:b])` of a tuple local t (a starred target's rest, `desugar`;
+        `lists` writes it `[e for e in t[a:b]]`), else None: the tuple of those items, read
+        as the list would be (a write to it is refused as a tuple's)."""
+        if isinstance(v, gast.Call) and len(v.args) == 1 and not v.keywords \
+                and self.resolve(v.func) is list:
+            v = v.args[0]
+        elif isinstance(v, gast.ListComp) and len(v.generators) == 1 \
+                and not v.generators[0].ifs and isinstance(v.elt, gast.Name) \
+                and isinstance(v.generators[0].target, gast.Name) \
+                and v.generators[0].target.id == v.elt.id:
+            v = v.generators[0].iter
+        else:
+            return None
+        return v if self.part(v, k_of) is not None else None
+
+    def part(self, v, k_of):
+        """The number of items of `t[a:b]`, a tuple local sliced with constant bounds."""
+        if not (isinstance(v, gast.Subscript) and isinstance(v.value, gast.Name)
+                and v.value.id in k_of and isinstance(v.slice, gast.Slice)):
+            return None
+        bounds = [None if e is None else static_value(e, self.resolve)
+                  for e in (v.slice.lower, v.slice.upper, v.slice.step)]
+        if any(not (b is None or type(b) is int) for b in bounds) or bounds[2] == 0:
+            return None
+        return len(range(k_of[v.value.id])[slice(*bounds)])
+
     def of(self, v, k_of):
-        if isinstance(v, gast.Tuple):
-            return len(v.elts) if len(v.elts) > 1 else None
+        if isinstance(v, gast.Tuple):       # `(a, *rest)`: rest's items counted
+            n = 0
+            for e in v.elts:
+                if not isinstance(e, gast.Starred):
+                    n += 1
+                elif isinstance(e.value, (gast.Tuple, gast.List)):
+                    n += len(e.value.elts)
+                elif self.of(e.value, k_of):
+                    n += self.of(e.value, k_of)
+                else:
+                    return None
+            return n if n > 1 else None
+        v = self.listed_part(v, k_of) or v
+        k = self.part(v, k_of)
+        if k is not None:
+            return k if k > 1 else None
         if isinstance(v, gast.Name):
             return k_of.get(v.id, self.param_arity.get(v.id))
         if isinstance(v, gast.IfExp):
@@ -268,6 +312,7 @@ class _Rewrite:
             branch = gast.If(test, self.assign(names, value.body, s),
                              self.assign(names, value.orelse, s))
             return [gast.copy_location(branch, s)]
+        value = self.arity.listed_part(value, self.k_of) or value   # list(t[1:]): the items
         got = self.arity.of(value, self.k_of)
         if got != k:
             what = f"a tuple of {got} values" if got else "not a tuple"

@@ -54,6 +54,8 @@ class Primitive:
     axis_form    the primitive of the `axis=` form (`sum` -> `sum_axis`); `whole` the reverse
     reduces      a reduction: its axis= may be a tuple, it takes keepdims=
     chains       a reduction over a tuple of axes is the chain of one-axis ones (not `var`)
+    tuple_form   (prim, axes, keepdims, statics) -> steps: a reduction that does not chain,
+                 over a tuple of axes (`var`: `forms.variance_steps`; see `reduction_steps`)
     call_order   the names of a call's arguments after the array, in NumPy's order
     arity_forms  the primitive of each operand count (`np.arange(n)`, `(a, b)`, `(a, b, s)`)
     defaults     values of trailing operands a call may leave out (`np.triu(m)`: k=0)
@@ -105,6 +107,7 @@ class Primitive:
     float_result = from_shape = shape_arg = keeps_shape = new_axis = effect = reduces = False
     batches = pointwise = False
     at_ranks = read_statics = positional = from_subscripts = single_form = weighted_form = None
+    tuple_form = None
     checks_in_eager = needs_rule = False
     spelled = None
     static_first: tuple = ()

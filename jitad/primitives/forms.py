@@ -2,9 +2,11 @@
 
 Takes: a primitive and the constant arguments of a call (`axis=`, `keepdims=`).
 Guarantees: `rule_at` and `settle_statics` are the rules and statics of a primitive at its
-operands' ranks (both modes generate or evaluate from them); `reduction_steps` is the chain of one-axis primitives a reduction over a tuple of
-axes and/or with `keepdims=True` is (for an axis form that keeps the rank, the one step) (both modes build their computation from it, so they
-agree); it raises `ValueError` with the message to show at the user's call. `permute` is the
+operands' ranks (both modes generate or evaluate from them); `reduction_steps` is the
+steps a reduction over a tuple of axes and/or with `keepdims=True` is: a chain of one-axis
+primitives (for an axis form that keeps the rank, the one step), or for `var`/`std` their
+`tuple_form` (`variance_steps`) -- both modes build their computation from it, so they
+agree; it raises `ValueError` with the message to show at the user's call. `permute` is the
 primitive of an axes permutation (`transpose`, `x.T`, when it reverses every axis).
 Invariants: pure; axes may be negative (counted from the end), their meaning is settled
 against the operand's rank where code is generated.
@@ -58,46 +60,106 @@ def read_statics(prim: Primitive, statics: dict) -> dict:
 
 
 def reduction_steps(prim: Primitive, axis, keepdims: bool, statics=None):
-    """[(primitive, statics), ...] computing `prim(x, axis=axis, keepdims=keepdims)` one step
-    at a time; `keep_all` takes (result, x). `axis`: None, an int or a tuple of ints.
-    `statics`: the call's other constant arguments (`ddof=`, `ord=`), given to each step of
-    the reduction itself."""
-    steps = _steps(prim, axis, keepdims)
-    return [(p, {**(statics or {}), **st} if p is prim or p is prim.axis_form else st)
-            for p, st in steps]
+    """[(primitive, statics, operands), ...] computing `prim(x, axis=axis, keepdims=keepdims)`
+    one step at a time; `operands` index the values so far: 0 is x, k the k-th step's result
+    (a chain reads the previous one; `keep_all` takes (result, x)). `axis`: None, an int or a
+    tuple of ints. `statics`: the call's other constant arguments (`ddof=`, `ord=`), given to
+    each step of the reduction itself."""
+    axes = _axes_of(prim, axis, keepdims)
+    if len(axes) > 1 and not prim.chains:
+        if prim.tuple_form is None:
+            raise ValueError(f"{prim.name.split('.')[-1]}() takes one axis here, not a tuple")
+        return prim.tuple_form(prim, axes, keepdims, statics or {})
+    steps = _chain(prim, axis if not prim.reduces else axes if axis is not None else None,
+                   keepdims, 0)
+    return [(p, {**(statics or {}), **st} if p is prim or p is prim.axis_form else st, refs)
+            for p, st, refs in steps]
 
 
-def _steps(prim, axis, keepdims):
+def _axes_of(prim, axis, keepdims):
+    """The checked axes of a reduction (a tuple), or of an axis form (none or one)."""
     if not prim.reduces:    # an axis form that keeps the rank (cumsum, softmax): one axis
         if isinstance(axis, tuple) or keepdims:
             raise ValueError(f"{prim.name.split('.')[-1]}() takes one constant axis= (no tuple, "
                              "no keepdims=)")
         if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
             raise ValueError("axis= must be a constant integer")
-        return [(prim, {})] if axis is None else [(prim.axis_form, {"axis": axis})]
+        return () if axis is None else (axis,)
     axes = () if axis is None else axis if isinstance(axis, tuple) else (axis,)
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
         raise ValueError("axis= must be a constant integer or a tuple of them")
     if len(set(axes)) != len(axes):
         raise ValueError("axis= repeats an axis")
-    if len(axes) > 1 and not prim.chains:
-        raise ValueError(f"{prim.name.split('.')[-1]}() takes one axis here, not a tuple")
     if not isinstance(keepdims, bool):
         raise ValueError("keepdims= takes True or False")
+    return axes
+
+
+def _chain(prim, axis, keepdims, start):
+    """The chain of one-axis steps reducing value `start` (`reduction_steps`)."""
+    if not prim.reduces:
+        pairs = [(prim, {})] if axis is None else [(prim.axis_form, {"axis": axis})]
+    else:
+        pairs = _reduction_chain(prim, () if axis is None else axis, keepdims)
+    return [(p, st, (start + k, start) if p is get("keep_all") else (start + k,))
+            for k, (p, st) in enumerate(pairs)]
+
+
+def _reduction_chain(prim, axes, keepdims):
     front = sorted((a for a in axes if a >= 0), reverse=True)
     back = sorted(a for a in axes if a < 0)
-    # axes counted from the front and from the end (`axis=(0, -1)`): first checked at the
-    # operand's rank (`check_axes`: distinct, the front ones before the end ones)
-    steps = [(get("check_axes"), {"axes": tuple(axes)})] if front and back else []
+    if front and back:
+        # axes counted from the front and from the end (`axis=(0, -1)`, `(2, -2)`): checked
+        # at the operand's rank (`check_axes`: in range, distinct), moved to the front (their
+        # order settled there, `moveaxis_at`), reduced there last first; keepdims puts ones
+        # back in front and moves them to where the axes were
+        k = len(axes)
+        steps = [(get("check_axes"), {"axes": tuple(axes)}),
+                 (get("np.moveaxis"), {"source": tuple(axes), "destination": tuple(range(k))})]
+        steps += [(prim.axis_form, {"axis": a}) for a in range(k - 1, -1, -1)]
+        if keepdims:
+            steps += [(get("expand_dims"), {"axis": 0})] * k
+            steps += [(get("np.moveaxis"), {"source": tuple(range(k)),
+                                            "destination": tuple(axes)})]
+        return steps
     # reducing the last of the front-counted axes first keeps the others' numbers valid (and
     # those counted from the end: removing an axis before them changes no count from the end);
     # then the end-counted ones, the first first
-    steps += [(prim.axis_form, {"axis": a}) for a in front + back] or [(prim, {})]
+    steps = [(prim.axis_form, {"axis": a}) for a in front + back] or [(prim, {})]
     if keepdims:
         # re-inserting the front-counted axes first first, then the end-counted ones last
         # first, puts each where it was
         ends = front[::-1] + back[::-1]
         steps += [(get("expand_dims"), {"axis": a}) for a in ends] or [(get("keep_all"), {})]
+    return steps
+
+
+def norm_steps(prim, axes, keepdims, statics):
+    """np.linalg.norm over a tuple of axes (`Primitive.tuple_form`): NumPy's matrix norm over
+    two axes; the Frobenius norm (ord None or 'fro') is the 2-norm along one axis, then
+    along the other; the other matrix ords over axes, and more than two axes, are refused."""
+    if len(axes) != 2:
+        raise ValueError("np.linalg.norm takes one axis or two (a matrix norm), not "
+                         f"{len(axes)}")
+    if statics.get("ord") not in (None, "fro"):
+        raise ValueError(f"np.linalg.norm(x, ord={statics['ord']!r}, axis=(a, b)) (a matrix "
+                         "norm over two axes) is supported for ord=None or 'fro' only")
+    return [(p, {"ord": None, **st} if p is prim.axis_form else st, refs)
+            for p, st, refs in _chain(prim, axes, keepdims, 0)]
+
+
+def variance_steps(prim, axes, keepdims, statics):
+    """np.var / np.std over a tuple of axes (`Primitive.tuple_form`): the squared deviations
+    from the mean over the axes (kept as ones), summed over them, divided by their count less
+    ddof (`count_div`, which refuses complex values); the square root of it for std."""
+    steps = _chain(get("mean"), axes, True, 0)
+    m = len(steps)
+    steps += [(get("sub"), {}, (0, m)), (get("mul"), {}, (m + 1, m + 1))]
+    steps += _chain(get("sum"), axes, keepdims, m + 2)
+    steps.append((get("count_div"), {"axes": tuple(axes), "ddof": statics.get("ddof", 0)},
+                  (len(steps), 0)))
+    if prim.name.startswith("std"):
+        steps.append((get("np.sqrt"), {}, (len(steps),)))
     return steps
 
 
@@ -180,9 +242,20 @@ def repeat_statics(st):
 
 
 def repeat_at(ranks, st):
+    if ranks[0] >= 3:
+        return get("repeat.n"), {"repeats": st["repeats"], "axis": st["axis"] % ranks[0]}
     if ranks[0] == 2:
         return get("repeat.2"), {"repeats": st["repeats"], "axis": st["axis"] % 2}
     return get("repeat.1"), {"repeats": st["repeats"]}
+
+
+def trace_at(ranks, st):
+    """np.trace(x): its own rule for a matrix; for a rank-3+ array, the einsum 'ii...->...'
+    (the diagonals over the first two axes, summed, for each index of the others)."""
+    if ranks[0] == 2:
+        return get("trace"), {}
+    from .einsum import ellipsis_family
+    return ellipsis_family("ii...->...", 1).at_ranks(ranks, {})
 
 
 def tile_statics(st):

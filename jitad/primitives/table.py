@@ -274,10 +274,12 @@ expand_dims(x; axis) = np.expand_dims(x, axis) :: up | x: rt.reshape_like(g, x)
 expand_dims.0(x; axis) = np.full(1, x)      :: up | x: np.sum(g)
 squeeze(x; axis)   = np.ascontiguousarray(x).reshape(x.shape[:axis] + x.shape[axis + 1:]) :: down | x: rt.reshape_like(g, x)
 # a reduction's axes mixing counts from the front and from the end (`axis=(0, -1)`): the
-# operand itself, its type rule checks at the operand's rank that the axes are distinct and
-# every one counted from the front lies before every one counted from the end (the order
-# `forms.reduction_steps` reduces them in)
+# operand itself, its type rule checks at the operand's rank that the axes are in range and
+# distinct (`forms.reduction_steps` then moves them to the front)
 check_axes(x; axes) = x                     :: check_axes | x: g
+# np.var / np.std over a tuple of axes (`forms.variance_steps`): the summed squared deviations
+# s divided by the count of x's entries along the axes less ddof
+count_div(s, x; axes, ddof) = s / (rt.axes_count(x, axes) - ddof) :: count_div | s: g / (rt.axes_count(x, axes) - ddof)
 keep_all(s, x)     = np.full(1, s)          :: keep_all
 keep_all.0.1(s, x) = np.full(1, s)          :: keep_all | s: np.sum(g)
 keep_all.0.2(s, x) = np.full((1, 1), s)     :: keep_all | s: np.sum(g)
@@ -328,7 +330,9 @@ diff.2(x)          = np.diff(np.ascontiguousarray(x)) :: same | x: rt.diff_adjoi
 diag(x, k)         = np.diag(x, k)          :: diag
 diag.1.0(x, k)     = np.diag(x, k)          :: diag | x: np.diag(g, k)
 diag.2.0(x, k)     = np.diag(x, k)          :: diag | x: rt.diag_embed(g, x, k)
-trace(x)           = np.trace(x)            :: mscalar | x: g * np.eye(x.shape[0], x.shape[1])
+# np.trace of a matrix; of a rank-3+ array (the diagonals over the first two axes summed:
+# `forms.trace_at`) the einsum 'ii...->...'
+trace(x)           = np.trace(x)            :: trace | x: g * np.eye(x.shape[0], x.shape[1])
 triu(m, k)         = np.triu(m, k)          :: matrix | m: np.triu(g, k)
 tril(m, k)         = np.tril(m, k)          :: matrix | m: np.tril(g, k)
 det(x)             = np.linalg.det(x)       :: mscalar | x: g * y * np.linalg.inv(x).T
@@ -371,6 +375,8 @@ vander_adjoint(x, w; increasing, order) = rt.vander_adjoint(x, w, increasing, or
 repeat(x; repeats, axis) = rt.repeat1(x, repeats) :: repeat
 repeat.1(x; repeats) = rt.repeat1(x, repeats) :: repeat | x: rt.repeat_adjoint1(g, repeats)
 repeat.2(x; repeats, axis) = rt.repeat2(x, repeats, axis) :: repeat | x: rt.repeat_adjoint2(g, repeats, axis)
+# of a rank-3+ array along an axis: as (outer, n, inner), then the shape with that axis k times
+repeat.n(x; repeats, axis) = rt.repeat3(rt.as3(x, axis), repeats).reshape(x.shape[:axis] + (x.shape[axis] * repeats,) + x.shape[axis + 1:]) :: repeat | x: rt.repeat_adjoint3(rt.as3(g, axis), repeats).reshape(x.shape)
 tile(x; reps)      = rt.tile1(x, reps)      :: tile
 tile.1(x; reps)    = rt.tile1(x, reps)      :: tile | x: rt.untile1(g, reps)
 tile.1.2(x; reps)  = rt.tile2(np.expand_dims(x, 0), reps) :: tile | x: rt.untile2(g, reps)[0]
@@ -792,11 +798,14 @@ def _load_table():
     for short in ("var", "std"):
         for p in (get(short), get(f"{short}_axis")):
             p.defaults, p.chains, p.float_result = {"ddof": 0}, False, True
+            p.tuple_form = forms.variance_steps
             p.call_order = ("axis", "dtype", "out", "ddof", "keepdims")
     for p in (get("norm"), get("norm_axis")):
         p.defaults, p.reduces = {"ord": None}, True
+        p.chains, p.tuple_form = False, forms.norm_steps     # a matrix norm over two axes
         p.call_order = ("ord", "axis", "keepdims")
     get("norm").at_ranks, get("norm_axis").at_ranks = forms.norm_at, forms.norm_axis_at
+    get("trace").at_ranks = forms.trace_at
     get("triu").defaults = get("tril").defaults = get("diag").defaults = {"k": 0}
     for p in ("det", "inv", "trace"):
         get(p).float_result = p != "trace"
@@ -1086,6 +1095,7 @@ def _load_complex():
         get(name).complex_ok = True
     get("np.real_if_close").complex_ok = get("np.real_if_close").checks_in_eager = True
     get("check_axes").complex_ok = get("check_axes").checks_in_eager = True
+    get("count_div").complex_ok = get("count_div").checks_in_eager = True
     alias(np.conjugate, "np.conj")
     alias(np.absolute, "np.abs")
 

@@ -67,7 +67,7 @@ copy_array reshape
 cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
-full full_like repeat.1 repeat.2 tile.1 tile.1.2 tile.2 tile_n.1 tile_n.2 tile_nm.1 tile_nm.2
+full full_like repeat.1 repeat.2 repeat.n tile.1 tile.1.2 tile.2 tile_n.1 tile_n.2 tile_nm.1 tile_nm.2
 roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left
 outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
@@ -76,7 +76,7 @@ np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent tri_mul
 np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype astype.0 np.real np.imag np.conj
 np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
 fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
-check_axes
+check_axes count_div
 """
 
 TABLE = r"""

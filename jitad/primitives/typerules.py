@@ -292,6 +292,17 @@ def matrix_scalar(prim, s, args):
     return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 0)
 
 
+def trace(prim, s, args):
+    """np.trace: a scalar of a matrix; of a rank-3+ array its einsum's type (`forms.trace_at`)."""
+    if args[0].ndim > 2:
+        try:
+            spec, _ = prim.at_ranks((args[0].ndim,), {})
+        except ValueError as e:
+            raise UnsupportedError(f"trace(): {e}", s.loc, prim.name) from None
+        return spec.result_type(s, args)
+    return matrix_scalar(prim, s, args)
+
+
 def matrix_same(prim, s, args):
     """inv, triu, tril: a matrix of a matrix."""
     _matrix(prim, s, args[0])
@@ -366,10 +377,18 @@ def vander(prim, s, args):
 
 
 def repeat(prim, s, args):
-    (r,) = _ranks(prim, s, args[:1], [(1,), (2,)], "a vector or a matrix")
-    if r == 2 and s.statics.get("axis") is None:
+    """np.repeat of a vector; of a matrix or a higher rank along a constant axis."""
+    r = args[0].ndim
+    if r == 0:
+        raise UnsupportedError("np.repeat of a number: repeat np.atleast_1d(x)", s.loc,
+                               "np.repeat")
+    axis = s.statics.get("axis")
+    if r >= 2 and axis is None:
         raise UnsupportedError("np.repeat of a matrix needs axis= here (or repeat "
                                "np.ravel(x))", s.loc, "np.repeat")
+    if axis is not None and not -r <= axis < r:
+        raise UnsupportedError(f"axis {axis} is out of range for a rank-{r} array", s.loc,
+                               "axis")
     return args[0]
 
 
@@ -770,8 +789,8 @@ KINDS.update({"fft": fft, "rfft": rfft, "irfft": irfft, "fft2": fft2, "rfft2": r
               "irfft2": irfft2, "fftn": fftn, "rfftn": rfftn, "irfftn": irfftn})
 def check_axes(prim, s, args):
     """A reduction's `axis=` tuple mixing axes counted from the front and from the end, at the
-    operand's rank: each in range, no axis twice, and every one counted from the front before
-    every one counted from the end (`forms.reduction_steps` reduces the former first)."""
+    operand's rank: each in range, no axis twice (`forms.reduction_steps` then moves them to
+    the front)."""
     r = args[0].ndim
     axes = s.statics["axes"]
     if any(not -r <= a < r for a in axes):
@@ -780,11 +799,18 @@ def check_axes(prim, s, args):
     if len({a % r for a in axes}) != len(axes):
         raise UnsupportedError(f"axis={axes} names an axis twice for a rank-{r} array", s.loc,
                                "axis")
-    if max(a for a in axes if a >= 0) >= min(a % r for a in axes if a < 0):
-        raise UnsupportedError(f"axis={axes}: at rank {r} an axis counted from the front lies "
-                               "after one counted from the end; write them all one way", s.loc,
-                               "axis")
     return args[0]
+
+
+def count_div(prim, s, args):
+    """np.var / np.std over a tuple of axes: the summed squared deviations (a float array or
+    number) over the count along the axes of x, real (of a complex x NumPy's variance is of
+    |x - mean|; refused)."""
+    total, x = args
+    if total.is_complex or x.is_complex:
+        raise UnsupportedError("np.var / np.std of a complex array over a tuple of axes is not "
+                               "supported", s.loc, "axis")
+    return Ty(floaty(total), total.ndim)
 
 
 def real_if_close(prim, s, args):
@@ -809,7 +835,7 @@ def eig_vectors(prim, s, args):
 
 
 KINDS.update({"eig_values": eig_values, "eig_vectors": eig_vectors,
-              "real_if_close": real_if_close, "check_axes": check_axes, "real": real_part, "astype": astype,
+              "real_if_close": real_if_close, "check_axes": check_axes, "count_div": count_div, "trace": trace, "real": real_part, "astype": astype,
               "split_axis": split_axis, "sylvester": sylvester,
               "signal_convolve": signal_convolve, "dirichlet": dirichlet,
               "mvn_entropy": mvn_entropy, "partition": partition})

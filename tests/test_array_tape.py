@@ -54,25 +54,6 @@ def viewed(x, w):
     return s
 
 
-def _gram_power(A, n):
-    a = A.T @ A + np.eye(A.shape[1])
-    if n < 0:           # n = 2: Numba drops the branch as dead, and with it a's only push
-        a = np.linalg.inv(a)
-        n = -n
-    r = np.eye(a.shape[0])
-    for t in range(n):
-        r = r @ a
-    return r
-
-
-def branch_inverse(A):
-    return np.sum(_gram_power(A, 2) ** 2)     # the helper specialized on the constant 2
-
-
-def power_of_gram(A):
-    return np.sum(np.linalg.matrix_power(A.T @ A, 2))    # the helper's `if n < 0:` likewise
-
-
 def _adjoint(fn, args):
     return jitad.source(fn, "adjoint", args=args, wrt=0)
 
@@ -100,17 +81,6 @@ def test_compiled_gradient_and_hvp():
     args = (0.5 * RNG.normal(size=(4, 4)), RNG.normal(size=(6, 4)))
     check_grads_both_modes(rnn, args, (0, 1), backend="numba")
     check_hessian(rnn, args, (0,), backend="numba")
-
-
-def test_a_list_pushed_only_in_a_dead_branch_keeps_its_rank():
-    """A list whose only appends sit in a branch Numba drops (a helper specialized on a
-    constant) is typed by the other pushes of its rank, which therefore stay on it (np.linalg's
-    matrix_power helper: its parameter `a`); where the variable is private too, no list is left
-    (`branch_inverse`). Compiled by Numba, against finite differences and eager mode."""
-    A = 0.5 * RNG.normal(size=(4, 3))
-    assert "rt.array_at2(" not in _adjoint(power_of_gram, (A,))
-    for fn in (branch_inverse, power_of_gram):
-        check_grads_both_modes(fn, (A,), (0,), backend="numba")
 
 
 def test_push_and_pop_round_trip():

@@ -106,28 +106,6 @@ def _assigned(block) -> set:
     return out
 
 
-def _assigned_only_in_branches(block) -> set:
-    """The names every assignment of which (binds, loop variables) in `block` sits inside an
-    `if`."""
-    inside, outside = set(), set()
-
-    def walk(stmts, in_if):
-        for s in stmts:
-            if isinstance(s, Bind):
-                (inside if in_if else outside).update(s.targets)
-            elif isinstance(s, For):
-                (inside if in_if else outside).add(s.var)
-                walk(s.body, in_if)
-            elif isinstance(s, If):
-                walk(s.body, True)
-                walk(s.orelse, True)
-            elif isinstance(s, While):
-                walk(s.cond, in_if)
-                walk(s.body, in_if)
-    walk(block, False)
-    return inside - outside
-
-
 def _fresh_expr(e):
     """An expression that always evaluates to a newly allocated array (never a view/alias)."""
     if isinstance(e, ast.BinOp):
@@ -228,15 +206,14 @@ class Reverse(TrainingCode):
                 shared.update(a.name for a in s.args if isinstance(a, Var))
         private = {v for v, binds in defs.items() if v not in shared and all(
             len(b.targets) == 1 and new_array(b, self.types) for b in binds)}
-        # a kind (dtype, rank) of arrays a pushed variable assigned only in branches keeps on a
-        # list keeps all of its pushes there: a list whose only appends sit in a branch Numba
-        # drops as dead (a helper specialized on a constant: `if n < 0: a = inv(a)` of n = 2)
-        # has nothing to type it by but the other pushes of its kind
+        # a kind (rank) of float arrays some pushed variable keeps on a list keeps all of its
+        # pushes there: a list whose only appends sit in a branch Numba drops as dead (a helper
+        # specialized on a constant: `if n < 0: a = inv(a)` of n = 2) has nothing to type it by
+        # but the other pushes of its kind
         def kind(v):
             t = self.types.get(v)
             return (t.dtype, t.ndim) if isinstance(t, Ty) and not t.is_list else None
-        branch_only = _assigned_only_in_branches(f.body)
-        listed = {kind(v) for v in self.A.pushed if v not in private and v in branch_only}
+        listed = {kind(v) for v in self.A.pushed if v not in private}
         return frozenset(v for v in private if kind(v) not in listed)
 
     # ------------------------------------------------------------------ naming

@@ -204,17 +204,8 @@ class Reverse(TrainingCode):
             if any(not isinstance(self.types.get(t), Ty) or self.types[t].is_list
                    for t in s.targets):
                 shared.update(a.name for a in s.args if isinstance(a, Var))
-        private = {v for v, binds in defs.items() if v not in shared and all(
-            len(b.targets) == 1 and new_array(b, self.types) for b in binds)}
-        # a kind (rank) of float arrays some pushed variable keeps on a list keeps all of its
-        # pushes there: a list whose only appends sit in a branch Numba drops as dead (a helper
-        # specialized on a constant: `if n < 0: a = inv(a)` of n = 2) has nothing to type it by
-        # but the other pushes of its kind
-        def kind(v):
-            t = self.types.get(v)
-            return (t.dtype, t.ndim) if isinstance(t, Ty) and not t.is_list else None
-        listed = {kind(v) for v in self.A.pushed if v not in private}
-        return frozenset(v for v in private if kind(v) not in listed)
+        return frozenset(v for v, binds in defs.items() if v not in shared and all(
+            len(b.targets) == 1 and new_array(b, self.types) for b in binds))
 
     # ------------------------------------------------------------------ naming
     def d(self, v):

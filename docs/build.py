@@ -105,10 +105,7 @@ taken). It reserves tape
 room for 64 iterations at a time, outside the inner loop that runs them (a tape array the
 pushing loop may reassign costs Numba reference counting on every push). Counted `for`
 loops reserve their tape once before the loop and recompute their index in the adjoint instead
-of taping it. An array goes on a list of arrays, except a float vector or matrix that no other
-name ever holds (made new at each assignment, never viewed, aliased or put in a list): it is
-copied onto one float buffer and restored as a view of it, so no array stays alive per push
-(an RNN step's `h` and its tangent). Codegen prints the result with `# line N:` comments that point back at the
+of taping it. Codegen prints the result with `# line N:` comments that point back at the
 user's source, removes dead assignments and folds single-use temporaries back into
 expressions. `jitad.source(glide, "adjoint")`:
 

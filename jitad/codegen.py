@@ -249,8 +249,6 @@ def grads(job):
     gen.grads = pl.unique(f"{entry.name}_grads")
     names = _override(pl.vjp_names, pl.entry, pl.public_vjp)
     r = pl.reverse(job.prog, entry, job.wrt, names)
-    if job.hessian:
-        r.tapes.flat = frozenset()      # the K-lane form batches lists of arrays, not copies
     fdef = _tidy(r.vjp(grads_only=gen.grads), entry.types)
     job.funcs.append(fdef)
     if job.hessian:

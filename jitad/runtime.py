@@ -424,42 +424,6 @@ def reserve(buf, n):
     return new
 
 
-__all__ += ["push_array", "drop_array", "array_at1", "array_at2"]
-
-
-def push_array(tape, top, a):
-    """(tape, top) after pushing the float array `a` (a copy of its elements): its shape, its
-    elements in C order, then its size -- `[dims..., data..., size]`, the layout `drop_array`
-    and `array_at1`/`array_at2` read; `tape` grown by doubling (`reserve`)."""
-    n = a.size
-    tape = reserve(tape, top + a.ndim + n + 1)
-    for k in range(a.ndim):
-        tape[top + k] = a.shape[k]
-    top += a.ndim
-    for v in a.flat:
-        tape[top] = v
-        top += 1
-    tape[top] = n
-    return tape, top + 1
-
-
-def drop_array(tape, top, nd):
-    """The top below the array of rank `nd` that `push_array` pushed last: where it starts."""
-    return top - 1 - int(tape[top - 1]) - nd
-
-
-def array_at1(tape, top):
-    """The vector `push_array` pushed at `top` (a view of the tape: no copy)."""
-    n = int(tape[top])
-    return tape[top + 1:top + 1 + n]
-
-
-def array_at2(tape, top):
-    """The matrix `push_array` pushed at `top` (a view of the tape: no copy)."""
-    r, c = int(tape[top]), int(tape[top + 1])
-    return tape[top + 2:top + 2 + r * c].reshape((r, c))
-
-
 def shape_prod(shape):
     """np.prod of a shape tuple (1 for a scalar's `()`)."""
     n = 1

@@ -42,7 +42,7 @@ from ..primitives import CALL, CONCAT, COPY, GETITEM, SHAPE, runtime_calls, subs
 from ..pyast import Comment
 from ..primitives.lists import LIST_APPEND, LIST_NEW
 from ..types import NP_DTYPE, Ty, arg_types as _argtys
-from .analysis import Analysis, bind_statics, new_array, rule_for
+from .analysis import Analysis, bind_statics, rule_for
 from .calls import float_args
 from .indexing import add_at, index_form, read_at, write_at
 from .recompute import checkpoints
@@ -167,7 +167,6 @@ class Reverse(TrainingCode):
         self.rank = {}
         self.tapes = Tapes(self.namer)
         self.tapes.keep = keep
-        self.tapes.flat = self.private_arrays()
         self.trip_names = {}
         self.aliases = set()        # generated names holding a primal value, not an adjoint
         # loops whose adjoint computes each iteration again from its checkpoint (`recompute`):
@@ -182,30 +181,6 @@ class Reverse(TrainingCode):
                           for v in c.state + [t for x in ir.walk(s.body)
                                               if isinstance(x, Bind) and id(x) in c.required
                                               for t in x.targets]}
-
-    def private_arrays(self) -> frozenset:
-        """The variables whose arrays a tape may push as copies (`Tapes.flat`): each of their
-        assignments makes a new array (`new_array`), and no statement makes another name for
-        one, a view of one, or puts one in a list or a structure (`alias_sources`): the
-        variable is the only holder of its array, so after it is reassigned (its push) nothing
-        writes into the array again, and its copy is what the adjoint would read. Parameters
-        and loop variables are not."""
-        f = self.spec.ir
-        defs, shared = {}, set(f.params)
-        for s in ir.walk(f.body):
-            if isinstance(s, For):
-                shared.add(s.var)
-            if not isinstance(s, Bind):
-                continue
-            for t in s.targets:
-                defs.setdefault(t, []).append(s)
-            for srcs in self.A.alias_sources(s).values():
-                shared.update(srcs)
-            if any(not isinstance(self.types.get(t), Ty) or self.types[t].is_list
-                   for t in s.targets):
-                shared.update(a.name for a in s.args if isinstance(a, Var))
-        return frozenset(v for v, binds in defs.items() if v not in shared and all(
-            len(b.targets) == 1 and new_array(b, self.types) for b in binds))
 
     # ------------------------------------------------------------------ naming
     def d(self, v):
@@ -1162,8 +1137,6 @@ class Reverse(TrainingCode):
     def scalar_names(self):
         """Generated and user names that hold numbers (an `x -= 1` of one rebinds it)."""
         out = {top for _, top in self.tapes.buffers.values()} | set(self.tapes.counters.values())
-        if self.tapes.arrays is not None:
-            out.add(self.tapes.arrays[1])
         out |= set(self.trip_names.values())
         out |= {n for n, t in self.types.items()
                 if getattr(t, "ndim", None) == 0 and not getattr(t, "is_list", False)}

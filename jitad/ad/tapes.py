@@ -2,10 +2,8 @@
 
 Takes: the pushes a function's forward sweep makes (value and type).
 Guarantees: one float64, complex128, int64 and uint8 buffer with an integer top each (arrays go
-to a list per dtype and rank -- but a float vector or matrix of `flat`, one no other name
-ever shares, is copied onto one float buffer of its own, `tape_arrays`, and restored as a view
-of it: no list kept growing, no array kept alive per push; the saved states of a split callee
-called in a loop or a branch to a list
+to a list
+per dtype and rank; the saved states of a split callee called in a loop or a branch to a list
 per callee), code to create, grow (`rt.reserve`, by doubling), push and pop them, and
 the limits that bound them at run time: `max_tape_bytes` (`$JITAD_MAX_TAPE_BYTES`) for a
 `while` loop's tapes and `max_recursion` (`$JITAD_MAX_RECURSION`) for compiled recursion.
@@ -39,11 +37,6 @@ class Tapes:
         self.lists = {}     # (dtype, ndim) -> list name
         self.keep = False   # pops leave the lists as they are (read at `counters`)
         self.counters = {}  # list name -> the local counting its unread entries (keep)
-        # variables whose arrays may be pushed as copies (`Reverse.private_arrays`: made new at
-        # every assignment, never shared with another name, so the copy is the array as the
-        # adjoint finds it), and the (tape, top) they go to once one is pushed
-        self.flat = frozenset()
-        self.arrays = None
 
     SCALAR = {"f8": ("f", "np.float64"), "f4": ("f", "np.float64"), "i8": ("i", "np.int64"),
               "b1": ("b", "np.uint8"), "c16": ("c", "np.complex128")}
@@ -75,27 +68,8 @@ class Tapes:
             self.lists[key] = self.namer.fresh(f"states_{base}")
         return self.lists[key]
 
-    def copied(self, x, ty) -> bool:
-        """Whether variable `x` (a name or an expression) of type `ty` goes on the flat array
-        tape: a float vector or matrix of `flat`, outside `keep` (whose sweeps may write into
-        what they restore, and read it again)."""
-        name = x if isinstance(x, str) else x.id if isinstance(x, ast.Name) else None
-        return (name in self.flat and not self.keep and not ty.is_list and ty.dtype == "f8"
-                and ty.ndim in (1, 2))
-
-    def array_tape(self):
-        if self.arrays is None:
-            self.arrays = (self.namer.fresh("tape_arrays"), self.namer.fresh("top_arrays"))
-        return self.arrays
-
     def push(self, value_expr, ty, tag=None):
         k = self.kind(ty)
-        if k[0] == "a" and self.copied(value_expr, ty):
-            tape, top = self.array_tape()
-            st = P.assign_many([tape, top], P.call("rt.push_array", P.name(tape), P.name(top),
-                                                   value_expr))
-            st.jitad_single = True      # one statement per pop (`unread_pairs`)
-            return _tagged([st], tag, "push"), None
         if k[0] == "a":
             lst = self.array_list(*k[1:])
             return _tagged([P.expr_stmt(P.call(P.dotted(f"{lst}.append"), value_expr))],
@@ -107,13 +81,6 @@ class Tapes:
     def pop(self, target, ty, tag=None):
         """Statements restoring `target` (a name or a store expression) from its tape."""
         k = self.kind(ty)
-        if k[0] == "a" and self.copied(target, ty):
-            tape, top = self.array_tape()
-            drop = P.assign(top, P.call("rt.drop_array", P.name(tape), P.name(top),
-                                        P.const(ty.ndim)))
-            return _tagged([drop], tag, "pop") + _tagged(
-                [P.assign(target, P.call(f"rt.array_at{ty.ndim}", P.name(tape), P.name(top)))],
-                tag, "read")
         if k[0] == "a":
             return self.pop_list(target, self.array_list(*k[1:]), tag)
         tape, top = self.buffer(k)
@@ -148,9 +115,6 @@ class Tapes:
             out.append(P.assign(top, P.const(0)))
         for (_, _), lst in self.lists.items():
             out.append(P.assign(lst, ast.List([], ast.Load())))
-        if self.arrays is not None:
-            out.append(P.assign(self.arrays[0], P.call("np.empty", P.const(8), P.dotted("np.float64"))))
-            out.append(P.assign(self.arrays[1], P.const(0)))
         return out
 
     ITEM_BYTES = {"f": 8, "i": 8, "b": 1, "c": 16}
@@ -163,8 +127,6 @@ class Tapes:
                  else P.name(top) for k, (_, top) in sorted(self.buffers.items())]
         terms += [P.binop(P.const(self.LIST_ITEM_BYTES), ast.Mult(), P.call("len", P.name(lst)))
                   for _, lst in sorted(self.lists.items())]
-        if self.arrays is not None:
-            terms.append(P.binop(P.const(8), ast.Mult(), P.name(self.arrays[1])))
         if not terms:
             return None
         out = terms[0]
@@ -209,8 +171,7 @@ def unread_pairs(fdef) -> bool:
         pops = [n for r, n in marks if r == "pop"]
         if not push or not pops or any(r == "read" for r, _ in marks):
             continue
-        # a list's append or a copy onto the array tape: one; a buffer's: two
-        per = 1 if isinstance(push[0], ast.Expr) or getattr(push[0], "jitad_single", False) else 2
+        per = 1 if isinstance(push[0], ast.Expr) else 2        # a list's append; a buffer's two
         if len(push) == per * len(pops):
             dead.add(tag)
     if not dead:

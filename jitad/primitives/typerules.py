@@ -787,6 +787,8 @@ def irfftn(prim, s, args):
 
 KINDS.update({"fft": fft, "rfft": rfft, "irfft": irfft, "fft2": fft2, "rfft2": rfft2,
               "irfft2": irfft2, "fftn": fftn, "rfftn": rfftn, "irfftn": irfftn})
+
+
 def check_axes(prim, s, args):
     """A reduction's `axis=` tuple mixing axes counted from the front and from the end, at the
     operand's rank: each in range, no axis twice (`forms.reduction_steps` then moves them to

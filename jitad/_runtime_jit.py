@@ -107,6 +107,21 @@ def _row_source(view, src, n):
 _row_source = njit(_row_source, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
+def _matrix_source(view, src):
+    """(what to read, its row step, its column step) for writing the matrix `src` over the
+    matrix `view`: NumPy's broadcasting per axis (the same length, step 1; length 1, step 0;
+    else a ValueError), a copy first if src overlaps the view (`set_view`, `add_into`)."""
+    for k in range(2):
+        if src.shape[k] != view.shape[k] and src.shape[k] != 1:
+            raise ValueError("could not broadcast the value into the slice it is assigned to "
+                             "(their shapes differ)")
+    s = src.copy() if overlaps(view, src) else src
+    return s, (1 if s.shape[0] == view.shape[0] else 0), (1 if s.shape[1] == view.shape[1] else 0)
+
+
+_matrix_source = njit(_matrix_source, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+
 def _add_into_vec(view, g):
     """`add_into` for two float vectors: an element loop (Numba's `view += g` goes through its
     ufunc machinery, ~4x slower per element: a Rosenbrock Hessian's column loop spent a third
@@ -124,15 +139,8 @@ def _add_into_vec(view, g):
 def _add_into_mat(view, g):
     """`add_into` for two float matrices: two element loops (Numba's `view += g` of two 'A'
     matrices is its ufunc machinery, ~1,100 LLVM lines linked into every caller), with NumPy's
-    broadcasting (an axis of g of length 1 repeats; another length is a ValueError) and g
-    copied first if it overlaps the view."""
-    for k in range(2):
-        if g.shape[k] != view.shape[k] and g.shape[k] != 1:
-            raise ValueError("operands could not be broadcast together (add_into: the shapes "
-                             "differ)")
-    s = g.copy() if overlaps(view, g) else g
-    r = 1 if s.shape[0] == view.shape[0] else 0
-    c = 1 if s.shape[1] == view.shape[1] else 0
+    broadcasting and g copied first if it overlaps the view (`_matrix_source`)."""
+    s, r, c = _matrix_source(view, g)
     for i in range(view.shape[0]):
         for j in range(view.shape[1]):
             view[i, j] += s[i * r, j * c]
@@ -300,13 +308,7 @@ def _overloads():
             return row2
 
         def copy2(view, src):
-            for k in range(2):
-                if src.shape[k] != view.shape[k] and src.shape[k] != 1:
-                    raise ValueError("could not broadcast the value into the slice it is "
-                                     "assigned to (their shapes differ)")
-            s = src.copy() if overlaps(view, src) else src
-            r = 1 if s.shape[0] == view.shape[0] else 0
-            c = 1 if s.shape[1] == view.shape[1] else 0
+            s, r, c = _matrix_source(view, src)
             for i in range(view.shape[0]):
                 for j in range(view.shape[1]):
                     view[i, j] = s[i * r, j * c]

@@ -1067,7 +1067,11 @@ def _first_contribution(node, cache=None):
     """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
 
     For an array `d = np.zeros_like(x)` only when `reverse` marked the addition `jitad_fresh`:
-    e always builds a new array shaped exactly like x, so d owns its buffer either way."""
+    e always builds a new array shaped exactly like x, so d owns its buffer either way.
+    And `d = np.zeros_like(x)` before a map adjoint that writes each element of d once
+    (`_map_writes_all`) -> `d = np.empty_like(x)` and `d[i, j] = e` in the loop: a pass over
+    d saved, and a read of it per element (the reduction `np.sum(Qx * Qx, axis=1)`'s adjoint
+    in GMM)."""
     cache = {} if cache is None else cache
 
     def names(stmt):
@@ -1102,10 +1106,64 @@ def _first_contribution(node, cache=None):
                         block[j] = ast.Assign([ast.Name(name, ast.Store())], t.value, lineno=0)
                         del block[i]
                         i -= 1
+                    elif array_zero and _map_writes_all(t, s, block[i + 1:j]):
+                        s.value.func = ast.Attribute(ast.Name("np", ast.Load()), "empty_like", ast.Load())
                     break
             i += 1
         for s in block:
             _first_contribution(s, cache)
+
+
+def _map_writes_all(loop, zeros, between) -> bool:
+    """Whether the map adjoint `loop` (`jitad_map`) writes every element of the array that
+    `zeros` (`d = np.zeros_like(x)`) makes once and reads none; if so its `d[i, j] += e`
+    becomes `d[i, j] = e` (done here; the caller makes the zeros `np.empty_like(x)`).
+    The one statement of the nest that mentions d must be `d[i, j] += e` at the loop
+    variables of the maps enclosing it, outermost first, one per axis, not under an `if`:
+    a map reads an operand at its bare loop indices only along axes as long as the map's
+    (`maps`, ALONG), so such a read's adjoint covers the operand (a broadcast read is at
+    `i * step` or 0, a lower-rank one has fewer indices). `between`: the statements from the
+    zeros to the loop (none mentions d); none may assign x, so x's shape is the one the map
+    read."""
+    name = zeros.targets[0].id
+    x = zeros.value.args[0] if len(zeros.value.args) == 1 else None
+    if not isinstance(x, ast.Name) or any(
+            isinstance(n, ast.Name) and n.id == x.id and isinstance(n.ctx, ast.Store)
+            for st in between for n in ast.walk(st)):
+        return False
+    found = []
+
+    def visit(stmts, loops):
+        for k, st in enumerate(stmts):
+            if isinstance(st, P.Comment) or name not in P.names_in(st):
+                continue
+            if isinstance(st, ast.For) and getattr(st, "jitad_map", False) and not st.orelse \
+                    and isinstance(st.target, ast.Name) and _counts_from_zero(st.iter):
+                if not visit(st.body, loops + [st.target.id]):
+                    return False
+                continue
+            t = st.target if isinstance(st, ast.AugAssign) else None
+            if not (isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add)
+                    and isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                    and t.value.id == name and name not in P.names_in(st.value)):
+                return False
+            index = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+            if [getattr(e, "id", None) for e in index] != loops or found:
+                return False
+            found.append((stmts, k))
+        return True
+
+    if not visit([loop], []) or len(found) != 1:
+        return False
+    stmts, k = found[0]
+    stmts[k] = ast.Assign([stmts[k].target], stmts[k].value, lineno=0)
+    return True
+
+
+def _counts_from_zero(it) -> bool:
+    """`range(n)`: a map's loop (its adjoint's too, in the forward's order)."""
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
+        and len(it.args) == 1
 
 
 class _NumpyArithmetic(ast.NodeTransformer):

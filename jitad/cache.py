@@ -169,6 +169,15 @@ def _healing_cache_class():
                                f"({type(e).__name__}: {e}); compiling again")
                     return None
 
+            def _index_key(self, sig, codegen):
+                # Numba's key (signature, CPU, bytecode) leaves out how the code was compiled:
+                # an entry of a run at NUMBA_OPT=0 or with NUMBA_BOUNDSCHECK=1 (the test
+                # suite's) would serve a later run that asked for neither -- the runtime
+                # helpers' cache is shared by every process of a checkout
+                import numba
+                return super()._index_key(sig, codegen) + (
+                    (int(numba.config.OPT), bool(numba.config.BOUNDSCHECK)),)
+
             def save_overload(self, sig, data):
                 try:
                     super().save_overload(sig, data)

@@ -89,8 +89,10 @@ def _float_dtype(dtype):
 
 
 def _lists(a):
-    """A list/tuple holding Vars that require grad -> one stacked Var."""
-    return _build(a) if isinstance(a, (list, tuple)) and _has_grad_var(a) else a
+    """A list/tuple -> one stacked Var (without grad unless one of its elements has it), as
+    `np.array([...])` makes one: a result computed from it is then a Var too, which later
+    writes of Vars go into (`u = np.mean([a, b], axis=0); u[m] = w`), as in compiled mode."""
+    return _build(a) if isinstance(a, (list, tuple)) else a
 
 
 # ---------------------------------------------------------------------------

@@ -133,6 +133,11 @@ class _Patcher:
                 return from_primitives.namespace(obj)
             return self.user_module(obj)
         t = type(obj)
+        if t is ndarray:
+            # a module's array (a constant, as compiled mode captures it): a Var without grad,
+            # as an array argument not differentiated is, so `u = G * 2; u[i] = w` records the
+            # write (a plain ndarray would refuse it); copy-on-write keeps G as it is
+            return Var(obj, None)
         if t is types.FunctionType:
             if _is_user_function(obj):
                 return self.rebuild(obj)

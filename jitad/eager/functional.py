@@ -34,6 +34,7 @@ line (see refusal.refuse).
 """
 import builtins
 import copy
+import dataclasses
 import functools
 import gc
 import math
@@ -228,13 +229,19 @@ class _Patcher:
             if cls is t and all(a is b for a, b in zip(parts, obj)):
                 return obj
             return cls(*parts) if hasattr(obj, "_fields") else cls(parts)
-        if cls is t:
+        fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)} \
+            if dataclasses.is_dataclass(obj) else {}
+        changed = {k: n for k, v in fields.items() if (n := self.instance(v)) is not v}
+        if cls is t and not changed:
             return obj
-        try:
-            new = copy.copy(obj)
-            new.__class__ = cls
-        except TypeError:                           # a layout the stand-in cannot take
-            return obj
+        new = copy.copy(obj)
+        for k, v in changed.items():                # (a frozen dataclass's too)
+            object.__setattr__(new, k, v)
+        if cls is not t:
+            try:
+                object.__setattr__(new, "__class__", cls)
+            except TypeError:                       # a layout the stand-in cannot take
+                pass
         return new
 
     def _will_change(self, obj):

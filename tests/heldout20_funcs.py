@@ -524,12 +524,21 @@ def attention_rows(X):
 def forms():
     """The forms the fixes of this corpus made work, beside it: np.average with a vector of
     weights along an axis (any rank, an axis counted from the end), an `np.array` of integers
-    written out that np.add.at / np.bincount / np.take_along_axis read as indices."""
+    written out that np.add.at / np.bincount / np.take_along_axis read as indices,
+    np.linspace(..., endpoint=False)."""
     rng = np.random.default_rng(2021)
     nrm = rng.normal
     return [(average_along_axis, (nrm(size=(2, 3, 4)), rng.uniform(0.5, 1.5, size=4)), (0, 1)),
             (average_along_axis, (nrm(size=(2, 3, 4)), rng.uniform(0.5, 1.5, size=4)), (1, 0)),
-            (index_literals_as_operands, (nrm(size=5), nrm(size=(3, 4))), (0, 1))]
+            (index_literals_as_operands, (nrm(size=5), nrm(size=(3, 4))), (0, 1)),
+            (linspace_open_grid, (0.3, 1.7, np.arange(5.0)), (0, 1, 2))]
+
+
+def linspace_open_grid(a, b, x):
+    t = np.linspace(a, b, 8, endpoint=False)              # a periodic grid: b left out
+    s = np.linspace(0, 1, x.shape[0], endpoint=False)
+    return np.sum(np.sin(t) ** 2) + np.sum(x * np.exp(-s) * a) + np.sum(
+        np.linspace(a, b, num=5, endpoint=True) ** 3)
 
 
 def average_along_axis(X, w):

@@ -16,7 +16,9 @@ models). Its findings, fixed in both modes:
   * `np.squeeze(x, axis=(1, 2))` (and `x.squeeze((1,))`) crashed both modes (a TypeError in
     the generated code), `np.expand_dims(x, axis=(0, 2))` crashed compiled mode, and
     `np.flip(x, axis=(0, 1))` was refused: a tuple of axes is the chain of one-axis calls
-    `Primitive.axes_chain` orders (`forms.axes_steps`); axes counted both ways are refused.
+    `Primitive.axes_chain` orders (`forms.axes_steps`); axes counted both ways are refused;
+  * `np.linspace(a, b, n, endpoint=False)` (a periodic grid) was refused: a prelude
+    definition taken by a call giving endpoint= (`prelude.linspace_endpoint`).
 Triage (python backend, compiled and eager against central differences): 52 cases (50
 functions), on main 48 ok / 2 refused / 0 wrong / 1 crash (both modes: shape_methods'
 squeeze over two axes) / 1 refused by eager mode only (dataclass_pendulum); after 52 ok. (The
@@ -135,7 +137,7 @@ FORMS = hf.forms()
                          ids=[f"{c[0].__name__}-{k}" for k, c in enumerate(FORMS)])
 def test_forms(fn, args, wrt):
     """np.average with a vector of weights along an axis, integer literals read as indices by
-    np.add.at / np.bincount / np.take_along_axis: gradients in both modes against central
+    np.add.at / np.bincount / np.take_along_axis, np.linspace(endpoint=False): gradients in both modes against central
     differences, jvp (compiled and eager) against them."""
     check_form_accepted(fn, args, wrt)
 

@@ -34,7 +34,6 @@ line (see refusal.refuse).
 """
 import builtins
 import copy
-import dataclasses
 import functools
 import gc
 import math
@@ -229,8 +228,8 @@ class _Patcher:
             if cls is t and all(a is b for a, b in zip(parts, obj)):
                 return obj
             return cls(*parts) if hasattr(obj, "_fields") else cls(parts)
-        fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)} \
-            if dataclasses.is_dataclass(obj) else {}
+        # a dataclass's fields (ClassVar / InitVar entries read as they are: never changed)
+        fields = {k: getattr(obj, k, None) for k in getattr(t, "__dataclass_fields__", ())}
         changed = {k: n for k, v in fields.items() if (n := self.instance(v)) is not v}
         if cls is t and not changed:
             return obj

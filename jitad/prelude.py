@@ -182,6 +182,14 @@ def lstsq(a, b, rcond=None):
     return x, residuals, rank, s
 
 
+def linspace_endpoint(start, stop, num=50, endpoint=True):
+    """np.linspace(start, stop, num, endpoint=False): num points from start spaced
+    (stop - start) / num, stop left out (endpoint=True: np.linspace itself)."""
+    if endpoint:
+        return np.linspace(start, stop, num)
+    return start + (stop - start) / num * np.arange(num)
+
+
 def sum_where(a, axis=None, *, keepdims=False, where=True):
     """np.sum(a, where=m): the sum of the entries where m holds (m broadcast against a)."""
     return np.sum(np.where(where, a, 0.0), axis=axis, keepdims=keepdims)
@@ -269,7 +277,7 @@ PENDING = {("scipy.signal", "lfilter"): (lfilter,), ("scipy.special", "log_expit
            ("scipy.linalg", "cho_solve"): (cho_solve,)}
 
 # a definition taken only by a call giving these keywords (np.sum without where= is a primitive)
-NEEDS = {sum_where: ("where",), mean_where: ("where",)}
+NEEDS = {sum_where: ("where",), mean_where: ("where",), linspace_endpoint: ("endpoint",)}
 
 # a callable -> its definitions, the first whose parameters take the call's arguments
 DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,),
@@ -280,7 +288,8 @@ DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
                np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
                np.correlate: (correlate,), np.linalg.lstsq: (lstsq,), np.sum: (sum_where,),
-               np.mean: (mean_where,), np.delete: (delete, delete_axis), np.insert: (insert,)}
+               np.mean: (mean_where,), np.delete: (delete, delete_axis), np.insert: (insert,),
+               np.linspace: (linspace_endpoint,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
 _SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
             + obj.__name__

@@ -33,7 +33,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
-           "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
+           "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "lanes_dot", "lanes_outer", "lanes_contract", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
@@ -1028,6 +1028,48 @@ def prod_axis(x, axis):
         for k in range(t.shape[1]):
             for j in range(t.shape[2]):
                 out[i, j] *= t[i, k, j]
+    return out
+
+
+def lanes_dot(x, w, axis):
+    """The sum over k of w[k] times x's slice k along `axis` (np.average's weights given along
+    one axis), shaped like x without that axis; w's length is checked."""
+    t = as3(x, axis)
+    if w.shape[0] != t.shape[1]:
+        raise ValueError("np.average: the weights' length differs from the array's along axis")
+    out = sum_axis(x, axis) * (w[0] * 0.0)      # x's shape less the axis, their dtype
+    o2 = out.reshape((t.shape[0], t.shape[2]))  # a view: filled in place
+    o2[:, :] = 0.0
+    for i in range(t.shape[0]):
+        for k in range(t.shape[1]):
+            for j in range(t.shape[2]):
+                o2[i, j] += w[k] * t[i, k, j]
+    return out
+
+
+def lanes_outer(g, w, x, axis):
+    """The adjoint of lanes_dot in x: g (x's shape without `axis`) times w along `axis`,
+    shaped like x."""
+    t = as3(x, axis)
+    g2 = np.ascontiguousarray(g).reshape((t.shape[0], t.shape[2]))
+    out = np.empty(t.shape)
+    for i in range(t.shape[0]):
+        for k in range(t.shape[1]):
+            for j in range(t.shape[2]):
+                out[i, k, j] = g2[i, j] * w[k]
+    return out.reshape(x.shape)
+
+
+def lanes_contract(g, x, axis):
+    """The adjoint of lanes_dot in w: for each k, the sum of g times x's slice k along
+    `axis`."""
+    t = as3(x, axis)
+    g2 = np.ascontiguousarray(g).reshape((t.shape[0], t.shape[2]))
+    out = np.zeros(t.shape[1])
+    for i in range(t.shape[0]):
+        for k in range(t.shape[1]):
+            for j in range(t.shape[2]):
+                out[k] += g2[i, j] * t[i, k, j]
     return out
 
 

@@ -17,8 +17,8 @@ def sorted_in_place(x, c):
     return x * m[0]
 
 
-def linspace_without_endpoint(a):
-    return np.sum(np.linspace(a, 1.5, 4, endpoint=False) ** 2)  # ERR: endpoint=
+def linspace_with_retstep(a):
+    return np.sum(np.linspace(a, 1.5, 4, retstep=True)[0] ** 2)  # ERR: retstep=
 
 
 def rank_changes_in_a_loop(x, n):

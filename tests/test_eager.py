@@ -632,8 +632,12 @@ def f_linspace(a, b):
 
 
 def test_linspace_is_differentiable_in_its_endpoints():
-    # endpoint= is past compiled mode's linspace: refused by value_and_grad too; the Var API
-    _, g = check_var_api(f_linspace, (0.3, 1.7), (0, 1))    # autograd: no endpoint=
+    # endpoint=False: a prelude definition (both modes take it); autograd has no endpoint=
+    _, g = check(f_linspace, (0.3, 1.7), (0, 1), use_autograd=False)
+    import jitad
+    assert_close(g, jitad.grad(jitad.differentiable(f_linspace, backend="python"),
+                               wrt=(0, 1))(0.3, 1.7))
+    assert_close(g, var_api_value_and_grad(f_linspace, (0.3, 1.7), (0, 1))[1])
     # against the formula, written out with autograd
     def ref(a, b):
         k = np.arange(7.0) / 6.0

@@ -34,7 +34,8 @@ from . import test_heldout4_forms, test_heldout6, test_heldout7, test_heldout8, 
 from . import test_heldout10
 from . import heldout11_funcs as h11
 from . import test_heldout12, test_heldout14, test_heldout15, test_local_imports
-from . import test_heldout16, test_heldout17, test_heldout18, test_heldout19, test_shapes
+from . import test_heldout16, test_heldout17, test_heldout18, test_heldout19, test_heldout20
+from . import test_shapes
 from . import heldout13_funcs as h13
 from . import test_heldout13
 from . import numpy_forms_funcs as nf
@@ -103,6 +104,8 @@ def corpus():
     cases += [Case(fn, args) for fn, args in test_heldout17.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout18.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout19.REFUSED]
+    cases += [Case(fn, args) for fn, args in test_heldout20.REFUSED]
+    cases.append(Case(test_heldout20.squeeze_mixed_axes, (np.ones((3, 4)),)))
     cases += [Case(fn, args) for fn, args in test_shapes.REFUSED]
     cases.append(Case(test_heldout12.mutual_recursion_without_base_case, (0.3,),
                       marked=test_heldout12._second))
@@ -125,7 +128,7 @@ def corpus():
 NEWLY_REFUSED = [
     (pf.ufunc_method_on_data, (0.5, np.array([3.0, 1.0, 2.0]))),
     (pf.sorted_in_place, (0.5, np.array([3.0, 1.0, 2.0]))),
-    (pf.linspace_without_endpoint, (0.3,)),
+    (pf.linspace_with_retstep, (0.3,)),
     (pf.rank_changes_in_a_loop, (X3, 2)),
     (pf.write_through_a_row_view, (X3,)),
     (pf.update_of_an_argument_in_a_helper, (0.5, X3)),

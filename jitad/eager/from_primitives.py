@@ -27,7 +27,8 @@ from .. import prelude, runtime
 from ..primitives import METHODS, callables, get
 from ..primitives.core import lookup_callable, methods, refusal_for
 from ..errors import JitadError, UnsupportedError
-from ..primitives.forms import read_statics, reduction_steps, rule_at, settle_statics, split_axis
+from ..primitives.forms import (axes_steps, read_statics, reduction_steps, rule_at, settle_statics,
+                               split_axis)
 from ..types import TupleTy, Ty
 from ..primitives.templates import substitute
 from . import graph
@@ -213,13 +214,16 @@ def call_op(target, prim, name=None):
         if kwargs or len(operands) != len(p.params) or len(statics) != len(p.statics):
             raise _refuse(name, "this form of the call is not supported (see docs/language.md)")
         try:
-            statics = read_statics(p, statics)
+            chain = axes_steps(p, statics)      # np.squeeze(x, axis=(1, 2)): one axis a call
+            chain = [read_statics(p, statics)] if chain is None else chain
         except ValueError as e:
             raise _refuse(name, str(e)) from None
         operands = [_list_as_array(a) for a in operands]
-        check_types(p, statics, operands)
-        q, statics = _settle(p, statics, operands)
-        return primitive_op(q, statics)(*operands)
+        for statics in chain:
+            check_types(p, statics, operands)
+            q, settled = _settle(p, statics, operands)
+            operands = [primitive_op(q, settled)(*operands)] + operands[1:]
+        return operands[0]
 
     if not prim.differentiable:
         # np.argmax(x, axis=1): a form the rule does not read is NumPy's own (as compiled mode

@@ -33,6 +33,7 @@ or one an alias observes ... Errors inside f that only its run finds are raised 
 line (see refusal.refuse).
 """
 import builtins
+import copy
 import functools
 import gc
 import math
@@ -181,17 +182,17 @@ class _Patcher:
         return new
 
     def user_class(self, cls):
-        """A user's class with staticmethods the function may call (`Arm.tip(...)`): a
-        subclass holding its public functions rebuilt, as compiled mode transforms them, and
-        answering isinstance as the class does (the class itself where it has none)."""
+        """A user's class with methods the function may call (`Arm.tip(...)`, `p.energy(th)`
+        on a record): a subclass holding its public functions rebuilt, as compiled mode
+        transforms them (so `math.cos` in a method is eager too), and answering isinstance
+        as the class does (the class itself where it has none)."""
         new = self.functions.get(cls)
         if new is not None:
             return new
         own = {k: v for k, v in vars(cls).items() if k[:1] != "_" and isinstance(
             getattr(v, "__func__", v), types.FunctionType)
             and _is_user_function(getattr(v, "__func__", v))}
-        if not any(isinstance(v, staticmethod) for v in own.values()) \
-                or cls.__module__.split(".")[0] in _LIBRARIES:
+        if not own or cls.__module__.split(".")[0] in _LIBRARIES | _STDLIB:
             self.functions[cls] = cls
             return cls
         meta = type(cls)            # isinstance(x, Arm) still asks about the user's class
@@ -206,7 +207,45 @@ class _Patcher:
         new.__qualname__, new.__module__ = cls.__qualname__, cls.__module__
         for k, v in own.items():
             f = self.rebuild(getattr(v, "__func__", v))
-            setattr(new, k, staticmethod(f) if isinstance(v, staticmethod) else f)
+            setattr(new, k, staticmethod(f) if isinstance(v, staticmethod)
+                    else classmethod(f) if isinstance(v, classmethod) else f)
+        return new
+
+    def instance(self, obj):
+        """obj with the objects of user classes in it (an argument, a record's field, a
+        list's element) made objects of `user_class`'s stand-in, so their methods run
+        eagerly: copies (the caller's object keeps its class); obj itself where nothing
+        changes."""
+        t = type(obj)
+        if t is Var or t is ndarray or t in (float, int, bool, str, complex, type(None)):
+            return obj
+        if t in (list, tuple):
+            parts = [self.instance(v) for v in obj]
+            return obj if all(a is b for a, b in zip(parts, obj)) else t(parts)
+        if t is dict:
+            parts = {k: self.instance(v) for k, v in obj.items()}
+            return obj if all(parts[k] is v for k, v in obj.items()) else parts
+        if t.__module__.split(".")[0] in _LIBRARIES | _STDLIB | {"builtins"}:
+            return obj
+        cls = self.user_class(t)
+        if isinstance(obj, tuple):                  # a namedtuple: fields first
+            parts = [self.instance(v) for v in obj]
+            if cls is t and all(a is b for a, b in zip(parts, obj)):
+                return obj
+            return cls(*parts) if hasattr(obj, "_fields") else cls(parts)
+        # a dataclass's fields (ClassVar / InitVar entries read as they are: never changed)
+        fields = {k: getattr(obj, k, None) for k in getattr(t, "__dataclass_fields__", ())}
+        changed = {k: n for k, v in fields.items() if (n := self.instance(v)) is not v}
+        if cls is t and not changed:
+            return obj
+        new = copy.copy(obj)
+        for k, v in changed.items():                # (a frozen dataclass's too)
+            object.__setattr__(new, k, v)
+        if cls is not t:
+            try:
+                object.__setattr__(new, "__class__", cls)
+            except TypeError:                       # a layout the stand-in cannot take
+                pass
         return new
 
     def _will_change(self, obj):
@@ -331,7 +370,13 @@ def eager_function(f):
     """f rebuilt so that its math/np/float names (and its helpers') are eager; a function with
     keyword-only parameters takes them positionally too, after the others, as compiled mode
     binds a call (`Differentiable.bind`)."""
-    return _positional(_Patcher().replace(f))
+    patcher = _Patcher()
+    g = _positional(patcher.replace(f))
+    try:
+        g.__jitad_patcher__ = patcher       # `_value_and_grad` passes arguments through it
+    except AttributeError:                  # (a callable object: as it is)
+        pass
+    return g
 
 
 def _positional(g):
@@ -441,8 +486,8 @@ def vjp_eager(f, args, argnums):
     argnums = _positions(argnums, len(args))
     as_differentiable(f).check(args, argnums)
     with no_grad():       # (arrays as constant Vars: a write copies, the caller's stay)
-        value = _unwrap_out(eager_function(f)(*(Var(a, None) if type(a) is ndarray else a
-                                                for a in args)))
+        value = _unwrap_out(_call(eager_function(f), [Var(a, None) if type(a) is ndarray else a
+                                                      for a in args]))
 
     def pull(cotangent):
         gc_was_enabled = gc.isenabled()
@@ -494,6 +539,15 @@ def _int_leaves(flat, at) -> list:
 _ONE_FLOAT = object()      # _value_and_grad's cotangent when f returns one float
 
 
+def _call(fn, args):
+    """fn(*args), the objects of user classes in args first made ones whose methods are eager
+    (`_Patcher.instance`) when fn is an `eager_function`."""
+    patcher = getattr(fn, "__jitad_patcher__", None)
+    if patcher is not None:
+        args = [patcher.instance(a) for a in args]
+    return fn(*args)
+
+
 def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
     # a structured argument (a tuple, list, namedtuple or dict of arrays, nested too): one leaf
     # per array or scalar, the containers rebuilt around them for f and for the gradient
@@ -512,9 +566,9 @@ def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
                                            else [False]) if not skip]
 
         def flat_fn(*xs):
-            return fn(*(rebuild(args[i], [xs[k] for k in pos[i]], keep_constants=True)
-                        if i in groups else xs[pos[i][0]]
-                        for i in range(len(args))))
+            return _call(fn, [rebuild(args[i], [xs[k] for k in pos[i]], keep_constants=True)
+                              if i in groups else xs[pos[i][0]]
+                              for i in range(len(args))])
         flat_fn.__name__ = fn.__name__
         val, g = _value_and_grad(flat_fn, tuple(flat), flat_argnums, cotangent)
         it = iter(g)
@@ -532,7 +586,7 @@ def _value_and_grad(fn, args, argnums, cotangent=_ONE_FLOAT):
     with enable_grad():
         graph.converting += 1
         try:
-            out = fn(*call_args)
+            out = _call(fn, call_args)
         finally:
             graph.converting -= 1
         if cotangent is not _ONE_FLOAT:             # vjp_eager's pullback

@@ -1417,15 +1417,20 @@ def index_arrays(tree, resolve) -> set:
     """ids of the `np.array([...])` / `np.asarray([...])` calls of integer constants written
     out that are the value of the one assignment of a name read nowhere but as an index
     (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`, `W[:, perm[0]]`, `x[perm[1:]]`),
-    or np.take's indices: those
+    or as an index operand of a call (np.take's indices, a primitive's `index_operands`:
+    `np.add.at(y, idx, v)`, `np.bincount(idx, weights=w)`), or written out as one: those
     are integer arrays, as
     NumPy makes them; any other such array stays a float array (`np.array([[1, 2], [3, 4]]) @ v`
     is a float product)."""
     stores, calls, as_index, taken = {}, {}, set(), set()
     for node in gast.walk(tree):
-        if isinstance(node, gast.Call) and resolve(node.func) is np.take \
-                and len(node.args) >= 2 and _int_array_call(node.args[1], resolve):
-            taken.add(id(node.args[1]))          # np.take(x, np.array([0, 2])): its indices
+        if isinstance(node, gast.Call):
+            for k in _index_positions(resolve(node.func)):
+                arg = node.args[k] if k < len(node.args) else None
+                if _int_array_call(arg, resolve):
+                    taken.add(id(arg))          # np.take(x, np.array([0, 2])): its indices
+                elif isinstance(arg, gast.Name):
+                    as_index.add(id(arg))       # np.add.at(y, idx, v)
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Assign) and len(node.targets) == 1 \
@@ -1446,6 +1451,20 @@ def index_arrays(tree, resolve) -> set:
             loads.setdefault(node.id, []).append(id(node) in as_index)
     return taken | {id(call) for name, call in calls.items()
                     if stores.get(name) == 1 and loads.get(name) and all(loads[name])}
+
+
+def _index_positions(obj) -> tuple:
+    """The positions of a call's index operands (`Primitive.index_operands`): of the primitive
+    the callable means, or of the one library.py makes of it (np.bincount with weights=;
+    np.take(a, idx): a subscript)."""
+    if obj is np.take:
+        return (1,)
+    prim = lookup_callable(obj) if obj is not MISSING else None
+    if prim is None and obj is np.bincount:
+        prim = get("bincount_weights")
+    if prim is None:
+        return ()
+    return tuple(prim.params.index(n) for n in prim.index_operands)
 
 
 def _int_array_call(node, resolve) -> bool:

@@ -35,7 +35,7 @@ import numpy as np
 from ..capture import MISSING
 from ..ir import Bind, Const, SetItem, Slice, TupleA
 from ..primitives import CONCAT, COPY, GETITEM, get, lookup_callable, opaque, substitute
-from ..primitives.forms import HSTACK_AXIS, permute, read_statics, reduction_steps
+from ..primitives.forms import HSTACK_AXIS, axes_steps, permute, read_statics, reduction_steps
 
 TRANSPOSE, DIM, LEN, MOVEAXIS = get("transpose"), get("dim"), get("len"), get("np.moveaxis")
 OUTER_LEFT = get("outer_left")
@@ -561,7 +561,8 @@ class LibraryCalls:
             elif name not in statics and name != "dtype":
                 self.err(node, f"{prim}() needs {name}= here (jitad fixes ranks when it compiles)")
         try:
-            statics = read_statics(prim, statics)
+            chain = axes_steps(prim, statics)   # np.squeeze(x, axis=(1, 2)): one axis a call
+            statics = read_statics(prim, statics) if chain is None else chain[-1]
         except ValueError as e:
             self.err(node, f"{describe(node.func)}: {e}")
         slots = list(pre) + [self.operand(a, p, hint) for a, p in zip(args, prim.params[len(pre):])]
@@ -577,6 +578,9 @@ class LibraryCalls:
         if len(slots) != len(prim.params):
             self.err(node, f"{prim} takes {len(prim.params)} argument(s) here, got {len(slots)}")
         operands = slots
+        for k, st in enumerate(chain[:-1] if chain else ()):
+            operands = [self.bind(node, self.temp(hint, prim), prim, tuple(operands),
+                                  statics=st)] + operands[1:]
         if all(isinstance(a, Const) for a in operands) and prim.foldable:
             try:
                 return Const(eval(compile(ast_call(prim, operands), "<fold>", "eval"),

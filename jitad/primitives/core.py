@@ -97,6 +97,12 @@ class Primitive:
                  any other primitive given a complex operand is refused by type inference
     complex_form the primitive whose rules apply when an operand or the result is complex
                  (`np.abs`: its adjoint g conj(x) / |x|, not g sign(x)); see `forms.rule_at`
+    axes_chain   axes -> the order in which a call given a tuple of axes applies it one axis
+                 at a time (`np.squeeze(x, axis=(1, 2))`: `forms.axes_steps`); ValueError
+                 where it cannot; None: one axis only
+    index_operands  the operands that are integer indices (`np.add.at(a, idx, v)`: idx): an
+                 `np.array([0, 2, 2])` of integers written out that is read only as an index or
+                 as one of these is an integer array, as NumPy makes it (`anf.index_arrays`)
     refused      param -> why its derivative is not given (an order or shape parameter whose
                  derivative has no closed form: `gammainc`'s a): a call in which that operand
                  varies with a differentiated argument and whose result is used is a
@@ -111,6 +117,8 @@ class Primitive:
     checks_in_eager = needs_rule = False
     spelled = None
     static_first: tuple = ()
+    index_operands: tuple = ()
+    axes_chain = None
     refused: dict = {}
     complex_ok = False
     complex_form = None

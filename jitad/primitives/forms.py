@@ -59,6 +59,40 @@ def read_statics(prim: Primitive, statics: dict) -> dict:
     return prim.read_statics(dict(statics)) if prim.read_statics is not None else statics
 
 
+def axes_steps(prim: Primitive, statics: dict):
+    """A call of a one-axis primitive given a tuple of axes (`np.squeeze(x, axis=(1, 2))`,
+    `np.expand_dims(x, (0, 2))`, `np.flip(x, axis=(0, 1))`): its statics for each call of the
+    chain `Primitive.axes_chain` orders, each read by `read_statics`; None for any other call.
+    ValueError for axes it cannot order without the operand's rank, repeated or none."""
+    axes = statics.get("axis")
+    if prim.axes_chain is None or not isinstance(axes, (tuple, list)):
+        return None
+    if not axes or not all(isinstance(a, int) and not isinstance(a, bool) for a in axes) \
+            or len(set(axes)) != len(axes):
+        raise ValueError(f"axis={tuple(axes)!r}: distinct constant integers, at least one")
+    return [read_statics(prim, {**statics, "axis": a}) for a in prim.axes_chain(tuple(axes))]
+
+
+def removing_axes(axes):
+    """The order to remove axes one by one (np.squeeze): the front-counted ones last first
+    (removing one leaves the smaller numbers valid), the end-counted ones first first."""
+    front, back = sorted((a for a in axes if a >= 0), reverse=True), sorted(a for a in axes if a < 0)
+    if front and back:
+        raise ValueError("axes counted from the front and from the end together: write them "
+                         "all one way")
+    return tuple(front or back)
+
+
+def inserting_axes(axes):
+    """The order to insert axes one by one (np.expand_dims, whose axes count in the result):
+    the front-counted ones first first, the end-counted ones last first."""
+    front, back = sorted(a for a in axes if a >= 0), sorted((a for a in axes if a < 0), reverse=True)
+    if front and back:
+        raise ValueError("axes counted from the front and from the end together: write them "
+                         "all one way")
+    return tuple(front or back)
+
+
 def reduction_steps(prim: Primitive, axis, keepdims: bool, statics=None):
     """[(primitive, statics, operands), ...] computing `prim(x, axis=axis, keepdims=keepdims)`
     one step at a time; `operands` index the values so far: 0 is x, k the k-th step's result
@@ -394,6 +428,8 @@ def average_statics(st):
 def average_at(ranks, st):
     if st["axis"] is None or ranks[0] == 1:
         return get("average_whole"), {}
+    if ranks[1] == 1:       # weights along the axis (NumPy's other form)
+        return get("average_lanes"), {"axis": st["axis"] % ranks[0]}
     return get("average_axis"), {"axis": st["axis"] % ranks[0]}
 
 

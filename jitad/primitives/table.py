@@ -430,6 +430,10 @@ np.moveaxis(x; source, destination) = np.moveaxis(x, source, destination) :: mov
 np.average(x, weights; axis) = np.sum(x * weights) / np.sum(weights) :: average
 average_whole(x, weights) = np.sum(x * weights) / np.sum(weights) :: average | x: g * weights / np.sum(weights) | weights: g * (x - y) / np.sum(weights)
 average_axis(x, weights; axis) = np.sum(x * weights, axis=axis) / np.sum(weights, axis=axis) :: average | x: rt.expand(g / np.sum(weights, axis=axis), axis) * weights | weights: rt.expand(g / np.sum(weights, axis=axis), axis) * (x - rt.expand(y, axis))
+# np.average(x, axis=k, weights=w) with w a vector along axis k (as NumPy takes it): the sum
+# of w[i] times x's slice i along k (`lanes_dot`, bilinear; the tangents call it), over sum(w)
+lanes_dot(x, w; axis) = rt.lanes_dot(x, w, axis) :: lanes | x: rt.lanes_outer(g, w, x, axis) | w: rt.lanes_contract(g, x, axis)
+average_lanes(x, weights; axis) = rt.lanes_dot(x, weights, axis) / np.sum(weights) :: lanes | x: rt.lanes_outer(g / np.sum(weights), weights, x, axis) | weights: (rt.lanes_contract(g, x, axis) - np.sum(g * y)) / np.sum(weights)
 # symmetric eigenproblems (distinct eigenvalues) and QR (square or tall, full rank); the
 # adjoints are symmetric / recompute the decomposition
 eigh.w(x)          = np.linalg.eigh(x)[0]   :: eigenvalues | x: rt.eigh_w_adjoint(x, g)
@@ -937,6 +941,13 @@ def _load_numpy_forms():
     alias_method(np.subtract, "at", "add_at")
     for p in ("add_at", "add_at2", "bincount_weights"):
         get(p).checks_in_eager = True
+    get("squeeze").axes_chain = forms.removing_axes
+    get("expand_dims").axes_chain = forms.inserting_axes
+    get("flip").axes_chain = tuple          # flips commute: any order
+    get("add_at").index_operands = ("idx",)
+    get("add_at2").index_operands = ("rows", "cols")
+    get("bincount_weights").index_operands = ("x",)
+    get("take_along_axis").index_operands = ("idx",)
     eigh = register(Primitive("eigh", ("x",)), np.linalg.eigh)
     eigh.parts = (get("eigh.w"), get("eigh.v"))
     qr = register(Primitive("qr", ("x",)), np.linalg.qr)

@@ -68,7 +68,7 @@ cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 repeat.n tile.1 tile.1.2 tile.2 tile_n.1 tile_n.2 tile_nm.1 tile_nm.2
-roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left
+roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left lanes_dot
 outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
@@ -131,6 +131,7 @@ scipy.special.logsumexp_axis | x: np.sum(t * np.exp(x - rt.expand(y, axis)), axi
 scipy.special.log_softmax | x: t - np.sum(np.exp(y) * t)
 scipy.special.log_softmax_axis | x: t - rt.expand(np.sum(np.exp(y) * t, axis=axis), axis)
 average_whole      | x: np.sum(t * weights) / np.sum(weights) | weights: np.sum(t * (x - y)) / np.sum(weights)
+average_lanes      | x: rt.lanes_dot(t, weights, axis) / np.sum(weights) | weights: (rt.lanes_dot(x, t, axis) - np.sum(t) * y) / np.sum(weights)
 average_axis       | x: np.sum(t * weights, axis=axis) / np.sum(weights, axis=axis) | weights: np.sum(t * (x - rt.expand(y, axis)), axis=axis) / np.sum(weights, axis=axis)
 pad.1              | x: rt.pad1(t, pad_width, 0.0)
 pad.2              | x: rt.pad2(t, pad_width, 0.0)

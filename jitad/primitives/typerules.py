@@ -450,10 +450,11 @@ def moveaxis(prim, s, args):
 
 def average(prim, s, args):
     x, w = args
-    if x.ndim == 0 or w.ndim != x.ndim:
-        raise UnsupportedError("np.average(x, weights=w) takes weights shaped like x "
-                               "(an array)", s.loc, "np.average")
     axis = s.statics.get("axis")
+    along = axis is not None and w.ndim == 1 and x.ndim > 1     # NumPy's weights along axis
+    if x.ndim == 0 or (w.ndim != x.ndim and not along):
+        raise UnsupportedError("np.average(x, weights=w) takes weights shaped like x "
+                               "(an array), or a vector along axis=", s.loc, "np.average")
     if axis is not None and not -x.ndim <= axis < x.ndim:
         raise UnsupportedError(f"axis {axis} is out of range for a rank-{x.ndim} array",
                                s.loc, "axis")
@@ -614,6 +615,17 @@ def weights(prim, s, args):
     return Ty(floaty(x, w), 0)
 
 
+def lanes(prim, s, args):
+    """rt.lanes_dot(x, w, axis) (np.average's weights along an axis): x of rank >= 1, w a
+    vector; x's rank less one."""
+    x, w = args
+    axis = s.statics.get("axis")
+    if x.ndim == 0 or w.ndim != 1 or not isinstance(axis, int) or not 0 <= axis < x.ndim:
+        raise UnsupportedError("np.average(x, axis=k, weights=w) takes an array and a vector "
+                               "of weights along axis k", s.loc, "np.average")
+    return Ty(floaty(x, w), x.ndim - 1)
+
+
 def mesh(prim, s, args):
     """rt.mesh(v, n, as_rows): n copies of the vector v as rows or columns."""
     _ranks(prim, s, args[:1], [(1,)], "a vector")
@@ -630,7 +642,7 @@ def float_matrix(prim, s, args):
     return Ty(floaty(*[a for a in args if isinstance(a, Ty)]), 2)
 
 
-KINDS.update({"like_second": like_second, "float_matrix": float_matrix, "mesh": mesh, "outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
+KINDS.update({"lanes": lanes, "like_second": like_second, "float_matrix": float_matrix, "mesh": mesh, "outer_left": outer_operand, "weights": weights, "mvn": mvn, "polygamma": polygamma, "nonscalar": nonscalar, "at_least_3": at_least_3,
               "rollaxis": rollaxis, "sort": sort, "broadcast": broadcast, "vector": vector,
               "gradient": gradient})
 

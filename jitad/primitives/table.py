@@ -330,9 +330,11 @@ diff.2(x)          = np.diff(np.ascontiguousarray(x)) :: same | x: rt.diff_adjoi
 diag(x, k)         = np.diag(x, k)          :: diag
 diag.1.0(x, k)     = np.diag(x, k)          :: diag | x: np.diag(g, k)
 diag.2.0(x, k)     = np.diag(x, k)          :: diag | x: rt.diag_embed(g, x, k)
-# np.trace of a matrix; of a rank-3+ array (the diagonals over the first two axes summed:
-# `forms.trace_at`) the einsum 'ii...->...'
+# np.trace of a matrix; of a rank-3+ array (`forms.trace_at`) trace.n: the diagonals over the
+# first two axes summed, the first min(n0, n1) of them as NumPy takes (not the einsum
+# 'ii...->...', which needs n0 == n1)
 trace(x)           = np.trace(x)            :: trace | x: g * np.eye(x.shape[0], x.shape[1])
+trace.n(x)         = rt.trace3(rt.as3(x, 1)).reshape(x.shape[2:]) :: trace | x: rt.trace_adjoint3(np.ascontiguousarray(g).reshape(-1), x.shape[0], x.shape[1]).reshape(x.shape)
 triu(m, k)         = np.triu(m, k)          :: matrix | m: np.triu(g, k)
 tril(m, k)         = np.tril(m, k)          :: matrix | m: np.tril(g, k)
 det(x)             = np.linalg.det(x)       :: mscalar | x: g * y * np.linalg.inv(x).T

@@ -43,6 +43,7 @@ import numpy as np
 
 from ..differentiable import as_differentiable, quick_key, refuse_outputs
 from ..errors import JitadError, Loc, NotDifferentiableError
+from ..types import is_record, remade, values as record_values    # (records', through types)
 from ..types import (int_leaves_skipped, leaves as leaves_of, one_float_output, rebuild,
                      structured_value, ty_of_value)
 from .. import runtime as _rt
@@ -176,16 +177,19 @@ class _Patcher:
         return new
 
     def user_class(self, cls):
-        """A user's class with staticmethods the function may call (`Arm.tip(...)`): a
-        subclass holding its public functions rebuilt, as compiled mode transforms them, and
-        answering isinstance as the class does (the class itself where it has none)."""
+        """A user's class with staticmethods the function may call (`Arm.tip(...)`), or a
+        record class (namedtuple, dataclass) with methods (`p.loss(x)` of a record made in
+        the function or given to it, `eager_records`): a subclass holding its public
+        functions rebuilt, as compiled mode transforms them, and answering isinstance as the
+        class does (the class itself where it has none)."""
         new = self.functions.get(cls)
         if new is not None:
             return new
         own = {k: v for k, v in vars(cls).items() if k[:1] != "_" and isinstance(
             getattr(v, "__func__", v), types.FunctionType)
             and _is_user_function(getattr(v, "__func__", v))}
-        if not any(isinstance(v, staticmethod) for v in own.values()) \
+        if not (any(isinstance(v, staticmethod) for v in own.values())
+                or (own and is_record(cls))) \
                 or cls.__module__.split(".")[0] in _LIBRARIES:
             self.functions[cls] = cls
             return cls
@@ -203,6 +207,32 @@ class _Patcher:
             f = self.rebuild(getattr(v, "__func__", v))
             setattr(new, k, staticmethod(f) if isinstance(v, staticmethod) else f)
         return new
+
+    def eager_records(self, v):
+        """An argument with each record inside (a namedtuple or dataclass object, nested in
+        tuples, lists and dicts too) made an object of its class's `user_class`, so its
+        methods run rebuilt (`p.score(x)` reading math.tanh of a field); the argument itself
+        is not changed (a new object where one differs)."""
+        if is_record(type(v)):
+            sub = self.user_class(type(v))
+            items = [self.eager_records(x) for x in record_values(v)]
+            if sub is type(v) and all(a is b for a, b in zip(items, record_values(v))):
+                return v
+            if isinstance(v, tuple):
+                return sub._make(items)
+            obj = remade(v, items)
+            try:
+                obj.__class__ = sub
+            except TypeError:           # (a layout the subclass cannot take: as it is)
+                pass
+            return obj
+        if type(v) in (tuple, list):
+            items = [self.eager_records(x) for x in v]
+            return v if all(a is b for a, b in zip(items, v)) else type(v)(items)
+        if type(v) is dict:
+            items = {k: self.eager_records(x) for k, x in v.items()}
+            return v if all(items[k] is x for k, x in v.items()) else items
+        return v
 
     def _will_change(self, obj):
         if type(obj) is types.FunctionType:
@@ -326,7 +356,16 @@ def eager_function(f):
     """f rebuilt so that its math/np/float names (and its helpers') are eager; a function with
     keyword-only parameters takes them positionally too, after the others, as compiled mode
     binds a call (`Differentiable.bind`)."""
-    return _positional(_Patcher().replace(f))
+    patcher = _Patcher()
+    g = patcher.replace(f)
+    if isinstance(g, types.FunctionType):
+        plain = g
+
+        @functools.wraps(plain)
+        def g(*args, **kwargs):
+            return plain(*(patcher.eager_records(a) for a in args),
+                         **{k: patcher.eager_records(a) for k, a in kwargs.items()})
+    return _positional(g)
 
 
 def _positional(g):

@@ -2153,7 +2153,9 @@ class _Gen:
             self.emit(f"{q} = {made}")
             if self.rng.random() < 0.4:
                 e, _ = self.small_expr("f")
-                self.emit(f"{q} = {q}._replace(c=math.tanh({e}))")
+                q2 = f"rq{next(self.ext_names)}"     # (a record's name is assigned once)
+                self.emit(f"{q2} = {q}._replace(c=math.tanh({e}))")
+                q = q2
             self.take_float(self.pick([(2, f"{q}.score({a})"), (1, f"gq0({q}, {a})"),
                                        (1, f"np.sum({q}.r * {q}.r) * {c} + {q}.c"),
                                        (1, f"{q}[2] * np.sum({q}[0][0])")]))
@@ -2161,7 +2163,9 @@ class _Gen:
         made = self.pick([(1, f"Par({m}, {v})"), (1, f"Par(A={m}, r={v}, c={t})")])
         self.emit(f"{q} = {made}")
         if self.rng.random() < 0.4:
-            self.emit(f"{q} = dataclasses.replace({q}, r=np.tanh({q}.r * {c}))")
+            q2 = f"rq{next(self.ext_names)}"
+            self.emit(f"{q2} = dataclasses.replace({q}, r=np.tanh({q}.r * {c}))")
+            q = q2
         self.take_float(self.pick([(2, f"gq0({q}, {a})"), (1, f"{q}.c * np.sum({q}.A @ {q}.r)")]))
 
     def e_starred(self) -> None:

@@ -994,7 +994,8 @@ class _Gen:
                 (2, (f"np.concatenate((np.split({sa}, 2)[1], np.split({sb}, 2)[0]))", max(ba, bb))),
                 (1, (f"np.concatenate((np.array_split({sa}, 3)[0], {b}[2:]))", max(ba, bb))),
                 (1, (f"np.split({sm}, {R})[{self.rng.randrange(R)}][0]", bm)),
-                (1, (f"np.concatenate(np.split({sa}, [1, 3])[::-1])", ba))])
+                (1, (f"np.concatenate((np.split({sa}, [1, 3])[2], np.split({sa}, [1, 3])[1], "
+                     f"{a}[:1]))", ba))])
         return self.pick([
             (2, (f"np.hstack((np.split({sm}, 2, axis=1)[1], np.split({sm2}, 2, axis=1)[0]))",
                  max(bm, bm2))),

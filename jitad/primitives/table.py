@@ -217,10 +217,11 @@ scalar_float(x)    = x * 1.0                :: ewf    | x: g
 norm(x; ord)       = np.linalg.norm(np.ascontiguousarray(x)) :: norm | x: g * x / (y + (y == 0.0))
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / (y + (y == 0.0)), axis)
 # np.linalg.norm(x, ord) of vectors (whole, or along axis=), as `forms.norm_at` picks: the
-# p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs), and ord=inf / -inf, the largest /
-# smallest |x_i| (ties split the cotangent evenly)
-norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
-norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1)
+# p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs; at x = 0 every ord > 1 has slope 0,
+# as the 2-norm: `y + (y == 0.0)`, not 0 / 0), and ord=inf / -inf, the largest / smallest
+# |x_i| (ties split the cotangent evenly)
+norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / (y + (y == 0.0))) ** (ord - 1)
+norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y + (y == 0.0), axis)) ** (ord - 1)
 # ord=1 on its own (the p-norm's (|x| / y) ** (ord - 1) is nan ** 0 at x = 0: its derivative,
 # in a Hessian, was nan * 0)
 norm_one(x)        = np.sum(np.abs(x))      :: norm | x: g * np.sign(x)

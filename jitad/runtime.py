@@ -31,7 +31,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
-           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1",
+           "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1", "trace3", "trace_adjoint3",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "lanes_dot", "lanes_outer", "lanes_contract", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
@@ -1655,6 +1655,22 @@ def repeat_adjoint3(g, k):
         for j in range(n):
             for r in range(k):
                 d[i, j, :] += g[i, j * k + r, :]
+    return d
+
+
+def trace3(t):
+    """np.trace of an (n0, n1, inner) array: the sum of t[i, i, :] over i < min(n0, n1)."""
+    out = np.zeros(t.shape[2], t.dtype)
+    for i in range(min(t.shape[0], t.shape[1])):
+        out += t[i, i, :]
+    return out
+
+
+def trace_adjoint3(g, n0, n1):
+    """The adjoint of `trace3`: g on the first min(n0, n1) diagonal entries, zero elsewhere."""
+    d = np.zeros((n0, n1, g.shape[0]))
+    for i in range(min(n0, n1)):
+        d[i, i, :] = g
     return d
 
 

@@ -7,6 +7,8 @@ What it takes
   zero to three helper functions (taking and returning floats, vectors, matrices, vectors
   of loop-dependent length, or a pair of values -- a tuple parameter too, and a keyword-only
   one; later ones may call earlier ones) and
+  (with "structs", also helpers taking a dict, ``gd0(p, a)``, record classes -- a NamedTuple
+  ``Rec`` with a method, a dataclass ``Par`` -- and ``gq0(p, a)`` reading a record's fields) and
   ``f(x, M, w, n)`` (which may define functions of its own, reading its floats) with ``x``
   a float vector of length ``L``, ``M`` a float ``R x L`` matrix, ``w`` a float and ``n`` an
   int loop bound in ``1..R``.  The module also defines
@@ -230,6 +232,22 @@ FEATURES = {
     "bareret": "a function returning a name its body assigned before (acc = <combination>; "
                "return acc), not a new temporary: the returned variable may be one an adjoint "
                "sweep assigns again",
+    "axes": "reductions over axis tuples of a rank-3 stack (np.var/np.std/np.sum/np.mean/np.max "
+            "over (0, 2), (-1, 0) ..., keepdims=True reshaped back), np.var/np.std of a matrix "
+            "over (0, 1), np.repeat(axis=) of matrices and rank 3, np.trace of rank 3",
+    "linalg2": "np.linalg.solve/inv/det/slogdet/cholesky of symmetric positive definite "
+               "matrices (P @ P.T + k * np.eye(k), P a k x k block of tanh(S) or of M), "
+               "sign, logdet = np.linalg.slogdet(A), matrix norms (ord 2, -2, 'nuc', 'fro', 1, "
+               "np.inf) and np.einsum ('ij,ij->', 'i,ij,j->', 'ij,i->j', 'ik,kj->ij')",
+    "split": "one part of np.split / np.array_split / np.hsplit at constant points "
+             "(np.split(u, 2)[1], np.split(S, [1, 3], axis=1)[0]), joined again",
+    "structs": "dicts and records: a dict local (a display or {} then keys, d['c'] += e, read "
+               "by key, .values(), .items() loops), a dict given to a helper (def gd0(p, a)); "
+               "a NamedTuple (Rec(S, u, t), ._replace, .score method, fields by name and "
+               "position) and a dataclass (Par(A=S, r=u), dataclasses.replace) made in f and "
+               "given to a helper (def gq0(p, a))",
+    "starred": "starred targets: a, *rest = (t, t2, t3), a, *mid, b = (u, t, t2, v), "
+               "r, *rs = S (rows), *init, last = np.split(u, 4), first, *_ = g0(...)",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -242,16 +260,20 @@ FEATURES = {
 # max(that, 1.6) itself.
 EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
               "packed", "kwonly", "ifexp", "special", "powers", "rank3", "products", "intidx",
-              "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret")
+              "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret",
+              "axes", "linalg2", "split", "structs", "starred")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
-                   "ifexp", "special", "powers", "rank3", "products", "recursion")
+                   "ifexp", "special", "powers", "rank3", "products", "recursion", "axes",
+                   "linalg2", "split")
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
 # extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
 # stream, at this rate per statement; that statement is generated as it was
-STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop")
+STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop", "structs", "starred",
+                   "linalg2")
 STMT_EXT_RATE = 0.1
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
-REFINES = {"keepmore": "keepdims"}   # an extension left out with the feature it adds forms to
+# an extension left out with the features it adds forms to
+REFINES = {"keepmore": ("keepdims",), "linalg2": ("linalg",), "axes": ("rank3",)}
 
 SIZES = {
     "small": dict(stmts=(2, 4), loops=2, block=(1, 1, 2), helpers=(0, 0, 0, 0, 1), depth=2,
@@ -402,6 +424,8 @@ class _Gen:
         self.kept: list[str] = []            # floats a "numloop" left for the return alone
         self.rows: list[str] = []         # `for r in M` row variables in scope (views of M)
         self.recs: list[Helper] = []      # helpers recursing on a depth ("recursion")
+        self.dhelpers: list[str] = []     # helpers taking a dict ("structs")
+        self.records: list[str] = []      # record classes defined ("structs")
         self.guards = 0                   # break/continue/return statements emitted so far
 
     # -- bookkeeping ----------------------------------------------------------------------------
@@ -575,7 +599,7 @@ class _Gen:
     def extended(self, kind: str, depth: int, got: tuple[str, float]) -> tuple[str, float]:
         """`got` (drawn from the first stream), or now and then an extension's construct of
         the same kind in its place, drawn from the second (see `EXTENSIONS`)."""
-        feats = [ft for ft in EXPR_EXTENSIONS if self.on(ft) and self.on(REFINES.get(ft, ft))]
+        feats = [ft for ft in EXPR_EXTENSIONS if self.on_ext(ft)]
         if not feats or self.ext.random() >= EXT_RATE * (1.0 if depth > 0 else 0.5):
             return got
         with self.drawing_ext():
@@ -858,6 +882,126 @@ class _Gen:
         if self.on("keywords") and self.rng.random() < 0.3:
             return f"{h.name}(k={k}, {h.names[0]}={_strip(e)})", h.bound
         return f"{h.name}({_strip(e)}, {k})", h.bound
+
+    # -- the newer language (fuzz20): axis tuples, linalg on SPD matrices, splits ----------------
+    def x_axes(self, kind: str, d: int):
+        """Reductions over axis tuples of a rank-3 stack (var/std too, negative and out of
+        order, keepdims=True), np.repeat(axis=) and np.trace of rank 3 ("axes")."""
+        (m, bm), (m2, bm2) = self.operand("m", d), self.operand("m", d)
+        sm, sm2 = _strip(m), _strip(m2)
+        b2 = max(bm, bm2)
+        k = self.rng.choice((0, 1, 2))              # the pair's axis in the stack
+        T = f"np.stack(({sm}, {sm2}), axis={k})"
+        rows, cols = {0: (1, 2), 1: (0, 2), 2: (0, 1)}[k]
+
+        def axes(*a, rank=3):
+            a = [str(v) if self.rng.random() < 0.6 else str(v - rank) for v in a]
+            self.rng.shuffle(a)
+            return f"({', '.join(a)})"
+        red = self.pick([(2, "var"), (2, "std"), (1, "sum"), (1, "mean"), (1, "max")])
+        rb = {"var": b2 * b2, "std": b2, "sum": 2 * R * b2, "mean": b2, "max": b2}[red]
+        if kind == "v":
+            a, ba = self.operand("v", d)
+            return self.pick([
+                (4, (f"np.{red}({T}, axis={axes(k, rows)})", rb)),
+                (1, (f"np.repeat({a}[:2], 2)", ba)),
+                (self.on("layout"), (f"np.trace(np.stack(({sm}, {sm2})))", 2 * b2)),
+                (self.on("keepdims"),
+                 (f"np.{red}({T}, axis={axes(k, rows)}, keepdims=True).ravel()", rb))])
+        if kind == "m":
+            keep = f"np.{red}({T}, axis={axes(k, cols)}, keepdims=True).reshape({R}, 1)"
+            kd = 3 * self.on("keepdims")
+            opts = [(kd, (f"({m} - {keep})", bm + rb)),
+                    (1, (f"np.repeat({m}[:, :2], 2, axis={self.rng.choice(('1', '-1'))})", bm)),
+                    (1, (f"np.repeat({m}[:1], {R}, axis=0)", bm)),
+                    (1, (f"np.sum(np.repeat({T}, 2, axis={k}), axis={k})", 4 * b2))]
+            if red in ("var", "std"):
+                opts.append((kd, (f"({m} / (1.0 + {keep}))", bm)))
+                opts.append((kd, (f"({m} * np.{red}({sm2}, axis=(0, 1), keepdims=True))",
+                                  bm * rb)))
+            return self.pick(opts)
+        return self.pick([
+            (3, (f"np.sum(np.{red}({T}, axis={axes(k, cols)}))", R * rb)),
+            (1, (f"np.{red}({T}, axis=(0, 1, 2))", 2 * R * L * b2 if red == "sum" else rb)),
+            (1, (f"np.{red}({sm}, axis={axes(0, 1, rank=2)})",
+                 R * L * bm if red == "sum" else bm * bm if red == "var" else bm)),
+            (self.on("layout"), (f"np.sum(np.trace({T}))", 2 * R * b2))])
+
+    def spd(self, d: int, k: int) -> tuple[str, float]:
+        """A k x k symmetric positive definite matrix, P P^T + k I of a k x k block P of a
+        matrix squashed by tanh (or of M itself): eigenvalues in [k, k + k*k]."""
+        m, bm = self.operand("m", d)
+        if _strip(m) != "M":
+            m = f"np.tanh({_strip(m)})"
+        P = f"{m}[:{k}, :{k}]"
+        prod = self.pick([(3, f"{P} @ {P}.T"), (1, f"{P}.T @ {P}"),
+                          (self.on("layout"), f"np.einsum('ij,kj->ik', {P}, {P})")])
+        return f"({prod} + {k}.0 * np.eye({k}))", k + k * k * 1.5
+
+    def x_linalg2(self, kind: str, d: int):
+        """np.linalg.solve/inv/det/slogdet/cholesky of a symmetric positive definite matrix,
+        matrix norms (ord 2, 'nuc', 'fro', 1, np.inf) and np.einsum ("linalg2")."""
+        k = self.rng.choice((2, 3))
+        A, lam = self.spd(d, k)
+        A3, _ = self.spd(d, R)
+        (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+        (m, bm), (m2, bm2) = self.operand("m", d), self.operand("m", d)
+        sa, sm, sm2 = _strip(a), _strip(m), _strip(m2)
+        lay = self.on("layout")        # (np.einsum and np.trace are "layout"'s)
+        if kind == "f":
+            o = self.rng.choice(("2", "'nuc'", "'fro'", "1", "np.inf", "-2"))
+            return self.pick([
+                (2, (f"np.log(np.linalg.det({A}))", k * math.log(lam))),
+                (1, (f"np.linalg.det({A}) / {k ** k}.0", (lam / k) ** k)),
+                (2, (f"np.linalg.slogdet({A})[1]", k * math.log(lam))),
+                (2, (f"np.sum(np.linalg.cholesky({A}))", k * k * math.sqrt(lam))),
+                (2, (f"({a}[:{k}] @ np.linalg.solve({A}, {b}[:{k}]))", ba * bb)),
+                (1 * lay, (f"np.trace(np.linalg.inv({A}))", 1.0)),
+                (2, (f"np.linalg.norm({sm}, {o})", R * L * bm)),
+                (1 * lay, (f"np.einsum('ij,ij->', {sm}, {sm2})", R * L * bm * bm2)),
+                (1 * lay, (f"np.einsum('i,ij,j->', {a}[:{R}], {sm}, {_strip(b)})",
+                           R * L * ba * bm * bb))])
+        if kind == "v":
+            i = self.index(R)
+            return self.pick([
+                (2, (f"({m}.T @ np.linalg.solve({A3}, {a}[:{R}]))", R * bm * ba / R)),
+                (1, (f"(np.linalg.cholesky({A3}) @ {m})[{i}]", R * math.sqrt(R + R * R) * bm)),
+                (1, (f"np.linalg.solve({A3}, {sm})[{i}]", bm)),
+                (2 * lay, (f"np.einsum('ij,i->j', {sm}, {a}[:{R}])", R * bm * ba)),
+                (1 * lay, (f"np.einsum('ij,ij->j', np.linalg.inv({A3}) @ {m}, {sm2})",
+                           R * bm * bm2))])
+        return self.pick([
+            (2, (f"np.linalg.solve({A3}, {sm})", bm)),
+            (1, (f"(np.linalg.cholesky({A3}) @ {m})", R * math.sqrt(R + R * R) * bm)),
+            (1 * lay, (f"np.einsum('ik,kj->ij', np.linalg.inv({A3}), {sm})", bm)),
+            (1 * lay, (f"(np.einsum('ij,kj->ik', {sm}, {sm2}) @ {m}) / {L}.0", R * bm * bm * bm2)),
+            (1 * lay, (f"np.einsum('ij->ji', {sm}.T)", bm))])
+
+    def x_split(self, kind: str, d: int):
+        """One part of np.split / np.array_split / np.hsplit at constant points ("split")."""
+        (a, ba), (b, bb) = self.operand("v", d), self.operand("v", d)
+        (m, bm), (m2, bm2) = self.operand("m", d), self.operand("m", d)
+        sa, sb, sm, sm2 = _strip(a), _strip(b), _strip(m), _strip(m2)
+        h = self.rng.randrange(2)
+        if kind == "f":
+            return self.pick([
+                (2, (f"np.sum(np.split({sa}, 2)[{h}] ** 2)", 2 * ba * ba)),
+                (1, (f"np.sum(np.array_split({sa}, 3)[{self.rng.randrange(3)}])", 2 * ba)),
+                (1, (f"np.sum(np.split({sm}, [1, 3], axis=1)[{self.rng.randrange(3)}])", R * 2 * bm)),
+                (1, (f"np.sum(np.hsplit({sm}, 2)[0] * np.hsplit({sm2}, 2)[1])", 2 * R * bm * bm2))])
+        if kind == "v":
+            return self.pick([
+                (2, (f"np.concatenate((np.split({sa}, 2)[1], np.split({sb}, 2)[0]))", max(ba, bb))),
+                (1, (f"np.concatenate((np.array_split({sa}, 3)[0], {b}[2:]))", max(ba, bb))),
+                (1, (f"np.split({sm}, {R})[{self.rng.randrange(R)}][0]", bm)),
+                (1, (f"np.concatenate((np.split({sa}, [1, 3])[2], np.split({sa}, [1, 3])[1], "
+                     f"{a}[:1]))", ba))])
+        return self.pick([
+            (2, (f"np.hstack((np.split({sm}, 2, axis=1)[1], np.split({sm2}, 2, axis=1)[0]))",
+                 max(bm, bm2))),
+            (1, (f"np.vstack((np.split({sm}, [1], axis=0)[1], {m2}[:1]))", max(bm, bm2))),
+            (1, (f"np.array_split(np.vstack(({sm}, {sm2})), 2)[{h}]", max(bm, bm2))),
+            (1, (f"np.split({sm}, [2], axis=-1)[0] @ np.ones((2, {L}))", 2 * bm))])
 
     def call(self, ret, depth: int, shape: Shape | None = None):
         hs = [h for h in self.helpers if h.ret == ret]
@@ -1709,8 +1853,11 @@ class _Gen:
                 "rowops": (1.0 if owned else 0, lambda: self.e_rowops(level)),
                 "recursion": (3.0 if self.recs else 0, self.e_recursion),
                 "numloop": (1.5 if level < 3 and len(self.trips) < self.cfg["loops"] else 0,
-                            lambda: self.e_numloop(level))}
-        opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on(ft)]
+                            lambda: self.e_numloop(level)),
+                "structs": (3.0, self.e_structs),
+                "starred": (1.5, self.e_starred),
+                "linalg2": (0.7, self.e_slogdet)}
+        opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on_ext(ft)]
         if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
             return
         budget = self.budget
@@ -1926,6 +2073,156 @@ class _Gen:
             self.trips.pop()
             self.indent -= 1
 
+    # -- the newer language's statements (fuzz20): structures, starred targets, slogdet --------
+    def small_expr(self, kind: str, d: int = 1, cap: float = PARAM_BOUND) -> tuple[str, float]:
+        """An expression of `kind` whose magnitude estimate is at most `cap` (squashed)."""
+        e, b = self.expr(kind, d)
+        if b > cap:
+            e, b = self.squash(kind, e, b, force=True)
+        return _strip(e), b
+
+    def take_float(self, e: str) -> None:
+        """math.tanh(e) added to a float of the function, or held by a new float z<k>."""
+        floats = [v for v in self.vars("f") if v.name not in self.param_names]
+        if floats and self.rng.random() < 0.4:
+            v = self.rng.choice(floats)
+            self.emit(f"{v.name} += math.tanh({e})")
+            v.bound += self.mult(v)
+            return
+        name = f"z{next(self.ext_names)}"
+        self.emit(f"{name} = math.tanh({e})")
+        self.declare(name, "f", 1.0)
+
+    def e_structs(self) -> None:
+        """A dict local (a display, keys added and updated by constant keys, read by key, by
+        .values()/.items() and in loops over it), given whole to a helper taking a dict, or a
+        record (NamedTuple / dataclass) made here, replaced, read by field, given to a helper
+        or its method called ("structs")."""
+        c = self.const(-0.9, 0.9)
+        forms = [(1.5, "dict")]
+        if self.dhelpers:
+            forms.append((2, "dcall"))
+        if "Rec" in self.records:
+            forms.append((2, "rec"))
+        if "Par" in self.records:
+            forms.append((2, "par"))
+        form = self.pick(forms)
+        (v, bv), (m, bm), (t, bt) = (self.small_expr("v"), self.small_expr("m"),
+                                     self.small_expr("f"))
+        if form in ("dict", "dcall"):
+            d = f"dc{next(self.ext_names)}"
+            keys = {"A": m, "r": v, "c": t}
+            if form == "dict":
+                names = self.rng.sample(sorted(keys), self.rng.choice((2, 3)))
+                if self.rng.random() < 0.4:
+                    self.emit(f"{d} = {{}}")
+                    for k in names:
+                        self.emit(f'{d}["{k}"] = {keys[k]}')
+                else:
+                    self.emit(f"{d} = {{{', '.join(f'{chr(34)}{k}{chr(34)}: {keys[k]}' for k in names)}}}")
+                if "r" in names and self.rng.random() < 0.5:
+                    self.emit(f'{d}["r"] = np.tanh({d}["r"] * {c})')
+                if "c" in names and self.rng.random() < 0.5:
+                    e, _ = self.small_expr("f")
+                    self.emit(f'{d}["c"] += math.tanh({e})')
+                reads = [(2, f"np.sum({d}[\"{names[0]}\"]) * {c}")]
+                if "A" in names and "r" in names:
+                    reads.append((2, f'np.sum({d}["A"] @ {d}["r"]) * {c}'))
+                reads.append((1, f"sum(np.sum(v) for v in {d}.values()) * {c}"))
+                reads.append((1, f"len({d}) * {c}"))
+                e = self.pick(reads)
+                if self.rng.random() < 0.35 and len(self.trips) < self.cfg["loops"]:
+                    s = f"sd{next(self.ext_names)}"
+                    self.emit(f"{s} = 0.0")
+                    self.emit(f"for key, val in {d}.items():")
+                    self.emit(f"    {s} += np.sum(np.tanh(val)) * {c}")
+                    e = f"{s} + {e}"
+                self.take_float(e)
+                return
+            h = self.rng.choice(self.dhelpers)
+            a, _ = self.small_expr("f")
+            display = f'{{"A": {m}, "r": {v}, "c": {t}}}'
+            if self.rng.random() < 0.5:
+                self.emit(f"{d} = {display}")
+                display = d
+            self.take_float(f"{h}({display}, {a})")
+            return
+        q = f"rq{next(self.ext_names)}"
+        a, _ = self.small_expr("f")
+        if form == "rec":
+            made = self.pick([(1, f"Rec({m}, {v}, {t})"), (1, f"Rec(A={m}, r={v}, c={t})")])
+            self.emit(f"{q} = {made}")
+            if self.rng.random() < 0.4:
+                e, _ = self.small_expr("f")
+                q2 = f"rq{next(self.ext_names)}"     # (a record's name is assigned once)
+                self.emit(f"{q2} = {q}._replace(c=math.tanh({e}))")
+                q = q2
+            self.take_float(self.pick([(2, f"{q}.score({a})"), (1, f"gq0({q}, {a})"),
+                                       (1, f"np.sum({q}.r * {q}.r) * {c} + {q}.c"),
+                                       (1, f"{q}[2] * np.sum({q}[0][0])")]))
+            return
+        made = self.pick([(1, f"Par({m}, {v})"), (1, f"Par(A={m}, r={v}, c={t})")])
+        self.emit(f"{q} = {made}")
+        if self.rng.random() < 0.4:
+            q2 = f"rq{next(self.ext_names)}"
+            self.emit(f"{q2} = dataclasses.replace({q}, r=np.tanh({q}.r * {c}))")
+            q = q2
+        self.take_float(self.pick([(2, f"gq0({q}, {a})"), (1, f"{q}.c * np.sum({q}.A @ {q}.r)")]))
+
+    def e_starred(self) -> None:
+        """Starred targets: `a, *rest = (..)`, `a, *mid, b = (..)`, `r, *rs = S` (rows),
+        `*init, last = np.split(u, 4)`, `first, *_ = g(...)` ("starred")."""
+        c = self.const(-0.9, 0.9)
+        k = next(self.ext_names)
+        tuples = [h for h in self.helpers if isinstance(h.ret, tuple)]
+        form = self.pick([(2, "rest"), (2, "mid"), (2, "rows"), (self.on("split"), "split"),
+                          (2 if tuples else 0, "first")])
+        if form == "rest":
+            fs = [self.small_expr("f")[0] for _ in range(self.rng.choice((2, 3)))]
+            self.emit(f"sa{k}, *srest{k} = ({', '.join(fs)})")
+            self.take_float(self.pick([(2, f"sa{k} + sum(srest{k}) * {c}"),
+                                       (1, f"sa{k} * srest{k}[0] * {c} + len(srest{k})")]))
+        elif form == "mid":
+            (u, _), (t, _), (t2, _), (u2, _) = (self.small_expr("v"), self.small_expr("f"),
+                                                self.small_expr("f"), self.small_expr("v"))
+            self.emit(f"sa{k}, *smid{k}, sb{k} = ({u}, {t}, {t2}, {u2})")
+            self.take_float(f"np.sum(sa{k} * sb{k}) * {c} + smid{k}[0] * smid{k}[-1]")
+        elif form == "rows":
+            ms = [v.name for v in self.vars("m")]
+            S = self.rng.choice(ms) if ms else self.small_expr("m")[0]
+            self.emit(f"srow{k}, *srows{k} = {S}")
+            self.take_float(self.pick([(2, f"np.sum(srow{k} * srows{k}[-1]) * {c}"),
+                                       (1, f"np.sum(np.tanh(srows{k}[0])) * {c} + len(srows{k})")]))
+        elif form == "split":
+            u, _ = self.small_expr("v")
+            self.emit(f"*init{k}, last{k} = np.split({u}, {L})")
+            self.take_float(f"np.sum(init{k}[0] * init{k}[-1]) * {c} + last{k}[0]")
+        else:
+            h = self.rng.choice(tuples)
+            call = self.call_text(h, 2)
+            kind = h.ret[0]
+            if kind == "s":
+                return
+            name = f"z{k}"
+            self.emit(f"{name}, *_ = {call}")
+            self.declare(name, kind, h.bound, owned=kind != "f")
+
+    def e_slogdet(self) -> None:
+        """sign, logdet = np.linalg.slogdet(A) of an SPD matrix; a Cholesky factor solved
+        against ("linalg2")."""
+        k = next(self.ext_names)
+        A, lam = self.spd(1, self.rng.choice((2, 3)))
+        c = self.const(-0.9, 0.9)
+        if self.rng.random() < 0.6:
+            self.emit(f"sg{k}, ld{k} = np.linalg.slogdet({A})")
+            self.take_float(f"sg{k} * ld{k} * {c}")
+            return
+        A3, _ = self.spd(1, R)
+        m, bm = self.small_expr("m", cap=CAP)
+        self.emit(f"ch{k} = np.linalg.cholesky({A3})")
+        self.emit(f"z{k} = np.linalg.solve(ch{k}, {m})")
+        self.declare(f"z{k}", "m", bm, owned=True)
+
     def rec_helper(self, name: str, kind: str) -> tuple[list[str], float]:
         """def gr0(a, k) (or (r, k) of a vector): a base case at depth 0 (or on a data test),
         else a bounded step and one or two recursive calls at depth k - 1 ("recursion").
@@ -1966,6 +2263,10 @@ class _Gen:
     def on(self, feature: str) -> int:
         """1 when `feature` may be generated, 0 when the caller asked to leave it out."""
         return 0 if feature in self.without else 1
+
+    def on_ext(self, feature: str) -> int:
+        """`on` of an extension and of the features it refines (`REFINES`)."""
+        return min(self.on(ft) for ft in (feature, *REFINES.get(feature, ())))
 
     def emit_guarded(self, what: str) -> None:
         self.guards += 1
@@ -2792,6 +3093,49 @@ class _Gen:
         return self.lines
 
 
+# module-level definitions of "structs": helpers taking a dict, record classes and a helper
+# taking a record; fixed text (their magnitude estimates: at most R + PARAM_BOUND)
+DICT_HELPERS = [
+    ["def gd{k}(p, a):",
+     "    h = np.tanh(p[\"A\"] @ p[\"r\"] * 0.3 + a)",
+     "    return np.sum(h * h) + math.tanh(p[\"c\"]) * a"],
+    ["def gd{k}(p, a):",
+     "    s = a * 0.5",
+     "    for key, v in p.items():",
+     "        s = s + 0.1 * np.sum(np.tanh(v))",
+     "    return s"],
+    ["def gd{k}(p, a):",
+     "    s = 0.0",
+     "    for v in p.values():",
+     "        s += np.mean(np.sin(v)) * a",
+     "    return s / len(p) + p[\"c\"] * 0.1"],
+]
+RECORD_DEFS = {
+    "Rec": ["class Rec(NamedTuple):", "    A: np.ndarray", "    r: np.ndarray", "    c: float",
+            "", "    def score(self, a):",
+            "        return np.sum(np.tanh(self.A @ self.r)) * math.tanh(self.c) + a"],
+    "Par": ["@dataclasses.dataclass", "class Par:", "    A: np.ndarray", "    r: np.ndarray",
+            "    c: float = 0.5"],
+}
+RECORD_HELPER = ["def gq0(p, a):", "    return np.sum(np.tanh(p.A @ p.r + p.c)) * a / 3.0"]
+
+
+def _struct_defs(gen: _Gen, ext: random.Random) -> list[str]:
+    """The module-level definitions "structs" calls: one or two dict helpers, record
+    classes (and gq0, reading a record of either class by field)."""
+    out = []
+    for k, form in enumerate(ext.sample(range(len(DICT_HELPERS)), ext.choice((1, 2)))):
+        out += [line.replace("{k}", str(k)) for line in DICT_HELPERS[form]] + ["", ""]
+        gen.dhelpers.append(f"gd{k}")
+    for name in sorted(RECORD_DEFS):
+        if ext.random() < 0.6:
+            out += RECORD_DEFS[name] + ["", ""]
+            gen.records.append(name)
+    if gen.records:
+        out += RECORD_HELPER + ["", ""]
+    return out
+
+
 def generate(seed: int, size: str = "normal", without=()) -> Program:
     """The program for `seed` (deterministic): module text with helpers, f, fuzz_args, WRT.
     `without` leaves constructs out (see FEATURES), e.g. one with an open bug; the same seed,
@@ -2845,6 +3189,8 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
                 lines, h.bound = gen.rec_helper(h.name, h.ret)
                 out += lines + ["", ""]
                 gen.recs.append(h)
+    if gen.on("structs") and ext.random() < 0.5:       # (the second stream's draws)
+        out += _struct_defs(gen, ext)
     gen.counter = itertools.count()
     out += gen.main(rng.randint(*cfg["stmts"])) + ["", ""]
     x = [round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)]
@@ -2853,6 +3199,10 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     n = rng.randint(1, R)
     if any("scipy.special." in line for line in out):
         out.insert(out.index("import numpy as np") + 1, "import scipy.special")
+    if any("dataclasses." in line for line in out):
+        out.insert(out.index("import math"), "import dataclasses")
+    if any(line.startswith("class Rec(NamedTuple)") for line in out):
+        out.insert(out.index("import numpy as np") - 1, "from typing import NamedTuple")
     out += ["def fuzz_args():",
             f"    x = np.array({x!r})",
             f"    M = np.array({M!r})",
@@ -3309,8 +3659,9 @@ def _names_resolve(source: str) -> bool:
     import builtins
     tree = ast.parse(source)
     module = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    module |= {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
-               for a in n.names}
+    module |= {a.asname or a.name.split(".")[0] for n in tree.body
+               if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    module |= {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
     module |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
                if isinstance(t, ast.Name)}
     for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):

@@ -3,9 +3,11 @@
 Every gradient is compared with an independent reference: central finite
 differences (always), and autograd where the function is expressible in it.
 """
+import dataclasses
 import math
 import sys
 import time
+import typing
 from math import exp as math_exp   # a name imported from math: must be routed too
 
 import numpy as np
@@ -1116,3 +1118,37 @@ def test_eager_runtime_imports_only_numpy_and_stdlib():
 
 # The compiler's gradient corpus runs in eager mode too: tests/test_corpus.py is parametrized
 # over both modes and compares them.
+
+
+# A record's method reading math (and the record's class by name) runs rebuilt in eager mode,
+# as compiled mode reads it: for a record argument and for one made in the function.
+class _Spring(typing.NamedTuple):
+    k: float
+    x0: np.ndarray
+
+    def energy(self, x):
+        return 0.5 * math.tanh(self.k) * np.sum((x - self.x0) ** 2) + math.exp(-self.k)
+
+
+@dataclasses.dataclass
+class _Damper:
+    c: float
+    v: np.ndarray
+
+    def power(self, s):
+        return math.sin(self.c) * np.sum(self.v * self.v) * s
+
+
+def test_a_record_method_reading_math_in_eager_mode():
+    def f(p, x, c):
+        d = _Damper(c, x * p.k)
+        return (p.energy(x) + _Spring(p.k * 2.0, p.x0).energy(p.x0 * x) + d.power(p.k)
+                + (1.0 if isinstance(p, _Spring) and isinstance(d, _Damper) else 0.0))
+    p, x, c = _Spring(0.7, np.array([0.1, -0.3])), np.array([0.4, 0.2]), 0.3
+    val, (gp, gx, gc) = value_and_grad(f, argnums=(0, 1, 2))(p, x, c)
+    assert val == pytest.approx(f(p, x, c), rel=1e-12)
+    assert type(gp) is _Spring and type(p.x0) is np.ndarray
+    fx, fc = fd_grad(lambda x, c: f(p, x, c), (x, c), (0, 1))
+    fk, fx0 = fd_grad(lambda k, x0: f(_Spring(k, x0), x, c), (p.k, p.x0), (0, 1))
+    for got, want in ((gx, fx), (gc, fc), (gp.k, fk), (gp.x0, fx0)):
+        assert np.allclose(got, want, rtol=RTOL, atol=ATOL)

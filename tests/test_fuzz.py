@@ -13,7 +13,9 @@
   each construct of the features in CONSTRUCTS (``shapes``, ``mhelpers``, ``calls`` and the
   later ones: ``keepdims``, ``newaxis``, ``select``, ``scan``, ``sentinel``, ``arrays``,
   ``whilebreak``, ``gather``, ``selfop``, ``layout``, ``tuples``, ``closure``, ``kwargs``, ``iters``,
-  ``slicewrite``, ``linalg`` and the extensions ``fuzz.EXTENSIONS``), and ``without`` leaves them
+  ``slicewrite``, ``linalg`` and the extensions ``fuzz.EXTENSIONS``, the newer language's among
+  them: axis tuples, SPD linalg and einsum, splits, dicts and records, starred targets), and
+  ``without`` leaves them
   out (text only: no checks run).
 * ``test_extensions_leave_the_first_stream_as_it_was``: with the extensions left out, a seed
   gives the program it gave before they were written.
@@ -183,6 +185,23 @@ CONSTRUCTS = {
     "bareret": [r"^    (acc|c\d+) = [^\n]*\n    return \1$", r"^    (c\d+) = [^\n]* \+ \1\n    return \1$"],
     "rowops": [r"^\s+\w+\[[^\n]*\] (\*|/)= ", r"\] /= 1\.0 \+", r"\] \*= np\.tanh\(",
                r"while j\d+ < \w+:\n\s+j\d+ \+= 1\n\s+\w+\[j\d+ - 1"],
+    "axes": [r"np\.(var|std)\(np\.stack\(", r"np\.\w+\(np\.stack\([^\n]*\), axis=\(-?\d, -?\d\)",
+             r"np\.(var|std)\(np\.stack\([^\n]*axis=\((-1|-2|-3), ",
+             r"keepdims=True\)\.reshape\(3, 1\)", r"np\.repeat\([^\n]*, axis=",
+             r"np\.trace\(np\.stack\("],
+    "linalg2": [r"np\.linalg\.(slogdet|cholesky)\(|\+ [23]\.0 \* np\.eye\([23]\)",
+                r"^\s+sg\d+, ld\d+ = np\.linalg\.slogdet\(", r"np\.linalg\.cholesky\(",
+                r"np\.linalg\.slogdet\([^\n]*\)\[1\]", r"np\.linalg\.norm\([^\n]*, 'nuc'\)",
+                r"np\.einsum\('i,ij,j->'"],
+    "split": [r"np\.(array_|h)?split\(", r"np\.array_split\(", r"np\.hsplit\(",
+              r"np\.split\([^\n]*, \[1, 3\]"],
+    "structs": [r"^\s+dc\d+ = \{|^\s+rq\d+ = (Rec|Par)\(", r"^\s+dc\d+\[\"c\"\] \+= ",
+                r"for key, val in dc\d+\.items\(\):", r"gd\d\(dc\d+, |gd\d\(\{",
+                r"^class Rec\(NamedTuple\):", r"rq\d+\.score\(", r"\._replace\(c=",
+                r"^\s+rq\d+ = Par\(", r"dataclasses\.replace\("],
+    "starred": [r"^\s+[\w, ]*\*\w+[\w, ]* = ", r"^\s+sa\d+, \*smid\d+, sb\d+ = ",
+                r"^\s+srow\d+, \*srows\d+ = ", r"^\s+\*init\d+, last\d+ = np\.split\(",
+                r"^\s+z\d+, \*_ = g\d\("],
 }
 
 

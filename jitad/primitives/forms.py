@@ -284,12 +284,12 @@ def repeat_at(ranks, st):
 
 
 def trace_at(ranks, st):
-    """np.trace(x): its own rule for a matrix; for a rank-3+ array, the einsum 'ii...->...'
-    (the diagonals over the first two axes, summed, for each index of the others)."""
+    """np.trace(x): its own rule for a matrix; for a rank-3+ array, trace.n (the diagonals
+    over the first two axes, summed, for each index of the others; NumPy's min(n0, n1) of
+    them when those axes differ, which the einsum 'ii...->...' would refuse)."""
     if ranks[0] == 2:
         return get("trace"), {}
-    from .einsum import ellipsis_family
-    return ellipsis_family("ii...->...", 1).at_ranks(ranks, {})
+    return get("trace.n"), {}
 
 
 def tile_statics(st):

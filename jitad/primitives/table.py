@@ -217,10 +217,11 @@ scalar_float(x)    = x * 1.0                :: ewf    | x: g
 norm(x; ord)       = np.linalg.norm(np.ascontiguousarray(x)) :: norm | x: g * x / (y + (y == 0.0))
 norm_axis(x; axis, ord) = np.sqrt(np.sum(x * x, axis=axis)) :: norm | x: x * rt.expand(g / (y + (y == 0.0)), axis)
 # np.linalg.norm(x, ord) of vectors (whole, or along axis=), as `forms.norm_at` picks: the
-# p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs), and ord=inf / -inf, the largest /
-# smallest |x_i| (ties split the cotangent evenly)
-norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
-norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1)
+# p-norm (sign(0) = 0: ord=1 has slope 0 at 0, as abs; at x = 0 every ord > 1 has slope 0,
+# as the 2-norm: `y + (y == 0.0)`, not 0 / 0), and ord=inf / -inf, the largest / smallest
+# |x_i| (ties split the cotangent evenly)
+norm_p(x; ord)     = np.sum(np.abs(x) ** ord) ** (1.0 / ord) :: norm | x: g * np.sign(x) * (np.abs(x) / (y + (y == 0.0))) ** (ord - 1)
+norm_p_axis(x; axis, ord) = np.sum(np.abs(x) ** ord, axis=axis) ** (1.0 / ord) :: norm | x: rt.expand(g, axis) * np.sign(x) * (np.abs(x) / rt.expand(y + (y == 0.0), axis)) ** (ord - 1)
 # ord=1 on its own (the p-norm's (|x| / y) ** (ord - 1) is nan ** 0 at x = 0: its derivative,
 # in a Hessian, was nan * 0)
 norm_one(x)        = np.sum(np.abs(x))      :: norm | x: g * np.sign(x)
@@ -330,9 +331,11 @@ diff.2(x)          = np.diff(np.ascontiguousarray(x)) :: same | x: rt.diff_adjoi
 diag(x, k)         = np.diag(x, k)          :: diag
 diag.1.0(x, k)     = np.diag(x, k)          :: diag | x: np.diag(g, k)
 diag.2.0(x, k)     = np.diag(x, k)          :: diag | x: rt.diag_embed(g, x, k)
-# np.trace of a matrix; of a rank-3+ array (the diagonals over the first two axes summed:
-# `forms.trace_at`) the einsum 'ii...->...'
+# np.trace of a matrix; of a rank-3+ array (`forms.trace_at`) trace.n: the diagonals over the
+# first two axes summed, the first min(n0, n1) of them as NumPy takes (not the einsum
+# 'ii...->...', which needs n0 == n1)
 trace(x)           = np.trace(x)            :: trace | x: g * np.eye(x.shape[0], x.shape[1])
+trace.n(x)         = rt.trace3(rt.as3(x, 1)).reshape(x.shape[2:]) :: trace | x: rt.trace_adjoint3(np.ascontiguousarray(g).reshape(-1), x.shape[0], x.shape[1]).reshape(x.shape)
 triu(m, k)         = np.triu(m, k)          :: matrix | m: np.triu(g, k)
 tril(m, k)         = np.tril(m, k)          :: matrix | m: np.tril(g, k)
 det(x)             = np.linalg.det(x)       :: mscalar | x: g * y * np.linalg.inv(x).T

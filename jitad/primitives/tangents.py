@@ -64,7 +64,7 @@ LINEAR = """
 pick dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 dot.3.1 dot.1.3 dot.2.3 outer cross kron.1.1 kron.2.2 np.convolve
 sum sum_axis mean mean_axis math.fsum transpose transpose_axes swapaxes flip flip_all flip_axis
 copy_array reshape
-cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace triu tril
+cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace trace.n triu tril
 expand_dims expand_dims.0 squeeze stack_part stack_part.0 atleast_1d atleast_1d.0 atleast_2d
 as_column.1 as_column.2 ravel flatten keep_all.0.1 keep_all.0.2 keep_all.0.3 keep_all.0.4
 full full_like repeat.1 repeat.2 repeat.n tile.1 tile.1.2 tile.2 tile_n.1 tile_n.2 tile_nm.1 tile_nm.2
@@ -106,8 +106,8 @@ prod               | x: np.sum(t * rt.prod_others(x))
 prod_axis          | x: np.sum(t * rt.prod_others_axis(x, axis), axis=axis)
 norm               | x: np.sum(x * t) / (y + (y == 0.0))
 norm_axis          | x: np.sum(x * t, axis=axis) / (y + (y == 0.0))
-norm_p             | x: np.sum(np.sign(x) * (np.abs(x) / y) ** (ord - 1) * t)
-norm_p_axis        | x: np.sum(np.sign(x) * (np.abs(x) / rt.expand(y, axis)) ** (ord - 1) * t, axis=axis)
+norm_p             | x: np.sum(np.sign(x) * (np.abs(x) / (y + (y == 0.0))) ** (ord - 1) * t)
+norm_p_axis        | x: np.sum(np.sign(x) * (np.abs(x) / rt.expand(y + (y == 0.0), axis)) ** (ord - 1) * t, axis=axis)
 norm_one           | x: np.sum(np.sign(x) * t)
 norm_one_axis      | x: np.sum(np.sign(x) * t, axis=axis)
 norm_max           | x: np.sum(t * np.sign(x) * (np.abs(x) == y)) / np.sum(np.abs(x) == y)

@@ -925,9 +925,61 @@ def _dce(fdef):
                     setattr(node, field_name, _strip_comments(new))
 
         walk_blocks(fdef)
-        if not removed[0] and not _dead_stores(fdef) and not unread_pairs(fdef):
+        if not removed[0] and not _dead_stores(fdef) and not unread_pairs(fdef) \
+                and not _never_appended(fdef):
             _first_contribution(fdef)
             return fdef
+
+
+def _never_appended(fdef) -> bool:
+    """`hs = []` that nothing appends to (a tape whose pushes `unread_pairs` removed, all of
+    them) is empty wherever it is read: its `len(hs)` (the tape's size check) becomes 0, and
+    `hs = []` then goes as a dead store. Numba cannot type a list nothing appends to (seed
+    941016: "list(undefined)"). Says whether anything changed."""
+    made = {s.targets[0].id for s in fdef.body
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and isinstance(s.value, ast.List) and not s.value.elts}
+    if not made:
+        return False
+    mentions = {}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and node.id in made:
+            mentions[node.id] = mentions.get(node.id, 0) + 1
+    lens = {}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in made:
+            lens.setdefault(node.args[0].id, []).append(node)
+    # only `hs = []` and `len(hs)`: no append, pop, loop or call sees the list
+    empty = {n for n, calls in lens.items() if mentions[n] == 1 + len(calls)}
+    if not empty:
+        return False
+
+    zeros = []
+
+    class Zero(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if any(node is c for n in empty for c in lens[n]):
+                zeros.append(ast.copy_location(ast.Constant(0), node))
+                return zeros[-1]
+            return node
+
+        def visit_BinOp(self, node):
+            # `8 * top + 64 * len(hs)` -> `8 * top`: only the zero made here, times an int
+            # literal, or added (never a float's `x * 0`, nan where x is)
+            self.generic_visit(node)
+            zero = [any(side is z for z in zeros) for side in (node.left, node.right)]
+            other = node.right if zero[0] else node.left
+            if any(zero) and isinstance(node.op, ast.Add):
+                return other
+            if any(zero) and isinstance(node.op, ast.Mult) and isinstance(other, ast.Constant) \
+                    and type(other.value) is int:
+                return node.left if zero[0] else node.right
+            return node
+
+    Zero().visit(fdef)
+    return True
 
 
 def _dead_stores(fdef) -> bool:

@@ -1,10 +1,15 @@
-# seed: 941016 (size normal, backend numba), reduced by hand (still long: an open bug)
+# seed: 941016 (size normal, backend numba), reduced by hand
 # found: a crash in compiled mode with Numba alone (eager and backend python right): "Cannot
 #   infer the type of variable 'tape_f8_2d', have imprecise type: list(undefined)" -- a list
 #   tape of float matrices no push types. It needs the loop calling g2 (g2 -> g1 -> g0, a cut
 #   helper returning a matrix in a tuple, written into after the call) and g0 in f's loop, and
 #   the numbers-only loop after it (without that loop, or without the g2 call, it compiles).
-# xfail: open -- the list tape of a cut helper's matrix states next to a checkpointed numbers-only loop
+# fixed: dead code removal had taken every push and pop of that tape (`tapes.unread_pairs`),
+#   but the checkpointed loop's size check still read len(tape_f8_2d), so `tape_f8_2d = []`
+#   stayed, appended to nowhere; a list nothing appends to is empty: its len() is 0 and the
+#   list goes (`codegen._never_appended`)
+# expect: ok
+# backend: numba
 import dataclasses
 import math
 from typing import NamedTuple

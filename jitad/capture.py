@@ -45,6 +45,7 @@ import gast
 import numpy as np
 
 from .desugar import ASSERT_FAILED, RAISE, desugar
+from .unbound import UNBOUND
 from .errors import JitadError, Loc
 
 MISSING = object()
@@ -331,7 +332,8 @@ def _captured(fn, tree, filename, raw) -> Captured:
     cap.helpers = tuple(helpers.values())
     called = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
     from . import runtime
-    for name, target in ((ASSERT_FAILED, runtime.assert_failed), (RAISE, runtime.raise_error)):
+    for name, target in ((ASSERT_FAILED, runtime.assert_failed), (RAISE, runtime.raise_error),
+                         (UNBOUND, runtime.unbound_local)):
         if name in called:              # an assert or raise `desugar` rewrote
             _INJECTED[name] = target
             cap.free[name], cap.origin[name] = target, _INJECTED

@@ -66,8 +66,11 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     place of the loop variable, where that variable is read nowhere else and the loop has
     no `break`, `continue` or `else` (`_unroll_over_keys`, first);
   * a local dict with constant keys is one variable per key (`dict_locals`, next);
-  `capture` binds the names ASSERT_FAILED and RAISE to `runtime.assert_failed` and
-  `runtime.raise_error`; eager mode runs the statements as written.
+  * last, a read of a local that may not be assigned yet is checked, raising Python's
+    UnboundLocalError (`unbound`);
+  `capture` binds the names ASSERT_FAILED, RAISE and UNBOUND to `runtime.assert_failed`,
+  `runtime.raise_error` and `runtime.unbound_local`; eager mode runs the statements as
+  written.
 Invariants: the tree is rewritten in place; fresh names never collide with a name of the
 function (`names.Namer` over every name in it and the reserved ones); `desugar` returns each
 fresh name with the user's code it stands for (`Captured.shown`: messages show that); a tree
@@ -134,6 +137,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
         if first is not None:
             body.append(gast.copy_location(gast.Return(value=copy.deepcopy(first.value)),
                                            body[-1]))
+    from .unbound import unbound_reads
+    unbound_reads(tree, namer)     # last: the forms it analyzes are the plain ones
     out = Desugared({**dicts, **rewriter.shown})
     out.prints = rewriter.prints
     return out

@@ -25,7 +25,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "axes_count", "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
-           "check_len", "check_zip", "assert_failed", "raise_error", "check_split", "check_sections", "cholesky_adjoint",
+           "check_len", "check_zip", "assert_failed", "raise_error", "unbound_local", "check_split", "check_sections", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
@@ -1205,6 +1205,13 @@ def assert_failed(line):
     """The assert statement at `line` of the user's function found its condition false."""
     raise AssertionError("an assert statement failed: the one at this line of the function "
                          "jitad compiled", line)
+
+
+def unbound_local(line):
+    """A local variable read at `line` of the user's function where no assignment of it had
+    run (`unbound`): Python's UnboundLocalError."""
+    raise UnboundLocalError("a local variable is read at this line of the function jitad "
+                            "compiled before any assignment of it ran", line)
 
 
 # the exceptions a raise statement of a compiled function may raise, by `raise_error`'s kind

@@ -359,6 +359,8 @@ check_sections(n, k) = rt.check_sections(n, k) :: int
 assert_failed(line) = rt.assert_failed(line) :: int
 # a raise statement (`capture`: `raise ValueError(...)` is `raise_error(kind, line)`)
 raise_error(kind, line) = rt.raise_error(kind, line) :: int
+# a read of a local no assignment of which has run (`unbound`): UnboundLocalError
+unbound_local(line) = rt.unbound_local(line) :: int
 cross(a, b)        = np.cross(a, b)         :: cross | a: np.cross(b, g) | b: np.cross(g, a)
 # issue 12, NumPy as people write it: the rules at each rank (a family's `at_ranks` in `forms`
 # picks one from the call's constants); the adjoints are the forward's transposes
@@ -821,7 +823,7 @@ def _load_table():
     slogdet = register(Primitive("slogdet", ("x",)), np.linalg.slogdet)
     slogdet.parts = (get("slogdet.sign"), get("slogdet.logabs"))
     for p in ("check_len", "check_zip", "check_split", "check_sections", "check_slice_end", "check_length",
-              "check_broadcast", "assert_failed", "raise_error"):
+              "check_broadcast", "assert_failed", "raise_error", "unbound_local"):
         get(p).effect = True
     for p in ("slogdet.sign", "slogdet.logabs", "cholesky"):
         get(p).float_result = True

@@ -155,9 +155,10 @@ def break_in_unrolled_loop(weights, x):
 
 
 def structure_assigned_twice(weights, x):
-    ws = weights[0:1]  # ERR: structure variable
+    # a name given tuples of different lengths (of 1 and 2 items here): refused at the second
+    ws = weights[0:1]
     if np.sum(x) > 0.0:
-        ws = weights[1:]
+        ws = weights[1:]  # ERR: structure variable
     return np.sum(ws[0] * x)
 
 

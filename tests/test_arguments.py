@@ -98,7 +98,7 @@ REFUSALS = [
     (af.dict_pop, ({"W": np.ones(3)}, np.ones(3))),
     (af.missing_key, ({"W": np.ones(3)}, np.ones(3))),
     (af.break_in_unrolled_loop, ([np.ones(3), np.ones(3)], np.ones(3))),
-    (af.structure_assigned_twice, ([np.ones(3), np.ones(3)], np.ones(3))),
+    (af.structure_assigned_twice, ([np.ones(3), np.ones(3), np.ones(3)], np.ones(3))),
     (af.structure_as_value, ([np.ones(3), np.ones(3)], np.ones(3))),
     (af.unpack_wrong_length, ([np.ones(3), np.ones(3), np.ones(3)], np.ones(3))),
     (af.helper_assigns_constant, (np.ones((2, 3)),)),

@@ -31,7 +31,9 @@ Guarantees:
     calls read it as any dict structure;
   * a name given an element of a structure by an assignment or a loop target that is its only
     assignment outside branches (`W, b = params[0]`) is another name for that element, not a
-    copy; otherwise it is a variable (an array or scalar; a structure is refused there); an
+    copy; otherwise it is a variable (an array or scalar; a record or tuple of numbers and
+    arrays is one variable per leaf, the name's *home*: `homed`; another structure is
+    refused there); an
     array element unpacked into names (`a, b, c = params[g]`, or through such a name) gives
     its rows, its length checked, as `a, b, c = x` of a local array;
   * a parameter given a constant (("const", repr, value) in `forms`: an int, bool, string,
@@ -103,6 +105,15 @@ class Struct:
         if self.kind == "dict":
             return f"a dict with keys {', '.join(map(repr, self.keys))}"
         return f"a tuple of {len(self.items)} values"
+
+
+def _same_structure(a, b) -> bool:
+    """Two Structs of the same kind, class, keys and nesting (leaves compared by position)."""
+    if (a.kind, a.keys, a.cls, len(a.items)) != (b.kind, b.keys, b.cls, len(b.items)):
+        return False
+    return all(isinstance(x, Struct) == isinstance(y, Struct)
+               and (not isinstance(x, Struct) or _same_structure(x, y))
+               for x, y in zip(a.items, b.items))
 
 
 def _constant_atom(a) -> bool:
@@ -488,6 +499,7 @@ class StructArgs:
         self.stmt_count = 0              # statements lowered so far (`anf.stmt`)
         self.stores = _stores(self.tree.body)
         self.branch_stores = _branch_stores(self.tree.body)
+        self.homes = {}                  # a structure name assigned again -> its home (`homed`)
         user = {v: k for k, v in self.renamed.items()}
         consts, typed, ranks = {}, {}, {}
         for name, form in forms or ():
@@ -1028,6 +1040,8 @@ class StructArgs:
             alias = name in scoped or (self.stores[name] <= 1 and name not in self.branch_stores)
             if isinstance(v, Var) and v.name in self.dict_vars:
                 alias = False       # a local dict's key may be written again: copy its value
+            if isinstance(v, Struct) and not alias and self.homed(name, v, target, node):
+                return
             if isinstance(v, Struct) or (isinstance(v, Const) and isinstance(v.value, str)):
                 if not alias:
                     what = v.describe() if isinstance(v, Struct) else "a dict key"
@@ -1054,6 +1068,39 @@ class StructArgs:
                      "tuple unpacking")
         for t, x in zip(target.elts, v.items):
             self.bind_target(t, x, node, scoped)
+
+    def homed(self, name, v, target, node) -> bool:
+        """A record or tuple (a `Struct` of kind "seq") given to a name assigned more than
+        once or in a branch (`if c: p = P(a, b) else: p = P(b, a)`, `s = s._replace(x=...)` in
+        a loop): the name's own variables, one per leaf (`p_a`, `p_b`: its *home*, made at its
+        first assignment, the same at every other), are assigned the leaves' values, and the
+        name stands for the home -- so a read after a branch, or in a later iteration, reads
+        what the path assigned, as a variable assigned there would (a read no assignment
+        reached raises UnboundLocalError: `unbound`). Every assignment must give the same
+        structure (class, fields, nesting); leaves must be numbers or arrays (a string or
+        None is a constant, never a variable). False: not such a value (refused as before)."""
+        if v.kind != "seq" or not all(isinstance(a, Var) or (isinstance(a, Const)
+                                      and not _constant_atom(a)) for a in v.leaves()):
+            return False
+        home = self.homes.get(name)
+        if home is None:
+            home = self.homes[name] = self._home(name, v)
+        elif not _same_structure(home, v):
+            self.err(target, f"'{name}' holds {home.describe()} and is given "
+                             f"{v.describe()} here: give it a name of its own",
+                     "structure variable")
+        for h, a in zip(home.leaves(), v.leaves()):
+            self.bind(node, h.name, COPY, (a,))
+        self.structs[name] = home
+        return True
+
+    def _home(self, name, v):
+        """A Struct shaped like v whose leaves are fresh variables named after `name`."""
+        keys = v.keys if v.keys is not None else [str(k) for k in range(len(v.items))]
+        items = [self._home(f"{name}_{k}", x) if isinstance(x, Struct)
+                 else Var(self.namer.fresh(f"{name}_{k}")) for k, x in zip(keys, v.items)]
+        self.locals |= {x.name for x in items if isinstance(x, Var)}
+        return Struct(v.kind, items, v.keys, v.cls)
 
     def unpack_rows(self, target, arr, node, scoped=()):
         """`a, b, c = params[g]` (an array taken from a structure, or an alias of one): its

@@ -16,7 +16,9 @@ assignment adding its names, an `if` keeping what both branches assign (a branch
 returns, raises, breaks or continues keeps everything), a loop's body analyzed from what is
 assigned before it and adding nothing after it (it may run zero times); a statement after a
 return, raise, break or continue is not reached. Reads inside nested functions and lambdas
-are not checked (they run when called); a comprehension's own variables are not locals.
+are not checked (they run when called), nor reads past a short circuit (`ok and y`, `y if c
+else 0`, a comprehension's element): only what a statement surely evaluates; a
+comprehension's own variables are not locals.
 Invariants: a function whose every read is of a definitely assigned local is left as it was;
 the flags are bools no adjoint reads.
 """
@@ -104,12 +106,18 @@ def _header(s):
 
 
 def _reads(node):
-    """The names `node` loads, outside nested scopes and a comprehension's own variables."""
+    """The names `node` surely loads when it runs: outside nested scopes, and only the parts
+    Python always evaluates -- the first operand of `and`/`or`, the test of `a if c else b`,
+    the first iterable of a comprehension (a name read only past a short circuit may be
+    unassigned there on purpose: `if ok and y > 0`, with y assigned where ok is set)."""
     if isinstance(node, _SCOPES):
         return set()
     if isinstance(node, _COMPS):
-        own = {n for g in node.generators for n in _names(g.target)}
-        return {n for c in gast.iter_child_nodes(node) for n in _reads(c)} - own
+        return _reads(node.generators[0].iter)
+    if isinstance(node, gast.BoolOp):
+        return _reads(node.values[0])
+    if isinstance(node, gast.IfExp):
+        return _reads(node.test)
     if isinstance(node, gast.Name):
         return {node.id} if isinstance(node.ctx, gast.Load) else set()
     if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):

@@ -71,3 +71,18 @@ def test_the_check_is_in_the_generated_code_only_where_needed():
     assert "t_bound = False" in src and "if not t_bound:" in src and "rt.unbound_local(" in src
     src = jitad.source(jitad.grad(both_branches, wrt=(0, 1)), "forward", args=(x0, 0.8))
     assert "_bound" not in src and "unbound_local" not in src
+
+
+def read_past_a_short_circuit(x, w):
+    if w > 0.5:
+        y = np.sum(x) * w
+    if w > 0.5 and y > 0.0:
+        return y
+    z = [y for _ in range(0)]
+    return np.sum(x) * (y if w > 0.5 else 2.0) + len(z)
+
+
+def test_a_read_past_a_short_circuit_is_not_checked():
+    """Python evaluates `y` there only where it is assigned: no UnboundLocalError."""
+    for w in (0.7, 0.2):
+        check(read_past_a_short_circuit, (x0, w), wrt=(0, 1), backend="python")

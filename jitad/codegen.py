@@ -941,35 +941,34 @@ def _never_appended(fdef) -> bool:
             and isinstance(s.value, ast.List) and not s.value.elts}
     if not made:
         return False
-    mentions = {}
+    mentions, lens = {}, {}
     for node in ast.walk(fdef):
         if isinstance(node, ast.Name) and node.id in made:
             mentions[node.id] = mentions.get(node.id, 0) + 1
-    lens = {}
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in made:
-            lens.setdefault(node.args[0].id, []).append(node)
+            lens.setdefault(node.args[0].id, []).append(id(node))
     # only `hs = []` and `len(hs)`: no append, pop, loop or call sees the list
-    empty = {n for n, calls in lens.items() if mentions[n] == 1 + len(calls)}
+    empty = {c for n, calls in lens.items() if mentions[n] == 1 + len(calls) for c in calls}
     if not empty:
         return False
 
-    zeros = []
+    zeros = set()           # ids of the zeros made here (each one held by the tree)
 
     class Zero(ast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            if any(node is c for n in empty for c in lens[n]):
-                zeros.append(ast.copy_location(ast.Constant(0), node))
-                return zeros[-1]
+            if id(node) in empty:
+                zero = ast.copy_location(ast.Constant(0), node)
+                zeros.add(id(zero))
+                return zero
             return node
 
         def visit_BinOp(self, node):
             # `8 * top + 64 * len(hs)` -> `8 * top`: only the zero made here, times an int
             # literal, or added (never a float's `x * 0`, nan where x is)
             self.generic_visit(node)
-            zero = [any(side is z for z in zeros) for side in (node.left, node.right)]
+            zero = [id(side) in zeros for side in (node.left, node.right)]
             other = node.right if zero[0] else node.left
             if any(zero) and isinstance(node.op, ast.Add):
                 return other

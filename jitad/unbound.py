@@ -94,7 +94,7 @@ def _meet(a, b):
 
 def _header(s):
     """The expressions a statement evaluates before (or without) its blocks."""
-    if isinstance(s, gast.If) or isinstance(s, gast.While):
+    if isinstance(s, (gast.If, gast.While)):
         return [s.test]
     if isinstance(s, gast.For):
         return [s.iter]

@@ -107,15 +107,6 @@ class Struct:
         return f"a tuple of {len(self.items)} values"
 
 
-def _same_structure(a, b) -> bool:
-    """Two Structs of the same kind, class, keys and nesting (leaves compared by position)."""
-    if (a.kind, a.keys, a.cls, len(a.items)) != (b.kind, b.keys, b.cls, len(b.items)):
-        return False
-    return all(isinstance(x, Struct) == isinstance(y, Struct)
-               and (not isinstance(x, Struct) or _same_structure(x, y))
-               for x, y in zip(a.items, b.items))
-
-
 def _constant_atom(a) -> bool:
     """A string or None in a structure: a constant of its specialization, not a parameter."""
     return isinstance(a, Const) and (a.value is None or isinstance(a.value, str))
@@ -1085,7 +1076,7 @@ class StructArgs:
         home = self.homes.get(name)
         if home is None:
             home = self.homes[name] = self._home(name, v)
-        elif not _same_structure(home, v):
+        elif home.form() != v.form():       # (its leaves all variables or numbers: None)
             self.err(target, f"'{name}' holds {home.describe()} and is given "
                              f"{v.describe()} here: give it a name of its own",
                      "structure variable")

@@ -320,12 +320,12 @@ def _captured(fn, tree, filename, raw) -> Captured:
     for h in cap.own:
         del cap.free[h.name]
     cap.hidden = None               # made by `_hide`
-    from .normalize.calls import is_user_helper, source_resolver
+    from .normalize.calls import is_user_helper, source_resolver, transformed_function
     resolve = source_resolver(cap)
     helpers = {}
     for node in gast.walk(tree):
         if isinstance(node, gast.Call):
-            obj = resolve(node.func)
+            obj = transformed_function(resolve(node.func), node, resolve)
             if obj is not MISSING and is_user_helper(obj):
                 obj = getattr(obj, "__jitad_function__", obj)
                 helpers.setdefault(id(obj), obj)
@@ -408,7 +408,7 @@ def _self_calls(fn, tree) -> dict:
 
 def def_name(fn) -> str:
     """The name generated code gives function `fn`: its own, `lambda_<line>` for a lambda."""
-    name = fn.__name__
+    name = getattr(fn, "__jitad_def_name__", None) or fn.__name__   # a `higher.Derived`
     return name if name.isidentifier() else f"lambda_{fn.__code__.co_firstlineno}"
 
 

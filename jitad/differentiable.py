@@ -246,6 +246,25 @@ class Transform:
     derivable = None
 
 
+def is_transform_class(obj) -> bool:
+    """Whether `obj` is `jitad.grad` or `jitad.value_and_grad` (a transformation whose result
+    the transformations take again)."""
+    return isinstance(obj, type) and issubclass(obj, Transform) and obj.derivable is not None
+
+
+def called_transform(obj):
+    """`higher.called(obj)`: a `grad(f)` / `value_and_grad(f)` object as a helper other
+    transformed code calls, or None."""
+    from .higher import called
+    return called(obj)
+
+
+def made_transform(cls, f, args, kw):
+    """`higher.made`: `cls(f, *args, **kw)`, one object per function and arguments."""
+    from .higher import made
+    return made(cls, f, args, kw)
+
+
 def plain_function(fn):
     """The plain Python function to transform for `fn`, or a JitadError saying why not."""
     if isinstance(fn, Differentiable):
@@ -397,7 +416,7 @@ class Differentiable:
                     # "all_leaves": the primal's checks (a vjp's), with every leaf in wrt
                     job = pipeline.run(pipeline.CHECKING, self.job(
                         argtys, wrt, mode="all_leaves" if all_leaves else None))
-                    captured = tuple(sp.ir.captured for sp in job.prog.order)
+                    captured = pipeline.watched(job.prog)
                     got = self._checked[key] = Checked(
                         job.entry.out or (), job.entry.ir.loc, captured,
                         watch=tuple(w for c in captured for w in c.watch()),

@@ -35,6 +35,7 @@ import hashlib
 import linecache
 import math
 import types
+import weakref
 
 import numpy as np
 
@@ -325,7 +326,8 @@ def user_lines(name):
 class Derived:
     """A transformed function (`grad(f)`, `value_and_grad(f)`) as a function the
     transformations take (`grad(grad(f))`): per signature, the plain function
-    `derived_function` writes, wrapped as a `Differentiable` (`concrete`)."""
+    `derived_function` writes, wrapped as a `Differentiable` (`concrete`); and, made by
+    `called`, as a helper another transformed function calls (`function_for`)."""
 
     def __init__(self, t):
         self.t = t
@@ -336,6 +338,23 @@ class Derived:
         self.__name__ = self.__qualname__ = f"{type(t).__name__}({inner})"
         self.__module__ = getattr(t.d, "__module__", None)
         self.__doc__ = None
+        # the name generated code gives it (`capture.def_name`)
+        self.__jitad_def_name__ = f"{getattr(t.d, '__name__', 'f')}_{type(t).__name__}"
+
+    def function_for(self, argtys):
+        """The plain function `derived_function` writes for the argument types `argtys` (f's
+        parameters, then the arrays it reads at every call), for a `Derived` of a plain
+        function's transformation (`called`): what a call of it inside another transformed
+        function is compiled as, the callee of that call (`typeinfer.Program.specialize`)."""
+        with user_lines(self.__name__):
+            return derived_function(self.d, argtys, self.t.wrt, self.t.single,
+                                    self.t.derivable)
+
+    def captured_for(self, argtys) -> tuple:
+        """The captured functions `function_for(argtys)`'s code was made from (f and the
+        helpers its tangent code calls): what its callers watch (`pipeline.watched`)."""
+        got = cache_of(self.d.__jitad_function__).get(("tangent_function", argtys, self.t.wrt))
+        return () if got is None else got[1]
 
     def bind(self, args, kwargs):
         """f's arguments, then the arrays f reads at every call: the derived function's
@@ -365,3 +384,37 @@ class Derived:
 
     def __repr__(self):
         return f"<jitad derived {self.__name__}>"
+
+
+_CALLED = weakref.WeakKeyDictionary()
+
+
+def called(t):
+    """`t` -- `grad(f)` or `value_and_grad(f)` (not `has_aux`) of a plain function f -- as a
+    helper other transformed code calls (`gx = grad_f(x)` in a loss: a gradient penalty, the
+    forces of an energy): one `Derived` per transformation object, so `id()` keys its
+    specializations as it keys a function's; None for any other object. Its calls are
+    helper calls: f's parameters (by position or name, defaults as f's), then the arrays f
+    reads at every call, which the caller passes on as it does for f itself; the callee of a
+    signature is `Derived.function_for` of it, differentiated like any helper."""
+    from .differentiable import Differentiable, Transform
+    if not isinstance(t, Transform) or t.derivable is None or getattr(t, "has_aux", False) \
+            or type(getattr(t, "d", None)) is not Differentiable:
+        return None
+    got = _CALLED.get(t)
+    if got is None:
+        got = _CALLED[t] = Derived(t)
+    return got
+
+
+def made(cls, f, args, kw):
+    """`cls(f, *args, **kw)` (`grad(f, wrt=1)` written inside a transformed function, its
+    arguments constants), made once per function and arguments, so a call site's helper is
+    the same object at every normalization (`id()` keys it)."""
+    base = getattr(f, "__jitad_function__", f)
+    cache = cache_of(base)
+    key = ("made", cls, repr(args), repr(kw))
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = cls(f, *args, **dict(kw))
+    return got

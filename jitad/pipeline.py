@@ -300,7 +300,7 @@ def generate(job: Job) -> Job:
         return job
     run(BACKEND, job)
     job.loc = job.entry.ir.loc
-    job.watched = tuple(sp.ir.captured for sp in job.prog.order)
+    job.watched = watched(job.prog)
     recall.store(k, job)
     return job
 
@@ -375,6 +375,15 @@ def forget_frontends(captured):
         for key in [k for k in cache if k in ("frontend", "helper_facts", "type_facts", "capture")
                     or k[:1] == ("frontend",)]:
             del cache[key]
+
+
+def watched(prog) -> tuple:
+    """The captured functions a program's generated code depends on: each specialization's,
+    and for a transformed function it calls (`higher.called`), those its generated code was
+    made from (f and its helpers: a global they read rebound makes the code stale too)."""
+    return tuple(sp.ir.captured for sp in prog.order) + tuple(
+        c for sp in prog.order if hasattr(sp.fn, "captured_for")
+        for c in sp.fn.captured_for(sp.argtys))
 
 
 def typed_frontend(fn, argtys):

@@ -186,6 +186,12 @@ def _value(obj, desc, caps, seen):
     if is_user_helper(obj):
         _function(obj, desc, caps, seen)
         return ("helper", seen[id(getattr(obj, "__jitad_function__", obj))])
+    from .higher import called
+    derived = called(obj)
+    if derived is not None:         # grad(f) called by the function: what it is of what f is
+        f = derived.d.__jitad_function__
+        _function(f, desc, caps, seen)
+        return ("transform", type(obj).__name__, repr(obj.wrt_spec), seen[id(f)])
     rule = primitives.lookup_callable(obj)
     if records.is_record(obj):      # a NamedTuple or dataclass: its fields and its methods
         methods = []

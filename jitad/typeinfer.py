@@ -63,8 +63,10 @@ class Program:
         if key in self.specs:
             return self.specs[key]
         from .pipeline import frontend, typed_frontend
+        # a transformed function called (`higher.called`): the function it is for these types
+        source = fn.function_for(argtys) if hasattr(fn, "function_for") else fn
         # a parameter's dtype read or isinstance asked: the front end made for its type
-        f = typed_frontend(fn, argtys) if self.frontend is frontend else self.frontend(fn)
+        f = typed_frontend(source, argtys) if self.frontend is frontend else self.frontend(source)
         self._count[f.captured.fn] = n = self._count.get(f.captured.fn, 0) + 1
         if n > MAX_VARIANTS:     # a recursion whose constant argument never settles
             raise JitadError(f"{f.name}() is specialized on more than {MAX_VARIANTS} argument "

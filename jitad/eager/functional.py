@@ -42,7 +42,8 @@ import types
 
 import numpy as np
 
-from ..differentiable import as_differentiable, quick_key, refuse_outputs
+from ..differentiable import (as_differentiable, called_transform, is_transform_class,
+                              made_transform, quick_key, refuse_outputs)
 from ..errors import JitadError, Loc, NotDifferentiableError
 from ..types import (int_leaves_skipped, leaves as leaves_of, one_float_output, rebuild,
                      structured_value, ty_of_value)
@@ -118,6 +119,7 @@ class _Patcher:
     def __init__(self):
         self.functions = {}
         self.globals = {}
+        self.originals = {}         # rebuilt function -> the user's
 
     def replace(self, obj):
         stand_in = scipy_stats.bind().get(id(obj))      # scipy.stats, norm (once imported)
@@ -146,6 +148,11 @@ class _Patcher:
             if r is None:   # a library's Python function with a primitive (solve_triangular)
                 r = from_primitives.eager_callable(obj)
             return obj if r is None else r
+        derived = called_transform(obj)
+        if derived is not None:         # grad(f) called inside: its function, rebuilt
+            return self.transformed(derived)
+        if is_transform_class(obj):
+            return self.transform_class(obj)
         if t is functools.partial:
             f = self.replace(obj.func)
             return obj if f is obj.func else functools.partial(f, *obj.args, **obj.keywords)
@@ -166,6 +173,8 @@ class _Patcher:
         library's)."""
         top = mod.__name__.split(".")[0]
         where = getattr(mod, "__file__", None) or ""
+        if mod.__name__ == "jitad":     # jitad.grad(f)(x) inside: `transform_class`
+            return self.jitad_module(mod)
         if top in _LIBRARIES or top in _STDLIB or "site-packages" in where \
                 or "dist-packages" in where:
             return mod
@@ -248,6 +257,45 @@ class _Patcher:
                 pass
         return new
 
+    def jitad_module(self, jitad):
+        """jitad as the function reads it: its `grad` and `value_and_grad` those of
+        `transform_class`, the rest itself."""
+        new = self.functions.get(jitad)
+        if new is None:
+            new = self.functions[jitad] = types.SimpleNamespace(**vars(jitad))
+            for name, value in vars(jitad).items():
+                if is_transform_class(value):
+                    setattr(new, name, self.transform_class(value))
+        return new
+
+    def transform_class(self, cls):
+        """`jitad.grad` (a transformation class) made inside the function: `grad(f, wrt)` of
+        the user's function f (the function this patcher rebuilt stands for it) as compiled
+        mode makes it (`higher.made`), then called as `transformed` calls it."""
+        def make(f, *args, **kwargs):
+            f = self.originals.get(f, f)
+            derived = called_transform(made_transform(cls, f, args, tuple(kwargs.items())))
+            if derived is None:
+                raise JitadError(f"jitad.{cls.__name__}(...) called inside a transformed "
+                                 "function: grad and value_and_grad are supported there "
+                                 "(without has_aux)")
+            return self.transformed(derived)
+        return make
+
+    def transformed(self, derived):
+        """A `grad(f)` / `value_and_grad(f)` the function calls (`higher.called`): per call,
+        the plain function compiled mode compiles that call as (`Derived.function_for` of
+        the arguments' types), rebuilt and run on the `Var`s, so its own gradient is recorded
+        (the same generated tangent code compiled mode differentiates)."""
+        got = self.functions.get(derived)
+        if got is None:
+            def call(*args, **kwargs):
+                args = derived.d.bind(args, kwargs) + derived.d.hidden_values()
+                argtys = tuple(ty_of_value(unwrap(a)) for a in args)
+                return self.rebuild(derived.function_for(argtys))(*args)
+            got = self.functions[derived] = call
+        return got
+
     def _will_change(self, obj):
         if type(obj) is types.FunctionType:
             return _is_user_function(obj) or obj in _FUNCTIONS
@@ -305,6 +353,7 @@ class _Patcher:
             cells = tuple(new_cells)
         new = types.FunctionType(fn.__code__, g, fn.__name__, None, cells)
         self.functions[fn] = new            # before recursing: cycles resolve to `new`
+        self.originals[new] = fn
         for c, v in fill:
             c.cell_contents = self.replace(v)
         if fn.__defaults__:

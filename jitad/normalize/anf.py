@@ -30,7 +30,7 @@ import numpy as np
 from .. import ir, prelude, records
 from ..capture import MISSING, Captured, capture, def_name
 from ..desugar import own_statements
-from ..errors import UnsupportedError
+from ..errors import JitadError, UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
 from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
@@ -869,11 +869,48 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         return Var(names[k % n])
 
     def user_callee(self, func_node):
-        """The user helper a call's function expression means, or None (see `is_user_helper`)."""
+        """The user helper a call's function expression means, or None (see `is_user_helper`;
+        a transformed function is one too: `higher.called`)."""
+        from ..differentiable import called_transform     # (imports the pipeline)
+        if isinstance(func_node, gast.Call):        # jitad.grad(f)(x)
+            return self.made_transform(func_node)
         obj = self.resolve_func(func_node)
         if is_user_helper(obj):
             return getattr(obj, "__jitad_function__", obj)
-        return None
+        return called_transform(obj)
+
+    def made_transform(self, node):
+        """`jitad.grad(f, wrt=1)` written where it is called (`jitad.grad(f)(x)`) of a function
+        f the name means and constant other arguments: that transformed function as a helper
+        (`higher.made`, then `higher.called`); None when `node` is no such call."""
+        from ..differentiable import called_transform, is_transform_class, made_transform
+        cls = self.resolve_func(node.func)
+        if not is_transform_class(cls) or not node.args:
+            return None
+        what = f"jitad.{cls.__name__}(...)"
+        f = self.resolve_func(node.args[0])
+        if f is MISSING or not is_user_helper(f):
+            self.err(node.args[0], f"{what} called inside a transformed function takes a "
+                                   "function defined with def (a global or an enclosing "
+                                   "function's name), not an expression", "transformed function call")
+        rest = tuple(static_value(a, self.resolve_func) for a in node.args[1:])
+        kw = tuple((k.arg, static_value(k.value, self.resolve_func)) for k in node.keywords)
+        if MISSING in rest or any(v is MISSING or k is None for k, v in kw):
+            self.err(node, f"{what} called inside a transformed function takes constant "
+                           "arguments after the function (wrt=1, wrt=('x', 'w'))",
+                     "transformed function call")
+        try:
+            t = made_transform(cls, f, rest, kw)
+        except UnsupportedError:
+            raise
+        except JitadError as e:
+            self.err(node, e.message, "transformed function call")
+        derived = called_transform(t)
+        if derived is None:
+            self.err(node, f"{what} called inside a transformed function: grad and "
+                           "value_and_grad are supported there (without has_aux)",
+                     "transformed function call")
+        return derived
 
     def call(self, node, hint, dest):
         node = self.sequence_arguments(node)
@@ -1206,6 +1243,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         given to the callee (`StructArgs.pass_arg`: then the callee is a `Specialized`)."""
         if any(isinstance(a, gast.Starred) for a in node.args):
             self.err(node, "*args in a call is not supported")
+        derived, callee = (callee, callee.d.__jitad_function__) \
+            if hasattr(callee, "function_for") else (None, callee)
         try:
             params = list(inspect.signature(callee).parameters.values())
         except (TypeError, ValueError):
@@ -1253,6 +1292,14 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             p = inspect.Parameter(h.param, inspect.Parameter.POSITIONAL_OR_KEYWORD)
             arg = gast.copy_location(gast.Name(mine, gast.Load(), None, None), node)
             self.pass_arg(node, callee, p, arg, None, hint, out, forms)
+        if derived is not None:
+            if forms:       # a structure or a constant f needs fixed: f's front end for it
+                self.err(node, f"{derived.__name__} is called here with "
+                               f"{'a tuple, list or dict' if forms[0][1][0] != 'const' else 'the constant'}"
+                               f" for {forms[0][0]!r}: a transformed function called inside "
+                               "another takes arrays and numbers (call f's own helper with "
+                               "them, or differentiate f there)", "transformed function call")
+            return derived, tuple(out)
         return (specialized(callee, tuple(forms)) if forms else callee), tuple(out)
 
     def shape_atom(self, node, hint):

@@ -69,6 +69,19 @@ def is_user_helper(obj) -> bool:
     return isinstance(obj, types.FunctionType) and not is_library(obj)
 
 
+def transformed_function(obj, call, resolve):
+    """The function a transformation of it means where a call reads `obj`, else `obj`: f of
+    `grad(f)` (a transformation object, `higher.called`) and of `jitad.grad(f, ...)` (`call`
+    made with the class), its arrays read at every call then passed on as a helper's are."""
+    from ..differentiable import Transform
+    if isinstance(obj, Transform) and obj.derivable is not None:
+        return getattr(obj.d, "__jitad_function__", obj)
+    if isinstance(obj, type) and issubclass(obj, Transform) and obj.derivable is not None \
+            and call.args:
+        return resolve(call.args[0])
+    return obj
+
+
 def source_resolver(cap):
     """What a call's function expression means in a captured function's source, read without
     normalizing it: a global or a module's attribute (a name the function assigns or takes as

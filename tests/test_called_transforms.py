@@ -1,0 +1,218 @@
+"""A transformed function called inside another: `jitad.grad(f)(x)` (or a `grad(f)` /
+`value_and_grad(f)` object kept in a global) in a loss that is itself differentiated -- a
+gradient penalty, forces matched to targets, a leapfrog step of Hamiltonian dynamics. Each
+case against central differences, in both modes (the python backend; one under Numba), and
+against autograd's nested `grad` where the case has an autograd twin."""
+import math
+
+import numpy as np
+import pytest
+
+import jitad
+from jitad import grad, value_and_grad
+
+from tests.harness import assert_grads_close, check_grads_both_modes
+
+rng = np.random.default_rng(7)
+
+
+def energy(q, k):
+    return 0.5 * k * np.sum(q ** 2) + np.sum(np.cos(q))
+
+
+force = jitad.grad(energy)
+
+
+def force_matching(q, k, target):        # a grad object kept in a global
+    F = force(q, k)
+    return np.sum((F - target) ** 2)
+
+
+def force_matching_inline(q, k, target):  # jitad.grad(f) written where it is called
+    F = jitad.grad(energy)(q, k)
+    return np.sum((F - target) ** 2)
+
+
+def stiffness_fit(k, q, target):          # the outer gradient wrt what f's gradient is not
+    F = grad(energy, wrt=0)(q, k)
+    return np.sum((F - target) ** 2)
+
+
+def potential(q):
+    return 0.25 * np.sum(q ** 4) + 0.5 * np.sum(q ** 2)
+
+
+def leapfrog(q0, p0, dt):                 # a grad call in a loop, twice per step
+    q, p = q0, p0
+    for _ in range(4):
+        p = p - 0.5 * dt * grad(potential)(q)
+        q = q + dt * p
+        p = p - 0.5 * dt * grad(potential)(q)
+    return np.sum(q ** 2) + np.sum(p)
+
+
+def wave(x):
+    return math.sin(x) * x
+
+
+wave_vg = jitad.value_and_grad(wave)
+
+
+def value_and_slope(x):                   # value_and_grad of a scalar function
+    v, d = wave_vg(2.0 * x)
+    return v * d + d ** 2
+
+
+def bilinear(a, b):
+    return np.sum(a * b ** 2)
+
+
+def both_gradients(a, b):                 # wrt by name, a tuple of gradients
+    ga, gb = grad(bilinear, wrt=("a", "b"))(a, b)
+    return np.sum(ga ** 2) + np.sum(gb * a)
+
+
+X = rng.normal(size=(6, 3))
+
+
+def data_loss(w):                         # reads a global array at every call
+    return np.sum(np.log1p(np.exp(X @ w)))
+
+
+def gradient_penalty(w):
+    g = grad(data_loss)(w)
+    return np.sum(g ** 2) + np.sum(w ** 2)
+
+
+def settle(x):                            # a while loop whose trip count depends on x
+    y = x
+    n = 0
+    while y < 5.0 and n < 50:
+        y = y * 1.3 + 0.1 * math.sin(x)
+        n += 1
+    return y * x
+
+
+def squared_slope(x):
+    return grad(settle)(x) ** 2
+
+
+CASES = [
+    (force_matching, (rng.normal(size=4), 1.5, rng.normal(size=4)), (0, 1)),
+    (force_matching_inline, (rng.normal(size=4), 1.5, rng.normal(size=4)), (0, 2)),
+    (stiffness_fit, (1.5, rng.normal(size=4), rng.normal(size=4)), (0,)),
+    (leapfrog, (rng.normal(size=3), rng.normal(size=3), 0.1), (0, 1)),
+    (value_and_slope, (0.7,), (0,)),
+    (both_gradients, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
+    (gradient_penalty, (rng.normal(size=3),), (0,)),
+    (squared_slope, (0.9,), (0,)),
+]
+
+
+@pytest.mark.parametrize("fn, args, wrt", CASES, ids=[c[0].__name__ for c in CASES])
+def test_against_fd_both_modes(fn, args, wrt):
+    check_grads_both_modes(fn, args, wrt)
+
+
+def test_compiled_by_numba():
+    fn, args, wrt = CASES[3]                  # leapfrog: grad in a loop, tapes around it
+    check_grads_both_modes(fn, args, wrt, backend="numba")
+
+
+def test_against_autograds_nested_grad():
+    import autograd
+    import autograd.numpy as anp
+
+    def a_energy(q, k):
+        return 0.5 * k * anp.sum(q ** 2) + anp.sum(anp.cos(q))
+
+    def a_force_matching(q, k, target):
+        return anp.sum((autograd.grad(a_energy)(q, k) - target) ** 2)
+
+    args = CASES[0][1]
+    for w in (0, 1):
+        expected = autograd.grad(a_force_matching, w)(*args)
+        got = jitad.grad(jitad.differentiable(force_matching, backend="python"), wrt=w)(*args)
+        assert_grads_close((got,), (expected,), rtol=1e-9, atol=1e-12)
+
+
+def quartic(q):
+    return np.sum(q ** 4) / 12.0
+
+
+def virial(q):                            # sum(q^4) / 3: Hessian diag(4 q^2)
+    return np.sum(grad(quartic)(q) * q)
+
+
+def test_third_order_and_forward():
+    q = np.array([0.3, -0.4, 1.1])
+    d = jitad.differentiable(virial, backend="python")
+    for mode in ("compiled", "eager"):
+        H = jitad.hessian(d if mode == "compiled" else virial, mode=mode)(q)
+        np.testing.assert_allclose(H, np.diag(4 * q ** 2), rtol=1e-10, atol=1e-12)
+    _, tangent = jitad.jvp(d)(q, tangents=np.ones(3))
+    assert abs(tangent - np.sum(4 * q ** 3 / 3)) < 1e-12
+
+
+SCALE = 2.0
+
+
+def scaled(q):
+    return SCALE * np.sum(q ** 2) + np.sum(np.sin(q))
+
+
+def scaled_penalty(q):
+    return np.sum(grad(scaled)(q) ** 2)
+
+
+def test_a_global_f_reads_rebound_is_seen():
+    global SCALE
+    q = np.array([0.3, -0.4])
+
+    def expected(s):
+        return 2 * (2 * s * q + np.cos(q)) * (2 * s - np.sin(q))
+
+    g = jitad.grad(jitad.differentiable(scaled_penalty, backend="python"))
+    try:
+        np.testing.assert_allclose(g(q), expected(2.0), rtol=1e-12)
+        SCALE = 3.0
+        np.testing.assert_allclose(g(q), expected(3.0), rtol=1e-12)
+        np.testing.assert_allclose(jitad.grad(scaled_penalty, mode="eager")(q), expected(3.0),
+                                   rtol=1e-12)
+    finally:
+        SCALE = 2.0
+
+
+def with_aux(q):
+    return np.sum(q ** 2), q
+
+
+def refused_has_aux(q):
+    return np.sum(grad(with_aux, has_aux=True)(q)[0])  # ERR: without has_aux
+
+
+def refused_variable_wrt(q):
+    return grad(quartic, wrt=q[0])(q)[0]  # ERR: constant arguments
+
+
+def pair_sum(p, q):
+    return np.sum(p[0] * q)
+
+
+def refused_structure(q):
+    return np.sum(grad(pair_sum, wrt=1)((q, q), q))  # ERR: a tuple, list or dict
+
+
+REFUSED = [refused_has_aux, refused_variable_wrt, refused_structure]
+
+
+@pytest.mark.parametrize("fn", REFUSED)
+def test_refused_in_both_modes_at_the_line(fn):
+    from tests.harness import check_form_refused
+    check_form_refused(fn, (np.array([0.3, -0.4]),), __file__)
+
+
+def test_generated_code_reads():
+    text = jitad.source(jitad.grad(jitad.differentiable(virial, backend="python")), "adjoint",
+                        args=(np.array([0.3, -0.4]),))
+    assert "def quartic_tangent(" in text and "def virial_vjp(" in text

@@ -343,7 +343,8 @@ def _captured(fn, tree, filename, raw) -> Captured:
         from .errors import JitadWarning
         lines = shown.prints
         where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
-        warnings.warn(f"jitad: compiled code leaves out the print() calls of {tree.name} "
+        warnings.warn(f"jitad: compiled code leaves out the print(), logging and "
+                      f"warnings.warn calls of {tree.name} "
                       f"({filename}, {where}); eager mode runs them", JitadWarning,
                       stacklevel=3)
     return cap
@@ -476,6 +477,10 @@ def _builtin_test(fn, tree):
     def test(name, obj):
         return name not in shadowed and fn.__globals__.get(
             name, getattr(builtins, name, None)) is obj
+
+    def value(name):        # what a global name (not shadowed) holds, or None
+        return None if name in shadowed else fn.__globals__.get(name)
+    test.value = value
     return test
 
 

@@ -55,8 +55,10 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     evaluate it at another time, only names and constants are rewritten;
   * `global X` of names the function never assigns is `pass`: reading X means the global
     either way (one it assigns stays, and `fence` refuses it);
-  * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings):
-    `Desugared.prints` holds its lines, which `capture` warns about.
+  * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings),
+    as is a call statement of a `logging` function, of a global `logging.Logger`'s reporting
+    method (`log.info(...)`) and of `warnings.warn`: `Desugared.prints` holds their lines,
+    which `capture` warns about.
   * a loop or comprehension over a tuple display (`for c in (0.0, 1.0, -1.0)`,
     `[f(W) for W in (W1, W2)]`, also of the builtin `enumerate` or `reversed` of one) loops
     over the list display of the same items: Python iterates both alike, evaluating the
@@ -81,6 +83,8 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import logging
+import warnings
 
 import gast
 
@@ -149,6 +153,22 @@ class _Rewriter:
         self.namer, self.builtin = namer, builtin
         self.shown, self.prints = {}, []
 
+    def reports(self, func):
+        """Whether a call statement's function only reports: the builtin `print`, a
+        `logging` function or a `logging.Logger`'s method of a global (`log.info(...)`,
+        `logging.warning(...)`), `warnings.warn` -- Python evaluates its arguments, which
+        compiled code leaves out with it (eager mode runs them)."""
+        if isinstance(func, gast.Name):
+            return self.builtin(func.id, print) or \
+                getattr(self.builtin, "value", lambda n: None)(func.id) is warnings.warn
+        if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
+            return False
+        owner = getattr(self.builtin, "value", lambda n: None)(func.value.id)
+        if owner is warnings:
+            return func.attr == "warn"
+        return (owner is logging or isinstance(owner, logging.Logger)) and func.attr in (
+            "debug", "info", "warning", "error", "critical", "exception", "log")
+
     def fresh(self, base, shown):
         name = self.namer.fresh(base)
         self.shown[name] = shown
@@ -175,7 +195,7 @@ class _Rewriter:
         if isinstance(s, gast.Global) and not set(s.names) & self.assigned:
             return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
-                and isinstance(s.value.func, gast.Name) and self.builtin(s.value.func.id, print):
+                and self.reports(s.value.func):
             self.prints.append(s.lineno)
             return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Assign) and len(s.targets) > 1:

@@ -1,9 +1,13 @@
 """Functions with `assert` and `raise` statements and `print` calls (tests/test_asserts.py). Not in a test
 module: pytest rewrites the asserts of test modules, and jitad reads the source of the code
 that runs."""
+import logging
 import math
+import warnings
 
 import numpy as np
+
+LOG = logging.getLogger("jitad.tests.asserts")
 
 
 def _norm2(v):
@@ -28,6 +32,15 @@ def chatty(x, w):
     print("y is", y)
     if w > 100.0:
         print("a large w:", w)
+    return np.sum(y)
+
+
+def logging_chatty(x, w):
+    y = np.tanh(x * w)
+    LOG.debug("y is %s", y)
+    if w > 100.0:
+        logging.warning("a large w: %s", w)
+        warnings.warn("w is large")
     return np.sum(y)
 
 

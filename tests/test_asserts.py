@@ -2,13 +2,14 @@
 loop): the gradient and Hessian as without them, against finite differences and eager mode;
 a false condition raises AssertionError in both modes, compiled with the statement's line.
 `raise` of a builtin exception: the same exception, compiled with the statement's line.
-`print` calls: left out of compiled code with a warning naming their lines, run by eager mode."""
+`print`, logging and `warnings.warn` calls: left out of compiled code with a warning naming
+their lines, run by eager mode."""
 import numpy as np
 import pytest
 
 import jitad
 
-from .asserts_funcs import chatty, guarded, piecewise_or_raise, validated
+from .asserts_funcs import chatty, guarded, logging_chatty, piecewise_or_raise, validated
 from .test_correctness import check
 
 
@@ -41,10 +42,17 @@ def test_prints_are_left_out_of_compiled_code_with_a_warning(capsys):
     import inspect
     src, first = inspect.getsourcelines(chatty)
     lines = [str(first + k) for k, t in enumerate(src) if t.strip().startswith("print(")]
-    with pytest.warns(jitad.errors.JitadWarning, match=r"print\(\) calls of chatty .*lines "
+    with pytest.warns(jitad.errors.JitadWarning, match=r"print\(\), .* calls of chatty .*lines "
                       + ", ".join(lines)):
         check(chatty, (x0, 0.5), wrt=(0, 1))
     assert "y is" in capsys.readouterr().out        # eager mode printed
+
+
+def test_logging_and_warnings_are_left_out_of_compiled_code_with_a_warning():
+    with pytest.warns(jitad.errors.JitadWarning, match=r"calls of logging_chatty .*lines "):
+        check(logging_chatty, (x0, 0.5), wrt=(0, 1))
+    with pytest.warns(UserWarning, match="w is large"):          # eager mode runs them
+        jitad.grad(logging_chatty, mode="eager")(x0, 200.0)
 
 
 def test_raise_of_a_builtin_exception():

@@ -22,6 +22,20 @@ def test_one_value_of_a_helper_returning_a_tuple():
     check(uses_parts, (rng.normal(size=4), rng.normal(size=4)), wrt=(0, 1))
 
 
+def uses_parts_of_a_nested_function(w, x):
+    scale = 2.0
+
+    def moments(v):             # defined inside, reading the enclosing function's `scale`
+        return np.sum(v) * scale, np.sum(v ** 2)
+
+    return moments(w * x)[1] + moments(np.tanh(w))[0] + moments(x)[-1]
+
+
+def test_one_value_of_a_nested_function_returning_a_tuple():
+    check(uses_parts_of_a_nested_function, (rng.normal(size=4), rng.normal(size=4)), wrt=(0, 1),
+          backend="python")
+
+
 def least_squares_solution(A, b):
     return np.sum(np.linalg.lstsq(A, b, rcond=None)[0] ** 2)
 

@@ -851,13 +851,21 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         `np.linalg.lstsq(A, b)[0]`) that returns a tuple display of n values on every path:
         the call bound to n names, the k-th read (None if that is not the call)."""
         call = node.value
-        if not isinstance(call, gast.Call) or isinstance(node.slice, gast.Slice) \
-                or isinstance(call.func, gast.Name) and call.func.id in self.nested:
+        if not isinstance(call, gast.Call) or isinstance(node.slice, gast.Slice):
             return None
         k = static_value(node.slice, self.resolve_func)
         if not isinstance(k, int) or isinstance(k, bool):
             return None
         kw = {a.arg: a.value for a in call.keywords}
+        if isinstance(call.func, gast.Name) and call.func.id in self.nested:
+            # g(x)[k] of a function defined inside: its lifted helper, called with the
+            # variables it reads (`nested_call`)
+            n = _tuple_arity(self.nested[call.func.id][0])
+            if n is None or not -n <= k < n:
+                return None
+            names = tuple(self.namer.fresh(f"{hint}_{j}") for j in range(n))
+            self.nested_call(call, hint, None, targets=names)
+            return Var(names[k % n])
         fn = self.tuple_callee(call)
         n = _tuple_arity(fn) if fn is not None else None
         if n is None or not -n <= k < n:
@@ -1557,11 +1565,17 @@ def returned_structure(node):
 def _tuple_arity(fn):
     """n when every `return` of function `fn` (not of functions nested in it) returns a tuple
     display of n values, else None."""
-    try:
-        tree = gast.parse(textwrap.dedent(inspect.getsource(fn.__code__)))
-    except (OSError, TypeError, SyntaxError):
-        return None
-    fdef = tree.body[0] if tree.body and isinstance(tree.body[0], gast.FunctionDef) else None
+    from ..pipeline import cache_of
+    preset = cache_of(fn).get("captured")       # a function defined inside, lifted (`nested`)
+    if preset is not None:
+        fdef = preset.tree
+    else:
+        try:
+            tree = gast.parse(textwrap.dedent(inspect.getsource(fn.__code__)))
+        except (OSError, TypeError, SyntaxError):
+            return None
+        fdef = tree.body[0] if tree.body and isinstance(tree.body[0], gast.FunctionDef) \
+            else None
     if fdef is None:
         return None
     sizes = {len(st.value.elts) if isinstance(st.value, gast.Tuple)

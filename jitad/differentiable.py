@@ -309,6 +309,10 @@ class Differentiable:
         makes one per signature)."""
         return self
 
+    def concrete_for(self, argtys):
+        """`concrete` by the arguments' types."""
+        return self
+
     @functools.cached_property
     def params(self):
         return list(inspect.signature(self.__jitad_function__).parameters)

@@ -339,22 +339,40 @@ class Derived:
         self.__module__ = getattr(t.d, "__module__", None)
         self.__doc__ = None
         # the name generated code gives it (`capture.def_name`)
-        self.__jitad_def_name__ = f"{getattr(t.d, '__name__', 'f')}_{type(t).__name__}"
+        inner = getattr(t.d, "__jitad_def_name__", None) or getattr(t.d, "__name__", "f")
+        self.__jitad_def_name__ = f"{inner}_{type(t).__name__}"      # u_grad_grad
 
     def function_for(self, argtys):
         """The plain function `derived_function` writes for the argument types `argtys` (f's
-        parameters, then the arrays it reads at every call), for a `Derived` of a plain
-        function's transformation (`called`): what a call of it inside another transformed
-        function is compiled as, the callee of that call (`typeinfer.Program.specialize`)."""
+        parameters, then the arrays it reads at every call): what a call of it inside
+        another transformed function is compiled as, the callee of that call
+        (`typeinfer.Program.specialize`, for `called`), and what `concrete` transforms."""
+        base = self.d.concrete_for(argtys)
         with user_lines(self.__name__):
-            return derived_function(self.d, argtys, self.t.wrt, self.t.single,
+            return derived_function(base, argtys, self.t.wrt, self.t.single,
                                     self.t.derivable)
+
+    def concrete_for(self, argtys):
+        """The `Differentiable` of `function_for(argtys)`."""
+        from .differentiable import as_differentiable
+        return as_differentiable(self.function_for(argtys), self.backend)
+
+    @property
+    def base_function(self):
+        """The user's function at the bottom of the transformations (f of grad(grad(f)))."""
+        d = self.d
+        while isinstance(d, Derived):
+            d = d.d
+        return d.__jitad_function__
 
     def captured_for(self, argtys) -> tuple:
         """The captured functions `function_for(argtys)`'s code was made from (f and the
-        helpers its tangent code calls): what its callers watch (`pipeline.watched`)."""
-        got = cache_of(self.d.__jitad_function__).get(("tangent_function", argtys, self.t.wrt))
-        return () if got is None else got[1]
+        helpers its tangent code calls, at every level): what its callers watch
+        (`pipeline.watched`)."""
+        base = self.d.concrete_for(argtys)
+        got = cache_of(base.__jitad_function__).get(("tangent_function", argtys, self.t.wrt))
+        inner = self.d.captured_for(argtys) if isinstance(self.d, Derived) else ()
+        return inner + (() if got is None else got[1])
 
     def bind(self, args, kwargs):
         """f's arguments, then the arrays f reads at every call: the derived function's
@@ -366,13 +384,8 @@ class Derived:
         return ()
 
     def concrete(self, args):
-        from .differentiable import as_differentiable
         from .types import ty_of_value
-        base = self.d.concrete(args)
-        argtys = tuple(ty_of_value(a) for a in args)
-        with user_lines(self.__name__):
-            fn = derived_function(base, argtys, self.t.wrt, self.t.single, self.t.derivable)
-        return as_differentiable(fn, self.backend)
+        return self.concrete_for(tuple(ty_of_value(a) for a in args))
 
     def specialize(self, args, wrt=None, train=None, validate=None, mode=None):
         d = self.concrete(args)
@@ -398,8 +411,12 @@ def called(t):
     reads at every call, which the caller passes on as it does for f itself; the callee of a
     signature is `Derived.function_for` of it, differentiated like any helper."""
     from .differentiable import Differentiable, Transform
-    if not isinstance(t, Transform) or t.derivable is None or getattr(t, "has_aux", False) \
-            or type(getattr(t, "d", None)) is not Differentiable:
+    if not isinstance(t, Transform) or t.derivable is None or getattr(t, "has_aux", False):
+        return None
+    d = getattr(t, "d", None)
+    while isinstance(d, Derived):         # grad(grad(f)): down to f's
+        d = d.d
+    if type(d) is not Differentiable:
         return None
     got = _CALLED.get(t)
     if got is None:
@@ -411,9 +428,10 @@ def made(cls, f, args, kw):
     """`cls(f, *args, **kw)` (`grad(f, wrt=1)` written inside a transformed function, its
     arguments constants), made once per function and arguments, so a call site's helper is
     the same object at every normalization (`id()` keys it)."""
-    base = getattr(f, "__jitad_function__", f)
+    inner = called(f)       # grad(grad(f)): the inner one made so too, kept in the cache
+    base = inner.base_function if inner is not None else getattr(f, "__jitad_function__", f)
     cache = cache_of(base)
-    key = ("made", cls, repr(args), repr(kw))
+    key = ("made", cls, None if inner is None else id(f), repr(args), repr(kw))
     got = cache.get(key)
     if got is None:
         got = cache[key] = cls(f, *args, **dict(kw))

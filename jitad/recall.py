@@ -189,9 +189,13 @@ def _value(obj, desc, caps, seen):
     from .higher import called
     derived = called(obj)
     if derived is not None:         # grad(f) called by the function: what it is of what f is
-        f = derived.d.__jitad_function__
+        f = derived.base_function
         _function(f, desc, caps, seen)
-        return ("transform", type(obj).__name__, repr(obj.wrt_spec), seen[id(f)])
+        chain = []
+        while derived is not None:      # grad(grad(f)): each level's transformation
+            chain.append((type(derived.t).__name__, repr(derived.t.wrt_spec)))
+            derived = derived.d if hasattr(derived.d, "t") else None
+        return ("transform", tuple(chain), seen[id(f)])
     rule = primitives.lookup_callable(obj)
     if records.is_record(obj):      # a NamedTuple or dataclass: its fields and its methods
         methods = []

@@ -2,7 +2,8 @@
 `value_and_grad(f)` object kept in a global) in a loss that is itself differentiated -- a
 gradient penalty, forces matched to targets, a leapfrog step of Hamiltonian dynamics. Each
 case against central differences, in both modes (the python backend; one under Numba), and
-against autograd's nested `grad` where the case has an autograd twin."""
+against autograd's nested `grad` where the case has an autograd twin; `grad(grad(net))` in a
+physics-informed loss is a third derivative through generated code."""
 import math
 
 import numpy as np
@@ -97,6 +98,30 @@ def squared_slope(x):
     return grad(settle)(x) ** 2
 
 
+def net(x, w):                            # a scalar network of a scalar input
+    h = np.tanh(w[0:4] * x + w[4:8])
+    return np.sum(w[8:12] * h)
+
+
+net_xx = jitad.grad(jitad.grad(net))
+
+
+def pinn_residuals(w, xs):               # u'' = -sin(x) at collocation points, u(0) = 0
+    s = 0.0
+    for i in range(xs.shape[0]):
+        r = net_xx(xs[i], w) + math.sin(xs[i])
+        s = s + r * r
+    return s + net(0.0, w) ** 2
+
+
+def pinn_residuals_inline(w, xs):
+    s = 0.0
+    for i in range(xs.shape[0]):
+        r = jitad.grad(jitad.grad(net))(xs[i], w) + math.sin(xs[i])
+        s = s + r * r
+    return s
+
+
 CASES = [
     (force_matching, (rng.normal(size=4), 1.5, rng.normal(size=4)), (0, 1)),
     (force_matching_inline, (rng.normal(size=4), 1.5, rng.normal(size=4)), (0, 2)),
@@ -106,6 +131,8 @@ CASES = [
     (both_gradients, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
     (gradient_penalty, (rng.normal(size=3),), (0,)),
     (squared_slope, (0.9,), (0,)),
+    (pinn_residuals, (rng.normal(size=12), np.linspace(0.0, 1.0, 4)), (0,)),
+    (pinn_residuals_inline, (rng.normal(size=12), np.linspace(0.0, 1.0, 4)), (0,)),
 ]
 
 

@@ -273,7 +273,8 @@ class _Patcher:
         the user's function f (the function this patcher rebuilt stands for it) as compiled
         mode makes it (`higher.made`), then called as `transformed` calls it."""
         def make(f, *args, **kwargs):
-            f = self.originals.get(f, f)
+            # the user's function (rebuilt here), or a transformation made here (grad(grad(f)))
+            f = getattr(f, "__jitad_transform__", None) or self.originals.get(f, f)
             derived = called_transform(made_transform(cls, f, args, tuple(kwargs.items())))
             if derived is None:
                 raise JitadError(f"jitad.{cls.__name__}(...) called inside a transformed "
@@ -293,6 +294,7 @@ class _Patcher:
                 args = derived.d.bind(args, kwargs) + derived.d.hidden_values()
                 argtys = tuple(ty_of_value(unwrap(a)) for a in args)
                 return self.rebuild(derived.function_for(argtys))(*args)
+            call.__jitad_transform__ = derived.t
             got = self.functions[derived] = call
         return got
 

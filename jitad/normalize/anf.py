@@ -891,13 +891,28 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         """`jitad.grad(f, wrt=1)` written where it is called (`jitad.grad(f)(x)`) of a function
         f the name means and constant other arguments: that transformed function as a helper
         (`higher.made`, then `higher.called`); None when `node` is no such call."""
-        from ..differentiable import called_transform, is_transform_class, made_transform
+        from ..differentiable import called_transform
+        t = self.transform_of(node)
+        if t is None:
+            return None
+        derived = called_transform(t)
+        if derived is None:
+            self.err(node, f"jitad.{type(t).__name__}(...) called inside a transformed "
+                           "function: grad and value_and_grad are supported there (without "
+                           "has_aux)", "transformed function call")
+        return derived
+
+    def transform_of(self, node):
+        """The transformation object `jitad.grad(f, wrt=1)` (`jitad.grad(jitad.grad(f))`)
+        written here makes, or None when `node` is no such call."""
+        from ..differentiable import is_transform_class, made_transform
         cls = self.resolve_func(node.func)
         if not is_transform_class(cls) or not node.args:
             return None
         what = f"jitad.{cls.__name__}(...)"
-        f = self.resolve_func(node.args[0])
-        if f is MISSING or not is_user_helper(f):
+        f = self.transform_of(node.args[0]) if isinstance(node.args[0], gast.Call) \
+            else self.resolve_func(node.args[0])
+        if f is None or f is MISSING or not (is_user_helper(f) or is_transform_class(type(f))):
             self.err(node.args[0], f"{what} called inside a transformed function takes a "
                                    "function defined with def (a global or an enclosing "
                                    "function's name), not an expression", "transformed function call")
@@ -908,17 +923,11 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                            "arguments after the function (wrt=1, wrt=('x', 'w'))",
                      "transformed function call")
         try:
-            t = made_transform(cls, f, rest, kw)
+            return made_transform(cls, f, rest, kw)
         except UnsupportedError:
             raise
         except JitadError as e:
             self.err(node, e.message, "transformed function call")
-        derived = called_transform(t)
-        if derived is None:
-            self.err(node, f"{what} called inside a transformed function: grad and "
-                           "value_and_grad are supported there (without has_aux)",
-                     "transformed function call")
-        return derived
 
     def call(self, node, hint, dest):
         node = self.sequence_arguments(node)
@@ -1251,7 +1260,7 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         given to the callee (`StructArgs.pass_arg`: then the callee is a `Specialized`)."""
         if any(isinstance(a, gast.Starred) for a in node.args):
             self.err(node, "*args in a call is not supported")
-        derived, callee = (callee, callee.d.__jitad_function__) \
+        derived, callee = (callee, callee.base_function) \
             if hasattr(callee, "function_for") else (None, callee)
         try:
             params = list(inspect.signature(callee).parameters.values())

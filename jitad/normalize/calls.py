@@ -73,9 +73,10 @@ def transformed_function(obj, call, resolve):
     """The function a transformation of it means where a call reads `obj`, else `obj`: f of
     `grad(f)` (a transformation object, `higher.called`) and of `jitad.grad(f, ...)` (`call`
     made with the class), its arrays read at every call then passed on as a helper's are."""
-    from ..differentiable import Transform
+    from ..differentiable import Transform, called_transform
     if isinstance(obj, Transform) and obj.derivable is not None:
-        return getattr(obj.d, "__jitad_function__", obj)
+        derived = called_transform(obj)
+        return obj if derived is None else derived.base_function
     if isinstance(obj, type) and issubclass(obj, Transform) and obj.derivable is not None \
             and call.args:
         return resolve(call.args[0])

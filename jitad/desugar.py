@@ -53,6 +53,11 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     constant is first assigned to a fresh name before the statement (evaluated once, before
     the rest of it) -- inside a `while` test, a comprehension or a lambda, where that would
     evaluate it at another time, only names and constants are rewritten;
+  * a `match` statement whose cases are values, `|` of values, None/True/False, the
+    wildcard, a capture or `p as name` of those (guards too) is the `if`/`else` chain it
+    means: the subject evaluated once, each case tried in order, a capture bound when its
+    case is tried, an irrefutable case ending the chain (`_Rewriter.match`); other patterns
+    are left for `fence` to refuse;
   * `global X` of names the function never assigns is `pass`: reading X means the global
     either way (one it assigns stays, and `fence` refuses it);
   * a statement `print(...)` of the builtin is `pass` (compiled code cannot format strings),
@@ -169,6 +174,48 @@ class _Rewriter:
         return (owner is logging or isinstance(owner, logging.Logger)) and func.attr in (
             "debug", "info", "warning", "error", "critical", "exception", "log")
 
+    def match(self, s):
+        """`match subject:` with cases of values (`case "l2":`, `case 1 | 2:`, `case None:`,
+        `case Mode.A:`), the wildcard, a capture (`case other:`) or `p as name`, guards
+        (`case 0 if n > 2:`) as the `if`/`else` chain Python's semantics is: the subject
+        evaluated once (a fresh name unless it is a name), each case tried in order -- its
+        capture bound when it is tried, an `as` name when its pattern matched, then its guard
+        -- the first that matches runs its block; an irrefutable case ends the chain. None
+        for other patterns (sequences, mappings, classes: `fence` refuses the statement)."""
+        if not all(_value_pattern(c.pattern) for c in s.cases) or any(
+                c.guard is not None and isinstance(c.pattern, gast.MatchAs)
+                and c.pattern.pattern is not None for c in s.cases):
+            return None
+        for c in s.cases:
+            self.block_of(c, "body")
+        out = []
+        subject = s.subject
+        if not isinstance(subject, (gast.Name, gast.Constant)):
+            t = self.fresh("match_subject", ast.unparse(gast.gast_to_ast(subject)))
+            out.append(_assign(gast.Name(t, gast.Store(), None, None), subject, s))
+            subject = gast.Name(t, gast.Load(), None, None)
+
+        def read():
+            return _located(copy.deepcopy(subject), s)
+
+        def chain(cases):
+            if not cases:
+                return []
+            c = cases[0]
+            p = c.pattern
+            pre, post = [], []
+            if isinstance(p, gast.MatchAs) and p.name is not None:
+                (pre if p.pattern is None else post).append(
+                    _assign(gast.Name(p.name, gast.Store(), None, None), read(), c.pattern))
+            test = _pattern_test(p, read)
+            if test is None and c.guard is None:
+                return pre + post + c.body          # irrefutable: the cases after never run
+            cond = c.guard if test is None else test if c.guard is None else \
+                gast.BoolOp(gast.And(), [test, c.guard])
+            return pre + [_located(gast.If(_located(cond, c.pattern), post + c.body or
+                                           [gast.Pass()], chain(cases[1:])), c.pattern)]
+        return out + chain(list(s.cases))
+
     def fresh(self, base, shown):
         name = self.namer.fresh(base)
         self.shown[name] = shown
@@ -188,6 +235,10 @@ class _Rewriter:
         block[:] = out
 
     def statement(self, s):
+        if isinstance(s, gast.Match):
+            made = self.match(s)
+            if made is not None:
+                return made
         if isinstance(s, gast.Assert):
             return [self.assert_check(s)]
         if isinstance(s, gast.Raise):
@@ -598,6 +649,31 @@ def _own_breaks(block):
         elif not isinstance(s, _SCOPES):
             for sub in sub_blocks(s):
                 yield from _own_breaks(sub)
+
+
+def _value_pattern(p) -> bool:
+    """A `match` pattern the `if` chain expresses: values, `|` of values, `None`/`True`/`False`,
+    the wildcard, a capture, `p as name` of those (no capture inside an alternative)."""
+    if isinstance(p, (gast.MatchValue, gast.MatchSingleton)):
+        return True
+    if isinstance(p, gast.MatchOr):
+        return all(isinstance(q, (gast.MatchValue, gast.MatchSingleton)) for q in p.patterns)
+    if isinstance(p, gast.MatchAs):
+        return p.pattern is None or _value_pattern(p.pattern) and not isinstance(
+            p.pattern, gast.MatchAs)
+    return False
+
+
+def _pattern_test(p, read):
+    """The test of a `_value_pattern` on the subject (`read()` gives a fresh copy of it):
+    `==` of a value, `is` of a singleton, `or` of alternatives; None when it always matches."""
+    if isinstance(p, gast.MatchValue):
+        return gast.Compare(read(), [gast.Eq()], [p.value])
+    if isinstance(p, gast.MatchSingleton):
+        return gast.Compare(read(), [gast.Is()], [gast.Constant(p.value, None)])
+    if isinstance(p, gast.MatchOr):
+        return gast.BoolOp(gast.Or(), [_pattern_test(q, read) for q in p.patterns])
+    return None if p.pattern is None else _pattern_test(p.pattern, read)
 
 
 def _located(node, like):

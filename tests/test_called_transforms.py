@@ -85,6 +85,14 @@ def gradient_penalty(w):
     return np.sum(g ** 2) + np.sum(w ** 2)
 
 
+def soft(x):                              # a scalar function reading the global X
+    return np.sum(np.log1p(np.exp(X[:, 0] * x)))
+
+
+def curvature_penalty(x):                 # its second derivative, X passed on
+    return jitad.grad(jitad.grad(soft))(x) ** 2 + x ** 2
+
+
 def settle(x):                            # a while loop whose trip count depends on x
     y = x
     n = 0
@@ -131,6 +139,7 @@ CASES = [
     (both_gradients, (rng.normal(size=3), rng.normal(size=3)), (0, 1)),
     (gradient_penalty, (rng.normal(size=3),), (0,)),
     (squared_slope, (0.9,), (0,)),
+    (curvature_penalty, (0.3,), (0,)),
     (pinn_residuals, (rng.normal(size=12), np.linspace(0.0, 1.0, 4)), (0,)),
     (pinn_residuals_inline, (rng.normal(size=12), np.linspace(0.0, 1.0, 4)), (0,)),
 ]

@@ -915,7 +915,8 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if f is None or f is MISSING or not (is_user_helper(f) or is_transform_class(type(f))):
             self.err(node.args[0], f"{what} called inside a transformed function takes a "
                                    "function defined with def (a global or an enclosing "
-                                   "function's name), not an expression", "transformed function call")
+                                   "function's name), not an expression",
+                     "transformed function call")
         rest = tuple(static_value(a, self.resolve_func) for a in node.args[1:])
         kw = tuple((k.arg, static_value(k.value, self.resolve_func)) for k in node.keywords)
         if MISSING in rest or any(v is MISSING or k is None for k, v in kw):
@@ -1311,11 +1312,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.pass_arg(node, callee, p, arg, None, hint, out, forms)
         if derived is not None:
             if forms:       # a structure or a constant f needs fixed: f's front end for it
-                self.err(node, f"{derived.__name__} is called here with "
-                               f"{'a tuple, list or dict' if forms[0][1][0] != 'const' else 'the constant'}"
-                               f" for {forms[0][0]!r}: a transformed function called inside "
-                               "another takes arrays and numbers (call f's own helper with "
-                               "them, or differentiate f there)", "transformed function call")
+                name, form = forms[0]
+                given = "the constant" if form[0] == "const" else "a tuple, list or dict"
+                self.err(node, f"{derived.__name__} is called here with {given} for {name!r}: "
+                               "a transformed function called inside another takes arrays and "
+                               "numbers (call f's own helper with them, or differentiate f "
+                               "there)", "transformed function call")
             return derived, tuple(out)
         return (specialized(callee, tuple(forms)) if forms else callee), tuple(out)
 

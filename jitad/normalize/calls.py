@@ -73,13 +73,14 @@ def transformed_function(obj, call, resolve):
     """The function a transformation of it means where a call reads `obj`, else `obj`: f of
     `grad(f)` (a transformation object, `higher.called`) and of `jitad.grad(f, ...)` (`call`
     made with the class), its arrays read at every call then passed on as a helper's are."""
-    from ..differentiable import Transform, called_transform
-    if isinstance(obj, Transform) and obj.derivable is not None:
-        derived = called_transform(obj)
-        return obj if derived is None else derived.base_function
-    if isinstance(obj, type) and issubclass(obj, Transform) and obj.derivable is not None \
-            and call.args:
-        return resolve(call.args[0])
+    from ..differentiable import called_transform, is_transform_class
+    derived = called_transform(obj)
+    if derived is not None:
+        return derived.base_function
+    if is_transform_class(obj) and call.args:     # jitad.grad(jitad.grad(f)) too
+        inner = call.args[0]
+        return transformed_function(resolve(inner.func), inner, resolve) \
+            if isinstance(inner, gast.Call) else resolve(inner)
     return obj
 
 

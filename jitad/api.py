@@ -166,6 +166,7 @@ class grad(_WithAux):
     returns `(grads, aux)`."""
 
     derivable = False
+    called_inside = "grad"
 
     def __init__(self, f, wrt=0, mode="compiled", parallel=None, has_aux=False, argnums=None):
         super().__init__(f, wrt, mode, parallel, has_aux, argnums)
@@ -186,6 +187,7 @@ class value_and_grad(_WithAux):
     for `grad`; `has_aux=True`: `((value, aux), grads)`, as JAX returns them."""
 
     derivable = True
+    called_inside = "grad"
 
     def __init__(self, f, wrt=0, mode="compiled", parallel=None, has_aux=False, argnums=None):
         super().__init__(f, wrt, mode, parallel, has_aux, argnums)
@@ -334,6 +336,7 @@ def _leaves(a, comp, i):
 
 class _Jacobian(_Transformed):
     how = ""
+    called_inside = "jacobian"
 
     def __init__(self, f, wrt=0, mode="compiled", argnums=None):
         super().__init__(f, wrt, mode, argnums=argnums)
@@ -633,6 +636,8 @@ class hessian(_Second):
     `parallel=True`: the columns (one Hessian-vector product each) run at the same time on
     Numba's threads; each writes its own row of H (`codegen.hessian`), so H is the sequential
     one, bit for bit."""
+
+    called_inside = "hessian"
 
     def __init__(self, f, wrt=0, mode="compiled", parallel=None, argnums=None):
         super().__init__(f, wrt, mode, argnums=argnums)

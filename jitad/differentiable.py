@@ -244,12 +244,15 @@ class Transform:
     too) are functions the transformations take again (`grad(grad(f))`, see `higher`)."""
 
     derivable = None
+    # how a call of it inside a transformed function is compiled (`higher.called`): "grad"
+    # (grad, value_and_grad), "jacobian" (jacfwd, jacrev), "hessian"; None: it is not
+    called_inside = None
 
 
 def is_transform_class(obj) -> bool:
-    """Whether `obj` is `jitad.grad` or `jitad.value_and_grad` (a transformation whose result
-    the transformations take again)."""
-    return isinstance(obj, type) and issubclass(obj, Transform) and obj.derivable is not None
+    """Whether `obj` is a transformation a transformed function may call the result of
+    (`jitad.grad(f)(x)`, `jitad.jacfwd(f)(x)`, `jitad.hessian(f)(x)`: `higher.called`)."""
+    return isinstance(obj, type) and issubclass(obj, Transform) and obj.called_inside is not None
 
 
 def called_transform(obj):

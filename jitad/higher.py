@@ -147,6 +147,7 @@ def _make(d, argtys, wrt):
     filename = f"<jitad {tname} {hashlib.sha256(text.encode()).hexdigest()[:16]}>"
     captured = tuple(sp.ir.captured for sp in job.prog.order)
     fn = _define(text, filename, tname, lmap, callees)
+    fn.__jitad_out_ndim__ = out[0].ndim      # 0: f returns a number
     # the name of f's primal in its module (None: f itself gives the value), and whether it
     # counts its depth (a recursive f: called with 0)
     fn.__jitad_value__ = primal and (primal, primal in gen.depth_args)
@@ -231,7 +232,7 @@ class _KeywordOnly(ast.NodeTransformer):
         return node
 
 
-def derived_function(d, argtys, wrt, single, with_value):
+def derived_function(d, argtys, wrt, single, with_value, jacobian=False):
     """`grad(f, wrt)` (`with_value`: `value_and_grad`) as a plain function of f's arguments
     for one signature: each gradient is the tangent of f along 1.0 for a float parameter, and
     a loop over the basis vectors for an array one (one tangent per element). A tuple, list or
@@ -246,7 +247,7 @@ def derived_function(d, argtys, wrt, single, with_value):
                              f"jitad.hessian({name}) (its blocks in that structure, as "
                              f"jacfwd(grad({name})) would give them) or jitad.hvp({name})")
     cache = cache_of(d.__jitad_function__)
-    key = ("derived_function", argtys, wrt, single, with_value)
+    key = ("derived_function", argtys, wrt, single, with_value, jacobian)
     tan = tangent_function(d, argtys, wrt)
     got = cache.get(key)
     if got is not None and got[0] is tan:       # made from the current tangent function
@@ -264,6 +265,19 @@ def derived_function(d, argtys, wrt, single, with_value):
             tans = list(zeros)
             tans[k] = "1.0"
             lines.append(f"{g} = {tan.__name__}({', '.join(leaves + tans)})")
+        elif jacobian and tan.__jitad_out_ndim__:
+            # a vector-valued f's Jacobian, out.shape + p.shape: the column of the first basis
+            # vector tells the output's shape, then a column per basis vector
+            tans = list(zeros)
+            tans[k] = f"{basis}.reshape({p}.shape)"
+            flat, first = fresh(f"{g}_flat"), fresh(f"{g}_first")
+            column = f"{tan.__name__}({', '.join(leaves + tans)})"
+            lines += [f"{basis} = np.zeros({p}.size)", f"{basis}[0] = 1.0",
+                      f"{first} = {column}", f"{basis}[0] = 0.0",
+                      f"{flat} = np.empty(({first}.size, {p}.size))",
+                      f"for {k_} in range({p}.size):", f"    {basis}[{k_}] = 1.0",
+                      f"    {flat}[:, {k_}] = {column}.ravel()",
+                      f"    {basis}[{k_}] = 0.0", f"{g} = {flat}.reshape({first}.shape + {p}.shape)"]
         else:
             tans = list(zeros)
             tans[k] = f"{basis}.reshape({p}.shape)"
@@ -277,7 +291,7 @@ def derived_function(d, argtys, wrt, single, with_value):
     call = f"{value}({', '.join(params + ['0'] * depth)})" if value else \
         f"{name}({', '.join(d.params)})"
     result = f"({call}, {grads})" if with_value else grads
-    fname = fresh(f"{name}_{'value_and_grad' if with_value else 'grad'}")
+    fname = fresh(f"{name}_{'jacobian' if jacobian else 'value_and_grad' if with_value else 'grad'}")
     text = f"def {fname}({', '.join(params)}):\n" + "".join(
         f"    {ln}\n" for ln in lines + [f"return {result}"])
     digest = hashlib.sha256((text + tan.__code__.co_filename).encode()).hexdigest()[:16]
@@ -348,14 +362,33 @@ class Derived:
         another transformed function is compiled as, the callee of that call
         (`typeinfer.Program.specialize`, for `called`), and what `concrete` transforms."""
         base = self.d.concrete_for(argtys)
+        kind = type(self.t).called_inside
         with user_lines(self.__name__):
-            return derived_function(base, argtys, self.t.wrt, self.t.single,
-                                    self.t.derivable)
+            if kind == "grad":
+                return derived_function(base, argtys, self.t.wrt, self.t.single,
+                                        self.t.derivable)
+            if kind == "hessian":       # the Jacobian of the gradient
+                if not self.t.single:
+                    raise JitadError(f"{self.__name__} of several arguments called inside a "
+                                     "transformed function: call it for one argument at a time")
+                from .differentiable import as_differentiable
+                base = as_differentiable(derived_function(base, argtys, self.t.wrt, True,
+                                                          False), self.backend)
+            return derived_function(base, argtys, self.t.wrt, self.t.single, False,
+                                    jacobian=True)
 
     def concrete_for(self, argtys):
         """The `Differentiable` of `function_for(argtys)`."""
         from .differentiable import as_differentiable
         return as_differentiable(self.function_for(argtys), self.backend)
+
+    @property
+    def arity(self):
+        """How many values a call returns as a tuple (`f_value_and_grad(x)[1]`, `grad(f,
+        wrt=(0, 1))(a, b)[0]`), or None for one value."""
+        if self.t.derivable:
+            return 2
+        return None if self.t.single else len(self.t.wrt)
 
     @property
     def base_function(self):
@@ -411,7 +444,8 @@ def called(t):
     reads at every call, which the caller passes on as it does for f itself; the callee of a
     signature is `Derived.function_for` of it, differentiated like any helper."""
     from .differentiable import Differentiable, Transform
-    if not isinstance(t, Transform) or t.derivable is None or getattr(t, "has_aux", False):
+    if not isinstance(t, Transform) or type(t).called_inside is None \
+            or getattr(t, "has_aux", False):
         return None
     d = getattr(t, "d", None)
     while isinstance(d, Derived):         # grad(grad(f)): down to f's

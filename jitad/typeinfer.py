@@ -327,8 +327,12 @@ def not_of_shapes(op, s: Bind) -> UnsupportedError:
 
 def at_the_call(e: JitadError, s: Bind) -> JitadError:
     """An error inside a function `prelude` defines (jitad's code, not the user's) raised at
-    the user's call of it, naming the NumPy function; any other error as it is."""
-    if e.loc is None or e.loc.filename != prelude.__file__:
+    the user's call of it, naming the NumPy function; one that names no place (making a
+    transformed function's code for the call: `higher.called`) at the call; any other error
+    as it is."""
+    if e.loc is None:
+        return type(e)(e.message, s.loc, e.construct or "call")
+    if e.loc.filename != prelude.__file__:
         return e
     fn = getattr(s.callee, "fn", s.callee)      # a definition given a structure: `Specialized`
     return type(e)(f"{e.message} (in {prelude.spelled(fn)}, which jitad computes with "

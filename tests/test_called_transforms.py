@@ -1,6 +1,7 @@
 """A transformed function called inside another: `jitad.grad(f)(x)` (or a `grad(f)` /
-`value_and_grad(f)` object kept in a global) in a loss that is itself differentiated -- a
-gradient penalty, forces matched to targets, a leapfrog step of Hamiltonian dynamics. Each
+`value_and_grad(f)` object kept in a global; `jacfwd`, `jacrev`, `hessian` too) in a loss that
+is itself differentiated -- a gradient penalty, forces matched to targets, a leapfrog step of
+Hamiltonian dynamics, a flow's log-determinant, a Laplacian. Each
 case against central differences, in both modes (the python backend; one under Numba), and
 against autograd's nested `grad` where the case has an autograd twin; `grad(grad(net))` in a
 physics-informed loss is a third derivative through generated code."""
@@ -130,6 +131,35 @@ def pinn_residuals_inline(w, xs):
     return s
 
 
+def flow(z, W):                           # a residual flow layer
+    return z + np.tanh(W @ z)
+
+
+def flow_log_density(W, z):               # change of variables: log |det J| by jacfwd inside
+    sign, logdet = np.linalg.slogdet(jitad.jacfwd(flow)(z, W))
+    return logdet - 0.5 * np.sum(flow(z, W) ** 2)
+
+
+def flow_jacobian_norm(W, z):             # jacrev wrt the matrix: out.shape + W.shape
+    return np.sum(jitad.jacrev(flow, wrt=1)(z, W) ** 2)
+
+
+def u2(x, w):                             # a scalar network of a 2-vector
+    h = np.tanh(w[:4].reshape(2, 2) @ x + w[4:6])
+    return np.sum(w[6:8] * h)
+
+
+laplacian_of_u2 = jitad.hessian(u2)
+
+
+def poisson_residuals(w, pts):            # trace of the Hessian: the Laplacian
+    s = 0.0
+    for i in range(pts.shape[0]):
+        r = np.trace(laplacian_of_u2(pts[i], w)) + 1.0
+        s = s + r * r
+    return s
+
+
 CASES = [
     (force_matching, (rng.normal(size=4), 1.5, rng.normal(size=4)), (0, 1)),
     (force_matching_inline, (rng.normal(size=4), 1.5, rng.normal(size=4)), (0, 2)),
@@ -140,6 +170,9 @@ CASES = [
     (gradient_penalty, (rng.normal(size=3),), (0,)),
     (squared_slope, (0.9,), (0,)),
     (curvature_penalty, (0.3,), (0,)),
+    (flow_log_density, (0.5 * rng.normal(size=(3, 3)), rng.normal(size=3)), (0, 1)),
+    (flow_jacobian_norm, (0.5 * rng.normal(size=(3, 3)), rng.normal(size=3)), (0,)),
+    (poisson_residuals, (rng.normal(size=8), rng.normal(size=(3, 2))), (0,)),
     (pinn_residuals, (rng.normal(size=12), np.linspace(0.0, 1.0, 4)), (0,)),
     (pinn_residuals_inline, (rng.normal(size=12), np.linspace(0.0, 1.0, 4)), (0,)),
 ]
@@ -170,6 +203,22 @@ def test_against_autograds_nested_grad():
         expected = autograd.grad(a_force_matching, w)(*args)
         got = jitad.grad(jitad.differentiable(force_matching, backend="python"), wrt=w)(*args)
         assert_grads_close((got,), (expected,), rtol=1e-9, atol=1e-12)
+
+
+def test_laplacian_against_autograds_nested_hessian():
+    import autograd
+    import autograd.numpy as anp
+
+    def a_u2(x, w):
+        return anp.sum(w[6:8] * anp.tanh(anp.dot(w[:4].reshape(2, 2), x) + w[4:6]))
+
+    def a_poisson(w, pts):
+        return sum((anp.trace(autograd.hessian(a_u2)(pts[i], w)) + 1.0) ** 2
+                   for i in range(pts.shape[0]))
+
+    w, pts = rng.normal(size=8), rng.normal(size=(3, 2))
+    got = jitad.grad(jitad.differentiable(poisson_residuals, backend="python"))(w, pts)
+    assert_grads_close((got,), (autograd.grad(a_poisson)(w, pts),), rtol=1e-9, atol=1e-12)
 
 
 def quartic(q):
@@ -239,7 +288,15 @@ def refused_structure(q):
     return np.sum(grad(pair_sum, wrt=1)((q, q), q))  # ERR: a tuple, list or dict
 
 
-REFUSED = [refused_has_aux, refused_variable_wrt, refused_structure]
+def two_blocks(a, b):
+    return np.sum(a * b ** 2)
+
+
+def refused_hessian_blocks(q):
+    return np.sum(jitad.hessian(two_blocks, wrt=(0, 1))(q, q)[0][1])  # ERR: several arguments
+
+
+REFUSED = [refused_has_aux, refused_variable_wrt, refused_structure, refused_hessian_blocks]
 
 
 @pytest.mark.parametrize("fn", REFUSED)

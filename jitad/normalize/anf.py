@@ -1576,6 +1576,8 @@ def returned_structure(node):
 def _tuple_arity(fn):
     """n when every `return` of function `fn` (not of functions nested in it) returns a tuple
     display of n values, else None."""
+    if hasattr(fn, "function_for"):     # a transformed function called (`higher.called`)
+        return fn.arity
     from ..pipeline import cache_of
     preset = cache_of(fn).get("captured")       # a function defined inside, lifted (`nested`)
     if preset is not None:

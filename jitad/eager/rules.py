@@ -12,7 +12,7 @@ reshape/transpose/concatenate, indexing reads and writes, and linspace/arange
 At non-differentiable points the rules follow the compiled mode's convention
 (jitad/rules.py), which is autograd's and JAX's for ties: a max/min reduction
 splits g evenly among the entries equal to the result (per reduced slice);
-maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi;
+maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi (to hi where lo > hi, NumPy's result);
 abs and fabs give g * sign(x).
 """
 import ast
@@ -334,7 +334,7 @@ for _f, _prim in ELEMENTWISE:
     _vjps, _save = from_primitive(_prim)
     defvjp(_f, *_vjps, save=_save, refused=refusals(_prim))
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
-defvjp(clip,          lambda g, ans, x, lo, hi: np.where(_inside(x, lo, hi), g, 0.0), lambda g, ans, x, lo, hi: np.where(x < lo, g, 0.0), lambda g, ans, x, lo, hi: np.where(x > hi, g, 0.0))
+defvjp(clip,          lambda g, ans, x, lo, hi: np.where(_inside(x, lo, hi), g, 0.0), lambda g, ans, x, lo, hi: np.where((x < lo) & (lo <= hi), g, 0.0), lambda g, ans, x, lo, hi: np.where(np.maximum(x, lo) > hi, g, 0.0))
 
 # reductions (axis: None, int or tuple)
 defvjp(sum_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims), save="shapes")

@@ -206,7 +206,8 @@ strong_div(a, b)   = rt.strong_div(a, b)    :: ewf  | a: rt.strong_div(g, b)    
 # of three numbers (Numba's np.where makes a 0-d array of them)
 where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
-np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: rt.pick((x >= lo) & (x <= hi), g) | lo: rt.pick(x < lo, g) | hi: rt.pick(x > hi, g)
+# (bounds crossed, lo > hi: NumPy gives hi, whatever x; the cotangent goes to hi)
+np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: rt.pick((x >= lo) & (x <= hi), g) | lo: rt.pick((x < lo) & (lo <= hi), g) | hi: rt.pick(np.maximum(x, lo) > hi, g)
 sum(x)             = np.sum(x)              :: reduce | x: g
 # a whole reduction of a number is the number (np.sum(2.0), np.max(t)); a mean of one, a float
 scalar_same(x)     = x                      :: same   | x: g

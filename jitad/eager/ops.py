@@ -333,10 +333,7 @@ def clip(a, a_min=_NOVALUE, a_max=_NOVALUE, out=None, *, min=_NOVALUE, max=_NOVA
     hi = a_max if a_max is not _NOVALUE else (max if max is not _NOVALUE else None)
     if kw:
         return _other_form(np.clip, "np.clip(..., %s=...)" % next(iter(kw)), (a, lo, hi), kw)
-    if lo is None or hi is None:    # one bound: np.maximum / np.minimum, ties as compiled mode's
-        r = ELEMENTWISE["minimum" if lo is None else "maximum"](a, hi if lo is None else lo)
-    else:
-        r = _clip(a, lo, hi)
+    r = _clip(a, lo, hi)
     return r if out is None else dispatch.write_outputs(out, r)
 
 

@@ -325,11 +325,11 @@ class LibraryCalls:
                   self.expr(b, hint) for b in (lo, hi))
         if lo is None and hi is None:
             self.err(node, "np.clip needs at least one bound that is not None", "np.clip")
-        if lo is not None and hi is not None:
-            prim, operands = get("np.clip"), (x, lo, hi)
-        else:
-            prim, operands = get("np.maximum" if hi is None else "np.minimum"), (x, lo or hi)
-        return self.bind(node, dest(prim), prim, operands)
+        # one bound: the other infinite, so that x at the bound gets g as with two (bounds
+        # included, eager mode's convention too), not np.maximum's half
+        lo = Const(-math.inf) if lo is None else lo
+        hi = Const(math.inf) if hi is None else hi
+        return self.bind(node, dest("np.clip"), get("np.clip"), (x, lo, hi))
 
     def bincount(self, node, kw, hint, dest):
         """np.bincount(x, weights=w, minlength=n): the weighted counts, differentiable in w;

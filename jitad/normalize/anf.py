@@ -33,7 +33,7 @@ from ..desugar import own_statements
 from ..errors import UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
-from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
+from ..primitives import CALL, COPY, FUNCTION_METHODS, GETITEM, METHODS, SHAPE, get, lookup_callable
 from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
@@ -900,6 +900,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return self.record_method(node, base, kw, hint, dest)
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
+            if func.attr in FUNCTION_METHODS:     # x.take(idx): np.take(x, idx)
+                name = self.namer.fresh("np")
+                self.introduced[name] = FUNCTION_METHODS[func.attr]
+                call = gast.Call(gast.Name(name, gast.Load(), None, None), [func.value] + node.args,
+                                 node.keywords)
+                return self.call(gast.copy_location(call, node), hint, dest)
             if func.attr not in METHODS:
                 if callable(getattr(np.ndarray, func.attr, None)) and func.attr[:1] != "_":
                     # an array method with no rule: run as it is, unless a derivative would
@@ -1425,8 +1431,13 @@ def index_arrays(tree, resolve) -> set:
     stores, calls, as_index, taken = {}, {}, set(), set()
     for node in gast.walk(tree):
         if isinstance(node, gast.Call):
-            for k in _index_positions(resolve(node.func)):
-                arg = node.args[k] if k < len(node.args) else None
+            obj, recv = resolve(node.func), 0
+            if obj is MISSING and isinstance(node.func, gast.Attribute) \
+                    and node.func.attr in FUNCTION_METHODS:
+                obj, recv = FUNCTION_METHODS[node.func.attr], 1     # x.take(idx): np.take's
+            for k in _index_positions(obj):
+                k -= recv
+                arg = node.args[k] if 0 <= k < len(node.args) else None
                 if _int_array_call(arg, resolve):
                     taken.add(id(arg))          # np.take(x, np.array([0, 2])): its indices
                 elif isinstance(arg, gast.Name):

@@ -678,6 +678,10 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "argsort": "np.argsort", "searchsorted": "np.searchsorted", "astype": "astype",
            "item": "item", "all": "all", "any": "any", "conj": "np.conj", "conjugate": "np.conj"}
 
+# Array methods that are a NumPy function of the array (x.take(idx, axis=0) is
+# np.take(x, idx, axis=0)): read as the function, whatever form of it jitad has.
+FUNCTION_METHODS = {"take": np.take}
+
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truediv": operator.truediv, "pow": operator.pow, "floordiv": operator.floordiv,

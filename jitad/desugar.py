@@ -131,6 +131,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.read = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)}
+    rewriter.lists = _list_names(tree)
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -198,6 +199,9 @@ class _Rewriter:
                 isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
                 isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
             return self.subscript_targets(s)
+        grown = self.list_growth(s)
+        if grown is not None:
+            return grown
         before = self.divmods(s)
         before += self.enumerate_start(s) if isinstance(s, gast.For) else []
         self.comprehension_starts(s)
@@ -311,6 +315,27 @@ class _Rewriter:
                                       start[0]), name)
         loop.body.insert(0, _assign(gast.Name(name.id, gast.Store(), None, None), shifted, name))
         return before
+
+    def list_growth(self, s):
+        """`xs += [a, b]` or `xs.extend([a, b])` of a list local (`_list_names`) with items
+        that do not read it: `xs.append(a)`, `xs.append(b)`; else None."""
+        if isinstance(s, gast.AugAssign) and isinstance(s.op, gast.Add):
+            name, items = s.target, s.value
+        elif isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
+                and isinstance(s.value.func, gast.Attribute) and s.value.func.attr == "extend" \
+                and len(s.value.args) == 1 and not s.value.keywords:
+            name, items = s.value.func.value, s.value.args[0]
+        else:
+            return None
+        if not (isinstance(name, gast.Name) and name.id in self.lists
+                and isinstance(items, (gast.List, gast.Tuple))
+                and not any(isinstance(e, gast.Starred) for e in items.elts)
+                and not any(isinstance(n, gast.Name) and n.id == name.id
+                            for n in gast.walk(items))):
+            return None
+        return [gast.copy_location(gast.Expr(_located(gast.Call(
+            gast.Attribute(gast.Name(name.id, gast.Load(), None, None), "append", gast.Load()),
+            [e], []), e)), s) for e in items.elts]
 
     def comprehension_starts(self, s):
         """`enumerate(X, start)` in the comprehensions of `s`'s own expressions, rewritten in
@@ -646,6 +671,28 @@ def _own_breaks(block):
         elif not isinstance(s, _SCOPES):
             for sub in sub_blocks(s):
                 yield from _own_breaks(sub)
+
+
+def _list_names(tree) -> set:
+    """Names only ever assigned a list display or comprehension (`xs = []`, `xs = [a, b]`),
+    or grown with `+=` a list display: lists, whatever the function's other scopes do."""
+    stores = {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    listy = {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], gast.Name) \
+                and isinstance(n.value, (gast.List, gast.ListComp)):
+            listy[n.targets[0].id] = listy.get(n.targets[0].id, 0) + 1
+        elif isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name) \
+                and isinstance(n.op, gast.Add) and isinstance(n.value, (gast.List, gast.Tuple)):
+            listy[n.target.id] = listy.get(n.target.id, 0) + 1
+    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
+              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    # every store of the name one of those (not a loop target, a tuple's item, a parameter)
+    return {name for name, k in listy.items() if stores.get(name) == k and name not in params}
 
 
 def _located(node, like):

@@ -1422,7 +1422,8 @@ def _fold(op, a, b, norm, node):
 def index_arrays(tree, resolve) -> set:
     """ids of the `np.array([...])` / `np.asarray([...])` calls of integer constants written
     out that are the value of the one assignment of a name read nowhere but as an index
-    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`, `W[:, perm[0]]`, `x[perm[1:]]`),
+    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`, `W[:, perm[0]]`, `x[perm[1:]]`,
+    inside an index's arithmetic too: `cuts[y + 1]`),
     or as an index operand of a call (np.take's indices, a primitive's `index_operands`:
     `np.add.at(y, idx, v)`, `np.bincount(idx, weights=w)`), or written out as one: those
     are integer arrays, as
@@ -1449,13 +1450,9 @@ def index_arrays(tree, resolve) -> set:
                 and _int_array_call(node.value, resolve):
             calls[node.targets[0].id] = node.value
         elif isinstance(node, gast.Subscript):
-            sl = node.slice
-            for part in (sl.elts if isinstance(sl, gast.Tuple) else [sl]):
-                # x[idx], and x[:, idx[2]]: an entry of idx read as an index
-                while isinstance(part, gast.Subscript):
-                    part = part.value
-                if isinstance(part, gast.Name):
-                    as_index.add(id(part))
+            # x[idx], x[:, idx[2]] (an entry of idx read as an index), x[idx + 1]: a name
+            # anywhere in an index (`cuts[y + 1]`) gives it an index's values
+            as_index.update(id(n) for n in gast.walk(node.slice) if isinstance(n, gast.Name))
     loads = {}
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):

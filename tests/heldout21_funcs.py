@@ -30,8 +30,7 @@ through the compiled path and eager mode against central finite differences
 import math
 
 import numpy as np
-from scipy import special
-from scipy.special import logsumexp, ndtr
+from scipy.special import expit, logsumexp, ndtr
 
 # -- (a) the NumPy surface -------------------------------------------------------------------------
 
@@ -342,6 +341,16 @@ def ordinal_probit(beta, cuts, X, y):
     return -np.sum(np.log(p))
 
 
+def ordinal_logit_cuts(beta, X):
+    # labels written out, read through `cuts[labels + 1]`; the outer cut points infinite
+    labels = np.array([0, 1, 2, 1, 0, 2, 2, 1])
+    cuts = np.array([-np.inf, -0.4, 0.7, np.inf])
+    eta = X @ beta
+    p = expit(cuts[labels + 1] - eta) - expit(cuts[labels] - eta)
+    q = ndtr(cuts[labels + 1] - eta) - ndtr(cuts[labels] - eta)
+    return -np.sum(np.log(p)) - 0.5 * np.sum(np.log(q))
+
+
 def tukey_biweight(w, X, y, c):
     r = (y - X @ w) / c
     inside = np.abs(r) < 1.0
@@ -615,6 +624,7 @@ def cases(seed=21):
                               rng.uniform(0.5, 2.0, size=8)), (0,)),
         (ordinal_probit, (0.3 * nrm(size=3), np.array([-0.5, 0.0, -0.3]), X,
                           np.array([0, 1, 2, 3, 1, 2, 0, 3])), (0, 1)),
+        (ordinal_logit_cuts, (0.3 * nrm(size=3), X), (0,)),
         (tukey_biweight, (0.3 * nrm(size=3), X, X @ np.array([1.0, -0.5, 0.2]) + nrm(size=8), 1.8),
          (0, 3)),
         (small_cnn_loops, (0.3 * nrm(size=(3, 3)), nrm(size=(4, 2)), img), (0, 1)),
@@ -643,7 +653,7 @@ def cases(seed=21):
 
 
 HESSIANS = ["method_stats_ddof", "broadcast_rank_pairs", "recursive_power", "hawkes_loglik",
-            "ordinal_probit", "vae_elbo", "kalman_2d"]
+            "ordinal_probit", "ordinal_logit_cuts", "vae_elbo", "kalman_2d"]
 
 
 if __name__ == "__main__":

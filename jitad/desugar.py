@@ -43,6 +43,9 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * `for i, x in enumerate(X, start)` (or `start=`) of the builtin `enumerate` counts from
     0 into a fresh name and sets `i = fresh + start` first in the body (a `start` other than
     a number is evaluated once, before the loop, into a fresh name).
+    In a comprehension (`sum(i * v for i, v in enumerate(x, 1))`), whose start is a number
+    or a name the comprehension does not assign, the index is counted from 0 into a fresh
+    name, and each read of it is `(fresh + start)`.
   * `assert c, msg` is `if not c: ASSERT_FAILED(line)`, a check raising AssertionError with
     the statement's line (the message, which Python evaluates only on failure, is not);
   * `raise E(...)` / `raise E` of a builtin exception `runtime.RAISABLE` names is
@@ -137,6 +140,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.read = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)}
+    rewriter.lists = _list_names(tree)
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -266,8 +270,12 @@ class _Rewriter:
                 isinstance(e, gast.Subscript) for e in s.targets[0].elts) and all(
                 isinstance(e, (gast.Name, gast.Subscript)) for e in s.targets[0].elts):
             return self.subscript_targets(s)
+        grown = self.list_growth(s)
+        if grown is not None:
+            return grown
         before = self.divmods(s)
         before += self.enumerate_start(s) if isinstance(s, gast.For) else []
+        self.comprehension_starts(s)
         if isinstance(s, _LOOPS) and s.orelse:
             return before + self.loop_else(s)
         return before + [s]
@@ -378,6 +386,91 @@ class _Rewriter:
                                       start[0]), name)
         loop.body.insert(0, _assign(gast.Name(name.id, gast.Store(), None, None), shifted, name))
         return before
+
+    def list_growth(self, s):
+        """`xs += [a, b]` or `xs.extend([a, b])` of a list local (`_list_names`) with items
+        that do not read it: `xs.append(a)`, `xs.append(b)`; else None."""
+        if isinstance(s, gast.AugAssign) and isinstance(s.op, gast.Add):
+            name, items = s.target, s.value
+        elif isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
+                and isinstance(s.value.func, gast.Attribute) and s.value.func.attr == "extend" \
+                and len(s.value.args) == 1 and not s.value.keywords:
+            name, items = s.value.func.value, s.value.args[0]
+        else:
+            return None
+        if not (isinstance(name, gast.Name) and name.id in self.lists
+                and isinstance(items, (gast.List, gast.Tuple))
+                and not any(isinstance(e, gast.Starred) for e in items.elts)
+                and not any(isinstance(n, gast.Name) and n.id == name.id
+                            for n in gast.walk(items))):
+            return None
+        return [gast.copy_location(gast.Expr(_located(gast.Call(
+            gast.Attribute(gast.Name(name.id, gast.Load(), None, None), "append", gast.Load()),
+            [e], []), e)), s) for e in items.elts]
+
+    def comprehension_starts(self, s):
+        """`enumerate(X, start)` in the comprehensions of `s`'s own expressions, rewritten in
+        place (module docstring)."""
+        rewriter = self
+
+        class Comprehensions(gast.NodeVisitor):
+            def visit_FunctionDef(self, node):
+                pass
+
+            visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+            def visit_ListComp(self, node):
+                self.generic_visit(node)
+                for k, gen in enumerate(node.generators):
+                    rewriter.comprehension_start(node, k, gen)
+
+            visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_ListComp
+
+        if isinstance(s, (gast.If, gast.While)):
+            Comprehensions().visit(s.test)
+        elif isinstance(s, gast.For):
+            Comprehensions().visit(s.iter)
+        elif not isinstance(s, (*_SCOPES, gast.Try)):
+            Comprehensions().visit(s)
+
+    def comprehension_start(self, comp, k, gen):
+        it, t = gen.iter, gen.target
+        if not (isinstance(it, gast.Call) and isinstance(it.func, gast.Name)
+                and self.builtin(it.func.id, enumerate) and isinstance(t, gast.Tuple)
+                and len(t.elts) == 2 and isinstance(t.elts[0], gast.Name)):
+            return
+        start = it.args[1:] + [kw.value for kw in it.keywords if kw.arg == "start"]
+        if len(it.args) != 1 + (not it.keywords) or len(start) != 1 or \
+                any(kw.arg != "start" for kw in it.keywords):
+            return
+        start, index = start[0], t.elts[0].id
+        stored = {n.id for n in gast.walk(comp) if isinstance(n, gast.Name)
+                  and isinstance(n.ctx, gast.Store)}
+        rebinds = stored - {n.id for n in gast.walk(t) if isinstance(n, gast.Name)}
+        if not (isinstance(start, gast.Constant) or isinstance(start, gast.Name)
+                and start.id not in stored) or index in rebinds:
+            return      # left as it is: refused where jitad reads it
+        it.args, it.keywords = it.args[:1], []
+        counter = self.fresh(f"{index}_from_0", f"({index} counted from 0)")
+        t.elts[0] = _located(gast.Name(counter, gast.Store(), None, None), t.elts[0])
+        later = [gen.ifs] + [[g.iter] + g.ifs for g in comp.generators[k + 1:]]
+        later.append([comp.key, comp.value] if isinstance(comp, gast.DictComp) else [comp.elt])
+
+        class Reads(gast.NodeTransformer):
+            def visit_Name(self, node):
+                if node.id != index or not isinstance(node.ctx, gast.Load):
+                    return node
+                return _located(gast.BinOp(gast.Name(counter, gast.Load(), None, None),
+                                           gast.Add(), copy.deepcopy(start)), node)
+        for exprs in later:
+            exprs[:] = [Reads().visit(e) for e in exprs]
+        gen.ifs = later[0]
+        if isinstance(comp, gast.DictComp):
+            comp.key, comp.value = later[-1]
+        else:
+            comp.elt = later[-1][0]
+        for g, exprs in zip(comp.generators[k + 1:], later[1:-1]):
+            g.iter, g.ifs = exprs[0], exprs[1:]
 
     def chained(self, s):
         first = s.targets[0]
@@ -674,6 +767,28 @@ def _pattern_test(p, read):
     if isinstance(p, gast.MatchOr):
         return gast.BoolOp(gast.Or(), [_pattern_test(q, read) for q in p.patterns])
     return None if p.pattern is None else _pattern_test(p.pattern, read)
+
+
+def _list_names(tree) -> set:
+    """Names only ever assigned a list display or comprehension (`xs = []`, `xs = [a, b]`),
+    or grown with `+=` a list display: lists, whatever the function's other scopes do."""
+    stores = {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    listy = {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], gast.Name) \
+                and isinstance(n.value, (gast.List, gast.ListComp)):
+            listy[n.targets[0].id] = listy.get(n.targets[0].id, 0) + 1
+        elif isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name) \
+                and isinstance(n.op, gast.Add) and isinstance(n.value, (gast.List, gast.Tuple)):
+            listy[n.target.id] = listy.get(n.target.id, 0) + 1
+    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
+              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    # every store of the name one of those (not a loop target, a tuple's item, a parameter)
+    return {name for name, k in listy.items() if stores.get(name) == k and name not in params}
 
 
 def _located(node, like):

@@ -28,6 +28,43 @@ def ptp(a):
     return np.max(a) - np.min(a)
 
 
+def ptp_axis(a, axis, keepdims=False):
+    """np.ptp(a, axis=k): the range along axis k."""
+    return np.max(a, axis=axis, keepdims=keepdims) - np.min(a, axis=axis, keepdims=keepdims)
+
+
+def diff_ends(a, n=1, axis=-1, prepend=0.0, append=0.0):
+    """np.diff(a, n, axis, prepend=u, append=v): the differences of u, a and v joined along
+    the axis."""
+    # (a number is broadcast to one lane along the axis, as NumPy's; an array of a's rank
+    # gives its own lanes)
+    before = np.zeros_like(np.take(a, [0], axis=axis)) + prepend
+    after = np.zeros_like(np.take(a, [0], axis=axis)) + append
+    return np.diff(np.concatenate((before, a, after), axis=axis), n, axis=axis)
+
+
+def diff_prepend(a, n=1, axis=-1, prepend=0.0):
+    """np.diff(a, n, axis, prepend=u): the differences of u and a joined along the axis."""
+    before = np.zeros_like(np.take(a, [0], axis=axis)) + prepend
+    return np.diff(np.concatenate((before, a), axis=axis), n, axis=axis)
+
+
+def diff_append(a, n=1, axis=-1, append=0.0):
+    """np.diff(a, n, axis, append=v): the differences of a and v joined along the axis."""
+    after = np.zeros_like(np.take(a, [0], axis=axis)) + append
+    return np.diff(np.concatenate((a, after), axis=axis), n, axis=axis)
+
+
+def diagflat(v, k=0):
+    """np.diagflat(v, k): the matrix with the flattened v on its k-th diagonal."""
+    return np.diag(np.ravel(v), k)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0):
+    """np.logspace(start, stop, num, endpoint, base): base to the powers np.linspace gives."""
+    return base ** np.linspace(start, stop, num, endpoint=endpoint)
+
+
 def vdot(a, b):
     """np.vdot(a, b) of real arrays: the dot product of the flattened arrays."""
     return np.sum(np.ravel(a) * np.ravel(b))
@@ -277,10 +314,13 @@ PENDING = {("scipy.signal", "lfilter"): (lfilter,), ("scipy.special", "log_expit
            ("scipy.linalg", "cho_solve"): (cho_solve,)}
 
 # a definition taken only by a call giving these keywords (np.sum without where= is a primitive)
-NEEDS = {sum_where: ("where",), mean_where: ("where",), linspace_endpoint: ("endpoint",)}
+NEEDS = {sum_where: ("where",), mean_where: ("where",), linspace_endpoint: ("endpoint",),
+         diff_ends: ("prepend", "append"), diff_prepend: ("prepend",), diff_append: ("append",)}
 
 # a callable -> its definitions, the first whose parameters take the call's arguments
-DEFINITIONS = {np.ptp: (ptp,), np.vdot: (vdot,),
+DEFINITIONS = {np.ptp: (ptp, ptp_axis), np.vdot: (vdot,),
+               np.diff: (diff_ends, diff_prepend, diff_append), np.diagflat: (diagflat,),
+               np.logspace: (logspace,),
                np.ediff1d: (ediff1d, ediff1d_ends, ediff1d_to_end, ediff1d_to_begin),
                np.take: (take,), np.nansum: (nansum,),
                np.nanmean: (nanmean,), np.trapezoid: (trapezoid_at, trapezoid),

@@ -48,10 +48,6 @@ def uses_repeat_method(x):
     return y.compress([True, False, True])[-1]  # ERR: .compress()
 
 
-def uses_take_method(x):
-    return x.take([0, 1]).sum()  # ERR: .take()
-
-
 def sorts_in_place(x):
     y = x * 1.0
     y.sort()  # ERR: .sort()
@@ -111,7 +107,7 @@ def calls_a_helper(x):
     return _helper(x) * 2.0
 
 
-GRAD_CASES = [uses_unwrap, uses_matrix_cond, uses_einsum, uses_repeat_method, uses_take_method,
+GRAD_CASES = [uses_unwrap, uses_matrix_cond, uses_einsum, uses_repeat_method,
               sorts_in_place, reads_flat, writes_into_int_array, writes_repeated_indices,
               writes_into_matrix_diagonal,
               std_with_mean, dot_of_3d, ufunc_reduce, ufunc_at, ufunc_with_dtype, _helper]

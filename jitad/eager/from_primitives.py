@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from .. import prelude, runtime
-from ..primitives import METHODS, callables, get
+from ..primitives import FUNCTION_METHODS, METHODS, callables, get
 from ..primitives.core import lookup_callable, methods, refusal_for
 from ..errors import JitadError, UnsupportedError
 from ..primitives.forms import (axes_steps, read_statics, reduction_steps, rule_at, settle_statics,
@@ -561,9 +561,20 @@ def install():
     FUNCTION_OPS[np.split], FUNCTION_OPS[np.array_split] = _splitter(True), _splitter(False)
     for fn, which in (("hsplit", "h"), ("vsplit", "v"), ("dsplit", "d")):
         FUNCTION_OPS[getattr(np, fn)] = _axis_splitter(which)
-    plain_diff = FUNCTION_OPS.get(np.diff)
-    FUNCTION_OPS[np.diff] = lambda a, n=1, axis=-1: (
-        plain_diff(a) if n == 1 and axis == -1 and plain_diff is not None else diff(a, n, axis))
+    # (np.diff's entry is the `prelude` dispatcher, for prepend= / append=: the op of the
+    # primitive itself, for the plain call)
+    plain_diff = next((call_op(t, p) for t, p in callables() if t is np.diff), None)
+
+    def diff_op(a, n=1, axis=-1, **ends):
+        if ends:        # prepend= / append=: the definition compiled mode reads (`prelude`)
+            fn = prelude.definition(np.diff, 1, dict(ends, n=n, axis=axis))
+            if fn is None:
+                raise TypeError(f"np.diff() got an unexpected keyword argument "
+                                f"{sorted(set(ends) - {'prepend', 'append'})[0]!r}")
+            return fn(a, n=n, axis=axis, **ends)
+        return plain_diff(a) if n == 1 and axis == -1 and plain_diff is not None \
+            else diff(a, n, axis)
+    FUNCTION_OPS[np.diff] = diff_op
     FUNCTION_OPS[np.vstack] = _stacker(np.atleast_2d, 0)
     FUNCTION_OPS[np.hstack] = _stacker(np.atleast_1d, None)
     FUNCTION_OPS[np.dstack] = _stacker(np.atleast_3d, 2)
@@ -578,6 +589,13 @@ def install():
         target = by_prim.get(pname)
         if method not in ATTR_OPS and method not in Var.__dict__ and target is not None:
             ATTR_OPS[method] = _method(FUNCTION_OPS[target])
+    for method, fn in FUNCTION_METHODS.items():
+        ATTR_OPS.setdefault(method, _function_method(fn))
+
+
+def _function_method(fn):
+    # x.take(idx): the NumPy function's op at the call (ops may install theirs later)
+    return lambda var: lambda *args, **kwargs: FUNCTION_OPS[fn](var, *args, **kwargs)
 
 
 def _method(op):

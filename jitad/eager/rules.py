@@ -12,7 +12,7 @@ reshape/transpose/concatenate, indexing reads and writes, and linspace/arange
 At non-differentiable points the rules follow the compiled mode's convention
 (jitad/rules.py), which is autograd's and JAX's for ties: a max/min reduction
 splits g evenly among the entries equal to the result (per reduced slice);
-maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi;
+maximum/minimum give each side g/2 at a tie; clip passes g where lo <= x <= hi (to hi where lo > hi, NumPy's result);
 abs and fabs give g * sign(x).
 """
 import ast
@@ -247,6 +247,16 @@ def _lin_sum(g, t, axis):
     return c[()] if c.ndim == 0 else c
 
 
+def _below(x, lo, hi):
+    # clip's result is lo: x under it, and lo not above hi (crossed bounds give hi)
+    return (x < lo) & (True if hi is None else lo <= hi)
+
+
+def _above(x, lo, hi):
+    # clip's result is hi: max(x, lo) above it
+    return (x if lo is None else np.maximum(x, lo)) > hi
+
+
 def _inside(x, lo, hi):
     ok = np.ones(np.shape(x), bool)
     if lo is not None:
@@ -334,7 +344,7 @@ for _f, _prim in ELEMENTWISE:
     _vjps, _save = from_primitive(_prim)
     defvjp(_f, *_vjps, save=_save, refused=refusals(_prim))
 defvjp(where,         None, lambda g, ans, c, x, y: np.where(c, g, 0.0), lambda g, ans, c, x, y: np.where(c, 0.0, g))
-defvjp(clip,          lambda g, ans, x, lo, hi: np.where(_inside(x, lo, hi), g, 0.0), lambda g, ans, x, lo, hi: np.where(x < lo, g, 0.0), lambda g, ans, x, lo, hi: np.where(x > hi, g, 0.0))
+defvjp(clip,          lambda g, ans, x, lo, hi: np.where(_inside(x, lo, hi), g, 0.0), lambda g, ans, x, lo, hi: np.where(_below(x, lo, hi), g, 0.0), lambda g, ans, x, lo, hi: np.where(_above(x, lo, hi), g, 0.0))
 
 # reductions (axis: None, int or tuple)
 defvjp(sum_,          lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims), save="shapes")

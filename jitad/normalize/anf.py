@@ -33,7 +33,7 @@ from ..desugar import own_statements
 from ..errors import JitadError, UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
-from ..primitives import CALL, COPY, GETITEM, METHODS, SHAPE, get, lookup_callable
+from ..primitives import CALL, COPY, FUNCTION_METHODS, GETITEM, METHODS, SHAPE, get, lookup_callable
 from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
@@ -955,6 +955,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                 return self.record_method(node, base, kw, hint, dest)
         # methods on local arrays: x.reshape(...), x.sum(axis=0), ...
         if isinstance(func, gast.Attribute) and self.resolve_func(func) is MISSING:
+            if func.attr in FUNCTION_METHODS:     # x.take(idx): np.take(x, idx)
+                name = self.namer.fresh("np")
+                self.introduced[name] = FUNCTION_METHODS[func.attr]
+                call = gast.Call(gast.Name(name, gast.Load(), None, None), [func.value] + node.args,
+                                 node.keywords)
+                return self.call(gast.copy_location(call, node), hint, dest)
             if func.attr not in METHODS:
                 if callable(getattr(np.ndarray, func.attr, None)) and func.attr[:1] != "_":
                     # an array method with no rule: run as it is, unless a derivative would
@@ -1482,7 +1488,8 @@ def _fold(op, a, b, norm, node):
 def index_arrays(tree, resolve) -> set:
     """ids of the `np.array([...])` / `np.asarray([...])` calls of integer constants written
     out that are the value of the one assignment of a name read nowhere but as an index
-    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`, `W[:, perm[0]]`, `x[perm[1:]]`),
+    (`perm = np.array([2, 0, 1])` ... `x[perm]`, `W[:, perm]`, `W[:, perm[0]]`, `x[perm[1:]]`,
+    inside an index's arithmetic too: `cuts[y + 1]`),
     or as an index operand of a call (np.take's indices, a primitive's `index_operands`:
     `np.add.at(y, idx, v)`, `np.bincount(idx, weights=w)`), or written out as one: those
     are integer arrays, as
@@ -1491,8 +1498,13 @@ def index_arrays(tree, resolve) -> set:
     stores, calls, as_index, taken = {}, {}, set(), set()
     for node in gast.walk(tree):
         if isinstance(node, gast.Call):
-            for k in _index_positions(resolve(node.func)):
-                arg = node.args[k] if k < len(node.args) else None
+            obj, recv = resolve(node.func), 0
+            if obj is MISSING and isinstance(node.func, gast.Attribute) \
+                    and node.func.attr in FUNCTION_METHODS:
+                obj, recv = FUNCTION_METHODS[node.func.attr], 1     # x.take(idx): np.take's
+            for k in _index_positions(obj):
+                k -= recv
+                arg = node.args[k] if 0 <= k < len(node.args) else None
                 if _int_array_call(arg, resolve):
                     taken.add(id(arg))          # np.take(x, np.array([0, 2])): its indices
                 elif isinstance(arg, gast.Name):
@@ -1504,13 +1516,9 @@ def index_arrays(tree, resolve) -> set:
                 and _int_array_call(node.value, resolve):
             calls[node.targets[0].id] = node.value
         elif isinstance(node, gast.Subscript):
-            sl = node.slice
-            for part in (sl.elts if isinstance(sl, gast.Tuple) else [sl]):
-                # x[idx], and x[:, idx[2]]: an entry of idx read as an index
-                while isinstance(part, gast.Subscript):
-                    part = part.value
-                if isinstance(part, gast.Name):
-                    as_index.add(id(part))
+            # x[idx], x[:, idx[2]] (an entry of idx read as an index), x[idx + 1]: a name
+            # anywhere in an index (`cuts[y + 1]`) gives it an index's values
+            as_index.update(id(n) for n in gast.walk(node.slice) if isinstance(n, gast.Name))
     loads = {}
     for node in gast.walk(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):

@@ -325,11 +325,11 @@ class LibraryCalls:
                   self.expr(b, hint) for b in (lo, hi))
         if lo is None and hi is None:
             self.err(node, "np.clip needs at least one bound that is not None", "np.clip")
-        if lo is not None and hi is not None:
-            prim, operands = get("np.clip"), (x, lo, hi)
-        else:
-            prim, operands = get("np.maximum" if hi is None else "np.minimum"), (x, lo or hi)
-        return self.bind(node, dest(prim), prim, operands)
+        # one bound: the other infinite, so that x at the bound gets g as with two (bounds
+        # included, eager mode's convention too), not np.maximum's half
+        lo = Const(-math.inf) if lo is None else lo
+        hi = Const(math.inf) if hi is None else hi
+        return self.bind(node, dest("np.clip"), get("np.clip"), (x, lo, hi))
 
     def bincount(self, node, kw, hint, dest):
         """np.bincount(x, weights=w, minlength=n): the weighted counts, differentiable in w;
@@ -423,7 +423,9 @@ class LibraryCalls:
     def static(self, value_node, node, what):
         """The compile-time value of a call's constant argument (an int, a tuple of ints, a
         bool, None), or an error naming `what`."""
-        v = static_value(_lists_as_tuples(value_node), self.resolve_func)
+        v = static_value(lists_as_tuples(value_node), self.resolve_func)
+        if v is MISSING:    # a name standing for a constant (an unrolled loop's `for ax in (0, 1)`)
+            v = self.static_of(value_node)
         if v is MISSING:
             self.err(node, f"{what} must be a constant here (jitad fixes ranks and axes when it "
                            "compiles)", what)
@@ -949,11 +951,11 @@ def int_constants(node) -> bool:
     return type(v) is int
 
 
-def _lists_as_tuples(node):
+def lists_as_tuples(node):
     """A constant argument written with lists (`axes=([1], [0])`) read as the tuples NumPy
     takes alike."""
     if isinstance(node, (gast.List, gast.Tuple)):
-        return gast.Tuple([_lists_as_tuples(e) for e in node.elts], gast.Load())
+        return gast.Tuple([lists_as_tuples(e) for e in node.elts], gast.Load())
     return node
 
 

@@ -39,7 +39,7 @@ import copy
 import gast
 import numpy as np
 
-from .library import (AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, _lists_as_tuples,
+from .library import (AXIS_SPLITS, SPLIT_BACK, SPLIT_FRONT, SPLITS, lists_as_tuples,
                       split_cuts, static_value)
 from .slices import own_nodes
 from .structs import Struct
@@ -516,7 +516,7 @@ class ListForms:
         kw = {k.arg: k.value for k in call.keywords}
         if len(call.args) != 2 or set(kw) - ({"axis"} if which is None else set()):
             self.err(call, f"{what}(x, k) takes an array and a number of sections (and axis=)")
-        k_static = static_value(_lists_as_tuples(call.args[1]), self.resolve_func)
+        k_static = static_value(lists_as_tuples(call.args[1]), self.resolve_func)
         axis = self.static(kw["axis"], call, "axis=") if "axis" in kw else 0
         if not isinstance(axis, int) or isinstance(axis, bool):
             self.err(call, f"{what}'s axis= must be a constant integer", what)

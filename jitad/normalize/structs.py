@@ -79,7 +79,15 @@ from ..ir import Const, Var
 from ..primitives import COPY
 from ..records import class_constant, is_record, is_sequence, method
 from .calls import is_user_helper, source_resolver
-from .library import static_value
+from .library import lists_as_tuples, static_value
+
+
+def _loop_constant(v) -> bool:
+    """An item of a tuple written out that a loop over it binds as a constant: a number, a
+    bool, None, a string or a tuple of ints (an axis tuple)."""
+    if isinstance(v, tuple):
+        return all(type(k) is int for k in v)
+    return v is None or isinstance(v, (int, float, bool, str))
 
 
 class Struct:
@@ -632,9 +640,11 @@ class StructArgs:
         """`struct_of` a loop's iterable (or an argument of zip, enumerate ...): a tuple of
         numbers written out (`enumerate((1.5, 2.25))`, a constant tuple local read) is a
         sequence of its constants, unrolled as a structure's items are."""
-        v = static_value(node, self.resolve_func) if isinstance(node, gast.Tuple) else MISSING
-        if isinstance(v, tuple) and v and all(
-                isinstance(k, (int, float)) and not isinstance(k, bool) for k in v):
+        v = static_value(lists_as_tuples(node), self.resolve_func) \
+            if isinstance(node, (gast.Tuple, gast.List)) else MISSING
+        if isinstance(v, tuple) and v and all(_loop_constant(k) for k in v):
+            # numbers, or the axes / flags / None a test loops over (`for ax in (None, 0, 1)`,
+            # `for keepdims in (True, False)`): each a constant inside its unrolled step
             return Struct("seq", [Const(k) for k in v])
         if isinstance(node, (gast.Tuple, gast.List)) and node.elts and all(
                 isinstance(e, gast.Tuple) for e in node.elts):

@@ -140,14 +140,18 @@ np.fmod(a, b)      = np.fmod(a, b)          :: ew   | a: g                      
 math.fmod(a, b)    = np.fmod(a * 1.0, b * 1.0) :: float | a: g                 | b: -g * ((a - y) / b)
 # copysign: d/da is +-1 by the sign bits of a and b (+-0 included); b only chooses a sign
 copysign(a, b)     = {m}.copysign(a, b)     :: ewf  | a: g * {m}.copysign(1.0, a) * {m}.copysign(1.0, b)
-math.erf(x)        = math.erf(x)            :: float | x: g * 1.1283791670955126 * math.exp(-x * x)
-math.erfc(x)       = math.erfc(x)           :: float | x: -g * 1.1283791670955126 * math.exp(-x * x)
+# erf / erfc / ndtr / log_ndtr: the Gaussian's exponent read at x clamped to +-40, where
+# exp(-x^2 / 2) is 0 already: the same values for every finite x, and at an infinite x (a cut
+# point at np.inf) this partial's own derivative is 0, not 0 * inf (Hessians of
+# ndtr(np.inf - eta)); log_ndtr's clamped above only (its lower tail is finite)
+math.erf(x)        = math.erf(x)            :: float | x: g * 1.1283791670955126 * math.exp(-min(max(x, -40.0), 40.0) ** 2)
+math.erfc(x)       = math.erfc(x)           :: float | x: -g * 1.1283791670955126 * math.exp(-min(max(x, -40.0), 40.0) ** 2)
 math.lgamma(x)     = math.lgamma(x)         :: float | x: g * rt.digamma(x)
 math.gamma(x)      = math.gamma(x)          :: float | x: g * y * rt.digamma(x)
 # math.log(x, base), log(x) / log(base) as Python computes it (math.log(x) is its one_arg_form)
 log_base(x, base)  = math.log(x) / math.log(base) :: float | x: g / (x * math.log(base)) | base: -g * y / (base * math.log(base))
-scipy.special.erf(x) = rt.erf(x)            :: ewf  | x: g * 1.1283791670955126 * np.exp(-x * x)
-scipy.special.erfc(x) = rt.erfc(x)          :: ewf  | x: -g * 1.1283791670955126 * np.exp(-x * x)
+scipy.special.erf(x) = rt.erf(x)            :: ewf  | x: g * 1.1283791670955126 * np.exp(-np.minimum(np.maximum(x, -40.0), 40.0) ** 2)
+scipy.special.erfc(x) = rt.erfc(x)          :: ewf  | x: -g * 1.1283791670955126 * np.exp(-np.minimum(np.maximum(x, -40.0), 40.0) ** 2)
 scipy.special.gammaln(x) = rt.gammaln(x)    :: ewf  | x: g * rt.digamma(x)
 scipy.special.multigammaln(a, d) = rt.multigammaln(a, d) :: float | a: g * rt.multidigamma(a, d)
 # expit through tanh: no overflow for large |x|
@@ -206,7 +210,8 @@ strong_div(a, b)   = rt.strong_div(a, b)    :: ewf  | a: rt.strong_div(g, b)    
 # of three numbers (Numba's np.where makes a 0-d array of them)
 where.0.0.0(c, a, b) = rt.select(c, a, b)   :: where | a: rt.select(c, g, 0.0)  | b: rt.select(c, 0.0, g)
 # clip as maximum then minimum (NumPy's definition): Numba has no np.clip of scalars
-np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: rt.pick((x >= lo) & (x <= hi), g) | lo: rt.pick(x < lo, g) | hi: rt.pick(x > hi, g)
+# (bounds crossed, lo > hi: NumPy gives hi, whatever x; the cotangent goes to hi)
+np.clip(x, lo, hi) = np.minimum(np.maximum(x, lo), hi) :: clip | x: rt.pick((x >= lo) & (x <= hi), g) | lo: rt.pick((x < lo) & (lo <= hi), g) | hi: rt.pick(np.maximum(x, lo) > hi, g)
 sum(x)             = np.sum(x)              :: reduce | x: g
 # a whole reduction of a number is the number (np.sum(2.0), np.max(t)); a mean of one, a float
 scalar_same(x)     = x                      :: same   | x: g
@@ -471,8 +476,8 @@ scipy.special.i0(x) = rt.i0(x)              :: ewf  | x: g * rt.i1(x)
 scipy.special.i1(x) = rt.i1(x)              :: ewf  | x: g * (rt.i0(x) - y / (x + (x == 0)) - 0.5 * (x == 0))
 scipy.special.i0e(x) = rt.i0e(x)            :: ewf  | x: g * (rt.i1e(x) - np.sign(x) * y)
 scipy.special.i1e(x) = rt.i1e(x)            :: ewf  | x: g * (rt.i0e(x) - y / (x + (x == 0)) - 0.5 * (x == 0) - np.sign(x) * y)
-scipy.special.ndtr(x) = rt.ndtr(x)          :: ewf  | x: g * 0.3989422804014327 * np.exp(-0.5 * x * x)
-scipy.special.log_ndtr(x) = rt.log_ndtr(x)  :: ewf  | x: g * np.exp(-0.5 * x * x - 0.9189385332046727 - y)
+scipy.special.ndtr(x) = rt.ndtr(x)          :: ewf  | x: g * 0.3989422804014327 * np.exp(-0.5 * np.minimum(np.maximum(x, -40.0), 40.0) ** 2)
+scipy.special.log_ndtr(x) = rt.log_ndtr(x)  :: ewf  | x: g * np.exp(-0.5 * np.minimum(x, 40.0) ** 2 - 0.9189385332046727 - y)
 scipy.special.entr(x) = rt.entr(x)          :: ewf  | x: -g * (1.0 + np.log(x))
 scipy.special.rel_entr(a, b) = rt.rel_entr(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * (np.log(a / b) + 1.0) | b: -g * a / b
 scipy.special.kl_div(a, b) = rt.kl_div(a + 0.0 * b, b + 0.0 * a) :: ewf | a: g * np.log(a / b) | b: g * (1.0 - a / b)
@@ -676,6 +681,10 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
            "repeat": "repeat", "diagonal": "np.diagonal", "clip": "np.clip", "round": "np.round",
            "argsort": "np.argsort", "searchsorted": "np.searchsorted", "astype": "astype",
            "item": "item", "all": "all", "any": "any", "conj": "np.conj", "conjugate": "np.conj"}
+
+# Array methods that are a NumPy function of the array (x.take(idx, axis=0) is
+# np.take(x, idx, axis=0)): read as the function, whatever form of it jitad has.
+FUNCTION_METHODS = {"take": np.take}
 
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,

@@ -323,7 +323,7 @@ def local_lambdas(x, w):
 
 
 def closure_over_arrays(w):
-    return _make_loss(_X_DATA, _Y_DATA)(w)  # ERR: calling the function a call returns
+    return _make_loss(_X_DATA, _Y_DATA)(w)  # ERR: calling the function _make_loss(...) returns
 
 
 def _make_loss(X, y):

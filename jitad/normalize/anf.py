@@ -1071,10 +1071,13 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
                                "outside (eps = np.random.default_rng(0).normal(size=n)) and "
                                "pass them as an argument, as fixed noise", f"call to {what}")
             if isinstance(func, gast.Call):
-                self.err(node, "calling the function a call returns (make(...)(x)) is not "
-                               "supported: call a helper that takes those values as arguments, "
-                               "or give jitad the returned function itself "
-                               "(jitad.grad(make(...)))", "call of a call")
+                made = describe(func.func)
+                made = f"{made[:-2]}(...)" if made.endswith("()") else "a call"
+                self.err(node, f"calling the function {made} returns is not supported: call "
+                               "a helper that takes those values as arguments, or give jitad "
+                               f"the returned function itself (jitad.grad({made}) outside); "
+                               "jitad.grad(f)(x) and jitad.jacfwd/jacrev/hessian of a named "
+                               "function are", "call of a call")
             code = opaque.code_spelling(obj) if obj is not MISSING else None
             if code is not None and not isinstance(obj, type):
                 # a NumPy or math function with no rule: run as it is, unless a derivative

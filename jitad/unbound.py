@@ -19,7 +19,10 @@ return, raise, break or continue is not reached. Reads inside nested functions a
 are not checked (they run when called), nor reads past a short circuit (`ok and y`, `y if c
 else 0`, a comprehension's element): only what a statement surely evaluates; a
 comprehension's own variables are not locals.
-Invariants: a function whose every read is of a definitely assigned local is left as it was;
+`del y` (of names) unassigns y: a read after it is checked like any other, and the statement
+itself is the flag set False (or `pass`); `del` of anything else is left for `fence`.
+Invariants: a function whose every read is of a definitely assigned local is left as it was
+(but for its `del` statements of names);
 the flags are bools no adjoint reads.
 """
 from __future__ import annotations
@@ -42,6 +45,7 @@ def unbound_reads(tree, namer) -> None:
     _block(tree.body, frozenset(params), local, found)
     names = sorted({n for ns in found.values() for n in ns})
     if not names:
+        tree.body = _rewrite(tree.body, {}, found)       # `del y` of names: nothing to run
         return
     flags = {n: namer.fresh(f"{n}_bound") for n in names}
     tree.body = _rewrite(tree.body, flags, found)
@@ -74,6 +78,8 @@ def _block(stmts, da, local, found):
             da = da | {n for it in s.items if it.optional_vars is not None
                        for n in _names(it.optional_vars)}
             da = _block(s.body, da, local, found)
+        elif isinstance(s, gast.Delete) and _deletes_names(s):
+            da = da - set(_names(s))
         elif isinstance(s, (gast.Return, gast.Raise, gast.Break, gast.Continue)):
             da = None
         elif isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
@@ -153,9 +159,18 @@ def _walk(node):
 
 
 # ---------------------------------------------------------------------- the rewrite
+def _deletes_names(s) -> bool:
+    return all(isinstance(t, gast.Name) for t in s.targets)
+
+
 def _rewrite(stmts, flags, found):
     out = []
     for s in stmts:
+        if isinstance(s, gast.Delete) and _deletes_names(s):
+            # `del y`: y unassigned from here (its flag False); nothing else to run
+            unset = [_set(flags[n], False, s) for n in _names(s) if n in flags]
+            out += unset or [gast.copy_location(gast.Pass(), s)]
+            continue
         for n in sorted(found.get(id(s), ())):
             out.append(_check(flags[n], s))
         for field in ("body", "orelse"):

@@ -86,3 +86,20 @@ def test_a_read_past_a_short_circuit_is_not_checked():
     """Python evaluates `y` there only where it is assigned: no UnboundLocalError."""
     for w in (0.7, 0.2):
         check(read_past_a_short_circuit, (x0, w), wrt=(0, 1), backend="python")
+
+
+def deleted_then_maybe_read(x, w):
+    y = np.sin(x) * w
+    s = np.sum(y)
+    del y                      # y unassigned from here, as in Python
+    if w > 0.5:
+        y = np.cos(x)
+    return s + np.sum(y)
+
+
+def test_del_of_a_name_unassigns_it():
+    check(deleted_then_maybe_read, (x0, 0.8), wrt=(0, 1), backend="python")
+    for g in (jitad.grad(jitad.differentiable(deleted_then_maybe_read, backend="python")),
+              jitad.grad(deleted_then_maybe_read, mode="eager")):
+        with pytest.raises(UnboundLocalError):
+            g(x0, 0.2)

@@ -315,6 +315,30 @@ def _overloads():
         return copy2
 
 
+    def _first(name, accum):
+        """`runtime.first_add`/`first_accum1`/`first_accum2`: c itself when its shape is x's,
+        for a C-contiguous c of x's dtype and rank (the result is then always typed as the
+        `np.zeros_like(x)` it stands for); else the zeros and the addition."""
+        def typer(x, c):
+            takes = isinstance(x, types.Array) and isinstance(c, types.Array) \
+                and c.dtype == x.dtype and c.ndim == x.ndim and c.layout == "C"
+            zeros_and_add = _first_fallbacks[accum]
+
+            def add(x, c):
+                return zeros_and_add(x, c)
+            if not takes:
+                return add
+
+            def take(x, c):
+                if c.shape == x.shape:
+                    return c
+                return zeros_and_add(x, c)
+            return take
+        overload(getattr(_py, name), jit_options=_CALLEE)(typer)
+
+    for _n, _a in _py.FIRST_ADDS.items():
+        _first(_n, _a)
+
     @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
@@ -334,7 +358,33 @@ _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_vi
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
 _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, globals(),
                                               "extreme_adjoint"), nogil=True)
+
+
+def _zeros_add(x, c):
+    d = np.zeros_like(x)
+    d += c
+    return d
+
+
+def _zeros_accum1(x, c):
+    d = np.zeros_like(x)
+    accum1(d, c)
+    return d
+
+
+def _zeros_accum2(x, c):
+    d = np.zeros_like(x)
+    accum2(d, c)
+    return d
+
+
+# `_first`'s fallbacks: the zeros and the addition the first contribution stands for
+_first_fallbacks = {None: _callee(_zeros_add), "accum1": _callee(_zeros_accum1),
+                    "accum2": _callee(_zeros_accum2)}
 _overloads()
+first_add = _py.first_add            # compiled code calling rt.first_add gets the overload above
+first_accum1 = _py.first_accum1      # ... and so rt.first_accum1
+first_accum2 = _py.first_accum2      # ... and rt.first_accum2
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

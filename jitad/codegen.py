@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from dataclasses import dataclass, field
 
-from . import __version__, ir, runtime
+from . import __version__, alias, ir, runtime
 from . import pyast as P
 from .factor import factor_tangents
 from .fuse import fuse
@@ -1114,7 +1114,7 @@ def _strip_comments(block):
     return out
 
 
-def _first_contribution(node, cache=None):
+def _first_contribution(node, cache=None, root=None, types=None):
     """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
 
     For an array `d = np.zeros_like(x)` only when `reverse` marked the addition `jitad_fresh`:
@@ -1124,6 +1124,10 @@ def _first_contribution(node, cache=None):
     d saved, and a read of it per element (the reduction `np.sum(Qx * Qx, axis=1)`'s adjoint
     in GMM)."""
     cache = {} if cache is None else cache
+    if root is None:
+        root = node
+        types = _like(node, {**getattr(node, "jitad_types", {}),
+                             **getattr(node, "jitad_param_types", {})})
 
     def names(stmt):
         got = cache.get(id(stmt))
@@ -1159,10 +1163,58 @@ def _first_contribution(node, cache=None):
                         i -= 1
                     elif array_zero and _map_writes_all(t, s, block[i + 1:j]):
                         s.value.func = ast.Attribute(ast.Name("np", ast.Load()), "empty_like", ast.Load())
+                    elif array_zero and _takes_first(root, block, i, j, types):
+                        i -= 1
                     break
             i += 1
         for s in block:
-            _first_contribution(s, cache)
+            _first_contribution(s, cache, root, types)
+
+
+_FIRST_ADDS = {"rt.accum1": "rt.first_accum1", "rt.accum2": "rt.first_accum2"}
+
+
+def _takes_first(fdef, block, i, j, types) -> bool:
+    """`d = np.zeros_like(x)` (block[i]) whose next mention, block[j], is its first
+    contribution `d += c`, `rt.accum1(d, c)` or `rt.accum2(d, c)` (marked `jitad_first` by
+    `reverse`: a float adjoint) -> `d = rt.first_add(x, c)` (`first_accum1`, `first_accum2`)
+    at block[j], block[i] gone: c itself, when shaped like x, is d -- no zeros, no addition
+    (GMM's `Qx = Qx_mul + Qx_matmul`: both adjoints are d_Qx). When c may hold another
+    name's buffer (`d_Qx`, a view, a list's pop), only where `alias.shared_safely` proves
+    that nothing writes that buffer in place while both may hold it; a new array (`a * b`)
+    is d's own. Nothing between may assign x (its shape is d's), nor leave the block (a
+    `break` would skip the assignment that now makes d). Says whether it rewrote."""
+    s, t = block[i], block[j]
+    if not getattr(t, "jitad_first", False) or len(s.value.args) != 1 \
+            or not isinstance(s.value.args[0], ast.Name) or s.value.keywords:
+        return False
+    name, x = s.targets[0].id, s.value.args[0].id
+    if isinstance(t, ast.AugAssign) and isinstance(t.op, ast.Add) and isinstance(t.target, ast.Name) \
+            and t.target.id == name:
+        fn, c = "rt.first_add", t.value
+    elif isinstance(t, ast.Expr) and isinstance(t.value, ast.Call) \
+            and ast.unparse(t.value.func) in _FIRST_ADDS and len(t.value.args) == 2 \
+            and isinstance(t.value.args[0], ast.Name) and t.value.args[0].id == name:
+        fn, c = _FIRST_ADDS[ast.unparse(t.value.func)], t.value.args[1]
+    else:
+        return False
+    if name in P.names_in(c):
+        return False
+    for st in block[i + 1:j]:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.Break, ast.Continue, ast.Return)) or (
+                    isinstance(n, ast.Name) and n.id == x and isinstance(n.ctx, ast.Store)):
+                return False
+    new = ast.Assign([ast.Name(name, ast.Store())], P.call(fn, P.name(x), c), lineno=0)
+    new.__dict__.update({k: v for k, v in t.__dict__.items() if k.startswith("jitad_")})
+    new.jitad_first = False
+    shared = alias.holds(c, types)
+    block[j] = new
+    if shared and not alias.shared_safely(fdef, new, shared, types):
+        block[j] = t
+        return False
+    del block[i]
+    return True
 
 
 def _map_writes_all(loop, zeros, between) -> bool:
@@ -1282,6 +1334,7 @@ def _tidy(fdef, types):
     """NumPy's arithmetic in maps; element loops of one length fused (row buffers become
     scalars), dead assignments out, then single-use temporaries folded back into their use;
     in a jvp, the tangent sums then regrouped by tangent (`factor`)."""
+    fdef.jitad_types = types
     _NumpyArithmetic().visit(fdef)
     _ScalarPick(types).visit(fdef)
     fuse(fdef, types)

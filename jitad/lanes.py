@@ -35,7 +35,7 @@ import ast
 import copy
 
 from .names import Namer
-from .runtime import ADDED_PRODUCTS, SUMS_OF_PRODUCTS
+from .runtime import ADDED_PRODUCTS, FIRST_ADDS, SUMS_OF_PRODUCTS
 
 
 # past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
@@ -223,6 +223,23 @@ class _Unadded(ast.NodeTransformer):
                 ast.Name(c.args[0].id, ast.Store()), ast.Add(),
                 ast.Call(_expr(_ADDED[dotted(c.func)]), c.args[1:], [])), node)
         return node
+
+    def visit_Assign(self, node):
+        """`d = rt.first_accum2(x, c)` (an adjoint taking its first contribution, see
+        `runtime.FIRST_ADDS`) -> `d = np.zeros_like(x)` and `rt.accum2(d, c)` (`d += c` for
+        `first_add`): every laned value is its own array, lane by lane."""
+        c = node.value
+        f = dotted(c.func) if isinstance(c, ast.Call) else None
+        if f is None or not f.startswith("rt.") or f[3:] not in FIRST_ADDS \
+                or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return node
+        d, (x, g) = node.targets[0].id, c.args
+        zeros = ast.Assign([ast.Name(d, ast.Store())],
+                           ast.Call(_expr("np.zeros_like"), [x], []), lineno=0)
+        accum = FIRST_ADDS[f[3:]]
+        add = ast.AugAssign(ast.Name(d, ast.Store()), ast.Add(), g) if accum is None else \
+            ast.Expr(ast.Call(_expr(f"rt.{accum}"), [ast.Name(d, ast.Load()), g], []))
+        return [ast.copy_location(zeros, node), ast.copy_location(add, node)]
 
 
 class Batch:

@@ -339,6 +339,33 @@ def _overloads():
     for _n, _a in _py.FIRST_ADDS.items():
         _first(_n, _a)
 
+    @overload(_py.zeros_into, jit_options=_CALLEE)
+    def _zeros_into(d, x):
+        """`runtime.zeros_into`: d zeroed in place when it is a C-contiguous array of x's
+        dtype and rank and has x's shape (the result typed as np.zeros_like(x))."""
+        if isinstance(d, types.Array) and isinstance(x, types.Array) and d.dtype == x.dtype \
+                and d.ndim == x.ndim and d.layout == "C":
+            def refill(d, x):
+                if d.shape == x.shape:
+                    d.fill(0)
+                    return d
+                return np.zeros_like(x)
+            return refill
+        return lambda d, x: np.zeros_like(x)
+
+    @overload(_py.empty_into, jit_options=_CALLEE)
+    def _empty_into(d, x):
+        """`runtime.empty_into`: d itself when it is a C-contiguous array of x's dtype and
+        rank and has x's shape."""
+        if isinstance(d, types.Array) and isinstance(x, types.Array) and d.dtype == x.dtype \
+                and d.ndim == x.ndim and d.layout == "C":
+            def again(d, x):
+                if d.shape == x.shape:
+                    return d
+                return np.empty_like(x)
+            return again
+        return lambda d, x: np.empty_like(x)
+
     @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
@@ -385,6 +412,8 @@ _overloads()
 first_add = _py.first_add            # compiled code calling rt.first_add gets the overload above
 first_accum1 = _py.first_accum1      # ... and so rt.first_accum1
 first_accum2 = _py.first_accum2      # ... and rt.first_accum2
+zeros_into = _py.zeros_into          # ... and rt.zeros_into, rt.empty_into
+empty_into = _py.empty_into
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

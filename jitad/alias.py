@@ -149,6 +149,8 @@ class _Exprs:
                 return set()
             if name in runtime.FIRST_ADDS:
                 return self.holds(c.args[1]) if len(c.args) == 2 else _names(c)
+            if name in runtime.INTO:
+                return self.holds(c.args[0]) if len(c.args) == 2 else _names(c)
             if name.startswith("check_"):
                 return set()
             return set().union(*map(self.holds, args)) if args else set()
@@ -188,6 +190,24 @@ class _Exprs:
                     out |= set().union(*map(self.holds, args)) if args else set()
             else:                                      # a function of the module, or unknown
                 out |= set().union(*map(self.holds, args)) if args else set()
+        return out
+
+    def keeps(self, node) -> set:
+        """The names whose buffers a call in `node` may keep a reference to beyond the call
+        (a function the analysis does not know; what `stores` makes containers hold is
+        followed by the flow itself)."""
+        out = set()
+        for c in ast.walk(node):
+            if not isinstance(c, ast.Call) or _pure_call(c, self.rt_writes):
+                continue
+            if isinstance(c.func, ast.Attribute) and not (dotted(c.func) or "").startswith(("np.", "rt.")):
+                m = c.func.attr
+                if m in _FRESH_METHODS or m in _SHARING_METHODS or m in _LIST_METHODS \
+                        or m in _STORING_METHODS:
+                    continue
+            out |= set().union(*map(self.holds, self._args(c))) if self._args(c) else set()
+            if isinstance(c.func, ast.Attribute):
+                out |= self.holds(c.func.value)
         return out
 
     def stores(self, node) -> list:
@@ -384,17 +404,38 @@ def shared_safely(fdef, at, shared, types=None) -> bool:
     return flow.reached
 
 
+def owned_again(fdef, at, types=None) -> bool:
+    """Whether, every time statement `at` (`d = <a new array>`, d assigned nowhere else) runs
+    again, the array it made the time before is d's alone: no other name, list or tape that
+    may hold it is left (each was assigned something else since), and no call that might keep
+    it (a function the analysis does not know) was given it. Then `at` may make its array in
+    that one (`reuse`). Writes through the holders are no concern here."""
+    d = at.targets[0].id
+    flow = _Flow(_Exprs(types, runtime_writes()), at, frozenset({d}), reuse=True)
+    try:
+        flow.block(fdef.body, frozenset())
+    except _Unsafe:
+        return False
+    return flow.reached
+
+
 class _Flow:
     """The holders of the buffer, statement by statement (sets of names, joined by union);
-    `_Unsafe` at the first write or return through one."""
+    `_Unsafe` at the first write or return through one (`reuse`: where one may be kept by a
+    call, or is still held by another name when `at` runs again)."""
 
-    def __init__(self, ex, at, start):
-        self.ex, self.at, self.start = ex, at, start
+    def __init__(self, ex, at, start, reuse=False):
+        self.ex, self.at, self.start, self.reuse = ex, at, start, reuse
         self.reached = False
         self.loops = []          # per enclosing loop: [holders at a break, at a continue]
 
     def check(self, node, H):
-        if H and self.ex.writes(node) & H:
+        if not H:
+            return
+        if self.reuse:
+            if self.ex.keeps(node) & H:
+                raise _Unsafe
+        elif self.ex.writes(node) & H:
             raise _Unsafe
 
     def block(self, stmts, H):
@@ -414,13 +455,15 @@ class _Flow:
         if isinstance(t, (ast.Subscript, ast.Attribute)):
             base = self.ex.holds(t.value)
             self.check(t, H)
-            if base & H:
+            if base & H and not self.reuse:
                 raise _Unsafe                    # an element or slice written through a holder
             return (H | base) if flows else H   # a container now holds the buffer
         raise _Unsafe
 
     def stmt(self, s, H):
         if isinstance(s, ast.Assign):
+            if s is self.at and self.reuse and H - self.start:
+                raise _Unsafe                    # its last array is another name's too
             self.check(s.value, H)
             H = self.stores(s.value, H)
             flows = bool(self.ex.holds(s.value) & H)
@@ -435,7 +478,7 @@ class _Flow:
             t = s.target
             base = self.ex.holds(t.value) if isinstance(t, (ast.Subscript, ast.Attribute)) else {t.id}
             self.check(t, H)
-            if base & H:
+            if base & H and not self.reuse:
                 raise _Unsafe                    # `d += e`, `d[i] += e` on a holder
             return H
         if isinstance(s, ast.Expr):
@@ -444,7 +487,7 @@ class _Flow:
         if isinstance(s, ast.Return):
             if s.value is not None:
                 self.check(s.value, H)
-                if _names(s.value) & H:
+                if _names(s.value) & H and not self.reuse:
                     raise _Unsafe                # the buffer would leave the function
             return frozenset()
         if isinstance(s, ast.If):

@@ -1346,8 +1346,61 @@ def _tidy(fdef, types):
     if hasattr(fdef, "jitad_tangents"):      # a jvp: its final tangent sums, by tangent
         factor_tangents(fdef, fdef.jitad_tangents)
     _ProductInPlace().visit(fdef)
+    _reuse_buffers(fdef, types)
     _mark_view_writes(fdef, types)
     return fdef
+
+
+_INTO = {"np.zeros_like": "rt.zeros_into", "np.empty_like": "rt.empty_into"}
+
+
+def _reuse_buffers(fdef, types):
+    """`d = np.zeros_like(x)` in a loop (d assigned nowhere else, x an array of floats) ->
+    `d = rt.zeros_into(d, x)`: the array the statement made on the trip before, zeroed in
+    place, when it has x's shape -- one allocation per loop instead of one per trip (the
+    adjoint sweep of a loop makes its temporaries' adjoints on every trip: the rnn's
+    Hessian-vector product two per step, LSTM's cell a dozen) -- where `alias.owned_again`
+    proves that array is d's alone whenever the statement runs again; `np.empty_like(x)` ->
+    `rt.empty_into(d, x)` likewise. d starts, at the function's top, as an empty array of
+    x's rank (its type), which the first trip replaces."""
+    types = _like(fdef, {**types, **getattr(fdef, "jitad_param_types", {})})
+    stores = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            stores[n.target.id] -= 1             # (an update in place, not a new array)
+    params = {a.arg for a in fdef.args.args}
+    found = []
+
+    def visit(stmts, in_loop):
+        for st in stmts:
+            if in_loop and isinstance(st, ast.Assign) and len(st.targets) == 1 \
+                    and isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Call) \
+                    and ast.unparse(st.value.func) in _INTO and len(st.value.args) == 1 \
+                    and isinstance(st.value.args[0], ast.Name) and not st.value.keywords:
+                d, t = st.targets[0].id, types.get(st.value.args[0].id)
+                if d not in params and stores.get(d) == 1 and isinstance(t, Ty) \
+                        and t.dtype == "f8" and t.ndim >= 1:
+                    found.append((st, t.ndim))
+            for sub in ("body", "orelse"):
+                inner = getattr(st, sub, None)
+                if isinstance(inner, list) and not isinstance(st, ast.FunctionDef):
+                    visit(inner, in_loop or isinstance(st, (ast.For, ast.While)))
+
+    visit(fdef.body, False)
+    starts = []
+    for st, ndim in found:
+        if not alias.owned_again(fdef, st, types):
+            continue
+        d = st.targets[0].id
+        st.value = P.call(_INTO[ast.unparse(st.value.func)], P.name(d), st.value.args[0])
+        shape = ast.Tuple([ast.Constant(0)] * ndim, ast.Load())
+        starts.append(ast.Assign([ast.Name(d, ast.Store())],
+                                 P.call("np.empty", shape, ast.Name("np.float64", ast.Load())),
+                                 lineno=0))
+    fdef.body[:0] = starts
 
 
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)

@@ -242,9 +242,27 @@ class _Unadded(ast.NodeTransformer):
         return [ast.copy_location(zeros, node), ast.copy_location(add, node)]
 
 
+def _unreused(fdef):
+    """`d = rt.zeros_into(d, x)` (an array made again in d's, `codegen._reuse_buffers`) ->
+    `d = np.zeros_like(x)` (`empty_into`: `np.empty_like`), and d's start `d = np.empty(...)`
+    gone: each trip's laned array is its own."""
+    into = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call) and dotted(n.value.func) in ("rt.zeros_into", "rt.empty_into"):
+            into[n.targets[0].id] = n
+            n.value = ast.Call(_expr("np.zeros_like" if dotted(n.value.func) == "rt.zeros_into"
+                                     else "np.empty_like"), [n.value.args[1]], [])
+    fdef.body = [s for s in fdef.body if not (
+        isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+        and s.targets[0].id in into and isinstance(s.value, ast.Call)
+        and dotted(s.value.func) == "np.empty")]
+    return fdef
+
+
 class Batch:
     def __init__(self, fdef, batched, ranks, tapes):
-        self.fdef = _Unadded().visit(copy.deepcopy(fdef))
+        self.fdef = _Unadded().visit(_unreused(copy.deepcopy(fdef)))
         self.batched = set(batched)
         self.ranks = dict(ranks)
         self.tapes = dict(tapes)            # tape name -> "buffer" | "list"

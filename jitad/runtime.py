@@ -64,7 +64,7 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
 OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint",
-              "first_add", "first_accum1", "first_accum2")
+              "first_add", "first_accum1", "first_accum2", "zeros_into", "empty_into")
 
 
 def dot1(a, b):
@@ -629,6 +629,29 @@ def first_accum2(x, c):
     d = np.zeros_like(x)
     accum2(d, c)
     return d
+
+
+# An array made again on every trip of a loop (`reuse`): `d = rt.zeros_into(d, x)` is
+# `d = np.zeros_like(x)` in the array d already holds when it has x's shape (zeroed in place),
+# else a new one; `empty_into` the same for `np.empty_like(x)`. The caller makes sure that
+# array is d's alone when the statement runs again (`alias.owned_again`).
+INTO = ("zeros_into", "empty_into")
+__all__ += list(INTO)
+
+
+def zeros_into(d, x):
+    """np.zeros_like(x), in d's array when it is one of x's dtype and shape."""
+    if isinstance(d, np.ndarray) and d.dtype == x.dtype and d.shape == x.shape:
+        d[...] = 0.0
+        return d
+    return np.zeros_like(x)
+
+
+def empty_into(d, x):
+    """np.empty_like(x): d itself when it is an array of x's dtype and shape."""
+    if isinstance(d, np.ndarray) and d.dtype == x.dtype and d.shape == x.shape:
+        return d
+    return np.empty_like(x)
 
 
 def bmm(a, b):

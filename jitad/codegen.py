@@ -173,7 +173,8 @@ def primal(job):
     for spec in job.prog.order:
         job.funcs.append(_tidy(Reverse(job.prog, spec, (), job.plan.fnames, job.plan.vjp_names,
                                        recursive=job.plan.cycles,
-                                       reentrant=job.reentrant).primal(), spec.types))
+                                       reentrant=job.reentrant).primal(), spec.types,
+                                 reread=job.reentrant))
 
 
 def callee_adjoints(job):
@@ -320,7 +321,7 @@ def tangent(job):
     for spec in job.prog.order:
         fwd = Forward(job.prog, spec, targs[(id(spec.fn), spec.argtys)], pl.fnames, names, targs,
                       recursive=pl.cycles, reentrant=job.reentrant)
-        job.funcs.append(_tidy(fwd.jvp(), spec.types))
+        job.funcs.append(_tidy(fwd.jvp(), spec.types, reread=job.reentrant))
     gen.jvp, gen.jvp_args = names[pl.entry], targs[pl.entry]
     gen.jvps = tuple(names.values())
     if pl.entry in pl.cycles:
@@ -1185,6 +1186,8 @@ def _takes_first(fdef, block, i, j, types) -> bool:
     is d's own. Nothing between may assign x (its shape is d's), nor leave the block (a
     `break` would skip the assignment that now makes d). Says whether it rewrote."""
     s, t = block[i], block[j]
+    if getattr(fdef, "jitad_reread", False):       # (read again: rt.first_* is no primitive)
+        return False
     if not getattr(t, "jitad_first", False) or len(s.value.args) != 1 \
             or not isinstance(s.value.args[0], ast.Name) or s.value.keywords:
         return False
@@ -1330,11 +1333,14 @@ class _ScalarPick(_NumpyArithmetic):
                    and getattr(self.types.get(n.id), "ndim", 0) for n in ast.walk(e))
 
 
-def _tidy(fdef, types):
+def _tidy(fdef, types, reread=False):
     """NumPy's arithmetic in maps; element loops of one length fused (row buffers become
     scalars), dead assignments out, then single-use temporaries folded back into their use;
-    in a jvp, the tangent sums then regrouped by tangent (`factor`)."""
+    in a jvp, the tangent sums then regrouped by tangent (`factor`); arrays a loop makes on
+    every trip made in the last trip's (`_reuse_buffers`), not in code the front end reads
+    again (`reread`: its runtime helpers are not all primitives)."""
     fdef.jitad_types = types
+    fdef.jitad_reread = reread
     _NumpyArithmetic().visit(fdef)
     _ScalarPick(types).visit(fdef)
     fuse(fdef, types)
@@ -1346,7 +1352,8 @@ def _tidy(fdef, types):
     if hasattr(fdef, "jitad_tangents"):      # a jvp: its final tangent sums, by tangent
         factor_tangents(fdef, fdef.jitad_tangents)
     _ProductInPlace().visit(fdef)
-    _reuse_buffers(fdef, types)
+    if not reread:
+        _reuse_buffers(fdef, types)
     _mark_view_writes(fdef, types)
     return fdef
 

@@ -342,3 +342,144 @@ def test_shared_adjoints_compiled(no_recall):
     g, shares = _grad_and_shares(loop_both_added, backend="numba")
     assert shares == 1
     assert_grads_close(g, central_fd(loop_both_added, _args(), (0, 1, 2)), rtol=1e-6, atol=1e-8)
+
+
+# ---------------------------------------------------------------- arrays made again each trip
+def _again(src, types=None):
+    """owned_again for the (one) `d = rt.zeros_into(d, x)` statement of the function `src`."""
+    fdef = ast.parse(textwrap.dedent(src)).body[0]
+    at = next(s for s in ast.walk(fdef) if isinstance(s, ast.Assign)
+              and isinstance(s.value, ast.Call) and ast.unparse(s.value.func) == "rt.zeros_into")
+    return alias.owned_again(fdef, at, types)
+
+
+OWNED = {
+    "read_and_added_elsewhere": """
+        def f(x, n):
+            acc = np.zeros_like(x)
+            d = np.empty((0,), np.float64)
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                d[0] += k * 1.0
+                rt.add_into(acc, d)
+                s = np.sum(d * x)
+            return acc
+    """,
+    "other_name_rebound_before_the_next_trip": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                h = d
+                h[1] = 2.0
+                h = x * 2.0
+            return np.sum(h)
+    """,
+    "returned_from_the_last_trip": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                d += x
+            return d
+    """,
+}
+
+NOT_OWNED = {
+    "kept_by_a_carried_name": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            h = x * 1.0
+            for k in range(n):
+                s = np.sum(h)
+                d = rt.zeros_into(d, x)
+                d += h
+                h = d
+            return h
+    """,
+    "kept_on_a_tape": """
+        def f(x, n):
+            tape = []
+            d = np.empty((0,), np.float64)
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                tape.append(d)
+            return tape.pop()
+    """,
+    "kept_by_a_view": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            v = x[1:]
+            for k in range(n):
+                s = np.sum(v)
+                d = rt.zeros_into(d, x)
+                v = d[1:]
+            return s
+    """,
+    "shared_into_a_carried_adjoint": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            d_h = x * 1.0
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                d[0] += np.sum(d_h)
+                d_h = rt.first_add(x, d)
+            return d_h
+    """,
+    "given_to_an_unknown_function": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                keep(d)
+            return x
+    """,
+    "kept_in_a_list_element": """
+        def f(x, n):
+            d = np.empty((0,), np.float64)
+            hs = [x, x]
+            for k in range(n):
+                d = rt.zeros_into(d, x)
+                hs[k % 2] = d
+            return hs[0]
+    """,
+}
+
+
+@pytest.mark.parametrize("key", sorted(OWNED))
+def test_owned_again(key):
+    types = {"x": F1, "d": F1, "n": I, "k": I, "h": F1}
+    assert alias_ok(OWNED[key], types)
+
+
+@pytest.mark.parametrize("key", sorted(NOT_OWNED))
+def test_kept_elsewhere_is_not_made_again(key):
+    types = {"x": F1, "d": F1, "n": I, "k": I, "h": F1, "v": F1, "d_h": F1}
+    assert not alias_ok(NOT_OWNED[key], types)
+
+
+def alias_ok(src, types):
+    return _again(src, types)
+
+
+def recurrent(W, xs, w2):
+    """A tanh recurrence: its reverse loop makes the adjoints of each step's temporaries."""
+    h = np.zeros(W.shape[0])
+    s = 0.0
+    for t in range(xs.shape[0]):
+        a = W @ h
+        h = np.tanh(a + xs[t])
+        s = s + np.sum(h * w2)
+    return s
+
+
+def test_adjoints_made_again_in_place():
+    rng = np.random.default_rng(3)
+    args = (0.5 * rng.normal(size=(3, 3)), rng.normal(size=(5, 3)), rng.normal(size=3))
+    for backend in ("python", "numba"):
+        d = jitad.differentiable(_fresh(recurrent), backend=backend)
+        gf = jitad.grad(d, wrt=(0, 2))
+        g = gf(*args)
+        assert backend == "python" or gf.specialize(*args).compiled_ran
+        assert_grads_close(g, central_fd(recurrent, args, (0, 2)), rtol=1e-6, atol=1e-8)
+    assert "_into(" in jitad.source(d, "adjoint", args=args, wrt=(0, 2))

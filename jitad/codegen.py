@@ -1405,7 +1405,8 @@ def _reuse_buffers(fdef, types):
         st.value = P.call(_INTO[ast.unparse(st.value.func)], P.name(d), st.value.args[0])
         shape = ast.Tuple([ast.Constant(0)] * ndim, ast.Load())
         starts.append(ast.Assign([ast.Name(d, ast.Store())],
-                                 P.call("np.empty", shape, ast.Name("np.float64", ast.Load())),
+                                 P.call("np.empty", shape, ast.Attribute(
+                                     ast.Name("np", ast.Load()), "float64", ast.Load())),
                                  lineno=0))
     fdef.body[:0] = starts
 

@@ -318,28 +318,109 @@ def _overloads():
     def _first(name, accum):
         """`runtime.first_add`/`first_accum1`/`first_accum2`: c itself when its shape is x's,
         for a C-contiguous c of x's dtype and rank (the result is then always typed as the
-        `np.zeros_like(x)` it stands for); else the zeros and the addition."""
+        `np.zeros_like(x)` it stands for); else the zeros and the addition -- `accum1`/`accum2`
+        (compiled once for any layout), `d += c` of one rank <= 2 as element loops (Numba's
+        broadcasting `+=` compiled into every caller cost ~1,200 LLVM lines a call: GMM's
+        gradient +9,300), written in the implementation (a helper function of its own per
+        signature was another compilation each: ~0.3 s of a first call)."""
         def typer(x, c):
-            takes = isinstance(x, types.Array) and isinstance(c, types.Array) \
-                and c.dtype == x.dtype and c.ndim == x.ndim and c.layout == "C"
-            zeros_and_add = _first_fallbacks[accum]
-
-            def add(x, c):
-                return zeros_and_add(x, c)
+            arrays = isinstance(x, types.Array) and isinstance(c, types.Array)
+            takes = arrays and c.dtype == x.dtype and c.ndim == x.ndim and c.layout == "C"
+            if accum == "accum1":
+                def add(x, c):
+                    d = np.zeros_like(x)
+                    accum1(d, c)
+                    return d
+            elif accum == "accum2":
+                def add(x, c):
+                    d = np.zeros_like(x)
+                    accum2(d, c)
+                    return d
+            elif arrays and c.ndim == x.ndim == 1:
+                def add(x, c):
+                    d = np.zeros_like(x)
+                    n, m = d.shape[0], c.shape[0]
+                    if m != n and m != 1:
+                        raise ValueError("operands could not be broadcast together")
+                    for i in range(n):
+                        d[i] += c[i if m == n else 0]
+                    return d
+            elif arrays and c.ndim == x.ndim == 2:
+                def add(x, c):
+                    d = np.zeros_like(x)
+                    n0, n1 = d.shape
+                    m0, m1 = c.shape
+                    if (m0 != n0 and m0 != 1) or (m1 != n1 and m1 != 1):
+                        raise ValueError("operands could not be broadcast together")
+                    r, s = m0 == n0, m1 == n1
+                    for i in range(n0):
+                        for j in range(n1):
+                            d[i, j] += c[i if r else 0, j if s else 0]
+                    return d
+            else:
+                def add(x, c):
+                    d = np.zeros_like(x)
+                    d += c
+                    return d
             if not takes:
                 return add
+            if accum == "accum1":
+                def take(x, c):
+                    if c.shape == x.shape:
+                        return c
+                    d = np.zeros_like(x)
+                    accum1(d, c)
+                    return d
+                return take
+            if accum == "accum2":
+                def take(x, c):
+                    if c.shape == x.shape:
+                        return c
+                    d = np.zeros_like(x)
+                    accum2(d, c)
+                    return d
+                return take
+            if x.ndim == 1:
+                def take(x, c):
+                    if c.shape == x.shape:
+                        return c
+                    d = np.zeros_like(x)
+                    n, m = d.shape[0], c.shape[0]
+                    if m != 1:
+                        raise ValueError("operands could not be broadcast together")
+                    for i in range(n):
+                        d[i] += c[0]
+                    return d
+                return take
+            if x.ndim == 2:
+                def take(x, c):
+                    if c.shape == x.shape:
+                        return c
+                    d = np.zeros_like(x)
+                    n0, n1 = d.shape
+                    m0, m1 = c.shape
+                    if (m0 != n0 and m0 != 1) or (m1 != n1 and m1 != 1):
+                        raise ValueError("operands could not be broadcast together")
+                    r, s = m0 == n0, m1 == n1
+                    for i in range(n0):
+                        for j in range(n1):
+                            d[i, j] += c[i if r else 0, j if s else 0]
+                    return d
+                return take
 
             def take(x, c):
                 if c.shape == x.shape:
                     return c
-                return zeros_and_add(x, c)
+                d = np.zeros_like(x)
+                d += c
+                return d
             return take
-        overload(getattr(_py, name), jit_options=_CALLEE)(typer)
+        overload(getattr(_py, name), jit_options=_CALLEE, inline="always")(typer)
 
     for _n, _a in _py.FIRST_ADDS.items():
         _first(_n, _a)
 
-    @overload(_py.zeros_into, jit_options=_CALLEE)
+    @overload(_py.zeros_into, jit_options=_CALLEE, inline="always")
     def _zeros_into(d, x):
         """`runtime.zeros_into`: d zeroed in place when it is a C-contiguous array of x's
         dtype and rank and has x's shape (the result typed as np.zeros_like(x))."""
@@ -353,7 +434,7 @@ def _overloads():
             return refill
         return lambda d, x: np.zeros_like(x)
 
-    @overload(_py.empty_into, jit_options=_CALLEE)
+    @overload(_py.empty_into, jit_options=_CALLEE, inline="always")
     def _empty_into(d, x):
         """`runtime.empty_into`: d itself when it is a C-contiguous array of x's dtype and
         rank and has x's shape."""
@@ -387,27 +468,6 @@ _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, glob
                                               "extreme_adjoint"), nogil=True)
 
 
-def _zeros_add(x, c):
-    d = np.zeros_like(x)
-    d += c
-    return d
-
-
-def _zeros_accum1(x, c):
-    d = np.zeros_like(x)
-    accum1(d, c)
-    return d
-
-
-def _zeros_accum2(x, c):
-    d = np.zeros_like(x)
-    accum2(d, c)
-    return d
-
-
-# `_first`'s fallbacks: the zeros and the addition the first contribution stands for
-_first_fallbacks = {None: _callee(_zeros_add), "accum1": _callee(_zeros_accum1),
-                    "accum2": _callee(_zeros_accum2)}
 _overloads()
 first_add = _py.first_add            # compiled code calling rt.first_add gets the overload above
 first_accum1 = _py.first_accum1      # ... and so rt.first_accum1

@@ -415,12 +415,12 @@ def _overloads():
                 d += c
                 return d
             return take
-        overload(getattr(_py, name), jit_options=_CALLEE, inline="always")(typer)
+        overload(getattr(_py, name), jit_options=_CALLEE)(typer)
 
     for _n, _a in _py.FIRST_ADDS.items():
         _first(_n, _a)
 
-    @overload(_py.zeros_into, jit_options=_CALLEE, inline="always")
+    @overload(_py.zeros_into, jit_options=_CALLEE)
     def _zeros_into(d, x):
         """`runtime.zeros_into`: d zeroed in place when it is a C-contiguous array of x's
         dtype and rank and has x's shape (the result typed as np.zeros_like(x))."""
@@ -434,7 +434,7 @@ def _overloads():
             return refill
         return lambda d, x: np.zeros_like(x)
 
-    @overload(_py.empty_into, jit_options=_CALLEE, inline="always")
+    @overload(_py.empty_into, jit_options=_CALLEE)
     def _empty_into(d, x):
         """`runtime.empty_into`: d itself when it is a C-contiguous array of x's dtype and
         rank and has x's shape."""

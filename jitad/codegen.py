@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from dataclasses import dataclass, field
 
-from . import __version__, ir, runtime
+from . import __version__, alias, ir, runtime
 from . import pyast as P
 from .factor import factor_tangents
 from .fuse import fuse
@@ -173,7 +173,8 @@ def primal(job):
     for spec in job.prog.order:
         job.funcs.append(_tidy(Reverse(job.prog, spec, (), job.plan.fnames, job.plan.vjp_names,
                                        recursive=job.plan.cycles,
-                                       reentrant=job.reentrant).primal(), spec.types))
+                                       reentrant=job.reentrant).primal(), spec.types,
+                                 reread=job.reentrant))
 
 
 def callee_adjoints(job):
@@ -320,7 +321,7 @@ def tangent(job):
     for spec in job.prog.order:
         fwd = Forward(job.prog, spec, targs[(id(spec.fn), spec.argtys)], pl.fnames, names, targs,
                       recursive=pl.cycles, reentrant=job.reentrant)
-        job.funcs.append(_tidy(fwd.jvp(), spec.types))
+        job.funcs.append(_tidy(fwd.jvp(), spec.types, reread=job.reentrant))
     gen.jvp, gen.jvp_args = names[pl.entry], targs[pl.entry]
     gen.jvps = tuple(names.values())
     if pl.entry in pl.cycles:
@@ -1114,7 +1115,7 @@ def _strip_comments(block):
     return out
 
 
-def _first_contribution(node, cache=None):
+def _first_contribution(node, cache=None, root=None, types=None):
     """`d = 0.0` ... `d += e` (the next statement mentioning d, in the same block) -> `d = e`.
 
     For an array `d = np.zeros_like(x)` only when `reverse` marked the addition `jitad_fresh`:
@@ -1124,6 +1125,10 @@ def _first_contribution(node, cache=None):
     d saved, and a read of it per element (the reduction `np.sum(Qx * Qx, axis=1)`'s adjoint
     in GMM)."""
     cache = {} if cache is None else cache
+    if root is None:
+        root = node
+        types = _like(node, {**getattr(node, "jitad_types", {}),
+                             **getattr(node, "jitad_param_types", {})})
 
     def names(stmt):
         got = cache.get(id(stmt))
@@ -1159,10 +1164,60 @@ def _first_contribution(node, cache=None):
                         i -= 1
                     elif array_zero and _map_writes_all(t, s, block[i + 1:j]):
                         s.value.func = ast.Attribute(ast.Name("np", ast.Load()), "empty_like", ast.Load())
+                    elif array_zero and _takes_first(root, block, i, j, types):
+                        i -= 1
                     break
             i += 1
         for s in block:
-            _first_contribution(s, cache)
+            _first_contribution(s, cache, root, types)
+
+
+_FIRST_ADDS = {"rt.accum1": "rt.first_accum1", "rt.accum2": "rt.first_accum2"}
+
+
+def _takes_first(fdef, block, i, j, types) -> bool:
+    """`d = np.zeros_like(x)` (block[i]) whose next mention, block[j], is its first
+    contribution `d += c`, `rt.accum1(d, c)` or `rt.accum2(d, c)` (marked `jitad_first` by
+    `reverse`: a float adjoint) -> `d = rt.first_add(x, c)` (`first_accum1`, `first_accum2`)
+    at block[j], block[i] gone: c itself, when shaped like x, is d -- no zeros, no addition
+    (GMM's `Qx = Qx_mul + Qx_matmul`: both adjoints are d_Qx). When c may hold another
+    name's buffer (`d_Qx`, a view, a list's pop), only where `alias.shared_safely` proves
+    that nothing writes that buffer in place while both may hold it; a new array (`a * b`)
+    is d's own. Nothing between may assign x (its shape is d's), nor leave the block (a
+    `break` would skip the assignment that now makes d). Says whether it rewrote."""
+    s, t = block[i], block[j]
+    if getattr(fdef, "jitad_reread", False):       # (read again: rt.first_* is no primitive)
+        return False
+    if not getattr(t, "jitad_first", False) or len(s.value.args) != 1 \
+            or not isinstance(s.value.args[0], ast.Name) or s.value.keywords:
+        return False
+    name, x = s.targets[0].id, s.value.args[0].id
+    if isinstance(t, ast.AugAssign) and isinstance(t.op, ast.Add) and isinstance(t.target, ast.Name) \
+            and t.target.id == name:
+        fn, c = "rt.first_add", t.value
+    elif isinstance(t, ast.Expr) and isinstance(t.value, ast.Call) \
+            and ast.unparse(t.value.func) in _FIRST_ADDS and len(t.value.args) == 2 \
+            and isinstance(t.value.args[0], ast.Name) and t.value.args[0].id == name:
+        fn, c = _FIRST_ADDS[ast.unparse(t.value.func)], t.value.args[1]
+    else:
+        return False
+    if name in P.names_in(c):
+        return False
+    for st in block[i + 1:j]:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.Break, ast.Continue, ast.Return)) or (
+                    isinstance(n, ast.Name) and n.id == x and isinstance(n.ctx, ast.Store)):
+                return False
+    new = ast.Assign([ast.Name(name, ast.Store())], P.call(fn, P.name(x), c), lineno=0)
+    new.__dict__.update({k: v for k, v in t.__dict__.items() if k.startswith("jitad_")})
+    new.jitad_first = False
+    shared = alias.holds(c, types)
+    block[j] = new
+    if shared and not alias.shared_safely(fdef, new, shared, types):
+        block[j] = t
+        return False
+    del block[i]
+    return True
 
 
 def _map_writes_all(loop, zeros, between) -> bool:
@@ -1278,10 +1333,14 @@ class _ScalarPick(_NumpyArithmetic):
                    and getattr(self.types.get(n.id), "ndim", 0) for n in ast.walk(e))
 
 
-def _tidy(fdef, types):
+def _tidy(fdef, types, reread=False):
     """NumPy's arithmetic in maps; element loops of one length fused (row buffers become
     scalars), dead assignments out, then single-use temporaries folded back into their use;
-    in a jvp, the tangent sums then regrouped by tangent (`factor`)."""
+    in a jvp, the tangent sums then regrouped by tangent (`factor`); arrays a loop makes on
+    every trip made in the last trip's (`_reuse_buffers`), not in code the front end reads
+    again (`reread`: its runtime helpers are not all primitives)."""
+    fdef.jitad_types = types
+    fdef.jitad_reread = reread
     _NumpyArithmetic().visit(fdef)
     _ScalarPick(types).visit(fdef)
     fuse(fdef, types)
@@ -1293,8 +1352,63 @@ def _tidy(fdef, types):
     if hasattr(fdef, "jitad_tangents"):      # a jvp: its final tangent sums, by tangent
         factor_tangents(fdef, fdef.jitad_tangents)
     _ProductInPlace().visit(fdef)
+    if not reread:
+        _reuse_buffers(fdef, types)
     _mark_view_writes(fdef, types)
     return fdef
+
+
+_INTO = {"np.zeros_like": "rt.zeros_into", "np.empty_like": "rt.empty_into"}
+
+
+def _reuse_buffers(fdef, types):
+    """`d = np.zeros_like(x)` in a loop (d assigned nowhere else, x an array of floats) ->
+    `d = rt.zeros_into(d, x)`: the array the statement made on the trip before, zeroed in
+    place, when it has x's shape -- one allocation per loop instead of one per trip (the
+    adjoint sweep of a loop makes its temporaries' adjoints on every trip: the rnn's
+    Hessian-vector product two per step, LSTM's cell a dozen) -- where `alias.owned_again`
+    proves that array is d's alone whenever the statement runs again; `np.empty_like(x)` ->
+    `rt.empty_into(d, x)` likewise. d starts, at the function's top, as an empty array of
+    x's rank (its type), which the first trip replaces."""
+    types = _like(fdef, {**types, **getattr(fdef, "jitad_param_types", {})})
+    stores = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            stores[n.target.id] -= 1             # (an update in place, not a new array)
+    params = {a.arg for a in fdef.args.args}
+    found = []
+
+    def visit(stmts, in_loop):
+        for st in stmts:
+            if in_loop and isinstance(st, ast.Assign) and len(st.targets) == 1 \
+                    and isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Call) \
+                    and ast.unparse(st.value.func) in _INTO and len(st.value.args) == 1 \
+                    and isinstance(st.value.args[0], ast.Name) and not st.value.keywords:
+                d, t = st.targets[0].id, types.get(st.value.args[0].id)
+                if d not in params and stores.get(d) == 1 and isinstance(t, Ty) \
+                        and t.dtype == "f8" and t.ndim >= 1:
+                    found.append((st, t.ndim))
+            for sub in ("body", "orelse"):
+                inner = getattr(st, sub, None)
+                if isinstance(inner, list) and not isinstance(st, ast.FunctionDef):
+                    visit(inner, in_loop or isinstance(st, (ast.For, ast.While)))
+
+    visit(fdef.body, False)
+    starts = []
+    for st, ndim in found:
+        if not alias.owned_again(fdef, st, types):
+            continue
+        d = st.targets[0].id
+        st.value = P.call(_INTO[ast.unparse(st.value.func)], P.name(d), st.value.args[0])
+        shape = ast.Tuple([ast.Constant(0)] * ndim, ast.Load())
+        starts.append(ast.Assign([ast.Name(d, ast.Store())],
+                                 P.call("np.empty", shape, ast.Attribute(
+                                     ast.Name("np", ast.Load()), "float64", ast.Load())),
+                                 lineno=0))
+    fdef.body[:0] = starts
 
 
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)

@@ -35,7 +35,7 @@ import ast
 import copy
 
 from .names import Namer
-from .runtime import ADDED_PRODUCTS, SUMS_OF_PRODUCTS
+from .runtime import ADDED_PRODUCTS, FIRST_ADDS, SUMS_OF_PRODUCTS
 
 
 # past this many lane loops (after fusion) the lane form is not made: Numba's compile time grows
@@ -224,10 +224,45 @@ class _Unadded(ast.NodeTransformer):
                 ast.Call(_expr(_ADDED[dotted(c.func)]), c.args[1:], [])), node)
         return node
 
+    def visit_Assign(self, node):
+        """`d = rt.first_accum2(x, c)` (an adjoint taking its first contribution, see
+        `runtime.FIRST_ADDS`) -> `d = np.zeros_like(x)` and `rt.accum2(d, c)` (`d += c` for
+        `first_add`): every laned value is its own array, lane by lane."""
+        c = node.value
+        f = dotted(c.func) if isinstance(c, ast.Call) else None
+        if f is None or not f.startswith("rt.") or f[3:] not in FIRST_ADDS \
+                or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return node
+        d, (x, g) = node.targets[0].id, c.args
+        zeros = ast.Assign([ast.Name(d, ast.Store())],
+                           ast.Call(_expr("np.zeros_like"), [x], []), lineno=0)
+        accum = FIRST_ADDS[f[3:]]
+        add = ast.AugAssign(ast.Name(d, ast.Store()), ast.Add(), g) if accum is None else \
+            ast.Expr(ast.Call(_expr(f"rt.{accum}"), [ast.Name(d, ast.Load()), g], []))
+        return [ast.copy_location(zeros, node), ast.copy_location(add, node)]
+
+
+def _unreused(fdef):
+    """`d = rt.zeros_into(d, x)` (an array made again in d's, `codegen._reuse_buffers`) ->
+    `d = np.zeros_like(x)` (`empty_into`: `np.empty_like`), and d's start `d = np.empty(...)`
+    gone: each trip's laned array is its own."""
+    into = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call) and dotted(n.value.func) in ("rt.zeros_into", "rt.empty_into"):
+            into[n.targets[0].id] = n
+            n.value = ast.Call(_expr("np.zeros_like" if dotted(n.value.func) == "rt.zeros_into"
+                                     else "np.empty_like"), [n.value.args[1]], [])
+    fdef.body = [s for s in fdef.body if not (
+        isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+        and s.targets[0].id in into and isinstance(s.value, ast.Call)
+        and dotted(s.value.func) == "np.empty")]
+    return fdef
+
 
 class Batch:
     def __init__(self, fdef, batched, ranks, tapes):
-        self.fdef = _Unadded().visit(copy.deepcopy(fdef))
+        self.fdef = _Unadded().visit(_unreused(copy.deepcopy(fdef)))
         self.batched = set(batched)
         self.ranks = dict(ranks)
         self.tapes = dict(tapes)            # tape name -> "buffer" | "list"

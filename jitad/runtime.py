@@ -63,7 +63,8 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint",
+              "first_add", "first_accum1", "first_accum2", "zeros_into", "empty_into")
 
 
 def dot1(a, b):
@@ -587,6 +588,70 @@ def accum2(d, c):
     for i in range(c.shape[0]):
         for j in range(c.shape[1]):
             d[i if r else 0, j if s else 0] += c[i, j]
+
+
+# An adjoint's first contribution, when it is the whole value (`codegen._first_contribution`):
+# `d = np.zeros_like(x); d += c` (or `accum1`, `accum2`) as one call that gives back c itself --
+# no new array, no pass of zeros, no pass of additions -- when c is an array of x's dtype and
+# shape, else the new array the two statements made. The caller shares c's buffer only where
+# `alias.shared_safely` proves nothing writes it in place while both names may hold it.
+# Compiled (`_runtime_jit`), the choice between the two is made by the types where it can be.
+FIRST_ADDS = {"first_add": None, "first_accum1": "accum1", "first_accum2": "accum2"}
+__all__ += list(FIRST_ADDS)
+
+
+def _takes(x, c):
+    return isinstance(c, np.ndarray) and c.dtype == x.dtype and c.shape == x.shape
+
+
+def first_add(x, c):
+    """np.zeros_like(x) + c (c broadcast to x's shape): c itself when shaped like x."""
+    if _takes(x, c):
+        return c
+    d = np.zeros_like(x)
+    d += c
+    return d
+
+
+def first_accum1(x, c):
+    """`d = np.zeros_like(x); accum1(d, c)`: c itself when shaped like x."""
+    if _takes(x, c):
+        return c
+    d = np.zeros_like(x)
+    accum1(d, c)
+    return d
+
+
+def first_accum2(x, c):
+    """`d = np.zeros_like(x); accum2(d, c)`: c itself when shaped like x."""
+    if _takes(x, c):
+        return c
+    d = np.zeros_like(x)
+    accum2(d, c)
+    return d
+
+
+# An array made again on every trip of a loop (`reuse`): `d = rt.zeros_into(d, x)` is
+# `d = np.zeros_like(x)` in the array d already holds when it has x's shape (zeroed in place),
+# else a new one; `empty_into` the same for `np.empty_like(x)`. The caller makes sure that
+# array is d's alone when the statement runs again (`alias.owned_again`).
+INTO = ("zeros_into", "empty_into")
+__all__ += list(INTO)
+
+
+def zeros_into(d, x):
+    """np.zeros_like(x), in d's array when it is one of x's dtype and shape."""
+    if isinstance(d, np.ndarray) and d.dtype == x.dtype and d.shape == x.shape:
+        d[...] = 0.0
+        return d
+    return np.zeros_like(x)
+
+
+def empty_into(d, x):
+    """np.empty_like(x): d itself when it is an array of x's dtype and shape."""
+    if isinstance(d, np.ndarray) and d.dtype == x.dtype and d.shape == x.shape:
+        return d
+    return np.empty_like(x)
 
 
 def bmm(a, b):

@@ -678,11 +678,16 @@ class Reverse(TrainingCode):
             # a new array shaped exactly like v: as v's first contribution it can be assigned
             # instead of added to zeros (see codegen._first_contribution)
             stmt.jitad_fresh = exact and t.dtype == "f8" and (owned or _fresh_expr(contrib))
+            # any other value as d_v's first contribution: d_v may take it when it is shaped
+            # like v, after an alias analysis where it may be another name's array
+            stmt.jitad_first = t.dtype == "f8"
             return stmt
         for _ in range(contrib_ndim - t.ndim):
             contrib = P.call("rt.sum0", contrib)
         if t.ndim <= 2:
-            return P.expr_stmt(P.call(f"rt.accum{t.ndim}", P.name(self.d(v)), contrib))
+            stmt = P.expr_stmt(P.call(f"rt.accum{t.ndim}", P.name(self.d(v)), contrib))
+            stmt.jitad_first = t.dtype == "f8"
+            return stmt
         # rank >= 3: sum over the axes where v has length 1 (x[:, None, :] - x[None, :, :])
         for k in range(t.ndim):
             size = P.subscript(ast.Attribute(P.name(v), "shape", ast.Load()), [Const(k)])

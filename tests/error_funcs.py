@@ -213,8 +213,8 @@ def uses_class(x):
 
 
 def uses_del(x):
-    y = x
-    del y  # ERR: del statement
+    y = [x, x]
+    del y[0]  # ERR: del statement
     return x
 
 

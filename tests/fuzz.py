@@ -385,6 +385,10 @@ def _fresh_array(kind: str, e: str) -> str:
     if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
         return f"{e}.copy()"
     node = ast.parse(e, mode="eval").body
+    if kind != "f" and isinstance(node, ast.IfExp) and any(
+            _fresh_array(kind, ast.unparse(arm)) != ast.unparse(arm)
+            for arm in (node.body, node.orelse)):
+        return f"{_operand(e)}.copy()"   # ("ifexp") either arm may be a view or an argument
     if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
         return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
     func = node.func if isinstance(node, ast.Call) else None   # refuses writes into it
@@ -3041,6 +3045,9 @@ class _Gen:
             e = _strip(e)
             if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
                 e = f"{e} * 1.0"         # a new array, never a view of an argument
+            elif kind != "f" and isinstance(ast.parse(e, mode="eval").body, ast.IfExp) \
+                    and _fresh_array(kind, e) != e:
+                e = f"{_operand(e)} * 1.0"   # ("ifexp") nor an argument chosen by a test
             parts.append(e)
             h.bound = max(h.bound, b)
         makers = [g for g in self.helpers if isinstance(h.ret, tuple) and g.ret == h.ret]

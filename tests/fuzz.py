@@ -1627,7 +1627,7 @@ class _Gen:
             (1, lambda: (f"np.{self.rng.choice(('triu', 'tril'))}({_strip(m)}"
                          f"{self.rng.choice(('', ', 1', ', -1'))})", bm)),
             (1, lambda: (f"({m} + np.eye({R}, {L}))", bm + 1.0)),
-            (1, lambda: (f"np.diag({a}[:{R}]) @ {m}", ba * bm)),
+            (1, lambda: (f"(np.diag({a}[:{R}]) @ {m})", ba * bm)),
         ])()
 
     def v_layout(self, d: int) -> tuple[str, float]:
@@ -2547,7 +2547,9 @@ class _Gen:
                               (1, f"{_strip(e)} > {c2}")])
             if rng.random() < 0.4 and not self.in_helper:
                 r = f"rv{k}"
-                self.emit(f"{hs} = [np.tanh({r} * {c}) for {r} in M if np.sum({r}) > {c2}]")
+                jr = f"jr{k}"        # (the row 0 always: an empty list of arrays has no stack)
+                self.emit(f"{hs} = [np.tanh({r} * {c}) for {jr}, {r} in enumerate(M) "
+                          f"if {jr} == 0 or np.sum({r}) > {c2}]")
                 self.take_float(f"np.sum(sum({hs}, np.zeros({L}))) * {c} + len({hs}) * 0.1")
                 return
             self.emit(f"{hs} = [{_strip(e)} * {src}[{j}] for {j} in range({L}) if {test}]")
@@ -2665,7 +2667,9 @@ class _Gen:
         k = next(self.ext_names)
         z, s = f"z{k}", f"zs{k}"
         self.emit(f"{z}, {s} = gp2({_strip(e)}, {_strip(t)})")
-        self.declare(z, kind, 1.6, owned=kind != "f")
+        # (not written into: jitad refuses a write into a helper's result that may be its
+        # argument -- gp2 returns z reassigned in a loop it cannot tell runs)
+        self.declare(z, kind, 1.6, owned=False)
         self.declare(s, "f", 2.5)
 
     def rec_helper(self, name: str, kind: str) -> tuple[list[str], float]:

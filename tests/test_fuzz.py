@@ -209,7 +209,7 @@ CONSTRUCTS = {
                  r"^\s+if n > 1:", r"= math\.tanh\([^\n]* if (ran\d+|n|j\d+)"],
     "condread": [r"^\s+ok\d+ = ", r"if ok\d+ and ", r" if ok\d+ else ", r"if not ok\d+:"],
     "lists2": [r"\bls\d+\b", r"ls\d+\[-1 - jo\d+\]", r" for jc\d+ in range\(4\) if ",
-               r"for rv\d+ in M if ", r"^\s+ls\d+\.append\("],
+               r"for jr\d+, rv\d+ in enumerate\(M\) ", r"^\s+ls\d+\.append\("],
     "alias": [r"^\s+ya\d+ = \w+$|^\s+rv\d+ = S\d+\[", r"^\s+ya\d+\[",
               r"(\w+)\[(j\d+)\] = [\d.]+ \* \1\[\2 - 1\]", r"\w+\[j\d+:\] \+= "],
     "poly": [r"\bgp[012]\(", r"^def gp1\(z, a, k=2\):", r"gp1\([^\n]*, n\)",

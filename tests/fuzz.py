@@ -54,8 +54,10 @@ What it guarantees
 
 Invariants of the generated programs (what the generator maintains, not what jitad checks)
 ------------------------------------------------------------------------------------------
-* Every name is assigned before it is read on every path: a name declared inside a block is
-  only read later in that block.  A variable keeps one kind (float, vector, matrix, or vector
+* Every name is assigned before it is read on every path that reads it: a name declared
+  inside a block is only read later in that block, or ("zerotrip", "condread") under the test
+  that says its assignment ran (`if n > 1:` after `for j in range(n - 1)`, `if ok:` after
+  `if ok: y = e`, a flag the loop set).  A variable keeps one kind (float, vector, matrix, or vector
   of loop-dependent length: a ``Shape``, e.g. ``L - i``).  Values of one Shape have one length
   where both are in scope, as the loop variables a Shape reads are not assigned after the
   first statement of their loop body; a vector grown or shrunk in a loop comes into scope
@@ -63,7 +65,9 @@ Invariants of the generated programs (what the generator maintains, not what jit
   one element; a slice of the parts joined into a fixed-size array may be empty.
 * Arrays are only written when the function created them (``np.zeros``, ``.copy()``, array
   arithmetic, gathers ``x[[2, 0, 1]]``), never through a view or an alias (a row or slice of a
-  new array gets ``.copy()``); arguments are never written.  A helper never returns a view of
+  new array gets ``.copy()``); arguments are never written.  ("alias": an array is written
+  through another name, ``y = u``, only when ``u`` is not read again; a view read after a
+  write into its array is meant to be refused.)  A helper never returns a view of
   its argument (a bare name or slice gets ``* 1.0``).
 * A ``None`` sentinel (``best = None``) is read only where it surely holds a value: in the
   ``else`` of ``if best is None``, and after its loop under ``if best is not None:``.  A list

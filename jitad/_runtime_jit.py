@@ -211,6 +211,24 @@ def _overloads():
             return out
         return impl
 
+    @overload(_py.empty_stack, jit_options=_CALLEE)
+    def _empty_stack(l):
+        """The stack of an empty list (`runtime.empty_stack`): an empty vector of a list of
+        numbers' dtype; for a list of rank-k arrays NumPy's error (the empty rank-k+1 array
+        after it only types the call)."""
+        elem = l.dtype
+        array = isinstance(elem, types.Array)
+        shape = (0,) * ((elem.ndim if array else 0) + 1)
+        dt = np.dtype(str(elem.dtype if array else elem))
+        if not array:
+            return lambda l: np.empty(shape, dt)
+
+        def impl(l):
+            if len(l) == 0:
+                raise ValueError("need at least one array to stack")
+            return np.empty(shape, dt)
+        return impl
+
     @overload(_py.max_axis, jit_options=_CALLEE, **_BY_AXIS)
     def _max_axis(x, axis):
         """A matrix: `runtime.max_axis`'s loops (the same comparisons in the same order), on x
@@ -479,3 +497,4 @@ sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overl
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above
 promoted = _py.promoted       # compiled helpers calling promoted get the overload above
 extreme_adjoint = _py.extreme_adjoint    # ... and rt.extreme_adjoint the overload above
+empty_stack = _py.empty_stack    # ... and stack_list's empty case the overload above

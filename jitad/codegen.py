@@ -913,7 +913,8 @@ def _dce(fdef):
                 return ast.Expr(s.value) if _has_effect(s.value) else None
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id not in loads:
                 removed[0] = True
-                return None
+                # `d_t += d_hs.pop()` of an element no one reads the adjoint of still pops
+                return ast.Expr(s.value) if _has_effect(s.value) else None
             return s
 
         def walk_blocks(node):

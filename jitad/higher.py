@@ -196,7 +196,7 @@ def _drop_checks(block):
 
 
 class _AsNumpy(ast.NodeTransformer):
-    """`rt.stack_list(xs)` -> `np.stack(xs)` (`runtime_calls.AS_NUMPY`): the list forms the
+    """`rt.stack_list(xs)` -> `np.array(xs)` (`runtime_calls.AS_NUMPY`): the list forms the
     front end reads."""
 
     def visit_Attribute(self, node):

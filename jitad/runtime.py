@@ -27,7 +27,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
            "check_len", "check_zip", "assert_failed", "raise_error", "unbound_local", "check_split", "check_sections", "cholesky_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
-           "stack_list", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
+           "stack_list", "empty_stack", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
@@ -64,7 +64,8 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
 OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint",
-              "first_add", "first_accum1", "first_accum2", "zeros_into", "empty_into")
+              "first_add", "first_accum1", "first_accum2", "zeros_into", "empty_into",
+              "empty_stack")
 
 
 def dot1(a, b):
@@ -833,9 +834,10 @@ def mask_index(m, n):
 
 
 def stack_list(l):
-    """np.stack(l) / np.array(l) of a list of numbers or of arrays of one shape."""
+    """np.stack(l) / np.array(l) of a list of numbers or of arrays of one shape (an empty
+    list: `empty_stack`)."""
     if len(l) == 0:
-        raise ValueError("need at least one array to stack")
+        return empty_stack(l)
     shape = np.asarray(l[0]).shape
     out = np.empty((len(l),) + shape, np.asarray(l[0]).dtype)
     for k in range(len(l)):
@@ -845,12 +847,22 @@ def stack_list(l):
     return out
 
 
+def empty_stack(l):
+    """np.array(l) of an empty list: NumPy's empty array of floats (`np.array([])`, e.g. of a
+    comprehension whose condition held nowhere; np.stack raises there, np.array does not).
+    Compiled (`_runtime_jit`'s overload): an empty vector of the list's dtype for a list of
+    numbers; for a list of arrays np.stack's error, as np.array([]) would have another rank
+    than the stacked list's (the python backend, which cannot tell an empty list's elements,
+    gives NumPy's value)."""
+    return np.empty(0)
+
+
 def _stack_list_loop(l):
     """stack_list, compiled: element by element into the rows of a flat view (`out[k] = l[k]`,
     Numba's slice assignment, compiles and links its shape-error message helper, str
     formatting: ~0.5 s of a cold first call)."""
     if len(l) == 0:
-        raise ValueError("need at least one array to stack")
+        return empty_stack(l)
     first = np.asarray(l[0])
     shape = first.shape
     out = np.empty((len(l),) + shape, first.dtype)

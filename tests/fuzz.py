@@ -54,8 +54,10 @@ What it guarantees
 
 Invariants of the generated programs (what the generator maintains, not what jitad checks)
 ------------------------------------------------------------------------------------------
-* Every name is assigned before it is read on every path: a name declared inside a block is
-  only read later in that block.  A variable keeps one kind (float, vector, matrix, or vector
+* Every name is assigned before it is read on every path that reads it: a name declared
+  inside a block is only read later in that block, or ("zerotrip", "condread") under the test
+  that says its assignment ran (`if n > 1:` after `for j in range(n - 1)`, `if ok:` after
+  `if ok: y = e`, a flag the loop set).  A variable keeps one kind (float, vector, matrix, or vector
   of loop-dependent length: a ``Shape``, e.g. ``L - i``).  Values of one Shape have one length
   where both are in scope, as the loop variables a Shape reads are not assigned after the
   first statement of their loop body; a vector grown or shrunk in a loop comes into scope
@@ -63,7 +65,9 @@ Invariants of the generated programs (what the generator maintains, not what jit
   one element; a slice of the parts joined into a fixed-size array may be empty.
 * Arrays are only written when the function created them (``np.zeros``, ``.copy()``, array
   arithmetic, gathers ``x[[2, 0, 1]]``), never through a view or an alias (a row or slice of a
-  new array gets ``.copy()``); arguments are never written.  A helper never returns a view of
+  new array gets ``.copy()``); arguments are never written.  ("alias": an array is written
+  through another name, ``y = u``, only when ``u`` is not read again; a view read after a
+  write into its array is meant to be refused.)  A helper never returns a view of
   its argument (a bare name or slice gets ``* 1.0``).
 * A ``None`` sentinel (``best = None``) is read only where it surely holds a value: in the
   ``else`` of ``if best is None``, and after its loop under ``if best is not None:``.  A list
@@ -248,6 +252,29 @@ FEATURES = {
                "given to a helper (def gq0(p, a))",
     "starred": "starred targets: a, *rest = (t, t2, t3), a, *mid, b = (u, t, t2, v), "
                "r, *rs = S (rows), *init, last = np.split(u, 4), first, *_ = g0(...)",
+    # fuzz21: control and data structure
+    "nest": "loops nested two or three deep: ranges with negative steps, bounds of the enclosing "
+            "loop's variable (range(j0 + 1, 4), range(j0, -1, -1), possibly empty), while loops "
+            "on a counter and a data test, a convergence loop (while abs(d) > tol and j < K); "
+            "guarded break/continue at each level, early returns from inside them (in helpers "
+            "too), for/while ... else",
+    "zerotrip": "loops that may run zero times (range(n - 1), range(n, 3), range(j0)): a float "
+                "assigned before and updated inside, a value assigned only inside (and the loop "
+                "variable) read after the loop only where it ran (if n > 1: ..., a flag ran = "
+                "True, or a conditional value)",
+    "condread": "a name assigned under a bool (ok = c; if ok: y = e) and read under the same "
+                "one later (if ok:, if ok and y > c:, (g(y) if ok else c), if not ok: .. else:)",
+    "lists2": "lists: appends in a loop nest (under an if too) then np.array/np.stack/sum/np.mean "
+              "of the list, a list of arrays indexed by a loop variable (ls[j], ls[-1 - j], "
+              "ls[j - 1]), comprehensions with a condition (summed with a start, counted, made "
+              "an array; over M's rows), appends until a break",
+    "alias": "aliases and in-place updates: y = u then writes through y (u not read again), a row "
+             "view read and then its matrix written (the view read after the write now and then: "
+             "refused), recurrences writing an array in a loop from its own entries (u[j] = c * "
+             "u[j - 1] + ..., S[j] = .. S[j - 1] .., u[j:] += e)",
+    "poly": "module helpers whose body takes any rank (gp0(z, a=0.5), gp1(z, a, k=2) with a loop "
+            "and an early return, zK, sK = gp2(z, a) returning a pair from inside its loop), "
+            "called with floats, vectors and matrices: one helper, several specializations",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -261,19 +288,21 @@ FEATURES = {
 EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
               "packed", "kwonly", "ifexp", "special", "powers", "rank3", "products", "intidx",
               "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret",
-              "axes", "linalg2", "split", "structs", "starred")
+              "axes", "linalg2", "split", "structs", "starred", "nest", "zerotrip", "condread",
+              "lists2", "alias", "poly")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
                    "ifexp", "special", "powers", "rank3", "products", "recursion", "axes",
-                   "linalg2", "split")
+                   "linalg2", "split", "poly")
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
 # extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
 # stream, at this rate per statement; that statement is generated as it was
 STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop", "structs", "starred",
-                   "linalg2")
-STMT_EXT_RATE = 0.1
+                   "linalg2", "nest", "zerotrip", "condread", "lists2", "alias", "poly")
+STMT_EXT_RATE = 0.14
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 # an extension left out with the features it adds forms to
-REFINES = {"keepmore": ("keepdims",), "linalg2": ("linalg",), "axes": ("rank3",)}
+REFINES = {"keepmore": ("keepdims",), "linalg2": ("linalg",), "axes": ("rank3",),
+           "nest": ("break",), "lists2": ("lists",), "alias": ("view",)}
 
 SIZES = {
     "small": dict(stmts=(2, 4), loops=2, block=(1, 1, 2), helpers=(0, 0, 0, 0, 1), depth=2,
@@ -385,6 +414,10 @@ def _fresh_array(kind: str, e: str) -> str:
     if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
         return f"{e}.copy()"
     node = ast.parse(e, mode="eval").body
+    if kind != "f" and isinstance(node, ast.IfExp) and any(
+            _fresh_array(kind, ast.unparse(arm)) != ast.unparse(arm)
+            for arm in (node.body, node.orelse)):
+        return f"{_operand(e)}.copy()"   # ("ifexp") either arm may be a view or an argument
     if kind != "f" and isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.List):
         return f"{e}.copy()"         # a row or slice of a new array is still a view: jitad
     func = node.func if isinstance(node, ast.Call) else None   # refuses writes into it
@@ -427,6 +460,9 @@ class _Gen:
         self.dhelpers: list[str] = []     # helpers taking a dict ("structs")
         self.records: list[str] = []      # record classes defined ("structs")
         self.guards = 0                   # break/continue/return statements emitted so far
+        self.polys = False                # the rank-polymorphic module helpers gp0..2 ("poly")
+        self.cur_ret = None               # the kind(s) the helper being written returns
+        self.early_bound = 0.0            # the magnitude estimate of its early returns ("nest")
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def emit(self, text: str) -> None:
@@ -1595,7 +1631,7 @@ class _Gen:
             (1, lambda: (f"np.{self.rng.choice(('triu', 'tril'))}({_strip(m)}"
                          f"{self.rng.choice(('', ', 1', ', -1'))})", bm)),
             (1, lambda: (f"({m} + np.eye({R}, {L}))", bm + 1.0)),
-            (1, lambda: (f"np.diag({a}[:{R}]) @ {m}", ba * bm)),
+            (1, lambda: (f"(np.diag({a}[:{R}]) @ {m})", ba * bm)),
         ])()
 
     def v_layout(self, d: int) -> tuple[str, float]:
@@ -1856,7 +1892,16 @@ class _Gen:
                             lambda: self.e_numloop(level)),
                 "structs": (3.0, self.e_structs),
                 "starred": (1.5, self.e_starred),
-                "linalg2": (0.7, self.e_slogdet)}
+                "linalg2": (0.7, self.e_slogdet),
+                "nest": (2.0 if level < 3 and len(self.trips) + 2 <= self.cfg["loops"] + 1
+                         else 0, lambda: self.e_nest(level)),
+                "zerotrip": (1.5 if level < 3 and len(self.trips) < self.cfg["loops"] + 1
+                             else 0, lambda: self.e_zerotrip(level)),
+                "condread": (1.5 if level < 3 else 0, lambda: self.e_condread(level)),
+                "lists2": (1.5 if level < 3 and len(self.trips) < self.cfg["loops"] else 0,
+                           lambda: self.e_lists(level)),
+                "alias": (1.5 if owned else 0, lambda: self.e_alias(level)),
+                "poly": (1.0 if self.polys else 0, self.e_poly)}
         opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on_ext(ft)]
         if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
             return
@@ -2223,6 +2268,414 @@ class _Gen:
         self.emit(f"z{k} = np.linalg.solve(ch{k}, {m})")
         self.declare(f"z{k}", "m", bm, owned=True)
 
+    # -- control and data structure (fuzz21): nested loops, zero-trip loops, lists, aliases -----
+    def loop_header(self, j: str, level_ints: bool = True) -> tuple[list[str], int, int, bool]:
+        """The header lines of a loop on `j` ("nest"/"zerotrip"): a counted range (negative
+        steps, bounds of enclosing loop variables, maybe empty), reversed/enumerate forms, or
+        a while loop on a counter with a data test (`j` incremented first).  Returns (lines,
+        largest trip count, largest value of j, surely runs)."""
+        rng = self.rng
+        opts = [(2, ([f"for {j} in range({L} - 1, 0, -1):"], L - 1, L - 1, True)),
+                (1, ([f"for {j} in range({L} - 1, -1, -2):"], 2, L - 1, True)),
+                (self.on("iters"), ([f"for {j} in reversed(range(1, {L})):"], L - 1, L - 1, True)),
+                (1.5, ([f"for {j} in range(2):"], 2, 1, True))]
+        if not self.in_helper:
+            opts += [(2, ([f"for {j} in range(n):"], R, R - 1, True)),
+                     (1.5, ([f"for {j} in range(n - 1):"], R - 1, R - 2, False)),
+                     (1, ([f"for {j} in range(n, {R}):"], R - 1, R - 1, False)),
+                     (1, ([f"for {j} in range(n, 0, -1):"], R, R, True)),
+                     (1, ([f"for {j} in range(n - 2, -1, -1):"], R - 1, R - 2, False))]
+        for iv in self.ints if level_ints else ():
+            if 0 <= iv.hi < L:
+                opts += [(1.5, ([f"for {j} in range({iv.name} + 1, {L}):"], L - 1, L - 1, False)),
+                         (1, ([f"for {j} in range({iv.name}, -1, -1):"], iv.hi + 1, iv.hi, True)),
+                         (1, ([f"for {j} in range({iv.name}):"], max(iv.hi, 1), iv.hi - 1, False))]
+        limit = rng.randint(2, 4)
+        opts += [(2, ([f"{j} = 0", f"while {j} < {limit} and {self.cond(1)}:", f"    {j} += 1"],
+                      limit, limit, False))]
+        lines, trips, hi, runs = self.pick(opts)
+        return lines, trips, max(hi, 0), runs
+
+    def early_exit(self, loop_level: int) -> None:
+        """Now and then, a guarded break, continue or (in f, or in a helper returning arrays and
+        floats) an early return, inside a loop."""
+        rng = self.rng
+        opts = [(2, "break"), (1, "continue")]
+        ret = self.cur_ret
+        if not self.in_helper:
+            opts.append((1.2 * self.on("return"), "return"))
+        elif ret is not None and "s" not in (ret if isinstance(ret, tuple) else (ret,)):
+            opts.append((1.2, "return"))
+        what = self.pick(opts)
+        if what != "return":
+            self.emit_guarded(what)
+            return
+        if not self.in_helper:
+            self.emit_guarded(f"return {self.ret_expr()}")
+            return
+        parts = []
+        for kind in (ret if isinstance(ret, tuple) else (ret,)):
+            e, b = self.squash(kind, *self.expr(kind, 1), force=True)
+            e = _strip(e)
+            if kind != "f" and _fresh_array(kind, e) != e:
+                e = f"{_operand(e)} * 1.0"
+            parts.append(e)
+            self.early_bound = max(self.early_bound, b)
+        self.emit_guarded(f"return {', '.join(parts)}")
+
+    def e_nest(self, level: int) -> None:
+        """Loops nested two or three deep ("nest"): counted ranges with negative steps and
+        bounds of the enclosing loop's variable (possibly empty), while loops on a counter and
+        a data test, and a convergence loop `while abs(d) > tol and j < K` whose trip count
+        depends on the data; break/continue/return guarded at each level, a `for ... else`
+        now and then."""
+        rng = self.rng
+        room = self.cfg["loops"] + 1 - len(self.trips)
+        depth = min(room, self.pick([(3, 2), (1, 3)]))
+        opened = []
+        for k in range(depth):
+            j = f"j{next(self.ext_names)}"
+            conv = None
+            if k == 0 and self.vars("f") and rng.random() < 0.25:
+                d = f"d{next(self.ext_names)}"     # a convergence loop
+                e, _ = self.squash("f", *self.expr("f", 2), force=True)
+                self.emit(f"{d} = {_strip(e)}")
+                limit = rng.randint(2, 5)
+                self.emit(f"{j} = 0")
+                self.emit(f"while abs({d}) > {self.const(0.05, 0.4)} and {j} < {limit}:")
+                self.emit(f"    {j} += 1")
+                conv = self.declare(d, "f", 1.6)
+                lines, trips, hi = [], limit, limit
+            else:
+                lines, trips, hi, _ = self.loop_header(j)
+            for line in lines:
+                self.emit(line)
+            self.indent += 1
+            self.trips.append(trips)
+            self.scopes.append({j: IntVar(j, hi)})
+            opened.append((j, conv, lines[:1] and lines[0].startswith("for")))
+            if rng.random() < 0.3:
+                self.emit_guarded("continue")
+            if k < depth - 1 and rng.random() < 0.5:
+                self.block_stmts(1, level + k + 1)
+        self.block_stmts(self.small() + 1, level + depth)
+        for k in reversed(range(depth)):
+            j, conv, is_for = opened[k]
+            if rng.random() < 0.6:
+                self.early_exit(k)
+            if conv is not None:
+                e, _ = self.squash("f", *self.expr("f", 1), force=True)
+                self.emit(f"{conv.name} = 0.6 * {conv.name} + 0.4 * math.tanh({_strip(e)})")
+            if k < depth - 1 and rng.random() < 0.3:
+                self.stmt(level + k + 1)
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+            if k > 0 and self.on("forelse") and self.vars("f") and rng.random() < 0.25:
+                self.emit("else:")
+                v = rng.choice(self.vars("f"))
+                e, _ = self.squash("f", *self.expr("f", 1), force=True)
+                self.emit(f"    {v.name} += math.tanh({_strip(e)})")
+                v.bound += self.mult(v)
+
+    def e_zerotrip(self, level: int) -> None:
+        """A loop that may run zero times ("zerotrip"): a float assigned before it and updated
+        in it, a value assigned only in it (and its loop variable) read after it only where
+        the loop surely ran -- under the test that says so (`if n > 1:`) or a flag it set
+        (`ran = True`): the reads the unbound-local checks guard."""
+        rng = self.rng
+        k = next(self.ext_names)
+        j, z, q = f"j{k}", f"z{k}", f"zq{k}"
+        forms = [(2, (f"range(n - 1)", "n > 1", R - 2)), (1, (f"range(1, n)", "n >= 2", R - 1)),
+                 (1, (f"range(n, {R})", f"n < {R}", R - 1)),
+                 (1, (f"range(n - 2, -1, -1)", "n - 2 >= 0", R - 2)),
+                 (1, (f"range({L} - n, 2)", f"{L} - n < 2", 1))]
+        if self.in_helper:
+            forms = [(1, ("range(0)", None, 0)), (1, ("range(3, 3)", None, 0))]
+        for iv in self.ints:
+            if 0 <= iv.hi < L:
+                forms += [(1.5, (f"range({iv.name})", f"{iv.name} > 0", max(iv.hi - 1, 0))),
+                          (1, (f"range({iv.name} + 1, {L})", f"{iv.name} + 1 < {L}", L - 1))]
+        text, test, hi = self.pick(forms)
+        flag = test is None or rng.random() < 0.4
+        e, _ = self.squash("f", *self.expr("f", 2), force=True)
+        self.emit(f"{z} = {_strip(e)}")
+        if flag:
+            self.emit(f"ran{k} = False")
+        if self.on("iters") and rng.random() < 0.2:
+            text = f"reversed({text})"
+        self.emit(f"for {j} in {text}:")
+        self.indent += 1
+        self.trips.append(max(hi + 1, 1))
+        self.scopes.append({j: IntVar(j, hi)})
+        if flag:
+            self.emit(f"ran{k} = True")
+        kind = self.pick([(2, "f"), (1, "v")])
+        e, b = self.squash(kind, *self.expr(kind, 2), force=True)
+        self.emit(f"{q} = {_fresh_array(kind, _strip(e))}")
+        if rng.random() < 0.5:
+            self.block_stmts(1, level + 1)
+        e, _ = self.squash("f", *self.expr("f", 1), force=True)
+        red = q if kind == "f" else f"np.sum({q})"
+        self.emit(f"{z} = 0.5 * {z} + 0.5 * math.tanh({red} * {self.const(-0.9, 0.9)} + "
+                  f"{_strip(e)})")
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+        self.declare(z, "f", 1.6)
+        floats = [v for v in self.vars("f") if v.name not in self.param_names and v.name != z]
+        acc = rng.choice(floats) if floats else None
+        guard = f"ran{k}" if flag else test
+        use = f"{red} * {self.const(-0.9, 0.9)}" + (f" + 0.1 * {j}" if rng.random() < 0.5 else "")
+        if acc is None or rng.random() < 0.3:
+            out = f"w{k}"
+            self.emit(f"{out} = math.tanh({use}) if {guard} else {z}")
+            self.declare(out, "f", 1.6)
+            return
+        self.emit(f"if {guard}:")
+        self.emit(f"    {acc.name} += math.tanh({use})")
+        acc.bound += self.mult(acc)
+
+    def e_condread(self, level: int) -> None:
+        """A name assigned under a condition held by a bool and read under the same one
+        ("condread"): ok = c; if ok: y = e ... if ok: t += g(y) (or `if ok and y > c:`, a
+        conditional value `(g(y) if ok else 0.0)`, `if not ok: ... else: ...`)."""
+        rng = self.rng
+        k = next(self.ext_names)
+        ok, y = f"ok{k}", f"yc{k}"
+        self.emit(f"{ok} = {self.cond(2)}")
+        kind = self.pick([(2, "f"), (1, "v"), (0.5, "m")])
+        e, _ = self.squash(kind, *self.expr(kind, 2), force=True)
+        self.emit(f"if {ok}:")
+        self.emit(f"    {y} = {_fresh_array(kind, _strip(e))}")
+        if rng.random() < 0.5:
+            self.emit("else:")
+            self.indent += 1
+            self.block(1, level + 1)
+            self.indent -= 1
+        if rng.random() < 0.5:
+            self.stmt(level)
+        red = y if kind == "f" else f"np.sum({y})"
+        c = self.const(-0.9, 0.9)
+        floats = [v for v in self.vars("f") if v.name not in self.param_names]
+        form = self.pick([(2, "if"), (1.5, "and"), (1.5, "ifexp"), (1, "not")] if floats
+                         else [(1, "ifexp")])
+        if form == "ifexp":
+            out = f"w{k}"
+            self.emit(f"{out} = math.tanh({red} * {c}) if {ok} else {self.const(-0.9, 0.9)}")
+            self.declare(out, "f", 1.0)
+            return
+        acc = rng.choice(floats)
+        if form == "if":
+            self.emit(f"if {ok}:")
+        elif form == "and":
+            self.emit(f"if {ok} and {red} > {self.const(-0.5, 0.5)}:")
+        else:
+            self.emit(f"if not {ok}:")
+            e, _ = self.squash("f", *self.expr("f", 1), force=True)
+            self.emit(f"    {acc.name} += math.tanh({_strip(e)})")
+            self.emit("else:")
+        self.emit(f"    {acc.name} += math.tanh({red} * {c})")
+        acc.bound += self.mult(acc)
+
+    def e_lists(self, level: int) -> None:
+        """Lists ("lists2"): appends in a loop nest then np.array/np.stack/sum of the list, a
+        list of arrays indexed by a loop variable, comprehensions with a condition (summed,
+        counted, made an array), a loop appending until a break."""
+        rng = self.rng
+        k = next(self.ext_names)
+        hs, c = f"ls{k}", self.const(-0.9, 0.9)
+        form = self.pick([(2, "nest"), (2, "index"), (2, "compif"), (1, "breaks")])
+        if form == "nest" and len(self.trips) + 2 <= self.cfg["loops"] + 1:
+            kind = self.pick([(1, "f"), (1, "v")])
+            i, j = f"jo{k}", f"j{k}"
+            self.emit(f"{hs} = []")
+            outer = "range(n)" if not self.in_helper else "range(2)"
+            self.emit(f"for {i} in {outer}:")
+            inner = self.pick([(1, ("range(2)", 1)), (1, (f"range({i} + 1)", R - 1))])
+            self.emit(f"    for {j} in {inner[0]}:")
+            self.indent += 2
+            self.trips += [R, inner[1] + 1]
+            self.scopes.append({i: IntVar(i, R - 1), j: IntVar(j, inner[1])})
+            e, _ = self.squash(kind, *self.expr(kind, 2), force=True)
+            e = _strip(e)
+            if rng.random() < 0.3:
+                self.emit(f"if {self.cond(1)}:")
+                self.emit(f"    {hs}.append({e})")
+                self.emit("else:")
+                e2, _ = self.squash(kind, *self.expr(kind, 1), force=True)
+                self.emit(f"    {hs}.append({_strip(e2)})")
+            else:
+                self.emit(f"{hs}.append({e})")
+            self.scopes.pop()
+            del self.trips[-2:]
+            self.indent -= 2
+            use = self.pick([(2, f"np.sum(np.array({hs}) * {c})"),
+                             (1, f"np.sum(np.stack({hs})[-1]) * {c}"),
+                             (1, f"np.sum(sum({hs})) * {c}"),
+                             (1, f"np.mean({hs}) + len({hs}) * 0.01")])
+            self.take_float(use)
+            return
+        if form == "index":
+            kind = self.pick([(1, "v"), (1, "f")])
+            j = f"jc{k}"
+            self.scopes.append({j: IntVar(j, R - 1)})
+            e, _ = self.squash(kind, *self.expr(kind, 1), force=True)
+            self.scopes.pop()
+            src = "M" if not self.in_helper else f"np.ones(({R}, {L}))"
+            if kind == "v":
+                self.emit(f"{hs} = [np.tanh({src}[{j}] * {c}) + {_strip(e)} for {j} in range({R})]")
+            else:
+                self.emit(f"{hs} = [{_strip(e)} for {j} in range({R})]")
+            i = f"jo{k}"
+            acc = f"sx{k}"
+            self.emit(f"{acc} = 0.0")
+            head, trips, hi = self.pick([(2, ("range(n)" if not self.in_helper else f"range({R})",
+                                                R, R - 1)),
+                                          (1, (f"range({R} - 1, 0, -1)", R - 1, R - 1))])
+            self.emit(f"for {i} in {head}:")
+            at = self.pick([(2, i), (1, f"-1 - {i}"), (1, f"{i} - 1")])
+            red = f"np.sum({hs}[{at}] * {hs}[{i}])" if kind == "v" else f"{hs}[{at}] * {hs}[{i}]"
+            self.emit(f"    {acc} += math.tanh({red} * {c})")
+            self.declare(acc, "f", float(R))
+            return
+        if form == "compif":
+            j = f"jc{k}"
+            self.scopes.append({j: IntVar(j, L - 1)})
+            e, _ = self.squash("f", *self.expr("f", 1), force=True)
+            self.scopes.pop()
+            c2 = self.const(-0.6, 0.6)
+            src = "x" if not self.in_helper else f"np.linspace(-1.0, 1.0, {L})"
+            test = self.pick([(2, f"{src}[{j}] > {c2}"), (1, f"{j} % 2 == 0"),
+                              (1, f"{j} != {rng.randrange(L)}"),
+                              (1, f"{_strip(e)} > {c2}")])
+            if rng.random() < 0.4 and not self.in_helper:
+                r = f"rv{k}"
+                jr = f"jr{k}"        # (the row 0 always: an empty list of arrays has no stack)
+                self.emit(f"{hs} = [np.tanh({r} * {c}) for {jr}, {r} in enumerate(M) "
+                          f"if {jr} == 0 or np.sum({r}) > {c2}]")
+                self.take_float(f"np.sum(sum({hs}, np.zeros({L}))) * {c} + len({hs}) * 0.1")
+                return
+            self.emit(f"{hs} = [{_strip(e)} * {src}[{j}] for {j} in range({L}) if {test}]")
+            self.take_float(self.pick([(2, f"sum({hs}) * {c}"),
+                                       (1, f"np.sum(np.array({hs})) * {c} + len({hs}) * 0.1"),
+                                       (1, f"sum({hs}, {c})")]))
+            return
+        # breaks: append until a data-dependent break (the list keeps its first element)
+        kind = self.pick([(1, "f"), (1, "v")])
+        e, _ = self.squash(kind, *self.expr(kind, 1), force=True)
+        self.emit(f"{hs} = [{_strip(e)}]")
+        i = f"jo{k}"
+        self.emit(f"for {i} in {'range(n)' if not self.in_helper else 'range(3)'}:")
+        self.indent += 1
+        self.trips.append(R)
+        self.scopes.append({i: IntVar(i, R - 1)})
+        e, _ = self.squash(kind, *self.expr(kind, 2), force=True)
+        self.emit(f"{hs}.append({_strip(e)})")
+        self.emit_guarded("break")
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+        self.take_float(self.pick([(1, f"np.sum(np.array({hs})[-1]) * {c}"),
+                                   (1, f"np.sum(np.stack({hs}) * {c})"),
+                                   (1, f"np.sum({hs}[len({hs}) - 1]) * {c}")]))
+
+    def e_alias(self, level: int) -> None:
+        """Aliases, views and in-place updates ("alias"): `y = u` then writes through y (u
+        never read again: its name leaves the scope), a row view read and then its matrix
+        written (the view not read after the write, or now and then read: refused), and
+        recurrences writing an array in a loop from its own earlier entries (u[j] = .. u[j -
+        1] .., S[j] = .. S[j - 1] .., u[j:] += e)."""
+        rng = self.rng
+        k = next(self.ext_names)
+        here = [v for v in self.scopes[-1].values() if isinstance(v, Var) and v.owned
+                and v.kind in ("v", "m") and v.name not in self.param_names
+                and v.level == len(self.trips)]
+        owned = self.vars("v", True) + self.vars("m", True)
+        forms = [(2 if here else 0, "rebind"), (1.5 if self.vars("m", True) else 0, "view"),
+                 (2 if len(self.trips) < self.cfg["loops"] + 1 else 0, "recur")]
+        if not any(w for w, _ in forms):
+            return
+        form = self.pick(forms)
+        if form == "rebind":
+            u = rng.choice(here)
+            y = f"ya{k}"
+            self.emit(f"{y} = {u.name}")
+            del self.scopes[-1][u.name]
+            v = self.declare(y, u.kind, u.bound, owned=True)
+            dim = L if u.kind == "v" else R
+            for _ in range(rng.randint(1, 2)):
+                target = self.pick([(2, f"{y}[{self.index(dim)}]"), (1, f"{y}[1:3]")])
+                self._write(v, target, "f")
+            return
+        if form == "view":
+            S = rng.choice(self.vars("m", True))
+            r = f"rv{k}"
+            i = self.index(R)
+            self.emit(f"{r} = {S.name}[{i}]")
+            c = self.const(-0.9, 0.9)
+            self.take_float(f"np.sum(np.tanh({r}) * {c})")
+            self._write(S, f"{S.name}[{self.index(R)}, {self.index(L)}]", "f")
+            if rng.random() < 0.15:     # the view read after the write: refused (an alias)
+                self.take_float(f"np.sum({r}) * {c}")
+            return
+        v = rng.choice(owned)
+        j = f"j{k}"
+        dim = L if v.kind == "v" else R
+        head = self.pick([(2, f"range(1, {dim})"), (1, f"range({dim} - 1, 0, -1)"),
+                          (self.on("iters"), f"reversed(range(1, {dim}))")])
+        self.emit(f"for {j} in {head}:")
+        self.indent += 1
+        self.trips.append(dim - 1)
+        self.scopes.append({j: IntVar(j, dim - 1)})
+        c, c2 = self.const(-0.9, 0.9), self.const(0.2, 0.8)
+        ekind = "f" if v.kind == "v" else self.pick([(1, "v"), (1, "f")])
+        e, _ = self.squash(ekind, *self.expr(ekind, 1), force=True)
+        e = _strip(e)
+        tanh = "math.tanh" if v.kind == "v" else "np.tanh"
+        form = self.pick([(3, "prev"), (1, "tail")])
+        if form == "prev":
+            self.emit(f"{v.name}[{j}] = {c2} * {v.name}[{j} - 1] + {1 - float(c2):.2f} * "
+                      f"{tanh}({v.name}[{j}] * {c} + {e})")
+            v.bound = max(v.bound, 1.0)
+        else:
+            part = f"{v.name}[{j}:]" if rng.random() < 0.5 else f"{v.name}[:{j}]"
+            f, _ = self.squash("f", *self.expr("f", 1), force=True)
+            self.emit(f"{part} += math.tanh({_strip(f)})")
+            v.bound += self.mult(v) * 1.0
+        self.scopes.pop()
+        self.trips.pop()
+        self.indent -= 1
+
+    def x_poly(self, kind: str, d: int):
+        """A call of a module helper whose body is rank-polymorphic ("poly"), given a float,
+        a vector or a matrix: one helper, several specializations (gp0(z, a=0.5); gp1(z, a,
+        k=2), a loop with an early return)."""
+        if not self.polys or kind == "s":
+            return None
+        e, b = self.squash(kind, *self.expr(kind, d), force=True)
+        e, c = _strip(e), self.const(-0.9, 0.9)
+        forms = [(2, (f"gp0({e})", 1.0 + 0.1 * b)), (2, (f"gp0({e}, {c})", 1.0 + 0.1 * b)),
+                 (1, (f"gp0({e}, a={c})", 1.0 + 0.1 * b)),
+                 (2, (f"gp1({e}, {c})", 1.0)), (1, (f"gp1({e}, {c}, k=3)", 1.0))]
+        if not self.in_helper:
+            forms.append((1, (f"gp1({e}, {c}, n)", 1.0)))
+        return self.pick(forms)
+
+    def e_poly(self) -> None:
+        """zK, sK = gp2(e, t): a rank-polymorphic helper returning a pair from inside its loop
+        or after it ("poly")."""
+        kind = self.pick([(2, "v"), (1, "f"), (1, "m")])
+        e, _ = self.squash(kind, *self.expr(kind, 2), force=True)
+        t, _ = self.squash("f", *self.expr("f", 1), force=True)
+        k = next(self.ext_names)
+        z, s = f"z{k}", f"zs{k}"
+        self.emit(f"{z}, {s} = gp2({_strip(e)}, {_strip(t)})")
+        # (not written into: jitad refuses a write into a helper's result that may be its
+        # argument -- gp2 returns z reassigned in a loop it cannot tell runs)
+        self.declare(z, kind, 1.6, owned=False)
+        self.declare(s, "f", 2.5)
+
     def rec_helper(self, name: str, kind: str) -> tuple[list[str], float]:
         """def gr0(a, k) (or (r, k) of a vector): a base case at depth 0 (or on a data test),
         else a bounded step and one or two recursive calls at depth k - 1 ("recursion").
@@ -2233,6 +2686,7 @@ class _Gen:
         p = "a" if kind == "f" else "r"
         self.param_names = {p, "k"}
         self.kept = []
+        self.cur_ret = None
         self.emit_def(f"def {name}({p}, k):")
         self.scopes = [{}]
         self.declare(p, kind, PARAM_BOUND)
@@ -3015,6 +3469,7 @@ class _Gen:
         self.in_helper = True
         self.param_names = set(names) | {"s", "p", "k"}
         self.kept = []
+        self.cur_ret, self.early_bound = h.ret, 0.0
         params = ["p"] if h.packed else list(names)
         if h.kw:
             star = "*, " if h.kwonly else ""
@@ -3041,8 +3496,12 @@ class _Gen:
             e = _strip(e)
             if kind != "f" and re.fullmatch(r"[A-Za-z_]\w*(\[[^\[\]]*\])*", e):
                 e = f"{e} * 1.0"         # a new array, never a view of an argument
+            elif kind != "f" and isinstance(ast.parse(e, mode="eval").body, ast.IfExp) \
+                    and _fresh_array(kind, e) != e:
+                e = f"{_operand(e)} * 1.0"   # ("ifexp") nor an argument chosen by a test
             parts.append(e)
             h.bound = max(h.bound, b)
+        h.bound = max(h.bound, self.early_bound)
         makers = [g for g in self.helpers if isinstance(h.ret, tuple) and g.ret == h.ret]
         r = self.ext.random() if isinstance(h.ret, tuple) and self.on("packed") else 1.0
         if makers and r < 0.4:
@@ -3074,6 +3533,7 @@ class _Gen:
         self.in_helper = False
         self.param_names = {"x", "M", "w", "n"}
         self.kept = []
+        self.cur_ret = None
         self.emit_def("def f(x, M, w, n):")
         self.scopes = [{}]
         self.declare("x", "v", ARG_BOUND)
@@ -3117,6 +3577,15 @@ RECORD_DEFS = {
     "Par": ["@dataclasses.dataclass", "class Par:", "    A: np.ndarray", "    r: np.ndarray",
             "    c: float = 0.5"],
 }
+# "poly": helpers whose body takes a float, a vector or a matrix (magnitudes at most 1 + 0.1 |z|)
+POLY_DEFS = ["def gp0(z, a=0.5):", "    return np.tanh(z * a) + 0.1 * z", "", "",
+             "def gp1(z, a, k=2):", "    y = z * 0.0", "    for j in range(k):",
+             "        y = np.tanh(y * a + z)", "        if np.sum(y) > 1.5:",
+             "            return y * 0.5", "    return y", "", "",
+             "def gp2(z, a):", "    s = 0.0", "    for j in range(3):",
+             "        s = s + np.sum(np.tanh(z * a)) * 0.1", "        if s > 1.0:",
+             "            return z * 0.5, s", "        z = np.tanh(z * 0.9 + a)", "    return z, s",
+             "", ""]
 RECORD_HELPER = ["def gq0(p, a):", "    return np.sum(np.tanh(p.A @ p.r + p.c)) * a / 3.0"]
 
 
@@ -3169,6 +3638,9 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     n_helpers = rng.choice(cfg["helpers"]) * gen.on("helpers")
     if n_helpers and gen.on("calls") and rng.random() < 0.3:
         n_helpers += 1
+    if gen.on("poly") and ext.random() < 0.4:      # (the second stream's draw)
+        gen.polys = True
+        out += POLY_DEFS
     for k in range(n_helpers):
         params, ret, names = rng.choice(kinds)
         h = Helper(f"g{k}", params, ret, 1.0)

@@ -191,8 +191,7 @@ CONSTRUCTS = {
              r"np\.trace\(np\.stack\("],
     "linalg2": [r"np\.linalg\.(slogdet|cholesky)\(|\+ [23]\.0 \* np\.eye\([23]\)",
                 r"^\s+sg\d+, ld\d+ = np\.linalg\.slogdet\(", r"np\.linalg\.cholesky\(",
-                r"np\.linalg\.slogdet\([^\n]*\)\[1\]", r"np\.linalg\.norm\([^\n]*, 'nuc'\)",
-                r"np\.einsum\('i,ij,j->'"],
+                r"np\.linalg\.slogdet\([^\n]*\)\[1\]", r"np\.einsum\('i,ij,j->'"],
     "split": [r"np\.(array_|h)?split\(", r"np\.array_split\(", r"np\.hsplit\(",
               r"np\.split\([^\n]*, \[1, 3\]"],
     "structs": [r"^\s+dc\d+ = \{|^\s+rq\d+ = (Rec|Par)\(", r"^\s+dc\d+\[\"c\"\] \+= ",
@@ -202,6 +201,19 @@ CONSTRUCTS = {
     "starred": [r"^\s+[\w, ]*\*\w+[\w, ]* = ", r"^\s+sa\d+, \*smid\d+, sb\d+ = ",
                 r"^\s+srow\d+, \*srows\d+ = ", r"^\s+\*init\d+, last\d+ = np\.split\(",
                 r"^\s+z\d+, \*_ = g\d\("],
+    # fuzz21: control and data structure
+    "nest": [r"while abs\(d\d+\) > [\d.]+ and j\d+ < \d:", r"for j\d+ in range\(4 - 1, 0, -1\):",
+             r"for j\d+ in range\(j\d+ \+ 1, 4\):", r"for j\d+ in range\(j\d+, -1, -1\):",
+             r"^(\s+)for j\d+ in [^\n]*\n(\1    [^\n]*\n)*\1        return "],
+    "zerotrip": [r"^\s+zq\d+ = ", r"^\s+ran\d+ = True$", r"for j\d+ in range\(n - 1\):",
+                 r"^\s+if n > 1:", r"= math\.tanh\([^\n]* if (ran\d+|n|j\d+)"],
+    "condread": [r"^\s+ok\d+ = ", r"if ok\d+ and ", r" if ok\d+ else ", r"if not ok\d+:"],
+    "lists2": [r"\bls\d+\b", r"ls\d+\[-1 - jo\d+\]", r" for jc\d+ in range\(4\) if ",
+               r"for jr\d+, rv\d+ in enumerate\(M\) ", r"^\s+ls\d+\.append\("],
+    "alias": [r"^\s+ya\d+ = \w+$|^\s+rv\d+ = S\d+\[", r"^\s+ya\d+\[",
+              r"(\w+)\[(j\d+)\] = [\d.]+ \* \1\[\2 - 1\]", r"\w+\[j\d+:\] \+= "],
+    "poly": [r"\bgp[012]\(", r"^def gp1\(z, a, k=2\):", r"gp1\([^\n]*, n\)",
+             r"^\s+z\d+, zs\d+ = gp2\(", r"gp0\([^\n]*a="],
 }
 
 

@@ -14,7 +14,8 @@ iteration it replaces (`pushes`): it pays in tape traffic. `state` holds the var
 body reads before it assigns them (`live`: only where the value reaches a value the adjoint
 reads), and, since the adjoint loop leaves the body's variables as its recomputation made
 them, those the adjoint reads after the loop's adjoint: any needed one the loop assigns if it
-is itself in a loop, else the needed ones a statement before the loop reads. Nothing else is
+is itself in a loop, else the needed ones a statement before the loop reads (or assigns, where
+its adjoint reads its result: `z = math.tanh(e)` before `z = 0.5 * z + ...`). Nothing else is
 given back: the function's returned value, read after the whole adjoint, is the caller's to
 keep (`reverse` copies a returned variable a checkpointed loop assigns before the adjoint, as
 it copies a pushed one).
@@ -74,7 +75,7 @@ def checkpoint(A, loop) -> Checkpoint | None:
         return None
     after = assigned & A.needed
     if not _in_loop(A, loop):
-        after &= _read_before(A.root, loop)
+        after &= _read_before(A, loop)
     state = sorted((live & assigned) | after, key=_first_site(A))
     pushes = sum(t in A.pushed for s in ir.walk(loop.body) if isinstance(s, Bind) for t in s.targets)
     if len(state) >= pushes:
@@ -136,14 +137,20 @@ def _in_loop(A, loop) -> bool:
     return any(b in A.loop_blocks for b in A.path_of.get(id(loop), ()))
 
 
-def _read_before(root, loop) -> set:
-    """The names the statements before `loop` in program order read (its enclosing
-    statements' tests included)."""
+def _read_before(A, loop) -> set:
+    """The names the adjoints of the statements before `loop` in program order may read (its
+    enclosing statements' tests included): what those statements read, and the results of
+    those whose adjoint reads its own result (`z = math.tanh(e)`: 1 - z * z; z then updated
+    by the loop, whose recomputation leaves z as the forward's last iteration left it)."""
     out = set()
-    for s in ir.walk(root):
+    for s in ir.walk(A.root):
         if s is loop:
             break
         out |= set(ir.own_reads(s))
+        if isinstance(s, Bind) and s.op is not CALL and not s.op.structural:
+            rule = rule_for(s, A.types)
+            if rule is not None and rule.reads_result():
+                out |= set(s.targets)
     return out
 
 

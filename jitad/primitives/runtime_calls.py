@@ -58,7 +58,7 @@ EQUIVALENT = {
     "select": np.where,
 }
 # runtime functions of lists, spelled as NumPy's call (the front end's list forms read those)
-AS_NUMPY = {"stack_list": "stack", "concat_list": "concatenate"}
+AS_NUMPY = {"stack_list": "array", "concat_list": "concatenate"}   # (np.array: of an empty list too)
 # runtime function -> SciPy's name (registered when scipy.special is imported)
 SCIPY_EQUIVALENT = {"digamma": "digamma", "polygamma": "polygamma", "i0": "i0", "i0e": "i0e",
                     "i1": "i1", "i1e": "i1e"}

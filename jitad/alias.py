@@ -28,6 +28,7 @@ import functools
 import inspect
 
 from . import runtime
+from .lanes import dotted
 
 # attributes that are numbers or tuples of numbers, never an array's buffer
 _META = frozenset({"shape", "size", "ndim", "dtype", "itemsize", "nbytes", "strides"})
@@ -52,15 +53,6 @@ _SHARING_METHODS = frozenset({"pop", "reshape", "ravel", "view", "transpose", "s
                               "swapaxes", "astype"})
 _LIST_METHODS = frozenset({"pop", "clear", "remove", "reverse"})     # (the list, not its arrays)
 _STORING_METHODS = frozenset({"append", "extend", "insert"})        # the list holds the argument
-
-
-def dotted(e) -> str | None:
-    if isinstance(e, ast.Name):
-        return e.id
-    if isinstance(e, ast.Attribute):
-        base = dotted(e.value)
-        return None if base is None else f"{base}.{e.attr}"
-    return None
 
 
 # ---------------------------------------------------------------- what an expression may hold

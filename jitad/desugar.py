@@ -168,11 +168,10 @@ class _Rewriter:
         `logging.warning(...)`), `warnings.warn` -- Python evaluates its arguments, which
         compiled code leaves out with it (eager mode runs them)."""
         if isinstance(func, gast.Name):
-            return self.builtin(func.id, print) or \
-                getattr(self.builtin, "value", lambda n: None)(func.id) is warnings.warn
+            return self.builtin(func.id, print) or self.builtin.value(func.id) is warnings.warn
         if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
             return False
-        owner = getattr(self.builtin, "value", lambda n: None)(func.value.id)
+        owner = self.builtin.value(func.value.id)
         if owner is warnings:
             return func.attr == "warn"
         return (owner is logging or isinstance(owner, logging.Logger)) and func.attr in (

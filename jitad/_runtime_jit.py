@@ -167,6 +167,71 @@ _SPECIAL = {"add_into": ((_floats(1), _callee(_add_into_vec), False),
                          (_floats(2), _callee(_add_into_mat), True))}
 
 
+def _kept(held, like):
+    """A call whose argument `held` (d, c) is a C-contiguous array of `like`'s dtype and rank:
+    its array may be the result, which is then typed as the np.zeros_like(like) it stands for
+    (`runtime.first_add`, `zeros_into`; arguments (x, c) or (d, x))."""
+    def test(*args):
+        from numba.core import types as nbtypes
+        h, x = args[held], args[like]
+        return isinstance(h, nbtypes.Array) and isinstance(x, nbtypes.Array) \
+            and h.dtype == x.dtype and h.ndim == x.ndim and h.layout == "C"
+    return test
+
+
+def _first_add_take(x, c):
+    """`runtime.first_add` where c is a C array of x's dtype and rank: c itself when it has
+    x's shape, else zeros and the (broadcasting) addition."""
+    if c.shape == x.shape:
+        return c
+    d = np.zeros_like(x)
+    add_into(d, c)
+    return d
+
+
+def _first_accum1_take(x, c):
+    if c.shape == x.shape:
+        return c
+    d = np.zeros_like(x)
+    accum1(d, c)
+    return d
+
+
+def _first_accum2_take(x, c):
+    if c.shape == x.shape:
+        return c
+    d = np.zeros_like(x)
+    accum2(d, c)
+    return d
+
+
+def _zeros_into_refill(d, x):
+    """`runtime.zeros_into` where d is a C array of x's dtype and rank: d zeroed in place when
+    it has x's shape."""
+    if d.shape == x.shape:
+        d.fill(0)
+        return d
+    return np.zeros_like(x)
+
+
+def _empty_into_again(d, x):
+    if d.shape == x.shape:
+        return d
+    return np.empty_like(x)
+
+
+# an adjoint's first contribution and an array made again per loop trip (`runtime.first_add`,
+# `zeros_into`, ...): the kept-array version for the types that allow it (above), else the
+# plain one (`runtime.COMPILED_AS`) -- plain functions, disk-cached, no overload typed per
+# process
+for _n, _f, _args in (("first_add", _first_add_take, (1, 0)),
+                      ("first_accum1", _first_accum1_take, (1, 0)),
+                      ("first_accum2", _first_accum2_take, (1, 0)),
+                      ("zeros_into", _zeros_into_refill, (0, 1)),
+                      ("empty_into", _empty_into_again, (0, 1))):
+    _SPECIAL[_n] = ((_kept(*_args), _callee(_f), False),)
+
+
 for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
     globals()[_name] = _helper(_name, getattr(_py, _py.COMPILED_AS.get(_name, _name)),
                                "always" if _name in _py.INLINE else "never", _SPECIAL.get(_name))
@@ -333,138 +398,6 @@ def _overloads():
         return copy2
 
 
-    def _first(name, accum):
-        """`runtime.first_add`/`first_accum1`/`first_accum2`: c itself when its shape is x's,
-        for a C-contiguous c of x's dtype and rank (the result is then always typed as the
-        `np.zeros_like(x)` it stands for); else the zeros and the addition -- `accum1`/`accum2`
-        (compiled once for any layout), `d += c` of one rank <= 2 as element loops (Numba's
-        broadcasting `+=` compiled into every caller cost ~1,200 LLVM lines a call: GMM's
-        gradient +9,300), written in the implementation (a helper function of its own per
-        signature was another compilation each: ~0.3 s of a first call)."""
-        def typer(x, c):
-            arrays = isinstance(x, types.Array) and isinstance(c, types.Array)
-            takes = arrays and c.dtype == x.dtype and c.ndim == x.ndim and c.layout == "C"
-            if accum == "accum1":
-                def add(x, c):
-                    d = np.zeros_like(x)
-                    accum1(d, c)
-                    return d
-            elif accum == "accum2":
-                def add(x, c):
-                    d = np.zeros_like(x)
-                    accum2(d, c)
-                    return d
-            elif arrays and c.ndim == x.ndim == 1:
-                def add(x, c):
-                    d = np.zeros_like(x)
-                    n, m = d.shape[0], c.shape[0]
-                    if m != n and m != 1:
-                        raise ValueError("operands could not be broadcast together")
-                    for i in range(n):
-                        d[i] += c[i if m == n else 0]
-                    return d
-            elif arrays and c.ndim == x.ndim == 2:
-                def add(x, c):
-                    d = np.zeros_like(x)
-                    n0, n1 = d.shape
-                    m0, m1 = c.shape
-                    if (m0 != n0 and m0 != 1) or (m1 != n1 and m1 != 1):
-                        raise ValueError("operands could not be broadcast together")
-                    r, s = m0 == n0, m1 == n1
-                    for i in range(n0):
-                        for j in range(n1):
-                            d[i, j] += c[i if r else 0, j if s else 0]
-                    return d
-            else:
-                def add(x, c):
-                    d = np.zeros_like(x)
-                    d += c
-                    return d
-            if not takes:
-                return add
-            if accum == "accum1":
-                def take(x, c):
-                    if c.shape == x.shape:
-                        return c
-                    d = np.zeros_like(x)
-                    accum1(d, c)
-                    return d
-                return take
-            if accum == "accum2":
-                def take(x, c):
-                    if c.shape == x.shape:
-                        return c
-                    d = np.zeros_like(x)
-                    accum2(d, c)
-                    return d
-                return take
-            if x.ndim == 1:
-                def take(x, c):
-                    if c.shape == x.shape:
-                        return c
-                    d = np.zeros_like(x)
-                    n, m = d.shape[0], c.shape[0]
-                    if m != 1:
-                        raise ValueError("operands could not be broadcast together")
-                    for i in range(n):
-                        d[i] += c[0]
-                    return d
-                return take
-            if x.ndim == 2:
-                def take(x, c):
-                    if c.shape == x.shape:
-                        return c
-                    d = np.zeros_like(x)
-                    n0, n1 = d.shape
-                    m0, m1 = c.shape
-                    if (m0 != n0 and m0 != 1) or (m1 != n1 and m1 != 1):
-                        raise ValueError("operands could not be broadcast together")
-                    r, s = m0 == n0, m1 == n1
-                    for i in range(n0):
-                        for j in range(n1):
-                            d[i, j] += c[i if r else 0, j if s else 0]
-                    return d
-                return take
-
-            def take(x, c):
-                if c.shape == x.shape:
-                    return c
-                d = np.zeros_like(x)
-                d += c
-                return d
-            return take
-        overload(getattr(_py, name), jit_options=_CALLEE)(typer)
-
-    for _n, _a in _py.FIRST_ADDS.items():
-        _first(_n, _a)
-
-    @overload(_py.zeros_into, jit_options=_CALLEE)
-    def _zeros_into(d, x):
-        """`runtime.zeros_into`: d zeroed in place when it is a C-contiguous array of x's
-        dtype and rank and has x's shape (the result typed as np.zeros_like(x))."""
-        if isinstance(d, types.Array) and isinstance(x, types.Array) and d.dtype == x.dtype \
-                and d.ndim == x.ndim and d.layout == "C":
-            def refill(d, x):
-                if d.shape == x.shape:
-                    d.fill(0)
-                    return d
-                return np.zeros_like(x)
-            return refill
-        return lambda d, x: np.zeros_like(x)
-
-    @overload(_py.empty_into, jit_options=_CALLEE)
-    def _empty_into(d, x):
-        """`runtime.empty_into`: d itself when it is a C-contiguous array of x's dtype and
-        rank and has x's shape."""
-        if isinstance(d, types.Array) and isinstance(x, types.Array) and d.dtype == x.dtype \
-                and d.ndim == x.ndim and d.layout == "C":
-            def again(d, x):
-                if d.shape == x.shape:
-                    return d
-                return np.empty_like(x)
-            return again
-        return lambda d, x: np.empty_like(x)
-
     @overload(_py.promoted, jit_options=_CALLEE)
     def _promoted(a, b):
         """`runtime.promoted`: two arrays of one dtype as they are; else the one whose dtype
@@ -487,11 +420,6 @@ _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, glob
 
 
 _overloads()
-first_add = _py.first_add            # compiled code calling rt.first_add gets the overload above
-first_accum1 = _py.first_accum1      # ... and so rt.first_accum1
-first_accum2 = _py.first_accum2      # ... and rt.first_accum2
-zeros_into = _py.zeros_into          # ... and rt.zeros_into, rt.empty_into
-empty_into = _py.empty_into
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

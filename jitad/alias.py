@@ -62,6 +62,14 @@ class _Exprs:
     def __init__(self, types, writes):
         self.types = types or {}
         self.rt_writes = writes
+        self._memo = {}          # (method, id(node)) -> answer: a flow visits a loop's body
+        #                          again and again, and the tree does not change meanwhile
+
+    def _memoized(self, method, node):
+        key = (method, id(node))
+        if key not in self._memo:
+            self._memo[key] = (node, getattr(self, method)(node))   # (node: keeps its id)
+        return self._memo[key][1]
 
     def holds(self, e) -> set:
         """The names whose buffers e's value may be, view or contain."""
@@ -152,8 +160,11 @@ class _Exprs:
             return set()
         return set().union(*map(self.holds, args)) if args else set()
 
-    def writes(self, node) -> set:
+    def writes(self, node) -> frozenset:
         """The names whose buffers the calls in `node` (an expression) may write."""
+        return self._memoized("_writes", node)
+
+    def _writes(self, node) -> frozenset:
         out = set()
         for c in ast.walk(node):
             if not isinstance(c, ast.Call):
@@ -182,12 +193,15 @@ class _Exprs:
                     out |= set().union(*map(self.holds, args)) if args else set()
             else:                                      # a function of the module, or unknown
                 out |= set().union(*map(self.holds, args)) if args else set()
-        return out
+        return frozenset(out)
 
-    def keeps(self, node) -> set:
+    def keeps(self, node) -> frozenset:
         """The names whose buffers a call in `node` may keep a reference to beyond the call
         (a function the analysis does not know; what `stores` makes containers hold is
         followed by the flow itself)."""
+        return self._memoized("_keeps", node)
+
+    def _keeps(self, node) -> frozenset:
         out = set()
         for c in ast.walk(node):
             if not isinstance(c, ast.Call) or _pure_call(c, self.rt_writes):
@@ -200,11 +214,14 @@ class _Exprs:
             out |= set().union(*map(self.holds, self._args(c))) if self._args(c) else set()
             if isinstance(c.func, ast.Attribute):
                 out |= self.holds(c.func.value)
-        return out
+        return frozenset(out)
 
-    def stores(self, node) -> list:
+    def stores(self, node) -> tuple:
         """(container names, value names) of the calls in `node` that make a container hold a
         value: `hs.append(v)`, a call that may keep one argument in another."""
+        return self._memoized("_stores", node)
+
+    def _stores(self, node) -> tuple:
         out = []
         for c in ast.walk(node):
             if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) \
@@ -216,7 +233,7 @@ class _Exprs:
                 if w:
                     args = set().union(*map(self.holds, self._args(c))) if self._args(c) else set()
                     out.append((w, args))
-        return out
+        return tuple(out)
 
 
 def _pure_call(c, rt_writes) -> bool:
@@ -236,8 +253,32 @@ def runtime_writes() -> dict:
     """runtime helper name -> the positions of the parameters it may write in place, read from
     the helpers' source (and the compiled versions `COMPILED_AS` names): a parameter, or a
     local that may alias it, written by element or slice, updated by `+=`, given a method that
-    writes, or passed where a helper (or a function not known) writes."""
-    tree = ast.parse(inspect.getsource(runtime))
+    writes, or passed where a helper (or a function not known) writes.
+    Reading runtime.py's ~3,000 lines costs ~0.4 s, once per process: the table is kept in
+    jitad's cache directory, keyed by the text of runtime.py and of this module (what it is
+    computed from and how), so it is read again only when either changes."""
+    import hashlib
+    import json
+    from . import cache
+    texts = [inspect.getsource(m).encode() for m in (runtime, inspect.getmodule(runtime_writes))]
+    key = hashlib.sha256(b"\0".join(texts)).hexdigest()[:32]
+    try:
+        path = cache.cache_dir() / f"jitad_runtime_writes_{key}.json"
+        if path.exists() and cache.untrusted(path) is None:
+            return {n: tuple(w) for n, w in json.loads(path.read_text()).items()}
+    except Exception:       # noqa: BLE001 - a cache problem is a miss, never an error
+        path = None
+    table = _runtime_writes(texts[0].decode())
+    if path is not None:
+        try:
+            cache.write_bytes(path, json.dumps(table, sort_keys=True).encode())
+        except OSError:
+            pass
+    return table
+
+
+def _runtime_writes(source: str) -> dict:
+    tree = ast.parse(source)
     defs = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
     table = {n: set() for n in defs}
     ex = _Exprs({}, {})
@@ -317,11 +358,11 @@ class _Unsafe(Exception):
     pass
 
 
-def may_alias(fdef, types=None) -> dict:
+def may_alias(fdef, types=None, ex=None) -> dict:
     """name -> the set of names that may ever share a buffer with it in `fdef` (flow-insensitive:
     every assignment of a value that may hold a name joins the two, and so does a call that
     may keep one argument in another)."""
-    ex = _Exprs(types, runtime_writes())
+    ex = ex or _Exprs(types, runtime_writes())
     parent = {}
 
     def find(a):
@@ -382,13 +423,14 @@ def shared_safely(fdef, at, shared, types=None) -> bool:
     """Whether the target of statement `at` (`d = <call giving back the buffer of one of the
     names `shared`>`) may share that buffer (see the module doc)."""
     d = at.targets[0].id
-    classes = may_alias(fdef, types)
+    ex = _Exprs(types, runtime_writes())
+    classes = may_alias(fdef, types, ex)
     start = set().union(*(classes.get(c, {c}) for c in shared)) | {d}
     params = {a.arg for a in fdef.args.args}
     assigned = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     if start & params or start - assigned:
         return False
-    flow = _Flow(_Exprs(types, runtime_writes()), at, frozenset(start))
+    flow = _Flow(ex, at, frozenset(start))
     try:
         flow.block(fdef.body, frozenset())
     except _Unsafe:

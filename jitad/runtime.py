@@ -59,13 +59,14 @@ COMPILED_AS = {"pick": "_pick_loop", "strong_mul": "_strong_mul_loop", "strong_d
                "matmat_sum": "_matmat_sum_loop",
                "outer": "_outer_loop", "add_outer": "_add_outer_loop",
                "add_matvec": "_add_matvec_loop", "add_vecmat": "_add_vecmat_loop",
-               "stack_list": "_stack_list_loop"}
+               "stack_list": "_stack_list_loop",
+               "first_add": "_first_add_new", "first_accum1": "_first_accum1_new",
+               "first_accum2": "_first_accum2_new", "zeros_into": "_zeros_like_of",
+               "empty_into": "_empty_like_of"}
 
 # helpers whose compiled version `_runtime_jit` chooses by the argument types (a Numba overload
 # of the plain function), not one `njit` of it
-OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint",
-              "first_add", "first_accum1", "first_accum2", "zeros_into", "empty_into",
-              "empty_stack")
+OVERLOADED = ("sum_axis", "max_axis", "set_view", "promoted", "extreme_adjoint", "empty_stack")
 
 
 def dot1(a, b):
@@ -652,6 +653,36 @@ def empty_into(d, x):
     """np.empty_like(x): d itself when it is an array of x's dtype and shape."""
     if isinstance(d, np.ndarray) and d.dtype == x.dtype and d.shape == x.shape:
         return d
+    return np.empty_like(x)
+
+
+# Compiled, `_runtime_jit` calls the helpers above by the argument types: where c (d) is a
+# C-contiguous array of x's dtype and rank, `_first_add_take` (`_zeros_into_refill`, ...) of
+# `_runtime_jit`, which may give it back; else these, which make the new array -- plain
+# functions, compiled once per argument types and kept in the disk cache.
+def _first_add_new(x, c):
+    d = np.zeros_like(x)
+    add_into(d, c)
+    return d
+
+
+def _first_accum1_new(x, c):
+    d = np.zeros_like(x)
+    accum1(d, c)
+    return d
+
+
+def _first_accum2_new(x, c):
+    d = np.zeros_like(x)
+    accum2(d, c)
+    return d
+
+
+def _zeros_like_of(d, x):
+    return np.zeros_like(x)
+
+
+def _empty_like_of(d, x):
     return np.empty_like(x)
 
 

@@ -289,8 +289,10 @@ def rosen(x):
 
 def cho_factor(a, lower=False):
     """scipy.linalg.cho_factor(a, lower): (c, lower) as SciPy gives them: the Cholesky factor
-    in the lower (upper, L.T) triangle, a's own entries in the other (LAPACK leaves them)."""
-    L = np.linalg.cholesky(a)
+    in the lower (upper, L.T) triangle, a's own entries in the other (LAPACK leaves them).
+    The factor reads the triangle it is written in (its gradient lands there, as central
+    differences of SciPy's give): a's lower one, or the upper one as a.T's lower."""
+    L = np.linalg.cholesky(a if lower else a.T)
     if lower:
         return L + np.triu(a, 1), lower
     return L.T + np.tril(a, -1), lower

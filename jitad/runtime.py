@@ -25,7 +25,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "axes_count", "mean_axis", "max_axis", "min_axis", "extreme_adjoint", "reshape_like", "sum0", "sum_keep", "as3", "prod_axis",
            "prod_others", "prod_others_axis", "rcumsum", "cumsum_axis", "rcumsum_axis",
            "cumprod_adjoint", "diff_adjoint1", "diff_adjoint2", "diag_embed", "lin_t", "others_into",
-           "check_len", "check_zip", "assert_failed", "raise_error", "unbound_local", "check_split", "check_sections", "cholesky_adjoint",
+           "check_len", "check_zip", "assert_failed", "raise_error", "unbound_local", "check_split", "check_sections", "cholesky_adjoint", "sym_lower_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "empty_stack", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
@@ -1409,8 +1409,10 @@ def check_sections(n, k):
 
 
 def cholesky_adjoint(L, g):
-    """The adjoint of L = np.linalg.cholesky(A) (Murray 2016), symmetric: with
-    P = tril(L.T @ g) with its diagonal halved, A_bar = sym(L^-T P L^-1)."""
+    """The adjoint of L = np.linalg.cholesky(A) (Murray 2016): with P = tril(L.T @ g) with its
+    diagonal halved, S = sym(L^-T P L^-1) is the derivative along symmetric perturbations;
+    NumPy's cholesky reads A's lower triangle only, so A_bar is S folded onto it
+    (`sym_lower_adjoint`)."""
     P = L.T @ g
     n = P.shape[0]
     for i in range(n):
@@ -1419,7 +1421,23 @@ def cholesky_adjoint(L, g):
             P[i, j] = 0.0
     Y = np.linalg.solve(L.T, P)
     X = np.linalg.solve(L.T, np.ascontiguousarray(Y.T)).T
-    return 0.5 * (X + X.T)
+    return sym_lower_adjoint(0.5 * (X + X.T))
+
+
+def sym_lower_adjoint(s):
+    """The adjoint of `sym_lower` (the matrix a function reads from its argument's lower
+    triangle -- np.linalg.cholesky, eigh, eigvalsh (UPLO='L'), SciPy's multivariate normal),
+    from the derivative along symmetric perturbations s: the entries below the diagonal stand for both of their
+    places (s[i, j] + s[j, i]), the diagonal for itself, the upper triangle is never read (0). What
+    central differences of the NumPy function give; on a symmetric argument built from any
+    matrix (x + x.T, x @ x.T) the chain rule gives back the symmetric answer."""
+    n = s.shape[0]
+    out = np.zeros_like(s)
+    for i in range(n):
+        out[i, i] = s[i, i]
+        for j in range(i):
+            out[i, j] = s[i, j] + s[j, i]
+    return out
 
 
 def lin_t(n):
@@ -2033,15 +2051,17 @@ def cummax_adjoint(x, g, axis):
 
 
 def eigh_w_adjoint(x, g):
-    """The adjoint of the eigenvalues of a symmetric matrix: V diag(g) V^T (symmetric)."""
+    """The adjoint of the eigenvalues of a symmetric matrix: V diag(g) V^T along symmetric
+    perturbations, folded onto the lower triangle eigh reads (`sym_lower_adjoint`)."""
     w, v = np.linalg.eigh(x)
-    return (v * g) @ v.T
+    return sym_lower_adjoint((v * g) @ v.T)
 
 
 def eigh_v_adjoint(x, g):
     """The adjoint of the eigenvectors of a symmetric matrix with distinct eigenvalues:
     V (F o (V^T g)) V^T with F[i, j] = 1 / (w[j] - w[i]) off the diagonal, made symmetric
-    (the derivative along symmetric perturbations)."""
+    (the derivative along symmetric perturbations), folded onto the lower triangle eigh reads
+    (`sym_lower_adjoint`)."""
     w, v = np.linalg.eigh(x)
     n = w.shape[0]
     m = v.T @ g
@@ -2049,7 +2069,7 @@ def eigh_v_adjoint(x, g):
         for j in range(n):
             m[i, j] = 0.0 if i == j else m[i, j] / (w[j] - w[i])
     d = v @ m @ v.T
-    return 0.5 * (d + d.T)
+    return sym_lower_adjoint(0.5 * (d + d.T))
 
 
 def qr_adjoint(x, gq, gr):
@@ -3109,8 +3129,9 @@ def mvn_alpha(x, mean, cov):
 
 def mvn_cov_adjoint(x, mean, cov, g):
     """The adjoint of the covariance: 1/2 (sum_i g_i a_i a_i^T - (sum_i g_i) cov^-1), a_i the
-    rows of mvn_alpha, g a vector of one cotangent per row (symmetric: the derivative along
-    symmetric perturbations)."""
+    rows of mvn_alpha, g a vector of one cotangent per row: the derivative along symmetric
+    perturbations, folded onto the lower triangle SciPy reads (`sym_lower_adjoint`; the
+    tangent reads it too, `sym_lower`)."""
     r = mvn_rows(x, mean, cov)
     L = chol(cov)
     a = chol_solve(L, r)
@@ -3124,7 +3145,7 @@ def mvn_cov_adjoint(x, mean, cov, g):
         for i in range(d):
             for j in range(d):
                 out[i, j] += gs[row] * a[row, i] * a[row, j]
-    return 0.5 * (out - total * inv)
+    return sym_lower_adjoint(0.5 * (out - total * inv))
 
 
 __all__ += ["gamma_logz1", "beta_logz1", "gamma_logz", "beta_logz", "chol", "chol_solve",
@@ -4597,9 +4618,10 @@ def mvn_entropy(cov):
 
 
 def mvn_entropy_adjoint(cov, g):
-    """d entropy / d cov = cov^-1 / 2 (the symmetric gradient, as mvn_cov_adjoint)."""
+    """d entropy / d cov = cov^-1 / 2 along symmetric perturbations, folded onto the lower
+    triangle SciPy reads (as mvn_cov_adjoint)."""
     L = chol(cov)
-    return 0.5 * g * chol_solve(L, np.eye(L.shape[0]))
+    return sym_lower_adjoint(0.5 * g * chol_solve(L, np.eye(L.shape[0])))
 
 
 def mvn_entropy_tangent(cov, t):

@@ -67,6 +67,10 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     as is a call statement of a `logging` function, of a global `logging.Logger`'s reporting
     method (`log.info(...)`) and of `warnings.warn`: `Desugared.prints` holds their lines,
     which `capture` warns about.
+  * a `with` statement of `np.errstate(...)` (each condition 'ignore', 'warn', 'print' or
+    'log') or `warnings.catch_warnings()`, binding no name, is its body; a call statement
+    `warnings.simplefilter(...)` / `filterwarnings(...)` is `pass` (they only choose which
+    warnings show: the values are the same);
   * a loop or comprehension over a tuple display (`for c in (0.0, 1.0, -1.0)`,
     `[f(W) for W in (W1, W2)]`, also of the builtin `enumerate` or `reversed` of one) loops
     over the list display of the same items: Python iterates both alike, evaluating the
@@ -95,6 +99,7 @@ import logging
 import warnings
 
 import gast
+import numpy as np
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -177,6 +182,39 @@ class _Rewriter:
         return (owner is logging or isinstance(owner, logging.Logger)) and func.attr in (
             "debug", "info", "warning", "error", "critical", "exception", "log")
 
+    def quiet_context(self, s) -> bool:
+        """A `with` statement whose context managers only change how NumPy and Python report
+        floating-point conditions and warnings -- `np.errstate(...)` with each condition
+        'ignore', 'warn', 'print' or 'log' (not 'raise' or 'call': those change what runs),
+        `warnings.catch_warnings()` -- and bind no name: its body computes the same values
+        without them (compiled code raises no NumPy warnings; eager mode runs it as written)."""
+        if not isinstance(s, gast.With) or not s.items:
+            return False
+        for it in s.items:
+            c = it.context_expr
+            if it.optional_vars is not None or not isinstance(c, gast.Call) \
+                    or not isinstance(c.func, gast.Attribute) \
+                    or not isinstance(c.func.value, gast.Name):
+                return False
+            owner = self.builtin.value(c.func.value.id)
+            if owner is np and c.func.attr == "errstate":
+                if c.args or not all(
+                        k.arg is not None and isinstance(k.value, gast.Constant)
+                        and k.value.value in ("ignore", "warn", "print", "log")
+                        for k in c.keywords):
+                    return False
+            elif not (owner is warnings and c.func.attr == "catch_warnings"
+                      and not c.args and not c.keywords):
+                return False
+        return True
+
+    def quiet_call(self, func) -> bool:
+        """`warnings.simplefilter(...)`, `warnings.filterwarnings(...)`: a call statement that
+        only chooses which warnings show."""
+        return isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+            and self.builtin.value(func.value.id) is warnings \
+            and func.attr in ("simplefilter", "filterwarnings", "resetwarnings")
+
     def match(self, s):
         """`match subject:` with cases of values (`case "l2":`, `case 1 | 2:`, `case None:`,
         `case Mode.A:`), the wildcard, a capture (`case other:`) or `p as name`, guards
@@ -247,6 +285,11 @@ class _Rewriter:
         if isinstance(s, gast.Raise):
             return [self.raise_call(s)]
         if isinstance(s, gast.Global) and not set(s.names) & self.assigned:
+            return [gast.copy_location(gast.Pass(), s)]
+        if self.quiet_context(s):
+            return list(s.body)
+        if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
+                and self.quiet_call(s.value.func):
             return [gast.copy_location(gast.Pass(), s)]
         if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) \
                 and self.reports(s.value.func):

@@ -61,3 +61,20 @@ def piecewise_or_raise(x, w):
     elif x < -1:
         return -x * w
     raise ValueError("x in [-1, 0]")
+
+
+def quiet_log_ratio(x, w):
+    # contexts that only change how floating-point conditions and warnings are reported
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.log(np.exp(x * w) + 1.0) / (1.0 + x * x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(over="warn"), np.errstate(under="ignore"):
+            s = np.sum(r * w)
+    return s
+
+
+def errstate_raise(x, w):
+    with np.errstate(divide="raise"):  # ERR: with statement
+        r = np.log(x * w)
+    return np.sum(r)

@@ -71,3 +71,16 @@ def test_a_function_ending_in_raise():
     for kw in ({}, {"mode": "eager"}):
         with pytest.raises(ValueError):
             jitad.grad(piecewise_or_raise, **kw)(-0.5, 2.0)
+
+
+def test_errstate_and_catch_warnings_blocks_are_their_bodies():
+    from .asserts_funcs import quiet_log_ratio
+    check(quiet_log_ratio, (x0, 0.5), wrt=(0, 1), backend="python")
+
+
+def test_errstate_that_raises_is_refused_in_both_modes():
+    from .asserts_funcs import errstate_raise
+    for mode in ("compiled", "eager"):
+        with pytest.raises(jitad.JitadError, match="with statement"):
+            jitad.grad(errstate_raise, wrt=0, **({"mode": "eager"} if mode == "eager" else {}))(
+                np.abs(x0) + 0.1, 0.5)

@@ -98,21 +98,31 @@ class Hidden:
 
 def passed_at_call(value) -> bool:
     """Whether a free name with this value is a hidden parameter: an array, a tuple, list or
-    dict (nested too) of arrays and numbers holding at least one array, or a dict of numbers
-    (a config, which can change in place unseen by the watch). Numbers, and tuples of
+    dict (nested too) of arrays and numbers holding at least one array, or a dict or a
+    dataclass object of numbers and arrays (a config, which can change in place unseen by the
+    watch). Numbers, and tuples of
     numbers (shapes), stay constants of the compiled code."""
+    from . import records
+
+    def dataclass_object(v):
+        return records.is_record(type(v)) and not isinstance(v, tuple)
+
     def leaves(v):
         if isinstance(v, (tuple, list)):
             return [x for item in v for x in leaves(item)]
         if isinstance(v, dict):
             return [x for item in v.values() for x in leaves(item)]
+        if dataclass_object(v):
+            return [x for item in records.values(v) for x in leaves(item)]
         return [v]
     if isinstance(value, np.ndarray):
         return True
-    if not isinstance(value, (tuple, list, dict)):
+    if not isinstance(value, (tuple, list, dict)) and not dataclass_object(value):
         return False
     got = leaves(value)
-    return (isinstance(value, dict) or any(isinstance(v, np.ndarray) for v in got)) and all(
+    # (a dict or a dataclass object of numbers -- a config -- can change in place unseen)
+    return (isinstance(value, dict) or dataclass_object(value)
+            or any(isinstance(v, np.ndarray) for v in got)) and all(
         isinstance(v, (np.ndarray, bool, int, float, np.number, np.bool_)) for v in got)
 
 

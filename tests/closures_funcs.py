@@ -1,6 +1,8 @@
 """Functions that read arrays from globals and closure variables (tests/test_closures.py).
 
 The arrays are module globals the tests mutate and rebind; each test restores them."""
+from dataclasses import dataclass
+
 import numpy as np
 
 rng = np.random.default_rng(11)
@@ -9,6 +11,15 @@ y = rng.normal(size=6)
 PARAMS = [rng.normal(size=(3, 3)), rng.normal(size=3)]      # a list of arrays
 TABLE = {"W": rng.normal(size=(3, 3)), "b": rng.normal(size=3)}
 SCALE = 0.5                                                   # a number: a constant
+
+
+@dataclass
+class Hyper:
+    reg: float
+    center: np.ndarray
+
+
+HYPER = Hyper(0.1, rng.normal(size=3))                       # a dataclass object: a config
 
 
 def loss(w):
@@ -76,3 +87,7 @@ OFFSET = 0.5                    # a number the tests rebind to an array and back
 
 def shifted(w):
     return np.sum((w - OFFSET) ** 2)
+
+
+def from_dataclass(x):
+    return np.sum((X @ x - y) ** 2) + HYPER.reg * np.sum((x - HYPER.center) ** 2)

@@ -18,13 +18,15 @@ VG_LOSS = jitad.value_and_grad(cf.loss)
 
 @pytest.fixture(autouse=True)
 def restore_globals():
-    saved = {k: getattr(cf, k) for k in ("X", "y", "PARAMS", "TABLE")}
+    saved = {k: getattr(cf, k) for k in ("X", "y", "PARAMS", "TABLE", "HYPER")}
+    fields = (cf.HYPER.reg, cf.HYPER.center)
     copies = {k: np.copy(v) for k, v in saved.items() if isinstance(v, np.ndarray)}
     yield
     for k, v in copies.items():
         saved[k][...] = v
     for k, v in saved.items():
         setattr(cf, k, v)
+    cf.HYPER.reg, cf.HYPER.center = fields
 
 
 def references(fn, args, wrt=(0,)):
@@ -134,6 +136,18 @@ def test_structures_of_arrays():
     cf.PARAMS = [cf.PARAMS[0] * 0.5, cf.PARAMS[1]]
     check(g, cf.mlp, (w0,))
     check(jitad.grad(cf.from_dict), cf.from_dict, (w0,))
+
+
+def test_a_dataclass_object_is_read_at_every_call():
+    # a global dataclass object (a config): its fields are read when the gradient runs, so a
+    # field set in place between calls is seen (they were refused: "cannot be used as a value")
+    g = jitad.grad(cf.from_dataclass)
+    check(g, cf.from_dataclass, (w0,))
+    cf.HYPER.reg = 2.5
+    cf.HYPER.center = cf.HYPER.center + 1.0
+    check(g, cf.from_dataclass, (w0,))
+    eager = jitad.grad(cf.from_dataclass, mode="eager")(w0)
+    assert_grads_close((eager,), references(cf.from_dataclass, (w0,))[1], rtol=1e-6, atol=1e-8)
 
 
 def test_every_transformation():

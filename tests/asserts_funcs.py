@@ -78,3 +78,12 @@ def errstate_raise(x, w):
     with np.errstate(divide="raise"):  # ERR: with statement
         r = np.log(x * w)
     return np.sum(r)
+
+
+def penalty_by_name(w, kind="L2"):
+    # a string argument normalized by a str method: decided when the function is compiled
+    if kind.strip().lower() == "l2":
+        return np.sum(w ** 2)
+    if kind.lower().startswith("l1"):
+        return np.sum(np.abs(w))
+    return np.sum(np.cos(w))

@@ -3,7 +3,9 @@ loop): the gradient and Hessian as without them, against finite differences and 
 a false condition raises AssertionError in both modes, compiled with the statement's line.
 `raise` of a builtin exception: the same exception, compiled with the statement's line.
 `print`, logging and `warnings.warn` calls: left out of compiled code with a warning naming
-their lines, run by eager mode."""
+their lines, run by eager mode; `with np.errstate(...)` / `warnings.catch_warnings()` blocks
+are their bodies. String methods of a string argument (`kind.lower() == "l2"`) are decided
+when the function is compiled."""
 import numpy as np
 import pytest
 
@@ -84,3 +86,9 @@ def test_errstate_that_raises_is_refused_in_both_modes():
         with pytest.raises(jitad.JitadError, match="with statement"):
             jitad.grad(errstate_raise, wrt=0, **({"mode": "eager"} if mode == "eager" else {}))(
                 np.abs(x0) + 0.1, 0.5)
+
+
+@pytest.mark.parametrize("kind", ["L2", " l2 ", "L1", "huber"])
+def test_string_methods_of_a_string_argument_are_decided(kind):
+    from .asserts_funcs import penalty_by_name
+    check(lambda w: penalty_by_name(w, kind), (x0 + 0.1,), wrt=(0,), backend="python")

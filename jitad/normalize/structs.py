@@ -308,6 +308,9 @@ def type_facts(fn) -> frozenset:
 # the str methods a constant string's call is decided for (each answers a bool or an int)
 _STR_TESTS = frozenset({"startswith", "endswith", "isdigit", "isalpha", "isupper", "islower",
                         "isidentifier", "count", "find"})
+# string methods giving a string: of a constant string, a constant (`kind.lower() == "l2"`)
+_STR_MAPS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "replace",
+                       "title", "capitalize", "removeprefix", "removesuffix"})
 
 _KIND_TYPE = {"f8": float, "f4": np.float32, "i8": int, "b1": bool, "c16": complex}
 
@@ -587,6 +590,17 @@ class StructArgs:
             if isinstance(s, Const) and isinstance(s.value, str):
                 return len(s.value)          # len(k) of a key
             return len(s.items) if isinstance(s, Struct) else MISSING
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and node.func.attr in _STR_MAPS and not node.keywords:
+            # kind.lower() of a constant string (a string argument): the string it gives
+            s = self.static_of(node.func.value)
+            args = [self.static_of(a) for a in node.args]
+            if isinstance(s, str) and all(isinstance(a, str) for a in args):
+                try:
+                    return getattr(s, node.func.attr)(*args)
+                except (TypeError, ValueError):
+                    return MISSING
+            return MISSING
         if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult,
                                                                   gast.FloorDiv)):
             a, b = self.static_of(node.left), self.static_of(node.right)

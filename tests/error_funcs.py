@@ -7,6 +7,7 @@ import numpy as np
 
 SCALE = 2.5
 WEIGHTS = np.ones(3)
+CALLS = [0]
 
 
 def uses_lambda(x):
@@ -262,3 +263,8 @@ def inplace_add_to_alias(x, v):
     w = v
     w *= x  # ERR: shared
     return np.sum(w) + np.sum(v)
+
+
+def counts_its_calls_in_a_global(x):
+    CALLS[0] += 1  # ERR: global or closure list
+    return x * x

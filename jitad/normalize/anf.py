@@ -1426,6 +1426,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         arr = node.value.id
         if arr in self.structs:                 # W[0] = v, W an element of a tuple argument
             arr = self.struct_value(node.value).name
+        elif arr not in self.locals:            # COUNT[0] += 1 of a global list
+            obj = self.cap.resolve(arr)
+            kind = type(obj).__name__ if obj is not MISSING else "name"
+            self.err(node, f"'{arr}' is a global or closure {kind}: a differentiated function "
+                           f"cannot change it in place (return the new value, or keep "
+                           f"the bookkeeping outside the function)", "write into a global")
         parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
         if len(parts) > 1 and any(is_ellipsis(p) for p in parts):
             # (a read through `...` moves axes, `new_axes`; a write has no such form; `y[...]`

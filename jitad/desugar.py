@@ -75,6 +75,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     "V")`: keys of a dict) is its body, or its element, once per item with the item in
     place of the loop variable, where that variable is read nowhere else and the loop has
     no `break`, `continue` or `else` (`_unroll_over_keys`, first);
+  * a NumPy call changing an array in place (`y.sort()`, `y.fill(v)`, `np.copyto(dst, src)`,
+    `np.add(a, b, out=c)`) is the whole-array write `y[...] = ...` it makes (`inplace`);
   * a local dict with constant keys is one variable per key (`dict_locals`, next);
   * last, a read of a local that may not be assigned yet is checked, raising Python's
     UnboundLocalError (`unbound`);
@@ -95,6 +97,8 @@ import logging
 import warnings
 
 import gast
+
+from . import inplace
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -272,6 +276,9 @@ class _Rewriter:
         grown = self.list_growth(s)
         if grown is not None:
             return grown
+        written = inplace.rewrite(s, self.lists, self.builtin.value)
+        if written is not None:
+            return written
         before = self.divmods(s)
         before += self.enumerate_start(s) if isinstance(s, gast.For) else []
         self.comprehension_starts(s)

@@ -642,6 +642,27 @@ Var.dot = lambda self, other: dot(self, other)
 Var.clip = lambda self, *args, **kwargs: clip(self, *args, **kwargs)
 Var.astype = lambda self, dtype, **kw: astype(self, dtype, **kw)
 Var.fill = lambda self, value: views.write(self, Ellipsis, value)   # returns None, as NumPy
+
+
+def _sort_in_place(self, axis=-1, kind=None, order=None):
+    """y.sort(axis): the write y[...] = np.sort(y, axis) (compiled mode's `inplace` rewrite)."""
+    if order is not None:
+        raise refuse(".sort(order=) of a Var is not supported", ".sort()", UnsupportedError)
+    views.write(self, Ellipsis, np.sort(self, axis=axis))
+
+
+def _copyto(dst, src, casting="same_kind", where=True):
+    """np.copyto(dst, src): the write dst[...] = src (a `where=` mask: np.where(where, src, dst))."""
+    if type(dst) is not Var:
+        if type(src) is Var and src._node is not None and graph.grad_enabled:
+            raise refuse("np.copyto() into a plain array of a Var that requires grad",
+                         "np.copyto()")
+        return np.copyto(dst, unwrap(src), casting=casting, where=unwrap(where))
+    views.write(dst, Ellipsis, src if where is True else np.where(where, src, dst))
+
+
+Var.sort = _sort_in_place
+dispatch.FUNCTION_OPS[np.copyto] = _copyto
 for _name in ("argmax", "argmin", "argsort", "nonzero", "any", "all"):
     setattr(Var, _name, (lambda n: lambda self, *a, **k: getattr(np.asarray(self.value), n)(*a, **k))(_name))
 

@@ -55,6 +55,10 @@ def forward_expr(s: Bind, fnames, types, reentrant=False):
     end reads again -- a forward template it would not read back as the same primitive becomes
     the primitive's own call, see `primitives.runtime_calls.reads_back`)."""
     if s.op is COPY:
+        if getattr(types.get(s.targets[0]), "is_list", False) and isinstance(s.args[0], Var):
+            # a new list object (`u = hs`): an append to u later must not grow hs, whose length
+            # the adjoint sweep reads when it makes hs's zero adjoint
+            return P.call("list", P.atom(s.args[0]))
         return P.atom(s.args[0])
     if s.op is GETITEM:
         return read_at(P.atom(s.args[0]), s.args[1:], types, reentrant)

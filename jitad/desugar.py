@@ -77,6 +77,9 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     no `break`, `continue` or `else` (`_unroll_over_keys`, first);
   * a NumPy call changing an array in place (`y.sort()`, `y.fill(v)`, `np.copyto(dst, src)`,
     `np.add(a, b, out=c)`) is the whole-array write `y[...] = ...` it makes (`inplace`);
+  * lists edited in place (`xs.pop()`, `xs.insert(0, v)`, `xs.reverse()`), sliced, tuples
+    grown (`t += (a,)`) and `tuple(e)` are the list forms jitad builds (`list_edits`;
+    only where `len`, `range` and `min` are the builtins);
   * a local dict with constant keys is one variable per key (`dict_locals`, next);
   * last, a read of a local that may not be assigned yet is checked, raising Python's
     UnboundLocalError (`unbound`);
@@ -98,7 +101,7 @@ import warnings
 
 import gast
 
-from . import inplace
+from . import inplace, list_edits
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -144,7 +147,15 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.read = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)}
-    rewriter.lists = _list_names(tree)
+    plain = all(builtin(n, getattr(builtins, n)) for n in ("len", "range", "min"))
+    if plain:
+        list_edits.tuple_locals_as_lists(tree)
+        list_edits.tuple_calls(tree, namer, builtin)
+    list_edits.constant_lists(tree)
+    rewriter.lists = _list_names(tree) if plain else set()
+    list_edits.list_slices(tree, rewriter.lists, namer)
+    list_edits.display_stars(tree, rewriter.lists)
+    list_edits.zip_targets(tree, namer, builtin)
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -276,6 +287,9 @@ class _Rewriter:
         grown = self.list_growth(s)
         if grown is not None:
             return grown
+        edited = list_edits.statement(s, self.lists, self.namer)
+        if edited is not None:
+            return edited
         written = inplace.rewrite(s, self.lists, self.builtin.value)
         if written is not None:
             return written
@@ -510,6 +524,8 @@ class _Rewriter:
             middle = [self.fresh(f"{star.id}_item", _text(v))
                       for v in value.elts[len(pre):len(pre) + n]]
             flat = pre + [gast.Name(m, gast.Store(), None, None) for m in middle] + post
+            if isinstance(value, gast.List):    # a list display unpacked: its items alike
+                value = gast.copy_location(gast.Tuple(value.elts, gast.Load()), value)
             out = [_assign(_located(gast.Tuple(flat, gast.Store()), s.targets[0]), value, s)]
             if read:        # rest is the list of the middle items, as Python makes it
                 out.append(_assign(gast.Name(star.id, gast.Store(), None, None), gast.List(

@@ -144,9 +144,8 @@ def list_index_of_names(theta):
 
 
 def zip_star_transpose(a, b):
-    rows = [[a, b, a * b], [b, a + b, 1.0]]
-    cols = list(zip(*rows))
-    return sum(c[0] * c[1] for c in cols)
+    rows = [(a, b, a * b), (b, a + b, 1.0)]
+    return sum(c[0] * c[1] for c in zip(*rows))
 
 
 def zip_star_arrays(X):

@@ -24,6 +24,7 @@ from .refusal import refuse
 from .var import Var
 from .views import is_basic_index, register_view
 from ..errors import UnsupportedError
+from ..primitives.table import UFUNC_REDUCTIONS
 from ..primitives.typerules import NP_DOT_STACKS
 
 ndarray = np.ndarray
@@ -662,6 +663,16 @@ def _copyto(dst, src, casting="same_kind", where=True):
 
 
 Var.sort = _sort_in_place
+
+
+def _ufunc_reduction(fn):
+    def run(x, axis=0, **kwargs):    # np.add.reduce(x, axis): np.sum(x, axis=axis)
+        return fn(x, axis=axis, **kwargs)
+    return run
+
+
+for (_ufunc, _method), _fn in UFUNC_REDUCTIONS.items():
+    dispatch.UFUNC_METHOD_OPS.setdefault((_ufunc, _method), _ufunc_reduction(_fn))
 dispatch.FUNCTION_OPS[np.copyto] = _copyto
 for _name in ("argmax", "argmin", "argsort", "nonzero", "any", "all"):
     setattr(Var, _name, (lambda n: lambda self, *a, **k: getattr(np.asarray(self.value), n)(*a, **k))(_name))

@@ -686,6 +686,14 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
 # np.take(x, idx, axis=0)): read as the function, whatever form of it jitad has.
 FUNCTION_METHODS = {"take": np.take}
 
+# A ufunc's reduce / accumulate that is a NumPy function with axis 0 by default
+# (np.add.reduce(x, axis) is np.sum(x, axis); np.multiply.accumulate(x) is np.cumprod(x, 0)):
+# read as that function (the same argument order up to `dtype`), whatever forms it has.
+UFUNC_REDUCTIONS = {(np.add, "reduce"): np.sum, (np.multiply, "reduce"): np.prod,
+                    (np.maximum, "reduce"): np.max, (np.minimum, "reduce"): np.min,
+                    (np.logical_and, "reduce"): np.all, (np.logical_or, "reduce"): np.any,
+                    (np.add, "accumulate"): np.cumsum, (np.multiply, "accumulate"): np.cumprod}
+
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truediv": operator.truediv, "pow": operator.pow, "floordiv": operator.floordiv,

@@ -6,6 +6,8 @@ keyword-only parameters plain ones and its lambda statements nested definitions.
 Guarantees, each rewrite what Python itself does, at the line of the statement it replaces:
   * first, a named expression `(n := e)` is the assignment `n = e` made where Python
     evaluates it (`walrus`);
+  * `nonlocal n` in a nested function called by the function's own statements: `n` passed
+    in and returned, assigned back at each call (`nonlocals`);
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -101,7 +103,7 @@ import warnings
 
 import gast
 
-from . import inplace, list_edits
+from . import inplace, list_edits, nonlocals
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -131,6 +133,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     namer = Namer(taken | reserved_names())
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
+    nonlocals.rewrite(tree, rewriter.fresh)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):

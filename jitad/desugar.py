@@ -8,6 +8,7 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     evaluates it (`walrus`);
   * `nonlocal n` in a nested function called by the function's own statements: `n` passed
     in and returned, assigned back at each call (`nonlocals`);
+  * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -103,7 +104,7 @@ import warnings
 
 import gast
 
-from . import inplace, list_edits, nonlocals
+from . import inplace, ix_gathers, list_edits, nonlocals
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -134,6 +135,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
     nonlocals.rewrite(tree, rewriter.fresh)
+    ix_gathers.rewrite(tree, builtin.value)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):

@@ -233,6 +233,10 @@ def dot(a, b, out=None):
 
 
 def outer(a, b, out=None):
+    if np.ndim(a.value if type(a) is Var else a) != 1:     # NumPy flattens a matrix first
+        a = ravel(a)
+    if np.ndim(b.value if type(b) is Var else b) != 1:
+        b = ravel(b)
     r = _outer(a, b)
     return r if out is None else dispatch.write_outputs(out, r)
 

@@ -56,6 +56,9 @@ dot.3.1(a, b)      = rt.bmv(a, b)           :: dot  | a: np.expand_dims(g, 2) * 
 dot.1.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(b, g)           | b: rt.outer_each(a, g)
 dot.2.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(g, np.swapaxes(b, 1, 2)) | b: rt.mbm(a.T, g)
 outer(a, b)        = rt.outer(a, b)         :: outer | a: rt.matvec(g, b)       | b: rt.vecmat(a, g)
+outer.2.1(a, b)    = rt.outer(np.ravel(a), b) :: outer | a: np.reshape(rt.matvec(g, b), a.shape) | b: rt.vecmat(np.ravel(a), g)
+outer.1.2(a, b)    = rt.outer(a, np.ravel(b)) :: outer | a: rt.matvec(g, np.ravel(b)) | b: np.reshape(rt.vecmat(a, g), b.shape)
+outer.2.2(a, b)    = rt.outer(np.ravel(a), np.ravel(b)) :: outer | a: np.reshape(rt.matvec(g, np.ravel(b)), a.shape) | b: np.reshape(rt.vecmat(np.ravel(a), g), b.shape)
 matvec_sum(a, b, c, d) = rt.matvec_sum(a, b, c, d) :: dot_sum | a: rt.outer(g, b) | b: rt.vecmat(g, a) | c: rt.outer(g, d) | d: rt.vecmat(g, c)
 vecmat_sum(a, b, c, d) = rt.vecmat_sum(a, b, c, d) :: dot_sum | a: rt.matvec(b, g) | b: rt.outer(a, g) | c: rt.matvec(d, g) | d: rt.outer(c, g)
 matmat_sum(a, b, c, d) = rt.matmat_sum(a, b, c, d) :: dot_sum | a: rt.matmat(g, b.T) | b: rt.matmat(a.T, g) | c: rt.matmat(g, d.T) | d: rt.matmat(c.T, g)
@@ -813,7 +816,7 @@ def _load_table():
     get("stack_part").variants = {(0,): get("stack_part.0")}
     get("expand_dims").variants = {(0,): get("expand_dims.0")}
     get("atleast_1d").variants = {(0,): get("atleast_1d.0")}
-    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
+    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("outer", [(2, 1), (1, 2), (2, 2)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
                         ("diag", [(1, 0), (2, 0)]), ("keep_all", [(0, r) for r in range(1, 5)])):
         get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
     get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}

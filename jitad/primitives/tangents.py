@@ -61,7 +61,7 @@ scipy.special.ndtri scipy.stats.norm.ppf scipy.stats.norm.isf
 
 # linear in each operand: the tangent is the forward with t in the operand's place
 LINEAR = """
-pick dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 dot.3.1 dot.1.3 dot.2.3 outer cross kron.1.1 kron.2.2 np.convolve
+pick dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 dot.3.1 dot.1.3 dot.2.3 outer outer.2.1 outer.1.2 outer.2.2 cross kron.1.1 kron.2.2 np.convolve
 sum sum_axis mean mean_axis math.fsum transpose transpose_axes swapaxes flip flip_all flip_axis
 copy_array reshape
 cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace trace.n triu tril

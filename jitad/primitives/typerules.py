@@ -164,13 +164,14 @@ def product_sum(prim, s, args):
 
 
 def outer(prim, s, args):
-    """np.outer of two vectors.  NumPy flattens other operands first (a number is a vector of
-    one, a matrix its rows laid end to end); jitad's adjoints are those of two vectors, so
-    anything else is refused here, in both modes."""
-    if any(a is not None and (not isinstance(a, Ty) or a.ndim != 1) for a in args):
-        raise UnsupportedError("np.outer takes two vectors here (NumPy would flatten a number "
-                               "or a matrix first: write np.outer(u, np.ravel(A)), or "
-                               "u[:, None] * c)", s.loc, "np.outer")
+    """np.outer of two vectors or matrices.  NumPy flattens other operands first (a matrix its
+    rows laid end to end: the variants `outer.2.1`, `outer.1.2`, `outer.2.2` ravel it, their
+    adjoints reshape back); a number or an array of rank 3 or more is refused here, in both
+    modes."""
+    if any(a is not None and (not isinstance(a, Ty) or a.ndim not in (1, 2)) for a in args):
+        raise UnsupportedError("np.outer takes vectors or matrices here (NumPy would flatten "
+                               "a number or a higher-rank array first: write "
+                               "np.outer(u, np.ravel(A)), or u[:, None] * c)", s.loc, "np.outer")
     return Ty(promote(*_arrays(args)), 2)
 
 

@@ -9,6 +9,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * `nonlocal n` in a nested function called by the function's own statements: `n` passed
     in and returned, assigned back at each call (`nonlocals`);
   * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
+  * `np.piecewise` with lambdas, `functools.reduce` and `np.roll` over several axes are the
+    statements they mean (`call_forms`);
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -104,7 +106,7 @@ import warnings
 
 import gast
 
-from . import inplace, ix_gathers, list_edits, nonlocals
+from . import call_forms, inplace, ix_gathers, list_edits, nonlocals
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -136,6 +138,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
     nonlocals.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)
+    call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):

@@ -160,6 +160,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
         list_edits.tuple_locals_as_lists(tree)
         list_edits.tuple_calls(tree, namer, builtin)
     list_edits.constant_lists(tree)
+    list_edits.sorted_keys(tree, builtin)
     rewriter.lists = _list_names(tree) if plain else set()
     list_edits.list_slices(tree, rewriter.lists, namer)
     list_edits.display_stars(tree, rewriter.lists)

@@ -36,6 +36,8 @@ displays or comprehensions, not a parameter):
   * `for c in zip(a, b, ...)` with one name `c` (a loop or a comprehension) unpacks into
     fresh names, `c` the tuple of them: the loop's first statement `c = (c0, c1, ...)`, in a
     comprehension each read of `c` the display (`zip_targets`; only for the builtin zip);
+  * `sorted(E, key=lambda p: k)` of the builtin, E a name or `range(n)`, is `sorted(E, key=[k for p in E])`:
+    the keys listed, which `normalize.lists` gathers E by (`sorted_keys`);
   * `names.index(c)` with a constant `c`, where `names` is assigned once a list display of
     constants and read only by `.index(constant)`, `names[constant]` and `len(names)`, is
     the constant Python computes (the display itself then unused, removed;
@@ -270,6 +272,26 @@ def zip_targets(tree, namer, builtin):
                     g.ifs = [Reads().visit(x) for x in g.ifs]
                     if g is not gen:
                         g.iter = Reads().visit(g.iter)
+
+
+def sorted_keys(tree, builtin):
+    """`sorted(E, key=lambda p: k)` with the keys listed (module docstring)."""
+    if not builtin("sorted", sorted):
+        return
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "sorted" \
+                and len(n.args) == 1 and (isinstance(n.args[0], gast.Name) or _range1(n.args[0])):
+            for k in n.keywords:
+                a = k.value.args if isinstance(k.value, gast.Lambda) else None
+                if k.arg == "key" and a is not None and len(a.args) == 1 and not (
+                        a.vararg or a.kwarg or a.kwonlyargs or a.defaults):
+                    k.value = _located(_comp(k.value.body, a.args[0].id,
+                                             copy.deepcopy(n.args[0])), k.value)
+
+
+def _range1(e):
+    return isinstance(e, gast.Call) and isinstance(e.func, gast.Name) and e.func.id == "range" \
+        and len(e.args) == 1 and not e.keywords
 
 
 def constant_lists(tree):

@@ -263,6 +263,7 @@ def _hoisted(s, value, fresh, loops):
                         _reduce(c, value, fresh, s) if loops else None)
                     if made is not None:
                         before.extend(made[0])
+                        gast.copy_location(made[1], c)
                         if isinstance(v, list):
                             v[j] = made[1]
                         else:

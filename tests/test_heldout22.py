@@ -20,17 +20,20 @@ NumPy leftovers -- and everyday models in new areas). Its findings, fixed in bot
     (rank variants of `outer`); `A[np.ix_(r, c)]` the broadcast index it means
     (`jitad/ix_gathers.py`); np.linalg.cond(x) a `prelude` definition; np.piecewise with
     lambdas, functools.reduce and np.roll over several axes the statements they mean
-    (`jitad/call_forms.py`).
+    (`jitad/call_forms.py`); np.linalg.solve / inv / det of a stack of matrices (rank 3)
+    were refused: rank variants `solve.3.3`, `inv.3`, `det.3`, one matrix at a time
+    (`runtime.solve_stack` ...; a Hessian through them is refused at the call: the tangent's
+    `rt.trace_stack` has no rule of its own).
 Triage (python backend, compiled and eager against central differences): on main 9 ok /
-33 refused / 0 wrong / 0 crash of the 42 first written; after 41 of 41 ok (the corpus then
-lost the six still refused, `refused_forms`, and gained moving_window_mean and
+33 refused / 0 wrong / 0 crash of the 42 first written; after 42 of 42 ok (the corpus then
+lost the five still refused, `refused_forms`, and gained moving_window_mean and
 momentum_out_in_loop; the Elo and Cox models were rewritten from a list item write and
 np.logaddexp.accumulate, both in `refused_forms`).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Jacobians against central differences, jvp against them;
-Hessians against central differences of the gradient; five cases compiled by Numba (one per
+Hessians against central differences of the gradient; six cases compiled by Numba (one per
 mechanism: the in-place sort, the list edits in a loop, nonlocal, np.piecewise, np.outer of
-matrices), the rest as generated Python."""
+matrices, the stacks of matrices), the rest as generated Python."""
 import functools
 import operator
 
@@ -45,7 +48,7 @@ from .harness import (check_corpus_case, check_form_refused, check_hessian_and_h
 
 CASES = hf.cases()
 NUMBA = {"trimmed_mean_sort", "ring_buffer_rnn", "closure_counter", "piecewise_potential",
-         "outer_of_matrices"}
+         "outer_of_matrices", "batched_solve_physics"}
 # autograd cannot run these (in-place methods and out= on its boxes, np.copyto, np.roll with
 # tuples, np.outer of matrices, ufunc methods, np.linalg.cond, np.piecewise, writes into
 # arrays, scipy.special functions it lacks, np.logaddexp / logsumexp forms it does not box)

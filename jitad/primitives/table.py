@@ -351,6 +351,9 @@ inv(x)             = np.linalg.inv(x)       :: matrix | x: -(y.T @ g @ y.T)
 solve(a, b)        = np.linalg.solve(a, b)  :: solve
 solve.2.1(a, b)    = np.linalg.solve(a, b)  :: solve | a: -np.outer(np.linalg.solve(a.T, g), y) | b: np.linalg.solve(a.T, g)
 solve.2.2(a, b)    = np.linalg.solve(a, b)  :: solve | a: -(np.linalg.solve(a.T, g) @ y.T) | b: np.linalg.solve(a.T, g)
+solve.3.3(a, b)    = rt.solve_stack(a, b)   :: solve | a: -rt.bmm(rt.solve_stack(np.swapaxes(a, 1, 2), g), np.swapaxes(y, 1, 2)) | b: rt.solve_stack(np.swapaxes(a, 1, 2), g)
+det.3(x)           = rt.det_stack(x)        :: mscalar | x: rt.det_stack_adjoint(g, y, x)
+inv.3(x)           = rt.inv_stack(x)        :: matrix | x: -rt.bmm(rt.bmm(np.swapaxes(y, 1, 2), g), np.swapaxes(y, 1, 2))
 slogdet.sign(x)    = np.linalg.slogdet(x)[0] :: mscalar
 slogdet.logabs(x)  = np.linalg.slogdet(x)[1] :: mscalar | x: g * np.linalg.inv(x).T
 cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y, g)
@@ -816,7 +819,8 @@ def _load_table():
     get("stack_part").variants = {(0,): get("stack_part.0")}
     get("expand_dims").variants = {(0,): get("expand_dims.0")}
     get("atleast_1d").variants = {(0,): get("atleast_1d.0")}
-    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("outer", [(2, 1), (1, 2), (2, 2)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
+    for name, ranks in (("solve", [(2, 1), (2, 2), (3, 3)]), ("outer", [(2, 1), (1, 2), (2, 2)]),
+                        ("det", [(3,)]), ("inv", [(3,)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
                         ("diag", [(1, 0), (2, 0)]), ("keep_all", [(0, r) for r in range(1, 5)])):
         get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
     get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}

@@ -144,6 +144,9 @@ slogdet.logabs     | x: np.trace(np.linalg.solve(x, t))
 inv                | x: -(y @ t @ y)
 solve.2.1          | a: -np.linalg.solve(a, t @ y) | b: np.linalg.solve(a, t)
 solve.2.2          | a: -np.linalg.solve(a, t @ y) | b: np.linalg.solve(a, t)
+solve.3.3          | a: -rt.solve_stack(a, rt.bmm(t, y)) | b: rt.solve_stack(a, t)
+inv.3              | x: -rt.bmm(rt.bmm(y, t), y)
+det.3              | x: y * rt.trace_stack(rt.solve_stack(x, t))
 # cholesky reads the lower triangle: dL = L phi(L^-1 S L^-T), S the symmetric matrix that
 # triangle means, phi the lower triangle with its diagonal halved
 cholesky           | x: y @ (np.tril(np.linalg.solve(y, np.linalg.solve(y, np.tril(t) + np.tril(t, -1).T).T)) - 0.5 * np.diag(np.diag(np.linalg.solve(y, np.linalg.solve(y, np.tril(t) + np.tril(t, -1).T).T))))

@@ -287,8 +287,16 @@ def diagonal(prim, s, args):
     return Ty(a.dtype, 3 - a.ndim)
 
 
+def _stacked(prim, ranks) -> bool:
+    """Whether `prim` (or the variant it is) has rules for a stack of matrices at these ranks
+    (`det.3`, `inv.3`, `solve.3.3`: one matrix at a time)."""
+    return tuple(ranks) in prim.variants or prim.name.endswith("." + ".".join(map(str, ranks)))
+
+
 def matrix_scalar(prim, s, args):
-    """trace, det: a scalar of a matrix."""
+    """trace, det: a scalar of a matrix (det of a stack of matrices: a vector)."""
+    if args[0].ndim == 3 and _stacked(prim, (3,)):
+        return Ty(floaty(args[0]), 1)
     _matrix(prim, s, args[0])
     return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 0)
 
@@ -302,13 +310,21 @@ def trace(prim, s, args):
 
 
 def matrix_same(prim, s, args):
-    """inv, triu, tril: a matrix of a matrix."""
+    """inv, triu, tril: a matrix of a matrix (inv of a stack of matrices: a stack)."""
+    if args[0].ndim == 3 and _stacked(prim, (3,)):
+        return Ty(floaty(args[0]), 3)
     _matrix(prim, s, args[0])
     return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 2)
 
 
 def solve(prim, s, args):
     a, b = args
+    if a.ndim == 3 and _stacked(prim, (3, 3)):
+        if b.ndim != 3:
+            raise UnsupportedError("solve(a, b) of a stack of matrices a takes a stack of "
+                                   "right-hand sides b (k, n, m): write b[..., None] for "
+                                   "vectors", s.loc, prim.name)
+        return Ty(floaty(a, b), 3)
     _matrix(prim, s, a)
     if b.ndim not in (1, 2):
         raise UnsupportedError("solve(a, b) takes a vector or a matrix b", s.loc, prim.name)

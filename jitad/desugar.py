@@ -84,7 +84,7 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     `np.add(a, b, out=c)`) is the whole-array write `y[...] = ...` it makes (`inplace`);
   * lists edited in place (`xs.pop()`, `xs.insert(0, v)`, `xs.reverse()`), sliced, tuples
     grown (`t += (a,)`) and `tuple(e)` are the list forms jitad builds (`list_edits`;
-    only where `len`, `range` and `min` are the builtins);
+    only where `len`, `range`, `min` and `sorted` are the builtins);
   * a local dict with constant keys is one variable per key (`dict_locals`, next);
   * last, a read of a local that may not be assigned yet is checked, raising Python's
     UnboundLocalError (`unbound`);
@@ -155,13 +155,15 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.read = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)}
-    plain = all(builtin(n, getattr(builtins, n)) for n in ("len", "range", "min"))
+    plain = all(builtin(n, getattr(builtins, n)) for n in ("len", "range", "min", "sorted"))
     if plain:
         list_edits.tuple_locals_as_lists(tree)
-        list_edits.tuple_calls(tree, namer, builtin)
     list_edits.constant_lists(tree)
     list_edits.sorted_keys(tree, builtin)
     rewriter.lists = _list_names(tree) if plain else set()
+    if plain:       # t = tuple(xs) of a list: t a list too
+        list_edits.tuple_calls(tree, namer, builtin, rewriter.lists)
+        rewriter.lists = _list_names(tree)
     list_edits.list_slices(tree, rewriter.lists, namer)
     list_edits.display_stars(tree, rewriter.lists)
     list_edits.zip_targets(tree, namer, builtin)

@@ -15,8 +15,9 @@ displays or comprehensions, not a parameter):
     never returned, compared or an operand of another operator, is a list local with the
     same items: its displays become list displays (an immutable tuple and a list read alike
     by index, iteration, unpacking, `len` and NumPy);
-  * `tuple(e)` of the builtin is `[v for v in e]` (a generator or list comprehension given
-    to it is that comprehension), a list of the same items (`tuple_calls`);
+  * `tuple(e)` of the builtin, e a list local, is `[v for v in e]` (a generator or list
+    comprehension given to it is that comprehension), a list of the same items
+    (`tuple_calls`; `tuple(x.shape)` and other tuples stay as they are);
   * statements of a list local `xs` (`statement`):
     - `v = xs.pop(i)` / `xs.pop(i)` with `i` absent (-1) or an integer constant: `v = xs[i]`
       (a fresh name when not assigned: Python's IndexError on an empty list), then `xs` the
@@ -26,6 +27,8 @@ displays or comprehensions, not a parameter):
     - `xs.insert(i, v)` with an integer constant `i >= 0`: a fresh list of the items before
       position `min(i, len(xs))`, `v`, then the others, which `xs` becomes;
     - `xs.reverse()`: `xs = [xs[len(xs) - 1 - k] for k in range(len(xs))]`;
+    - `xs.sort()` (`key=lambda v: k`, `reverse=` too): `xs = sorted(xs)` (where `sorted` is
+      the builtin), the new list of the same items in Python's order;
   * `xs[a:b]` (no step, bounds absent, integer constants or names) of a list local read in
     an expression is `[xs[k] for k in range(len(xs)) if lo <= k < hi]` with Python's
     normalized bounds (`len(xs) + a` for a negative constant), and `xs[::-1]` the reversed
@@ -131,8 +134,9 @@ def tuple_locals_as_lists(tree) -> set:
 # -- tuple(e), list slices, constant lists --------------------------------------------------
 
 
-def tuple_calls(tree, namer, builtin):
-    """`tuple(e)` of the builtin as the list comprehension of e's items (module docstring)."""
+def tuple_calls(tree, namer, builtin, lists):
+    """`tuple(e)` of the builtin as the list comprehension of e's items (module docstring):
+    e a comprehension or a list local (a shape, `tuple(x.shape)`, stays a tuple)."""
     if not builtin("tuple", tuple):
         return
 
@@ -146,6 +150,8 @@ def tuple_calls(tree, namer, builtin):
             arg = node.args[0]
             if isinstance(arg, (gast.GeneratorExp, gast.ListComp)):
                 made = gast.ListComp(arg.elt, arg.generators)
+            elif not (isinstance(arg, gast.Name) and arg.id in lists):
+                return node
             else:
                 k = namer.fresh("item")
                 made = _comp(_name(k), k, arg)
@@ -377,7 +383,7 @@ def statement(s, lists, namer):
         return None
     if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
             and isinstance(call.func.value, gast.Name) and call.func.value.id in lists
-            and not call.keywords):
+            and (not call.keywords or call.func.attr == "sort")):
         return None
     xs, method, args = call.func.value.id, call.func.attr, call.args
     k = namer.fresh("k")
@@ -400,6 +406,20 @@ def statement(s, lists, namer):
         return out + [_assign(_name(xs, True), rest, s)]
     if target is not None:
         return None
+    if method == "sort" and not args and all(k.arg in ("key", "reverse") for k in call.keywords):
+        # xs.sort(key=..., reverse=...): xs = sorted(xs, ...), the keys listed (`sorted_keys`)
+        keywords = []
+        for kw in call.keywords:
+            value = kw.value
+            a = value.args if isinstance(value, gast.Lambda) else None
+            if kw.arg == "key" and a is not None:
+                if len(a.args) != 1 or a.vararg or a.kwarg or a.kwonlyargs or a.defaults:
+                    return None
+                value = _comp(value.body, a.args[0].id, _name(xs))
+            elif kw.arg == "key" and not (isinstance(value, gast.Constant) and value.value is None):
+                return None
+            keywords.append(gast.keyword(kw.arg, value))
+        return [_assign(_name(xs, True), gast.Call(_name("sorted"), [_name(xs)], keywords), s)]
     if method == "reverse" and not args:
         back = _binop(_binop(_len(xs), gast.Sub(), _const(1)), gast.Sub(), _name(k))
         return [_assign(_name(xs, True), _comp(_at(xs, back), k, _call("range", _len(xs))), s)]

@@ -180,6 +180,14 @@ def sorted_by_key(x):
     return near[0] * 3.0 + near[1] + big[0] * 5.0 + x[order[-1]] * 7.0
 
 
+def list_sort_in_place(x):
+    xs = [x[0], x[1] * 2.0, x[2]]
+    xs.sort()
+    ys = [x[0], x[1], x[2]]
+    ys.sort(key=lambda v: abs(v), reverse=True)
+    return xs[0] * 3.0 + xs[-1] + ys[0] * 5.0
+
+
 def list_insert_reverse(x):
     xs = [x[1], x[2]]
     xs.insert(0, x[0] ** 2)
@@ -494,6 +502,7 @@ def cases(seed=22):
         (zip_star_arrays, (nrm(size=(3, 4)),), (0,)),
         (sorted_by_key, (nrm(size=3),), (0,)),
         (list_insert_reverse, (nrm(size=3),), (0,)),
+        (list_sort_in_place, (nrm(size=3),), (0,)),
         (functools_reduce_sum, (nrm(size=3),), (0,)),
         (closure_accumulator, (nrm(size=4),), (0,)),
         (closure_counter, (nrm(size=3),), (0,)),

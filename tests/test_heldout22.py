@@ -25,9 +25,9 @@ NumPy leftovers -- and everyday models in new areas). Its findings, fixed in bot
     (`runtime.solve_stack` ...; a Hessian through them is refused at the call: the tangent's
     `rt.trace_stack` has no rule of its own).
 Triage (python backend, compiled and eager against central differences): on main 9 ok /
-33 refused / 0 wrong / 0 crash of the 42 first written; after 42 of 42 ok (the corpus then
-lost the five still refused, `refused_forms`, and gained moving_window_mean and
-momentum_out_in_loop; the Elo and Cox models were rewritten from a list item write and
+33 refused / 0 wrong / 0 crash of the 42 first written; after 43 of 43 ok (the corpus then
+lost the five still refused, `refused_forms`, and gained moving_window_mean,
+momentum_out_in_loop and list_sort_in_place; the Elo and Cox models were rewritten from a list item write and
 np.logaddexp.accumulate, both in `refused_forms`).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Jacobians against central differences, jvp against them;

@@ -7,7 +7,7 @@ NumPy leftovers -- and everyday models in new areas). Its findings, fixed in bot
   * `t += (a,)`, `tuple(<generator>)`, `tuple(list_local)`, `first, *mid, last = [...]`,
     `xs.pop()` / `pop(0)` / `pop(i)`, `xs.insert(0, v)`, `xs.reverse()`, list slices,
     `names.index("b")` of a constant list, `zip(*rows)` of a list display, `for c in zip(...)`
-    with one name, `sorted(xs, key=lambda ...)` were refused: the list forms jitad builds
+    with one name, `sorted(xs, key=lambda ...)`, `xs.sort(key=...)` were refused: the list forms jitad builds
     (`jitad/list_edits.py`, `normalize.lists.keyed`);
   * a list copied by name (`u = hs`, also a comprehension assigned to a loop-carried list
     then appended to) crashed the adjoint sweep (IndexError: an append to u grew hs, whose
@@ -25,10 +25,12 @@ NumPy leftovers -- and everyday models in new areas). Its findings, fixed in bot
     (`runtime.solve_stack` ...; a Hessian through them is refused at the call: the tangent's
     `rt.trace_stack` has no rule of its own).
 Triage (python backend, compiled and eager against central differences): on main 9 ok /
-33 refused / 0 wrong / 0 crash of the 42 first written; after 43 of 43 ok (the corpus then
-lost the five still refused, `refused_forms`, and gained moving_window_mean,
-momentum_out_in_loop and list_sort_in_place; the Elo and Cox models were rewritten from a list item write and
-np.logaddexp.accumulate, both in `refused_forms`).
+33 refused / 0 wrong / 0 crash of the 42 first written; after, 38 ok and 4 still refused
+(zip(*rows) of a list of tuples, np.squeeze without axis=, the Elo model's list item write,
+the Cox model's np.logaddexp.accumulate: now in `refused_forms`, the two models rewritten
+with an array and np.add.accumulate; sorted_by_key rewritten off a list of tuples). The
+corpus as it stands, 43 cases with moving_window_mean, momentum_out_in_loop and
+list_sort_in_place added: 43 ok.
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Jacobians against central differences, jvp against them;
 Hessians against central differences of the gradient; six cases compiled by Numba (one per

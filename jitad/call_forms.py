@@ -5,7 +5,7 @@ lines).
 Takes: a captured function's `def` tree (gast), `value(name)` (what a global, not shadowed,
 holds: `capture`'s builtin test) and a fresh-name maker `fresh(base, shown)`.
 Guarantees, each the computation the library performs, in the order it performs it:
-  * `M.roll(x, (s0, s1), axis=(a0, a1))` (tuple displays of one length; a single shift with a
+  * `M.roll(x, (s0, s1), axis=(a0, a1))` (`shift=` and `axis=` by name or position; tuple displays of one length; a single shift with a
     tuple of axes shifts each by it) is `M.roll(M.roll(x, s0, axis=a0), s1, axis=a1)` (rolls
     along different axes commute; NumPy applies each pair);
   * `M.piecewise(x, [c0, ..., c{n-1}], [f0, ..., f{m-1}])` (list or tuple displays, m = n or
@@ -117,19 +117,24 @@ def _once(expr, base, shown, fresh, out, like):
 
 def _roll(call, value):
     mod, obj = _callee(call.func, value)
-    if obj is not np.roll or len(call.args) != 2:
-        return None
     kw = {k.arg: k.value for k in call.keywords}
-    axis = kw.get("axis")
-    if set(kw) != {"axis"} or not isinstance(axis, gast.Tuple) or not axis.elts:
+    if obj is not np.roll or not call.args or len(call.args) + len(kw) != 3 \
+            or len(call.args) > 3:
         return None
-    shift = call.args[1]
+    given = dict(zip(("a", "shift", "axis"), call.args))
+    if set(given) & set(kw):
+        return None
+    kw.update(given)
+    axis = kw.get("axis")
+    if set(kw) != {"a", "shift", "axis"} or not isinstance(axis, gast.Tuple) or not axis.elts:
+        return None
+    shift = kw["shift"]
     shifts = shift.elts if isinstance(shift, gast.Tuple) else (
         [shift] * len(axis.elts) if isinstance(shift, (gast.Constant, gast.Name, gast.UnaryOp))
         else None)
     if shifts is None or len(shifts) != len(axis.elts):
         return None
-    x = call.args[0]
+    x = kw["a"]
     for s, a in zip(shifts, axis.elts):
         x = gast.Call(call.func, [x, copy.deepcopy(s)], [gast.keyword("axis", a)])
     return _located(x, call)

@@ -11,7 +11,9 @@ NumPy leftovers -- and everyday models in new areas). Its findings, fixed in bot
     (`jitad/list_edits.py`, `normalize.lists.keyed`);
   * a list copied by name (`u = hs`, also a comprehension assigned to a loop-carried list
     then appended to) crashed the adjoint sweep (IndexError: an append to u grew hs, whose
-    zero adjoint is made from its length) -- the forward now makes a new list object;
+    zero adjoint is made from its length) -- the forward now makes a new list object where
+    the copy is appended to after it (later in its block, or in the loop around it; else
+    the generated code is as it was);
   * `nonlocal` in a nested function (a counter, an accumulator) was refused: the names are
     passed in and returned, assigned back at each call (`jitad/nonlocals.py`);
   * np.add/multiply/maximum/minimum.reduce and np.add/multiply.accumulate had no rule: they

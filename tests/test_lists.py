@@ -105,7 +105,7 @@ def test_a_list_of_tuples_is_a_list_per_position():
     args = next(c for c in CASES if c[0] is lf.layered_states)[1]
     src = jitad.source(lf.layered_states, "adjoint", args=args)
     # (c, assigned again in the loop, is the variable c_2 from there: a web of its own)
-    assert "state_0 = list(new_state_0)" in src and "new_state_1.append(c_2)" in src
+    assert "state_0 = new_state_0" in src and "new_state_1.append(c_2)" in src
 
 
 def _helper(a):

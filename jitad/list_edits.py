@@ -47,13 +47,22 @@ displays or comprehensions, not a parameter):
     `constant_lists`; `c` not in the list is left for Python's ValueError -- not rewritten).
 Anything else is left as it was (`normalize` refuses what it cannot read, at its line).
 Invariants: comprehension variables are fresh names (`Namer`); a rewritten statement keeps
-the line of the statement it replaces; nothing here depends on types.
+the line of the statement it replaces; nothing here depends on types; a rewrite that finds a
+name by its stores in the whole tree (`display_stars`, `constant_lists`) leaves alone a name
+a nested function or lambda also uses (another scope may mean another variable).
 """
 from __future__ import annotations
 
 import copy
 
 import gast
+
+
+def _nested_names(tree) -> set:
+    """Names read or written inside a function or lambda defined in `tree` (another scope:
+    a rewrite keyed by name alone leaves them alone)."""
+    return {n.id for d in gast.walk(tree) if isinstance(d, (gast.FunctionDef, gast.Lambda))
+            and d is not tree for n in gast.walk(d) if isinstance(n, gast.Name)}
 
 
 def _name(n, store=False):
@@ -218,8 +227,9 @@ def display_stars(tree, lists):
             sizes[n.targets[0].id] = len(n.value.elts)
         if isinstance(n, gast.Attribute) and isinstance(n.value, gast.Name):
             sizes[n.value.id] = None        # xs.append(...): may change
+    nested = _nested_names(tree)
     known = {k: v for k, v in sizes.items() if v is not None and stores.get(k) == 1
-             and k in lists}
+             and k in lists and k not in nested}
     for n in gast.walk(tree):
         if isinstance(n, gast.Call) and any(
                 isinstance(a, gast.Starred) and isinstance(a.value, gast.Name)
@@ -312,7 +322,8 @@ def constant_lists(tree):
                 and isinstance(n.value, (gast.List, gast.Tuple)) and n.value.elts and all(
                     isinstance(e, gast.Constant) for e in n.value.elts):
             displays[n.targets[0].id] = [e.value for e in n.value.elts]
-    cands = {k: v for k, v in displays.items() if stores.get(k) == 1}
+    nested = _nested_names(tree)
+    cands = {k: v for k, v in displays.items() if stores.get(k) == 1 and k not in nested}
     if not cands:
         return
     parents = {}

@@ -19,8 +19,9 @@ overwritten values; a write into an argument or through an alias is judged, and 
     reads its inputs before writing the output: `np.multiply(y, 2.0, out=y)` is
     `y[...] = np.multiply(y, 2.0)`); as a value (`z = np.add(a, b, out=c)`), the write then
     `z = c` (NumPy returns `out`).
-Anything else (a receiver other than a name, `where=`, `out=` of a subscript) is left as it
-is, for `fence` / `normalize` to refuse at its line.
+Anything else (a receiver other than a name, `where=` -- NumPy keeps out's entries where it
+is false --, `out=` of a subscript) is left as it is, for `fence` / `normalize` to refuse at
+its line.
 Invariants: a statement without these forms is returned unchanged (None); the rewrite names
 nothing the user's code did not, but `SORT`.
 """
@@ -111,8 +112,8 @@ def rewrite(s, lists, value):
             and isinstance(call.args[0], gast.Name):
         return [_write(call.args[0].id, call.args[1], s)]
     out = _out_name(call)
-    if out is None:
-        return None
+    if out is None or any(k.arg == "where" for k in call.keywords):
+        return None     # where=: NumPy keeps out's other entries (left for `normalize`)
     call.keywords = [k for k in call.keywords if k.arg != "out"]
     made = [_write(out, call, s)]
     if bound is not None:

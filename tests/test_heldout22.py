@@ -149,16 +149,24 @@ def _sort_argument(x):
     return np.sum(x)
 
 
+def _out_with_where(a, b):
+    c = np.ones_like(a)
+    np.add(a, b, out=c, where=a > 0)      # NumPy keeps c's other entries: not a whole write
+    return np.sum(c * a)
+
+
 @pytest.mark.parametrize("mode", ["compiled", "eager"])
 def test_inplace_forms(mode):
     """out= as a value is out itself; a sort in place of an argument is a write into it,
-    refused in both modes (the caller's array would change)."""
+    refused in both modes (the caller's array would change); out= with where= is refused."""
     a, b = np.array([0.5, -1.0, 2.0]), np.array([0.1, 0.2, 0.3])
     assert np.allclose(_grad(_out_as_value, mode)(a, b), _fd(_out_as_value, (a, b), 0))
     x = np.array([3.0, 1.0, 2.0])
     with pytest.raises(jitad.JitadError, match="argument"):
         _grad(_sort_argument, mode)(x)
     assert np.array_equal(x, [3.0, 1.0, 2.0])
+    with pytest.raises(jitad.JitadError, match="side effects"):
+        _grad(_out_with_where, mode)(a, b)
 
 
 def _nonlocal_best(x):

@@ -45,6 +45,7 @@ import gast
 import numpy as np
 
 from .desugar import ASSERT_FAILED, RAISE, desugar
+from .inplace import SORT
 from .unbound import UNBOUND
 from .errors import JitadError, Loc
 
@@ -343,7 +344,7 @@ def _captured(fn, tree, filename, raw) -> Captured:
     called = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
     from . import runtime
     for name, target in ((ASSERT_FAILED, runtime.assert_failed), (RAISE, runtime.raise_error),
-                         (UNBOUND, runtime.unbound_local)):
+                         (UNBOUND, runtime.unbound_local), (SORT, np.sort)):
         if name in called:              # an assert or raise `desugar` rewrote
             _INJECTED[name] = target
             cap.free[name], cap.origin[name] = target, _INJECTED

@@ -6,6 +6,11 @@ keyword-only parameters plain ones and its lambda statements nested definitions.
 Guarantees, each rewrite what Python itself does, at the line of the statement it replaces:
   * first, a named expression `(n := e)` is the assignment `n = e` made where Python
     evaluates it (`walrus`);
+  * `nonlocal n` in a nested function called by the function's own statements: `n` passed
+    in and returned, assigned back at each call (`nonlocals`);
+  * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
+  * `np.piecewise` with lambdas, `functools.reduce` and `np.roll` over several axes are the
+    statements they mean (`call_forms`);
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -79,6 +84,11 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     "V")`: keys of a dict) is its body, or its element, once per item with the item in
     place of the loop variable, where that variable is read nowhere else and the loop has
     no `break`, `continue` or `else` (`_unroll_over_keys`, first);
+  * a NumPy call changing an array in place (`y.sort()`, `y.fill(v)`, `np.copyto(dst, src)`,
+    `np.add(a, b, out=c)`) is the whole-array write `y[...] = ...` it makes (`inplace`);
+  * lists edited in place (`xs.pop()`, `xs.insert(0, v)`, `xs.reverse()`), sliced, tuples
+    grown (`t += (a,)`) and `tuple(e)` are the list forms jitad builds (`list_edits`;
+    only where `len`, `range`, `min` and `sorted` are the builtins);
   * a local dict with constant keys is one variable per key (`dict_locals`, next);
   * last, a read of a local that may not be assigned yet is checked, raising Python's
     UnboundLocalError (`unbound`);
@@ -100,6 +110,8 @@ import warnings
 
 import gast
 import numpy as np
+
+from . import call_forms, inplace, ix_gathers, list_edits, nonlocals
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -129,6 +141,9 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     namer = Namer(taken | reserved_names())
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
+    nonlocals.rewrite(tree, rewriter.fresh)
+    ix_gathers.rewrite(tree, builtin.value)
+    call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
@@ -145,7 +160,18 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
                          and isinstance(n.ctx, (gast.Store, gast.Del))}
     rewriter.read = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
                      and isinstance(n.ctx, gast.Load)}
-    rewriter.lists = _list_names(tree)
+    plain = all(builtin(n, getattr(builtins, n)) for n in ("len", "range", "min", "sorted"))
+    if plain:
+        list_edits.tuple_locals_as_lists(tree)
+    list_edits.constant_lists(tree)
+    list_edits.sorted_keys(tree, builtin)
+    rewriter.lists = _list_names(tree) if plain else set()
+    if plain:       # t = tuple(xs) of a list: t a list too
+        list_edits.tuple_calls(tree, namer, builtin, rewriter.lists)
+        rewriter.lists = _list_names(tree)
+    list_edits.list_slices(tree, rewriter.lists, namer)
+    list_edits.display_stars(tree, rewriter.lists)
+    list_edits.zip_targets(tree, namer, builtin)
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -315,6 +341,12 @@ class _Rewriter:
         grown = self.list_growth(s)
         if grown is not None:
             return grown
+        edited = list_edits.statement(s, self.lists, self.namer)
+        if edited is not None:
+            return edited
+        written = inplace.rewrite(s, self.lists, self.builtin.value)
+        if written is not None:
+            return written
         before = self.divmods(s)
         before += self.enumerate_start(s) if isinstance(s, gast.For) else []
         self.comprehension_starts(s)
@@ -546,6 +578,8 @@ class _Rewriter:
             middle = [self.fresh(f"{star.id}_item", _text(v))
                       for v in value.elts[len(pre):len(pre) + n]]
             flat = pre + [gast.Name(m, gast.Store(), None, None) for m in middle] + post
+            if isinstance(value, gast.List):    # a list display unpacked: its items alike
+                value = gast.copy_location(gast.Tuple(value.elts, gast.Load()), value)
             out = [_assign(_located(gast.Tuple(flat, gast.Store()), s.targets[0]), value, s)]
             if read:        # rest is the list of the middle items, as Python makes it
                 out.append(_assign(gast.Name(star.id, gast.Store(), None, None), gast.List(

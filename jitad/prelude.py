@@ -202,6 +202,12 @@ def correlate(a, v, mode="valid"):
     return np.convolve(a, v[::-1], mode=mode)
 
 
+def cond(x):
+    """np.linalg.cond(x) (p=None): the ratio of the largest to the smallest singular value."""
+    s = np.linalg.svd(x, compute_uv=False)
+    return s[0] / s[-1]
+
+
 def lstsq(a, b, rcond=None):
     """np.linalg.lstsq(a, b): (x, residuals, rank, singular values) as NumPy gives them, x by
     the pseudo-inverse (the least-squares solution; the minimum-norm one of a wide a);
@@ -329,11 +335,12 @@ DEFINITIONS = {np.ptp: (ptp, ptp_axis), np.vdot: (vdot,),
                np.ldexp: (ldexp,), np.polyval: (polyval,), np.interp: (interp,),
                np.linalg.matrix_power: (matrix_power,), np.nanmax: (nanmax,),
                np.nanmin: (nanmin,), np.cov: (cov_of_two, cov), np.corrcoef: (corrcoef_of_two, corrcoef),
-               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,), np.sum: (sum_where,),
+               np.correlate: (correlate,), np.linalg.lstsq: (lstsq,), np.linalg.cond: (cond,), np.sum: (sum_where,),
                np.mean: (mean_where,), np.delete: (delete, delete_axis), np.insert: (insert,),
                np.linspace: (linspace_endpoint,)}
 _BY_ID = {id(k): v for k, v in DEFINITIONS.items()}
-_SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq) else "np.")
+_SPELLED = {fn: ("np.linalg." if obj in (np.linalg.matrix_power, np.linalg.lstsq, np.linalg.cond)
+             else "np.")
             + obj.__name__
             for obj, fns in DEFINITIONS.items() for fn in fns}
 _SPELLED.update({fn: f"{module}.{attr}" for (module, attr), fns in PENDING.items() for fn in fns})

@@ -708,6 +708,54 @@ def bmm32(a, b):
     return (rows(a) @ np.ascontiguousarray(b)).reshape((a.shape[0], a.shape[1], b.shape[1]))
 
 
+# np.linalg.solve / inv / det of a stack of matrices (rank 3): one per matrix, as NumPy's
+__all__ += ["solve_stack", "inv_stack", "det_stack", "det_stack_adjoint", "trace_stack"]
+
+
+def solve_stack(a, b):
+    """np.linalg.solve(a, b) of a stack of matrices a (k, n, n) and right-hand sides b
+    (k, n, m): one solve per matrix."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("solve: the stacks of matrices and of right-hand sides differ in length")
+    out = np.empty((b.shape[0], b.shape[1], b.shape[2]))
+    for k in range(a.shape[0]):
+        out[k] = np.linalg.solve(np.ascontiguousarray(a[k]), np.ascontiguousarray(b[k]))
+    return out
+
+
+def inv_stack(a):
+    """np.linalg.inv of a stack of matrices (k, n, n): one inverse per matrix."""
+    out = np.empty((a.shape[0], a.shape[1], a.shape[2]))
+    for k in range(a.shape[0]):
+        out[k] = np.linalg.inv(np.ascontiguousarray(a[k]))
+    return out
+
+
+def det_stack(a):
+    """np.linalg.det of a stack of matrices (k, n, n): a vector of k determinants."""
+    out = np.empty(a.shape[0])
+    for k in range(a.shape[0]):
+        out[k] = np.linalg.det(np.ascontiguousarray(a[k]))
+    return out
+
+
+def det_stack_adjoint(g, y, a):
+    """The adjoint of `det_stack`: g[k] y[k] inv(a[k]).T per matrix."""
+    out = np.empty((a.shape[0], a.shape[1], a.shape[2]))
+    for k in range(a.shape[0]):
+        out[k] = (g[k] * y[k]) * np.linalg.inv(np.ascontiguousarray(a[k])).T
+    return out
+
+
+def trace_stack(a):
+    """The trace of each matrix of a stack (k, n, n)."""
+    out = np.zeros(a.shape[0])
+    for k in range(a.shape[0]):
+        for i in range(min(a.shape[1], a.shape[2])):
+            out[k] += a[k, i, i]
+    return out
+
+
 # The other rank-3 products NumPy's matmul takes (`X @ w` of a batch): a stack of matrices
 # times a vector, a vector or a matrix times a stack, and the sums their adjoints need.
 __all__ += ["bmv", "mbm", "bmm_sum", "outer_each"]

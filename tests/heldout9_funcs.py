@@ -157,7 +157,7 @@ def divmod_scalar(t, period):
 
 
 def piecewise_abs(x):
-    return np.sum(np.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v ** 2]))  # ERR: lambda
+    return np.sum(np.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v ** 2]))
 
 
 def lfilter_first_order(b, a, x):

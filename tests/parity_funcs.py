@@ -8,12 +8,12 @@ SCALE = 2.0
 
 
 def ufunc_method_on_data(x, c):
-    return x * np.add.reduce(c)  # ERR: np.add.reduce
+    return x * np.subtract.reduce(c)  # ERR: np.subtract.reduce
 
 
 def sorted_in_place(x, c):
     m = c.copy()
-    m.sort()  # ERR: expression statements
+    m.partition(1)  # ERR: expression statements
     return x * m[0]
 
 

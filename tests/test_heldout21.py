@@ -40,7 +40,8 @@ import pytest
 import jitad
 
 from . import heldout21_funcs as hf
-from .harness import (check_corpus_case, check_form_refused, check_hessian_and_hvp,
+from .harness import (check_corpus_case, check_form_accepted, check_form_refused,
+                      check_hessian_and_hvp,
                       check_jacobians_and_jvp)
 
 CASES = hf.cases()
@@ -164,3 +165,11 @@ REFUSED = hf.refused_forms()
 @pytest.mark.parametrize("fn,args", REFUSED, ids=[c[0].__name__ for c in REFUSED])
 def test_refused_forms(fn, args):
     check_form_refused(fn, args, hf.__file__)
+
+
+ACCEPTED = hf.now_accepted()
+
+
+@pytest.mark.parametrize("fn,args,wrt", ACCEPTED, ids=[c[0].__name__ for c in ACCEPTED])
+def test_now_accepted_forms(fn, args, wrt):
+    check_form_accepted(fn, args, wrt)

@@ -185,7 +185,7 @@ CORPUS = {fn.__name__: (fn, args, wrt) for fn, args, wrt in hf.suites() + hf.mod
                                   "cumsum_cumprod_axes", "sort_and_sorted", "sum_where",
                                   "block_matrix", "delete_insert", "divmod_scalar",
                                   "lfilter_first_order",
-                                  "scalar_abs_sign_mod"])
+                                  "scalar_abs_sign_mod", "piecewise_abs"])
 def test_corpus_function_accepted(name):
     fn, args, wrt = CORPUS[name]
     check_form_accepted(fn, args, wrt)
@@ -246,7 +246,6 @@ def test_augassign_leaves_the_callers_array_unchanged(mode):
 
 REFUSED = [
     (hf.squeeze_no_axis, (np.ones((3, 1, 4)),)),
-    (hf.piecewise_abs, (np.ones(4),)),
     (hf.ellipsis_index, (np.ones((2, 3, 4)),)),
     (sorted_repeated, (np.ones(3),)),
     (block_too_deep, (np.ones(3),)),

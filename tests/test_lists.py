@@ -164,7 +164,7 @@ def mixed(w):
 
 def sliced(w):
     hs = [w, w]
-    return np.sum(hs[1:][0])
+    return np.sum(hs[::2][0])      # (hs[1:] is a list: a step other than -1 is refused)
 
 
 def never_appended(w):
@@ -211,7 +211,7 @@ MISUSES = [
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "return a", "list value"),
     (helper_appends, "hs.append(v)", ".append()"), (helper_aliases, "u = hs", "list alias"),
     (write, "hs[0] = 2.0 * w", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
-    (mixed, "hs.append(1)", "type change"), (sliced, "hs[1:][0]", "list index"),
+    (mixed, "hs.append(1)", "type change"), (sliced, "hs[::2][0]", "list index"),
     (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable")]
 
 

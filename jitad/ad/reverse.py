@@ -50,11 +50,38 @@ from .tapes import TAPE_CHUNK, Tapes, max_recursion, max_tape_bytes
 from .training import TrainingCode
 
 
-def forward_expr(s: Bind, fnames, types, reentrant=False):
+def appended_lists(f) -> frozenset:
+    """The ids of the copies `u = hs` (COPY binds) of function `f` (IR) whose target is
+    appended to where the copy may have run before: later in the copy's block, or anywhere in
+    the innermost loop around it (its next iteration). There `u` must be a new list object."""
+    def appends(stmts, name):
+        return any(isinstance(x, Bind) and x.op is LIST_APPEND and isinstance(x.args[0], Var)
+                   and x.args[0].name == name for x in ir.walk(stmts))
+    out = set()
+
+    def visit(block, loop):
+        for k, s in enumerate(block):
+            if isinstance(s, Bind) and s.op is COPY and isinstance(s.args[0], Var) \
+                    and (appends(block[k + 1:], s.targets[0])
+                         or (loop is not None and appends(loop, s.targets[0]))):
+                out.add(id(s))
+            whole = [x for sub in ir.sub_blocks(s) for x in sub]
+            for sub in ir.sub_blocks(s):
+                visit(sub, whole if isinstance(s, (For, While)) else loop)
+    visit(f.body, None)
+    return frozenset(out)
+
+
+def forward_expr(s: Bind, fnames, types, reentrant=False, grown=frozenset()):
     """The right-hand side computing a bind in the forward sweep (`reentrant`: code the front
     end reads again -- a forward template it would not read back as the same primitive becomes
-    the primitive's own call, see `primitives.runtime_calls.reads_back`)."""
+    the primitive's own call, see `primitives.runtime_calls.reads_back`; `grown`: the copies
+    of lists appended to after them, `appended_lists`)."""
     if s.op is COPY:
+        if id(s) in grown and getattr(types.get(s.targets[0]), "is_list", False):
+            # a new list object (`u = hs`, then `u.append(v)`): the append must not grow hs,
+            # whose length the adjoint sweep reads when it makes hs's zero adjoint
+            return P.call("list", P.atom(s.args[0]))
         return P.atom(s.args[0])
     if s.op is GETITEM:
         return read_at(P.atom(s.args[0]), s.args[1:], types, reentrant)
@@ -153,6 +180,7 @@ class Reverse(TrainingCode):
         self.spec = spec
         self.wrt = tuple(wrt)
         self.types = spec.types
+        self.grown = appended_lists(spec.ir)
         self.fnames = fnames        # (id(fn), argtys) -> primal name
         self.vjp_names = vjp_names  # (id(fn), argtys) -> vjp name
         self.A = Analysis(spec, wrt, prog)
@@ -302,7 +330,7 @@ class Reverse(TrainingCode):
                             f"{self.tapes.states(split[0])}.append"), P.name(saved))))
                         self.on_tape.add(id(s))
                 else:
-                    rhs = forward_expr(s, self.fnames, self.types, self.reentrant)
+                    rhs = forward_expr(s, self.fnames, self.types, self.reentrant, self.grown)
                     if s.op is CALL:
                         rhs.args += self.call_depth((id(s.callee), _argtys(s, self.types)))
                     if s.op.effect or s.op is LIST_APPEND:   # a check, an append: statements
@@ -621,7 +649,7 @@ class Reverse(TrainingCode):
                 if x in self.A.pushed and x in cp.restored:
                     keep = self.kept_before[(id(s), x)] = self.namer.fresh(f"{x}_before")
                     out.append(P.assign(keep, P.name(x)))
-            rhs = forward_expr(s, self.fnames, self.types, self.reentrant)
+            rhs = forward_expr(s, self.fnames, self.types, self.reentrant, self.grown)
             out.append(P.assign(s.target, rhs) if len(s.targets) == 1
                        else P.assign_many(s.targets, rhs))
             out[-1].jitad_loc = (s.loc.filename, s.loc.line)
@@ -653,7 +681,8 @@ class Reverse(TrainingCode):
                     out.append(P.assign(x.target, read_at(P.name(w.array), w.index, self.types)))
                     live |= {n for a in w.index for n in ir.atom_names(a)}
                 else:
-                    out.append(P.assign(x.target, forward_expr(x, self.fnames, self.types)))
+                    out.append(P.assign(x.target, forward_expr(x, self.fnames, self.types,
+                                                               grown=self.grown)))
                     live |= set(ir.reads(x))
                 out[-1].jitad_loc = (x.loc.filename, x.loc.line)
         return out[::-1]

@@ -55,7 +55,7 @@ What it guarantees
   the value, so Python control flow on data works.  Errors plain NumPy would
   raise on the same values (shape mismatches, ``bool`` of a vector) are NumPy's.
 * In-place writes (``y[idx] = v``, ``y[idx] += v``, ``a += b`` on arrays,
-  ``np.add(a, b, out=y)``, ``y.fill(v)``, ``y.sort()`` on a constant) have
+  ``np.add(a, b, out=y)``, ``y.fill(v)``, ``y.sort()``, ``np.copyto(y, v)``) have
   value semantics with copy-on-write: a write never changes a value that a
   recorded node saved.  The array is written in place only when nothing else
   references it (reference count), otherwise it is copied first.  Writes into a

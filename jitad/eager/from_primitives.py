@@ -582,6 +582,8 @@ def install():
     FUNCTION_OPS[np.append] = _append
     FUNCTION_OPS[np.select] = _select
     FUNCTION_OPS[np.gradient] = _gradient
+    FUNCTION_OPS[np.piecewise] = _piecewise
+    FUNCTION_OPS[np.roll] = _roll_axes(FUNCTION_OPS[np.roll])
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()
                if FUNCTION_OPS.get(target) is not None}
@@ -591,6 +593,43 @@ def install():
             ATTR_OPS[method] = _method(FUNCTION_OPS[target])
     for method, fn in FUNCTION_METHODS.items():
         ATTR_OPS.setdefault(method, _function_method(fn))
+
+
+def _piecewise(x, condlist, funclist, *args, **kw):
+    """np.piecewise as NumPy computes it (compiled mode's `call_forms` rewrite): zeros, then
+    per condition in order y[c] = f(x[c]) (a number: y[c] = f), the last function's condition
+    with m = n + 1 none of the others."""
+    if type(x) is not Var:
+        return np.piecewise(x, [unwrap(c) for c in condlist], funclist, *args, **kw)
+    single = not isinstance(condlist, (list, tuple)) or np.ndim(unwrap(condlist[0])) == 0
+    conds = [np.asarray(unwrap(c), dtype=bool)
+             for c in ([condlist] if single and np.ndim(x.value) else condlist)]
+    if len(funclist) == len(conds) + 1:
+        conds.append(~np.any(conds, axis=0))
+    y = Var(np.zeros_like(x.value), None)
+    for c, f in zip(conds, funclist):
+        if callable(f):
+            vals = x[c]
+            if np.size(vals.value):
+                y[c] = f(vals, *args, **kw)
+        else:
+            y[c] = f
+    return y
+
+
+def _roll_axes(plain):
+    """np.roll over a tuple of axes: a roll per axis, in order (compiled mode's `call_forms`)."""
+    def roll(a, shift, axis=None):
+        if isinstance(axis, (tuple, list)):
+            shifts = shift if isinstance(shift, (tuple, list)) else [shift] * len(axis)
+            if len(shifts) != len(axis):
+                raise ValueError("'shift' and 'axis' should be scalars or 1D sequences of "
+                                 "the same length")
+            for s_, ax in zip(shifts, axis):
+                a = plain(a, s_, axis=ax)
+            return a
+        return plain(a, shift, axis=axis)
+    return roll
 
 
 def _function_method(fn):

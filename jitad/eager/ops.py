@@ -24,6 +24,7 @@ from .refusal import refuse
 from .var import Var
 from .views import is_basic_index, register_view
 from ..errors import UnsupportedError
+from ..primitives.table import UFUNC_REDUCTIONS
 from ..primitives.typerules import NP_DOT_STACKS
 
 ndarray = np.ndarray
@@ -232,6 +233,10 @@ def dot(a, b, out=None):
 
 
 def outer(a, b, out=None):
+    if np.ndim(a.value if type(a) is Var else a) != 1:     # NumPy flattens a matrix first
+        a = ravel(a)
+    if np.ndim(b.value if type(b) is Var else b) != 1:
+        b = ravel(b)
     r = _outer(a, b)
     return r if out is None else dispatch.write_outputs(out, r)
 
@@ -642,6 +647,37 @@ Var.dot = lambda self, other: dot(self, other)
 Var.clip = lambda self, *args, **kwargs: clip(self, *args, **kwargs)
 Var.astype = lambda self, dtype, **kw: astype(self, dtype, **kw)
 Var.fill = lambda self, value: views.write(self, Ellipsis, value)   # returns None, as NumPy
+
+
+def _sort_in_place(self, axis=-1, kind=None, order=None):
+    """y.sort(axis): the write y[...] = np.sort(y, axis) (compiled mode's `inplace` rewrite)."""
+    if order is not None:
+        raise refuse(".sort(order=) of a Var is not supported", ".sort()", UnsupportedError)
+    views.write(self, Ellipsis, np.sort(self, axis=axis))
+
+
+def _copyto(dst, src, casting="same_kind", where=True):
+    """np.copyto(dst, src): the write dst[...] = src (a `where=` mask: np.where(where, src, dst))."""
+    if type(dst) is not Var:
+        if type(src) is Var and src._node is not None and graph.grad_enabled:
+            raise refuse("np.copyto() into a plain array of a Var that requires grad",
+                         "np.copyto()")
+        return np.copyto(dst, unwrap(src), casting=casting, where=unwrap(where))
+    views.write(dst, Ellipsis, src if where is True else np.where(where, src, dst))
+
+
+Var.sort = _sort_in_place
+
+
+def _ufunc_reduction(fn):
+    def run(x, axis=0, **kwargs):    # np.add.reduce(x, axis): np.sum(x, axis=axis)
+        return fn(x, axis=axis, **kwargs)
+    return run
+
+
+for (_ufunc, _method), _fn in UFUNC_REDUCTIONS.items():
+    dispatch.UFUNC_METHOD_OPS.setdefault((_ufunc, _method), _ufunc_reduction(_fn))
+dispatch.FUNCTION_OPS[np.copyto] = _copyto
 for _name in ("argmax", "argmin", "argsort", "nonzero", "any", "all"):
     setattr(Var, _name, (lambda n: lambda self, *a, **k: getattr(np.asarray(self.value), n)(*a, **k))(_name))
 

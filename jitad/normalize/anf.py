@@ -33,7 +33,8 @@ from ..desugar import own_statements
 from ..errors import JitadError, UnsupportedError
 from ..ir import Bind, Const, For, If, SetItem, Slice, TupleA, Var, While
 from ..names import Namer, reserved_names, user_names
-from ..primitives import CALL, COPY, FUNCTION_METHODS, GETITEM, METHODS, SHAPE, get, lookup_callable
+from ..primitives import (CALL, COPY, FUNCTION_METHODS, GETITEM, METHODS, SHAPE, UFUNC_REDUCTIONS,
+                          get, lookup_callable)
 from ..primitives import opaque
 from ..primitives.core import has_methods, refusal_for
 from .calls import is_user_helper
@@ -942,6 +943,19 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         if isinstance(func, gast.Attribute) and func.attr == "outer" \
                 and isinstance(self.resolve_func(func.value), np.ufunc):
             return self.ufunc_outer(node, self.resolve_func(func.value), kw, hint, dest)
+        if isinstance(func, gast.Attribute) and func.attr in ("reduce", "accumulate") \
+                and len(node.args) <= 2 and not any(k.arg is None for k in node.keywords) \
+                and isinstance(self.resolve_func(func.value), np.ufunc):
+            target = UFUNC_REDUCTIONS.get((self.resolve_func(func.value), func.attr))
+            if target is not None:      # np.add.reduce(x, axis=1): np.sum(x, axis=1)
+                name = self.namer.fresh("np")
+                self.introduced[name] = target
+                kws = list(node.keywords)
+                if len(node.args) < 2 and "axis" not in kw:
+                    kws.append(gast.keyword("axis", gast.copy_location(gast.Constant(0, None),
+                                                                         node)))
+                call = gast.Call(gast.Name(name, gast.Load(), None, None), list(node.args), kws)
+                return self.call(gast.copy_location(call, node), hint, dest)
         decided = self.static_str_method(node)      # key.startswith("w") of a constant key
         if decided is not None:
             return decided

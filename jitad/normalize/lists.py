@@ -67,7 +67,8 @@ def list_calls(tree, namer, resolve, err, introduced, structured=frozenset()):
     loop's or a comprehension's iterable, `reversed(list(E))`) it is E itself: the same items
     in the same order. The builtin `sorted(E)` (an array's elements or a list of numbers;
     `reverse=` a constant) is `list(np.sort(E))` (`np.sort(E)[::-1]` reversed; ties then in
-    the other order, the same values): a list, so `sorted(x) * 2` is refused as a list's
+    the other order, the same values), with `key=` (a lambda `desugar` made the list of
+    keys) E's items gathered by the stable argsort of the keys (`keyed`): a list, so `sorted(x) * 2` is refused as a list's
     repetition, never a product; `np.sort` goes in `introduced` under a fresh name --
     except `sorted(p)`, `sorted(p.items())` ... of a name in `structured` (a dict or tuple
     argument: `structs` sorts its keys). The tree is copied if anything is rewritten."""
@@ -84,13 +85,49 @@ def list_calls(tree, namer, resolve, err, introduced, structured=frozenset()):
         return tree
     tree = copy.deepcopy(tree)
 
+    def keyed(node, keys, reverse):
+        """sorted(E, key=lambda p: k) of E a name or range(n), which `desugar` made sorted(E, key=[k for p in
+        E]) (the keys listed): [E[i] for i in np.argsort(np.array(keys), kind="stable")] (keys
+        negated for reverse=True: Python's sort is stable both ways, so ties keep E's order),
+        E's items in the order Python's sort gives."""
+        E = node.args[0]
+        ranked = isinstance(E, gast.Call) and resolve(E.func) is builtins.range \
+            and len(E.args) == 1      # sorted(range(n), key=...): the order itself
+        if not ((isinstance(E, gast.Name) or ranked) and isinstance(keys, gast.ListComp)):
+            err(node, "sorted(E, key=...) is supported with E a name and the key a lambda of one "
+                      "parameter (sorted(xs, key=lambda v: abs(v)))", "sorted()")
+        where = lambda new: gast.copy_location(new, node)  # noqa: E731
+        names = {}
+        for fn, base in ((np.argsort, "argsort"), (np.array, "array")):
+            names[base] = namer.fresh(base)
+            introduced[names[base]] = fn
+        keys = gast.Call(gast.Name(names["array"], gast.Load(), None, None), [keys], [])
+        if reverse:
+            keys = gast.UnaryOp(gast.USub(), keys)
+        i = namer.fresh("rank")
+        order = gast.Call(gast.Name(names["argsort"], gast.Load(), None, None), [keys],
+                          [gast.keyword("kind", gast.Constant("stable", None))])
+        item = gast.Name(i, gast.Load(), None, None) if ranked else gast.Subscript(
+            gast.Name(E.id, gast.Load(), None, None), gast.Name(i, gast.Load(), None, None),
+            gast.Load())
+        made = gast.ListComp(item,
+                             [gast.comprehension(gast.Name(i, gast.Store(), None, None), order,
+                                                 [], 0)])
+        for n in gast.walk(made):
+            if getattr(n, "lineno", None) is None:
+                where(n)
+        return made
+
     def sorted_items(node):
         """The array sorted(E) lists: np.sort(E), reversed for reverse=True."""
         kw = {k.arg: k.value for k in node.keywords}
         reverse = static_value(kw.pop("reverse"), resolve) if "reverse" in kw else False
+        key = kw.pop("key", None)
         if kw or len(node.args) != 1 or not isinstance(reverse, bool):
             err(node, "sorted() is supported as sorted(x) of an array or a list of numbers, "
-                      "with a constant reverse= (no key=)", "sorted()")
+                      "with a constant reverse= and a lambda key=", "sorted()")
+        if key is not None and not (isinstance(key, gast.Constant) and key.value is None):
+            return keyed(node, key, reverse)
         name = namer.fresh("sort")
         introduced[name] = np.sort
         where = lambda new: gast.copy_location(new, node)  # noqa: E731

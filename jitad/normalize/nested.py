@@ -45,7 +45,11 @@ class NestedFunctions:
                 and isinstance(n.ctx, gast.Load)}
         for n in gast.walk(node):
             if isinstance(n, gast.Nonlocal):
-                self.err(n, "nonlocal is not supported", "nonlocal statement")
+                self.err(n, "nonlocal is supported in a function called only by the "
+                            "enclosing function's statements (not as a value, in a while test, "
+                            "a comprehension or a lambda, nor a statement that also reads the "
+                            "name); else pass the value in and return it: "
+                            "`total = add(total, v)`", "nonlocal statement")
         calls = {n.func.id for n in gast.walk(node) if isinstance(n, gast.Call)
                  and isinstance(n.func, gast.Name)}
         # an earlier nested function it calls reads the enclosing function's variables at

@@ -14,5 +14,6 @@ from . import runtime_calls  # noqa: F401  (runtime calls in generated code, as 
 from .core import (CALLABLES, PRIMITIVES, TEMPLATE_GLOBALS, Primitive, callables, find, get,  # noqa: F401
                    lookup_callable, version)
 from .define import define, defvjp, resolve, spelling  # noqa: F401
-from .table import CALL, CONCAT, COPY, FUNCTION_METHODS, GETITEM, METHODS, SHAPE  # noqa: F401
+from .table import (CALL, CONCAT, COPY, FUNCTION_METHODS, GETITEM, METHODS, SHAPE,  # noqa: F401
+                    UFUNC_REDUCTIONS)
 from .templates import substitute  # noqa: F401

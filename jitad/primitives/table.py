@@ -56,6 +56,9 @@ dot.3.1(a, b)      = rt.bmv(a, b)           :: dot  | a: np.expand_dims(g, 2) * 
 dot.1.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(b, g)           | b: rt.outer_each(a, g)
 dot.2.3(a, b)      = rt.mbm(a, b)           :: dot  | a: rt.bmm_sum(g, np.swapaxes(b, 1, 2)) | b: rt.mbm(a.T, g)
 outer(a, b)        = rt.outer(a, b)         :: outer | a: rt.matvec(g, b)       | b: rt.vecmat(a, g)
+outer.2.1(a, b)    = rt.outer(np.ravel(a), b) :: outer | a: np.reshape(rt.matvec(g, b), a.shape) | b: rt.vecmat(np.ravel(a), g)
+outer.1.2(a, b)    = rt.outer(a, np.ravel(b)) :: outer | a: rt.matvec(g, np.ravel(b)) | b: np.reshape(rt.vecmat(a, g), b.shape)
+outer.2.2(a, b)    = rt.outer(np.ravel(a), np.ravel(b)) :: outer | a: np.reshape(rt.matvec(g, np.ravel(b)), a.shape) | b: np.reshape(rt.vecmat(np.ravel(a), g), b.shape)
 matvec_sum(a, b, c, d) = rt.matvec_sum(a, b, c, d) :: dot_sum | a: rt.outer(g, b) | b: rt.vecmat(g, a) | c: rt.outer(g, d) | d: rt.vecmat(g, c)
 vecmat_sum(a, b, c, d) = rt.vecmat_sum(a, b, c, d) :: dot_sum | a: rt.matvec(b, g) | b: rt.outer(a, g) | c: rt.matvec(d, g) | d: rt.outer(c, g)
 matmat_sum(a, b, c, d) = rt.matmat_sum(a, b, c, d) :: dot_sum | a: rt.matmat(g, b.T) | b: rt.matmat(a.T, g) | c: rt.matmat(g, d.T) | d: rt.matmat(c.T, g)
@@ -348,6 +351,9 @@ inv(x)             = np.linalg.inv(x)       :: matrix | x: -(y.T @ g @ y.T)
 solve(a, b)        = np.linalg.solve(a, b)  :: solve
 solve.2.1(a, b)    = np.linalg.solve(a, b)  :: solve | a: -np.outer(np.linalg.solve(a.T, g), y) | b: np.linalg.solve(a.T, g)
 solve.2.2(a, b)    = np.linalg.solve(a, b)  :: solve | a: -(np.linalg.solve(a.T, g) @ y.T) | b: np.linalg.solve(a.T, g)
+solve.3.3(a, b)    = rt.solve_stack(a, b)   :: solve | a: -rt.bmm(rt.solve_stack(np.swapaxes(a, 1, 2), g), np.swapaxes(y, 1, 2)) | b: rt.solve_stack(np.swapaxes(a, 1, 2), g)
+det.3(x)           = rt.det_stack(x)        :: mscalar | x: rt.det_stack_adjoint(g, y, x)
+inv.3(x)           = rt.inv_stack(x)        :: matrix | x: -rt.bmm(rt.bmm(np.swapaxes(y, 1, 2), g), np.swapaxes(y, 1, 2))
 slogdet.sign(x)    = np.linalg.slogdet(x)[0] :: mscalar
 slogdet.logabs(x)  = np.linalg.slogdet(x)[1] :: mscalar | x: g * np.linalg.inv(x).T
 cholesky(x)        = np.linalg.cholesky(x)  :: matrix | x: rt.cholesky_adjoint(y, g)
@@ -686,6 +692,14 @@ METHODS = {"reshape": "reshape", "copy": "copy_array", "sum": "sum", "mean": "me
 # np.take(x, idx, axis=0)): read as the function, whatever form of it jitad has.
 FUNCTION_METHODS = {"take": np.take}
 
+# A ufunc's reduce / accumulate that is a NumPy function with axis 0 by default
+# (np.add.reduce(x, axis) is np.sum(x, axis); np.multiply.accumulate(x) is np.cumprod(x, 0)):
+# read as that function (the same argument order up to `dtype`), whatever forms it has.
+UFUNC_REDUCTIONS = {(np.add, "reduce"): np.sum, (np.multiply, "reduce"): np.prod,
+                    (np.maximum, "reduce"): np.max, (np.minimum, "reduce"): np.min,
+                    (np.logical_and, "reduce"): np.all, (np.logical_or, "reduce"): np.any,
+                    (np.add, "accumulate"): np.cumsum, (np.multiply, "accumulate"): np.cumprod}
+
 # Python implementations, for folding constants at transformation time.
 _IMPLS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
           "truediv": operator.truediv, "pow": operator.pow, "floordiv": operator.floordiv,
@@ -805,7 +819,8 @@ def _load_table():
     get("stack_part").variants = {(0,): get("stack_part.0")}
     get("expand_dims").variants = {(0,): get("expand_dims.0")}
     get("atleast_1d").variants = {(0,): get("atleast_1d.0")}
-    for name, ranks in (("solve", [(2, 1), (2, 2)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
+    for name, ranks in (("solve", [(2, 1), (2, 2), (3, 3)]), ("outer", [(2, 1), (1, 2), (2, 2)]),
+                        ("det", [(3,)]), ("inv", [(3,)]), ("diff", [(1,), (2,)]), ("as_column", [(1,), (2,)]),
                         ("diag", [(1, 0), (2, 0)]), ("keep_all", [(0, r) for r in range(1, 5)])):
         get(name).variants = {rk: get(".".join([name, *map(str, rk)])) for rk in ranks}
     get("arange1").arity_forms = {n: get(f"arange{n}") for n in (1, 2, 3)}

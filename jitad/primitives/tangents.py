@@ -61,7 +61,7 @@ scipy.special.ndtri scipy.stats.norm.ppf scipy.stats.norm.isf
 
 # linear in each operand: the tangent is the forward with t in the operand's place
 LINEAR = """
-pick dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 dot.3.1 dot.1.3 dot.2.3 outer cross kron.1.1 kron.2.2 np.convolve
+pick dot.1.1 dot.2.1 dot.1.2 dot.2.2 dot.3.3 dot.3.2 dot.3.1 dot.1.3 dot.2.3 outer outer.2.1 outer.1.2 outer.2.2 cross kron.1.1 kron.2.2 np.convolve
 sum sum_axis mean mean_axis math.fsum transpose transpose_axes swapaxes flip flip_all flip_axis
 copy_array reshape
 cumsum cumsum_axis diff.1 diff.2 diag.1.0 diag.2.0 np.diagonal trace trace.n triu tril
@@ -144,6 +144,9 @@ slogdet.logabs     | x: np.trace(np.linalg.solve(x, t))
 inv                | x: -(y @ t @ y)
 solve.2.1          | a: -np.linalg.solve(a, t @ y) | b: np.linalg.solve(a, t)
 solve.2.2          | a: -np.linalg.solve(a, t @ y) | b: np.linalg.solve(a, t)
+solve.3.3          | a: -rt.solve_stack(a, rt.bmm(t, y)) | b: rt.solve_stack(a, t)
+inv.3              | x: -rt.bmm(rt.bmm(y, t), y)
+det.3              | x: y * rt.trace_stack(rt.solve_stack(x, t))
 # cholesky reads the lower triangle: dL = L phi(L^-1 S L^-T), S the symmetric matrix that
 # triangle means, phi the lower triangle with its diagonal halved
 cholesky           | x: y @ (np.tril(np.linalg.solve(y, np.linalg.solve(y, np.tril(t) + np.tril(t, -1).T).T)) - 0.5 * np.diag(np.diag(np.linalg.solve(y, np.linalg.solve(y, np.tril(t) + np.tril(t, -1).T).T))))

@@ -164,13 +164,14 @@ def product_sum(prim, s, args):
 
 
 def outer(prim, s, args):
-    """np.outer of two vectors.  NumPy flattens other operands first (a number is a vector of
-    one, a matrix its rows laid end to end); jitad's adjoints are those of two vectors, so
-    anything else is refused here, in both modes."""
-    if any(a is not None and (not isinstance(a, Ty) or a.ndim != 1) for a in args):
-        raise UnsupportedError("np.outer takes two vectors here (NumPy would flatten a number "
-                               "or a matrix first: write np.outer(u, np.ravel(A)), or "
-                               "u[:, None] * c)", s.loc, "np.outer")
+    """np.outer of two vectors or matrices.  NumPy flattens other operands first (a matrix its
+    rows laid end to end: the variants `outer.2.1`, `outer.1.2`, `outer.2.2` ravel it, their
+    adjoints reshape back); a number or an array of rank 3 or more is refused here, in both
+    modes."""
+    if any(a is not None and (not isinstance(a, Ty) or a.ndim not in (1, 2)) for a in args):
+        raise UnsupportedError("np.outer takes vectors or matrices here (NumPy would flatten "
+                               "a number or a higher-rank array first: write "
+                               "np.outer(u, np.ravel(A)), or u[:, None] * c)", s.loc, "np.outer")
     return Ty(promote(*_arrays(args)), 2)
 
 
@@ -286,8 +287,16 @@ def diagonal(prim, s, args):
     return Ty(a.dtype, 3 - a.ndim)
 
 
+def _stacked(prim, ranks) -> bool:
+    """Whether `prim` (or the variant it is) has rules for a stack of matrices at these ranks
+    (`det.3`, `inv.3`, `solve.3.3`: one matrix at a time)."""
+    return tuple(ranks) in prim.variants or prim.name.endswith("." + ".".join(map(str, ranks)))
+
+
 def matrix_scalar(prim, s, args):
-    """trace, det: a scalar of a matrix."""
+    """trace, det: a scalar of a matrix (det of a stack of matrices: a vector)."""
+    if args[0].ndim == 3 and _stacked(prim, (3,)):
+        return Ty(floaty(args[0]), 1)
     _matrix(prim, s, args[0])
     return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 0)
 
@@ -301,13 +310,21 @@ def trace(prim, s, args):
 
 
 def matrix_same(prim, s, args):
-    """inv, triu, tril: a matrix of a matrix."""
+    """inv, triu, tril: a matrix of a matrix (inv of a stack of matrices: a stack)."""
+    if args[0].ndim == 3 and _stacked(prim, (3,)):
+        return Ty(floaty(args[0]), 3)
     _matrix(prim, s, args[0])
     return Ty(floaty(args[0]) if prim.float_result else args[0].dtype, 2)
 
 
 def solve(prim, s, args):
     a, b = args
+    if a.ndim == 3 and _stacked(prim, (3, 3)):
+        if b.ndim != 3:
+            raise UnsupportedError("solve(a, b) of a stack of matrices a takes a stack of "
+                                   "right-hand sides b (k, n, m): write b[..., None] for "
+                                   "vectors", s.loc, prim.name)
+        return Ty(floaty(a, b), 3)
     _matrix(prim, s, a)
     if b.ndim not in (1, 2):
         raise UnsupportedError("solve(a, b) takes a vector or a matrix b", s.loc, prim.name)

@@ -1,0 +1,277 @@
+"""Library calls that mean a few statements of forms jitad already reads: `np.piecewise` with
+lambdas, `functools.reduce`, `np.roll` over several axes (a `desugar` rewrite, at the user's
+lines).
+
+Takes: a captured function's `def` tree (gast), `value(name)` (what a global, not shadowed,
+holds: `capture`'s builtin test) and a fresh-name maker `fresh(base, shown)`.
+Guarantees, each the computation the library performs, in the order it performs it:
+  * `M.roll(x, (s0, s1), axis=(a0, a1))` (`shift=` and `axis=` by name or position; tuple displays of one length; a single shift with a
+    tuple of axes shifts each by it) is `M.roll(M.roll(x, s0, axis=a0), s1, axis=a1)` (rolls
+    along different axes commute; NumPy applies each pair);
+  * `M.piecewise(x, [c0, ..., c{n-1}], [f0, ..., f{m-1}])` (list or tuple displays, m = n or
+    n + 1; each f a lambda of one parameter, a number or a function's name) where the call is
+    the whole value of an assignment, `return` or argument-free position of a simple statement
+    (an assignment, augmented assignment, `return` or call statement, not under a lambda,
+    comprehension, conditional or short-circuit expression) is, before that statement,
+    `y = M.zeros_like(x)`; with m = n + 1 the last function's condition `M.logical_not` of
+    the others' `M.logical_or`; then per condition in order `y[c] = f(x[c])` (a number:
+    `y[c] = f`) -- NumPy's own loop: each function sees only the entries its condition selects
+    (so its value and derivative elsewhere never enter), a later condition overrides an
+    earlier one, entries no condition selects are 0; x and each condition evaluated once
+    (into fresh names unless they are names); a lambda's body read with its parameter bound
+    to `x[c]` (a fresh name);
+  * `functools.reduce(f, xs)` / `functools.reduce(f, xs, init)` (f a lambda of two
+    parameters, a function's name, or `operator.add`, `sub`, `mul`, `truediv`, `matmul`,
+    `pow`), in such a position, is `acc = xs[0]` (or `init`), then
+    `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`), with xs
+    evaluated once (a fresh name unless it is a name; a list display or comprehension then a
+    list local).
+Anything else is left as it is (`normalize` refuses it at the user's call).
+Invariants: the tree is rewritten in place; the fresh names come from `fresh`; the module
+`M` (`np`) is the user's own name for NumPy; `functools` and `operator` are recognised by the
+objects their names hold (`value`).
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import operator
+import types
+
+import gast
+import numpy as np
+
+_STATEMENTS = (gast.Expr, gast.Assign, gast.AugAssign, gast.Return)
+_DEFERRED = (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp,
+             gast.IfExp, gast.BoolOp, gast.FunctionDef)
+_OPERATORS = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mult,
+              operator.truediv: gast.Div, operator.matmul: gast.MatMult, operator.pow: gast.Pow}
+
+
+def _name(n, store=False):
+    return gast.Name(n, gast.Store() if store else gast.Load(), None, None)
+
+
+def _located(node, like):
+    for n in gast.walk(node):
+        if getattr(n, "lineno", None) is None:
+            gast.copy_location(n, like)
+    return node
+
+
+def _assign(target, value, like):
+    return _located(gast.Assign([target], value, None), like)
+
+
+def _attr(mod, attr):
+    return gast.Attribute(_name(mod), attr, gast.Load())
+
+
+def _callee(func, value):
+    """(module name, object) of `M.f` with M a global module, or (None, object of a global
+    name), or (None, None)."""
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+        mod = value(func.value.id)
+        if mod is not None and hasattr(mod, "__name__"):
+            return func.value.id, getattr(mod, func.attr, None)
+    if isinstance(func, gast.Name):
+        return None, value(func.id)
+    return None, None
+
+
+def _substitute(body, params, names):
+    """A copy of a lambda's body with each parameter read as the name given for it."""
+    body = copy.deepcopy(body)
+    table = dict(zip(params, names))
+
+    class Reads(gast.NodeTransformer):
+        def visit_Name(self, n):
+            if isinstance(n.ctx, gast.Load) and n.id in table:
+                return gast.copy_location(_name(table[n.id]), n)
+            return n
+
+        def visit_Lambda(self, n):
+            return n
+    return Reads().visit(body)
+
+
+def _lambda(f, arity):
+    """The parameter names of a plain lambda of `arity` parameters, or None."""
+    if not isinstance(f, gast.Lambda):
+        return None
+    a = f.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or len(a.args) != arity \
+            or getattr(a, "posonlyargs", None):
+        return None
+    return [p.id for p in a.args]
+
+
+def _once(expr, base, shown, fresh, out, like):
+    """`expr` as a name: itself, or a fresh one assigned it (appended to `out`)."""
+    if isinstance(expr, gast.Name):
+        return expr.id
+    n = fresh(base, shown)
+    out.append(_assign(_name(n, True), expr, like))
+    return n
+
+
+def _roll(call, value):
+    mod, obj = _callee(call.func, value)
+    kw = {k.arg: k.value for k in call.keywords}
+    if obj is not np.roll or not call.args or len(call.args) + len(kw) != 3 \
+            or len(call.args) > 3:
+        return None
+    given = dict(zip(("a", "shift", "axis"), call.args))
+    if set(given) & set(kw):
+        return None
+    kw.update(given)
+    axis = kw.get("axis")
+    if set(kw) != {"a", "shift", "axis"} or not isinstance(axis, gast.Tuple) or not axis.elts:
+        return None
+    shift = kw["shift"]
+    shifts = shift.elts if isinstance(shift, gast.Tuple) else (
+        [shift] * len(axis.elts) if isinstance(shift, (gast.Constant, gast.Name, gast.UnaryOp))
+        else None)
+    if shifts is None or len(shifts) != len(axis.elts):
+        return None
+    x = kw["a"]
+    for s, a in zip(shifts, axis.elts):
+        x = gast.Call(call.func, [x, copy.deepcopy(s)], [gast.keyword("axis", a)])
+    return _located(x, call)
+
+
+def _piecewise(call, value, fresh, like):
+    """(statements, the value's expression) of `np.piecewise(...)`, or None."""
+    mod, obj = _callee(call.func, value)
+    if obj is not np.piecewise or len(call.args) != 3 or call.keywords or mod is None:
+        return None
+    x, conds, funcs = call.args
+    if not (isinstance(conds, (gast.List, gast.Tuple)) and isinstance(funcs, (gast.List, gast.Tuple))
+            and len(funcs.elts) in (len(conds.elts), len(conds.elts) + 1) and conds.elts):
+        return None
+    if not all(_lambda(f, 1) is not None or isinstance(f, (gast.Constant, gast.Name))
+               for f in funcs.elts):
+        return None
+    out = []
+    xn = _once(x, "piecewise_x", "np.piecewise's x", fresh, out, like)
+    cs = [_once(c, "piecewise_cond", "a condition of np.piecewise", fresh, out, like)
+          for c in conds.elts]
+    if len(funcs.elts) == len(cs) + 1:
+        anyc = _name(cs[0])
+        for c in cs[1:]:
+            anyc = gast.Call(_attr(mod, "logical_or"), [anyc, _name(c)], [])
+        other = fresh("piecewise_otherwise", "the otherwise condition of np.piecewise")
+        out.append(_assign(_name(other, True), gast.Call(_attr(mod, "logical_not"), [anyc], []),
+                           like))
+        cs.append(other)
+    y = fresh("piecewise", "np.piecewise(...)")
+    out.append(_assign(_name(y, True), gast.Call(_attr(mod, "zeros_like"), [_name(xn)], []), like))
+    for c, f in zip(cs, funcs.elts):
+        target = gast.Subscript(_name(y), _name(c), gast.Store())
+        if isinstance(f, gast.Constant):
+            v = f
+        else:
+            part = fresh("piecewise_part", "the entries np.piecewise gives a function")
+            out.append(_assign(_name(part, True), gast.Subscript(_name(xn), _name(c), gast.Load()),
+                               like))
+            params = _lambda(f, 1)
+            v = _substitute(f.body, params, [part]) if params is not None else \
+                gast.Call(copy.deepcopy(f), [_name(part)], [])
+        out.append(_assign(target, _located(v, like), like))
+    return out, _name(y)
+
+
+def _reduce(call, value, fresh, like):
+    """(statements, the value's expression) of `functools.reduce(...)`, or None."""
+    _, obj = _callee(call.func, value)
+    if obj is not functools.reduce or call.keywords or len(call.args) not in (2, 3):
+        return None
+    f, xs = call.args[0], call.args[1]
+    _, fobj = _callee(f, value) if isinstance(f, (gast.Attribute, gast.Name)) else (None, None)
+    params = _lambda(f, 2)
+    if params is None and fobj not in _OPERATORS and not (
+            isinstance(f, gast.Name) and (value(f.id) is None
+                                          or isinstance(value(f.id), types.FunctionType))):
+        return None     # a function's name: a local (nested) function or a user helper
+    if isinstance(xs, (gast.GeneratorExp,)):
+        return None
+    out = []
+    seq = _once(xs, "reduced", "functools.reduce's sequence", fresh, out, like)
+    acc = fresh("reduce_acc", "functools.reduce(...)")
+    item = fresh("reduce_item", "an item functools.reduce combines")
+    k = fresh("reduce_k", "functools.reduce's position")
+    first = call.args[2] if len(call.args) == 3 else gast.Subscript(_name(seq), gast.Constant(0, None),
+                                                                    gast.Load())
+    out.append(_assign(_name(acc, True), first, like))
+    if params is not None:
+        combined = _substitute(f.body, params, [acc, item])
+    elif fobj in _OPERATORS:
+        combined = gast.BinOp(_name(acc), _OPERATORS[fobj](), _name(item))
+    else:
+        combined = gast.Call(copy.deepcopy(f), [_name(acc), _name(item)], [])
+    start = 0 if len(call.args) == 3 else 1
+    loop = gast.For(_name(k, True), gast.Call(_name("range"), [
+        gast.Constant(start, None), gast.Call(_name("len"), [_name(seq)], [])], []),
+        [_assign(_name(item, True), gast.Subscript(_name(seq), _name(k), gast.Load()), like),
+         _assign(_name(acc, True), _located(combined, like), like)], [], None)
+    out.append(_located(loop, like))
+    return out, _name(acc)
+
+
+def _blocks(node):
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield block
+            for s in block:
+                if not isinstance(s, gast.FunctionDef):
+                    yield from _blocks(s)
+
+
+def rewrite(tree, value, builtin, fresh):
+    """Rewrite the calls of the module docstring in `tree`."""
+    for n in gast.walk(tree):       # np.roll over several axes: anywhere
+        if isinstance(n, gast.Call):
+            for field, v in gast.iter_fields(n):
+                if isinstance(v, list):
+                    v[:] = [_roll(a, value) or a if isinstance(a, gast.Call) else a for a in v]
+        for field, v in gast.iter_fields(n):
+            if isinstance(v, gast.Call):
+                made = _roll(v, value)
+                if made is not None:
+                    setattr(n, field, made)
+    loops = builtin("range", range) and builtin("len", len)
+    for block in list(_blocks(tree)):
+        out = []
+        for s in block:
+            if isinstance(s, _STATEMENTS):
+                out.extend(_hoisted(s, value, fresh, loops))
+            out.append(s)
+        block[:] = out
+
+
+def _hoisted(s, value, fresh, loops):
+    """The statements computing the piecewise / reduce calls of statement `s` (replaced in it
+    by their values), in Python's evaluation order."""
+    before = []
+
+    def visit(node, deferred):
+        for field, v in gast.iter_fields(node):
+            items = v if isinstance(v, list) else [v]
+            for j, c in enumerate(items):
+                if not isinstance(c, gast.AST):
+                    continue
+                inner = deferred or isinstance(c, _DEFERRED)
+                visit(c, inner)
+                if isinstance(c, gast.Call) and not inner:
+                    made = _piecewise(c, value, fresh, s) or (
+                        _reduce(c, value, fresh, s) if loops else None)
+                    if made is not None:
+                        before.extend(made[0])
+                        gast.copy_location(made[1], c)
+                        if isinstance(v, list):
+                            v[j] = made[1]
+                        else:
+                            setattr(node, field, made[1])
+    visit(s, False)
+    return before

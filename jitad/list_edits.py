@@ -1,0 +1,451 @@
+"""Lists edited in place, tuples grown, and tuple() of a sequence, as the list forms jitad
+builds (a `desugar` rewrite, at the user's lines).
+
+jitad's lists are built by displays, comprehensions and appends (`normalize.lists`); Python
+code also edits them (`xs.pop()`, `xs.insert(0, v)`, `xs.reverse()`), slices them, grows
+tuples (`t += (a,)`) and makes tuples of sequences (`tuple(v * v for v in x)`). Each of those
+is rewritten here into a new list built by a comprehension (or appends) from the old one --
+the same items in the same order Python gives, so the same values and derivatives.
+
+Takes: a captured function's `def` tree (gast), its `Namer` and the builtin test of `capture`.
+Guarantees (a list local is a name `desugar._list_names` finds: only ever assigned list
+displays or comprehensions, not a parameter):
+  * `tuple_locals_as_lists` (first, before list locals are found): a name only ever
+    assigned tuple displays and grown by `+=` of a tuple display (`t = ()`, `t += (a,)`),
+    never returned, compared or an operand of another operator, is a list local with the
+    same items: its displays become list displays (an immutable tuple and a list read alike
+    by index, iteration, unpacking, `len` and NumPy);
+  * `tuple(e)` of the builtin, e a list local, is `[v for v in e]` (a generator or list
+    comprehension given to it is that comprehension), a list of the same items
+    (`tuple_calls`; `tuple(x.shape)` and other tuples stay as they are);
+  * statements of a list local `xs` (`statement`):
+    - `v = xs.pop(i)` / `xs.pop(i)` with `i` absent (-1) or an integer constant: `v = xs[i]`
+      (a fresh name when not assigned: Python's IndexError on an empty list), then `xs` the
+      list of the other items: `[xs[k] for k in range(len(xs) - 1)]` for the last,
+      `[xs[k + 1] for k in ...]` for the first, else the items whose index is not `i`
+      (`len(xs) + i` for a negative `i`);
+    - `xs.insert(i, v)` with an integer constant `i >= 0`: a fresh list of the items before
+      position `min(i, len(xs))`, `v`, then the others, which `xs` becomes;
+    - `xs.reverse()`: `xs = [xs[len(xs) - 1 - k] for k in range(len(xs))]`;
+    - `xs.sort()` (`key=lambda v: k`, `reverse=` too): `xs = sorted(xs)` (where `sorted` is
+      the builtin), the new list of the same items in Python's order;
+  * `xs[a:b]` (no step, bounds absent, integer constants or names) of a list local read in
+    an expression is `[xs[k] for k in range(len(xs)) if lo <= k < hi]` with Python's
+    normalized bounds (`len(xs) + a` for a negative constant), and `xs[::-1]` the reversed
+    list (`list_slices`);
+  * `f(*xs)` of a list local assigned once, a display of n items without a star, and never
+    changed (no other store, no method called on it) is `f(xs[0], ..., xs[n - 1])`
+    (`display_stars`: `zip(*rows)` of equal-length rows);
+  * `for c in zip(a, b, ...)` with one name `c` (a loop or a comprehension) unpacks into
+    fresh names, `c` the tuple of them: the loop's first statement `c = (c0, c1, ...)`, in a
+    comprehension each read of `c` the display (`zip_targets`; only for the builtin zip);
+  * `sorted(E, key=lambda p: k)` of the builtin, E a name or `range(n)`, is `sorted(E, key=[k for p in E])`:
+    the keys listed, which `normalize.lists` gathers E by (`sorted_keys`);
+  * `names.index(c)` with a constant `c`, where `names` is assigned once a list display of
+    constants and read only by `.index(constant)`, `names[constant]` and `len(names)`, is
+    the constant Python computes (the display itself then unused, removed;
+    `constant_lists`; `c` not in the list is left for Python's ValueError -- not rewritten).
+Anything else is left as it was (`normalize` refuses what it cannot read, at its line).
+Invariants: comprehension variables are fresh names (`Namer`); a rewritten statement keeps
+the line of the statement it replaces; nothing here depends on types; a rewrite that finds a
+name by its stores in the whole tree (`display_stars`, `constant_lists`) leaves alone a name
+a nested function or lambda also uses (another scope may mean another variable).
+"""
+from __future__ import annotations
+
+import copy
+
+import gast
+
+
+def _nested_names(tree) -> set:
+    """Names read or written inside a function or lambda defined in `tree` (another scope:
+    a rewrite keyed by name alone leaves them alone)."""
+    return {n.id for d in gast.walk(tree) if isinstance(d, (gast.FunctionDef, gast.Lambda))
+            and d is not tree for n in gast.walk(d) if isinstance(n, gast.Name)}
+
+
+def _name(n, store=False):
+    return gast.Name(n, gast.Store() if store else gast.Load(), None, None)
+
+
+def _const(v):
+    return gast.Constant(v, None)
+
+
+def _located(node, like):
+    for n in gast.walk(node):
+        if getattr(n, "lineno", None) is None:
+            gast.copy_location(n, like)
+    return node
+
+
+def _call(func, *args):
+    return gast.Call(_name(func), list(args), [])
+
+
+def _len(xs):
+    return _call("len", _name(xs))
+
+
+def _comp(elt, k, iter_, ifs=()):
+    return gast.ListComp(elt, [gast.comprehension(_name(k, True), iter_, list(ifs), 0)])
+
+
+def _at(xs, index):
+    return gast.Subscript(_name(xs), index, gast.Load())
+
+
+def _binop(a, op, b):
+    return gast.BinOp(a, op, b)
+
+
+def _assign(target, value, like):
+    return _located(gast.Assign([target], value, None), like)
+
+
+# -- tuples grown in place become lists ------------------------------------------------------
+
+
+def tuple_locals_as_lists(tree) -> set:
+    """Rewrite the tuple locals grown by `+=` (module docstring) as list locals; their names."""
+    stores, tuples, grown = {}, {}, set()
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.Tuple):
+            tuples[n.targets[0].id] = tuples.get(n.targets[0].id, 0) + 1
+        elif isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name) \
+                and isinstance(n.op, gast.Add) and isinstance(n.value, gast.Tuple):
+            tuples[n.target.id] = tuples.get(n.target.id, 0) + 1
+            grown.add(n.target.id)
+    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
+              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    names = {t for t in grown if stores.get(t) == tuples[t] and t not in params}
+    for n in gast.walk(tree):       # read as a tuple: returned, compared, another operator
+        if isinstance(n, gast.Return) and n.value is not None:
+            top = n.value.elts if isinstance(n.value, (gast.Tuple, gast.List)) else [n.value]
+            names -= {e.id for e in top if isinstance(e, gast.Name)}
+        operands = (n.left, n.right) if isinstance(n, gast.BinOp) else \
+            [n.left, *n.comparators] if isinstance(n, gast.Compare) else ()
+        names -= {e.id for e in operands if isinstance(e, gast.Name)}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name) \
+                and n.targets[0].id in names and isinstance(n.value, gast.Tuple):
+            n.value = gast.copy_location(gast.List(n.value.elts, gast.Load()), n.value)
+        elif isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name) \
+                and n.target.id in names and isinstance(n.value, gast.Tuple):
+            n.value = gast.copy_location(gast.List(n.value.elts, gast.Load()), n.value)
+    return names
+
+
+# -- tuple(e), list slices, constant lists --------------------------------------------------
+
+
+def tuple_calls(tree, namer, builtin, lists):
+    """`tuple(e)` of the builtin as the list comprehension of e's items (module docstring):
+    e a comprehension or a list local (a shape, `tuple(x.shape)`, stays a tuple)."""
+    if not builtin("tuple", tuple):
+        return
+
+    class Calls(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if not (isinstance(node.func, gast.Name) and node.func.id == "tuple"
+                    and len(node.args) == 1 and not node.keywords
+                    and not isinstance(node.args[0], gast.Starred)):
+                return node
+            arg = node.args[0]
+            if isinstance(arg, (gast.GeneratorExp, gast.ListComp)):
+                made = gast.ListComp(arg.elt, arg.generators)
+            elif not (isinstance(arg, gast.Name) and arg.id in lists):
+                return node
+            else:
+                k = namer.fresh("item")
+                made = _comp(_name(k), k, arg)
+            return _located(made, node)
+
+    Calls().visit(tree)
+
+
+def list_slices(tree, lists, namer):
+    """`xs[a:b]` / `xs[::-1]` of a list local read in an expression, as a comprehension."""
+    def bound(e, xs, default):
+        if e is None:
+            return default
+        if isinstance(e, gast.Constant) and isinstance(e.value, int) \
+                and not isinstance(e.value, bool):
+            return _binop(_len(xs), gast.Add(), _const(e.value)) if e.value < 0 else _const(e.value)
+        if isinstance(e, gast.UnaryOp) and isinstance(e.op, gast.USub) \
+                and isinstance(e.operand, gast.Constant) and isinstance(e.operand.value, int):
+            return _binop(_len(xs), gast.Sub(), _const(e.operand.value))
+        if isinstance(e, gast.Name):
+            return gast.IfExp(gast.Compare(_name(e.id), [gast.GtE()], [_const(0)]), _name(e.id),
+                              _binop(_len(xs), gast.Add(), _name(e.id)))
+        return False
+
+    class Slices(gast.NodeTransformer):
+        def visit_Subscript(self, node):
+            self.generic_visit(node)
+            if not (isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name)
+                    and node.value.id in lists and isinstance(node.slice, gast.Slice)):
+                return node
+            xs, sl = node.value.id, node.slice
+            k = namer.fresh("k")
+            step = sl.step
+            if step is not None:
+                if not (sl.lower is None and sl.upper is None and isinstance(
+                        step, gast.UnaryOp) and isinstance(step.op, gast.USub)
+                        and isinstance(step.operand, gast.Constant) and step.operand.value == 1):
+                    return node
+                back = _binop(_binop(_len(xs), gast.Sub(), _const(1)), gast.Sub(), _name(k))
+                return _located(_comp(_at(xs, back), k, _call("range", _len(xs))), node)
+            lo, hi = bound(sl.lower, xs, None), bound(sl.upper, xs, None)
+            if lo is False or hi is False:
+                return node
+            ifs = []
+            if lo is not None:
+                ifs.append(gast.Compare(_name(k), [gast.GtE()], [lo]))
+            if hi is not None:
+                ifs.append(gast.Compare(_name(k), [gast.Lt()], [hi]))
+            test = [gast.BoolOp(gast.And(), ifs)] if len(ifs) == 2 else ifs
+            return _located(_comp(_at(xs, _name(k)), k, _call("range", _len(xs)), test), node)
+
+    Slices().visit(tree)
+
+
+def display_stars(tree, lists):
+    """`f(*xs)` of a list local of a known length (module docstring) written out."""
+    stores, sizes = {}, {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.List) \
+                and not any(isinstance(e, gast.Starred) for e in n.value.elts):
+            sizes[n.targets[0].id] = len(n.value.elts)
+        if isinstance(n, gast.Attribute) and isinstance(n.value, gast.Name):
+            sizes[n.value.id] = None        # xs.append(...): may change
+    nested = _nested_names(tree)
+    known = {k: v for k, v in sizes.items() if v is not None and stores.get(k) == 1
+             and k in lists and k not in nested}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Call) and any(
+                isinstance(a, gast.Starred) and isinstance(a.value, gast.Name)
+                and a.value.id in known for a in n.args):
+            args = []
+            for a in n.args:
+                if isinstance(a, gast.Starred) and isinstance(a.value, gast.Name) \
+                        and a.value.id in known:
+                    args += [_located(_at(a.value.id, _const(j)), a)
+                             for j in range(known[a.value.id])]
+                else:
+                    args.append(a)
+            n.args = args
+
+
+def zip_targets(tree, namer, builtin):
+    """`for c in zip(a, b)` with one name: unpacked into fresh names (module docstring)."""
+    if not builtin("zip", zip):
+        return
+
+    def arity(node):
+        it = node.iter
+        if isinstance(node.target, gast.Name) and isinstance(it, gast.Call) \
+                and isinstance(it.func, gast.Name) and it.func.id == "zip" and it.args \
+                and not it.keywords and not any(isinstance(a, gast.Starred) for a in it.args):
+            return len(it.args)
+        return 0
+
+    def display(names, like):
+        return _located(gast.Tuple([_name(m) for m in names], gast.Load()), like)
+
+    for node in list(gast.walk(tree)):
+        if isinstance(node, gast.For) and arity(node):
+            c = node.target.id
+            names = [namer.fresh(f"{c}_{j}") for j in range(arity(node))]
+            node.target = _located(gast.Tuple([_name(m, True) for m in names], gast.Store()),
+                                   node.target)
+            node.body.insert(0, _assign(_name(c, True), display(names, node), node))
+        elif isinstance(node, (gast.ListComp, gast.GeneratorExp)):
+            for gen in node.generators:
+                if not arity(gen):
+                    continue
+                c = gen.target.id
+                names = [namer.fresh(f"{c}_{j}") for j in range(arity(gen))]
+                gen.target = _located(gast.Tuple([_name(m, True) for m in names],
+                                                 gast.Store()), gen.target)
+
+                class Reads(gast.NodeTransformer):
+                    def visit_Name(self, n):
+                        if n.id == c and isinstance(n.ctx, gast.Load):
+                            return display(names, n)
+                        return n
+                k = node.generators.index(gen)
+                node.elt = Reads().visit(node.elt)
+                for g in node.generators[k:]:
+                    g.ifs = [Reads().visit(x) for x in g.ifs]
+                    if g is not gen:
+                        g.iter = Reads().visit(g.iter)
+
+
+def sorted_keys(tree, builtin):
+    """`sorted(E, key=lambda p: k)` with the keys listed (module docstring)."""
+    if not builtin("sorted", sorted):
+        return
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "sorted" \
+                and len(n.args) == 1 and (isinstance(n.args[0], gast.Name) or _range1(n.args[0])):
+            for k in n.keywords:
+                a = k.value.args if isinstance(k.value, gast.Lambda) else None
+                if k.arg == "key" and a is not None and len(a.args) == 1 and not (
+                        a.vararg or a.kwarg or a.kwonlyargs or a.defaults):
+                    k.value = _located(_comp(k.value.body, a.args[0].id,
+                                             copy.deepcopy(n.args[0])), k.value)
+
+
+def _range1(e):
+    return isinstance(e, gast.Call) and isinstance(e.func, gast.Name) and e.func.id == "range" \
+        and len(e.args) == 1 and not e.keywords
+
+
+def constant_lists(tree):
+    """`names.index(c)`, `names[k]`, `len(names)` of a list display of constants assigned
+    once and read only so: the constants (module docstring); the display removed."""
+    displays, stores = {}, {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], gast.Name) \
+                and isinstance(n.value, (gast.List, gast.Tuple)) and n.value.elts and all(
+                    isinstance(e, gast.Constant) for e in n.value.elts):
+            displays[n.targets[0].id] = [e.value for e in n.value.elts]
+    nested = _nested_names(tree)
+    cands = {k: v for k, v in displays.items() if stores.get(k) == 1 and k not in nested}
+    if not cands:
+        return
+    parents = {}
+    for p in gast.walk(tree):
+        for c in gast.iter_child_nodes(p):
+            parents[c] = p
+
+    def value_of(use):
+        """The constant a read `use` (a Name node) means, or None."""
+        p = parents.get(use)
+        items = cands[use.id]
+        if isinstance(p, gast.Attribute) and p.attr == "index":
+            call = parents.get(p)
+            if isinstance(call, gast.Call) and call.func is p and len(call.args) == 1 \
+                    and not call.keywords and isinstance(call.args[0], gast.Constant) \
+                    and call.args[0].value in items:
+                return call, items.index(call.args[0].value)
+        if isinstance(p, gast.Subscript) and p.value is use and isinstance(p.slice, gast.Constant) \
+                and isinstance(p.slice.value, int) and -len(items) <= p.slice.value < len(items):
+            return p, items[p.slice.value]
+        if isinstance(p, gast.Call) and isinstance(p.func, gast.Name) and p.func.id == "len" \
+                and p.args == [use]:
+            return p, len(items)
+        return None
+
+    for name in list(cands):
+        uses = [n for n in gast.walk(tree) if isinstance(n, gast.Name) and n.id == name
+                and isinstance(n.ctx, gast.Load)]
+        found = [value_of(u) for u in uses]
+        if not uses or any(f is None for f in found):
+            continue
+        for node, value in found:
+            parent = parents[node]
+            for field, old in gast.iter_fields(parent):
+                if old is node:
+                    setattr(parent, field, gast.copy_location(_const(value), node))
+                elif isinstance(old, list):
+                    old[:] = [gast.copy_location(_const(value), node) if o is node else o
+                              for o in old]
+        for blockholder in gast.walk(tree):
+            for field in ("body", "orelse"):
+                block = getattr(blockholder, field, None)
+                if isinstance(block, list):
+                    block[:] = [s for s in block if not (
+                        isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+                        and s.targets[0].id == name)]
+
+
+# -- statements editing a list --------------------------------------------------------------
+
+
+def _int_const(e):
+    if isinstance(e, gast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    if isinstance(e, gast.UnaryOp) and isinstance(e.op, gast.USub) \
+            and isinstance(e.operand, gast.Constant) and isinstance(e.operand.value, int):
+        return -e.operand.value
+    return None
+
+
+def statement(s, lists, namer):
+    """The statements a list edit `s` means (module docstring), or None."""
+    if isinstance(s, gast.Expr):
+        call, target = s.value, None
+    elif isinstance(s, gast.Assign) and len(s.targets) == 1:
+        call, target = s.value, s.targets[0]
+    else:
+        return None
+    if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
+            and isinstance(call.func.value, gast.Name) and call.func.value.id in lists
+            and (not call.keywords or call.func.attr == "sort")):
+        return None
+    xs, method, args = call.func.value.id, call.func.attr, call.args
+    k = namer.fresh("k")
+    if method == "pop" and len(args) <= 1:
+        i = _int_const(args[0]) if args else -1
+        if i is None:
+            return None
+        got = target if target is not None else _name(namer.fresh(f"{xs}_popped"), True)
+        out = [_assign(got, _at(xs, _const(i) if i >= 0 else gast.UnaryOp(gast.USub(),
+                                                                          _const(-i))), s)]
+        n1 = _binop(_len(xs), gast.Sub(), _const(1))
+        if i == -1:
+            rest = _comp(_at(xs, _name(k)), k, _call("range", n1))
+        elif i == 0:
+            rest = _comp(_at(xs, _binop(_name(k), gast.Add(), _const(1))), k, _call("range", n1))
+        else:
+            at = _const(i) if i >= 0 else _binop(_len(xs), gast.Sub(), _const(-i))
+            rest = _comp(_at(xs, _name(k)), k, _call("range", _len(xs)),
+                         [gast.Compare(_name(k), [gast.NotEq()], [at])])
+        return out + [_assign(_name(xs, True), rest, s)]
+    if target is not None:
+        return None
+    if method == "sort" and not args and all(k.arg in ("key", "reverse") for k in call.keywords):
+        # xs.sort(key=..., reverse=...): xs = sorted(xs, ...), the keys listed (`sorted_keys`)
+        keywords = []
+        for kw in call.keywords:
+            value = kw.value
+            a = value.args if isinstance(value, gast.Lambda) else None
+            if kw.arg == "key" and a is not None:
+                if len(a.args) != 1 or a.vararg or a.kwarg or a.kwonlyargs or a.defaults:
+                    return None
+                value = _comp(value.body, a.args[0].id, _name(xs))
+            elif kw.arg == "key" and not (isinstance(value, gast.Constant) and value.value is None):
+                return None
+            keywords.append(gast.keyword(kw.arg, value))
+        return [_assign(_name(xs, True), gast.Call(_name("sorted"), [_name(xs)], keywords), s)]
+    if method == "reverse" and not args:
+        back = _binop(_binop(_len(xs), gast.Sub(), _const(1)), gast.Sub(), _name(k))
+        return [_assign(_name(xs, True), _comp(_at(xs, back), k, _call("range", _len(xs))), s)]
+    if method == "insert" and len(args) == 2:
+        i = _int_const(args[0])
+        if i is None or i < 0:
+            return None
+        new = namer.fresh(f"{xs}_inserted")
+        cut = _call("min", _const(i), _len(xs))
+        j = namer.fresh("k")
+        append = lambda v: _located(gast.Expr(gast.Call(  # noqa: E731
+            gast.Attribute(_name(new), "append", gast.Load()), [v], [])), s)
+        return [_assign(_name(new, True), _comp(_at(xs, _name(k)), k, _call("range", cut)), s),
+                append(args[1]),
+                _located(gast.For(_name(j, True), _call("range", copy.deepcopy(cut), _len(xs)),
+                                  [append(_at(xs, _name(j)))], [], None), s),
+                _assign(_name(xs, True), _name(new), s)]
+    return None

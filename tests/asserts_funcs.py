@@ -74,11 +74,6 @@ def quiet_log_ratio(x, w):
     return s
 
 
-def errstate_raise(x, w):
-    with np.errstate(divide="raise"):  # ERR: with statement
-        r = np.log(x * w)
-    return np.sum(r)
-
 
 def penalty_by_name(w, kind="L2"):
     # a string argument normalized by a str method: decided when the function is compiled

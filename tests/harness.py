@@ -523,17 +523,22 @@ def flat_args(fn, args, wrt):
     return flat_fn, flat, tuple(k for w in wrt for k in range(starts[w], starts[w + 1]))
 
 
-def check_both_modes(fn, args, wrt, kwargs=None):
-    """The compiled gradient of fn (the compiled path ran) against central finite differences
-    and the eager one against the compiled one; the value against the plain function's; the
-    arguments unchanged by either mode."""
+def check_both_modes(fn, args, wrt, kwargs=None, backend="numba"):
+    """The compiled gradient of fn (the compiled path ran: the Numba-compiled gradient, or with
+    `backend="python"` the same generated code run as Python) against central finite
+    differences and the eager one against the compiled one; the value against the plain
+    function's; the arguments unchanged by either mode. With Numba, fn itself is compiled (its
+    specializations are shared with the other tests of fn)."""
     import jitad
     kwargs = kwargs or {}
     snap = snapshot(args)
-    vg = jitad.value_and_grad(fn, wrt=wrt)
+    vg = jitad.value_and_grad(fn if backend == "numba" else
+                              jitad.differentiable(fn, backend=backend), wrt=wrt)
     value, grads = vg(*args, **kwargs)
     assert_unchanged(args, snap, "compiled")
-    assert vg.specialize(*vg.d.bind(args, kwargs)).compiled_ran
+    spec = vg.specialize(*vg.d.bind(args, kwargs))
+    assert spec.backend == backend and spec.gen.vjp and hasattr(spec.module, spec.gen.vjp)
+    assert backend == "python" or spec.compiled_ran, "the Numba-compiled gradient did not run"
     expected = _as_float(fn(*args, **kwargs))
     if not abs(_as_float(value) - expected) <= 1e-12 + 1e-10 * abs(expected):
         raise AssertionError(f"value {value!r} != plain function value {expected!r}")

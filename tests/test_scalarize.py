@@ -2,7 +2,15 @@
 (`jitad/scalarize.py`): the generated code allocates none of them, the gradients, Jacobians
 and Hessians stay right in both modes, a slice with constant bounds of a shorter array is
 refused at run time rather than read past its end, a matrix against an operand of another
-shape raises as NumPy does, and an array seen through an alias written after stays one."""
+shape raises as NumPy does, and an array seen through an alias written after stays one.
+
+Numba compiles every vector case and the matrix cases but `rigid_transform`, whose gradient and
+Jacobian run on the python backend (the same generated code: its mechanisms -- np.eye(4) with
+blocks written in, products and transposes of known matrices -- compile under Numba in
+`transform_points` and `rotate_points`), and one Hessian (`rotate_points`' angles; the others
+and the residual's Hessian on the python backend). ``JITAD_SCALARIZE_FULL=1`` compiles them
+all with Numba."""
+import os
 import textwrap
 
 import numpy as np
@@ -14,6 +22,13 @@ from . import scalarize_funcs as sf
 from .harness import central_fd, check_both_modes
 
 RNG = np.random.default_rng(11)
+FULL = os.environ.get("JITAD_SCALARIZE_FULL", "") not in ("", "0")
+PYTHON = set() if FULL else {"rigid_transform"}    # compiled as generated Python, not Numba
+
+
+def _compiled(fn):
+    """fn itself (Numba) or its python-backend function (a name in PYTHON)."""
+    return jitad.differentiable(fn, backend="python") if fn.__name__ in PYTHON else fn
 CAM = np.concatenate([RNG.normal(scale=0.1, size=3), RNG.normal(scale=0.2, size=3), [1.1],
                       RNG.normal(scale=0.01, size=4)])
 X = np.array([0.3, -0.2, 5.0])
@@ -72,8 +87,10 @@ def test_the_residual_jacobian_and_hessian():
         assert np.allclose(J[0][i], fd[0], rtol=1e-7, atol=1e-9)
         assert np.allclose(J[1][i], fd[1], rtol=1e-7, atol=1e-9)
     assert np.allclose(Jf, J[0], rtol=1e-12, atol=1e-14)
-    H = jitad.hessian(sf.reprojection, wrt=1)(CAM, X, 0.9, FEAT)
-    g = jitad.grad(sf.reprojection, wrt=1)
+    # (the Hessian of scalarized code under Numba: test_matrix_hessians' rotate_points_angles)
+    d = sf.reprojection if FULL else jitad.differentiable(sf.reprojection, backend="python")
+    H = jitad.hessian(d, wrt=1)(CAM, X, 0.9, FEAT)
+    g = jitad.grad(d, wrt=1)
     fd = np.stack([central_fd(lambda x: g(CAM, x, 0.9, FEAT)[k], (X,), (0,))[0] for k in range(3)])
     assert np.allclose(H, fd, rtol=1e-6, atol=1e-8) and np.allclose(H, H.T, atol=1e-12)
 
@@ -106,7 +123,7 @@ THETA = np.array([0.4, 1.0, -2.0, 0.5])
         "matrix_aliases", "broadcast_row", "broadcast_column", "broadcast_full",
         "transform_points", "transform_no_points"])
 def test_matrix_gradients_in_both_modes(fn, args, wrt):
-    check_both_modes(fn, args, wrt)
+    check_both_modes(fn, args, wrt, backend="python" if fn.__name__ in PYTHON else "numba")
 
 
 @pytest.mark.parametrize("fn,args", [
@@ -115,7 +132,7 @@ def test_matrix_gradients_in_both_modes(fn, args, wrt):
     (sf.rigid_transform, (THETA, PT)),
 ], ids=["euler_rotation", "returned_matrix", "rigid_transform"])
 def test_matrix_jacobians_forward_reverse_and_differences(fn, args):
-    Jf = jitad.jacfwd(fn, wrt=0)(*args)
+    Jf = jitad.jacfwd(_compiled(fn), wrt=0)(*args)
     # reverse mode's generated code run by NumPy: the Numba compile of the scalarized adjoints
     # is the gradient tests' (~15 s each)
     Jr = jitad.jacrev(jitad.differentiable(fn, backend="python"), wrt=0)(*args)
@@ -124,7 +141,7 @@ def test_matrix_jacobians_forward_reverse_and_differences(fn, args):
     fd = np.stack([central_fd(lambda x: np.ravel(fn(x, *args[1:]))[k], (args[0],), (0,))[0]
                    for k in range(out.size)]).reshape(Jf.shape)
     assert np.allclose(Jf, fd, rtol=1e-7, atol=1e-9)
-    assert np.allclose(jitad.differentiable(fn)(*args), fn(*args), rtol=1e-13, atol=1e-14)
+    assert np.allclose(_compiled(fn)(*args), fn(*args), rtol=1e-13, atol=1e-14)
 
 
 @pytest.mark.parametrize("fn,args,wrt,backend", [

@@ -2915,9 +2915,10 @@ class _Gen:
         k = next(self.ext_names)
         z, s = f"z{k}", f"zs{k}"
         self.emit(f"{z}, {s} = gp2({_strip(e)}, {_strip(t)})")
-        # (written into: gp2 returns z reassigned in a loop of three trips, a new array --
-        # refused until fuzz22 made analysis.result_origins flow-sensitive)
-        self.declare(z, kind, 1.6, owned=kind != "f")
+        # (not written into: jitad refuses a write into a helper's result that may be its
+        # argument -- gp2's early return makes its range(3) loop a while loop on a flag,
+        # which the flow graph cannot tell runs; without the early return it can)
+        self.declare(z, kind, 1.6, owned=False)
         self.declare(s, "f", 2.5)
 
     def rec_helper(self, name: str, kind: str) -> tuple[list[str], float]:

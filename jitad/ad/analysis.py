@@ -462,8 +462,13 @@ class Writes:
                 h.param for h in cap.hidden) else "an argument"
             why = f"'{user}' is {kind} of {self.spec.ir.name}"
         elif other is not None:
-            why = (f"'{user}' may alias another array (it is assigned from "
-                   f"{'a view or another variable' if isinstance(other, Bind) else 'a loop'})")
+            if isinstance(other, Bind) and other.op is CALL:
+                name = getattr(other.callee, "__name__", None) or "a helper"
+                src = (f"the result of {name}(), which may be one of its arguments or a view "
+                       "of one")
+            else:
+                src = "a view or another variable" if isinstance(other, Bind) else "a loop"
+            why = f"'{user}' may alias another array (it is assigned from {src})"
         if why:
             raise UnsupportedError(
                 f"{why}; jitad only writes into arrays the function creates "

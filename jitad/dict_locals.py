@@ -63,9 +63,12 @@ def rewrite_dicts(tree, namer, builtin) -> dict:
 
 
 def _merge_aliases(tree, name) -> bool:
-    """`e = d` of a dict `d` assigned once, outside loops, and `e` assigned nowhere else: `e`
-    is that dict wherever it is read (a read before it would be Python's NameError), so its
-    reads become `d` and the statement goes. Whether one went."""
+    """`e = d` of a dict `d` assigned once, and `e` assigned nowhere else: `e` is that dict
+    wherever it is read (a read before it would be Python's NameError), so its reads become
+    `d` and the statement goes. Whether one went. Inside a loop (a new dict each time round)
+    only an alias made in the display's block after it with nothing but simple statements in
+    between (no `break`, `continue` or `return`: each time the display runs, so does the
+    alias; none reading the alias), as `d = {"enc": {...}}; enc = d["enc"]` becomes once the outer dict is split."""
     stores = {}
     for n in gast.walk(tree):
         if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
@@ -75,10 +78,11 @@ def _merge_aliases(tree, name) -> bool:
     parents = _parents(tree)
     display = next(n for n in gast.walk(tree) if isinstance(n, gast.Name) and n.id == name
                    and isinstance(n.ctx, gast.Store))
-    up = parents.get(id(display))
+    stmt = parents.get(id(display))
+    up, in_loop = stmt, False
     while up is not None:           # made once: every alias is of that one dict
         if isinstance(up, (gast.For, gast.While)):
-            return False
+            in_loop = True
         up = parents.get(id(up))
     for node in gast.walk(tree):
         if isinstance(node, _SCOPES) and node is not tree:
@@ -92,6 +96,8 @@ def _merge_aliases(tree, name) -> bool:
                         and isinstance(s.targets[0], gast.Name) and isinstance(s.value, gast.Name) \
                         and s.value.id == name and stores.get(s.targets[0].id) == 1 \
                         and s.targets[0].id not in {a.id for a in tree.args.args}:
+                    if in_loop and not _follows(block, stmt, i, s.targets[0].id):
+                        continue
                     alias = s.targets[0].id
                     block[i] = gast.copy_location(gast.Pass(), s)
                     for n in gast.walk(tree):
@@ -99,6 +105,17 @@ def _merge_aliases(tree, name) -> bool:
                             n.id = name
                     return True
     return False
+
+
+def _follows(block, stmt, i, alias) -> bool:
+    """Whether statement `stmt` is in `block` before position i with only simple statements
+    (assignments, expressions) between them, none reading `alias` (there it is still the
+    dict of the time round before)."""
+    at = next((k for k, s in enumerate(block) if s is stmt), None)
+    return at is not None and at < i and all(
+        isinstance(s, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr, gast.Pass))
+        and not any(isinstance(n, gast.Name) and n.id == alias for n in gast.walk(s))
+        for s in block[at + 1:i])
 
 
 def _parents(tree):

@@ -8,18 +8,21 @@ statement can reach itself or an earlier one). A compound statement stands for i
 `If`'s branch decision, a `For`'s next-iteration check, a `While`'s loop head), so an analysis
 can ask about simple statements and decisions alike.
 Invariants: the graph is built once; it is conservative (every path Python can take is in it;
-branch conditions are never evaluated).
+branch conditions are never evaluated). `Flow(body, trips=True)` also knows that a `for` over
+a range of constant, non-empty bounds (`range(3)`) runs its body at least once: control enters
+such a loop at its body, its test (the next-iteration check) comes after the first iteration.
 """
 from __future__ import annotations
 
-from .ir import For, If, Return, While
+from .ir import Const, For, If, Return, While
 
 _EXIT = 0
 
 
 class Flow:
-    def __init__(self, body):
+    def __init__(self, body, trips=False):
         self.succ: dict = {}        # id(statement) -> ids of the statements that may follow it
+        self.trips = trips
         self.entry = self._block(body, _EXIT)
 
     def _block(self, stmts, cont):
@@ -33,7 +36,10 @@ class Flow:
         if isinstance(s, If):
             self.succ[id(s)] = [self._block(s.body, cont), self._block(s.orelse, cont)]
         elif isinstance(s, For):
-            self.succ[id(s)] = [self._block(s.body, id(s)), cont]
+            body = self._block(s.body, id(s))
+            self.succ[id(s)] = [body, cont]
+            if self.trips and _runs(s):
+                return body
         elif isinstance(s, While):
             # the head runs the condition's statements, then decides: body (and back) or out
             test = ("test", id(s))
@@ -59,3 +65,10 @@ class Flow:
             seen.add(n)
             frontier.extend(self.succ.get(n, ()))
         return False
+
+
+def _runs(s: For) -> bool:
+    """Whether loop `s` surely runs its body at least once: a range of constant int bounds
+    that is not empty."""
+    bounds = [a.value if isinstance(a, Const) else a for a in (s.start, s.stop, s.step)]
+    return all(type(b) is int for b in bounds) and bounds[2] != 0 and len(range(*bounds)) > 0

@@ -11,7 +11,10 @@ What it takes
   ``Rec`` with a method, a dataclass ``Par`` -- and ``gq0(p, a)`` reading a record's fields) and
   ``f(x, M, w, n)`` (which may define functions of its own, reading its floats) with ``x``
   a float vector of length ``L``, ``M`` a float ``R x L`` matrix, ``w`` a float and ``n`` an
-  int loop bound in ``1..R``.  The module also defines
+  int loop bound in ``1..R`` (with "tupleargs", also ``p``, a tuple ``(vector, float)`` or
+  ``(vector, (float, float))``, differentiated: its gradient is a tuple, checked leaf by leaf;
+  with "called", module helpers ``ge0..2`` that ``f`` calls through ``jitad.grad`` /
+  ``jitad.jacfwd``, so such a program imports jitad).  The module also defines
   ``fuzz_args()`` (the arguments, as literals) and ``WRT`` (the differentiated arguments), so a
   program file is self-contained: it reproduces from its text alone.
 * A program file.  ``check_file(path)`` imports it (jitad reads source with
@@ -275,6 +278,22 @@ FEATURES = {
     "poly": "module helpers whose body takes any rank (gp0(z, a=0.5), gp1(z, a, k=2) with a loop "
             "and an early return, zK, sK = gp2(z, a) returning a pair from inside its loop), "
             "called with floats, vectors and matrices: one helper, several specializations",
+    # fuzz22: the language's newer statements and values
+    "called": "transformed functions called inside f: jitad.grad(ge0)(u, t), grad(..., wrt=1), "
+              "wrt=(0, 1) unpacked, jitad.jacfwd(ge1)(u, t) (a matrix: traced, multiplied, "
+              "rows taken), grad(grad(ge2)), a value_and_grad object kept in a global, and "
+              "jitad.grad(g0) of the generated helpers taking (vector, float) or two floats",
+    "match": "match statements on an int (n, a loop variable, j % 3, n - 1, "
+             "int(np.argmax(u))): literal cases, alternatives (1 | 2), guards (case 2 if t > c), "
+             "a capture (case other), the wildcard",
+    "del": "del of a local: a temporary read and then deleted, a variable of the block deleted "
+           "after its last read (in loops too)",
+    "tupleargs": "f taking a fifth argument p, a tuple (vector, float) or nested (vector, "
+                 "(float, float)), differentiated (WRT holds 4): unpacked (pu, (pt, pq) = p) or "
+                 "indexed (p[0], p[-1], p[1])",
+    "dicts2": "more dict locals: integer keys per loop step, nested dicts, a swap by display, "
+              "loops over keys (for k in d, d.keys() writing d[k]), items tested by key, a dict "
+              "carried across a loop with a key updated",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -289,15 +308,17 @@ EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "n
               "packed", "kwonly", "ifexp", "special", "powers", "rank3", "products", "intidx",
               "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret",
               "axes", "linalg2", "split", "structs", "starred", "nest", "zerotrip", "condread",
-              "lists2", "alias", "poly")
+              "lists2", "alias", "poly", "called", "match", "del", "dicts2",
+              "tupleargs")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
                    "ifexp", "special", "powers", "rank3", "products", "recursion", "axes",
-                   "linalg2", "split", "poly")
+                   "linalg2", "split", "poly", "called")
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
 # extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
 # stream, at this rate per statement; that statement is generated as it was
 STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop", "structs", "starred",
-                   "linalg2", "nest", "zerotrip", "condread", "lists2", "alias", "poly")
+                   "linalg2", "nest", "zerotrip", "condread", "lists2", "alias", "poly",
+                   "called", "match", "del", "dicts2")
 STMT_EXT_RATE = 0.14
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 # an extension left out with the features it adds forms to
@@ -461,6 +482,9 @@ class _Gen:
         self.records: list[str] = []      # record classes defined ("structs")
         self.guards = 0                   # break/continue/return statements emitted so far
         self.polys = False                # the rank-polymorphic module helpers gp0..2 ("poly")
+        self.called = False               # the module helpers ge0..2 transformed ("called")
+        self.tuplearg = ""                # f's fifth argument p: "flat" (u, t) or "nested"
+        #                                   (u, (t, t2)) ("tupleargs")
         self.cur_ret = None               # the kind(s) the helper being written returns
         self.early_bound = 0.0            # the magnitude estimate of its early returns ("nest")
 
@@ -1901,7 +1925,12 @@ class _Gen:
                 "lists2": (1.5 if level < 3 and len(self.trips) < self.cfg["loops"] else 0,
                            lambda: self.e_lists(level)),
                 "alias": (1.5 if owned else 0, lambda: self.e_alias(level)),
-                "poly": (1.0 if self.polys else 0, self.e_poly)}
+                "poly": (1.0 if self.polys else 0, self.e_poly),
+                "called": (1.5 if self.called else 0, self.e_called),
+                "match": (1.5 if level < 3 else 0, lambda: self.e_match(level)),
+                "del": (1.0, self.e_del),
+                "dicts2": (1.5 if len(self.trips) < self.cfg["loops"] else 0,
+                           lambda: self.e_dicts(level))}
         opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on_ext(ft)]
         if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
             return
@@ -2647,6 +2676,221 @@ class _Gen:
         self.trips.pop()
         self.indent -= 1
 
+    # -- fuzz22: transformed functions, match, del, more dicts ---------------------------------
+    def graddable(self) -> list:
+        """Generated helpers `jitad.grad` can take as written: (vector, float) or two floats
+        to a float, no tuple parameter, depth or required keyword."""
+        return [h for h in self.helpers if h.ret == "f" and h.params in (("v", "f"), ("f", "f"))
+                and not h.packed and not h.depth and h.kwonly != "required"]
+
+    def x_called(self, kind: str, d: int):
+        """A transformed function called here ("called"): jitad.grad / jacfwd of the module
+        helpers ge0..2 (or of a generated helper g<k>), its result of `kind`."""
+        if kind == "s" or not (self.called or self.graddable()):
+            return None
+        (u, _), (t, _), (t2, _) = (self.small_expr("v", d), self.small_expr("f", d, 1.6),
+                                   self.small_expr("f", d, 1.6))
+        u2, b2 = self.small_expr("v", d)
+        forms = []
+        if self.called:
+            forms += {
+                "f": [(2, (f"jitad.grad(ge0, wrt=1)({u}, {t})", 0.5 * L * PARAM_BOUND + 0.4)),
+                      (2, (f"jitad.grad(ge2)({t}, {t2})", 3.0)),
+                      (1, (f"jitad.grad(ge2, wrt=1)({t}, {t2})", 3.0)),
+                      (1, (f"jitad.grad(jitad.grad(ge2))({t}, {t2})", 6.0)),
+                      (1, (f"np.trace(jitad.jacfwd(ge1)({u}, {t}))", 2.0 * L)),
+                      (1, (f"np.sum(ge0_grad({u}, {t}) * {u2})", L * b2))],
+                "v": [(2, (f"jitad.grad(ge0)({u}, {t})", 1.0)),
+                      (1, (f"ge0_grad({u}, {t})", 1.0)),
+                      (1, (f"jitad.jacfwd(ge1, wrt=1)({u}, {t})", PARAM_BOUND)),
+                      (1, (f"(jitad.jacfwd(ge1)({u}, {t}) @ {u2})", 2.0 * L * b2))],
+                "m": [(2, (f"jitad.jacfwd(ge1)({u}, {t})[:{R}]", 2.0)),
+                      (1, (f"(jitad.jacfwd(ge1)({u}, {t}).T)[1:]", 2.0))],
+            }[kind]
+        for h in self.graddable():
+            a = (u, t) if h.params == ("v", "f") else (t, t2)
+            if kind == "f":
+                forms.append((1, (f"math.tanh(jitad.grad({h.name}, wrt=1)({a[0]}, {a[1]}))",
+                                  1.0)))
+                if h.params == ("f", "f"):
+                    forms.append((1.5, (f"math.tanh(jitad.grad({h.name})({a[0]}, {a[1]}))", 1.0)))
+            elif kind == "v" and h.params == ("v", "f"):
+                forms.append((1.5, (f"np.tanh(jitad.grad({h.name})({a[0]}, {a[1]}))", 1.0)))
+        return self.pick(forms) if forms else None
+
+    def e_called(self) -> None:
+        """gK, hK = jitad.grad(ge0, wrt=(0, 1))(u, t) unpacked, or vK, dK = ge2_vg(t, t2) (a
+        value_and_grad object kept in a global); in a loop now and then ("called")."""
+        k = next(self.ext_names)
+        loop = len(self.trips) < self.cfg["loops"] and self.rng.random() < 0.3
+        if loop:
+            text, trips, hi, _ = self.range_header()
+            j = f"j{k}"
+            acc = f"ca{k}"
+            self.emit(f"{acc} = 0.0")
+            self.emit(f"for {j} in {text}:")
+            self.indent += 1
+            self.trips.append(trips)
+            self.scopes.append({j: IntVar(j, hi)})
+        (u, _), (t, _), (t2, _) = (self.small_expr("v"), self.small_expr("f", 1, 1.6),
+                                   self.small_expr("f", 1, 1.6))
+        c = self.const(-0.9, 0.9)
+        if self.rng.random() < 0.5:
+            self.emit(f"gg{k}, gh{k} = jitad.grad(ge0, wrt=(0, 1))({u}, {t})")
+            use = f"np.sum(gg{k} * {u}) * {c} + gh{k} * 0.1"
+        else:
+            self.emit(f"gv{k}, gd{k} = ge2_vg({t}, {t2})")
+            use = f"gv{k} * {c} + gd{k} * 0.1"
+        if loop:
+            self.emit(f"{acc} += math.tanh({use})")
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+            self.take_float(f"{acc} * 0.5")
+            return
+        self.take_float(use)
+
+    def e_match(self, level: int) -> None:
+        """match <int>: literal cases, alternatives, a guard, a capture or the wildcard, each
+        case updating a float ("match")."""
+        rng = self.rng
+        k = next(self.ext_names)
+        subjects = [(1, ("int(np.argmax(" + self.small_expr("v")[0] + "))", L - 1))]
+        if not self.in_helper:
+            subjects += [(3, ("n", R)), (1, ("n - 1", R - 1))]
+        for iv in self.ints:
+            if iv.hi >= 0:
+                subjects += [(3, (iv.name, iv.hi)), (1, (f"{iv.name} % 3", min(iv.hi, 2)))]
+        subject, hi = self.pick(subjects)
+        floats = [v for v in self.vars("f") if v.name not in self.param_names]
+        if floats and rng.random() < 0.7:
+            acc = rng.choice(floats)
+        else:
+            acc = None
+            self.emit(f"mt{k} = 0.0")
+        name = acc.name if acc else f"mt{k}"
+        values = list(range(hi + 1))
+        rng.shuffle(values)
+        self.emit(f"match {subject}:")
+        self.indent += 1
+        cases = 0
+        while values and cases < 3:
+            take = values[:rng.choice((1, 1, 2))]
+            del values[:len(take)]
+            pattern = " | ".join(map(str, take))
+            guard = f" if {self.cond(1)}" if rng.random() < 0.25 else ""
+            self.emit(f"case {pattern}{guard}:")
+            self.indent += 1
+            if rng.random() < 0.3:
+                self.block(1, level + 1)
+            e, _ = self.squash("f", *self.expr("f", 2), force=True)
+            self.emit(f"{name} += math.tanh({_strip(e)})")
+            self.indent -= 1
+            cases += 1
+        last = self.pick([(2, "_"), (1, "other")])
+        self.emit(f"case {last}:")
+        self.indent += 1
+        e, _ = self.squash("f", *self.expr("f", 1), force=True)
+        extra = f" + 0.1 * other" if last == "other" else ""
+        self.emit(f"{name} += math.tanh({_strip(e)}){extra}")
+        self.indent -= 2
+        if acc:
+            acc.bound += self.mult(acc) * 1.5
+        else:
+            self.declare(name, "f", 1.5)
+
+    def e_del(self) -> None:
+        """del of a local ("del"): a temporary (float or array) read, then deleted; or a
+        variable of this block deleted (it leaves the scope: nothing reads it after)."""
+        here = [v for v in self.scopes[-1].values() if isinstance(v, Var)
+                and v.kind in ("f", "v", "m") and v.name not in self.param_names
+                and v.name not in self.kept and v.name not in self.rows
+                and v.level == len(self.trips)]
+        if here and self.rng.random() < 0.5:
+            v = self.rng.choice(here)
+            self.emit(f"del {v.name}")
+            del self.scopes[-1][v.name]
+            return
+        k = next(self.ext_names)
+        kind = self.pick([(1, "f"), (2, "v"), (1, "m")])
+        e, _ = self.squash(kind, *self.expr(kind, 2), force=True)
+        name = f"dl{k}"
+        self.emit(f"{name} = {_strip(e)}")
+        c = self.const(-0.9, 0.9)
+        self.take_float(f"{name} * {c}" if kind == "f" else f"np.sum({name}) * {c}")
+        if self.rng.random() < 0.5:
+            self.emit(f"del {name}")
+        else:                           # two names at once
+            e2, _ = self.squash("f", *self.expr("f", 1), force=True)
+            self.emit(f"dm{k} = {_strip(e2)}")
+            self.take_float(f"dm{k} * {c}")
+            self.emit(f"del {name}, dm{k}")
+
+    def e_dicts(self, level: int) -> None:
+        """More dict locals ("dicts2"): integer keys per loop step, nested dicts, a swap by
+        display, loops over keys and items, a dict carried across a loop."""
+        k = next(self.ext_names)
+        c, c2 = self.const(-0.9, 0.9), self.const(0.2, 0.8)
+        form = self.pick([(2, "intkeys"), (1.5, "nested"), (1, "swap"), (2, "keys"),
+                          (2, "carried")])
+        (u, _), (u2, _), (m, _), (t, _) = (self.small_expr("v"), self.small_expr("v"),
+                                           self.small_expr("m"), self.small_expr("f"))
+        d = f"dd{k}"
+        if form in ("intkeys", "carried"):
+            text, trips, hi, _ = self.range_header()
+            h, j = f"dh{k}", f"j{k}"
+            if form == "intkeys":
+                self.emit(f"{h} = {u}")
+            else:
+                self.emit(f'{d} = {{"h": {u}, "s": 0.0}}')
+            self.emit(f"for {j} in {text}:")
+            self.indent += 1
+            self.trips.append(trips)
+            self.scopes.append({j: IntVar(j, hi)})
+            e, _ = self.squash("v", *self.expr("v", 1), force=True)
+            if form == "intkeys":
+                self.emit(f"st{k} = {{0: np.tanh({h} * {c} + {_strip(e)}), 1: {h}}}")
+                self.emit(f"{h} = st{k}[0] * {c2} + st{k}[1] * {1 - float(c2):.2f}")
+                use = f"np.sum({h} * {h}) * {c}"
+            else:
+                self.emit(f'{d}["h"] = np.tanh({d}["h"] * {c} + {_strip(e)})')
+                self.emit(f'{d}["s"] += np.sum({d}["h"]) * 0.1')
+                use = f'{d}["s"] * {c} + np.sum({d}["h"])'
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+            self.take_float(use)
+            return
+        if form == "nested":
+            self.emit(f'{d} = {{"enc": {{"W": {m}, "b": {_operand(u)}[:{R}]}}, "gain": {c}}}')
+            self.emit(f'enc{k} = {d}["enc"]')
+            self.take_float(f'{d}["gain"] * np.sum(np.tanh(enc{k}["W"] @ {u2} * 0.3 + '
+                            f'enc{k}["b"]))')
+            return
+        if form == "swap":
+            self.emit(f'{d} = {{"a": {u}, "b": {u2}}}')
+            self.emit(f'{d} = {{"a": {d}["b"] * {c}, "b": {d}["a"]}}')
+            self.take_float(f'np.sum({d}["a"] * np.sin({d}["b"]))')
+            return
+        self.emit(f'{d} = {{"lin": {_operand(m)} @ {_operand(u)} * 0.3, "sq": {_operand(u2)}[:2] ** 2, "c": {t}}}')
+        s = f"ds{k}"
+        self.emit(f"{s} = 0.0")
+        loop = self.pick([(1, "items"), (1, "keys"), (1, "write")])
+        if loop == "items":
+            self.emit(f"for key, val in {d}.items():")
+            self.emit('    if key == "sq":')
+            self.emit(f"        {s} += np.sum(val) * {c}")
+            self.emit("    else:")
+            self.emit(f"        {s} += np.sum(np.tanh(val)) * {c2}")
+        elif loop == "keys":
+            self.emit(f"for key in {d}:")
+            self.emit(f"    {s} += np.sum({d}[key]) * {c} * 0.1")
+        else:
+            self.emit(f"for key in {d}.keys():")
+            self.emit(f"    {d}[key] = {d}[key] * {c}")
+            self.emit(f'{s} = np.sum({d}["lin"]) + {d}["c"]')
+        self.take_float(f"{s} + len({d}) * 0.01")
+
     def x_poly(self, kind: str, d: int):
         """A call of a module helper whose body is rank-polymorphic ("poly"), given a float,
         a vector or a matrix: one helper, several specializations (gp0(z, a=0.5); gp1(z, a,
@@ -2672,7 +2916,8 @@ class _Gen:
         z, s = f"z{k}", f"zs{k}"
         self.emit(f"{z}, {s} = gp2({_strip(e)}, {_strip(t)})")
         # (not written into: jitad refuses a write into a helper's result that may be its
-        # argument -- gp2 returns z reassigned in a loop it cannot tell runs)
+        # argument -- gp2's early return makes its range(3) loop a while loop on a flag,
+        # which the flow graph cannot tell runs; without the early return it can)
         self.declare(z, kind, 1.6, owned=False)
         self.declare(s, "f", 2.5)
 
@@ -3534,7 +3779,7 @@ class _Gen:
         self.param_names = {"x", "M", "w", "n"}
         self.kept = []
         self.cur_ret = None
-        self.emit_def("def f(x, M, w, n):")
+        self.emit_def("def f(x, M, w, n, p):" if self.tuplearg else "def f(x, M, w, n):")
         self.scopes = [{}]
         self.declare("x", "v", ARG_BOUND)
         self.declare("M", "m", ARG_BOUND)
@@ -3542,6 +3787,17 @@ class _Gen:
         # a few owned arrays and an accumulator to start with, so writes are likely
         self.emit("acc = 0.0")
         self.declare("acc", "f", 0.0)
+        if self.tuplearg:           # ("tupleargs") the tuple argument's parts, by name
+            self.param_names.add("p")
+            unpack = {"flat": ["pu, pt = p", "pu, pt = p[0], p[1]", "pu = p[0]\npt = p[-1]"],
+                      "nested": ["pu, (pt, pq) = p", "pu = p[0]\npt, pq = p[1]",
+                                 "pu, pr = p\npt = pr[0] * pr[1]"]}[self.tuplearg]
+            for line in self.ext.choice(unpack).split("\n"):
+                self.emit(line)
+            self.declare("pu", "v", ARG_BOUND)
+            self.declare("pt", "f", ARG_BOUND * ARG_BOUND)
+            if "pq" in "".join(self.lines[-2:]):
+                self.declare("pq", "f", ARG_BOUND)
         if self.rng.random() < 0.8:
             self.s_new_v()
         if self.rng.random() < 0.7:
@@ -3586,6 +3842,12 @@ POLY_DEFS = ["def gp0(z, a=0.5):", "    return np.tanh(z * a) + 0.1 * z", "", ""
              "        s = s + np.sum(np.tanh(z * a)) * 0.1", "        if s > 1.0:",
              "            return z * 0.5, s", "        z = np.tanh(z * 0.9 + a)", "    return z, s",
              "", ""]
+# "called": module helpers transformed inside f (magnitudes: ge0's gradient at most 0.5 |a|,
+# ge1's Jacobian at most 1.1 + 0.1 per entry, ge2's derivatives at most 1.5 |b|)
+CALLED_DEFS = ["def ge0(r, a):", "    return np.sum(np.tanh(r * a)) * 0.5 + 0.1 * a * a", "", "",
+               "def ge1(r, a):", "    return np.tanh(r * a + np.sum(r) * 0.1) + 0.1 * r", "", "",
+               "def ge2(a, b):", "    return math.sin(a * b) + 0.5 * math.tanh(a) * b", "", "",
+               "ge0_grad = jitad.grad(ge0)", "ge2_vg = jitad.value_and_grad(ge2)", "", ""]
 RECORD_HELPER = ["def gq0(p, a):", "    return np.sum(np.tanh(p.A @ p.r + p.c)) * a / 3.0"]
 
 
@@ -3641,6 +3903,9 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     if gen.on("poly") and ext.random() < 0.4:      # (the second stream's draw)
         gen.polys = True
         out += POLY_DEFS
+    if gen.on("called") and ext.random() < 0.35:    # (the second stream's draw)
+        gen.called = True
+        out += CALLED_DEFS
     for k in range(n_helpers):
         params, ret, names = rng.choice(kinds)
         h = Helper(f"g{k}", params, ret, 1.0)
@@ -3663,6 +3928,8 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
                 gen.recs.append(h)
     if gen.on("structs") and ext.random() < 0.5:       # (the second stream's draws)
         out += _struct_defs(gen, ext)
+    if gen.on("tupleargs") and ext.random() < 0.3:    # (the second stream's draw)
+        gen.tuplearg = ext.choice(("flat", "nested"))
     gen.counter = itertools.count()
     out += gen.main(rng.randint(*cfg["stmts"])) + ["", ""]
     x = [round(rng.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)]
@@ -3673,13 +3940,23 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
         out.insert(out.index("import numpy as np") + 1, "import scipy.special")
     if any("dataclasses." in line for line in out):
         out.insert(out.index("import math"), "import dataclasses")
+    if any("jitad." in line for line in out):
+        out.insert(out.index("import numpy as np"), "import jitad")
     if any(line.startswith("class Rec(NamedTuple)") for line in out):
         out.insert(out.index("import numpy as np") - 1, "from typing import NamedTuple")
+    args, wrt = "x, M, {w!r}, {n}", "(0, 1, 2)"
+    if gen.tuplearg:
+        pu = [round(ext.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(L)]
+        pt, pq = (round(ext.uniform(-ARG_BOUND, ARG_BOUND), 4) for _ in range(2))
+        tail = f"{pt!r}" if gen.tuplearg == "flat" else f"({pt!r}, {pq!r})"
+        args, wrt = args + ", (np.array({pu!r}), {tail})", "(0, 1, 2, 4)"
+    else:
+        pu = tail = None
     out += ["def fuzz_args():",
             f"    x = np.array({x!r})",
             f"    M = np.array({M!r})",
-            f"    return x, M, {w!r}, {n}",
-            "", "", "WRT = (0, 1, 2)", ""]
+            "    return " + args.format(w=w, n=n, pu=pu, tail=tail),
+            "", "", f"WRT = {wrt}", ""]
     return Program(seed, size, "\n".join(out))
 
 
@@ -3712,18 +3989,45 @@ def load_module(path: Path):
     return mod
 
 
+def _copy(a):
+    """`a` with its arrays copied (a tuple argument -- "tupleargs" -- leaf by leaf)."""
+    if isinstance(a, tuple):
+        return tuple(_copy(b) for b in a)
+    return np.array(a, copy=True) if isinstance(a, np.ndarray) else a
+
+
 def _copy_args(args):
-    return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+    return tuple(_copy(a) for a in args)
+
+
+def _leaves(a) -> list:
+    """The arrays and numbers of an argument or gradient, a tuple's in order."""
+    return [x for b in a for x in _leaves(b)] if isinstance(a, tuple) else [a]
+
+
+def _with_leaves(a, leaves: list):
+    """`a` with its leaves replaced by `leaves` (consumed from the front)."""
+    if isinstance(a, tuple):
+        return tuple(_with_leaves(b, leaves) for b in a)
+    return leaves.pop(0)
 
 
 def _unchanged(args, snap) -> list[int]:
     return [k for k, (a, s) in enumerate(zip(args, snap))
-            if isinstance(s, np.ndarray) and not (a.dtype == s.dtype and a.shape == s.shape
-                                                   and np.array_equal(a, s, equal_nan=True))]
+            if any(isinstance(y, np.ndarray) and not (
+                isinstance(x, np.ndarray) and x.dtype == y.dtype and x.shape == y.shape
+                and np.array_equal(x, y, equal_nan=True))
+                for x, y in zip(_leaves(a), _leaves(s)))]
+
+
+def _shape(a):
+    """np.shape of an argument or a gradient, a tuple's per element."""
+    return tuple(_shape(b) for b in a) if isinstance(a, tuple) else np.shape(a)
 
 
 def _flat(grads) -> np.ndarray:
-    return np.concatenate([np.ravel(np.asarray(g, dtype=np.float64)) for g in grads])
+    return np.concatenate([np.ravel(np.asarray(g, dtype=np.float64))
+                           for g in _leaves(tuple(grads))])
 
 
 def _plain(f, args) -> float:
@@ -3737,6 +4041,16 @@ def finite_differences(f, args, wrt, rel_step: float) -> np.ndarray:
     rel_step * max(1, |element|)."""
     out = []
     for k in wrt:
+        if isinstance(args[k], tuple):      # a tuple argument: each leaf in turn
+            leaves = _leaves(args[k])
+            for i in range(len(leaves)):
+                def part(*xs, i=i, k=k):
+                    moved = list(_copy_args(leaves))
+                    moved[i] = xs[0]
+                    return f(*args[:k], _with_leaves(args[k], moved), *args[k + 1:])
+                inner = finite_differences(part, (leaves[i],), (0,), rel_step)
+                out.extend(inner)
+            continue
         a = args[k]
         if isinstance(a, np.ndarray):
             for idx in np.ndindex(a.shape):
@@ -3789,7 +4103,7 @@ def _describe(mask: np.ndarray, f, args, wrt) -> str:
     params = list(inspect.signature(f).parameters)
     names, k0 = [], 0
     for k in wrt:
-        size = np.size(args[k])
+        size = sum(int(np.size(x)) for x in _leaves(args[k]))
         if mask[k0:k0 + size].any():
             names.append(params[k])
         k0 += size
@@ -3849,8 +4163,8 @@ def _check(mod, JitadError, backend) -> Outcome:
             return Outcome("disagree", f"disagree:{m}-modified-input",
                            f"{m} modified argument(s) {r[2]}", rep)
     for m, r in res.items():
-        shapes = [np.shape(g) for g in r[1]]
-        want = [np.shape(args[k]) for k in wrt]
+        shapes = [_shape(g) for g in r[1]]
+        want = [_shape(args[k]) for k in wrt]
         if shapes != want:
             return Outcome("disagree", f"disagree:{m}-grad-shape",
                            f"{m} gradient shapes {shapes}, arguments {want}", rep)
@@ -3947,9 +4261,11 @@ def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
     product with a seeded direction, then the Hessian-vector product along it, generated and
     eager, against central differences of the eager gradient at two step sizes."""
     import jitad
-    rng = np.random.default_rng(len(args) + sum(int(np.size(args[k])) for k in wrt))
-    vs = tuple(rng.standard_normal(np.shape(args[k])) if np.ndim(args[k]) else
-               float(rng.standard_normal()) for k in wrt)
+    rng = np.random.default_rng(len(args) + sum(int(np.size(x)) for k in wrt
+                                                for x in _leaves(args[k])))
+    vs = tuple(_with_leaves(args[k], [rng.standard_normal(np.shape(x)) if np.ndim(x) else
+                                      float(rng.standard_normal()) for x in _leaves(args[k])])
+               for k in wrt)
     res, failed = _both_modes("jvp", lambda g, m: float(jitad.jvp(g, wrt=wrt, mode=m)(
         *_copy_args(args), tangents=vs)[1]), f, backend, JitadError, rep)
     if failed:
@@ -3973,7 +4289,8 @@ def _check_second(f, args, wrt, backend, JitadError, rep) -> Outcome:
     def along(h):
         moved = list(_copy_args(args))
         for k, v in zip(wrt, vs):
-            moved[k] = moved[k] + h * np.asarray(v) if np.ndim(moved[k]) else moved[k] + h * v
+            moved[k] = _with_leaves(moved[k], [a + h * np.asarray(b) if np.ndim(a) else a + h * b
+                                               for a, b in zip(_leaves(moved[k]), _leaves(v))])
         with np.errstate(all="ignore"):
             return _flat(grad(*moved))
 

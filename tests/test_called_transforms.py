@@ -239,6 +239,24 @@ def test_third_order_and_forward():
     assert abs(tangent - np.sum(4 * q ** 3 / 3)) < 1e-12
 
 
+@pytest.mark.parametrize("k", [1, 6, 8, 9], ids=lambda k: CASES[k][0].__name__)
+def test_forward_mode_both_modes(k):
+    """jvp of a function calling grad(g) / jacfwd(g) inside, generated and eager, against the
+    gradient's dot product with a direction (eager jvp ran the Derived object through the
+    front end as if it were a function: "jitad can only transform plain Python functions,
+    got Derived"; found by fuzz22's called extension)."""
+    fn, args, wrt = CASES[k]
+    d = jitad.differentiable(fn, backend="python")
+    t = tuple(np.random.default_rng(3).normal(size=np.shape(args[w])) if np.ndim(args[w])
+              else 0.7 for w in wrt)
+    grads = jitad.grad(d, wrt=wrt)(*args)      # (a tuple: wrt is one)
+    along = sum(float(np.sum(g * v)) for g, v in zip(grads, t))
+    for mode in ("compiled", "eager"):
+        _, dy = jitad.jvp(d if mode == "compiled" else fn, wrt=wrt, mode=mode)(
+            *args, tangents=t)
+        assert abs(float(dy) - along) <= 1e-9 + 1e-7 * abs(along), (mode, dy, along)
+
+
 SCALE = 2.0
 
 

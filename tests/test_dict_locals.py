@@ -81,9 +81,22 @@ def handed_whole_and_viewed(x, W):
     return sum(np.sum(v) for v in extra.values()) + len(extra)
 
 
+def nested_dict_in_a_loop_under_a_test(x, W):
+    # the inner dict, split out of the outer one, is made anew in the loop under a test:
+    # `enc = net["enc"]` right after is that dict each time round (was refused: "the dict
+    # 'net_enc' is assigned once, outside branches")
+    s = 0.0
+    if x[0] > -5.0:
+        for t in range(2):
+            net = {"enc": {"W": W * (t + 1.0), "b": x[:2]}, "gain": 0.5}
+            enc = net["enc"]
+            s = s + net["gain"] * np.sum(np.tanh(enc["W"] @ x + enc["b"]))
+    return s
+
+
 @pytest.mark.parametrize("fn", [display_then_reads, built_key_by_key, loops_over_items_keys_values,
                                 integer_keys_in_a_loop, nested_dicts, swap_by_display,
-                                handed_whole_and_viewed],
+                                handed_whole_and_viewed, nested_dict_in_a_loop_under_a_test],
                          ids=lambda f: f.__name__)
 def test_local_dicts_in_both_modes(fn):
     x, W = rng.normal(size=3), rng.normal(size=(2, 3))

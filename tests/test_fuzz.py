@@ -214,12 +214,24 @@ CONSTRUCTS = {
               r"(\w+)\[(j\d+)\] = [\d.]+ \* \1\[\2 - 1\]", r"\w+\[j\d+:\] \+= "],
     "poly": [r"\bgp[012]\(", r"^def gp1\(z, a, k=2\):", r"gp1\([^\n]*, n\)",
              r"^\s+z\d+, zs\d+ = gp2\(", r"gp0\([^\n]*a="],
+    "called": [r"jitad\.(grad|jacfwd)\(g", r"^ge0_grad = jitad\.grad\(ge0\)",
+               r"jitad\.grad\(ge0, wrt=1\)\(", r"jitad\.jacfwd\(ge1\)\(",
+               r"jitad\.grad\(jitad\.grad\(ge2\)\)", r"^\s+gg\d+, gh\d+ = jitad\.grad\(",
+               r"^\s+gv\d+, gd\d+ = ge2_vg\(", r"jitad\.grad\(g\d\)\("],
+    "match": [r"^\s+match ", r"^\s+case \d \| \d", r"^\s+case \d+ if ", r"^\s+case other:",
+              r"^\s+case _:", r"match int\(np\.argmax\("],
+    "del": [r"^\s+del \w+", r"^\s+del dl\d+, dm\d+$", r"^\s+del (?!dl)\w+$"],
+    "tupleargs": [r"^def f\(x, M, w, n, p\):", r"^\s+pu, \(pt, pq\) = p$", r"^\s+pu, pt = p$",
+                  r"^WRT = \(0, 1, 2, 4\)", r"return x, M, [-\d.]+, \d, \(np\.array\("],
+    "dicts2": [r"\bdd\d+\b", r"^\s+st\d+ = \{0: ", r'\{"enc": \{"W": ',
+               r'dd\d+ = \{"a": dd\d+\["b"\]', r"for key in dd\d+\.keys\(\):",
+               r'^\s+dd\d+\["h"\] = np\.tanh\(', r'if key == "sq":'],
 }
 
 
 def test_generator_reaches_its_constructs():
     import re
-    texts = [fuzz.generate(s, "normal").source for s in range(300)]
+    texts = [fuzz.generate(s, "normal").source for s in range(500)]
     for feature, patterns in CONSTRUCTS.items():
         for pat in patterns:
             assert any(re.search(pat, t, re.M) for t in texts), (feature, pat)

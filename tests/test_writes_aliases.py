@@ -162,12 +162,55 @@ def conditional_helper_argument_then_write(x, w):
     return np.sum(v * x) + np.sum(x) * w
 
 
+def _reassigned_in_a_loop(u, a):
+    for k in range(3):      # runs: the result is never the parameter itself
+        u = np.tanh(u) * a
+    return u
+
+
+def _reassigned_from_a_view_in_a_loop(u, a):
+    for k in range(2):
+        v = u[1:]
+        u = np.concatenate((v, v[:1])) * a
+    return u
+
+
+def helper_reassigning_its_parameter_then_write(x, w):
+    y = _reassigned_in_a_loop(x, w)
+    y[0] = w * y[1]
+    z = _reassigned_from_a_view_in_a_loop(x, w)
+    z[2] = w
+    return np.sum(y * x) + np.sum(z * y)
+
+
+def copy_of_a_view_then_write(x, w):
+    # v[1:] of a new array v nothing else reads is the only name of v's buffer (was refused,
+    # "'u' may alias another array", until a slice of a temporary counted as one)
+    v = x * w
+    r = v[1:]
+    u = r
+    u[0] = w
+    return np.sum(u) * np.sum(u * x[1:])
+
+
+def write_into_a_row_of_a_temporary(x, w):
+    # np.take(..., 2, axis=0) of a new array is a row of it, a view nothing else names (as
+    # (2 * S)[1] is): was refused, "'u' may alias another array" (fuzz22, seed 981251)
+    S = np.outer(x, x)
+    u = np.take(-S, 2, axis=0)
+    u[2] += w * np.sum(x)
+    v = (S * w)[:, 1]
+    v[0] = np.sum(u)
+    return np.sum(u * x) + np.sum(v * v)
+
+
 ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_branch,
             source_read_before_the_write, tuple_read_before_the_write, unpacked_before_a_loop,
             unpacked_in_a_loop, through_a_helper, through_a_helper_in_a_loop,
             inlined_helper_unpacking_a_tuple, copy_then_update_in_place,
             cast_of_a_new_array_then_write, copy_of_an_argument_then_write,
-            conditional_helper_argument_then_write]
+            conditional_helper_argument_then_write, helper_reassigning_its_parameter_then_write,
+            write_into_a_row_of_a_temporary, copy_of_a_view_then_write]
 NUMBA = {"unpack_then_write", "source_read_before_the_write", "unpacked_in_a_loop",
          "through_a_helper_in_a_loop"}
 X = np.array([0.31, -0.72, 0.55, 1.03])
@@ -254,12 +297,12 @@ def copy_update_in_place_then_read_the_source(x, w):
     return np.sum(u * u) + np.sum(v)
 
 
-def copy_of_a_view_then_write(x, w):
+def copy_of_a_view_then_write_then_read_the_base(x, w):
     v = x * w
     r = v[1:]
     u = r
     u[0] = w  # ERR: may alias another array
-    return np.sum(u)
+    return np.sum(u) + np.sum(v)
 
 
 def unpack_an_argument_then_write(p, w):
@@ -307,15 +350,63 @@ def conditional_helper_argument_write_then_read_it(x, w):
     return np.sum(v * x) + np.sum(z)
 
 
+def _reassigned_in_a_loop_that_may_not_run(u, a, n):
+    for k in range(n):      # n = 0 returns the parameter itself
+        u = np.tanh(u) * a
+    return u
+
+
+def _viewed_in_a_loop(u, a):
+    for k in range(2):
+        u = u[1:]           # a view of the parameter, however many times
+    return u
+
+
+def _parameter_after_the_loop(u, a):
+    v = u
+    for k in range(3):
+        v = np.tanh(v) * a
+    v = u
+    return v
+
+
+def helper_result_may_be_its_parameter_then_write(x, w):
+    y = _reassigned_in_a_loop_that_may_not_run(x, w, 2)
+    y[0] = w  # ERR: write into an array not created here
+    return np.sum(y * x)
+
+
+def helper_result_is_a_view_of_its_parameter_then_write(x, w):
+    y = _viewed_in_a_loop(x, w)
+    y[0] = w  # ERR: write into an array not created here
+    return np.sum(y * y)
+
+
+def helper_result_is_its_parameter_again_then_write(x, w):
+    y = _parameter_after_the_loop(x, w)
+    y[0] = w  # ERR: write into an array not created here
+    return np.sum(y * y)
+
+
+def view_made_then_write_then_read_it(x, w):
+    S = np.outer(x, x) * w
+    v = S[1:].T
+    S[1, 0] = w  # ERR: make a copy there (v = S[1:].T.copy())
+    return np.sum(v)
+
+
 _XW = (X.copy(), 0.83)
 REFUSED = [(fn, _XW) for fn in (
     conditional_helper_argument_write_then_read_it,
     unpack_write_then_read_the_tuple, copy_write_then_read_the_source,
     copy_write_then_read_a_view_of_the_source, copy_of_a_copy_then_read_the_middle,
     copy_in_a_branch_then_read_the_source, unpacked_in_a_loop_from_one_tuple,
-    copy_update_in_place_then_read_the_source, copy_of_a_view_then_write,
+    copy_update_in_place_then_read_the_source, copy_of_a_view_then_write_then_read_the_base,
     cast_of_an_argument_then_write, asarray_of_an_argument_then_write,
-    cast_write_then_read_the_source, copy_made_after_a_fresh_value)]
+    cast_write_then_read_the_source, copy_made_after_a_fresh_value,
+    helper_result_may_be_its_parameter_then_write,
+    helper_result_is_a_view_of_its_parameter_then_write,
+    helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))
 
 

@@ -14,6 +14,7 @@ Those write rules are a class of their own, `Writes`, which `Analysis` extends a
 """
 from __future__ import annotations
 
+import ast
 import itertools
 from collections import Counter
 
@@ -119,21 +120,55 @@ def result_origins(prog, s: Bind, types, memo=None, depth: int = 0):
 
 
 def _origins(prog, callee, memo, depth):
-    """`result_origins` of the values `callee` returns."""
+    """`result_origins` of the values `callee` returns, flow-sensitively: what an array name
+    read by a statement may be there is the union, over its definitions that reach that
+    statement (`Flow`, which knows a `range(3)` loop runs: `u = np.tanh(u)` in one leaves no
+    path on which the returned `u` is still the parameter), of what each definition made it
+    (the parameter itself where the function's entry reaches the read with no definition in
+    between). A least fixed point over the definitions (`u = u[1:]` in a loop reaches
+    itself). A list (a name stored into, `ls[j] = u`) is followed flow-insensitively: every
+    definition and every array stored into it."""
     params, ctypes = callee.ir.params, callee.types
     ret = callee.ir.body[-1]
     stmts = list(ir.walk(callee.ir.body))
     binds = [b for b in stmts if isinstance(b, Bind)]
-    defined = set(params) | {t for b in binds for t in b.targets}
+    flow = Flow(callee.ir.body, trips=True)
+    defs = {}
+    for b in binds:
+        for t in b.targets:
+            defs.setdefault(t, []).append(b)
+    stores = [w for w in stmts if isinstance(w, SetItem) and not isinstance(ctypes.get(w.array), Ty)]
+    lists = {w.array for w in stores}
     inner = {id(b): result_origins(prog, b, ctypes, memo, depth + 1)
              for b in binds if b.op is CALL}
     unknown = {("p", i) for i in range(len(params))} | {("own", "?")}
-    org = {p: {("p", i)} for i, p in enumerate(params) if _arrayish(ctypes, p)}
+    made = {}           # (id(definition), target) -> what it made the target share
+    reach = {}
 
-    def of(a):
+    def reaches(d, at, name):
+        key = (id(d), id(at), name)
+        if key not in reach:
+            reach[key] = flow.reaches(d, at, avoid=defs.get(name, []))
+        return reach[key]
+
+    def of(a, at):
+        """What array `a`, read by statement `at`, may share storage with."""
         if not (isinstance(a, Var) and _arrayish(ctypes, a.name)):
             return set()
-        return org.get(a.name, set()) if a.name in defined else unknown
+        name = a.name
+        if name not in params and name not in defs:
+            return unknown
+        out = set()
+        if name in params and (name in lists or reaches(None, at, name)):
+            out.add(("p", params.index(name)))
+        for d in defs.get(name, []):
+            if name in lists or reaches(d, at, name):
+                out |= made.get((id(d), name), set())
+        if name in lists:
+            for w in stores:
+                if w.array == name:
+                    out |= of(w.value, w)
+        return out
 
     changed = True
     while changed:
@@ -147,28 +182,23 @@ def _origins(prog, callee, memo, depth):
                 elif b.op is CALL:
                     got = inner[id(b)]
                     if got is None:
-                        add = {o for a in b.args for o in of(a)} | {("own", id(b), "?")}
+                        add = {o for a in b.args for o in of(a, b)} | {("own", id(b), "?")}
                     else:
-                        add = {o for i in got[k][0] for o in of(b.args[i])} \
+                        add = {o for i in got[k][0] for o in of(b.args[i], b)} \
                             | {("own", id(b), tok) for tok in got[k][1]}
                 elif b.op is GETITEM or makes_view(b, ctypes):
                     # (a call with no array operand, `np.eye(3, 4)` without a rule, is new)
                     base = b.args[0] if b.args else None
-                    add = of(base) if isinstance(base, Var) and _arrayish(ctypes, base.name) \
+                    add = of(base, b) if isinstance(base, Var) and _arrayish(ctypes, base.name) \
                         else {("own", id(b), k)}
                 else:
-                    add = {o for a in b.args for o in of(a)} | {("own", id(b), k)}
-                if not add <= org.setdefault(t, set()):
-                    org[t] |= add
+                    add = {o for a in b.args for o in of(a, b)} | {("own", id(b), k)}
+                if not add <= made.setdefault((id(b), t), set()):
+                    made[(id(b), t)] |= add
                     changed = True
-        for w in stmts:     # an array stored into a list's entry is in the list
-            if isinstance(w, SetItem) and not isinstance(ctypes.get(w.array), Ty) \
-                    and not of(Var(w.array)) >= of(w.value):
-                org[w.array] = org.get(w.array, set()) | of(w.value)
-                changed = True
     out = []
     for v in ret.values:
-        o = of(v)
+        o = of(v, ret)
         out.append((frozenset(x[1] for x in o if x[0] == "p"),
                     frozenset(x for x in o if x[0] == "own")))
     return out
@@ -231,7 +261,7 @@ class Writes:
         z and z's aliases are aliases of y too: the write is fine only if none of them is
         read after it."""
         stmts = list(ir.walk(self.root))
-        flow = Flow(self.root)
+        flow = Flow(self.root, trips=True)
         defs = {}
         for s in stmts:
             for t in ir.writes(s):
@@ -302,7 +332,7 @@ class Writes:
                        for r in stmts if t in self._stmt_reads(r)):
                     u, v = self.spec.ir.user_name(y), self.spec.ir.user_name(t)
                     what = "write into" if isinstance(w, SetItem) else "in-place update of"
-                    copy = f"{v} = {u}.copy()" if v.isidentifier() else f"{v}.copy()"
+                    copy = _copy_hint(a, u, v)
                     raise UnsupportedError(
                         f"this {what} '{u}' would also change '{v}', an alias of it "
                         f"made at line {a.loc.line}; jitad cannot differentiate writes seen through "
@@ -329,7 +359,9 @@ class Writes:
         the same block (so each time the view is made, its operand was made anew): the view
         is the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
         gather between two moveaxis) or `(2 * M).T` is a new array to the user."""
-        if not (makes_view(b, self.types) and b.args and isinstance(b.args[0], Var)
+        # (`_makes_alias`: a row `(2 * M)[1]`, np.take(-M, 2, axis=0), is a view too)
+        if not (isinstance(b, Bind) and self._makes_alias(b) and b.args
+                and isinstance(b.args[0], Var)
                 and (b.op is GETITEM or b.op.name in _WRITABLE_VIEWS)):
             return False
         src = b.args[0].name
@@ -432,8 +464,13 @@ class Writes:
                 h.param for h in cap.hidden) else "an argument"
             why = f"'{user}' is {kind} of {self.spec.ir.name}"
         elif other is not None:
-            why = (f"'{user}' may alias another array (it is assigned from "
-                   f"{'a view or another variable' if isinstance(other, Bind) else 'a loop'})")
+            if isinstance(other, Bind) and other.op is CALL:
+                name = getattr(other.callee, "__name__", None) or "a helper"
+                src = (f"the result of {name}(), which may be one of its arguments or a view "
+                       "of one")
+            else:
+                src = "a view or another variable" if isinstance(other, Bind) else "a loop"
+            why = f"'{user}' may alias another array (it is assigned from {src})"
         if why:
             raise UnsupportedError(
                 f"{why}; jitad only writes into arrays the function creates "
@@ -470,6 +507,31 @@ class Writes:
             return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
         return []
 
+
+
+def _copy_hint(a, u, v) -> str:
+    """The copy that would end alias `v` (of `u`) made by statement `a`: the expression the
+    user wrote there (its source at `a.loc`, `S1[k]` or `S1[1:].T`) with `.copy()`, assigned
+    to `v` when v is a name (`v = S1[k].copy()`); `v = u.copy()` when the source does not
+    show it (no column span, not one expression, or one not reading u)."""
+    loc = getattr(a, "loc", None)
+    text = None
+    if loc is not None and loc.end_col is not None and loc.end_col > loc.col:
+        text = loc.source_line()[loc.col:loc.end_col].strip()
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            text = None
+        else:
+            if not any(isinstance(n, ast.Name) and n.id == u for n in ast.walk(node)):
+                text = None     # (not the expression making the alias: `u, t = st`)
+            elif isinstance(node, (ast.Name, ast.Subscript, ast.Attribute, ast.Call)):
+                text = ast.unparse(node)
+            elif text:
+                text = f"({ast.unparse(node)})"
+    if not text:
+        text = u
+    return f"{v} = {text}.copy()" if v.isidentifier() else f"{text}.copy()"
 
 
 def check_writes(spec, prog):

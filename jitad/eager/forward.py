@@ -299,7 +299,11 @@ class _Run:
     def call(self, s: Bind):
         callee = _Run.__new__(_Run)
         callee.frontend = self.frontend
-        callee.f = self.frontend(s.callee, _types_of([self.atom(a) for a in s.args]))
+        argtys = _types_of([self.atom(a) for a in s.args])
+        # a transformed function called (`higher.called`: jitad.grad(g)(x)): the plain
+        # function it is for these types, as compiled mode specializes it (`typeinfer`)
+        fn = s.callee.function_for(argtys) if hasattr(s.callee, "function_for") else s.callee
+        callee.f = self.frontend(fn, argtys)
         callee.val, callee.tan = {}, {}
         for p, a in zip(callee.f.params, s.args):
             callee.set(p, self.atom(a), self.t(a))

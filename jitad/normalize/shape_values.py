@@ -68,10 +68,12 @@ def is_shape(node, names, resolve) -> bool:
 
 
 def shape_locals(tree, resolve) -> set:
-    """The locals every assignment of which is a shape expression (largest such set)."""
+    """The locals every assignment of which is a shape expression (largest such set; never a
+    parameter, whose argument is one more assignment)."""
     stores, assigns = {}, {}
     for node in gast.walk(tree):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+        # (a parameter is assigned its argument: `def g(u): u = u[1:]` keeps u an array)
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
             stores[node.id] = stores.get(node.id, 0) + 1
         if isinstance(node, gast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], gast.Name):

@@ -41,26 +41,15 @@ import types
 import gast
 import numpy as np
 
+from .gast_build import DEFERRED as _DEFERRED
+from .gast_build import assign as _assign
+from .gast_build import blocks as _blocks
+from .gast_build import located as _located
+from .gast_build import name as _name
+
 _STATEMENTS = (gast.Expr, gast.Assign, gast.AugAssign, gast.Return)
-_DEFERRED = (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp,
-             gast.IfExp, gast.BoolOp, gast.FunctionDef)
 _OPERATORS = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mult,
               operator.truediv: gast.Div, operator.matmul: gast.MatMult, operator.pow: gast.Pow}
-
-
-def _name(n, store=False):
-    return gast.Name(n, gast.Store() if store else gast.Load(), None, None)
-
-
-def _located(node, like):
-    for n in gast.walk(node):
-        if getattr(n, "lineno", None) is None:
-            gast.copy_location(n, like)
-    return node
-
-
-def _assign(target, value, like):
-    return _located(gast.Assign([target], value, None), like)
 
 
 def _attr(mod, attr):
@@ -216,16 +205,6 @@ def _reduce(call, value, fresh, like):
          _assign(_name(acc, True), _located(combined, like), like)], [], None)
     out.append(_located(loop, like))
     return out, _name(acc)
-
-
-def _blocks(node):
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(node, field, None)
-        if isinstance(block, list):
-            yield block
-            for s in block:
-                if not isinstance(s, gast.FunctionDef):
-                    yield from _blocks(s)
 
 
 def rewrite(tree, value, builtin, fresh):

@@ -112,6 +112,7 @@ import gast
 import numpy as np
 
 from . import call_forms, inplace, ix_gathers, list_edits, nonlocals
+from .gast_build import located as _located
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -865,14 +866,6 @@ def _list_names(tree) -> set:
               for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
     # every store of the name one of those (not a loop target, a tuple's item, a parameter)
     return {name for name, k in listy.items() if stores.get(name) == k and name not in params}
-
-
-def _located(node, like):
-    """`node` with `like`'s location on each of its nodes that has none."""
-    for n in gast.walk(node):
-        if getattr(n, "lineno", None) is None:
-            gast.copy_location(n, like)
-    return node
 
 
 def _assign(target, value, like):

@@ -20,6 +20,7 @@ import gast
 
 from .capture import Captured
 from .errors import UnsupportedError
+from .gast_build import always_returns as _always_returns
 
 _STMTS = (gast.Return, gast.Assign, gast.AugAssign, gast.If, gast.While, gast.For,
           gast.Break, gast.Continue, gast.Pass, gast.Expr, gast.FunctionDef)
@@ -86,15 +87,6 @@ def fence(cap: Captured, forms=()) -> None:
         raise UnsupportedError(
             f"{cap.name} must return a value on every path (add a `return` at the end)",
             cap.loc(last), "missing return")
-
-
-def _always_returns(body) -> bool:
-    for s in body:
-        if isinstance(s, gast.Return):
-            return True
-        if isinstance(s, gast.If) and _always_returns(s.body) and _always_returns(s.orelse):
-            return True
-    return False
 
 
 def _fail(cap, node, message=None):

@@ -32,14 +32,9 @@ import types
 import gast
 import numpy as np
 
+from .gast_build import located as _located
+
 SORT = "__jitad_sort__"     # bound by `capture` to np.sort
-
-
-def _located(node, like):
-    for n in gast.walk(node):
-        if getattr(n, "lineno", None) is None:
-            gast.copy_location(n, like)
-    return node
 
 
 def _name(id_, ctx=None):

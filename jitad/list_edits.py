@@ -57,6 +57,10 @@ import copy
 
 import gast
 
+from .gast_build import assign as _assign
+from .gast_build import located as _located
+from .gast_build import name as _name
+
 
 def _nested_names(tree) -> set:
     """Names read or written inside a function or lambda defined in `tree` (another scope:
@@ -65,19 +69,8 @@ def _nested_names(tree) -> set:
             and d is not tree for n in gast.walk(d) if isinstance(n, gast.Name)}
 
 
-def _name(n, store=False):
-    return gast.Name(n, gast.Store() if store else gast.Load(), None, None)
-
-
 def _const(v):
     return gast.Constant(v, None)
-
-
-def _located(node, like):
-    for n in gast.walk(node):
-        if getattr(n, "lineno", None) is None:
-            gast.copy_location(n, like)
-    return node
 
 
 def _call(func, *args):
@@ -98,10 +91,6 @@ def _at(xs, index):
 
 def _binop(a, op, b):
     return gast.BinOp(a, op, b)
-
-
-def _assign(target, value, like):
-    return _located(gast.Assign([target], value, None), like)
 
 
 # -- tuples grown in place become lists ------------------------------------------------------

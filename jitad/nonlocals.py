@@ -24,40 +24,13 @@ from __future__ import annotations
 
 import gast
 
+from .gast_build import DEFERRED as _DEFERRED
+from .gast_build import always_returns as _always_returns
+from .gast_build import blocks as _blocks
+from .gast_build import located as _located
+from .gast_build import name as _name
+
 _SIMPLE = (gast.Expr, gast.Assign, gast.AugAssign, gast.Return)
-_DEFERRED = (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp,
-             gast.IfExp, gast.BoolOp, gast.FunctionDef)
-
-
-def _name(n, store=False):
-    return gast.Name(n, gast.Store() if store else gast.Load(), None, None)
-
-
-def _located(node, like):
-    for n in gast.walk(node):
-        if getattr(n, "lineno", None) is None:
-            gast.copy_location(n, like)
-    return node
-
-
-def _always_returns(body) -> bool:
-    for s in body:
-        if isinstance(s, gast.Return):
-            return True
-        if isinstance(s, gast.If) and _always_returns(s.body) and _always_returns(s.orelse):
-            return True
-    return False
-
-
-def _blocks(node):
-    """The statement lists of `node` and of its statements, not inside nested definitions."""
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(node, field, None)
-        if isinstance(block, list):
-            yield block
-            for s in block:
-                if not isinstance(s, gast.FunctionDef):
-                    yield from _blocks(s)
 
 
 def _replace(root, old, new):

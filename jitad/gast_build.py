@@ -1,0 +1,56 @@
+"""Small builders for the gast trees the front end's rewrites make (`desugar` and the modules
+it calls: `call_forms`, `nonlocals`, `inplace`, `list_edits`), and a fact about blocks they
+and `fence` share.
+
+Takes: gast nodes.
+Guarantees: `name` and `assign` return fresh nodes; `located(node, like)` gives each node of
+`node` that has no position `like`'s (so an error in code a rewrite made points at the user's
+statement); `always_returns(body)` tells a block every path of which ends in a `return`
+(directly, or in both branches of an `if`); `blocks(node)` yields the statement lists of
+`node` and of its statements, not inside nested definitions; `DEFERRED` are the expressions whose parts Python
+evaluates later or not at all (a lambda's body, a comprehension's element, an `if`-expression's
+arms, `and`/`or`'s right side, a nested def).
+Invariants: nothing here changes a node it did not make, except the positions `located` fills.
+"""
+from __future__ import annotations
+
+import gast
+
+DEFERRED = (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp,
+            gast.IfExp, gast.BoolOp, gast.FunctionDef)
+
+
+def name(n, store=False):
+    return gast.Name(n, gast.Store() if store else gast.Load(), None, None)
+
+
+def located(node, like):
+    """`node` with `like`'s location on each of its nodes that has none."""
+    for n in gast.walk(node):
+        if getattr(n, "lineno", None) is None:
+            gast.copy_location(n, like)
+    return node
+
+
+def assign(target, value, like):
+    return located(gast.Assign([target], value, None), like)
+
+
+def always_returns(body) -> bool:
+    for s in body:
+        if isinstance(s, gast.Return):
+            return True
+        if isinstance(s, gast.If) and always_returns(s.body) and always_returns(s.orelse):
+            return True
+    return False
+
+
+def blocks(node):
+    """The statement lists of `node` and of its statements, not inside nested definitions."""
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield block
+            for s in block:
+                if not isinstance(s, gast.FunctionDef):
+                    yield from blocks(s)

@@ -359,9 +359,7 @@ class Writes:
         the same block (so each time the view is made, its operand was made anew): the view
         is the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
         gather between two moveaxis) or `(2 * M).T` is a new array to the user."""
-        # (`_makes_alias`: a row `(2 * M)[1]`, np.take(-M, 2, axis=0), is a view too)
-        if not (isinstance(b, Bind) and self._makes_alias(b) and b.args
-                and isinstance(b.args[0], Var)
+        if not (makes_view(b, self.types) and b.args and isinstance(b.args[0], Var)
                 and (b.op is GETITEM or b.op.name in _WRITABLE_VIEWS)):
             return False
         src = b.args[0].name

@@ -709,7 +709,7 @@ def bmm32(a, b):
 
 
 # np.linalg.solve / inv / det of a stack of matrices (rank 3): one per matrix, as NumPy's
-__all__ += ["solve_stack", "inv_stack", "det_stack", "det_stack_adjoint", "trace_stack"]
+__all__ += ["solve_stack", "inv_stack", "det_stack", "trace_stack"]
 
 
 def solve_stack(a, b):
@@ -736,14 +736,6 @@ def det_stack(a):
     out = np.empty(a.shape[0])
     for k in range(a.shape[0]):
         out[k] = np.linalg.det(np.ascontiguousarray(a[k]))
-    return out
-
-
-def det_stack_adjoint(g, y, a):
-    """The adjoint of `det_stack`: g[k] y[k] inv(a[k]).T per matrix."""
-    out = np.empty((a.shape[0], a.shape[1], a.shape[2]))
-    for k in range(a.shape[0]):
-        out[k] = (g[k] * y[k]) * np.linalg.inv(np.ascontiguousarray(a[k])).T
     return out
 
 

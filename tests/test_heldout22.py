@@ -24,8 +24,7 @@ NumPy leftovers -- and everyday models in new areas). Its findings, fixed in bot
     lambdas, functools.reduce and np.roll over several axes the statements they mean
     (`jitad/call_forms.py`); np.linalg.solve / inv / det of a stack of matrices (rank 3)
     were refused: rank variants `solve.3.3`, `inv.3`, `det.3`, one matrix at a time
-    (`runtime.solve_stack` ...; a Hessian through them is refused at the call: the tangent's
-    `rt.trace_stack` has no rule of its own).
+    (`runtime.solve_stack` ...; their Hessians: tests/test_second_reach.py).
 Triage (python backend, compiled and eager against central differences): on main 9 ok /
 33 refused / 0 wrong / 0 crash of the 42 first written; after, 38 ok and 4 still refused
 (zip(*rows) of a list of tuples, np.squeeze without axis=, the Elo model's list item write,

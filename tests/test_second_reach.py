@@ -20,6 +20,9 @@ modes, against central differences of the gradient):
     products and solves (`tangents.READ_AGAIN`; the first-order jvp keeps its one runtime call,
     and the two agree); pinv's tangent, np.vander's and scipy.linalg.solve_triangular's helpers are
     primitives whose rules close on themselves (any order);
+  * np.linalg.det of a stack of matrices (rank 3): its tangent called `rt.trace_stack`, which
+    had no rules (a Hessian refused at the call); the trace of each matrix is a primitive
+    (`trace_stack.3`) and det.3's adjoint a composition of primitives, so both read again;
   * pow's strong zero: its partial in the base times a zero cotangent or tangent is 0 even
     where the partial is inf (`np.abs(x[:, None] - x[None, :]) ** 1.5` had a nan Hessian from
     the diagonal's 0 * inf, and the jvp of `** 0.5` of it was nan).
@@ -161,6 +164,20 @@ def triangular_solves(x, T, b):
     return np.sum(y ** 3) + np.sum(np.sin(z)) + np.sum(w ** 2)
 
 
+def spd_stack(x):
+    """Three 2x2 symmetric positive definite matrices made of x (a stack, shape (3, 2, 2))."""
+    return np.stack([np.eye(2) * 2.0 + np.outer(x[i:i + 2], x[i:i + 2]) for i in range(3)])
+
+
+def stacked_logdets(x):
+    return np.sum(np.log(np.linalg.det(spd_stack(x)))) + np.sum(np.linalg.det(spd_stack(x)) * x[:3])
+
+
+def stacked_solves_and_inverses(x):
+    B = np.stack([np.outer(x[i:i + 2], x[i + 1:i + 3]) for i in range(3)])
+    return np.sum(np.linalg.solve(spd_stack(x), B) ** 2) + np.sum(np.linalg.inv(spd_stack(x)) ** 2)
+
+
 LINALG = [
     (eigh_values, (rng.normal(size=4), A_SYM), (0,)),
     (eigh_vectors, (rng.normal(size=4), A_SYM), (0,)),
@@ -172,6 +189,8 @@ LINALG = [
     (pinv_cubed, (1.0 + 0.3 * rng.normal(size=5), WIDE), (0,)),
     (vander_powers, (rng.normal(size=4),), (0,)),
     (triangular_solves, (1.0 + 0.3 * rng.normal(size=4), LOWER, rng.normal(size=4)), (0,)),
+    (stacked_logdets, (0.7 * rng.normal(size=5),), (0,)),
+    (stacked_solves_and_inverses, (0.7 * rng.normal(size=5),), (0,)),
 ]
 
 CASES = [
@@ -267,6 +286,18 @@ def test_vander_and_triangular_third_derivative():
     a, h = 0.8, 1e-5
     fd = (d2(a + h) - d2(a - h)) / (2 * h)
     assert abs(d3(a) - fd) < 1e-5 * max(1.0, abs(fd))
+
+
+def test_stacked_det_grad_of_grad():
+    """det of a stack of matrices at second order both ways: its tangent's trace of each
+    matrix (`trace_stack.3`) and its adjoint (the inverses' transposes) are read again as
+    primitives -- the Hessian (reverse over the tangent) was refused at `rt.trace_stack`;
+    jacfwd(grad) reads the adjoint -- against the Hessian by central differences."""
+    fn, (x,), _ = LINALG[-2]
+    d = jitad.differentiable(fn, backend="python")
+    H = jitad.hessian(d)(x)
+    np.testing.assert_allclose(jitad.jacfwd(jitad.grad(d))(x), H, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(jitad.jacrev(jitad.grad(d))(x), H, rtol=1e-8, atol=1e-10)
 
 
 def test_linear_algebra_hessian_compiled_with_numba():

@@ -352,7 +352,10 @@ solve(a, b)        = np.linalg.solve(a, b)  :: solve
 solve.2.1(a, b)    = np.linalg.solve(a, b)  :: solve | a: -np.outer(np.linalg.solve(a.T, g), y) | b: np.linalg.solve(a.T, g)
 solve.2.2(a, b)    = np.linalg.solve(a, b)  :: solve | a: -(np.linalg.solve(a.T, g) @ y.T) | b: np.linalg.solve(a.T, g)
 solve.3.3(a, b)    = rt.solve_stack(a, b)   :: solve | a: -rt.bmm(rt.solve_stack(np.swapaxes(a, 1, 2), g), np.swapaxes(y, 1, 2)) | b: rt.solve_stack(np.swapaxes(a, 1, 2), g)
-det.3(x)           = rt.det_stack(x)        :: mscalar | x: rt.det_stack_adjoint(g, y, x)
+det.3(x)           = rt.det_stack(x)        :: mscalar | x: (g * y)[:, None, None] * np.swapaxes(rt.inv_stack(x), 1, 2)
+# the trace of each matrix of a stack: det.3's tangent (its rules in primitives, so a Hessian
+# reads that tangent again)
+trace_stack.3(x)   = rt.trace_stack(x)      :: mscalar | x: g[:, None, None] * np.eye(x.shape[1], x.shape[2])
 inv.3(x)           = rt.inv_stack(x)        :: matrix | x: -rt.bmm(rt.bmm(np.swapaxes(y, 1, 2), g), np.swapaxes(y, 1, 2))
 slogdet.sign(x)    = np.linalg.slogdet(x)[0] :: mscalar
 slogdet.logabs(x)  = np.linalg.slogdet(x)[1] :: mscalar | x: g * np.linalg.inv(x).T

@@ -76,7 +76,7 @@ np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent tri_mul
 np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype astype.0 np.real np.imag np.conj
 np.fft.fft np.fft.ifft np.fft.rfft np.fft.irfft np.fft.fft2 np.fft.ifft2 np.fft.rfft2 np.fft.irfft2
 fft.fftn.1 fft.ifftn.1 fft.rfftn.1 fft.irfftn.1 np.real_if_close item sliding_window_view
-check_axes count_div
+check_axes count_div trace_stack.3
 """
 
 TABLE = r"""

@@ -208,6 +208,45 @@ def alias_grown(w):
     return np.sum(np.stack(hs))
 
 
+def alias_in_branch_then_grown(w):
+    # u takes hs's list under one branch, and a later branch of a later iteration grows hs
+    # (so u): still two names of one list on that path
+    hs = [w]
+    u = [w]
+    for i in range(3):
+        if i == 1:
+            u = hs
+        if i == 2:
+            hs.append(w * 2.0)
+    return np.sum(np.stack(u))
+
+
+def window_copied_in_a_branch(x):
+    """Two lists replaced by copies under an `if` in a loop (each copy's own name made again
+    before any read in the next iteration; the pattern of a jvp of `window.pop(0)`): was
+    refused as two names of one list."""
+    w = []
+    d = []
+    out = 0.0
+    for v in x:
+        w.append(v * v)
+        d.append(v)
+        if len(w) > 2:
+            w2 = []
+            d2 = []
+            for k in range(1, len(w)):
+                w2.append(w[k])
+                d2.append(d[k])
+            d = d2
+            w = w2
+        out += sum(w) * sum(d)
+    return out
+
+
+def test_list_replaced_by_a_copy_in_a_branch():
+    check_both_modes(window_copied_in_a_branch, (_r(6),), (0,), backend="python")
+
+
 def tuples_stacked(w):
     ps = [(w, 2.0 * w)]
     return np.sum(np.stack(ps))
@@ -221,7 +260,8 @@ def tuples_mixed(w):
 
 # (tests/test_parity.py runs these in both modes: eager mode refuses them with the same error)
 MISUSES = [
-    (alias_grown, "u = hs", "list alias"), (tuples_stacked, "np.stack(ps)", "list of tuples"),
+    (alias_grown, "u = hs", "list alias"), (alias_in_branch_then_grown, "u = hs", "list alias"),
+    (tuples_stacked, "np.stack(ps)", "list of tuples"),
     (tuples_mixed, "ps.append((w, w, w))", "list of tuples"),
     (nested_as_value, "np.sum(_helper(g))", "nested function value"),
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "return a", "list value"),

@@ -23,7 +23,9 @@ such names (the parameter is named as the name is) and, transitively, those of t
 helpers it calls (named as the helper names them, made fresh where the function uses that
 name: its calls pass them on); they are in neither `free` nor `watch`.
 A free name holding a tuple of numbers is compiled in as a number is (`_constant_tuples`: the
-tree reads a display of its numbers), and stays in `free` and `watch`.
+tree reads a display of its numbers), and stays in `free` and `watch`; so is one holding a
+set, frozenset or tuple of constants read only by `in` (`membership.constant_collections`),
+watched by a snapshot of its items (a set changed in place is a changed name).
 `capture(fn)` is kept in the function's cache (`pipeline.cache_of`) until the API forgets it
 (`pipeline.forget_frontends`) or one of its free names means another object: every analysis
 reading a helper's source shares one.
@@ -45,6 +47,7 @@ import gast
 import numpy as np
 
 from .desugar import ASSERT_FAILED, RAISE, desugar
+from .membership import constant_collections, same_constants
 from .inplace import SORT
 from .unbound import UNBOUND
 from .errors import JitadError, Loc
@@ -191,7 +194,7 @@ def first_changed(watch) -> str | None:
                 now = where.cell_contents
             except ValueError:
                 return name
-        if now is not was and not _same_number(now, was):
+        if now is not was and not _same_number(now, was) and not same_constants(now, was):
             return name
     return None
 
@@ -308,6 +311,9 @@ def _captured(fn, tree, filename, raw) -> Captured:
     _lambdas_as_defs(tree)
     _maps_as_comprehensions(tree, _builtin_test(fn, tree))
     tuples = _constant_tuples(fn, tree)
+    free, origin = _free_names(fn, tree)
+    for name, snapshot in constant_collections(free, tree).items():
+        tuples[name] = (snapshot, origin[name])     # watched by their items
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set

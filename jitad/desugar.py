@@ -11,6 +11,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
   * `np.piecewise` with lambdas, `functools.reduce` and `np.roll` over several axes are the
     statements they mean (`call_forms`);
+  * `a in {c0, c1}` / `a not in (...)` of constants (also `set([...])`) is the comparisons
+    it means (`membership`);
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -111,7 +113,7 @@ import warnings
 import gast
 import numpy as np
 
-from . import call_forms, inplace, ix_gathers, list_edits, nonlocals
+from . import call_forms, inplace, ix_gathers, list_edits, membership, nonlocals
 from .gast_build import located as _located
 
 _LOOPS = (gast.For, gast.While)
@@ -145,6 +147,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     nonlocals.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)
     call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
+    membership.rewrite(tree, builtin)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
@@ -164,6 +167,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     plain = all(builtin(n, getattr(builtins, n)) for n in ("len", "range", "min", "sorted"))
     if plain:
         list_edits.tuple_locals_as_lists(tree)
+        list_edits.repeated_displays(tree, namer)
+        list_edits.filled_in_order(tree)
     list_edits.constant_lists(tree)
     list_edits.sorted_keys(tree, builtin)
     rewriter.lists = _list_names(tree) if plain else set()
@@ -173,6 +178,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     list_edits.list_slices(tree, rewriter.lists, namer)
     list_edits.display_stars(tree, rewriter.lists)
     list_edits.zip_targets(tree, namer, builtin)
+    rewriter.unshared = list_edits.unshared_lists(tree, rewriter.lists) \
+        if plain and builtin("IndexError", IndexError) else set()
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -191,6 +198,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
 
 class _Rewriter:
     def __init__(self, namer, builtin):
+        self.unshared = set()
         self.namer, self.builtin = namer, builtin
         self.shown, self.prints = {}, []
 
@@ -344,6 +352,11 @@ class _Rewriter:
             return grown
         edited = list_edits.statement(s, self.lists, self.namer)
         if edited is not None:
+            return edited
+        edited = list_edits.item_write(s, self.unshared, self.namer)
+        if edited is not None:
+            for e in edited:        # the IndexError raised as every `raise` is
+                self.block_of(e, "body")
             return edited
         written = inplace.rewrite(s, self.lists, self.builtin.value)
         if written is not None:

@@ -16,7 +16,9 @@ file edited after its import is refused instead of differentiated.
 `first_changed(captured.watch())` tells whether a free name now means another object (a
 rebound global or closure variable): the API re-specializes when it does.
 Captured arrays are never frozen: a free name whose value is an array, a tuple, list or
-dict holding arrays, or a dict of numbers (`passed_at_call`), is a hidden parameter (`Captured.hidden`, a `Hidden`
+dict holding arrays, or a dict of numbers (`passed_at_call`), or a plain object whose attributes
+are numbers and arrays (read as a dataclass object of them: `records.view`, made again at
+every call), is a hidden parameter (`Captured.hidden`, a `Hidden`
 each): a parameter appended to the tree after the user's, which the API fills at every call
 with the value the name has then (`Hidden.read`). A function's hidden parameters are its own
 such names (the parameter is named as the name is) and, transitively, those of the user
@@ -47,6 +49,7 @@ import gast
 import numpy as np
 
 from .desugar import ASSERT_FAILED, RAISE, desugar
+from . import records
 from .membership import constant_collections, same_constants
 from .inplace import SORT
 from .unbound import UNBOUND
@@ -90,7 +93,7 @@ class Hidden:
             if value is MISSING:
                 raise JitadError(f"'{h.name}', an array the function reads, is no longer "
                                  "defined")
-            out.append(value)
+            out.append(records.view(value) if records.is_plain_object(value) else value)
         return tuple(out)
 
     def renamed(self, param):
@@ -121,6 +124,8 @@ def passed_at_call(value) -> bool:
         return [v]
     if isinstance(value, np.ndarray):
         return True
+    if records.is_plain_object(value):     # read as a dataclass object of its attributes
+        value = records.view(value)
     if not isinstance(value, (tuple, list, dict)) and not dataclass_object(value):
         return False
     got = leaves(value)

@@ -9,10 +9,13 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * `nonlocal n` in a nested function called by the function's own statements: `n` passed
     in and returned, assigned back at each call (`nonlocals`);
   * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
-  * `np.piecewise` with lambdas, `functools.reduce` and `np.roll` over several axes are the
-    statements they mean (`call_forms`);
+  * `np.piecewise` with lambdas, `functools.reduce`, `np.roll` over several axes,
+    `np.vectorize(f)(x)` and `np.apply_along_axis` of a matrix are the statements they mean
+    (`call_forms`);
   * `a in {c0, c1}` / `a not in (...)` of constants (also `set([...])`) is the comparisons
     it means (`membership`);
+  * `obj(...)` of a global plain object (`records.is_plain_object`) whose class defines
+    `__call__` is `obj.__call__(...)`, the method call Python makes;
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -148,6 +151,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     ix_gathers.rewrite(tree, builtin.value)
     call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
     membership.rewrite(tree, builtin)
+    _object_calls(tree, builtin.value)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
@@ -665,6 +669,18 @@ class _Rewriter:
         test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
         guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
         return [init, loop, guard]
+
+
+def _object_calls(tree, value):
+    """`obj(...)` as `obj.__call__(...)` (module docstring)."""
+    from .records import is_plain_object, method
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+            obj = value(node.func.id)
+            if obj is not None and is_plain_object(obj) \
+                    and method(type(obj), "__call__") is not None:
+                node.func = _located(gast.Attribute(node.func, "__call__", gast.Load()),
+                                     node.func)
 
 
 def _flatten_pairs(top, value, targets, values, later) -> bool:

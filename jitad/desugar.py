@@ -8,6 +8,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     evaluates it (`walrus`);
   * `nonlocal n` in a nested function called by the function's own statements: `n` passed
     in and returned, assigned back at each call (`nonlocals`);
+  * a finite generator function (`yield v` statements, no `while`, no returned value) is
+    the function returning the list of what it yields (`generators`);
   * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
   * `np.piecewise` with lambdas, `functools.reduce`, `np.roll` over several axes,
     `np.vectorize(f)(x)` and `np.apply_along_axis` of a matrix are the statements they mean
@@ -116,7 +118,7 @@ import warnings
 import gast
 import numpy as np
 
-from . import call_forms, inplace, ix_gathers, list_edits, membership, nonlocals
+from . import call_forms, generators, inplace, ix_gathers, list_edits, membership, nonlocals
 from .gast_build import located as _located
 
 _LOOPS = (gast.For, gast.While)
@@ -148,6 +150,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
     nonlocals.rewrite(tree, rewriter.fresh)
+    generators.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)
     call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
     membership.rewrite(tree, builtin)

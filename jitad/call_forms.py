@@ -26,7 +26,8 @@ Guarantees, each the computation the library performs, in the order it performs 
     `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`), with xs
     evaluated once (a fresh name unless it is a name; a list display or comprehension then a
     list local);
-  * `M.vectorize(f)(x)` (f a one-parameter lambda or a function's name; also through a name
+  * `M.vectorize(f)(x)` (f a one-parameter lambda, a function's name or a module's function
+    `np.sum`; also through a name
     `vf = M.vectorize(f)` assigned once and only called) is
     `M.array([f(u) for u in x.ravel()]).reshape(x.shape)`: f of each entry, in NumPy's
     order, the results in x's shape (x evaluated once);
@@ -218,12 +219,14 @@ def _reduce(call, value, fresh, like):
 
 def _one_arg_function(f, value):
     """`make(arg)`: the expression calling `f` (a one-parameter lambda, whose body is read
-    with its parameter bound to `arg`, or a function's name) on the name `arg`, or None."""
+    with its parameter bound to `arg`, a function's name, or a module's function `np.sum`)
+    on the name `arg`, or None."""
     params = _lambda(f, 1)
     if params is not None:
         return lambda arg: _substitute(f.body, params, [arg])
     if isinstance(f, gast.Name) and (value(f.id) is None
-                                     or isinstance(value(f.id), types.FunctionType)):
+                                     or isinstance(value(f.id), types.FunctionType)) \
+            or isinstance(f, gast.Attribute) and _callee(f, value)[0] is not None:
         return lambda arg: gast.Call(copy.deepcopy(f), [_name(arg)], [])
     return None
 

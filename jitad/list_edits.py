@@ -474,7 +474,7 @@ def unshared_lists(tree, lists) -> set:
     own methods, iteration, `return` and as arguments of builtins / `np.` functions that
     make new values -- never assigned to another name, put in a display or passed to a
     helper that might keep them; and no item write inside a `for` loop over the list itself
-    (Python's loop sees the writes). Writing an item into such a list can rebind the name
+    (Python's loop sees the writes; `range(len(xs))` is no loop over it). Writing an item into such a list can rebind the name
     to a new list of the same items but one (`item_write`)."""
     parents = {}
     for n in gast.walk(tree):
@@ -500,7 +500,11 @@ def unshared_lists(tree, lists) -> set:
         out.discard(n.id)
     for loop in gast.walk(tree):
         if isinstance(loop, gast.For):
-            over = {e.id for e in gast.walk(loop.iter) if isinstance(e, gast.Name)}
+            counted = {id(c.args[0]) for c in gast.walk(loop.iter) if isinstance(c, gast.Call)
+                       and isinstance(c.func, gast.Name) and c.func.id == "len" and c.args}
+            # (range(len(xs)) is evaluated once: a loop over it does not see the writes)
+            over = {e.id for e in gast.walk(loop.iter) if isinstance(e, gast.Name)
+                    and id(e) not in counted}
             for s in gast.walk(loop):
                 t = s.targets[0] if isinstance(s, gast.Assign) and len(s.targets) == 1 else \
                     s.target if isinstance(s, gast.AugAssign) else None

@@ -454,6 +454,13 @@ def membership_of_names(x, k=2):
     return s
 
 
+def list_rewrite_in_index_loop(x):
+    vals = [x[0], x[1], x[2]]
+    for i in range(len(vals)):
+        vals[i] = vals[i] * x[i] + (vals[i - 1] if i > 0 else 0.0)
+    return vals[0] + vals[1] * vals[2]
+
+
 def apply_along_cols(X):
     Z = np.apply_along_axis(lambda c: c * np.sum(c ** 2), 0, X)
     return np.sum(Z * X) + np.sum(np.apply_along_axis(np.sum, 1, X) ** 2)
@@ -582,6 +589,7 @@ def cases(seed=23):
         (nested_generator_terms, (nrm(size=4),), (0,)),
         (nested_list_helper_sum, (nrm(size=4),), (0,)),
         (membership_of_names, (nrm(size=4),), (0,)),
+        (list_rewrite_in_index_loop, (nrm(size=3),), (0,)),
         (apply_along_cols, (nrm(size=(3, 4)),), (0,)),
         (vectorize_lambda, (nrm(size=4),), (0,)),
     ]

@@ -25,7 +25,7 @@ Triage (python backend, compiled and eager against central differences): on main
 23 refused / 0 wrong / 0 crash of the 38 first written; after, 33 ok and 5 still refused
 (np.squeeze without axis=, x[np.nonzero(m)] and x[np.where(m)], zip(*rows) of a list of
 tuples, np.logaddexp.accumulate; the generator of pairs and the f-string keys also stay
-refused: `refused_forms`). The corpus as it stands: 37 gradient cases ok, 13 refusals.
+refused: `refused_forms`). The corpus as it stands: 38 gradient cases ok, 13 refusals.
 f-strings in assert / raise messages already worked (assert_fstring, raise_fstring).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Hessians against central differences of the gradient;

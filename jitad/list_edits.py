@@ -561,6 +561,24 @@ def _none_display(e):
     return None
 
 
+def _filler_length(e):
+    """`n` of a list whose items are only placeholders until written: `[None] * n`, or a
+    comprehension `[v for k in range(n)]` whose item does not read `k` (`[0.0] * n` is one,
+    `repeated_displays`; `[np.zeros(d) for _ in range(n)]`); else None."""
+    n = _none_display(e)
+    if n is not None:
+        return n
+    if isinstance(e, gast.ListComp) and len(e.generators) == 1:
+        gen = e.generators[0]
+        it = gen.iter
+        if isinstance(gen.target, gast.Name) and not gen.ifs and not gen.is_async \
+                and isinstance(it, gast.Call) and isinstance(it.func, gast.Name) \
+                and it.func.id == "range" and len(it.args) == 1 and not it.keywords \
+                and not _mentions(e.elt, gen.target.id):
+            return it.args[0]
+    return None
+
+
 def _slot(target, xs):
     """The index of a write `xs[...] = v` (a Subscript target of `xs`), or None."""
     if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) \
@@ -592,7 +610,9 @@ def _mentions(node, xs) -> bool:
 
 def filled_in_order(tree):
     """`hs = [None] * n` filled in order, then read: `hs = []` and appends (below).
-    Where, in one block, `hs = [None] * n` is the only assignment of `hs`, followed (hs not
+    Where, in one block, `hs = [None] * n` (or a list of placeholders `[0.0] * n`,
+    `[np.zeros(d) for _ in range(n)]`: `_filler_length`, none of them ever read) is the only
+    assignment of `hs`, followed (hs not
     read in between) by `c` writes `hs[0] = v0`, ..., `hs[c - 1] = v` and then a loop
     `for t in range(m)` where `n` is `m` (c = 0) or `m + c` (the same text, its names
     assigned neither in between nor in the loop), whose body writes `hs[t + c] = v` once,
@@ -601,7 +621,8 @@ def filled_in_order(tree):
     `break` or `continue` of its own and does not assign `t`: each write puts the next item
     (Python's list holds every item written, in order, when the loop ends), so the list is
     `hs = []` with `.append(v)` for each write -- the same list after the loop, never a None
-    in it (which jitad could not type). Anything else is left as it is."""
+    in it (which jitad could not type), no placeholder made only to be replaced, and each
+    write an append, not a new list (`item_write`). Anything else is left as it is."""
     nested = _nested_names(tree)
     stores = {}
     for n in gast.walk(tree):
@@ -619,7 +640,7 @@ def _fill_block(block, stores, nested):
         if not (isinstance(s, gast.Assign) and len(s.targets) == 1
                 and isinstance(s.targets[0], gast.Name)):
             continue
-        n = _none_display(s.value)
+        n = _filler_length(s.value)
         xs = s.targets[0].id
         if n is None or stores.get(xs) != 1 or xs in nested:
             continue

@@ -96,6 +96,10 @@ def _fail(cap, node, message=None):
 
 def _check(cap, node, in_loop):
     if isinstance(node, gast.stmt):
+        if isinstance(node, (gast.Try, getattr(gast, "TryStar", gast.Try))):
+            _fail(cap, node, "a try statement is not supported: which operation raises is not "
+                             "known when jitad compiles; test the condition instead (`if x > 0:"
+                             " v = np.log(x)` / `np.where`), or let the error reach the caller")
         if not isinstance(node, _STMTS):
             _fail(cap, node)
         if isinstance(node, gast.Expr):

@@ -21,11 +21,11 @@ leftovers, generators -- and everyday models in new areas). Its findings, fixed 
     (the adjoint read the list's cotangent as an array's: TypeError in rt.list_accum) -- the
     lifted helper is asked whether it returns a list, and a list the front end missed is
     refused at the line (typeinfer).
-Triage (python backend, compiled and eager against central differences): on main 15 ok /
-23 refused / 0 wrong / 0 crash of the 38 first written; after, 33 ok and 5 still refused
+Triage (python backend, compiled and eager against central differences): on main 12 ok /
+26 refused / 0 wrong / 0 crash of the 38 first written; after, 30 ok and 8 still refused
 (np.squeeze without axis=, x[np.nonzero(m)] and x[np.where(m)], zip(*rows) of a list of
-tuples, np.logaddexp.accumulate; the generator of pairs and the f-string keys also stay
-refused: `refused_forms`). The corpus as it stands: 38 gradient cases ok, 13 refusals.
+tuples, np.logaddexp.accumulate, a for loop unpacking a generator's pairs, two f-string dict
+keys: `refused_forms`, with try/except and two found while fixing). The corpus as it stands: 38 gradient cases ok, 13 refusals.
 f-strings in assert / raise messages already worked (assert_fstring, raise_fstring).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Hessians against central differences of the gradient;

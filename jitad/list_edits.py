@@ -474,8 +474,9 @@ def unshared_lists(tree, lists) -> set:
     own methods, iteration, `return` and as arguments of builtins / `np.` functions that
     make new values -- never assigned to another name, put in a display or passed to a
     helper that might keep them; and no item write inside a `for` loop over the list itself
-    (Python's loop sees the writes; `range(len(xs))` is no loop over it). Writing an item into such a list can rebind the name
-    to a new list of the same items but one (`item_write`)."""
+    (Python's loop sees the writes; `range(len(xs))` is no loop over it). Writing an item
+    into such a list can rebind the name to a new list of the same items but one
+    (`item_write`)."""
     parents = {}
     for n in gast.walk(tree):
         for c in gast.iter_child_nodes(n):

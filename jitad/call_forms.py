@@ -1,6 +1,6 @@
 """Library calls that mean a few statements of forms jitad already reads: `np.piecewise` with
-lambdas, `functools.reduce`, `np.roll` over several axes (a `desugar` rewrite, at the user's
-lines).
+lambdas, `functools.reduce`, `np.roll` over several axes, `np.vectorize`,
+`np.apply_along_axis` (a `desugar` rewrite, at the user's lines).
 
 Takes: a captured function's `def` tree (gast), `value(name)` (what a global, not shadowed,
 holds: `capture`'s builtin test) and a fresh-name maker `fresh(base, shown)`.
@@ -25,7 +25,17 @@ Guarantees, each the computation the library performs, in the order it performs 
     `pow`), in such a position, is `acc = xs[0]` (or `init`), then
     `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`), with xs
     evaluated once (a fresh name unless it is a name; a list display or comprehension then a
-    list local).
+    list local);
+  * `M.vectorize(f)(x)` (f a one-parameter lambda, a function's name or a module's function
+    `np.sum`; also through a name
+    `vf = M.vectorize(f)` assigned once and only called) is
+    `M.array([f(u) for u in x.ravel()]).reshape(x.shape)`: f of each entry, in NumPy's
+    order, the results in x's shape (x evaluated once);
+  * `M.apply_along_axis(f, axis, X)` (axis 0, 1, -1 or -2; f as above) is, after a check
+    that X is a matrix (a ValueError otherwise, at the call: jitad reads no other rank),
+    `M.array([f(r) for k in range(X.shape[0]) for r in [X[k]]])` for rows (axis 1 / -1)
+    and, for columns, `M.moveaxis` of the list of `f(X[:, k])` from 0 to -1: NumPy puts f's
+    own dimensions where the axis was.
 Anything else is left as it is (`normalize` refuses it at the user's call).
 Invariants: the tree is rewritten in place; the fresh names come from `fresh`; the module
 `M` (`np`) is the user's own name for NumPy; `functools` and `operator` are recognised by the
@@ -207,6 +217,120 @@ def _reduce(call, value, fresh, like):
     return out, _name(acc)
 
 
+def _one_arg_function(f, value):
+    """`make(arg)`: the expression calling `f` (a one-parameter lambda, whose body is read
+    with its parameter bound to `arg`, a function's name, or a module's function `np.sum`)
+    on the name `arg`, or None."""
+    params = _lambda(f, 1)
+    if params is not None:
+        return lambda arg: _substitute(f.body, params, [arg])
+    if isinstance(f, gast.Name) and (value(f.id) is None
+                                     or isinstance(value(f.id), types.FunctionType)) \
+            or isinstance(f, gast.Attribute) and _callee(f, value)[0] is not None:
+        return lambda arg: gast.Call(copy.deepcopy(f), [_name(arg)], [])
+    return None
+
+
+def _vectorize(call, value, fresh, like):
+    """(statements, the value's expression) of `M.vectorize(f)(x)`, or None."""
+    inner = call.func
+    if not (isinstance(inner, gast.Call) and len(inner.args) == 1 and not inner.keywords
+            and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], gast.Starred)):
+        return None
+    mod, obj = _callee(inner.func, value)
+    make = _one_arg_function(inner.args[0], value)
+    if obj is not np.vectorize or mod is None or make is None:
+        return None
+    out = []
+    x = _once(call.args[0], "vectorized", "np.vectorize's argument", fresh, out, like)
+    u = fresh("entry", "an entry np.vectorize's function is called on")
+    items = gast.ListComp(make(u), [gast.comprehension(
+        _name(u, True), gast.Call(gast.Attribute(_name(x), "ravel", gast.Load()), [], []),
+        [], 0)])
+    made = gast.Call(gast.Attribute(gast.Call(_attr(mod, "array"), [items], []), "reshape",
+                                    gast.Load()),
+                     [gast.Attribute(_name(x), "shape", gast.Load())], [])
+    return out, _located(made, like)
+
+
+def _apply_along_axis(call, value, fresh, like):
+    """(statements, the value's expression) of `M.apply_along_axis(f, axis, X)`, or None."""
+    mod, obj = _callee(call.func, value)
+    if obj is not np.apply_along_axis or mod is None:
+        return None
+    kw = {k.arg: k.value for k in call.keywords}
+    args = list(call.args) + [kw.pop(n) for n in ("func1d", "axis", "arr")[len(call.args):]
+                              if n in kw]
+    if kw or len(args) != 3 or any(isinstance(a, gast.Starred) for a in args):
+        return None
+    f, axis, arr = args
+    a = axis.value if isinstance(axis, gast.Constant) else \
+        -axis.operand.value if isinstance(axis, gast.UnaryOp) and isinstance(
+            axis.op, gast.USub) and isinstance(axis.operand, gast.Constant) else None
+    make = _one_arg_function(f, value)
+    if make is None or type(a) is not int or a not in (0, 1, -1, -2):
+        return None
+    out = []
+    X = _once(arr, "along", "np.apply_along_axis's array", fresh, out, like)
+    rank = gast.Compare(gast.Attribute(_name(X), "ndim", gast.Load()), [gast.NotEq()],
+                        [gast.Constant(2, None)])
+    fail = gast.Raise(gast.Call(_name("ValueError"), [gast.Constant(
+        "jitad reads np.apply_along_axis of a matrix only", None)], []), None)
+    out.append(_located(gast.If(rank, [fail], []), like))
+    k = fresh("along_k", "np.apply_along_axis's position")
+    row = fresh("along_slice", "a slice np.apply_along_axis's function is called on")
+    rows = a in (1, -1)
+    piece = gast.Subscript(_name(X), _name(k) if rows else gast.Tuple(
+        [gast.Slice(None, None, None), _name(k)], gast.Load()), gast.Load())
+    n = gast.Subscript(gast.Attribute(_name(X), "shape", gast.Load()),
+                       gast.Constant(0 if rows else 1, None), gast.Load())
+    # the slice bound to its name by an inner one-item loop: [f(r) for k in .. for r in [X[k]]]
+    items = gast.ListComp(make(row), [
+        gast.comprehension(_name(k, True), gast.Call(_name("range"), [n], []), [], 0),
+        gast.comprehension(_name(row, True), gast.List([piece], gast.Load()), [], 0)])
+    made = gast.Call(_attr(mod, "array"), [items], [])
+    if not rows:        # NumPy puts f's own dimensions where the axis was: first
+        made = gast.Call(_attr(mod, "moveaxis"), [made, gast.Constant(0, None),
+                                                   gast.UnaryOp(gast.USub(),
+                                                                gast.Constant(1, None))], [])
+    return out, _located(made, like)
+
+
+def _named_vectorize(tree, value):
+    """`vf = M.vectorize(f)` assigned once, `vf` read only as the function of calls: each
+    call `vf(x)` is `M.vectorize(f)(x)` (the same object made once or per call: it holds no
+    state), the assignment a `pass`."""
+    stores, loads, called = {}, {}, set()
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name):
+            table = loads if isinstance(n.ctx, gast.Load) else stores
+            table[n.id] = table.get(n.id, 0) + 1
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Name):
+            called.add(id(n.func))
+    made = {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.Call) \
+                and len(n.value.args) == 1 and not n.value.keywords \
+                and _callee(n.value.func, value)[1] is np.vectorize \
+                and _callee(n.value.func, value)[0] is not None \
+                and stores.get(n.targets[0].id) == 1:
+            made[n.targets[0].id] = n
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and n.id in made and isinstance(n.ctx, gast.Load) \
+                and id(n) not in called:
+            del made[n.id]
+    if not made:
+        return
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id in made:
+            n.func = _located(copy.deepcopy(made[n.func.id].value), n.func)
+    for block in _blocks(tree):
+        block[:] = [gast.copy_location(gast.Pass(), x) if any(x is a for a in made.values())
+                    else x for x in block]
+
+
 def rewrite(tree, value, builtin, fresh):
     """Rewrite the calls of the module docstring in `tree`."""
     for n in gast.walk(tree):       # np.roll over several axes: anywhere
@@ -219,6 +343,7 @@ def rewrite(tree, value, builtin, fresh):
                 made = _roll(v, value)
                 if made is not None:
                     setattr(n, field, made)
+    _named_vectorize(tree, value)
     loops = builtin("range", range) and builtin("len", len)
     for block in list(_blocks(tree)):
         out = []
@@ -244,7 +369,9 @@ def _hoisted(s, value, fresh, loops):
                 visit(c, inner)
                 if isinstance(c, gast.Call) and not inner:
                     made = _piecewise(c, value, fresh, s) or (
-                        _reduce(c, value, fresh, s) if loops else None)
+                        _reduce(c, value, fresh, s) if loops else None) or (
+                        _vectorize(c, value, fresh, s)) or (
+                        _apply_along_axis(c, value, fresh, s) if loops else None)
                     if made is not None:
                         before.extend(made[0])
                         gast.copy_location(made[1], c)

@@ -16,14 +16,18 @@ file edited after its import is refused instead of differentiated.
 `first_changed(captured.watch())` tells whether a free name now means another object (a
 rebound global or closure variable): the API re-specializes when it does.
 Captured arrays are never frozen: a free name whose value is an array, a tuple, list or
-dict holding arrays, or a dict of numbers (`passed_at_call`), is a hidden parameter (`Captured.hidden`, a `Hidden`
+dict holding arrays, or a dict of numbers (`passed_at_call`), or a plain object whose attributes
+are numbers and arrays (read as a dataclass object of them: `records.view`, made again at
+every call), is a hidden parameter (`Captured.hidden`, a `Hidden`
 each): a parameter appended to the tree after the user's, which the API fills at every call
 with the value the name has then (`Hidden.read`). A function's hidden parameters are its own
 such names (the parameter is named as the name is) and, transitively, those of the user
 helpers it calls (named as the helper names them, made fresh where the function uses that
 name: its calls pass them on); they are in neither `free` nor `watch`.
 A free name holding a tuple of numbers is compiled in as a number is (`_constant_tuples`: the
-tree reads a display of its numbers), and stays in `free` and `watch`.
+tree reads a display of its numbers), and stays in `free` and `watch`; so is one holding a
+set, frozenset or tuple of constants read only by `in` (`membership.constant_collections`),
+watched by a snapshot of its items (a set changed in place is a changed name).
 `capture(fn)` is kept in the function's cache (`pipeline.cache_of`) until the API forgets it
 (`pipeline.forget_frontends`) or one of its free names means another object: every analysis
 reading a helper's source shares one.
@@ -45,6 +49,8 @@ import gast
 import numpy as np
 
 from .desugar import ASSERT_FAILED, RAISE, desugar
+from . import records
+from .membership import constant_collections, same_constants
 from .inplace import SORT
 from .unbound import UNBOUND
 from .errors import JitadError, Loc
@@ -87,7 +93,7 @@ class Hidden:
             if value is MISSING:
                 raise JitadError(f"'{h.name}', an array the function reads, is no longer "
                                  "defined")
-            out.append(value)
+            out.append(records.view(value) if records.is_plain_object(value) else value)
         return tuple(out)
 
     def renamed(self, param):
@@ -118,6 +124,8 @@ def passed_at_call(value) -> bool:
         return [v]
     if isinstance(value, np.ndarray):
         return True
+    if records.is_plain_object(value):     # read as a dataclass object of its attributes
+        value = records.view(value)
     if not isinstance(value, (tuple, list, dict)) and not dataclass_object(value):
         return False
     got = leaves(value)
@@ -191,7 +199,7 @@ def first_changed(watch) -> str | None:
                 now = where.cell_contents
             except ValueError:
                 return name
-        if now is not was and not _same_number(now, was):
+        if now is not was and not _same_number(now, was) and not same_constants(now, was):
             return name
     return None
 
@@ -308,6 +316,9 @@ def _captured(fn, tree, filename, raw) -> Captured:
     _lambdas_as_defs(tree)
     _maps_as_comprehensions(tree, _builtin_test(fn, tree))
     tuples = _constant_tuples(fn, tree)
+    free, origin = _free_names(fn, tree)
+    for name, snapshot in constant_collections(free, tree).items():
+        tuples[name] = (snapshot, origin[name])     # watched by their items
     shown = desugar(tree, _keyword_only_last, _builtin_test(fn, tree))
     params = [a.id for a in tree.args.args]
     # the name as written in the source (an identifier), not `fn.__name__`, which anyone can set

@@ -8,9 +8,16 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
     evaluates it (`walrus`);
   * `nonlocal n` in a nested function called by the function's own statements: `n` passed
     in and returned, assigned back at each call (`nonlocals`);
+  * a finite generator function (`yield v` statements, no `while`, no returned value) is
+    the function returning the list of what it yields (`generators`);
   * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
-  * `np.piecewise` with lambdas, `functools.reduce` and `np.roll` over several axes are the
-    statements they mean (`call_forms`);
+  * `np.piecewise` with lambdas, `functools.reduce`, `np.roll` over several axes,
+    `np.vectorize(f)(x)` and `np.apply_along_axis` of a matrix are the statements they mean
+    (`call_forms`);
+  * `a in {c0, c1}` / `a not in (...)` of constants (also `set([...])`) is the comparisons
+    it means (`membership`);
+  * `obj(...)` of a global plain object (`records.is_plain_object`) whose class defines
+    `__call__` is `obj.__call__(...)`, the method call Python makes;
   * a chained assignment `a = b = value` evaluates `value` once and assigns it to each target
     from left to right: `a = value` then `b = a` when `a` is a plain name (so `b` is another
     name for `a`'s value, exactly as in Python: a later write into one is a write through an
@@ -111,7 +118,7 @@ import warnings
 import gast
 import numpy as np
 
-from . import call_forms, inplace, ix_gathers, list_edits, nonlocals
+from . import call_forms, generators, inplace, ix_gathers, list_edits, membership, nonlocals
 from .gast_build import located as _located
 
 _LOOPS = (gast.For, gast.While)
@@ -143,8 +150,11 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
     nonlocals.rewrite(tree, rewriter.fresh)
+    generators.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)
     call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
+    membership.rewrite(tree, builtin)
+    _object_calls(tree, builtin.value)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
@@ -164,6 +174,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     plain = all(builtin(n, getattr(builtins, n)) for n in ("len", "range", "min", "sorted"))
     if plain:
         list_edits.tuple_locals_as_lists(tree)
+        list_edits.repeated_displays(tree, namer)
+        list_edits.filled_in_order(tree)
     list_edits.constant_lists(tree)
     list_edits.sorted_keys(tree, builtin)
     rewriter.lists = _list_names(tree) if plain else set()
@@ -173,6 +185,8 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     list_edits.list_slices(tree, rewriter.lists, namer)
     list_edits.display_stars(tree, rewriter.lists)
     list_edits.zip_targets(tree, namer, builtin)
+    rewriter.unshared = list_edits.unshared_lists(tree, rewriter.lists) \
+        if plain and builtin("IndexError", IndexError) else set()
     rewriter.block_of(tree, "body")
     body = tree.body
     if body and _calls(body[-1], RAISE):
@@ -191,6 +205,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
 
 class _Rewriter:
     def __init__(self, namer, builtin):
+        self.unshared = set()
         self.namer, self.builtin = namer, builtin
         self.shown, self.prints = {}, []
 
@@ -344,6 +359,11 @@ class _Rewriter:
             return grown
         edited = list_edits.statement(s, self.lists, self.namer)
         if edited is not None:
+            return edited
+        edited = list_edits.item_write(s, self.unshared, self.namer)
+        if edited is not None:
+            for e in edited:        # the IndexError raised as every `raise` is
+                self.block_of(e, "body")
             return edited
         written = inplace.rewrite(s, self.lists, self.builtin.value)
         if written is not None:
@@ -652,6 +672,18 @@ class _Rewriter:
         test = gast.UnaryOp(gast.Not(), gast.Name(flag, gast.Load(), None, None))
         guard = gast.copy_location(gast.If(_located(test, loop), orelse, []), loop)
         return [init, loop, guard]
+
+
+def _object_calls(tree, value):
+    """`obj(...)` as `obj.__call__(...)` (module docstring)."""
+    from .records import is_plain_object, method
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+            obj = value(node.func.id)
+            if obj is not None and is_plain_object(obj) \
+                    and method(type(obj), "__call__") is not None:
+                node.func = _located(gast.Attribute(node.func, "__call__", gast.Load()),
+                                     node.func)
 
 
 def _flatten_pairs(top, value, targets, values, later) -> bool:

@@ -96,6 +96,10 @@ def _fail(cap, node, message=None):
 
 def _check(cap, node, in_loop):
     if isinstance(node, gast.stmt):
+        if isinstance(node, (gast.Try, getattr(gast, "TryStar", gast.Try))):
+            _fail(cap, node, "a try statement is not supported: which operation raises is not "
+                             "known when jitad compiles; test the condition instead (`if x > 0:"
+                             " v = np.log(x)` / `np.where`), or let the error reach the caller")
         if not isinstance(node, _STMTS):
             _fail(cap, node)
         if isinstance(node, gast.Expr):
@@ -104,6 +108,10 @@ def _check(cap, node, in_loop):
             if isinstance(node.value, gast.Call):
                 _check(cap, node.value, in_loop)
                 return  # hs.append(h): normalize checks hs is a list (and refuses other calls)
+            if isinstance(node.value, (gast.Yield, gast.YieldFrom)):
+                _fail(cap, node.value, "a generator is supported when it is finite: `yield v` "
+                                       "statements, `for` loops (no `while`), no returned "
+                                       "value (`generators`); else build a list and return it")
             _fail(cap, node, "expression statements have no effect jitad can use "
                              "(calls for their side effects are not supported)")
         if isinstance(node, gast.FunctionDef):

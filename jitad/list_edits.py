@@ -438,3 +438,278 @@ def statement(s, lists, namer):
                                   [append(_at(xs, _name(j)))], [], None), s),
                 _assign(_name(xs, True), _name(new), s)]
     return None
+
+
+# -- item writes into list locals, repeated displays ------------------------------------------
+
+
+def repeated_displays(tree, namer):
+    """`[c] * n` / `n * [c]` with `c` a number constant: `[c for _ in range(n)]` (the same
+    items; a display of an object, `[np.zeros(3)] * n`, holds n references to one object,
+    which a comprehension would not: left as it is)."""
+    class Displays(gast.NodeTransformer):
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            if not isinstance(node.op, gast.Mult):
+                return node
+            for seq, n in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(seq, gast.List) and len(seq.elts) == 1 \
+                        and isinstance(seq.elts[0], gast.Constant) \
+                        and isinstance(seq.elts[0].value, (int, float)) \
+                        and not isinstance(n, (gast.List, gast.Tuple)):
+                    k = namer.fresh("k")
+                    return _located(_comp(copy.deepcopy(seq.elts[0]), k,
+                                          _call("range", n)), node)
+            return node
+
+    Displays().visit(tree)
+
+
+_SAFE_CALLS = {"len", "sum", "sorted", "list", "tuple", "enumerate", "zip", "reversed", "max",
+               "min", "range"}
+
+
+def unshared_lists(tree, lists) -> set:
+    """The list locals of `lists` no other variable can see: read only by indexing, their
+    own methods, iteration, `return` and as arguments of builtins / `np.` functions that
+    make new values -- never assigned to another name, put in a display or passed to a
+    helper that might keep them; and no item write inside a `for` loop over the list itself
+    (Python's loop sees the writes; `range(len(xs))` is no loop over it). Writing an item
+    into such a list can rebind the name to a new list of the same items but one
+    (`item_write`)."""
+    parents = {}
+    for n in gast.walk(tree):
+        for c in gast.iter_child_nodes(n):
+            parents[id(c)] = n
+    out = set(lists) - _nested_names(tree)
+    for n in gast.walk(tree):
+        if not (isinstance(n, gast.Name) and n.id in out and isinstance(n.ctx, gast.Load)):
+            continue
+        p = parents.get(id(n))
+        if isinstance(p, gast.Subscript) and p.value is n:
+            continue
+        if isinstance(p, gast.Attribute) and p.value is n:
+            continue
+        if isinstance(p, (gast.For, gast.comprehension)) and p.iter is n or \
+                isinstance(p, gast.Return):
+            continue
+        if isinstance(p, gast.Call) and n in p.args and (
+                isinstance(p.func, gast.Name) and p.func.id in _SAFE_CALLS
+                or isinstance(p.func, gast.Attribute) and isinstance(p.func.value, gast.Name)
+                and p.func.value.id in ("np", "numpy")):
+            continue
+        out.discard(n.id)
+    for loop in gast.walk(tree):
+        if isinstance(loop, gast.For):
+            counted = {id(c.args[0]) for c in gast.walk(loop.iter) if isinstance(c, gast.Call)
+                       and isinstance(c.func, gast.Name) and c.func.id == "len" and c.args}
+            # (range(len(xs)) is evaluated once: a loop over it does not see the writes)
+            over = {e.id for e in gast.walk(loop.iter) if isinstance(e, gast.Name)
+                    and id(e) not in counted}
+            for s in gast.walk(loop):
+                t = s.targets[0] if isinstance(s, gast.Assign) and len(s.targets) == 1 else \
+                    s.target if isinstance(s, gast.AugAssign) else None
+                if isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name) \
+                        and t.value.id in over:
+                    out.discard(t.value.id)
+    return out
+
+
+def item_write(s, lists, namer):
+    """`xs[i] = v` / `xs[i] op= v` of a list local `xs` no other variable sees
+    (`unshared_lists`), `i` an index (not a slice): `v` (and `i`) into fresh names, Python's
+    IndexError where `i` is out of range, then `xs` the list of the same items with the one at
+    `i` (or `len(xs) + i` for a negative `i`) replaced -- what Python's list holds after the
+    write. None for any other statement."""
+    if isinstance(s, gast.Assign) and len(s.targets) == 1:
+        t, value = s.targets[0], s.value
+    elif isinstance(s, gast.AugAssign):
+        t = s.target
+        value = None
+    else:
+        return None
+    if not (isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name)
+            and t.value.id in lists and not isinstance(t.slice, (gast.Slice, gast.Tuple))):
+        return None
+    xs = t.value.id
+    i, v, k = namer.fresh("i"), namer.fresh(f"{xs}_item"), namer.fresh("k")
+    out = [_assign(_name(i, True), copy.deepcopy(t.slice), s)]
+    if value is None:           # xs[i] op= v: the item read, then the operation
+        value = gast.BinOp(_at(xs, _name(i)), s.op, s.value)
+    out.append(_assign(_name(v, True), value, s))
+    n = _len(xs)
+    inside = gast.Compare(gast.UnaryOp(gast.USub(), n), [gast.LtE(), gast.Lt()],
+                          [_name(i), _len(xs)])
+    fail = gast.Raise(gast.Call(_name("IndexError"),
+                                [_const("list assignment index out of range")], []), None)
+    out.append(_located(gast.If(gast.UnaryOp(gast.Not(), inside), [_located(fail, s)], []), s))
+    hit = gast.BoolOp(gast.Or(), [gast.Compare(_name(k), [gast.Eq()], [_name(i)]),
+                                  gast.Compare(_binop(_name(k), gast.Sub(), _len(xs)),
+                                               [gast.Eq()], [_name(i)])])
+    new = _comp(gast.IfExp(hit, _name(v), _at(xs, _name(k))), k, _call("range", _len(xs)))
+    out.append(_assign(_name(xs, True), new, s))
+    return out
+
+
+def _none_display(e):
+    """The length `n` of `[None] * n` / `n * [None]`, or None."""
+    if not (isinstance(e, gast.BinOp) and isinstance(e.op, gast.Mult)):
+        return None
+    for seq, n in ((e.left, e.right), (e.right, e.left)):
+        if isinstance(seq, gast.List) and len(seq.elts) == 1 \
+                and isinstance(seq.elts[0], gast.Constant) and seq.elts[0].value is None:
+            return n
+    return None
+
+
+def _filler_length(e):
+    """`n` of a list whose items are only placeholders until written: `[None] * n`, or a
+    comprehension `[v for k in range(n)]` whose item does not read `k` (`[0.0] * n` is one,
+    `repeated_displays`; `[np.zeros(d) for _ in range(n)]`); else None."""
+    n = _none_display(e)
+    if n is not None:
+        return n
+    if isinstance(e, gast.ListComp) and len(e.generators) == 1:
+        gen = e.generators[0]
+        it = gen.iter
+        if isinstance(gen.target, gast.Name) and not gen.ifs and not gen.is_async \
+                and isinstance(it, gast.Call) and isinstance(it.func, gast.Name) \
+                and it.func.id == "range" and len(it.args) == 1 and not it.keywords \
+                and not _mentions(e.elt, gen.target.id):
+            return it.args[0]
+    return None
+
+
+def _slot(target, xs):
+    """The index of a write `xs[...] = v` (a Subscript target of `xs`), or None."""
+    if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) \
+            and target.value.id == xs and isinstance(target.ctx, gast.Store):
+        return target.slice
+    return None
+
+
+def _offset(index, t):
+    """c where `index` is `t`, `t + c` or `c + t` (c an int constant >= 0), else None."""
+    if isinstance(index, gast.Name) and index.id == t:
+        return 0
+    if isinstance(index, gast.BinOp) and isinstance(index.op, gast.Add):
+        for a, b in ((index.left, index.right), (index.right, index.left)):
+            if isinstance(a, gast.Name) and a.id == t and _int_const(b) is not None \
+                    and _int_const(b) >= 0:
+                return _int_const(b)
+    return None
+
+
+def _stores(nodes) -> set:
+    return {n.id for s in nodes for n in gast.walk(s) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, (gast.Store, gast.Del))}
+
+
+def _mentions(node, xs) -> bool:
+    return any(isinstance(n, gast.Name) and n.id == xs for n in gast.walk(node))
+
+
+def filled_in_order(tree):
+    """`hs = [None] * n` filled in order, then read: `hs = []` and appends (below).
+    Where, in one block, `hs = [None] * n` (or a list of placeholders `[0.0] * n`,
+    `[np.zeros(d) for _ in range(n)]`: `_filler_length`, none of them ever read) is the only
+    assignment of `hs`, followed (hs not
+    read in between) by `c` writes `hs[0] = v0`, ..., `hs[c - 1] = v` and then a loop
+    `for t in range(m)` where `n` is `m` (c = 0) or `m + c` (the same text, its names
+    assigned neither in between nor in the loop), whose body writes `hs[t + c] = v` once,
+    as one of its own statements, reads (or writes) `hs` only as `hs[t + c]` after that write
+    (the last item then), has no
+    `break` or `continue` of its own and does not assign `t`: each write puts the next item
+    (Python's list holds every item written, in order, when the loop ends), so the list is
+    `hs = []` with `.append(v)` for each write -- the same list after the loop, never a None
+    in it (which jitad could not type), no placeholder made only to be replaced, and each
+    write an append, not a new list (`item_write`). Anything else is left as it is."""
+    nested = _nested_names(tree)
+    stores = {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    for node in list(gast.walk(tree)):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                _fill_block(block, stores, nested)
+
+
+def _fill_block(block, stores, nested):
+    for j, s in enumerate(block):
+        if not (isinstance(s, gast.Assign) and len(s.targets) == 1
+                and isinstance(s.targets[0], gast.Name)):
+            continue
+        n = _filler_length(s.value)
+        xs = s.targets[0].id
+        if n is None or stores.get(xs) != 1 or xs in nested:
+            continue
+        prefix, k = [], j + 1
+        while k < len(block) and isinstance(block[k], gast.Assign) \
+                and len(block[k].targets) == 1 and _slot(block[k].targets[0], xs) is not None \
+                and _int_const(_slot(block[k].targets[0], xs)) == len(prefix) \
+                and not _mentions(block[k].value, xs):
+            prefix.append(block[k])
+            k += 1
+        while k < len(block) and not _mentions(block[k], xs):
+            k += 1
+        if k == len(block):
+            continue
+        loop = block[k]
+        if not (isinstance(loop, gast.For) and isinstance(loop.target, gast.Name)
+                and not loop.orelse and isinstance(loop.iter, gast.Call)
+                and isinstance(loop.iter.func, gast.Name) and loop.iter.func.id == "range"
+                and len(loop.iter.args) == 1 and not loop.iter.keywords):
+            continue
+        t, m, c = loop.target.id, loop.iter.args[0], len(prefix)
+        want = m if c == 0 else gast.BinOp(m, gast.Add(), _const(c))
+        if gast.dump(want) != gast.dump(n) or _mentions(m, xs):
+            continue
+        if (_stores(block[j + 1:k + 1]) | {t}) & {e.id for e in gast.walk(m)
+                                                 if isinstance(e, gast.Name)}:
+            continue
+        writes = [w for w in loop.body if isinstance(w, gast.Assign) and len(w.targets) == 1
+                  and _slot(w.targets[0], xs) is not None]
+        if len(writes) != 1 or _offset(_slot(writes[0].targets[0], xs), t) != c \
+                or _mentions(writes[0].value, xs) or t in _stores(loop.body):
+            continue
+        if not _fill_loop_ok(loop, writes[0], xs, t, c):
+            continue
+        s.value = _located(gast.List([], gast.Load()), s.value)
+        for w in prefix + writes:
+            w_new = _located(gast.Expr(gast.Call(gast.Attribute(_name(xs), "append",
+                                                                gast.Load()), [w.value], [])), w)
+            for blk in (block, loop.body):
+                for q, x in enumerate(blk):
+                    if x is w:
+                        blk[q] = w_new
+
+
+def _fill_loop_ok(loop, write, xs, t, c) -> bool:
+    """The loop body of `filled_in_order`: no break / continue of its own, `xs` read or
+    written only as `xs[t + c]` in statements after the write (its last item then)."""
+    def own(node):
+        yield node
+        for ch in gast.iter_child_nodes(node):
+            if not isinstance(ch, (gast.For, gast.While, gast.FunctionDef, gast.Lambda)):
+                yield from own(ch)
+    for s in loop.body:
+        if any(isinstance(n, (gast.Break, gast.Continue)) for n in own(s)):
+            return False
+    after = False
+    for s in loop.body:
+        if s is write:
+            after = True
+            continue
+        for n in gast.walk(s):
+            if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) \
+                    and n.value.id == xs:      # after the write, the last item: xs[t + c]
+                if not (after and _offset(n.slice, t) == c):
+                    return False
+        reads = [n for n in gast.walk(s) if isinstance(n, gast.Name) and n.id == xs]
+        subs = [n.value for n in gast.walk(s) if isinstance(n, gast.Subscript)
+                and isinstance(n.value, gast.Name) and n.value.id == xs]
+        if len(reads) != len(subs):
+            return False
+    return True

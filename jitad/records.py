@@ -25,6 +25,8 @@ import dataclasses
 import inspect
 import types
 
+import numpy as np
+
 
 def is_record(cls) -> bool:
     return isinstance(cls, type) and (
@@ -103,3 +105,44 @@ def class_constant(cls, name):
             isinstance(v, tuple) and all(isinstance(x, (int, float)) for x in v)):
         return v
     return None
+
+
+# -- plain objects read as records -----------------------------------------------------------
+
+_VIEWS = {}         # (class, attribute names) -> the record class viewing such objects
+_NUMBERS = (np.ndarray, bool, int, float, np.number, np.bool_)
+
+
+def is_plain_object(obj) -> bool:
+    """An object of a user's ordinary class (not a record, a module, a function, a class or
+    a builtin type's object) whose attributes live in its `__dict__` (no `__slots__`, no
+    `__getattr__` / `__getattribute__` / `__setattr__` of its own), with at least one, each
+    a number or a NumPy array (a model's weights, a config's numbers)."""
+    cls = type(obj)
+    if not isinstance(getattr(obj, "__dict__", None), dict) or not obj.__dict__ \
+            or is_record(cls) or isinstance(obj, (type, types.ModuleType, types.FunctionType)) \
+            or cls.__module__ == "builtins" or "__slots__" in vars(cls) \
+            or type(cls) is not type:
+        return False
+    if any(name in vars(k) for k in cls.__mro__[:-1]
+           for name in ("__getattr__", "__getattribute__", "__setattr__")):
+        return False
+    return all(isinstance(k, str) and k.isidentifier() and not k.startswith("__")
+               and isinstance(v, _NUMBERS) for k, v in obj.__dict__.items())
+
+
+def view(obj):
+    """A plain object (`is_plain_object`) as a dataclass object of the same attributes, in
+    the order of its `__dict__`: its class a dataclass made (once per class and attribute
+    names) as a subclass of the object's own, so `view.name(...)` finds the same methods
+    (`method`), read as a record's are. The object itself is not changed."""
+    cls, names = type(obj), tuple(obj.__dict__)
+    made = _VIEWS.get((cls, names))
+    if made is None:
+        made = dataclasses.make_dataclass(
+            cls.__name__, names, bases=(cls,), eq=False, repr=False,
+            namespace={"__module__": cls.__module__, "__qualname__": cls.__qualname__})
+        _VIEWS[cls, names] = made
+    out = object.__new__(made)
+    out.__dict__.update(obj.__dict__)
+    return out

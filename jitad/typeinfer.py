@@ -302,6 +302,13 @@ class Inferer:
         op = s.op
         if op.complex_form is not None and any(getattr(a, "is_complex", False) for a in args):
             op = op.complex_form        # np.abs of a complex: its type rule too (a real result)
+        if (op.elementwise or op.reduces) and any(getattr(a, "is_list", False) for a in args):
+            # a list the front end did not see as one (a nested function's, through a name):
+            # the array rules would give it an array's adjoint
+            raise UnsupportedError(
+                f"{op.symbol or op.name} of a list jitad did not know was a list here: give it "
+                "np.array(...) of the list, or the helper's call itself (np.sum(f(x)))", s.loc,
+                op.symbol or op.name)
         shaped = any(isinstance(a, TupleTy) for a in args)
         if shaped and (op.elementwise or op.reduces):
             raise not_of_shapes(op, s)

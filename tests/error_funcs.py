@@ -97,7 +97,7 @@ def uses_is(x):
 
 
 def uses_in(x, n):
-    if n in (1, 2):  # ERR: operator in
+    if n in range(1, 3):  # ERR: operator in
         return x
     return 2 * x
 

@@ -435,12 +435,6 @@ def squeeze_unknown_axes(X):
     return np.sum(np.squeeze(X[:, None, :1]) ** 2)  # ERR: squeeze() needs axis=
 
 
-def list_item_write(x):
-    ratings = [x[0], x[1], x[2]]
-    ratings[1] = ratings[1] + x[0]  # ERR: writing into a list
-    return ratings[1] * ratings[2]
-
-
 def logaddexp_running(x):
     return np.sum(np.logaddexp.accumulate(x))  # ERR: .accumulate()
 
@@ -458,13 +452,13 @@ def nonlocal_read_in_statement(x):
 def refused_forms():
     """Refused on purpose: zip(*rows) of a list of tuples (a list of tuples is read by
     unpacking its elements), np.squeeze without axis= (which axes have length one is not
-    known when jitad compiles), a write into a list (lists are built by appends), a ufunc's
+    known when jitad compiles), a ufunc's
     accumulate other than add / multiply / maximum / minimum (no logcumsumexp primitive),
     and a nonlocal name read in the statement that
     calls the function changing it (Python reads it before the call)."""
     x = np.array([0.3, -0.6, 0.9])
     return [(zip_star_list_of_tuples, (0.7, -0.4)), (squeeze_unknown_axes, (np.ones((2, 3)),)),
-            (list_item_write, (x,)), (logaddexp_running, (x,)),
+            (logaddexp_running, (x,)),
             (nonlocal_read_in_statement, (x,))]
 
 

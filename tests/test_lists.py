@@ -160,8 +160,9 @@ def to_helper(w):
 
 
 def write(w):
-    hs = [w]
-    hs[0] = 2.0 * w
+    hs = [w, w]
+    for h in hs:            # Python's loop would see the write (hs[i] = v elsewhere is fine)
+        hs[1] = 2.0 * h
     return np.sum(hs[0])
 
 
@@ -266,7 +267,7 @@ MISUSES = [
     (nested_as_value, "np.sum(_helper(g))", "nested function value"),
     (repeat, "np.sum(hs * 2)", "list value"), (to_helper, "return a", "list value"),
     (helper_appends, "hs.append(v)", ".append()"), (helper_aliases, "u = hs", "list alias"),
-    (write, "hs[0] = 2.0 * w", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
+    (write, "hs[1] = 2.0 * h", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
     (mixed, "hs.append(1)", "type change"), (sliced, "hs[::2][0]", "list index"),
     (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable")]
 

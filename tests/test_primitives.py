@@ -553,6 +553,7 @@ TABLE = [
       dom=dict(x="in1")),
     P("scipy.special.i0(x) + scipy.special.i1(x)", "s", "special12", more="v",
       ties=[Tie(dict(x=0.0), dict(x=0.5))]),                 # I1'(0) = 1/2
+    P("np.i0(x) * x", "s", "special12", more="v"),
     P("scipy.special.i0e(x) + scipy.special.i1e(x)", "s", "special12", more="v", dom=dict(x="nz"),
       ties=[Tie(dict(x=0.0), dict(x=0.5))]),
     P("scipy.special.ndtr(x) + scipy.special.log_ndtr(x)", "s", "special12", more="v"),

@@ -583,6 +583,7 @@ def install():
     FUNCTION_OPS[np.select] = _select
     FUNCTION_OPS[np.gradient] = _gradient
     FUNCTION_OPS[np.piecewise] = _piecewise
+    FUNCTION_OPS[np.apply_along_axis] = _apply_along_axis
     FUNCTION_OPS[np.roll] = _roll_axes(FUNCTION_OPS[np.roll])
     # the array methods compiled mode has (x.prod(), x.cumsum(axis=0) ...) as the functions
     by_prim = {prim.name: target for target, prim in callables()
@@ -615,6 +616,40 @@ def _piecewise(x, condlist, funclist, *args, **kw):
         else:
             y[c] = f
     return y
+
+
+def _apply_along_axis(func1d, axis, arr, *args, **kw):
+    """np.apply_along_axis of a matrix as compiled mode's `call_forms` rewrite reads it: f
+    of each row (axis 1 / -1) or column (axis 0 / -2), `np.array` of the results, for
+    columns f's own dimensions moved first."""
+    from .ops import array
+    from .var import Var
+    if type(arr) is not Var or args or kw or axis not in (0, 1, -1, -2):
+        return np.apply_along_axis(func1d, axis, arr, *args, **kw)
+    if arr.ndim != 2:
+        raise ValueError("jitad reads np.apply_along_axis of a matrix only")
+    rows = axis in (1, -1)
+    out = array([func1d(arr[k] if rows else arr[:, k])
+                 for k in range(arr.shape[0 if rows else 1])])
+    return out if rows else np.moveaxis(out, 0, -1)
+
+
+def vectorized(pyfunc, *args, **kwargs):
+    """np.vectorize(pyfunc) as compiled mode's `call_forms` rewrite reads it: called on one
+    array holding a differentiated value, pyfunc of each entry, `np.array` of the results in
+    the argument's shape; NumPy's own vectorize otherwise."""
+    from .ops import array, ravel, reshape
+    from .var import Var
+    plain = np.vectorize(pyfunc, *args, **kwargs)
+    if args or kwargs:
+        return plain
+
+    def call(x, *more, **kw):
+        if type(x) is not Var or more or kw:
+            return plain(x, *more, **kw)
+        flat = ravel(x)
+        return reshape(array([pyfunc(flat[k]) for k in range(flat.shape[0])]), x.shape)
+    return call
 
 
 def _roll_axes(plain):

@@ -47,6 +47,7 @@ from ..differentiable import (as_differentiable, called_transform, is_transform_
 from ..errors import JitadError, Loc, NotDifferentiableError
 from ..types import (int_leaves_skipped, leaves as leaves_of, one_float_output, rebuild,
                      structured_value, ty_of_value)
+from .. import records
 from .. import runtime as _rt
 from ..primitives import runtime_calls
 from . import from_primitives, math_ns, numpy_ns, ops, scipy_stats
@@ -148,6 +149,10 @@ class _Patcher:
             if r is None:   # a library's Python function with a primitive (solve_triangular)
                 r = from_primitives.eager_callable(obj)
             return obj if r is None else r
+        if records.is_plain_object(obj):
+            # a plain object compiled mode reads as a record (`records.view`): its methods
+            # rebuilt, run eagerly (`instance`)
+            return self.instance(obj)
         derived = called_transform(obj)
         if derived is not None:         # grad(f) called inside: its function, rebuilt
             return self.transformed(derived)
@@ -198,7 +203,8 @@ class _Patcher:
         new = self.functions.get(cls)
         if new is not None:
             return new
-        own = {k: v for k, v in vars(cls).items() if k[:1] != "_" and isinstance(
+        own = {k: v for k, v in vars(cls).items()
+               if (k[:1] != "_" or k == "__call__") and isinstance(
             getattr(v, "__func__", v), types.FunctionType)
             and _is_user_function(getattr(v, "__func__", v))}
         if not own or cls.__module__.split(".")[0] in _LIBRARIES | _STDLIB:

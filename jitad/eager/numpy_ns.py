@@ -18,6 +18,7 @@ import types as _types
 
 import numpy as _np
 
+from . import from_primitives as _from_primitives
 from . import ops as _ops
 from .dispatch import contains_var
 
@@ -56,6 +57,7 @@ asarray = _ops.asarray
 shape = _ops.shape
 ndim = _ops.ndim
 size = _ops.size
+vectorize = _from_primitives.vectorized
 
 
 def prod(a, *args, initial=None, **kwargs):

@@ -313,8 +313,10 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             self.expr_into(value, target.id)
         elif isinstance(target, gast.Subscript):
             if isinstance(target.value, gast.Name) and target.value.id in self.lists:
-                self.err(target, "writing into a list (hs[i] = v) is not supported; build the "
-                                 "list with .append(), or write into an array", "list write")
+                self.err(target, "writing into a list (hs[i] = v) is supported where no other "
+                                 "name sees the list and no loop iterates over it while it is "
+                                 "written; else build the list with .append(), or write into "
+                                 "an array", "list write")
             arr, index = self.subscript_parts(target)
             val = self.expr(value, arr)
             if isinstance(val, Var) and val.name == arr:
@@ -609,6 +611,12 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
             return Const(node.value)
         if isinstance(node, gast.Name):
             return self.name(node)
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult) and any(
+                isinstance(e, gast.List) for e in (node.left, node.right)):
+            self.err(node, "a repeated list ([c] * n) is supported with a number c, and "
+                           "[None] * n where a loop `for t in range(n)` fills it in order "
+                           "(hs[t] = v, hs read in the loop only after that write); else "
+                           "build the list with .append() or a comprehension", "list repeat")
         if isinstance(node, gast.BinOp):
             if self.is_shape(node):           # (n,) + x.shape[1:]
                 return self.shape_value(node, hint, dest)

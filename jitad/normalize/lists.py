@@ -481,7 +481,11 @@ class ListForms:
         return is_list_argument(node, self.lists) or self.is_list_call(node)
 
     def is_list_call(self, node) -> bool:
-        """Whether `node` calls a user helper that returns a list (`returns_list`)."""
+        """Whether `node` calls a user helper, or a nested function (its lifted helper),
+        that returns a list (`returns_list`)."""
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id in self.nested:
+            return returns_list(self.nested[node.func.id][0], node, self.lists)
         return isinstance(node, gast.Call) and self.user_callee(node.func) is not None \
             and returns_list(self.resolve_func(node.func), node, self.lists)
 

@@ -482,6 +482,7 @@ scipy.special.erfcinv(x) = rt.erfcinv(x)    :: ewf  | x: -g * 0.886226925452758 
 # modified Bessel functions: I0' = I1, I1' = I0 - I1 / x (1/2 at 0); the e^-|x| forms also
 # carry -sign(x) times themselves
 scipy.special.i0(x) = rt.i0(x)              :: ewf  | x: g * rt.i1(x)
+np.i0(x) = rt.i0(x)                         :: ewf  | x: g * rt.i1(x)
 scipy.special.i1(x) = rt.i1(x)              :: ewf  | x: g * (rt.i0(x) - y / (x + (x == 0)) - 0.5 * (x == 0))
 scipy.special.i0e(x) = rt.i0e(x)            :: ewf  | x: g * (rt.i1e(x) - np.sign(x) * y)
 scipy.special.i1e(x) = rt.i1e(x)            :: ewf  | x: g * (rt.i0e(x) - y / (x + (x == 0)) - 0.5 * (x == 0) - np.sign(x) * y)

@@ -42,7 +42,7 @@ np.where where.0.0.0 np.clip scipy.stats.norm.cdf scipy.stats.norm.pdf scipy.sta
 scipy.stats.norm.logcdf
 np.fmax np.fmin np.nan_to_num scipy.special.beta scipy.special.betaln scipy.special.digamma
 scipy.special.entr scipy.special.erfcinv scipy.special.erfinv scipy.special.gamma
-scipy.special.i0 scipy.special.i0e scipy.special.i1 scipy.special.i1e scipy.special.kl_div
+np.i0 scipy.special.i0 scipy.special.i0e scipy.special.i1 scipy.special.i1e scipy.special.kl_div
 scipy.special.log_ndtr scipy.special.ndtr scipy.special.polygamma scipy.special.rel_entr
 scipy.special.rgamma scipy.special.softplus scipy.stats.beta.logpdf scipy.stats.beta.pdf
 scipy.stats.cauchy.cdf scipy.stats.cauchy.logpdf scipy.stats.cauchy.pdf scipy.stats.expon.cdf

@@ -1,9 +1,16 @@
 """The `numba.njit` versions of `runtime`'s helpers (what compiled generated code calls).
 
-Each helper is re-bound to this module's globals, so a helper calling another helper calls
-the compiled one; the constants they read (`runtime.CONSTANTS`) are copied here. A helper in
-`runtime.OVERLOADED` is the plain function itself, with a Numba overload that picks its
-compiled implementation by the argument types."""
+Each helper is re-bound to this module's globals (`_G`), so a helper calling another helper
+calls the compiled one; the constants they read (`runtime.CONSTANTS`) are copied here. A
+helper in `runtime.OVERLOADED` is the plain function itself, with a Numba overload that picks
+its compiled implementation by the argument types.
+
+Helpers are made on first use, not at import: `rt.<name>` (this module's `__getattr__`, what
+Numba reads typing a generated module's `rt.<name>`) and a helper's global name read by Numba
+typing another helper (`_G`, a dict that makes a missing helper) make it once and keep it in
+the module. A generated module calls a few dozen of the ~390 helpers; making every dispatcher
+with its disk cache at import cost ~0.2-0.4 s of every new process's first call."""
+import threading
 import types
 
 import numpy as np  # noqa: F401  (the helpers' global `np`)
@@ -14,6 +21,32 @@ from .cache import njit
 math = _py.math    # the helpers' global `math`
 for _name in _py.CONSTANTS:
     globals()[_name] = getattr(_py, _name)
+
+
+class _Globals(dict):
+    """The globals of every function compiled here: this module's names, and a helper not
+    made yet made when Numba (or Python) reads its name."""
+
+    def __missing__(self, name):
+        mod = globals()
+        if name not in mod:
+            if name not in _LAZY:
+                raise KeyError(name)
+            _make(name)
+        value = mod[name]
+        self[name] = value
+        return value
+
+
+_G = _Globals(__name__=__name__, __builtins__=__builtins__)
+_MAKING = threading.RLock()
+
+
+def _rebind(f):
+    """`f` (a function of this module or of `runtime`) reading its globals from `_G`."""
+    g = types.FunctionType(f.__code__, _G, f.__name__, f.__defaults__, f.__closure__)
+    g.__qualname__ = f.__qualname__
+    return g
 
 def _one_specialization(disp, callee, any_layout=False, special=None):
     """Make Numba compile the helper `disp` once per argument types, not once per constant
@@ -80,12 +113,12 @@ def _helper(name, f, inline="never", special=None):
     """`f` (runtime's plain function) compiled as the helper `name`: re-bound to this module's
     globals; not inlined, it is compiled once per plain argument types and called from
     compiled code without wrappers (`_one_specialization`)."""
-    g = types.FunctionType(f.__code__, globals(), name, f.__defaults__)
+    g = types.FunctionType(f.__code__, _G, name, f.__defaults__)
     errors = {"error_model": "numpy"} if name in _py.NUMPY_ERRORS else {}
     disp = njit(g, nogil=name not in _py.NEEDS_GIL, inline=inline, **errors)
     if inline == "never":
         # its own qualified name: Numba's disk cache is keyed on it, not on the wrappers
-        c = types.FunctionType(f.__code__, globals(), name, f.__defaults__)
+        c = types.FunctionType(f.__code__, _G, name, f.__defaults__)
         c.__qualname__ = name + "_callee"
         _one_specialization(disp, njit(c, nogil=name not in _py.NEEDS_GIL, inline=inline,
                                        no_cpython_wrapper=True, no_cfunc_wrapper=True, **errors),
@@ -104,7 +137,7 @@ def _row_source(view, src, n):
     return (src.copy() if overlaps(view, src) else src), (1 if m == n else 0)
 
 
-_row_source = njit(_row_source, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+_row_source = njit(_rebind(_row_source), nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 def _matrix_source(view, src):
@@ -119,7 +152,7 @@ def _matrix_source(view, src):
     return s, (1 if s.shape[0] == view.shape[0] else 0), (1 if s.shape[1] == view.shape[1] else 0)
 
 
-_matrix_source = njit(_matrix_source, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+_matrix_source = njit(_rebind(_matrix_source), nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 def _add_into_vec(view, g):
@@ -155,7 +188,7 @@ def _floats(ndim):
 
 
 def _callee(f):
-    return njit(f, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    return njit(_rebind(f), nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 # a helper whose calls from compiled code with some argument types are another function's
@@ -232,9 +265,23 @@ for _n, _f, _args in (("first_add", _first_add_take, (1, 0)),
     _SPECIAL[_n] = ((_kept(*_args), _callee(_f), False),)
 
 
-for _name in ("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED):
-    globals()[_name] = _helper(_name, getattr(_py, _py.COMPILED_AS.get(_name, _name)),
-                               "always" if _name in _py.INLINE else "never", _SPECIAL.get(_name))
+_LAZY = frozenset(("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED))
+
+
+def _make(name):
+    """Make the helper `name` (once, whichever thread asks first)."""
+    with _MAKING:
+        mod = globals()
+        if name not in mod:
+            mod[name] = _helper(name, getattr(_py, _py.COMPILED_AS.get(name, name)),
+                                "always" if name in _py.INLINE else "never", _SPECIAL.get(name))
+        return mod[name]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return _make(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # the overloads' implementations are only called from compiled code: no wrappers (see above)
@@ -413,9 +460,9 @@ def _overloads():
         return lambda a, b: (a.astype(dt), b.astype(dt))
 
 
-_set_view_nd = njit(types.FunctionType(_py.set_view.__code__, globals(), "set_view"), nogil=True)
-_max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, globals(), "max_axis"), nogil=True)
-_extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, globals(),
+_set_view_nd = njit(types.FunctionType(_py.set_view.__code__, _G, "set_view"), nogil=True)
+_max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, _G, "max_axis"), nogil=True)
+_extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, _G,
                                               "extreme_adjoint"), nogil=True)
 
 

@@ -41,6 +41,7 @@ import dis
 import hashlib
 import inspect
 import linecache
+import re
 import textwrap
 import types
 from dataclasses import dataclass, field
@@ -277,7 +278,7 @@ def _capture(fn) -> Captured:
     try:
         # the source of the code that runs: `fn.__code__`, never a `__wrapped__` function
         # (`functools.wraps` makes `inspect.getsource(wrapper)` show the wrapped one)
-        lines, first = inspect.getsourcelines(fn.__code__)
+        lines, first = _source_lines(fn.__code__, fn.__globals__)
     except (OSError, TypeError) as e:
         raise JitadError(
             f"cannot read the source of {fn.__qualname__} ({e}); jitad needs functions defined in a file"
@@ -306,6 +307,33 @@ def _capture(fn) -> Captured:
             if getattr(node, "end_col_offset", None) is not None:
                 node.end_col_offset += indent
     return _captured(fn, tree, filename, raw)
+
+
+_DEF_LINE = re.compile(r'^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)')
+
+
+def _source_lines(code, module_globals):
+    """`inspect.getsourcelines(code)`, the lines read with the function's module globals
+    (`linecache`'s loader hook) instead of `inspect.getmodule`'s search, which realpaths every
+    module's file on its first call in a process (~25 ms of a cached first call)."""
+    filename = inspect.getsourcefile(code)
+    if filename:
+        linecache.checkcache(filename)
+    else:
+        filename = inspect.getfile(code)
+        if not (filename.startswith("<") and filename.endswith(">")):
+            raise OSError("source code not available")
+    lines = linecache.getlines(filename, module_globals)
+    if not lines:
+        raise OSError("could not get source code")
+    lnum = code.co_firstlineno - 1
+    while lnum > 0:
+        if lnum >= len(lines):
+            raise OSError("lineno is out of bounds")
+        if _DEF_LINE.match(lines[lnum]):
+            break
+        lnum -= 1
+    return inspect.getblock(lines[lnum:]), lnum + 1
 
 
 def _captured(fn, tree, filename, raw) -> Captured:

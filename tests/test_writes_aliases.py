@@ -221,6 +221,25 @@ def transpose_of_a_mapped_temporary_then_write(x, w):
     return np.sum(S * S) + S[1, 2]
 
 
+def _returns_from_a_range_loop(u, a):
+    # `return` (and `break`) in a `for` loop make it a while loop on flags; over range(3) its
+    # first test surely holds, so every returned u is a new array (was refused: the flow
+    # analysis could not tell the while loop runs, so the parameter itself reached the return)
+    for i in range(3):
+        u = np.tanh(u) * a
+        if np.sum(u) > 0.05 * i:
+            return u
+        if u[0] > 2.0:
+            break
+    return u
+
+
+def write_into_a_result_returned_from_a_range_loop(x, w):
+    y = _returns_from_a_range_loop(x, w)
+    y[0] = w * y[1]
+    return np.sum(y * x) + np.sum(y * y)
+
+
 ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_branch,
             source_read_before_the_write, tuple_read_before_the_write, unpacked_before_a_loop,
             unpacked_in_a_loop, through_a_helper, through_a_helper_in_a_loop,
@@ -228,7 +247,8 @@ ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_bran
             cast_of_a_new_array_then_write, copy_of_an_argument_then_write,
             conditional_helper_argument_then_write, helper_reassigning_its_parameter_then_write,
             write_into_a_row_of_a_temporary, copy_of_a_view_then_write,
-            row_of_a_mapped_temporary_then_write, transpose_of_a_mapped_temporary_then_write]
+            row_of_a_mapped_temporary_then_write, transpose_of_a_mapped_temporary_then_write,
+            write_into_a_result_returned_from_a_range_loop]
 NUMBA = {"unpack_then_write", "source_read_before_the_write", "unpacked_in_a_loop",
          "through_a_helper_in_a_loop", "row_of_a_mapped_temporary_then_write"}
 X = np.array([0.31, -0.72, 0.55, 1.03])
@@ -397,6 +417,20 @@ def _parameter_after_the_loop(u, a):
     return v
 
 
+def _returns_before_its_first_assignment(u, a):
+    for i in range(3):
+        if a > 0.5:
+            return u        # the parameter itself, on the first iteration
+        u = np.tanh(u) * a
+    return u
+
+
+def helper_result_returned_before_the_loop_assigns_it_then_write(x, w):
+    y = _returns_before_its_first_assignment(x, w)
+    y[0] = w  # ERR: write into an array not created here
+    return np.sum(y * x)
+
+
 def helper_result_may_be_its_parameter_then_write(x, w):
     y = _reassigned_in_a_loop_that_may_not_run(x, w, 2)
     y[0] = w  # ERR: write into an array not created here
@@ -433,6 +467,7 @@ REFUSED = [(fn, _XW) for fn in (
     cast_of_an_argument_then_write, asarray_of_an_argument_then_write,
     cast_write_then_read_the_source, copy_made_after_a_fresh_value,
     helper_result_may_be_its_parameter_then_write,
+    helper_result_returned_before_the_loop_assigns_it_then_write,
     helper_result_is_a_view_of_its_parameter_then_write,
     helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))

@@ -129,6 +129,13 @@ def _roll(call, value):
     return _located(x, call)
 
 
+def _number(f) -> bool:
+    """A constant written out, a number with a sign too (`-0.5` is `-(0.5)` in the tree)."""
+    if isinstance(f, gast.UnaryOp) and isinstance(f.op, (gast.USub, gast.UAdd)):
+        return isinstance(f.operand, gast.Constant) and isinstance(f.operand.value, (int, float))
+    return isinstance(f, gast.Constant)
+
+
 def _piecewise(call, value, fresh, like):
     """(statements, the value's expression) of `np.piecewise(...)`, or None."""
     mod, obj = _callee(call.func, value)
@@ -138,7 +145,7 @@ def _piecewise(call, value, fresh, like):
     if not (isinstance(conds, (gast.List, gast.Tuple)) and isinstance(funcs, (gast.List, gast.Tuple))
             and len(funcs.elts) in (len(conds.elts), len(conds.elts) + 1) and conds.elts):
         return None
-    if not all(_lambda(f, 1) is not None or isinstance(f, (gast.Constant, gast.Name))
+    if not all(_lambda(f, 1) is not None or _number(f) or isinstance(f, gast.Name)
                for f in funcs.elts):
         return None
     out = []
@@ -157,7 +164,7 @@ def _piecewise(call, value, fresh, like):
     out.append(_assign(_name(y, True), gast.Call(_attr(mod, "zeros_like"), [_name(xn)], []), like))
     for c, f in zip(cs, funcs.elts):
         target = gast.Subscript(_name(y), _name(c), gast.Store())
-        if isinstance(f, gast.Constant):
+        if _number(f):
             v = f
         else:
             part = fresh("piecewise_part", "the entries np.piecewise gives a function")

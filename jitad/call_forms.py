@@ -192,6 +192,8 @@ def _reduce(call, value, fresh, like):
     if isinstance(xs, (gast.GeneratorExp,)):
         return None
     out = []
+    if isinstance(xs, gast.Tuple):     # (a tuple display: the list of its items, read by index)
+        xs = gast.List(xs.elts, gast.Load())
     seq = _once(xs, "reduced", "functools.reduce's sequence", fresh, out, like)
     acc = fresh("reduce_acc", "functools.reduce(...)")
     item = fresh("reduce_item", "an item functools.reduce combines")
@@ -206,8 +208,13 @@ def _reduce(call, value, fresh, like):
     else:
         combined = gast.Call(copy.deepcopy(f), [_name(acc), _name(item)], [])
     start = 0 if len(call.args) == 3 else 1
+    # (a display's length is a constant: the analyses then know the loop runs -- the result
+    # of reduce(f, [a, b]) is f's value, a new array, not the list's first item)
+    stop = gast.Constant(len(xs.elts), None) if isinstance(xs, (gast.List, gast.Tuple)) \
+        and not any(isinstance(e, gast.Starred) for e in xs.elts) else \
+        gast.Call(_name("len"), [_name(seq)], [])
     loop = gast.For(_name(k, True), gast.Call(_name("range"), [
-        gast.Constant(start, None), gast.Call(_name("len"), [_name(seq)], [])], []),
+        gast.Constant(start, None), stop], []),
         [_assign(_name(item, True), gast.Subscript(_name(seq), _name(k), gast.Load()), like),
          _assign(_name(acc, True), _located(combined, like), like)], [], None)
     out.append(_located(loop, like))

@@ -3025,7 +3025,8 @@ class _Gen:
         if init:        # (of the items' kind: a float start would make the result change rank)
             init = f", {init}" if kind == "f" else f", np.full({L}, {init})"
         out = f"rd{k}"
-        self.emit(f"{out} = functools.reduce({fn}, [{', '.join(xs)}]{init})")
+        seq = f"[{', '.join(xs)}]" if rng.random() < 0.7 else f"({', '.join(xs)})"
+        self.emit(f"{out} = functools.reduce({fn}, {seq}{init})")
         if kind == "f":
             self.take_float(f"{out} * {c} * 0.1")
         else:

@@ -139,6 +139,13 @@ def _roll(call, value):
     return _located(x, call)
 
 
+def _number(f) -> bool:
+    """A constant written out, a number with a sign too (`-0.5` is `-(0.5)` in the tree)."""
+    if isinstance(f, gast.UnaryOp) and isinstance(f.op, (gast.USub, gast.UAdd)):
+        return isinstance(f.operand, gast.Constant) and isinstance(f.operand.value, (int, float))
+    return isinstance(f, gast.Constant)
+
+
 def _piecewise(call, value, fresh, like):
     """(statements, the value's expression) of `np.piecewise(...)`, or None."""
     mod, obj = _callee(call.func, value)
@@ -148,7 +155,7 @@ def _piecewise(call, value, fresh, like):
     if not (isinstance(conds, (gast.List, gast.Tuple)) and isinstance(funcs, (gast.List, gast.Tuple))
             and len(funcs.elts) in (len(conds.elts), len(conds.elts) + 1) and conds.elts):
         return None
-    if not all(_lambda(f, 1) is not None or isinstance(f, (gast.Constant, gast.Name))
+    if not all(_lambda(f, 1) is not None or _number(f) or isinstance(f, gast.Name)
                for f in funcs.elts):
         return None
     out = []
@@ -167,7 +174,7 @@ def _piecewise(call, value, fresh, like):
     out.append(_assign(_name(y, True), gast.Call(_attr(mod, "zeros_like"), [_name(xn)], []), like))
     for c, f in zip(cs, funcs.elts):
         target = gast.Subscript(_name(y), _name(c), gast.Store())
-        if isinstance(f, gast.Constant):
+        if _number(f):
             v = f
         else:
             part = fresh("piecewise_part", "the entries np.piecewise gives a function")
@@ -195,6 +202,8 @@ def _reduce(call, value, fresh, like):
     if isinstance(xs, (gast.GeneratorExp,)):
         return None
     out = []
+    if isinstance(xs, gast.Tuple):     # (a tuple display: the list of its items, read by index)
+        xs = gast.List(xs.elts, gast.Load())
     seq = _once(xs, "reduced", "functools.reduce's sequence", fresh, out, like)
     acc = fresh("reduce_acc", "functools.reduce(...)")
     item = fresh("reduce_item", "an item functools.reduce combines")
@@ -209,8 +218,13 @@ def _reduce(call, value, fresh, like):
     else:
         combined = gast.Call(copy.deepcopy(f), [_name(acc), _name(item)], [])
     start = 0 if len(call.args) == 3 else 1
+    # (a display's length is a constant: the analyses then know the loop runs -- the result
+    # of reduce(f, [a, b]) is f's value, a new array, not the list's first item)
+    stop = gast.Constant(len(xs.elts), None) if isinstance(xs, (gast.List, gast.Tuple)) \
+        and not any(isinstance(e, gast.Starred) for e in xs.elts) else \
+        gast.Call(_name("len"), [_name(seq)], [])
     loop = gast.For(_name(k, True), gast.Call(_name("range"), [
-        gast.Constant(start, None), gast.Call(_name("len"), [_name(seq)], [])], []),
+        gast.Constant(start, None), stop], []),
         [_assign(_name(item, True), gast.Subscript(_name(seq), _name(k), gast.Load()), like),
          _assign(_name(acc, True), _located(combined, like), like)], [], None)
     out.append(_located(loop, like))

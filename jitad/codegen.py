@@ -1696,7 +1696,13 @@ def _use_of(stmts, i, t, expr):
                          for n in ast.walk(value))
             stored = any(isinstance(n, ast.Name) and n.id == t and isinstance(n.ctx, ast.Store)
                          for n in ast.walk(u))
-            return j if loaded == 1 and not stored else None
+            # (not the list an append grows: `hs = []; hs.append(v)` of a list nothing reads
+            # would read `[].append(v)`, which the front end -- reading this code again for
+            # a second derivative -- refuses)
+            grown = any(isinstance(n, ast.Attribute) and n.attr == "append"
+                        and isinstance(n.value, ast.Name) and n.value.id == t
+                        for n in ast.walk(u))
+            return j if loaded == 1 and not stored and not grown else None
         if not _simple(u):
             return None
         stored = {n.id for n in ast.walk(u) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}

@@ -7,7 +7,7 @@ Guarantees: `name` and `assign` return fresh nodes; `located(node, like)` gives 
 `node` that has no position `like`'s (so an error in code a rewrite made points at the user's
 statement); `always_returns(body)` tells a block every path of which ends in a `return`
 (directly, or in both branches of an `if`); `blocks(node)` yields the statement lists of
-`node` and of its statements, not inside nested definitions; `DEFERRED` are the expressions whose parts Python
+`node` and of its statements (a `match` statement's cases too), not inside nested definitions; `DEFERRED` are the expressions whose parts Python
 evaluates later or not at all (a lambda's body, a comprehension's element, an `if`-expression's
 arms, `and`/`or`'s right side, a nested def).
 Invariants: nothing here changes a node it did not make, except the positions `located` fills.
@@ -46,7 +46,8 @@ def always_returns(body) -> bool:
 
 
 def blocks(node):
-    """The statement lists of `node` and of its statements, not inside nested definitions."""
+    """The statement lists of `node` and of its statements (a `match` statement's cases too),
+    not inside nested definitions."""
     for field in ("body", "orelse", "finalbody"):
         block = getattr(node, field, None)
         if isinstance(block, list):
@@ -54,3 +55,5 @@ def blocks(node):
             for s in block:
                 if not isinstance(s, gast.FunctionDef):
                     yield from blocks(s)
+    for case in getattr(node, "cases", None) or ():     # (gast.Match: each case's body)
+        yield from blocks(case)

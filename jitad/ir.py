@@ -106,6 +106,10 @@ class While:
     test: str
     body: list
     loc: Loc
+    # its first test surely holds: a counted loop over a range of constant, non-empty bounds
+    # that became a while loop for its exits (`break`, `return`: `normalize.structure`), whose
+    # flags are unset whenever the loop is entered (`flow.Flow` with `trips`)
+    enters: bool = False
 
 
 @dataclass

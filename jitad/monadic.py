@@ -11,6 +11,8 @@ dependency analysis and nothing else. `render(f)` prints the function as do-nota
 """
 from __future__ import annotations
 
+import dataclasses
+
 from . import ir
 from .capture import def_name
 from .ir import Bind, For, If, Par, Return, SetItem, While
@@ -50,9 +52,10 @@ def group(block, bangs=frozenset(), hoist=False):
         if isinstance(s, If):
             s = If(s.test, group(s.body, bangs, hoist), group(s.orelse, bangs, hoist), s.loc)
         elif isinstance(s, While):
-            s = While(group(s.cond, bangs, hoist), s.test, group(s.body, bangs, hoist), s.loc)
+            s = dataclasses.replace(s, cond=group(s.cond, bangs, hoist),
+                                    body=group(s.body, bangs, hoist))
         elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, group(s.body, bangs, hoist), s.loc)
+            s = dataclasses.replace(s, body=group(s.body, bangs, hoist))
         out.append(s)
     flush()
     return out

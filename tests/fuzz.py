@@ -294,6 +294,21 @@ FEATURES = {
     "dicts2": "more dict locals: integer keys per loop step, nested dicts, a swap by display, "
               "loops over keys (for k in d, d.keys() writing d[k]), items tested by key, a dict "
               "carried across a loop with a key updated",
+    # fuzz23: the front end's rewrites of in-place and library forms
+    "inplace": "NumPy's in-place calls on an array the function created: y.sort() (S.sort(axis="
+               "0)), y.fill(t), np.copyto(y, e), out= of a ufunc (np.tanh(e, out=y), "
+               "np.multiply(y, c, out=y), np.add(c * y, np.tanh(e), out=y)) or of a reduction "
+               "(np.mean(S, axis=0, out=u)), z = np.add(..., out=y) (z then y's buffer)",
+    "listedit": "lists edited in place: pop() / pop(0) / pop(1) (the value used or dropped), "
+                "insert(k, e), reverse(), sort() of floats, then slices ls[1:], ls[:-1], "
+                "ls[::-1] summed or stacked",
+    "nonlocal": "functions defined in f updating a counter and an accumulator of f's by "
+                "nonlocal, called as a statement, as a value, in an augmented assignment and "
+                "in a loop",
+    "callforms": "np.piecewise(u, [conditions], [lambdas or numbers]) (an otherwise function "
+                 "too) and functools.reduce(lambda / operator.add / operator.mul, [...], init)",
+    "ufuncred": "ufunc methods: np.add/multiply/maximum/minimum.reduce (axis= too) and "
+                ".accumulate of vectors and matrices",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -309,21 +324,23 @@ EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "n
               "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret",
               "axes", "linalg2", "split", "structs", "starred", "nest", "zerotrip", "condread",
               "lists2", "alias", "poly", "called", "match", "del", "dicts2",
-              "tupleargs")
+              "tupleargs", "inplace", "listedit", "nonlocal", "callforms", "ufuncred")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
                    "ifexp", "special", "powers", "rank3", "products", "recursion", "axes",
-                   "linalg2", "split", "poly", "called")
+                   "linalg2", "split", "poly", "called", "ufuncred")
 EXT_RATE = 0.07    # the share of expressions an extension's construct replaces
 # extensions that add a statement (`_Gen.ext_stmt`): drawn, before a statement of the first
 # stream, at this rate per statement; that statement is generated as it was
 STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop", "structs", "starred",
                    "linalg2", "nest", "zerotrip", "condread", "lists2", "alias", "poly",
-                   "called", "match", "del", "dicts2")
+                   "called", "match", "del", "dicts2", "inplace", "listedit", "nonlocal",
+                   "callforms")
 STMT_EXT_RATE = 0.14
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 # an extension left out with the features it adds forms to
 REFINES = {"keepmore": ("keepdims",), "linalg2": ("linalg",), "axes": ("rank3",),
-           "nest": ("break",), "lists2": ("lists",), "alias": ("view",)}
+           "nest": ("break",), "lists2": ("lists",), "alias": ("view",),
+           "listedit": ("lists",), "nonlocal": ("closure",)}
 
 SIZES = {
     "small": dict(stmts=(2, 4), loops=2, block=(1, 1, 2), helpers=(0, 0, 0, 0, 1), depth=2,
@@ -1930,7 +1947,11 @@ class _Gen:
                 "match": (1.5 if level < 3 else 0, lambda: self.e_match(level)),
                 "del": (1.0, self.e_del),
                 "dicts2": (1.5 if len(self.trips) < self.cfg["loops"] else 0,
-                           lambda: self.e_dicts(level))}
+                           lambda: self.e_dicts(level)),
+                "inplace": (1.5 if owned else 0, lambda: self.e_inplace(level)),
+                "listedit": (1.5, lambda: self.e_listedit(level)),
+                "nonlocal": (1.2 if not self.in_helper else 0, lambda: self.e_nonlocal(level)),
+                "callforms": (1.2, lambda: self.e_callforms(level))}
         opts = [fits[ft] for ft in STMT_EXTENSIONS if self.on_ext(ft)]
         if self.ext.random() >= STMT_EXT_RATE or not any(w for w, _ in opts):
             return
@@ -2755,7 +2776,10 @@ class _Gen:
         case updating a float ("match")."""
         rng = self.rng
         k = next(self.ext_names)
-        subjects = [(1, ("int(np.argmax(" + self.small_expr("v")[0] + "))", L - 1))]
+        # (np.argmax is "linalg"'s: without it, a constant subject where nothing else fits)
+        subjects = [(1 if self.on("linalg") else 0,
+                     ("int(np.argmax(" + self.small_expr("v")[0] + "))", L - 1)),
+                    (0 if self.on("linalg") else 0.5, ("1", 1))]
         if not self.in_helper:
             subjects += [(3, ("n", R)), (1, ("n - 1", R - 1))]
         for iv in self.ints:
@@ -2798,6 +2822,242 @@ class _Gen:
             acc.bound += self.mult(acc) * 1.5
         else:
             self.declare(name, "f", 1.5)
+
+    # -- fuzz23: in-place calls, list edits, nonlocal counters, call forms ------------------------
+    def e_inplace(self, level: int) -> None:
+        """NumPy's in-place calls on an array the function created ("inplace", jitad/inplace.py):
+        y.sort() (S.sort(axis=0 or 1)), y.fill(t), np.copyto(y, e), out= of a ufunc
+        (np.tanh(e, out=y), np.multiply(y, c, out=y), np.add(c * y, np.tanh(e), out=y)) or of a
+        reduction (np.mean(S, axis=0, out=u)), and `z = np.add(..., out=y)` (z is y's buffer:
+        y leaves the scope, z takes its place). Magnitude estimates stay bounded in loops."""
+        rng = self.rng
+        owned = self.vars("v", True) + self.vars("m", True)
+        y = rng.choice(owned)
+        c, c2 = self.const(-0.95, 0.95), self.const(0.2, 0.8)
+        e, be = self.squash(y.kind, *self.expr(y.kind, 1), force=True)
+        e = _strip(e)
+        forms = [(2, "sort"), (1, "fill"), (2, "copyto"), (2, "tanh"), (1, "mul"), (2, "add")]
+        if y.kind == "v":
+            forms.append((1.5, "mean"))
+        here = y.level == len(self.trips) and y.name in self.scopes[-1] \
+            and y.name not in self.param_names
+        forms.append((1.5 if here else 0, "value"))
+        form = self.pick(forms)
+        if form == "sort":
+            axis = "" if y.kind == "v" else self.pick([(1, ""), (1, "axis=0"), (1, "1"),
+                                                       (1, "axis=-1")])
+            self.emit(f"{y.name}.sort({axis})")
+        elif form == "fill":
+            t, bt = self.squash("f", *self.expr("f", 1), force=True)
+            self.emit(f"{y.name}.fill({_strip(t)})")
+            y.bound = max(y.bound, bt)
+        elif form == "copyto":
+            src, b = e, be
+            if y.kind == "m" and rng.random() < 0.4:
+                v, b = self.squash("v", *self.expr("v", 1), force=True)
+                src = _strip(v)        # broadcast along the rows
+            self.emit(f"np.copyto({y.name}, {src})")
+            y.bound = max(y.bound, b)
+        elif form == "tanh":
+            fn = self.pick([(2, "np.tanh"), (1, "np.sin")])
+            self.emit(f"{fn}({e}, out={y.name})")
+            y.bound = max(y.bound, 1.0)
+        elif form == "mul":
+            self.emit(f"np.multiply({y.name}, {c}, out={y.name})")
+        elif form == "add":
+            self.emit(f"np.add({c2} * {y.name}, np.tanh({e}), out={y.name})")
+            y.bound = max(y.bound, 1.0 / (1.0 - float(c2)))
+        elif form == "mean":
+            m, bm = self.squash("m", *self.expr("m", 1), force=True)
+            self.emit(f"np.mean({_strip(m)}, axis=0, out={y.name})")
+            y.bound = max(y.bound, bm)
+        else:
+            z = f"zo{next(self.ext_names)}"
+            self.emit(f"{z} = np.add({c2} * {y.name}, np.tanh({e}), out={y.name})")
+            del self.scopes[-1][y.name]
+            self.declare(z, y.kind, max(y.bound, 1.0 / (1.0 - float(c2))), owned=True)
+
+    def e_listedit(self, level: int) -> None:
+        """A list edited in place ("listedit", jitad/list_edits.py): a display or
+        comprehension of floats or vectors (now and then appended to in a loop), then one to
+        three of pop() / pop(0) / pop(1) (its value used or dropped), insert(k, e), reverse(),
+        sort() of floats, then its slices ls[1:], ls[:-1], ls[::-1] or items read, summed or
+        stacked. The list never gets empty where it is read."""
+        rng = self.rng
+        k = next(self.ext_names)
+        ls, c = f"le{k}", self.const(-0.9, 0.9)
+        kind = self.pick([(3, "f"), (2, "v")])
+        items = [self.small_expr(kind, 1, 1.6)[0] for _ in range(rng.randint(2, 3))]
+        if kind == "f" and rng.random() < 0.3:
+            j = f"jl{k}"
+            src = "x" if not self.in_helper else f"np.linspace(-1.0, 1.0, {L})"
+            self.emit(f"{ls} = [math.tanh({src}[{j}] * {c}) for {j} in range({L})]")
+            size = L
+        else:
+            self.emit(f"{ls} = [{', '.join(items)}]")
+            size = len(items)
+        if not self.in_helper and len(self.trips) < self.cfg["loops"] and rng.random() < 0.3:
+            j = f"jl{k}"
+            self.emit(f"for {j} in range(n):")
+            self.indent += 1
+            self.trips.append(R)
+            self.scopes.append({j: IntVar(j, R - 1)})
+            self.emit(f"{ls}.append({self.small_expr(kind, 1, 1.6)[0]})")
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+            size += 1       # at least one more
+        total = lambda s: (f"sum({s})" if kind == "f" else f"np.sum(sum({s}))")  # noqa: E731
+        for _ in range(rng.randint(1, 3)):
+            ops = [(2 if size >= 2 else 0, "pop"), (2, "insert"), (1, "reverse"),
+                   (1 if kind == "f" else 0, "sort")]
+            op = self.pick(ops)
+            if op == "pop":
+                at = self.pick([(2, ""), (1, "0"), (1 if size >= 3 else 0, "1"), (0.5, "-2")])
+                at = at if at != "-2" or size >= 2 else ""
+                if rng.random() < 0.6:
+                    p = f"pe{next(self.ext_names)}"
+                    self.emit(f"{p} = {ls}.pop({at})")
+                    self.take_float(f"{p} * {c}" if kind == "f" else f"np.sum({p}) * {c}")
+                else:
+                    self.emit(f"{ls}.pop({at})")
+                size -= 1
+            elif op == "insert":
+                self.emit(f"{ls}.insert({rng.randint(0, size + 1)}, "
+                          f"{self.small_expr(kind, 1, 1.6)[0]})")
+                size += 1
+            elif op == "reverse":
+                self.emit(f"{ls}.reverse()")
+            else:
+                self.emit(f"{ls}.sort()")
+        uses = [(2, f"{total(ls)} * {c}"), (1, f"{total(ls + '[::-1]')} * {c}"),
+                (1, f"{ls}[-1] * {c}" if kind == "f" else f"np.sum({ls}[-1]) * {c}")]
+        if size >= 2:
+            uses += [(2, f"{total(ls + '[1:]')} * {c}"), (1, f"{total(ls + '[:-1]')} * {c}"),
+                     (1, f"np.sum(np.array({ls}[1:]) * {c})"),
+                     (1, f"np.sum(np.stack({ls}[::-1])[0]) * {c}" if kind == "v"
+                      else f"len({ls}) * 0.1 + {ls}[0] * {c}")]
+        self.take_float(self.pick(uses))
+
+    def e_nonlocal(self, level: int) -> None:
+        """A function defined in f updating f's floats by `nonlocal` ("nonlocal",
+        jitad/nonlocals.py): a counter and an accumulator (a convex mix: it stays bounded),
+        called as a statement, as an assignment's value, in an augmented assignment and in a
+        loop; the accumulator read after. The calls' arguments read neither (their reads in
+        the same statement would be taken at another time than Python's)."""
+        rng = self.rng
+        k = next(self.ext_names)
+        g, acc, cnt = f"up{k}", f"ac{k}", f"cn{k}"
+        c, c2 = self.const(-0.9, 0.9), self.const(0.3, 0.7)
+        counter = rng.random() < 0.6
+        returns = rng.random() < 0.6
+        calls = []
+        for _ in range(rng.randint(1, 3)):
+            calls.append(self.pick([(2, "stmt"), (2 if returns else 0, "assign"),
+                                    (1 if returns else 0, "aug"),
+                                    (1.5 if not self.in_helper
+                                     and len(self.trips) < self.cfg["loops"] else 0, "loop")]))
+        args = [self.small_expr("f", 1, 1.6)[0] for _ in calls]
+        self.emit(f"{acc} = {self.const(-0.5, 0.5)}")
+        if counter:
+            self.emit(f"{cnt} = 0")
+        self.emit(f"def {g}(t):")
+        self.emit(f"    nonlocal {acc}" + (f", {cnt}" if counter else ""))
+        if counter:
+            self.emit(f"    {cnt} += 1")
+        self.emit(f"    {acc} = {c2} * {acc} + {1 - float(c2):.2f} * math.tanh(t"
+                  + (f" + 0.1 * {cnt})" if counter else ")"))
+        if returns:
+            self.emit(f"    return {acc} * {c}")
+        floats = [v for v in self.vars("f") if v.name not in self.param_names]
+        for call, a in zip(calls, args):
+            if call == "stmt":
+                self.emit(f"{g}({a})")
+            elif call == "assign":
+                z = f"zn{next(self.ext_names)}"
+                self.emit(f"{z} = {g}({a})")
+                self.declare(z, "f", 1.0)
+            elif call == "aug" and floats:
+                v = rng.choice(floats)
+                self.emit(f"{v.name} += {g}({a})")
+                v.bound += self.mult(v)
+            elif call == "loop":
+                j = f"jn{k}"
+                self.emit(f"for {j} in range(n):")
+                self.emit(f"    {g}(x[{j}] * {c} + {a})")
+            else:
+                self.emit(f"{g}({a})")
+        self.take_float(f"{acc} * {c}" + (f" + {cnt} * 0.05" if counter else ""))
+
+    def e_callforms(self, level: int) -> None:
+        """np.piecewise of a vector and functools.reduce of a list written out ("callforms",
+        jitad/call_forms.py), each the whole value of an assignment: piecewise's functions
+        lambdas or numbers, one more function than conditions now and then (the otherwise
+        case); reduce's function a lambda, operator.add or operator.mul, with an initial value
+        now and then. Values bounded: operands squashed first."""
+        rng = self.rng
+        k = next(self.ext_names)
+        c, c2 = self.const(-0.9, 0.9), self.const(-0.5, 0.5)
+        if rng.random() < 0.5:
+            a, ba = self.small_expr("v", 1, 1.6)
+            name = a if re.fullmatch(r"[A-Za-z_]\w*", a) else f"pa{k}"
+            if name != a:
+                self.emit(f"{name} = {a}")
+            fns = [f"lambda v: np.tanh(v) * {c}", f"lambda v: np.sin(v * {c})",
+                   f"lambda v: v * {c}", "lambda v: 0.5 * v * v", self.const(-0.9, 0.9)]
+            conds = [f"{name} < {c2}"] if rng.random() < 0.6 else \
+                [f"{name} < {c2}", f"{name} > {self.const(0.5, 1.0)}"]
+            m = len(conds) + (1 if rng.random() < 0.6 else 0)
+            chosen = [rng.choice(fns) for _ in range(m)]
+            seq = (lambda xs: f"[{', '.join(xs)}]") if rng.random() < 0.7 else \
+                (lambda xs: f"({', '.join(xs)},)")
+            out = f"pw{k}"
+            self.emit(f"{out} = np.piecewise({name}, {seq(conds)}, {seq(chosen)})")
+            self.declare(out, "v", max(ba, 1.0), owned=True)
+            return
+        kind = self.pick([(2, "f"), (1, "v")])
+        xs = [self.small_expr(kind, 1, 1.6)[0] for _ in range(rng.randint(2, 3))]
+        tanh = "math.tanh" if kind == "f" else "np.tanh"
+        fn, bound = self.pick([(2, (f"lambda p, q: {c} * p + {tanh}(q)", 10.0)),
+                               (1, ("operator.add", 1.6 * (len(xs) + 1))),
+                               (1, ("operator.mul", 1.6 ** (len(xs) + 1)))])
+        init = self.const(0.5, 1.0) if rng.random() < 0.3 else ""
+        if init:        # (of the items' kind: a float start would make the result change rank)
+            init = f", {init}" if kind == "f" else f", np.full({L}, {init})"
+        out = f"rd{k}"
+        seq = f"[{', '.join(xs)}]" if rng.random() < 0.7 else f"({', '.join(xs)})"
+        self.emit(f"{out} = functools.reduce({fn}, {seq}{init})")
+        if kind == "f":
+            self.take_float(f"{out} * {c} * 0.1")
+        else:
+            self.declare(out, "v", bound, owned=True)
+
+    def x_ufuncred(self, kind: str, d: int):
+        """ufunc methods ("ufuncred"): np.add/multiply/maximum/minimum .reduce (axis= too)
+        and .accumulate of vectors and matrices (products of factors near one)."""
+        if kind == "s":
+            return None
+        (a, ba), (m, bm) = self.operand("v", d), self.operand("m", d)
+        sa, sm = _strip(a), _strip(m)
+        near = lambda s: f"(1.0 + 0.1 * np.tanh({s}))"  # noqa: E731
+        if kind == "f":
+            return self.pick([(2, (f"np.add.reduce({sa})", L * ba)),
+                              (1, (f"np.multiply.reduce({near(sa)})", 1.5)),
+                              (1, (f"np.maximum.reduce({sa})", ba)),
+                              (1, (f"np.minimum.reduce({sa}, axis=0)", ba)),
+                              (1, (f"np.sum(np.add.reduce({sm}, axis=1))", R * L * bm))])
+        if kind == "v":
+            return self.pick([(2, (f"np.add.accumulate({sa})", L * ba)),
+                              (1, (f"np.multiply.accumulate({near(sa)})", 1.5)),
+                              (1, (f"np.maximum.accumulate({sa})", ba)),
+                              (1, (f"np.minimum.accumulate({sa})", ba)),
+                              (2, (f"np.add.reduce({sm})", R * bm)),
+                              (1, (f"np.maximum.reduce({sm}, axis=0)", bm)),
+                              (1, (f"np.multiply.reduce({near(sm)}, 0)", 1.5))])
+        return self.pick([(2, (f"np.add.accumulate({sm})", R * bm)),
+                          (1, (f"np.maximum.accumulate({sm}, axis=1)", bm)),
+                          (1, (f"np.minimum.accumulate({sm}, axis=0)", bm)),
+                          (1, (f"np.multiply.accumulate({near(sm)}, axis=1)", 1.5))])
 
     def e_del(self) -> None:
         """del of a local ("del"): a temporary (float or array) read, then deleted; or a
@@ -3938,6 +4198,9 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
     n = rng.randint(1, R)
     if any("scipy.special." in line for line in out):
         out.insert(out.index("import numpy as np") + 1, "import scipy.special")
+    for mod in ("functools", "operator"):
+        if any(f"{mod}." in line for line in out):
+            out.insert(out.index("import math"), f"import {mod}")
     if any("dataclasses." in line for line in out):
         out.insert(out.index("import math"), "import dataclasses")
     if any("jitad." in line for line in out):
@@ -4380,6 +4643,14 @@ def _loose_jumps(body) -> bool:
     return False
 
 
+def _compiles(source: str) -> bool:
+    try:
+        compile(source, "<candidate>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
 def _candidates(source: str):
     """Smaller variants of a program, most promising first."""
     tree = ast.parse(source)
@@ -4414,8 +4685,10 @@ def _candidates(source: str):
             if not new and fld != "orelse":
                 new = [ast.Pass()]        # a body cannot be empty; an else branch can
             lst[:] = new
-            yield ast.unparse(tree)
+            text = ast.unparse(tree)
             lst[:] = saved
+            if _compiles(text):     # (dropping `c = 0` leaves `nonlocal c` without a binding)
+                yield text
     # 3. simplify an expression: an operand or argument in place of the operation
     exprs = []
     for fn in funcs:
@@ -4454,7 +4727,9 @@ def _names_resolve(source: str) -> bool:
     module |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
                if isinstance(t, ast.Name)}
     for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
-        known = {a.arg for a in fn.args.args + fn.args.kwonlyargs} | module | set(dir(builtins))
+        # (the functions defined inside, and their and the lambdas' parameters, too)
+        known = {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)} | module \
+            | set(dir(builtins)) | {d.name for d in ast.walk(fn) if isinstance(d, ast.FunctionDef)}
         known |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                   and isinstance(n.ctx, ast.Store)}
         if any(isinstance(n, ast.Name) and n.id not in known for n in ast.walk(fn)):
@@ -4627,7 +4902,8 @@ def main(argv=None) -> int:
                         "the backend --check and --minimize use")
     p.add_argument("--out", type=Path, default=None, help="directory for failing programs")
     p.add_argument("--without", default="", metavar="F,G",
-                   help="leave constructs out: " + "; ".join(f"{k}: {v}" for k, v in FEATURES.items()))
+                   help="leave constructs out: " + "; ".join(
+                       f"{k}: {v}" for k, v in FEATURES.items()).replace("%", "%%"))
     p.add_argument("--second", action="store_true",
                    help="also check forward and second order: jvp (generated and eager) "
                         "against grad . v, hvp (generated and eager) against finite "

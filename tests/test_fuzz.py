@@ -226,6 +226,26 @@ CONSTRUCTS = {
     "dicts2": [r"\bdd\d+\b", r"^\s+st\d+ = \{0: ", r'\{"enc": \{"W": ',
                r'dd\d+ = \{"a": dd\d+\["b"\]', r"for key in dd\d+\.keys\(\):",
                r'^\s+dd\d+\["h"\] = np\.tanh\(', r'if key == "sq":'],
+    # fuzz23: in-place calls, list edits, nonlocal, call forms, ufunc methods
+    "inplace": [r"^\s+np\.copyto\(|^\s+\w+\.fill\(|, out=\w+\)$", r"^\s+[uSyz]\w*\d+\.sort\(\)",
+                r"^\s+S\w*\.sort\((axis=)?(0|1|-1)\)", r"^\s+\w+\.fill\(", r"^\s+np\.copyto\(",
+                r"^\s+np\.(tanh|sin)\(.*, out=\w+\)$", r"^\s+np\.multiply\(\w+, [-\d.]+, out=",
+                r"^\s+np\.mean\(.*, axis=0, out=\w+\)$", r"^\s+zo\d+ = np\.add\("],
+    "listedit": [r"^\s+le\d+ = \[", r"le\d+\.pop\(\)", r"le\d+\.pop\(0\)", r"le\d+\.pop\(1\)",
+                 r"^\s+pe\d+ = le\d+\.pop\(", r"le\d+\.insert\(", r"le\d+\.reverse\(\)",
+                 r"le\d+\.sort\(\)", r"le\d+\[1:\]", r"le\d+\[:-1\]", r"le\d+\[::-1\]",
+                 r"^\s+le\d+\.append\("],
+    "nonlocal": [r"^\s+nonlocal ac\d+", r"nonlocal ac\d+, cn\d+$", r"^\s+zn\d+ = up\d+\(",
+                 r"^\s+up\d+\(x\[jn\d+\]", r"^\s+return ac\d+ \*", r"^\s+\w+ \+= up\d+\("],
+    "callforms": [r"np\.piecewise\(|functools\.reduce\(", r"np\.piecewise\(\w+, \[",
+                  r"np\.piecewise\(\w+, \(", r"lambda v: 0\.5 \* v \* v",
+                  r"functools\.reduce\(lambda p, q:", r"functools\.reduce\(operator\.add",
+                  r"functools\.reduce\(operator\.mul", r"^import functools", r"^import operator",
+                  r"functools\.reduce\([^\n]*\], (np\.full\(4, )?[\d.]+\)+$",
+                  r"functools\.reduce\([^\n]*, \((np|math)\.[^\n]*\)\)$"],
+    "ufuncred": [r"np\.\w+\.(reduce|accumulate)\(", r"np\.add\.reduce\(", r"np\.add\.accumulate\(",
+                 r"np\.multiply\.reduce\(", r"np\.multiply\.accumulate\(",
+                 r"np\.maximum\.accumulate\(", r"np\.minimum\.reduce\(", r"axis=1\)\)"],
 }
 
 

@@ -248,6 +248,21 @@ def test_list_replaced_by_a_copy_in_a_branch():
     check_both_modes(window_copied_in_a_branch, (_r(6),), (0,), backend="python")
 
 
+def alias_read_after_a_loop_that_may_not_run(w):
+    # gs is given a new list in the while loop before hs takes it, but the loop may not run:
+    # the read after it may be of hs's list
+    gs = [w]
+    hs = [w]
+    for i in range(2):
+        k = 0
+        while k < i:
+            k += 1
+            gs = [w, 2.0 * w]
+            hs = gs
+        hs.append(w)
+    return np.sum(np.stack(gs))
+
+
 def tuples_stacked(w):
     ps = [(w, 2.0 * w)]
     return np.sum(np.stack(ps))
@@ -269,7 +284,8 @@ MISUSES = [
     (helper_appends, "hs.append(v)", ".append()"), (helper_aliases, "u = hs", "list alias"),
     (write, "hs[1] = 2.0 * h", "list write"), (grow_while_iterating, "for h in hs:", "for loop over a list"),
     (mixed, "hs.append(1)", "type change"), (sliced, "hs[::2][0]", "list index"),
-    (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable")]
+    (never_appended, "hs = []", "empty list"), (rebound, "hs = w", "list variable"),
+    (alias_read_after_a_loop_that_may_not_run, "hs = gs", "list alias")]
 
 
 @pytest.mark.parametrize("fn,line,construct", MISUSES)

@@ -183,14 +183,74 @@ def helper_reassigning_its_parameter_then_write(x, w):
     return np.sum(y * x) + np.sum(z * y)
 
 
+def copy_of_a_view_then_write(x, w):
+    # v[1:] of a new array v nothing else reads is the only name of v's buffer (was refused,
+    # "'u' may alias another array", until a slice of a temporary counted as one)
+    v = x * w
+    r = v[1:]
+    u = r
+    u[0] = w
+    return np.sum(u) * np.sum(u * x[1:])
+
+
+def write_into_a_row_of_a_temporary(x, w):
+    # np.take(..., 2, axis=0) of a new array is a row of it, a view nothing else names (as
+    # (2 * S)[1] is): was refused, "'u' may alias another array" (fuzz22, seed 981251)
+    S = np.outer(x, x)
+    u = np.take(-S, 2, axis=0)
+    u[2] += w * np.sum(x)
+    v = (S * w)[:, 1]
+    v[0] = np.sum(u)
+    return np.sum(u * x) + np.sum(v * v)
+
+
+def row_of_a_mapped_temporary_then_write(x, w):
+    # the row of a new array nothing else reads, the only name of its buffer. Eager mode's
+    # checks run before the maps pass, compiled mode's after it, where the exp is a loop
+    # filling a new array (u_exp = empty(...); for ...: u_exp[i, j] = ...): that loop is the
+    # array's definition, not a second reader (was refused in both: the modes disagreed)
+    u = np.exp(np.outer(x, x) * w)[1]
+    u[0] = w
+    return np.sum(u ** 2)
+
+
+def transpose_of_a_mapped_temporary_then_write(x, w):
+    # the same for a transpose (np.tanh(...) a map, then .T its only reader)
+    S = np.tanh(np.outer(x, x) * w + 0.5).T
+    S[1, 2] = w * S[2, 1]
+    return np.sum(S * S) + S[1, 2]
+
+
+def _returns_from_a_range_loop(u, a):
+    # `return` (and `break`) in a `for` loop make it a while loop on flags; over range(3) its
+    # first test surely holds, so every returned u is a new array (was refused: the flow
+    # analysis could not tell the while loop runs, so the parameter itself reached the return)
+    for i in range(3):
+        u = np.tanh(u) * a
+        if np.sum(u) > 0.05 * i:
+            return u
+        if u[0] > 2.0:
+            break
+    return u
+
+
+def write_into_a_result_returned_from_a_range_loop(x, w):
+    y = _returns_from_a_range_loop(x, w)
+    y[0] = w * y[1]
+    return np.sum(y * x) + np.sum(y * y)
+
+
 ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_branch,
             source_read_before_the_write, tuple_read_before_the_write, unpacked_before_a_loop,
             unpacked_in_a_loop, through_a_helper, through_a_helper_in_a_loop,
             inlined_helper_unpacking_a_tuple, copy_then_update_in_place,
             cast_of_a_new_array_then_write, copy_of_an_argument_then_write,
-            conditional_helper_argument_then_write, helper_reassigning_its_parameter_then_write]
+            conditional_helper_argument_then_write, helper_reassigning_its_parameter_then_write,
+            write_into_a_row_of_a_temporary, copy_of_a_view_then_write,
+            row_of_a_mapped_temporary_then_write, transpose_of_a_mapped_temporary_then_write,
+            write_into_a_result_returned_from_a_range_loop]
 NUMBA = {"unpack_then_write", "source_read_before_the_write", "unpacked_in_a_loop",
-         "through_a_helper_in_a_loop"}
+         "through_a_helper_in_a_loop", "row_of_a_mapped_temporary_then_write"}
 X = np.array([0.31, -0.72, 0.55, 1.03])
 
 
@@ -275,21 +335,21 @@ def copy_update_in_place_then_read_the_source(x, w):
     return np.sum(u * u) + np.sum(v)
 
 
-def copy_of_a_view_then_write(x, w):
+def copy_of_a_view_then_write_then_read_the_base(x, w):
     v = x * w
     r = v[1:]
     u = r
     u[0] = w  # ERR: may alias another array
-    return np.sum(u)
+    return np.sum(u) + np.sum(v)
 
 
-def row_of_a_mapped_temporary_then_write(x, w):
-    # the row of a new array nothing else reads: eager mode's checks (before the maps pass)
-    # could take it for the only name of its buffer while the compiled checks (after it, the
-    # exp a loop into a new array) could not -- refused in both until both can tell
-    u = np.exp(np.outer(x, x) * w)[1]
+def row_of_a_mapped_array_then_write_then_read_it(x, w):
+    # S is read again after the write through its row: refused before the maps pass (eager
+    # mode's checks) and after it (compiled mode's), where S is filled by a loop
+    S = np.exp(np.outer(x, x) * w)
+    u = S[1]
     u[0] = w  # ERR: may alias another array
-    return np.sum(u ** 2)
+    return np.sum(u ** 2) + np.sum(S)
 
 
 def unpack_an_argument_then_write(p, w):
@@ -357,6 +417,20 @@ def _parameter_after_the_loop(u, a):
     return v
 
 
+def _returns_before_its_first_assignment(u, a):
+    for i in range(3):
+        if a > 0.5:
+            return u        # the parameter itself, on the first iteration
+        u = np.tanh(u) * a
+    return u
+
+
+def helper_result_returned_before_the_loop_assigns_it_then_write(x, w):
+    y = _returns_before_its_first_assignment(x, w)
+    y[0] = w  # ERR: write into an array not created here
+    return np.sum(y * x)
+
+
 def helper_result_may_be_its_parameter_then_write(x, w):
     y = _reassigned_in_a_loop_that_may_not_run(x, w, 2)
     y[0] = w  # ERR: write into an array not created here
@@ -388,13 +462,14 @@ REFUSED = [(fn, _XW) for fn in (
     unpack_write_then_read_the_tuple, copy_write_then_read_the_source,
     copy_write_then_read_a_view_of_the_source, copy_of_a_copy_then_read_the_middle,
     copy_in_a_branch_then_read_the_source, unpacked_in_a_loop_from_one_tuple,
-    copy_update_in_place_then_read_the_source, copy_of_a_view_then_write,
+    copy_update_in_place_then_read_the_source, copy_of_a_view_then_write_then_read_the_base,
+    row_of_a_mapped_array_then_write_then_read_it,
     cast_of_an_argument_then_write, asarray_of_an_argument_then_write,
     cast_write_then_read_the_source, copy_made_after_a_fresh_value,
     helper_result_may_be_its_parameter_then_write,
+    helper_result_returned_before_the_loop_assigns_it_then_write,
     helper_result_is_a_view_of_its_parameter_then_write,
-    helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it,
-    row_of_a_mapped_temporary_then_write)]
+    helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))
 
 

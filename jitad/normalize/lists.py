@@ -425,13 +425,51 @@ def _kills(stmt, name) -> bool:
 
 def _next_touch(stmts, name):
     """"kill" if `name` is assigned before anything reads it in `stmts`, "use" if it may be
-    read (or appended to) first, None if the statements do not mention it."""
+    read (or appended to) first, None if no path through the statements mentions it. An `if`
+    kills it when both branches do; a loop whose body kills it first kills it when it surely
+    runs (a `for` over a range of constant, non-empty bounds), else what follows decides (a
+    loop that runs again kills it again before any read)."""
     for s in stmts:
         if _kills(s, name):
             return "kill"
-        if _mentions(s, name):
+        if isinstance(s, gast.If):
+            if _mentions(s.test, name):
+                return "use"
+            body, orelse = _next_touch(s.body, name), _next_touch(s.orelse, name)
+            if "use" in (body, orelse):
+                return "use"
+            if body == orelse == "kill":
+                return "kill"
+        elif isinstance(s, (gast.For, gast.While)):
+            head = (s.target, s.iter) if isinstance(s, gast.For) else (s.test,)
+            if any(_mentions(h, name) for h in head):
+                return "use"
+            body, orelse = _next_touch(s.body, name), _next_touch(s.orelse, name)
+            if "use" in (body, orelse):
+                return "use"
+            if body == "kill" and _surely_runs(s):
+                return "kill"
+        elif _mentions(s, name):
             return "use"
     return None
+
+
+def _surely_runs(s) -> bool:
+    """Whether loop `s` is a `for` over `range(...)` of constant, non-empty int bounds."""
+    if not (isinstance(s, gast.For) and isinstance(s.iter, gast.Call)
+            and isinstance(s.iter.func, gast.Name) and s.iter.func.id == "range"
+            and not s.iter.keywords and 1 <= len(s.iter.args) <= 3):
+        return False
+    bounds = []
+    for a in s.iter.args:
+        if isinstance(a, gast.UnaryOp) and isinstance(a.op, gast.USub):
+            a, sign = a.operand, -1
+        else:
+            sign = 1
+        if not (isinstance(a, gast.Constant) and type(a.value) is int):
+            return False
+        bounds.append(sign * a.value)
+    return (len(bounds) < 3 or bounds[2] != 0) and len(range(*bounds)) > 0
 
 
 def dead_after(tree, stmt, name) -> bool:
@@ -462,7 +500,8 @@ def dead_after(tree, stmt, name) -> bool:
         if isinstance(owner, (gast.For, gast.While)):
             if isinstance(owner, gast.While) and _mentions(owner.test, name):
                 return False
-            if _next_touch(owner.body, name) != "kill":
+            # (None: no path through the body touches it -- a loop in it may not run)
+            if _next_touch(owner.body, name) == "use":
                 return False
         block, i, owner = where[id(owner)]
         rest = block[i + 1:]

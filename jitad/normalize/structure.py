@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .. import ir
 from ..errors import UnsupportedError
+from ..flow import surely_runs
 from ..ir import Bind, Const, For, If, Return, Var, While
 from ..primitives import COPY, get
 
@@ -137,8 +138,13 @@ class Structurer:
             return [For(s.var, s.start, s.stop, s.step, body, s.loc)]
         if brk:
             pre.append(Bind((brk,), COPY, (Const(False),), s.loc))
+        enters = False
         if isinstance(s, For):
-            # a counted loop that can exit early becomes a while loop over a counter
+            # a counted loop that can exit early becomes a while loop over a counter; over a
+            # range of constant, non-empty bounds its first test surely holds: its exit flags
+            # are unset when it is entered (`brk` just above; a statement after one that set
+            # the return flag runs only under `if not returned`), so `Flow` may know it runs
+            enters = surely_runs(s)
             k = self.namer.fresh(f"{s.var}_next")
             pre.append(Bind((k,), COPY, (s.start,), s.loc))
             test = self.namer.fresh("cond")
@@ -154,7 +160,7 @@ class Structurer:
             cond_stmts = guard_out + [If(go, cond_stmts + [Bind((new_test,), COPY, (Var(test),), s.loc)],
                                          [Bind((new_test,), COPY, (Const(False),), s.loc)], s.loc)]
             test = new_test
-        return pre + [While(cond_stmts, test, body, s.loc)]
+        return pre + [While(cond_stmts, test, body, s.loc, enters=enters)]
 
 
 def own_loop_indices(body, namer, renamed) -> list:

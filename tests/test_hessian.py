@@ -11,7 +11,8 @@ compile):
   * `mode="eager"` (hessian and hvp) equals the generated code's result;
   * the arguments are unchanged by every call.
 The Numba subset (`numba=True`: kepler -- a `while` until convergence, piecewise -- branches,
-helper_energy -- helpers, mlp_tanh -- a net; the ODE integrators and linear algebra run on the
+mlp_tanh -- a net; helpers' Numba Hessian is test_hessian_lanes' helper_energy, against this
+file's python-backend Hessian; the ODE integrators and linear algebra run on the
 Python backend by default; every case with `JITAD_HESSIAN_FULL=1`: ~14 min, 5-100 s of Numba
 compile each)
 compiles `hessian` (one specialization per case, shared by its assertions), asserts the

@@ -40,10 +40,19 @@ CASES = [
 ]
 
 
+# on the python backend unless JITAD_PRIMITIVES_FULL=1: their calls' Numba compiles are other
+# tests' -- matrices' LAPACK calls (slogdet and cholesky: test_symmetric's Numba case; det, inv,
+# solve, diag, triu/tril, cross: test_primitives' matrix rows), creation's (test_primitives'
+# np.full/full_like/linspace/arange/identity rows)
+PYTHON_BACKEND = () if os.environ.get("JITAD_PRIMITIVES_FULL", "") not in ("", "0") else \
+    (nf.matrices, nf.creation)
+
+
 @pytest.mark.parametrize("fn,args,wrt,kwargs", CASES,
                          ids=[getattr(c, "id", None) or c[0].__name__ for c in CASES])
 def test_both_modes_match_finite_differences(fn, args, wrt, kwargs):
-    check_both_modes(fn, args, wrt, kwargs)
+    check_both_modes(fn, args, wrt, kwargs,
+                     backend="python" if fn in PYTHON_BACKEND else "numba")
 
 
 def test_unpacking_checks_the_length():

@@ -6,7 +6,7 @@ NumPy computes are 0 in the other triangle, and an entry of the read one stands 
 its places. jitad gave the symmetric gradient (autograd's convention), which central
 differences of the raw function contradict, and which disagreed with jitad's own jvp along a
 direction that is not symmetric (the tangent rules read the lower triangle). Each case:
-compiled (python backend; cholesky under Numba too) and eager against central differences,
+compiled (python backend; cholesky, slogdet and solve_triangular under Numba too) and eager against central differences,
 the compiled path ran, and jvp along a non-symmetric direction equal to grad . v.
 """
 import numpy as np
@@ -36,5 +36,8 @@ def test_jvp_along_a_direction_that_is_not_symmetric(fn, args):
 
 
 def test_cholesky_compiled_under_numba():
-    fn, args = CASES[0]
+    """cholesky, slogdet and solve_triangular compiled by Numba (test_numpy_forms' matrices,
+    which also reads slogdet and cholesky, runs on the python backend)."""
+    fn, args = CASES[1]
+    assert fn.__name__ == "cholesky_logdet_solve"
     check_grads_both_modes(fn, args, (0,), backend="numba")

@@ -597,6 +597,47 @@ def check_corpus_case(fn, args, wrt, numba=(), no_autograd=()):
                            label="compiled vs autograd")
 
 
+def corpus_tests(hf, numba=(), no_autograd=(), at_least=50) -> dict:
+    """The tests every held-out corpus module `hf` gets (its `cases()`, `jacobians()`,
+    `HESSIANS` and `refused_forms()`), as test functions by name: a test file takes them with
+    `globals().update(corpus_tests(hf, NUMBA, NO_AUTOGRAD))`. Each case by
+    `check_corpus_case`, each Jacobian by `check_jacobians_and_jvp`, each named Hessian by
+    `check_hessian_and_hvp`, each refused form by `check_form_refused`, and the corpus at
+    least `at_least` functions."""
+    import pytest
+
+    def name(fn):
+        return getattr(fn, "__name__", "fn")
+
+    cases, jacs, refused = hf.cases(), hf.jacobians(), hf.refused_forms()
+    hess = [next(c for c in cases if name(c[0]) == n) for n in hf.HESSIANS]
+
+    @pytest.mark.parametrize("fn,args,wrt", cases,
+                             ids=[f"{name(c[0])}-{k}" for k, c in enumerate(cases)])
+    def test_corpus_both_modes(fn, args, wrt):
+        check_corpus_case(fn, args, wrt, numba, no_autograd)
+
+    def test_corpus_is_large_enough():
+        names = {name(c[0]) for c in cases + jacs + refused}
+        assert len(names) >= at_least
+
+    @pytest.mark.parametrize("fn,args,k", jacs, ids=[c[0].__name__ for c in jacs])
+    def test_jacobians_and_jvp(fn, args, k):
+        check_jacobians_and_jvp(fn, args, k)
+
+    @pytest.mark.parametrize("fn,args,wrt", hess, ids=list(hf.HESSIANS))
+    def test_hessians_and_hvp(fn, args, wrt):
+        check_hessian_and_hvp(fn, args, wrt)
+
+    @pytest.mark.parametrize("fn,args", refused, ids=[c[0].__name__ for c in refused])
+    def test_refused_forms(fn, args):
+        check_form_refused(fn, args, hf.__file__)
+
+    return {f.__name__: f for f in (test_corpus_both_modes, test_corpus_is_large_enough,
+                                    test_jacobians_and_jvp, test_hessians_and_hvp,
+                                    test_refused_forms)}
+
+
 def check_form_accepted(fn, args, wrt, backend="python"):
     """A form both modes accept (`check_grads_both_modes`); then forward mode, both flavours,
     along a direction of the first wrt argument (an array or a number) against the

@@ -40,10 +40,8 @@ import pytest
 import jitad
 
 from . import heldout20_funcs as hf
-from .harness import (check_corpus_case, check_form_accepted, check_form_refused,
-                      check_hessian_and_hvp, check_jacobians_and_jvp)
+from .harness import check_form_accepted, check_form_refused, check_hessian_and_hvp, corpus_tests
 
-CASES = hf.cases()
 NUMBA = {"average_axis_weights", "gather_repeats_add_at", "shape_methods", "dataclass_pendulum",
          "broyden_banded"}
 # autograd cannot run these (functions or keywords it lacks: scipy.special's log_ndtr and
@@ -60,39 +58,11 @@ NO_AUTOGRAD = {"special_zoo", "logsumexp_b_axis", "einsum_ellipsis", "lstsq_matr
                "dataclass_pendulum", "loss"}
 
 
-def _name(fn):
-    return getattr(fn, "__name__", "fn")
-
-
-@pytest.mark.parametrize("fn,args,wrt", CASES,
-                         ids=[f"{_name(c[0])}-{k}" for k, c in enumerate(CASES)])
-def test_corpus_both_modes(fn, args, wrt):
-    check_corpus_case(fn, args, wrt, NUMBA, NO_AUTOGRAD)
-
-
-def test_corpus_is_large_enough():
-    names = {_name(c[0]) for c in CASES} | {c[0].__name__ for c in hf.jacobians()}
-    assert len(names) >= 50
-
-
-JACS = hf.jacobians()
-
-
-@pytest.mark.parametrize("fn,args,k", JACS, ids=[c[0].__name__ for c in JACS])
-def test_jacobians_and_jvp(fn, args, k):
-    check_jacobians_and_jvp(fn, args, k)
-
-
-HESS = [next(c for c in CASES if _name(c[0]) == name) for name in hf.HESSIANS]
-
-
-@pytest.mark.parametrize("fn,args,wrt", HESS, ids=hf.HESSIANS)
-def test_hessians_and_hvp(fn, args, wrt):
-    check_hessian_and_hvp(fn, args, wrt)
+globals().update(corpus_tests(hf, NUMBA, NO_AUTOGRAD))
 
 
 def _case(name):
-    return next(c for c in CASES if _name(c[0]) == name)
+    return next(c for c in hf.cases() if getattr(c[0], "__name__", "") == name)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "eager"])
@@ -140,14 +110,6 @@ def test_forms(fn, args, wrt):
     np.add.at / np.bincount / np.take_along_axis, np.linspace(endpoint=False): gradients in both modes against central
     differences, jvp (compiled and eager) against them."""
     check_form_accepted(fn, args, wrt)
-
-
-REFUSED = hf.refused_forms()
-
-
-@pytest.mark.parametrize("fn,args", REFUSED, ids=[c[0].__name__ for c in REFUSED])
-def test_refused_forms(fn, args):
-    check_form_refused(fn, args, hf.__file__)
 
 
 def test_average_along_axis_hessian_and_values():

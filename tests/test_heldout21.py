@@ -40,11 +40,8 @@ import pytest
 import jitad
 
 from . import heldout21_funcs as hf
-from .harness import (check_corpus_case, check_form_accepted, check_form_refused,
-                      check_hessian_and_hvp,
-                      check_jacobians_and_jvp)
+from .harness import check_form_accepted, corpus_tests
 
-CASES = hf.cases()
 NUMBA = {"stat_axis_keepdims_combos", "clip_crossed_bounds", "prelude_surface",
          "comprehension_enumerate_extend", "small_cnn_loops", "hawkes_loglik"}
 # autograd cannot run these (methods, indexing and functions it lacks: cumprod, x.trace,
@@ -59,39 +56,11 @@ NO_AUTOGRAD = {"method_prod_cumulative", "method_shapes", "method_dot_trace_diag
                "hmm_forward_log", "label_smoothed_ce"}
 
 
-def _name(fn):
-    return getattr(fn, "__name__", "fn")
-
-
-@pytest.mark.parametrize("fn,args,wrt", CASES,
-                         ids=[f"{_name(c[0])}-{k}" for k, c in enumerate(CASES)])
-def test_corpus_both_modes(fn, args, wrt):
-    check_corpus_case(fn, args, wrt, NUMBA, NO_AUTOGRAD)
-
-
-def test_corpus_is_large_enough():
-    names = {_name(c[0]) for c in CASES} | {c[0].__name__ for c in hf.jacobians()}
-    assert len(names) >= 50
-
-
-JACS = hf.jacobians()
-
-
-@pytest.mark.parametrize("fn,args,k", JACS, ids=[c[0].__name__ for c in JACS])
-def test_jacobians_and_jvp(fn, args, k):
-    check_jacobians_and_jvp(fn, args, k)
-
-
-HESS = [next(c for c in CASES if _name(c[0]) == name) for name in hf.HESSIANS]
-
-
-@pytest.mark.parametrize("fn,args,wrt", HESS, ids=hf.HESSIANS)
-def test_hessians_and_hvp(fn, args, wrt):
-    check_hessian_and_hvp(fn, args, wrt)
+globals().update(corpus_tests(hf, NUMBA, NO_AUTOGRAD))
 
 
 def _case(name):
-    return next(c for c in CASES if _name(c[0]) == name)
+    return next(c for c in hf.cases() if getattr(c[0], "__name__", "") == name)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "eager"])
@@ -157,14 +126,6 @@ def test_hessian_through_an_infinite_cut_point(mode):
     # d2/deta2 log ndtr(z) = -(z pdf / cdf + (pdf / cdf) ** 2) for the second entry, 0 else
     expect = np.diag([0.0, -(z * pdf / cdf(z) + (pdf / cdf(z)) ** 2)])
     assert np.all(np.isfinite(H)) and np.allclose(H, expect, rtol=1e-10, atol=1e-12)
-
-
-REFUSED = hf.refused_forms()
-
-
-@pytest.mark.parametrize("fn,args", REFUSED, ids=[c[0].__name__ for c in REFUSED])
-def test_refused_forms(fn, args):
-    check_form_refused(fn, args, hf.__file__)
 
 
 ACCEPTED = hf.now_accepted()

@@ -40,10 +40,8 @@ import jitad
 from jitad.errors import JitadError
 
 from . import heldout23_funcs as hf
-from .harness import (check_corpus_case, check_form_refused, check_hessian_and_hvp,
-                      check_jacobians_and_jvp)
+from .harness import corpus_tests
 
-CASES = hf.cases()
 NUMBA = {"list_item_augassign", "rnn_hs_readout", "crf_plain_class", "apply_along_rows",
          "generator_sum"}
 # autograd cannot run these (raise in a branch on a traced value, a closure object's method
@@ -52,44 +50,7 @@ NO_AUTOGRAD = {"raise_fstring", "loss", "apply_along_rows", "apply_along_cols",
                "von_mises_mixture", "crf_plain_class"}
 
 
-def _name(fn):
-    return getattr(fn, "__name__", "fn")
-
-
-@pytest.mark.parametrize("fn,args,wrt", CASES,
-                         ids=[f"{_name(c[0])}-{k}" for k, c in enumerate(CASES)])
-def test_corpus_both_modes(fn, args, wrt):
-    check_corpus_case(fn, args, wrt, NUMBA, NO_AUTOGRAD)
-
-
-def test_corpus_is_large_enough():
-    names = {_name(c[0]) for c in CASES} | {c[0].__name__ for c in hf.jacobians()} \
-        | {c[0].__name__ for c in hf.refused_forms()}
-    assert len(names) >= 50
-
-
-JACS = hf.jacobians()
-
-
-@pytest.mark.parametrize("fn,args,k", JACS, ids=[c[0].__name__ for c in JACS])
-def test_jacobians_and_jvp(fn, args, k):
-    check_jacobians_and_jvp(fn, args, k)
-
-
-HESS = [next(c for c in CASES if _name(c[0]) == name) for name in hf.HESSIANS]
-
-
-@pytest.mark.parametrize("fn,args,wrt", HESS, ids=hf.HESSIANS)
-def test_hessians_and_hvp(fn, args, wrt):
-    check_hessian_and_hvp(fn, args, wrt)
-
-
-REFUSED = hf.refused_forms()
-
-
-@pytest.mark.parametrize("fn,args", REFUSED, ids=[c[0].__name__ for c in REFUSED])
-def test_refused_forms(fn, args):
-    check_form_refused(fn, args, hf.__file__)
+globals().update(corpus_tests(hf, NUMBA, NO_AUTOGRAD))
 
 
 def _grad(f, mode, wrt=0):

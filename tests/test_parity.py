@@ -105,14 +105,14 @@ def corpus():
     cases += [Case(fn, args) for fn, args in test_heldout17.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout18.REFUSED]
     cases += [Case(fn, args) for fn, args in test_heldout19.REFUSED]
-    cases += [Case(fn, args) for fn, args in test_heldout20.REFUSED]
+    cases += [Case(fn, args) for fn, args in test_heldout20.hf.refused_forms()]
     cases.append(Case(test_heldout20.squeeze_mixed_axes, (np.ones((3, 4)),)))
     cases.append(Case(test_record_homes.record_then_another_record, (np.ones(3), 0.7), wrt=(0, 1)))
     cases += [Case(fn, (np.array([0.3, -0.4]),)) for fn in test_called_transforms.REFUSED]
     cases.append(Case(test_match.sequence_pattern, (X3,)))
-    cases += [Case(fn, args) for fn, args in test_heldout21.REFUSED]
-    cases += [Case(fn, args) for fn, args in test_heldout22.REFUSED]
-    cases += [Case(fn, args) for fn, args in test_heldout23.REFUSED]
+    cases += [Case(fn, args) for fn, args in test_heldout21.hf.refused_forms()]
+    cases += [Case(fn, args) for fn, args in test_heldout22.hf.refused_forms()]
+    cases += [Case(fn, args) for fn, args in test_heldout23.hf.refused_forms()]
     cases += [Case(fn, args) for fn, args in test_shapes.REFUSED]
     cases.append(Case(test_heldout12.mutual_recursion_without_base_case, (0.3,),
                       marked=test_heldout12._second))

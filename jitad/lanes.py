@@ -47,6 +47,20 @@ from .runtime import ADDED_PRODUCTS, FIRST_ADDS, SUMS_OF_PRODUCTS
 MAX_LANE_LOOPS = 40
 
 
+def _tuple_valued(e) -> bool:
+    """Whether expression `e` is a tuple by its form: a display, `x.shape`, a slice of one, or
+    a sum of such (an allocation's shape computed, not written out)."""
+    if isinstance(e, ast.Tuple):
+        return True
+    if isinstance(e, ast.Attribute):
+        return e.attr == "shape"
+    if isinstance(e, ast.Subscript):
+        return isinstance(e.slice, ast.Slice) and _tuple_valued(e.value)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
+        return _tuple_valued(e.left) or _tuple_valued(e.right)
+    return False
+
+
 class NotLaned(Exception):
     """The function has a construct the K-lane form does not cover (the message says which)."""
 
@@ -551,6 +565,9 @@ class Batch:
             shape = f"{a0}.shape + ({self.K},)"
         elif isinstance(e.args[0], ast.Tuple):
             shape = "(" + "".join(f"{ast.unparse(x)}, " for x in e.args[0].elts) + f"{self.K})"
+        elif _tuple_valued(e.args[0]) or self.ranks.get(target, 1) > 1:
+            # a shape computed as a tuple (`(B,) + W.shape[1:]`, `x.shape`)
+            shape = f"({a0}) + ({self.K},)"
         else:
             shape = f"({a0}, {self.K})"
         rest = "".join(", " + d for d in dtype if f in ("np.zeros", "np.empty"))

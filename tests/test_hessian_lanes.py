@@ -197,3 +197,21 @@ def test_the_compiled_kernel_gives_blocks_in_Hs_layout(lanes, monkeypatch):
         e[j] = eps
         col = (gx(x, w + e)[0] - gx(x, w - e)[0]) / (2 * eps)
         assert_close(np.asarray(H[0][1])[:, j], col, 1e-6, 1e-8, "d2f/(dx dw) vs differences")
+
+
+def rnn_hidden_from_shape(xs, Wx, Wh):
+    """(heldout16) The hidden state allocated with a computed shape, `(B,) + Wh.shape[1:]`:
+    its lane form was `np.zeros(((B,) + Wh.shape[1:], K))`, a TypeError (the shape taken for
+    one length)."""
+    T, B = xs.shape[0], xs.shape[1]
+    h = np.zeros((B,) + Wh.shape[1:])
+    for t in range(T):
+        h = np.tanh(xs[t] @ Wx + h @ Wh)
+    return np.sum(h ** 2)
+
+
+def test_an_allocation_of_a_computed_shape_in_lanes():
+    from .harness import check_hessian
+    rng = np.random.default_rng(16)
+    args = (rng.normal(size=(3, 2, 2)), 0.5 * rng.normal(size=(2, 3)), 0.5 * rng.normal(size=(3, 3)))
+    check_hessian(rnn_hidden_from_shape, args, (0, 1, 2), backend="python")

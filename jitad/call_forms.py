@@ -311,15 +311,20 @@ def _apply_along_axis(call, value, fresh, like):
     return out, _located(made, like)
 
 
+def _module_vectorize(func, value) -> bool:
+    """Whether `func` is `M.vectorize` of a global module M that is NumPy's."""
+    mod, obj = _callee(func, value)
+    return mod is not None and obj is np.vectorize
+
+
 def _named_vectorize(tree, value):
     """`vf = M.vectorize(f)` assigned once, `vf` read only as the function of calls: each
     call `vf(x)` is `M.vectorize(f)(x)` (the same object made once or per call: it holds no
     state), the assignment a `pass`."""
-    stores, loads, called = {}, {}, set()
+    stores, called = {}, set()
     for n in gast.walk(tree):
-        if isinstance(n, gast.Name):
-            table = loads if isinstance(n.ctx, gast.Load) else stores
-            table[n.id] = table.get(n.id, 0) + 1
+        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
         if isinstance(n, gast.Call) and isinstance(n.func, gast.Name):
             called.add(id(n.func))
     made = {}
@@ -327,9 +332,7 @@ def _named_vectorize(tree, value):
         if isinstance(n, gast.Assign) and len(n.targets) == 1 \
                 and isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.Call) \
                 and len(n.value.args) == 1 and not n.value.keywords \
-                and _callee(n.value.func, value)[1] is np.vectorize \
-                and _callee(n.value.func, value)[0] is not None \
-                and stores.get(n.targets[0].id) == 1:
+                and stores.get(n.targets[0].id) == 1 and _module_vectorize(n.value.func, value):
             made[n.targets[0].id] = n
     for n in gast.walk(tree):
         if isinstance(n, gast.Name) and n.id in made and isinstance(n.ctx, gast.Load) \

@@ -450,16 +450,11 @@ def repeated_displays(tree, namer):
     class Displays(gast.NodeTransformer):
         def visit_BinOp(self, node):
             self.generic_visit(node)
-            if not isinstance(node.op, gast.Mult):
-                return node
-            for seq, n in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(seq, gast.List) and len(seq.elts) == 1 \
-                        and isinstance(seq.elts[0], gast.Constant) \
-                        and isinstance(seq.elts[0].value, (int, float)) \
+            for item, n in _one_item_times(node):
+                if isinstance(item, gast.Constant) and isinstance(item.value, (int, float)) \
                         and not isinstance(n, (gast.List, gast.Tuple)):
                     k = namer.fresh("k")
-                    return _located(_comp(copy.deepcopy(seq.elts[0]), k,
-                                          _call("range", n)), node)
+                    return _located(_comp(copy.deepcopy(item), k, _call("range", n)), node)
             return node
 
     Displays().visit(tree)
@@ -551,13 +546,19 @@ def item_write(s, lists, namer):
     return out
 
 
+def _one_item_times(e):
+    """The (item, count) readings of `e` as `[item] * count` / `count * [item]`, in that
+    order (none unless `e` multiplies a one-item list display)."""
+    if isinstance(e, gast.BinOp) and isinstance(e.op, gast.Mult):
+        for seq, n in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(seq, gast.List) and len(seq.elts) == 1:
+                yield seq.elts[0], n
+
+
 def _none_display(e):
     """The length `n` of `[None] * n` / `n * [None]`, or None."""
-    if not (isinstance(e, gast.BinOp) and isinstance(e.op, gast.Mult)):
-        return None
-    for seq, n in ((e.left, e.right), (e.right, e.left)):
-        if isinstance(seq, gast.List) and len(seq.elts) == 1 \
-                and isinstance(seq.elts[0], gast.Constant) and seq.elts[0].value is None:
+    for item, n in _one_item_times(e):
+        if isinstance(item, gast.Constant) and item.value is None:
             return n
     return None
 

@@ -2749,10 +2749,7 @@ class _Gen:
             j = f"j{k}"
             acc = f"ca{k}"
             self.emit(f"{acc} = 0.0")
-            self.emit(f"for {j} in {text}:")
-            self.indent += 1
-            self.trips.append(trips)
-            self.scopes.append({j: IntVar(j, hi)})
+            self.enter_for(j, text, trips, hi)
         (u, _), (t, _), (t2, _) = (self.small_expr("v"), self.small_expr("f", 1, 1.6),
                                    self.small_expr("f", 1, 1.6))
         c = self.const(-0.9, 0.9)
@@ -3103,10 +3100,7 @@ class _Gen:
                 self.emit(f"{h} = {u}")
             else:
                 self.emit(f'{d} = {{"h": {u}, "s": 0.0}}')
-            self.emit(f"for {j} in {text}:")
-            self.indent += 1
-            self.trips.append(trips)
-            self.scopes.append({j: IntVar(j, hi)})
+            self.enter_for(j, text, trips, hi)
             e, _ = self.squash("v", *self.expr("v", 1), force=True)
             if form == "intkeys":
                 self.emit(f"st{k} = {{0: np.tanh({h} * {c} + {_strip(e)}), 1: {h}}}")
@@ -3333,10 +3327,7 @@ class _Gen:
             init = f"{a} * 1.0"
         self.emit(f"{p} = {init}")
         # the vector is not in scope inside the loop: statements there cannot mix its lengths
-        self.emit(f"for {i} in {text}:")
-        self.indent += 1
-        self.trips.append(trips)
-        self.scopes.append({i: IntVar(i, hi)})
+        self.enter_for(i, text, trips, hi)
         if rng.random() < 0.5:
             self.stmt(level + 1)
         if grow:
@@ -3815,11 +3806,16 @@ class _Gen:
         count; the body is emitted by the caller, then `close_loop`."""
         text, trips, hi, _ = self.range_header()
         i = self.fresh("i")
-        self.emit(f"for {i} in {text}:")
+        self.enter_for(i, text, trips, hi)
+        return trips
+
+    def enter_for(self, var, text, trips, hi) -> None:
+        """`for var in <text>:` emitted and entered: the body's indent, the loop's largest trip
+        count and `var`'s bounds in scope (`close_loop` leaves it)."""
+        self.emit(f"for {var} in {text}:")
         self.indent += 1
         self.trips.append(trips)
-        self.scopes.append({i: IntVar(i, hi)})
-        return trips
+        self.scopes.append({var: IntVar(var, hi)})
 
     def close_loop(self) -> None:
         self.scopes.pop()
@@ -3951,10 +3947,7 @@ class _Gen:
         i = self.fresh("i")
         y = self.fresh("y")
         accs = [v for v in self.vars("f") if not self.carried(v)]
-        self.emit(f"for {i} in {text}:")
-        self.indent += 1
-        self.trips.append(trips)
-        self.scopes.append({i: IntVar(i, hi)})
+        self.enter_for(i, text, trips, hi)
         idx = self.index(R if use_m else L)
         self.emit(f"{y} = {c} * {arr.name}[{idx}]")
         self.emit(f"{arr.name}[{idx}] = {y}")

@@ -519,10 +519,10 @@ def _capture_lambda(fn) -> Captured:
 def _builtin_test(fn, tree):
     """`test(name, obj)`: the name, read in `fn`, is the builtin `obj` (not a local, a closure
     variable or a global of that name)."""
-    local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
-             and isinstance(n.ctx, (gast.Store, gast.Param))} | \
-        {n.name for n in gast.walk(tree) if isinstance(n, gast.FunctionDef)}
-    shadowed = local | set(fn.__code__.co_freevars)
+    stored = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+              and isinstance(n.ctx, (gast.Store, gast.Param))}
+    nested = {n.name for n in gast.walk(tree) if isinstance(n, gast.FunctionDef) and n is not tree}
+    shadowed = stored | nested | {tree.name} | set(fn.__code__.co_freevars)
 
     def test(name, obj):
         return name not in shadowed and fn.__globals__.get(
@@ -530,7 +530,13 @@ def _builtin_test(fn, tree):
 
     def value(name):        # what a global name (not shadowed) holds, or None
         return None if name in shadowed else fn.__globals__.get(name)
-    test.value = value
+
+    def itself(name):       # the function's own name, holding fn (or jitad's wrapper of it)
+        if name != tree.name or name in shadowed - {tree.name}:
+            return False
+        v = fn.__globals__.get(name)
+        return v is fn or getattr(v, "__jitad_function__", None) is fn
+    test.value, test.itself = value, itself
     return test
 
 

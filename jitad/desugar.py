@@ -118,7 +118,8 @@ import warnings
 import gast
 import numpy as np
 
-from . import call_forms, generators, inplace, ix_gathers, list_edits, membership, nonlocals
+from . import (call_forms, function_attrs, generators, inplace, ix_gathers, list_edits,
+               membership, nonlocals)
 from .gast_build import located as _located
 
 _LOOPS = (gast.For, gast.While)
@@ -149,6 +150,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     namer = Namer(taken | reserved_names())
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
+    function_attrs.rewrite(tree, builtin.itself, rewriter.fresh)     # (declares nonlocals)
     nonlocals.rewrite(tree, rewriter.fresh)
     generators.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)

@@ -257,4 +257,9 @@ def _check_target(cap, t):
         if not isinstance(t.value, gast.Name):
             _fail(cap, t, "only `name[index] = value` writes are supported")
         return
+    if isinstance(t, gast.Attribute):
+        _fail(cap, t, "cannot assign to an attribute (`obj.attr = value`): the functions jitad "
+                      "differentiates change no objects; a function's own attribute "
+                      f"(`{cap.name}.n = 0`) is a variable of one call when assigned at the top of "
+                      "its body, outside branches and loops, before any other use")
     _fail(cap, t, f"cannot assign to {construct_name(t)}")

@@ -13,7 +13,10 @@ assignment, a `return` or an `if` test, which read none of n1, n2 outside g's ca
     `t, n1, n2 = g(n1, n2, <its arguments>)` (`n1, n2 = ...` for a `g` that returns no value,
     the call then dropped from a call statement), the call in the statement then `t`.
 So g sees, at each call, the values its closure would, and the enclosing function the values
-g left: what Python's cell does. Anything else (a call in a `while` test, a comprehension, a
+g left: what Python's cell does. A list comprehension (one `for`, no `if`) whose item calls
+such a `g`, in a simple statement that reads the state nowhere else, is first the loop it
+runs, appending to a fresh list the statement then reads.
+Anything else (a call in a `while` test, another comprehension, a
 lambda, a short-circuit or conditional expression, another nested function; `g` passed as a
 value; a read of n1 outside g's calls in the same statement, which Python evaluates at
 another time; `global`) is left as it is, for `normalize` to refuse (its message says what to
@@ -72,9 +75,76 @@ def _calls_in_order(expr, g):
 
 def rewrite(tree, fresh):
     """Rewrite the nested functions of `tree` that declare `nonlocal` (module docstring)."""
+    stateful = {s.name: {n for d in s.body if isinstance(d, gast.Nonlocal) for n in d.names}
+                for block in _blocks(tree) for s in block if isinstance(s, gast.FunctionDef)}
+    stateful = {g: names for g, names in stateful.items() if names}
+    if stateful:
+        _comprehensions_as_loops(tree, stateful, fresh)
     for block in list(_blocks(tree)):
         for g in [s for s in block if isinstance(s, gast.FunctionDef)]:
             _rewrite_one(tree, g, fresh)
+
+
+def _comprehensions_as_loops(tree, stateful, fresh):
+    """A list comprehension `[e for v in it]` whose item e calls a function of `stateful`
+    ({name: its nonlocal names}; one `for`, no `if`), the one such call of its statement (a
+    simple statement, where Python evaluates it at once: not under a conditional, a lambda or
+    another comprehension), which reads none of those names outside it: first `items = []`,
+    `for v' in it: items.append(e')` (items and v' fresh, e' reading v'), the loop Python's
+    comprehension runs, then the statement with `items` in its place -- the calls are then
+    statements `_rewrite_one` threads the state through, in the same order."""
+    def calls_stateful(node):
+        return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
+                   and n.func.id in stateful for n in gast.walk(node))
+
+    for block in list(_blocks(tree)):
+        for s in list(block):
+            if not isinstance(s, _SIMPLE):
+                continue
+            comps = [n for n in _immediate(s) if isinstance(n, gast.ListComp)
+                     and calls_stateful(n.elt)]
+            if len(comps) != 1:
+                continue
+            comp = comps[0]
+            gen = comp.generators[0]
+            inside = {id(n) for n in gast.walk(comp)}
+            called = {n.func.id for n in gast.walk(comp.elt) if isinstance(n, gast.Call)
+                      and isinstance(n.func, gast.Name)}
+            state = {v for g in called & set(stateful) for v in stateful[g]}
+            outside = [n for n in gast.walk(s) if id(n) not in inside]
+            if len(comp.generators) != 1 or gen.ifs or gen.is_async or calls_stateful(gen.iter) \
+                    or any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
+                           and n.func.id in stateful for n in outside) \
+                    or any(isinstance(n, gast.Name) and n.id in state for n in outside):
+                continue
+            bound = {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
+            renamed = {v: fresh(v, v) for v in sorted(bound)}
+            for part in (gen.target, comp.elt):
+                for n in gast.walk(part):
+                    if isinstance(n, gast.Name) and n.id in renamed:
+                        n.id = renamed[n.id]
+            items = fresh("items", "[... for ... in ...]")
+            append = gast.Expr(gast.Call(
+                gast.Attribute(_name(items), "append", gast.Load()), [comp.elt], []))
+            loop = gast.For(gen.target, gen.iter, [_located(append, s)], [], None)
+            _replace(s, comp, gast.copy_location(_name(items), comp))
+            k = next(j for j, x in enumerate(block) if x is s)
+            block[k:k] = [
+                _located(gast.Assign([_name(items, True)], gast.List([], gast.Load()), None), s),
+                _located(loop, s)]
+
+
+def _immediate(stmt):
+    """The nodes of `stmt` Python evaluates when it runs the statement (not under a lambda, a
+    conditional or short-circuit expression or inside a comprehension: `_DEFERRED`), the
+    outermost deferred nodes themselves included."""
+    out, todo = [], [stmt]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        if n is stmt or not isinstance(n, _DEFERRED):
+            todo.extend(gast.iter_child_nodes(n))
+    return out
 
 
 def _rewrite_one(tree, g, fresh):

@@ -28,6 +28,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "check_len", "check_zip", "assert_failed", "raise_error", "unbound_local", "check_split", "check_sections", "cholesky_adjoint", "sym_lower_adjoint",
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "empty_stack", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
+           "column_stack_vectors", "column_stack_matrices",
            "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
@@ -975,6 +976,16 @@ def unconcat(g, l):
         out.append(g[at:at + e.shape[0]])
         at += e.shape[0]
     return out
+
+
+def column_stack_vectors(l):
+    """np.column_stack(l) of a list of vectors of one length: they are its columns."""
+    return np.ascontiguousarray(stack_list(l).T)
+
+
+def column_stack_matrices(l):
+    """np.column_stack(l) of a list of matrices of one height: concatenated along axis 1."""
+    return concat_list_axis(l, 1)
 
 
 def concat_list_axis(l, axis):

@@ -48,8 +48,10 @@ import jitad
 from . import heldout22_funcs as hf
 from .harness import corpus_tests
 
+# (moving_window_mean: a list rebuilt by `window.pop(0)` in a loop -- Numba could not type
+# `window = []` past the name's other definitions; lists are made typed now)
 NUMBA = {"trimmed_mean_sort", "ring_buffer_rnn", "closure_counter", "piecewise_potential",
-         "outer_of_matrices", "batched_solve_physics"}
+         "outer_of_matrices", "batched_solve_physics", "moving_window_mean"}
 # autograd cannot run these (in-place methods and out= on its boxes, np.copyto, np.roll with
 # tuples, np.outer of matrices, ufunc methods, np.linalg.cond, np.piecewise, writes into
 # arrays, scipy.special functions it lacks, np.logaddexp / logsumexp forms it does not box)

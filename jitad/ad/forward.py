@@ -188,7 +188,8 @@ class Forward(Reverse):
                                                       ast.Load()), self.tangent_of(s.args[1]))),
                      self.primal_stmt(s)]
         elif s.op is LIST_NEW:
-            stmts = [self.primal_stmt(s), P.assign(self.d(s.target), ast.List([], ast.Load()))]
+            stmts = [self.primal_stmt(s), P.assign(self.d(s.target), forward_expr(
+                s, self.fnames, self.types, self.reentrant))]
         else:
             stmts = self.assignment(s)
         for st in stmts:

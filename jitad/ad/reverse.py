@@ -92,8 +92,10 @@ def forward_expr(s: Bind, fnames, types, reentrant=False, grown=frozenset()):
         # `n, = x.shape` of a vector: its one length (a statement with one target is printed
         # `n = ...`, not unpacked)
         return P.subscript(shape, [Const(0)]) if len(s.targets) == 1 else shape
-    if s.op is LIST_NEW:
-        return ast.List([], ast.Load())
+    if s.op is LIST_NEW:    # typed by its elements (Numba types `[]` by appends it follows)
+        t = types.get(s.targets[0])
+        return dummy(t) if getattr(t, "is_list", False) and t.elem is not None \
+            else ast.List([], ast.Load())
     if s.op is LIST_APPEND:     # printed as a statement: the list is updated in place
         return P.call(ast.Attribute(P.atom(s.args[0]), "append", ast.Load()), P.atom(s.args[1]))
     if s.op is CONCAT:
@@ -1271,13 +1273,20 @@ class Reverse(TrainingCode):
         return self._seeded(fdef, ret)
 
     def dummy(self, t):
-        if t.is_list:       # an empty list of t's element type
-            return ast.ListComp(self.dummy(t.elem), [ast.comprehension(
-                P.name("_", store=True), P.call("range", P.const(0)), [], 0)])
-        if t.ndim == 0:
-            return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False, "c16": 0j}[t.dtype])
-        shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
-        return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
+        return dummy(t)
+
+
+def dummy(t):
+    """A value of type `t` nothing reads: a number, an empty array, or an empty list of t's
+    element type (`[0.0 for _ in range(0)]`: typed where `[]` is typed only by a later
+    append, which Numba does not see past another definition of the name)."""
+    if t.is_list:
+        return ast.ListComp(dummy(t.elem), [ast.comprehension(
+            P.name("_", store=True), P.call("range", P.const(0)), [], 0)])
+    if t.ndim == 0:
+        return P.const({"f8": 0.0, "f4": 0.0, "i8": 0, "b1": False, "c16": 0j}[t.dtype])
+    shape = P.const(0) if t.ndim == 1 else ast.Tuple([P.const(0)] * t.ndim, ast.Load())
+    return P.call("np.empty", shape, P.dotted(NP_DTYPE[t.dtype]))
 
 
 _BUILTINS = ("len", "range", "bool", "int", "float", "min", "max", "abs")

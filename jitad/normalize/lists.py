@@ -47,15 +47,16 @@ from ..capture import MISSING
 from ..errors import JitadError
 from ..ir import Const, For, If, Slice, Var
 from ..primitives import COPY, GETITEM, get
-from ..primitives.lists import (LIST_APPEND, LIST_CONCAT, LIST_CONCAT_AXIS, LIST_HSTACK,
-                                LIST_NEW, LIST_STACK, LIST_VSTACK)
+from ..primitives.lists import (LIST_APPEND, LIST_COLUMN_STACK, LIST_CONCAT, LIST_CONCAT_AXIS,
+                                LIST_HSTACK, LIST_NEW, LIST_STACK, LIST_VSTACK)
 
 LT, AND = get("lt"), get("bitand")
 LEN, DIM, FLOORDIV, MOD, MUL, ADD, MIN2, MOVEAXIS, CHECK_SPLIT, CHECK_SECTIONS = (
     get(n) for n in ("len", "dim", "floordiv", "mod", "mul", "add", "min2", "np.moveaxis",
                      "check_split", "check_sections"))
 _STACK_OF = {np.stack: LIST_STACK, np.array: LIST_STACK, np.asarray: LIST_STACK,
-             np.concatenate: LIST_CONCAT, np.vstack: LIST_VSTACK, np.hstack: LIST_HSTACK}
+             np.concatenate: LIST_CONCAT, np.vstack: LIST_VSTACK, np.hstack: LIST_HSTACK,
+             np.column_stack: LIST_COLUMN_STACK}
 _DISPLAYS = (gast.List, gast.ListComp)
 
 

@@ -99,12 +99,14 @@ _hstack = _rank_rule("np.hstack", (0, 1), "numbers or of vectors", 1)
 
 def _stacked(name, type_rule, by_rank):
     """A list primitive whose rules depend on its elements' rank: at list rank r (elements of
-    rank r - 1) it stacks (`LIST_STACK`'s rules) or concatenates (`LIST_CONCAT`'s)."""
+    rank r - 1) it stacks (`LIST_STACK`'s rules), concatenates (`LIST_CONCAT`'s), or follows
+    a (forward, adjoint) pair of its own."""
     prim = _rule(name, ("l",), None, type_rule)
     for rank, like in by_rank.items():
-        prim.variants[(rank,)] = _rule(f"{name}.{rank}", ("l",), ast.unparse(like.forward),
-                                       type_rule, {"l": ast.unparse(like.adjoints["l"])},
-                                       reusable=False)
+        forward, adjoint = like if isinstance(like, tuple) else (
+            ast.unparse(like.forward), ast.unparse(like.adjoints["l"]))
+        prim.variants[(rank,)] = _rule(f"{name}.{rank}", ("l",), forward, type_rule,
+                                       {"l": adjoint}, reusable=False)
     return prim
 
 
@@ -112,3 +114,9 @@ def _stacked(name, type_rule, by_rank):
 # stacked, vectors concatenated
 LIST_VSTACK = _stacked("list_vstack", _vstack, {2: LIST_STACK, 3: LIST_CONCAT})
 LIST_HSTACK = _stacked("list_hstack", _hstack, {1: LIST_STACK, 2: LIST_CONCAT})
+# np.column_stack(cols): vectors are the columns of the result (the stack, transposed; its
+# adjoint's columns are theirs), matrices are concatenated along axis 1
+LIST_COLUMN_STACK = _stacked(
+    "list_column_stack", _rank_rule("np.column_stack", (1, 2), "vectors or of matrices", 2),
+    {2: ("rt.column_stack_vectors(l)", "g.T"),
+     3: ("rt.column_stack_matrices(l)", "rt.unconcat_axis(g, l, 1)")})

@@ -58,7 +58,8 @@ EQUIVALENT = {
     "select": np.where,
 }
 # runtime functions of lists, spelled as NumPy's call (the front end's list forms read those)
-AS_NUMPY = {"stack_list": "array", "concat_list": "concatenate"}   # (np.array: of an empty list too)
+AS_NUMPY = {"stack_list": "array", "concat_list": "concatenate",   # (np.array: of an empty list too)
+            "column_stack_vectors": "column_stack", "column_stack_matrices": "column_stack"}
 # runtime function -> SciPy's name (registered when scipy.special is imported)
 SCIPY_EQUIVALENT = {"digamma": "digamma", "polygamma": "polygamma", "i0": "i0", "i0e": "i0e",
                     "i1": "i1", "i1e": "i1e"}

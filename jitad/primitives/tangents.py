@@ -71,6 +71,7 @@ full full_like repeat.1 repeat.2 repeat.n tile.1 tile.1.2 tile.2 tile_n.1 tile_n
 roll_flat roll_axis take_along_axis take_along_adjoint mesh outer_left lanes_dot
 outer_left.1.1 outer_left.1.2 outer_left.1.3 outer_left.2.1 outer_left.2.2 outer_left.2.3 outer_left.3.1 outer_left.3.2 outer_left.3.3 outer_left.4.1 outer_left.4.2 outer_left.4.3
 list_stack list_concat list_concat_axis list_hstack.1 list_hstack.2 list_vstack.2
+list_column_stack.2 list_column_stack.3
 list_vstack.3 scalar_same scalar_float atleast_3d.0 atleast_3d.1 atleast_3d.2 atleast_3d.3
 np.fliplr np.flipud np.rot90 np.broadcast_to cummax_tangent sort_tangent tri_mul tri_outer
 np.fft.fftshift np.fft.ifftshift scipy.signal.convolve astype astype.0 np.real np.imag np.conj

@@ -22,26 +22,28 @@ def scaled_rows(Q, X, M):
     return np.sum(np.sin(Z) * Z)
 
 
-def matrix_weights(W, X):
-    """Rank 2 against rank 2: the loop when W is X's shape, the call for a row or column W."""
-    return np.sum(np.tanh(W * X + X @ L3))
+def matrix_weights(W, X, v):
+    """A matrix times a row: onto W the loop when W is X's shape, the call for a row or a
+    column W; onto v a sum over the rows."""
+    return np.sum(np.tanh(W * v + X @ L3))
 
 
-WRT = {"scaled_rows": (0, 1, 2), "matrix_weights": (0, 1)}
+WRT = {"scaled_rows": (0, 1, 2), "matrix_weights": (0, 1, 2)}
 L3 = np.array([[0.5, -0.2, 0.1], [0.3, 0.8, -0.4], [0.0, 0.6, 0.2]])
 
 
 def _vg(fn, backend):
-    return jitad.value_and_grad(jitad.differentiable(fn, backend=backend), wrt=WRT[fn.__name__])
+    return jitad.value_and_grad(jitad.differentiable(fn, backend=backend),
+                                wrt=WRT.get(fn.__name__, (0, 1)))
 
 
 RNG = np.random.default_rng(7)
 ROWS = {"row": (RNG.normal(size=(2, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=(2, 3))),
         "one": (RNG.normal(size=(2, 1)), RNG.normal(size=(4, 3)), RNG.normal(size=(2, 3))),
         "one_mean": (RNG.normal(size=(2, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=(2, 1)))}
-MATS = {"full": (RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3))),
-        "row": (RNG.normal(size=(1, 3)), RNG.normal(size=(4, 3))),
-        "column": (RNG.normal(size=(4, 1)), RNG.normal(size=(4, 3)))}
+MATS = {"full": (RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=3)),
+        "row": (RNG.normal(size=(1, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=3)),
+        "column": (RNG.normal(size=(4, 1)), RNG.normal(size=(4, 3)), RNG.normal(size=3))}
 
 
 def _check(vg, fn, args):
@@ -64,7 +66,15 @@ def test_matrices_both_paths():
     vg = _vg(matrix_weights, "python")
     for key, args in MATS.items():
         _check(vg, matrix_weights, args)
-    assert "rt.trailing_fit(" in jitad.source(vg, "adjoint", args=MATS["full"])
+    src = jitad.source(vg, "adjoint", args=MATS["full"])
+    assert src.count("rt.trailing_fit(") >= 2 and "rt.overlaps(" in src
+
+
+def test_nothing_to_save_stays_a_call():
+    """Operands all of the adjoint's rank: `d = g * b` as its first contribution is no waste."""
+    vg = _vg(lambda W, X: np.sum(np.tanh(W * X + X @ L3)), "python")
+    src = jitad.source(vg, "adjoint", args=MATS["full"][:2])
+    assert "rt.trailing_fit(" not in src
 
 
 def test_compiled_both_paths():

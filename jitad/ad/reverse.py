@@ -786,7 +786,9 @@ class Reverse(TrainingCode):
         equals the un-broadcasting call: every array in e and d_v has exactly that operand's
         trailing axes (no length-1 broadcasting), and, where the loop sums (d_v of lower
         rank than e), d_v shares no memory with any array in e. None if e is not such an
-        expression (or a bare array: nothing to save)."""
+        expression, or if the loop would save nothing: e a bare array, or d_v of e's rank
+        with every array in e of that rank too (`rt.first_accum1(x, g * b)`, the
+        first contribution, takes e's new array as d_v)."""
         t = self.ty(v)
         if isinstance(contrib, ast.Name):
             return None     # `rt.accum2(d, g)`, `rt.accum1(d, rt.sum0(g))`: no temporary of g's size
@@ -829,6 +831,8 @@ class Reverse(TrainingCode):
         full = sorted(n for n, r in arrays.items() if r == contrib_ndim)
         if not ok[0] or not full:
             return None
+        if t.ndim == contrib_ndim and len(full) == len(arrays):
+            return None     # no sum, no row read again: `d = g * b` as d's first contribution is no waste
         d, lead = self.d(v), full[0]
         tests = [P.call("rt.trailing_fit", P.name(lead), P.name(n))
                  for n in [*sorted(arrays), d] if n != lead]

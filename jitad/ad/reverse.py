@@ -13,7 +13,10 @@ Guarantees:
     adjoint pops nothing runs forwards: its iterations are independent);
   * adjoints exist only for active variables (`activity`), start as `0.0` (`0j` for a complex
     scalar) or `np.zeros_like(x)` chosen here from the types, and are un-broadcast onto their
-    argument; a real argument of an operation with complex values takes the real part of its
+    argument (an elementwise contribution that would make a temporary -- a sum onto a
+    lower-rank adjoint, a row read again per row -- is a loop adding into the adjoint where
+    its operands fit the cotangent's trailing axes at run time, else the un-broadcasting
+    call: `fitted`); a real argument of an operation with complex values takes the real part of its
     contribution (`real_part`: the convention of docs/architecture.md);
   * tapes: one float64, complex128, int64 and uint8 buffer with an integer top each, grown by
     `rt.reserve` before counted loops (one check per loop) or, for a `while`, once per
@@ -688,7 +691,8 @@ class Reverse(TrainingCode):
         return out[::-1]
 
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False, owned=False):
-        """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time).
+        """d_v += contrib, un-broadcast onto v (decided here from the ranks; `fitted` adds a
+        run-time test of the shapes choosing between its loop and the un-broadcasting call).
         `exact`: contrib is shaped exactly like v; `owned`: it is an array nothing else holds
         (a gradient a generated vjp returned), so it may become d_v itself."""
         t = self.ty(v)

@@ -536,7 +536,7 @@ def set_view(view, src):
 
 def memory_span(a):
     """The bytes an array's elements lie in: (first, last + 1); (0, 0) when it has none."""
-    lo = hi = a.ctypes.data
+    lo = hi = int(a.ctypes.data)     # a number (nothing of a: `alias.runtime_writes`)
     for k in range(a.ndim):
         if a.shape[k] == 0:
             return 0, 0
@@ -5343,3 +5343,14 @@ def gradient_axis_adjoint(g, h, axis):
 
 
 __all__ += ["gradient3", "gradient3_adjoint", "gradient_axis", "gradient_axis_adjoint"]
+
+
+def trailing_fit(g, a):
+    """Whether a's shape is g's trailing axes (no length-1 broadcasting)."""
+    if a.ndim > g.ndim:
+        return False
+    for k in range(a.ndim):
+        if a.shape[a.ndim - 1 - k] != g.shape[g.ndim - 1 - k]:
+            return False
+    return True
+__all__ += ["trailing_fit"]

@@ -13,7 +13,10 @@ Guarantees:
     adjoint pops nothing runs forwards: its iterations are independent);
   * adjoints exist only for active variables (`activity`), start as `0.0` (`0j` for a complex
     scalar) or `np.zeros_like(x)` chosen here from the types, and are un-broadcast onto their
-    argument; a real argument of an operation with complex values takes the real part of its
+    argument (an elementwise contribution that would make a temporary -- a sum onto a
+    lower-rank adjoint, a row read again per row -- is a loop adding into the adjoint where
+    its operands fit the cotangent's trailing axes at run time, else the un-broadcasting
+    call: `fitted`); a real argument of an operation with complex values takes the real part of its
     contribution (`real_part`: the convention of docs/architecture.md);
   * tapes: one float64, complex128, int64 and uint8 buffer with an integer top each, grown by
     `rt.reserve` before counted loops (one check per loop) or, for a `while`, once per
@@ -690,7 +693,8 @@ class Reverse(TrainingCode):
         return out[::-1]
 
     def accumulate(self, v, contrib, contrib_ndim, safe, exact=False, owned=False):
-        """d_v += contrib, un-broadcast onto v (decided here from the ranks, not at run time).
+        """d_v += contrib, un-broadcast onto v (decided here from the ranks; `fitted` adds a
+        run-time test of the shapes choosing between its loop and the un-broadcasting call).
         `exact`: contrib is shaped exactly like v; `owned`: it is an array nothing else holds
         (a gradient a generated vjp returned), so it may become d_v itself."""
         t = self.ty(v)
@@ -713,10 +717,13 @@ class Reverse(TrainingCode):
             # like v, after an alias analysis where it may be another name's array
             stmt.jitad_first = t.dtype == "f8"
             return stmt
+        fitted = self.fitted(v, contrib, contrib_ndim)
         for _ in range(contrib_ndim - t.ndim):
             contrib = P.call("rt.sum0", contrib)
         if t.ndim <= 2:
             stmt = P.expr_stmt(P.call(f"rt.accum{t.ndim}", P.name(self.d(v)), contrib))
+            if fitted is not None:      # the loop where the shapes fit, else this call
+                return ast.If(fitted[0], [fitted[1]], [stmt], lineno=0)
             stmt.jitad_first = t.dtype == "f8"
             return stmt
         # rank >= 3: sum over the axes where v has length 1 (x[:, None, :] - x[None, :, :])
@@ -775,6 +782,77 @@ class Reverse(TrainingCode):
             loop = [ast.For(P.name(idx[k], store=True), P.call("range", shape), loop, [])]
             loop[0].jitad_map = True    # an array operation: NumPy's arithmetic
         return loop[0]
+
+    def fitted(self, v, contrib, contrib_ndim):
+        """`d_v += e` un-broadcast onto v (rank <= 2, floats), e elementwise of rank 1 or 2
+        whose shapes are not known to agree (`Qdiags[k] * xc`'s adjoints, `sum0(g * xc)`
+        onto Qdiags[k]): (test, loop) -- a loop over the elements of e's full-rank operand
+        (the cotangent) adding each into d_v at its trailing indices (summing over the
+        leading axes d_v lacks), no temporary arrays, and the run-time test under which it
+        equals the un-broadcasting call: every array in e and d_v has exactly that operand's
+        trailing axes (no length-1 broadcasting), and, where the loop sums (d_v of lower
+        rank than e), d_v shares no memory with any array in e. None if e is not such an
+        expression, or if the loop would save nothing: e a bare array, or d_v of e's rank
+        with every array in e of that rank too (`rt.first_accum1(x, g * b)`, the
+        first contribution, takes e's new array as d_v)."""
+        t = self.ty(v)
+        if isinstance(contrib, ast.Name):
+            return None     # `rt.accum2(d, g)`, `rt.accum1(d, rt.sum0(g))`: no temporary of g's size
+        if not 1 <= contrib_ndim <= 2 or t.ndim == 0 or t.ndim > contrib_ndim \
+                or t.dtype not in ("f8", "f4") or getattr(t, "is_list", False):
+            return None
+        if not hasattr(self, "_elem_idx"):
+            self._elem_idx = [self.namer.fresh("k"), self.namer.fresh("k2")]
+        idx = self._elem_idx[:contrib_ndim]
+        arrays, ok, me = {}, [True], self
+
+        class Index(ast.NodeTransformer):
+            def visit_Name(self, node):
+                r = me.rank_of(node.id)
+                if r is None or r > contrib_ndim:
+                    ok[0] = False
+                elif r:
+                    arrays[node.id] = r
+                    return P.subscript(node.id, [Var(i) for i in idx[contrib_ndim - r:]])
+                return node
+
+            def visit_Call(self, node):
+                fn = ast.unparse(node.func)
+                if fn not in me._ELEMENTWISE_CALLS and not fn.startswith("math."):
+                    ok[0] = False
+                    return node
+                node.args = [self.visit(a) for a in node.args]
+                return node
+
+            def visit_Attribute(self, node):
+                ok[0] = False
+                return node
+
+            def visit_Subscript(self, node):
+                ok[0] = False
+                return node
+
+        import copy as _copy
+        body = Index().visit(_copy.deepcopy(contrib))
+        full = sorted(n for n, r in arrays.items() if r == contrib_ndim)
+        if not ok[0] or not full:
+            return None
+        if t.ndim == contrib_ndim and len(full) == len(arrays):
+            return None     # no sum, no row read again: `d = g * b` as d's first contribution is no waste
+        d, lead = self.d(v), full[0]
+        tests = [P.call("rt.trailing_fit", P.name(lead), P.name(n))
+                 for n in [*sorted(arrays), d] if n != lead]
+        if t.ndim < contrib_ndim:
+            tests += [ast.UnaryOp(ast.Not(), P.call("rt.overlaps", P.name(d), P.name(n)))
+                      for n in sorted(arrays)]
+        loop = [P.aug(P.subscript(d, [Var(i) for i in idx[contrib_ndim - t.ndim:]]), body)]
+        for k in reversed(range(contrib_ndim)):
+            shape = P.subscript(ast.Attribute(P.name(lead), "shape", ast.Load()), [Const(k)])
+            loop = [ast.For(P.name(idx[k], store=True), P.call("range", shape), loop, [],
+                            lineno=0)]
+            loop[0].jitad_map = True    # an array operation: NumPy's arithmetic
+        test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+        return test, loop[0]
 
     def needs_reset(self, v):
         """Whether d_v must be zeroed after its assignment is reversed (an older value of v

@@ -2999,6 +2999,54 @@ def svd_mix(x, w):
     return np.ascontiguousarray(u * w) @ np.ascontiguousarray(vh)
 
 
+def svd_mix_tangent(x, w, t):
+    """The derivative of `svd_mix(x, w)` along t, w held (the Hessian of sum_k w_k s_k, so
+    self-adjoint: also the adjoint of svd_mix in x). With P = U^T t V, the in-subspace part
+    U C Vh has C[i, i] = 0 and, off the diagonal, C[i, j] = a_ij P_ij + b_ij P_ji with
+    a_ij = (s_j w_j - s_i w_i) / (s_j^2 - s_i^2) and b_ij = (s_i w_j - s_j w_i) / (s_j^2 - s_i^2):
+    where w_i == w_j these are w / (s_i + s_j) and -w / (s_i + s_j), exact at tied singular
+    values (the nuclear norm, the tied top values of the 2-norm); the rest is
+    (I - U U^T) t V (w / s) Vh + U (w / s) U^T t (I - V V^T). A singular value that is zero to
+    rounding (at most max(m, n) eps s_max, as np.linalg.matrix_rank reads) has w / s taken as
+    0: the derivative along the matrices of x's rank (the nuclear norm of a low-rank product
+    U V^T, whose zero singular values stay zero), as the first derivative takes its subgradient."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    v = np.ascontiguousarray(vh.T)
+    tv = t @ v
+    p = u.T @ tv
+    tol = s[0] * max(m, n) * 2.220446049250313e-16
+    ws = np.zeros(k)
+    for i in range(k):
+        if s[i] > tol:
+            ws[i] = w[i] / s[i]
+    c = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                if w[i] == w[j]:
+                    den = s[i] + s[j]
+                    if den > tol:
+                        c[i, j] = w[i] * (p[i, j] - p[j, i]) / den
+                else:
+                    f = 1.0 / (s[j] * s[j] - s[i] * s[i])
+                    c[i, j] = f * ((s[j] * w[j] - s[i] * w[i]) * p[i, j]
+                                   + (s[i] * w[j] - s[j] * w[i]) * p[j, i])
+    out = u @ c @ vh
+    if m > k:
+        out += ((tv - u @ p) * ws) @ vh
+    if n > k:
+        out += (u * ws) @ (t.T @ u - v @ p.T).T
+    return out
+
+
+def svd_mix_w_adjoint(x, g):
+    """The adjoint of `svd_mix(x, w)` in w: diag(U^T g V)."""
+    u, _, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    return np.sum(u * (g @ np.ascontiguousarray(vh.T)), axis=0)
+
+
 def tie_weights(v, y):
     """1/count on the entries of v equal to y (an extreme of v), 0 elsewhere: ties split
     the cotangent evenly."""
@@ -3032,7 +3080,8 @@ def svd_vh_adjoint(x, g):
 __all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "argsort_axis", "take_along", "take_along_adjoint", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
-            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "tie_weights", "svd_ties"]
+            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "svd_mix_tangent", "svd_mix_w_adjoint",
+            "tie_weights", "svd_ties"]
 
 
 # -- issue 12, scipy.stats distributions: log-densities with their supports (three operands

@@ -245,6 +245,11 @@ norm_min_axis(x; axis) = rt.min_axis(np.abs(x), axis).reshape(x.shape[:axis] + x
 norm_sv_max(x)     = rt.svd_s(x)[0]         :: norm | x: g * rt.svd_mix(x, rt.svd_ties(x, 0))
 norm_sv_min(x)     = rt.svd_s(x)[-1]        :: norm | x: g * rt.svd_mix(x, rt.svd_ties(x, -1))
 norm_nuc(x)        = np.sum(rt.svd_s(x))    :: norm | x: g * rt.svd_mix(x, np.ones(min(x.shape[0], x.shape[1])))
+# those derivatives read again (second derivatives): U diag(w) Vh is self-adjoint in x (the
+# Hessian of sum_k w_k s_k); the weights of the extreme singular values are piecewise constant
+# in x (no adjoint: never active)
+svd_mix(x, w)      = rt.svd_mix(x, w)       :: like | x: rt.svd_mix_tangent(x, w, g) | w: rt.svd_mix_w_adjoint(x, g)
+svd_ties(x; k)     = rt.svd_ties(x, k)      :: eigenvalues
 norm_col_max(x)    = np.max(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
 norm_col_min(x)    = np.min(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
 norm_row_max(x)    = np.max(np.sum(np.abs(x), axis=1)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=1) == y) / np.sum(np.sum(np.abs(x), axis=1) == y), 1)

@@ -443,16 +443,29 @@ def statement(s, lists, namer):
 # -- item writes into list locals, repeated displays ------------------------------------------
 
 
+def _read_only_item(e) -> bool:
+    """Whether `e` is a number constant, a name, an attribute of names (`math.inf`) or one of
+    those negated: read the same (one object) however many times a comprehension reads it."""
+    if isinstance(e, gast.UnaryOp) and isinstance(e.op, (gast.USub, gast.UAdd)):
+        e = e.operand
+    while isinstance(e, gast.Attribute):
+        e = e.value
+    return isinstance(e, gast.Name) or (isinstance(e, gast.Constant) and not isinstance(
+        e.value, bool) and isinstance(e.value, (int, float)))
+
+
 def repeated_displays(tree, namer):
-    """`[c] * n` / `n * [c]` with `c` a number constant: `[c for _ in range(n)]` (the same
-    items; a display of an object, `[np.zeros(3)] * n`, holds n references to one object,
-    which a comprehension would not: left as it is)."""
+    """`[c] * n` / `n * [c]` with `c` a number constant, a name or an attribute of names, or
+    one of those negated (`[-1e30] * n`, `[neg] * n`, `[-math.inf] * n`):
+    `[c for _ in range(n)]` (the same items: reading a name n times gives the one object it
+    means, as Python's repeated list holds n references to it; a display of a call,
+    `[np.zeros(3)] * n`, holds n references to one object, which a comprehension would not:
+    left as it is)."""
     class Displays(gast.NodeTransformer):
         def visit_BinOp(self, node):
             self.generic_visit(node)
             for item, n in _one_item_times(node):
-                if isinstance(item, gast.Constant) and isinstance(item.value, (int, float)) \
-                        and not isinstance(n, (gast.List, gast.Tuple)):
+                if _read_only_item(item) and not isinstance(n, (gast.List, gast.Tuple)):
                     k = namer.fresh("k")
                     return _located(_comp(copy.deepcopy(item), k, _call("range", n)), node)
             return node

@@ -415,7 +415,14 @@ def selected_returns(w, R, keep):
 
 def positive_part_where(x):
     pos = np.where(x > 0.0)
-    return np.sum(np.log1p(x[pos])) + np.sum(x ** 2)  # ERR: a tuple used as an index
+    return np.sum(np.log1p(x[pos])) + np.sum(x ** 2)
+
+
+def nonzero_rows_and_entries(X, weights):
+    active = np.nonzero(weights)
+    Xa = X[active]
+    big = X[np.where(np.abs(X) > 0.5)]
+    return np.sum(Xa ** 2 * weights[active][:, None]) + np.sum(np.sin(big)) * len(active[0])
 
 
 def zip_star_transpose(a, b):
@@ -487,8 +494,7 @@ def batch_norm_loss(x, gamma, beta, eps=1e-5):
 
 def refused_forms():
     """Refused on purpose, both modes, at the marked line: np.squeeze without axis= (which axes
-    have length one is not known when the front end reads it); x[np.where(m)] (a tuple index);
-    zip(*rows) of a list of tuples (a list of tuples is read by unpacking its elements);
+    have length one is not known when the front end reads it); zip(*rows) of a list of tuples (a list of tuples is read by unpacking its elements);
     np.logaddexp.accumulate (no rule); f-strings as dict keys (keys are constants jitad reads
     in the source); a nested function's list reaching sum through a name (the front end does
     not see it is a list); functools.reduce with a number as its start over a comprehension's
@@ -500,7 +506,7 @@ def refused_forms():
     x = np.array([0.3, -0.6, 0.9, 0.2, -1.1])
     X = rng.normal(size=(5, 3))
     return [(squeeze_column, (x[:3], np.ones((2, 3)))),
-            (positive_part_where, (x,)), (zip_star_transpose, (0.7, -0.4)),
+            (zip_star_transpose, (0.7, -0.4)),
             (running_logsumexp, (x,)),
             (fstring_layer_params, ([np.eye(3), np.ones((2, 3))], x[:3])),
             (nested_terms_through_name, (x,)),
@@ -587,6 +593,8 @@ def cases(seed=24):
         (reduce_stack_of_layers, (nrm(size=3), 0.5 * nrm(size=(3, 3, 3))), (0, 1)),
         (repeated_name_item, (nrm(size=5),), (0,)),
         (selected_returns, (nrm(size=4), 0.1 * nrm(size=(6, 4)), np.array([1, 0, 1, 1])), (0,)),
+        (positive_part_where, (nrm(size=5),), (0,)),
+        (nonzero_rows_and_entries, (nrm(size=(4, 3)), np.array([1.0, 0.0, 2.0, 1.0])), (0,)),
         (params_dict_tuple_loop, (layers, nrm(size=3)), (0, 1)),
         (early_return_threshold, (nrm(size=3), 0.5 * nrm(size=(2, 3))), (0, 1)),
         (fixed_point_sqrt, (2.3,), (0,)),

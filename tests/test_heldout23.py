@@ -23,7 +23,8 @@ leftovers, generators -- and everyday models in new areas). Its findings, fixed 
     refused at the line (typeinfer).
 Triage (python backend, compiled and eager against central differences): on main 12 ok /
 26 refused / 0 wrong / 0 crash of the 38 first written; after, 30 ok and 8 still refused
-(np.squeeze without axis=, x[np.nonzero(m)] and x[np.where(m)], zip(*rows) of a list of
+(np.squeeze without axis=, x[np.nonzero(m)] and x[np.where(m)] -- accepted since reach24,
+`jitad/nonzero_index.py`, now gradient cases --, zip(*rows) of a list of
 tuples, np.logaddexp.accumulate, a for loop unpacking a generator's pairs, two f-string dict
 keys: `refused_forms`, with try/except and two found while fixing). The corpus as it
 stands: 38 gradient cases ok, 13 refusals.

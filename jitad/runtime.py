@@ -34,6 +34,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1", "trace3", "trace_adjoint3",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "lanes_dot", "lanes_outer", "lanes_contract", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
+           "log_add", "logcumsumexp", "ratio_below", "logcumsumexp_adjoint", "logcumsumexp_tangent",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
@@ -2044,6 +2045,65 @@ def cummax(x, axis):
                 if out[i, k - 1, j] > out[i, k, j]:
                     out[i, k, j] = out[i, k - 1, j]
     return out.reshape(x.shape)
+
+
+def log_add(a, b):
+    """log(exp(a) + exp(b)) without overflow (-inf with -inf is -inf)."""
+    if a < b:
+        a, b = b, a
+    if b == -np.inf:
+        return a
+    return a + np.log1p(np.exp(b - a))
+
+
+def logcumsumexp(x, axis):
+    """np.logaddexp.accumulate(x, axis) (any rank): y_k = log sum_{j <= k} exp(x_j)."""
+    t = as3(x, axis)
+    out = np.empty(t.shape)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            run = t[i, 0, j]
+            out[i, 0, j] = run
+            for k in range(1, t.shape[1]):
+                run = log_add(run, t[i, k, j])
+                out[i, k, j] = run
+    return out.reshape(x.shape)
+
+
+def ratio_below(a, b):
+    """exp(a - b) for a <= b (a log-sum's term over it), 0 where a is -inf."""
+    return 0.0 if a == -np.inf else np.exp(a - b)
+
+
+def logcumsumexp_adjoint(x, y, g, axis):
+    """The adjoint of `logcumsumexp`: dx_k = sum_{i >= k} g_i exp(x_k - y_i), by the backward
+    recursion r_k = g_k + exp(y_k - y_{k+1}) r_{k+1}, dx_k = exp(x_k - y_k) r_k (every factor
+    at most 1: no overflow)."""
+    xt, yt, gt = as3(x, axis), as3(y, axis), as3(g, axis)
+    d = np.zeros(xt.shape)
+    n = xt.shape[1]
+    for i in range(xt.shape[0]):
+        for j in range(xt.shape[2]):
+            r = 0.0
+            for k in range(n - 1, -1, -1):
+                r = gt[i, k, j] + (ratio_below(yt[i, k, j], yt[i, k + 1, j]) * r if k + 1 < n else 0.0)
+                d[i, k, j] = ratio_below(xt[i, k, j], yt[i, k, j]) * r
+    return d.reshape(x.shape)
+
+
+def logcumsumexp_tangent(x, y, t, axis):
+    """The tangent of `logcumsumexp`: dy_k = sum_{j <= k} exp(x_j - y_k) t_j, by the forward
+    recursion q_k = exp(y_{k-1} - y_k) q_{k-1} + exp(x_k - y_k) t_k."""
+    xt, yt, tt = as3(x, axis), as3(y, axis), as3(t, axis)
+    d = np.zeros(xt.shape)
+    for i in range(xt.shape[0]):
+        for j in range(xt.shape[2]):
+            q = 0.0
+            for k in range(xt.shape[1]):
+                q = (ratio_below(yt[i, k - 1, j], yt[i, k, j]) * q if k > 0 else 0.0) \
+                    + ratio_below(xt[i, k, j], yt[i, k, j]) * tt[i, k, j]
+                d[i, k, j] = q
+    return d.reshape(x.shape)
 
 
 def cummax_positions(x, axis):

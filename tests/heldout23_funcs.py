@@ -247,7 +247,7 @@ def zip_star_pairs(a, b):
 
 
 def logaddexp_running(x):
-    return np.sum(np.logaddexp.accumulate(x))  # ERR: .accumulate()
+    return np.sum(np.logaddexp.accumulate(x))
 
 
 # -- (f) generators, try/except, tuple axes ----------------------------------------------------
@@ -521,14 +521,14 @@ def refused_forms():
     """Refused on purpose, both modes, at the marked line: try/except (what raises is not
     known when jitad compiles); np.squeeze without axis= (which axes have length one is not
     known when the front end reads it); zip(*rows) of a list of tuples and a for loop unpacking a generator's pairs (a list of
-    tuples is read by unpacking its elements); np.logaddexp.accumulate (no rule); f-strings
+    tuples is read by unpacking its elements); f-strings
     as dict keys (keys are constants jitad reads in the source); a list made as
     [None] * n read before the loop fills it; a nested function's list reaching sum through
     a name (the front end does not see it is a list)."""
     x = np.array([0.3, -0.6, 0.9, 0.2, -1.1])
     return [(try_except_fallback, (np.array([0.3, 0.6]),)),
             (squeeze_known, (x[:3], np.ones((2, 3)))),
-            (zip_star_pairs, (0.7, -0.4)), (logaddexp_running, (x,)),
+            (zip_star_pairs, (0.7, -0.4)),
             (generator_loop, (x,)),
             (fstring_dict_keys, ([np.eye(3), np.ones((2, 3))], x[:3])),
             (fstring_key_names, (0.3, -1.2)), (read_before_fill, (x,)),
@@ -589,9 +589,10 @@ def cases(seed=23):
         (list_rewrite_in_index_loop, (nrm(size=3),), (0,)),
         (apply_along_cols, (nrm(size=(3, 4)),), (0,)),
         (vectorize_lambda, (nrm(size=4),), (0,)),
-        # refused until reach24 (`jitad/nonzero_index.py`)
+        # refused until reach24 (`jitad/nonzero_index.py`, the primitive logcumsumexp)
         (nonzero_gather, (nrm(size=5), np.array([True, False, True, True, False])), (0,)),
         (where_one_arg, (nrm(size=5),), (0,)),
+        (logaddexp_running, (nrm(size=5),), (0,)),
     ]
 
 

@@ -18,18 +18,21 @@ earlier sessions left refused). Its findings, fixed in both modes:
   * x[np.nonzero(m)] / x[np.where(m)] (also through a name, `idx = np.nonzero(w)`,
     `X[idx]`, `idx[0]` read too) were refused as a tuple index: the mask index x[m != 0]
     NumPy defines them as (`jitad/nonzero_index.py`; corpus 23's two refusals are cases now).
+  * np.logaddexp.accumulate(x, axis=) had no rule: the primitive `logcumsumexp` (any rank,
+    axis 0 by default), its adjoint and tangent by recursions whose factors are at most 1
+    (a Cox partial likelihood; corpus 23's refusal is a case now); its second derivatives
+    stay refused at the line (`rt.logcumsumexp_tangent` has no rules).
 Triage (python backend, compiled and eager against central differences), 32 gradient cases
 first written: on main 30 ok / 2 refused (functools.reduce from 0.0, a CTC recursion) /
 0 wrong / 0 crash; second order of the 12 HESSIANS: 3 refused (two matrix norms, the reduce).
-After: every gradient case ok (37 with the five added), every Hessian ok; still refused (8
-forms, `refused_forms`): np.squeeze without axis=, zip(*rows) of tuples,
-np.logaddexp.accumulate (twice), f-string dict keys, a nested function's list through a name,
+After: every gradient case ok (39 with the seven added), every Hessian ok; still refused (6
+forms, `refused_forms`): np.squeeze without axis=, zip(*rows) of tuples, f-string dict keys, a nested function's list through a name,
 functools.reduce from a number over a comprehension, and a list written by index then rebound
 in a loop (the CTC recursion as first written; `ctc_forward_appends` is the form that works).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Hessians against central differences of the gradient;
-four cases compiled by Numba (one per mechanism: the reduce, the repeated name, the nonzero
-index, a matrix norm's Hessian), the rest as generated Python."""
+five cases compiled by Numba (one per mechanism: the reduce, the repeated name, the nonzero
+index, logaddexp.accumulate, a matrix norm's Hessian), the rest as generated Python."""
 import functools
 
 import numpy as np
@@ -41,7 +44,8 @@ from jitad.errors import JitadError
 from . import heldout24_funcs as hf
 from .harness import check_hessian, corpus_tests
 
-NUMBA = {"reduce_vector_from_zero", "repeated_name_item", "nonzero_rows_and_entries"}
+NUMBA = {"reduce_vector_from_zero", "repeated_name_item", "nonzero_rows_and_entries",
+         "cox_partial_likelihood"}
 # autograd cannot run these (dict or tuple parameters, math.* of traced values, scipy's
 # logsumexp with keepdims, np.where of a traced value, list items written)
 NO_AUTOGRAD = {"arrhenius_fit", "ctc_forward_appends", "hawkes_loglik", "hmm_forward_scaled",

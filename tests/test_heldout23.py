@@ -48,7 +48,7 @@ NUMBA = {"list_item_augassign", "rnn_hs_readout", "crf_plain_class", "apply_alon
 # autograd cannot run these (raise in a branch on a traced value, a closure object's method
 # through scipy's logsumexp, np.apply_along_axis, np.i0, the CRF's logsumexp with axis=)
 NO_AUTOGRAD = {"raise_fstring", "loss", "apply_along_rows", "apply_along_cols",
-               "von_mises_mixture", "crf_plain_class"}
+               "von_mises_mixture", "crf_plain_class", "logaddexp_running"}
 
 
 globals().update(corpus_tests(hf, NUMBA, NO_AUTOGRAD))

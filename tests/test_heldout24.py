@@ -47,11 +47,12 @@ from .harness import check_hessian, corpus_tests
 NUMBA = {"reduce_vector_from_zero", "repeated_name_item", "nonzero_rows_and_entries",
          "cox_partial_likelihood"}
 # autograd cannot run these (dict or tuple parameters, math.* of traced values, scipy's
-# logsumexp with keepdims, np.where of a traced value, list items written)
+# logsumexp with keepdims, np.where of a traced value, list items written, autograd's
+# np.logaddexp has no .accumulate)
 NO_AUTOGRAD = {"arrhenius_fit", "ctc_forward_appends", "hawkes_loglik", "hmm_forward_scaled",
                "stochastic_vol_filter", "mdn_loss", "listnet_loss", "masked_attention",
                "spectral_norm_layer", "contrastive_infonce", "reduce_vector_from_zero",
-               "params_dict_tuple_loop"}
+               "params_dict_tuple_loop", "running_logsumexp", "cox_partial_likelihood"}
 
 
 globals().update(corpus_tests(hf, NUMBA, NO_AUTOGRAD, at_least=45))

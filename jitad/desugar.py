@@ -187,7 +187,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
         list_edits.tuple_calls(tree, namer, builtin, rewriter.lists)
         rewriter.lists = _list_names(tree)
     list_edits.list_slices(tree, rewriter.lists, namer)
-    list_edits.display_stars(tree, rewriter.lists)
+    list_edits.display_stars(tree, rewriter.lists, builtin)
     list_edits.zip_targets(tree, namer, builtin)
     rewriter.unshared = list_edits.unshared_lists(tree, rewriter.lists) \
         if plain and builtin("IndexError", IndexError) else set()

@@ -4,7 +4,7 @@ comprehensions, helpers, early returns, while loops to convergence, keepdims, br
 fancy indexing, math.* functions), and the forms earlier sessions left refused: matrix norms
 by singular values at second order (np.linalg.norm(A, 2) / 'nuc'), functools.reduce with a
 number as its start over arrays, np.squeeze without axis=, x[np.nonzero(m)] /
-x[np.where(m)], zip(*rows), np.logaddexp.accumulate, f-string dict keys.
+x[np.where(m)], zip(*rows) of tuples, np.logaddexp.accumulate, f-string dict keys.
 Areas: an Euler-Bernoulli beam FEM energy, a CTC-like forward recursion in log space, a
 Bayesian linear regression evidence, a Cox partial likelihood, a 2PL item-response model,
 Bradley-Terry ratings, a Hawkes process log-likelihood, a two-compartment pharmacokinetic
@@ -427,7 +427,7 @@ def nonzero_rows_and_entries(X, weights):
 
 def zip_star_transpose(a, b):
     rows = [(a, b * a), (b, a + b), (a * b, 2.0)]
-    xs, ys = zip(*rows)  # ERR: list of tuples
+    xs, ys = zip(*rows)
     return sum(xs) * sum(ys)
 
 
@@ -494,10 +494,9 @@ def batch_norm_loss(x, gamma, beta, eps=1e-5):
 
 def refused_forms():
     """Refused on purpose, both modes, at the marked line: np.squeeze without axis= (which axes
-    have length one is not known when the front end reads it); zip(*rows) of a list of tuples
-    (a list of tuples is read by unpacking its elements); f-strings as dict keys (keys are
-    constants jitad reads in the source); a nested function's list reaching sum through a name (the front end does
-    not see it is a list); functools.reduce with a number as its start over a comprehension's
+    have length one is not known when the front end reads it); f-strings as dict keys (keys are
+    constants jitad reads in the source); a nested function's list reaching sum through a name
+    (the front end does not see it is a list); functools.reduce with a number as its start over a comprehension's
     arrays (the accumulator is a number, then an array: its length is not known, so the first
     combination cannot be made before the loop); a list written by index (`alpha[0] = v`) and
     rebound to another list in a loop (`alpha = new`: the analysis does not follow the order
@@ -506,7 +505,6 @@ def refused_forms():
     x = np.array([0.3, -0.6, 0.9, 0.2, -1.1])
     X = rng.normal(size=(5, 3))
     return [(squeeze_column, (x[:3], np.ones((2, 3)))),
-            (zip_star_transpose, (0.7, -0.4)),
             (fstring_layer_params, ([np.eye(3), np.ones((2, 3))], x[:3])),
             (nested_terms_through_name, (x,)),
             (reduce_ensemble_average, (rng.normal(size=3), X, rng.normal(size=5))),
@@ -600,6 +598,7 @@ def cases(seed=24):
         (fixed_point_sqrt, (2.3,), (0,)),
         (batch_norm_loss, (nrm(size=(5, 3)), 1.0 + 0.1 * nrm(size=3), 0.1 * nrm(size=3)),
          (0, 1, 2)),
+        (zip_star_transpose, (0.7, -0.4), (0, 1)),
     ]
 
 

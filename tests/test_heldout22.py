@@ -32,7 +32,8 @@ the Cox model's np.logaddexp.accumulate: now in `refused_forms`, the two models 
 with an array and np.add.accumulate; sorted_by_key rewritten off a list of tuples). The
 corpus as it stands, 43 cases with moving_window_mean, momentum_out_in_loop and
 list_sort_in_place added: 43 ok; since reach24 np.logaddexp.accumulate is the primitive
-logcumsumexp and logaddexp_running a case (44 ok).
+logcumsumexp and logaddexp_running a case, and zip(*rows) of tuples is read
+(`list_edits.display_stars`): 45 ok.
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Jacobians against central differences, jvp against them;
 Hessians against central differences of the gradient; six cases compiled by Numba (one per

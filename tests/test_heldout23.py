@@ -26,8 +26,9 @@ Triage (python backend, compiled and eager against central differences): on main
 (np.squeeze without axis=, x[np.nonzero(m)] and x[np.where(m)], zip(*rows) of a list of
 tuples, np.logaddexp.accumulate, a for loop unpacking a generator's pairs, two f-string dict
 keys: `refused_forms`, with try/except and two found while fixing). Since reach24
-x[np.nonzero(m)], x[np.where(m)] (`jitad/nonzero_index.py`) and np.logaddexp.accumulate (the
-primitive logcumsumexp) are gradient cases: 41 ok, 10 refusals.
+x[np.nonzero(m)], x[np.where(m)] (`jitad/nonzero_index.py`), np.logaddexp.accumulate (the
+primitive logcumsumexp) and zip(*rows) of tuples (`list_edits.display_stars`) are gradient
+cases: 42 ok, 9 refusals.
 f-strings in assert / raise messages already worked (assert_fstring, raise_fstring).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Hessians against central differences of the gradient;

@@ -22,11 +22,14 @@ earlier sessions left refused). Its findings, fixed in both modes:
     axis 0 by default), its adjoint and tangent by recursions whose factors are at most 1
     (a Cox partial likelihood; corpus 23's refusal is a case now); its second derivatives
     stay refused at the line (`rt.logcumsumexp_tangent` has no rules).
+  * zip(*rows) of a list of tuple displays was refused as a list of tuples: the tuples
+    Python's zip yields, `((rows[0][0], rows[1][0], ...), ...)` (`list_edits.display_stars`;
+    `a, b = zip(*rows)` one tuple per name); corpora 22 and 23's refusals are cases now.
 Triage (python backend, compiled and eager against central differences), 32 gradient cases
 first written: on main 30 ok / 2 refused (functools.reduce from 0.0, a CTC recursion) /
 0 wrong / 0 crash; second order of the 12 HESSIANS: 3 refused (two matrix norms, the reduce).
-After: every gradient case ok (39 with the seven added), every Hessian ok; still refused (6
-forms, `refused_forms`): np.squeeze without axis=, zip(*rows) of tuples, f-string dict keys, a nested function's list through a name,
+After: every gradient case ok (40 with the eight added), every Hessian ok; still refused (5
+forms, `refused_forms`): np.squeeze without axis=, f-string dict keys, a nested function's list through a name,
 functools.reduce from a number over a comprehension, and a list written by index then rebound
 in a loop (the CTC recursion as first written; `ctc_forward_appends` is the form that works).
 Each gradient against central finite differences (and autograd where it runs the function),

@@ -27,11 +27,16 @@ earlier sessions left refused). Its findings, fixed in both modes:
     `a, b = zip(*rows)` one tuple per name); corpora 22 and 23's refusals are cases now.
 Triage (python backend, compiled and eager against central differences), 32 gradient cases
 first written: on main 30 ok / 2 refused (functools.reduce from 0.0, a CTC recursion) /
-0 wrong / 0 crash; second order of the 12 HESSIANS: 3 refused (two matrix norms, the reduce).
-After: every gradient case ok (40 with the eight added), every Hessian ok; still refused (5
-forms, `refused_forms`): np.squeeze without axis=, f-string dict keys, a nested function's list through a name,
-functools.reduce from a number over a comprehension, and a list written by index then rebound
-in a loop (the CTC recursion as first written; `ctc_forward_appends` is the form that works).
+0 wrong / 0 crash; second order (Hessian and hvp against central differences of the gradient)
+of the 12 first listed: 7 ok, 4 refused (two matrix norms, the reduce, the CTC recursion), the
+Hawkes model's tuple parameter outside what harness.fd_hessian perturbs (its Hessian is right
+by differences of the value; replaced in HESSIANS, as the reduce's list argument was).
+The 8 forms written to be refused: 4 of them (x[np.where(m)], zip(*rows),
+np.logaddexp.accumulate twice) are gradient cases now.
+After: every gradient case ok (39 with the seven added), the 11 Hessians ok; still refused (5
+forms, `refused_forms`): np.squeeze without axis=, f-string dict keys, a nested function's
+list through a name, functools.reduce from a number over a comprehension, and a list written
+by index then rebound in a loop (the CTC recursion as first written; `ctc_forward_appends` is the form that works).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Hessians against central differences of the gradient;
 five cases compiled by Numba (one per mechanism: the reduce, the repeated name, the nonzero

@@ -23,7 +23,9 @@ Guarantees, each the computation the library performs, in the order it performs 
   * `functools.reduce(f, xs)` / `functools.reduce(f, xs, init)` (f a lambda of two
     parameters, a function's name, or `operator.add`, `sub`, `mul`, `truediv`, `matmul`,
     `pow`), in such a position, is `acc = xs[0]` (or `init`), then
-    `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`), with xs
+    `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`; with `init` and a
+    list or tuple display, `acc = f(init, xs[0])` comes first and the loop from 1, so a number
+    `init` and f's array results are one variable's values before the loop and in it), with xs
     evaluated once (a fresh name unless it is a name; a list display or comprehension then a
     list local);
   * `M.vectorize(f)(x)` (f a one-parameter lambda, a function's name or a module's function
@@ -205,24 +207,37 @@ def _reduce(call, value, fresh, like):
     if isinstance(xs, gast.Tuple):     # (a tuple display: the list of its items, read by index)
         xs = gast.List(xs.elts, gast.Load())
     seq = _once(xs, "reduced", "functools.reduce's sequence", fresh, out, like)
-    acc = fresh("reduce_acc", "functools.reduce(...)")
+    acc = fresh("reduce_acc", "functools.reduce(...) (its start value, then f's results)")
     item = fresh("reduce_item", "an item functools.reduce combines")
     k = fresh("reduce_k", "functools.reduce's position")
-    first = call.args[2] if len(call.args) == 3 else gast.Subscript(_name(seq), gast.Constant(0, None),
-                                                                    gast.Load())
-    out.append(_assign(_name(acc, True), first, like))
-    if params is not None:
-        combined = _substitute(f.body, params, [acc, item])
-    elif fobj in _OPERATORS:
-        combined = gast.BinOp(_name(acc), _OPERATORS[fobj](), _name(item))
-    else:
-        combined = gast.Call(copy.deepcopy(f), [_name(acc), _name(item)], [])
-    start = 0 if len(call.args) == 3 else 1
+
+    def combine(a, b):
+        if params is not None:
+            return _substitute(f.body, params, [a, b])
+        if fobj in _OPERATORS:
+            return gast.BinOp(_name(a), _OPERATORS[fobj](), _name(b))
+        return gast.Call(copy.deepcopy(f), [_name(a), _name(b)], [])
+
     # (a display's length is a constant: the analyses then know the loop runs -- the result
     # of reduce(f, [a, b]) is f's value, a new array, not the list's first item)
-    stop = gast.Constant(len(xs.elts), None) if isinstance(xs, (gast.List, gast.Tuple)) \
-        and not any(isinstance(e, gast.Starred) for e in xs.elts) else \
+    known = len(xs.elts) if isinstance(xs, (gast.List, gast.Tuple)) \
+        and not any(isinstance(e, gast.Starred) for e in xs.elts) else None
+    stop = gast.Constant(known, None) if known is not None else \
         gast.Call(_name("len"), [_name(seq)], [])
+    start = 0 if len(call.args) == 3 else 1
+    if start == 0 and known:
+        # a start value and a display: the first combination is made before the loop, so an
+        # accumulator that starts as a number and becomes f's array keeps one type in it
+        out.append(_assign(_name(acc, True), call.args[2], like))
+        out.append(_assign(_name(item, True), gast.Subscript(_name(seq), gast.Constant(0, None),
+                                                             gast.Load()), like))
+        out.append(_assign(_name(acc, True), _located(combine(acc, item), like), like))
+        start = 1
+    else:
+        first = call.args[2] if start == 0 else gast.Subscript(
+            _name(seq), gast.Constant(0, None), gast.Load())
+        out.append(_assign(_name(acc, True), first, like))
+    combined = combine(acc, item)
     loop = gast.For(_name(k, True), gast.Call(_name("range"), [
         gast.Constant(start, None), stop], []),
         [_assign(_name(item, True), gast.Subscript(_name(seq), _name(k), gast.Load()), like),

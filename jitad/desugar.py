@@ -11,6 +11,8 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * a finite generator function (`yield v` statements, no `while`, no returned value) is
     the function returning the list of what it yields (`generators`);
   * `A[np.ix_(r, c)]` is `A[r[:, None], c[None, :]]` (`ix_gathers`);
+  * `x[np.nonzero(m)]` / `x[np.where(m)]` (also through a name assigned once) is the mask
+    index `x[m != 0]` (`nonzero_index`);
   * `np.piecewise` with lambdas, `functools.reduce`, `np.roll` over several axes,
     `np.vectorize(f)(x)` and `np.apply_along_axis` of a matrix are the statements they mean
     (`call_forms`);
@@ -119,7 +121,7 @@ import gast
 import numpy as np
 
 from . import (call_forms, function_attrs, generators, inplace, ix_gathers, list_edits,
-               membership, nonlocals)
+               membership, nonlocals, nonzero_index)
 from .gast_build import located as _located
 
 _LOOPS = (gast.For, gast.While)
@@ -154,6 +156,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     nonlocals.rewrite(tree, rewriter.fresh)
     generators.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)
+    nonzero_index.rewrite(tree, builtin.value, rewriter.fresh)
     call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
     membership.rewrite(tree, builtin)
     _object_calls(tree, builtin.value)
@@ -185,7 +188,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
         list_edits.tuple_calls(tree, namer, builtin, rewriter.lists)
         rewriter.lists = _list_names(tree)
     list_edits.list_slices(tree, rewriter.lists, namer)
-    list_edits.display_stars(tree, rewriter.lists)
+    list_edits.display_stars(tree, rewriter.lists, builtin)
     list_edits.zip_targets(tree, namer, builtin)
     rewriter.unshared = list_edits.unshared_lists(tree, rewriter.lists) \
         if plain and builtin("IndexError", IndexError) else set()

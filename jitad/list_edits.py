@@ -35,7 +35,10 @@ displays or comprehensions, not a parameter):
     list (`list_slices`);
   * `f(*xs)` of a list local assigned once, a display of n items without a star, and never
     changed (no other store, no method called on it) is `f(xs[0], ..., xs[n - 1])`
-    (`display_stars`: `zip(*rows)` of equal-length rows);
+    (`display_stars`: `zip(*rows)` of equal-length rows); `zip(*rows)` of such a list of
+    tuple displays is the tuple display of the tuples Python's zip yields,
+    `((rows[0][0], rows[1][0], ...), ...)` (the shortest tuple's width), and
+    `a, b = zip(*rows)` assigns each name its tuple;
   * `for c in zip(a, b, ...)` with one name `c` (a loop or a comprehension) unpacks into
     fresh names, `c` the tuple of them: the loop's first statement `c = (c0, c1, ...)`, in a
     comprehension each read of `c` the display (`zip_targets`; only for the builtin zip);
@@ -204,9 +207,13 @@ def list_slices(tree, lists, namer):
     Slices().visit(tree)
 
 
-def display_stars(tree, lists):
-    """`f(*xs)` of a list local of a known length (module docstring) written out."""
-    stores, sizes = {}, {}
+def display_stars(tree, lists, builtin=None):
+    """`f(*xs)` of a list local of a known length (module docstring) written out; `zip(*rows)`
+    of the builtin zip, rows such a list whose items are all tuple displays (no star), is
+    the list display of the transposed tuples `[(rows[0][0], rows[1][0], ...), ...]`, as many
+    as the shortest tuple has items (zip's own truncation): the tuples Python's zip yields,
+    read by the constant indices a list of tuples allows."""
+    stores, sizes, widths = {}, {}, {}
     for n in gast.walk(tree):
         if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
             stores[n.id] = stores.get(n.id, 0) + 1
@@ -214,11 +221,16 @@ def display_stars(tree, lists):
                 and isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.List) \
                 and not any(isinstance(e, gast.Starred) for e in n.value.elts):
             sizes[n.targets[0].id] = len(n.value.elts)
+            if n.value.elts and all(isinstance(e, gast.Tuple) and not any(
+                    isinstance(u, gast.Starred) for u in e.elts) for e in n.value.elts):
+                widths[n.targets[0].id] = min(len(e.elts) for e in n.value.elts)
         if isinstance(n, gast.Attribute) and isinstance(n.value, gast.Name):
             sizes[n.value.id] = None        # xs.append(...): may change
     nested = _nested_names(tree)
     known = {k: v for k, v in sizes.items() if v is not None and stores.get(k) == 1
              and k in lists and k not in nested}
+    if builtin is not None and builtin("zip", zip):
+        _transposed_zips(tree, {k: (known[k], widths[k]) for k in known if k in widths})
     for n in gast.walk(tree):
         if isinstance(n, gast.Call) and any(
                 isinstance(a, gast.Starred) and isinstance(a.value, gast.Name)
@@ -232,6 +244,42 @@ def display_stars(tree, lists):
                 else:
                     args.append(a)
             n.args = args
+
+
+def _transposed_zips(tree, tables):
+    """`zip(*rows)` of a list of tuple displays: the list display of its transposed tuples."""
+    if not tables:
+        return
+
+    class Zips(gast.NodeTransformer):
+        def visit_Assign(self, node):
+            self.generic_visit(node)
+            t = node.targets[0] if len(node.targets) == 1 else None
+            if isinstance(t, (gast.Tuple, gast.List)) and isinstance(node.value, gast.Tuple) \
+                    and getattr(node.value, "transposed", False) \
+                    and len(t.elts) == len(node.value.elts) \
+                    and all(isinstance(e, gast.Name) for e in t.elts):
+                # `a, b = zip(*rows)`: each name its tuple (the value reads only rows)
+                return [_assign(e, v, node) for e, v in zip(t.elts, node.value.elts)]
+            return node
+
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if not (isinstance(node.func, gast.Name) and node.func.id == "zip"
+                    and not node.keywords and len(node.args) == 1
+                    and isinstance(node.args[0], gast.Starred)
+                    and isinstance(node.args[0].value, gast.Name)
+                    and node.args[0].value.id in tables):
+                return node
+            rows = node.args[0].value.id
+            n, m = tables[rows]
+            cols = [gast.Tuple([gast.Subscript(_at(rows, _const(i)), _const(j), gast.Load())
+                                for i in range(n)], gast.Load()) for j in range(m)]
+            made = _located(gast.Tuple(cols, gast.Load()), node)
+            made.transposed = True
+            return made
+
+    Zips().visit(tree)
 
 
 def zip_targets(tree, namer, builtin):
@@ -443,16 +491,29 @@ def statement(s, lists, namer):
 # -- item writes into list locals, repeated displays ------------------------------------------
 
 
+def _read_only_item(e) -> bool:
+    """Whether `e` is a number constant, a name, an attribute of names (`math.inf`) or one of
+    those negated: read the same (one object) however many times a comprehension reads it."""
+    if isinstance(e, gast.UnaryOp) and isinstance(e.op, (gast.USub, gast.UAdd)):
+        e = e.operand
+    while isinstance(e, gast.Attribute):
+        e = e.value
+    return isinstance(e, gast.Name) or (isinstance(e, gast.Constant) and not isinstance(
+        e.value, bool) and isinstance(e.value, (int, float)))
+
+
 def repeated_displays(tree, namer):
-    """`[c] * n` / `n * [c]` with `c` a number constant: `[c for _ in range(n)]` (the same
-    items; a display of an object, `[np.zeros(3)] * n`, holds n references to one object,
-    which a comprehension would not: left as it is)."""
+    """`[c] * n` / `n * [c]` with `c` a number constant, a name or an attribute of names, or
+    one of those negated (`[-1e30] * n`, `[neg] * n`, `[-math.inf] * n`):
+    `[c for _ in range(n)]` (the same items: reading a name n times gives the one object it
+    means, as Python's repeated list holds n references to it; a display of a call,
+    `[np.zeros(3)] * n`, holds n references to one object, which a comprehension would not:
+    left as it is)."""
     class Displays(gast.NodeTransformer):
         def visit_BinOp(self, node):
             self.generic_visit(node)
             for item, n in _one_item_times(node):
-                if isinstance(item, gast.Constant) and isinstance(item.value, (int, float)) \
-                        and not isinstance(n, (gast.List, gast.Tuple)):
+                if _read_only_item(item) and not isinstance(n, (gast.List, gast.Tuple)):
                     k = namer.fresh("k")
                     return _located(_comp(copy.deepcopy(item), k, _call("range", n)), node)
             return node

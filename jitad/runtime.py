@@ -35,6 +35,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1", "trace3", "trace_adjoint3",
            "repeat_adjoint2", "tile1", "tile2", "untile1", "untile2", "roll_axis", "roll_flat", "flip_axis", "fsum",
            "kron_adjoint1", "kron_adjoint2", "mesh", "mesh_copies", "lanes_dot", "lanes_outer", "lanes_contract", "gradient_lane", "mesh_adjoint", "cummax", "cummax_adjoint",
+           "log_add", "logcumsumexp", "ratio_below", "logcumsumexp_adjoint", "logcumsumexp_tangent",
            "eigh_w_adjoint", "eigh_v_adjoint", "qr_adjoint", "ndtr1", "log_ndtr1", "ndtr",
            "log_ndtr", "einsum_core", "multigammaln", "multidigamma"]
 
@@ -2057,6 +2058,65 @@ def cummax(x, axis):
     return out.reshape(x.shape)
 
 
+def log_add(a, b):
+    """log(exp(a) + exp(b)) without overflow (-inf with -inf is -inf)."""
+    if a < b:
+        a, b = b, a
+    if b == -np.inf:
+        return a
+    return a + np.log1p(np.exp(b - a))
+
+
+def logcumsumexp(x, axis):
+    """np.logaddexp.accumulate(x, axis) (any rank): y_k = log sum_{j <= k} exp(x_j)."""
+    t = as3(x, axis)
+    out = np.empty(t.shape)
+    for i in range(t.shape[0]):
+        for j in range(t.shape[2]):
+            run = t[i, 0, j]
+            out[i, 0, j] = run
+            for k in range(1, t.shape[1]):
+                run = log_add(run, t[i, k, j])
+                out[i, k, j] = run
+    return out.reshape(x.shape)
+
+
+def ratio_below(a, b):
+    """exp(a - b) for a <= b (a log-sum's term over it), 0 where a is -inf."""
+    return 0.0 if a == -np.inf else np.exp(a - b)
+
+
+def logcumsumexp_adjoint(x, y, g, axis):
+    """The adjoint of `logcumsumexp`: dx_k = sum_{i >= k} g_i exp(x_k - y_i), by the backward
+    recursion r_k = g_k + exp(y_k - y_{k+1}) r_{k+1}, dx_k = exp(x_k - y_k) r_k (every factor
+    at most 1: no overflow)."""
+    xt, yt, gt = as3(x, axis), as3(y, axis), as3(g, axis)
+    d = np.zeros(xt.shape)
+    n = xt.shape[1]
+    for i in range(xt.shape[0]):
+        for j in range(xt.shape[2]):
+            r = 0.0
+            for k in range(n - 1, -1, -1):
+                r = gt[i, k, j] + (ratio_below(yt[i, k, j], yt[i, k + 1, j]) * r if k + 1 < n else 0.0)
+                d[i, k, j] = ratio_below(xt[i, k, j], yt[i, k, j]) * r
+    return d.reshape(x.shape)
+
+
+def logcumsumexp_tangent(x, y, t, axis):
+    """The tangent of `logcumsumexp`: dy_k = sum_{j <= k} exp(x_j - y_k) t_j, by the forward
+    recursion q_k = exp(y_{k-1} - y_k) q_{k-1} + exp(x_k - y_k) t_k."""
+    xt, yt, tt = as3(x, axis), as3(y, axis), as3(t, axis)
+    d = np.zeros(xt.shape)
+    for i in range(xt.shape[0]):
+        for j in range(xt.shape[2]):
+            q = 0.0
+            for k in range(xt.shape[1]):
+                q = (ratio_below(yt[i, k - 1, j], yt[i, k, j]) * q if k > 0 else 0.0) \
+                    + ratio_below(xt[i, k, j], yt[i, k, j]) * tt[i, k, j]
+                d[i, k, j] = q
+    return d.reshape(x.shape)
+
+
 def cummax_positions(x, axis):
     """For each entry of `as3(x, axis)`, the position along the axis of the running maximum
     up to it (the first entry attaining it)."""
@@ -3010,6 +3070,54 @@ def svd_mix(x, w):
     return np.ascontiguousarray(u * w) @ np.ascontiguousarray(vh)
 
 
+def svd_mix_tangent(x, w, t):
+    """The derivative of `svd_mix(x, w)` along t, w held (the Hessian of sum_k w_k s_k, so
+    self-adjoint: also the adjoint of svd_mix in x). With P = U^T t V, the in-subspace part
+    U C Vh has C[i, i] = 0 and, off the diagonal, C[i, j] = a_ij P_ij + b_ij P_ji with
+    a_ij = (s_j w_j - s_i w_i) / (s_j^2 - s_i^2) and b_ij = (s_i w_j - s_j w_i) / (s_j^2 - s_i^2):
+    where w_i == w_j these are w / (s_i + s_j) and -w / (s_i + s_j), exact at tied singular
+    values (the nuclear norm, the tied top values of the 2-norm); the rest is
+    (I - U U^T) t V (w / s) Vh + U (w / s) U^T t (I - V V^T). A singular value that is zero to
+    rounding (at most max(m, n) eps s_max, as np.linalg.matrix_rank reads) has w / s taken as
+    0: the derivative along the matrices of x's rank (the nuclear norm of a low-rank product
+    U V^T, whose zero singular values stay zero), as the first derivative takes its subgradient."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    v = np.ascontiguousarray(vh.T)
+    tv = t @ v
+    p = u.T @ tv
+    tol = s[0] * max(m, n) * 2.220446049250313e-16
+    ws = np.zeros(k)
+    for i in range(k):
+        if s[i] > tol:
+            ws[i] = w[i] / s[i]
+    c = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                if w[i] == w[j]:
+                    den = s[i] + s[j]
+                    if den > tol:
+                        c[i, j] = w[i] * (p[i, j] - p[j, i]) / den
+                else:
+                    f = 1.0 / (s[j] * s[j] - s[i] * s[i])
+                    c[i, j] = f * ((s[j] * w[j] - s[i] * w[i]) * p[i, j]
+                                   + (s[i] * w[j] - s[j] * w[i]) * p[j, i])
+    out = u @ c @ vh
+    if m > k:
+        out += ((tv - u @ p) * ws) @ vh
+    if n > k:
+        out += (u * ws) @ (t.T @ u - v @ p.T).T
+    return out
+
+
+def svd_mix_w_adjoint(x, g):
+    """The adjoint of `svd_mix(x, w)` in w: diag(U^T g V)."""
+    u, _, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    return np.sum(u * (g @ np.ascontiguousarray(vh.T)), axis=0)
+
+
 def tie_weights(v, y):
     """1/count on the entries of v equal to y (an extreme of v), 0 elsewhere: ties split
     the cotangent evenly."""
@@ -3043,7 +3151,8 @@ def svd_vh_adjoint(x, g):
 __all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "argsort_axis", "take_along", "take_along_adjoint", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
-            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "tie_weights", "svd_ties"]
+            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "svd_mix_tangent", "svd_mix_w_adjoint",
+            "tie_weights", "svd_ties"]
 
 
 # -- issue 12, scipy.stats distributions: log-densities with their supports (three operands

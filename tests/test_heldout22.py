@@ -31,7 +31,9 @@ Triage (python backend, compiled and eager against central differences): on main
 the Cox model's np.logaddexp.accumulate: now in `refused_forms`, the two models rewritten
 with an array and np.add.accumulate; sorted_by_key rewritten off a list of tuples). The
 corpus as it stands, 43 cases with moving_window_mean, momentum_out_in_loop and
-list_sort_in_place added: 43 ok.
+list_sort_in_place added: 43 ok; since reach24 np.logaddexp.accumulate is the primitive
+logcumsumexp and logaddexp_running a case, and zip(*rows) of tuples is read
+(`list_edits.display_stars`): 45 ok.
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Jacobians against central differences, jvp against them;
 Hessians against central differences of the gradient; six cases compiled by Numba (one per
@@ -55,7 +57,7 @@ NUMBA = {"trimmed_mean_sort", "ring_buffer_rnn", "closure_counter", "piecewise_p
 # autograd cannot run these (in-place methods and out= on its boxes, np.copyto, np.roll with
 # tuples, np.outer of matrices, ufunc methods, np.linalg.cond, np.piecewise, writes into
 # arrays, scipy.special functions it lacks, np.logaddexp / logsumexp forms it does not box)
-NO_AUTOGRAD = {"trimmed_mean_sort", "sort_rows_inplace", "fill_then_accumulate", "ufunc_out_add",
+NO_AUTOGRAD = {"logaddexp_running", "trimmed_mean_sort", "sort_rows_inplace", "fill_then_accumulate", "ufunc_out_add",
                "ufunc_out_self", "copyto_buffer", "momentum_out_in_loop", "roll_two_axes",
                "outer_of_matrices", "ufunc_reduce_forms", "ufunc_accumulate", "condition_number",
                "piecewise_potential", "cox_partial_likelihood", "elo_sequential",

@@ -23,6 +23,11 @@ modes, against central differences of the gradient):
   * np.linalg.det of a stack of matrices (rank 3): its tangent called `rt.trace_stack`, which
     had no rules (a Hessian refused at the call); the trace of each matrix is a primitive
     (`trace_stack.3`) and det.3's adjoint a composition of primitives, so both read again;
+  * the matrix norms by singular values (`np.linalg.norm(A, 2)`, `-2`, `'nuc'`): their
+    derivative U diag(w) Vh (`rt.svd_mix`, w the weights of the singular values) had no rules,
+    a Hessian was refused; it is a primitive whose rules close on `rt.svd_mix_tangent` (the
+    Hessian of sum_k w_k s_k: self-adjoint, exact at tied singular values where w is equal
+    on them), the weights `rt.svd_ties` a primitive never active;
   * pow's strong zero: its partial in the base times a zero cotangent or tangent is 0 even
     where the partial is inf (`np.abs(x[:, None] - x[None, :]) ** 1.5` had a nan Hessian from
     the diagonal's 0 * inf, and the jvp of `** 0.5` of it was nan).
@@ -135,6 +140,19 @@ def eigh_vectors(x, A):
     return np.sum(V[:, 0] ** 4) + np.sum(w * V[1] ** 2)
 
 
+def matrix_norms(x, X):
+    A = X * x
+    return np.linalg.norm(A, 2) ** 2 + np.linalg.norm(A, "nuc") + 0.5 * np.linalg.norm(A, -2)
+
+
+def low_rank_norms(U, V):
+    return np.linalg.norm(U @ V.T, "nuc") + np.linalg.norm(U @ V.T, 2) ** 2
+
+
+def nuclear_norm(M):
+    return np.linalg.norm(M, "nuc") * np.sum(M)
+
+
 def singular_values(x, X):
     return np.sum(np.linalg.svd(X * x, compute_uv=False) ** 3)
 
@@ -191,6 +209,11 @@ LINALG = [
     (triangular_solves, (1.0 + 0.3 * rng.normal(size=4), LOWER, rng.normal(size=4)), (0,)),
     (stacked_logdets, (0.7 * rng.normal(size=5),), (0,)),
     (stacked_solves_and_inverses, (0.7 * rng.normal(size=5),), (0,)),
+    (matrix_norms, (1.0 + 0.3 * rng.normal(size=3), TALL), (0,)),
+    (matrix_norms, (1.0 + 0.3 * rng.normal(size=5), WIDE), (0,)),
+    (nuclear_norm, (TALL,), (0,)),
+    (nuclear_norm, (2.0 * np.eye(3),), (0,)),   # tied singular values
+    (low_rank_norms, (rng.normal(size=(4, 2)), rng.normal(size=(3, 2))), (0, 1)),  # a zero one
 ]
 
 CASES = [

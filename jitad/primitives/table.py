@@ -245,6 +245,11 @@ norm_min_axis(x; axis) = rt.min_axis(np.abs(x), axis).reshape(x.shape[:axis] + x
 norm_sv_max(x)     = rt.svd_s(x)[0]         :: norm | x: g * rt.svd_mix(x, rt.svd_ties(x, 0))
 norm_sv_min(x)     = rt.svd_s(x)[-1]        :: norm | x: g * rt.svd_mix(x, rt.svd_ties(x, -1))
 norm_nuc(x)        = np.sum(rt.svd_s(x))    :: norm | x: g * rt.svd_mix(x, np.ones(min(x.shape[0], x.shape[1])))
+# those derivatives read again (second derivatives): U diag(w) Vh is self-adjoint in x (the
+# Hessian of sum_k w_k s_k); the weights of the extreme singular values are piecewise constant
+# in x (no adjoint: never active)
+svd_mix(x, w)      = rt.svd_mix(x, w)       :: like | x: rt.svd_mix_tangent(x, w, g) | w: rt.svd_mix_w_adjoint(x, g)
+svd_ties(x; k)     = rt.svd_ties(x, k)      :: eigenvalues
 norm_col_max(x)    = np.max(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
 norm_col_min(x)    = np.min(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
 norm_row_max(x)    = np.max(np.sum(np.abs(x), axis=1)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=1) == y) / np.sum(np.sum(np.abs(x), axis=1) == y), 1)
@@ -463,6 +468,9 @@ qr.r(x)            = np.linalg.qr(x)[1]     :: matrix | x: rt.qr_adjoint(x, np.z
 # np.maximum.accumulate / np.minimum.accumulate: the cotangent goes to the running extreme
 cummax(x; axis)    = rt.cummax(x, axis)     :: scan | x: rt.cummax_adjoint(x, g, axis)
 cummin(x; axis)    = -rt.cummax(-x, axis)   :: scan | x: rt.cummax_adjoint(-x, g, axis)
+# np.logaddexp.accumulate: the running log-sum-exp (its adjoint and tangent by recursions
+# whose factors exp(y_k - y_{k+1}) are at most 1)
+logcumsumexp(x; axis) = rt.logcumsumexp(x, axis) :: scan | x: rt.logcumsumexp_adjoint(x, y, g, axis)
 # scipy.stats.norm, by erfc in the tails (rt.ndtr, rt.log_ndtr); 0.3989... = 1/sqrt(2 pi)
 scipy.stats.norm.cdf(x, loc, scale) = rt.ndtr((x - loc) / scale) :: ewf | x: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | loc: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | scale: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 * (x - loc) / (scale * scale)
 scipy.stats.norm.pdf(x, loc, scale) = np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale :: ewf | x: -g * y * (x - loc) / (scale * scale) | loc: g * y * (x - loc) / (scale * scale) | scale: g * y * (((x - loc) / scale) ** 2 - 1.0) / scale
@@ -913,7 +921,7 @@ def _load_numpy_forms():
         alias(target, name)
     fam = {n: get(n) for n in ("pad", "np.convolve", "np.vander", "repeat", "tile", "roll",
                                "np.moveaxis", "np.average", "cummax", "cummin", "np.diagonal",
-                               "kron", "flip")}
+                               "kron", "flip", "logcumsumexp")}
     fam["pad"].defaults = {"mode": "constant", "constant_values": 0.0}
     fam["np.convolve"].defaults = {"mode": "full"}
     fam["np.vander"].defaults = {"N": -1, "increasing": False}    # N -1: len(x)
@@ -921,7 +929,7 @@ def _load_numpy_forms():
     fam["roll"].defaults = fam["flip"].defaults = {"axis": None}
     fam["np.average"].defaults = {"axis": None}
     fam["np.diagonal"].defaults = {"offset": 0}
-    fam["cummax"].defaults = fam["cummin"].defaults = {"axis": 0}
+    fam["cummax"].defaults = fam["cummin"].defaults = fam["logcumsumexp"].defaults = {"axis": 0}
     for name, statics, at in [("pad", forms.pad_statics, forms.pad_at),
                               ("np.convolve", forms.convolve_statics, None),
                               ("np.vander", forms.vander_statics, None),
@@ -932,7 +940,8 @@ def _load_numpy_forms():
                               ("np.moveaxis", forms.moveaxis_statics, forms.moveaxis_at),
                               ("np.average", forms.average_statics, forms.average_at),
                               ("cummax", forms.scan_statics, None),
-                              ("cummin", forms.scan_statics, None)]:
+                              ("cummin", forms.scan_statics, None),
+                              ("logcumsumexp", forms.scan_statics, None)]:
         fam[name].read_statics, fam[name].at_ranks = statics, at
     # a family whose rules its at_ranks picks: derivatives flow through its operands
     for name, args in (("pad", (0,)), ("repeat", (0,)), ("tile", (0,)), ("roll", (0,)), ("flip", (0,)),
@@ -990,6 +999,7 @@ def _load_numpy_forms():
     _load_summations()
     alias_method(np.maximum, "accumulate", "cummax")
     alias_method(np.minimum, "accumulate", "cummin")
+    alias_method(np.logaddexp, "accumulate", "logcumsumexp")
     for part in ("cdf", "pdf", "logpdf", "logcdf", "sf", "logsf", "ppf", "isf"):
         name = f"scipy.stats.norm.{part}"
         get(name).defaults = {"loc": 0.0, "scale": 1.0}

@@ -460,6 +460,42 @@ def _overloads():
         return lambda a, b: (a.astype(dt), b.astype(dt))
 
 
+def _tape_methods():
+    """`tape_push` and `tape_pop`, two methods of Numba's list: a tape list's push and pop in
+    the numba back end's module text (`codegen.tape_methods`). `lst.append(x)` and `lst.pop()`
+    are lowered inline at every site (a resize, reference counts, the empty pop's IndexError:
+    ~95 and ~105 LLVM lines each); these are calls of one small function per list and element
+    type. `tape_push` types the list as `append` does (a list made as `[]` takes the type of
+    what is pushed on it, Numba's unification of every pushed type: a C vector and a strided
+    view make a list of 'A' vectors), so a pushed array is the array itself, never a copy (a
+    view pushed still points into its base)."""
+    from numba.core import types
+    from numba.core.registry import cpu_target
+    from numba.core.typing import signature
+    from numba.extending import overload_method
+
+    @overload_method(types.List, "tape_push", jit_options=_CALLEE)
+    def _tape_push(lst, x):
+        dtype = cpu_target.typing_context.unify_pairs(lst.dtype, x) if lst.is_precise() else x
+        if dtype is None:
+            return None
+
+        def impl(lst, x):
+            lst.append(x)
+        if dtype == lst.dtype:
+            return impl
+        return signature(types.none, lst.copy(dtype=dtype), x), impl   # the list refined
+
+    @overload_method(types.List, "tape_pop", jit_options=_CALLEE)
+    def _tape_pop(lst):
+        if not lst.is_precise():
+            return None
+
+        def impl(lst):
+            return lst.pop()
+        return impl
+
+
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, _G, "set_view"), nogil=True)
 _max_axis_nd = njit(types.FunctionType(_py.max_axis.__code__, _G, "max_axis"), nogil=True)
 _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, _G,
@@ -467,6 +503,7 @@ _extreme_adjoint_nd = njit(types.FunctionType(_py.extreme_adjoint.__code__, _G,
 
 
 _overloads()
+_tape_methods()
 max_axis = _py.max_axis       # compiled code calling rt.max_axis gets the overload above
 sum_axis = _py.sum_axis       # compiled code calling rt.sum_axis gets the overload above
 set_view = _py.set_view       # compiled code calling rt.set_view gets the overload above

@@ -756,6 +756,7 @@ def module(job):
     for fdef in job.funcs:
         if job.backend == "numba":
             _view_writes(fdef)
+            tape_methods(fdef)
         lines.append("")
         start = len(lines)
         body_lines, lmap = print_function(fdef)
@@ -1486,6 +1487,23 @@ def _like(fdef, types) -> dict:
                 out[name] = out[src]
                 changed = True
     return out
+
+
+def tape_methods(fdef):
+    """A tape list's pushes and pops (`x.append(v)`, `x.pop()` on a list `Tapes.init` made,
+    marked `jitad_tape_list`) as `x.tape_push(v)`, `x.tape_pop()`: Numba lowers a list's
+    append and pop inline at every site, these are calls (`_runtime_jit._tape_methods`), the
+    list typed as append types it (a pushed view stays a view)."""
+    tapes = {n.targets[0].id for n in ast.walk(fdef) if getattr(n, "jitad_tape_list", False)}
+    if not tapes:
+        return
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id in tapes:
+            if node.func.attr == "append" and len(node.args) == 1:
+                node.func.attr = "tape_push"
+            elif node.func.attr == "pop" and not node.args:
+                node.func.attr = "tape_pop"
 
 
 def _view_writes(fdef):

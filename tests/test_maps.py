@@ -131,10 +131,10 @@ def test_a_maps_stored_results_are_read_back_in_its_adjoint():
     assert not any("np.tanh" in ln for ln in code) and any("= h[" in ln for ln in code)
     # tanh's operand (W @ h + xs[t]) is not read again: only h is kept per step, not the
     # product nor the row of xs (`Analysis.replay_reads`); the hvp's tape likewise
-    pushes = [ln.strip() for ln in adj.splitlines() if ".append(" in ln]
-    assert len(pushes) == 1 and pushes[0].endswith(".append(h)"), pushes
+    pushes = [ln.strip() for ln in adj.splitlines() if ".tape_push(" in ln]  # codegen.tape_methods
+    assert len(pushes) == 1 and pushes[0].endswith(".tape_push(h)"), pushes
     hvp_adj = jitad.source(jitad.hvp(mf.stored_tanh, wrt=0), "adjoint", args=(W, h0, xs))
-    assert sorted(ln.strip().split("(")[-1] for ln in hvp_adj.splitlines() if ".append(" in ln) \
+    assert sorted(ln.strip().split("(")[-1] for ln in hvp_adj.splitlines() if ".tape_push(" in ln) \
         == ["d_h)", "d_h_matmul)", "h)"]
     v = RNG.normal(size=(5, 5))
     hv = jitad.hvp(mf.stored_tanh, wrt=0)(W, h0, xs, v=v)

@@ -126,10 +126,10 @@ def test_independent_calls_inside_the_branch_taken_are_dispatched(made):
     vjp = comp.gen.functions[comp.gen.vjp]
     # forward: one dispatch, then the states pushed in the sequential order
     assert "(u, u_saved), (v, v_saved) = gated_vjp_par_2(" in vjp
-    assert vjp.index("states_layer.append(u_saved)") < vjp.index("states_layer.append(v_saved)")
+    assert vjp.index("states_layer.tape_push(u_saved)") < vjp.index("states_layer.tape_push(v_saved)")
     # adjoint: both states popped (in the sequential order), then one dispatch
-    i = vjp.index("v_saved = states_layer.pop()")
-    assert i < vjp.index("u_saved = states_layer.pop()") < vjp.index("v_grads, u_grads = gated_vjp_par_3(")
+    i = vjp.index("v_saved = states_layer.tape_pop()")
+    assert i < vjp.index("u_saved = states_layer.tape_pop()") < vjp.index("v_grads, u_grads = gated_vjp_par_3(")
 
 
 def test_independent_calls_inside_a_loop_are_dispatched_at_every_iteration(made):

@@ -11,7 +11,9 @@ A push and the pop that undoes it may carry one `tag` (`Reverse` gives a bind ta
 statement and name): every node they make gets `jitad_tape = (tag, role)` -- role "push" (a
 push's statements), "pop" (what moves the top: `top -= 1`, the list's `pop()` call) or "read"
 (the assignment of the restored value) -- so `codegen` can drop a pair whose restored value
-nothing reads (`unread_pairs`).
+nothing reads (`unread_pairs`). A list's `[]` is marked `jitad_tape_list`: the numba back end's
+module text pushes and pops it with Numba methods of its own (`codegen.tape_methods`), every
+pass before sees list code.
 With `keep` set (an adjoint sweep that runs several times on one forward's tapes: jacrev's
 rows), a pop never changes a tape: a buffer's top is a local copy already, and a list is read
 at a counter of its own (`n = len(lst)` at the sweep's start, `rewind`; then `n -= 1;
@@ -114,7 +116,9 @@ class Tapes:
             out.append(P.assign(tape, P.call("np.empty", P.const(max(8, counts.get(k, 0))), P.dotted(dt))))
             out.append(P.assign(top, P.const(0)))
         for (_, _), lst in self.lists.items():
-            out.append(P.assign(lst, ast.List([], ast.Load())))
+            made = P.assign(lst, ast.List([], ast.Load()))
+            made.jitad_tape_list = True     # its pushes and pops: `codegen.tape_methods`
+            out.append(made)
         return out
 
     ITEM_BYTES = {"f": 8, "i": 8, "b": 1, "c": 16}

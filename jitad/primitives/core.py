@@ -362,6 +362,8 @@ def version() -> int:
 
 def snapshot():
     """The registry's state, for `restore` (tests that register rules undo them with it)."""
+    from . import tangents
+    tangents.loaded()       # restored with them, not emptied
     return (dict(PRIMITIVES), {n: dict(p.__dict__) for n, p in PRIMITIVES.items()},
             dict(CALLABLES), dict(_KEEP), set(TEMPLATE_GLOBALS), list(PENDING), dict(METHODS_OF),
             dict(REFUSED), list(REFUSED_PENDING), USER_RULES)

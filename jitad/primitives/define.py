@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ..errors import JitadError
-from . import core, table, templates, typerules
+from . import core, table, tangents, templates, typerules
 from .core import find, register
 
 _ALIASES = {"np": "numpy"}
@@ -139,6 +139,7 @@ def define(name, forward, kind, params, adjoints: dict, target=None) -> str:
     if target is None and old is not None and len(old.params) != len(params):
         raise JitadError(f"{where}: the rule it replaces takes {len(old.params)} "
                          f"parameter(s) ({', '.join(old.params)}), this one {len(params)}")
+    tangents.loaded()     # the built-ins' tangents first, as at import (never from this rule)
     register(table.make(name, params, (), forward.strip(), kind,
                         {k: v.strip() for k, v in adjoints.items()}), target)
     core.USER_RULES += 1

@@ -1,8 +1,9 @@
 """Tangent rules (forward mode): what each primitive's result moves by when its operands move.
 
-Takes: the registered primitives (`table`, `lists`; run when `jitad.primitives` is imported,
-after them) and, on demand, the summations `einsum.of` makes.
-Guarantees: `Primitive.tangents` holds, for every built-in primitive with adjoints (rank
+Takes: the registered primitives (`table`, `lists`; run on the first `rules` or `missing`,
+not at import: `loaded`) and, on demand, the summations `einsum.of` makes.
+Guarantees: once `loaded()` ran (`rules`, `missing`, a rule defined from outside and the
+registry's `snapshot` run it), `Primitive.tangents` holds, for every built-in primitive with adjoints (rank
 variants and axis forms included) except those listed in `NO_TANGENT_YET`, one AST template
 per differentiable parameter: its contribution to the result's tangent, in the template
 language of the adjoints -- placeholders are the parameters, the statics, `y` (the result)
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import threading
 
 from . import core
 from .core import PRIMITIVES
@@ -321,9 +323,25 @@ def _load():
 READ_AGAIN_RULES: dict = {}     # primitive name -> param -> the tangent code read again uses
 
 
+_LOADED = threading.Lock()
+_loaded = False
+
+
+def loaded():
+    """Fill the built-ins' `tangents` (`_load`) once, on first use: a plain `grad` never reads
+    them, and building them is ~40 % of `import jitad`'s own time."""
+    global _loaded
+    if not _loaded:
+        with _LOADED:
+            if not _loaded:
+                _load()
+                _loaded = True
+
+
 def rules(prim, read_again=False) -> dict:
     """The tangent templates of a primitive (a summation's derived on first use); with
     `read_again`, those of code the front end reads again (`READ_AGAIN` where it has one)."""
+    loaded()
     if read_again and prim.name in READ_AGAIN_RULES:
         return {**prim.tangents, **READ_AGAIN_RULES[prim.name]}
     if not prim.tangents and prim.adjoints and prim.name not in PRIMITIVES:
@@ -335,6 +353,7 @@ def rules(prim, read_again=False) -> dict:
 
 def missing() -> list:
     """Names of the registered primitives (variants included) with adjoints and no tangents."""
+    loaded()
     seen, out = set(), []
     for p in core.PRIMITIVES.values():
         for q in (p, *p.variants.values()):
@@ -344,6 +363,3 @@ def missing() -> list:
             if q.adjoints and set(q.adjoints) - set(q.tangents):
                 out.append(q.name)
     return sorted(out)
-
-
-_load()

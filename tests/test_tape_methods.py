@@ -1,0 +1,32 @@
+"""A vjp's tape lists are pushed and popped by Numba methods of jitad's (`codegen.tape_methods`,
+`_runtime_jit._tape_methods`): calls, not a list append and pop lowered inline at every site.
+The list is typed as append types it: a C vector and a strided view pushed on one list make a
+list of 'A' vectors, the view pushed as itself (no copy). The gradient against central finite
+differences and eager mode, compiled by Numba."""
+import numpy as np
+
+import jitad
+from tests.harness import check_both_modes
+
+
+def views_on_tape(W, x, n):
+    h = x
+    for t in range(n):
+        a = np.sin(h)
+        g = np.concatenate((a, a))[::2]        # a strided view: not C-contiguous
+        h = np.tanh(W @ g) * a + g
+    return np.sum(h * h)
+
+
+def test_tape_pushes_and_pops_are_method_calls_and_a_view_stays_a_view():
+    rng = np.random.default_rng(3)
+    W = rng.standard_normal((3, 3)) * 0.5
+    x = rng.standard_normal(3)
+    check_both_modes(views_on_tape, (W, x, 3), (0, 1))
+    comp = jitad.value_and_grad(views_on_tape, wrt=(0, 1)).specialize(W, x, 3)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    assert ".tape_push(g)" in vjp and ".tape_pop()" in vjp, vjp
+    assert ".append(" not in vjp and ".pop()" not in vjp.replace(".tape_pop()", ""), vjp
+    (cres,) = getattr(comp.module, comp.gen.vjp).overloads.values()
+    lists = {str(t) for v, t in cres.type_annotation.typemap.items() if v.startswith("tape_f8_1d")}
+    assert lists == {"list(array(float64, 1d, A))<iv=None>"}, lists

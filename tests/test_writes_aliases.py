@@ -500,6 +500,25 @@ def view_made_before_a_view_of_a_temporary_then_write(x, w):
     return np.sum(A * A) + np.sum(r)
 
 
+def filled_array_held_by_a_list_viewed_then_write(x, w):
+    u = np.zeros(4)
+    for i in range(4):
+        u[i] = np.tanh(x[i] * w)
+    ls = []
+    ls.append(u)
+    A = u.reshape(2, 2)
+    A[0, 1] = w  # ERR: write into an array not created here
+    return np.sum(A * A) + np.sum(ls[0])
+
+
+def temporary_held_by_a_tuple_viewed_then_write(x, w):
+    S = np.exp(np.outer(x, x) * w)
+    st = (S, w)
+    A = S.T
+    A[1, 0] = w  # ERR: write into an array not created here
+    return np.sum(A * A) + np.sum(st[0])
+
+
 _XW = (X.copy(), 0.83)
 REFUSED = [(fn, _XW) for fn in (
     conditional_helper_argument_write_then_read_it,
@@ -515,7 +534,8 @@ REFUSED = [(fn, _XW) for fn in (
     helper_result_is_a_view_of_its_parameter_then_write,
     helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it,
     filled_array_viewed_then_write_then_read_it,
-    view_made_before_a_view_of_a_temporary_then_write)]
+    view_made_before_a_view_of_a_temporary_then_write,
+    filled_array_held_by_a_list_viewed_then_write, temporary_held_by_a_tuple_viewed_then_write)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))
 
 

@@ -355,9 +355,10 @@ class Writes:
         return isinstance(b, Bind) and (new_array(b, self.types) or self._view_of_a_temporary(b))
 
     def _view_of_a_temporary(self, b) -> bool:
-        """A view whose operand is a new array nothing else reads, assigned once before it in
-        the same block (so each time the view is made, its operand was made anew): the view
-        is the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
+        """A view whose operand is a new array assigned once before it in the same block (so
+        each time the view is made, its operand was made anew) and read only between the two,
+        by statements making no other name of its buffer (`_fills_or_reads`): the view is
+        the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
         gather between two moveaxis) or `(2 * M).T` is a new array to the user."""
         # (`_makes_alias`: a row `(2 * M)[1]`, np.take(-M, 2, axis=0), is a view too)
         if not (isinstance(b, Bind) and self._makes_alias(b) and b.args

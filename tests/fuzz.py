@@ -3209,7 +3209,7 @@ class _Gen:
         if form == "nested":
             self.emit(f'{d} = {{"enc": {{"W": {m}, "b": {_operand(u)}[:{R}]}}, "gain": {c}}}')
             self.emit(f'enc{k} = {d}["enc"]')
-            self.take_float(f'{d}["gain"] * np.sum(np.tanh(enc{k}["W"] @ {u2} * 0.3 + '
+            self.take_float(f'{d}["gain"] * np.sum(np.tanh(enc{k}["W"] @ {_operand(u2)} * 0.3 + '
                             f'enc{k}["b"]))')
             return
         if form == "swap":

@@ -53,7 +53,10 @@ What it guarantees
   stream, so they leave the first one as it was: ``generate(seed, size, EXTENSIONS)`` is the
   program the seed gave before them (but for its first comment line), and ``generate(seed,
   size)`` is that program with some expressions (and indices) replaced and a few statements
-  and recursive helpers added.
+  and recursive helpers added.  "tempview" (writes into views of new arrays) draws from a
+  third stream and changes nothing the other two read: ``generate(seed, size)`` is the program
+  it gave before "tempview" was written with its statements inserted into ``f`` and their
+  float ``tva`` added to ``f``'s result (and now and then an import more).
 
 Invariants of the generated programs (what the generator maintains, not what jitad checks)
 ------------------------------------------------------------------------------------------
@@ -309,6 +312,12 @@ FEATURES = {
                  "too) and functools.reduce(lambda / operator.add / operator.mul, [...], init)",
     "ufuncred": "ufunc methods: np.add/multiply/maximum/minimum.reduce (axis= too) and "
                 ".accumulate of vectors and matrices",
+    # fuzz24: the write rules on views of new arrays
+    "tempview": "writes into a view of a new array nothing else names: a row of a matrix "
+                "expression (tv = np.tanh(S * t)[i]), a vector expression reshaped (e.reshape("
+                "2, 2)), a transpose ((S * c).T), a slice, reshape or reversal of an array a "
+                "loop just filled (u = np.zeros(4); for j in range(4): u[j] = ...), then the "
+                "view written (an element, a row, +=) and read",
 }
 
 # Features added after the first campaigns ("extensions") draw every decision from a second
@@ -324,7 +333,8 @@ EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "n
               "recursion", "keywords", "forelse", "rowops", "listaxis", "numloop", "bareret",
               "axes", "linalg2", "split", "structs", "starred", "nest", "zerotrip", "condread",
               "lists2", "alias", "poly", "called", "match", "del", "dicts2",
-              "tupleargs", "inplace", "listedit", "nonlocal", "callforms", "ufuncred")
+              "tupleargs", "inplace", "listedit", "nonlocal", "callforms", "ufuncred",
+              "tempview")
 EXPR_EXTENSIONS = ("ellipsis", "take", "builtins", "casts", "keepmore", "prelude", "norms",
                    "ifexp", "special", "powers", "rank3", "products", "recursion", "axes",
                    "linalg2", "split", "poly", "called", "ufuncred")
@@ -336,11 +346,15 @@ STMT_EXTENSIONS = ("forelse", "rowops", "recursion", "numloop", "structs", "star
                    "called", "match", "del", "dicts2", "inplace", "listedit", "nonlocal",
                    "callforms")
 STMT_EXT_RATE = 0.14
+# "tempview" (fuzz24) draws from a third stream (`_Gen.third`) and changes no state the other
+# two read: its statements are inserted into the program the seed gave without it, their
+# values added to f's result by a float `tva` of its own (`_Gen.tvs`)
+TEMPVIEW_RATE = 0.06
 INDEX_EXT_RATE = 0.15  # the share of indices "intidx" rewrites
 # an extension left out with the features it adds forms to
 REFINES = {"keepmore": ("keepdims",), "linalg2": ("linalg",), "axes": ("rank3",),
            "nest": ("break",), "lists2": ("lists",), "alias": ("view",),
-           "listedit": ("lists",), "nonlocal": ("closure",)}
+           "listedit": ("lists",), "nonlocal": ("closure",), "tempview": ("layout",)}
 
 SIZES = {
     "small": dict(stmts=(2, 4), loops=2, block=(1, 1, 2), helpers=(0, 0, 0, 0, 1), depth=2,
@@ -479,6 +493,9 @@ class _Gen:
                  without: frozenset = frozenset(), ext: random.Random | None = None):
         self.rng = rng
         self.ext = ext or random.Random(0)    # the extensions' stream (`EXTENSIONS`)
+        self.third: random.Random | None = None   # "tempview"'s stream (`e_tempview`)
+        self.tv_names = itertools.count()
+        self.tvs: list[str] = []              # f's float of "tempview", added to its result
         self.ext_names = itertools.count()    # their names (pk0, ...): the first stream's
         #                                       names stay as they were
         self.cfg = cfg
@@ -1924,6 +1941,9 @@ class _Gen:
     def ext_stmt(self, level: int) -> None:
         """Now and then (`STMT_EXT_RATE`), a statement of an extension (`STMT_EXTENSIONS`)
         before the first stream's statement; the budget of the first stream is left as it was."""
+        if self.third is not None and not self.in_helper and self.on_ext("tempview") \
+                and self.third.random() < TEMPVIEW_RATE:
+            self.e_tempview(level)
         owned = self.vars("v", True) + self.vars("m", True)
         fits = {"forelse": (1.0 if level < 3 and len(self.trips) < self.cfg["loops"]
                             and self.vars("f") else 0, lambda: self.e_forelse(level)),
@@ -2108,6 +2128,8 @@ class _Gen:
         the floats a "numloop" kept out of scope (`kept`) are added to e, and one of them is
         v (c0 = e + c0; return c0)."""
         own = [v.name for v in self.vars("f") if v.name not in self.param_names]
+        if self.tvs and not self.in_helper:
+            e = " + ".join([e] + self.tvs)
         if self.on("numloop") and self.on("bareret") and not self.in_helper \
                 and self.ext.random() < 0.3:
             # the result carried by a last loop of numbers and returned as it left it
@@ -2874,6 +2896,75 @@ class _Gen:
             del self.scopes[-1][y.name]
             self.declare(z, y.kind, max(y.bound, 1.0 / (1.0 - float(c2))), owned=True)
 
+    def e_tempview(self, level: int) -> None:
+        """A view of a new array nothing else names, written and read ("tempview"): a row of a
+        matrix expression (tv = np.tanh(S * t)[i]), a vector expression reshaped to 2 x 2, the
+        transpose of a matrix expression, or a slice, reshape or reversal of a vector a loop
+        just filled (u = np.zeros(4); for j in range(4): u[j] = math.tanh(...)); the view
+        written (an element, a row, +=) and read into f's float `tva` (made at f's first line,
+        added to its result). The array viewed is never read again. Every draw is the third
+        stream's (`third`), names are its own (`tv_names`), nothing is declared: the other
+        streams' programs are as they were, these lines inserted."""
+        main, ext, budget = self.rng, self.ext, self.budget
+        self.rng = self.ext = self.third
+        try:
+            self._tempview(level)
+        finally:
+            self.rng, self.ext, self.budget = main, ext, budget
+
+    def _tempview(self, level: int) -> None:
+        rng = self.rng
+        k = next(self.tv_names)
+        tv = f"tv{k}"
+        if not self.tvs:
+            self.lines.insert(1, "    tva = 0.0")
+            self.tvs.append("tva")
+        c = self.const(-0.9, 0.9)
+        t, _ = self.small_expr("f", 1)
+        t = f"math.tanh({t})"
+        op = self.pick([(2, "="), (1, "+=")])
+        form = self.pick([(2, "row"), (1.5, "reshape"), (1.5, "transpose"),
+                          (2 if len(self.trips) < self.cfg["loops"] + 1 else 0, "fill")])
+        read = f"np.sum({tv} * {tv}) * {c}"
+        if form == "row":
+            m, _ = self.small_expr("m", 1)
+            fn = self.pick([(2, "np.tanh"), (1, "np.sin")])
+            self.emit(f"{tv} = {fn}(({m}) * {c})[{self.index(R)}]")
+            target = self.pick([(2, f"{tv}[{self.index(L)}]"), (1, f"{tv}[1:3]")])
+        elif form == "reshape":
+            e, _ = self.small_expr("v", 1)
+            self.emit(f"{tv} = np.tanh({e}).reshape(2, 2)")
+            target = self.pick([(2, f"{tv}[{rng.randrange(2)}, {rng.randrange(2)}]"),
+                                (1, f"{tv}[{rng.randrange(2)}]")])
+        elif form == "transpose":
+            m, _ = self.small_expr("m", 1)
+            self.emit(f"{tv} = (np.sin({m}) * {c}).T")
+            target = self.pick([(2, f"{tv}[{self.index(L)}, {self.index(R)}]"),
+                                (1, f"{tv}[{self.index(L)}]")])
+            vs = self.vars("v")
+            if vs:
+                read = f"np.sum({tv}[:, {self.index(R)}] * {rng.choice(vs).name})"
+        else:
+            u, j = f"uf{k}", f"jf{k}"
+            self.emit(f"{u} = np.{self.pick([(2, 'zeros'), (1, 'empty')])}({L})")
+            self.emit(f"for {j} in range({L}):")
+            self.indent += 1
+            self.trips.append(L)
+            self.scopes.append({j: IntVar(j, L - 1)})
+            e, _ = self.small_expr("f", 1)
+            vs = self.vars("v")
+            more = f" + {self.const(-0.9, 0.9)} * {rng.choice(vs).name}[{j}]" if vs else ""
+            self.emit(f"{u}[{j}] = math.tanh({e}{more})")
+            self.scopes.pop()
+            self.trips.pop()
+            self.indent -= 1
+            view = self.pick([(2, f"{u}.reshape(2, 2)"), (1, f"{u}[1:]"), (1, f"{u}[::-1]")])
+            self.emit(f"{tv} = {view}")
+            target = (f"{tv}[{rng.randrange(2)}, {rng.randrange(2)}]" if "reshape" in view
+                      else f"{tv}[{rng.randrange(3)}]")
+        self.emit(f"{target} {op} {t}")
+        self.emit(f"tva += math.tanh({read})")
+
     def e_listedit(self, level: int) -> None:
         """A list edited in place ("listedit", jitad/list_edits.py): a display or
         comprehension of floats or vectors (now and then appended to in a loop), then one to
@@ -3118,7 +3209,7 @@ class _Gen:
         if form == "nested":
             self.emit(f'{d} = {{"enc": {{"W": {m}, "b": {_operand(u)}[:{R}]}}, "gain": {c}}}')
             self.emit(f'enc{k} = {d}["enc"]')
-            self.take_float(f'{d}["gain"] * np.sum(np.tanh(enc{k}["W"] @ {u2} * 0.3 + '
+            self.take_float(f'{d}["gain"] * np.sum(np.tanh(enc{k}["W"] @ {_operand(u2)} * 0.3 + '
                             f'enc{k}["b"]))')
             return
         if form == "swap":
@@ -3185,6 +3276,7 @@ class _Gen:
         p = "a" if kind == "f" else "r"
         self.param_names = {p, "k"}
         self.kept = []
+        self.tvs = []
         self.cur_ret = None
         self.emit_def(f"def {name}({p}, k):")
         self.scopes = [{}]
@@ -4031,6 +4123,7 @@ class _Gen:
         self.in_helper = False
         self.param_names = {"x", "M", "w", "n"}
         self.kept = []
+        self.tvs = []
         self.cur_ret = None
         self.emit_def("def f(x, M, w, n, p):" if self.tuplearg else "def f(x, M, w, n):")
         self.scopes = [{}]
@@ -4139,6 +4232,7 @@ def generate(seed: int, size: str = "normal", without=()) -> Program:
            + (f", without {','.join(sorted(without))}" if without else ""),
            "import math", "", "import numpy as np", "", ""]
     gen = _Gen(rng, helpers, cfg, without, ext)
+    gen.third = random.Random(f"jitad-fuzz-third-{seed}-{size}{every}")
     kinds = [(("f", "f"), "f", ["a", "b"]), (("v", "f"), "f", ["r", "a"]),
              (("v", "f"), "v", ["r", "a"])]
     if gen.on("mhelpers"):     # rank 2 makes a helper costly: cut, its states on a tape

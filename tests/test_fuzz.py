@@ -100,6 +100,32 @@ def test_extensions_leave_the_first_stream_as_it_was():
                for s in range(20))
 
 
+def test_tempview_only_inserts_statements(monkeypatch):
+    """"tempview" draws from a third stream and changes nothing the others read: a seed's
+    program is the one it gives without it (TEMPVIEW_RATE 0) with its lines inserted and
+    `tva` added to f's result (and now and then an import its expressions need)."""
+    import re
+
+    def strip(text):
+        out, loop = [], None
+        for line in text.splitlines():
+            indent = len(line) - len(line.lstrip())
+            if loop is not None and indent > loop:
+                continue
+            loop = None
+            if re.match(r"^\s*for jf\d+ in ", line):
+                loop = indent
+            elif not re.match(r"^\s*(tv\d+|uf\d+|tva)\b|^import scipy", line):
+                out.append(line.replace(" + tva", ""))
+        return out
+    seeds = [(s, size) for s in range(12) for size in ("small", "normal")]
+    with_tv = {k: fuzz.generate(*k).source for k in seeds}
+    monkeypatch.setattr(fuzz, "TEMPVIEW_RATE", 0.0)
+    for k in seeds:
+        assert strip(with_tv[k]) == strip(fuzz.generate(*k).source), k
+    assert any("tva" in t for t in with_tv.values())
+
+
 def test_program_text_is_reproducible():
     a, b = fuzz.generate(12345, "normal"), fuzz.generate(12345, "normal")
     assert a.source == b.source
@@ -246,6 +272,12 @@ CONSTRUCTS = {
     "ufuncred": [r"np\.\w+\.(reduce|accumulate)\(", r"np\.add\.reduce\(", r"np\.add\.accumulate\(",
                  r"np\.multiply\.reduce\(", r"np\.multiply\.accumulate\(",
                  r"np\.maximum\.accumulate\(", r"np\.minimum\.reduce\(", r"axis=1\)\)"],
+    # fuzz24: views of new arrays written
+    "tempview": [r"^\s+tv\d+ = ", r"^\s+tv\d+ = np\.(tanh|sin)\(.*\)\[[-\w %]+\]$",
+                 r"^\s+tv\d+ = np\.tanh\(.*\)\.reshape\(2, 2\)$", r"\)\.T$",
+                 r"^\s+uf\d+ = np\.(zeros|empty)\(4\)$", r"^\s+uf\d+\[jf\d+\] = math\.tanh",
+                 r"^\s+tv\d+ = uf\d+\.reshape\(2, 2\)$", r"^\s+tv\d+ = uf\d+\[1:\]$",
+                 r"^\s+tv\d+ = uf\d+\[::-1\]$", r"^\s+tv\d+\[.*\] \+= math\.tanh"],
 }
 
 

@@ -221,6 +221,31 @@ def transpose_of_a_mapped_temporary_then_write(x, w):
     return np.sum(S * S) + S[1, 2]
 
 
+def write_into_a_reshape_of_a_temporary(x, w):
+    # gradient accepted before; its Hessian differentiates the generated tangent function,
+    # where the tangent of the tanh is d = np.zeros_like(t), filled by the map's loop, then
+    # d_A = reshape(d, ...) is written: that loop, and zeros_like reading t's shape, were
+    # readers of t and d, so the tangent's write was refused ("'d_A' may alias another
+    # array", a name the user never wrote) while the gradient was right
+    A = np.tanh(x * w).reshape(2, 2)
+    A[0, 1] = w
+    return np.sum(A * A)
+
+
+def view_of_an_array_a_loop_filled(x, w):
+    # the user's own filling loop (writes into u, an element read) and reads giving numbers
+    # before the view are no other names of u's buffer (was refused: 'A' may alias another
+    # array)
+    u = np.zeros(4)
+    for i in range(4):
+        u[i] += np.tanh(x[i] * w)
+        u[i] = u[i] * u[i]
+    t = np.sum(u) + u[1]
+    A = u.reshape(2, 2)
+    A[1, 1] = w * t
+    return np.sum(A * A)
+
+
 def _returns_from_a_range_loop(u, a):
     # `return` (and `break`) in a `for` loop make it a while loop on flags; over range(3) its
     # first test surely holds, so every returned u is a new array (was refused: the flow
@@ -248,7 +273,8 @@ ACCEPTED = [unpack_then_write, copy_then_write, copy_of_a_copy, copy_in_one_bran
             conditional_helper_argument_then_write, helper_reassigning_its_parameter_then_write,
             write_into_a_row_of_a_temporary, copy_of_a_view_then_write,
             row_of_a_mapped_temporary_then_write, transpose_of_a_mapped_temporary_then_write,
-            write_into_a_result_returned_from_a_range_loop]
+            write_into_a_result_returned_from_a_range_loop, write_into_a_reshape_of_a_temporary,
+            view_of_an_array_a_loop_filled]
 NUMBA = {"unpack_then_write", "source_read_before_the_write", "unpacked_in_a_loop",
          "through_a_helper_in_a_loop", "row_of_a_mapped_temporary_then_write"}
 X = np.array([0.31, -0.72, 0.55, 1.03])
@@ -264,7 +290,8 @@ def test_write_through_another_name_is_right(fn):
 
 
 @pytest.mark.parametrize("fn", [source_read_before_the_write, unpacked_in_a_loop,
-                                through_a_helper], ids=lambda f: f.__name__)
+                                through_a_helper, write_into_a_reshape_of_a_temporary,
+                                view_of_an_array_a_loop_filled], ids=lambda f: f.__name__)
 def test_hvp_of_a_write_through_another_name(fn):
     v = np.array([0.3, 0.1, -0.2, 0.5])
     x, w = _args(fn)
@@ -456,6 +483,42 @@ def view_made_then_write_then_read_it(x, w):
     return np.sum(v)
 
 
+def filled_array_viewed_then_write_then_read_it(x, w):
+    u = np.zeros(4)
+    for i in range(4):
+        u[i] = np.tanh(x[i] * w)
+    A = u.reshape(2, 2)
+    A[0, 1] = w  # ERR: write into an array not created here
+    return np.sum(A * A) + u[1]
+
+
+def view_made_before_a_view_of_a_temporary_then_write(x, w):
+    S = np.exp(np.outer(x, x) * w)
+    r = S[0]
+    A = S.T
+    A[1, 0] = w  # ERR: write into an array not created here
+    return np.sum(A * A) + np.sum(r)
+
+
+def filled_array_held_by_a_list_viewed_then_write(x, w):
+    u = np.zeros(4)
+    for i in range(4):
+        u[i] = np.tanh(x[i] * w)
+    ls = []
+    ls.append(u)
+    A = u.reshape(2, 2)
+    A[0, 1] = w  # ERR: write into an array not created here
+    return np.sum(A * A) + np.sum(ls[0])
+
+
+def temporary_held_by_a_tuple_viewed_then_write(x, w):
+    S = np.exp(np.outer(x, x) * w)
+    st = (S, w)
+    A = S.T
+    A[1, 0] = w  # ERR: write into an array not created here
+    return np.sum(A * A) + np.sum(st[0])
+
+
 _XW = (X.copy(), 0.83)
 REFUSED = [(fn, _XW) for fn in (
     conditional_helper_argument_write_then_read_it,
@@ -469,7 +532,10 @@ REFUSED = [(fn, _XW) for fn in (
     helper_result_may_be_its_parameter_then_write,
     helper_result_returned_before_the_loop_assigns_it_then_write,
     helper_result_is_a_view_of_its_parameter_then_write,
-    helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it)]
+    helper_result_is_its_parameter_again_then_write, view_made_then_write_then_read_it,
+    filled_array_viewed_then_write_then_read_it,
+    view_made_before_a_view_of_a_temporary_then_write,
+    filled_array_held_by_a_list_viewed_then_write, temporary_held_by_a_tuple_viewed_then_write)]
 REFUSED.append((unpack_an_argument_then_write, ((X.copy(), 1.3), 0.83)))
 
 

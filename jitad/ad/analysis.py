@@ -247,7 +247,7 @@ class Writes:
         self.prog = prog
         self.root = spec.ir.body
         self.origins = {}    # callee -> `result_origins` (its IR does not change meanwhile)
-        self._uses = self._defs = self._filled = None   # (`_view_of_a_temporary`)
+        self._uses = self._defs = None   # (`_view_of_a_temporary`)
 
     def check(self):
         """Refuse, at the user's line: `y += e` (or an in-place library call) on an array
@@ -355,9 +355,10 @@ class Writes:
         return isinstance(b, Bind) and (new_array(b, self.types) or self._view_of_a_temporary(b))
 
     def _view_of_a_temporary(self, b) -> bool:
-        """A view whose operand is a new array nothing else reads, assigned once before it in
-        the same block (so each time the view is made, its operand was made anew): the view
-        is the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
+        """A view whose operand is a new array assigned once before it in the same block (so
+        each time the view is made, its operand was made anew) and read only between the two,
+        by statements making no other name of its buffer (`_fills_or_reads`): the view is
+        the only name of that buffer, as NumPy's result of np.take(a, idx, axis=-1) (a
         gather between two moveaxis) or `(2 * M).T` is a new array to the user."""
         # (`_makes_alias`: a row `(2 * M)[1]`, np.take(-M, 2, axis=0), is a view too)
         if not (isinstance(b, Bind) and self._makes_alias(b) and b.args
@@ -366,29 +367,39 @@ class Writes:
             return False
         src = b.args[0].name
         if self._uses is None:
-            self._uses, self._defs, self._filled = {}, {}, {}
+            self._uses, self._defs = {}, {}
             for s in ir.walk(self.root):
                 for n in ir.own_reads(s):
-                    self._uses[n] = self._uses.get(n, 0) + 1
+                    self._uses.setdefault(n, []).append(s)
                 for t in ir.writes(s):
                     self._defs.setdefault(t, []).append(s)
-            for m in _maps_in(self.root):
-                for x in ir.walk(m.body):
-                    if isinstance(x, SetItem):
-                        self._uses[x.array] -= 1
-                        self._filled.setdefault(x.array, []).append(m)
         defs = self._defs.get(src, [])
-        if not (self._uses.get(src, 0) == 1 and len(defs) == 1 and defs[0] is not b
-                and src not in self.spec.ir.params and self._new_array(defs[0], src)):
+        if not (len(defs) == 1 and defs[0] is not b and src not in self.spec.ir.params
+                and self._new_array(defs[0], src)):
             return False
         block = next((blk for blk in ir.blocks(self.root) if any(x is b for x in blk)), [])
         at = [k for k, x in enumerate(block) if x is b or x is defs[0]]
         if not (len(at) == 2 and block[at[0]] is defs[0]):
             return False
-        # (a map filling src -- what `maps` makes of `src = np.exp(S)`: src = empty(...), then
-        # a loop writing each element -- is src's definition too: between the two)
-        between = block[at[0] + 1:at[1]]
-        return all(any(m is x for x in between) for m in self._filled.get(src, []))
+        # src's other readers are all between the two, and none makes another name of its
+        # buffer: writes into it (what `maps` makes of `src = np.exp(S)`: src = empty(...),
+        # then a loop writing each element; the loop a generated tangent fills src =
+        # np.zeros_like(...) with, read again for a Hessian; a user's own filling loop), and
+        # reads giving numbers or new arrays (an element, np.zeros_like(src), a sum)
+        between = {id(y) for x in block[at[0] + 1:at[1]] for y in ir.walk([x])}
+        readers = self._uses.get(src, [])
+        return sum(r is b for r in readers) == 1 and all(
+            r is b or (id(r) in between and self._fills_or_reads(r, src)) for r in readers)
+
+    def _fills_or_reads(self, r, src) -> bool:
+        """Whether statement `r`, reading `src` once, writes into it (`src[i] = v`, v not src)
+        or only reads it into numbers or new arrays: no name of src's buffer comes of it."""
+        if isinstance(r, SetItem):
+            return r.array == src and ir.reads(r).count(src) == 1
+        return isinstance(r, Bind) and r.op is not CALL and not r.inplace \
+            and not r.op.effect and (new_array(r, self.types) or all(
+                isinstance(self.types.get(t), Ty) and self.types[t].ndim == 0
+                for t in r.targets))
 
     def copy_source(self, b):
         """z when bind `b` is `y = z` of an array z: another name for z's buffer (`u = v`,
@@ -517,19 +528,6 @@ class Writes:
             return [n for a in (s.start, s.stop, s.step) for n in ir.atom_names(a)]
         return []
 
-
-
-def _maps_in(block):
-    """The maps of `block` (`For` loops with `pointwise`: what `maps` makes of a run, filling
-    the run's new arrays one element at a time before anything reads them), outermost only.
-    Their writes are the second half of those arrays' definitions (`a = empty(...)` before
-    the loop), not reads of what the arrays held."""
-    for s in block:
-        if isinstance(s, For) and s.pointwise:
-            yield s
-        else:
-            for sub in ir.sub_blocks(s):
-                yield from _maps_in(sub)
 
 
 def _copy_hint(a, u, v) -> str:

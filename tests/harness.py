@@ -285,12 +285,14 @@ def fd_hessian(grad_fn, args: Sequence[Any], wrt: Sequence[int], eps: float = 1e
     return tuple(tuple(r) for r in H)
 
 
-def check_hessian(fn, args, wrt, backend="python", rtol=1e-4):
+def check_hessian(fn, args, wrt, backend="python", rtol=1e-4, d=None):
     """jitad.hessian of fn (compiled with `backend`, and eager) against central differences
     of eager mode's gradient (relative to each block's largest entry), compiled against eager
-    to rounding."""
+    to rounding. `d`: fn's `Differentiable` to use (made with `backend` if None). Returns the
+    checked Hessian as blocks `H[a][b]` (one block when wrt has one argument)."""
     import jitad
-    H = jitad.hessian(jitad.differentiable(backend=backend)(fn), wrt=wrt)(*args)
+    d = jitad.differentiable(backend=backend)(fn) if d is None else d
+    H = jitad.hessian(d, wrt=wrt)(*args)
     He = jitad.hessian(fn, wrt=wrt, mode="eager")(*args)
     Hf = fd_hessian(jitad.grad(fn, wrt=wrt, mode="eager"), args, wrt)
     if len(wrt) == 1:
@@ -300,6 +302,7 @@ def check_hessian(fn, args, wrt, backend="python", rtol=1e-4):
             scale = 1e-8 + np.max(np.abs(Hf[a][b]))
             assert np.max(np.abs(np.asarray(H[a][b]) - Hf[a][b])) / scale < rtol, (a, b)
             assert np.allclose(H[a][b], He[a][b], rtol=1e-9, atol=1e-12 * scale), (a, b)
+    return H
 
 
 def fd_jacobian(fn, args, k, eps=1e-5):
@@ -340,17 +343,19 @@ def check_jacobians_and_jvp(fn, args, k):
 
 def check_hessian_and_hvp(fn, args, wrt):
     """`check_hessian` (python backend), then hvp wrt the first of `wrt` against H @ v in both
-    modes."""
+    modes, H's diagonal block for that argument being the one `check_hessian` checked (the
+    Hessian wrt it alone is not generated again) and the compiled hvp taking the same
+    `Differentiable`."""
     import jitad
-    check_hessian(fn, args, wrt, backend="python")
+    d = jitad.differentiable(fn, backend="python")
     k = wrt[0]
-    H = jitad.hessian(jitad.differentiable(fn, backend="python"), wrt=k)(*args)
+    H = check_hessian(fn, args, wrt, backend="python", d=d)[0][0]
     x = args[k]
     v = np.random.default_rng(5).normal(size=np.shape(x))
     v = float(v) if np.ndim(x) == 0 else v
     expect = np.tensordot(np.asarray(H), v, axes=np.ndim(x))
     for mode in ("compiled", "eager"):
-        g = jitad.differentiable(fn, backend="python") if mode == "compiled" else fn
+        g = d if mode == "compiled" else fn
         hv = jitad.hvp(g, wrt=k, mode=mode)(*args, v=v)
         assert np.allclose(hv, expect, rtol=1e-7, atol=1e-9), mode
 

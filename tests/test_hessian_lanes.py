@@ -78,9 +78,10 @@ def test_lanes_compiled_with_numba(name, monkeypatch):
 def test_what_the_lanes_do_not_cover_keeps_the_loop_and_says_why(monkeypatch):
     monkeypatch.setenv("JITAD_HESSIAN_LANES", "32")
     # a sort's tangent has no lane form; a Hessian of two numbers is cheaper as a loop; RK4's
-    # four inlined steps would be too many lane loops for Numba to compile
-    for name, why in (("sorts_and_quantiles", "rt.sort_tangent"), ("himmelblau", "2 columns"),
-                      ("ode_rk4", "lane loops")):
+    # four inlined steps would be too many lane loops for Numba to compile: that one is
+    # test_hessian.py's KEEPS_THE_LOOP, asserted where its Hessian is generated anyway (a
+    # minute of generation)
+    for name, why in (("sorts_and_quantiles", "rt.sort_tangent"), ("himmelblau", "2 columns")):
         case = CASES[name]
         f = jitad.differentiable(backend="python")(fresh(case.fn))
         comp = jitad.hessian(f, wrt=case.wrt).specialize(*case.make_args())
@@ -88,12 +89,18 @@ def test_what_the_lanes_do_not_cover_keeps_the_loop_and_says_why(monkeypatch):
 
 
 def test_parallel_columns_keep_the_loop():
+    # the decision is made when the code is generated, on either backend: on the python one by
+    # default (the columns under Numba's prange, compiled and run bit for bit against the
+    # sequential Hessian, are test_parallel's test_hessian_columns_in_parallel_...; seconds of
+    # parfor compile), compiled by Numba with JITAD_HESSIAN_FULL=1
     case = CASES["rnn_loop"]
     args = case.make_args()
-    h = jitad.hessian(fresh(case.fn), wrt=case.wrt, parallel=True)
+    f = fresh(case.fn) if FULL else jitad.differentiable(backend="python")(fresh(case.fn))
+    h = jitad.hessian(f, wrt=case.wrt, parallel=True)
     H = h(*args)
     comp = h.specialize(*args)
     assert comp.gen.hessian_lanes is None and "parallel" in comp.gen.hessian_loop
+    assert comp.compiled_ran or not FULL
     # the reference: the default Hessian's generated code run as Python (rnn_loop's lanes
     # compiled by Numba are test_lanes_compiled_with_numba's)
     H1 = jitad.hessian(jitad.differentiable(backend="python")(fresh(case.fn)), wrt=case.wrt)(*args)
@@ -167,7 +174,9 @@ def test_the_column_loop_adds_into_the_rows_of_H(monkeypatch):
     assert "rt.set_row" not in body and "np.zeros((x.size, x.size))" in body, body
     H = h(x, 100.0)
     assert comp.compiled_ran
-    fd = fd_hessian(jitad.grad(fresh(rosenbrock)), (x, 100.0), (0,))[0][0]
+    # the reference gradient on the python backend (a Numba compile that checked nothing)
+    fd = fd_hessian(jitad.grad(jitad.differentiable(backend="python")(fresh(rosenbrock))),
+                    (x, 100.0), (0,))[0][0]
     assert_close(H, fd, 1e-6, 1e-5, "Hessian vs central differences of the gradient")
 
 
@@ -190,7 +199,7 @@ def test_the_compiled_kernel_gives_blocks_in_Hs_layout(lanes, monkeypatch):
         assert blocks_[n].shape == (sizes[a], sizes[b])
         assert_close(blocks_[n], np.asarray(H[a][b]).reshape(sizes[a], sizes[b]), 0.0, 0.0,
                      f"block ({a}, {b})")
-    gx = jitad.grad(fresh(mixed), wrt=(0, 1))
+    gx = jitad.grad(jitad.differentiable(backend="python")(fresh(mixed)), wrt=(0, 1))  # reference
     eps = 1e-6
     for j in range(w.size):       # d2f/(dx dw_j) by differences of the gradient wrt x
         e = np.zeros(w.size)

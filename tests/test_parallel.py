@@ -2,9 +2,15 @@
 
 The gradients are compared with the sequential ones bit for bit (the dispatch changes where a
 branch runs, never what it computes or the order of the additions into shared adjoints), with
-central finite differences, and through data-dependent `if`s. The functions are compiled once
+central finite differences, and through data-dependent `if`s. The functions are generated once
 per module (the size threshold is set to 0 while they are generated, so small test arrays take
-the parallel path)."""
+the parallel path); the structure tests read the generated code, which needs no compile. Numba
+compiles and runs (parallel and sequential) one function per mechanism: a pair of calls before
+a decision and a pair in the branch it takes (gated), disjoint parts of an adjoint (three
+columns), a folded backward half (one weight each), a pair in a loop (two streams). The plain
+pair (two_layers) is the first pair of gated, and its parallel dispatch runs compiled in the
+train-step test (bit for bit after an epoch); JITAD_PARALLEL_FULL=1 runs it here too (every
+Numba parallel compile is seconds of parfor lowering)."""
 import os
 
 import numpy as np
@@ -13,6 +19,9 @@ import pytest
 import jitad
 from tests import parallel_funcs as F
 
+FULL = os.environ.get("JITAD_PARALLEL_FULL", "") not in ("", "0")
+RUN = ["three_columns", "gated+", "gated-", "one_weight_each", "two_streams"] + \
+    (["two_layers"] if FULL else [])
 RNG = np.random.default_rng(7)
 D, H, B = 6, 4, 3
 Wa, Wb = RNG.normal(size=(D, H)), RNG.normal(size=(D, H))
@@ -25,7 +34,8 @@ Wq, Wr, XS = RNG.normal(size=(H, H)) * 0.5, RNG.normal(size=(H, H)) * 0.5, RNG.n
 @pytest.fixture(scope="module")
 def made():
     """The parallel and sequential value_and_grad of each function, generated with the
-    threshold at 0 (every dispatch runs its branches on threads)."""
+    threshold at 0 (every dispatch runs its branches on threads), and their results for the
+    functions of RUN (the others' results are None: generated, not compiled)."""
     old = os.environ.get("JITAD_PAR_THRESHOLD")
     os.environ["JITAD_PAR_THRESHOLD"] = "0"
     try:
@@ -39,7 +49,9 @@ def made():
                 ("two_streams", F.two_streams, (Wq, Wr, XS), (0, 1, 2))):
             par = jitad.value_and_grad(f, wrt=wrt, parallel=True)
             seq = jitad.value_and_grad(f, wrt=wrt)
-            out[name] = (f, args, wrt, par, seq, par(*args), seq(*args))
+            par.specialize(*args)
+            out[name] = (f, args, wrt, par, seq) + \
+                ((par(*args), seq(*args)) if name in RUN else (None, None))
         return out
     finally:
         if old is None:
@@ -48,8 +60,7 @@ def made():
             os.environ["JITAD_PAR_THRESHOLD"] = old
 
 
-@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "gated-",
-                                  "one_weight_each", "two_streams"])
+@pytest.mark.parametrize("name", RUN)
 def test_parallel_gradient_equals_sequential_bit_for_bit(made, name):
     f, args, wrt, par, seq, (vp, gp), (vs, gs) = made[name]
     assert vp == vs
@@ -59,7 +70,8 @@ def test_parallel_gradient_equals_sequential_bit_for_bit(made, name):
     assert vp == pytest.approx(f(*args), rel=1e-12)
 
 
-@pytest.mark.parametrize("name", ["two_layers", "three_columns", "gated+", "two_streams"])
+@pytest.mark.parametrize("name", ["three_columns", "gated+", "two_streams"] +
+                         (["two_layers"] if FULL else []))
 def test_parallel_gradient_matches_central_differences(made, name):
     f, args, wrt, par, seq, (vp, gp), _ = made[name]
     eps = 1e-6
@@ -218,7 +230,7 @@ def test_hessian_columns_in_parallel_equal_the_sequential_hessian_bit_for_bit():
     assert np.array_equal(Hp, Hs)
     comp = par.specialize(W, xs)
     assert comp.compiled_ran and comp.gen.hessian in comp.gen.parallel
-    g = jitad.grad(F.recurrent)
+    g = jitad.grad(jitad.differentiable(F.recurrent, backend="python"))   # the reference
     eps, E = 1e-6, np.zeros_like(W)
     E[1, 2] = eps
     fd = (g(W + E, xs) - g(W - E, xs)) / (2 * eps)        # column (1, 2) of H

@@ -41,7 +41,7 @@ from .calls import is_user_helper
 from .library import (SPLITS, STACKS, LibraryCalls, describe, index_tricks, int_constants,
                       is_ellipsis, split_cuts, static_value)
 from .lists import (ListForms, is_list_value, list_calls, list_names, list_phases, list_pairs,
-                    list_targets, stacked_rows)
+                    list_targets, nested_list_makers, stacked_rows)
 from .nested import NestedFunctions
 from .nones import none_flags
 from .tuple_lists import tuple_lists
@@ -171,12 +171,13 @@ class Normalizer(LibraryCalls, ListForms, StructArgs, NestedFunctions, SliceValu
         self.lists = list_names(self.tree, self.resolve_func, self.given_lists)
         # np.array([0, 2]) assigned to a name read only as an index: integers (`index_arrays`)
         self.int_arrays = index_arrays(self.tree, self.resolve_func)
+        makers = nested_list_makers(self.tree, self.resolve_func)
         for node in gast.walk(self.tree):
             bad = None
             if isinstance(node, gast.Assign):
-                made = list_targets(node, self.resolve_func, self.lists)
+                made = list_targets(node, self.resolve_func, self.lists, makers)
                 bad = [n for t, v in list_pairs(node)
-                       if not is_list_value(v, self.resolve_func, self.lists)
+                       if not is_list_value(v, self.resolve_func, self.lists, makers)
                        for n in gast.walk(t) if isinstance(n, gast.Name)
                        and isinstance(n.ctx, gast.Store) and n.id in self.lists
                        and n.id not in made]

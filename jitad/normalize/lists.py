@@ -276,16 +276,19 @@ def _assigns(s, name):
         and s.targets[0].id == name
 
 
-def is_list_value(value, resolve, lists=()):
+def is_list_value(value, resolve, lists=(), makers=()):
     """Whether an assigned value makes a list: a display, a comprehension, `np.split(...)` /
-    `np.array_split(...)`, a name in `lists`, or a call of a user helper that returns a list
-    (`returns_list`)."""
+    `np.array_split(...)`, a name in `lists`, a call of a user helper that returns a list
+    (`returns_list`) or of a function defined in the function named in `makers`
+    (`nested_list_makers`)."""
     if isinstance(value, _DISPLAYS):
         return True
     if isinstance(value, gast.Name):
         return value.id in lists
     if not isinstance(value, gast.Call):
         return False
+    if isinstance(value.func, gast.Name) and value.func.id in makers:
+        return True
     fn = resolve(value.func)
     return fn in SPLITS or returns_list(fn, value, lists)
 
@@ -360,13 +363,13 @@ def returned_lists(fn, call, lists) -> tuple:
     return got
 
 
-def list_targets(assign, resolve, lists) -> set:
+def list_targets(assign, resolve, lists, makers=()) -> set:
     """The names an assignment gives lists: `hs = [...]` and the like (`is_list_value`), each
     name of `a, b = [], []`, and the list positions of `hs, total = helper(...)`
     (`returned_lists`)."""
     out = set()
     for t, v in list_pairs(assign):
-        if isinstance(t, gast.Name) and is_list_value(v, resolve, lists):
+        if isinstance(t, gast.Name) and is_list_value(v, resolve, lists, makers):
             out.add(t.id)
         elif isinstance(t, gast.Tuple) and isinstance(v, gast.Call):
             flags = returned_lists(resolve(v.func), v, lists)
@@ -389,15 +392,40 @@ def _grows(stmt, name, is_list):
 
 def list_names(tree, resolve, given=()) -> set:
     """The names assigned a list somewhere in the function (`is_list_value`; also in
-    `a, b = [], []`), the names assigned one of them (`state = new_state`), and `given` (the
-    parameters a call gives lists)."""
+    `a, b = [], []`), the names assigned one of them (`state = new_state`), the names
+    assigned a call of a function defined in it that returns a list (`t = terms(x)`:
+    `nested_list_makers`), and `given` (the parameters a call gives lists)."""
     assigns = [n for n in gast.walk(tree) if isinstance(n, gast.Assign)]
+    makers = nested_list_makers(tree, resolve)
     names = set(given)
     while True:
-        more = {t for n in assigns for t in list_targets(n, resolve, names)}
+        more = {t for n in assigns for t in list_targets(n, resolve, names, makers)}
         if more <= names:
             return names
         names |= more
+
+
+def nested_list_makers(tree, resolve) -> set:
+    """The names of the functions defined in `tree` (at any depth) one of whose `return`s
+    gives a list it made (`is_list_value` over its own `list_names`): what a call of one
+    returns is a list, as `returns_list` says of a helper's call (the nested function is
+    lifted to a helper only when the front end reaches its `def`, after the list names are
+    known)."""
+    out = set()
+    for d in gast.walk(tree):
+        if not isinstance(d, gast.FunctionDef) or d is tree:
+            continue
+        inner = list_names(d, resolve)
+        todo = list(d.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, gast.Return) and n.value is not None \
+                    and is_list_value(n.value, resolve, inner):
+                out.add(d.name)
+                break
+            if not isinstance(n, (gast.FunctionDef, gast.Lambda)):
+                todo.extend(gast.iter_child_nodes(n))
+    return out
 
 
 def list_pairs(assign):

@@ -190,7 +190,9 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     list_edits.list_slices(tree, rewriter.lists, namer)
     list_edits.display_stars(tree, rewriter.lists, builtin)
     list_edits.zip_targets(tree, namer, builtin)
-    rewriter.unshared = list_edits.unshared_lists(tree, rewriter.lists) \
+    # (and lists written before a loop rebinds them to another list: a recursion's rows)
+    rewriter.unshared = list_edits.unshared_lists(
+        tree, rewriter.lists | list_edits.written_before_rebound(tree, rewriter.lists)) \
         if plain and builtin("IndexError", IndexError) else set()
     rewriter.block_of(tree, "body")
     body = tree.body

@@ -571,6 +571,43 @@ def unshared_lists(tree, lists) -> set:
     return out
 
 
+def written_before_rebound(tree, lists) -> set:
+    """Names not in `lists` that are lists until rebound to another list's name: every store
+    of `xs` is a display or comprehension (`xs = [...]`) or a name (`xs = new`, in a loop:
+    a recursion's next row), and every item write `xs[i] = v` is in a statement of the
+    function's body before the first one that rebinds it to a name. Until then `xs` is its
+    own list (what `unshared_lists` then asks of its reads); afterwards it shares the other
+    name's list, and nothing writes into it there."""
+    stores, made, rebound = {}, {}, {}
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    for k, top in enumerate(tree.body):
+        for n in gast.walk(top):
+            if isinstance(n, gast.Assign) and len(n.targets) == 1 \
+                    and isinstance(n.targets[0], gast.Name):
+                name = n.targets[0].id
+                if isinstance(n.value, (gast.List, gast.ListComp)):
+                    made[name] = made.get(name, 0) + 1
+                elif isinstance(n.value, gast.Name) and n.value.id != name:
+                    rebound.setdefault(name, []).append(k)
+    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
+              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    out = set()
+    for name, at in rebound.items():
+        if name in lists or name in params or not made.get(name) \
+                or stores[name] != made[name] + len(at):
+            continue
+        writes = [k for k, top in enumerate(tree.body) for n in gast.walk(top)
+                  if isinstance(n, (gast.Assign, gast.AugAssign))
+                  and any(isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name)
+                          and t.value.id == name
+                          for t in (n.targets if isinstance(n, gast.Assign) else [n.target]))]
+        if writes and max(writes) < min(at):
+            out.add(name)
+    return out
+
+
 def item_write(s, lists, namer):
     """`xs[i] = v` / `xs[i] op= v` of a list local `xs` no other variable sees
     (`unshared_lists`), `i` an index (not a slice): `v` (and `i`) into fresh names, Python's

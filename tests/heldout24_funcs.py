@@ -98,7 +98,7 @@ def ctc_forward(logits, labels):
     S = len(ext)
     neg = -1e30
     alpha = [neg] * S
-    alpha[0] = logp[0, ext[0]]  # ERR: writing into a list
+    alpha[0] = logp[0, ext[0]]
     alpha[1] = logp[0, ext[1]]
     for t in range(1, T):
         new = []
@@ -115,7 +115,7 @@ def ctc_forward(logits, labels):
 
 def ctc_forward_appends(logits, labels):
     """`ctc_forward` with its first column built by appends (a list written and then rebound
-    in the loop is refused there)."""
+    in the loop was refused there; both forms are cases now)."""
     T = logits.shape[0]
     logp = logits - logsumexp(logits, axis=1, keepdims=True)
     ext = [0]
@@ -452,7 +452,7 @@ def nested_terms_through_name(x):
             out.append(np.sin(v[k]) ** 2)
         return out
     ts = terms(x)
-    return sum(ts)  # ERR: of a list jitad did not know was a list
+    return sum(ts)
 
 
 def params_dict_tuple_loop(params, x):
@@ -495,20 +495,17 @@ def batch_norm_loss(x, gamma, beta, eps=1e-5):
 def refused_forms():
     """Refused on purpose, both modes, at the marked line: np.squeeze without axis= (which axes
     have length one is not known when the front end reads it); f-strings as dict keys (keys are
-    constants jitad reads in the source); a nested function's list reaching sum through a name
-    (the front end does not see it is a list); functools.reduce with a number as its start over a comprehension's
+    constants jitad reads in the source); functools.reduce with a number as its start over a comprehension's
     arrays (the accumulator is a number, then an array: its length is not known, so the first
-    combination cannot be made before the loop); a list written by index (`alpha[0] = v`) and
-    rebound to another list in a loop (`alpha = new`: the analysis does not follow the order
-    of the writes and the rebinding, so the write might be seen through `new`)."""
+    combination cannot be made before the loop). (A list written by index (`alpha[0] = v`)
+    and rebound to another list in a later loop, `ctc_forward`, is a case since lead24:
+    `list_edits.written_before_rebound`.)"""
     rng = np.random.default_rng(240)
     x = np.array([0.3, -0.6, 0.9, 0.2, -1.1])
     X = rng.normal(size=(5, 3))
     return [(squeeze_column, (x[:3], np.ones((2, 3)))),
             (fstring_layer_params, ([np.eye(3), np.ones((2, 3))], x[:3])),
-            (nested_terms_through_name, (x,)),
-            (reduce_ensemble_average, (rng.normal(size=3), X, rng.normal(size=5))),
-            (ctc_forward, (rng.normal(size=(5, 3)), np.array([1, 2])))]
+            (reduce_ensemble_average, (rng.normal(size=3), X, rng.normal(size=5)))]
 
 
 def jacobians(seed=2424):
@@ -599,6 +596,9 @@ def cases(seed=24):
         (batch_norm_loss, (nrm(size=(5, 3)), 1.0 + 0.1 * nrm(size=3), 0.1 * nrm(size=3)),
          (0, 1, 2)),
         (zip_star_transpose, (0.7, -0.4), (0, 1)),
+        (nested_terms_through_name, (np.array([0.4, -0.9, 1.3, 0.2]),), (0,)),
+        (ctc_forward, (np.array([[0.2, -0.5, 1.1], [0.7, 0.1, -0.3], [-0.4, 0.9, 0.2],
+                                  [0.3, 0.3, -1.0], [1.2, -0.6, 0.4]]), np.array([1, 2])), (0,)),
     ]
 
 

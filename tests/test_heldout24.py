@@ -33,10 +33,12 @@ Hawkes model's tuple parameter outside what harness.fd_hessian perturbs (its Hes
 by differences of the value; replaced in HESSIANS, as the reduce's list argument was).
 The 8 forms written to be refused: 4 of them (x[np.where(m)], zip(*rows),
 np.logaddexp.accumulate twice) are gradient cases now.
-After: every gradient case ok (39 with the seven added), the 11 Hessians ok; still refused (5
-forms, `refused_forms`): np.squeeze without axis=, f-string dict keys, a nested function's
-list through a name, functools.reduce from a number over a comprehension, and a list written
-by index then rebound in a loop (the CTC recursion as first written; `ctc_forward_appends` is the form that works).
+After: every gradient case ok (39 with the seven added), the 11 Hessians ok; still refused (3
+forms, `refused_forms`): np.squeeze without axis=, f-string dict keys, functools.reduce from
+a number over a comprehension. Gradient cases since lead24: a nested function's list through
+a name (`ts = terms(x); sum(ts)`: `normalize.lists.nested_list_makers`) and the CTC
+recursion as first written, a list written by index then rebound to the next row in a loop
+(`list_edits.written_before_rebound`).
 Each gradient against central finite differences (and autograd where it runs the function),
 both modes, the arguments unchanged; Hessians against central differences of the gradient;
 five cases compiled by Numba (one per mechanism: the reduce, the repeated name, the nonzero
@@ -57,8 +59,8 @@ NUMBA = {"reduce_vector_from_zero", "repeated_name_item", "nonzero_rows_and_entr
 # autograd cannot run these (dict or tuple parameters, math.* of traced values, scipy's
 # logsumexp with keepdims, np.where of a traced value, list items written, autograd's
 # np.logaddexp has no .accumulate)
-NO_AUTOGRAD = {"arrhenius_fit", "ctc_forward_appends", "hawkes_loglik", "hmm_forward_scaled",
-               "stochastic_vol_filter", "mdn_loss", "listnet_loss", "masked_attention",
+NO_AUTOGRAD = {"arrhenius_fit", "ctc_forward", "ctc_forward_appends", "hawkes_loglik",
+               "hmm_forward_scaled", "stochastic_vol_filter", "mdn_loss", "listnet_loss", "masked_attention",
                "spectral_norm_layer", "contrastive_infonce", "reduce_vector_from_zero",
                "params_dict_tuple_loop", "running_logsumexp", "cox_partial_likelihood"}
 

@@ -1095,7 +1095,7 @@ def test_eager_runtime_imports_only_numpy_and_stdlib():
     import pathlib
     allowed = {"numpy", "math", "sys", "os", "dis", "weakref", "types", "functools", "gc",
                "operator", "builtins", "ast", "importlib", "copy", "__future__", "scipy", "string",
-               "inspect"}
+               "inspect", "threading"}
     root = pathlib.Path(eager.__file__).parent.parent
     for path in [*root.joinpath("eager").glob("*.py"), *root.joinpath("primitives").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):

@@ -34,6 +34,7 @@ Guarantees:
 from __future__ import annotations
 
 import ast
+import copy
 from collections import Counter
 
 from .. import ir, runtime
@@ -732,49 +733,19 @@ class Reverse(TrainingCode):
             contrib = P.call("rt.sum_keep", contrib, P.const(k), size)
         return P.aug(self.d(v), contrib)
 
-    _ELEMENTWISE_CALLS = {"np.sin", "np.cos", "np.tan", "np.exp", "np.log", "np.log1p", "np.sqrt",
-                          "np.tanh", "np.sinh", "np.cosh", "np.sign", "np.expm1", "np.abs",
-                          "np.arctan", "np.square"}
-
     def scalarized(self, target, ndim, contrib):
         """`d += e` with every array in e shaped like d, as an element loop: no temporary
         arrays (what dominates small per-sample adjoints). None if e is not elementwise."""
         if not hasattr(self, "_elem_idx"):
             self._elem_idx = [self.namer.fresh("k"), self.namer.fresh("k2")]
         idx = self._elem_idx[:ndim]
-        ok = [True]
-        me = self
 
-        class Index(ast.NodeTransformer):
-            def visit_Name(self, node):
-                r = me.rank_of(node.id)
-                if r is None:
-                    ok[0] = False
-                elif r:
-                    if r != ndim:
-                        ok[0] = False
-                    return P.subscript(node.id, [Var(i) for i in idx])
-                return node
-
-            def visit_Call(self, node):
-                fn = ast.unparse(node.func)
-                if fn not in me._ELEMENTWISE_CALLS and not fn.startswith("math."):
-                    ok[0] = False
-                    return node
-                node.args = [self.visit(a) for a in node.args]
-                return node
-
-            def visit_Attribute(self, node):
-                ok[0] = False
-                return node
-
-            def visit_Subscript(self, node):
-                ok[0] = False
-                return node
-
-        import copy as _copy
-        body = Index().visit(_copy.deepcopy(contrib))
-        if not ok[0]:
+        def at(name, r):
+            if r != ndim:
+                return None
+            return P.subscript(name, [Var(i) for i in idx])
+        body = _Elements(self.rank_of, at).of(contrib)
+        if body is None:
             return None
         loop = [P.aug(P.subscript(target, [Var(i) for i in idx]), body)]
         for k in reversed(range(ndim)):
@@ -804,38 +775,16 @@ class Reverse(TrainingCode):
         if not hasattr(self, "_elem_idx"):
             self._elem_idx = [self.namer.fresh("k"), self.namer.fresh("k2")]
         idx = self._elem_idx[:contrib_ndim]
-        arrays, ok, me = {}, [True], self
+        arrays = {}
 
-        class Index(ast.NodeTransformer):
-            def visit_Name(self, node):
-                r = me.rank_of(node.id)
-                if r is None or r > contrib_ndim:
-                    ok[0] = False
-                elif r:
-                    arrays[node.id] = r
-                    return P.subscript(node.id, [Var(i) for i in idx[contrib_ndim - r:]])
-                return node
-
-            def visit_Call(self, node):
-                fn = ast.unparse(node.func)
-                if fn not in me._ELEMENTWISE_CALLS and not fn.startswith("math."):
-                    ok[0] = False
-                    return node
-                node.args = [self.visit(a) for a in node.args]
-                return node
-
-            def visit_Attribute(self, node):
-                ok[0] = False
-                return node
-
-            def visit_Subscript(self, node):
-                ok[0] = False
-                return node
-
-        import copy as _copy
-        body = Index().visit(_copy.deepcopy(contrib))
+        def at(name, r):
+            if r > contrib_ndim:
+                return None
+            arrays[name] = r
+            return P.subscript(name, [Var(i) for i in idx[contrib_ndim - r:]])
+        body = _Elements(self.rank_of, at).of(contrib)
         full = sorted(n for n, r in arrays.items() if r == contrib_ndim)
-        if not ok[0] or not full:
+        if body is None or not full:
             return None
         if t.ndim == contrib_ndim and len(full) == len(arrays):
             return None     # no sum, no row read again: `d = g * b` as d's first contribution is no waste
@@ -1352,6 +1301,49 @@ class Reverse(TrainingCode):
 
     def dummy(self, t):
         return dummy(t)
+
+
+class _Elements(ast.NodeTransformer):
+    """An elementwise expression of arrays and numbers read at one element: each array name
+    (`rank_of(name)` > 0) replaced by `at(name, rank)` (None: not such an expression), calls
+    only of elementwise NumPy / math functions; `of(e)` is the rewritten copy of e, or None
+    where e reads anything else (an attribute, a subscript, another call, a name of unknown
+    rank)."""
+    CALLS = {"np.sin", "np.cos", "np.tan", "np.exp", "np.log", "np.log1p", "np.sqrt", "np.tanh",
+             "np.sinh", "np.cosh", "np.sign", "np.expm1", "np.abs", "np.arctan", "np.square"}
+
+    def __init__(self, rank_of, at):
+        self.rank_of, self.at, self.ok = rank_of, at, True
+
+    def of(self, e):
+        out = self.visit(copy.deepcopy(e))
+        return out if self.ok else None
+
+    def visit_Name(self, node):
+        r = self.rank_of(node.id)
+        if r is None:
+            self.ok = False
+        elif r:
+            got = self.at(node.id, r)
+            if got is None:
+                self.ok = False
+                return node
+            return got
+        return node
+
+    def visit_Call(self, node):
+        fn = ast.unparse(node.func)
+        if fn not in self.CALLS and not fn.startswith("math."):
+            self.ok = False
+            return node
+        node.args = [self.visit(a) for a in node.args]
+        return node
+
+    def visit_Attribute(self, node):
+        self.ok = False
+        return node
+
+    visit_Subscript = visit_Attribute
 
 
 def dummy(t):

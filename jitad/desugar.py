@@ -152,7 +152,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     namer = Namer(taken | reserved_names())
     rewriter = _Rewriter(namer, builtin)
     named_expressions(tree, rewriter.fresh)     # first: every later rewrite sees assignments
-    function_attrs.rewrite(tree, builtin.itself, rewriter.fresh)     # (declares nonlocals)
+    function_attrs.rewrite(tree, builtin, rewriter.fresh)     # (declares nonlocals)
     nonlocals.rewrite(tree, rewriter.fresh)
     generators.rewrite(tree, rewriter.fresh)
     ix_gathers.rewrite(tree, builtin.value)

@@ -261,5 +261,6 @@ def _check_target(cap, t):
         _fail(cap, t, "cannot assign to an attribute (`obj.attr = value`): the functions jitad "
                       "differentiates change no objects; a function's own attribute "
                       f"(`{cap.name}.n = 0`) is a variable of one call when assigned at the top of "
-                      "its body, outside branches and loops, before any other use")
+                      "its body, outside branches and loops, before any other use, in a function "
+                      "that calls no function of yours (which might run it again)")
     _fail(cap, t, f"cannot assign to {construct_name(t)}")

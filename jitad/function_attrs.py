@@ -7,7 +7,9 @@ Takes: a captured function's `def` tree (gast), whether a global name is that fu
 Guarantees: an attribute `F.a` of the function `F` being captured (`F` its own name, not
 shadowed, the global holding this very function) is rewritten to a fresh local `F_a` when a
 statement of the function's body, outside any branch or loop, assigns it (`F.a = e`, e not
-reading it) before any other statement mentions it: each `F.a` in the function and in the
+reading it) before any other statement mentions it, and no call in it may run `F` again
+before it returns (`_may_reenter`: itself, another function of the user's): each `F.a` in
+the function and in the
 functions defined in it reads or writes that local, and a function defined in it that
 mentions it declares it `nonlocal` (which `nonlocals` then passes in and out of its calls).
 So every read sees the value Python's attribute would hold during the call. What the
@@ -18,6 +20,9 @@ call (Python's would keep the attribute's last value: eager mode runs the functi
 written and does keep it); fresh names never collide (`fresh`).
 """
 from __future__ import annotations
+
+import inspect
+import types
 
 import gast
 
@@ -30,10 +35,12 @@ def _uses(node, fname, attr):
             and isinstance(n.value, gast.Name) and n.value.id == fname]
 
 
-def rewrite(tree, itself, fresh):
-    """Rewrite `tree`'s attributes of itself used as a call's variables (module docstring)."""
+def rewrite(tree, builtin, fresh):
+    """Rewrite `tree`'s attributes of itself used as a call's variables (module docstring).
+    `builtin.itself(name)`: the name is the function's own; `builtin.value(name)`: what a
+    global name holds."""
     fname = tree.name
-    if not itself(fname):
+    if not builtin.itself(fname) or _may_reenter(tree, builtin.value):
         return
     attrs = {n.attr for n in gast.walk(tree) if isinstance(n, gast.Attribute)
              and isinstance(n.value, gast.Name) and n.value.id == fname}
@@ -53,6 +60,38 @@ def rewrite(tree, itself, fresh):
             if isinstance(d, gast.FunctionDef) and d is not tree and any(
                     isinstance(n, gast.Name) and n.id == local for n in gast.walk(d)):
                 d.body.insert(0, _located(gast.Nonlocal([local]), d.body[0]))
+
+
+def _may_reenter(tree, value) -> bool:
+    """Whether a call in the function may run it again before it returns -- itself, a
+    function of the user's (a global holding a Python function, or jitad's wrapper of one) or
+    a function of a module of theirs: there Python's attribute is one value shared by every
+    run, which a local per run would not be (a recursion reading the attribute its inner call
+    set). Calls of the functions defined in it, builtins, and NumPy / SciPy / math are safe."""
+    nested = {d.name for d in gast.walk(tree) if isinstance(d, gast.FunctionDef)}
+    for call in gast.walk(tree):
+        if not isinstance(call, gast.Call):
+            continue
+        root = call.func
+        while isinstance(root, gast.Attribute):
+            root = root.value
+        if not isinstance(root, gast.Name):
+            continue
+        if root.id == tree.name:
+            return True
+        if root is call.func and root.id in nested:
+            continue
+        held = value(root.id)
+        if isinstance(held, types.ModuleType):
+            if held.__name__.split(".")[0] not in _LIBRARIES:
+                return True
+        elif inspect.isfunction(held) or hasattr(held, "__jitad_function__"):
+            return True
+    return False
+
+
+_LIBRARIES = frozenset({"numpy", "scipy", "math", "cmath", "functools", "itertools", "operator",
+                        "builtins"})
 
 
 def _rename(node, fname, attr, local):

@@ -190,7 +190,11 @@ def attr_counter(x):
     for v in x:
         attr_counter.n += 1
         s = s + v * attr_counter.n
-    return s + np.sum(lower_columns(3, x))
+    return s
+
+
+def attr_columns(x):
+    return attr_counter(x) + np.sum(lower_columns(3, x))
 
 
 def lower_columns(d, icf):
@@ -220,10 +224,20 @@ def attr_in_branch(x, flag):
     return np.sum(x) * attr_in_branch.k
 
 
+def attr_recursive(x, n):
+    attr_recursive.k = float(n)  # ERR: cannot assign to an attribute
+    r = 0.0
+    if n > 0:
+        r = attr_recursive(x, n - 1)
+    return r + np.sum(x) * attr_recursive.k     # Python reads the innermost call's k
+
+
 def refused_forms():
     """An attribute of the function read before the call assigns it (kept from an earlier
-    call), or assigned in a branch."""
-    return [(attr_kept, (np.ones(3),)), (attr_in_branch, (np.ones(3), True))]
+    call), assigned in a branch, or in a function that runs itself again (Python's attribute
+    is one value for every run: a local per run read 9.0 where Python gives 0.0)."""
+    return [(attr_kept, (np.ones(3),)), (attr_in_branch, (np.ones(3), True)),
+            (attr_recursive, (np.array([1.0, 2.0]), 2))]
 
 
 def jacobians():
@@ -250,10 +264,10 @@ def cases(seed=2024):
     return [gmm, lstm, ba,
             (cols_of_vectors, (r.normal(size=8),), (0,)),
             (cols_of_matrices, (r.normal(size=(3, 2)),), (0,)),
-            (attr_counter, (r.normal(size=6),), (0,))]
+            (attr_columns, (r.normal(size=6),), (0,))]
 
 
-HESSIANS = ["cols_of_vectors", "cols_of_matrices", "attr_counter"]
+HESSIANS = ["cols_of_vectors", "cols_of_matrices", "attr_columns"]
 
 
 if __name__ == "__main__":

@@ -89,13 +89,18 @@ def _comprehensions_as_loops(tree, stateful, fresh):
     """A list comprehension `[e for v in it]` whose item e calls a function of `stateful`
     ({name: its nonlocal names}; one `for`, no `if`), the one such call of its statement (a
     simple statement, where Python evaluates it at once: not under a conditional, a lambda or
-    another comprehension), which reads none of those names outside it: first `items = []`,
+    another comprehension), which reads none of those names and calls no function defined in
+    the function outside it: first `items = []`,
     `for v' in it: items.append(e')` (items and v' fresh, e' reading v'), the loop Python's
     comprehension runs, then the statement with `items` in its place -- the calls are then
     statements `_rewrite_one` threads the state through, in the same order."""
     def calls_stateful(node):
         return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
                    and n.func.id in stateful for n in gast.walk(node))
+
+    # (any function defined in it may read the state through its closure: called in the
+    # statement outside the comprehension, it would read it at another time)
+    nested = {d.name for d in gast.walk(tree) if isinstance(d, gast.FunctionDef)}
 
     for block in list(_blocks(tree)):
         for s in list(block):
@@ -114,7 +119,7 @@ def _comprehensions_as_loops(tree, stateful, fresh):
             outside = [n for n in gast.walk(s) if id(n) not in inside]
             if len(comp.generators) != 1 or gen.ifs or gen.is_async or calls_stateful(gen.iter) \
                     or any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
-                           and n.func.id in stateful for n in outside) \
+                           and n.func.id in nested for n in outside) \
                     or any(isinstance(n, gast.Name) and n.id in state for n in outside):
                 continue
             bound = {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}

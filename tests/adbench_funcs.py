@@ -232,12 +232,30 @@ def attr_recursive(x, n):
     return r + np.sum(x) * attr_recursive.k     # Python reads the innermost call's k
 
 
+def closure_read_beside(x):
+    count = 0.0
+
+    def bump(v):
+        nonlocal count  # ERR: nonlocal is supported
+        count += 1.0
+        return v * count
+
+    def peek():
+        return count
+
+    return peek() + sum([bump(v) for v in x])   # peek reads count before the bumps
+
+
 def refused_forms():
     """An attribute of the function read before the call assigns it (kept from an earlier
     call), assigned in a branch, or in a function that runs itself again (Python's attribute
-    is one value for every run: a local per run read 9.0 where Python gives 0.0)."""
+    is one value for every run: a local per run read 9.0 where Python gives 0.0); a
+    comprehension calling a function with nonlocal state beside a call of another nested
+    function that reads the state through its closure (run as a loop first, the read would
+    come after the calls)."""
     return [(attr_kept, (np.ones(3),)), (attr_in_branch, (np.ones(3), True)),
-            (attr_recursive, (np.array([1.0, 2.0]), 2))]
+            (attr_recursive, (np.array([1.0, 2.0]), 2)),
+            (closure_read_beside, (np.array([1.0, 2.0, 3.0]),))]
 
 
 def jacobians():

@@ -22,4 +22,4 @@ NUMBA = {"gmm_objective"}
 # autograd cannot run these: item assignment (s2[i + 1], s2[i] = ...; reproj_err[i] = ...)
 NO_AUTOGRAD = {"lstm_objective", "ba_objective"}
 
-globals().update(corpus_tests(af, NUMBA, NO_AUTOGRAD, at_least=9))
+globals().update(corpus_tests(af, NUMBA, NO_AUTOGRAD, at_least=10))

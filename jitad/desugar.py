@@ -123,6 +123,7 @@ import numpy as np
 from . import (call_forms, function_attrs, generators, inplace, ix_gathers, list_edits,
                membership, nonlocals, nonzero_index)
 from .gast_build import located as _located
+from .gast_build import param_names, store_counts
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -888,10 +889,7 @@ def _pattern_test(p, read):
 def _list_names(tree) -> set:
     """Names only ever assigned a list display or comprehension (`xs = []`, `xs = [a, b]`),
     or grown with `+=` a list display: lists, whatever the function's other scopes do."""
-    stores = {}
-    for n in gast.walk(tree):
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
-            stores[n.id] = stores.get(n.id, 0) + 1
+    stores = store_counts(tree)
     listy = {}
     for n in gast.walk(tree):
         if isinstance(n, gast.Assign) and len(n.targets) == 1 \
@@ -901,8 +899,7 @@ def _list_names(tree) -> set:
         elif isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name) \
                 and isinstance(n.op, gast.Add) and isinstance(n.value, (gast.List, gast.Tuple)):
             listy[n.target.id] = listy.get(n.target.id, 0) + 1
-    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
-              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    params = param_names(tree)
     # every store of the name one of those (not a loop target, a tuple's item, a parameter)
     return {name for name, k in listy.items() if stores.get(name) == k and name not in params}
 

@@ -37,6 +37,7 @@ import re
 import gast
 
 from .desugar import sub_blocks
+from .gast_build import store_counts
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _VIEWS = ("keys", "values", "items")
@@ -69,10 +70,7 @@ def _merge_aliases(tree, name) -> bool:
     only an alias made in the display's block after it with nothing but simple statements in
     between (no `break`, `continue` or `return`: each time the display runs, so does the
     alias; none reading the alias), as `d = {"enc": {...}}; enc = d["enc"]` becomes once the outer dict is split."""
-    stores = {}
-    for n in gast.walk(tree):
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
-            stores[n.id] = stores.get(n.id, 0) + 1
+    stores = store_counts(tree)
     if stores.get(name) != 1 or name in {a.id for a in tree.args.args}:
         return False
     parents = _parents(tree)

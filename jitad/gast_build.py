@@ -14,6 +14,8 @@ Invariants: nothing here changes a node it did not make, except the positions `l
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import gast
 
 DEFERRED = (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.DictComp, gast.SetComp,
@@ -43,6 +45,18 @@ def always_returns(body) -> bool:
         if isinstance(s, gast.If) and always_returns(s.body) and always_returns(s.orelse):
             return True
     return False
+
+
+def store_counts(tree) -> Counter:
+    """How many times each name is assigned (or deleted) anywhere in `tree`."""
+    return Counter(n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+                   and isinstance(n.ctx, (gast.Store, gast.Del)))
+
+
+def param_names(tree) -> set:
+    """The parameters of `tree` and of every function defined in it."""
+    return {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
+            for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
 
 
 def blocks(node):

@@ -63,6 +63,7 @@ import gast
 from .gast_build import assign as _assign
 from .gast_build import located as _located
 from .gast_build import name as _name
+from .gast_build import param_names, store_counts
 
 
 def _nested_names(tree) -> set:
@@ -112,8 +113,7 @@ def tuple_locals_as_lists(tree) -> set:
                 and isinstance(n.op, gast.Add) and isinstance(n.value, gast.Tuple):
             tuples[n.target.id] = tuples.get(n.target.id, 0) + 1
             grown.add(n.target.id)
-    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
-              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    params = param_names(tree)
     names = {t for t in grown if stores.get(t) == tuples[t] and t not in params}
     for n in gast.walk(tree):       # read as a tuple: returned, compared, another operator
         if isinstance(n, gast.Return) and n.value is not None:
@@ -578,10 +578,7 @@ def written_before_rebound(tree, lists) -> set:
     function's body before the first one that rebinds it to a name. Until then `xs` is its
     own list (what `unshared_lists` then asks of its reads); afterwards it shares the other
     name's list, and nothing writes into it there."""
-    stores, made, rebound = {}, {}, {}
-    for n in gast.walk(tree):
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
-            stores[n.id] = stores.get(n.id, 0) + 1
+    stores, made, rebound = store_counts(tree), {}, {}
     for k, top in enumerate(tree.body):
         for n in gast.walk(top):
             if isinstance(n, gast.Assign) and len(n.targets) == 1 \
@@ -591,8 +588,7 @@ def written_before_rebound(tree, lists) -> set:
                     made[name] = made.get(name, 0) + 1
                 elif isinstance(n.value, gast.Name) and n.value.id != name:
                     rebound.setdefault(name, []).append(k)
-    params = {a.id for f in gast.walk(tree) if isinstance(f, gast.FunctionDef)
-              for a in f.args.args + f.args.kwonlyargs if isinstance(a, gast.Name)}
+    params = param_names(tree)
     out = set()
     for name, at in rebound.items():
         if name in lists or name in params or not made.get(name) \
@@ -724,10 +720,7 @@ def filled_in_order(tree):
     in it (which jitad could not type), no placeholder made only to be replaced, and each
     write an append, not a new list (`item_write`). Anything else is left as it is."""
     nested = _nested_names(tree)
-    stores = {}
-    for n in gast.walk(tree):
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del)):
-            stores[n.id] = stores.get(n.id, 0) + 1
+    stores = store_counts(tree)
     for node in list(gast.walk(tree)):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)

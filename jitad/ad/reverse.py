@@ -1087,7 +1087,7 @@ class Reverse(TrainingCode):
                  if v in A.sites and v not in f.params and not A.first_site_unpushed(A.sites[v][0][0], v)}
         for v in sorted({v for v in A.pushed | A.active if v in A.sites and A.needs_dummy(v)} | state,
                         key=_order(f.body, f.params)):
-            predef.append(P.assign(v, self.dummy(self.ty(v))))
+            predef.append(P.assign(v, dummy(self.ty(v))))
         grads = []
         for i in self.wrt:
             p = f.params[i]
@@ -1183,7 +1183,7 @@ class Reverse(TrainingCode):
                    for t in ast.walk(st.targets[0] if isinstance(st, ast.Assign) else st.target)
                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)} | set(f.params)
         trips = set(self.trip_names.values())
-        dummies = [P.assign(n, self.dummy(self.ty(n)) if n in self.types else P.const(0))
+        dummies = [P.assign(n, dummy(self.ty(n)) if n in self.types else P.const(0))
                    for n in live if n not in certain and (n in self.types or n in trips)]
         saved = self.namer.fresh("saved")
         pack = ast.Tuple([P.name(n) for n in live], ast.Load())
@@ -1280,7 +1280,7 @@ class Reverse(TrainingCode):
             if n not in self.types and n not in trips:
                 self.destroys.append(f"{n} may be unassigned after the forward sweep")
                 return None
-            dummies.append(P.assign(n, self.dummy(self.ty(n)) if n in self.types else P.const(0)))
+            dummies.append(P.assign(n, dummy(self.ty(n)) if n in self.types else P.const(0)))
         end = {n: fresh(f"{n}_end") for n in restore}
         body = [P.assign(P.subscript(seed, [Var(k)], store=True), P.const(1.0))] if nd else []
         body += rows_first + [P.assign(n, P.name(end[n])) for n in restore] + self.tapes.rewind()
@@ -1298,9 +1298,6 @@ class Reverse(TrainingCode):
                      + [P.assign(end[n], P.name(n)) for n in restore] + [P.assign(k, P.const(0)), loop]
                      + [ast.Return(ast.Tuple(blocks, ast.Load()))])
         return self._seeded(fdef, ret)
-
-    def dummy(self, t):
-        return dummy(t)
 
 
 class _Elements(ast.NodeTransformer):

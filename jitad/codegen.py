@@ -894,9 +894,10 @@ def _print_block(stmts, depth, lines, lmap, cur):
 
 
 # ---------------------------------------------------------------------- dead code
-def _dce(fdef):
+def _dce(fdef, first=True):
     """Remove assignments to names that are never read, and the tape pairs whose restored value
-    that left unread (`tapes.unread_pairs`: the push goes with its pop); repeat until stable."""
+    that left unread (`tapes.unread_pairs`: the push goes with its pop); repeat until stable.
+    Then (`first`) first contributions assigned (`_first_contribution`)."""
     while True:
         # a name no expression loads is dead, including `x += e` and `x = x + e` whose x
         # nothing else reads (an accumulator only its own updates read)
@@ -930,7 +931,8 @@ def _dce(fdef):
         walk_blocks(fdef)
         if not removed[0] and not _dead_stores(fdef) and not unread_pairs(fdef) \
                 and not _never_appended(fdef):
-            _first_contribution(fdef)
+            if first:
+                _first_contribution(fdef)
             return fdef
 
 
@@ -1349,7 +1351,7 @@ def _tidy(fdef, types, reread=False):
     scalarize(fdef, types)
     _dce(fdef)
     _propagate_copies(fdef)
-    _dce(fdef)
+    _dce(fdef, first=False)
     _inline_single_use(fdef)
     if hasattr(fdef, "jitad_tangents"):      # a jvp: its final tangent sums, by tangent
         factor_tangents(fdef, fdef.jitad_tangents)

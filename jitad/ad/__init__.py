@@ -1,6 +1,7 @@
 """Differentiation of the typed IR: reverse mode, and forward mode (`forward`: the jvp).
 
-`analysis` decides what the adjoint needs and refuses what it cannot differentiate; `tapes`
+`analysis` decides what the adjoint needs (what the forward keeps, and what the adjoint computes
+again instead: `remat`) and refuses what it cannot differentiate; `tapes`
 are the typed stacks between the sweeps and their run-time limits; `recompute` decides which
 loops push a checkpoint per iteration and compute their values again; `reverse` generates the
 primal and the fused forward-with-tape + adjoint sweeps; `calls` plans how callees are

@@ -4,7 +4,10 @@ Takes: a typed `Spec`, the differentiated parameters, the `Program` (for callees
 Guarantees: `Analysis` knows every variable's assignment sites (loop depth, enclosing blocks),
 which variables are active (`activity`), which values the adjoint reads (`needed`, closed
 under "is a view of": a value read through a view is a read of its base) and which of those
-the forward overwrites and so must push (`pushed`); it refuses, at the user's line, writes it
+the forward overwrites and so must push (`pushed`), except the arrays it computes again at the
+start of their block's adjoint (`remat`: a `cheap` primitive -- +, -, *, a transpose, a view or
+element read -- of values unchanged for the call, never of an array the function writes into
+or of a view of one: `_rematerial` states the rule); it refuses, at the user's line, writes it
 cannot differentiate: into an array the function did not create, through an alias a later read
 observes, in-place updates of a shared array (decided on the control-flow graph, `flow`; a
 helper call's results are judged one by one: `result_origins` says which arguments, or other
@@ -713,8 +716,13 @@ class Analysis(Writes):
         reshaped = {v for v in self.shape_variant() if v in self.active
                     and (self.overwritten(v)
                          or any(b in self.loop_blocks for b in self.path_of_owner(v)))}
+        tainted = self._tainted(bases)
+        self.remat, memo = {}, {}
         while True:
-            needed, after_loop = set(reshaped) | self.also_needed, set()
+            # (what the adjoint computes again reads: `remat`)
+            needed = set(reshaped) | self.also_needed | {
+                n for b in self.remat.values() for n in ir.reads(b)}
+            after_loop = set()
             for s in stmts:
                 reads = set()
                 if isinstance(s, Bind):
@@ -755,9 +763,110 @@ class Analysis(Writes):
             # a counted loop's index is recomputed by the adjoint loop, never taped per step
             pushed = {v for v in needed if self.overwritten(v) and v not in self.recomputed
                       and not (v in self.loop_vars and len(self.sites[v]) == 1 and v not in after_loop)}
-            if needed == self.needed and pushed == self.pushed:
+            # an array the adjoint can compute again cheaply is not kept (nor its operands
+            # that are such values too)
+            remat = {}
+            for v in sorted(pushed):
+                if self._arrayish(v) and not self.types[v].is_list:
+                    self._rematerial(v, loops, reshaped, tainted, memo, remat)
+            pushed -= set(remat)
+            if needed == self.needed and pushed == self.pushed and remat == self.remat:
                 break
-            self.needed, self.pushed = needed, pushed
+            self.needed, self.pushed, self.remat = needed, pushed, remat
+        self.remat_binds = {}
+        for v, b in self.remat.items():
+            bid = self.path_of[id(b)][-1]
+            self.remat_binds.setdefault(bid, []).append(b)
+        for bid, binds in self.remat_binds.items():
+            order = {id(x): k for k, x in enumerate(self._block_by_id(bid))}
+            binds.sort(key=lambda b: order[id(b)])
+
+    def _tainted(self, bases) -> set:
+        """Every array that shares storage (a view of it, or it of a view, transitively) with
+        one the function writes into or updates in place: its values may change after it
+        is read."""
+        links = {}
+        for t, srcs in bases.items():
+            for b in srcs:
+                links.setdefault(t, set()).add(b)
+                links.setdefault(b, set()).add(t)
+        todo = set(self.written)
+        for s in ir.walk(self.root):
+            if isinstance(s, Bind) and (s.inplace or s.op.effect):
+                todo |= set(s.targets) | {n for a in s.args for n in ir.atom_names(a)
+                                          if self._arrayish(n)}
+        out = set()
+        while todo:
+            v = todo.pop()
+            if v not in out:
+                out.add(v)
+                todo |= links.get(v, set())
+        return out
+
+    def _unchanged(self, n, tainted) -> bool:
+        """Whether `n` holds one value for the whole call: a parameter or a top-level
+        variable assigned once, that nothing writes into (`_tainted`)."""
+        sites = self.sites.get(n, [])
+        return len(sites) == 1 and sites[0][1] == 0 and sites[0][2] == (id(self.root),) \
+            and n not in tainted
+
+    def _rematerial(self, v, loops, reshaped, tainted, memo, out) -> bool:
+        """Whether the adjoint may compute `v` again at the start of its block's adjoint
+        (`remat`), adding its bind, and those of the operands computed again with it, to `out`.
+
+        The cost rule: v is assigned once, by a `cheap` primitive (+, -, *, negation, a view
+        or element read by integers and slices -- no reduction, product, transcendental or
+        gather), in a loop body or branch (not a while's condition); it is read only after
+        that assignment in the same block (or blocks inside it: nothing older of v is read,
+        nothing outside the block reads it), no one writes into it or a view of it, and its
+        shape is one per call (not `shape_variant`). Its operands hold, at every point of the
+        block's adjoint, the values they held at the assignment: unchanged for the call
+        (`_unchanged`: never reassigned, never written into, nor any array sharing their
+        storage -- a value read from an array the function writes later is refused), the index
+        of a counted loop around it (the adjoint loop computes it), or values of the same
+        block computed again before it by this same rule."""
+        if v in memo:
+            if memo[v]:
+                out[v] = memo[v]
+                for n in ir.reads(memo[v]):
+                    if n in memo and memo[n]:
+                        self._rematerial(n, loops, reshaped, tainted, memo, out)
+            return bool(memo[v])
+        memo[v] = None      # (a cycle: refused)
+        sites = self.sites.get(v, [])
+        if len(sites) != 1 or v in self.spec.ir.params or v in reshaped or v in tainted:
+            return False
+        s, _, path = sites[0]
+        if not (isinstance(s, Bind) and len(s.targets) == 1 and s.op.cheap and not s.inplace
+                and not s.op.effect and not gathers(s, self.types)) \
+                or path == (id(self.root),) or self._in_while_test(path[-1]):
+            return False
+        bid = path[-1]
+        if any(bid not in p for p in self.uses.get(v, [])):
+            return False
+        block = self._block_by_id(bid)
+        pos = next(k for k, x in enumerate(block) if x is s)
+        if any(v in self._stmt_reads(x) for x in ir.walk(block[:pos + 1])):
+            return False
+        got = {}
+        for n in ir.reads(s):
+            if self._unchanged(n, tainted):
+                continue
+            loop = loops.get(n)
+            if loop is not None and len(self.sites[n]) == 1 and id(loop.body) in path:
+                continue
+            u = self.sites.get(n, [])
+            if len(u) == 1 and u[0][2] == path and \
+                    self._rematerial(n, loops, reshaped, tainted, memo, got):
+                continue
+            return False
+        memo[v] = s
+        out.update(got)
+        out[v] = s
+        return True
+
+    def _in_while_test(self, bid) -> bool:
+        return any(isinstance(s, While) and id(s.cond) == bid for s in ir.walk(self.root))
 
     def need(self, names):
         """Count `names` as read by the adjoint (what a checkpointed loop's recomputation reads

@@ -21,7 +21,8 @@ Guarantees:
   * tapes: one float64, complex128, int64 and uint8 buffer with an integer top each, grown by
     `rt.reserve` before counted loops (one check per loop) or, for a `while`, once per
     `TAPE_CHUNK` iterations, outside the loop running them (`chunked_while`);
-    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten;
+    arrays go to a list per dtype and rank. Nothing is pushed for a value never overwritten,
+    nor for one its block's adjoint computes again (`rematerialize`: `Analysis.remat`);
     a checkpointed loop (`recompute`) pushes only its state at each iteration's start, and
     its adjoint iteration pops it and computes the iteration's values again;
   * with `keep` (jacrev: `vjp(jacobian=...)`, `jacobian_function`), the adjoint sweep runs
@@ -535,12 +536,23 @@ class Reverse(TrainingCode):
     # ------------------------------------------------------------------ adjoint sweep
     def rev_block(self, block, bid=None):
         bid = id(block) if bid is None else bid
-        out = []
+        out = self.rematerialize(bid)
         for v in self.owned.get(bid, []):
             if v not in self.adjoint_buffers:
                 out.append(P.assign(self.d(v), self.element_zero(v, block) or self.zero(v)))
         for s in reversed(block):
             out += self.rev_stmt(s)
+        return out
+
+    def rematerialize(self, bid):
+        """The start of a block's adjoint: the values of the block the forward did not keep
+        because they are cheap to compute again from operands that have not changed
+        (`Analysis.remat`), computed again in the forward's order."""
+        out = []
+        for b in self.A.remat_binds.get(bid, ()):
+            out.append(P.assign(b.target, forward_expr(b, self.fnames, self.types,
+                                                       self.reentrant, self.grown)))
+            out[-1].jitad_loc = (b.loc.filename, b.loc.line)
         return out
 
     def comment(self, loc):
@@ -1175,7 +1187,7 @@ class Reverse(TrainingCode):
         # a call's state that went on a tape is popped again before it is read: not kept
         on_tape = {self.saved[i] for i in self.on_tape}
         # what a map's adjoint loop computes again (its body's values, its index) is not kept
-        live = sorted((stored & used) - on_tape - self.A.recomputed,
+        live = sorted((stored & used) - on_tape - self.A.recomputed - set(self.A.remat),
                       key=lambda n: (not n.startswith("tape"), n))
         # a saved local the forward may not assign (one arm of an `if`, a loop that runs no
         # trip) starts as a typed dummy, so the pack never reads an unbound name

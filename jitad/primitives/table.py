@@ -733,6 +733,9 @@ _POINTWISE_KINDS = ("ew", "ewf", "where", "clip", "cmp", "bits")
 _POINTWISE_SAME = ("neg", "np.positive", "np.ceil", "np.trunc", "np.fix", "np.rint", "np.round",
                    "np.abs", "abs", "np.square", "np.sign", "np.floor")
 _FOLDABLE_KINDS = ("ewf", "float", "ew", "same")
+# a few flops per element (or a view), no reduction or transcendental: computed again rather
+# than kept
+_CHEAP = ("add", "sub", "mul", "neg", "np.positive", "transpose")
 
 
 def parse_line(line: str):
@@ -763,6 +766,7 @@ def make(name, params, statics, forward: str, kind: str, adjoints: dict) -> Prim
         foldable=kind in _FOLDABLE_KINDS, diff_args=(0, 1) if kind == "dot" else None,
         decision=kind in ("cmp", "bool") and name in _IMPLS)
     prim.reduces = kind == "reduce"
+    prim.cheap = name in _CHEAP
     prim.pointwise = kind in _POINTWISE_KINDS or name in _POINTWISE_SAME
     return prim
 
@@ -1232,6 +1236,7 @@ COPY = register(Primitive("copy", ("x",), type_rule=typerules.same, structural=T
 COPY.keeps_shape = True
 GETITEM = register(Primitive("getitem", ("x",), type_rule=typerules.subscript, structural=True,
                              fresh=False, diff_args=(0,)))
+GETITEM.cheap = True    # a view or one element read (a gather copies: `analysis.gathers` tells)
 CALL = register(Primitive("call", structural=True, fresh=False, reusable=False, diff_args="all"))
 SHAPE = register(Primitive("shape", ("x",), structural=True, fresh=False, reusable=False,
                            diff_args=()))

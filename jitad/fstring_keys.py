@@ -9,11 +9,11 @@ Guarantees: a `for i in range(a[, b[, c]])` statement is its body once per value
 reads of `i` in each copy the constant, when
   * `range` is the builtin and its arguments integer constants, global names holding
     integers or `+ - * //` of those, with at most `MAX_TRIPS` values (at least one);
-  * its body formats `i` in an f-string (`f"W{i}"`, `f"layer_{i}_w"`) somewhere;
+  * its body formats `i` in an f-string used as a key (`p[f"W{i}"]`, `{f"layer_{i}": v}`);
   * the body neither assigns `i` nor has `break`, `continue`, a nested function or a lambda,
     and the loop has no `else`.
 A dict comprehension `{f"c{k}": v for k in range(3)}` (one `for` over such a range, no `if`,
-its key formatting `k`) is the dict display it makes, `{"c0": v0, "c1": v1, "c2": v2}`.
+its key an f-string formatting `k`) is the dict display it makes, `{"c0": v0, "c1": v1, "c2": v2}`.
 `i = <last value>` follows the copies where `i` is read after the loop (Python leaves it
 bound to the last value). Then every f-string whose formatted values are all constants (and
 whose format specs are, if any) is the constant string Python makes of it, anywhere in the
@@ -90,9 +90,12 @@ def _values(it, builtin):
 
 
 def _formats(body, var) -> bool:
-    return any(isinstance(n, gast.FormattedValue) and any(
-        isinstance(m, gast.Name) and m.id == var for m in gast.walk(n.value))
-        for s in body for n in gast.walk(s))
+    """Whether a key in `body` (an index `d[...]`, a dict display's key) is an f-string
+    formatting `var`."""
+    keys = [n.slice for s in body for n in gast.walk(s) if isinstance(n, gast.Subscript)] + [
+        k for s in body for n in gast.walk(s) if isinstance(n, gast.Dict) for k in n.keys]
+    return any(isinstance(k, gast.JoinedStr) and any(
+        isinstance(m, gast.Name) and m.id == var for m in gast.walk(k)) for k in keys)
 
 
 def _unrolled(s, tree, builtin):
@@ -124,7 +127,7 @@ def _dict_display(node, builtin):
         return node
     var = gen.target.id
     values = _values(gen.iter, builtin)
-    if values is None or not _formats([gast.Expr(node.key)], var) or any(
+    if values is None or not _formats([gast.Dict([node.key], [node.value])], var) or any(
             isinstance(n, (gast.Lambda, gast.FunctionDef, gast.NamedExpr))
             for part in (node.key, node.value) for n in gast.walk(part)):
         return node

@@ -272,7 +272,8 @@ def _reduce(call, value, fresh, like, lengths):
 def _named_lengths(tree, value):
     """{name: its length} of the list names assigned once, from a display or comprehension
     of a length `_known_length` knows, and read only where their length cannot change: as
-    the sequence of a `functools.reduce` call, indexed, iterated over, or in `len(...)`."""
+    the sequence of a `functools.reduce` call, indexed (an item written too, never a slice or
+    a `del`), iterated over, or in `len(...)`."""
     stores = store_counts(tree)
     known = {}
     for s in gast.walk(tree):
@@ -289,7 +290,9 @@ def _named_lengths(tree, value):
                 if not (isinstance(c, gast.Name) and c.id in known
                         and isinstance(c.ctx, gast.Load)):
                     continue
-                fine = (isinstance(node, gast.Subscript) and field == "value") or (
+                fine = (isinstance(node, gast.Subscript) and field == "value" and (
+                    isinstance(node.ctx, gast.Load) or (isinstance(node.ctx, gast.Store)
+                                                        and not isinstance(node.slice, gast.Slice)))) or (
                     isinstance(node, (gast.For, gast.comprehension)) and field == "iter") or (
                     isinstance(node, gast.Call) and field == "args" and isinstance(
                         node.func, (gast.Name, gast.Attribute)) and (

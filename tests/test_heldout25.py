@@ -38,7 +38,7 @@ import jitad
 from jitad.errors import JitadError
 
 from . import heldout25_funcs as hf
-from .harness import corpus_tests
+from .harness import check_form_accepted, corpus_tests
 
 NUMBA = {"nonzero_shorter_mask", "fstring_layer_keys"}
 # autograd cannot run these (scipy.special, np.linalg.norm orders, einsum forms, dict
@@ -81,3 +81,14 @@ def test_reduce_over_a_list_of_unknown_length_still_names_the_start(mode):
         if mode == "compiled" else _reduce_over_argument_list
     with pytest.raises(JitadError, match="its start value"):
         jitad.grad(g, mode=mode)(np.ones(2), np.ones((3, 2)), [1.0, 2.0])
+
+
+_CASES = {fn.__name__: (fn, args, wrt) for fn, args, wrt in hf.cases()}
+
+
+@pytest.mark.parametrize("name", ["nonzero_shorter_mask", "nonzero_named_short",
+                                  "reduce_over_comprehension", "concat_flat_stack",
+                                  "fstring_coefficients"])
+def test_new_forms_forward_mode(name):
+    """The forms this corpus added, through jvp in both modes against the gradient."""
+    check_form_accepted(*_CASES[name])

@@ -1,5 +1,6 @@
 """Library calls that mean a few statements of forms jitad already reads: `np.piecewise` with
-lambdas, `functools.reduce`, `np.roll` over several axes, `np.vectorize`,
+lambdas, `functools.reduce`, `np.roll` over several axes, `np.concatenate(..., axis=None)`,
+`np.vectorize`,
 `np.apply_along_axis` (a `desugar` rewrite, at the user's lines).
 
 Takes: a captured function's `def` tree (gast), `value(name)` (what a global, not shadowed,
@@ -8,6 +9,8 @@ Guarantees, each the computation the library performs, in the order it performs 
   * `M.roll(x, (s0, s1), axis=(a0, a1))` (`shift=` and `axis=` by name or position; tuple displays of one length; a single shift with a
     tuple of axes shifts each by it) is `M.roll(M.roll(x, s0, axis=a0), s1, axis=a1)` (rolls
     along different axes commute; NumPy applies each pair);
+  * `M.concatenate((a, b, ...), axis=None)` (a list or tuple display, `axis=None` by name or
+    position) is `M.concatenate([M.ravel(a), M.ravel(b), ...])`: NumPy flattens each first;
   * `M.piecewise(x, [c0, ..., c{n-1}], [f0, ..., f{m-1}])` (list or tuple displays, m = n or
     n + 1; each f a lambda of one parameter, a number or a function's name) where the call is
     the whole value of an assignment, `return` or argument-free position of a simple statement
@@ -23,11 +26,14 @@ Guarantees, each the computation the library performs, in the order it performs 
   * `functools.reduce(f, xs)` / `functools.reduce(f, xs, init)` (f a lambda of two
     parameters, a function's name, or `operator.add`, `sub`, `mul`, `truediv`, `matmul`,
     `pow`), in such a position, is `acc = xs[0]` (or `init`), then
-    `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`; with `init` and a
-    list or tuple display, `acc = f(init, xs[0])` comes first and the loop from 1, so a number
-    `init` and f's array results are one variable's values before the loop and in it), with xs
-    evaluated once (a fresh name unless it is a name; a list display or comprehension then a
-    list local);
+    `for k in range(1, len(xs)): acc = f(acc, xs[k])` (from 0 with `init`; with `init` and
+    xs of a length known in the source -- a list or tuple display, or a comprehension of one
+    `for` and no `if` over a display or over `range` of integer constants, or a name
+    assigned once from one of those and read only indexed, iterated over, in `len` or by
+    `functools.reduce` --,
+    `acc = f(init, xs[0])` comes first and the loop from 1, so a number `init` and f's array
+    results are one variable's values before the loop and in it), with xs evaluated once (a
+    fresh name unless it is a name; a list display or comprehension then a list local);
   * `M.vectorize(f)(x)` (f a one-parameter lambda, a function's name or a module's function
     `np.sum`; also through a name
     `vf = M.vectorize(f)` assigned once and only called) is
@@ -58,6 +64,7 @@ from .gast_build import assign as _assign
 from .gast_build import blocks as _blocks
 from .gast_build import located as _located
 from .gast_build import name as _name
+from .gast_build import store_counts
 
 _STATEMENTS = (gast.Expr, gast.Assign, gast.AugAssign, gast.Return)
 _OPERATORS = {operator.add: gast.Add, operator.sub: gast.Sub, operator.mul: gast.Mult,
@@ -141,6 +148,22 @@ def _roll(call, value):
     return _located(x, call)
 
 
+def _flat_concat(call, value):
+    """`M.concatenate(display, axis=None)` as `M.concatenate([M.ravel(a), ...])`, or None."""
+    mod, obj = _callee(call.func, value)
+    if obj is not np.concatenate or mod is None or len(call.args) not in (1, 2):
+        return None
+    kw = {k.arg: k.value for k in call.keywords}
+    axis = call.args[1] if len(call.args) == 2 else kw.pop("axis", None)
+    seq = call.args[0]
+    if kw or not (isinstance(axis, gast.Constant) and axis.value is None) \
+            or not isinstance(seq, (gast.List, gast.Tuple)) or not seq.elts \
+            or any(isinstance(e, gast.Starred) for e in seq.elts):
+        return None
+    flat = [gast.Call(gast.Attribute(_name(mod), "ravel", gast.Load()), [e], []) for e in seq.elts]
+    return _located(gast.Call(call.func, [gast.List(flat, gast.Load())], []), call)
+
+
 def _number(f) -> bool:
     """A constant written out, a number with a sign too (`-0.5` is `-(0.5)` in the tree)."""
     if isinstance(f, gast.UnaryOp) and isinstance(f.op, (gast.USub, gast.UAdd)):
@@ -189,8 +212,9 @@ def _piecewise(call, value, fresh, like):
     return out, _name(y)
 
 
-def _reduce(call, value, fresh, like):
-    """(statements, the value's expression) of `functools.reduce(...)`, or None."""
+def _reduce(call, value, fresh, like, lengths):
+    """(statements, the value's expression) of `functools.reduce(...)`, or None (`lengths`:
+    `_named_lengths`)."""
     _, obj = _callee(call.func, value)
     if obj is not functools.reduce or call.keywords or len(call.args) not in (2, 3):
         return None
@@ -220,8 +244,7 @@ def _reduce(call, value, fresh, like):
 
     # (a display's length is a constant: the analyses then know the loop runs -- the result
     # of reduce(f, [a, b]) is f's value, a new array, not the list's first item)
-    known = len(xs.elts) if isinstance(xs, (gast.List, gast.Tuple)) \
-        and not any(isinstance(e, gast.Starred) for e in xs.elts) else None
+    known = lengths.get(xs.id) if isinstance(xs, gast.Name) else _known_length(xs, value)
     stop = gast.Constant(known, None) if known is not None else \
         gast.Call(_name("len"), [_name(seq)], [])
     start = 0 if len(call.args) == 3 else 1
@@ -244,6 +267,60 @@ def _reduce(call, value, fresh, like):
          _assign(_name(acc, True), _located(combined, like), like)], [], None)
     out.append(_located(loop, like))
     return out, _name(acc)
+
+
+def _named_lengths(tree, value):
+    """{name: its length} of the list names assigned once, from a display or comprehension
+    of a length `_known_length` knows, and read only where their length cannot change: as
+    the sequence of a `functools.reduce` call, indexed (an item written too, never a slice or
+    a `del`), iterated over, or in `len(...)`."""
+    stores = store_counts(tree)
+    known = {}
+    for s in gast.walk(tree):
+        if isinstance(s, gast.Assign) and len(s.targets) == 1 \
+                and isinstance(s.targets[0], gast.Name) and stores[s.targets[0].id] == 1:
+            n = _known_length(s.value, value)
+            if n is not None:
+                known[s.targets[0].id] = n
+    if not known:
+        return known
+    for node in gast.walk(tree):
+        for field, v in gast.iter_fields(node):
+            for c in v if isinstance(v, list) else [v]:
+                if not (isinstance(c, gast.Name) and c.id in known
+                        and isinstance(c.ctx, gast.Load)):
+                    continue
+                fine = (isinstance(node, gast.Subscript) and field == "value" and (
+                    isinstance(node.ctx, gast.Load) or (isinstance(node.ctx, gast.Store)
+                                                        and not isinstance(node.slice, gast.Slice)))) or (
+                    isinstance(node, (gast.For, gast.comprehension)) and field == "iter") or (
+                    isinstance(node, gast.Call) and field == "args" and isinstance(
+                        node.func, (gast.Name, gast.Attribute)) and (
+                        _callee(node.func, value)[1] is functools.reduce
+                        or (isinstance(node.func, gast.Name) and node.func.id == "len")))
+                if not fine:
+                    known.pop(c.id)
+    return known
+
+
+def _known_length(xs, value):
+    """The length of a list or tuple display (no `*`), or of a comprehension with one `for`
+    and no `if` over such a display or over `range` of integer constants; else None."""
+    def display(d):
+        return len(d.elts) if isinstance(d, (gast.List, gast.Tuple)) and not any(
+            isinstance(e, gast.Starred) for e in d.elts) else None
+    if not isinstance(xs, gast.ListComp):
+        return display(xs)
+    if len(xs.generators) != 1 or xs.generators[0].ifs:
+        return None
+    it = xs.generators[0].iter
+    if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) \
+            and value(it.func.id) is None and it.func.id == "range" and not it.keywords \
+            and 1 <= len(it.args) <= 3 and all(isinstance(a, gast.Constant)
+                                                and type(a.value) is int for a in it.args) \
+            and it.args[-1].value != 0:
+        return len(range(*(a.value for a in it.args)))
+    return display(it)
 
 
 def _one_arg_function(f, value):
@@ -369,24 +446,26 @@ def rewrite(tree, value, builtin, fresh):
         if isinstance(n, gast.Call):
             for field, v in gast.iter_fields(n):
                 if isinstance(v, list):
-                    v[:] = [_roll(a, value) or a if isinstance(a, gast.Call) else a for a in v]
+                    v[:] = [_roll(a, value) or _flat_concat(a, value) or a
+                            if isinstance(a, gast.Call) else a for a in v]
         for field, v in gast.iter_fields(n):
             if isinstance(v, gast.Call):
-                made = _roll(v, value)
+                made = _roll(v, value) or _flat_concat(v, value)
                 if made is not None:
                     setattr(n, field, made)
     _named_vectorize(tree, value)
     loops = builtin("range", range) and builtin("len", len)
+    lengths = _named_lengths(tree, value) if loops else {}
     for block in list(_blocks(tree)):
         out = []
         for s in block:
             if isinstance(s, _STATEMENTS):
-                out.extend(_hoisted(s, value, fresh, loops))
+                out.extend(_hoisted(s, value, fresh, loops, lengths))
             out.append(s)
         block[:] = out
 
 
-def _hoisted(s, value, fresh, loops):
+def _hoisted(s, value, fresh, loops, lengths):
     """The statements computing the piecewise / reduce calls of statement `s` (replaced in it
     by their values), in Python's evaluation order."""
     before = []
@@ -401,7 +480,7 @@ def _hoisted(s, value, fresh, loops):
                 visit(c, inner)
                 if isinstance(c, gast.Call) and not inner:
                     made = _piecewise(c, value, fresh, s) or (
-                        _reduce(c, value, fresh, s) if loops else None) or (
+                        _reduce(c, value, fresh, s, lengths) if loops else None) or (
                         _vectorize(c, value, fresh, s)) or (
                         _apply_along_axis(c, value, fresh, s) if loops else None)
                     if made is not None:

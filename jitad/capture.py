@@ -54,6 +54,7 @@ from . import records
 from .membership import constant_collections, same_constants
 from .inplace import SORT
 from .unbound import UNBOUND
+from .nonzero_index import WITHIN
 from .errors import JitadError, Loc
 
 MISSING = object()
@@ -383,7 +384,8 @@ def _captured(fn, tree, filename, raw) -> Captured:
     called = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)}
     from . import runtime
     for name, target in ((ASSERT_FAILED, runtime.assert_failed), (RAISE, runtime.raise_error),
-                         (UNBOUND, runtime.unbound_local), (SORT, np.sort)):
+                         (UNBOUND, runtime.unbound_local), (SORT, np.sort),
+                         (WITHIN, runtime.nonzero_within)):
         if name in called:              # an assert or raise `desugar` rewrote
             _INJECTED[name] = target
             cap.free[name], cap.origin[name] = target, _INJECTED

@@ -92,7 +92,10 @@ Guarantees, each rewrite what Python itself does, at the line of the statement i
   * a loop or comprehension over a display of constants holding a string (`for k in ("U",
     "V")`: keys of a dict) is its body, or its element, once per item with the item in
     place of the loop variable, where that variable is read nowhere else and the loop has
-    no `break`, `continue` or `else` (`_unroll_over_keys`, first);
+    no `break`, `continue` or `else` (`_unroll_over_keys`, first); before it, a loop over a
+    constant `range` formatting its variable into an f-string (`p[f"W{i}"]`) is its body
+    once per value, a dict comprehension of such keys the display it makes, and f-strings of
+    constants the strings they make (`fstring_keys`);
   * a NumPy call changing an array in place (`y.sort()`, `y.fill(v)`, `np.copyto(dst, src)`,
     `np.add(a, b, out=c)`) is the whole-array write `y[...] = ...` it makes (`inplace`);
   * lists edited in place (`xs.pop()`, `xs.insert(0, v)`, `xs.reverse()`), sliced, tuples
@@ -120,10 +123,10 @@ import warnings
 import gast
 import numpy as np
 
-from . import (call_forms, function_attrs, generators, inplace, ix_gathers, list_edits,
-               membership, nonlocals, nonzero_index)
+from . import (call_forms, fstring_keys, function_attrs, generators, inplace, ix_gathers,
+               list_edits, membership, nonlocals, nonzero_index)
 from .gast_build import located as _located
-from .gast_build import param_names, store_counts
+from .gast_build import param_names, store_counts, with_item
 
 _LOOPS = (gast.For, gast.While)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -161,6 +164,7 @@ def desugar(tree, keyword_only_last, builtin) -> Desugared:
     call_forms.rewrite(tree, builtin.value, builtin, rewriter.fresh)
     membership.rewrite(tree, builtin)
     _object_calls(tree, builtin.value)
+    fstring_keys.rewrite(tree, builtin)
     _unroll_over_keys(tree)
     dicts = rewrite_dicts(tree, namer, builtin)
     for node in gast.walk(tree):
@@ -753,19 +757,6 @@ def _keys_display(it) -> bool:
         isinstance(e.value, str) for e in it.elts)
 
 
-def _with_item(node, name, item):
-    """A copy of `node` whose reads of `name` are the constant `item`."""
-    node = copy.deepcopy(node)
-    for n in gast.walk(node):
-        for field, child in gast.iter_fields(n):
-            if isinstance(child, gast.Name) and child.id == name:
-                setattr(n, field, gast.copy_location(gast.Constant(item.value, None), child))
-            elif isinstance(child, list):
-                child[:] = [gast.copy_location(gast.Constant(item.value, None), c)
-                            if isinstance(c, gast.Name) and c.id == name else c for c in child]
-    return node
-
-
 def _unroll_over_keys(tree):
     """A loop or comprehension over a display of constants holding a string (`for k in ("U",
     "V"): total += np.sum(p[k] ** 2)`, `sum(np.sum(p[k]) for k in ("U", "V"))`) is its body
@@ -807,7 +798,7 @@ def _unroll_over_keys(tree):
                         and not isinstance(n.ctx, gast.Load))
                     for st in s.body for n in gast.walk(st)):
                 return [s]
-            return [_with_item(st, name, item) for item in s.iter.elts for st in s.body]
+            return [with_item(st, name, item) for item in s.iter.elts for st in s.body]
 
         def visit_GeneratorExp(self, node):
             self.generic_visit(node)
@@ -819,7 +810,7 @@ def _unroll_over_keys(tree):
             name = gen.target.id
             if uses(name, {id(n) for n in gast.walk(node.elt)} | {id(gen.target)}):
                 return node
-            items = [_with_item(node.elt, name, item) for item in gen.iter.elts]
+            items = [with_item(node.elt, name, item) for item in gen.iter.elts]
             return gast.copy_location(gast.List(items, gast.Load()), node)
 
         visit_ListComp = visit_GeneratorExp

@@ -3,7 +3,7 @@ it calls: `call_forms`, `nonlocals`, `inplace`, `list_edits`), and a fact about 
 and `fence` share.
 
 Takes: gast nodes.
-Guarantees: `name` and `assign` return fresh nodes; `located(node, like)` gives each node of
+Guarantees: `name` and `assign` return fresh nodes, `with_item` a copy with a name read as a constant; `located(node, like)` gives each node of
 `node` that has no position `like`'s (so an error in code a rewrite made points at the user's
 statement); `always_returns(body)` tells a block every path of which ends in a `return`
 (directly, or in both branches of an `if`); `blocks(node)` yields the statement lists of
@@ -14,6 +14,7 @@ Invariants: nothing here changes a node it did not make, except the positions `l
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import gast
@@ -36,6 +37,19 @@ def located(node, like):
 
 def assign(target, value, like):
     return located(gast.Assign([target], value, None), like)
+
+
+def with_item(node, name, item):
+    """A copy of `node` whose reads of `name` are the constant `item` (a `gast.Constant`)."""
+    node = copy.deepcopy(node)
+    for n in gast.walk(node):
+        for field, child in gast.iter_fields(n):
+            if isinstance(child, gast.Name) and child.id == name:
+                setattr(n, field, gast.copy_location(gast.Constant(item.value, None), child))
+            elif isinstance(child, list):
+                child[:] = [gast.copy_location(gast.Constant(item.value, None), c)
+                            if isinstance(c, gast.Name) and c.id == name else c for c in child]
+    return node
 
 
 def always_returns(body) -> bool:

@@ -7,17 +7,20 @@ Takes: a captured function's `def` tree (gast), `value(name)` (what a global, no
 holds: `capture`'s builtin test) and `fresh(base, description)` (a fresh name).
 Guarantees:
   * a read `E[M.nonzero(m)]` / `E[M.where(m)]` (one argument, `M` a global module that is
-    NumPy) is `E[m != 0]` (for a boolean `m`, `m` itself; for numbers, their nonzero ones);
+    NumPy) is `E[m != 0]` (for a boolean `m`, `m` itself; for numbers, their nonzero ones),
+    the mask within E's shape (below);
   * a statement `p = M.nonzero(m)` / `p = M.where(m)` (one name target, `p` assigned nowhere
     else, not read by a nested function or lambda) where `p` is read as a whole index
     `E[p]` somewhere: `k = m != 0` (a fresh `k`) comes first, each `E[p]` is `E[k]`, and the
     statement stays as `p = M.nonzero(k)` where `p` is read otherwise (`p[0]`, `len(p[0])`),
     else it is dropped.
-The mask index then has jitad's rules (the entries selected, its gradient scattered back); a
-mask shaped neither like `E` nor like its leading axes raises NumPy's IndexError where
-NumPy's tuple index would have read positions within bounds (`x[np.nonzero(m)]` of a shorter
-`m`): an error, never another gather. Anything else is left as it is (`typeinfer` refuses a
-tuple used as an index at its line).
+Where `E` is a name, the mask is `WITHIN(m != 0, E)` (`WITHIN` bound by `capture` to
+`runtime.nonzero_within`, a primitive of no derivative): the mask of E's leading axes true at
+m's nonzero positions, so an `m` shorter than `E` along an axis selects what NumPy's tuple
+index selects, and a nonzero position outside `E` raises NumPy's IndexError; an expression
+`E` (not evaluated twice) keeps `m != 0`, shaped like m. The mask index then has jitad's rules
+(the entries selected, its gradient scattered back). Anything else is left as it is
+(`typeinfer` refuses a tuple used as an index at its line).
 Invariants: the tree is rewritten in place; a name introduced here is fresh; `m` is
 evaluated once, where the user's call evaluated it.
 """
@@ -27,6 +30,8 @@ import gast
 import numpy as np
 
 from .gast_build import assign, located, name as _name
+
+WITHIN = "__jitad_nonzero_within__"     # bound by `capture` to `runtime.nonzero_within`
 
 
 def _positions_of(call, value):
@@ -46,13 +51,21 @@ def _nonzero(m):
     return gast.Compare(m, [gast.NotEq()], [gast.Constant(0, None)])
 
 
+def _within(mask, indexed):
+    """`WITHIN(mask, E)` for a name `E` (the mask of E's leading axes the positions mean),
+    else the mask itself (an expression is not evaluated twice)."""
+    if not isinstance(indexed, gast.Name):
+        return mask
+    return gast.Call(_name(WITHIN), [mask, _name(indexed.id)], [])
+
+
 def rewrite(tree, value, fresh):
     """Rewrite the tuple-of-positions indices of `tree` (module docstring)."""
     for node in gast.walk(tree):
         if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Load):
             m = _positions_of(node.slice, value)
             if m is not None:
-                node.slice = located(_nonzero(m), node.slice)
+                node.slice = located(_within(_nonzero(m), node.value), node.slice)
     _named_positions(tree, value, fresh)
 
 
@@ -88,7 +101,7 @@ def _named_positions(tree, value, fresh):
                             and n.id == p and isinstance(n.ctx, gast.Load))
                 k = fresh("mask", f"the mask of {p}'s positions")
                 for n in whole:
-                    n.slice = located(_name(k), n.slice)
+                    n.slice = located(_within(_name(k), n.value), n.slice)
                 mask = assign(_name(k, True), _nonzero(m), s)
                 if reads > len(whole):
                     s.value.args = [located(_name(k), m)]

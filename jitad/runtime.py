@@ -29,7 +29,7 @@ __all__ = ["divide", "remainder", "floor_divide", "broadcast_dim", "broadcast_st
            "scan_into", "erf", "erfc", "gammaln", "digamma", "digamma1", "logsumexp", "logsumexp_axis",
            "stack_list", "empty_stack", "concat_list", "unconcat", "concat_list_axis", "unconcat_axis", "list_accum",
            "column_stack_vectors", "column_stack_matrices",
-           "check_mask", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
+           "check_mask", "nonzero_within", "mask_get", "mask_put", "mask_add", "put", "put2", "take_last", "take_last2",
            "pad1", "pad2", "pad3", "unpad1", "unpad2", "unpad3", "pad_index", "padix1", "padix2",
            "padix3", "unpadix1", "unpadix2", "unpadix3", "conv_window", "convolve",
            "conv_adjoint", "vander", "vander_adjoint", "repeat1", "repeat2", "repeat3", "repeat_adjoint3", "repeat_adjoint1", "trace3", "trace_adjoint3",
@@ -1016,6 +1016,27 @@ def list_accum(d, c):
 def check_mask(m, shape):
     if m.shape != shape[:m.ndim]:
         raise IndexError("boolean index did not match the indexed array's shape")
+
+
+def nonzero_within(m, x):
+    """The boolean mask of x's leading axes that `x[np.nonzero(m)]` selects: True at each
+    nonzero position of m (m may be shorter than x along an axis, as NumPy's tuple index
+    allows); NumPy's IndexError where a nonzero position lies outside x."""
+    out = np.zeros(x.shape[:m.ndim], np.bool_)
+    flat_o = out.reshape(-1)
+    flat_m = m.ravel()
+    for j in range(flat_m.shape[0]):
+        if flat_m[j] != 0:
+            rest, pos, scale = j, 0, 1
+            for d in range(m.ndim - 1, -1, -1):
+                i = rest % m.shape[d]
+                rest //= m.shape[d]
+                if i >= out.shape[d]:
+                    raise IndexError("index out of bounds in x[np.nonzero(m)]")
+                pos += i * scale
+                scale *= out.shape[d]
+            flat_o[pos] = True
+    return out
 
 
 def mask_get(x, m):

@@ -98,7 +98,7 @@ def fstring_dict_keys(Ws, x):
 
 
 def fstring_key_names(a, b):
-    coefs = {f"c{k}": float(k + 1) for k in range(3)}  # ERR: f-string
+    coefs = {f"c{k}": float(k + 1) for k in range(3)}
     return coefs["c0"] * a + coefs["c1"] * b + coefs["c2"] * a * b
 
 
@@ -524,13 +524,15 @@ def refused_forms():
     by unpacking its elements); f-strings
     as dict keys (keys are constants jitad reads in the source); a list made as
     [None] * n read before the loop fills it. (A nested function's list reaching sum through
-    a name, `t = terms(x); sum(t)`, was refused here: accepted since `nested_list_makers`.)"""
+    a name, `t = terms(x); sum(t)`, was refused here: accepted since `nested_list_makers`;
+    a dict comprehension of f-string keys over a constant range, `fstring_key_names`, is a
+    case since reach25: `fstring_keys`.)"""
     x = np.array([0.3, -0.6, 0.9, 0.2, -1.1])
     return [(try_except_fallback, (np.array([0.3, 0.6]),)),
             (squeeze_known, (x[:3], np.ones((2, 3)))),
             (generator_loop, (x,)),
             (fstring_dict_keys, ([np.eye(3), np.ones((2, 3))], x[:3])),
-            (fstring_key_names, (0.3, -1.2)), (read_before_fill, (x,))]
+            (read_before_fill, (x,))]
 
 
 def cases(seed=23):
@@ -546,6 +548,7 @@ def cases(seed=23):
         (list_fill_by_index, (nrm(size=4),), (0,)),
         (list_item_augassign, (nrm(size=7),), (0,)),
         (list_item_overwrite, (nrm(size=3),), (0,)),
+        (fstring_key_names, (0.3, -1.2), (0, 1)),
         (assert_fstring, (nrm(size=3), nrm(size=(2, 3))), (0, 1)),
         (raise_fstring, (nrm(size=4), 0.8), (0, 1)),
         (set_literal_dispatch, (nrm(size=3), X, y), (0,)),

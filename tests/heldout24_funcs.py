@@ -397,7 +397,7 @@ def repeated_name_item(x):
 
 def reduce_ensemble_average(w, X, y):
     preds = [X @ (w * s) for s in (1.0, 0.5, 2.0)]
-    avg = functools.reduce(lambda a, p: a + p / 3.0, preds, 0.0)  # ERR: type change
+    avg = functools.reduce(lambda a, p: a + p / 3.0, preds, 0.0)
     return np.mean((avg - y) ** 2)
 
 
@@ -497,15 +497,15 @@ def refused_forms():
     have length one is not known when the front end reads it); f-strings as dict keys (keys are
     constants jitad reads in the source); functools.reduce with a number as its start over a comprehension's
     arrays (the accumulator is a number, then an array: its length is not known, so the first
-    combination cannot be made before the loop). (A list written by index (`alpha[0] = v`)
+    combination cannot be made before the loop; over a comprehension of a length known in the
+    source, `reduce_ensemble_average`, a case since reach25). (A list written by index (`alpha[0] = v`)
     and rebound to another list in a later loop, `ctc_forward`, is a case since lead24:
     `list_edits.written_before_rebound`.)"""
     rng = np.random.default_rng(240)
     x = np.array([0.3, -0.6, 0.9, 0.2, -1.1])
     X = rng.normal(size=(5, 3))
     return [(squeeze_column, (x[:3], np.ones((2, 3)))),
-            (fstring_layer_params, ([np.eye(3), np.ones((2, 3))], x[:3])),
-            (reduce_ensemble_average, (rng.normal(size=3), X, rng.normal(size=5)))]
+            (fstring_layer_params, ([np.eye(3), np.ones((2, 3))], x[:3]))]
 
 
 def jacobians(seed=2424):
@@ -597,6 +597,8 @@ def cases(seed=24):
          (0, 1, 2)),
         (zip_star_transpose, (0.7, -0.4), (0, 1)),
         (nested_terms_through_name, (np.array([0.4, -0.9, 1.3, 0.2]),), (0,)),
+        (reduce_ensemble_average, (rng.normal(size=3), rng.normal(size=(5, 3)), rng.normal(size=5)),
+         (0,)),
         (ctc_forward, (np.array([[0.2, -0.5, 1.1], [0.7, 0.1, -0.3], [-0.4, 0.9, 0.2],
                                   [0.3, 0.3, -1.0], [1.2, -0.6, 0.4]]), np.array([1, 2])), (0,)),
     ]

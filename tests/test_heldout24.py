@@ -79,8 +79,8 @@ def test_matrix_norm_hessian_compiled_with_numba():
     check_hessian(_nuclear_and_spectral, (A,), (0,), backend="numba")
 
 
-def _reduce_over_comprehension(w, X):
-    preds = [X @ (w * s) for s in (1.0, 2.0)]
+def _reduce_over_comprehension(w, X, scales):
+    preds = [X @ (w * s) for s in scales]       # (a list argument: its length is not known)
     return np.sum(functools.reduce(lambda a, p: a + p, preds, 0.0))
 
 
@@ -89,5 +89,5 @@ def test_reduce_from_a_number_over_a_comprehension_names_the_start(mode):
     g = jitad.differentiable(_reduce_over_comprehension, backend="python") \
         if mode == "compiled" else _reduce_over_comprehension
     with pytest.raises(JitadError, match="its start value"):
-        jitad.grad(g, mode=mode)(np.ones(2), np.ones((3, 2)))
+        jitad.grad(g, mode=mode)(np.ones(2), np.ones((3, 2)), [1.0, 2.0])
 

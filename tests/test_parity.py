@@ -36,6 +36,7 @@ from . import heldout11_funcs as h11
 from . import test_heldout12, test_heldout14, test_heldout15, test_local_imports
 from . import test_heldout16, test_heldout17, test_heldout18, test_heldout19, test_heldout20
 from . import adbench_funcs, test_heldout21, test_heldout22, test_heldout23, test_heldout24
+from . import test_heldout25
 from . import test_called_transforms, test_match, test_record_homes, test_shapes
 from . import heldout13_funcs as h13
 from . import test_heldout13
@@ -114,6 +115,7 @@ def corpus():
     cases += [Case(fn, args) for fn, args in test_heldout22.hf.refused_forms()]
     cases += [Case(fn, args) for fn, args in test_heldout23.hf.refused_forms()]
     cases += [Case(fn, args) for fn, args in test_heldout24.hf.refused_forms()]
+    cases += [Case(fn, args) for fn, args in test_heldout25.hf.refused_forms()]
     cases += [Case(fn, args) for fn, args in adbench_funcs.refused_forms()]
     cases += [Case(fn, args) for fn, args in test_shapes.REFUSED]
     cases.append(Case(test_heldout12.mutual_recursion_without_base_case, (0.3,),

@@ -85,6 +85,7 @@ np.argsort(a)      = np.argsort(a)          :: int_like
 argsort_axis(a; axis) = rt.argsort_axis(a, axis) :: int_like
 np.flatnonzero(a)  = np.flatnonzero(a)      :: int_vector
 np.count_nonzero(a) = np.count_nonzero(a)   :: int
+nonzero_within(m, x) = rt.nonzero_within(m, x) :: mask_of_first
 np.searchsorted(a, v) = np.searchsorted(a, v) :: int_like2
 or(a, b)           = a or b                 :: bool
 truth(a)           = bool(a)                :: bool

@@ -67,6 +67,15 @@ def int_like(prim, s, args):
     return Ty("i8", args[0].ndim)
 
 
+def mask_of_first(prim, s, args):
+    """A boolean mask shaped like the first operand, indexing the second's leading axes
+    (`rt.nonzero_within(m, x)`: x[np.nonzero(m)])."""
+    if args[0].ndim > args[1].ndim:
+        raise UnsupportedError(f"too many indices: np.nonzero of a rank-{args[0].ndim} array "
+                               f"indexes a rank-{args[1].ndim} one", s.loc, prim.name)
+    return Ty("b1", args[0].ndim)
+
+
 def int_like2(prim, s, args):
     """Integers shaped like the second operand (np.searchsorted(a, v))."""
     return Ty("i8", args[1].ndim)
@@ -501,7 +510,7 @@ def quantile(prim, s, args):
     return reduction(prim, s, args)
 
 
-KINDS = {"ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
+KINDS = {"mask_of_first": mask_of_first, "ew": elementwise, "ewf": elementwise_float, "cmp": comparison, "same": same,
          "bool": boolean, "int": integer, "float": scalar_float, "reduce": reduction,
          "dot": product, "dot_sum": product_sum, "outer": outer, "reshape": reshape, "new": new, "like": same,
          "shape": shape, "shape_cat": shape_cat, "shape_slice": shape_slice, "shape_cmp": shape_cmp,

@@ -265,7 +265,8 @@ for _n, _f, _args in (("first_add", _first_add_take, (1, 0)),
     _SPECIAL[_n] = ((_kept(*_args), _callee(_f), False),)
 
 
-_LAZY = frozenset(("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED))
+_LAZY = frozenset(("_einsum_strides", "_sum2")
+                  + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED))
 
 
 def _make(name):

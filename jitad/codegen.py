@@ -1511,14 +1511,10 @@ def tape_methods(fdef):
 
 def _own_lists(fdef, tapes) -> set:
     """The names of `fdef`, none a parameter, that only ever hold lists: each store assigns a
-    list display of elements or a comprehension (`x = [...]`), or a pop of a tape (of `tapes`,
-    assigned once) whose every push pushes such a name (a loop's list saved on a tape and
-    popped back: `tape_list_f8_1d.tape_push(rows)` ... `rows = tape_list_f8_1d.tape_pop()`).
-    The largest such set: a tape starts empty, so what a pop returns was pushed, a list.
-    Not an empty display `x = []`: its first push types it (tape_push's signature refining
-    the list), which Numba compiles anew at every such site and typing pass (hand's
-    `d_absolutes = []`, three pushes: five tape_push compilations, +300 LLVM lines, against
-    an inline append)."""
+    list display or comprehension (`x = [...]`), or a pop of a tape (of `tapes`, assigned
+    once) whose every push pushes such a name (a loop's list saved on a tape and popped back:
+    `tape_list_f8_1d.tape_push(rows)` ... `rows = tape_list_f8_1d.tape_pop()`). The largest
+    such set: a tape starts empty, so what a pop returns was pushed, a list."""
     stores, pushes, other = {}, {}, set()
     for a in fdef.args.args + fdef.args.kwonlyargs:
         other.add(a.arg)
@@ -1540,8 +1536,8 @@ def _own_lists(fdef, tapes) -> set:
             other.update(node.names)
     once = {t for t in tapes if len(stores.get(t, ())) == 1 and t not in other}
 
-    def made(v):        # a list display of elements, or a comprehension: typed where it is made
-        return isinstance(v, ast.ListComp) or isinstance(v, ast.List) and bool(v.elts)
+    def made(v):
+        return isinstance(v, (ast.List, ast.ListComp))
 
     def popped(v):
         return isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \

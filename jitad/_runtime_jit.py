@@ -265,7 +265,8 @@ for _n, _f, _args in (("first_add", _first_add_take, (1, 0)),
     _SPECIAL[_n] = ((_kept(*_args), _callee(_f), False),)
 
 
-_LAZY = frozenset(("_einsum_strides",) + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED))
+_LAZY = frozenset(("_einsum_strides", "_sum2")
+                  + tuple(n for n in _py.__all__ if n not in _py.OVERLOADED))
 
 
 def _make(name):
@@ -460,40 +461,63 @@ def _overloads():
         return lambda a, b: (a.astype(dt), b.astype(dt))
 
 
+def _tape_push_impl(lst, x):
+    lst.append(x)
+
+
+def _tape_pop_impl(lst):
+    return lst.pop()
+
+
 def _tape_methods():
     """`tape_push` and `tape_pop`, two methods of Numba's list: a tape list's push and pop in
     the numba back end's module text (`codegen.tape_methods`). `lst.append(x)` and `lst.pop()`
     are lowered inline at every site (a resize, reference counts, the empty pop's IndexError:
-    ~95 and ~105 LLVM lines each); these are calls of one small function per list and element
-    type. `tape_push` types the list as `append` does (a list made as `[]` takes the type of
-    what is pushed on it, Numba's unification of every pushed type: a C vector and a strided
-    view make a list of 'A' vectors), so a pushed array is the array itself, never a copy (a
-    view pushed still points into its base)."""
+    ~95 and ~105 LLVM lines each); these are calls of one small function per list type.
+    `tape_push` is typed as `append` is (Numba's `resolve_append`: the list takes the
+    unification of every pushed type -- a list made as `[]` the type of what is pushed on it,
+    a C vector and a strided view a list of 'A' vectors -- and the pushed value converts to
+    that element type at the call), so a pushed array is the array itself, never a copy (a
+    view pushed still points into its base). Lowered as a call of a dispatcher compiled once
+    per list type (its own overloads cache): an `overload_method` returning the refined
+    signature compiled a new dispatcher at every typing of such a call (GMM: 7 tape_push
+    compilations for 3 list types), and Numba's overload cache is keyed on the caller's
+    flags too."""
     from numba.core import types
-    from numba.core.registry import cpu_target
+    from numba.core.imputils import lower_builtin
     from numba.core.typing import signature
-    from numba.extending import overload_method
+    from numba.core.typing.templates import AttributeTemplate, bound_function, infer_getattr
 
-    @overload_method(types.List, "tape_push", jit_options=_CALLEE)
-    def _tape_push(lst, x):
-        dtype = cpu_target.typing_context.unify_pairs(lst.dtype, x) if lst.is_precise() else x
-        if dtype is None:
-            return None
+    @infer_getattr
+    class TapeListAttribute(AttributeTemplate):
+        key = types.List
 
-        def impl(lst, x):
-            lst.append(x)
-        if dtype == lst.dtype:
-            return impl
-        return signature(types.none, lst.copy(dtype=dtype), x), impl   # the list refined
+        @bound_function("list.tape_push")
+        def resolve_tape_push(self, lst, args, kws):
+            if len(args) != 1 or kws:
+                return None
+            unified = self.context.unify_pairs(lst.dtype, args[0])
+            if unified is not None:
+                return signature(types.none, unified).replace(recvr=lst.copy(dtype=unified))
 
-    @overload_method(types.List, "tape_pop", jit_options=_CALLEE)
-    def _tape_pop(lst):
-        if not lst.is_precise():
-            return None
+        @bound_function("list.tape_pop")
+        def resolve_tape_pop(self, lst, args, kws):
+            if args or kws or not lst.is_precise():
+                return None
+            return signature(lst.dtype)
 
-        def impl(lst):
-            return lst.pop()
-        return impl
+    push = njit(_tape_push_impl, **_CALLEE)
+    pop = njit(_tape_pop_impl, **_CALLEE)
+
+    def call(disp):
+        def lower(context, builder, sig, args):
+            fnty = context.typing_context.resolve_value_type(disp)
+            call_sig = fnty.get_call_type(context.typing_context, sig.args, {})
+            return context.get_function(fnty, call_sig)(builder, args)
+        return lower
+
+    lower_builtin("list.tape_push", types.List, types.Any)(call(push))
+    lower_builtin("list.tape_pop", types.List)(call(pop))
 
 
 _set_view_nd = njit(types.FunctionType(_py.set_view.__code__, _G, "set_view"), nogil=True)

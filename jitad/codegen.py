@@ -1492,20 +1492,69 @@ def _like(fdef, types) -> dict:
 
 
 def tape_methods(fdef):
-    """A tape list's pushes and pops (`x.append(v)`, `x.pop()` on a list `Tapes.init` made,
-    marked `jitad_tape_list`) as `x.tape_push(v)`, `x.tape_pop()`: Numba lowers a list's
-    append and pop inline at every site, these are calls (`_runtime_jit._tape_methods`), the
-    list typed as append types it (a pushed view stays a view)."""
+    """A list's pushes and pops (`x.append(v)`, `x.pop()`) as `x.tape_push(v)`, `x.tape_pop()`:
+    Numba lowers a list's append and pop inline at every site, these are calls
+    (`_runtime_jit._tape_methods`), the list typed as append types it (a pushed view stays a
+    view). The lists: the tapes (`Tapes.init`'s `[]`, marked `jitad_tape_list`), and the
+    function's own lists (`_own_lists`: the user's lists, `inner = [...]`, and the adjoint
+    lists the reverse pass builds for them, `d_inner = [np.zeros_like(e) for e in inner]`)."""
     tapes = {n.targets[0].id for n in ast.walk(fdef) if getattr(n, "jitad_tape_list", False)}
+    tapes |= _own_lists(fdef, tapes)
     if not tapes:
         return
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 isinstance(node.func.value, ast.Name) and node.func.value.id in tapes:
-            if node.func.attr == "append" and len(node.args) == 1:
+            if node.func.attr == "append" and len(node.args) == 1 and not node.keywords:
                 node.func.attr = "tape_push"
-            elif node.func.attr == "pop" and not node.args:
+            elif node.func.attr == "pop" and not node.args and not node.keywords:
                 node.func.attr = "tape_pop"
+
+
+def _own_lists(fdef, tapes) -> set:
+    """The names of `fdef`, none a parameter, that only ever hold lists: each store assigns a
+    list display or comprehension (`x = [...]`), or a pop of a tape (of `tapes`, assigned
+    once) whose every push pushes such a name (a loop's list saved on a tape and popped back:
+    `tape_list_f8_1d.tape_push(rows)` ... `rows = tape_list_f8_1d.tape_pop()`). The largest
+    such set: a tape starts empty, so what a pop returns was pushed, a list."""
+    stores, pushes, other = {}, {}, set()
+    for a in fdef.args.args + fdef.args.kwonlyargs:
+        other.add(a.arg)
+    targets = set()
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            stores.setdefault(node.targets[0].id, []).append(node.value)
+            targets.add(id(node.targets[0]))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "tape_push") \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in tapes:
+            pushes.setdefault(node.func.value.id, []).append(node.args[0] if node.args else None)
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and id(node) not in targets:
+            other.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            other.update(node.names)
+    once = {t for t in tapes if len(stores.get(t, ())) == 1 and t not in other}
+
+    def made(v):
+        return isinstance(v, (ast.List, ast.ListComp))
+
+    def popped(v):
+        return isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+            and v.func.attr in ("pop", "tape_pop") and not v.args \
+            and isinstance(v.func.value, ast.Name) and v.func.value.id in once
+    lists = {n for n, vs in stores.items() if n not in other and n not in tapes
+             and all(made(v) or popped(v) for v in vs)}
+    while True:
+        keep = {n for n in lists if all(
+            made(v) or all(
+                isinstance(p, ast.Name) and p.id in lists for p in pushes.get(v.func.value.id, ()))
+            for v in stores[n])}
+        if keep == lists:
+            return lists
+        lists = keep
 
 
 def _view_writes(fdef):

@@ -414,6 +414,10 @@ def test_the_product_rule_is_one_fused_product_sum_with_the_same_numbers():
     for P, Q in ((A[:4, :5], B[:5, :3]), (A, B)):        # a small product, and a large one
         R, S = P * 0.5 + 1.0, Q - 0.25
         assert np.array_equal(rj.matmat_sum(P, Q, R, S), rj.matmat(P, Q) + rj.matmat(R, S))
+    P, Q, R, S = A[:1], B, A * 0.5, B - 0.25              # a broadcast sum (1, 9) + (12, 9)
+    assert np.array_equal(rj.matmat_sum(P, Q, R, S), rj.matmat(P, Q) + rj.matmat(R, S))
+    with pytest.raises(ValueError):                      # (2, 9) + (12, 9): NumPy's error
+        rj.matmat_sum(A[:2], B, R, S)
     hv = jitad.hvp(products, wrt=0)
     assert "rt.matvec_sum(" in jitad.source(hv, "jvp", args=args)
     ref = jitad.differentiable(products, backend="python")   # the references: no Numba compile

@@ -105,7 +105,7 @@ def test_an_index_mask_of_the_wrong_length_is_an_index_error():
 
 def test_the_adjoint_pops_the_list_it_grew():
     src = jitad.source(lf.rnn_states, "adjoint", args=CASES[0][1])
-    assert "hs.append(h)" in src and "d_hs.pop()" in src and "rt.stack_list(hs)" in src
+    assert "hs.tape_push(h)" in src and "d_hs.tape_pop()" in src and "rt.stack_list(hs)" in src
 
 
 @pytest.mark.parametrize("name", ["layered_states", "rebound_lists", "split_lists"])

@@ -30,3 +30,31 @@ def test_tape_pushes_and_pops_are_method_calls_and_a_view_stays_a_view():
     (cres,) = getattr(comp.module, comp.gen.vjp).overloads.values()
     lists = {str(t) for v, t in cres.type_annotation.typemap.items() if v.startswith("tape_f8_1d")}
     assert lists == {"list(array(float64, 1d, A))<iv=None>"}, lists
+
+
+def lists_in_loops(W, x, n):
+    h = x
+    total = 0.0
+    for t in range(n):
+        rows = []
+        for k in range(2):
+            h = np.tanh(W @ h)
+            rows.append(h)
+            rows.append(np.sin(h))
+        total = total + np.sum(np.stack(rows) ** 2)
+    return total
+
+
+def test_the_users_lists_and_their_adjoint_lists_are_pushed_and_popped_by_the_methods():
+    """A list the function makes (`rows = []`), saved on a tape per outer trip and popped back
+    (`rows = tape.tape_pop()`), and its adjoint list: every append and pop is a method call."""
+    rng = np.random.default_rng(4)
+    W = rng.standard_normal((3, 3)) * 0.5
+    x = rng.standard_normal(3)
+    check_both_modes(lists_in_loops, (W, x, 3), (0, 1))
+    comp = jitad.value_and_grad(lists_in_loops, wrt=(0, 1)).specialize(W, x, 3)
+    vjp = comp.gen.functions[comp.gen.vjp]
+    code = "\n".join(ln for ln in vjp.splitlines() if not ln.strip().startswith("#"))
+    assert "rows.tape_push(" in code and "rows.tape_pop()" in code, vjp
+    assert "d_rows.tape_pop()" in code, vjp
+    assert ".append(" not in code and ".pop()" not in code.replace(".tape_pop()", ""), vjp

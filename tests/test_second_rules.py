@@ -112,3 +112,27 @@ def test_third_derivative_refused_at_tied_singular_values():
     rules: a ValueError at run time, never a number."""
     with pytest.raises((ValueError, JitadError), match="singular values"):
         jitad.hessian(jitad.differentiable(norms_along, backend="python"))(2.0 * np.eye(3, 4))
+
+
+SCALE_H = 1.0
+
+
+def cubes(x):
+    return SCALE_H * np.sum(x ** 3)
+
+
+def test_hessian_call_fast_path_follows_shapes_and_globals():
+    """A Hessian called again with arguments of the same kinds runs the kernel it ran (no
+    specialization on the Python side): another shape of the same rank, and a global the
+    function reads changed since, still give the exact Hessian, diag(6 SCALE_H x)."""
+    global SCALE_H
+    he = jitad.hessian(jitad.differentiable(cubes, backend="python"))
+    for x in (np.array([0.5, -1.0, 2.0]), np.array([1.0, 3.0]), rng.normal(size=5)):
+        np.testing.assert_allclose(he(x), np.diag(6.0 * SCALE_H * x), rtol=1e-14)
+    x = np.array([0.5, -1.0, 2.0])
+    try:
+        SCALE_H = 2.0
+        np.testing.assert_allclose(he(x), np.diag(12.0 * x), rtol=1e-14)
+    finally:
+        SCALE_H = 1.0
+    np.testing.assert_allclose(he(x), np.diag(6.0 * x), rtol=1e-14)

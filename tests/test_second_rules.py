@@ -136,3 +136,23 @@ def test_hessian_call_fast_path_follows_shapes_and_globals():
     finally:
         SCALE_H = 1.0
     np.testing.assert_allclose(he(x), np.diag(6.0 * x), rtol=1e-14)
+
+
+V5 = np.array([0.3, -1.2, 0.5, 2.0, 0.1])
+
+
+def running_logsumexp_of_a_number(a):
+    return np.sum(np.sin(np.logaddexp.accumulate(a * V5 + a * a * V5[::-1])))
+
+
+def test_third_and_fourth_derivatives_of_the_running_logsumexp():
+    """The scan's helper rules close on each other: grad of grad of grad (of grad) against
+    central differences of the order below."""
+    d2 = jitad.grad(jitad.grad(jitad.differentiable(running_logsumexp_of_a_number,
+                                                    backend="python")))
+    d3 = jitad.grad(d2)
+    d4 = jitad.grad(d3)
+    a, h = 0.7, 1e-4
+    for hi, lo in ((d3, d2), (d4, d3)):
+        fd = (lo(a + h) - lo(a - h)) / (2 * h)
+        assert abs(hi(a) - fd) <= 1e-6 * max(1.0, abs(fd)), (hi(a), fd)

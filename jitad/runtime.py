@@ -3155,6 +3155,98 @@ def svd_mix_tangent(x, w, t):
     return out
 
 
+def svd_mix_tangent_dot(x, w, d, e):
+    """The derivative of `svd_mix_tangent(x, w, d)` along e, w and d held: the third
+    derivative of sum_k w_k s_k, D3[d, e, .], as a matrix -- symmetric in its directions, so
+    also svd_mix_tangent's adjoint in x (cotangent e). `svd_mix_tangent`'s computation
+    differentiated term by term, U, s and V moving by `svd_tangent`'s (dU, ds, dVh) along e:
+    defined at distinct nonzero singular values (a ValueError elsewhere, never a guess)."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    tol = s[0] * max(m, n) * 2.220446049250313e-16
+    for i in range(k):
+        if s[i] <= tol or (i > 0 and s[i] == s[i - 1]):
+            raise ValueError("a third derivative of a matrix norm by singular values "
+                             "(np.linalg.norm(A, 2), -2, 'nuc') needs A's singular values "
+                             "distinct and nonzero")
+    du, ds, dvh = svd_tangent(x, e)
+    v = np.ascontiguousarray(vh.T)
+    dv = np.ascontiguousarray(dvh.T)
+    tv = d @ v
+    dtv = d @ dv
+    p = u.T @ tv
+    dp = du.T @ tv + u.T @ dtv
+    ws = w / s
+    dws = -w * ds / (s * s)
+    c = np.zeros((k, k))
+    dc = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                if w[i] == w[j]:
+                    den = s[i] + s[j]
+                    c[i, j] = w[i] * (p[i, j] - p[j, i]) / den
+                    dc[i, j] = (w[i] * (dp[i, j] - dp[j, i]) / den
+                                - c[i, j] * (ds[i] + ds[j]) / den)
+                else:
+                    f = 1.0 / (s[j] * s[j] - s[i] * s[i])
+                    df = -f * f * 2.0 * (s[j] * ds[j] - s[i] * ds[i])
+                    num = (s[j] * w[j] - s[i] * w[i]) * p[i, j] + (s[i] * w[j] - s[j] * w[i]) * p[j, i]
+                    dnum = ((ds[j] * w[j] - ds[i] * w[i]) * p[i, j]
+                            + (s[j] * w[j] - s[i] * w[i]) * dp[i, j]
+                            + (ds[i] * w[j] - ds[j] * w[i]) * p[j, i]
+                            + (s[i] * w[j] - s[j] * w[i]) * dp[j, i])
+                    c[i, j] = f * num
+                    dc[i, j] = df * num + f * dnum
+    out = du @ c @ vh + u @ dc @ vh + u @ c @ dvh
+    if m > k:
+        a = tv - u @ p
+        da = dtv - du @ p - u @ dp
+        out += (da * ws + a * dws) @ vh + (a * ws) @ dvh
+    if n > k:
+        b = d.T @ u - v @ p.T
+        db = d.T @ du - dv @ p.T - v @ dp.T
+        out += (du * ws + u * dws) @ b.T + (u * ws) @ db.T
+    return out
+
+
+def svd_mix_tangent_w_adjoint(x, d, g):
+    """The adjoint of `svd_mix_tangent(x, w, d)` in w (linear in w, at distinct singular
+    values): entry k is <g, H_k d>, H_k the Hessian of s_k -- with P = U^T d V and
+    Q = U^T g V, sum_i Q_ik F_ik (s_k P_ik + s_i P_ki) - sum_j Q_kj F_kj (s_k P_kj + s_j P_jk),
+    F_ij = 1 / (s_j^2 - s_i^2), plus the parts off U's and V's span over s_k (0 where s_k is
+    zero to rounding, as svd_mix_tangent takes w / s)."""
+    u, s, vh = np.linalg.svd(np.ascontiguousarray(x), False)
+    m, n = x.shape
+    k = s.shape[0]
+    v = np.ascontiguousarray(vh.T)
+    tv = d @ v
+    p = u.T @ tv
+    gv = g @ v
+    q = u.T @ gv
+    tol = s[0] * max(m, n) * 2.220446049250313e-16
+    out = np.zeros(k)
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                if s[i] == s[j]:
+                    raise ValueError("the derivative in the weights of a matrix norm's "
+                                     "singular values needs them distinct")
+                f = q[i, j] / (s[j] * s[j] - s[i] * s[i])
+                out[j] += f * (s[j] * p[i, j] + s[i] * p[j, i])
+                out[i] -= f * (s[i] * p[i, j] + s[j] * p[j, i])
+    ext = np.zeros(k)
+    if m > k:
+        ext += np.sum(gv * (tv - u @ p), axis=0)
+    if n > k:
+        ext += np.sum((g.T @ u) * (d.T @ u - v @ p.T), axis=0)
+    for i in range(k):
+        if s[i] > tol:
+            out[i] += ext[i] / s[i]
+    return out
+
+
 def svd_mix_w_adjoint(x, g):
     """The adjoint of `svd_mix(x, w)` in w: diag(U^T g V)."""
     u, _, vh = np.linalg.svd(np.ascontiguousarray(x), False)
@@ -3194,7 +3286,7 @@ def svd_vh_adjoint(x, g):
 __all__ += ["fliplr", "flipud", "rot90", "nan_to_num1", "nan_to_num", "sort_axis", "sort_perms", "argsort_axis", "take_along", "take_along_adjoint", "cummax_positions", "lane_gather", "lane_scatter", "sort_adjoint", "gradient1",
             "gradient1_adjoint", "broadcast_index", "broadcast_to", "unbroadcast",
             "pinv_adjoint", "svd_u", "svd_s", "svd_vh", "svd_adjoint", "svd_u_adjoint",
-            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "svd_mix_tangent", "svd_mix_w_adjoint",
+            "svd_s_adjoint", "svd_vh_adjoint", "svd_mix", "svd_mix_tangent", "svd_mix_tangent_dot", "svd_mix_tangent_w_adjoint", "svd_mix_w_adjoint",
             "tie_weights", "svd_ties"]
 
 

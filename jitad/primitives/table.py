@@ -251,6 +251,10 @@ norm_nuc(x)        = np.sum(rt.svd_s(x))    :: norm | x: g * rt.svd_mix(x, np.on
 # in x (no adjoint: never active)
 svd_mix(x, w)      = rt.svd_mix(x, w)       :: like | x: rt.svd_mix_tangent(x, w, g) | w: rt.svd_mix_w_adjoint(x, g)
 svd_ties(x; k)     = rt.svd_ties(x, k)      :: eigenvalues
+# read again (third derivatives): H(x; w) d, the Hessian of sum_k w_k s_k along d, is
+# self-adjoint in d; its derivative in x along e is D3[d, e, .], symmetric in d and e (so also
+# its adjoint in x); linear in w
+svd_mix_tangent(x, w, d) = rt.svd_mix_tangent(x, w, d) :: like | x: rt.svd_mix_tangent_dot(x, w, d, g) | w: rt.svd_mix_tangent_w_adjoint(x, d, g) | d: rt.svd_mix_tangent(x, w, g)
 norm_col_max(x)    = np.max(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
 norm_col_min(x)    = np.min(np.sum(np.abs(x), axis=0)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=0) == y) / np.sum(np.sum(np.abs(x), axis=0) == y), 0)
 norm_row_max(x)    = np.max(np.sum(np.abs(x), axis=1)) :: norm | x: g * np.sign(x) * rt.expand((np.sum(np.abs(x), axis=1) == y) / np.sum(np.sum(np.abs(x), axis=1) == y), 1)
@@ -472,6 +476,11 @@ cummin(x; axis)    = -rt.cummax(-x, axis)   :: scan | x: rt.cummax_adjoint(-x, g
 # np.logaddexp.accumulate: the running log-sum-exp (its adjoint and tangent by recursions
 # whose factors exp(y_k - y_{k+1}) are at most 1)
 logcumsumexp(x; axis) = rt.logcumsumexp(x, axis) :: scan | x: rt.logcumsumexp_adjoint(x, y, g, axis)
+# its tangent T(x, r, dx)_k = sum_{j <= k} exp(x_j - r_k) dx_j and adjoint
+# A(x, r, c)_j = sum_{k >= j} c_k exp(x_j - r_k) read again (second derivatives), r the result
+# y as an operand of its own: each is linear in its last operand and the other's transpose
+logcumsumexp_tangent(x, r, dx; axis) = rt.logcumsumexp_tangent(x, r, dx, axis) :: scan | x: dx * rt.logcumsumexp_adjoint(x, r, g, axis) | r: -g * y | dx: rt.logcumsumexp_adjoint(x, r, g, axis)
+logcumsumexp_adjoint(x, r, c; axis) = rt.logcumsumexp_adjoint(x, r, c, axis) :: scan | x: g * y | r: -c * rt.logcumsumexp_tangent(x, r, g, axis) | c: rt.logcumsumexp_tangent(x, r, g, axis)
 # scipy.stats.norm, by erfc in the tails (rt.ndtr, rt.log_ndtr); 0.3989... = 1/sqrt(2 pi)
 scipy.stats.norm.cdf(x, loc, scale) = rt.ndtr((x - loc) / scale) :: ewf | x: g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | loc: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale | scale: -g * np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 * (x - loc) / (scale * scale)
 scipy.stats.norm.pdf(x, loc, scale) = np.exp(-0.5 * ((x - loc) / scale) ** 2) * 0.3989422804014327 / scale :: ewf | x: -g * y * (x - loc) / (scale * scale) | loc: g * y * (x - loc) / (scale * scale) | scale: g * y * (((x - loc) / scale) ** 2 - 1.0) / scale

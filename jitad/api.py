@@ -503,6 +503,30 @@ class _Second(_Transformed):
                     for k in range(len(leaves(args[w], structs[w])) if structs[w] else 1))
         return tuple(flat), wrt
 
+    def _recalled(self, args):
+        """(the flat arguments: the arguments and the hidden values, the compiled module of a
+        call that ran with the same argument kinds -- no structures --, or None, the key to
+        keep this call's module under, or None): nothing any function it was made from reads
+        may have changed since (`higher.tangent_watch`); else every module kept is dropped.
+        The Python around a small Hessian's kernel was 2/3 of a call (Rosenbrock n = 100: 40
+        of 61 us)."""
+        full = tuple(args) + self.d.concrete(args).hidden_values()
+        key = quick_key(full) if self.mode == "compiled" else None
+        hit = self._ran.get(key)
+        if hit is not None:
+            comp, watch = hit
+            if not comp.stale() and first_changed(watch) is None:
+                return full, comp, key
+            self._ran.clear()
+        return full, None, key
+
+    def _keep(self, key, comp, args):
+        """Keep `comp`, the compiled module of this call, for the next call of these argument
+        kinds (`_recalled`)."""
+        if key is not None:
+            base = self.d.concrete(args)
+            self._ran[key] = (comp, higher.tangent_watch(base, base.signature(args), self.wrt))
+
     def _regroup(self, grads, args):
         """Per wrt argument: its leaves' results in its structure."""
         it = iter(grads)
@@ -539,19 +563,11 @@ class hvp(_Second):
             raise JitadError("hvp needs v=: the vector, shaped like the argument (a tuple of "
                              "them for a tuple wrt)")
         args = self.d.bind(args, kwargs)
-        # fast path: the same argument kinds (no structures) as a compiled call that ran, and
-        # nothing any function it was made from reads has changed since
-        full = tuple(args) + self.d.concrete(args).hidden_values()
-        key = quick_key(full) if self.mode == "compiled" else None
-        hit = self._ran.get(key)
-        if hit is not None:
-            comp, watch = hit
-            if comp.stale() or first_changed(watch) is not None:
-                self._ran.clear()
-            else:
-                with higher.user_lines(self.d.__name__):
-                    grads = self._run(comp, full + self._tangents(args, v))
-                return grads[0] if self.single else tuple(grads)
+        full, comp, key = self._recalled(args)
+        if comp is not None:
+            with higher.user_lines(self.d.__name__):
+                grads = self._run(comp, full + self._tangents(args, v))
+            return grads[0] if self.single else tuple(grads)
         with higher.user_lines(self.d.__name__):
             td, wrt, _ = self._tangent(args)
             flat, _ = self._flat(args)
@@ -561,10 +577,7 @@ class hvp(_Second):
             elif self.mode == "compiled":
                 comp = self.specialize(*args, v=v)
                 grads = self._run(comp, flat + tans)
-                if key is not None:
-                    base = self.d.concrete(args)
-                    self._ran[key] = (comp, higher.tangent_watch(base, base.signature(args),
-                                                                 self.wrt))
+                self._keep(key, comp, args)
             else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         grads = self._regroup(grads, args)
@@ -645,21 +658,11 @@ class hessian(_Second):
 
     def __call__(self, *args, **kwargs):
         args = self.d.bind(args, kwargs)
-        # fast path (as hvp's): the same argument kinds (no structures: the flat arguments
-        # are the arguments and the hidden values, wrt as given) as a compiled call that ran,
-        # and nothing any function it was made from reads has changed since -- the Python
-        # around a small Hessian's kernel was 2/3 of a call (Rosenbrock n = 100: 40 of 61 us)
-        full = tuple(args) + self.d.concrete(args).hidden_values()
-        key = quick_key(full) if self.mode == "compiled" else None
-        hit = self._ran.get(key)
-        if hit is not None:
-            comp, watch = hit
-            if comp.stale() or first_changed(watch) is not None:
-                self._ran.clear()
-            else:
-                with higher.user_lines(self.d.__name__):
-                    blocks = comp.run(comp.gen.hessian, full)
-                return self._nest(self._blocks(blocks, full, tuple(self.wrt)), args)
+        full, comp, key = self._recalled(args)      # (as hvp's)
+        if comp is not None:
+            with higher.user_lines(self.d.__name__):
+                blocks = comp.run(comp.gen.hessian, full)
+            return self._nest(self._blocks(blocks, full, tuple(self.wrt)), args)
         flat, wrt = self._flat(args)
         with higher.user_lines(self.d.__name__):
             if self.mode == "eager":
@@ -667,10 +670,7 @@ class hessian(_Second):
             elif self.mode == "compiled":
                 comp = self.specialize(*args)
                 B = self._blocks(comp.run(comp.gen.hessian, flat), flat, wrt)
-                if key is not None:
-                    base = self.d.concrete(args)
-                    self._ran[key] = (comp, higher.tangent_watch(base, base.signature(args),
-                                                                 self.wrt))
+                self._keep(key, comp, args)
             else:
                 raise JitadError(f"unknown mode {self.mode!r} (use 'compiled' or 'eager')")
         return self._nest(B, args)

@@ -6,8 +6,9 @@ which variables are active (`activity`), which values the adjoint reads (`needed
 under "is a view of": a value read through a view is a read of its base) and which of those
 the forward overwrites and so must push (`pushed`), except the arrays it computes again at the
 start of their block's adjoint (`remat`: a `cheap` primitive -- +, -, *, a transpose, a view or
-element read -- of values unchanged for the call, never of an array the function writes into
-or of a view of one: `_rematerial` states the rule); it refuses, at the user's line, writes it
+element read -- of values that hold still until that adjoint: unchanged for the call, or
+restored by the adjoint by then; never of an array written after the value was made, nor of
+a view of one: `_rematerial` states the rule); it refuses, at the user's line, writes it
 cannot differentiate: into an array the function did not create, through an alias a later read
 observes, in-place updates of a shared array (decided on the control-flow graph, `flow`; a
 helper call's results are judged one by one: `result_origins` says which arguments, or other
@@ -785,7 +786,7 @@ class Analysis(Writes):
         """Every array that shares storage (a view of it, or it of a view, transitively) with
         one the function writes into or updates in place: its values may change after it
         is read."""
-        links = {}
+        links = self._links = {}
         for t, srcs in bases.items():
             for b in srcs:
                 links.setdefault(t, set()).add(b)
@@ -818,13 +819,19 @@ class Analysis(Writes):
         or element read by integers and slices -- no reduction, product, transcendental or
         gather), in a loop body or branch (not a while's condition); it is read only after
         that assignment in the same block (or blocks inside it: nothing older of v is read,
-        nothing outside the block reads it), no one writes into it or a view of it, and its
-        shape is one per call (not `shape_variant`). Its operands hold, at every point of the
-        block's adjoint, the values they held at the assignment: unchanged for the call
-        (`_unchanged`: never reassigned, never written into, nor any array sharing their
-        storage -- a value read from an array the function writes later is refused), the index
-        of a counted loop around it (the adjoint loop computes it), or values of the same
-        block computed again before it by this same rule."""
+        nothing outside the block reads it), and its shape is one per call (not
+        `shape_variant`) unless its adjoint is owned by this block (then its zeros are made
+        after the recomputation). No one writes into it or an array sharing its storage,
+        except first writes made in this trip of the block before v (`_settled`: LSTM's
+        `gates`, filled by a map loop, then read through views). Its operands hold, at every
+        point of the block's adjoint, the values they held at the assignment: unchanged for
+        the call (`_unchanged`: never reassigned, never written into, nor any array sharing
+        their storage -- a value read from an array the function writes later is refused),
+        the index of a counted loop around it (the adjoint loop computes it), values of the
+        same block computed again before it by this same rule, or values the adjoint has
+        restored by the start of the block's adjoint (`_restored`: assigned once in the block
+        before v, or only outside the block -- LSTM's state `s`, reassigned after the loop
+        over layers that reads its rows)."""
         if v in memo:
             if memo[v]:
                 out[v] = memo[v]
@@ -834,9 +841,17 @@ class Analysis(Writes):
             return bool(memo[v])
         memo[v] = None      # (a cycle: refused)
         sites = self.sites.get(v, [])
-        if len(sites) != 1 or v in self.spec.ir.params or v in reshaped or v in tainted:
+        if len(sites) != 1 or v in self.spec.ir.params:
             return False
         s, _, path = sites[0]
+        # a shape that may change from one value to the next is read only by the zeros its
+        # adjoint starts as, at the start of the block that owns it: after the recomputation
+        # when that block is this one (no value of v outlives its trip of the block)
+        if v in reshaped and self.owner(v) != path[-1]:
+            return False
+        if v in tainted and not (isinstance(s, Bind) and path != (id(self.root),)
+                                 and self._settled(v, s, path)):
+            return False
         if not (isinstance(s, Bind) and len(s.targets) == 1 and s.op.cheap and not s.inplace
                 and not s.op.effect and not gathers(s, self.types)) \
                 or path == (id(self.root),) or self._in_while_test(path[-1]):
@@ -859,10 +874,83 @@ class Analysis(Writes):
             if len(u) == 1 and u[0][2] == path and \
                     self._rematerial(n, loops, reshaped, tainted, memo, got):
                 continue
+            if self._restored(n, s, block, pos, tainted):
+                continue
             return False
         memo[v] = s
         out.update(got)
         out[v] = s
+        return True
+
+    def _restored(self, n, s, block, pos, tainted) -> bool:
+        """Whether variable `n`, read by bind `s` (at index `pos` of `block`), holds at the
+        start of the block's adjoint the value `s` read, though it is not one value for the
+        whole call (`_unchanged`).
+
+        The adjoint undoes the forward's assignments in reverse: a variable it keeps (pushed
+        when overwritten, never a counted loop's index nor a value a map's adjoint loop
+        computes again: `recomputed`) holds, at the adjoint of a point of the forward, its
+        value at that point. The start of the block's adjoint mirrors the block's end, so `n`
+        holds there the value `s` read when nothing assigns it between `s` and the block's
+        end: `n` is assigned once in the block itself, before `s` (not in a nested block), or
+        nowhere in the block (only in blocks around it: the adjoint has popped later
+        assignments -- after the loop, in later trips -- before it reaches this block). `n`
+        is then needed (`Analysis.remat`'s reads are), so it is kept. Its elements must hold
+        still too: nothing writes into an array sharing its storage (`_tainted`), or only
+        first writes made before `s` into arrays created in this trip of the block
+        (`_settled`)."""
+        if n in self.recomputed or n in self.loop_vars or getattr(self.types.get(n), "is_list",
+                                                                  False):
+            return False
+        sites = self.sites.get(n, [])
+        path = self.path_of[id(s)]
+        bid = path[-1]
+        if len(sites) == 1 and sites[0][2] == path:
+            at = sites[0][0]
+            if not any(x is at for x in block[:pos]):
+                return False
+        elif any(bid in p for _, _, p in sites):
+            return False
+        return not self._arrayish(n) or n not in tainted or (
+            sites[0][2] == path and self._settled(n, s, path))
+
+    def _settled(self, n, s, path) -> bool:
+        """Whether the only writes into storage array `n` may share (a view of it, or it of a
+        view, transitively: `_tainted`'s links) are first writes (`SetItem.init`: the
+        adjoint restores no element) into arrays created in block `path[-1]` (a new array,
+        assigned once there), each made after that creation and before statement `s`, all at
+        top level of the block or in blocks inside it, and no in-place update touches them.
+
+        Then what `s` reads of `n`'s elements (a view taken of it) is final for the whole
+        adjoint of this trip of the block: later statements of the trip write none of it; a
+        later trip of a loop around the block writes into the array that trip creates, a
+        new one (the creation comes before every write); nothing after the block writes
+        into it; and the adjoint's undoing of the writes restores nothing (first writes),
+        and runs, in any case, after the adjoint of `s` (the writes come before `s`). A
+        gradient sweep run again on one forward (jacrev's `keep`) sees the same values."""
+        block = self._block_by_id(path[-1])
+        top = {}
+        for k, x in enumerate(block):
+            for y in ir.walk([x]):
+                top[id(y)] = k
+        pos = top[id(s)]
+        group, todo = set(), [n]
+        while todo:
+            v = todo.pop()
+            if v not in group:
+                group.add(v)
+                todo.extend(self._links.get(v, ()))
+        for x in ir.walk(self.root):
+            if isinstance(x, Bind) and (x.inplace or x.op.effect) and group & (
+                    set(x.targets) | {m for a in x.args for m in ir.atom_names(a)}):
+                return False
+            if not (isinstance(x, SetItem) and x.array in group):
+                continue
+            g = self.sites.get(x.array, [])
+            if not (x.init and len(g) == 1 and g[0][2] == path and isinstance(g[0][0], Bind)
+                    and new_array(g[0][0], self.types) and id(x) in top
+                    and top[id(g[0][0])] < top[id(x)] < pos):
+                return False
         return True
 
     def _in_while_test(self, bid) -> bool:

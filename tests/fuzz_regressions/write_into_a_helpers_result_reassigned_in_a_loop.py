@@ -9,6 +9,9 @@
 #   parameter (a loop that may not run, `v = u` after the loop, a view u[1:]) is still an
 #   alias: tests/test_writes_aliases.py refuses those.
 # second: yes
+# backend: python
+#   (a refusal by the front end's alias analysis, no Numba in it: the python backend checks it
+#   without Numba's compiles, 38 s of them)
 import math
 
 import numpy as np

@@ -15,9 +15,10 @@ reads of `i` in each copy the constant, when
 A dict comprehension `{f"c{k}": v for k in range(3)}` (one `for` over such a range, no `if`,
 its key an f-string formatting `k`) is the dict display it makes, `{"c0": v0, "c1": v1, "c2": v2}`.
 `i = <last value>` follows the copies where `i` is read after the loop (Python leaves it
-bound to the last value). Then every f-string whose formatted values are all constants (and
-whose format specs are, if any) is the constant string Python makes of it, anywhere in the
-tree. Other f-strings stay, and `fence` refuses them at their line.
+bound to the last value). Then every f-string whose formatted values are all constants or
+integer `+ - * //` of constants and global integers (a copy's `f"W{i + 1}"`), and whose format
+specs are constants, if any, is the constant string Python makes of it, anywhere in the tree.
+Other f-strings stay, and `fence` refuses them at their line.
 Invariants: the statements run are the ones Python runs, in the same order, with the same
 values; the tree is rewritten in place; no name is introduced.
 """
@@ -56,9 +57,10 @@ def rewrite(tree, builtin):
     for node in list(gast.walk(tree)):
         for field, child in gast.iter_fields(node):
             if isinstance(child, gast.JoinedStr):
-                setattr(node, field, _folded(child))
+                setattr(node, field, _folded(child, builtin))
             elif isinstance(child, list):
-                child[:] = [_folded(c) if isinstance(c, gast.JoinedStr) else c for c in child]
+                child[:] = [_folded(c, builtin) if isinstance(c, gast.JoinedStr) else c
+                            for c in child]
 
 
 def _int(node, builtin):
@@ -136,23 +138,29 @@ def _dict_display(node, builtin):
                                         [with_item(node.value, var, c) for c in item]), node)
 
 
-def _folded(node):
-    """The constant string of an f-string of constants, else the f-string itself."""
+def _folded(node, builtin):
+    """The constant string of an f-string of constants (integer `+ - * //` of them too: a
+    copy's `f"W{i + 1}"` is `f"W{0 + 1}"`), else the f-string itself."""
     parts = []
     for v in node.values:
         if isinstance(v, gast.Constant) and isinstance(v.value, str):
             parts.append(v.value)
             continue
-        if not (isinstance(v, gast.FormattedValue) and isinstance(v.value, gast.Constant)
-                and v.conversion in _CONVERSIONS):
+        if not (isinstance(v, gast.FormattedValue) and v.conversion in _CONVERSIONS):
             return node
-        spec = "" if v.format_spec is None else _folded(v.format_spec)
+        if isinstance(v.value, gast.Constant):
+            value = v.value.value
+        else:
+            value = _int(v.value, builtin)
+            if value is None:
+                return node
+        spec = "" if v.format_spec is None else _folded(v.format_spec, builtin)
         if not isinstance(spec, str) and not (isinstance(spec, gast.Constant)
                                               and isinstance(spec.value, str)):
             return node
         spec = spec if isinstance(spec, str) else spec.value
         try:
-            parts.append(_CONVERSIONS[v.conversion](v.value.value, spec))
+            parts.append(_CONVERSIONS[v.conversion](value, spec))
         except (ValueError, TypeError):
             return node
     return gast.copy_location(gast.Constant("".join(parts), None), node)

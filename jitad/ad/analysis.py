@@ -305,11 +305,19 @@ class Writes:
             # (`named`: src is y's buffer by name -- y, or what y is another name for --, so
             # what src is a copy of is too; an alias made from y is y's buffer only as that
             # alias's statement made it: its other definitions point it at other arrays)
-            aliases, frontier, seen = [], [(y, None, True)], set()
+            aliases, frontier, seen = [], [(y, None, True, None)], set()
             while frontier:
-                src, anchor, named = frontier.pop()
+                src, anchor, named, made = frontier.pop()
                 found = [(s, t) for s in stmts for t, sources in self.alias_sources(s).items()
                          if src in sources]
+                if made is not None:
+                    # (src holds the buffer as `made` gave it: a statement reading src where
+                    # every path from `made` passes a definition of src by a new array -- the
+                    # loop of reduce(f, [a, b]) making acc f's value -- reads another array)
+                    others = [d for d in defs.get(src, [])
+                              if d is not made and self._new_array(d, src)]
+                    found = [(s, t) for s, t in found
+                             if flow.reaches(made, s, avoid=others)]
                 if named:
                     found += [(s, z) for s in defs.get(src, [])
                               for z in [self.copy_source(s)] if z is not None]
@@ -324,7 +332,8 @@ class Writes:
                     at = anchor or s
                     aliases.append((s, t, at))
                     by_name = t == self.copy_source(s)
-                    frontier.append((t, anchor or (s if by_name else None), by_name))
+                    frontier.append((t, anchor or (s if by_name else None), by_name,
+                                     None if by_name else s))
             # a fresh `y = ...` after the alias was made points y at another buffer
             rebinds = [s for s in defs.get(y, []) if self._new_array(s, y)]
             for a, t, at in aliases:

@@ -946,6 +946,10 @@ def subscript_write(s, base, args):
     """y[index] = v: the index forms a write supports (a narrower set than reads: integers and
     slices, one rank-1 index array, two on a matrix (y[rows, cols]), or a boolean mask alone)."""
     from ..ir import Slice
+    if any(isinstance(t, TupleTy) for t in args):
+        raise UnsupportedError("a write through a tuple used as an index (y[np.nonzero(m)] = "
+                               "v): write through its arrays (y[t[0]] = v) or the mask "
+                               "(y[m != 0] = v)", s.loc, "tuple index")
     kinds = [t for a, t in zip(s.index, args) if not isinstance(a, Slice) and t is not None
              and t.ndim]
     if not kinds:

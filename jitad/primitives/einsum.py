@@ -149,6 +149,11 @@ def of(ins, out) -> Primitive:
                                    exact=True)
     prim.float_result = prim.checks_in_eager = True
     prim.subscripts = text          # how code read again spells it (`runtime_calls.call`)
+    if len(ins) == 1 and set(out) == set(ins[0]):
+        # no letter summed: NumPy gives a view of the operand ('ij->ji', 'ii->i', 'ij->ij'),
+        # which a write into either changes in the other -- the write rules must know it
+        # (`analysis.makes_view`), though the generated code computes a new array
+        prim.view, prim.fresh = True, False
     return prim
 
 

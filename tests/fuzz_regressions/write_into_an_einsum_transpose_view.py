@@ -6,12 +6,11 @@
 #   returns a VIEW of its operand, so S2[2] = ... writes into S1 (and M's copy's sum sees
 #   it); jitad takes einsum's result for a new array, so the write is neither refused as a
 #   write through an alias nor seen by S1.
-# open (not fixed this session): einsum whose subscripts only permute or take a diagonal
-#   should be one of the results that may share its operand's buffer (alias analysis), so
-#   the write is refused as `S2 = np.einsum(...)` of a view (or made a copy).
+# fixed: a one-operand einsum that sums no letter ('ij->ji', 'ii->i', 'ij->ij') is a view
+#   primitive (`primitives.einsum.of`: view, not fresh), so the write rules take S2 for a
+#   view of S1 and refuse the write seen through it, in both modes.
 # backend: python
 # expect: refused
-# xfail: einsum of a pure permutation is a view in NumPy; jitad treats it as a new array
 import numpy as np
 
 
